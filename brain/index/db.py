@@ -1,0 +1,187 @@
+"""The index's SQLite connection and its schema, built by named, ordered migrations.
+
+The index is derived data (``.brain/index.sqlite``): if the file is damaged the caller
+deletes it and rebuilds from the memory home, so every failure to read it is turned into
+one error type, :class:`IndexCorruptError`, that says so.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from brain.errors import BrainError
+
+# Column weights for BM25, in the order of the FTS5 columns below. The key and the
+# one-line description say what a document is about, so a hit there counts more than a
+# hit somewhere in a long body; ``context`` is neighbouring text (e.g. the turns around
+# a transcript turn) and only nudges a document up.
+FTS_COLUMNS = ("key", "description", "tags", "body", "context")
+FTS_WEIGHTS = (4.0, 3.0, 2.0, 1.0, 0.3)
+
+
+class IndexCorruptError(BrainError):
+    """The index file is not a readable SQLite database (or not this schema).
+
+    Attributes:
+        path: the index file.
+    """
+
+    def __init__(self, path: Path, detail: str) -> None:
+        super().__init__(
+            f"search index {path} is unreadable ({detail})",
+            hint="delete it and run 'brain index --rebuild'",
+        )
+        self.path = path
+
+
+_DOCS = """
+CREATE TABLE docs (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL DEFAULT '',
+    type TEXT NOT NULL DEFAULT '',
+    description TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL DEFAULT '',
+    tags TEXT NOT NULL DEFAULT '',
+    profile TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    session TEXT NOT NULL DEFAULT '',
+    project TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL DEFAULT '',
+    updated TEXT NOT NULL DEFAULT '',
+    use_count INTEGER NOT NULL DEFAULT 0,
+    last_used TEXT NOT NULL DEFAULT '',
+    context TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX docs_updated ON docs(updated);
+CREATE INDEX docs_type ON docs(type);
+CREATE TABLE doc_tags (
+    doc_id INTEGER NOT NULL REFERENCES docs(id) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (tag, doc_id)
+) WITHOUT ROWID;
+CREATE INDEX doc_tags_doc ON doc_tags(doc_id);
+"""
+
+# External-content FTS5 table kept in step with ``docs`` by triggers, so an upsert or a
+# delete touches only that document's postings (cost independent of index size). The
+# update trigger fires only when indexed text changes: counting a use rewrites no postings.
+_FTS = f"""
+CREATE VIRTUAL TABLE docs_fts USING fts5(
+    {", ".join(FTS_COLUMNS)},
+    content='docs', content_rowid='id', tokenize='porter unicode61'
+);
+CREATE TRIGGER docs_ai AFTER INSERT ON docs BEGIN
+    INSERT INTO docs_fts(rowid, {", ".join(FTS_COLUMNS)})
+    VALUES (new.id, {", ".join("new." + c for c in FTS_COLUMNS)});
+END;
+CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN
+    INSERT INTO docs_fts(docs_fts, rowid, {", ".join(FTS_COLUMNS)})
+    VALUES ('delete', old.id, {", ".join("old." + c for c in FTS_COLUMNS)});
+END;
+CREATE TRIGGER docs_au AFTER UPDATE OF {", ".join(FTS_COLUMNS)} ON docs BEGIN
+    INSERT INTO docs_fts(docs_fts, rowid, {", ".join(FTS_COLUMNS)})
+    VALUES ('delete', old.id, {", ".join("old." + c for c in FTS_COLUMNS)});
+    INSERT INTO docs_fts(rowid, {", ".join(FTS_COLUMNS)})
+    VALUES (new.id, {", ".join("new." + c for c in FTS_COLUMNS)});
+END;
+INSERT INTO docs_fts(docs_fts, rank) VALUES ('rank', 'bm25({", ".join(map(str, FTS_WEIGHTS))})');
+"""
+
+_META = "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+
+# Append only: a migration, once released, is never edited or reordered.
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("0001_docs", _DOCS),
+    ("0002_docs_fts", _FTS),
+    ("0003_meta", _META),
+)
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) the index at ``path`` and bring its schema up to date.
+
+    Args:
+        path: the SQLite file; its parent directory is created.
+
+    Returns:
+        A connection in WAL mode with foreign keys on and all migrations applied.
+
+    Raises:
+        IndexCorruptError: the file exists but is not a usable index.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=5000")
+        migrate(conn)
+        conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise IndexCorruptError(path, str(exc)) from exc
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply, in order, every migration not yet recorded in the ``migrations`` table.
+
+    Returns:
+        The names of the migrations applied by this call.
+    """
+    conn.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied TEXT)")
+    done = {row[0] for row in conn.execute("SELECT name FROM migrations")}
+    applied = []
+    for name, sql in MIGRATIONS:
+        if name in done:
+            continue
+        with transaction(conn):
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO migrations(name, applied) VALUES (?, ?)",
+                (name, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
+            )
+        applied.append(name)
+    return applied
+
+
+def _statements(sql: str) -> Iterator[str]:
+    """Split a migration script into statements, keeping trigger bodies whole."""
+    buffer = ""
+    for line in sql.strip().splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            yield buffer.strip()
+            buffer = ""
+    if buffer.strip():
+        yield buffer.strip()
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """Run a block in one ``BEGIN IMMEDIATE`` transaction, rolling back on error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def guarded(path: Path, call: Callable[[], object]) -> object:
+    """Run ``call``, turning a SQLite corruption error into :class:`IndexCorruptError`."""
+    try:
+        return call()
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise
+        raise IndexCorruptError(path, str(exc)) from exc

@@ -1,0 +1,107 @@
+"""Ordering candidate documents: BM25 first, then age, use and kind as gentle factors.
+
+Every factor is bounded below by a positive number, so decay lowers a document's rank
+and never hides it: an old, never-used fact that is the only match is still returned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+# An untouched document loses half of its age factor every HALF_LIFE_DAYS; the factor
+# never drops below AGE_FLOOR, so relevance (BM25) still dominates.
+HALF_LIFE_DAYS = 180.0
+AGE_FLOOR = 0.6
+# Each e-fold of uses adds USE_WEIGHT, up to USE_CAP: a memory recalled often is a
+# memory worth keeping near the top, but use must not outweigh a much better match.
+USE_WEIGHT = 0.05
+USE_CAP = 1.25
+# Curated knowledge beats raw material saying the same thing.
+KIND_BOOST = {"record": 1.15, "memory_section": 1.1, "rollout_summary": 1.0, "turn": 1.0}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A matching document with what ranking needs.
+
+    Attributes:
+        doc_id: the row id.
+        relevance: BM25 relevance, larger is better (SQLite's bm25() negated).
+        kind: the document kind.
+        updated: ISO UTC time of the last change ('' if unknown).
+        use_count: how often it was recalled.
+        last_used: ISO UTC time of the last recall ('' if never).
+    """
+
+    doc_id: int
+    relevance: float
+    kind: str
+    updated: str
+    use_count: int
+    last_used: str
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A candidate's final score."""
+
+    doc_id: int
+    score: float
+
+
+def parse_time(text: str) -> datetime | None:
+    """Parse an ISO time ('Z' allowed); naive times are taken as UTC; junk gives None."""
+    if not text:
+        return None
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def age_factor(updated: str, last_used: str, now: datetime) -> float:
+    """Decay by days since the document was last changed or recalled, floored."""
+    times = [t for t in (parse_time(updated), parse_time(last_used)) if t is not None]
+    if not times:
+        return 1.0
+    days = max(0.0, (now - max(times)).total_seconds() / 86400.0)
+    return AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5 ** (days / HALF_LIFE_DAYS)
+
+
+def use_factor(use_count: int) -> float:
+    """A small, capped boost that grows with the logarithm of the use count."""
+    return min(USE_CAP, 1.0 + USE_WEIGHT * math.log1p(max(0, use_count)))
+
+
+def score(candidate: Candidate, now: datetime) -> float:
+    """The final score of one candidate (larger is better)."""
+    return (
+        candidate.relevance
+        * age_factor(candidate.updated, candidate.last_used, now)
+        * use_factor(candidate.use_count)
+        * KIND_BOOST.get(candidate.kind, 1.0)
+    )
+
+
+def rank(candidates: Iterable[Candidate], now: datetime, *, newest_first: bool) -> list[Ranked]:
+    """Order candidates best first.
+
+    Args:
+        candidates: the matching set.
+        now: the reference time for decay.
+        newest_first: the query asked for recent things: order by time, newest first,
+            and use the score only to break ties.
+
+    Returns:
+        Every candidate with its score, best first; equal scores go newest first.
+    """
+    scored = [(c, score(c, now)) for c in candidates]
+    if newest_first:
+        scored.sort(key=lambda cs: (cs[0].updated, cs[1]), reverse=True)
+    else:
+        scored.sort(key=lambda cs: (round(cs[1], 9), cs[0].updated), reverse=True)
+    return [Ranked(doc_id=c.doc_id, score=s) for c, s in scored]
