@@ -1,0 +1,68 @@
+"""Measure redaction throughput on a synthetic transcript with sparse secrets.
+
+Run: ``python benchmarks/redact.py [MEGABYTES]`` (default 50). Prints MB/s.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+import sys
+import time
+
+from brain.redact import find_secrets, redact
+
+_LINES = (
+    "The test suite failed because the fixture path was wrong; I fixed conftest.py.",
+    'def load(path: str) -> dict:\n    return json.loads(Path(path).read_text("utf-8"))',
+    '{"type": "tool_use", "name": "Bash", "input": {"command": "git log --oneline -5"}}',
+    "commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39 Author: Dev <dev@example.com>",
+    '  File "/home/dev/project/app/models.py", line 42, in save\n    raise ValueError(msg)',
+    "token_count = 5  # password_reset_url = https://example.com/reset",
+    "Use the config key `api_timeout: 30` and set max_tokens to 4096 for long answers.",
+    "sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "id 550e8400-e29b-41d4-a716-446655440000 ran for 12.5s on http://localhost:8080/api",
+)
+
+
+def _secret(rng: random.Random) -> str:
+    alnum = string.ascii_letters + string.digits
+    body = "".join(rng.choice(alnum) for _ in range(40))
+    return rng.choice(
+        (
+            f"export GITHUB_TOKEN=ghp_{body[:36]}",
+            f"aws_access_key_id = AKIA{body[:16].upper()}",
+            f'"password": "{body[:14]}"',
+            f"curl -H 'Authorization: Bearer {body}' https://api.example.com",
+            f"OPENAI_API_KEY=sk-proj-{body}",
+        )
+    )
+
+
+def synthetic(megabytes: int, seed: int = 7) -> str:
+    """About ``megabytes`` MB of transcript-like text with one secret per ~20 KB."""
+    rng = random.Random(seed)
+    parts: list[str] = []
+    size = 0
+    while size < megabytes * 1_000_000:
+        line = _secret(rng) if rng.random() < 0.004 else rng.choice(_LINES)
+        parts.append(line)
+        size += len(line) + 1
+    return "\n".join(parts)
+
+
+def main() -> None:
+    megabytes = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    text = synthetic(megabytes)
+    start = time.perf_counter()
+    out = redact(text)
+    elapsed = time.perf_counter() - start
+    found = len(find_secrets(text))
+    print(
+        f"{len(text) / 1e6:.1f} MB, {found} secrets, {elapsed:.2f} s, "
+        f"{len(text) / 1e6 / elapsed:.1f} MB/s, output {len(out) / 1e6:.1f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,302 @@
+"""Find and mask secrets before text reaches a model or the disk.
+
+Every secret pattern brain knows lives in this module, in the ``_RULES`` table below.
+``redact`` replaces each secret with ``[REDACTED:<kind>]``; for ``key = value`` shapes
+(assignments, ``Authorization`` headers, ``user:pass@`` in URLs) only the value is
+replaced so the text still says *what* was there.
+
+Choices worth knowing:
+
+* Redaction is idempotent: the marker never matches a rule, and an assignment whose
+  value is already a marker is left alone, so ``redact(redact(t)) == redact(t)``.
+* Assignment values that are clearly not secrets are left as they are: empty values,
+  ``None``/``null``/``true``/``false``, ``<placeholder>``, ``${VAR}``/``$VAR``,
+  ``{{ template }}``, masks such as ``****`` or ``xxxx``, code references such as
+  ``os.environ["X"]`` or ``get_token()``, and a ``PWD=/some/path`` working directory.
+  Everything else after a secret-looking key is redacted, short or not: a false
+  positive costs a few characters of memory, a false negative leaks a credential.
+* Keys must *end* in a secret word (``DB_PASSWORD``, ``api_key``, ``GITHUB_TOKEN``),
+  so ``password_reset_url`` or ``token_count`` are not secrets.
+* There is no entropy detection: hex ids, git shas, UUIDs and digests are never hit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["KINDS", "Finding", "find_secrets", "redact"]
+
+_MARKER_PREFIX = "[REDACTED:"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One secret found in a text.
+
+    Attributes:
+        kind: which rule matched, one of ``KINDS``.
+        start: offset of the first secret character.
+        end: offset just past the last secret character.
+    """
+
+    kind: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    pattern: re.Pattern[str]
+    # The preceding character must not be one of these: a token glued to a longer word
+    # is part of an identifier, not a credential. Checked in Python rather than with a
+    # lookbehind so the regex keeps its literal prefix and stays fast to search.
+    not_after: str = ""
+    # Lower-case words one of which every match starts with. A regex that starts with a
+    # case-insensitive word has no literal prefix for the engine to skip ahead with, so
+    # these rules find the words with str.find and only try the regex there.
+    hints: tuple[str, ...] = ()
+
+
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_WORD = _ALNUM + "_"
+_TOKEN = _WORD + "-"
+
+# A value after ``key =`` / ``key:``: double-quoted, single-quoted or bare.
+_VALUE = r"""(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s"'`,;)}\]]+))"""
+
+# Secret words a key may end with. ``pwd`` is here for ``db_pwd``; the shell's ``PWD``
+# working directory is filtered out by value (see ``_is_placeholder``).
+_KEY_WORDS = (
+    r"pass(?:word|wd|phrase)|pwd|secret|secret[_.-]?key|token|api[_.-]?key|"
+    r"access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|auth[_.-]?key"
+)
+
+_KEY_HINTS = (
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "api",
+    "access",
+    "private",
+    "client",
+    "cred",
+    "auth",
+)
+
+_RULES: tuple[_Rule, ...] = (
+    # PEM / OpenSSH / PGP private key blocks, whole. A block cut off before its END line
+    # (transcripts get truncated) is redacted through its base64 body.
+    _Rule(
+        "private_key",
+        re.compile(
+            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:.{0,65536}?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+            r"|(?:[A-Za-z0-9+/=:,. \t\r\n-]|\\[nr])*)",
+            re.DOTALL,
+        ),
+    ),
+    # AWS access key ids: long-lived (AKIA) and temporary STS (ASIA).
+    _Rule("aws_access_key_id", re.compile(r"A(?:KI|SI)A[A-Z0-9]{16}(?![A-Za-z0-9])"), _ALNUM),
+    # AWS secret access keys only have a recognisable shape next to their name.
+    _Rule(
+        "aws_secret_access_key",
+        re.compile(
+            r"(?i:secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"
+            r"(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+        ),
+        hints=("secret",),
+    ),
+    # GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens.
+    _Rule("github_token", re.compile(r"gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])"), _WORD),
+    # GitHub fine-grained personal access tokens.
+    _Rule("github_token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), _WORD),
+    # GitLab personal/project/group access tokens.
+    _Rule("gitlab_token", re.compile(r"glpat-[A-Za-z0-9_-]{20,}"), _TOKEN),
+    # Anthropic API and admin keys; listed before OpenAI, whose shape also fits them.
+    _Rule("anthropic_key", re.compile(r"sk-ant-[A-Za-z0-9_-]{20,}"), _TOKEN),
+    # OpenAI project/service-account/admin keys, then legacy keys (no hyphen in the
+    # body, so hyphenated words such as sk-learn-compatible are not hit).
+    _Rule(
+        "openai_key",
+        re.compile(r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}"),
+        _TOKEN,
+    ),
+    # Google API keys (Maps, Gemini, Firebase...).
+    _Rule("google_api_key", re.compile(r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"), _WORD),
+    # Slack bot/user/app-level/refresh tokens.
+    _Rule(
+        "slack_token", re.compile(r"xox[baprse]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}"), _WORD
+    ),
+    # Slack incoming webhooks: the URL path is the credential.
+    _Rule(
+        "slack_webhook",
+        re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
+        _WORD,
+    ),
+    # Stripe secret and restricted keys, live and test.
+    _Rule("stripe_key", re.compile(r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD),
+    # npm automation/publish tokens.
+    _Rule("npm_token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), _WORD),
+    # Hugging Face user access tokens.
+    _Rule("huggingface_token", re.compile(r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])"), _WORD),
+    # JSON Web Tokens: base64url header and payload (both JSON, so "eyJ"), signature.
+    _Rule(
+        "jwt",
+        re.compile(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
+        _TOKEN,
+    ),
+    # HTTP Authorization headers (and a bare "Bearer <token>"): keep the scheme.
+    _Rule(
+        "auth_header",
+        re.compile(
+            r"(?:(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?:(?i:bearer|basic|token|bot)\s+)?"
+            r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/-]{16}))"
+            r"(?P<secret>[A-Za-z0-9._~+/=-]+|\$\{?\w+\}?|<[^>\n]*>)"
+        ),
+        hints=("authorization", "bearer"),
+    ),
+    # user:password@ in any scheme://; only the password is replaced.
+    _Rule(
+        "url_credentials",
+        re.compile(r"://[^\s/:@\"'<>]{0,256}:(?P<secret>[^\s/\"'<>]+)@"),
+    ),
+    # key = value / key: value / "key": "value" for keys ending in a secret word. The
+    # regex starts at the secret word (a prefix such as DB_ may precede it) because a
+    # leading [\w.-]* would be retried at every offset of every word.
+    _Rule(
+        "secret_assignment",
+        re.compile(
+            r"(?P<key>(?i:" + _KEY_WORDS + r"))(?![A-Za-z0-9])"
+            r"[\"']?[ \t]*(?::=|=>|[:=])[ \t]*" + _VALUE
+        ),
+        hints=_KEY_HINTS,
+    ),
+    # Command-line flags: --password hunter2, --api-key=... is the rule above.
+    _Rule(
+        "secret_assignment",
+        re.compile(r"--(?:[a-z]+-)*(?P<key>password|passwd|token|secret|api-key) +" + _VALUE),
+    ),
+)
+
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(rule.kind for rule in _RULES))
+_PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
+
+# Values after a secret key that are evidently not a secret (see the module docstring).
+_PLACEHOLDER = re.compile(
+    r"""(?ix)
+    (?:none|null|nil|true|false|yes|no|on|off|undefined|required|optional|string|str|\.\.\.)
+    | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)? | \{\{.*\}\} | %\(?\w+\)?s?
+    | [*x•.#-]{3,} | \[REDACTED:[^\]]*\].*
+    | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*[(\[].*
+    """
+)
+
+
+def _is_placeholder(key: str, value: str) -> bool:
+    """Whether an assignment's value is clearly not a secret."""
+    if not value.strip():
+        return True
+    if key.lower().endswith("pwd") and value[:1] in ("/", "~"):
+        return True
+    return _PLACEHOLDER.fullmatch(value) is not None
+
+
+def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
+    """The span to redact for one match, or None when the match is not a secret."""
+    groups = match.groupdict()
+    if "secret" in groups:
+        value = groups["secret"]
+        if _is_placeholder("", value):
+            return None
+        return match.span("secret")
+    if "key" in groups:
+        name = next(g for g in ("dq", "sq", "bare") if groups[g] is not None)
+        if _is_placeholder(groups["key"], groups[name]):
+            return None
+        return match.span(name)
+    return match.span()
+
+
+def _hinted_matches(rule: _Rule, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+    """Matches of a rule with hints: tried only where a hint word starts."""
+    if lowered is None:
+        yield from rule.pattern.finditer(text)
+        return
+    for hint in rule.hints:
+        pos = lowered.find(hint)
+        while pos != -1:
+            match = rule.pattern.match(text, pos)
+            if match is not None:
+                yield match
+            pos = lowered.find(hint, pos + 1)
+
+
+def _raw_findings(text: str) -> list[Finding]:
+    # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
+    # then the hinted rules fall back to a plain regex scan.
+    lowered: str | None = text.lower()
+    if len(lowered) != len(text):
+        lowered = None
+    found: list[Finding] = []
+    for rule in _RULES:
+        matches = (
+            _hinted_matches(rule, text, lowered) if rule.hints else rule.pattern.finditer(text)
+        )
+        for match in matches:
+            start = match.start()
+            if rule.not_after and start > 0 and text[start - 1] in rule.not_after:
+                continue
+            span = _secret_span(rule, match)
+            if span is not None and span[0] < span[1]:
+                found.append(Finding(rule.kind, span[0], span[1]))
+    return found
+
+
+def find_secrets(text: str) -> list[Finding]:
+    """Find every secret in a text.
+
+    Overlapping matches (a GitHub token that is also an assignment's value) are merged
+    into one finding, named after the most specific rule, so spans never overlap.
+
+    Args:
+        text: any text; it is not modified.
+
+    Returns:
+        Non-overlapping findings sorted by start offset.
+    """
+    merged: list[Finding] = []
+    for f in sorted(_raw_findings(text), key=lambda f: (f.start, -f.end)):
+        if merged and f.start < merged[-1].end:
+            last = merged[-1]
+            kind = min(last.kind, f.kind, key=_PRIORITY.__getitem__)
+            merged[-1] = Finding(kind, last.start, max(last.end, f.end))
+        else:
+            merged.append(f)
+    return merged
+
+
+def redact(text: str) -> str:
+    """Replace every secret in a text with ``[REDACTED:<kind>]``.
+
+    Args:
+        text: any text.
+
+    Returns:
+        The text with each secret replaced; unchanged when it holds none. Applying
+        ``redact`` again to the result returns it unchanged.
+    """
+    findings = find_secrets(text)
+    if not findings:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for f in findings:
+        parts.append(text[pos : f.start])
+        parts.append(f"{_MARKER_PREFIX}{f.kind}]")
+        pos = f.end
+    parts.append(text[pos:])
+    return "".join(parts)
