@@ -1,0 +1,1 @@
+"""brain: one shared long-term memory for every AI coding agent."""

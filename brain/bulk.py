@@ -1,0 +1,122 @@
+"""Bulk import and export of records as JSONL, for moving in from other tools."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from brain.errors import BrainError
+from brain.fsutil import atomic_write
+from brain.records import FIELDS, Record, iso, load, new_id, render, utcnow, validate_key
+from brain.redact import redact
+from brain.results import ImportResult
+
+if TYPE_CHECKING:
+    from brain.core import Brain
+
+
+class ImportLineError(BrainError):
+    """One line of an import file is not a valid record."""
+
+    def __init__(self, origin: str, line: int, problem: str) -> None:
+        super().__init__(f"{origin}:{line}: {problem}", hint="nothing was imported; fix the line")
+        self.line = line
+
+
+def _record_from(obj: Any, origin: str, line: int) -> Record:
+    if not isinstance(obj, dict):
+        raise ImportLineError(origin, line, "expected a JSON object")
+    body = obj.get("body")
+    if not isinstance(body, str) or not body.strip():
+        raise ImportLineError(origin, line, "missing 'body' text")
+    try:
+        key = validate_key(str(obj.get("key") or ""))
+    except BrainError as exc:
+        raise ImportLineError(origin, line, str(exc)) from None
+    now = iso(utcnow())
+    tags = obj.get("tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    try:
+        confidence = float(obj.get("confidence", 1.0))
+    except (TypeError, ValueError):
+        raise ImportLineError(origin, line, "'confidence' must be a number") from None
+    extra = {k: v for k, v in obj.items() if k not in {*FIELDS, "body"}}
+    body = redact(body).strip()
+    return Record(
+        id=str(obj.get("id") or new_id()),
+        key=key,
+        type=str(obj.get("type") or "fact"),
+        description=redact(str(obj.get("description") or body.splitlines()[0][:100])),
+        body=body,
+        tags=tuple(str(t) for t in tags),
+        profile=obj.get("profile"),
+        source=obj.get("source"),
+        created=str(obj.get("created") or now),
+        updated=str(obj.get("updated") or obj.get("created") or now),
+        confidence=confidence,
+        supersedes=tuple(str(s) for s in obj.get("supersedes") or ()),
+        extra=extra,
+    )
+
+
+def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
+    """Parse and validate every line first, so a bad line imports nothing."""
+    records = []
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ImportLineError(origin, number, f"invalid JSON ({exc.msg})") from None
+        records.append(_record_from(obj, origin, number))
+    return records
+
+
+def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
+    """Import JSONL records in one commit; same key supersedes, as in ``remember``."""
+    records = parse_lines(lines, origin)
+    if not records:
+        return ImportResult(0, 0, (), None)
+    superseded = 0
+    touched: list[str] = []
+    with brain.transaction():
+        latest: dict[str, Record] = {}
+        for record in records:
+            prior = latest.get(record.key)
+            if prior is None:
+                path = brain.record_path(record.key)
+                prior = _quiet_load(path) if path.exists() else None
+            if prior is not None:
+                superseded += 1
+                record = record.evolve(supersedes=(*record.supersedes, prior.id))
+            latest[record.key] = record
+        for record in latest.values():
+            path = brain.record_path(record.key)
+            atomic_write(path, render(record), tmp_dir=brain.state)
+            touched.append(f"memories/{record.key}.md")
+        message = f"import: {len(latest)} records" + (
+            f", {superseded} superseded" if superseded else ""
+        )
+        sha = brain.commit(
+            touched, message, "import", count=len(latest), superseded=superseded, origin=origin
+        )
+    return ImportResult(len(latest), superseded, tuple(latest), sha)
+
+
+def _quiet_load(path: Any) -> Record | None:
+    try:
+        return load(path)
+    except BrainError:
+        return None
+
+
+def export_records(brain: Brain, *, archived: bool = False) -> list[dict[str, Any]]:
+    """Every readable record as a dict (frontmatter fields plus ``body``)."""
+    out = []
+    for item in brain.records(archived=archived):
+        if isinstance(item, Record):
+            out.append(item.to_dict())
+    return out

@@ -1,0 +1,111 @@
+"""Commands on the home itself: init, config, remote, push, pull, clone."""
+
+from __future__ import annotations
+
+import click
+
+from brain.cli import State, emit, json_option, main, pass_state
+from brain.home import resolve_home
+
+
+@main.command()
+@click.option(
+    "--home",
+    "home_dir",
+    type=click.Path(file_okay=False),
+    help="Where to create the home (overrides the global --home).",
+)
+@json_option
+@pass_state
+def init(state: State, home_dir: str | None, as_json: bool) -> None:
+    """Create a new memory home: a git repository with its first commit."""
+    from brain.core import Brain
+
+    _, result = Brain.init(resolve_home(home_dir) if home_dir else state.home)
+    emit(result, as_json, lambda r: f"created a brain home in {r.path}")
+
+
+@main.group()
+def config() -> None:
+    """Read and change brain.yaml (comments are kept)."""
+
+
+@config.command("get")
+@click.argument("name")
+@json_option
+@pass_state
+def config_get(state: State, name: str, as_json: bool) -> None:
+    """Print the effective value of one setting."""
+    result = state.brain().config_get(name)
+    emit(result, as_json, lambda r: "" if r.value is None else str(r.value))
+
+
+@config.command("set")
+@click.argument("name")
+@click.argument("value")
+@json_option
+@pass_state
+def config_set(state: State, name: str, value: str, as_json: bool) -> None:
+    """Set one setting in brain.yaml (one commit)."""
+    result = state.brain().config_set(name, value)
+    emit(result, as_json, lambda r: f"{r.name} = {r.value}")
+
+
+@config.command("list")
+@json_option
+@pass_state
+def config_list(state: State, as_json: bool) -> None:
+    """Every setting, its value and where the value comes from."""
+    values = state.brain().config_list()
+    emit(values, as_json, lambda vs: "\n".join(f"{v.name} = {v.value}  ({v.origin})" for v in vs))
+
+
+@main.group()
+def remote() -> None:
+    """Manage the remote the home is backed up to."""
+
+
+@remote.command("add")
+@click.argument("url")
+@click.option("--name", default="origin", show_default=True)
+@json_option
+@pass_state
+def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
+    """Set the remote (any git URL or path) that 'brain push' backs up to."""
+    emit(state.brain().remote_add(url, name), as_json, lambda r: r.message)
+
+
+@main.command()
+@click.option("--remote", "name", default="origin", show_default=True)
+@json_option
+@pass_state
+def push(state: State, name: str, as_json: bool) -> None:
+    """Back up the memory's history to its remote."""
+    emit(state.brain().push(name), as_json, lambda r: r.message)
+
+
+@main.command()
+@click.option("--remote", "name", default="origin", show_default=True)
+@json_option
+@pass_state
+def pull(state: State, name: str, as_json: bool) -> None:
+    """Merge what other machines pushed. A conflicting record changes nothing."""
+    emit(state.brain().pull(name), as_json, lambda r: r.message)
+
+
+@main.command()
+@click.argument("url")
+@click.option(
+    "--home",
+    "home_dir",
+    type=click.Path(file_okay=False),
+    help="Where to put the home (overrides the global --home).",
+)
+@json_option
+@pass_state
+def clone(state: State, url: str, home_dir: str | None, as_json: bool) -> None:
+    """Set up this machine from an existing home's remote."""
+    from brain.core import Brain
+
+    _, result = Brain.clone(url, resolve_home(home_dir) if home_dir else state.home)
+    emit(result, as_json, lambda r: r.message)

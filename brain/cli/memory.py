@@ -1,0 +1,173 @@
+"""Commands on records: remember, show, list, forget, archive, restore, import, export, log."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from brain.cli import State, emit, json_option, main, pass_state, read_input, warn
+
+
+@main.command()
+@click.argument("text")
+@click.option("--key", "-k", help="The record's key (a slug); derived from TEXT if omitted.")
+@click.option(
+    "--type",
+    "-t",
+    "type_",
+    default="fact",
+    show_default=True,
+    help="fact, preference, instruction, lesson, decision, ...",
+)
+@click.option("--tag", "tags", multiple=True, help="A tag, e.g. project:api (repeatable).")
+@click.option("--description", "-d", help="One line shown in listings (default: first line).")
+@click.option("--source", help="Where this was learned, e.g. codex:session:ID.")
+@click.option("--profile", help="Which tool it came from.")
+@click.option("--confidence", type=click.FloatRange(0, 1), default=1.0, show_default=True)
+@json_option
+@pass_state
+def remember(
+    state: State,
+    text: str,
+    key: str | None,
+    type_: str,
+    tags: tuple[str, ...],
+    description: str | None,
+    source: str | None,
+    profile: str | None,
+    confidence: float,
+    as_json: bool,
+) -> None:
+    """Remember TEXT ('-' reads stdin). The same key again supersedes the old record."""
+    result = state.brain().remember(
+        read_input(text),
+        key=key,
+        type=type_,
+        tags=tags,
+        description=description,
+        source=source,
+        profile=profile,
+        confidence=confidence,
+    )
+    emit(
+        result,
+        as_json,
+        lambda r: (
+            f"remembered {r.key} ({r.id})"
+            + (f", superseding {r.superseded}" if r.superseded else "")
+        ),
+    )
+
+
+@main.command()
+@click.argument("key")
+@json_option
+@pass_state
+def show(state: State, key: str, as_json: bool) -> None:
+    """Show one record, live or archived."""
+    from brain.records import render
+
+    result = state.brain().show(key)
+    emit(result, as_json, lambda r: ("(archived)\n" if r.archived else "") + render(r.record))
+
+
+@main.command("list")
+@click.option("--type", "-t", "type_", help="Only records of this type.")
+@click.option("--tag", help="Only records with this tag.")
+@click.option("--archived", is_flag=True, help="List the archive instead.")
+@json_option
+@pass_state
+def list_(state: State, type_: str | None, tag: str | None, archived: bool, as_json: bool) -> None:
+    """List records, newest first."""
+    result = state.brain().list(type=type_, tag=tag, archived=archived)
+    for problem in result.problems:
+        warn(problem.message)
+    emit(
+        list(result.records),
+        as_json,
+        lambda records: "\n".join(f"{r.key}  [{r.type}]  {r.description}" for r in records),
+    )
+
+
+@main.command()
+@click.argument("key")
+@json_option
+@pass_state
+def forget(state: State, key: str, as_json: bool) -> None:
+    """Delete a record. Its text stays in git history ('brain log')."""
+    result = state.brain().forget(key)
+    emit(result, as_json, lambda r: f"forgot {r.key} ({r.id})")
+
+
+@main.command()
+@click.argument("key")
+@click.option("--reason", "-r", help="Why it is retired.")
+@json_option
+@pass_state
+def archive(state: State, key: str, reason: str | None, as_json: bool) -> None:
+    """Retire a record: out of listings and prompts, still in git, restorable."""
+    result = state.brain().archive(key, reason)
+    emit(result, as_json, lambda r: f"archived {r.key}")
+
+
+@main.command()
+@click.argument("key")
+@json_option
+@pass_state
+def restore(state: State, key: str, as_json: bool) -> None:
+    """Bring an archived record back."""
+    result = state.brain().restore(key)
+    emit(result, as_json, lambda r: f"restored {r.key}")
+
+
+@main.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@json_option
+@pass_state
+def import_(state: State, file: click.utils.LazyFile, as_json: bool) -> None:
+    """Import records from a JSONL FILE ('-' for stdin), one commit for the batch.
+
+    Each line is an object with the frontmatter fields (key, type, description, tags, ...)
+    and 'body'. A key that exists is superseded. A bad line imports nothing.
+    """
+    result = state.brain().import_(file, origin=file.name)
+    emit(
+        result,
+        as_json,
+        lambda r: (
+            f"imported {r.added} records"
+            + (f" ({r.superseded} superseded)" if r.superseded else "")
+        ),
+    )
+
+
+@main.command()
+@click.option("--archived", is_flag=True, help="Export the archive instead.")
+@json_option
+@pass_state
+def export(state: State, archived: bool, as_json: bool) -> None:
+    """Print every record as JSONL (or a JSON array with --json), ready for 'brain import'."""
+    records = state.brain().export(archived=archived)
+    if as_json:
+        click.echo(json.dumps(records, indent=2, ensure_ascii=False))
+        return
+    for record in records:
+        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+@main.command()
+@click.option("-n", "limit", type=click.IntRange(min=1), help="Show at most N entries.")
+@json_option
+@pass_state
+def log(state: State, limit: int | None, as_json: bool) -> None:
+    """The memory's history: what changed, when and why."""
+    entries = state.brain().log(limit)
+    emit(
+        entries,
+        as_json,
+        lambda es: "\n".join(
+            f"{e.sha[:9]} {e.date[:19].replace('T', ' ')}  {e.message.splitlines()[0]}" for e in es
+        ),
+    )

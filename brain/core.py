@@ -1,0 +1,401 @@
+"""``Brain``: the memory home, and every operation on it.
+
+Each write holds the home lock, writes files atomically, appends one journal line
+and ends in exactly one commit. If the commit fails, the files are put back as they
+were, so a failed write changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from brain import config as config_mod
+from brain import journal
+from brain.errors import BrainError
+from brain.fsutil import atomic_write, make_private_dir
+from brain.lock import home_lock
+from brain.records import Record, RecordFormatError, iso, load, new_id, utcnow, validate_key
+from brain.redact import redact
+from brain.repo import Repo
+from brain.results import (
+    ConfigValue,
+    ForgetResult,
+    InitResult,
+    ListResult,
+    LogEntry,
+    Problem,
+    ShowResult,
+    WriteResult,
+)
+
+MEMORIES = "memories"
+ARCHIVE = "archive"
+STATE = ".brain"
+GITIGNORE = ".brain/\n"
+GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
+
+
+class NotAHomeError(BrainError):
+    """The path is not a memory home."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path} is not a brain home", hint="run 'brain init'")
+        self.path = path
+
+
+class HomeExistsError(BrainError):
+    """``brain init`` on a path that already holds something."""
+
+
+class RecordNotFoundError(BrainError):
+    """No record has the key."""
+
+    def __init__(self, key: str, where: str = "memory") -> None:
+        super().__init__(f"no record {key!r} in {where}", hint="see 'brain list'")
+        self.key = key
+
+
+class Brain:
+    """A memory home on disk. Create with :meth:`init`, open with :meth:`open`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.state = path / STATE
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path) -> Brain:
+        """Open an existing home, or raise :class:`NotAHomeError` saying how to make one."""
+        path = Path(path)
+        if not (path / config_mod.CONFIG).is_file() or not (path / ".git").exists():
+            raise NotAHomeError(path)
+        brain = cls(path)
+        make_private_dir(brain.state)
+        return brain
+
+    @classmethod
+    def init(cls, path: Path) -> tuple[Brain, InitResult]:
+        """Create a new home at ``path``: the layout of DESIGN.md and its first commit."""
+        path = Path(path)
+        if (path / config_mod.CONFIG).exists():
+            raise HomeExistsError(f"{path} is already a brain home")
+        if path.exists() and any(path.iterdir()):
+            raise HomeExistsError(
+                f"{path} exists and is not empty", hint="choose an empty or new directory"
+            )
+        make_private_dir(path)
+        for sub in (MEMORIES, ARCHIVE, STATE):
+            make_private_dir(path / sub)
+        repo = Repo.init(path)
+        brain = cls(path)
+        files = {
+            config_mod.CONFIG: config_mod.DEFAULT_YAML,
+            ".gitignore": GITIGNORE,
+            ".gitattributes": GITATTRIBUTES,
+            f"{MEMORIES}/.gitkeep": "",
+            f"{ARCHIVE}/.gitkeep": "",
+        }
+        for name, text in files.items():
+            atomic_write(path / name, text)
+        with brain.transaction():
+            sha = brain.commit(list(files), "init: new memory home", "init")
+        del repo
+        return brain, InitResult(str(path), sha)
+
+    @cached_property
+    def repo(self) -> Repo:
+        return Repo(self.path)
+
+    @cached_property
+    def config(self) -> config_mod.Config:
+        return config_mod.load(self.path)
+
+    # -- the write path ------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Hold the home lock; clear git locks a killed writer left behind."""
+        with home_lock(self.state / "lock"):
+            self.repo.clear_stale_locks()
+            yield
+
+    def commit(self, paths: Sequence[str], message: str, op: str, **fields: Any) -> str:
+        """Journal ``op`` and commit ``paths`` with it; undo both if the commit fails.
+
+        Must be called inside :meth:`transaction`.
+        """
+        journal_path = self.path / journal.JOURNAL
+        size = journal_path.stat().st_size if journal_path.exists() else 0
+        journal.append(self.path, op, **fields)
+        try:
+            sha = self.repo.commit([*paths, journal.JOURNAL], message)
+        except BrainError:
+            self._restore(paths)
+            with journal_path.open("r+b") as fh:
+                fh.truncate(size)
+            raise
+        self._after_commit(sha, [*paths, journal.JOURNAL])
+        return sha
+
+    def _restore(self, paths: Iterable[str]) -> None:
+        """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
+        self.repo.run("reset", "--quiet", "--", *paths) if self.repo.head() else None
+        for rel in paths:
+            tracked = self.repo.head() and self.repo.run("ls-tree", "--name-only", "HEAD", rel)
+            if tracked:
+                self.repo.run("checkout", "HEAD", "--", rel)
+            else:
+                (self.path / rel).unlink(missing_ok=True)
+
+    def _after_commit(self, sha: str, paths: Sequence[str]) -> None:
+        """Keep derived state current after a commit (the index, when there is one)."""
+
+    # -- records -------------------------------------------------------------------
+
+    def record_path(self, key: str, *, archived: bool = False) -> Path:
+        return self.path / (ARCHIVE if archived else MEMORIES) / f"{validate_key(key)}.md"
+
+    def _rel(self, path: Path) -> str:
+        return path.relative_to(self.path).as_posix()
+
+    def remember(
+        self,
+        text: str,
+        *,
+        key: str | None = None,
+        type: str = "fact",
+        tags: Sequence[str] = (),
+        description: str | None = None,
+        source: str | None = None,
+        profile: str | None = None,
+        confidence: float = 1.0,
+    ) -> WriteResult:
+        """Store ``text`` as a record; an existing record with the same key is superseded."""
+        from brain.records import slugify
+
+        body = redact(text).strip()
+        if not body:
+            raise BrainError("nothing to remember: the text is empty")
+        key = validate_key(key) if key else slugify(body)
+        if not 0.0 <= confidence <= 1.0:
+            raise BrainError(f"confidence must be between 0 and 1, not {confidence}")
+        summary = redact(description) if description else _first_line(body)
+        now = utcnow()
+        record = Record(
+            id=new_id(now),
+            key=key,
+            type=type,
+            description=summary,
+            body=body,
+            tags=tuple(dict.fromkeys(tags)),
+            profile=profile,
+            source=source,
+            created=iso(now),
+            updated=iso(now),
+            confidence=confidence,
+        )
+        with self.transaction():
+            return self._write(record, "remember")
+
+    def _write(self, record: Record, action: str) -> WriteResult:
+        """Write one record, superseding what had its key. Inside a transaction."""
+        path = self.record_path(record.key)
+        old = self._previous(record.key)
+        touched = [self._rel(path)]
+        if old is not None:
+            record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
+            if old[1] != path:
+                old[1].unlink()
+                touched.append(self._rel(old[1]))
+        atomic_write(path, _render(record), tmp_dir=self.state)
+        superseded = old[0].id if old else None
+        message = f"{action}: {record.key}" + (f" (supersedes {superseded})" if old else "")
+        sha = self.commit(
+            touched, message, action, key=record.key, id=record.id, supersedes=superseded
+        )
+        return WriteResult(action, record.key, record.id, self._rel(path), sha, superseded)
+
+    def _previous(self, key: str) -> tuple[Record, Path] | None:
+        """The record a write of ``key`` would supersede, live or archived."""
+        for archived in (False, True):
+            path = self.record_path(key, archived=archived)
+            if path.exists():
+                try:
+                    return load(path), path
+                except RecordFormatError:
+                    # A broken file is still replaced; its text stays in git history.
+                    stub = Record(id="unreadable", key=key, type="fact", description="", body="")
+                    return stub, path
+        return None
+
+    def show(self, key: str) -> ShowResult:
+        """One record, live or archived."""
+        for archived in (False, True):
+            path = self.record_path(key, archived=archived)
+            if path.exists():
+                return ShowResult(load(path), self._rel(path), archived)
+        raise RecordNotFoundError(key)
+
+    def records(self, *, archived: bool = False) -> Iterator[Record | Problem]:
+        """Every record file parsed, in key order; unreadable files come as problems."""
+        folder = self.path / (ARCHIVE if archived else MEMORIES)
+        for path in sorted(folder.glob("*.md")):
+            try:
+                yield load(path)
+            except (RecordFormatError, BrainError) as exc:
+                line = getattr(exc, "line", None)
+                yield Problem(self._rel(path), line, str(exc))
+
+    def list(
+        self, *, type: str | None = None, tag: str | None = None, archived: bool = False
+    ) -> ListResult:
+        """Records matching the filters, newest first, and the files that failed to parse."""
+        found, problems = [], []
+        for item in self.records(archived=archived):
+            if isinstance(item, Problem):
+                problems.append(item)
+            elif (type is None or item.type == type) and (tag is None or tag in item.tags):
+                found.append(item)
+        found.sort(key=lambda r: (r.updated, r.id), reverse=True)
+        return ListResult(tuple(found), tuple(problems))
+
+    def forget(self, key: str) -> ForgetResult:
+        """Delete a record (live or archived); its text stays in git history."""
+        with self.transaction():
+            shown = self.show(key)
+            (self.path / shown.path).unlink()
+            sha = self.commit([shown.path], f"forget: {key}", "forget", key=key, id=shown.record.id)
+        return ForgetResult(key, shown.record.id, shown.path, sha)
+
+    def archive(self, key: str, reason: str | None = None) -> WriteResult:
+        """Move a record to ``archive/``: out of every listing and prompt, restorable."""
+        with self.transaction():
+            src = self.record_path(key)
+            if not src.exists():
+                raise RecordNotFoundError(key)
+            record = load(src)
+            extra = {**record.extra, "archived": iso(utcnow())}
+            if reason:
+                extra["archive_reason"] = redact(reason)
+            dst = self.record_path(key, archived=True)
+            atomic_write(dst, _render(record.evolve(extra=extra)), tmp_dir=self.state)
+            src.unlink()
+            message = f"archive: {key}" + (f" ({reason})" if reason else "")
+            sha = self.commit(
+                [self._rel(src), self._rel(dst)],
+                message,
+                "archive",
+                key=key,
+                id=record.id,
+                reason=reason,
+            )
+        return WriteResult("archive", key, record.id, self._rel(dst), sha)
+
+    def restore(self, key: str) -> WriteResult:
+        """Bring an archived record back into memory."""
+        with self.transaction():
+            src = self.record_path(key, archived=True)
+            if not src.exists():
+                raise RecordNotFoundError(key, "the archive")
+            record = load(src)
+            extra = {
+                k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}
+            }
+            dst = self.record_path(key)
+            atomic_write(dst, _render(record.evolve(extra=extra)), tmp_dir=self.state)
+            src.unlink()
+            sha = self.commit(
+                [self._rel(src), self._rel(dst)],
+                f"restore: {key}",
+                "restore",
+                key=key,
+                id=record.id,
+            )
+        return WriteResult("restore", key, record.id, self._rel(dst), sha)
+
+    def log(self, limit: int | None = None) -> list[LogEntry]:
+        """The memory's history from git, newest first."""
+        return [LogEntry(c.sha, c.date, c.message, c.files) for c in self.repo.log(limit)]
+
+    # Bulk import/export and remotes live in their own modules; these are the verbs.
+
+    def import_(self, lines: Iterable[str], *, origin: str = "import") -> Any:
+        from brain.bulk import import_records
+
+        return import_records(self, lines, origin=origin)
+
+    def export(self, *, archived: bool = False) -> list[dict[str, Any]]:
+        from brain.bulk import export_records
+
+        return export_records(self, archived=archived)
+
+    def config_set(self, name: str, value: str) -> ConfigValue:
+        """Set one key in brain.yaml (comments kept) and commit the change."""
+        with self.transaction():
+            typed = config_mod.set_value(self.path, name, value)
+            self.commit([config_mod.CONFIG], f"config: {name} = {typed}", "config", name=name)
+        self.__dict__.pop("config", None)
+        return ConfigValue(name, typed, "file")
+
+    def config_get(self, name: str) -> ConfigValue:
+        """The effective value of one key and where it comes from."""
+        if name not in config_mod.KNOWN:
+            raise config_mod.ConfigError(
+                f"unknown key {name!r}", hint=f"known keys: {', '.join(sorted(config_mod.KNOWN))}"
+            )
+        return ConfigValue(name, getattr(self.config, name), config_mod.origin_of(self.path, name))
+
+    def config_list(self) -> list[ConfigValue]:
+        """Every key's effective value and origin."""
+        return [self.config_get(name) for name in config_mod.KNOWN]
+
+    def remote_add(self, url: str, name: str = "origin") -> Any:
+        from brain.remote import remote_add
+
+        return remote_add(self, url, name)
+
+    def push(self, remote: str = "origin") -> Any:
+        from brain.remote import push
+
+        return push(self, remote)
+
+    def pull(self, remote: str = "origin") -> Any:
+        from brain.remote import pull
+
+        return pull(self, remote)
+
+    @classmethod
+    def clone(cls, url: str, path: Path) -> tuple[Brain, Any]:
+        """Clone a home from ``url`` into ``path`` and open it."""
+        from brain.remote import clone
+
+        result = clone(url, Path(path))
+        return cls.open(Path(path)), result
+
+
+def _first_line(text: str, limit: int = 100) -> str:
+    line = text.strip().splitlines()[0].strip() if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def _render(record: Record) -> str:
+    from brain.records import render
+
+    return render(record)
+
+
+def dumps(value: Any) -> str:
+    """Compact, stable JSON for journal and export lines."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=False, default=str)
+
+
+def environ_flag(name: str) -> bool:
+    """True when the environment variable ``name`` is set to a true-ish value."""
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}

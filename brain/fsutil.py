@@ -1,0 +1,67 @@
+"""Small filesystem helpers: atomic writes, private directories, safe reads."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from brain.errors import BrainError
+
+
+class UnreadableFileError(BrainError):
+    """A file in the home is not UTF-8 text."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"{path} is not valid UTF-8 text", hint="fix or remove the file, then retry"
+        )
+        self.path = path
+
+
+def make_private_dir(path: Path) -> None:
+    """Create ``path`` (and parents) readable by the owner only."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+
+
+def atomic_write(path: Path, data: str | bytes, *, tmp_dir: Path | None = None) -> None:
+    """Write ``data`` to ``path`` so a reader (or a crash) sees old or new, never half.
+
+    The bytes go to a temporary file in ``tmp_dir`` (same filesystem as ``path``; the
+    directory of ``path`` by default), are flushed to disk, then renamed over ``path``.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    directory = tmp_dir or path.parent
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line with a single ``write`` on an O_APPEND descriptor.
+
+    Concurrent appenders never interleave within a line, and a killed process
+    leaves whole lines behind.
+    """
+    raw = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, raw)
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 file, raising :class:`UnreadableFileError` for anything else."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFileError(path) from exc

@@ -1,0 +1,55 @@
+"""Test isolation: every test gets its own home, user, git identity and no model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+_LEAKY_VARS = (
+    "BRAIN_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CONFIG_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "GEMINI_DIR",
+    "OPENAI_API_KEY",
+    "OPENAI_API_BASE",
+    "OPENAI_BASE_URL",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "BRAIN_NO_GENERATE",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+)
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point HOME, BRAIN_HOME and git's config at fresh directories under tmp_path."""
+    for name in _LEAKY_VARS:
+        monkeypatch.delenv(name, raising=False)
+    user_home = tmp_path / "user"
+    user_home.mkdir()
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text(
+        "[user]\n\tname = Brain Test\n\temail = test@example.invalid\n"
+        "[init]\n\tdefaultBranch = main\n"
+    )
+    monkeypatch.setenv("HOME", str(user_home))
+    monkeypatch.setenv("BRAIN_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Brain Test")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.invalid")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Brain Test")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@example.invalid")
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    return tmp_path
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """The path BRAIN_HOME points at (not yet initialised)."""
+    return tmp_path / "home"
