@@ -208,8 +208,8 @@ class _Builder:
             self.tool_names[str(payload.get("call_id"))] = tool
             self._add("tool", _call_text(payload), line_no, stamp, tool=tool)
         elif kind in _OUTPUTS:
-            tool = self.tool_names.get(str(payload.get("call_id")))
-            self._add("tool", _output_text(payload.get("output")), line_no, stamp, tool=tool)
+            called = self.tool_names.get(str(payload.get("call_id")))
+            self._add("tool", _output_text(payload.get("output")), line_no, stamp, tool=called)
         # reasoning (with encrypted_content), ghost snapshots, compaction blobs: dropped
 
     def _event(self, line_no: int, payload: dict[str, Any], stamp: datetime | None) -> None:

@@ -1,0 +1,95 @@
+"""Claude Code's own auto-memory: ``~/.claude/projects/<slug>/memory/*.md``.
+
+Each topic file holds one memory with YAML frontmatter: ``name``, ``description`` and
+a ``type`` that Claude Code wrote at the top level up to 2.1.138 and under
+``metadata.type`` since 2.1.139. ``MEMORY.md`` is only an index of the others.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import frontmatter
+
+INDEX_NAME = "MEMORY.md"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFile:
+    """One Claude Code memory file.
+
+    Attributes:
+        name: the frontmatter ``name`` (the file stem when there is none).
+        description: the one-line description, empty when missing.
+        type: ``user``, ``feedback``, ``project``, ``reference`` or whatever was written.
+        body: the markdown after the frontmatter.
+        path: the file.
+        mtime: its modification time (seconds since the epoch).
+        sha256: the hex digest of the file's bytes, to notice edits.
+    """
+
+    name: str
+    description: str
+    type: str | None
+    body: str
+    path: Path
+    mtime: float
+    sha256: str
+
+
+def discover_memory_dirs(claude_root: Path) -> list[Path]:
+    """Return every ``projects/<slug>/memory`` directory under a Claude config root.
+
+    Args:
+        claude_root: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``.
+
+    Returns:
+        The memory directories, sorted.
+    """
+    projects = claude_root / "projects"
+    if not projects.is_dir():
+        return []
+    return sorted(p for p in projects.glob("*/memory") if p.is_dir())
+
+
+def read_memory_dir(directory: Path) -> list[MemoryFile]:
+    """Read the memory files of one directory, skipping the ``MEMORY.md`` index.
+
+    Team memories in ``team/`` are read too. A file whose frontmatter does not parse
+    is kept whole as its body, named after its stem.
+
+    Args:
+        directory: a ``memory`` directory.
+
+    Returns:
+        The memories, sorted by path.
+    """
+    if not directory.is_dir():
+        return []
+    paths = [*directory.glob("*.md"), *directory.glob("team/*.md")]
+    return [_read(p) for p in sorted(paths) if p.name != INDEX_NAME and p.is_file()]
+
+
+def _read(path: Path) -> MemoryFile:
+    raw = path.read_bytes()
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        post = frontmatter.loads(text)
+        meta, body = dict(post.metadata), post.content
+    except Exception:  # a bad YAML header must not hide the memory itself
+        meta, body = {}, text
+    nested = meta.get("metadata")
+    kind = meta.get("type")
+    if kind is None and isinstance(nested, dict):
+        kind = nested.get("type")
+    return MemoryFile(
+        name=str(meta.get("name") or path.stem),
+        description=str(meta.get("description") or ""),
+        type=str(kind) if kind is not None else None,
+        body=body.strip(),
+        path=path,
+        mtime=path.stat().st_mtime,
+        sha256=hashlib.sha256(raw).hexdigest(),
+    )
