@@ -65,7 +65,11 @@ _WORD = _ALNUM + "_"
 _TOKEN = _WORD + "-"
 
 # A value after ``key =`` / ``key:``: double-quoted, single-quoted or bare.
-_VALUE = r"""(?:"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>[^'\n]*)'|(?P<bare>[^\s"'`,;)}\]]+))"""
+_VALUE = (
+    r"""(?:(?P<tpl>\{\{[^\n]*?\}\}|\$\{[^}\n]*\})"""  # {{ template }} or ${VAR}
+    r"""|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
+    r"""|(?P<bare>[^\s"'`,;)}\]]+))"""
+)
 
 # Secret words a key may end with. ``pwd`` is here for ``db_pwd``; the shell's ``PWD``
 # working directory is filtered out by value (see ``_is_placeholder``).
@@ -155,14 +159,14 @@ _RULES: tuple[_Rule, ...] = (
         re.compile(
             r"(?:(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?:(?i:bearer|basic|token|bot)\s+)?"
             r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/-]{16}))"
-            r"(?P<secret>[A-Za-z0-9._~+/=-]+|\$\{?\w+\}?|<[^>\n]*>)"
+            r"(?P<secret>[A-Za-z0-9._~+/=-]+|\$\{?\w+\}?|<[^>\n]*>|\[REDACTED:[^\]\n]*\])"
         ),
         hints=("authorization", "bearer"),
     ),
     # user:password@ in any scheme://; only the password is replaced.
     _Rule(
         "url_credentials",
-        re.compile(r"://[^\s/:@\"'<>]{0,256}:(?P<secret>[^\s/\"'<>]+)@"),
+        re.compile(r"://[^\s/:@\"'<>\[\]]{0,256}:(?P<secret>[^\s/\"'<>]+)@"),
     ),
     # key = value / key: value / "key": "value" for keys ending in a secret word. The
     # regex starts at the secret word (a prefix such as DB_ may precede it) because a
@@ -190,7 +194,7 @@ _PLACEHOLDER = re.compile(
     r"""(?ix)
     (?:none|null|nil|true|false|yes|no|on|off|undefined|required|optional|string|str|\.\.\.)
     | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)? | \{\{.*\}\} | %\(?\w+\)?s?
-    | [*x•.#-]{3,} | \[REDACTED:[^\]]*\].*
+    | [*x•.#-]{3,} | \[REDACTED:.*
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*[(\[].*
     """
 )
@@ -214,6 +218,8 @@ def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
             return None
         return match.span("secret")
     if "key" in groups:
+        if groups["tpl"] is not None:
+            return None
         name = next(g for g in ("dq", "sq", "bare") if groups[g] is not None)
         if _is_placeholder(groups["key"], groups[name]):
             return None

@@ -1,0 +1,281 @@
+"""Secret redaction: a corpus of real-looking secrets and look-alikes, plus properties."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from brain.redact import KINDS, Finding, find_secrets, redact
+
+# Fake credentials assembled at run time so no scanner mistakes this file for a leak.
+B62 = string.ascii_letters + string.digits
+GHP = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+AKIA = "AKIA" + "IOSFODNN7EXAMPLE"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    ".eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+    ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+PEM_BODY = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Pjb\nq4dG8/c3Zx1Y0aBw+9hQeF2Gx==\n"
+
+# (kind, text, secret): the secret must vanish from redact(text) and the kind appear.
+POSITIVES: list[tuple[str, str, str]] = [
+    ("aws_access_key_id", f"aws_access_key_id = {AKIA}", AKIA),
+    ("aws_access_key_id", f'{{"AccessKeyId": "ASIA{"Y7QZ3KXW2M4N5P6R"}"}}', "ASIAY7QZ3KXW2M4N5P6R"),
+    ("aws_secret_access_key", f"aws_secret_access_key = {AWS_SECRET}", AWS_SECRET),
+    ("aws_secret_access_key", f'AWS_SECRET_ACCESS_KEY="{AWS_SECRET}"', AWS_SECRET),
+    ("github_token", f"export GITHUB_TOKEN={GHP}", GHP),
+    ("github_token", f"git clone https://{GHP}@github.com/o/r.git", GHP),
+    ("github_token", "token gho_" + "Z" * 10 + "9" * 26 + " expired", "gho_" + "Z" * 10 + "9" * 26),
+    ("github_token", "ghs_" + "a1" * 18, "ghs_" + "a1" * 18),
+    ("github_token", "ghu_" + "Qw3" * 12 + ".", "ghu_" + "Qw3" * 12),
+    ("github_token", "ghr_" + "x9Y" * 12, "ghr_" + "x9Y" * 12),
+    (
+        "github_token",
+        "pat: github_pat_11ABCDEFG0" + "aB3_" * 15,
+        "github_pat_11ABCDEFG0" + "aB3_" * 15,
+    ),
+    ("gitlab_token", "PRIVATE-TOKEN: glpat-" + "xY7_zQ2-" * 3, "glpat-" + "xY7_zQ2-" * 3),
+    (
+        "anthropic_key",
+        "ANTHROPIC_API_KEY=sk-ant-api03-" + "Ab9_" * 20,
+        "sk-ant-api03-" + "Ab9_" * 20,
+    ),
+    ("openai_key", "key sk-proj-" + "Zx8-Yw7_" * 10 + " used", "sk-proj-" + "Zx8-Yw7_" * 10),
+    ("openai_key", '"sk-' + "T3BlbkFJ" * 6 + '"', "sk-" + "T3BlbkFJ" * 6),
+    (
+        "google_api_key",
+        "?key=AIza" + "SyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY" + "&v=3",
+        "AIzaSyD-9tSrke72P",
+    ),
+    ("slack_token", "SLACK_BOT_TOKEN=xoxb-" + "1234567890-" * 2 + "AbCdEf", "xoxb-1234567890"),
+    ("slack_token", "xoxp-" + "9" * 11 + "-abcDEF123456", "xoxp-99999999999"),
+    ("slack_token", "app token xapp-1-A0123456789-" + "9" * 13 + "-ab12", "xapp-1-A0123456789"),
+    (
+        "slack_webhook",
+        "POST https://hooks.slack.com/services/T0001ABCD/B0002EFGH/" + "XyZ" * 8,
+        "T0001ABCD/B0002EFGH",
+    ),
+    (
+        "private_key",
+        f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}-----END RSA PRIVATE KEY-----",
+        "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Pjb",
+    ),
+    (
+        "private_key",
+        '{"content": "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAA\\n'
+        '-----END OPENSSH PRIVATE KEY-----\\n"}',
+        "b3BlbnNzaC1rZXktdjEAAAAA",
+    ),
+    (
+        "private_key",
+        f"-----BEGIN EC PRIVATE KEY-----\n{PEM_BODY}-----END EC PRIVATE KEY-----",
+        "q4dG8/c3Zx1Y0aBw",
+    ),
+    (
+        "private_key",
+        f"-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n{PEM_BODY}-----END PGP PRIVATE KEY BLOCK-----",
+        "q4dG8/c3Zx1Y0aBw",
+    ),
+    (
+        "private_key",
+        f"-----BEGIN PRIVATE KEY-----\n{PEM_BODY}[output truncated]",
+        "q4dG8/c3Zx1Y0aBw",
+    ),
+    ("jwt", f"Cookie: session={JWT}; Path=/", JWT),
+    ("jwt", f"the token {JWT} decodes to", JWT),
+    ("secret_assignment", "DB_PASSWORD=hunter22", "hunter22"),
+    ("secret_assignment", "export MYSQL_PWD='s3cr3t pass'", "s3cr3t pass"),
+    ("secret_assignment", "database:\n  password: Tr0ub4dor&3\n  host: db", "Tr0ub4dor&3"),
+    ("secret_assignment", '{"user": "bob", "password": "correct horse"}', "correct horse"),
+    ("secret_assignment", '{"api_key":"q8w7e6r5t4y3"}', "q8w7e6r5t4y3"),
+    ("secret_assignment", "client_secret = 'a\\'bc123'", "bc123"),
+    ("secret_assignment", "SECRET_KEY = 'django-insecure-9x!'", "django-insecure-9x!"),
+    ("secret_assignment", "apikey: 5f3c9a", "5f3c9a"),
+    ("secret_assignment", "ACCESS_KEY := zzTop99", "zzTop99"),
+    ("secret_assignment", "mysql -u root --password hunter22 db", "hunter22"),
+    ("secret_assignment", "app --api-key=abc123xyz run", "abc123xyz"),
+    ("secret_assignment", "passwd=letmein", "letmein"),
+    ("secret_assignment", "Token: 0a1b2c3d4e", "0a1b2c3d4e"),
+    ("auth_header", "curl -H 'Authorization: Bearer abc.def-ghi_jkl' x", "abc.def-ghi_jkl"),
+    ("auth_header", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA=="),
+    ("auth_header", '{"headers": {"Authorization": "token 0123abcd"}}', "0123abcd"),
+    ("auth_header", "sent Bearer Zm9vYmFyYmF6cXV4cXV1eA in the header", "Zm9vYmFyYmF6cXV4cXV1eA"),
+    ("url_credentials", "DATABASE_URL=postgres://app:pa55w0rd@db:5432/app", "pa55w0rd"),
+    ("url_credentials", "pip install --index-url https://me:s3cr3t@pypi.corp/simple x", "s3cr3t"),
+    ("url_credentials", "redis://:nopassuser@cache:6379", "nopassuser"),
+    ("stripe_key", "stripe.api_key = 'sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc'", "sk_live_4eC39"),
+    ("stripe_key", "rk_live_" + "51H8" * 6, "rk_live_51H8"),
+    ("npm_token", "//registry.npmjs.org/:_authToken=npm_" + "aB3" * 12, "npm_" + "aB3" * 12),
+    ("huggingface_token", "HF_TOKEN=hf_" + "AbCdEfGhIj" * 3 + "Kl", "hf_AbCdEfGhIj"),
+    ("huggingface_token", "login with hf_" + "ZyXwVuTsRq" * 3 + "Po now", "hf_ZyXwVuTsRq"),
+]
+
+NEGATIVES: list[str] = [
+    "commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed the bug",
+    "short sha 3f2a9c1 and id deadbeefcafebabe",
+    "request 550e8400-e29b-41d4-a716-446655440000 failed",
+    "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "The word YWJjZGVmZ2hpamtsbW5vcA looks like base64 but is prose.",
+    "password_reset_url = https://example.com/reset",
+    "token_count = 5",
+    "max_tokens: 4096",
+    "tokenizer = cl100k_base",
+    "password=",
+    'password = ""',
+    "password: None",
+    '"password": null',
+    "token: true",
+    "api_key = <your-api-key>",
+    "API_KEY=${OPENAI_API_KEY}",
+    "export TOKEN=$GITHUB_TOKEN",
+    "password: {{ vault_password }}",
+    "password: ********",
+    "password = os.environ['DB_PASSWORD']",
+    "token = get_token(user)",
+    "PWD=/home/dev/project",
+    "OLDPWD=/tmp",
+    "password: [REDACTED:secret_assignment]",
+    "http://localhost:8080/api/v1?page=2",
+    "ssh git@github.com and mail bob@example.com",
+    "scikit-learn is sometimes called sk-learn-compatible-estimators-library",
+    "the bearer of bad news",
+    "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----",
+    "use mask_token and pad_token_id in the tokenizer",
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "secret"), POSITIVES, ids=lambda v: str(v)[:30])
+def test_positive_is_redacted(kind: str, text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert f"[REDACTED:{kind}]" in out
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_negative_is_left_alone(text: str) -> None:
+    assert redact(text) == text
+    assert find_secrets(text) == []
+
+
+def test_every_kind_has_a_positive() -> None:
+    assert {kind for kind, _, _ in POSITIVES} == set(KINDS)
+
+
+def test_assignment_keeps_the_key_name() -> None:
+    assert redact("FOO_PASSWORD=x1y2z3") == "FOO_PASSWORD=[REDACTED:secret_assignment]"
+    assert redact('{"password": "x1"}') == '{"password": "[REDACTED:secret_assignment]"}'
+    assert redact("password: x1\nuser: bob") == "password: [REDACTED:secret_assignment]\nuser: bob"
+
+
+def test_url_keeps_user_and_host() -> None:
+    out = redact("https://alice:wonderland@example.com/path")
+    assert out == "https://alice:[REDACTED:url_credentials]@example.com/path"
+
+
+def test_specific_kind_wins_over_assignment() -> None:
+    assert redact(f"GITHUB_TOKEN={GHP}") == "GITHUB_TOKEN=[REDACTED:github_token]"
+
+
+def test_findings_are_sorted_and_disjoint() -> None:
+    text = f"a {AKIA} b password=hunter22 c {JWT} d"
+    findings = find_secrets(text)
+    assert [f.kind for f in findings] == ["aws_access_key_id", "secret_assignment", "jwt"]
+    assert all(a.end <= b.start for a, b in zip(findings, findings[1:], strict=False))
+    assert findings[0] == Finding("aws_access_key_id", 2, 2 + len(AKIA))
+    assert text[findings[1].start : findings[1].end] == "hunter22"
+
+
+def test_non_ascii_text_with_length_changing_lowercase() -> None:
+    # U+0130 lower-cases to two characters, which takes the plain-regex path.
+    text = f"İstanbul DB_PASSWORD=hunter22 and {GHP} İ"
+    out = redact(text)
+    assert out == "İstanbul DB_PASSWORD=[REDACTED:secret_assignment] and [REDACTED:github_token] İ"
+
+
+def test_corpus_redaction_is_idempotent() -> None:
+    for _, text, _ in POSITIVES:
+        once = redact(text)
+        assert redact(once) == once
+
+
+# --- properties -----------------------------------------------------------------------
+
+
+def _chars(alphabet: str, size: int) -> st.SearchStrategy[str]:
+    return st.text(alphabet=alphabet, min_size=size, max_size=size)
+
+
+B64URL = B62 + "_-"
+TOKENS = st.one_of(
+    st.builds(
+        lambda p, s: p + s,
+        st.sampled_from(["AKIA", "ASIA"]),
+        _chars(string.ascii_uppercase + string.digits, 16),
+    ),
+    st.builds(lambda p, s: f"gh{p}_{s}", st.sampled_from("pousr"), _chars(B62, 36)),
+    st.builds(lambda s: "github_pat_" + s, _chars(B62 + "_", 82)),
+    st.builds(lambda s: "glpat-" + s, _chars(B64URL, 20)),
+    st.builds(lambda s: "sk-" + s, _chars(B62, 48)),
+    st.builds(lambda s: "sk-proj-" + s, _chars(B64URL, 156)),
+    st.builds(lambda s: "sk-ant-api03-" + s, _chars(B64URL, 95)),
+    st.builds(lambda s: "AIza" + s, _chars(B64URL, 35)),
+    st.builds(lambda p, s: f"xox{p}-{s}", st.sampled_from("baprs"), _chars(B62 + "-", 40)),
+    st.builds(lambda s: "https://hooks.slack.com/services/T01/B02/" + s, _chars(B62, 24)),
+    st.builds(lambda p, s: f"{p}_live_{s}", st.sampled_from(["sk", "rk"]), _chars(B62, 24)),
+    st.builds(lambda s: "npm_" + s, _chars(B62, 36)),
+    st.builds(lambda s: "hf_" + s, _chars(B62, 34)),
+    st.builds(lambda a, b: f"eyJ{a}.eyJ{b}.sig", _chars(B64URL, 20), _chars(B64URL, 40)),
+)
+PROSE = st.lists(
+    st.text(alphabet=string.ascii_letters + ",.'!?", min_size=1, max_size=12), max_size=8
+).map(" ".join)
+
+
+@given(st.text())
+@settings(max_examples=300)
+def test_never_raises_and_is_idempotent(text: str) -> None:
+    once = redact(text)
+    assert redact(once) == once
+
+
+@given(st.text(alphabet=string.printable + "İ:=\"'@/", max_size=200))
+@settings(max_examples=300)
+def test_idempotent_on_secret_shaped_noise(text: str) -> None:
+    once = redact("password=" + text + " https://u:" + text + "@h")
+    assert redact(once) == once
+
+
+@given(PROSE, TOKENS, PROSE)
+@settings(max_examples=300)
+def test_token_in_prose_is_always_redacted(before: str, token: str, after: str) -> None:
+    out = redact(f"{before} {token} {after}")
+    assert token not in out
+    assert "[REDACTED:" in out
+    assert redact(out) == out
+
+
+@given(PROSE, st.text(alphabet="0123456789abcdefABCDEF", min_size=7, max_size=64), PROSE)
+@settings(max_examples=300)
+def test_hex_is_never_redacted(before: str, hexstr: str, after: str) -> None:
+    text = f"{before} {hexstr} {after}"
+    assert redact(text) == text
+
+
+GLUE = st.text(alphabet=string.ascii_letters + string.digits + ":=@/\"'[]{}$-_. \n", max_size=15)
+KEYS = st.sampled_from(
+    ["", "password=", "token: ", "https://u:", "Authorization: ", '"api_key": "']
+)
+
+
+@given(GLUE, KEYS, TOKENS, GLUE)
+@settings(max_examples=500)
+def test_idempotent_with_tokens_glued_to_punctuation(
+    before: str, key: str, token: str, after: str
+) -> None:
+    once = redact(before + key + token + after)
+    assert redact(once) == once
