@@ -1,0 +1,143 @@
+"""A scripted OpenAI-compatible chat server on 127.0.0.1, and a guard against model calls.
+
+Import the fixtures explicitly where they are used::
+
+    from tests.fakemodel import fake_model  # noqa: F401
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+_PATHS = ("/v1/chat/completions", "/chat/completions")
+
+
+@dataclass
+class FakeModel:
+    """The server's script and what it was asked.
+
+    Attributes:
+        url: the api_base to hand to litellm (``http://127.0.0.1:<port>/v1``).
+        replies: answers still to give, oldest first; each is the message content.
+        requests: the JSON bodies received, in order.
+        prompt_tokens: usage reported with every answer.
+        completion_tokens: usage reported with every answer.
+    """
+
+    url: str = ""
+    replies: deque[str] = field(default_factory=deque)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    prompt_tokens: int = 11
+    completion_tokens: int = 7
+
+    def push(self, *replies: str | dict[str, Any]) -> None:
+        """Queue answers; dicts are sent as their JSON text."""
+        for reply in replies:
+            self.replies.append(reply if isinstance(reply, str) else json.dumps(reply))
+
+    def completion(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Record one request and build the (status, JSON) answer for it."""
+        self.requests.append(body)
+        if not self.replies:
+            return 500, {"error": {"message": "fake model has no scripted reply left"}}
+        content = self.replies.popleft()
+        return 200, {
+            "id": f"chatcmpl-fake-{len(self.requests)}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "fake"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+                "total_tokens": self.prompt_tokens + self.completion_tokens,
+            },
+        }
+
+
+def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            if self.path.rstrip("/") not in _PATHS:
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+                return
+            length = int(self.headers.get("Content-Length", "0"))
+            body = json.loads(self.rfile.read(length) or b"{}")
+            self._send(*model.completion(body))
+
+        def _send(self, status: int, payload: dict[str, Any]) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            pass  # keep test output clean
+
+    return Handler
+
+
+@pytest.fixture
+def fake_model() -> Iterator[FakeModel]:
+    """A running fake chat server; use ``openai/<any-name>`` with ``api_base=fake_model.url``."""
+    model = FakeModel()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(model))
+    model.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield model
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def _is_local(api_base: Any) -> bool:
+    return isinstance(api_base, str) and api_base.startswith(
+        ("http://127.0.0.1", "http://localhost")
+    )
+
+
+def guard_model_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any litellm.completion that would leave this machine fail the test.
+
+    Calls with ``mock_response`` (no network) or to a server on 127.0.0.1 (the fake
+    model) pass through. ``pytest.fail`` raises a BaseException, so a broad
+    ``except Exception`` in the code under test cannot swallow it.
+    """
+    import os
+
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    real = litellm.completion
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("mock_response") is not None or _is_local(kwargs.get("api_base")):
+            return real(*args, **kwargs)
+        pytest.fail(f"unexpected model call: {kwargs.get('model', args[:1])}", pytrace=False)
+
+    monkeypatch.setattr(litellm, "completion", guarded)
+
+
+@pytest.fixture
+def no_model_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test on any model call that is not mocked or aimed at 127.0.0.1."""
+    guard_model_calls(monkeypatch)
