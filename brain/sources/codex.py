@@ -146,13 +146,13 @@ class _Builder:
     def add(self, line_no: int, record: dict[str, Any]) -> None:
         kind = record.get("type")
         payload = record.get("payload")
+        stamp = parse_timestamp(record.get("timestamp"))
+        if stamp is not None:  # any record, even an unknown one, shows activity
+            self.started = stamp if self.started is None else min(self.started, stamp)
+            self.last = stamp if self.last is None else max(self.last, stamp)
         if kind not in _KNOWN_TYPES:
             self.unknown += 1
             return
-        stamp = parse_timestamp(record.get("timestamp"))
-        if stamp is not None:
-            self.started = stamp if self.started is None else min(self.started, stamp)
-            self.last = stamp if self.last is None else max(self.last, stamp)
         if not isinstance(payload, dict):
             return
         if kind == "session_meta":

@@ -1,0 +1,136 @@
+"""Codex CLI adapter, on recorded and synthetic rollouts (tests/fixtures/transcripts/codex)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import zstandard
+
+from brain.sources import codex
+
+FIXTURES = Path(__file__).parent / "fixtures" / "transcripts" / "codex"
+SYNTHETIC = (
+    FIXTURES
+    / "claude-code-log-synthetic"
+    / "rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl"
+)
+MALFORMED = (
+    FIXTURES
+    / "claude-code-log-synthetic"
+    / "malformed-rollout-66666666-6666-4666-8666-666666666666.jsonl"
+)
+SIMONW = FIXTURES / "simonw-claude-code-transcripts" / "sample_codex_session.jsonl"
+CENSUS = FIXTURES / "agent-sessions-stage0" / "small.jsonl"
+
+
+def test_synthetic_rollout_turns_by_hand_count() -> None:
+    result = codex.parse(SYNTHETIC)
+    t = result.transcript
+    # 14 lines: user_message event (dup of line 4), user item, reasoning (dropped),
+    # 3 calls + 3 outputs, agent_message event (dup of line 13), assistant item,
+    # one future_synthetic_record (unknown). 1 user + 6 tool + 1 assistant = 8 turns.
+    assert [(turn.role, turn.tool) for turn in t.turns] == [
+        ("user", None),
+        ("tool", "exec_command"),
+        ("tool", "exec_command"),
+        ("tool", "apply_patch"),
+        ("tool", "apply_patch"),
+        ("tool", "mcp__synthetic__lookup"),
+        ("tool", "mcp__synthetic__lookup"),
+        ("assistant", None),
+    ]
+    assert t.turns[0].lines == (4, 4)  # the response_item copy, not the event_msg one
+    assert t.turns[-1].lines == (13, 13)
+    assert t.turns[4].text == "Done!"
+    assert t.session_id == "11111111-1111-4111-8111-111111111111"
+    assert t.project == "/workspace/synthetic-project"
+    assert (result.unknown, result.malformed, result.lines_read) == (1, 0, 14)
+    assert t.started is not None and t.started.isoformat() == "2026-01-02T03:04:05+00:00"
+    assert result.last_timestamp is not None
+    assert result.last_timestamp.isoformat() == "2026-01-02T03:04:16+00:00"
+    assert all("SYNTHETIC_ENCRYPTED" not in turn.text for turn in t.turns)
+
+
+def test_real_0_77_session_marks_injected_context() -> None:
+    t = codex.parse(SIMONW).transcript
+    # 3 user response_items (AGENTS.md, environment_context, the prompt) and an
+    # event_msg copy of the prompt, which is dropped.
+    assert [(turn.role, turn.injected) for turn in t.turns] == [
+        ("user", True),
+        ("user", True),
+        ("user", False),
+    ]
+    assert t.turns[0].text.startswith("# AGENTS.md instructions for")
+    assert t.turns[2].text.startswith("can you analyse the MD files")
+    assert t.project == "/Users/macmini/Code/homelab-migration"
+    assert t.session_id == "019b64e5-57fa-7463-b644-fba7e456f905"
+
+
+def test_malformed_line_is_counted_and_event_only_message_kept() -> None:
+    result = codex.parse(MALFORMED)
+    assert result.malformed == 1
+    assert [turn.text for turn in result.transcript.turns] == ["Safe line before malformed input."]
+    assert result.transcript.skipped == 1
+
+
+def test_census_through_0_146_parses() -> None:
+    result = codex.parse(CENSUS)
+    t = result.transcript
+    assert result.malformed == 0 and result.unknown == 0
+    assert t.session_id == "019fc8be-3658-7ca3-9e29-000000000000"  # the first session_meta
+    assert t.git_branch == "main"
+    user_texts = [turn.text for turn in t.turns if turn.role == "user" and not turn.summary]
+    assert user_texts.count("List the files") == 1  # event_msg copy dropped
+    assert sum(turn.summary for turn in t.turns) >= 1  # compacted records
+
+
+def test_citation_blocks_are_stripped(tmp_path: Path) -> None:
+    path = tmp_path / "rollout-x.jsonl"
+    text = 'Use six retries.<oai-mem-citation>\n{"rolloutIds":["a"]}\n</oai-mem-citation>'
+    path.write_text(
+        '{"type":"response_item","payload":{"type":"message","role":"assistant",'
+        f'"content":[{{"type":"output_text","text":{__import__("json").dumps(text)}}}]}}}}\n'
+    )
+    assert [turn.text for turn in codex.parse(path).transcript.turns] == ["Use six retries."]
+
+
+def _codex_home(tmp_path: Path) -> Path:
+    home = tmp_path / "codex-home"
+    day = home / "sessions" / "2026" / "01" / "02"
+    day.mkdir(parents=True)
+    shutil.copy(SYNTHETIC, day / SYNTHETIC.name)
+    cold = day / "rollout-2025-12-28T12-18-30-019b64e5-57fa-7463-b644-fba7e456f905.jsonl.zst"
+    cold.write_bytes(zstandard.ZstdCompressor().compress(SIMONW.read_bytes()))
+    # A .zst next to its still-present plain file is shadowed by it.
+    twin = day / (SYNTHETIC.name + ".zst")
+    twin.write_bytes(zstandard.ZstdCompressor().compress(SYNTHETIC.read_bytes()))
+    archived = home / "archived_sessions"
+    archived.mkdir()
+    shutil.copy(MALFORMED, archived / MALFORMED.name.removeprefix("malformed-"))
+    return home
+
+
+def test_discover_sessions_archived_and_zst(tmp_path: Path, monkeypatch) -> None:
+    home = _codex_home(tmp_path)
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    roots = codex.roots()
+    assert roots == [home / "sessions", home / "archived_sessions"]
+    found = [f for root in roots for f in codex.discover(root)]
+    assert sorted(f.session_id for f in found) == [
+        "019b64e5-57fa-7463-b644-fba7e456f905",
+        "11111111-1111-4111-8111-111111111111",
+        "66666666-6666-4666-8666-666666666666",
+    ]
+    assert not any(f.path.name == SYNTHETIC.name + ".zst" for f in found)
+
+
+def test_zst_parses_like_the_plain_file_and_resumes(tmp_path: Path) -> None:
+    home = _codex_home(tmp_path)
+    [cold] = list((home / "sessions").rglob("rollout-2025-*.jsonl.zst"))
+    plain = codex.parse(SIMONW)
+    packed = codex.parse(cold)
+    assert [t.text for t in packed.transcript.turns] == [t.text for t in plain.transcript.turns]
+    assert packed.offset == SIMONW.stat().st_size  # decompressed bytes
+    again = codex.parse(cold, start=packed.offset)
+    assert again.transcript.turns == () and again.offset == packed.offset

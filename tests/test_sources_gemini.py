@@ -1,0 +1,134 @@
+"""Gemini CLI adapter: JSONL edit log semantics, legacy JSON, project lookup."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+from brain.sources import gemini
+
+FIXTURES = Path(__file__).parent / "fixtures" / "transcripts" / "gemini" / "agent-sessions-stage0"
+
+
+def _write(path: Path, records: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_jsonl_v040_fixture() -> None:
+    result = gemini.parse(FIXTURES / "jsonl_v040.jsonl")
+    t = result.transcript
+    # user message; a gemini message with empty text and one tool call (call + result);
+    # a gemini reply. The metadata line and $set carry no turns: 4 turns.
+    assert [(turn.role, turn.tool) for turn in t.turns] == [
+        ("user", None),
+        ("tool", "run_shell_command"),
+        ("tool", "run_shell_command"),
+        ("assistant", None),
+    ]
+    assert "README.md" in t.turns[2].text
+    assert t.session_id == "gemini_stage0_jsonl"
+    assert t.started is not None and t.started.isoformat() == "2026-04-29T21:39:22.319000+00:00"
+    assert result.last_timestamp is not None
+    assert result.last_timestamp.isoformat() == "2026-04-29T21:39:45.996000+00:00"
+    assert (result.malformed, result.unknown, result.lines_read) == (0, 0, 5)
+
+
+def test_legacy_json_fixture() -> None:
+    result = gemini.parse(FIXTURES / "large.json")
+    t = result.transcript
+    # m1 user, m2 and m2b one tool call each (2 turns apiece, no text), m3 info
+    # (skipped), m4 model, m5 user, m6 model: 1 + 2 + 2 + 1 + 1 + 1 = 8 turns.
+    assert [turn.role for turn in t.turns] == [
+        "user",
+        "tool",
+        "tool",
+        "tool",
+        "tool",
+        "assistant",
+        "user",
+        "assistant",
+    ]
+    assert t.session_id == "session-2025-12-16T23-47-b4f17607"
+    assert result.offset == (FIXTURES / "large.json").stat().st_size
+
+
+def test_last_copy_wins_in_first_position_and_rewind(tmp_path: Path) -> None:
+    meta = {"sessionId": "s1", "projectHash": "h", "startTime": "2026-05-01T00:00:00Z"}
+    path = _write(
+        tmp_path / "chat.jsonl",
+        [
+            meta,
+            {"id": "u1", "type": "user", "content": [{"text": "first question"}]},
+            {"id": "g1", "type": "gemini", "content": "draft"},
+            {"$set": {"lastUpdated": "2026-05-01T00:01:00Z"}},
+            {"id": "g1", "type": "gemini", "content": "final answer"},
+            {"id": "u2", "type": "user", "content": "second question"},
+            {"id": "g2", "type": "gemini", "content": "second answer"},
+            {"$rewindTo": "u2"},
+            {"id": "u3", "type": "user", "content": "<session_context>cwd</session_context>"},
+        ],
+    )
+    turns = gemini.parse(path).transcript.turns
+    assert [(t.role, t.text, t.injected) for t in turns] == [
+        ("user", "first question", False),
+        ("assistant", "final answer", False),
+        ("user", "<session_context>cwd</session_context>", True),
+    ]
+
+
+def test_set_messages_replaces_and_unknown_rewind_clears(tmp_path: Path) -> None:
+    records = [
+        {"sessionId": "s1", "projectHash": "h", "summary": "Fix login"},
+        {"id": "a", "type": "user", "content": "old"},
+        {"$set": {"messages": [{"id": "b", "type": "user", "content": "restored"}]}},
+        {
+            "id": "c",
+            "type": "gemini",
+            "content": [{"text": "hmm", "thought": True}, {"inlineData": {"data": "QUJD" * 200}}],
+        },
+        {"novel": "record"},
+    ]
+    result = gemini.parse(_write(tmp_path / "a.jsonl", records))
+    assert [t.text for t in result.transcript.turns] == ["restored"]
+    assert result.transcript.title == "Fix login"
+    assert result.unknown == 1
+    cleared = gemini.parse(_write(tmp_path / "b.jsonl", [*records, {"$rewindTo": "zzz"}]))
+    assert cleared.transcript.turns == ()
+
+
+def test_discover_and_project_root(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path))
+    [root] = gemini.roots()
+    assert root == tmp_path / ".gemini" / "tmp"
+    chats = root / "my-repo" / "chats"
+    chats.mkdir(parents=True)
+    (root / "my-repo" / ".project_root").write_text("/src/my-repo\n")
+    shutil.copy(FIXTURES / "jsonl_v040.jsonl", chats / "session-2026-04-29T21-39-gemini_s.jsonl")
+    shutil.copy(FIXTURES / "large.json", chats / "session-2025-12-16T23-47-b4f17607.json")
+    shutil.copy(FIXTURES / "large.json", chats / "session-2026-04-29T21-39-gemini_s.json")
+    sub = chats / "gemini_stage0_jsonl" / "child-1.jsonl"
+    _write(sub, [{"sessionId": "child-1", "projectHash": "h", "kind": "subagent"}])
+    hashed = root / hashlib.sha256(b"/src/old").hexdigest() / "chats"
+    hashed.mkdir(parents=True)
+    shutil.copy(FIXTURES / "jsonl_v040.jsonl", hashed / "session-2026-01-01T00-00-aaaa.jsonl")
+    (tmp_path / ".gemini" / "projects.json").write_text(
+        json.dumps({"projects": {"/src/old": "old"}})
+    )
+    found = list(gemini.discover(root))
+    # 2 main sessions in my-repo (the .json twin of a .jsonl is skipped), 1 subagent,
+    # 1 session in an old sha256-named directory.
+    assert len(found) == 4
+    by_name = {f.path.name: f for f in found}
+    assert by_name["child-1.jsonl"].session_id == "gemini_stage0_jsonl"
+    assert by_name["child-1.jsonl"].subagent == "child-1"
+    assert gemini.parse(chats / "session-2026-04-29T21-39-gemini_s.jsonl").transcript.project == (
+        "/src/my-repo"
+    )
+    old = gemini.parse(hashed / "session-2026-01-01T00-00-aaaa.jsonl").transcript
+    assert old.project == "/src/old"
+    child = gemini.parse(sub).transcript
+    assert (child.session_id, child.subagent) == ("gemini_stage0_jsonl", "child-1")
