@@ -1,8 +1,11 @@
 """A scripted OpenAI-compatible chat server on 127.0.0.1, and a guard against model calls.
 
-Import the fixtures explicitly where they are used::
+Bind the fixtures in the test module that uses them (an assignment, not an import,
+so ruff does not report the test parameters as redefinitions)::
 
-    from tests.fakemodel import fake_model  # noqa: F401
+    from tests import fakemodel
+
+    fake_model = fakemodel.fake_model
 """
 
 from __future__ import annotations

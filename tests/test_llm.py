@@ -1,0 +1,297 @@
+"""The model boundary: real HTTP through litellm to a scripted local server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from brain.errors import BrainError
+from brain.pipeline.llm import (
+    Budget,
+    BudgetExceeded,
+    Estimate,
+    ModelError,
+    ModelOutputError,
+    Usage,
+    complete_json,
+    estimate,
+)
+from brain.pipeline.schema import CONSOLIDATE_SCHEMA, EXTRACT_SCHEMA, extraction_from_json
+from tests import fakemodel
+from tests.fakemodel import FakeModel
+
+# Fixtures used here, bound as names so pytest finds them in this module.
+fake_model = fakemodel.fake_model
+no_model_calls = fakemodel.no_model_calls
+
+REPO = Path(__file__).resolve().parent.parent
+MODEL = "openai/fake-small"
+MESSAGES = [{"role": "user", "content": "Reply with JSON."}]
+GOOD = {
+    "memories": [
+        {
+            "key": "use-uv-not-pip",
+            "type": "correction",
+            "description": "Use uv, not pip",
+            "body": "The user corrected the agent: this repo installs packages with uv.",
+            "tags": ["project:demo"],
+            "confidence": 0.9,
+            "evidence": [[3, 4]],
+        }
+    ],
+    "summary": "Set up the dev environment.",
+}
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_valid_answer_through_real_http(fake_model: FakeModel) -> None:
+    fake_model.push(GOOD)
+    budget = Budget(max_tokens=10_000)
+
+    reply = complete_json(
+        MODEL,
+        MESSAGES,
+        schema=EXTRACT_SCHEMA,
+        api_base=fake_model.url,
+        max_tokens=500,
+        budget=budget,
+    )
+
+    assert reply.data == GOOD
+    assert reply.attempts == 1
+    assert reply.usage.prompt_tokens == 11
+    assert reply.usage.completion_tokens == 7
+    assert budget.used.total_tokens == 18
+    assert budget.calls == 1
+    sent = fake_model.requests[0]
+    assert sent["model"] == "fake-small"
+    assert sent["messages"] == MESSAGES
+    assert sent["max_tokens"] == 500
+    memory = extraction_from_json(reply.data).memories[0]
+    assert memory.evidence == ((3, 4),)
+    assert memory.tags == ("project:demo",)
+
+
+def test_fenced_json_is_accepted(fake_model: FakeModel) -> None:
+    fake_model.push("Here you go:\n```json\n" + json.dumps({"operations": []}) + "\n```")
+    reply = complete_json(
+        MODEL,
+        MESSAGES,
+        schema=CONSOLIDATE_SCHEMA,
+        api_base=fake_model.url,
+        max_tokens=100,
+        budget=Budget(max_tokens=None),
+    )
+    assert reply.data == {"operations": []}
+
+
+def test_malformed_json_gets_one_repair(fake_model: FakeModel) -> None:
+    fake_model.push("{not json", GOOD)
+    budget = Budget(max_tokens=10_000)
+
+    reply = complete_json(
+        MODEL,
+        MESSAGES,
+        schema=EXTRACT_SCHEMA,
+        api_base=fake_model.url,
+        max_tokens=500,
+        budget=budget,
+    )
+
+    assert reply.attempts == 2
+    assert reply.data == GOOD
+    assert len(fake_model.requests) == 2
+    repair = fake_model.requests[1]["messages"]
+    assert repair[-2] == {"role": "assistant", "content": "{not json"}
+    assert "not valid JSON" in repair[-1]["content"]
+    assert budget.used.total_tokens == 36  # both attempts are charged
+    assert reply.usage.total_tokens == 36
+
+
+def test_schema_failure_twice_raises_model_output_error(fake_model: FakeModel) -> None:
+    bad = {"memories": [{"key": "Bad Key", "type": "fact"}], "summary": "x"}
+    fake_model.push(bad, bad, GOOD)
+
+    with pytest.raises(ModelOutputError) as caught:
+        complete_json(
+            MODEL,
+            MESSAGES,
+            schema=EXTRACT_SCHEMA,
+            api_base=fake_model.url,
+            max_tokens=500,
+            budget=Budget(max_tokens=10_000),
+        )
+
+    assert len(fake_model.requests) == 2  # one repair, not more
+    assert "does not match the schema" in fake_model.requests[1]["messages"][-1]["content"]
+    assert MODEL in str(caught.value)
+    assert json.loads(caught.value.raw) == bad
+    assert isinstance(caught.value, BrainError)
+
+
+def test_dead_endpoint_fails_fast_naming_the_model() -> None:
+    api_base = f"http://127.0.0.1:{_closed_port()}/v1"
+    started = time.monotonic()
+
+    with pytest.raises(ModelError) as caught:
+        complete_json(
+            MODEL,
+            MESSAGES,
+            schema=EXTRACT_SCHEMA,
+            api_base=api_base,
+            max_tokens=100,
+            budget=Budget(max_tokens=10_000),
+            timeout=5,
+        )
+
+    assert time.monotonic() - started < 5
+    message = str(caught.value)
+    assert f"model {MODEL} at {api_base} is unreachable" in message
+    assert "check model_api_base or start the server" in message
+    assert caught.value.model == MODEL
+    assert type(caught.value.__cause__).__module__.startswith("litellm")
+
+
+def test_server_error_is_wrapped(fake_model: FakeModel) -> None:
+    # No scripted reply: the fake answers HTTP 500.
+    with pytest.raises(ModelError) as caught:
+        complete_json(
+            MODEL,
+            MESSAGES,
+            schema=EXTRACT_SCHEMA,
+            api_base=fake_model.url,
+            max_tokens=100,
+            budget=Budget(max_tokens=10_000),
+        )
+    assert str(caught.value).startswith(f"model {MODEL} at {fake_model.url}")
+    assert len(fake_model.requests) == 1  # no retry storm
+
+
+def test_budget_exceeded_before_any_call(fake_model: FakeModel) -> None:
+    fake_model.push(GOOD)
+    budget = Budget(max_tokens=50)
+
+    with pytest.raises(BudgetExceeded) as caught:
+        complete_json(
+            MODEL,
+            MESSAGES,
+            schema=EXTRACT_SCHEMA,
+            api_base=fake_model.url,
+            max_tokens=100,
+            budget=budget,
+        )
+
+    assert fake_model.requests == []
+    assert budget.used.total_tokens == 0
+    assert "over the budget" in str(caught.value)
+
+
+def test_budget_counts_across_calls(fake_model: FakeModel) -> None:
+    fake_model.push(GOOD, GOOD)
+    ceiling = estimate(MODEL, MESSAGES, 10).total_tokens
+    budget = Budget(max_tokens=18 + ceiling - 1)  # room for one call only
+    kwargs = {"schema": EXTRACT_SCHEMA, "api_base": fake_model.url, "max_tokens": 10}
+
+    complete_json(MODEL, MESSAGES, budget=budget, **kwargs)  # type: ignore[arg-type]
+    assert budget.would_exceed(ceiling)
+    with pytest.raises(BudgetExceeded):
+        complete_json(MODEL, MESSAGES, budget=budget, **kwargs)  # type: ignore[arg-type]
+    assert len(fake_model.requests) == 1
+
+
+def test_mock_response_needs_no_server(no_model_calls: None) -> None:
+    reply = complete_json(
+        "openai/gpt-4o-mini",
+        MESSAGES,
+        schema=EXTRACT_SCHEMA,
+        max_tokens=200,
+        budget=Budget(max_tokens=10_000),
+        mock_response=json.dumps(GOOD),
+    )
+    assert reply.data == GOOD
+    assert reply.usage.total_tokens > 0
+    assert reply.usage.cost is not None and reply.usage.cost > 0  # a priced model
+
+
+def test_mock_response_malformed_twice(no_model_calls: None) -> None:
+    with pytest.raises(ModelOutputError) as caught:
+        complete_json(
+            "openai/gpt-4o-mini",
+            MESSAGES,
+            schema=EXTRACT_SCHEMA,
+            max_tokens=200,
+            budget=Budget(max_tokens=10_000),
+            mock_response="sorry, no JSON today",
+        )
+    assert caught.value.raw == "sorry, no JSON today"
+
+
+def test_builtin_never_reaches_litellm() -> None:
+    with pytest.raises(ModelError, match="route 'builtin'"):
+        complete_json("builtin", MESSAGES, schema=EXTRACT_SCHEMA, max_tokens=10, budget=Budget(100))
+    assert estimate("builtin", MESSAGES, 100) == Estimate(0, 0, 0.0)
+
+
+def test_estimate_uses_local_price_table() -> None:
+    known = estimate("openai/gpt-4o-mini", MESSAGES, 1000)
+    unknown = estimate(MODEL, MESSAGES, 1000)
+    assert known.prompt_tokens > 0
+    assert known.total_tokens == known.prompt_tokens + 1000
+    assert known.cost is not None and 0 < known.cost < 0.01
+    assert unknown.cost is None
+    assert unknown.prompt_tokens == known.prompt_tokens
+
+
+def test_budget_cost_ceiling() -> None:
+    budget = Budget(max_tokens=None, max_cost=0.001)
+    assert not budget.would_exceed(Estimate(100, 100, 0.0005))
+    budget.charge(Usage(100, 100, 0.0008))
+    assert budget.would_exceed(Estimate(100, 100, 0.0005))
+    assert not budget.would_exceed(Estimate(100, 100, None))  # unknown price cannot be held
+
+
+def test_unexpected_model_call_fails_the_test(tmp_path: Path) -> None:
+    probe = tmp_path / "test_probe.py"
+    probe.write_text(
+        "from brain.pipeline.llm import Budget, ModelError, complete_json\n"
+        "from tests.fakemodel import no_model_calls  # noqa: F401\n"
+        "def test_calls_out(no_model_calls):\n"
+        "    try:\n"
+        "        complete_json('openai/gpt-4o-mini', [{'role': 'user', 'content': 'hi'}],\n"
+        "                      schema={}, max_tokens=5, budget=Budget(None))\n"
+        "    except ModelError:\n"
+        "        pass  # the guard must not be swallowed as a model error\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(probe)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stdout
+    assert "unexpected model call: openai/gpt-4o-mini" in done.stdout
+    assert "1 failed" in done.stdout
+
+
+def test_importing_the_builtin_model_does_not_import_litellm() -> None:
+    code = (
+        "import brain.pipeline.builtin, brain.pipeline.llm, brain.pipeline.schema, "
+        "brain.assets, sys; assert 'litellm' not in sys.modules, 'litellm imported'"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
