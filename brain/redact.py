@@ -244,9 +244,8 @@ def _hinted_matches(rule: _Rule, text: str, lowered: str | None) -> Iterator[re.
 def _raw_findings(text: str) -> list[Finding]:
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the hinted rules fall back to a plain regex scan.
-    lowered: str | None = text.lower()
-    if len(lowered) != len(text):
-        lowered = None
+    lower = text.lower()
+    lowered = lower if len(lower) == len(text) else None
     found: list[Finding] = []
     for rule in _RULES:
         matches = (
