@@ -139,7 +139,8 @@ class Adapter(Protocol):
 #: so one runaway record cannot blow the memory budget.
 MAX_LINE_BYTES = 32 * 1024 * 1024
 
-_DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+;base64,[A-Za-z0-9+/=\s]+")
+# Line-wrapped base64 continues across newlines, but a space ends it.
+_DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+;base64,(?:[A-Za-z0-9+/=]|\r?\n)+")
 # A long unbroken run of base64 alphabet is an inlined binary payload, never prose.
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{512,}={0,2}")
 
@@ -167,6 +168,11 @@ def parse_timestamp(value: object) -> datetime | None:
     except (ValueError, OverflowError, OSError):
         return None
     return None
+
+
+def as_str(value: object) -> str | None:
+    """Return ``value`` if it is a string: a record's ``type`` may be anything."""
+    return value if isinstance(value, str) else None
 
 
 def cap(text: str, limit: int) -> str:

@@ -22,6 +22,7 @@ from brain.sources.base import (
     SessionFile,
     Transcript,
     Turn,
+    as_str,
     clean,
     compact_json,
     parse_timestamp,
@@ -173,7 +174,7 @@ class _Builder:
     unknown: int = 0
 
     def add(self, line_no: int, record: dict[str, Any]) -> None:
-        kind = record.get("type")
+        kind = as_str(record.get("type"))
         uuid = record.get("uuid")
         if kind in _MESSAGE_TYPES and isinstance(uuid, str):
             if uuid in self.seen:

@@ -23,6 +23,7 @@ from brain.sources.base import (
     SessionFile,
     Transcript,
     Turn,
+    as_str,
     clean,
     compact_json,
     parse_timestamp,
@@ -144,7 +145,7 @@ class _Builder:
     unknown: int = 0
 
     def add(self, line_no: int, record: dict[str, Any]) -> None:
-        kind = record.get("type")
+        kind = as_str(record.get("type"))
         payload = record.get("payload")
         stamp = parse_timestamp(record.get("timestamp"))
         if stamp is not None:  # any record, even an unknown one, shows activity
@@ -192,7 +193,7 @@ class _Builder:
         return True
 
     def _item(self, line_no: int, payload: dict[str, Any], stamp: datetime | None) -> None:
-        kind = payload.get("type")
+        kind = as_str(payload.get("type"))
         if kind == "message":
             role = payload.get("role")
             text = _content_text(payload.get("content"))
@@ -213,7 +214,7 @@ class _Builder:
         # reasoning (with encrypted_content), ghost snapshots, compaction blobs: dropped
 
     def _event(self, line_no: int, payload: dict[str, Any], stamp: datetime | None) -> None:
-        kind = payload.get("type")
+        kind = as_str(payload.get("type"))
         message = payload.get("message")
         if kind not in ("user_message", "agent_message") or not isinstance(message, str):
             return

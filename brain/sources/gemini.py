@@ -24,6 +24,7 @@ from brain.sources.base import (
     SessionFile,
     Transcript,
     Turn,
+    as_str,
     clean,
     compact_json,
     parse_timestamp,
@@ -199,7 +200,7 @@ class _Builder:
 
     def _message(self, line_no: int, record: dict[str, Any]) -> None:
         self._stamp(record.get("timestamp"))
-        kind = record.get("type")
+        kind = as_str(record.get("type"))
         stamp = parse_timestamp(record.get("timestamp"))
         content = record.get("content") or record.get("parts")
         turns: list[Turn] = []

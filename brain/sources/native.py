@@ -6,6 +6,7 @@ transcripts in it with ``write_native``. It has no default location.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from brain.sources.base import (
     SessionFile,
     Transcript,
     Turn,
+    as_str,
     clean,
     parse_timestamp,
 )
@@ -94,10 +96,10 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
     evicted = unknown = 0
     last: datetime | None = None
     for line_no, record in reader:
-        kind = record.get("type")
+        kind = as_str(record.get("type"))
         stamp = parse_timestamp(record.get("timestamp"))
         last = stamp or last
-        if kind == "message" and record.get("role") in _ROLES:
+        if kind == "message" and as_str(record.get("role")) in _ROLES:
             turns.append(_turn(record, line_no, max_field_chars))
         elif kind == "summary" and isinstance(record.get("text"), str):
             text = clean(record["text"], max_field_chars)
@@ -158,7 +160,8 @@ def write_native(transcript: Transcript, path: Path) -> Path:
                 fh.write(json.dumps(event, ensure_ascii=False) + "\n")
         os.replace(tmp, path)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise TranscriptWriteError(path, exc.strerror or str(exc)) from exc
     return path
 
