@@ -217,8 +217,9 @@ def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None
         return None  # a question asks; it does not state
     for name, pattern, kind, confidence in _RULES:
         found = pattern.match(sentence)
-        # "use uv not pip" names its subject in one word; other rules need a phrase.
-        least = 1 if kind == "correction" else 2
+        # "use uv not pip" and "let's use click because ..." name their subject in one
+        # word; the other rules need a phrase.
+        least = 1 if kind in ("correction", "decision") else 2
         if found and len(found.group("what").split()) >= least:
             return name, found, kind, confidence
     return None
@@ -254,9 +255,11 @@ def _candidates(transcript: Transcript) -> Iterator[Candidate]:
 
 
 def _summary(transcript: Transcript) -> str:
-    redact, _ = _redaction()
+    redact, find_secrets = _redaction()
     human = list(human_turns(transcript))
-    title = transcript.title or (human[0].text if human else "") or "(no user request)"
+    # Never quote a request that carries a credential or tries to steer the memory.
+    quotable = [t.text for t in human if not _suspicious(t.text, find_secrets)]
+    title = transcript.title or (quotable[0] if quotable else "") or "(no quotable request)"
     title = _one_line(title.splitlines()[0] if title.strip() else title)
     tools = Counter(t.tool for t in transcript.turns if t.tool)
     tool_list = ", ".join(name for name, _ in tools.most_common(6)) or "none"
