@@ -12,7 +12,9 @@ Choices worth knowing:
 * Assignment values that are clearly not secrets are left as they are: empty values,
   ``None``/``null``/``true``/``false``, ``<placeholder>``, ``${VAR}``/``$VAR``,
   ``{{ template }}``, masks such as ``****`` or ``xxxx``, code references such as
-  ``os.environ["X"]`` or ``get_token()``, and a ``PWD=/some/path`` working directory.
+  ``os.environ["X"]``, ``get_token()`` or a bare name that itself names a secret
+  (``token: csrfToken``, ``password=self.password``), values with no letter or digit,
+  and a ``PWD=/some/path`` working directory.
   Everything else after a secret-looking key is redacted, short or not: a false
   positive costs a few characters of memory, a false negative leaks a credential.
 * Keys must *end* in a secret word (``DB_PASSWORD``, ``api_key``, ``GITHUB_TOKEN``),
@@ -200,11 +202,30 @@ _PLACEHOLDER = re.compile(
 )
 
 
-def _is_placeholder(key: str, value: str) -> bool:
+# A bare identifier that itself names a secret is code passing a variable along
+# (``token: csrfToken``, ``password=self.password``), not a literal secret. Only whole
+# name segments count, so ``monkey`` or ``password1`` are still redacted.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_.]*")
+_NAME_SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_SECRET_SEGMENTS = frozenset(
+    ("pass", "password", "passwd", "pwd", "secret", "token", "key", "apikey")
+    + ("cred", "creds", "credential", "credentials", "auth")
+)
+
+
+def _names_a_secret(value: str) -> bool:
+    if _NAME.fullmatch(value) is None:
+        return False
+    return any(seg.lower() in _SECRET_SEGMENTS for seg in _NAME_SEGMENT.findall(value))
+
+
+def _is_placeholder(key: str, value: str, *, bare: bool = False) -> bool:
     """Whether an assignment's value is clearly not a secret."""
-    if not value.strip():
-        return True
+    if not any(c.isalnum() for c in value):
+        return True  # empty, or only punctuation as in ${TOKEN:-}
     if key.lower().endswith("pwd") and value[:1] in ("/", "~"):
+        return True
+    if bare and _names_a_secret(value):
         return True
     return _PLACEHOLDER.fullmatch(value) is not None
 
@@ -221,7 +242,7 @@ def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
         if groups["tpl"] is not None:
             return None
         name = next(g for g in ("dq", "sq", "bare") if groups[g] is not None)
-        if _is_placeholder(groups["key"], groups[name]):
+        if _is_placeholder(groups["key"], groups[name], bare=name == "bare"):
             return None
         return match.span(name)
     return match.span()

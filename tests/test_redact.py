@@ -101,6 +101,10 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("secret_assignment", "app --api-key=abc123xyz run", "abc123xyz"),
     ("secret_assignment", "passwd=letmein", "letmein"),
     ("secret_assignment", "Token: 0a1b2c3d4e", "0a1b2c3d4e"),
+    ("secret_assignment", 'TOKEN="${CI_TOKEN:-fallback42}"', "fallback42"),
+    ("secret_assignment", "token: 'myToken'", "myToken"),
+    ("secret_assignment", "password: monkey", "monkey"),
+    ("secret_assignment", "password=password1", "password1"),
     ("auth_header", "curl -H 'Authorization: Bearer abc.def-ghi_jkl' x", "abc.def-ghi_jkl"),
     ("auth_header", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA=="),
     ("auth_header", '{"headers": {"Authorization": "token 0123abcd"}}', "0123abcd"),
@@ -146,6 +150,10 @@ NEGATIVES: list[str] = [
     "the bearer of bad news",
     "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----",
     "use mask_token and pad_token_id in the tokenizer",
+    'TOKEN="${SPOTTER_REVIEW_TOKEN:-}"',
+    "params: { _csrf_token: csrfToken },",
+    "login(user, password=password)",
+    "self.api_key = api_key",
 ]
 
 
