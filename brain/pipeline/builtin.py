@@ -5,10 +5,9 @@ person typed (user turns that are neither injected context nor compaction summar
 and keeps a sentence only when it matches one of a few explicit phrasings of something
 durable: "I prefer X", "please always/never ...", "from now on ...", "remember that
 ...", "no, use X not Y", "we decided X because Y", "lesson learned: ...". Anything
-subtler (a preference shown but never stated, a lesson the agent learned, a decision
-made across several turns) is missed; that is the price of never inventing one. Most
-sessions yield zero memories, which is the intended answer. A real model configured
-through litellm does the same job with judgement.
+subtler (a preference shown but never stated, a lesson the agent learned) is missed:
+the price of never inventing one. Most sessions yield zero memories, as intended. A real
+model configured through litellm does the same job with judgement.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -344,10 +343,8 @@ def _against_existing(memory: Candidate, existing: list[ExistingRecord]) -> Oper
         if score < DUPLICATE_JACCARD or not _same_scope(memory.tags, record.tags):
             continue
         tags = tuple(dict.fromkeys(record.tags + memory.tags))
-        if tags == record.tags:
-            return Operation(
-                op="none", key=record.key, reason=f"duplicate of {record.key} ({score:.2f})"
-            )
+        if tags == record.tags:  # nothing new to fold in
+            return Operation("none", record.key, f"duplicate of {record.key} ({score:.2f})")
         return replace(
             _write("merge", memory, f"near-duplicate of {record.key} ({score:.2f}); tags merged"),
             key=record.key,
@@ -365,8 +362,7 @@ def _fold(memories: list[Candidate]) -> list[Candidate]:
     kept: list[Candidate] = []
     for memory in memories:
         for i, earlier in enumerate(kept):
-            same = earlier.key == memory.key
-            if same or (
+            if earlier.key == memory.key or (
                 _similar(memory, earlier) >= DUPLICATE_JACCARD
                 and _same_scope(memory.tags, earlier.tags)
             ):
@@ -398,8 +394,5 @@ def consolidate(raw: list[Candidate], existing: list[ExistingRecord]) -> list[Op
     for memory in raw:
         project = min(_projects(memory.tags), default="")
         groups.setdefault(project, []).append(memory)
-    operations: list[Operation] = []
-    for project in sorted(groups):
-        for memory in _fold(groups[project]):
-            operations.append(_against_existing(memory, existing))
-    return operations
+    ordered = (memory for project in sorted(groups) for memory in _fold(groups[project]))
+    return [_against_existing(memory, existing) for memory in ordered]
