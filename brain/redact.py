@@ -144,7 +144,7 @@ _RULES: tuple[_Rule, ...] = (
         _WORD,
     ),
     # Stripe secret and restricted keys, live and test.
-    _Rule("stripe_key", re.compile(r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD),
+    _Rule("stripe_key", re.compile(r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD, ("sk_", "rk_")),
     # npm automation/publish tokens.
     _Rule("npm_token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), _WORD),
     # Hugging Face user access tokens.
