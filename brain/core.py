@@ -183,7 +183,7 @@ class Brain:
         body = redact(text).strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
-        key = validate_key(key) if key else slugify(body)
+        key = validate_key(key) if key is not None else slugify(body)
         if not 0.0 <= confidence <= 1.0:
             raise BrainError(f"confidence must be between 0 and 1, not {confidence}")
         summary = redact(description) if description else _first_line(body)

@@ -25,7 +25,13 @@ from brain.cli import State, emit, json_option, main, pass_state, read_input, wa
 @click.option("--description", "-d", help="One line shown in listings (default: first line).")
 @click.option("--source", help="Where this was learned, e.g. codex:session:ID.")
 @click.option("--profile", help="Which tool it came from.")
-@click.option("--confidence", type=click.FloatRange(0, 1), default=1.0, show_default=True)
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0, 1),
+    default=1.0,
+    show_default=True,
+    help="How sure this is, 0 to 1.",
+)
 @json_option
 @pass_state
 def remember(

@@ -1,0 +1,105 @@
+"""Concurrent writers, a writer killed at random points, and stale locks."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from brain.core import Brain
+from brain.records import load
+from tests.helpers import commit_count, git
+
+WRITER = """
+import sys
+from pathlib import Path
+from brain.core import Brain
+brain = Brain.open(Path(sys.argv[1]))
+for i in range(int(sys.argv[3])):
+    brain.remember(f"fact {i} from writer {sys.argv[2]}", key=f"w{sys.argv[2]}-{i}")
+"""
+
+LOOPER = """
+import sys
+from pathlib import Path
+from brain.core import Brain
+brain = Brain.open(Path(sys.argv[1]))
+i = 0
+print("ready", flush=True)
+while True:
+    i += 1
+    brain.remember("x" * (i % 5000) + f" round {i}", key=f"loop-{i % 7}")
+"""
+
+
+def test_eight_concurrent_writers(home: Path) -> None:
+    Brain.init(home)
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(home), str(n), "25"]) for n in range(8)
+    ]
+    assert [p.wait(timeout=300) for p in procs] == [0] * 8
+    assert len(list((home / "memories").glob("*.md"))) == 200
+    assert commit_count(home) == 201
+    subprocess.run(["git", "-C", str(home), "fsck", "--strict"], check=True, capture_output=True)
+    lines = (home / "journal.jsonl").read_text().splitlines()
+    entries = [json.loads(line) for line in lines]  # every line whole
+    remembered = [e["key"] for e in entries if e["op"] == "remember"]
+    assert len(remembered) == 200 and len(set(remembered)) == 200
+    assert git(home, "status", "--porcelain") == ""
+
+
+def test_writer_killed_at_random_points_leaves_a_valid_home(home: Path) -> None:
+    Brain.init(home)
+    rng = random.Random(1234)
+    for _ in range(6):
+        child = subprocess.Popen(
+            [sys.executable, "-c", LOOPER, str(home)], stdout=subprocess.PIPE, text=True
+        )
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.05, 0.6))
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        for path in (home / "memories").glob("*.md"):
+            load(path)  # whole old or new content, never half
+        for line in (home / "journal.jsonl").read_text().splitlines():
+            json.loads(line)
+        brain = Brain.open(home)
+        result = brain.remember("after the crash", key="after-crash")
+        assert git(home, "rev-parse", "HEAD").strip() == result.commit
+    subprocess.run(["git", "-C", str(home), "fsck"], check=True, capture_output=True)
+    assert not list((home / "memories").glob(".*.tmp"))
+
+
+def test_leftover_git_lock_from_a_dead_process_is_recovered(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    (home / ".git" / "index.lock").write_text("")
+    result = brain.remember("works anyway", key="k")
+    assert (home / "memories" / "k.md").exists()
+    assert git(home, "rev-parse", "HEAD").strip() == result.commit
+
+
+def test_lock_held_by_a_killed_process_is_not_waited_on(home: Path) -> None:
+    Brain.init(home)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom brain.lock import home_lock\n"
+            "with home_lock(__import__('pathlib').Path(sys.argv[1])):\n"
+            "    print('held', flush=True); time.sleep(600)\n",
+            str(home / ".brain" / "lock"),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    os.kill(holder.pid, signal.SIGKILL)
+    holder.wait()
+    start = time.monotonic()
+    Brain.open(home).remember("free again", key="free")
+    assert time.monotonic() - start < 30

@@ -1,0 +1,79 @@
+"""The memory home: layout, resolution, first commit, opening."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from brain.core import Brain, NotAHomeError
+from brain.home import resolve_home
+from tests.helpers import cli, commit_count, git, status
+
+
+def test_init_creates_the_layout_and_one_commit(home: Path) -> None:
+    result = cli("init")
+    assert result.exit_code == 0
+    assert result.stdout == f"created a brain home in {home}\n"
+    for name in ("brain.yaml", "journal.jsonl", ".gitignore", ".gitattributes"):
+        assert (home / name).is_file(), name
+    assert (home / "memories").is_dir() and (home / "archive").is_dir()
+    assert ".brain/" in (home / ".gitignore").read_text()
+    attrs = (home / ".gitattributes").read_text()
+    assert "journal.jsonl merge=union" in attrs and "raw_memories.md merge=union" in attrs
+    assert commit_count(home) == 1
+    assert git(home, "log", "-1", "--format=%s").strip() == "init: new memory home"
+    assert status(home) == ""
+
+
+def test_home_directories_are_private(home: Path) -> None:
+    cli("init")
+    for sub in ("", "memories", "archive", ".brain"):
+        mode = stat.S_IMODE((home / sub).stat().st_mode)
+        assert mode == 0o700, (sub, oct(mode))
+
+
+def test_init_twice_is_an_error_that_changes_nothing(home: Path) -> None:
+    cli("init")
+    result = cli("init")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {home} is already a brain home\n"
+    assert commit_count(home) == 1
+
+
+def test_init_with_home_flag(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere"
+    assert cli("init", "--home", str(target)).exit_code == 0
+    assert (target / "brain.yaml").exists()
+    assert cli("--home", str(target), "remember", "x y z", "--key", "k").exit_code == 0
+
+
+def test_command_on_missing_home_says_how_to_create_it(home: Path) -> None:
+    result = cli("list")
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {home} is not a brain home; run 'brain init'\n"
+
+
+def test_resolution_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BRAIN_HOME")
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert resolve_home() == Path.home() / ".local/share/brain"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert resolve_home() == tmp_path / "xdg" / "brain"
+    monkeypatch.setenv("BRAIN_HOME", str(tmp_path / "env"))
+    assert resolve_home() == tmp_path / "env"
+    assert resolve_home(str(tmp_path / "flag")) == tmp_path / "flag"
+
+
+def test_open_refuses_a_plain_directory(tmp_path: Path) -> None:
+    with pytest.raises(NotAHomeError):
+        Brain.open(tmp_path)
+
+
+def test_python_api_round_trip(home: Path) -> None:
+    brain, result = Brain.init(home)
+    assert len(result.commit) == 40
+    written = brain.remember("Deploys go out on Tuesdays only.", key="deploy-day", type="decision")
+    assert brain.show("deploy-day").record.id == written.id
+    assert [r.key for r in Brain.open(home).list().records] == ["deploy-day"]

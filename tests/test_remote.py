@@ -1,0 +1,71 @@
+"""push, pull and clone between two homes through a bare remote."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from brain.core import Brain
+from tests.helpers import cli, cli_json, git, status
+
+
+@pytest.fixture
+def machines(tmp_path: Path) -> tuple[Path, Path, Path]:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(remote)], check=True)
+    a, b = tmp_path / "a", tmp_path / "b"
+    Brain.init(a)
+    assert cli("--home", str(a), "remember", "first fact", "--key", "first").exit_code == 0
+    assert cli("--home", str(a), "remote", "add", str(remote)).exit_code == 0
+    assert cli("--home", str(a), "push").exit_code == 0
+    assert cli("clone", str(remote), "--home", str(b)).exit_code == 0
+    return remote, a, b
+
+
+def test_clone_reproduces_the_home(machines: tuple[Path, Path, Path]) -> None:
+    _, a, b = machines
+    assert (b / "memories" / "first.md").read_text() == (a / "memories" / "first.md").read_text()
+    assert cli_json("--home", str(b), "show", "first")["record"]["body"] == "first fact"
+    assert (b / ".brain").is_dir()
+
+
+def test_pull_merges_and_unions_the_journal(machines: tuple[Path, Path, Path]) -> None:
+    _, a, b = machines
+    cli("--home", str(a), "remember", "from a", "--key", "from-a")
+    cli("--home", str(a), "push")
+    cli("--home", str(b), "remember", "from b", "--key", "from-b")
+    result = cli("--home", str(b), "pull")
+    assert result.exit_code == 0, result.stderr
+    keys = {r["key"] for r in cli_json("--home", str(b), "list")}
+    assert keys == {"first", "from-a", "from-b"}
+    journal = (b / "journal.jsonl").read_text()
+    assert '"key": "from-a"' in journal and '"key": "from-b"' in journal
+    assert "<<<<<<<" not in journal
+    assert status(b) == ""
+    assert cli("--home", str(b), "push").exit_code == 0
+    assert cli("--home", str(a), "pull").exit_code == 0
+    assert {r["key"] for r in cli_json("--home", str(a), "list")} == keys
+
+
+def test_conflicting_record_stops_pull_and_loses_nothing(machines: tuple[Path, Path, Path]) -> None:
+    _, a, b = machines
+    cli("--home", str(a), "remember", "A's version", "--key", "first")
+    cli("--home", str(a), "push")
+    cli("--home", str(b), "remember", "B's version", "--key", "first")
+    head_before = git(b, "rev-parse", "HEAD")
+    result = cli("--home", str(b), "pull")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: pull stopped: both sides changed memories/first.md;")
+    assert git(b, "rev-parse", "HEAD") == head_before
+    assert status(b) == ""
+    assert not (b / ".git" / "MERGE_HEAD").exists()
+    assert cli_json("--home", str(b), "show", "first")["record"]["body"] == "B's version"
+
+
+def test_push_without_remote_says_what_to_do(home: Path) -> None:
+    Brain.init(home)
+    result = cli("push")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: no remote 'origin'; add one with 'brain remote add URL'\n"
