@@ -17,11 +17,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from brain.sources import claude
 
 
-def _records(index: int) -> list[dict[str, object]]:
+def _records(index: int) -> list[dict[str, Any]]:
     """One user prompt, a split assistant response, a big tool result, progress noise."""
     env = {"cwd": "/src/app", "gitBranch": "main", "sessionId": "bench", "version": "2.1.38"}
     stamp = f"2026-02-10T21:{index // 60 % 60:02d}:{index % 60:02d}.000Z"
