@@ -114,9 +114,11 @@ def test_truncate_gives_a_fitting_prefix(text: str, limit: int) -> None:
         assert cut == text
 
 
-@given(st.text(max_size=300), st.text(max_size=300))
+@given(st.text(max_size=300))
 @settings(max_examples=200, deadline=None)
-def test_count_is_never_negative_and_roughly_additive(a: str, b: str) -> None:
-    assert count_tokens(a) >= 0
-    # Joining two texts can merge at most a boundary token or two.
-    assert count_tokens(a + b) <= count_tokens(a) + count_tokens(b) + 2
+def test_count_is_between_one_and_the_byte_length(text: str) -> None:
+    # BPE is not additive ("TRUE" is 1 token, "TRUETRUE" 5), but every token holds at
+    # least one byte and any non-empty text holds at least one token.
+    count = count_tokens(text)
+    assert count <= len(text.encode("utf-8", "replace"))
+    assert (count >= 1) == (text != "")
