@@ -3,18 +3,25 @@
 Commits go through the git CLI (``repo.git``), never GitPython's pure-Python index:
 committing one file into a 20k-file repository takes ~86 ms with the CLI and ~524 ms
 with the index API.
+
+GitPython costs ~100 ms to import, so it is imported only when a :class:`Repo` is made;
+the read path (recall) uses :func:`head_sha` and :func:`dirty_paths`, which run the git
+CLI directly.
 """
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import git
+from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
+
+if TYPE_CHECKING:
+    import git
 
 BRANCH = "main"
 # Field and record separators for `git log --format`; they never occur in messages.
@@ -48,7 +55,33 @@ class Commit:
     files: tuple[tuple[str, str], ...]  # (status letter, path)
 
 
-def _wrap(exc: git.exc.GitError, what: str) -> RepoError:
+def _gitpython() -> git:  # type: ignore[valid-type]
+    import git
+
+    return git
+
+
+def head_sha(home: Path) -> str | None:
+    """HEAD's sha without importing GitPython (None before the first commit)."""
+    out = subprocess.run(
+        ["git", "-C", str(home), "rev-parse", "--verify", "-q", "HEAD"],
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout.strip() or None
+
+
+def dirty_paths(home: Path) -> list[str]:
+    """Tracked files with uncommitted edits, without importing GitPython."""
+    out = subprocess.run(
+        ["git", "-C", str(home), "diff-index", "--name-only", "--no-renames", "HEAD", "--"],
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout.splitlines() if out.returncode == 0 else []
+
+
+def _wrap(exc: Exception, what: str) -> RepoError:
     detail = getattr(exc, "stderr", "") or str(exc)
     detail = " ".join(str(detail).split()).removeprefix("stderr: ").strip("' ")
     return RepoError(f"git {what} failed: {detail}")
@@ -59,6 +92,7 @@ class Repo:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        git = _gitpython()
         try:
             self._repo = git.Repo(path)
         except (git.exc.InvalidGitRepositoryError, git.exc.NoSuchPathError) as exc:
@@ -68,6 +102,7 @@ class Repo:
     @classmethod
     def init(cls, path: Path) -> Repo:
         """Create a repository at ``path`` on branch ``main``, tuned for many files."""
+        git = _gitpython()
         try:
             git.Repo.init(path, initial_branch=BRANCH)
         except git.exc.GitError as exc:
@@ -79,6 +114,7 @@ class Repo:
     @classmethod
     def clone(cls, url: str, path: Path) -> Repo:
         """Clone ``url`` into ``path``."""
+        git = _gitpython()
         try:
             git.Repo.clone_from(url, path)
         except git.exc.GitError as exc:
@@ -96,6 +132,7 @@ class Repo:
 
     def run(self, *args: str) -> str:
         """Run one git command in the home and return its stdout."""
+        git = _gitpython()
         try:
             return str(self.git.execute(["git", *args]))
         except git.exc.GitError as exc:
@@ -171,6 +208,7 @@ class Repo:
 
     def files_at(self, rev: str, prefix: str) -> dict[str, bytes]:
         """Every file under ``prefix`` as it was at ``rev``: path → content."""
+        git = _gitpython()
         try:
             tree = self._repo.commit(rev).tree
             folder = tree / prefix.rstrip("/")

@@ -20,6 +20,7 @@ OWNERS = {
     "litellm": ("brain/pipeline/llm.py",),
     "click": ("brain/cli/",),
     "mcp": ("brain/agents/mcp",),
+    "tiktoken": ("brain/tokens.py",),
 }
 
 
