@@ -19,6 +19,9 @@ AGE_FLOOR = 0.6
 # memory worth keeping near the top, but use must not outweigh a much better match.
 USE_WEIGHT = 0.05
 USE_CAP = 1.25
+# With recency intent, only candidates scoring at least this share of the best one are
+# put newest first; weaker matches (e.g. sharing one common word) follow by score.
+RECENT_SHARE = 0.7
 # Curated knowledge beats raw material saying the same thing.
 KIND_BOOST = {"record": 1.15, "memory_section": 1.1, "rollout_summary": 1.0, "turn": 1.0}
 
@@ -93,15 +96,17 @@ def rank(candidates: Iterable[Candidate], now: datetime, *, newest_first: bool) 
     Args:
         candidates: the matching set.
         now: the reference time for decay.
-        newest_first: the query asked for recent things: order by time, newest first,
-            and use the score only to break ties.
+        newest_first: the query asked for recent things: the strong matches (scoring at
+            least ``RECENT_SHARE`` of the best) go newest first, the rest follow by score.
 
     Returns:
         Every candidate with its score, best first; equal scores go newest first.
     """
     scored = [(c, score(c, now)) for c in candidates]
-    if newest_first:
-        scored.sort(key=lambda cs: (cs[0].updated, cs[1]), reverse=True)
-    else:
-        scored.sort(key=lambda cs: (round(cs[1], 9), cs[0].updated), reverse=True)
+    scored.sort(key=lambda cs: (round(cs[1], 9), cs[0].updated), reverse=True)
+    if newest_first and scored:
+        cut = scored[0][1] * RECENT_SHARE
+        strong = [cs for cs in scored if cs[1] >= cut]
+        strong.sort(key=lambda cs: (cs[0].updated, cs[1]), reverse=True)
+        scored = strong + [cs for cs in scored if cs[1] < cut]
     return [Ranked(doc_id=c.doc_id, score=s) for c, s in scored]

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from brain.index import rank as ranking
 from brain.index.db import IndexCorruptError, connect, transaction
-from brain.index.expand import expand_terms
+from brain.index.expand import EXPANSION_WEIGHT, expand_terms
 from brain.index.query import ParsedQuery, or_match, parse
 from brain.index.snippet import snippet
 
@@ -263,7 +263,8 @@ class Index:
         if expand and candidates and not parsed.recent:
             extra = expand_terms(self._conn, parsed.terms, [c.doc_id for c in candidates])
             if extra:
-                candidates = self._candidates(or_match(parsed.terms + extra), where, params, pool)
+                second = self._candidates(or_match(extra), where, params, pool)
+                candidates = _interpolate(candidates, second, EXPANSION_WEIGHT)
         ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
         return self._hits(ranked, parsed.terms)
 
@@ -298,6 +299,18 @@ class Index:
                 Hit(path, key, type_, kind, desc, r.score, created, updated, snippet(body, terms))
             )
         return hits
+
+
+def _interpolate(
+    first: list[ranking.Candidate], second: list[ranking.Candidate], weight: float
+) -> list[ranking.Candidate]:
+    """Add ``weight`` times the second query's relevance to the first's, per document."""
+    merged = {c.doc_id: c for c in first}
+    for c in second:
+        base = merged.get(c.doc_id)
+        relevance = (base.relevance if base else 0.0) + weight * c.relevance
+        merged[c.doc_id] = replace(base or c, relevance=relevance)
+    return list(merged.values())
 
 
 def _filters(
