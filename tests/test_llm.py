@@ -164,6 +164,23 @@ def test_dead_endpoint_fails_fast_naming_the_model() -> None:
     assert type(caught.value.__cause__).__module__.startswith("litellm")
 
 
+def test_missing_key_says_which_setting() -> None:
+    api_base = f"http://127.0.0.1:{_closed_port()}"
+    model = "anthropic/claude-3-5-haiku-20241022"
+    with pytest.raises(ModelError) as caught:
+        complete_json(
+            model,
+            MESSAGES,
+            schema=EXTRACT_SCHEMA,
+            api_base=api_base,
+            max_tokens=10,
+            budget=Budget(max_tokens=10_000),
+            timeout=5,
+        )
+    assert str(caught.value).startswith(f"model {model} at {api_base} failed")
+    assert caught.value.hint == "set the provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY...)"
+
+
 def test_server_error_is_wrapped(fake_model: FakeModel) -> None:
     # No scripted reply: the fake answers HTTP 500.
     with pytest.raises(ModelError) as caught:

@@ -207,11 +207,12 @@ def _wrap(exc: Exception, model: str, api_base: str | None, timeout: float) -> M
             api_base=api_base,
             hint=f"{server_hint}, or raise the timeout",
         )
-    if name == "APIConnectionError" or "connection error" in detail.lower():
+    lowered = detail.lower()
+    if name == "APIConnectionError" or "connection error" in lowered or "refused" in lowered:
         message = f"{where} is unreachable: {detail}"
         return ModelError(message, model=model, api_base=api_base, hint=server_hint)
     hints = {
-        "AuthenticationError": "set the provider's API key (e.g. OPENAI_API_KEY)",
+        "AuthenticationError": "set the provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY...)",
         "PermissionDeniedError": "check the API key's permissions",
         "NotFoundError": "check the model name (provider/model, e.g. openai/gpt-4o-mini)",
         "RateLimitError": "wait and run again, or lower the run's budget",
@@ -219,7 +220,9 @@ def _wrap(exc: Exception, model: str, api_base: str | None, timeout: float) -> M
         "BadRequestError": "check the model name (provider/model, e.g. openai/gpt-4o-mini)",
         "LiteLLMUnknownProvider": "name the provider: provider/model, e.g. openai/gpt-4o-mini",
     }
-    hint = hints.get(name, server_hint)
+    # Some providers report a missing key as a server error; the text tells the truth.
+    missing_key = any(word in lowered for word in ("api_key", "api key", "missing credentials"))
+    hint = hints.get("AuthenticationError" if missing_key else name, server_hint)
     return ModelError(
         f"{where} failed ({name}): {detail}", model=model, api_base=api_base, hint=hint
     )
