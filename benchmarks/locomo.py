@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", required=True, type=Path, help="locomo10.json or a subset")
     parser.add_argument("--k", default="1,5,10,25", help="comma-separated cut-offs")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--window", type=int, default=1, help="neighbour turns as context")
+    parser.add_argument("--window", type=int, default=2, help="neighbour turns as context")
     parser.add_argument("--no-expand", action="store_true", help="no pseudo-relevance feedback")
     parser.add_argument("--only", default="", help="comma-separated sample ids to evaluate")
     args = parser.parse_args(argv)

@@ -1,0 +1,216 @@
+"""The search catalog on real SQLite files: writes, filters, ranking, meta, corruption."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from brain.errors import BrainError
+from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
+from brain.index.db import MIGRATIONS
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Index:
+    ix = Index.open(tmp_path / ".brain" / "index.sqlite")
+    yield ix
+    ix.close()
+
+
+def _filler(n: int) -> list[Doc]:
+    """Unrelated documents, so BM25's idf has a background to work against."""
+    return [
+        Doc(path=f"filler/{i}.md", body=f"memo {i} about lunch plans and the weather")
+        for i in range(n)
+    ]
+
+
+def test_open_records_migrations_in_order_and_uses_wal(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite"
+    Index.open(path).close()
+    Index.open(path).close()  # a second open applies nothing twice
+    conn = sqlite3.connect(path)
+    names = [r[0] for r in conn.execute("SELECT name FROM migrations ORDER BY rowid")]
+    mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+    assert names == [name for name, _ in MIGRATIONS]
+    assert mode == "wal"
+
+
+def test_upsert_search_replace_and_remove(index: Index) -> None:
+    index.upsert(
+        [
+            *_filler(20),
+            Doc(
+                path="memories/webhook-retry-policy.md",
+                key="webhook-retry-policy",
+                description="Webhook retries are capped at six attempts",
+                body="Delivery retries use exponential backoff.",
+                created="2026-08-22T19:44:02Z",
+            ),
+        ]
+    )
+    assert index.count() == 21
+    hits = index.search("how many webhook retries?")
+    assert hits[0].path == "memories/webhook-retry-policy.md"
+    assert hits[0].updated == "2026-08-22T19:44:02Z"  # defaults to created
+
+    index.upsert([Doc(path="memories/webhook-retry-policy.md", body="Now about queues.")])
+    assert index.count() == 21
+    assert index.search("webhook") == []
+    assert index.search("queues")[0].path == "memories/webhook-retry-policy.md"
+
+    assert index.remove(["memories/webhook-retry-policy.md", "missing.md"]) == 1
+    assert index.search("queues") == []
+    assert "memories/webhook-retry-policy.md" not in index.paths()
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"unbalanced', "NEAR(a b", "a AND OR NOT", "col:value*", "^start", "(x", "-- ;", "ä ö ü ß"],
+)
+def test_pasted_operators_never_break_the_query(index: Index, query: str) -> None:
+    index.upsert([Doc(path="a.md", body="value start x ä ö ü ß")])
+    assert isinstance(index.search(query), list)
+
+
+@pytest.mark.parametrize("query", ["", "   ", "the of and", "?!.,;", "what is it"])
+def test_empty_or_stopword_queries_return_nothing(index: Index, query: str) -> None:
+    index.upsert([Doc(path="a.md", body="what is the point of it")])
+    assert index.search(query) == []
+
+
+def test_unicode_terms_match(index: Index) -> None:
+    index.upsert([Doc(path="a.md", body="Der Schlüssel liegt unter der Fußmatte"), *_filler(5)])
+    assert [h.path for h in index.search("schlüssel")] == ["a.md"]
+
+
+def test_filters_by_type_tag_profile_kind_and_since(index: Index) -> None:
+    common = "deploy pipeline notes"
+    index.upsert(
+        [
+            Doc(
+                "a.md",
+                type="fact",
+                tags=("project:x", "ops"),
+                profile="codex",
+                body=common,
+                created="2026-01-01T00:00:00Z",
+            ),
+            Doc(
+                "b.md",
+                type="lesson",
+                tags=("project:x",),
+                profile="claude",
+                body=common,
+                created="2026-03-01T00:00:00Z",
+            ),
+            Doc("c.md", kind="turn", session="s1", body=common, created="2026-05-01T00:00:00Z"),
+            *_filler(10),
+        ]
+    )
+
+    def paths(**kw: object) -> set[str]:
+        return {h.path for h in index.search("deploy pipeline", **kw)}
+
+    assert paths() == {"a.md", "b.md", "c.md"}
+    assert paths(types=["fact"]) == {"a.md"}
+    assert paths(tags=["project:x"]) == {"a.md", "b.md"}
+    assert paths(tags=["project:x", "ops"]) == {"a.md"}
+    assert paths(profile="claude") == {"b.md"}
+    assert paths(kinds=["turn"]) == {"c.md"}
+    assert paths(since="2026-02-01T00:00:00Z") == {"b.md", "c.md"}
+
+
+def test_record_outranks_a_turn_saying_the_same(index: Index) -> None:
+    when = "2026-01-01T00:00:00Z"
+    index.upsert(
+        [
+            Doc("turn/1", kind="turn", body="postgres vacuum settings", created=when),
+            Doc("memories/pg.md", kind="record", body="postgres vacuum settings", created=when),
+            *_filler(10),
+        ]
+    )
+    assert [h.path for h in index.search("postgres vacuum")] == ["memories/pg.md", "turn/1"]
+
+
+def test_decay_lowers_old_documents_but_never_hides_them(index: Index) -> None:
+    index.upsert(
+        [
+            Doc("old.md", body="redis eviction policy", created="2020-01-01T00:00:00Z"),
+            Doc("new.md", body="redis eviction policy", created="2026-01-01T00:00:00Z"),
+            *_filler(10),
+        ]
+    )
+    hits = index.search("redis eviction")
+    assert [h.path for h in hits] == ["new.md", "old.md"]
+    assert 0 < hits[1].score < hits[0].score
+
+
+def test_use_count_lifts_a_document_and_survives_upsert(index: Index) -> None:
+    when = "2026-01-01T00:00:00Z"
+    a = Doc("a.md", body="kafka consumer lag", created=when)
+    b = Doc("b.md", body="kafka consumer lag", created=when)
+    index.upsert([a, b, *_filler(10)])
+    for _ in range(5):
+        index.bump_use(["b.md"], "2026-01-02T00:00:00Z")
+    index.upsert([b])  # re-indexing the file must not forget its uses
+    assert index.search("kafka lag", now=None)[0].path == "b.md"
+
+
+def test_recency_words_put_strong_matches_newest_first(index: Index) -> None:
+    index.upsert(
+        [
+            Doc(
+                "jan.md", body="release notes for the billing service", created="2026-01-01T00:00Z"
+            ),
+            Doc("mar.md", body="release notes billing", created="2026-03-01T00:00Z"),
+            Doc("weak.md", body="notes", created="2026-06-01T00:00Z"),
+            *_filler(10),
+        ]
+    )
+    hits = [h.path for h in index.search("latest billing release notes")]
+    assert hits[:2] == ["mar.md", "jan.md"]
+    assert hits[-1] == "weak.md"  # a weak match stays below, however new
+
+
+def test_snippet_shows_the_matching_part(index: Index) -> None:
+    body = " ".join(["filler"] * 60 + ["the", "flaky", "integration", "test"] + ["end"] * 60)
+    index.upsert([Doc("a.md", body=body), *_filler(5)])
+    snippet = index.search("flaky test")[0].snippet
+    assert "flaky integration test" in snippet
+    assert snippet.startswith("…") and snippet.endswith("…")
+
+
+def test_meta_round_trips(index: Index) -> None:
+    assert index.get_meta(META_COMMIT) is None
+    index.set_meta(META_COMMIT, "abc123")
+    index.set_meta(META_COMMIT, "def456")
+    assert index.get_meta(META_COMMIT) == "def456"
+
+
+def test_unknown_kind_is_rejected(index: Index) -> None:
+    with pytest.raises(ValueError, match="unknown document kind"):
+        index.upsert([Doc("a.md", kind="blob")])
+
+
+def test_corrupt_file_raises_index_corrupt_error(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(IndexCorruptError) as info:
+        Index.open(path)
+    assert isinstance(info.value, BrainError)
+    assert info.value.path == path
+    assert "rebuild" in str(info.value)
+
+
+def test_importing_the_index_does_not_load_numpy_or_embeddings() -> None:
+    code = (
+        "import sys, brain.index; "
+        "print(sorted(m for m in ('numpy', 'wordllama') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
