@@ -11,10 +11,7 @@ import io
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
-
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
+from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 from brain.fsutil import atomic_write, read_text
@@ -72,7 +69,13 @@ max_tokens_per_run: 200000
 """
 
 
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
+
+
 def _yaml() -> YAML:
+    from ruamel.yaml import YAML  # imported here: commands that never read config skip it
+
     yaml = YAML()  # round-trip mode keeps comments and key order
     yaml.preserve_quotes = True
     return yaml
@@ -115,6 +118,8 @@ def read_file(home: Path) -> dict[str, Any]:
     path = home / CONFIG
     if not path.exists():
         return {}
+    from ruamel.yaml.error import YAMLError
+
     try:
         data = _yaml().load(read_text(path))
     except YAMLError as exc:

@@ -129,10 +129,17 @@ class Brain:
     def commit(self, paths: Sequence[str], message: str, op: str, **fields: Any) -> str:
         """Journal ``op`` and commit ``paths`` with it; undo both if the commit fails.
 
-        Must be called inside :meth:`transaction`.
+        Must be called inside :meth:`transaction`. Use counts that recalls left in
+        ``.brain/`` since the last commit ride along as one ``recall`` journal line.
         """
+        from brain import catalog
+
         journal_path = self.path / journal.JOURNAL
         size = journal_path.stat().st_size if journal_path.exists() else 0
+        before = self.repo.head()
+        uses = catalog.take_pending_uses(self)
+        if uses:
+            journal.append(self.path, "recall", uses=uses)
         journal.append(self.path, op, **fields)
         try:
             sha = self.repo.commit([*paths, journal.JOURNAL], message)
@@ -140,8 +147,9 @@ class Brain:
             self._restore(paths)
             with journal_path.open("r+b") as fh:
                 fh.truncate(size)
+            catalog.note_uses(self, [p for p, n in uses.items() for _ in range(n)])
             raise
-        self._after_commit(sha, [*paths, journal.JOURNAL])
+        catalog.after_commit(self, before, sha, [*paths, journal.JOURNAL])
         return sha
 
     def _restore(self, paths: Iterable[str]) -> None:
@@ -153,9 +161,6 @@ class Brain:
                 self.repo.run("checkout", "HEAD", "--", rel)
             else:
                 (self.path / rel).unlink(missing_ok=True)
-
-    def _after_commit(self, sha: str, paths: Sequence[str]) -> None:
-        """Keep derived state current after a commit (the index, when there is one)."""
 
     # -- records -------------------------------------------------------------------
 
@@ -319,6 +324,20 @@ class Brain:
                 id=record.id,
             )
         return WriteResult("restore", key, record.id, self._rel(dst), sha)
+
+    def recall(self, query: str, **filters: Any) -> Any:
+        """Search the memory; see :func:`brain.recall.recall` for the filters."""
+        from brain.recall import recall
+
+        return recall(self, query, **filters)
+
+    def index(self, *, rebuild: bool = False) -> Any:
+        """Bring the index up to date (or rebuild it) and report what was done."""
+        from brain.catalog import open_index
+
+        index, report = open_index(self, rebuild=rebuild)
+        index.close()
+        return report
 
     def log(self, limit: int | None = None) -> list[LogEntry]:
         """The memory's history from git, newest first."""

@@ -9,9 +9,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-import frontmatter
-import yaml
-
 from brain.errors import BrainError
 from brain.fsutil import read_text
 
@@ -139,6 +136,8 @@ class Record:
 
 def render(record: Record) -> str:
     """The file text of ``record``: YAML frontmatter in a fixed order, then the body."""
+    import yaml  # imported here: listing and recall never pay for it
+
     meta: dict[str, Any] = {}
     for name in FIELDS:
         value = getattr(record, name)
@@ -166,6 +165,9 @@ def _plain(value: Any) -> Any:
 
 def parse(text: str, path: Path) -> Record:
     """Parse record file text; raise :class:`RecordFormatError` naming the file and line."""
+    import frontmatter
+    import yaml
+
     try:
         post = frontmatter.loads(text)
     except yaml.YAMLError as exc:

@@ -61,8 +61,6 @@ def pull(brain: Brain, name: str = "origin") -> SyncResult:
         except BrainError:
             _settle_conflict(brain)
         after = brain.repo.head()
-        if after != before and before is not None:
-            brain._after_commit(after or "", [p for _, p in brain.repo.changed_between(before)])
     message = "already up to date" if after == before else f"merged {upstream}"
     return SyncResult("pull", remote, after, message)
 

@@ -1,0 +1,378 @@
+"""Keeps the derived index in step with the home's files.
+
+The index records the commit it was built from and the tracked files that were dirty
+then. A read compares that with HEAD and re-indexes only what ``git diff`` names (plus
+dirty files, then and now); a write updates the rows it changed in the same step. A
+missing or corrupt index is rebuilt once, with a notice. Nothing here is the truth:
+deleting ``.brain/`` and rebuilding gives the same catalog.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import subprocess
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brain import journal
+from brain.errors import BrainError
+from brain.fsutil import append_line
+from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
+from brain.records import RecordFormatError, iso, parse, utcnow
+from brain.repo import dirty_paths, head_sha
+
+if TYPE_CHECKING:
+    from brain.core import Brain
+
+INDEX_FILE = "index.sqlite"
+USES_FILE = "uses.jsonl"
+META_DIRTY = "dirty_paths"
+_SECTION = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexReport:
+    """What bringing the index up to date did."""
+
+    action: str  # "rebuilt", "updated" or "fresh"
+    added: int
+    updated: int
+    removed: int
+    documents: int
+    commit: str | None
+    seconds: float
+    reason: str | None = None
+
+
+def is_indexed(rel: str) -> bool:
+    """Whether a home file feeds the catalog."""
+    return (
+        rel == "MEMORY.md"
+        or (rel.startswith("memories/") and rel.endswith(".md") and rel.count("/") == 1)
+        or (rel.startswith("rollout_summaries/") and rel.endswith(".md"))
+    )
+
+
+def file_docs(rel: str, text: str) -> list[Doc]:
+    """The documents one home file contributes (an unreadable record contributes none)."""
+    if rel.startswith("memories/"):
+        try:
+            record = parse(text, Path(rel))
+        except (RecordFormatError, BrainError):
+            return []
+        return [
+            Doc(
+                path=rel,
+                kind="record",
+                key=record.key,
+                type=record.type,
+                description=record.description,
+                body=record.body,
+                tags=record.tags,
+                profile=record.profile or "",
+                source=record.source or "",
+                created=record.created,
+                updated=record.updated or record.created,
+            )
+        ]
+    if rel == "MEMORY.md":
+        return _sections(text)
+    stem = Path(rel).stem
+    first = next((ln.strip("# ").strip() for ln in text.splitlines() if ln.strip()), stem)
+    return [
+        Doc(
+            path=rel,
+            kind="rollout_summary",
+            key=stem,
+            type="summary",
+            description=first[:200],
+            body=text,
+            created=_date_of(stem),
+        )
+    ]
+
+
+def _sections(text: str) -> list[Doc]:
+    """MEMORY.md split at its ``##``/``###`` headings, one document per section."""
+    marks = list(_SECTION.finditer(text))
+    docs = []
+    for i, mark in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        body = text[mark.end() : end].strip()
+        if not body:
+            continue
+        slug = re.sub(r"[^a-z0-9]+", "-", mark.group(2).lower()).strip("-") or str(i)
+        docs.append(
+            Doc(
+                path=f"MEMORY.md#{i:03d}-{slug}",
+                kind="memory_section",
+                key=f"MEMORY.md#{slug}",
+                type="section",
+                description=mark.group(2)[:200],
+                body=body,
+            )
+        )
+    return docs
+
+
+def _date_of(stem: str) -> str:
+    found = re.match(r"(\d{4}-\d{2}-\d{2})", stem)
+    return f"{found.group(1)}T00:00:00Z" if found else ""
+
+
+# -- locking and opening -----------------------------------------------------------
+
+
+@contextmanager
+def _index_lock(brain: Brain) -> Iterator[None]:
+    """Serialise index writers (readers of SQLite never wait on this)."""
+    fd = os.open(brain.state / "index.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _remove_files(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def _read(brain: Brain, rel: str) -> str | None:
+    try:
+        return (brain.path / rel).read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+    except UnicodeDecodeError:
+        return ""
+
+
+def _tracked(brain: Brain) -> list[str]:
+    out = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(brain.path),
+            "ls-files",
+            "-z",
+            "--",
+            "memories",
+            "rollout_summaries",
+            "MEMORY.md",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return [p for p in out.stdout.split("\0") if p and is_indexed(p)]
+
+
+def _changed(brain: Brain, old: str, new: str) -> dict[str, str] | None:
+    """Path → status letter for files that differ between two commits (None: unknown)."""
+    out = subprocess.run(
+        ["git", "-C", str(brain.path), "diff", "--name-status", "--no-renames", old, new, "--"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if out.returncode != 0:
+        return None
+    return {line.split("\t", 1)[1]: line[0] for line in out.stdout.splitlines() if "\t" in line}
+
+
+# -- use counts --------------------------------------------------------------------
+
+
+def note_uses(brain: Brain, paths: Sequence[str], when: str | None = None) -> None:
+    """Remember that recall returned ``paths``; folded into the journal on the next commit."""
+    if paths:
+        line = json.dumps({"ts": when or iso(utcnow()), "paths": list(paths)})
+        append_line(brain.state / USES_FILE, line)
+
+
+def take_pending_uses(brain: Brain) -> dict[str, int]:
+    """Move the pending use counts out of ``.brain/`` (the caller journals them)."""
+    pending = brain.state / USES_FILE
+    taking = brain.state / f"{USES_FILE}.folding"
+    try:
+        os.replace(pending, taking)
+    except FileNotFoundError:
+        if not taking.exists():
+            return {}
+    counts = _count_uses(taking.read_text(encoding="utf-8", errors="replace").splitlines())
+    taking.unlink(missing_ok=True)
+    return dict(counts)
+
+
+def _count_uses(lines: Iterable[str]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for line in lines:
+        try:
+            counts.update(json.loads(line).get("paths", []))
+        except (json.JSONDecodeError, AttributeError):
+            continue
+    return counts
+
+
+def all_uses(brain: Brain) -> Counter[str]:
+    """Use counts from the journal's recall batches plus the pending file."""
+    counts: Counter[str] = Counter()
+    for entry in journal.read(brain.path):
+        if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
+            counts.update({str(k): int(v) for k, v in entry["uses"].items()})
+    pending = brain.state / USES_FILE
+    if pending.exists():
+        counts.update(
+            _count_uses(pending.read_text(encoding="utf-8", errors="replace").splitlines())
+        )
+    return counts
+
+
+# -- building and refreshing -------------------------------------------------------
+
+
+def _extra_docs(brain: Brain) -> Iterator[Doc]:
+    """Documents that come from outside the home's files (harvested transcript turns)."""
+    try:
+        from brain.pipeline.harvest import iter_session_docs
+    except ImportError:
+        return iter(())
+    return iter_session_docs(brain)
+
+
+def _with_uses(docs: Iterable[Doc], uses: Counter[str]) -> Iterator[Doc]:
+    from dataclasses import replace
+
+    for doc in docs:
+        yield replace(doc, use_count=uses[doc.path]) if uses.get(doc.path) else doc
+
+
+def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
+    start = time.perf_counter()
+    index.clear()
+    head, dirty = head_sha(brain.path), dirty_paths(brain.path)
+    uses = all_uses(brain)
+    docs = [d for rel in _tracked(brain) for d in file_docs(rel, _read(brain, rel) or "")]
+    added = index.upsert(_with_uses(docs, uses))
+    added += index.upsert(_with_uses(_extra_docs(brain), uses))
+    index.set_meta(META_COMMIT, head or "")
+    index.set_meta(META_DIRTY, json.dumps(sorted(p for p in dirty if is_indexed(p))))
+    return IndexReport(
+        "rebuilt", added, 0, 0, index.count(), head, round(time.perf_counter() - start, 3), reason
+    )
+
+
+def _apply(brain: Brain, index: Index, changes: dict[str, str]) -> tuple[int, int, int]:
+    """Re-read the changed files from disk; ``changes`` maps path to git status letter.
+
+    Returns the number of files added, updated and removed.
+    """
+    added = updated = removed = 0
+    for rel, status in sorted(changes.items()):
+        if not is_indexed(rel):
+            continue
+        if rel == "MEMORY.md":
+            index.remove([p for p in index.paths() if p.startswith("MEMORY.md#")])
+        text = _read(brain, rel)
+        docs = file_docs(rel, text) if text is not None else []
+        if not docs:
+            index.remove([rel])
+            removed += 1
+            continue
+        index.upsert(docs)
+        if status == "A":
+            added += 1
+        else:
+            updated += 1
+    return added, updated, removed
+
+
+def refresh(brain: Brain, index: Index) -> IndexReport:
+    """Bring an existing index up to HEAD plus dirty files, touching only what changed."""
+    start = time.perf_counter()
+    head = head_sha(brain.path)
+    indexed = index.get_meta(META_COMMIT)
+    dirty = [p for p in dirty_paths(brain.path) if is_indexed(p)]
+    before_dirty = json.loads(index.get_meta(META_DIRTY) or "[]")
+    if indexed == (head or "") and dirty == before_dirty == []:
+        return IndexReport("fresh", 0, 0, 0, index.count(), head, 0.0)
+    changes: dict[str, str] | None = {}
+    if indexed != (head or ""):
+        changes = _changed(brain, indexed, head or "HEAD") if indexed else None
+        if changes is None:
+            return _build(brain, index, "the indexed commit is no longer in history")
+    for rel in [*before_dirty, *dirty]:
+        changes.setdefault(rel, "M")
+    added, updated, removed = _apply(brain, index, changes)
+    index.set_meta(META_COMMIT, head or "")
+    index.set_meta(META_DIRTY, json.dumps(sorted(dirty)))
+    return IndexReport(
+        "updated",
+        added,
+        updated,
+        removed,
+        index.count(),
+        head,
+        round(time.perf_counter() - start, 3),
+    )
+
+
+def open_index(brain: Brain, *, rebuild: bool = False) -> tuple[Index, IndexReport]:
+    """Open the index up to date: rebuilt if asked, missing or corrupt, else refreshed."""
+    path = brain.state / INDEX_FILE
+    with _index_lock(brain):
+        reason = "asked to rebuild" if rebuild else None
+        if not path.exists() and reason is None:
+            reason = "no index yet"
+        if rebuild:
+            _remove_files(path)
+        try:
+            index = Index.open(path)
+        except IndexCorruptError:
+            _remove_files(path)
+            index, reason = Index.open(path), "the index was corrupt"
+        try:
+            report = _build(brain, index, reason) if reason else refresh(brain, index)
+        except IndexCorruptError:
+            index.close()
+            _remove_files(path)
+            index = Index.open(path)
+            report = _build(brain, index, "the index was corrupt")
+    return index, report
+
+
+def after_commit(brain: Brain, before: str | None, after: str, paths: Sequence[str]) -> None:
+    """Update the rows a write just changed, if the index was current before it."""
+    path = brain.state / INDEX_FILE
+    if not path.exists():
+        return
+    with _index_lock(brain):
+        try:
+            with Index.open(path) as index:
+                if index.get_meta(META_COMMIT) != (before or ""):
+                    return  # behind already: the next read catches up from git
+                _apply(brain, index, {rel: "M" for rel in paths})
+                index.set_meta(META_COMMIT, after)
+        except IndexCorruptError:
+            _remove_files(path)  # rebuilt once by the next read
+
+
+def upsert_docs(brain: Brain, docs: Iterable[Doc], *, replace_prefixes: Sequence[str] = ()) -> int:
+    """Add documents that do not come from home files (transcript turns)."""
+    path = brain.state / INDEX_FILE
+    if not path.exists():
+        return 0  # the first read builds the index, with these docs included
+    with _index_lock(brain), Index.open(path) as index:
+        if replace_prefixes:
+            stale = [p for p in index.paths() if p.startswith(tuple(replace_prefixes))]
+            index.remove(stale)
+        return index.upsert(docs)

@@ -1,0 +1,80 @@
+"""Commands that read the catalog: recall and index."""
+
+from __future__ import annotations
+
+import click
+
+from brain.cli import State, emit, json_option, main, pass_state
+
+
+def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
+    lines = []
+    for hit in result.hits:
+        when = (hit.updated or hit.created)[:10]
+        lines.append(f"{hit.key}  [{hit.type or hit.kind}]  {hit.description}  ({when})")
+        if hit.snippet:
+            lines.append(f"    {hit.snippet}")
+    return "\n".join(lines) if lines else "no matches"
+
+
+@main.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option(
+    "-k",
+    "k",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many hits at most.",
+)
+@click.option("--type", "-t", "type_", help="Only records of this type.")
+@click.option("--tag", help="Only records with this tag.")
+@click.option("--profile", help="Only records from this tool.")
+@click.option("--since", help="Only what changed since DATE (YYYY-MM-DD, or 7d, 2w).")
+@click.option("--as-of", "as_of", help="Recall the memory as it stood at DATE, from git history.")
+@click.option("--sessions", is_flag=True, help="Also search harvested transcript turns.")
+@json_option
+@pass_state
+def recall(
+    state: State,
+    query: tuple[str, ...],
+    k: int,
+    type_: str | None,
+    tag: str | None,
+    profile: str | None,
+    since: str | None,
+    as_of: str | None,
+    sessions: bool,
+    as_json: bool,
+) -> None:
+    """Find memories matching QUERY, best first."""
+    result = state.brain().recall(
+        " ".join(query),
+        k=k,
+        type=type_,
+        tag=tag,
+        profile=profile,
+        since=since,
+        as_of=as_of,
+        sessions=sessions,
+    )
+    if result.notice:
+        click.echo(result.notice, err=True)
+    emit(list(result.hits) if as_json else result, as_json, _human_hits)
+
+
+@main.command()
+@click.option("--rebuild", is_flag=True, help="Throw the index away and rebuild it from the files.")
+@json_option
+@pass_state
+def index(state: State, rebuild: bool, as_json: bool) -> None:
+    """Bring the search index up to date with the home (it is derived, never the truth)."""
+    report = state.brain().index(rebuild=rebuild)
+    emit(
+        report,
+        as_json,
+        lambda r: (
+            f"index {r.action}: {r.added} added, {r.updated} updated, {r.removed} removed; "
+            f"{r.documents} documents, {r.seconds:.2f}s"
+        ),
+    )
