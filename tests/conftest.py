@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakemodel import guard_model_calls
+
 _LEAKY_VARS = (
     "BRAIN_HOME",
     "XDG_DATA_HOME",
@@ -53,3 +55,9 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def home(tmp_path: Path) -> Path:
     """The path BRAIN_HOME points at (not yet initialised)."""
     return tmp_path / "home"
+
+
+@pytest.fixture(autouse=True)
+def no_model_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any model call that is not to the local fake server or a mock_response fails."""
+    guard_model_calls(monkeypatch)

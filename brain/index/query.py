@@ -57,7 +57,7 @@ class ParsedQuery:
 
 def words(text: str) -> list[str]:
     """Split text into lower-cased words the way FTS5's unicode61 tokenizer would."""
-    return [w.casefold() for w in _WORD.findall(text)]
+    return [w.lower() for w in _WORD.findall(text)]
 
 
 def content_words(text: str) -> list[str]:

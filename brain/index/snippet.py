@@ -35,7 +35,7 @@ def snippet(body: str, terms: tuple[str, ...], *, width: int = 24) -> str:
 def _first_match(tokens: list[str], terms: tuple[str, ...]) -> int:
     stems = [t[:5] for t in terms]
     for i, token in enumerate(tokens):
-        word = token.strip(".,;:!?()[]{}\"'`").casefold()
+        word = token.strip(".,;:!?()[]{}\"'`").lower()
         if any(
             word.startswith(t) or (len(s) >= 4 and word.startswith(s))
             for t, s in zip(terms, stems, strict=True)

@@ -1,0 +1,219 @@
+"""brain recall and the catalog: freshness, rebuild equivalence, as-of, use counts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from brain.core import Brain
+from tests.helpers import cli, cli_json, git
+
+FACTS = {
+    "webhook-retry-policy": "Webhook delivery retries with exponential backoff, capped at six.",
+    "pkg-manager": "Use pnpm, never npm, in the frontend repository.",
+    "deploy-day": "Production deploys go out on Tuesdays after the standup.",
+    "db-migrations": "Database migrations run with alembic upgrade head before deploy.",
+    "flaky-test": "The payments integration test is flaky when the sandbox is slow; rerun once.",
+    "editor-tabs": "Indent Python with four spaces, Go with tabs.",
+}
+QUERIES = [
+    "webhook retries",
+    "which package manager npm",
+    "when do we deploy",
+    "database migrations alembic",
+    "flaky payments test",
+    "tabs or spaces",
+    "deploy",
+]
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    brain, _ = Brain.init(home)
+    for key, text in FACTS.items():
+        brain.remember(text, key=key)
+    return brain
+
+
+def ranked(home: Path) -> list[list[str]]:
+    return [[h["key"] for h in cli_json("recall", q, "-k", "5")] for q in QUERIES]
+
+
+def test_recall_finds_the_right_record(brain: Brain) -> None:
+    hits = cli_json("recall", "how", "many", "webhook", "retries?")
+    assert hits[0]["key"] == "webhook-retry-policy"
+    for field in ("key", "type", "description", "score", "created", "updated", "path", "snippet"):
+        assert field in hits[0]
+    assert hits[0]["path"] == "memories/webhook-retry-policy.md"
+
+
+def test_first_recall_builds_the_index_with_a_notice(brain: Brain) -> None:
+    first = cli("recall", "deploy")
+    assert first.stderr == "index rebuilt: no index yet\n"
+    assert cli("recall", "deploy").stderr == ""
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"unbalanced', "NEAR(a b)", "deploy AND OR NOT", "col:umn*", "(((", "-x +y ^z", "a'b\"c"],
+)
+def test_operator_characters_never_break_the_parser(brain: Brain, query: str) -> None:
+    result = cli("recall", "--json", "--", query)
+    assert result.exit_code == 0, result.stderr
+    assert isinstance(json.loads(result.stdout), list)
+
+
+def test_empty_and_stopword_queries_return_nothing(brain: Brain) -> None:
+    assert cli_json("recall", "   ") == []
+    assert cli_json("recall", "the of and") == []
+
+
+def test_unicode(brain: Brain) -> None:
+    brain.remember("Der Kunde möchte Straßenbahn-Fahrpläne als PDF; 東京 office uses JST.",
+                   key="unicode-fact")
+    assert cli_json("recall", "Straßenbahn")[0]["key"] == "unicode-fact"
+    assert cli_json("recall", "möchte")[0]["key"] == "unicode-fact"
+
+
+def test_empty_home(home: Path) -> None:
+    Brain.init(home)
+    assert cli_json("recall", "anything") == []
+    assert cli("index", "--json").exit_code == 0
+
+
+def test_rebuild_equals_incremental_after_mixed_changes(brain: Brain, home: Path,
+                                                        tmp_path: Path) -> None:
+    cli("recall", "warm up the index")
+    brain.remember("Deploys moved to Wednesdays.", key="deploy-day")  # supersede
+    brain.forget("editor-tabs")
+    brain.archive("flaky-test", reason="fixed")
+    # A second machine writes, we pull.
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(remote)], check=True)
+    brain.remote_add(str(remote))
+    brain.push()
+    other, _ = Brain.clone(str(remote), tmp_path / "other")
+    other.remember("Staging deploys happen any day.", key="staging-deploys")
+    other.push()
+    brain.pull()
+    # A hand edit, not committed.
+    record = home / "memories" / "pkg-manager.md"
+    record.write_text(record.read_text().replace("pnpm", "yarn"))
+    incremental = ranked(home)
+    assert cli("index", "--rebuild").exit_code == 0
+    assert ranked(home) == incremental
+    assert "staging-deploys" in incremental[2]
+    assert "editor-tabs" not in sum(incremental, [])
+    assert "flaky-test" not in incremental[4]
+    assert cli_json("recall", "yarn")[0]["key"] == "pkg-manager"
+
+
+def test_reverting_a_hand_edit_is_seen(brain: Brain, home: Path) -> None:
+    record = home / "memories" / "pkg-manager.md"
+    original = record.read_text()
+    cli("recall", "warm")
+    record.write_text(original.replace("pnpm", "bun"))
+    assert cli_json("recall", "bun")[0]["key"] == "pkg-manager"
+    git(home, "checkout", "--", "memories/pkg-manager.md")
+    assert cli_json("recall", "bun") == []
+
+
+def test_a_write_updates_the_index_in_the_same_step(brain: Brain, home: Path) -> None:
+    cli("recall", "warm")
+    report_before = cli_json("index")
+    assert report_before["action"] == "fresh"
+    brain.remember("Feature flags live in LaunchDarkly.", key="feature-flags")
+    assert cli_json("index")["action"] == "fresh"  # nothing left for a read to do
+    assert cli_json("recall", "launchdarkly")[0]["key"] == "feature-flags"
+
+
+def test_index_deleted_or_corrupted_mid_use(brain: Brain, home: Path) -> None:
+    cli("recall", "deploy")
+    shutil.rmtree(home / ".brain")
+    result = cli("recall", "deploy", "--json")
+    assert result.exit_code == 0 and result.stderr == "index rebuilt: no index yet\n"
+    index = home / ".brain" / "index.sqlite"
+    for suffix in ("-wal", "-shm"):
+        Path(f"{index}{suffix}").unlink(missing_ok=True)
+    index.write_bytes(b"this is not a database" * 100)
+    result = cli("recall", "deploy", "--json")
+    assert result.exit_code == 0
+    assert result.stderr == "index rebuilt: the index was corrupt\n"
+    assert json.loads(result.stdout)[0]["key"] == "deploy-day"
+
+
+def test_use_counts_ride_along_with_the_next_commit(brain: Brain, home: Path) -> None:
+    commits = int(git(home, "rev-list", "--count", "HEAD"))
+    cli("recall", "webhook retries")
+    cli("recall", "webhook backoff")
+    assert int(git(home, "rev-list", "--count", "HEAD")) == commits  # no commit per query
+    brain.remember("Something new.", key="something-new")
+    lines = [json.loads(x) for x in (home / "journal.jsonl").read_text().splitlines()]
+    recall_lines = [x for x in lines if x["op"] == "recall"]
+    assert recall_lines[-1]["uses"]["memories/webhook-retry-policy.md"] == 2
+    assert not (home / ".brain" / "uses.jsonl").exists()
+
+
+def test_as_of_recalls_the_past(brain: Brain, home: Path) -> None:
+    time.sleep(1.1)
+    cut = git(home, "log", "-1", "--format=%cI").strip()
+    time.sleep(1.1)
+    brain.remember("Deploys moved to Fridays.", key="deploy-day")
+    now_hit = cli_json("recall", "deploys")[0]
+    assert "Fridays" in now_hit["snippet"]
+    past = cli_json("recall", "deploys", "--as-of", cut)
+    assert past[0]["key"] == "deploy-day" and "Tuesdays" in past[0]["snippet"]
+    assert cli_json("recall", "deploys", "--as-of", "2001-01-01") == []
+
+
+def test_filters(brain: Brain) -> None:
+    brain.remember("Prefer short commit subjects.", key="commit-style", type="preference",
+                   tags=["style"])
+    assert [h["key"] for h in cli_json("recall", "commit", "--type", "preference")] == [
+        "commit-style"
+    ]
+    assert [h["key"] for h in cli_json("recall", "commit", "--tag", "style")] == ["commit-style"]
+    assert cli_json("recall", "commit", "--since", "2099-01-01") == []
+    bad = cli("recall", "x", "--since", "someday")
+    assert bad.exit_code == 1
+    assert bad.stderr == (
+        "Error: cannot read 'someday' as a date; use YYYY-MM-DD, an ISO time, or a span such as "
+        "7d or 2w\n"
+    )
+
+
+READER = """
+import sys, json
+from pathlib import Path
+from brain.core import Brain
+brain = Brain.open(Path(sys.argv[1]))
+for i in range(40):
+    hits = brain.recall("deploy tuesdays").hits
+    assert hits and hits[0].key == "deploy-day", hits
+print("ok")
+"""
+
+WRITER = """
+import sys
+from pathlib import Path
+from brain.core import Brain
+brain = Brain.open(Path(sys.argv[1]))
+for i in range(20):
+    brain.remember(f"unrelated note {i}", key=f"note-{i}")
+print("ok")
+"""
+
+
+def test_two_readers_and_a_writer(brain: Brain, home: Path) -> None:
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(home)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+             for code in (READER, READER, WRITER)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], outs
+    assert cli_json("index")["documents"] == len(FACTS) + 20
