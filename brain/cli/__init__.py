@@ -95,3 +95,4 @@ def main(ctx: click.Context, home_flag: str | None) -> None:
 from brain.cli import home as _home  # noqa: E402,F401
 from brain.cli import memory as _memory  # noqa: E402,F401
 from brain.cli import recall as _recall  # noqa: E402,F401
+from brain.cli import harvest as _harvest  # noqa: E402,F401

@@ -1,0 +1,162 @@
+"""Commands on agent sessions: harvest, sessions list|show|import, mirror."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from brain.cli import State, emit, json_option, main, pass_state, warn
+
+_SOURCES = ("claude", "codex", "gemini")
+
+
+def _harvest_text(result: Any) -> str:
+    """``harvested 3 new, 1 grown; claude: 4 found, ...`` and the commit."""
+    lines = []
+    for c in result.sources:
+        skipped = f", {c.skipped_idle} still active, {c.skipped_old} too old"
+        lines.append(
+            f"{c.source}: {c.found} found, {c.new} new, {c.grown} grown, "
+            f"{c.unchanged} unchanged{skipped}" + (f", {c.failed} failed" if c.failed else "")
+        )
+    if result.mirror is not None:
+        m = result.mirror
+        lines.append(f"claude memory: {m.found} files, {m.added} added, {m.superseded} updated")
+    if not result.generate_memories:
+        lines.append("memory generation is off: sessions are recorded, not extracted")
+    if result.dry_run:
+        lines.append(f"dry run, nothing written (would commit: {result.message or 'nothing'})")
+    elif result.commit:
+        lines.append(f"{result.message} [{result.commit[:9]}]")
+    else:
+        lines.append("nothing new")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option(
+    "--source",
+    "-s",
+    type=click.Choice([*_SOURCES, "all"]),
+    default="all",
+    show_default=True,
+    help="Which tool's transcripts to scan.",
+)
+@click.option("--dry-run", is_flag=True, help="Read and count; write nothing.")
+@click.option(
+    "--path",
+    "paths",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Harvest exactly this transcript file, even if recently active (repeatable).",
+)
+@json_option
+@pass_state
+def harvest(
+    state: State, source: str, dry_run: bool, paths: tuple[str, ...], as_json: bool
+) -> None:
+    """Record finished agent sessions (Claude Code, Codex, Gemini) in one commit.
+
+    Sessions active within min_idle_minutes are left for a later run; a session that
+    grows is read again from where the last run stopped.
+    """
+    from brain.pipeline.harvest import harvest as run
+
+    sources = _SOURCES if source == "all" else (source,)
+    result = run(state.brain(), sources=sources, dry_run=dry_run, paths=list(paths) or None)
+    for failure in result.failures:
+        warn(f"could not read {failure}")
+    if result.index_error:
+        warn(f"search index not updated: {result.index_error}")
+    emit(result, as_json, _harvest_text)
+
+
+@main.group()
+def sessions() -> None:
+    """Harvested agent sessions: list, show, import."""
+
+
+@sessions.command("list")
+@click.option("--source", "-s", help="Only this tool's sessions (claude, codex, gemini, brain).")
+@click.option("--project", "-p", help="Only sessions in this project (path or basename).")
+@json_option
+@pass_state
+def sessions_list(state: State, source: str | None, project: str | None, as_json: bool) -> None:
+    """List harvested sessions, most recently active first."""
+    from brain.pipeline.watermarks import list_sessions
+
+    refs = list_sessions(state.brain(), source=source, project=project)
+    emit(
+        refs,
+        as_json,
+        lambda rs: "\n".join(
+            f"{r.session_id[:12]}  {r.source:<6}  {(r.last_activity or '?')[:16]}  "
+            f"{r.turns:>4} turns  {r.project or '-'}" + (f"  {r.title}" if r.title else "")
+            for r in rs
+        ),
+    )
+
+
+def _show_text(view: Any) -> str:
+    s = view.session
+    head = [
+        f"session  {s.session_id} ({s.source})",
+        f"file     {s.path}",
+        f"project  {s.project or '-'}" + (f"  branch {s.git_branch}" if s.git_branch else ""),
+        f"active   {s.started or '?'} .. {s.last_activity or '?'}",
+    ]
+    if s.title:
+        head.append(f"title    {s.title}")
+    body = []
+    for t in view.turns:
+        first, last = t.lines
+        where = f"L{first}" if first == last else f"L{first}-L{last}"
+        role = f"tool({t.tool})" if t.role == "tool" else t.role
+        flag = " (injected)" if t.injected else " (summary)" if t.summary else ""
+        text = " ".join(t.text.split()) if t.role == "tool" else t.text
+        body.append(f"[{where}] {role}{flag}: {text[:300] if t.role == 'tool' else text}")
+    return "\n".join(head) + "\n\n" + "\n".join(body)
+
+
+@sessions.command("show")
+@click.argument("session_id")
+@json_option
+@pass_state
+def sessions_show(state: State, session_id: str, as_json: bool) -> None:
+    """Show a harvested session (SESSION_ID or a unique prefix): metadata and turns."""
+    from brain.pipeline.trim import show_session
+
+    emit(show_session(state.brain(), session_id), as_json, _show_text)
+
+
+@sessions.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@json_option
+@pass_state
+def sessions_import(state: State, file: str, as_json: bool) -> None:
+    """Register and harvest a transcript in brain's own format (docs/transcript-format.md).
+
+    The file stays where it is; the home records it in its watermarks, in one commit.
+    """
+    from brain.pipeline.harvest import import_session
+
+    emit(import_session(state.brain(), file), as_json, _harvest_text)
+
+
+@main.command()
+@json_option
+@pass_state
+def mirror(state: State, as_json: bool) -> None:
+    """Copy Claude Code's own memory files into the home as records (one commit)."""
+    from brain.mirror import mirror_claude_memory
+
+    result = mirror_claude_memory(state.brain())
+    emit(
+        result,
+        as_json,
+        lambda r: (
+            f"{r.found} Claude memory files: {r.added} added, {r.superseded} updated, "
+            f"{r.unchanged} unchanged" + (f" [{r.commit[:9]}]" if r.commit else "")
+        ),
+    )
