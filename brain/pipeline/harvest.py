@@ -248,9 +248,22 @@ def _settings(brain: Brain, now: datetime | None, dry_run: bool, explicit: bool)
         idle=config.min_idle_minutes * 60,
         max_age=config.max_age_days * 86_400,
         generate=config.generate_memories and not environ_flag("BRAIN_NO_GENERATE"),
-        want_docs=not dry_run and importlib.util.find_spec("brain.catalog") is not None,
+        want_docs=not dry_run and _has_catalog(brain),
         explicit=explicit,
     )
+
+
+def _has_catalog(brain: Brain) -> bool:
+    """True when a search index exists to take turn documents.
+
+    Without one, building documents is wasted work: the first read builds the index
+    and gets them from ``iter_session_docs`` then.
+    """
+    if importlib.util.find_spec("brain.catalog") is None:
+        return False
+    from brain import catalog
+
+    return (brain.state / getattr(catalog, "INDEX_FILE", "index.sqlite")).exists()
 
 
 def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
@@ -365,12 +378,11 @@ def _write(brain: Brain, runs: list[_SourceRun], plan: MirrorPlan | None, messag
 
 def _index(brain: Brain, runs: list[_SourceRun]) -> tuple[int, str | None]:
     """Hand the harvested sessions' turn documents to the catalog."""
-    from brain import catalog  # type: ignore[attr-defined]
+    from brain import catalog
 
     docs = [doc for run in runs for doc in run.docs]
     prefixes = [f"session:{ref.source}:{ref.session_id}#" for run in runs for ref in run.refs]
     try:
-        catalog.upsert_docs(brain, docs, replace_prefixes=prefixes)
+        return catalog.upsert_docs(brain, docs, replace_prefixes=prefixes), None
     except BrainError as exc:  # the catalog is derived: the harvest itself stands
         return 0, str(exc)
-    return len(docs), None

@@ -24,6 +24,7 @@ from brain.errors import BrainError
 from brain.fsutil import atomic_write
 from brain.journal import machine_name
 from brain.records import iso
+from brain.redact import redact
 from brain.sources import get
 from brain.sources.base import ParseResult, SessionFile, Transcript, open_stream
 
@@ -342,7 +343,7 @@ def merge_mark(
         last_timestamp=last,
         project=t.project or base.get("project"),
         git_branch=t.git_branch or base.get("git_branch"),
-        title=t.title or base.get("title"),
+        title=redact(t.title) if t.title else base.get("title"),
         started=base.get("started") or _iso(t.started),
         last_activity=_iso(t.last_activity) or base.get("last_activity"),
         turns=base.get("turns", 0) + len(t.turns),
