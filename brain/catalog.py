@@ -296,13 +296,16 @@ def _apply(brain: Brain, index: Index, changes: dict[str, str]) -> tuple[int, in
     return added, updated, removed
 
 
-def refresh(brain: Brain, index: Index) -> IndexReport:
-    """Bring an existing index up to HEAD plus dirty files, touching only what changed."""
+def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexReport:
+    """Bring an existing index up to HEAD plus dirty files, touching only what changed.
+
+    ``check_dirty=False`` trusts the dirty set recorded last time (HEAD is always checked).
+    """
     start = time.perf_counter()
     head = head_sha(brain.path)
     indexed = index.get_meta(META_COMMIT)
-    dirty = [p for p in dirty_paths(brain.path) if is_indexed(p)]
     before_dirty = json.loads(index.get_meta(META_DIRTY) or "[]")
+    dirty = [p for p in dirty_paths(brain.path) if is_indexed(p)] if check_dirty else before_dirty
     if indexed == (head or "") and dirty == before_dirty == []:
         return IndexReport("fresh", 0, 0, 0, index.count(), head, 0.0)
     changes: dict[str, str] | None = {}
@@ -326,6 +329,20 @@ def refresh(brain: Brain, index: Index) -> IndexReport:
     )
 
 
+# A long-lived process (the MCP server) re-runs the O(files) dirty check at most this
+# often; HEAD, and so every commit from any process, is checked on every read.
+DIRTY_CHECK_INTERVAL = 1.0
+
+
+def _dirty_check_due(brain: Brain) -> bool:
+    now = time.monotonic()
+    last = getattr(brain, "_dirty_checked_at", None)
+    if last is not None and now - last < DIRTY_CHECK_INTERVAL:
+        return False
+    brain._dirty_checked_at = now  # type: ignore[attr-defined]
+    return True
+
+
 def open_index(brain: Brain, *, rebuild: bool = False) -> tuple[Index, IndexReport]:
     """Open the index up to date: rebuilt if asked, missing or corrupt, else refreshed."""
     path = brain.state / INDEX_FILE
@@ -341,7 +358,10 @@ def open_index(brain: Brain, *, rebuild: bool = False) -> tuple[Index, IndexRepo
             _remove_files(path)
             index, reason = Index.open(path), "the index was corrupt"
         try:
-            report = _build(brain, index, reason) if reason else refresh(brain, index)
+            if reason:
+                report = _build(brain, index, reason)
+            else:
+                report = refresh(brain, index, check_dirty=_dirty_check_due(brain))
         except IndexCorruptError:
             index.close()
             _remove_files(path)

@@ -62,7 +62,31 @@ def _gitpython() -> git:  # type: ignore[valid-type]
 
 
 def head_sha(home: Path) -> str | None:
-    """HEAD's sha without importing GitPython (None before the first commit)."""
+    """HEAD's sha, read from ``.git`` directly (no process, no GitPython).
+
+    Falls back to ``git rev-parse`` for layouts it does not know (worktrees, odd refs).
+    Returns None before the first commit.
+    """
+    gitdir = home / ".git"
+    try:
+        head = (gitdir / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return head if len(head) == 40 else _rev_parse_head(home)
+        ref = head[5:]
+        loose = gitdir / ref
+        if loose.is_file():
+            return loose.read_text().strip()
+        packed = gitdir / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text().splitlines():
+                if line.endswith(f" {ref}") and not line.startswith(("#", "^")):
+                    return line.split(" ", 1)[0]
+        return _rev_parse_head(home)
+    except (OSError, UnicodeDecodeError):
+        return _rev_parse_head(home)
+
+
+def _rev_parse_head(home: Path) -> str | None:
     out = subprocess.run(
         ["git", "-C", str(home), "rev-parse", "--verify", "-q", "HEAD"],
         capture_output=True,
