@@ -11,7 +11,7 @@ mkdir -p "$demo"
 export BRAIN_HOME="$demo/home"
 export CLAUDE_CONFIG_DIR="$PWD/examples/claude"
 export CODEX_HOME="$PWD/examples/codex"
-export GEMINI_DIR="$demo/no-gemini"
+export GEMINI_CLI_HOME="$demo/no-gemini"
 # The samples were recorded in 2026-09; let the age limits reach back to them.
 export BRAIN_MAX_AGE_DAYS=36500 BRAIN_MAX_ROLLOUT_AGE_DAYS=36500
 brain=".venv/bin/brain"
