@@ -1,0 +1,161 @@
+"""brain harvest, brain sessions list|show|import: through the real CLI, checked in git."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain.core import Brain
+from brain.journal import machine_name
+from tests.helpers import cli, cli_json, commit_count, git, run_brain
+from tests.test_harvest_trees import (
+    CLAUDE_ID,
+    CODEX_ID,
+    FIXTURES,
+    GEMINI_ID,
+    age,
+    claude_session,
+    codex_session,
+    gemini_session,
+)
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    return Brain.init(home)[0]
+
+
+def _old(path: Path) -> Path:
+    """Age relative to the real clock: the CLI has no --now."""
+    stamp = (datetime.now(UTC) - timedelta(days=1)).timestamp()
+    os.utime(path, (stamp, stamp))
+    return path
+
+
+def test_harvest_command_json_and_text(brain: Brain, home: Path) -> None:
+    _old(claude_session())
+    _old(codex_session())
+    out = cli_json("harvest")
+    assert [c["source"] for c in out["sources"]] == ["claude", "codex", "gemini"]
+    assert out["sources"][0]["new"] == 1 and out["sources"][1]["new"] == 1
+    assert (
+        out["commit"] and out["message"] == "harvest: 2 new sessions, 0 grown (claude 1, codex 1)"
+    )
+    assert git(home, "log", "-1", "--format=%s").strip() == out["message"]
+    again = cli("harvest", "--source", "codex")
+    assert again.exit_code == 0
+    assert again.stdout.endswith("nothing new\n")
+    assert "codex: 1 found, 0 new, 0 grown, 1 unchanged" in again.stdout
+    assert commit_count(home) == 2
+
+
+def test_harvest_dry_run_and_path(brain: Brain, home: Path) -> None:
+    path = age(gemini_session(), timedelta(seconds=0))  # fresh: only --path takes it
+    dry = cli("harvest", "--dry-run", "--path", str(path))
+    assert dry.exit_code == 0 and "dry run, nothing written" in dry.stdout
+    assert commit_count(home) == 1
+    out = cli_json("harvest", "--path", str(path))
+    assert out["sources"] == [
+        {
+            "source": "gemini",
+            "found": 1,
+            "new": 1,
+            "grown": 0,
+            "unchanged": 0,
+            "skipped_idle": 0,
+            "skipped_old": 0,
+            "failed": 0,
+            "bytes_read": path.stat().st_size,
+        }
+    ]
+    assert (home / "harvest" / f"{machine_name()}-gemini.json").exists()
+
+
+def test_sessions_list_filters(brain: Brain) -> None:
+    _old(claude_session())
+    _old(codex_session())
+    cli("harvest")
+    listed = cli_json("sessions", "list")
+    assert [s["session_id"] for s in listed] == [CLAUDE_ID, CODEX_ID]
+    assert set(listed[0]) == {
+        "source",
+        "session_id",
+        "path",
+        "project",
+        "git_branch",
+        "started",
+        "last_activity",
+        "title",
+        "turns",
+    }
+    assert [s["source"] for s in cli_json("sessions", "list", "--source", "codex")] == ["codex"]
+    assert [s["session_id"] for s in cli_json("sessions", "list", "--project", "spotter")] == [
+        CLAUDE_ID
+    ]
+    text = cli("sessions", "list").stdout.splitlines()
+    assert text[0].startswith("55604662-cf2  claude  2026-02-10T21:16     9 turns  /home/marco")
+
+
+def test_sessions_show_by_prefix(brain: Brain) -> None:
+    _old(claude_session())
+    cli("harvest")
+    shown = cli_json("sessions", "show", "5560")
+    assert shown["session"]["session_id"] == CLAUDE_ID
+    assert shown["turns"][0] == {
+        "number": 1,
+        "role": "user",
+        "lines": [4, 4],
+        "text": "mix phx.server doesnt seem to start",
+        "tool": None,
+        "injected": False,
+        "summary": False,
+    }
+    text = cli("sessions", "show", CLAUDE_ID).stdout
+    assert f"session  {CLAUDE_ID} (claude)" in text
+    assert "[L4] user: mix phx.server doesnt seem to start" in text
+    assert "[L8] tool(Bash): " in text
+
+
+def test_sessions_show_unknown_id(brain: Brain) -> None:
+    result = cli("sessions", "show", "zzz")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: no harvested session match 'zzz'; see 'brain sessions list'\n"
+
+
+def test_sessions_import_registers_a_native_transcript(
+    brain: Brain, home: Path, tmp_path: Path
+) -> None:
+    src = tmp_path / "aster" / "session.jsonl"
+    src.parent.mkdir()
+    shutil.copy(FIXTURES / "native" / "session.jsonl", src)
+    out = cli_json("sessions", "import", str(src))
+    assert out["sources"][0]["source"] == "brain" and out["sources"][0]["new"] == 1
+    assert git(home, "log", "-1", "--format=%s").strip() == (
+        "harvest: 1 new session, 0 grown (brain 1)"
+    )
+    data = json.loads((home / "harvest" / f"{machine_name()}-brain.json").read_text())
+    assert [s["session_id"] for s in data["sessions"]] == ["aster-20260822-01"]
+    assert data["sessions"][0]["path"] == str(src)
+    assert not list(home.rglob("session.jsonl"))  # the transcript stays outside the home
+    assert cli_json("sessions", "show", "aster")["session"]["project"] == "/src/damage-control"
+
+
+def test_sessions_import_rejects_other_files(brain: Brain, tmp_path: Path) -> None:
+    other = tmp_path / "x.jsonl"
+    other.write_text('{"type": "user"}\n')
+    result = cli("sessions", "import", str(other))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {other} is not a brain transcript; see docs/")
+
+
+def test_harvest_as_a_subprocess(brain: Brain, home: Path) -> None:
+    _old(gemini_session())
+    done = run_brain("harvest", "--source", "gemini", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sources"][0]["new"] == 1
+    assert GEMINI_ID in git(home, "show", "HEAD")
