@@ -1,0 +1,430 @@
+"""Phase 2: fold the new raw memories into the records, retire what decayed, one commit.
+
+A run takes the raw memories no consolidation has consumed yet (each run's journal
+line lists the raw ids it consumed, so ``git revert`` of a run makes them pending
+again), most used first, with the stored records they may touch, and asks the
+consolidation model for operations: add, update (supersede by key), merge, archive,
+none. It also archives records unused past the decay horizon. Then it writes
+``memories/``, ``archive/``, ``MEMORY.md``, ``memory_summary.md`` and
+``phase2_workspace_diff.md`` and makes ONE commit. Records are archived, never deleted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from brain import assets, journal
+from brain.errors import BrainError
+from brain.pipeline import llm, views
+from brain.pipeline.extract import ModelUnreachableError, generation_enabled, is_unreachable
+from brain.pipeline.runs import RAW, RawMemory, note_error, read_raw
+from brain.pipeline.schema import (
+    CONSOLIDATE_SCHEMA,
+    Candidate,
+    ExistingRecord,
+    Operation,
+    operations_from_json,
+)
+from brain.records import Record, load, new_id
+
+if TYPE_CHECKING:
+    from brain.core import Brain
+
+CONSOLIDATE_MAX_TOKENS = 8_000
+RELATED_K = 3
+
+
+class ConsolidateError(BrainError):
+    """Phase 2 could not run; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change a run made to the records, for the diff view and the result."""
+
+    action: str  # added, superseded, merged, archived
+    key: str
+    description: str
+    reason: str
+    sessions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolidateResult:
+    """A consolidation run (or the reason it did not run); JSON-able.
+
+    Attributes:
+        run_id: record-id format, also in the commit's ``Run:`` trailer.
+        ran: False when below the threshold, disabled, or a dry run.
+        reason: why it did not run, or what a dry run would do.
+        changes: every record added, superseded, merged or archived.
+        raw_used: raw memories consumed; raw_left: still pending after the run.
+        operations: the model's operations (also on a dry run with the builtin model).
+    """
+
+    run_id: str
+    model: str
+    ran: bool
+    reason: str | None = None
+    changes: tuple[Change, ...] = ()
+    raw_used: int = 0
+    raw_left: int = 0
+    existing: int = 0
+    operations: tuple[Operation, ...] = ()
+    prompt_tokens: int | None = None
+    tokens: int = 0
+    cost: float | None = None
+    commit: str | None = None
+    message: str | None = None
+    dry_run: bool = False
+    disabled: bool = False
+
+    def count(self, action: str) -> int:
+        """How many changes of one kind the run made."""
+        return sum(1 for c in self.changes if c.action == action)
+
+
+def consumed_ids(brain: Brain) -> set[str]:
+    """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
+    done: set[str] = set()
+    for entry in journal.read(brain.path):
+        if entry.get("op") == "consolidate" and isinstance(entry.get("raw_ids"), list):
+            done.update(str(i) for i in entry["raw_ids"])
+    return done
+
+
+def pending_raw(brain: Brain) -> list[RawMemory]:
+    """Raw memories no consolidation has consumed yet, oldest first."""
+    done = consumed_ids(brain)
+    return [m for m in read_raw(brain) if m.id not in done]
+
+
+def _batch(brain: Brain, pending: list[RawMemory]) -> list[RawMemory]:
+    """Up to ``max_raw_memories_for_consolidation``, most used keys first, kept in order."""
+    from brain.catalog import all_uses
+
+    cap = brain.config.max_raw_memories_for_consolidation
+    if len(pending) <= cap:
+        return pending
+    uses = all_uses(brain)
+    order = {m.id: n for n, m in enumerate(pending)}
+    ranked = sorted(pending, key=lambda m: (-uses.get(f"memories/{m.key}.md", 0), order[m.id]))
+    return sorted(ranked[:cap], key=lambda m: order[m.id])
+
+
+def _candidate(memory: RawMemory) -> Candidate:
+    return Candidate(
+        key=memory.key,
+        type=memory.type,  # type: ignore[arg-type]
+        description=memory.description,
+        body=memory.body,
+        tags=memory.tags,
+        confidence=memory.confidence,
+        evidence=memory.evidence,
+    )
+
+
+def _existing(record: Record) -> ExistingRecord:
+    return ExistingRecord(
+        record.key, record.type, record.description, record.body, record.tags, record.id
+    )
+
+
+def related_records(brain: Brain, raw: Sequence[RawMemory]) -> dict[str, Record]:
+    """Stored records the raw memories may touch: same key, or the best few matches.
+
+    Searches the catalog the way ``brain recall`` does, but does not count the hits
+    as uses: consolidation looking at a record must not keep it from decaying.
+    """
+    from brain.catalog import open_index
+
+    found: dict[str, Record] = {}
+    index, _ = open_index(brain)
+    try:
+        for memory in raw:
+            paths = [brain.record_path(memory.key)]
+            hits = index.search(
+                f"{memory.description} {memory.body}", k=RELATED_K, kinds=["record"]
+            )
+            paths += [brain.path / hit.path for hit in hits]
+            for path in paths:
+                record = _quiet_load(path)
+                if record is not None:
+                    found.setdefault(record.key, record)
+    finally:
+        index.close()
+    return found
+
+
+def _quiet_load(path: Any) -> Record | None:
+    try:
+        return load(path) if path.exists() else None
+    except BrainError:
+        return None
+
+
+# -- asking the model -------------------------------------------------------------------
+
+
+def _operations(
+    brain: Brain,
+    raw: list[RawMemory],
+    existing: list[ExistingRecord],
+    budget: llm.Budget,
+    mock_response: str | None,
+) -> list[Operation]:
+    from brain.pipeline import builtin
+
+    config = brain.config
+    candidates = [_candidate(m) for m in raw]
+    if config.consolidation_model == llm.BUILTIN:
+        return builtin.consolidate(candidates, existing)
+    if not candidates:
+        return []
+    try:
+        reply = llm.complete_json(
+            config.consolidation_model,
+            messages_for(candidates, existing),
+            schema=CONSOLIDATE_SCHEMA,
+            api_base=config.model_api_base,
+            max_tokens=CONSOLIDATE_MAX_TOKENS,
+            budget=budget,
+            mock_response=mock_response,
+        )
+    except llm.ModelError as exc:
+        note_error(brain, "consolidate", str(exc))
+        if is_unreachable(exc):
+            raise ModelUnreachableError("consolidate", exc) from exc
+        raise ConsolidateError(
+            f"consolidate stopped: {exc.message}; nothing was written", hint=exc.hint
+        ) from exc
+    except llm.BudgetExceeded as exc:
+        note_error(brain, "consolidate", str(exc))
+        raise ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint) from exc
+    return operations_from_json(reply.data)
+
+
+def messages_for(raw: list[Candidate], existing: list[ExistingRecord]) -> list[dict[str, str]]:
+    """The chat messages phase 2 sends."""
+    text = assets.render("prompts", "consolidate.md.j2", raw=raw, existing=existing)
+    return [{"role": "user", "content": text}]
+
+
+# -- a run --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    """A run being assembled: what to write and what it means."""
+
+    brain: Brain
+    now: datetime
+    raw: list[RawMemory]
+    writes: dict[str, Record] = field(default_factory=dict)
+    retire: dict[str, tuple[Record, str]] = field(default_factory=dict)
+    changes: list[Change] = field(default_factory=list)
+
+
+def consolidate(
+    brain: Brain,
+    *,
+    force: bool = False,
+    dry_run: bool = False,
+    now: datetime | None = None,
+    mock_response: str | None = None,
+) -> ConsolidateResult:
+    """Run phase 2 when enough raw memories are pending (or when forced), in one commit.
+
+    Args:
+        brain: the home.
+        force: run even below ``consolidation_threshold``.
+        dry_run: say what would be sent (and, with the builtin model, done); write nothing.
+        now: the current time (tests, evals), for decay and timestamps.
+        mock_response: a canned model answer (litellm's mock), for tests.
+
+    Returns:
+        The changes and the run's commit, or why it did not run.
+
+    Raises:
+        ModelUnreachableError: the model's endpoint is dead; nothing was written.
+        ConsolidateError: the model failed or the budget was too small; nothing written.
+    """
+    moment = now or datetime.now(UTC)
+    model = brain.config.consolidation_model
+    run_id = new_id()
+    if not generation_enabled(brain):
+        return ConsolidateResult(run_id, model, False, "memory generation is off", disabled=True)
+    pending = pending_raw(brain)
+    threshold = brain.config.consolidation_threshold
+    if not force and len(pending) <= threshold:
+        why = f"{len(pending)} raw memories pending, threshold {threshold}; use --force"
+        return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
+    raw = _batch(brain, pending)
+    related = related_records(brain, raw)
+    existing = [_existing(r) for r in related.values()]
+    if dry_run:
+        return _dry_run(brain, run_id, raw, existing, len(pending))
+    budget = llm.Budget(brain.config.max_tokens_per_run)
+    ops = _operations(brain, raw, existing, budget, mock_response)
+    run = _Run(brain, moment, raw)
+    with brain.transaction():
+        for op in ops:
+            _apply(run, op)
+        _decay(run)
+        sha, message = _commit(run, run_id, ops, budget)
+    return ConsolidateResult(
+        run_id,
+        model,
+        True,
+        changes=tuple(run.changes),
+        raw_used=len(raw),
+        raw_left=len(pending) - len(raw),
+        existing=len(existing),
+        operations=tuple(ops),
+        tokens=budget.used.total_tokens,
+        cost=budget.used.cost,
+        commit=sha,
+        message=message,
+    )
+
+
+def _dry_run(
+    brain: Brain, run_id: str, raw: list[RawMemory], existing: list[ExistingRecord], pending: int
+) -> ConsolidateResult:
+    from brain.pipeline import builtin
+
+    model = brain.config.consolidation_model
+    candidates = [_candidate(m) for m in raw]
+    if model == llm.BUILTIN:
+        ops = tuple(builtin.consolidate(candidates, existing))
+        guess = llm.Estimate(0, 0, 0.0)
+    else:
+        ops = ()
+        guess = llm.estimate(model, messages_for(candidates, existing), CONSOLIDATE_MAX_TOKENS)
+    return ConsolidateResult(
+        run_id,
+        model,
+        False,
+        f"dry run: {len(raw)} raw memories and {len(existing)} records would be sent",
+        raw_used=len(raw),
+        raw_left=pending - len(raw),
+        existing=len(existing),
+        operations=ops,
+        prompt_tokens=guess.prompt_tokens,
+        tokens=guess.total_tokens,
+        cost=guess.cost,
+        dry_run=True,
+    )
+
+
+def _sessions_for(run: _Run, keys: Sequence[str]) -> tuple[str, ...]:
+    wanted = set(keys)
+    return tuple(dict.fromkeys(m.session for m in run.raw if m.key in wanted and m.session))
+
+
+def _apply(run: _Run, op: Operation) -> None:
+    """Turn one operation into pending writes and retirements (nothing touches disk)."""
+    from brain.records import InvalidKeyError, validate_key
+
+    try:
+        validate_key(op.key)
+    except InvalidKeyError:
+        return
+    if op.op in ("add", "update", "merge"):
+        current = run.writes.get(op.key) or _quiet_load(run.brain.record_path(op.key))
+        sessions = _sessions_for(run, (op.key, *op.merged_keys))
+        record = views.record_from_operation(op, current, sessions, run.now)
+        absorbed = []
+        for other in op.merged_keys:
+            old = _quiet_load(run.brain.record_path(other)) if other != op.key else None
+            if old is not None and other not in run.retire:
+                run.retire[other] = (old, f"merged into {op.key}")
+                absorbed.append(old.id)
+                run.changes.append(
+                    Change("archived", other, old.description, f"merged into {op.key}")
+                )
+        if absorbed:
+            record = record.evolve(supersedes=(*record.supersedes, *absorbed))
+        run.writes[op.key] = record
+        action = "added" if current is None else ("merged" if op.op == "merge" else "superseded")
+        run.changes.append(Change(action, op.key, record.description, op.reason, sessions))
+    elif op.op == "archive":
+        old = _quiet_load(run.brain.record_path(op.key))
+        if old is not None and op.key not in run.retire:
+            run.writes.pop(op.key, None)
+            run.retire[op.key] = (old, op.reason)
+            run.changes.append(Change("archived", op.key, old.description, op.reason))
+
+
+def last_uses(brain: Brain) -> dict[str, str]:
+    """The last time recall returned each record path (ISO UTC), from the journal."""
+    from brain.catalog import USES_FILE
+
+    seen: dict[str, str] = {}
+    lines = [e for e in journal.read(brain.path) if e.get("op") == "recall"]
+    pending = brain.state / USES_FILE
+    if pending.exists():
+        for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                item = json.loads(line)
+                lines.append({"ts": item["ts"], "uses": dict.fromkeys(item["paths"], 1)})
+            except (ValueError, KeyError, TypeError):
+                continue
+    for entry in lines:
+        when = str(entry.get("ts", ""))
+        for path in entry.get("uses") or {}:
+            seen[path] = max(seen.get(path, ""), when)
+    return seen
+
+
+def _decay(run: _Run) -> None:
+    """Archive records neither updated nor recalled within ``archive_after_days``."""
+    horizon = timedelta(days=run.brain.config.archive_after_days)
+    used = last_uses(run.brain)
+    for item in run.brain.records():
+        if not isinstance(item, Record) or item.key in run.writes or item.key in run.retire:
+            continue
+        last = max(item.updated or item.created, used.get(f"memories/{item.key}.md", ""))
+        moment = views.parse_time(last)
+        if moment is not None and run.now - moment > horizon:
+            days = (run.now - moment).days
+            reason = f"unused for {days} days (decay horizon {horizon.days} days)"
+            run.retire[item.key] = (item, reason)
+            run.changes.append(Change("archived", item.key, item.description, reason))
+
+
+def _commit(run: _Run, run_id: str, ops: list[Operation], budget: llm.Budget) -> tuple[str, str]:
+    brain = run.brain
+    touched = views.write_records(brain, list(run.writes.values()), run.retire, run.now)
+    counts = {a: sum(1 for c in run.changes if c.action == a) for a in views.ACTIONS}
+    touched += views.write_views(
+        brain, run.changes, run_id=run_id, now=run.now, model=brain.config.consolidation_model
+    )
+    parts = [f"{counts['added']} added", f"{counts['superseded']} superseded"]
+    if counts["merged"]:
+        parts.append(f"{counts['merged']} merged")
+    parts.append(f"{counts['archived']} archived")
+    message = "consolidate: " + ", ".join(parts)
+    raw_all = read_raw(brain)
+    ids = {m.id for m in run.raw}
+    position = max((n + 1 for n, m in enumerate(raw_all) if m.id in ids), default=0)
+    sha = brain.commit(
+        touched,
+        f"{message}\n\nRun: {run_id}",
+        "consolidate",
+        run=run_id,
+        model=brain.config.consolidation_model,
+        **counts,
+        raw=len(run.raw),
+        operations=len(ops),
+        raw_position=position,
+        raw_file=RAW,
+        raw_ids=sorted(ids),
+        tokens=budget.used.total_tokens,
+        cost=budget.used.cost,
+    )
+    return sha, message

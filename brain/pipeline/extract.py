@@ -1,0 +1,446 @@
+"""Phase 1: read each harvested session once and write down what is worth keeping.
+
+A run reads every pending session (harvested, old enough to be over, young enough to
+matter, not extracted yet, not waiting out a failure's backoff), asks the extract
+model for a few memories, and only after every model call of the run is done writes
+``raw_memories.md`` (appended) and one ``rollout_summaries/`` file per session, in ONE
+commit. A rollout summary is what marks a session as extracted, so zero memories is
+a normal outcome that still marks the session done. A dead endpoint stops the run
+before anything is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from brain import assets
+from brain.errors import BrainError
+from brain.fsutil import atomic_write
+from brain.pipeline import llm, runs
+from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
+from brain.pipeline.schema import EXTRACT_SCHEMA, Candidate, Extraction, extraction_from_json
+from brain.records import iso, new_id, utcnow
+from brain.redact import redact
+from brain.sources.base import Transcript, Turn
+
+if TYPE_CHECKING:
+    from brain.core import Brain
+    from brain.pipeline.watermarks import SessionRef
+
+SUMMARIES = "rollout_summaries"
+EXTRACT_MAX_TOKENS = 2_000
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+class ModelUnreachableError(BrainError):
+    """The configured model's endpoint cannot be reached: the run stops, nothing is written."""
+
+    def __init__(self, phase: str, exc: llm.ModelError) -> None:
+        super().__init__(
+            f"{phase} stopped: {exc.message}; nothing was written",
+            hint=exc.hint or "check the model settings with 'brain config list'",
+        )
+        self.model = exc.model
+
+
+@dataclass(frozen=True, slots=True)
+class SessionPlan:
+    """One session a run would send, with the most it can cost."""
+
+    session: str
+    title: str | None
+    prompt_tokens: int
+    max_tokens: int
+    cost: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOutcome:
+    """What a run did with one session: ``done`` or ``failed`` (with the reason)."""
+
+    session: str
+    status: str
+    memories: tuple[str, ...] = ()
+    summary_path: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractResult:
+    """An extract run (or dry run), JSON-able through ``brain.results.to_jsonable``.
+
+    Attributes:
+        run_id: the run's id (record-id format).
+        model: the extract model.
+        sessions: what happened to each session the run handled.
+        left: sessions not sent because the budget would have been exceeded.
+        plans: on a dry run, what would be sent.
+        tokens, cost: what the model calls used (cost None when unknown).
+        commit, message: the run's commit and its message (None when nothing written).
+        disabled: memory generation is off; nothing was done.
+    """
+
+    run_id: str
+    model: str
+    sessions: tuple[SessionOutcome, ...] = ()
+    left: tuple[str, ...] = ()
+    plans: tuple[SessionPlan, ...] = ()
+    tokens: int = 0
+    cost: float | None = None
+    commit: str | None = None
+    message: str | None = None
+    dry_run: bool = False
+    disabled: bool = False
+
+    @property
+    def memories(self) -> int:
+        """Raw memories written by the run."""
+        return sum(len(s.memories) for s in self.sessions)
+
+
+def generation_enabled(brain: Brain) -> bool:
+    """False when ``generate_memories: false`` or ``BRAIN_NO_GENERATE=1``."""
+    from brain.core import environ_flag
+
+    return brain.config.generate_memories and not environ_flag("BRAIN_NO_GENERATE")
+
+
+def session_label(ref: SessionRef) -> str:
+    """``source:session_id``: how raw memories and the state file name a session."""
+    return f"{ref.source}:{ref.session_id}"
+
+
+def _when(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def summary_rel(ref: SessionRef) -> str:
+    """``rollout_summaries/<YYYY-MM-DD>-<source>-<session id>.md`` for a session."""
+    day = _when(ref.started) or _when(ref.last_activity) or utcnow()
+    return f"{SUMMARIES}/{day:%Y-%m-%d}-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
+
+
+def _safe_id(ref: SessionRef) -> str:
+    return _UNSAFE.sub("-", ref.session_id).strip("-.") or "session"
+
+
+def is_extracted(brain: Brain, ref: SessionRef) -> bool:
+    """A session is extracted once its rollout summary exists (whatever its date)."""
+    folder = brain.path / SUMMARIES
+    pattern = f"????-??-??-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
+    return folder.is_dir() and any(folder.glob(pattern))
+
+
+def pending_sessions(
+    brain: Brain, *, now: datetime | None = None, only: Sequence[str] = ()
+) -> list[SessionRef]:
+    """Harvested sessions the next run would extract, newest activity first.
+
+    Args:
+        brain: the home.
+        now: the current time (tests); default the clock.
+        only: session ids (or ``source:id``) to keep; the age and idle windows and
+            the failure backoff do not apply to sessions asked for by name.
+    """
+    from brain.pipeline.harvest import harvested_sessions
+
+    moment = now or datetime.now(UTC)
+    config = brain.config
+    failed = pipeline_state(brain).get("failed", {})
+    out = []
+    for ref in harvested_sessions(brain, for_extraction=True):
+        if only and ref.session_id not in only and session_label(ref) not in only:
+            continue
+        if is_extracted(brain, ref):
+            continue
+        if not only and not _due(ref, moment, config, failed.get(session_label(ref))):
+            continue
+        out.append(ref)
+    return out
+
+
+def _due(ref: SessionRef, now: datetime, config: Any, failure: dict | None) -> bool:
+    last = _when(ref.last_activity) or _when(ref.started)
+    if last is not None:
+        if now - last > timedelta(days=config.max_rollout_age_days):
+            return False
+        if now - last < timedelta(hours=config.min_rollout_idle_hours):
+            return False
+    retry = _when((failure or {}).get("retry_after"))
+    return retry is None or now >= retry
+
+
+# -- the model ---------------------------------------------------------------------------
+
+
+def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> list[Turn]:
+    """The turns phase 1 shows a model: typed and tool turns, redacted, middle trimmed.
+
+    The same rules as ``harvest.phase1_text`` (injected text left out, secrets redacted,
+    head and tail kept), at turn granularity so the prompt keeps each turn's role and
+    source lines.
+    """
+    from brain.pipeline.trim import trim_redacted
+
+    turns = [t for t in transcript.turns if not t.injected and t.text.strip()]
+    sizes = [len(t.text) for t in turns]
+    head, used = [], 0
+    while len(head) < len(turns) and used + sizes[len(head)] <= head_chars:
+        used += sizes[len(head)]
+        head.append(len(head))
+    tail, used = [], 0
+    i = len(turns) - 1
+    while i >= len(head) and used + sizes[i] <= tail_chars:
+        used += sizes[i]
+        tail.insert(0, i)
+        i -= 1
+    keep = head + tail
+    if not keep and turns:  # one huge turn: cut inside it
+        keep = [0]
+    out = []
+    for n in keep:
+        turn = turns[n]
+        out.append(replace(turn, text=trim_redacted(turn.text, head_chars, tail_chars)))
+        if n == len(head) - 1 and tail and tail[0] > n + 1:
+            cut = sum(sizes[n + 1 : tail[0]])
+            out.append(Turn("user", f"[... {cut} characters cut ...]", summary=True, lines=(0, 0)))
+    return out
+
+
+def messages_for(brain: Brain, transcript: Transcript) -> list[dict[str, str]]:
+    """The chat messages phase 1 sends for one session."""
+    config = brain.config
+    turns = prompt_turns(transcript, config.trim_head_chars, config.trim_tail_chars)
+    text = assets.render("prompts", "extract.md.j2", transcript=transcript, turns=turns)
+    return [{"role": "user", "content": text}]
+
+
+def _ask(
+    brain: Brain,
+    transcript: Transcript,
+    budget: llm.Budget,
+    mock_response: str | None,
+) -> Extraction:
+    config = brain.config
+    reply = llm.complete_json(
+        config.extract_model,
+        messages_for(brain, transcript),
+        schema=EXTRACT_SCHEMA,
+        api_base=config.model_api_base,
+        max_tokens=EXTRACT_MAX_TOKENS,
+        budget=budget,
+        mock_response=mock_response,
+    )
+    return extraction_from_json(reply.data)
+
+
+def is_unreachable(exc: llm.ModelError) -> bool:
+    """A dead endpoint (no server, timeout): every later call would fail the same way."""
+    text = exc.message.lower()
+    return not isinstance(exc, llm.ModelOutputError) and (
+        "unreachable" in text or "timed out" in text
+    )
+
+
+# -- a run -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Done:
+    ref: SessionRef
+    transcript: Transcript | None
+    extraction: Extraction | None
+    reason: str | None = None
+
+
+def extract(
+    brain: Brain,
+    *,
+    sessions: Sequence[str] = (),
+    dry_run: bool = False,
+    now: datetime | None = None,
+    mock_response: str | None = None,
+) -> ExtractResult:
+    """Run phase 1 over every pending session, in one commit.
+
+    Args:
+        brain: the home.
+        sessions: only these session ids (``id`` or ``source:id``).
+        dry_run: say what would be sent and what it could cost; call and write nothing.
+        now: the current time (tests).
+        mock_response: a canned model answer (litellm's mock, no network), for tests.
+
+    Returns:
+        What the run did with each session, what it left, and its commit.
+
+    Raises:
+        ModelUnreachableError: the model's endpoint is dead; nothing was written.
+    """
+    moment = now or datetime.now(UTC)
+    model = brain.config.extract_model
+    run_id = new_id()
+    if not generation_enabled(brain):
+        return ExtractResult(run_id, model, disabled=True, dry_run=dry_run)
+    refs = pending_sessions(brain, now=moment, only=sessions)
+    if dry_run:
+        return ExtractResult(run_id, model, plans=tuple(_plan(brain, refs)), dry_run=True)
+    budget = llm.Budget(brain.config.max_tokens_per_run)
+    done, left = _call_all(brain, refs, budget, mock_response)
+    outcomes, message, sha = _write_run(brain, done, run_id, moment, budget)
+    record_failures(brain, outcomes, moment, run_id)
+    return ExtractResult(
+        run_id,
+        model,
+        sessions=tuple(outcomes),
+        left=tuple(session_label(r) for r in left),
+        tokens=budget.used.total_tokens,
+        cost=budget.used.cost,
+        commit=sha,
+        message=message,
+    )
+
+
+def _plan(brain: Brain, refs: Sequence[SessionRef]) -> list[SessionPlan]:
+    from brain.pipeline.harvest import load_transcript
+
+    model = brain.config.extract_model
+    plans = []
+    for ref in refs:
+        try:
+            transcript = load_transcript(ref)
+        except BrainError:
+            continue
+        guess = llm.estimate(model, messages_for(brain, transcript), EXTRACT_MAX_TOKENS)
+        if model == llm.BUILTIN:
+            guess = llm.Estimate(0, 0, 0.0)
+        plans.append(
+            SessionPlan(
+                session_label(ref), ref.title, guess.prompt_tokens, guess.max_tokens, guess.cost
+            )
+        )
+    return plans
+
+
+def _call_all(
+    brain: Brain, refs: Sequence[SessionRef], budget: llm.Budget, mock_response: str | None
+) -> tuple[list[_Done], list[SessionRef]]:
+    """Every model call of the run, before anything is written."""
+    from brain.pipeline import builtin
+    from brain.pipeline.harvest import load_transcript
+
+    model = brain.config.extract_model
+    done: list[_Done] = []
+    for n, ref in enumerate(refs):
+        try:
+            transcript = load_transcript(ref)
+        except BrainError as exc:
+            done.append(_Done(ref, None, None, str(exc)))
+            continue
+        if model == llm.BUILTIN:
+            done.append(_Done(ref, transcript, builtin.extract(transcript)))
+            continue
+        try:
+            done.append(_Done(ref, transcript, _ask(brain, transcript, budget, mock_response)))
+        except llm.BudgetExceeded:
+            return done, list(refs[n:])
+        except llm.ModelError as exc:
+            if is_unreachable(exc):
+                note_error(brain, "extract", str(exc))
+                raise ModelUnreachableError("extract", exc) from exc
+            done.append(_Done(ref, transcript, None, str(exc)))
+    return done, []
+
+
+def _write_run(
+    brain: Brain, done: list[_Done], run_id: str, now: datetime, budget: llm.Budget
+) -> tuple[list[SessionOutcome], str | None, str | None]:
+    """Append the raw memories and write the summaries; one commit (or none)."""
+    outcomes = [SessionOutcome(session_label(d.ref), "failed", reason=d.reason) for d in done]
+    good = [d for d in done if d.extraction is not None]
+    if not good:
+        return outcomes, None, None
+    with brain.transaction():
+        # Another run may have taken a session while this one was calling the model.
+        good = [d for d in good if not is_extracted(brain, d.ref)]
+        if not good:
+            return outcomes, None, None
+        entries, touched = [], []
+        for d in good:
+            assert d.extraction is not None and d.transcript is not None
+            raws = [_raw(c, d.ref, run_id, now) for c in d.extraction.memories]
+            entries += raws
+            rel = summary_rel(d.ref)
+            _write_summary(brain, rel, d, raws, now)
+            touched.append(rel)
+            outcomes = [
+                SessionOutcome(o.session, "done", tuple(r.key for r in raws), rel)
+                if o.session == session_label(d.ref)
+                else o
+                for o in outcomes
+            ]
+        touched.append(runs.append_raw(brain, entries))
+        count = len(entries)
+        noun = "session" if len(good) == 1 else "sessions"
+        message = f"extract: {len(good)} {noun}, {count} raw memor{'y' if count == 1 else 'ies'}"
+        sha = brain.commit(
+            touched,
+            f"{message}\n\nRun: {run_id}",
+            "extract",
+            run=run_id,
+            model=brain.config.extract_model,
+            sessions=[session_label(d.ref) for d in good],
+            memories=count,
+            failed=[o.session for o in outcomes if o.status == "failed"],
+            tokens=budget.used.total_tokens,
+            cost=budget.used.cost,
+        )
+    return outcomes, message, sha
+
+
+def _raw(memory: Candidate, ref: SessionRef, run_id: str, now: datetime) -> RawMemory:
+    return RawMemory(
+        id=new_id(),
+        key=memory.key,
+        type=memory.type,
+        description=redact(memory.description),
+        body=redact(memory.body),
+        tags=memory.tags,
+        confidence=memory.confidence,
+        session=session_label(ref),
+        evidence=memory.evidence,
+        date=iso(now),
+        run=run_id,
+    )
+
+
+def _write_summary(
+    brain: Brain, rel: str, done: _Done, raws: list[RawMemory], now: datetime
+) -> None:
+    assert done.transcript is not None and done.extraction is not None
+    transcript = done.transcript
+    text = assets.render(
+        "templates",
+        "rollout_summary.md.j2",
+        ref=done.ref,
+        session=session_label(done.ref),
+        summary=redact(done.extraction.summary) or "(no summary)",
+        title=redact(transcript.title or done.ref.title or ""),
+        user_turns=sum(1 for t in transcript.turns if t.role == "user" and not t.injected),
+        turns=len(transcript.turns),
+        memories=raws,
+        extracted=iso(now),
+        model=brain.config.extract_model,
+    )
+    path = brain.path / rel
+    path.parent.mkdir(exist_ok=True)
+    atomic_write(path, text, tmp_dir=brain.state)

@@ -1,0 +1,315 @@
+"""The pipeline's own records: the raw memory log, the local state file, past runs, status.
+
+``raw_memories.md`` is phase 1's output and phase 2's input: append-only, newest last,
+merged by union across machines. Each entry is a small markdown block whose body is
+quoted (``> ``), so nothing a model wrote can be mistaken for the next entry's heading.
+``.brain/pipeline-state.json`` is local and untracked: failed sessions and their
+backoff, last errors. Past runs come from git (the commit, its files, its ``Run:``
+trailer) joined with the run's journal line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Protocol
+
+from brain import journal
+from brain.errors import BrainError
+from brain.fsutil import atomic_write, make_private_dir, read_text
+from brain.records import iso, utcnow
+
+if TYPE_CHECKING:
+    from brain.core import Brain
+
+RAW = "raw_memories.md"
+STATE_FILE = "pipeline-state.json"
+KINDS = ("extract", "consolidate")
+_RAW_HEADER = (
+    "# Raw memories\n\nPhase 1 output: append-only, newest last. Phase 2 consolidates these "
+    "into memories/; see journal.jsonl for what each run consumed.\n\n"
+)
+_FIELD = re.compile(r"^- (\w+): ?(.*)$")
+_RUN_TRAILER = re.compile(r"^Run: (\S+)\s*$", re.M)
+
+
+class RunNotFoundError(BrainError):
+    """No extract or consolidate run has the id."""
+
+    def __init__(self, run_id: str) -> None:
+        super().__init__(f"no pipeline run {run_id!r}", hint="see 'brain runs list'")
+        self.run_id = run_id
+
+
+# -- the raw memory log ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RawMemory:
+    """One phase 1 memory as written in ``raw_memories.md``."""
+
+    id: str
+    key: str
+    type: str
+    description: str
+    body: str
+    tags: tuple[str, ...] = ()
+    confidence: float = 0.5
+    session: str = ""
+    evidence: tuple[tuple[int, int], ...] = ()
+    date: str = ""
+    run: str = ""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def render_raw(memory: RawMemory) -> str:
+    """The markdown block of one raw memory."""
+    evidence = ", ".join(f"L{a}-L{b}" for a, b in memory.evidence) or "none"
+    fields = [
+        ("id", memory.id),
+        ("type", memory.type),
+        ("description", memory.description),
+        ("tags", ", ".join(memory.tags)),
+        ("confidence", f"{memory.confidence:g}"),
+        ("session", memory.session),
+        ("evidence", evidence),
+        ("date", memory.date),
+        ("run", memory.run),
+    ]
+    head = "\n".join(f"- {name}: {_one_line(value)}" for name, value in fields)
+    body = "\n".join(f"> {line}".rstrip() for line in memory.body.strip().splitlines())
+    return f"### {memory.key}\n\n{head}\n\n{body}\n\n"
+
+
+def parse_raw(text: str) -> list[RawMemory]:
+    """Every entry of a raw memory log, oldest first; malformed blocks are skipped."""
+    entries, key, meta, body = [], None, {}, []  # type: ignore[var-annotated]
+    for line in [*text.splitlines(), "### "]:
+        if line.startswith("### "):
+            if key and meta.get("id"):
+                entries.append(_entry(key, meta, body))
+            key, meta, body = line[4:].strip(), {}, []
+        elif key and (found := _FIELD.match(line)) and not body:
+            meta[found.group(1)] = found.group(2).strip()
+        elif key and line.startswith(">"):
+            body.append(line[2:] if line.startswith("> ") else line[1:])
+    return entries
+
+
+def _entry(key: str, meta: dict[str, str], body: list[str]) -> RawMemory:
+    spans = re.findall(r"L(\d+)-L(\d+)", meta.get("evidence", ""))
+    try:
+        confidence = float(meta.get("confidence", "0.5"))
+    except ValueError:
+        confidence = 0.5
+    return RawMemory(
+        id=meta["id"],
+        key=key,
+        type=meta.get("type", "fact"),
+        description=meta.get("description", ""),
+        body="\n".join(body).strip(),
+        tags=tuple(t.strip() for t in meta.get("tags", "").split(",") if t.strip()),
+        confidence=confidence,
+        session=meta.get("session", ""),
+        evidence=tuple((int(a), int(b)) for a, b in spans),
+        date=meta.get("date", ""),
+        run=meta.get("run", ""),
+    )
+
+
+def read_raw(brain: Brain) -> list[RawMemory]:
+    """The raw memory log of the home, oldest first."""
+    path = brain.path / RAW
+    return parse_raw(read_text(path)) if path.exists() else []
+
+
+def append_raw(brain: Brain, memories: Iterable[RawMemory]) -> str:
+    """Append entries to the raw memory log (written whole, atomically); return its path."""
+    path = brain.path / RAW
+    old = read_text(path) if path.exists() else _RAW_HEADER
+    new = "".join(render_raw(m) for m in memories)
+    atomic_write(path, old + new, tmp_dir=brain.state)
+    return RAW
+
+
+# -- the local state file ------------------------------------------------------------------
+
+
+def pipeline_state(brain: Brain) -> dict[str, Any]:
+    """``.brain/pipeline-state.json``: failed sessions and last errors (local, untracked)."""
+    try:
+        data = json.loads((brain.state / STATE_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_state(brain: Brain, state: dict[str, Any]) -> None:
+    """Write the local state file atomically."""
+    make_private_dir(brain.state)
+    text = json.dumps(state, indent=2, ensure_ascii=False, sort_keys=True)
+    atomic_write(brain.state / STATE_FILE, text + "\n")
+
+
+def note_error(brain: Brain, phase: str, message: str) -> None:
+    """Remember a run-level error for ``brain status``."""
+    state = pipeline_state(brain)
+    state.setdefault("last_error", {})[phase] = {"when": iso(utcnow()), "message": message}
+    save_state(brain, state)
+
+
+def backoff(attempts: int) -> timedelta:
+    """How long a session waits after its ``attempts``-th failure: 1h, 2h, 4h... a day."""
+    return min(timedelta(hours=2 ** min(max(attempts - 1, 0), 5)), timedelta(days=1))
+
+
+class _Outcome(Protocol):
+    session: str
+    status: str
+    reason: str | None
+
+
+def record_failures(brain: Brain, outcomes: Sequence[_Outcome], now: datetime, run_id: str) -> None:
+    """Mark failed sessions (with backoff) and clear the ones that succeeded."""
+    state = pipeline_state(brain)
+    failed = state.setdefault("failed", {})
+    for outcome in outcomes:
+        if outcome.status == "done":
+            failed.pop(outcome.session, None)
+            continue
+        attempts = int(failed.get(outcome.session, {}).get("attempts", 0)) + 1
+        failed[outcome.session] = {
+            "reason": outcome.reason,
+            "attempts": attempts,
+            "last": iso(now),
+            "retry_after": iso(now + backoff(attempts)),
+        }
+    state.get("last_error", {}).pop("extract", None)
+    save_state(brain, state)
+
+
+# -- past runs -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """One past extract or consolidate run."""
+
+    id: str
+    kind: str
+    date: str
+    commit: str
+    message: str
+    model: str | None
+    tokens: int | None
+    counts: dict[str, Any]
+    files: tuple[str, ...] = ()
+
+
+def _journal_runs(brain: Brain) -> dict[str, dict[str, Any]]:
+    return {
+        str(e["run"]): e
+        for e in journal.read(brain.path)
+        if e.get("op") in KINDS and e.get("run") is not None
+    }
+
+
+def list_runs(brain: Brain, *, limit: int | None = None) -> list[RunInfo]:
+    """Past extract and consolidate runs, newest first, from git joined with the journal."""
+    lines = _journal_runs(brain)
+    out = []
+    for commit in brain.repo.log():
+        kind = commit.message.split(":", 1)[0]
+        found = _RUN_TRAILER.search(commit.message)
+        if kind not in KINDS or found is None:
+            continue
+        entry = lines.get(found.group(1), {})
+        skip = {"ts", "machine", "op", "run", "model", "tokens", "raw_ids"}
+        out.append(
+            RunInfo(
+                id=found.group(1),
+                kind=kind,
+                date=commit.date,
+                commit=commit.sha,
+                message=commit.message.splitlines()[0],
+                model=entry.get("model"),
+                tokens=entry.get("tokens"),
+                counts={k: v for k, v in entry.items() if k not in skip},
+                files=tuple(f"{status} {path}" for status, path in commit.files),
+            )
+        )
+        if limit and len(out) >= limit:
+            break
+    return out
+
+
+def show_run(brain: Brain, run_id: str) -> RunInfo:
+    """One past run by id (a unique prefix of the id or of its commit works too)."""
+    matches = [r for r in list_runs(brain) if r.id.startswith(run_id) or r.commit == run_id]
+    matches = matches or [
+        r for r in list_runs(brain) if len(run_id) >= 7 and r.commit.startswith(run_id)
+    ]
+    if len(matches) != 1:
+        raise RunNotFoundError(run_id)
+    return matches[0]
+
+
+# -- status -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StatusResult:
+    """Where the pipeline stands; every field is JSON-able."""
+
+    generate_memories: bool
+    models: dict[str, str | None]
+    last_runs: dict[str, dict[str, str] | None]
+    pending_sessions: tuple[str, ...]
+    raw_pending: int
+    consolidation_threshold: int
+    records: int
+    archived: int
+    raw_bytes: int
+    failed_sessions: dict[str, Any]
+    last_errors: dict[str, Any]
+
+
+def _count(brain: Brain, folder: str) -> int:
+    return sum(1 for _ in (brain.path / folder).glob("*.md"))
+
+
+def status(brain: Brain, *, now: datetime | None = None) -> StatusResult:
+    """When each phase last ran, what is pending, how big the memory is, what failed."""
+    from brain.pipeline.consolidate import pending_raw
+    from brain.pipeline.extract import generation_enabled, pending_sessions, session_label
+
+    config = brain.config
+    last: dict[str, dict[str, str] | None] = dict.fromkeys(KINDS)
+    for run in list_runs(brain):
+        if last.get(run.kind) is None:
+            last[run.kind] = {"date": run.date, "run": run.id, "message": run.message}
+    state = pipeline_state(brain)
+    raw = brain.path / RAW
+    return StatusResult(
+        generate_memories=generation_enabled(brain),
+        models={
+            "extract": config.extract_model,
+            "consolidation": config.consolidation_model,
+            "api_base": config.model_api_base,
+        },
+        last_runs=last,
+        pending_sessions=tuple(session_label(r) for r in pending_sessions(brain, now=now)),
+        raw_pending=len(pending_raw(brain)),
+        consolidation_threshold=config.consolidation_threshold,
+        records=_count(brain, "memories"),
+        archived=_count(brain, "archive"),
+        raw_bytes=raw.stat().st_size if raw.exists() else 0,
+        failed_sessions=state.get("failed", {}),
+        last_errors=state.get("last_error", {}),
+    )

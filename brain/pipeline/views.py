@@ -1,0 +1,224 @@
+"""The generated files of a memory home: ``MEMORY.md``, ``memory_summary.md``, the run diff.
+
+They are views of ``memories/``: rendered from ``templates/`` and never merged by hand.
+After a merge conflict in one of them, :func:`regenerate_views` renders them again
+from the records, without a model. This module also turns phase 2 operations into
+record files (:func:`record_from_operation`, :func:`write_records`), the batch
+counterpart of ``Brain.remember`` (same key supersedes, ``supersedes`` keeps the ids).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from brain import assets
+from brain.fsutil import atomic_write
+from brain.records import Record, iso, load, new_id, render
+from brain.redact import redact
+
+if TYPE_CHECKING:
+    from brain.core import Brain
+    from brain.pipeline.consolidate import Change
+    from brain.pipeline.schema import Operation
+
+MEMORY_MD = "MEMORY.md"
+SUMMARY_MD = "memory_summary.md"
+DIFF_MD = "phase2_workspace_diff.md"
+ACTIONS = ("added", "superseded", "merged", "archived")
+GENERAL = "workflow"
+PREFERENCE_TYPES = frozenset({"preference", "instruction", "correction"})
+SUMMARY_ENTRIES = 15
+
+
+def parse_time(value: str | None) -> datetime | None:
+    """An aware datetime from an ISO string (``Z`` allowed), or None."""
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def group_of(record: Record) -> str:
+    """The task group: the record's project (``project:<name>`` tag), else ``workflow``."""
+    for tag in record.tags:
+        if tag.startswith("project:") and tag[8:].strip():
+            return tag[8:].strip()
+    return GENERAL
+
+
+def sessions_of(record: Record) -> list[str]:
+    """The sessions a record was learned from (``source:session_id``)."""
+    sessions = record.extra.get("sessions")
+    if isinstance(sessions, list) and sessions:
+        return [str(s) for s in sessions]
+    return [record.source] if record.source else []
+
+
+def _live(brain: Brain) -> list[Record]:
+    return [r for r in brain.records() if isinstance(r, Record)]
+
+
+def _groups(records: Iterable[Record]) -> list[dict[str, Any]]:
+    """Records by group (``workflow`` first, then projects by name), split by kind."""
+    by: dict[str, dict[str, list[Record]]] = {}
+    for record in sorted(records, key=lambda r: (r.type, r.key)):
+        group = by.setdefault(group_of(record), {"preferences": [], "knowledge": []})
+        kind = "preferences" if record.type in PREFERENCE_TYPES else "knowledge"
+        group[kind].append(record)
+    names = sorted(by, key=lambda n: (n != GENERAL, n))
+    return [{"name": n, "count": sum(map(len, by[n].values())), **by[n]} for n in names]
+
+
+def memory_md(records: Sequence[Record]) -> str:
+    """``MEMORY.md``: every record, by task group, citing its key and sessions."""
+    return assets.render(
+        "templates",
+        "memory.md.j2",
+        groups=_groups(records),
+        total=len(records),
+        sessions=sessions_of,
+    )
+
+
+def summary_md(records: Sequence[Record]) -> str:
+    """``memory_summary.md``: the profile, general tips and what memory holds, kept short."""
+    prefs = [r for r in records if r.type in PREFERENCE_TYPES]
+    tips = [r for r in records if r.type not in PREFERENCE_TYPES]
+
+    def rank(record: Record) -> tuple[bool, float, str]:
+        # Global facts first, then the surest, then the newest.
+        return (group_of(record) != GENERAL, -record.confidence, _neg(record.updated))
+
+    return assets.render(
+        "templates",
+        "memory_summary.md.j2",
+        profile=sorted(prefs, key=rank)[:SUMMARY_ENTRIES],
+        tips=sorted(tips, key=rank)[:SUMMARY_ENTRIES],
+        more=max(len(prefs) - SUMMARY_ENTRIES, 0) + max(len(tips) - SUMMARY_ENTRIES, 0),
+        groups=_groups(records),
+        total=len(records),
+        group_of=group_of,
+    )
+
+
+def _neg(stamp: str) -> str:
+    # Sort newest first inside an ascending sort key.
+    return "".join(chr(0x10FFFF - ord(c)) for c in stamp)
+
+
+def diff_md(changes: Sequence[Change], *, run_id: str, now: datetime, model: str) -> str:
+    """``phase2_workspace_diff.md``: what one consolidation added, changed and archived."""
+    by = {a: [c for c in changes if c.action == a] for a in ACTIONS}
+    return assets.render(
+        "templates", "workspace_diff.md.j2", run_id=run_id, date=iso(now), model=model, by=by
+    )
+
+
+def write_views(
+    brain: Brain, changes: Sequence[Change], *, run_id: str, now: datetime, model: str
+) -> list[str]:
+    """Render the three views from the records on disk; return their paths."""
+    records = _live(brain)
+    texts = {
+        MEMORY_MD: memory_md(records),
+        SUMMARY_MD: summary_md(records),
+        DIFF_MD: diff_md(changes, run_id=run_id, now=now, model=model),
+    }
+    for rel, text in texts.items():
+        atomic_write(brain.path / rel, text, tmp_dir=brain.state)
+    return list(texts)
+
+
+def regenerate_views(brain: Brain) -> list[str]:
+    """Re-render ``MEMORY.md`` and ``memory_summary.md`` from the records; no model, no commit.
+
+    For a merge conflict in those files: they are views, so the fix is to render
+    them again. The caller stages and commits the returned paths.
+    """
+    records = _live(brain)
+    atomic_write(brain.path / MEMORY_MD, memory_md(records), tmp_dir=brain.state)
+    atomic_write(brain.path / SUMMARY_MD, summary_md(records), tmp_dir=brain.state)
+    return [MEMORY_MD, SUMMARY_MD]
+
+
+# -- operations to record files ------------------------------------------------------------
+
+
+def record_from_operation(
+    op: Operation, current: Record | None, sessions: Sequence[str], now: datetime
+) -> Record:
+    """The record an add, update or merge writes; ``current`` is what has its key now."""
+    known = sessions_of(current) if current is not None else []
+    every = list(dict.fromkeys([*known, *sessions]))
+    source = every[-1] if every else (current.source if current else None)
+    extra = dict(current.extra) if current is not None else {}
+    extra.pop("archived", None)
+    extra.pop("archive_reason", None)
+    if len(every) > 1:
+        extra["sessions"] = every
+    body = redact(op.body or (current.body if current else "")).strip()
+    return Record(
+        id=new_id(now),
+        key=op.key,
+        type=op.type or (current.type if current else "fact"),
+        description=redact(op.description or (current.description if current else body[:100])),
+        body=body,
+        tags=op.tags or (current.tags if current else ()),
+        profile=source.split(":", 1)[0] if source else None,
+        source=source,
+        created=current.created if current is not None and current.created else iso(now),
+        updated=iso(now),
+        confidence=op.confidence if op.confidence is not None else 0.8,
+        supersedes=(*current.supersedes, current.id) if current is not None else (),
+        extra=extra,
+    )
+
+
+def write_records(
+    brain: Brain,
+    writes: Sequence[Record],
+    retire: dict[str, tuple[Record, str]],
+    now: datetime,
+) -> list[str]:
+    """Write records (superseding by key, live or archived) and archive others.
+
+    Must be called inside ``brain.transaction()``; returns the home-relative paths
+    touched, for the caller's one commit.
+    """
+    touched: list[str] = []
+    for record in writes:
+        path = brain.record_path(record.key)
+        archived = brain.record_path(record.key, archived=True)
+        if archived.exists():  # relearning an archived fact brings it back
+            old = _quiet(archived)
+            if old is not None and old.id not in record.supersedes and old.id != record.id:
+                record = record.evolve(supersedes=(*record.supersedes, old.id))
+            archived.unlink()
+            touched.append(_rel(brain, archived))
+        atomic_write(path, render(record), tmp_dir=brain.state)
+        touched.append(_rel(brain, path))
+    for key, (record, reason) in retire.items():
+        src, dst = brain.record_path(key), brain.record_path(key, archived=True)
+        extra = {**record.extra, "archived": iso(now), "archive_reason": redact(reason)}
+        atomic_write(dst, render(record.evolve(extra=extra)), tmp_dir=brain.state)
+        src.unlink(missing_ok=True)
+        touched += [_rel(brain, src), _rel(brain, dst)]
+    return touched
+
+
+def _rel(brain: Brain, path: Any) -> str:
+    return path.relative_to(brain.path).as_posix()
+
+
+def _quiet(path: Any) -> Record | None:
+    from brain.errors import BrainError
+
+    try:
+        return load(path)
+    except BrainError:
+        return None
