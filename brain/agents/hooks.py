@@ -1,0 +1,200 @@
+"""Hook handlers the agent tools run: session start gives context, session end learns.
+
+Both fail open. An agent must never be blocked or slowed down by its memory: any
+error (no home, a broken brain.yaml, a locked or corrupt home, a bad payload) is
+written to ``.brain/logs/hooks.log`` (stderr when there is no home), the exit status
+stays 0, and session start still answers valid JSON, with an empty context.
+
+Session start takes no lock and does not touch the search index: it reads files
+only, so a writer holding the home's lock or a garbled ``index.sqlite`` cannot delay
+it. Session end starts a detached background job and returns at once; the job runs
+``brain harvest --path <transcript>`` and then ``brain extract``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from brain.agents.context import Context, context, empty_context
+from brain.fsutil import append_line
+
+TOOLS = ("claude-code", "codex", "gemini")
+LOG_DIR = Path(".brain") / "logs"
+HOOK_LOG = "hooks.log"
+JOB_LOG = "after-session.log"
+
+
+@dataclass(frozen=True, slots=True)
+class HookAnswer:
+    """What a hook printed (``output``) and what went wrong, if anything."""
+
+    output: str
+    context: Context | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class JobStarted:
+    """The background job session end started."""
+
+    pid: int | None
+    command: tuple[str, ...]
+    log: str | None
+    error: str | None = None
+
+
+def _stamp() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def log_failure(home: Path, event: str, message: str) -> None:
+    """Record why a hook failed open: in the home's hooks.log, else on stderr."""
+    line = f"{_stamp()} {event}: {message}"
+    state = home / ".brain"
+    if state.is_dir():
+        try:
+            (home / LOG_DIR).mkdir(parents=True, exist_ok=True)
+            append_line(home / LOG_DIR / HOOK_LOG, line)
+            return
+        except OSError:
+            pass  # a read-only home: stderr is the last place left
+    print(f"brain: {line}", file=sys.stderr)
+
+
+def parse_payload(raw: str) -> dict[str, Any]:
+    """The tool's hook payload; empty input means no payload. Raises ValueError if bad."""
+    if not raw.strip():
+        return {}
+    payload = json.loads(raw)
+    if not isinstance(payload, dict):
+        raise ValueError(f"the hook payload is a JSON {type(payload).__name__}, not an object")
+    return payload
+
+
+def answer_json(tool: str, ctx: Context) -> str:
+    """The session-start answer in ``tool``'s format.
+
+    Claude Code, Codex and Gemini CLI all read ``hookSpecificOutput.additionalContext``
+    from a SessionStart hook's JSON on stdout.
+    """
+    if tool not in TOOLS:
+        tool = "claude-code"
+    body = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ctx.text}}
+    return json.dumps(body, ensure_ascii=False)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return f"{type(exc).__name__}: {text}"
+
+
+def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> HookAnswer:
+    """Answer a SessionStart hook; never raises.
+
+    Args:
+        home: the memory home (it may not exist).
+        raw_payload: the JSON the tool wrote on stdin (``cwd``, ``session_id``, ...).
+        tool: whose output format to use.
+
+    Returns:
+        The JSON to print, the context in it, and the reason it is empty if it failed.
+    """
+    try:
+        from brain.core import Brain
+
+        payload = parse_payload(raw_payload)
+        cwd = payload.get("cwd")
+        project = Path(cwd) if isinstance(cwd, str) and cwd else None
+        ctx = context(Brain.open(home), project=project, count=False)
+        return HookAnswer(answer_json(tool, ctx), ctx)
+    except Exception as exc:  # fail open: whatever broke, the agent still starts
+        reason = _reason(exc)
+        detail = reason if _expected(exc) else traceback.format_exc().rstrip()
+        log_failure(home, "session-start", detail)
+        ctx = empty_context(f"brain memory unavailable: {reason}")
+        return HookAnswer(answer_json(tool, ctx), ctx, reason)
+
+
+def _expected(exc: Exception) -> bool:
+    """Errors that need no traceback in the log: ours, bad JSON, files."""
+    from brain.errors import BrainError
+
+    return isinstance(exc, BrainError | ValueError | OSError)
+
+
+def after_session_command(home: Path, transcript: str | None) -> tuple[str, ...]:
+    """The command line of the background job for one finished session."""
+    args = [sys.executable, "-m", "brain", "--home", str(home), "hook", "after-session"]
+    if transcript:
+        args += ["--path", transcript]
+    return tuple(args)
+
+
+def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobStarted:
+    """Answer a SessionEnd hook: start the learning job in the background; never raises.
+
+    The job is detached (its own session, stdin and stdout on /dev/null, stderr to
+    ``.brain/logs/after-session.log``), so the tool can exit while it runs.
+    """
+    try:
+        payload = parse_payload(raw_payload)
+        transcript = payload.get("transcript_path")
+        transcript = transcript if isinstance(transcript, str) and transcript else None
+        if not (home / ".brain").is_dir():
+            raise FileNotFoundError(f"{home} is not a brain home; run 'brain init'")
+        command = after_session_command(home, transcript)
+        log_path = home / LOG_DIR / JOB_LOG
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with log_path.open("ab") as log:
+            log.write(f"{_stamp()} {tool} session ended; starting {' '.join(command)}\n".encode())
+            log.flush()
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+                close_fds=True,
+            )
+        return JobStarted(process.pid, command, str(log_path))
+    except Exception as exc:  # fail open
+        log_failure(home, "session-end", _reason(exc))
+        return JobStarted(None, (), None, _reason(exc))
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """One step of the after-session job."""
+
+    command: str
+    returncode: int
+    skipped: bool = False
+
+
+def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
+    """Harvest the session, then extract memories; what each step did.
+
+    Runs in the background job. A command this version of brain lacks is skipped
+    (and logged by the caller) rather than failing the job; a failed harvest stops it.
+    """
+    steps = [["harvest", "--path", transcript] if transcript else ["harvest"], ["extract"]]
+    results = []
+    for step in steps:
+        command = [sys.executable, "-m", "brain", "--home", str(home), *step]
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        missing = done.returncode == 2 and "No such command" in done.stderr
+        if done.stdout.strip():
+            print(done.stdout.rstrip(), file=sys.stderr)
+        if done.stderr.strip() and not missing:
+            print(done.stderr.rstrip(), file=sys.stderr)
+        results.append(StepResult(f"brain {step[0]}", done.returncode, missing))
+        if done.returncode != 0 and not missing:
+            break
+    return results

@@ -1,0 +1,300 @@
+"""Install brain's hooks into an agent tool's settings, and take them out again.
+
+Each tool keeps hooks in a JSON file shaped ``{"hooks": {Event: [group, ...]}}``
+where a group is ``{"matcher": ..., "hooks": [handler, ...]}``. Installing adds one
+group per event that holds brain's handler; uninstalling removes brain's handlers
+(recognised by their ``brain hook`` command) and any container that leaves empty.
+Everything else in the file, the user's hooks and settings included, is kept as it
+was. A malformed file is an error that changes nothing; the first write keeps a
+``.bak`` copy; the file is replaced atomically.
+
+* Claude Code: ``~/.claude/settings.json`` or ``<project>/.claude/settings.json``;
+  SessionStart and SessionEnd; ``timeout`` in seconds.
+* Gemini CLI: ``~/.gemini/settings.json`` or ``<project>/.gemini/settings.json``;
+  SessionStart and SessionEnd; ``timeout`` in milliseconds; handlers have a ``name``.
+* Codex CLI: ``$CODEX_HOME/hooks.json`` (``~/.codex``) or ``<project>/.codex/hooks.json``;
+  SessionStart only (Codex has no session-end event), ``timeout`` in seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from brain.errors import BrainError
+from brain.fsutil import atomic_write
+
+_OURS = re.compile(
+    r"""(?:^|[\s/\\])brain(?:\.exe)?\s+(?:--home\s+(?:'[^']*'|\S+)\s+)?hook\s+session-"""
+)
+
+
+class SettingsError(BrainError):
+    """A tool's settings file cannot be read or merged."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}", hint="fix the file by hand, then run this again")
+        self.path = path
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """Where a tool keeps its hooks and how it spells them."""
+
+    name: str
+    user_file: tuple[str, ...]
+    project_file: tuple[str, ...]
+    events: tuple[tuple[str, str], ...]  # (tool's event name, brain hook subcommand)
+    timeout: int
+    named: bool = False
+    notes: tuple[str, ...] = ()
+
+
+SPECS = {
+    "claude-code": ToolSpec(
+        "claude-code",
+        (".claude", "settings.json"),
+        (".claude", "settings.json"),
+        (("SessionStart", "session-start"), ("SessionEnd", "session-end")),
+        timeout=10,
+    ),
+    "gemini": ToolSpec(
+        "gemini",
+        (".gemini", "settings.json"),
+        (".gemini", "settings.json"),
+        (("SessionStart", "session-start"), ("SessionEnd", "session-end")),
+        timeout=10_000,
+        named=True,
+        notes=(
+            "Gemini CLI runs hooks when they are enabled (hooksConfig.enabled in settings.json "
+            "on versions that gate them).",
+        ),
+    ),
+    "codex": ToolSpec(
+        "codex",
+        ("hooks.json",),
+        (".codex", "hooks.json"),
+        (("SessionStart", "session-start"),),
+        timeout=10,
+        notes=(
+            "Codex has no session-end hook: run 'brain harvest' (e.g. from cron) to learn "
+            "from Codex sessions.",
+            "Codex asks you to review and trust new hooks before it runs them (/hooks).",
+            "'brain sync-instructions' also writes the context into AGENTS.md.",
+        ),
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class InstallResult:
+    """What installing or uninstalling did (or, with ``dry_run``, would do) to one file."""
+
+    action: str  # "install" or "uninstall"
+    tool: str
+    path: str
+    changed: bool
+    dry_run: bool
+    backup: str | None
+    text: str
+    events: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+def spec_for(tool: str) -> ToolSpec:
+    """The spec of a tool by name; an unknown name is an error naming the known ones."""
+    try:
+        return SPECS[tool]
+    except KeyError:
+        raise BrainError(f"unknown tool {tool!r}", hint=f"use one of: {', '.join(SPECS)}") from None
+
+
+def settings_path(tool: str, scope: str = "user", project: Path | None = None) -> Path:
+    """The settings file brain's hooks go into for ``tool`` at ``scope``."""
+    spec = spec_for(tool)
+    if scope == "project":
+        return Path(project or Path.cwd()).absolute().joinpath(*spec.project_file)
+    if scope != "user":
+        raise BrainError(f"unknown scope {scope!r}", hint="use 'user' or 'project'")
+    if tool == "codex":
+        codex_home = os.environ.get("CODEX_HOME")
+        base = Path(codex_home).expanduser() if codex_home else Path.home() / ".codex"
+        return base.joinpath(*spec.user_file)
+    return Path.home().joinpath(*spec.user_file)
+
+
+def brain_command(home: Path | None = None) -> str:
+    """How the tool should run brain: ``brain`` when it is on PATH, else this Python."""
+    found = shutil.which("brain")
+    base = "brain" if found else f"{_quote(sys.executable)} -m brain"
+    return f"{base} --home {_quote(str(home))}" if home else base
+
+
+def _quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def is_ours(handler: Any) -> bool:
+    """Whether a hook handler is one brain installed."""
+    return isinstance(handler, dict) and bool(_OURS.search(str(handler.get("command", ""))))
+
+
+def _handler(spec: ToolSpec, event: str, sub: str, base: str) -> dict[str, Any]:
+    handler: dict[str, Any] = {"type": "command"}
+    if spec.named:
+        handler["name"] = f"brain-{sub}"
+    handler["command"] = f"{base} hook {sub} --tool {spec.name}"
+    handler["timeout"] = spec.timeout
+    return handler
+
+
+def _read(path: Path) -> tuple[dict[str, Any], str | None]:
+    if not path.exists():
+        return {}, None
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(path, f"cannot read it ({exc})") from exc
+    if not raw.strip():
+        return {}, raw
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise SettingsError(path, f"not valid JSON (line {exc.lineno}: {exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise SettingsError(path, "expected a JSON object at the top")
+    return data, raw
+
+
+def _hooks_table(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise SettingsError(path, "'hooks' is not an object")
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            raise SettingsError(path, f"'hooks.{event}' is not a list")
+    return hooks
+
+
+def remove_ours(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``data`` without brain's handlers (and containers that end up empty)."""
+    hooks = _hooks_table(path, data)
+    cleaned: dict[str, Any] = {}
+    for event, groups in hooks.items():
+        kept_groups = []
+        for group in groups:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(inner, list) or not any(is_ours(h) for h in inner):
+                kept_groups.append(group)
+                continue
+            kept = [h for h in inner if not is_ours(h)]
+            if kept:
+                kept_groups.append({**group, "hooks": kept})
+        if kept_groups or not groups:
+            cleaned[event] = kept_groups
+    result = dict(data)
+    if cleaned or ("hooks" in data and not hooks):
+        result["hooks"] = cleaned
+    else:
+        result.pop("hooks", None)
+    return result
+
+
+def add_ours(path: Path, data: dict[str, Any], spec: ToolSpec, base: str) -> dict[str, Any]:
+    """A copy of ``data`` with exactly one brain group per event (old ones replaced)."""
+    result = remove_ours(path, data)
+    hooks = dict(result.get("hooks", {}))
+    for event, sub in spec.events:
+        group = {"matcher": "", "hooks": [_handler(spec, event, sub, base)]}
+        hooks[event] = [*hooks.get(event, []), group]
+    result["hooks"] = hooks
+    return result
+
+
+def write_keeping_mode(path: Path, text: str) -> None:
+    """Replace ``path`` atomically, keeping its permissions (new files get the umask's)."""
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    atomic_write(path, text)
+    os.chmod(path, mode)
+
+
+def _render(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _apply(
+    action: str,
+    tool: str,
+    path: Path,
+    new: dict[str, Any],
+    old: dict[str, Any],
+    raw: str | None,
+    dry_run: bool,
+) -> InstallResult:
+    spec = spec_for(tool)
+    changed = new != old
+    text = _render(new)
+    backup = None
+    if changed and not dry_run:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        bak = path.with_name(path.name + ".bak")
+        if raw is not None and not bak.exists():
+            shutil.copy2(path, bak)  # the user's file as it was before brain first touched it
+            backup = str(bak)
+        write_keeping_mode(path, text)
+    events = tuple(event for event, _ in spec.events)
+    return InstallResult(
+        action, tool, str(path), changed, dry_run, backup, text, events, spec.notes
+    )
+
+
+def install(
+    tool: str,
+    *,
+    scope: str = "user",
+    project: Path | None = None,
+    dry_run: bool = False,
+    home: Path | None = None,
+) -> InstallResult:
+    """Merge brain's session hooks into ``tool``'s settings file.
+
+    Args:
+        tool: ``claude-code``, ``codex`` or ``gemini``.
+        scope: ``user`` (the tool's file in your home) or ``project`` (in ``project``).
+        project: the project directory for ``scope="project"`` (default: cwd).
+        dry_run: compute the new file but write nothing.
+        home: a memory home to pin in the hook command (default: brain's usual lookup).
+
+    Returns:
+        What changed; ``text`` is the whole file as written (or as it would be).
+    """
+    spec = spec_for(tool)
+    path = settings_path(tool, scope, project)
+    old, raw = _read(path)
+    new = add_ours(path, old, spec, brain_command(home))
+    return _apply("install", tool, path, new, old, raw, dry_run)
+
+
+def uninstall(
+    tool: str, *, scope: str = "user", project: Path | None = None, dry_run: bool = False
+) -> InstallResult:
+    """Remove brain's hooks from ``tool``'s settings file, leaving everything else."""
+    path = settings_path(tool, scope, project)
+    old, raw = _read(path)
+    if raw is None:
+        return InstallResult("uninstall", tool, str(path), False, dry_run, None, "", ())
+    new = remove_ours(path, old)
+    return _apply("uninstall", tool, path, new, old, raw, dry_run)

@@ -1,0 +1,242 @@
+"""Commands for agent tools: context, mcp, hooks, hook, sync-instructions, cite."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from brain.cli import State, emit, json_option, main, pass_state
+
+TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini"])
+project_option = click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The project directory (default: the current directory).",
+)
+
+
+@main.command("context")
+@project_option
+@click.option("--budget", type=click.IntRange(min=1), help="The most tokens the context may take.")
+@json_option
+@pass_state
+def context_(state: State, project: Path | None, budget: int | None, as_json: bool) -> None:
+    """Print what an agent sees at session start: summary, project knowledge, record index."""
+    from brain.agents.context import context
+
+    result = context(state.brain(), project=project or Path.cwd(), budget=budget)
+    if result.notice and not as_json:
+        click.echo(result.notice, err=True)
+    emit(result, as_json, lambda r: r.text.rstrip("\n"))
+
+
+@main.command("mcp")
+@project_option
+@pass_state
+def mcp_(state: State, project: Path | None) -> None:
+    """Serve the memory to MCP clients over stdio: recall, remember, forget, read, context."""
+    from brain.agents.mcp_server import serve
+
+    serve(state.home, project or Path.cwd())
+
+
+# -- installing hooks -------------------------------------------------------------
+
+
+def _install_text(result: Any) -> str:
+    verb = "installed in" if result.action == "install" else "removed from"
+    if result.dry_run:
+        head = f"would write {result.path}:" if result.changed else f"{result.path}: no change"
+        return head + ("\n" + result.text.rstrip("\n") if result.changed else "")
+    lines = [f"brain hooks {verb} {result.path}" if result.changed else f"{result.path}: no change"]
+    if result.backup:
+        lines.append(f"the previous file is kept as {result.backup}")
+    if result.action == "install":
+        lines.append(f"events: {', '.join(result.events)}")
+        lines += [f"note: {note}" for note in result.notes]
+    return "\n".join(lines)
+
+
+def _hooks_options(func: Any) -> Any:
+    for option in reversed(
+        [
+            click.argument("tool", type=TOOL_CHOICE),
+            click.option(
+                "--scope",
+                type=click.Choice(["user", "project"]),
+                default="user",
+                show_default=True,
+                help="The tool's user settings, or the project's.",
+            ),
+            project_option,
+            click.option("--dry-run", is_flag=True, help="Print the would-be file only."),
+            json_option,
+        ]
+    ):
+        func = option(func)
+    return func
+
+
+@main.group()
+def hooks() -> None:
+    """Install brain's session hooks into Claude Code, Codex CLI or Gemini CLI."""
+
+
+@hooks.command("install")
+@_hooks_options
+@pass_state
+def hooks_install(
+    state: State, tool: str, scope: str, project: Path | None, dry_run: bool, as_json: bool
+) -> None:
+    """Add brain's SessionStart/SessionEnd hooks to TOOL's settings, keeping everything else."""
+    from brain.agents.installers import install
+
+    home = state.home if state.home_flag else None
+    result = install(tool, scope=scope, project=project, dry_run=dry_run, home=home)
+    emit(result, as_json, _install_text)
+
+
+@hooks.command("uninstall")
+@_hooks_options
+def hooks_uninstall(
+    tool: str, scope: str, project: Path | None, dry_run: bool, as_json: bool
+) -> None:
+    """Remove brain's hooks from TOOL's settings; the rest of the file stays as it is."""
+    from brain.agents.installers import uninstall
+
+    result = uninstall(tool, scope=scope, project=project, dry_run=dry_run)
+    emit(result, as_json, _install_text)
+
+
+# -- the hooks themselves (run by agent tools; they always exit 0) ----------------
+
+
+@main.group()
+def hook() -> None:
+    """Hook handlers that agent tools run. They fail open: errors are logged, exit status 0."""
+
+
+def _stdin() -> str:
+    try:
+        return "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    except (OSError, ValueError, UnicodeDecodeError):
+        return ""
+
+
+tool_option = click.option(
+    "--tool",
+    type=click.Choice(["claude-code", "codex", "gemini"]),
+    default="claude-code",
+    show_default=True,
+    help="Which tool is calling, for the answer's format.",
+)
+
+
+@hook.command("session-start")
+@tool_option
+@pass_state
+def hook_session_start(state: State, tool: str) -> None:
+    """Read the tool's payload on stdin; print the context as the tool's hook JSON."""
+    from brain.agents.hooks import session_start
+
+    click.echo(session_start(state.home, _stdin(), tool).output)
+
+
+@hook.command("session-end")
+@tool_option
+@pass_state
+def hook_session_end(state: State, tool: str) -> None:
+    """Start harvest + extract for the finished session in the background; return at once."""
+    from brain.agents.hooks import session_end
+
+    session_end(state.home, _stdin(), tool)
+
+
+@hook.command("after-session", hidden=True)
+@click.option("--path", "transcript", help="The finished session's transcript.")
+@pass_state
+def hook_after_session(state: State, transcript: str | None) -> None:
+    """The background job session-end starts: brain harvest, then brain extract."""
+    from brain.agents.hooks import run_after_session
+
+    for step in run_after_session(state.home, transcript):
+        status = "skipped (not available in this version)" if step.skipped else step.returncode
+        click.echo(f"{step.command}: {status}", err=True)
+
+
+# -- instruction files and citations ---------------------------------------------
+
+
+def _sync_text(result: Any) -> str:
+    lines = []
+    for item in result.files:
+        prefix = "would be " if item.dry_run and item.action != "unchanged" else ""
+        lines.append(f"{item.path}: {prefix}{item.action}")
+    return "\n".join(lines)
+
+
+@main.command("sync-instructions")
+@project_option
+@click.option(
+    "--files",
+    default="CLAUDE.md,AGENTS.md,GEMINI.md",
+    show_default=True,
+    help="Comma-separated instruction files in the project.",
+)
+@click.option("--budget", type=click.IntRange(min=1), help="The most tokens the context may take.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@json_option
+@pass_state
+def sync_instructions_(
+    state: State,
+    project: Path | None,
+    files: str,
+    budget: int | None,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Write the context into a brain-managed block of CLAUDE.md, AGENTS.md and GEMINI.md."""
+    from brain.agents.instructions import sync_instructions
+
+    names = [name.strip() for name in files.split(",") if name.strip()]
+    result = sync_instructions(state.brain(), project, names, budget=budget, dry_run=dry_run)
+    emit(result, as_json, _sync_text)
+
+
+def _cite_text(found: dict[str, Any]) -> str:
+    lines = []
+    for citation in found["citations"]:
+        for entry in citation.entries:
+            span = f":{entry.start}-{entry.end}" if entry.start is not None else ""
+            lines.append(f"{entry.file}{span}" + (f"  ({entry.note})" if entry.note else ""))
+        lines += [f"session {rid}" for rid in citation.rollout_ids]
+        lines += [f"unreadable: {problem}" for problem in citation.problems]
+    lines.append("records used: " + (", ".join(found["uses"]) or "none"))
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option(
+    "--parse",
+    "file",
+    required=True,
+    type=click.File("r", encoding="utf-8", errors="replace"),
+    help="A file to scan: an answer, or a transcript (JSONL) ('-' for stdin).",
+)
+@json_option
+def cite(file: Any, as_json: bool) -> None:
+    """Show the <memory_citation> blocks in FILE and the records they cite."""
+    from brain.agents.cite import parse_citations, text_of, uses_from_text
+
+    text = text_of(file.read())
+    found = {"citations": parse_citations(text), "uses": uses_from_text(text)}
+    if as_json:
+        from brain.results import to_jsonable
+
+        click.echo(json.dumps(to_jsonable(found), indent=2, ensure_ascii=False))
+        return
+    click.echo(_cite_text(found))
