@@ -119,7 +119,7 @@ def fit_sections(text: str, limit: int, level: int) -> tuple[str, int, int]:
         return text.rstrip("\n"), len(parts), len(parts)
     kept: list[str] = []
     for part in parts:
-        if tokens.count_tokens("".join([*kept, part])) > limit:
+        if tokens.count_tokens("".join([*kept, part]).rstrip("\n")) > limit:
             break
         kept.append(part)
     if not kept and parts and limit > 0:

@@ -166,6 +166,7 @@ def hook_after_session(state: State, transcript: str | None) -> None:
     for step in run_after_session(state.home, transcript):
         status = "skipped (not available in this version)" if step.skipped else step.returncode
         click.echo(f"{step.command}: {status}", err=True)
+    click.echo("after-session done", err=True)
 
 
 # -- instruction files and citations ---------------------------------------------

@@ -1,0 +1,301 @@
+"""Hook handlers fail open (real subprocesses); installers keep the user's settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brain.core import Brain
+from tests.helpers import cli, run_brain
+
+PAYLOAD = {
+    "session_id": "0199-abc",
+    "transcript_path": "/nonexistent/session.jsonl",
+    "hook_event_name": "SessionStart",
+    "source": "startup",
+}
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    brain = Brain.init(home)[0]
+    brain.remember("Deploys go through the staging gate first.", key="deploy-gate")
+    return brain
+
+
+def session_start(tmp_path: Path, *extra: str, payload: str | None = None) -> Any:
+    body = payload if payload is not None else json.dumps({**PAYLOAD, "cwd": str(tmp_path)})
+    done = run_brain("hook", "session-start", *extra, input=body, timeout=30)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert set(answer) == {"hookSpecificOutput"}
+    assert answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    return answer["hookSpecificOutput"]["additionalContext"], done.stderr
+
+
+def hooks_log(home: Path) -> str:
+    return (home / ".brain" / "logs" / "hooks.log").read_text()
+
+
+# -- session start -------------------------------------------------------------------
+
+
+def test_session_start_answers_with_the_context(brain: Brain, tmp_path: Path) -> None:
+    context, stderr = session_start(tmp_path)
+    assert context.startswith("<brain-memory>\n")
+    assert "- deploy-gate: Deploys go through the staging gate first." in context
+    assert stderr == ""
+
+
+@pytest.mark.parametrize("tool", ["gemini", "codex"])
+def test_session_start_speaks_each_tools_format(brain: Brain, tmp_path: Path, tool: str) -> None:
+    context, _ = session_start(tmp_path, "--tool", tool)
+    assert "deploy-gate" in context
+
+
+def test_session_start_without_a_home_fails_open_to_stderr(home: Path, tmp_path: Path) -> None:
+    context, stderr = session_start(tmp_path)
+    assert context == ""
+    assert "session-start: NotAHomeError" in stderr and "is not a brain home" in stderr
+    assert not home.exists()
+
+
+def test_session_start_with_broken_config_fails_open_and_logs(brain: Brain, tmp_path: Path) -> None:
+    (brain.path / "brain.yaml").write_text("extract_model: [unclosed\n")
+    context, stderr = session_start(tmp_path)
+    assert context == "" and stderr == ""
+    assert "ConfigError" in hooks_log(brain.path) and "invalid YAML" in hooks_log(brain.path)
+
+
+def test_session_start_ignores_a_garbage_index(brain: Brain, tmp_path: Path) -> None:
+    (brain.path / ".brain" / "index.sqlite").write_bytes(os.urandom(8192))
+    context, stderr = session_start(tmp_path)
+    assert "deploy-gate" in context and stderr == ""
+
+
+def test_session_start_with_bad_payload_fails_open_and_logs(brain: Brain, tmp_path: Path) -> None:
+    context, _ = session_start(tmp_path, payload="{not json")
+    assert context == ""
+    assert "session-start: JSONDecodeError" in hooks_log(brain.path)
+    context, _ = session_start(tmp_path, payload="[1, 2]")
+    assert "is a JSON list, not an object" in hooks_log(brain.path)
+
+
+def test_session_start_with_empty_stdin_still_gives_context(brain: Brain, tmp_path: Path) -> None:
+    context, _ = session_start(tmp_path, payload="")
+    assert "deploy-gate" in context
+
+
+def test_session_start_does_not_wait_for_the_write_lock(brain: Brain, tmp_path: Path) -> None:
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys, time\n"
+            "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "print('locked', flush=True)\n"
+            "time.sleep(60)\n",
+            str(brain.path / ".brain" / "lock"),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        # A write would wait 60 s for this lock; the hook must not wait at all.
+        context, _ = session_start(tmp_path)
+        assert "deploy-gate" in context
+        assert holder.poll() is None  # the lock was held throughout
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_session_start_with_memory_off_is_empty(brain: Brain, tmp_path: Path) -> None:
+    brain.config_set("use_memories", "false")
+    context, stderr = session_start(tmp_path)
+    assert context == "" and stderr == ""
+
+
+# -- session end ---------------------------------------------------------------------
+
+
+def test_session_end_starts_a_detached_job_and_returns(brain: Brain, tmp_path: Path) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text('{"type": "user", "message": {"content": "hi"}}\n')
+    payload = json.dumps({**PAYLOAD, "transcript_path": str(transcript), "cwd": str(tmp_path)})
+    done = run_brain("hook", "session-end", input=payload, timeout=30)
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+    log = brain.path / ".brain" / "logs" / "after-session.log"
+    deadline = time.monotonic() + 120
+    while "after-session done" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    text = log.read_text()
+    assert f"hook after-session --path {transcript}" in text
+    assert "brain harvest: " in text and "after-session done" in text
+
+
+def test_session_end_without_home_fails_open(home: Path) -> None:
+    done = run_brain("hook", "session-end", input=json.dumps(PAYLOAD), timeout=30)
+    assert done.returncode == 0 and done.stdout == ""
+    assert "session-end:" in done.stderr and "not a brain home" in done.stderr
+
+
+# -- installers ----------------------------------------------------------------------
+
+USER_SETTINGS = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(git status)"]},
+    "hooks": {
+        "SessionStart": [
+            {"matcher": "startup", "hooks": [{"type": "command", "command": "notify.sh start"}]}
+        ],
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh", "timeout": 5}]}
+        ],
+    },
+}
+
+
+def claude_settings() -> Path:
+    return Path.home() / ".claude" / "settings.json"
+
+
+def write_settings(path: Path, data: Any) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, indent=4)
+    path.write_text(text)
+    return text
+
+
+def ours(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        handler
+        for groups in data.get("hooks", {}).values()
+        for group in groups
+        for handler in group["hooks"]
+        if " hook session-" in handler["command"]
+    ]
+
+
+def test_install_keeps_user_settings_and_uninstall_restores_them() -> None:
+    path = claude_settings()
+    original = write_settings(path, USER_SETTINGS)
+    result = cli("hooks", "install", "claude-code")
+    assert result.exit_code == 0, result.stderr
+    installed = json.loads(path.read_text())
+    assert [h["command"].split(" hook ")[1] for h in ours(installed)] == [
+        "session-start --tool claude-code",
+        "session-end --tool claude-code",
+    ]
+    without = {
+        **installed,
+        "hooks": {
+            "SessionStart": installed["hooks"]["SessionStart"][:1],
+            "PreToolUse": installed["hooks"]["PreToolUse"],
+        },
+    }
+    assert without == USER_SETTINGS
+    assert installed["hooks"]["SessionEnd"][0]["matcher"] == ""
+    assert (path.parent / "settings.json.bak").read_text() == original
+    assert cli("hooks", "uninstall", "claude-code").exit_code == 0
+    assert json.loads(path.read_text()) == USER_SETTINGS
+
+
+def test_install_is_idempotent_and_keeps_the_first_backup() -> None:
+    path = claude_settings()
+    original = write_settings(path, USER_SETTINGS)
+    cli("hooks", "install", "claude-code")
+    first = path.read_text()
+    os.utime(path, (1_000_000_000, 1_000_000_000))
+    again = cli("hooks", "install", "claude-code", "--json")
+    assert json.loads(again.stdout)["changed"] is False
+    assert path.read_text() == first and path.stat().st_mtime == 1_000_000_000
+    assert len(ours(json.loads(first))) == 2
+    cli("hooks", "uninstall", "claude-code")
+    cli("hooks", "install", "claude-code")
+    assert (path.parent / "settings.json.bak").read_text() == original
+
+
+def test_install_into_a_missing_file_and_uninstall_leaves_empty_object() -> None:
+    path = claude_settings()
+    assert cli("hooks", "install", "claude-code").exit_code == 0
+    assert len(ours(json.loads(path.read_text()))) == 2
+    assert not (path.parent / "settings.json.bak").exists()
+    cli("hooks", "uninstall", "claude-code")
+    assert json.loads(path.read_text()) == {}
+
+
+def test_dry_run_changes_nothing_and_prints_the_would_be_file() -> None:
+    path = claude_settings()
+    original = write_settings(path, USER_SETTINGS)
+    result = cli("hooks", "install", "claude-code", "--dry-run")
+    assert result.exit_code == 0
+    head, body = result.stdout.split("\n", 1)
+    assert head == f"would write {path}:"
+    assert len(ours(json.loads(body))) == 2
+    assert path.read_text() == original
+    assert not (path.parent / "settings.json.bak").exists()
+
+
+def test_malformed_settings_is_an_error_that_changes_nothing() -> None:
+    path = claude_settings()
+    path.parent.mkdir(parents=True)
+    path.write_text('{"hooks": {"SessionStart": [}')
+    result = cli("hooks", "install", "claude-code")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {path}: not valid JSON (line 1: Expecting value); "
+        "fix the file by hand, then run this again\n"
+    )
+    assert path.read_text() == '{"hooks": {"SessionStart": [}'
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
+
+
+def test_hooks_that_are_not_a_table_are_an_error() -> None:
+    path = claude_settings()
+    write_settings(path, {"hooks": ["not", "a", "table"]})
+    result = cli("hooks", "install", "claude-code")
+    assert result.exit_code == 1 and "'hooks' is not an object" in result.stderr
+
+
+def test_gemini_project_hooks_are_named_with_millisecond_timeouts(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    path = project / ".gemini" / "settings.json"
+    write_settings(path, {"ui": {"theme": "dark"}})
+    result = cli("hooks", "install", "gemini", "--scope", "project", "--project", str(project))
+    assert result.exit_code == 0
+    data = json.loads(path.read_text())
+    assert data["ui"] == {"theme": "dark"}
+    handlers = ours(data)
+    assert [h["name"] for h in handlers] == ["brain-session-start", "brain-session-end"]
+    assert {h["timeout"] for h in handlers} == {10_000}
+    cli("hooks", "uninstall", "gemini", "--scope", "project", "--project", str(project))
+    assert json.loads(path.read_text()) == {"ui": {"theme": "dark"}}
+
+
+def test_codex_gets_session_start_only_and_says_why(tmp_path: Path) -> None:
+    result = cli("hooks", "install", "codex")
+    assert result.exit_code == 0
+    path = Path.home() / ".codex" / "hooks.json"
+    data = json.loads(path.read_text())
+    assert list(data) == ["hooks"] and list(data["hooks"]) == ["SessionStart"]
+    assert "Codex has no session-end hook" in result.stdout
+
+
+def test_installed_command_really_answers(brain: Brain, tmp_path: Path) -> None:
+    cli("hooks", "install", "claude-code")
+    data = json.loads(claude_settings().read_text())
+    command = data["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+    payload = json.dumps({**PAYLOAD, "cwd": str(tmp_path)})
+    done = subprocess.run(command, shell=True, input=payload, capture_output=True, text=True)
+    assert done.returncode == 0
+    assert "deploy-gate" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
