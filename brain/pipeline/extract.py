@@ -157,10 +157,13 @@ def pending_sessions(
     moment = now or datetime.now(UTC)
     config = brain.config
     failed = pipeline_state(brain).get("failed", {})
-    out = []
+    out, seen = [], set()
     for ref in harvested_sessions(brain, for_extraction=True):
         if only and ref.session_id not in only and session_label(ref) not in only:
             continue
+        if session_label(ref) in seen:
+            continue  # one session under two paths (moved, recompressed): newest wins
+        seen.add(session_label(ref))
         if is_extracted(brain, ref):
             continue
         if not only and not _due(ref, moment, config, failed.get(session_label(ref))):
@@ -194,11 +197,13 @@ def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> li
 
     turns = [t for t in transcript.turns if not t.injected and t.text.strip()]
     sizes = [len(t.text) for t in turns]
-    head, used = [], 0
+    head: list[int] = []
+    used = 0
     while len(head) < len(turns) and used + sizes[len(head)] <= head_chars:
         used += sizes[len(head)]
         head.append(len(head))
-    tail, used = [], 0
+    tail: list[int] = []
+    used = 0
     i = len(turns) - 1
     while i >= len(head) and used + sizes[i] <= tail_chars:
         used += sizes[i]
@@ -321,11 +326,13 @@ def _plan(brain: Brain, refs: Sequence[SessionRef]) -> list[SessionPlan]:
         except BrainError:
             continue
         guess = llm.estimate(model, messages_for(brain, transcript), EXTRACT_MAX_TOKENS)
-        if model == llm.BUILTIN:
-            guess = llm.Estimate(0, 0, 0.0)
         plans.append(
             SessionPlan(
-                session_label(ref), ref.title, guess.prompt_tokens, guess.max_tokens, guess.cost
+                session_label(ref),
+                ref.title,
+                guess.prompt_tokens,
+                guess.max_completion_tokens,
+                guess.cost,
             )
         )
     return plans

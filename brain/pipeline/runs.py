@@ -170,9 +170,12 @@ def backoff(attempts: int) -> timedelta:
 
 
 class _Outcome(Protocol):
-    session: str
-    status: str
-    reason: str | None
+    @property
+    def session(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def reason(self) -> str | None: ...
 
 
 def record_failures(brain: Brain, outcomes: Sequence[_Outcome], now: datetime, run_id: str) -> None:

@@ -1,0 +1,201 @@
+"""Commands of the memory pipeline: extract, consolidate, runs, status, eval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from brain.cli import State, emit, json_option, main, pass_state
+
+
+def _money(cost: float | None) -> str:
+    return "price unknown" if cost is None else f"${cost:.4f}"
+
+
+def _extract_text(result: Any) -> str:
+    if result.disabled:
+        return "memory generation is off (generate_memories / BRAIN_NO_GENERATE): nothing done"
+    if result.dry_run:
+        lines = [
+            f"{p.session}  ~{p.prompt_tokens} prompt tokens (+{p.max_tokens} max answer), "
+            f"{_money(p.cost)}" + (f"  {p.title}" if p.title else "")
+            for p in result.plans
+        ]
+        tokens = sum(p.prompt_tokens + p.max_tokens for p in result.plans)
+        costs = [p.cost for p in result.plans]
+        total = None if None in costs else sum(c or 0.0 for c in costs)
+        lines.append(
+            f"dry run with {result.model}: {len(result.plans)} sessions, at most {tokens} "
+            f"tokens, {_money(total)}; nothing sent, nothing written"
+        )
+        return "\n".join(lines)
+    lines = []
+    for s in result.sessions:
+        if s.status == "done":
+            lines.append(f"{s.session}: {len(s.memories)} memories")
+        else:
+            lines.append(f"{s.session}: failed ({s.reason}); will retry later")
+    if result.left:
+        lines.append(
+            f"stopped before the token budget ran out; left for the next run: "
+            f"{', '.join(result.left)}"
+        )
+    if result.commit:
+        lines.append(f"{result.message} [{result.commit[:9]}]")
+    elif not result.sessions and not result.left:
+        lines.append("nothing to extract")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option("--dry-run", is_flag=True, help="Show what would be sent and its cost; send nothing.")
+@click.option(
+    "--session",
+    "sessions",
+    multiple=True,
+    metavar="ID",
+    help="Extract only this session (id or source:id), even if recent (repeatable).",
+)
+@json_option
+@pass_state
+def extract(state: State, dry_run: bool, sessions: tuple[str, ...], as_json: bool) -> None:
+    """Phase 1: read harvested sessions and write down what is worth keeping.
+
+    Appends to raw_memories.md and writes one rollout summary per session, in one
+    commit. Zero memories from a session is the usual, correct outcome.
+    """
+    from brain.pipeline.extract import extract as run
+
+    emit(run(state.brain(), sessions=sessions, dry_run=dry_run), as_json, _extract_text)
+
+
+def _consolidate_text(result: Any) -> str:
+    if not result.ran:
+        lines = [result.reason or "nothing done"]
+        for op in result.operations:
+            lines.append(f"  would {op.op} {op.key}: {op.reason}")
+        if result.dry_run and result.model != "builtin":
+            lines.append(f"  at most {result.tokens} tokens, {_money(result.cost)}")
+        return "\n".join(lines)
+    lines = [f"{c.action:<10} {c.key}: {c.reason}" for c in result.changes]
+    if result.raw_left:
+        lines.append(f"{result.raw_left} raw memories left for the next run")
+    lines.append(f"{result.message} [{(result.commit or '')[:9]}]")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option("--force", is_flag=True, help="Run even below consolidation_threshold.")
+@click.option("--dry-run", is_flag=True, help="Show what would be sent; change nothing.")
+@json_option
+@pass_state
+def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None:
+    """Phase 2: merge new raw memories into memories/ and render MEMORY.md, in one commit.
+
+    Also archives records unused past archive_after_days. 'git revert' of the run's
+    commit undoes it.
+    """
+    from brain.pipeline.consolidate import consolidate as run
+
+    emit(run(state.brain(), force=force, dry_run=dry_run), as_json, _consolidate_text)
+
+
+@main.group()
+def runs() -> None:
+    """Past extract and consolidate runs."""
+
+
+def _run_line(run: Any) -> str:
+    return f"{run.id}  {run.kind:<11}  {run.date[:16]}  {run.commit[:9]}  {run.message}"
+
+
+@runs.command("list")
+@click.option("--limit", "-n", type=int, help="Show at most this many runs.")
+@json_option
+@pass_state
+def runs_list(state: State, limit: int | None, as_json: bool) -> None:
+    """List pipeline runs, newest first."""
+    from brain.pipeline.runs import list_runs
+
+    found = list_runs(state.brain(), limit=limit)
+    emit(found, as_json, lambda rs: "\n".join(map(_run_line, rs)) or "no runs yet")
+
+
+def _show_text(run: Any) -> str:
+    lines = [
+        f"run      {run.id} ({run.kind})",
+        f"date     {run.date}",
+        f"commit   {run.commit}",
+        f"message  {run.message}",
+        f"model    {run.model or '-'}" + (f", {run.tokens} tokens" if run.tokens else ""),
+    ]
+    lines += [f"{name:<8} {value}" for name, value in run.counts.items()]
+    lines += ["files"] + [f"  {f}" for f in run.files]
+    return "\n".join(lines)
+
+
+@runs.command("show")
+@click.argument("run_id", metavar="ID")
+@json_option
+@pass_state
+def runs_show(state: State, run_id: str, as_json: bool) -> None:
+    """Show one run: its counts, model and the files it changed."""
+    from brain.pipeline.runs import show_run
+
+    emit(show_run(state.brain(), run_id), as_json, _show_text)
+
+
+def _status_text(s: Any) -> str:
+    def last(kind: str) -> str:
+        run = s.last_runs.get(kind)
+        return f"{run['date']} ({run['message']})" if run else "never"
+
+    lines = [
+        f"models       extract {s.models['extract']}, "
+        f"consolidation {s.models['consolidation']}"
+        + (f" at {s.models['api_base']}" if s.models["api_base"] else ""),
+        f"generation   {'on' if s.generate_memories else 'off'}",
+        f"extract      last {last('extract')}; {len(s.pending_sessions)} sessions pending",
+        f"consolidate  last {last('consolidate')}; {s.raw_pending} raw memories pending "
+        f"(threshold {s.consolidation_threshold})",
+        f"memory       {s.records} records, {s.archived} archived, "
+        f"raw_memories.md {s.raw_bytes} bytes",
+    ]
+    for session, failure in s.failed_sessions.items():
+        lines.append(
+            f"failed       {session}: {failure.get('reason')} "
+            f"(retry after {failure.get('retry_after')})"
+        )
+    for phase, error in s.last_errors.items():
+        lines.append(f"last error   {phase} at {error.get('when')}: {error.get('message')}")
+    return "\n".join(lines)
+
+
+@main.command()
+@json_option
+@pass_state
+def status(state: State, as_json: bool) -> None:
+    """Where the memory pipeline stands: last runs, pending work, sizes, errors."""
+    from brain.pipeline.runs import status as run
+
+    emit(run(state.brain()), as_json, _status_text)
+
+
+@main.command("eval")
+@json_option
+def eval_(as_json: bool) -> None:
+    """Run the memory evals in throwaway homes; exit 1 if any check fails."""
+    from brain.pipeline.evals import run_evals
+
+    report = run_evals()
+    emit(
+        report,
+        as_json,
+        lambda r: "\n".join(
+            f"{'PASS' if c.passed else 'FAIL'}  {c.name}" + (f"  ({c.detail})" if c.detail else "")
+            for c in r.checks
+        ),
+    )
+    if not report.passed:
+        raise SystemExit(1)
