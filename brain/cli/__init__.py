@@ -97,3 +97,4 @@ from brain.cli import memory as _memory  # noqa: E402,F401
 from brain.cli import recall as _recall  # noqa: E402,F401
 from brain.cli import harvest as _harvest  # noqa: E402,F401
 from brain.cli import agents as _agents  # noqa: E402,F401
+from brain.cli import pipeline as _pipeline  # noqa: E402,F401
