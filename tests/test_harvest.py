@@ -244,3 +244,11 @@ def test_harvested_sessions_newest_first(brain: Brain) -> None:
     refs = harvested_sessions(brain)
     assert [r.source for r in refs] == ["gemini", "claude", "codex"]  # Apr, Feb, Jan 2026
     assert refs[1].session_id == CLAUDE_ID and refs[1].turns == 9
+
+
+def test_a_hook_harvest_then_a_scan_is_one_session(brain: Brain, home: Path) -> None:
+    path = age(claude_session(), timedelta(seconds=5))
+    harvest(brain, paths=[str(path)], now=NOW)  # a SessionEnd hook, right away
+    later = harvest(brain, now=NOW + timedelta(hours=1))
+    assert counts(later, "claude")["unchanged"] == 1 and later.commit is None
+    assert list(marks(home, "claude")) == [CLAUDE_ID]

@@ -219,7 +219,7 @@ def import_session(brain: Brain, path: Path | str) -> HarvestResult:
     """
     from brain.sources.native import read_header
 
-    file = Path(path).expanduser().resolve()
+    file = Path(path).expanduser().absolute()
     if not file.is_file() or read_header(file) is None:
         raise NotATranscriptError(file)
     return harvest(brain, sources=("brain",), paths=[file])

@@ -289,7 +289,8 @@ def explicit_files(paths: Iterable[Path | str]) -> dict[str, list[SessionFile]]:
     """Given transcript files, grouped by the adapter that reads them."""
     work: dict[str, list[SessionFile]] = {}
     for raw in paths:
-        path = Path(raw).expanduser().resolve()
+        # Not resolve(): a hook's path must match the discovered one, symlinks and all.
+        path = Path(raw).expanduser().absolute()
         stat = path.stat() if path.is_file() else None
         if stat is None:
             raise TranscriptFileError(path)
