@@ -1,0 +1,147 @@
+"""brain sync-instructions: only the managed block changes, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from brain.agents.instructions import BEGIN, END, NOTE
+from brain.core import Brain
+from tests.helpers import cli
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    brain = Brain.init(home)[0]
+    brain.remember("Deploys go through the staging gate first.", key="deploy-gate")
+    return brain
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    path = tmp_path / "proj"
+    path.mkdir()
+    return path
+
+
+def sync(project: Path, *extra: str) -> list[dict]:
+    result = cli("sync-instructions", "--project", str(project), *extra, "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)["files"]
+
+
+def outside(raw: bytes) -> tuple[bytes, bytes]:
+    """The bytes before and after the managed block."""
+    start = raw.index(BEGIN.encode())
+    end = raw.index(END.encode()) + len(END)
+    return raw[:start], raw[end:]
+
+
+def test_creates_each_file_with_a_marked_block(brain: Brain, project: Path) -> None:
+    files = sync(project)
+    assert [(Path(f["path"]).name, f["action"]) for f in files] == [
+        ("CLAUDE.md", "created"),
+        ("AGENTS.md", "created"),
+        ("GEMINI.md", "created"),
+    ]
+    text = (project / "AGENTS.md").read_text()
+    assert text.startswith(f"{BEGIN}\n{NOTE}\n<brain-memory>\n")
+    assert text.endswith(f"</brain-memory>\n{END}\n")
+    assert "- deploy-gate: Deploys go through the staging gate first." in text
+
+
+def test_user_text_around_the_block_is_kept_byte_for_byte(brain: Brain, project: Path) -> None:
+    path = project / "CLAUDE.md"
+    user = b"# Project rules\n\nUse tabs.\n"
+    path.write_bytes(user)
+    sync(project, "--files", "CLAUDE.md")
+    first = path.read_bytes()
+    assert first.startswith(user + b"\n" + BEGIN.encode())
+    # The user adds text after the block; memory changes; the block is rewritten.
+    path.write_bytes(first + b"\n## After the block\nMore rules.\n")
+    before, after = outside(path.read_bytes())
+    brain.remember("Invoices are immutable once sent.", key="invoices")
+    assert sync(project, "--files", "CLAUDE.md")[0]["action"] == "updated"
+    raw = path.read_bytes()
+    assert outside(raw) == (before, after)
+    assert b"- invoices: Invoices are immutable once sent." in raw
+
+
+def test_crlf_file_keeps_crlf_everywhere(brain: Brain, project: Path) -> None:
+    path = project / "AGENTS.md"
+    user = b"# Rules\r\n\r\nBe brief.\r\n"
+    path.write_bytes(user)
+    sync(project, "--files", "AGENTS.md")
+    raw = path.read_bytes()
+    assert raw.startswith(user + b"\r\n" + BEGIN.encode() + b"\r\n")
+    assert raw.endswith(END.encode() + b"\r\n")
+    assert raw.count(b"\n") == raw.count(b"\r\n")
+    before, after = outside(raw)
+    brain.remember("A second fact.", key="second")
+    sync(project, "--files", "AGENTS.md")
+    raw = path.read_bytes()
+    assert outside(raw) == (before, after) and b"- second: A second fact.\r\n" in raw
+    assert raw.count(b"\n") == raw.count(b"\r\n")
+
+
+def test_file_without_trailing_newline(brain: Brain, project: Path) -> None:
+    path = project / "GEMINI.md"
+    path.write_bytes(b"no newline at the end")
+    sync(project, "--files", "GEMINI.md")
+    raw = path.read_bytes()
+    assert raw.startswith(b"no newline at the end\n\n" + BEGIN.encode())
+    assert outside(raw)[0] == b"no newline at the end\n\n"
+
+
+def test_second_run_without_change_leaves_the_file_untouched(brain: Brain, project: Path) -> None:
+    sync(project)
+    for name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md"):
+        os.utime(project / name, (1_000_000_000, 1_000_000_000))
+    files = sync(project)
+    assert {f["action"] for f in files} == {"unchanged"}
+    for name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md"):
+        assert (project / name).stat().st_mtime == 1_000_000_000
+
+
+def test_dry_run_writes_nothing(brain: Brain, project: Path) -> None:
+    (project / "CLAUDE.md").write_text("mine\n")
+    files = sync(project, "--dry-run")
+    assert [f["action"] for f in files] == ["updated", "created", "created"]
+    assert sorted(p.name for p in project.iterdir()) == ["CLAUDE.md"]
+    assert (project / "CLAUDE.md").read_text() == "mine\n"
+    human = cli("sync-instructions", "--project", str(project), "--dry-run").stdout
+    assert f"{project / 'CLAUDE.md'}: would be updated\n" in human
+
+
+def test_two_blocks_is_an_error_that_changes_nothing(brain: Brain, project: Path) -> None:
+    path = project / "CLAUDE.md"
+    text = f"a\n{BEGIN}\nx\n{END}\nb\n{BEGIN}\ny\n{END}\n"
+    path.write_text(text)
+    result = cli("sync-instructions", "--project", str(project), "--files", "CLAUDE.md")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: the file has more than one brain block; delete all but one, then run again\n"
+    )
+    assert path.read_text() == text
+
+
+def test_stray_marker_is_an_error(brain: Brain, project: Path) -> None:
+    (project / "CLAUDE.md").write_text(f"a\n{BEGIN}\nno end\n")
+    result = cli("sync-instructions", "--project", str(project), "--files", "CLAUDE.md")
+    assert result.exit_code == 1 and "brain:begin without a brain:end" in result.stderr
+
+
+def test_file_names_must_stay_inside_the_project(brain: Brain, project: Path) -> None:
+    result = cli("sync-instructions", "--project", str(project), "--files", "../x.md")
+    assert result.exit_code == 1 and "not a file name inside the project" in result.stderr
+    assert not (project.parent / "x.md").exists()
+
+
+def test_memory_off_writes_a_note_instead_of_context(brain: Brain, project: Path) -> None:
+    brain.config_set("use_memories", "false")
+    sync(project, "--files", "CLAUDE.md")
+    text = (project / "CLAUDE.md").read_text()
+    assert "<brain-memory>" not in text and "use_memories: false" in text
