@@ -1,0 +1,328 @@
+"""Phase 2: raw memories into records, views and one revertable commit."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain import journal
+from brain.catalog import all_uses
+from brain.core import Brain
+from brain.pipeline.consolidate import (
+    ConsolidateError,
+    consolidate,
+    pending_raw,
+    related_records,
+)
+from brain.pipeline.evals import write_session
+from brain.pipeline.extract import ModelUnreachableError, extract
+from brain.pipeline.harvest import harvest
+from brain.pipeline.runs import RawMemory, append_raw, read_raw
+from brain.pipeline.views import regenerate_views
+from brain.records import Record, iso, load, new_id, render
+from tests import fakemodel
+from tests.fakemodel import FakeModel
+from tests.helpers import commit_count, git, status
+
+fake_model = fakemodel.fake_model
+
+NOW = datetime(2026, 8, 22, 12, 0, tzinfo=UTC)
+MODEL = "openai/fake-strong"
+ID = re.compile(r"^\d{8}-\d{9}-[0-9a-f]{6}$")
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    return Brain.init(home)[0]
+
+
+def learned(brain: Brain, tmp_path: Path, sid: str, lines: list[str], when: datetime = NOW) -> None:
+    path = write_session(tmp_path / "sessions", sid, lines, when=when)
+    harvest(brain, paths=[path], now=when)
+    extract(brain, now=when + timedelta(hours=2))
+
+
+def raw(key: str, description: str, *, tags: tuple[str, ...] = (), kind: str = "fact") -> RawMemory:
+    return RawMemory(
+        id=new_id(),
+        key=key,
+        type=kind,
+        description=description,
+        body=description + ".",
+        tags=tags,
+        confidence=0.8,
+        session=f"codex:{key}-session",
+        evidence=((3, 4),),
+        date=iso(NOW),
+        run="test",
+    )
+
+
+def add_raw(brain: Brain, *memories: RawMemory) -> None:
+    with brain.transaction():
+        brain.commit([append_raw(brain, memories)], "extract: test raw memories", "extract")
+
+
+def use_model(monkeypatch: pytest.MonkeyPatch, home: Path, url: str) -> Brain:
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", MODEL)
+    monkeypatch.setenv("BRAIN_MODEL_API_BASE", url)
+    return Brain.open(home)
+
+
+def test_builtin_run_writes_records_views_and_one_commit(brain: Brain, tmp_path: Path) -> None:
+    learned(
+        brain,
+        tmp_path,
+        "s1",
+        [
+            "I prefer pytest fixtures over setUp methods.",
+            "We decided to use SQLite for the cache because it must work offline.",
+        ],
+    )
+    brain.remember("Always sign commits with the work key.", key="sign-commits")
+    before = commit_count(brain.path)
+
+    result = consolidate(brain, force=True, now=NOW)
+
+    assert result.message == "consolidate: 2 added, 0 superseded, 0 archived"
+    assert commit_count(brain.path) == before + 1 and status(brain.path) == ""
+    assert ID.match(result.run_id)
+    line = list(journal.read(brain.path))[-1]
+    assert line["op"] == "consolidate" and line["run"] == result.run_id
+    assert (line["added"], line["model"], line["raw"], line["raw_position"]) == (2, "builtin", 2, 2)
+    keys = {r.key for r in brain.records() if isinstance(r, Record)}
+    assert "prefers-pytest-fixtures-over-setup-methods" in keys
+    record = load(brain.record_path("prefers-pytest-fixtures-over-setup-methods"))
+    assert record.source == "brain:s1" and record.tags == ("project:shop",)
+    memory = (brain.path / "MEMORY.md").read_text()
+    assert memory.index("## workflow") < memory.index("## shop")
+    shop = memory.split("## shop", 1)[1]
+    assert "### User preferences\n\n- Prefers pytest fixtures over setUp methods" in shop
+    assert "(`prefers-pytest-fixtures-over-setup-methods`; from brain:s1)" in shop
+    assert "### Reusable knowledge\n\n- Use SQLite for the cache" in shop
+    summary = (brain.path / "memory_summary.md").read_text()
+    for heading in ("## User profile", "## General tips", "## What's in memory"):
+        assert heading in summary
+    assert "- shop: 2 records" in summary and "- workflow: 1 record" in summary
+    diff = (brain.path / "phase2_workspace_diff.md").read_text()
+    assert "## Added (2)" in diff and "from brain:s1" in diff and "## Archived (0)" in diff
+    assert pending_raw(brain) == []
+
+
+def test_threshold_decides_when_it_runs(brain: Brain) -> None:
+    add_raw(brain, *(raw(f"fact-{n}", f"Fact number {n} about the build") for n in range(5)))
+    before = commit_count(brain.path)
+    skipped = consolidate(brain, now=NOW)
+    assert not skipped.ran and "threshold 5" in (skipped.reason or "")
+    assert commit_count(brain.path) == before
+    add_raw(brain, raw("fact-5", "Fact number 5 about the deploy"))
+    assert consolidate(brain, now=NOW).message == "consolidate: 6 added, 0 superseded, 0 archived"
+
+
+def test_same_key_supersedes_and_keeps_the_chain(brain: Brain) -> None:
+    old = brain.remember("Use black for formatting.", key="formatter", type="decision")
+    add_raw(brain, raw("formatter", "Use ruff format for formatting", kind="decision"))
+
+    result = consolidate(brain, force=True, now=NOW)
+
+    assert result.message == "consolidate: 0 added, 1 superseded, 0 archived"
+    record = load(brain.record_path("formatter"))
+    assert record.description == "Use ruff format for formatting"
+    assert record.supersedes == (old.id,)
+    assert "black" in git(brain.path, "show", f"{old.commit}:memories/formatter.md")
+
+
+def test_git_revert_undoes_the_run(brain: Brain, tmp_path: Path) -> None:
+    brain.remember("Use black for formatting.", key="formatter")
+    add_raw(
+        brain,
+        raw("formatter", "Use ruff format for formatting"),
+        raw("deploy-day", "Deploys happen on Tuesdays"),
+    )
+    before = git(brain.path, "rev-parse", "HEAD").strip()
+    result = consolidate(brain, force=True, now=NOW)
+    assert result.commit
+
+    git(brain.path, "revert", "--no-edit", result.commit)
+
+    assert git(brain.path, "diff", before, "HEAD").strip() == ""
+    assert status(brain.path) == ""
+    assert len(pending_raw(brain)) == 2  # the raw memories are pending again
+    assert "black" in brain.record_path("formatter").read_text()
+
+
+def test_decay_archives_unused_records_never_deletes(brain: Brain) -> None:
+    old = NOW - timedelta(days=400)
+    for key in ("stale-fact", "used-fact"):
+        record = Record(
+            id=new_id(old),
+            key=key,
+            type="fact",
+            description=f"The {key} about gradle",
+            body=f"The {key} about gradle builds.",
+            created=iso(old),
+            updated=iso(old),
+        )
+        brain.record_path(key).write_text(render(record))
+    with brain.transaction():
+        brain.commit(["memories/stale-fact.md", "memories/used-fact.md"], "import", "import")
+    brain.recall("used-fact", k=1)  # a use now keeps it alive
+    assert all_uses(brain)["memories/used-fact.md"] == 1
+
+    result = consolidate(brain, force=True, now=datetime.now(UTC))
+
+    assert [(c.action, c.key) for c in result.changes] == [("archived", "stale-fact")]
+    archived = load(brain.record_path("stale-fact", archived=True))
+    assert "unused for" in archived.extra["archive_reason"]
+    assert not brain.record_path("stale-fact").exists()
+    assert brain.record_path("used-fact").exists()
+    assert "`stale-fact`" in (brain.path / "phase2_workspace_diff.md").read_text()
+
+
+def test_model_operations_through_real_http(
+    home: Path, brain: Brain, fake_model: FakeModel, monkeypatch
+) -> None:
+    for key in ("alpha", "beta", "gamma", "delta"):
+        brain.remember(f"The {key} service runs on port 80{len(key)}.", key=key)
+    add_raw(brain, raw("alpha", "The alpha service moved to port 9000"))
+    brain = use_model(monkeypatch, home, fake_model.url)
+    fake_model.push(
+        {
+            "operations": [
+                {
+                    "op": "add",
+                    "key": "epsilon",
+                    "reason": "new",
+                    "type": "fact",
+                    "description": "Epsilon runs nightly",
+                    "body": "Epsilon runs nightly at 2am.",
+                    "tags": ["project:ops"],
+                },
+                {
+                    "op": "update",
+                    "key": "alpha",
+                    "reason": "port changed",
+                    "type": "fact",
+                    "description": "The alpha service runs on port 9000",
+                    "body": "The alpha service moved to port 9000.",
+                },
+                {
+                    "op": "merge",
+                    "key": "beta",
+                    "reason": "same service",
+                    "type": "fact",
+                    "description": "Beta and gamma are one service",
+                    "body": "Beta absorbed gamma.",
+                    "merged_keys": ["gamma"],
+                },
+                {"op": "archive", "key": "delta", "reason": "delta was shut down"},
+                {"op": "none", "key": "zeta", "reason": "trivial"},
+            ]
+        }
+    )
+
+    result = consolidate(brain, force=True, now=NOW)
+
+    assert result.message == "consolidate: 1 added, 1 superseded, 1 merged, 2 archived"
+    prompt = fake_model.requests[0]["messages"][0]["content"]
+    assert "### alpha (fact)" in prompt and "The alpha service moved to port 9000" in prompt
+    assert load(brain.record_path("epsilon")).tags == ("project:ops",)
+    assert load(brain.record_path("alpha")).source == "codex:alpha-session"
+    gamma = load(brain.record_path("gamma", archived=True))
+    assert gamma.extra["archive_reason"] == "merged into beta"
+    assert gamma.id in load(brain.record_path("beta")).supersedes
+    delta = load(brain.record_path("delta", archived=True))
+    assert delta.extra["archive_reason"] == "delta was shut down"
+    assert list(journal.read(brain.path))[-1]["tokens"] == 18
+    assert status(home) == ""
+
+
+def test_mock_response_path(home: Path, brain: Brain, monkeypatch) -> None:
+    add_raw(brain, raw("port", "The API listens on port 8080"))
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", MODEL)
+    answer = {"operations": [{"op": "none", "key": "port", "reason": "one-off"}]}
+    result = consolidate(Brain.open(home), force=True, now=NOW, mock_response=json.dumps(answer))
+    assert result.ran and result.changes == () and pending_raw(brain) == []
+
+
+def test_unusable_answers_change_nothing(
+    home: Path, brain: Brain, fake_model: FakeModel, monkeypatch
+) -> None:
+    add_raw(brain, raw("port", "The API listens on port 8080"))
+    before = commit_count(home)
+    brain = use_model(monkeypatch, home, fake_model.url)
+    fake_model.push("no json", '{"operations": "nope"}')
+    with pytest.raises(ConsolidateError, match="no usable JSON"):
+        consolidate(brain, force=True, now=NOW)
+    assert commit_count(home) == before and status(home) == "" and len(pending_raw(brain)) == 1
+
+
+def test_dead_endpoint_changes_nothing(home: Path, brain: Brain, monkeypatch) -> None:
+    add_raw(brain, raw("port", "The API listens on port 8080"))
+    before = commit_count(home)
+    brain = use_model(monkeypatch, home, "http://127.0.0.1:9/v1")
+    with pytest.raises(ModelUnreachableError, match=f"model {MODEL} at http://127.0.0.1:9/v1"):
+        consolidate(brain, force=True, now=NOW)
+    assert commit_count(home) == before and status(home) == ""
+
+
+def test_most_used_first_under_the_cap(home: Path, brain: Brain, monkeypatch) -> None:
+    brain.remember("Deploys run from the release branch.", key="deploys")
+    add_raw(brain, raw("cache", "The cache lives in redis"), raw("deploys", "Deploys run on CI"))
+    brain.recall("release branch deploys", k=1)
+    monkeypatch.setenv("BRAIN_MAX_RAW_MEMORIES_FOR_CONSOLIDATION", "1")
+
+    result = consolidate(Brain.open(home), force=True, now=NOW)
+
+    assert [c.key for c in result.changes] == ["deploys"] and result.raw_left == 1
+    assert [m.key for m in pending_raw(brain)] == ["cache"]
+
+
+def test_related_records_are_found_without_counting_uses(brain: Brain) -> None:
+    brain.remember("The staging database resets every Sunday.", key="staging-reset")
+    brain.remember("Prefers tabs in Makefiles.", key="tabs")
+    found = related_records(brain, [raw("staging-db", "Staging database resets on Sundays")])
+    assert "staging-reset" in found
+    assert all_uses(brain) == {}
+
+
+def test_dry_run_shows_builtin_operations_and_writes_nothing(brain: Brain) -> None:
+    add_raw(brain, raw("port", "The API listens on port 8080"))
+    before = commit_count(brain.path)
+    result = consolidate(brain, force=True, dry_run=True, now=NOW)
+    assert [(op.op, op.key) for op in result.operations] == [("add", "port")]
+    assert commit_count(brain.path) == before and status(brain.path) == ""
+
+
+def test_regenerate_views_from_records(brain: Brain) -> None:
+    add_raw(brain, raw("port", "The API listens on port 8080", tags=("project:api",)))
+    consolidate(brain, force=True, now=NOW)
+    rendered = (brain.path / "MEMORY.md").read_text()
+    (brain.path / "MEMORY.md").write_text("<<<<<<< HEAD\nconflict\n>>>>>>> theirs\n")
+
+    assert regenerate_views(brain) == ["MEMORY.md", "memory_summary.md"]
+
+    assert (brain.path / "MEMORY.md").read_text() == rendered
+    assert status(brain.path) == ""
+
+
+def test_raw_log_round_trips(brain: Brain) -> None:
+    memory = raw("multi-line", "A fact with\na line break", tags=("project:x", "y"))
+    hostile = RawMemory(
+        id=new_id(),
+        key="hostile",
+        type="fact",
+        description="d",
+        body="### not-a-heading\n- id: fake\n\nsecond paragraph",
+        session="claude:x",
+    )
+    append_raw(brain, [memory, hostile])
+    back = read_raw(brain)
+    assert [m.key for m in back] == ["multi-line", "hostile"]
+    assert back[0].description == "A fact with a line break"
+    assert back[0].tags == ("project:x", "y") and back[0].evidence == ((3, 4),)
+    assert back[1].body == hostile.body
