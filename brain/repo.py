@@ -164,20 +164,26 @@ class Repo:
 
     def head(self) -> str | None:
         """The sha of HEAD, or None before the first commit."""
-        try:
-            return self._repo.head.commit.hexsha
-        except ValueError:
-            return None
+        return head_sha(self.path)
 
     def commit(self, paths: Iterable[str], message: str) -> str:
-        """Stage exactly ``paths`` (additions, edits, deletions) and commit them."""
+        """Stage exactly ``paths`` (additions, edits, deletions) and commit them.
+
+        Plumbing instead of ``git commit``: porcelain commit re-stats every tracked
+        file first, which doubles the cost of a write in a home of 20k records.
+        ``update-ref`` with the old value refuses to move HEAD if it moved meanwhile.
+        """
         paths = sorted(set(paths))
         if paths:
-            self.run("add", "-A", "--", *paths)
-        self.run("commit", "--quiet", "--no-verify", "-m", message)
-        head = self.head()
-        assert head is not None
-        return head
+            self.run("update-index", "--add", "--remove", "--", *paths)
+        tree = self.run("write-tree").strip()
+        parent = head_sha(self.path)
+        parents = ["-p", parent] if parent else []
+        sha = self.run("commit-tree", tree, *parents, "-m", message).strip()
+        self.run(
+            "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", sha, parent or ""
+        )
+        return sha
 
     def clear_stale_locks(self, wait: float = 1.0) -> list[str]:
         """Remove git lock files left by a killed process.
