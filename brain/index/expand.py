@@ -16,7 +16,8 @@ from brain.index.query import content_words, or_match
 
 FEEDBACK_DOCS = 3  # how many first-pass matches to learn from
 EXPANSION_TERMS = 3  # how many words to add
-CANDIDATE_TERMS = 24  # words whose document frequency is looked up
+CANDIDATE_TERMS = 16  # words whose document frequency is looked up
+COMMON_CAP = 300  # a word in this many documents is too common to expand with
 EXPANSION_WEIGHT = 0.3  # share of the second query's score in the final relevance
 
 
@@ -37,28 +38,36 @@ def expand_terms(
     if not ids:
         return ()
     marks = ",".join("?" * len(ids))
-    texts = [
-        f"{r[0]} {r[1]} {r[2]}"
-        for r in conn.execute(f"SELECT key, description, body FROM docs WHERE id IN ({marks})", ids)
-    ]
+    rows = conn.execute(f"SELECT key, description, body FROM docs WHERE id IN ({marks})", ids)
     presence: Counter[str] = Counter()
-    for text in texts:
-        presence.update(set(content_words(text)))
-    stems = {t[:5] for t in terms}
+    for key, description, body in rows:
+        presence.update({w for w in content_words(f"{key} {description} {body}") if len(w) > 2})
+    # A five-letter prefix stands in for the stem: "painting" adds nothing to "paint".
+    prefixes = {t[:5] for t in terms}
     pool = [
         w
         for w, _ in presence.most_common()
-        if len(w) > 2 and not w.isdigit() and w not in terms and w[:5] not in stems
+        if not w.isdigit() and w not in terms and w[:5] not in prefixes
     ][:CANDIDATE_TERMS]
     total = conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 1
+    cap = min(COMMON_CAP, max(10, total // 5))
     scored = []
     for word in pool:
-        df = conn.execute(
-            "SELECT count(*) FROM docs_fts WHERE docs_fts MATCH ?", (or_match([word]),)
-        ).fetchone()[0]
-        if df < 2:  # found nowhere but in the feedback itself: cannot lead anywhere new
-            continue
-        idf = math.log(1.0 + (total - df + 0.5) / (df + 0.5))
-        scored.append((presence[word] * idf, word))
+        df = _bounded_df(conn, word, cap)
+        # df < 2: found only in the feedback itself, cannot lead anywhere new;
+        # df >= cap: too common to say anything (and expensive to count further).
+        if 2 <= df < cap:
+            idf = math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+            scored.append((presence[word] * idf, word))
     scored.sort(reverse=True)
-    return tuple(w for _, w in scored[:EXPANSION_TERMS])
+    return tuple(word for _, word in scored[:EXPANSION_TERMS])
+
+
+def _bounded_df(conn: sqlite3.Connection, word: str, cap: int) -> int:
+    """How many documents contain ``word``, counting no further than ``cap``."""
+    return int(
+        conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM docs_fts WHERE docs_fts MATCH ? LIMIT ?)",
+            (or_match([word]), cap),
+        ).fetchone()[0]
+    )
