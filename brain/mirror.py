@@ -156,7 +156,7 @@ def _record(memory: MemoryFile, project: str | None) -> Record:
     tags = [TAG] + ([f"project:{project}"] if project else [])
     return Record(
         id=new_id(),
-        key=memory_key(memory.name, project),
+        key=memory_key(redact(memory.name), project),
         type=_TYPES.get(memory.type or "", "fact"),
         description=" ".join(description.split()),
         body=body,

@@ -373,7 +373,9 @@ def _write(brain: Brain, runs: list[_SourceRun], plan: MirrorPlan | None, messag
     if plan is not None:
         touched += write_plan(brain, plan)
     counts = {run.source: len(run.refs) for run in runs if run.refs}
-    return brain.commit(touched, message, "harvest", sessions=counts)
+    new = sum(run.counts.get("new", 0) for run in runs)
+    mirrored = len(plan.records) if plan is not None else 0
+    return brain.commit(touched, message, "harvest", sessions=counts, new=new, mirrored=mirrored)
 
 
 def _index(brain: Brain, runs: list[_SourceRun]) -> tuple[int, str | None]:
