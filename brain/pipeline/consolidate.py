@@ -11,17 +11,15 @@ none. It also archives records unused past the decay horizon. Then it writes
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from brain import assets, journal
 from brain.errors import BrainError
-from brain.pipeline import llm, views
+from brain.pipeline import llm, runs, views
 from brain.pipeline.extract import ModelUnreachableError, generation_enabled, is_unreachable
-from brain.pipeline.runs import RAW, RawMemory, note_error, read_raw
+from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.schema import (
     CONSOLIDATE_SCHEMA,
     Candidate,
@@ -29,7 +27,7 @@ from brain.pipeline.schema import (
     Operation,
     operations_from_json,
 )
-from brain.records import Record, load, new_id
+from brain.records import Record, new_id
 
 if TYPE_CHECKING:
     from brain.core import Brain
@@ -83,25 +81,6 @@ class ConsolidateResult:
     dry_run: bool = False
     disabled: bool = False
 
-    def count(self, action: str) -> int:
-        """How many changes of one kind the run made."""
-        return sum(1 for c in self.changes if c.action == action)
-
-
-def consumed_ids(brain: Brain) -> set[str]:
-    """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
-    done: set[str] = set()
-    for entry in journal.read(brain.path):
-        if entry.get("op") == "consolidate" and isinstance(entry.get("raw_ids"), list):
-            done.update(str(i) for i in entry["raw_ids"])
-    return done
-
-
-def pending_raw(brain: Brain) -> list[RawMemory]:
-    """Raw memories no consolidation has consumed yet, oldest first."""
-    done = consumed_ids(brain)
-    return [m for m in read_raw(brain) if m.id not in done]
-
 
 def _batch(brain: Brain, pending: list[RawMemory]) -> list[RawMemory]:
     """Up to ``max_raw_memories_for_consolidation``, most used keys first, kept in order."""
@@ -152,19 +131,12 @@ def related_records(brain: Brain, raw: Sequence[RawMemory]) -> dict[str, Record]
             )
             paths += [brain.path / hit.path for hit in hits]
             for path in paths:
-                record = _quiet_load(path)
+                record = views.load_quietly(path)
                 if record is not None:
                     found.setdefault(record.key, record)
     finally:
         index.close()
     return found
-
-
-def _quiet_load(path: Any) -> Record | None:
-    try:
-        return load(path) if path.exists() else None
-    except BrainError:
-        return None
 
 
 # -- asking the model -------------------------------------------------------------------
@@ -188,7 +160,7 @@ def _operations(
     try:
         reply = llm.complete_json(
             config.consolidation_model,
-            messages_for(candidates, existing),
+            views.consolidate_messages(candidates, existing),
             schema=CONSOLIDATE_SCHEMA,
             api_base=config.model_api_base,
             max_tokens=CONSOLIDATE_MAX_TOKENS,
@@ -206,12 +178,6 @@ def _operations(
         note_error(brain, "consolidate", str(exc))
         raise ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint) from exc
     return operations_from_json(reply.data)
-
-
-def messages_for(raw: list[Candidate], existing: list[ExistingRecord]) -> list[dict[str, str]]:
-    """The chat messages phase 2 sends."""
-    text = assets.render("prompts", "consolidate.md.j2", raw=raw, existing=existing)
-    return [{"role": "user", "content": text}]
 
 
 # -- a run --------------------------------------------------------------------------------
@@ -274,7 +240,8 @@ def consolidate(
     with brain.transaction():
         for op in ops:
             _apply(run, op)
-        _decay(run)
+        # A record a raw memory restated (even as "none: duplicate") was just used.
+        _decay(run, {op.key for op in ops})
         sha, message = _commit(run, run_id, ops, budget)
     return ConsolidateResult(
         run_id,
@@ -304,7 +271,9 @@ def _dry_run(
         guess = llm.Estimate(0, 0, 0.0)
     else:
         ops = ()
-        guess = llm.estimate(model, messages_for(candidates, existing), CONSOLIDATE_MAX_TOKENS)
+        guess = llm.estimate(
+            model, views.consolidate_messages(candidates, existing), CONSOLIDATE_MAX_TOKENS
+        )
     return ConsolidateResult(
         run_id,
         model,
@@ -335,12 +304,12 @@ def _apply(run: _Run, op: Operation) -> None:
     except InvalidKeyError:
         return
     if op.op in ("add", "update", "merge"):
-        current = run.writes.get(op.key) or _quiet_load(run.brain.record_path(op.key))
+        current = run.writes.get(op.key) or views.load_quietly(run.brain.record_path(op.key))
         sessions = _sessions_for(run, (op.key, *op.merged_keys))
         record = views.record_from_operation(op, current, sessions, run.now)
         absorbed = []
         for other in op.merged_keys:
-            old = _quiet_load(run.brain.record_path(other)) if other != op.key else None
+            old = views.load_quietly(run.brain.record_path(other)) if other != op.key else None
             if old is not None and other not in run.retire:
                 run.retire[other] = (old, f"merged into {op.key}")
                 absorbed.append(old.id)
@@ -350,43 +319,25 @@ def _apply(run: _Run, op: Operation) -> None:
         if absorbed:
             record = record.evolve(supersedes=(*record.supersedes, *absorbed))
         run.writes[op.key] = record
+        run.retire.pop(op.key, None)  # a later write wins over an earlier archive
         action = "added" if current is None else ("merged" if op.op == "merge" else "superseded")
         run.changes.append(Change(action, op.key, record.description, op.reason, sessions))
     elif op.op == "archive":
-        old = _quiet_load(run.brain.record_path(op.key))
+        old = views.load_quietly(run.brain.record_path(op.key))
         if old is not None and op.key not in run.retire:
             run.writes.pop(op.key, None)
             run.retire[op.key] = (old, op.reason)
             run.changes.append(Change("archived", op.key, old.description, op.reason))
 
 
-def last_uses(brain: Brain) -> dict[str, str]:
-    """The last time recall returned each record path (ISO UTC), from the journal."""
-    from brain.catalog import USES_FILE
-
-    seen: dict[str, str] = {}
-    lines = [e for e in journal.read(brain.path) if e.get("op") == "recall"]
-    pending = brain.state / USES_FILE
-    if pending.exists():
-        for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                item = json.loads(line)
-                lines.append({"ts": item["ts"], "uses": dict.fromkeys(item["paths"], 1)})
-            except (ValueError, KeyError, TypeError):
-                continue
-    for entry in lines:
-        when = str(entry.get("ts", ""))
-        for path in entry.get("uses") or {}:
-            seen[path] = max(seen.get(path, ""), when)
-    return seen
-
-
-def _decay(run: _Run) -> None:
+def _decay(run: _Run, reaffirmed: set[str]) -> None:
     """Archive records neither updated nor recalled within ``archive_after_days``."""
     horizon = timedelta(days=run.brain.config.archive_after_days)
-    used = last_uses(run.brain)
+    used = runs.last_uses(run.brain)
     for item in run.brain.records():
-        if not isinstance(item, Record) or item.key in run.writes or item.key in run.retire:
+        if not isinstance(item, Record) or item.key in reaffirmed:
+            continue
+        if item.key in run.writes or item.key in run.retire:
             continue
         last = max(item.updated or item.created, used.get(f"memories/{item.key}.md", ""))
         moment = views.parse_time(last)

@@ -13,19 +13,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from brain import assets
 from brain.errors import BrainError
 from brain.fsutil import atomic_write
-from brain.pipeline import llm, runs
+from brain.pipeline import llm, runs, views
 from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
 from brain.pipeline.schema import EXTRACT_SCHEMA, Candidate, Extraction, extraction_from_json
 from brain.records import iso, new_id, utcnow
 from brain.redact import redact
-from brain.sources.base import Transcript, Turn
+from brain.sources.base import Transcript
 
 if TYPE_CHECKING:
     from brain.core import Brain
@@ -114,19 +114,9 @@ def session_label(ref: SessionRef) -> str:
     return f"{ref.source}:{ref.session_id}"
 
 
-def _when(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def summary_rel(ref: SessionRef) -> str:
     """``rollout_summaries/<YYYY-MM-DD>-<source>-<session id>.md`` for a session."""
-    day = _when(ref.started) or _when(ref.last_activity) or utcnow()
+    day = views.parse_time(ref.started) or views.parse_time(ref.last_activity) or utcnow()
     return f"{SUMMARIES}/{day:%Y-%m-%d}-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
 
 
@@ -173,61 +163,17 @@ def pending_sessions(
 
 
 def _due(ref: SessionRef, now: datetime, config: Any, failure: dict | None) -> bool:
-    last = _when(ref.last_activity) or _when(ref.started)
+    last = views.parse_time(ref.last_activity) or views.parse_time(ref.started)
     if last is not None:
         if now - last > timedelta(days=config.max_rollout_age_days):
             return False
         if now - last < timedelta(hours=config.min_rollout_idle_hours):
             return False
-    retry = _when((failure or {}).get("retry_after"))
+    retry = views.parse_time((failure or {}).get("retry_after"))
     return retry is None or now >= retry
 
 
 # -- the model ---------------------------------------------------------------------------
-
-
-def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> list[Turn]:
-    """The turns phase 1 shows a model: typed and tool turns, redacted, middle trimmed.
-
-    The same rules as ``harvest.phase1_text`` (injected text left out, secrets redacted,
-    head and tail kept), at turn granularity so the prompt keeps each turn's role and
-    source lines.
-    """
-    from brain.pipeline.trim import trim_redacted
-
-    turns = [t for t in transcript.turns if not t.injected and t.text.strip()]
-    sizes = [len(t.text) for t in turns]
-    head: list[int] = []
-    used = 0
-    while len(head) < len(turns) and used + sizes[len(head)] <= head_chars:
-        used += sizes[len(head)]
-        head.append(len(head))
-    tail: list[int] = []
-    used = 0
-    i = len(turns) - 1
-    while i >= len(head) and used + sizes[i] <= tail_chars:
-        used += sizes[i]
-        tail.insert(0, i)
-        i -= 1
-    keep = head + tail
-    if not keep and turns:  # one huge turn: cut inside it
-        keep = [0]
-    out = []
-    for n in keep:
-        turn = turns[n]
-        out.append(replace(turn, text=trim_redacted(turn.text, head_chars, tail_chars)))
-        if n == len(head) - 1 and tail and tail[0] > n + 1:
-            cut = sum(sizes[n + 1 : tail[0]])
-            out.append(Turn("user", f"[... {cut} characters cut ...]", summary=True, lines=(0, 0)))
-    return out
-
-
-def messages_for(brain: Brain, transcript: Transcript) -> list[dict[str, str]]:
-    """The chat messages phase 1 sends for one session."""
-    config = brain.config
-    turns = prompt_turns(transcript, config.trim_head_chars, config.trim_tail_chars)
-    text = assets.render("prompts", "extract.md.j2", transcript=transcript, turns=turns)
-    return [{"role": "user", "content": text}]
 
 
 def _ask(
@@ -239,7 +185,7 @@ def _ask(
     config = brain.config
     reply = llm.complete_json(
         config.extract_model,
-        messages_for(brain, transcript),
+        views.extract_messages(brain, transcript),
         schema=EXTRACT_SCHEMA,
         api_base=config.model_api_base,
         max_tokens=EXTRACT_MAX_TOKENS,
@@ -325,7 +271,7 @@ def _plan(brain: Brain, refs: Sequence[SessionRef]) -> list[SessionPlan]:
             transcript = load_transcript(ref)
         except BrainError:
             continue
-        guess = llm.estimate(model, messages_for(brain, transcript), EXTRACT_MAX_TOKENS)
+        guess = llm.estimate(model, views.extract_messages(brain, transcript), EXTRACT_MAX_TOKENS)
         plans.append(
             SessionPlan(
                 session_label(ref),

@@ -138,6 +138,42 @@ def append_raw(brain: Brain, memories: Iterable[RawMemory]) -> str:
     return RAW
 
 
+def consumed_ids(brain: Brain) -> set[str]:
+    """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
+    done: set[str] = set()
+    for entry in journal.read(brain.path):
+        if entry.get("op") == "consolidate" and isinstance(entry.get("raw_ids"), list):
+            done.update(str(i) for i in entry["raw_ids"])
+    return done
+
+
+def pending_raw(brain: Brain) -> list[RawMemory]:
+    """Raw memories no consolidation has consumed yet, oldest first."""
+    done = consumed_ids(brain)
+    return [m for m in read_raw(brain) if m.id not in done]
+
+
+def last_uses(brain: Brain) -> dict[str, str]:
+    """The last time recall returned each record path (ISO UTC), from the journal."""
+    from brain.catalog import USES_FILE
+
+    seen: dict[str, str] = {}
+    lines = [e for e in journal.read(brain.path) if e.get("op") == "recall"]
+    pending = brain.state / USES_FILE
+    if pending.exists():
+        for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                item = json.loads(line)
+                lines.append({"ts": item["ts"], "uses": dict.fromkeys(item["paths"], 1)})
+            except (ValueError, KeyError, TypeError):
+                continue
+    for entry in lines:
+        when = str(entry.get("ts", ""))
+        for path in entry.get("uses") or {}:
+            seen[path] = max(seen.get(path, ""), when)
+    return seen
+
+
 # -- the local state file ------------------------------------------------------------------
 
 
@@ -289,7 +325,6 @@ def _count(brain: Brain, folder: str) -> int:
 
 def status(brain: Brain, *, now: datetime | None = None) -> StatusResult:
     """When each phase last ran, what is pending, how big the memory is, what failed."""
-    from brain.pipeline.consolidate import pending_raw
     from brain.pipeline.extract import generation_enabled, pending_sessions, session_label
 
     config = brain.config

@@ -10,6 +10,7 @@ counterpart of ``Brain.remember`` (same key supersedes, ``supersedes`` keeps the
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -17,11 +18,12 @@ from brain import assets
 from brain.fsutil import atomic_write
 from brain.records import Record, iso, load, new_id, render
 from brain.redact import redact
+from brain.sources.base import Transcript, Turn
 
 if TYPE_CHECKING:
     from brain.core import Brain
     from brain.pipeline.consolidate import Change
-    from brain.pipeline.schema import Operation
+    from brain.pipeline.schema import Candidate, ExistingRecord, Operation
 
 MEMORY_MD = "MEMORY.md"
 SUMMARY_MD = "memory_summary.md"
@@ -146,6 +148,61 @@ def regenerate_views(brain: Brain) -> list[str]:
     return [MEMORY_MD, SUMMARY_MD]
 
 
+# -- model prompts ---------------------------------------------------------------------
+
+
+def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> list[Turn]:
+    """The turns phase 1 shows a model: typed and tool turns, redacted, middle trimmed.
+
+    The same rules as ``harvest.phase1_text`` (injected text left out, secrets redacted,
+    head and tail kept), at turn granularity so the prompt keeps each turn's role and
+    source lines.
+    """
+    from brain.pipeline.trim import trim_redacted
+
+    turns = [t for t in transcript.turns if not t.injected and t.text.strip()]
+    sizes = [len(t.text) for t in turns]
+    head: list[int] = []
+    used = 0
+    while len(head) < len(turns) and used + sizes[len(head)] <= head_chars:
+        used += sizes[len(head)]
+        head.append(len(head))
+    tail: list[int] = []
+    used = 0
+    i = len(turns) - 1
+    while i >= len(head) and used + sizes[i] <= tail_chars:
+        used += sizes[i]
+        tail.insert(0, i)
+        i -= 1
+    keep = head + tail
+    if not keep and turns:  # one huge turn: cut inside it
+        keep = [0]
+    out = []
+    for n in keep:
+        turn = turns[n]
+        out.append(replace(turn, text=trim_redacted(turn.text, head_chars, tail_chars)))
+        if n == len(head) - 1 and tail and tail[0] > n + 1:
+            cut = sum(sizes[n + 1 : tail[0]])
+            out.append(Turn("user", f"[... {cut} characters cut ...]", summary=True, lines=(0, 0)))
+    return out
+
+
+def extract_messages(brain: Brain, transcript: Transcript) -> list[dict[str, str]]:
+    """The chat messages phase 1 sends for one session."""
+    config = brain.config
+    turns = prompt_turns(transcript, config.trim_head_chars, config.trim_tail_chars)
+    text = assets.render("prompts", "extract.md.j2", transcript=transcript, turns=turns)
+    return [{"role": "user", "content": text}]
+
+
+def consolidate_messages(
+    raw: list[Candidate], existing: list[ExistingRecord]
+) -> list[dict[str, str]]:
+    """The chat messages phase 2 sends."""
+    text = assets.render("prompts", "consolidate.md.j2", raw=raw, existing=existing)
+    return [{"role": "user", "content": text}]
+
+
 # -- operations to record files ------------------------------------------------------------
 
 
@@ -195,7 +252,7 @@ def write_records(
         path = brain.record_path(record.key)
         archived = brain.record_path(record.key, archived=True)
         if archived.exists():  # relearning an archived fact brings it back
-            old = _quiet(archived)
+            old = load_quietly(archived)
             if old is not None and old.id not in record.supersedes and old.id != record.id:
                 record = record.evolve(supersedes=(*record.supersedes, old.id))
             archived.unlink()
@@ -215,10 +272,10 @@ def _rel(brain: Brain, path: Any) -> str:
     return path.relative_to(brain.path).as_posix()
 
 
-def _quiet(path: Any) -> Record | None:
+def load_quietly(path: Any) -> Record | None:
     from brain.errors import BrainError
 
     try:
-        return load(path)
+        return load(path) if path.exists() else None
     except BrainError:
         return None
