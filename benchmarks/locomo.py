@@ -88,7 +88,9 @@ def documents(sample: dict, window: int) -> list[Doc]:
     return docs
 
 
-def evaluate(samples: list[dict], ks: list[int], window: int, expand: bool) -> dict:
+def evaluate(
+    samples: list[dict], ks: list[int], window: int, expand: bool, semantic: bool = False
+) -> dict:
     """Index each conversation, ask every question; return per-question recall rows."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -96,7 +98,9 @@ def evaluate(samples: list[dict], ks: list[int], window: int, expand: bool) -> d
             docs = documents(sample, window)
             times = [d.created for d in docs if d.created]
             now = datetime.fromisoformat(max(times)) if times else None
-            with Index.open(Path(tmp) / f"{sample['sample_id']}.sqlite") as index:
+            with Index.open(
+                Path(tmp) / f"{sample['sample_id']}.sqlite", semantic=semantic
+            ) as index:
                 index.upsert(docs)
                 for qa in sample["qa"]:
                     gold = evidence_ids(qa.get("evidence", []))
@@ -151,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--window", type=int, default=2, help="neighbour turns as context")
     parser.add_argument("--no-expand", action="store_true", help="no pseudo-relevance feedback")
+    parser.add_argument("--semantic", action="store_true", help="fuse wordllama embeddings")
     parser.add_argument("--only", default="", help="comma-separated sample ids to evaluate")
     args = parser.parse_args(argv)
     ks = sorted({int(k) for k in args.k.split(",") if k.strip()})
@@ -158,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         wanted = set(args.only.split(","))
         samples = [s for s in samples if s["sample_id"] in wanted]
-    result = evaluate(samples, ks, args.window, not args.no_expand)
+    result = evaluate(samples, ks, args.window, not args.no_expand, args.semantic)
     print(json.dumps(result, indent=2) if args.json else table(result, ks))
     return 0
 

@@ -10,68 +10,20 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from brain.index import rank as ranking
 from brain.index.db import IndexCorruptError, connect, transaction
+from brain.index.docs import KINDS, Doc, Hit, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms
+from brain.index.fusion import SEMANTIC_WEIGHT, add_similarity, interpolate
 from brain.index.query import ParsedQuery, or_match, parse
 from brain.index.snippet import snippet
 
-KINDS = ("record", "memory_section", "rollout_summary", "turn")
 META_COMMIT = "indexed_commit"
 _T = TypeVar("_T")
-
-
-@dataclass(frozen=True)
-class Doc:
-    """One searchable document.
-
-    Attributes:
-        path: unique id, normally the file path relative to the home (plus an anchor
-            for sections or turns, e.g. ``MEMORY.md#deploys``).
-        kind: one of ``KINDS``.
-        key, type, description, body, tags, profile, source: the record's fields.
-        session, project: for transcript turns.
-        created, updated: ISO UTC times; ``updated`` defaults to ``created``.
-        use_count, last_used: recall statistics (an upsert never lowers them).
-        context: extra text searched with a low weight, e.g. neighbouring turns.
-    """
-
-    path: str
-    kind: str = "record"
-    key: str = ""
-    type: str = ""
-    description: str = ""
-    body: str = ""
-    tags: tuple[str, ...] = ()
-    profile: str = ""
-    source: str = ""
-    session: str = ""
-    project: str = ""
-    created: str = ""
-    updated: str = ""
-    use_count: int = 0
-    last_used: str = ""
-    context: str = ""
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One search result, best first in the list ``search`` returns."""
-
-    path: str
-    key: str
-    type: str
-    kind: str
-    description: str
-    score: float
-    created: str
-    updated: str
-    snippet: str
 
 
 _UPSERT = """
@@ -93,19 +45,33 @@ RETURNING id
 class Index:
     """A SQLite FTS5 catalog of documents. Open with :meth:`Index.open`."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, semantic: Any = None) -> None:
         self._conn = conn
         self.path = path
+        self._semantic = semantic
 
     @classmethod
-    def open(cls, path: Path | str) -> Index:
+    def open(cls, path: Path | str, *, semantic: bool = False) -> Index:
         """Open or create the index file at ``path``.
+
+        Args:
+            path: the SQLite file (``.brain/index.sqlite`` in a memory home).
+            semantic: also embed documents and fuse embedding similarity into search
+                (imports numpy and wordllama; documents upserted before it was on have
+                no vectors until they are upserted again).
 
         Raises:
             IndexCorruptError: the file is not a usable index; delete it and rebuild.
+            EmbeddingError: ``semantic`` is on and the model cannot be loaded.
         """
         path = Path(path)
-        return cls(connect(path), path)
+        conn = connect(path)
+        layer = None
+        if semantic:
+            from brain.index.embed import SemanticLayer  # heavy: only when asked for
+
+            layer = SemanticLayer(conn, path.parent / "wordllama")
+        return cls(conn, path, layer)
 
     def close(self) -> None:
         """Close the connection."""
@@ -139,15 +105,19 @@ class Index:
         for doc in docs:
             if doc.kind not in KINDS:
                 raise ValueError(f"unknown document kind {doc.kind!r} for {doc.path}")
+        ids: list[int] = []
         with transaction(self._conn) as conn:
             for doc in docs:
-                row = _row(doc)
-                doc_id = conn.execute(_UPSERT, row).fetchone()[0]
+                doc_id = conn.execute(_UPSERT, row(doc)).fetchone()[0]
+                ids.append(doc_id)
                 conn.execute("DELETE FROM doc_tags WHERE doc_id = ?", (doc_id,))
                 conn.executemany(
                     "INSERT OR IGNORE INTO doc_tags(doc_id, tag) VALUES (?, ?)",
                     [(doc_id, tag) for tag in doc.tags],
                 )
+            if self._semantic is not None:
+                texts = [f"{d.key} {d.description} {d.body}".strip() for d in docs]
+                self._semantic.store(ids, texts)
         return len(docs)
 
     def remove(self, paths: Iterable[str]) -> int:
@@ -160,7 +130,9 @@ class Index:
         def run() -> int:
             with transaction(self._conn) as conn:
                 cur = conn.executemany("DELETE FROM docs WHERE path = ?", [(p,) for p in paths])
-                return cur.rowcount
+            if self._semantic is not None:
+                self._semantic.forget_cache()
+            return cur.rowcount
 
         return int(self._guard(run))
 
@@ -170,6 +142,8 @@ class Index:
         def run() -> None:
             with transaction(self._conn) as conn:
                 conn.execute("DELETE FROM docs")
+            if self._semantic is not None:
+                self._semantic.forget_cache()
 
         self._guard(run)
 
@@ -202,7 +176,7 @@ class Index:
 
     def bump_use(self, paths: Iterable[str], when: datetime | str) -> None:
         """Count one recall of each path at time ``when`` (no text is re-indexed)."""
-        stamp = _iso(when)
+        stamp = iso(when)
 
         def run() -> None:
             with transaction(self._conn) as conn:
@@ -245,12 +219,13 @@ class Index:
         parsed = parse(query)
         if not parsed.terms or k <= 0:
             return []
-        where, params = _filters(types, tags, profile, since, kinds)
+        where, params = filters(types, tags, profile, since, kinds)
         reference = now or datetime.now(UTC)
-        return self._guard(lambda: self._search(parsed, k, where, params, reference, expand))
+        return self._guard(lambda: self._search(query, parsed, k, where, params, reference, expand))
 
     def _search(
         self,
+        text: str,
         parsed: ParsedQuery,
         k: int,
         where: str,
@@ -264,9 +239,27 @@ class Index:
             extra = expand_terms(self._conn, parsed.terms, [c.doc_id for c in candidates])
             if extra:
                 second = self._candidates(or_match(extra), where, params, pool)
-                candidates = _interpolate(candidates, second, EXPANSION_WEIGHT)
+                candidates = interpolate(candidates, second, EXPANSION_WEIGHT)
+        if self._semantic is not None:
+            candidates = self._fuse_semantic(text, candidates, where, params)
         ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
         return self._hits(ranked, parsed.terms)
+
+    def _fuse_semantic(
+        self, text: str, candidates: list[ranking.Candidate], where: str, params: list[Any]
+    ) -> list[ranking.Candidate]:
+        sims = self._semantic.similarities(text)
+        known = {c.doc_id for c in candidates}
+        new_ids = [i for i in self._semantic.nearest(sims) if i not in known]
+        extra: list[ranking.Candidate] = []
+        if new_ids:
+            marks = ",".join("?" * len(new_ids))
+            sql = (
+                "SELECT d.id, 0.0, d.kind, d.updated, d.use_count, d.last_used FROM docs d "
+                f"WHERE d.id IN ({marks}) {where}"
+            )
+            extra = [ranking.Candidate(*r) for r in self._conn.execute(sql, [*new_ids, *params])]
+        return add_similarity(candidates + extra, sims, SEMANTIC_WEIGHT)
 
     def _candidates(
         self, match: str, where: str, params: list[Any], pool: int
@@ -299,81 +292,3 @@ class Index:
                 Hit(path, key, type_, kind, desc, r.score, created, updated, snippet(body, terms))
             )
         return hits
-
-
-def _interpolate(
-    first: list[ranking.Candidate], second: list[ranking.Candidate], weight: float
-) -> list[ranking.Candidate]:
-    """Add ``weight`` times the second query's relevance to the first's, per document."""
-    merged = {c.doc_id: c for c in first}
-    for c in second:
-        base = merged.get(c.doc_id)
-        relevance = (base.relevance if base else 0.0) + weight * c.relevance
-        merged[c.doc_id] = replace(base or c, relevance=relevance)
-    return list(merged.values())
-
-
-def _filters(
-    types: Sequence[str] | None,
-    tags: Sequence[str] | None,
-    profile: str | None,
-    since: datetime | str | None,
-    kinds: Sequence[str] | None,
-) -> tuple[str, list[Any]]:
-    """SQL conditions (each starting with AND) and their parameters."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    for column, values in (("d.type", types), ("d.kind", kinds)):
-        if values:
-            clauses.append(f"AND {column} IN ({','.join('?' * len(values))})")
-            params.extend(values)
-    if profile:
-        clauses.append("AND d.profile = ?")
-        params.append(profile)
-    if since is not None:
-        clauses.append("AND d.updated >= ?")
-        params.append(_iso(since))
-    if tags:
-        unique = sorted(set(tags))
-        clauses.append(
-            "AND d.id IN (SELECT doc_id FROM doc_tags WHERE tag IN "
-            f"({','.join('?' * len(unique))}) GROUP BY doc_id HAVING count(*) = ?)"
-        )
-        params.extend([*unique, len(unique)])
-    return " ".join(clauses), params
-
-
-def _iso(when: datetime | str) -> str:
-    """An ISO UTC string with a 'Z' suffix, the format stored in the index."""
-    if isinstance(when, str):
-        parsed = ranking.parse_time(when)
-        if parsed is None:
-            raise ValueError(f"not an ISO time: {when!r}")
-        when = parsed
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _row(doc: Doc) -> dict[str, Any]:
-    """The SQL parameters for one document."""
-    created = _iso(doc.created) if doc.created else ""
-    updated = _iso(doc.updated) if doc.updated else created
-    return {
-        "path": doc.path,
-        "kind": doc.kind,
-        "key": doc.key,
-        "type": doc.type,
-        "description": doc.description,
-        "body": doc.body,
-        "tags": "\n".join(doc.tags),
-        "profile": doc.profile,
-        "source": doc.source,
-        "session": doc.session,
-        "project": doc.project,
-        "created": created,
-        "updated": updated,
-        "use_count": doc.use_count,
-        "last_used": _iso(doc.last_used) if doc.last_used else "",
-        "context": doc.context,
-    }

@@ -1,0 +1,126 @@
+"""The documents the index stores and the hits it returns, and their SQL mapping."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from brain.index.rank import parse_time
+
+KINDS = ("record", "memory_section", "rollout_summary", "turn")
+
+
+@dataclass(frozen=True)
+class Doc:
+    """One searchable document.
+
+    Attributes:
+        path: unique id, normally the file path relative to the home (plus an anchor
+            for sections or turns, e.g. ``MEMORY.md#deploys``).
+        kind: one of ``KINDS``.
+        key, type, description, body, tags, profile, source: the record's fields.
+        session, project: for transcript turns.
+        created, updated: ISO UTC times; ``updated`` defaults to ``created``.
+        use_count, last_used: recall statistics (an upsert never lowers them).
+        context: extra text searched with a low weight, e.g. neighbouring turns.
+    """
+
+    path: str
+    kind: str = "record"
+    key: str = ""
+    type: str = ""
+    description: str = ""
+    body: str = ""
+    tags: tuple[str, ...] = ()
+    profile: str = ""
+    source: str = ""
+    session: str = ""
+    project: str = ""
+    created: str = ""
+    updated: str = ""
+    use_count: int = 0
+    last_used: str = ""
+    context: str = ""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result, best first in the list ``search`` returns."""
+
+    path: str
+    key: str
+    type: str
+    kind: str
+    description: str
+    score: float
+    created: str
+    updated: str
+    snippet: str
+
+
+def filters(
+    types: Sequence[str] | None,
+    tags: Sequence[str] | None,
+    profile: str | None,
+    since: datetime | str | None,
+    kinds: Sequence[str] | None,
+) -> tuple[str, list[Any]]:
+    """SQL conditions (each starting with AND) and their parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, values in (("d.type", types), ("d.kind", kinds)):
+        if values:
+            clauses.append(f"AND {column} IN ({','.join('?' * len(values))})")
+            params.extend(values)
+    if profile:
+        clauses.append("AND d.profile = ?")
+        params.append(profile)
+    if since is not None:
+        clauses.append("AND d.updated >= ?")
+        params.append(iso(since))
+    if tags:
+        unique = sorted(set(tags))
+        clauses.append(
+            "AND d.id IN (SELECT doc_id FROM doc_tags WHERE tag IN "
+            f"({','.join('?' * len(unique))}) GROUP BY doc_id HAVING count(*) = ?)"
+        )
+        params.extend([*unique, len(unique)])
+    return " ".join(clauses), params
+
+
+def iso(when: datetime | str) -> str:
+    """An ISO UTC string with a 'Z' suffix, the format stored in the index."""
+    if isinstance(when, str):
+        parsed = parse_time(when)
+        if parsed is None:
+            raise ValueError(f"not an ISO time: {when!r}")
+        when = parsed
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def row(doc: Doc) -> dict[str, Any]:
+    """The SQL parameters for one document."""
+    created = iso(doc.created) if doc.created else ""
+    updated = iso(doc.updated) if doc.updated else created
+    return {
+        "path": doc.path,
+        "kind": doc.kind,
+        "key": doc.key,
+        "type": doc.type,
+        "description": doc.description,
+        "body": doc.body,
+        "tags": "\n".join(doc.tags),
+        "profile": doc.profile,
+        "source": doc.source,
+        "session": doc.session,
+        "project": doc.project,
+        "created": created,
+        "updated": updated,
+        "use_count": doc.use_count,
+        "last_used": iso(doc.last_used) if doc.last_used else "",
+        "context": doc.context,
+    }

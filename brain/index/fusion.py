@@ -1,0 +1,36 @@
+"""Combining relevance from several retrievers into one candidate list."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from brain.index.rank import Candidate
+
+# Share of the best BM25 relevance that a perfect cosine match adds (semantic layer).
+SEMANTIC_WEIGHT = 0.3
+
+
+def interpolate(first: list[Candidate], second: list[Candidate], weight: float) -> list[Candidate]:
+    """Add ``weight`` times the second query's relevance to the first's, per document."""
+    merged = {c.doc_id: c for c in first}
+    for c in second:
+        base = merged.get(c.doc_id)
+        relevance = (base.relevance if base else 0.0) + weight * c.relevance
+        merged[c.doc_id] = replace(base or c, relevance=relevance)
+    return list(merged.values())
+
+
+def add_similarity(
+    candidates: list[Candidate], sims: dict[int, float], weight: float
+) -> list[Candidate]:
+    """Guarded fusion: add ``weight`` x best relevance x cosine (negatives count as 0).
+
+    Scaling by the best BM25 relevance keeps the embedding's say proportional to how
+    well the query matched lexically, so it reorders close calls instead of overruling
+    a clear keyword match; documents only the embedding found start from zero.
+    """
+    best = max((c.relevance for c in candidates), default=0.0) or 1.0
+    return [
+        replace(c, relevance=c.relevance + weight * best * max(0.0, sims.get(c.doc_id, 0.0)))
+        for c in candidates
+    ]
