@@ -7,14 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from brain.agents.context import (
-    FENCE_CLOSE,
-    FENCE_OPEN,
-    context,
-    find_project_group,
-    fit_sections,
-    index_entries,
-)
+from brain.agents.context import FENCE_CLOSE, FENCE_OPEN, context, find_project_group
+from brain.agents.digest import fit_sections, index_entries
 from brain.core import Brain
 from brain.tokens import count_tokens
 from tests.helpers import cli, cli_json
@@ -203,3 +197,38 @@ def test_cli_context_without_home_is_an_error(home: Path) -> None:
     result = cli("context")
     assert result.exit_code == 1
     assert result.stderr == f"Error: {home} is not a brain home; run 'brain init'\n"
+
+
+def test_index_cache_sees_edits_additions_and_removals(brain: Brain) -> None:
+    add_records(brain, 3)
+    assert index_entries(brain)[0] == ("fact-002", "Fact number 2")
+    assert (brain.path / ".brain" / "cache" / "context-index.json").exists()
+    path = brain.path / "memories" / "fact-002.md"
+    path.write_text(path.read_text().replace("Fact number 2", "Edited by hand, longer"))
+    (brain.path / "memories" / "fact-001.md").unlink()
+    brain.remember("Newest.", key="newest")
+    assert index_entries(brain) == [
+        ("newest", "Newest."),
+        ("fact-002", "Edited by hand, longer"),
+        ("fact-000", "Fact number 0"),
+    ]
+
+
+def test_summary_cut_is_cached_by_content(brain: Brain) -> None:
+    parts = [section(t, 120) for t in ("Profile", "Tips", "Projects")]
+    (brain.path / "memory_summary.md").write_text("".join(parts))
+    brain.config_set("summary_token_limit", str(count_tokens(parts[0].rstrip("\n"))))
+    first = context(brain)
+    assert list((brain.path / ".brain" / "cache").glob("fit-*.json"))
+    assert context(brain).text == first.text and "1 of 3 sections" in first.text
+    (brain.path / "memory_summary.md").write_text(section("Other", 5) + "".join(parts))
+    second = context(brain)
+    assert "### Other" in second.text and "### Profile" not in second.text
+    assert "1 of 4 sections" in second.text
+
+
+def test_a_corrupt_cache_is_ignored(brain: Brain) -> None:
+    add_records(brain, 2)
+    index_entries(brain)
+    (brain.path / ".brain" / "cache" / "context-index.json").write_text("{garbage")
+    assert [key for key, _ in index_entries(brain)] == ["fact-001", "fact-000"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain import tokens
+from brain.agents.digest import cached_fit, index_entries, section_title, split_sections
 from brain.errors import BrainError
 
 if TYPE_CHECKING:
@@ -84,55 +85,7 @@ def empty_context(notice: str) -> Context:
     return Context(text="", tokens=0, tokenizer="none (empty)", notice=notice)
 
 
-# -- markdown sections ----------------------------------------------------------
-
-
-def split_sections(text: str, level: int) -> list[str]:
-    """Cut ``text`` before each heading of exactly ``level`` (``##`` = 2).
-
-    The first part is whatever precedes the first heading (possibly empty); joining
-    the parts gives ``text`` back. Headings inside fenced code blocks are ignored.
-    """
-    marker = "#" * level + " "
-    parts, current, fenced = [], [], False
-    for line in text.splitlines(keepends=True):
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-        if not fenced and line.startswith(marker) and current:
-            parts.append("".join(current))
-            current = []
-        current.append(line)
-    parts.append("".join(current))
-    return parts
-
-
-def fit_sections(text: str, limit: int, level: int) -> tuple[str, int, int]:
-    """The longest run of whole sections from the start of ``text`` within ``limit`` tokens.
-
-    Returns the kept text, the number of sections kept and the number there were. When
-    not even the first section fits, it is cut at the last whole line that fits (and
-    counts as kept), so the reader never gets half a line.
-    """
-    parts = [p for p in split_sections(text, level) if p.strip()]
-    if len(text.encode("utf-8")) <= limit:
-        # A token is at least one byte: this fits without loading the tokenizer.
-        return text.rstrip("\n"), len(parts), len(parts)
-    kept: list[str] = []
-    for part in parts:
-        if tokens.count_tokens("".join([*kept, part]).rstrip("\n")) > limit:
-            break
-        kept.append(part)
-    if not kept and parts and limit > 0:
-        head = tokens.truncate_to_tokens(parts[0], limit)
-        head = head[: head.rfind("\n") + 1] or head
-        kept = [head] if head.strip() else []
-    return "".join(kept).rstrip("\n"), len(kept), len(parts)
-
-
-def section_title(section: str) -> str:
-    """The heading text of a section made by :func:`split_sections`."""
-    first = section.split("\n", 1)[0]
-    return first.lstrip("#").strip()
+# -- MEMORY.md task groups -------------------------------------------------------
 
 
 def find_project_group(memory_md: str, project: Path) -> str | None:
@@ -179,7 +132,7 @@ def _summary_part(brain: Brain, limit: int) -> _Part | None:
     text = _read(brain.path / SUMMARY_FILE)
     if text is None or not text.strip():
         return None
-    kept, shown, total = fit_sections(text, limit, 2)
+    kept, shown, total = cached_fit(brain, text, limit, 2)
     if shown == total:
         return _Part("summary", f"## Memory summary\n{_demote(kept)}")
     notice = (
@@ -198,7 +151,7 @@ def _project_part(brain: Brain, project: Path, limit: int) -> tuple[_Part | None
         return None, None
     title = section_title(group)
     body = group.split("\n", 1)[1] if "\n" in group else ""
-    kept, shown, total = fit_sections(body, limit, 3)
+    kept, shown, total = cached_fit(brain, body, limit, 3)
     text = f"## This project: {title} (from MEMORY.md)\n{kept}"
     if shown < total:
         text += (
@@ -211,71 +164,6 @@ def _project_part(brain: Brain, project: Path, limit: int) -> tuple[_Part | None
 def _demote(text: str) -> str:
     """Push the summary's headings one level down, under the context's own heading."""
     return re.sub(r"^(#{1,5}) ", r"#\1 ", text, flags=re.M)
-
-
-_FIELD = re.compile(r"^(id|key|description|created|updated):[ \t]*(.*?)[ \t]*$", re.M)
-
-
-class _NotSimple(Exception):
-    """A frontmatter value the line reader leaves to the YAML parser."""
-
-
-def _scalar(raw: str) -> str:
-    if len(raw) > 1 and raw[0] == raw[-1] == "'":
-        return raw[1:-1].replace("''", "'")
-    if len(raw) > 1 and raw[0] == raw[-1] == '"' and "\\" not in raw:
-        return raw[1:-1]
-    if raw[:1] in {"|", ">", "[", "{", "&", "*", "!", '"', "'"} or " #" in raw:
-        raise _NotSimple(raw)
-    return raw
-
-
-def _head_fields(path: Path) -> dict[str, str] | None:
-    """id, key, description and dates from a record's frontmatter, without the YAML parser.
-
-    Record files are written one field per line; anything fancier (a multi-line or
-    escaped value) goes through the full parser instead. None: not a readable record.
-    """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    end = text.find("\n---", 3)
-    if not text.startswith("---\n") or end < 0:
-        return None
-    head = text[4:end]
-    try:
-        if any(line[:1] in {" ", "\t"} for line in head.splitlines()):
-            raise _NotSimple(head)
-        return {name: _scalar(value) for name, value in _FIELD.findall(head)}
-    except _NotSimple:
-        from brain.records import RecordFormatError, parse
-
-        try:
-            record = parse(text, path)
-        except (RecordFormatError, BrainError):
-            return None
-        fields = ("id", "key", "description", "created", "updated")
-        return {name: str(getattr(record, name) or "") for name in fields}
-
-
-def index_entries(brain: Brain) -> list[tuple[str, str]]:
-    """(key, description) of every live record, newest first, as ``Brain.list`` orders them.
-
-    Session start reads this for up to ~10^4 files, so it reads the frontmatter lines
-    rather than parsing every file in full; unreadable records are left out, as
-    ``Brain.list`` leaves them out of its records.
-    """
-    rows = []
-    for path in (brain.path / "memories").glob("*.md"):
-        fields = _head_fields(path)
-        if not fields or not fields.get("id"):
-            continue
-        updated = fields.get("updated") or fields.get("created") or ""
-        key = fields.get("key") or path.stem
-        rows.append((updated, fields["id"], key, fields.get("description", "")))
-    rows.sort(reverse=True)
-    return [(key, description) for _, _, key, description in rows]
 
 
 def _index_lines(brain: Brain) -> list[str]:
