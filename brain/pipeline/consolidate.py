@@ -238,6 +238,11 @@ def consolidate(
     ops = _operations(brain, raw, existing, budget, mock_response)
     run = _Run(brain, moment, raw)
     with brain.transaction():
+        # The model was asked outside the lock; a run that finished meanwhile wins.
+        if runs.consumed_ids(brain) & {m.id for m in raw}:
+            raise ConsolidateError(
+                "another consolidation ran meanwhile; nothing was written", hint="run it again"
+            )
         for op in ops:
             _apply(run, op)
         # A record a raw memory restated (even as "none: duplicate") was just used.

@@ -73,6 +73,7 @@ def render_raw(memory: RawMemory) -> str:
     evidence = ", ".join(f"L{a}-L{b}" for a, b in memory.evidence) or "none"
     fields = [
         ("id", memory.id),
+        ("key", memory.key),
         ("type", memory.type),
         ("description", memory.description),
         ("tags", ", ".join(memory.tags)),
