@@ -81,7 +81,9 @@ def _entry(line: str) -> CitationEntry | None:
 
 
 def _parse_block(block: str) -> Citation:
-    entries, rollouts, problems = [], [], []
+    entries: list[CitationEntry] = []
+    rollouts: list[str] = []
+    problems: list[str] = []
     found_entries = _ENTRIES.search(block)
     found_rollouts = _ROLLOUTS.search(block)
     for line in _lines(found_entries.group(1) if found_entries else None):
@@ -156,7 +158,7 @@ def text_of(raw: str) -> str:
     JSON escapes the block's newlines, so a transcript is decoded line by line; lines
     that are not JSON are kept as they are.
     """
-    pieces = []
+    pieces: list[str] = []
     for line in raw.splitlines():
         stripped = line.strip()
         if stripped.startswith(("{", "[")):

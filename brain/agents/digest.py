@@ -61,7 +61,9 @@ def split_sections(text: str, level: int) -> list[str]:
     the parts gives ``text`` back. Headings inside fenced code blocks are ignored.
     """
     marker = "#" * level + " "
-    parts, current, fenced = [], [], False
+    parts: list[str] = []
+    current: list[str] = []
+    fenced = False
     for line in text.splitlines(keepends=True):
         if line.lstrip().startswith("```"):
             fenced = not fenced

@@ -60,7 +60,7 @@ class InstructionsResult:
 
     project: str
     files: tuple[FileSync, ...]
-    context_tokens: int
+    context_tokens: int | None
     dry_run: bool
 
 

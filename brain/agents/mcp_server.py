@@ -98,9 +98,9 @@ def build_server(home: Path, project: Path | None = None) -> Any:
     from mcp.types import ToolAnnotations
 
     server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
-    reading = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True)
-    writing = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False)
-    deleting = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True)
+    reading = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+    writing = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
+    deleting = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
 
     def recall(
         query: str,
