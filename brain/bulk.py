@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
-from brain.fsutil import atomic_write
-from brain.records import FIELDS, Record, iso, load, new_id, render, utcnow, validate_key
+from brain.records import FIELDS, Record, iso, new_id, utcnow, validate_key
 from brain.redact import redact
 from brain.results import ImportResult
 
@@ -76,41 +76,34 @@ def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
 
 
 def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
-    """Import JSONL records in one commit; same key supersedes, as in ``remember``."""
+    """Import JSONL records in one commit; same key supersedes, as in ``remember``.
+
+    Every line is validated before anything is written, so a bad line imports nothing.
+    """
     records = parse_lines(lines, origin)
     if not records:
         return ImportResult(0, 0, (), None)
     superseded = 0
-    touched: list[str] = []
+    touched: dict[str, None] = {}
     with brain.transaction():
-        latest: dict[str, Record] = {}
         for record in records:
-            prior = latest.get(record.key)
-            if prior is None:
-                path = brain.record_path(record.key)
-                prior = _quiet_load(path) if path.exists() else None
-            if prior is not None:
-                superseded += 1
-                record = record.evolve(supersedes=(*record.supersedes, prior.id))
-            latest[record.key] = record
-        for record in latest.values():
-            path = brain.record_path(record.key)
-            atomic_write(path, render(record), tmp_dir=brain.state)
-            touched.append(f"memories/{record.key}.md")
-        message = f"import: {len(latest)} records" + (
+            staged = brain.stage(record, sync=False)
+            superseded += staged.superseded is not None
+            touched.update(dict.fromkeys(staged.touched))
+        os.sync()  # one flush for the batch instead of one per file
+        keys = tuple(dict.fromkeys(r.key for r in records))
+        message = f"import: {len(keys)} records" + (
             f", {superseded} superseded" if superseded else ""
         )
         sha = brain.commit(
-            touched, message, "import", count=len(latest), superseded=superseded, origin=origin
+            list(touched),
+            message,
+            "import",
+            count=len(keys),
+            superseded=superseded,
+            origin=origin,
         )
-    return ImportResult(len(latest), superseded, tuple(latest), sha)
-
-
-def _quiet_load(path: Any) -> Record | None:
-    try:
-        return load(path)
-    except BrainError:
-        return None
+    return ImportResult(len(keys), superseded, keys, sha)
 
 
 def export_records(brain: Brain, *, archived: bool = False) -> list[dict[str, Any]]:

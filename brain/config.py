@@ -151,6 +151,13 @@ def load(home: Path, overrides: dict[str, Any] | None = None) -> Config:
     return Config(**values)
 
 
+def value_of(config: Config, name: str) -> Any:
+    """The value of one key, or an error listing the known keys."""
+    if name not in KNOWN:
+        raise _unknown(name, "brain config")
+    return getattr(config, name)
+
+
 def origin_of(home: Path, name: str) -> str:
     """Where the effective value of ``name`` comes from: env, file or default."""
     if f"BRAIN_{name.upper()}" in os.environ:
@@ -173,3 +180,9 @@ def set_value(home: Path, name: str, raw: str) -> Any:
     yaml.dump(data, out)
     atomic_write(path, out.getvalue())
     return value
+
+
+def generation_enabled(config: Config) -> bool:
+    """Whether runs may generate memories: ``generate_memories`` and no ``BRAIN_NO_GENERATE``."""
+    switch = os.environ.get("BRAIN_NO_GENERATE", "").strip().lower()
+    return config.generate_memories and switch not in {"1", "true", "yes", "on"}

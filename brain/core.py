@@ -7,10 +7,9 @@ were, so a failed write changes nothing.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -59,6 +58,15 @@ class RecordNotFoundError(BrainError):
     def __init__(self, key: str, where: str = "memory") -> None:
         super().__init__(f"no record {key!r} in {where}", hint="see 'brain list'")
         self.key = key
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A record written to disk but not yet committed."""
+
+    record: Record
+    superseded: str | None
+    touched: tuple[str, ...]
 
 
 class Brain:
@@ -210,25 +218,32 @@ class Brain:
             return self._write(record, "remember")
 
     def _write(self, record: Record, action: str) -> WriteResult:
-        """Write one record, superseding what had its key. Inside a transaction."""
+        """Write one record, superseding what had its key, and commit. Inside a transaction."""
+        staged = self.stage(record)
+        record, superseded = staged.record, staged.superseded
+        message = f"{action}: {record.key}" + (f" (supersedes {superseded})" if superseded else "")
+        sha = self.commit(
+            staged.touched, message, action, key=record.key, id=record.id, supersedes=superseded
+        )
+        return WriteResult(action, record.key, record.id, staged.touched[0], sha, superseded)
+
+    def stage(self, record: Record, *, sync: bool = True) -> Staged:
+        """Write ``record`` to ``memories/``, superseding a live or archived record with
+        its key; commit nothing. Inside a transaction; the caller commits ``touched``.
+        """
         path = self.record_path(record.key)
-        old = self._previous(record.key)
+        old = self.previous(record.key)
         touched = [self._rel(path)]
         if old is not None:
             record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
             if old[1] != path:
                 old[1].unlink()
                 touched.append(self._rel(old[1]))
-        atomic_write(path, _render(record), tmp_dir=self.state)
-        superseded = old[0].id if old else None
-        message = f"{action}: {record.key}" + (f" (supersedes {superseded})" if old else "")
-        sha = self.commit(
-            touched, message, action, key=record.key, id=record.id, supersedes=superseded
-        )
-        return WriteResult(action, record.key, record.id, self._rel(path), sha, superseded)
+        atomic_write(path, _render(record), tmp_dir=self.state, sync=sync)
+        return Staged(record, old[0].id if old else None, tuple(touched))
 
-    def _previous(self, key: str) -> tuple[Record, Path] | None:
-        """The record a write of ``key`` would supersede, live or archived."""
+    def previous(self, key: str) -> tuple[Record, Path] | None:
+        """The record a write of ``key`` would supersede (live first, then archived)."""
         for archived in (False, True):
             path = self.record_path(key, archived=archived)
             if path.exists():
@@ -282,48 +297,40 @@ class Brain:
     def archive(self, key: str, reason: str | None = None) -> WriteResult:
         """Move a record to ``archive/``: out of every listing and prompt, restorable."""
         with self.transaction():
-            src = self.record_path(key)
-            if not src.exists():
-                raise RecordNotFoundError(key)
-            record = load(src)
-            extra = {**record.extra, "archived": iso(utcnow())}
-            if reason:
-                extra["archive_reason"] = redact(reason)
-            dst = self.record_path(key, archived=True)
-            atomic_write(dst, _render(record.evolve(extra=extra)), tmp_dir=self.state)
-            src.unlink()
+            staged = self.stage_move(key, archive=True, reason=reason)
             message = f"archive: {key}" + (f" ({reason})" if reason else "")
             sha = self.commit(
-                [self._rel(src), self._rel(dst)],
-                message,
-                "archive",
-                key=key,
-                id=record.id,
-                reason=reason,
+                staged.touched, message, "archive", key=key, id=staged.record.id, reason=reason
             )
-        return WriteResult("archive", key, record.id, self._rel(dst), sha)
+        return WriteResult("archive", key, staged.record.id, staged.touched[-1], sha)
 
     def restore(self, key: str) -> WriteResult:
         """Bring an archived record back into memory."""
         with self.transaction():
-            src = self.record_path(key, archived=True)
-            if not src.exists():
-                raise RecordNotFoundError(key, "the archive")
-            record = load(src)
-            extra = {
-                k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}
-            }
-            dst = self.record_path(key)
-            atomic_write(dst, _render(record.evolve(extra=extra)), tmp_dir=self.state)
-            src.unlink()
+            staged = self.stage_move(key, archive=False)
             sha = self.commit(
-                [self._rel(src), self._rel(dst)],
-                f"restore: {key}",
-                "restore",
-                key=key,
-                id=record.id,
+                staged.touched, f"restore: {key}", "restore", key=key, id=staged.record.id
             )
-        return WriteResult("restore", key, record.id, self._rel(dst), sha)
+        return WriteResult("restore", key, staged.record.id, staged.touched[-1], sha)
+
+    def stage_move(self, key: str, *, archive: bool, reason: str | None = None) -> Staged:
+        """Move a record into (or out of) ``archive/``; commit nothing. Inside a transaction.
+
+        ``touched`` is ``(source, destination)``.
+        """
+        src = self.record_path(key, archived=not archive)
+        if not src.exists():
+            raise RecordNotFoundError(key, "memory" if archive else "the archive")
+        record = load(src)
+        extra = {k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}}
+        if archive:
+            extra["archived"] = iso(utcnow())
+            if reason:
+                extra["archive_reason"] = redact(reason)
+        dst = self.record_path(key, archived=archive)
+        atomic_write(dst, _render(record.evolve(extra=extra)), tmp_dir=self.state)
+        src.unlink()
+        return Staged(record, None, (self._rel(src), self._rel(dst)))
 
     def recall(self, query: str, **filters: Any) -> Any:
         """Search the memory; see :func:`brain.recall.recall` for the filters."""
@@ -365,38 +372,12 @@ class Brain:
 
     def config_get(self, name: str) -> ConfigValue:
         """The effective value of one key and where it comes from."""
-        if name not in config_mod.KNOWN:
-            raise config_mod.ConfigError(
-                f"unknown key {name!r}", hint=f"known keys: {', '.join(sorted(config_mod.KNOWN))}"
-            )
-        return ConfigValue(name, getattr(self.config, name), config_mod.origin_of(self.path, name))
+        value = config_mod.value_of(self.config, name)
+        return ConfigValue(name, value, config_mod.origin_of(self.path, name))
 
     def config_list(self) -> list[ConfigValue]:
         """Every key's effective value and origin."""
         return [self.config_get(name) for name in config_mod.KNOWN]
-
-    def remote_add(self, url: str, name: str = "origin") -> Any:
-        from brain.remote import remote_add
-
-        return remote_add(self, url, name)
-
-    def push(self, remote: str = "origin") -> Any:
-        from brain.remote import push
-
-        return push(self, remote)
-
-    def pull(self, remote: str = "origin") -> Any:
-        from brain.remote import pull
-
-        return pull(self, remote)
-
-    @classmethod
-    def clone(cls, url: str, path: Path) -> tuple[Brain, Any]:
-        """Clone a home from ``url`` into ``path`` and open it."""
-        from brain.remote import clone
-
-        result = clone(url, Path(path))
-        return cls.open(Path(path)), result
 
 
 def _first_line(text: str, limit: int = 100) -> str:
@@ -408,13 +389,3 @@ def _render(record: Record) -> str:
     from brain.records import render
 
     return render(record)
-
-
-def dumps(value: Any) -> str:
-    """Compact, stable JSON for journal and export lines."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=False, default=str)
-
-
-def environ_flag(name: str) -> bool:
-    """True when the environment variable ``name`` is set to a true-ish value."""
-    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}

@@ -25,11 +25,14 @@ def make_private_dir(path: Path) -> None:
     os.chmod(path, 0o700)
 
 
-def atomic_write(path: Path, data: str | bytes, *, tmp_dir: Path | None = None) -> None:
+def atomic_write(
+    path: Path, data: str | bytes, *, tmp_dir: Path | None = None, sync: bool = True
+) -> None:
     """Write ``data`` to ``path`` so a reader (or a crash) sees old or new, never half.
 
     The bytes go to a temporary file in ``tmp_dir`` (same filesystem as ``path``; the
     directory of ``path`` by default), are flushed to disk, then renamed over ``path``.
+    A batch writer may pass ``sync=False`` and call ``os.sync()`` once at the end.
     """
     raw = data.encode("utf-8") if isinstance(data, str) else data
     directory = tmp_dir or path.parent
@@ -38,7 +41,8 @@ def atomic_write(path: Path, data: str | bytes, *, tmp_dir: Path | None = None) 
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
             fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

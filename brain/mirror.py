@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brain.errors import BrainError
-from brain.fsutil import atomic_write
-from brain.records import KEY_MAX, Record, iso, load, new_id, render, utcnow, validate_key
+from brain.records import KEY_MAX, Record, iso, new_id, utcnow, validate_key
 from brain.redact import redact
 from brain.sources import claude
 from brain.sources.claude_memory import MemoryFile, discover_memory_dirs, read_memory_dir
@@ -55,7 +53,6 @@ class MirrorPlan:
     """The records a mirror run will write, decided before anything is written."""
 
     records: tuple[Record, ...]
-    removed: tuple[Path, ...]  # archived copies a changed file brings back to memories/
     found: int
     superseded: int
 
@@ -115,7 +112,6 @@ def plan_mirror(brain: Brain, claude_root: Path | None = None) -> MirrorPlan:
     """Decide which records to write; reads only. Call inside a transaction."""
     root = claude_root or claude_root_default()
     records: dict[str, Record] = {}
-    removed: list[Path] = []
     found = superseded = 0
     for directory in discover_memory_dirs(root):
         project = _project_of(directory.parent)
@@ -124,29 +120,17 @@ def plan_mirror(brain: Brain, claude_root: Path | None = None) -> MirrorPlan:
             record = _record(memory, project)
             if record.key in records:
                 continue  # two files slug alike: the first (sorted) wins, stably
-            old = _previous(brain, record.key)
+            old = brain.previous(record.key)
             if old is not None and old[0].extra.get("mirror_sha256") == memory.sha256:
                 continue
-            if old is not None:
-                superseded += 1
-                record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
-                if old[1] != brain.record_path(record.key):
-                    removed.append(old[1])
+            superseded += old is not None
             records[record.key] = record
-    return MirrorPlan(tuple(records.values()), tuple(removed), found, superseded)
+    return MirrorPlan(tuple(records.values()), found, superseded)
 
 
 def write_plan(brain: Brain, plan: MirrorPlan) -> list[str]:
-    """Write the planned records; return the home-relative paths touched."""
-    touched = []
-    for record in plan.records:
-        path = brain.record_path(record.key)
-        atomic_write(path, render(record), tmp_dir=brain.state)
-        touched.append(path.relative_to(brain.path).as_posix())
-    for path in plan.removed:
-        path.unlink(missing_ok=True)
-        touched.append(path.relative_to(brain.path).as_posix())
-    return touched
+    """Write the planned records (superseding by key); return the paths touched."""
+    return [path for record in plan.records for path in brain.stage(record).touched]
 
 
 def _record(memory: MemoryFile, project: str | None) -> Record:
@@ -178,19 +162,6 @@ def memory_key(name: str, project: str | None) -> str:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def _previous(brain: Brain, key: str) -> tuple[Record, Path] | None:
-    """The live or archived record with ``key``, as ``Brain.remember`` would supersede."""
-    for archived in (False, True):
-        path = brain.record_path(key, archived=archived)
-        if path.exists():
-            try:
-                return load(path), path
-            except BrainError:
-                stub = Record(id="unreadable", key=key, type="fact", description="", body="")
-                return stub, path
-    return None
 
 
 def _project_of(project_dir: Path) -> str | None:

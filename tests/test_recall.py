@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from brain import remote as sync
 from brain.core import Brain
 from tests.helpers import cli, cli_json, git
 
@@ -75,8 +76,9 @@ def test_empty_and_stopword_queries_return_nothing(brain: Brain) -> None:
 
 
 def test_unicode(brain: Brain) -> None:
-    brain.remember("Der Kunde möchte Straßenbahn-Fahrpläne als PDF; 東京 office uses JST.",
-                   key="unicode-fact")
+    brain.remember(
+        "Der Kunde möchte Straßenbahn-Fahrpläne als PDF; 東京 office uses JST.", key="unicode-fact"
+    )
     assert cli_json("recall", "Straßenbahn")[0]["key"] == "unicode-fact"
     assert cli_json("recall", "möchte")[0]["key"] == "unicode-fact"
 
@@ -87,8 +89,9 @@ def test_empty_home(home: Path) -> None:
     assert cli("index", "--json").exit_code == 0
 
 
-def test_rebuild_equals_incremental_after_mixed_changes(brain: Brain, home: Path,
-                                                        tmp_path: Path) -> None:
+def test_rebuild_equals_incremental_after_mixed_changes(
+    brain: Brain, home: Path, tmp_path: Path
+) -> None:
     cli("recall", "warm up the index")
     brain.remember("Deploys moved to Wednesdays.", key="deploy-day")  # supersede
     brain.forget("editor-tabs")
@@ -96,12 +99,13 @@ def test_rebuild_equals_incremental_after_mixed_changes(brain: Brain, home: Path
     # A second machine writes, we pull.
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(remote)], check=True)
-    brain.remote_add(str(remote))
-    brain.push()
-    other, _ = Brain.clone(str(remote), tmp_path / "other")
+    sync.remote_add(brain, str(remote))
+    sync.push(brain)
+    sync.clone(str(remote), tmp_path / "other")
+    other = Brain.open(tmp_path / "other")
     other.remember("Staging deploys happen any day.", key="staging-deploys")
-    other.push()
-    brain.pull()
+    sync.push(other)
+    sync.pull(brain)
     # A hand edit, not committed.
     record = home / "memories" / "pkg-manager.md"
     record.write_text(record.read_text().replace("pnpm", "yarn"))
@@ -173,8 +177,9 @@ def test_as_of_recalls_the_past(brain: Brain, home: Path) -> None:
 
 
 def test_filters(brain: Brain) -> None:
-    brain.remember("Prefer short commit subjects.", key="commit-style", type="preference",
-                   tags=["style"])
+    brain.remember(
+        "Prefer short commit subjects.", key="commit-style", type="preference", tags=["style"]
+    )
     assert [h["key"] for h in cli_json("recall", "commit", "--type", "preference")] == [
         "commit-style"
     ]
@@ -191,6 +196,7 @@ def test_filters(brain: Brain) -> None:
 READER = """
 import sys, json
 from pathlib import Path
+from brain import remote as sync
 from brain.core import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(40):
@@ -202,6 +208,7 @@ print("ok")
 WRITER = """
 import sys
 from pathlib import Path
+from brain import remote as sync
 from brain.core import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(20):
@@ -211,9 +218,15 @@ print("ok")
 
 
 def test_two_readers_and_a_writer(brain: Brain, home: Path) -> None:
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(home)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-             for code in (READER, READER, WRITER)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(home)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for code in (READER, READER, WRITER)
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], outs
     assert cli_json("index")["documents"] == len(FACTS) + 20

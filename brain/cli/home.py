@@ -72,7 +72,9 @@ def remote() -> None:
 @pass_state
 def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
     """Set the remote (any git URL or path) that 'brain push' backs up to."""
-    emit(state.brain().remote_add(url, name), as_json, lambda r: r.message)
+    from brain import remote as sync
+
+    emit(sync.remote_add(state.brain(), url, name), as_json, lambda r: r.message)
 
 
 @main.command()
@@ -81,7 +83,9 @@ def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
 @pass_state
 def push(state: State, name: str, as_json: bool) -> None:
     """Back up the memory's history to its remote."""
-    emit(state.brain().push(name), as_json, lambda r: r.message)
+    from brain import remote as sync
+
+    emit(sync.push(state.brain(), name), as_json, lambda r: r.message)
 
 
 @main.command()
@@ -90,7 +94,9 @@ def push(state: State, name: str, as_json: bool) -> None:
 @pass_state
 def pull(state: State, name: str, as_json: bool) -> None:
     """Merge what other machines pushed. A conflicting record changes nothing."""
-    emit(state.brain().pull(name), as_json, lambda r: r.message)
+    from brain import remote as sync
+
+    emit(sync.pull(state.brain(), name), as_json, lambda r: r.message)
 
 
 @main.command()
@@ -105,7 +111,7 @@ def pull(state: State, name: str, as_json: bool) -> None:
 @pass_state
 def clone(state: State, url: str, home_dir: str | None, as_json: bool) -> None:
     """Set up this machine from an existing home's remote."""
-    from brain.core import Brain
+    from brain import remote as sync
 
-    _, result = Brain.clone(url, resolve_home(home_dir) if home_dir else state.home)
+    result = sync.clone(url, resolve_home(home_dir) if home_dir else state.home)
     emit(result, as_json, lambda r: r.message)

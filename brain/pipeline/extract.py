@@ -79,8 +79,7 @@ class ExtractResult:
         sessions: what happened to each session the run handled.
         left: sessions not sent because the budget would have been exceeded.
         plans: on a dry run, what would be sent.
-        tokens, cost: what the model calls used (cost None when unknown).
-        commit, message: the run's commit and its message (None when nothing written).
+        tokens, cost, commit, message: what the calls used; the commit (None: no write).
         disabled: memory generation is off; nothing was done.
     """
 
@@ -104,9 +103,9 @@ class ExtractResult:
 
 def generation_enabled(brain: Brain) -> bool:
     """False when ``generate_memories: false`` or ``BRAIN_NO_GENERATE=1``."""
-    from brain.core import environ_flag
+    from brain.config import generation_enabled
 
-    return brain.config.generate_memories and not environ_flag("BRAIN_NO_GENERATE")
+    return generation_enabled(brain.config)
 
 
 def session_label(ref: SessionRef) -> str:
@@ -267,11 +266,13 @@ def _plan(brain: Brain, refs: Sequence[SessionRef]) -> list[SessionPlan]:
     model = brain.config.extract_model
     plans = []
     for ref in refs:
-        try:
-            transcript = load_transcript(ref)
-        except BrainError:
-            continue
-        guess = llm.estimate(model, views.extract_messages(brain, transcript), EXTRACT_MAX_TOKENS)
+        guess = llm.Estimate(0, 0, 0.0)  # the built-in model is free: no prompt to count
+        if model != llm.BUILTIN:
+            try:
+                messages = views.extract_messages(brain, load_transcript(ref))
+            except BrainError:
+                continue
+            guess = llm.estimate(model, messages, EXTRACT_MAX_TOKENS)
         plans.append(
             SessionPlan(
                 session_label(ref),

@@ -238,7 +238,7 @@ class NotATranscriptError(BrainError):
 
 
 def _settings(brain: Brain, now: datetime | None, dry_run: bool, explicit: bool) -> _Settings:
-    from brain.core import environ_flag
+    from brain.config import generation_enabled
 
     moment = now or datetime.now(UTC)
     config = brain.config
@@ -247,7 +247,7 @@ def _settings(brain: Brain, now: datetime | None, dry_run: bool, explicit: bool)
         stamp=iso(moment),
         idle=config.min_idle_minutes * 60,
         max_age=config.max_age_days * 86_400,
-        generate=config.generate_memories and not environ_flag("BRAIN_NO_GENERATE"),
+        generate=generation_enabled(config),
         want_docs=not dry_run and _has_catalog(brain),
         explicit=explicit,
     )
