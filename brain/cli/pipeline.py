@@ -16,6 +16,9 @@ def _money(cost: float | None) -> str:
 def _extract_text(result: Any) -> str:
     if result.disabled:
         return "memory generation is off (generate_memories / BRAIN_NO_GENERATE): nothing done"
+    if result.dry_run and result.model == "builtin":
+        names = ", ".join(p.session for p in result.plans) or "none"
+        return f"dry run with the built-in model (offline, free): would read {names}"
     if result.dry_run:
         lines = [
             f"{p.session}  ~{p.prompt_tokens} prompt tokens (+{p.max_tokens} max answer), "
@@ -124,13 +127,13 @@ def runs_list(state: State, limit: int | None, as_json: bool) -> None:
 
 def _show_text(run: Any) -> str:
     lines = [
-        f"run      {run.id} ({run.kind})",
-        f"date     {run.date}",
-        f"commit   {run.commit}",
-        f"message  {run.message}",
-        f"model    {run.model or '-'}" + (f", {run.tokens} tokens" if run.tokens else ""),
+        f"run          {run.id} ({run.kind})",
+        f"date         {run.date}",
+        f"commit       {run.commit}",
+        f"message      {run.message}",
+        f"model        {run.model or '-'}" + (f", {run.tokens} tokens" if run.tokens else ""),
     ]
-    lines += [f"{name:<8} {value}" for name, value in run.counts.items()]
+    lines += [f"{name:<12} {value}" for name, value in run.counts.items()]
     lines += ["files"] + [f"  {f}" for f in run.files]
     return "\n".join(lines)
 
