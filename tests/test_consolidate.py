@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from brain import journal
 from brain.catalog import all_uses
@@ -21,7 +23,7 @@ from brain.pipeline.consolidate import (
 from brain.pipeline.evals import write_session
 from brain.pipeline.extract import ModelUnreachableError, extract
 from brain.pipeline.harvest import harvest
-from brain.pipeline.runs import RawMemory, append_raw, read_raw
+from brain.pipeline.runs import RawMemory, append_raw, parse_raw, read_raw, render_raw
 from brain.pipeline.views import regenerate_views
 from brain.records import Record, iso, load, new_id, render
 from tests import fakemodel
@@ -326,3 +328,17 @@ def test_raw_log_round_trips(brain: Brain) -> None:
     assert back[0].description == "A fact with a line break"
     assert back[0].tags == ("project:x", "y") and back[0].evidence == ((3, 4),)
     assert back[1].body == hostile.body
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    key=st.from_regex(r"[a-z0-9][a-z0-9-]{0,40}", fullmatch=True),
+    description=st.text(max_size=80),
+    body=st.text(min_size=1, max_size=300),
+)
+def test_raw_entries_round_trip_any_text(key: str, description: str, body: str) -> None:
+    memory = RawMemory(id=new_id(), key=key, type="fact", description=description, body=body)
+    (back,) = parse_raw(render_raw(memory) + render_raw(memory))[:1]
+    assert back.key == key and back.id == memory.id
+    assert back.description == " ".join(description.split())
+    assert back.body == "\n".join(line.rstrip() for line in body.strip().splitlines()).strip()

@@ -305,3 +305,21 @@ def test_generation_off_does_nothing(
     before = commit_count(home)
     result = extract(Brain.open(home), now=LATER)
     assert result.disabled and commit_count(home) == before
+
+
+def test_secrets_in_a_model_answer_never_reach_disk(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    session(brain, tmp_path, "leak", ["Hello."])
+    brain = use_model(monkeypatch, home, fake_model.url)
+    token = "ghp_" + "b" * 36
+    answer = json.loads(json.dumps(GOOD))
+    answer["memories"][0]["body"] = f"The CI token is {token}."
+    answer["summary"] = f"Configured CI with {token}."
+    fake_model.push(answer)
+
+    result = extract(brain, now=LATER)
+
+    for rel in ("raw_memories.md", result.sessions[0].summary_path):
+        text = (home / rel).read_text()
+        assert token not in text and "[REDACTED" in text
