@@ -232,6 +232,7 @@ def test_install_into_a_missing_file_and_uninstall_leaves_empty_object() -> None
     assert not (path.parent / "settings.json.bak").exists()
     cli("hooks", "uninstall", "claude-code")
     assert json.loads(path.read_text()) == {}
+    assert not (path.parent / "settings.json.bak").exists()
 
 
 def test_dry_run_changes_nothing_and_prints_the_would_be_file() -> None:

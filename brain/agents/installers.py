@@ -251,7 +251,8 @@ def _apply(
     if changed and not dry_run:
         path.parent.mkdir(parents=True, exist_ok=True)
         bak = path.with_name(path.name + ".bak")
-        if raw is not None and not bak.exists():
+        # Only an install backs up: before it, the file is all the user's own.
+        if action == "install" and raw is not None and not bak.exists():
             shutil.copy2(path, bak)  # the user's file as it was before brain first touched it
             backup = str(bak)
         write_keeping_mode(path, text)
