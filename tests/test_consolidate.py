@@ -236,7 +236,8 @@ def test_model_operations_through_real_http(
     assert load(brain.record_path("alpha")).source == "codex:alpha-session"
     gamma = load(brain.record_path("gamma", archived=True))
     assert gamma.extra["archive_reason"] == "merged into beta"
-    assert gamma.id in load(brain.record_path("beta")).supersedes
+    beta = load(brain.record_path("beta"))
+    assert beta.extra["merged_from"] == [gamma.id] and len(beta.supersedes) == 1
     delta = load(brain.record_path("delta", archived=True))
     assert delta.extra["archive_reason"] == "delta was shut down"
     assert list(journal.read(brain.path))[-1]["tokens"] == 18

@@ -322,7 +322,7 @@ def _apply(run: _Run, op: Operation) -> None:
                     Change("archived", other, old.description, f"merged into {op.key}")
                 )
         if absorbed:
-            record = record.evolve(supersedes=(*record.supersedes, *absorbed))
+            record = record.evolve(extra={**record.extra, "merged_from": absorbed})
         run.writes[op.key] = record
         run.retire.pop(op.key, None)  # a later write wins over an earlier archive
         action = "added" if current is None else ("merged" if op.op == "merge" else "superseded")
@@ -355,7 +355,7 @@ def _decay(run: _Run, reaffirmed: set[str]) -> None:
 
 def _commit(run: _Run, run_id: str, ops: list[Operation], budget: llm.Budget) -> tuple[str, str]:
     brain = run.brain
-    touched = views.write_records(brain, list(run.writes.values()), run.retire, run.now)
+    touched = views.write_records(brain, list(run.writes.values()), run.retire)
     counts = {a: sum(1 for c in run.changes if c.action == a) for a in views.ACTIONS}
     touched += views.write_views(
         brain, run.changes, run_id=run_id, now=run.now, model=brain.config.consolidation_model

@@ -3,8 +3,8 @@
 They are views of ``memories/``: rendered from ``templates/`` and never merged by hand.
 After a merge conflict in one of them, :func:`regenerate_views` renders them again
 from the records, without a model. This module also turns phase 2 operations into
-record files (:func:`record_from_operation`, :func:`write_records`), the batch
-counterpart of ``Brain.remember`` (same key supersedes, ``supersedes`` keeps the ids).
+record files (:func:`record_from_operation`, :func:`write_records`) with the steps
+``Brain.remember`` takes (same key supersedes, ``supersedes`` keeps the ids).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain import assets
 from brain.fsutil import atomic_write
-from brain.records import Record, iso, load, new_id, render
+from brain.records import Record, iso, load, new_id
 from brain.redact import redact
 from brain.sources.base import Transcript, Turn
 
@@ -231,40 +231,24 @@ def record_from_operation(
         created=current.created if current is not None and current.created else iso(now),
         updated=iso(now),
         confidence=op.confidence if op.confidence is not None else 0.8,
-        supersedes=(*current.supersedes, current.id) if current is not None else (),
         extra=extra,
     )
 
 
 def write_records(
-    brain: Brain,
-    writes: Sequence[Record],
-    retire: dict[str, tuple[Record, str]],
-    now: datetime,
+    brain: Brain, writes: Sequence[Record], retire: dict[str, tuple[Record, str]]
 ) -> list[str]:
-    """Write records (superseding by key, live or archived) and archive others.
+    """Write records (a record with the same key is superseded) and archive others.
 
-    Must be called inside ``brain.transaction()``; returns the home-relative paths
-    touched, for the caller's one commit.
+    Uses ``Brain.stage`` and ``Brain.stage_move``, the steps ``remember`` and
+    ``archive`` take, so a run's records carry the same ``supersedes`` chain and
+    archive fields. Inside ``brain.transaction()``; returns the paths for one commit.
     """
     touched: list[str] = []
     for record in writes:
-        path = brain.record_path(record.key)
-        archived = brain.record_path(record.key, archived=True)
-        if archived.exists():  # relearning an archived fact brings it back
-            old = load_quietly(archived)
-            if old is not None and old.id not in record.supersedes and old.id != record.id:
-                record = record.evolve(supersedes=(*record.supersedes, old.id))
-            archived.unlink()
-            touched.append(_rel(brain, archived))
-        atomic_write(path, render(record), tmp_dir=brain.state)
-        touched.append(_rel(brain, path))
-    for key, (record, reason) in retire.items():
-        src, dst = brain.record_path(key), brain.record_path(key, archived=True)
-        extra = {**record.extra, "archived": iso(now), "archive_reason": redact(reason)}
-        atomic_write(dst, render(record.evolve(extra=extra)), tmp_dir=brain.state)
-        src.unlink(missing_ok=True)
-        touched += [_rel(brain, src), _rel(brain, dst)]
+        touched += brain.stage(record).touched
+    for key, (_, reason) in retire.items():
+        touched += brain.stage_move(key, archive=True, reason=reason).touched
     return touched
 
 
