@@ -16,8 +16,8 @@ from brain.index.query import content_words, or_match
 
 FEEDBACK_DOCS = 3  # how many first-pass matches to learn from
 EXPANSION_TERMS = 3  # how many words to add
-CANDIDATE_TERMS = 16  # words whose document frequency is looked up
-COMMON_CAP = 300  # a word in this many documents is too common to expand with
+CANDIDATE_TERMS = 32  # words whose document frequency is looked up
+COMMON_CAP = 100  # a word in this many documents is too common to expand with
 EXPANSION_WEIGHT = 0.3  # share of the second query's score in the final relevance
 
 
@@ -44,11 +44,11 @@ def expand_terms(
         presence.update({w for w in content_words(f"{key} {description} {body}") if len(w) > 2})
     # A five-letter prefix stands in for the stem: "painting" adds nothing to "paint".
     prefixes = {t[:5] for t in terms}
-    pool = [
-        w
-        for w, _ in presence.most_common()
-        if not w.isdigit() and w not in terms and w[:5] not in prefixes
-    ][:CANDIDATE_TERMS]
+    # Sorted by count, then alphabetically: set order varies with the hash seed, and
+    # the same query must always expand the same way.
+    ranked = sorted(presence, key=lambda w: (-presence[w], w))
+    pool = [w for w in ranked if not w.isdigit() and w not in terms and w[:5] not in prefixes]
+    pool = pool[:CANDIDATE_TERMS]
     total = conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 1
     cap = min(COMMON_CAP, max(10, total // 5))
     scored = []
