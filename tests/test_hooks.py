@@ -133,7 +133,7 @@ def test_session_end_starts_a_detached_job_and_returns(brain: Brain, tmp_path: P
     transcript.write_text('{"type": "user", "message": {"content": "hi"}}\n')
     payload = json.dumps({**PAYLOAD, "transcript_path": str(transcript), "cwd": str(tmp_path)})
     done = run_brain("hook", "session-end", input=payload, timeout=30)
-    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+    assert done.returncode == 0 and done.stdout == "{}\n" and done.stderr == ""
     log = brain.path / ".brain" / "logs" / "after-session.log"
     deadline = time.monotonic() + 120
     while "after-session done" not in log.read_text() and time.monotonic() < deadline:
@@ -145,7 +145,7 @@ def test_session_end_starts_a_detached_job_and_returns(brain: Brain, tmp_path: P
 
 def test_session_end_without_home_fails_open(home: Path) -> None:
     done = run_brain("hook", "session-end", input=json.dumps(PAYLOAD), timeout=30)
-    assert done.returncode == 0 and done.stdout == ""
+    assert done.returncode == 0 and json.loads(done.stdout) == {}
     assert "session-end:" in done.stderr and "not a brain home" in done.stderr
 
 

@@ -154,6 +154,8 @@ def hook_session_end(state: State, tool: str) -> None:
     from brain.agents.hooks import session_end
 
     session_end(state.home, _stdin(), tool)
+    # An empty JSON object: Gemini CLI parses a hook's stdout as JSON, the others accept it.
+    click.echo("{}")
 
 
 @hook.command("after-session", hidden=True)
