@@ -199,6 +199,22 @@ def note_uses(brain: Brain, paths: Sequence[str], when: str | None = None) -> No
         append_line(brain.state / USES_FILE, line)
 
 
+def record_uses(brain: Brain, paths: Sequence[str]) -> None:
+    """Count uses found outside recall (citations): pending file and index alike."""
+    records = [p for p in paths if p.startswith("memories/")]
+    if not records:
+        return
+    note_uses(brain, records)
+    path = brain.state / INDEX_FILE
+    if path.exists():
+        with _index_lock(brain):
+            try:
+                with Index.open(path) as index:
+                    index.bump_use(records, iso(utcnow()))
+            except IndexCorruptError:
+                _remove_files(path)
+
+
 def take_pending_uses(brain: Brain) -> dict[str, int]:
     """Move the pending use counts out of ``.brain/`` (the caller journals them)."""
     pending = brain.state / USES_FILE

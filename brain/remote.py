@@ -66,20 +66,23 @@ def pull(brain: Brain, name: str = "origin") -> SyncResult:
 
 
 def _settle_conflict(brain: Brain) -> None:
-    """Finish a merge whose only conflicts are generated views; else abort it."""
+    """Finish a merge whose only conflicts are generated views; else abort it.
+
+    MEMORY.md and memory_summary.md are views of the records: after the records merged,
+    they are rendered again from them, never merged line by line.
+    """
+    from brain.pipeline.views import regenerate_views
+
     conflicted = brain.repo.conflicted()
     records = [p for p in conflicted if p not in GENERATED]
     if records or not conflicted:
         brain.repo.run("merge", "--abort")
         raise MergeConflictError(records or ["(unknown)"])
     for path in conflicted:
-        # Take ours for now; the next consolidation regenerates the view from records.
         brain.repo.run("checkout", "--ours", "--", path)
-        brain.repo.run("add", "--", path)
+    regenerated = regenerate_views(brain)
+    brain.repo.run("add", "--", *sorted({*conflicted, *regenerated}))
     brain.repo.run("commit", "--quiet", "--no-edit", "--no-verify")
-    regenerate = getattr(brain, "regenerate_views", None)
-    if callable(regenerate):
-        regenerate()
 
 
 def clone(url: str, path: Path) -> SyncResult:

@@ -149,6 +149,7 @@ class _SourceRun:
     refs: list[SessionRef] = field(default_factory=list)
     docs: list[Doc] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    cited: list[str] = field(default_factory=list)  # record paths agents cited
 
     def bump(self, name: str, by: int = 1) -> None:
         self.counts[name] = self.counts.get(name, 0) + by
@@ -188,6 +189,11 @@ def harvest(
         message = _message(runs, plan)
         sha = None
         if not dry_run and message is not None:
+            cited = [path for run in runs for path in run.cited]
+            if cited:  # journaled by the commit below, as a recall batch
+                from brain import catalog
+
+                catalog.record_uses(brain, cited)
             sha = _write(brain, runs, plan, message)
     docs_indexed, index_error = (None, None)
     if sha is not None and settings.want_docs:
@@ -345,9 +351,22 @@ def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
     run.bump("bytes_read", parsed.offset - start)
     ref = to_ref(run.source, new)
     run.refs.append(ref)
+    run.cited += _citations(parsed.transcript)
     if settings.want_docs:
         whole = parsed.transcript if start == 0 else load_transcript(ref)
         run.docs.extend(session_docs(ref, whole))
+
+
+def _citations(transcript: Transcript) -> list[str]:
+    """Records the agent cited in its answers (``<memory_citation>`` blocks), once per turn."""
+    from brain.agents.cite import uses_from_text
+
+    return [
+        path
+        for turn in transcript.turns
+        if turn.role == "assistant" and "<memory_citation>" in turn.text
+        for path in uses_from_text(turn.text)
+    ]
 
 
 def _message(runs: list[_SourceRun], plan: MirrorPlan | None) -> str | None:
