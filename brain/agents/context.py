@@ -162,7 +162,12 @@ def _project_part(brain: Brain, project: Path, limit: int) -> tuple[_Part | None
 
 
 def _demote(text: str) -> str:
-    """Push the summary's headings one level down, under the context's own heading."""
+    """Push the summary's headings one level down, under the context's own heading.
+
+    The summary's own title (a leading ``# `` heading) is dropped: the context's heading
+    replaces it.
+    """
+    text = re.sub(r"\A\s*# [^\n]*\n+", "", text)
     return re.sub(r"^(#{1,5}) ", r"#\1 ", text, flags=re.M)
 
 
