@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from brain.index import rank as ranking
 from brain.index.db import IndexCorruptError, connect, transaction
@@ -23,7 +23,6 @@ from brain.index.query import ParsedQuery, or_match, parse
 from brain.index.snippet import snippet
 
 META_COMMIT = "indexed_commit"
-_T = TypeVar("_T")
 
 
 _UPSERT = """
