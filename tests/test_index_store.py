@@ -214,3 +214,15 @@ def test_importing_the_index_does_not_load_numpy_or_embeddings() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_documents_and_meta_persist_and_clear_keeps_meta(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite"
+    with Index.open(path) as index:
+        index.upsert([Doc("a.md", body="alpha"), Doc("b.md", body="beta")])
+        index.set_meta(META_COMMIT, "abc123")
+    with Index.open(path) as index:
+        assert index.paths() == {"a.md", "b.md"}
+        index.clear()
+        assert index.count() == 0
+        assert index.get_meta(META_COMMIT) == "abc123"
