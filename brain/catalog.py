@@ -324,11 +324,12 @@ def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexRep
     dirty = [p for p in dirty_paths(brain.path) if is_indexed(p)] if check_dirty else before_dirty
     if indexed == (head or "") and dirty == before_dirty == []:
         return IndexReport("fresh", 0, 0, 0, index.count(), head, 0.0)
-    changes: dict[str, str] | None = {}
+    changes: dict[str, str] = {}
     if indexed != (head or ""):
-        changes = _changed(brain, indexed, head or "HEAD") if indexed else None
-        if changes is None:
+        between = _changed(brain, indexed, head or "HEAD") if indexed else None
+        if between is None:
             return _build(brain, index, "the indexed commit is no longer in history")
+        changes = between
     for rel in [*before_dirty, *dirty]:
         changes.setdefault(rel, "M")
     added, updated, removed = _apply(brain, index, changes)

@@ -7,6 +7,7 @@ were, so a failed write changes nothing.
 
 from __future__ import annotations
 
+import builtins  # Brain.list shadows the builtin inside the class body
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -346,7 +347,7 @@ class Brain:
         index.close()
         return report
 
-    def log(self, limit: int | None = None) -> list[LogEntry]:
+    def log(self, limit: int | None = None) -> builtins.list[LogEntry]:
         """The memory's history from git, newest first."""
         return [LogEntry(c.sha, c.date, c.message, c.files) for c in self.repo.log(limit)]
 
@@ -357,7 +358,7 @@ class Brain:
 
         return import_records(self, lines, origin=origin)
 
-    def export(self, *, archived: bool = False) -> list[dict[str, Any]]:
+    def export(self, *, archived: bool = False) -> builtins.list[dict[str, Any]]:
         from brain.bulk import export_records
 
         return export_records(self, archived=archived)
@@ -375,7 +376,7 @@ class Brain:
         value = config_mod.value_of(self.config, name)
         return ConfigValue(name, value, config_mod.origin_of(self.path, name))
 
-    def config_list(self) -> list[ConfigValue]:
+    def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""
         return [self.config_get(name) for name in config_mod.KNOWN]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from brain import catalog
 from brain.errors import BrainError
@@ -78,7 +78,7 @@ def recall(
         as_of: search the memory as it stood at this date, from git history.
         sessions: also search harvested transcript turns (the episodic layer).
     """
-    filters = {
+    filters: dict[str, Any] = {
         "k": k,
         "types": [type] if type else None,
         "tags": [tag] if tag else None,
@@ -101,7 +101,7 @@ def recall(
     return RecallResult(query, hits, None, notice)
 
 
-def _recall_as_of(brain: Brain, query: str, when: str, filters: dict) -> RecallResult:
+def _recall_as_of(brain: Brain, query: str, when: str, filters: dict[str, Any]) -> RecallResult:
     """Search a catalog of the home at the last commit before ``when`` (cached by commit)."""
     moment = parse_when(when)
     rev = brain.repo.rev_before(moment.isoformat())

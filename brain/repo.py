@@ -16,14 +16,15 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 
 if TYPE_CHECKING:
-    import git
+    pass
 
 BRANCH = "main"
+LOCK_WAIT = 5.0  # seconds a git command waits for another process's git lock
 # Field and record separators for `git log --format`; they never occur in messages.
 _FS, _RS = "\x1f", "\x1e"
 
@@ -55,7 +56,7 @@ class Commit:
     files: tuple[tuple[str, str], ...]  # (status letter, path)
 
 
-def _gitpython() -> git:  # type: ignore[valid-type]
+def _gitpython() -> Any:
     import git
 
     return git
@@ -155,12 +156,21 @@ class Repo:
         self.git.config("core.looseCompression", "1")
 
     def run(self, *args: str) -> str:
-        """Run one git command in the home and return its stdout."""
+        """Run one git command in the home and return its stdout.
+
+        A git lock file held by another process (an orphaned git child of a killed
+        writer, or the person's own git command) is waited on for a few seconds.
+        """
         git = _gitpython()
-        try:
-            return str(self.git.execute(["git", *args]))
-        except git.exc.GitError as exc:
-            raise _wrap(exc, args[0]) from exc
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                return str(self.git.execute(["git", *args]))
+            except git.exc.GitError as exc:
+                busy = ".lock': File exists" in str(getattr(exc, "stderr", ""))
+                if not busy or time.monotonic() >= deadline:
+                    raise _wrap(exc, args[0]) from exc
+                time.sleep(0.05)
 
     def head(self) -> str | None:
         """The sha of HEAD, or None before the first commit."""

@@ -35,7 +35,9 @@ def test_ids_are_time_ordered_and_distinct() -> None:
 
 
 printable = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\r\x85\u2028\u2029"),
+    alphabet=st.characters(
+        blacklist_categories=("Cs", "Cc"), blacklist_characters="\r\x85\u2028\u2029"
+    ),
     min_size=1,
     max_size=80,
 )

@@ -92,9 +92,9 @@ def main(ctx: click.Context, home_flag: str | None) -> None:
 
 
 # Registration: each module adds its commands to `main`.
+from brain.cli import agents as _agents  # noqa: E402,F401
+from brain.cli import harvest as _harvest  # noqa: E402,F401
 from brain.cli import home as _home  # noqa: E402,F401
 from brain.cli import memory as _memory  # noqa: E402,F401
-from brain.cli import recall as _recall  # noqa: E402,F401
-from brain.cli import harvest as _harvest  # noqa: E402,F401
-from brain.cli import agents as _agents  # noqa: E402,F401
 from brain.cli import pipeline as _pipeline  # noqa: E402,F401
+from brain.cli import recall as _recall  # noqa: E402,F401

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import IO
 
 import click
 
@@ -132,13 +133,13 @@ def restore(state: State, key: str, as_json: bool) -> None:
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @json_option
 @pass_state
-def import_(state: State, file: click.utils.LazyFile, as_json: bool) -> None:
+def import_(state: State, file: IO[str], as_json: bool) -> None:
     """Import records from a JSONL FILE ('-' for stdin), one commit for the batch.
 
     Each line is an object with the frontmatter fields (key, type, description, tags, ...)
     and 'body'. A key that exists is superseded. A bad line imports nothing.
     """
-    result = state.brain().import_(file, origin=file.name)
+    result = state.brain().import_(file, origin=getattr(file, "name", "import"))
     emit(
         result,
         as_json,
