@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -226,3 +227,40 @@ def test_documents_and_meta_persist_and_clear_keeps_meta(tmp_path: Path) -> None
         index.clear()
         assert index.count() == 0
         assert index.get_meta(META_COMMIT) == "abc123"
+
+
+def test_record_outranks_the_views_that_repeat_it(index: Index) -> None:
+    words = "Webhook retries are capped at six attempts with exponential backoff"
+    index.upsert(
+        [
+            Doc(
+                "memories/webhook-retry-policy.md",
+                kind="record",
+                key="webhook-retry-policy",
+                description="Webhook retries are capped at six attempts",
+                body=words,
+                created="2025-06-01T00:00:00Z",  # older than both views
+            ),
+            Doc(
+                "MEMORY.md#003-webhooks",
+                kind="memory_section",
+                key="MEMORY.md#webhooks",
+                description="Webhooks",
+                body=f"- {words} [webhook-retry-policy]",
+            ),
+            Doc(
+                "rollout_summaries/2026-11-28-codex-1.md",
+                kind="rollout_summary",
+                key="2026-11-28-codex-1",
+                description="Webhook retries",
+                body=words,
+                created="2026-11-28T00:00:00Z",
+            ),
+            Doc("turn/1", kind="turn", body=words, created="2026-11-28T00:00:00Z"),
+            *_filler(10),
+        ]
+    )
+    hits = index.search("webhook retries attempts", now=datetime(2026, 12, 1, tzinfo=UTC))
+    assert hits[0].path == "memories/webhook-retry-policy.md"
+    assert hits[-1].path == "turn/1"
+    assert hits[0].score > 1.2 * max(h.score for h in hits[1:])

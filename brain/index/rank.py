@@ -22,8 +22,16 @@ USE_CAP = 1.25
 # With recency intent, only candidates scoring at least this share of the best one are
 # put newest first; weaker matches (e.g. sharing one common word) follow by score.
 RECENT_SHARE = 0.7
-# Curated knowledge beats raw material saying the same thing.
-KIND_BOOST = {"record": 1.15, "memory_section": 1.1, "rollout_summary": 1.0, "turn": 1.0}
+# A document without a date is taken to be one half-life old: neither fresh nor stale.
+# (MEMORY.md sections carry no date; treating them as brand new let a section outrank
+# the older record it repeats.)
+UNDATED_AGE = AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5
+# Records are the truth; MEMORY.md sections and rollout summaries are views derived from
+# them, and transcript turns are raw material. The rule: at equal relevance a record
+# beats a view whatever their ages (the oldest record, 1.3 x AGE_FLOOR = 0.78, still
+# beats an undated section, 0.9 x UNDATED_AGE = 0.72, and a new summary, 0.75), and a
+# view beats a turn of the same age.
+KIND_BOOST = {"record": 1.3, "memory_section": 0.9, "rollout_summary": 0.75, "turn": 0.7}
 
 
 @dataclass(frozen=True)
@@ -67,10 +75,13 @@ def parse_time(text: str) -> datetime | None:
 
 
 def age_factor(updated: str, last_used: str, now: datetime) -> float:
-    """Decay by days since the document was last changed or recalled, floored."""
+    """Decay by days since the document was last changed or recalled, floored.
+
+    An undated document (never recalled) gets ``UNDATED_AGE``.
+    """
     times = [t for t in (parse_time(updated), parse_time(last_used)) if t is not None]
     if not times:
-        return 1.0
+        return UNDATED_AGE
     days = max(0.0, (now - max(times)).total_seconds() / 86400.0)
     return AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5 ** (days / HALF_LIFE_DAYS)
 
