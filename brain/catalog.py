@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 INDEX_FILE = "index.sqlite"
 USES_FILE = "uses.jsonl"
 META_DIRTY = "dirty_paths"
+META_SEMANTIC = "semantic"
 _SECTION = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
 
 
@@ -142,6 +143,11 @@ def _index_lock(brain: Brain) -> Iterator[None]:
         os.close(fd)
 
 
+def _open(brain: Brain, path: Path) -> Index:
+    """Open the index with the semantic layer when ``semantic: true`` is configured."""
+    return Index.open(path, semantic=brain.config.semantic)
+
+
 def _remove_files(path: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -209,7 +215,7 @@ def record_uses(brain: Brain, paths: Sequence[str]) -> None:
     if path.exists():
         with _index_lock(brain):
             try:
-                with Index.open(path) as index:
+                with _open(brain, path) as index:
                     index.bump_use(records, iso(utcnow()))
             except IndexCorruptError:
                 _remove_files(path)
@@ -282,6 +288,7 @@ def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
     added += index.upsert(_with_uses(_extra_docs(brain), uses))
     index.set_meta(META_COMMIT, head or "")
     index.set_meta(META_DIRTY, json.dumps(sorted(p for p in dirty if is_indexed(p))))
+    index.set_meta(META_SEMANTIC, str(brain.config.semantic))
     return IndexReport(
         "rebuilt", added, 0, 0, index.count(), head, round(time.perf_counter() - start, 3), reason
     )
@@ -370,10 +377,12 @@ def open_index(brain: Brain, *, rebuild: bool = False) -> tuple[Index, IndexRepo
         if rebuild:
             _remove_files(path)
         try:
-            index = Index.open(path)
+            index = _open(brain, path)
         except IndexCorruptError:
             _remove_files(path)
-            index, reason = Index.open(path), "the index was corrupt"
+            index, reason = _open(brain, path), "the index was corrupt"
+        if reason is None and index.get_meta(META_SEMANTIC) != str(brain.config.semantic):
+            reason = "the semantic layer was turned " + ("on" if brain.config.semantic else "off")
         try:
             if reason:
                 report = _build(brain, index, reason)
@@ -382,7 +391,7 @@ def open_index(brain: Brain, *, rebuild: bool = False) -> tuple[Index, IndexRepo
         except IndexCorruptError:
             index.close()
             _remove_files(path)
-            index = Index.open(path)
+            index = _open(brain, path)
             report = _build(brain, index, "the index was corrupt")
     return index, report
 
@@ -394,7 +403,7 @@ def after_commit(brain: Brain, before: str | None, after: str, paths: Sequence[s
         return
     with _index_lock(brain):
         try:
-            with Index.open(path) as index:
+            with _open(brain, path) as index:
                 if index.get_meta(META_COMMIT) != (before or ""):
                     return  # behind already: the next read catches up from git
                 _apply(brain, index, {rel: "M" for rel in paths})
@@ -408,7 +417,7 @@ def upsert_docs(brain: Brain, docs: Iterable[Doc], *, replace_prefixes: Sequence
     path = brain.state / INDEX_FILE
     if not path.exists():
         return 0  # the first read builds the index, with these docs included
-    with _index_lock(brain), Index.open(path) as index:
+    with _index_lock(brain), _open(brain, path) as index:
         if replace_prefixes:
             stale = [p for p in index.paths() if p.startswith(tuple(replace_prefixes))]
             index.remove(stale)

@@ -7,7 +7,9 @@ wrote there survive ``brain config set``.
 
 from __future__ import annotations
 
+import contextlib
 import io
+import json
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -114,10 +116,32 @@ def _unknown(name: str, origin: str) -> ConfigError:
 
 
 def read_file(home: Path) -> dict[str, Any]:
-    """The raw mapping in brain.yaml (empty when the file is absent or empty)."""
+    """The raw mapping in brain.yaml (empty when the file is absent or empty).
+
+    A parsed copy is kept in ``.brain/`` under the file's size and mtime, so commands
+    on the hot path (recall, the session-start hook) skip importing a YAML parser.
+    """
     path = home / CONFIG
-    if not path.exists():
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
         return {}
+    stamp = [stat.st_size, stat.st_mtime_ns]
+    cache = home / ".brain" / "config.json"
+    try:
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if cached.get("stamp") == stamp and isinstance(cached.get("data"), dict):
+            return dict(cached["data"])
+    except (OSError, ValueError):
+        pass
+    data = _parse(path)
+    # A cache that cannot be written only costs the next command a parse.
+    with contextlib.suppress(OSError, TypeError):
+        atomic_write(cache, json.dumps({"stamp": stamp, "data": data}))
+    return data
+
+
+def _parse(path: Path) -> dict[str, Any]:
     from ruamel.yaml.error import YAMLError
 
     try:
@@ -130,7 +154,7 @@ def read_file(home: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of settings")
-    return data
+    return {str(k): v for k, v in data.items()}
 
 
 def load(home: Path, overrides: dict[str, Any] | None = None) -> Config:
