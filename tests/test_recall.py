@@ -230,3 +230,13 @@ def test_two_readers_and_a_writer(brain: Brain, home: Path) -> None:
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], outs
     assert cli_json("index")["documents"] == len(FACTS) + 20
+
+
+def test_semantic_layer_from_config(brain: Brain) -> None:
+    cli("recall", "warm")
+    assert cli("config", "set", "semantic", "true").exit_code == 0
+    first = cli("recall", "retries", "--json")
+    assert first.exit_code == 0, first.stderr
+    assert first.stderr == "index rebuilt: the semantic layer was turned on\n"
+    assert json.loads(first.stdout)[0]["key"] == "webhook-retry-policy"
+    assert cli("recall", "retries").stderr == ""
