@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import subprocess
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from brain.errors import BrainError
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 BRANCH = "main"
 LOCK_WAIT = 5.0  # seconds a git command waits for another process's git lock
+T = TypeVar("T")
 # Field and record separators for `git log --format`; they never occur in messages.
 _FS, _RS = "\x1f", "\x1e"
 
@@ -106,6 +107,22 @@ def dirty_paths(home: Path) -> list[str]:
     return out.stdout.splitlines() if out.returncode == 0 else []
 
 
+def _patiently(call: Callable[[], T]) -> T:
+    """Run ``call``, waiting out a git lock file held by another process.
+
+    That process is an orphaned git child of a killed writer, or the person's own git
+    command; either lets go within moments.
+    """
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            return call()
+        except RepoError as exc:
+            if ".lock': File exists" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
+
+
 def _wrap(exc: Exception, what: str) -> RepoError:
     detail = getattr(exc, "stderr", "") or str(exc)
     detail = " ".join(str(detail).split()).removeprefix("stderr: ").strip("' ")
@@ -156,21 +173,28 @@ class Repo:
         self.git.config("core.looseCompression", "1")
 
     def run(self, *args: str) -> str:
-        """Run one git command in the home and return its stdout.
-
-        A git lock file held by another process (an orphaned git child of a killed
-        writer, or the person's own git command) is waited on for a few seconds.
-        """
+        """Run one git command in the home and return its stdout."""
         git = _gitpython()
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
+
+        def call() -> str:
             try:
                 return str(self.git.execute(["git", *args]))
             except git.exc.GitError as exc:
-                busy = ".lock': File exists" in str(getattr(exc, "stderr", ""))
-                if not busy or time.monotonic() >= deadline:
-                    raise _wrap(exc, args[0]) from exc
-                time.sleep(0.05)
+                raise _wrap(exc, args[0]) from exc
+
+        return _patiently(call)
+
+    def _feed(self, args: list[str], data: bytes) -> None:
+        """Run one git command with ``data`` on its stdin."""
+
+        def call() -> None:
+            cmd = ["git", "-C", str(self.path), *args]
+            out = subprocess.run(cmd, input=data, capture_output=True)
+            if out.returncode != 0:
+                detail = " ".join(out.stderr.decode(errors="replace").split())
+                raise RepoError(f"git {args[0]} failed: {detail}")
+
+        _patiently(call)
 
     def head(self) -> str | None:
         """The sha of HEAD, or None before the first commit."""
@@ -185,7 +209,9 @@ class Repo:
         """
         paths = sorted(set(paths))
         if paths:
-            self.run("update-index", "--add", "--remove", "--", *paths)
+            # Paths go through stdin: an import of 10^5 records exceeds ARG_MAX.
+            listed = "".join(f"{p}\0" for p in paths).encode()
+            self._feed(["update-index", "--add", "--remove", "-z", "--stdin"], listed)
         tree = self.run("write-tree").strip()
         parent = head_sha(self.path)
         parents = ["-p", parent] if parent else []
