@@ -20,8 +20,18 @@ lint: install  ## ruff check, ruff format --check, mypy
 	$(BIN)/ruff format --check brain tests benchmarks
 	$(BIN)/mypy brain
 
-bench: install  ## print the benchmarks' figures
+LOCOMO ?= ../shared/bench/locomo/locomo-dev3.json
+
+bench: install  ## print the benchmarks' figures (see benchmarks/README.md)
 	$(BIN)/python benchmarks/write_latency.py
+	$(BIN)/python benchmarks/recall_latency.py
+	$(BIN)/python benchmarks/index_speed.py
+	$(BIN)/python benchmarks/harvest.py
+	$(BIN)/python benchmarks/parse_memory.py
+	$(BIN)/python benchmarks/redact.py
+	$(BIN)/python benchmarks/hook_latency.py
+	@if [ -f "$(LOCOMO)" ]; then $(BIN)/python benchmarks/locomo.py --data "$(LOCOMO)"; \
+	else echo "LoCoMo data not found at $(LOCOMO); pass LOCOMO=path"; fi
 
 demo: install  ## run brain's main job on the bundled sample transcripts, offline
 	@bash scripts/demo.sh
