@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brain import journal
+from brain import uses
 from brain.errors import BrainError
-from brain.fsutil import append_line
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
 from brain.records import RecordFormatError, iso, parse, utcnow
 from brain.repo import dirty_paths, head_sha
@@ -195,22 +194,12 @@ def _changed(brain: Brain, old: str, new: str) -> dict[str, str] | None:
     return {line.split("\t", 1)[1]: line[0] for line in out.stdout.splitlines() if "\t" in line}
 
 
-# -- use counts --------------------------------------------------------------------
-
-
-def note_uses(brain: Brain, paths: Sequence[str], when: str | None = None) -> None:
-    """Remember that recall returned ``paths``; folded into the journal on the next commit."""
-    if paths:
-        line = json.dumps({"ts": when or iso(utcnow()), "paths": list(paths)})
-        append_line(brain.state / USES_FILE, line)
-
-
 def record_uses(brain: Brain, paths: Sequence[str]) -> None:
     """Count uses found outside recall (citations): pending file and index alike."""
     records = [p for p in paths if p.startswith("memories/")]
     if not records:
         return
-    note_uses(brain, records)
+    uses.note_uses(brain, records)
     path = brain.state / INDEX_FILE
     if path.exists():
         with _index_lock(brain):
@@ -219,44 +208,6 @@ def record_uses(brain: Brain, paths: Sequence[str]) -> None:
                     index.bump_use(records, iso(utcnow()))
             except IndexCorruptError:
                 _remove_files(path)
-
-
-def take_pending_uses(brain: Brain) -> dict[str, int]:
-    """Move the pending use counts out of ``.brain/`` (the caller journals them)."""
-    pending = brain.state / USES_FILE
-    taking = brain.state / f"{USES_FILE}.folding"
-    try:
-        os.replace(pending, taking)
-    except FileNotFoundError:
-        if not taking.exists():
-            return {}
-    counts = _count_uses(taking.read_text(encoding="utf-8", errors="replace").splitlines())
-    taking.unlink(missing_ok=True)
-    return dict(counts)
-
-
-def _count_uses(lines: Iterable[str]) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for line in lines:
-        try:
-            counts.update(json.loads(line).get("paths", []))
-        except (json.JSONDecodeError, AttributeError):
-            continue
-    return counts
-
-
-def all_uses(brain: Brain) -> Counter[str]:
-    """Use counts from the journal's recall batches plus the pending file."""
-    counts: Counter[str] = Counter()
-    for entry in journal.read(brain.path):
-        if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
-            counts.update({str(k): int(v) for k, v in entry["uses"].items()})
-    pending = brain.state / USES_FILE
-    if pending.exists():
-        counts.update(
-            _count_uses(pending.read_text(encoding="utf-8", errors="replace").splitlines())
-        )
-    return counts
 
 
 # -- building and refreshing -------------------------------------------------------
@@ -282,10 +233,10 @@ def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
     start = time.perf_counter()
     index.clear()
     head, dirty = head_sha(brain.path), dirty_paths(brain.path)
-    uses = all_uses(brain)
+    counts = uses.all_uses(brain)
     docs = [d for rel in _tracked(brain) for d in file_docs(rel, _read(brain, rel) or "")]
-    added = index.upsert(_with_uses(docs, uses))
-    added += index.upsert(_with_uses(_extra_docs(brain), uses))
+    added = index.upsert(_with_uses(docs, counts))
+    added += index.upsert(_with_uses(_extra_docs(brain), counts))
     index.set_meta(META_COMMIT, head or "")
     index.set_meta(META_DIRTY, json.dumps(sorted(p for p in dirty if is_indexed(p))))
     index.set_meta(META_SEMANTIC, str(brain.config.semantic))

@@ -142,11 +142,12 @@ class Brain:
         ``.brain/`` since the last commit ride along as one ``recall`` journal line.
         """
         from brain import catalog
+        from brain import uses as used
 
         journal_path = self.path / journal.JOURNAL
         size = journal_path.stat().st_size if journal_path.exists() else 0
         before = self.repo.head()
-        uses = catalog.take_pending_uses(self)
+        uses = used.take_pending_uses(self)
         if uses:
             journal.append(self.path, "recall", uses=uses)
         journal.append(self.path, op, **fields)
@@ -156,7 +157,7 @@ class Brain:
             self._restore(paths)
             with journal_path.open("r+b") as fh:
                 fh.truncate(size)
-            catalog.note_uses(self, [p for p, n in uses.items() for _ in range(n)])
+            used.note_uses(self, [p for p, n in uses.items() for _ in range(n)])
             raise
         catalog.after_commit(self, before, sha, [*paths, journal.JOURNAL])
         return sha

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from brain import catalog
+from brain import catalog, uses
 from brain.errors import BrainError
 from brain.index import META_COMMIT, Hit, Index
 
@@ -94,7 +94,7 @@ def recall(
         used = [h.path for h in hits if h.kind == "record"]
         if used:
             index.bump_use(used, datetime.now(UTC))
-            catalog.note_uses(brain, used)
+            uses.note_uses(brain, used)
     finally:
         index.close()
     notice = f"index {report.action}: {report.reason}" if report.action == "rebuilt" else None

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from brain import journal
-from brain.catalog import all_uses
 from brain.core import Brain
 from brain.pipeline.consolidate import (
     ConsolidateError,
@@ -26,6 +25,7 @@ from brain.pipeline.harvest import harvest
 from brain.pipeline.runs import RawMemory, append_raw, parse_raw, read_raw, render_raw
 from brain.pipeline.views import regenerate_views
 from brain.records import Record, iso, load, new_id, render
+from brain.uses import all_uses
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 from tests.helpers import commit_count, git, status

@@ -264,3 +264,25 @@ def test_record_outranks_the_views_that_repeat_it(index: Index) -> None:
     assert hits[0].path == "memories/webhook-retry-policy.md"
     assert hits[-1].path == "turn/1"
     assert hits[0].score > 1.2 * max(h.score for h in hits[1:])
+
+
+def test_a_word_in_most_documents_still_counts_through_coverage(index: Index) -> None:
+    # "melanie" is in 16 of 22 documents, so BM25 gives it almost no weight; the turn
+    # that has both the name and the topic must still beat the one with the topic only.
+    chatter = [
+        Doc(f"turn/{i}", kind="turn", body=f"melanie chat {i} about weather") for i in range(20)
+    ]
+    index.upsert(
+        [
+            *chatter[:15],
+            *[
+                Doc(d.path, kind="turn", body=f"caroline chat {i}")
+                for i, d in enumerate(chatter[15:])
+            ],
+            Doc("turn/a", kind="turn", body="melanie: the kids loved the dinosaur exhibit"),
+            Doc("turn/b", kind="turn", body="caroline: the kids loved the dinosaur exhibit"),
+        ]
+    )
+    hits = index.search("What do Melanie's kids love about dinosaurs?", expand=False)
+    assert [h.path for h in hits[:2]] == ["turn/a", "turn/b"]
+    assert hits[0].score > 1.1 * hits[1].score

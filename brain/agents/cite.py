@@ -14,7 +14,7 @@ The block has the shape of Codex's ``<memory_citation>``::
 Agents write it by hand, so the parser forgives whitespace, missing line ranges,
 missing notes and stray lines; a line it cannot read is reported, never fatal. The
 harvester passes :func:`uses_from_text` of each assistant turn to
-:func:`brain.catalog.note_uses`, which is how a record that helped gets its use count.
+:func:`brain.uses.note_uses`, which is how a record that helped gets its use count.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import PurePosixPath
 
 from brain.errors import BrainError
 from brain.records import validate_key
+from brain.sources.base import Transcript
 
 _BLOCK = re.compile(r"<memory_citation\s*>(.*?)(?:</memory_citation\s*>|\Z)", re.S | re.I)
 _ENTRIES = re.compile(r"<citation_entries\s*>(.*?)(?:</citation_entries\s*>|\Z)", re.S | re.I)
@@ -139,6 +140,16 @@ def uses_from_text(text: str) -> list[str]:
             if path is not None:
                 found.setdefault(path)
     return list(found)
+
+
+def cited_records(transcript: Transcript) -> list[str]:
+    """Records the agent cited in its answers in a transcript, once per answer."""
+    return [
+        path
+        for turn in transcript.turns
+        if turn.role == "assistant" and "<memory_citation>" in turn.text
+        for path in uses_from_text(turn.text)
+    ]
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.index import rank as ranking
+from brain.index.coverage import reward_coverage
 from brain.index.db import IndexCorruptError, connect, transaction
 from brain.index.docs import KINDS, Doc, Hit, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms
@@ -239,10 +240,19 @@ class Index:
             if extra:
                 second = self._candidates(or_match(extra), where, params, pool)
                 candidates = interpolate(candidates, second, EXPANSION_WEIGHT)
+        if len(parsed.terms) > 1 and candidates:
+            texts = self._texts([c.doc_id for c in candidates])
+            candidates = reward_coverage(candidates, texts, parsed.terms)
         if self._semantic is not None:
             candidates = self._fuse_semantic(text, candidates, where, params)
         ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
         return self._hits(ranked, parsed.terms)
+
+    def _texts(self, ids: list[int]) -> dict[int, str]:
+        """The searchable text of these documents (key, description, body), by id."""
+        marks = ",".join("?" * len(ids))
+        sql = f"SELECT id, key, description, body FROM docs WHERE id IN ({marks})"
+        return {i: f"{k} {d} {b}" for i, k, d, b in self._conn.execute(sql, ids)}
 
     def _fuse_semantic(
         self, text: str, candidates: list[ranking.Candidate], where: str, params: list[Any]

@@ -84,7 +84,7 @@ class ConsolidateResult:
 
 def _batch(brain: Brain, pending: list[RawMemory]) -> list[RawMemory]:
     """Up to ``max_raw_memories_for_consolidation``, most used keys first, kept in order."""
-    from brain.catalog import all_uses
+    from brain.uses import all_uses
 
     cap = brain.config.max_raw_memories_for_consolidation
     if len(pending) <= cap:

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from brain.agents.cite import cited_records
 from brain.errors import BrainError
 from brain.index import Doc
 from brain.mirror import (
@@ -351,22 +352,10 @@ def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
     run.bump("bytes_read", parsed.offset - start)
     ref = to_ref(run.source, new)
     run.refs.append(ref)
-    run.cited += _citations(parsed.transcript)
+    run.cited += cited_records(parsed.transcript)
     if settings.want_docs:
         whole = parsed.transcript if start == 0 else load_transcript(ref)
         run.docs.extend(session_docs(ref, whole))
-
-
-def _citations(transcript: Transcript) -> list[str]:
-    """Records the agent cited in its answers (``<memory_citation>`` blocks), once per turn."""
-    from brain.agents.cite import uses_from_text
-
-    return [
-        path
-        for turn in transcript.turns
-        if turn.role == "assistant" and "<memory_citation>" in turn.text
-        for path in uses_from_text(turn.text)
-    ]
 
 
 def _message(runs: list[_SourceRun], plan: MirrorPlan | None) -> str | None:

@@ -1,0 +1,68 @@
+"""Use counts: which records recall returned or agents cited.
+
+A recall must not cost a commit, so uses are appended to ``.brain/uses.jsonl`` (and
+bumped in the index at once); the next commit of any kind folds them into one
+``recall`` line of the journal, which is where a rebuilt index reads them from.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from brain import journal
+from brain.fsutil import append_line
+from brain.records import iso, utcnow
+
+if TYPE_CHECKING:
+    from brain.core import Brain
+
+USES_FILE = "uses.jsonl"
+
+
+def note_uses(brain: Brain, paths: Sequence[str], when: str | None = None) -> None:
+    """Remember that recall returned ``paths``; folded into the journal on the next commit."""
+    if paths:
+        line = json.dumps({"ts": when or iso(utcnow()), "paths": list(paths)})
+        append_line(brain.state / USES_FILE, line)
+
+
+def take_pending_uses(brain: Brain) -> dict[str, int]:
+    """Move the pending use counts out of ``.brain/`` (the caller journals them)."""
+    pending = brain.state / USES_FILE
+    taking = brain.state / f"{USES_FILE}.folding"
+    try:
+        os.replace(pending, taking)
+    except FileNotFoundError:
+        if not taking.exists():
+            return {}
+    counts = _count_uses(taking.read_text(encoding="utf-8", errors="replace").splitlines())
+    taking.unlink(missing_ok=True)
+    return dict(counts)
+
+
+def _count_uses(lines: Iterable[str]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for line in lines:
+        try:
+            counts.update(json.loads(line).get("paths", []))
+        except (json.JSONDecodeError, AttributeError):
+            continue
+    return counts
+
+
+def all_uses(brain: Brain) -> Counter[str]:
+    """Use counts from the journal's recall batches plus the pending file."""
+    counts: Counter[str] = Counter()
+    for entry in journal.read(brain.path):
+        if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
+            counts.update({str(k): int(v) for k, v in entry["uses"].items()})
+    pending = brain.state / USES_FILE
+    if pending.exists():
+        counts.update(
+            _count_uses(pending.read_text(encoding="utf-8", errors="replace").splitlines())
+        )
+    return counts
