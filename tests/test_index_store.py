@@ -13,6 +13,7 @@ import pytest
 from brain.errors import BrainError
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
 from brain.index.db import MIGRATIONS
+from brain.index.expand import expand_terms
 
 
 @pytest.fixture
@@ -286,3 +287,25 @@ def test_a_word_in_most_documents_still_counts_through_coverage(index: Index) ->
     hits = index.search("What do Melanie's kids love about dinosaurs?", expand=False)
     assert [h.path for h in hits[:2]] == ["turn/a", "turn/b"]
     assert hits[0].score > 1.1 * hits[1].score
+
+
+def test_feedback_prefers_words_of_short_strong_matches(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite"
+    with Index.open(path) as ix:
+        ix.upsert(
+            [
+                Doc("a.md", body="glacier crampons"),
+                Doc("b.md", body="glacier trip: we packed stoves, tents, ropes and lanterns"),
+                Doc("c.md", body="crampons rental shop"),
+                Doc("d.md", body="lanterns festival"),
+                *_filler(10),
+            ]
+        )
+    conn = sqlite3.connect(path)
+    ranked = conn.execute(
+        "SELECT rowid, -rank FROM docs_fts WHERE docs_fts MATCH 'glacier' ORDER BY rank"
+    ).fetchall()
+    # Both words are in two documents; "crampons" is half of the best match, "lanterns"
+    # one word of eight in a weaker one, so it must come second.
+    assert expand_terms(conn, ("glacier",), ranked)[:2] == ("crampons", "lanterns")
+    conn.close()

@@ -2,15 +2,20 @@
 
 A question rarely uses the words of its answer ("What did Melanie paint?" is answered by
 "I finished a lake sunrise last week"). The few best first-pass matches usually do, so
-their distinctive words (frequent among them, rare in the index) form a second query
-whose BM25 score is added, down-weighted, to the first (RM3-style interpolation).
+their distinctive words form a second query whose BM25 score is added, down-weighted, to
+the first (RM3). A word's weight is its relevance-model probability, the sum over the
+feedback documents of its share of the document's words times the document's relevance
+relative to the best (RM3's P(w|d) P(q|d), with BM25 standing in for P(q|d)), times its
+idf. Counting only in how many feedback documents a word occurs, as before, let a
+word seen once in a long, weaker match tie with the words of a short, strong one.
 """
 
 from __future__ import annotations
 
 import math
 import sqlite3
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 
 from brain.index.query import content_words, or_match
 
@@ -22,30 +27,26 @@ EXPANSION_WEIGHT = 0.3  # share of the second query's score in the final relevan
 
 
 def expand_terms(
-    conn: sqlite3.Connection, terms: tuple[str, ...], top_ids: list[int]
+    conn: sqlite3.Connection, terms: tuple[str, ...], top: Sequence[tuple[int, float]]
 ) -> tuple[str, ...]:
     """Distinctive words of the best first-pass matches that the query lacks.
 
     Args:
         conn: the index connection.
         terms: the query's terms.
-        top_ids: first-pass matches, best first.
+        top: first-pass matches as (doc id, relevance), best first.
 
     Returns:
         Up to ``EXPANSION_TERMS`` words, best first; () when nothing qualifies.
     """
-    ids = top_ids[:FEEDBACK_DOCS]
-    if not ids:
+    feedback = dict(top[:FEEDBACK_DOCS])
+    if not feedback:
         return ()
-    marks = ",".join("?" * len(ids))
-    rows = conn.execute(f"SELECT key, description, body FROM docs WHERE id IN ({marks})", ids)
-    presence: Counter[str] = Counter()
-    for key, description, body in rows:
-        presence.update({w for w in content_words(f"{key} {description} {body}") if len(w) > 2})
+    presence = _relevance_model(conn, feedback)
     # A five-letter prefix stands in for the stem: "painting" adds nothing to "paint".
     prefixes = {t[:5] for t in terms}
-    # Sorted by count, then alphabetically: set order varies with the hash seed, and
-    # the same query must always expand the same way.
+    # Sorted by weight, then alphabetically: the same query must always expand the
+    # same way.
     ranked = sorted(presence, key=lambda w: (-presence[w], w))
     pool = [w for w in ranked if not w.isdigit() and w not in terms and w[:5] not in prefixes]
     pool = pool[:CANDIDATE_TERMS]
@@ -61,6 +62,26 @@ def expand_terms(
             scored.append((presence[word] * idf, word))
     scored.sort(reverse=True)
     return tuple(word for _, word in scored[:EXPANSION_TERMS])
+
+
+def _relevance_model(conn: sqlite3.Connection, feedback: dict[int, float]) -> dict[str, float]:
+    """Each word's weight in the feedback documents (RM3's relevance model).
+
+    Summed over the documents: the word's share of the document's words times the
+    document's relevance relative to the best one.
+    """
+    best = max(feedback.values()) or 1.0
+    marks = ",".join("?" * len(feedback))
+    rows = conn.execute(
+        f"SELECT id, key, description, body FROM docs WHERE id IN ({marks})", list(feedback)
+    )
+    model: dict[str, float] = defaultdict(float)
+    for doc_id, key, description, body in rows:
+        found = [w for w in content_words(f"{key} {description} {body}") if len(w) > 2]
+        weight = max(0.0, feedback[doc_id]) / best / max(1, len(found))
+        for word, count in Counter(found).items():
+            model[word] += count * weight
+    return dict(model)
 
 
 def _bounded_df(conn: sqlite3.Connection, word: str, cap: int) -> int:

@@ -236,7 +236,8 @@ class Index:
         pool = max(100 if parsed.recent else 3 * k, 30)
         candidates = self._candidates(or_match(parsed.terms), where, params, pool)
         if expand and candidates and not parsed.recent:
-            extra = expand_terms(self._conn, parsed.terms, [c.doc_id for c in candidates])
+            top = [(c.doc_id, c.relevance) for c in candidates]
+            extra = expand_terms(self._conn, parsed.terms, top)
             if extra:
                 second = self._candidates(or_match(extra), where, params, pool)
                 candidates = interpolate(candidates, second, EXPANSION_WEIGHT)
