@@ -3,7 +3,9 @@
 Usage: python benchmarks/recall_latency.py [--sizes 1000,10000,100000] [--runs 15] [--json]
 
 For each size, builds a home of synthetic records through `brain import` (a real
-subprocess, one commit), builds the index once, then prints:
+subprocess, one commit), builds the index once, then prints the figures below. Records
+are Zipf-distributed words from a 20k-word vocabulary and queries mix common and rare
+words, the same generator as index_speed.py.
   * process_ms: median wall time of a whole `brain recall QUERY` process;
   * inproc_ms:  median time of Brain.recall() in a warm process;
   * index1_ms:  median time to index one new record into the existing catalog.
@@ -23,37 +25,34 @@ import tempfile
 import time
 from pathlib import Path
 
-from brain import catalog
-from brain.core import Brain
-from brain.index import Index
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-WORDS = (
-    "deploy webhook retry backoff database migration schema index cache redis queue worker "
-    "payment invoice customer account token session login password reset email template "
-    "frontend backend api endpoint latency timeout error logging metrics alert pager incident "
-    "release branch merge review lint format test flaky fixture mock integration staging "
-    "production docker kubernetes helm terraform region bucket storage upload download "
-    "python typescript golang rust java kotlin swift build compile bundle webpack vite pnpm "
-    "npm yarn poetry pip venv package dependency upgrade security audit secret vault config "
-    "feature flag rollout experiment analytics dashboard report export import csv json yaml"
-).split()
+from index_speed import vocabulary  # noqa: E402
+
+from brain import catalog  # noqa: E402
+from brain.core import Brain  # noqa: E402
+from brain.index import Index  # noqa: E402
+
+BODY_WORDS = 40
 
 
 def synthetic_lines(size: int, rng: random.Random) -> list[str]:
+    """Records with Zipf-distributed words from a 20k vocabulary (as index_speed.py)."""
+    words = vocabulary(rng)
+    weights = [1.0 / (rank + 1) for rank in range(len(words))]
     lines = []
     for i in range(size):
-        words = rng.choices(WORDS, k=rng.randint(12, 40))
-        body = " ".join(words) + f". Ticket {rng.randint(1000, 99999)}."
+        body = rng.choices(words, weights=weights, k=BODY_WORDS)
         lines.append(
             json.dumps(
                 {
                     "key": f"synthetic-{i:06d}",
                     "type": rng.choice(["fact", "preference", "decision", "lesson"]),
-                    "description": " ".join(words[:8]),
+                    "description": " ".join(body[:8]),
                     "tags": [f"project:p{rng.randint(1, 40)}"],
-                    "body": body,
-                    "created": f"20{rng.randint(20, 26)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
-                    "T10:00:00Z",
+                    "body": " ".join(body) + ".",
+                    "created": f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T10:00:00Z",
                 }
             )
         )
@@ -64,7 +63,7 @@ def build(root: Path, size: int, env: dict[str, str]) -> Brain:
     home = root / f"home-{size}"
     brain, _ = Brain.init(home)
     src = root / f"records-{size}.jsonl"
-    src.write_text("\n".join(synthetic_lines(size, random.Random(size))) + "\n")
+    src.write_text("\n".join(synthetic_lines(size, random.Random(0))) + "\n")
     subprocess.run(
         [sys.executable, "-m", "brain", "--home", str(home), "import", str(src)],
         check=True,
@@ -76,7 +75,13 @@ def build(root: Path, size: int, env: dict[str, str]) -> Brain:
 
 
 def queries(rng: random.Random, n: int) -> list[str]:
-    return [" ".join(rng.sample(WORDS, rng.randint(2, 5))) for _ in range(n)]
+    """Short questions mixing common and rare words, as index_speed.py asks them."""
+    words = vocabulary(random.Random(0))
+    asked = []
+    for _ in range(n):
+        common, rare = rng.choices(words[:2000], k=2), rng.choices(words[2000:], k=2)
+        asked.append(f"what did we decide about {common[0]} {rare[0]} and {common[1]} {rare[1]}")
+    return asked
 
 
 def process_ms(brain: Brain, env: dict[str, str], runs: int) -> float:

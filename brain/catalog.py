@@ -46,7 +46,7 @@ class IndexReport:
     added: int
     updated: int
     removed: int
-    documents: int
+    documents: int | None  # None when nothing was done (``brain index`` counts them)
     commit: str | None
     seconds: float
     reason: str | None = None
@@ -281,7 +281,8 @@ def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexRep
     before_dirty = json.loads(index.get_meta(META_DIRTY) or "[]")
     dirty = [p for p in dirty_paths(brain.path) if is_indexed(p)] if check_dirty else before_dirty
     if indexed == (head or "") and dirty == before_dirty == []:
-        return IndexReport("fresh", 0, 0, 0, index.count(), head, 0.0)
+        # No count here: counting 10^5 rows would cost a recall more than its search.
+        return IndexReport("fresh", 0, 0, 0, None, head, 0.0)
     changes: dict[str, str] = {}
     if indexed != (head or ""):
         between = _changed(brain, indexed, head or "HEAD") if indexed else None

@@ -342,11 +342,17 @@ class Brain:
 
     def index(self, *, rebuild: bool = False) -> Any:
         """Bring the index up to date (or rebuild it) and report what was done."""
+        from dataclasses import replace
+
         from brain.catalog import open_index
 
         index, report = open_index(self, rebuild=rebuild)
-        index.close()
-        return report
+        try:
+            return (
+                report if report.documents is not None else replace(report, documents=index.count())
+            )
+        finally:
+            index.close()
 
     def log(self, limit: int | None = None) -> builtins.list[LogEntry]:
         """The memory's history from git, newest first."""
