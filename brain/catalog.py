@@ -319,20 +319,18 @@ def _dirty_check_due(brain: Brain) -> bool:
     return True
 
 
-def open_index(brain: Brain, *, rebuild: bool = False) -> tuple[Index, IndexReport]:
-    """Open the index up to date: rebuilt if asked, missing or corrupt, else refreshed."""
+def open_index(
+    brain: Brain, *, rebuild: bool = False, reuse: bool = False
+) -> tuple[Index, IndexReport]:
+    """Open the index up to date: rebuilt if asked, missing or corrupt, else refreshed.
+
+    With ``reuse`` the connection stays open on ``brain`` for its next read (the
+    caller must not close it): a long-lived process (the MCP server) then pays only
+    for the freshness check and the search.
+    """
     path = brain.state / INDEX_FILE
     with _index_lock(brain):
-        reason = "asked to rebuild" if rebuild else None
-        if not path.exists() and reason is None:
-            reason = "no index yet"
-        if rebuild:
-            _remove_files(path)
-        try:
-            index = _open(brain, path)
-        except IndexCorruptError:
-            _remove_files(path)
-            index, reason = _open(brain, path), "the index was corrupt"
+        index, reason = _connect(brain, path, rebuild, reuse)
         if reason is None and index.get_meta(META_SEMANTIC) != str(brain.config.semantic):
             reason = "the semantic layer was turned " + ("on" if brain.config.semantic else "off")
         try:
@@ -345,7 +343,36 @@ def open_index(brain: Brain, *, rebuild: bool = False) -> tuple[Index, IndexRepo
             _remove_files(path)
             index = _open(brain, path)
             report = _build(brain, index, "the index was corrupt")
+        if reuse:
+            brain._catalog = (index, _inode(path))  # type: ignore[attr-defined]
     return index, report
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except FileNotFoundError:
+        return None
+
+
+def _connect(brain: Brain, path: Path, rebuild: bool, reuse: bool) -> tuple[Index, str | None]:
+    """The open index (the cached one when it is still the file on disk) and why to build."""
+    cached = getattr(brain, "_catalog", None)
+    if cached is not None:
+        if reuse and not rebuild and cached[1] == _inode(path):
+            return cached[0], None
+        cached[0].close()
+        brain._catalog = None  # type: ignore[attr-defined]
+    reason = "asked to rebuild" if rebuild else None
+    if not path.exists() and reason is None:
+        reason = "no index yet"
+    if rebuild:
+        _remove_files(path)
+    try:
+        return _open(brain, path), reason
+    except IndexCorruptError:
+        _remove_files(path)
+        return _open(brain, path), "the index was corrupt"
 
 
 def after_commit(brain: Brain, before: str | None, after: str, paths: Sequence[str]) -> None:

@@ -88,15 +88,12 @@ def recall(
     }
     if as_of:
         return _recall_as_of(brain, query, as_of, filters)
-    index, report = catalog.open_index(brain)
-    try:
-        hits = tuple(index.search(query, **filters))
-        used = [h.path for h in hits if h.kind == "record"]
-        if used:
-            index.bump_use(used, datetime.now(UTC))
-            uses.note_uses(brain, used)
-    finally:
-        index.close()
+    index, report = catalog.open_index(brain, reuse=True)
+    hits = tuple(index.search(query, **filters))
+    used = [h.path for h in hits if h.kind == "record"]
+    if used:
+        index.bump_use(used, datetime.now(UTC))
+        uses.note_uses(brain, used)
     notice = f"index {report.action}: {report.reason}" if report.action == "rebuilt" else None
     return RecallResult(query, hits, None, notice)
 
