@@ -5,7 +5,7 @@ turn, in a fresh SQLite file), each question is the query, and Recall@k is the s
 the question's evidence turns found in the top k, averaged over questions.
 
     python benchmarks/locomo.py --data /path/to/locomo10.json [--k 1,5,10,25] [--json]
-    python benchmarks/locomo.py --data ... --holdout conv-41   # figure for one conversation
+    python benchmarks/locomo.py --data ... --only conv-41   # one conversation (held out)
 """
 
 from __future__ import annotations
