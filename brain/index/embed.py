@@ -69,9 +69,9 @@ def load_model(cache_dir: Path) -> Any:
 class SemanticLayer:
     """Embeddings of indexed documents, kept in the index file, searched in memory."""
 
-    def __init__(self, conn: sqlite3.Connection, cache_dir: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, cache_dir: Path, model: Any = None) -> None:
         self._conn = conn
-        self._model = load_model(cache_dir)
+        self._model = model if model is not None else load_model(cache_dir)
         conn.execute(_SCHEMA)
         self._matrix: np.ndarray | None = None
         self._ids: np.ndarray | None = None

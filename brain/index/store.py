@@ -51,7 +51,7 @@ class Index:
         self._semantic = semantic
 
     @classmethod
-    def open(cls, path: Path | str, *, semantic: bool = False) -> Index:
+    def open(cls, path: Path | str, *, semantic: bool = False, embedder: Any = None) -> Index:
         """Open or create the index file at ``path``.
 
         Args:
@@ -59,6 +59,9 @@ class Index:
             semantic: also embed documents and fuse embedding similarity into search
                 (imports numpy and wordllama; documents upserted before it was on have
                 no vectors until they are upserted again).
+            embedder: with ``semantic``, an object whose ``embed(texts, norm=True)``
+                returns one vector per text, used instead of wordllama (e.g. an
+                embedding model reached through litellm).
 
         Raises:
             IndexCorruptError: the file is not a usable index; delete it and rebuild.
@@ -70,7 +73,7 @@ class Index:
         if semantic:
             from brain.index.embed import SemanticLayer  # heavy: only when asked for
 
-            layer = SemanticLayer(conn, path.parent / "wordllama")
+            layer = SemanticLayer(conn, path.parent / "wordllama", model=embedder)
         return cls(conn, path, layer)
 
     def close(self) -> None:
