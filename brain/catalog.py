@@ -143,8 +143,26 @@ def _index_lock(brain: Brain) -> Iterator[None]:
 
 
 def _open(brain: Brain, path: Path) -> Index:
-    """Open the index with the semantic layer when ``semantic: true`` is configured."""
-    return Index.open(path, semantic=brain.config.semantic)
+    """Open the index with the semantic layer when ``semantic: true`` is configured.
+
+    The layer embeds with ``embedding_model`` (any model litellm reaches) when one is
+    set, else with the wordllama weights shipped in its wheel.
+    """
+    config = brain.config
+    embedder = None
+    if config.semantic and config.embedding_model:
+        from brain.pipeline.llm import Embedder
+
+        embedder = Embedder(config.embedding_model, config.model_api_base)
+    return Index.open(path, semantic=config.semantic, embedder=embedder)
+
+
+def _semantic_setting(brain: Brain) -> str:
+    """What the index's vectors were made with; a change means a rebuild."""
+    config = brain.config
+    return (
+        f"{config.semantic}:{config.embedding_model or 'wordllama'}" if config.semantic else "False"
+    )
 
 
 def _remove_files(path: Path) -> None:
@@ -239,7 +257,7 @@ def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
     added += index.upsert(_with_uses(_extra_docs(brain), counts))
     index.set_meta(META_COMMIT, head or "")
     index.set_meta(META_DIRTY, json.dumps(sorted(p for p in dirty if is_indexed(p))))
-    index.set_meta(META_SEMANTIC, str(brain.config.semantic))
+    index.set_meta(META_SEMANTIC, _semantic_setting(brain))
     return IndexReport(
         "rebuilt", added, 0, 0, index.count(), head, round(time.perf_counter() - start, 3), reason
     )
@@ -331,8 +349,12 @@ def open_index(
     path = brain.state / INDEX_FILE
     with _index_lock(brain):
         index, reason = _connect(brain, path, rebuild, reuse)
-        if reason is None and index.get_meta(META_SEMANTIC) != str(brain.config.semantic):
-            reason = "the semantic layer was turned " + ("on" if brain.config.semantic else "off")
+        if reason is None and index.get_meta(META_SEMANTIC) != _semantic_setting(brain):
+            reason = "the semantic layer was " + (
+                f"set to {brain.config.embedding_model or 'wordllama'}"
+                if brain.config.semantic
+                else "turned off"
+            )
         try:
             if reason:
                 report = _build(brain, index, reason)

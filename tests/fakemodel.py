@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import zlib
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from typing import Any
 import pytest
 
 _PATHS = ("/v1/chat/completions", "/chat/completions")
+_EMBEDDING_PATHS = ("/v1/embeddings", "/embeddings")
+EMBEDDING_WIDTH = 64
 
 
 @dataclass
@@ -72,15 +75,42 @@ class FakeModel:
         }
 
 
+def fake_vector(text: str) -> list[float]:
+    """A deterministic bag-of-words vector: texts sharing words point the same way."""
+    vector = [0.0] * EMBEDDING_WIDTH
+    for word in text.lower().split():
+        vector[zlib.crc32(word.strip(".,;:!?").encode()) % EMBEDDING_WIDTH] += 1.0
+    return vector
+
+
+def _embeddings(model: FakeModel, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    model.requests.append(body)
+    texts = body.get("input") or []
+    texts = [texts] if isinstance(texts, str) else texts
+    return 200, {
+        "object": "list",
+        "model": body.get("model", "fake"),
+        "data": [
+            {"object": "embedding", "index": i, "embedding": fake_vector(str(t))}
+            for i, t in enumerate(texts)
+        ],
+        "usage": {"prompt_tokens": len(texts), "total_tokens": len(texts)},
+    }
+
+
 def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-            if self.path.rstrip("/") not in _PATHS:
+            route = self.path.rstrip("/")
+            if route not in (*_PATHS, *_EMBEDDING_PATHS):
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
                 return
             length = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(length) or b"{}")
-            self._send(*model.completion(body))
+            if route in _EMBEDDING_PATHS:
+                self._send(*_embeddings(model, body))
+            else:
+                self._send(*model.completion(body))
 
         def _send(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()
@@ -130,14 +160,17 @@ def guard_model_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
-    real = litellm.completion
+    for name in ("completion", "embedding"):
+        monkeypatch.setattr(litellm, name, _guarded(getattr(litellm, name)))
 
+
+def _guarded(real: Any) -> Any:
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if kwargs.get("mock_response") is not None or _is_local(kwargs.get("api_base")):
             return real(*args, **kwargs)
         pytest.fail(f"unexpected model call: {kwargs.get('model', args[:1])}", pytrace=False)
 
-    monkeypatch.setattr(litellm, "completion", guarded)
+    return guarded
 
 
 @pytest.fixture

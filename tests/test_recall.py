@@ -13,7 +13,11 @@ import pytest
 
 from brain import remote as sync
 from brain.core import Brain
+from tests import fakemodel
+from tests.fakemodel import FakeModel
 from tests.helpers import cli, cli_json, git
+
+fake_model = fakemodel.fake_model
 
 FACTS = {
     "webhook-retry-policy": "Webhook delivery retries with exponential backoff, capped at six.",
@@ -237,6 +241,33 @@ def test_semantic_layer_from_config(brain: Brain) -> None:
     assert cli("config", "set", "semantic", "true").exit_code == 0
     first = cli("recall", "retries", "--json")
     assert first.exit_code == 0, first.stderr
-    assert first.stderr == "index rebuilt: the semantic layer was turned on\n"
+    assert first.stderr == "index rebuilt: the semantic layer was set to wordllama\n"
     assert json.loads(first.stdout)[0]["key"] == "webhook-retry-policy"
     assert cli("recall", "retries").stderr == ""
+
+
+def test_semantic_layer_with_an_embedding_model_through_litellm(
+    brain: Brain, fake_model: FakeModel
+) -> None:
+    cli("recall", "warm")
+    cli("config", "set", "model_api_base", fake_model.url)
+    cli("config", "set", "embedding_model", "openai/fake-embedding")
+    assert cli("config", "set", "semantic", "true").exit_code == 0
+    first = cli("recall", "payments", "sandbox", "--json")
+    assert first.exit_code == 0, first.stderr
+    assert first.stderr == "index rebuilt: the semantic layer was set to openai/fake-embedding\n"
+    assert json.loads(first.stdout)[0]["key"] == "flaky-test"
+    embedded = [r for r in fake_model.requests if "input" in r]
+    assert embedded and all(r["model"] == "fake-embedding" for r in embedded)
+    assert sum(len(r["input"]) for r in embedded) >= len(FACTS)
+
+
+def test_unreachable_embedding_model_is_a_clear_error(brain: Brain) -> None:
+    cli("config", "set", "model_api_base", "http://127.0.0.1:9/v1")
+    cli("config", "set", "embedding_model", "openai/fake-embedding")
+    cli("config", "set", "semantic", "true")
+    result = cli("recall", "payments")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "Error: model openai/fake-embedding at http://127.0.0.1:9/v1 is unreachable"
+    )

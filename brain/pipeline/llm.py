@@ -16,6 +16,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from brain.errors import BrainError
+from brain.pipeline.budget import Budget, BudgetExceeded, Estimate, Usage
+
+__all__ = [
+    "BUILTIN",
+    "Budget",
+    "BudgetExceeded",
+    "Estimate",
+    "ModelError",
+    "ModelOutputError",
+    "ModelReply",
+    "Usage",
+    "complete_json",
+    "embed",
+    "estimate",
+]
 
 BUILTIN = "builtin"
 _ERROR_DETAIL_CHARS = 300
@@ -40,52 +55,6 @@ class ModelOutputError(ModelError):
         self.raw = raw
 
 
-class BudgetExceeded(BrainError):
-    """A call would spend more tokens or money than the run's budget allows."""
-
-
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """Tokens (and money, when the price is known) one or more calls consumed."""
-
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float | None = None
-
-    @property
-    def total_tokens(self) -> int:
-        """Prompt plus completion tokens."""
-        return self.prompt_tokens + self.completion_tokens
-
-    def __add__(self, other: Usage) -> Usage:
-        cost = None if self.cost is None or other.cost is None else self.cost + other.cost
-        return Usage(
-            self.prompt_tokens + other.prompt_tokens,
-            self.completion_tokens + other.completion_tokens,
-            cost,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """The most a call can cost: its prompt plus a full ``max_tokens`` answer.
-
-    Attributes:
-        prompt_tokens: tokens in the messages, counted with the model's tokenizer.
-        max_completion_tokens: the answer's cap.
-        cost: the upper bound in USD from litellm's local price table; None if unknown.
-    """
-
-    prompt_tokens: int
-    max_completion_tokens: int
-    cost: float | None
-
-    @property
-    def total_tokens(self) -> int:
-        """The token ceiling of the call."""
-        return self.prompt_tokens + self.max_completion_tokens
-
-
 @dataclass(frozen=True, slots=True)
 class ModelReply:
     """A model's JSON answer, parsed and valid against the schema it was asked for.
@@ -101,46 +70,6 @@ class ModelReply:
     usage: Usage
     model: str
     attempts: int
-
-
-class Budget:
-    """A per-run ceiling on tokens (and optionally USD), charged as calls return.
-
-    Args:
-        max_tokens: the most tokens the run may use; None for no ceiling.
-        max_cost: the most USD the run may spend; calls of unknown price pass.
-    """
-
-    def __init__(self, max_tokens: int | None, max_cost: float | None = None) -> None:
-        self.max_tokens = max_tokens
-        self.max_cost = max_cost
-        self.used = Usage(cost=0.0)
-        self.calls = 0
-
-    def charge(self, usage: Usage) -> None:
-        """Record what a finished call consumed."""
-        cost = (self.used.cost or 0.0) + (usage.cost or 0.0)
-        self.used = Usage(
-            self.used.prompt_tokens + usage.prompt_tokens,
-            self.used.completion_tokens + usage.completion_tokens,
-            cost,
-        )
-        self.calls += 1
-
-    def would_exceed(self, estimated: Estimate | int) -> bool:
-        """Whether a call of this estimate (or token count) would break the budget."""
-        tokens = estimated if isinstance(estimated, int) else estimated.total_tokens
-        if self.max_tokens is not None and self.used.total_tokens + tokens > self.max_tokens:
-            return True
-        cost = None if isinstance(estimated, int) else estimated.cost
-        return (
-            self.max_cost is not None
-            and cost is not None
-            and (self.used.cost or 0.0) + cost > self.max_cost
-        )
-
-    def __repr__(self) -> str:
-        return f"Budget(max_tokens={self.max_tokens}, used={self.used.total_tokens})"
 
 
 def _litellm() -> Any:
@@ -382,3 +311,55 @@ def complete_json(
         raw=raw,
         hint="try a stronger model or a larger max_tokens",
     )
+
+
+def embed(
+    model: str, texts: list[str], *, api_base: str | None = None, timeout: float = 60
+) -> list[list[float]]:
+    """Embed ``texts`` with any embedding model litellm reaches; one vector per text."""
+    litellm = _litellm()
+    kwargs: dict[str, Any] = {"model": model, "input": texts, "timeout": timeout}
+    if api_base:
+        kwargs["api_base"] = api_base
+        if model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+            kwargs["api_key"] = "no-key-required"
+    try:
+        response = litellm.embedding(**kwargs)
+    except Exception as exc:
+        raise _wrap(exc, model, api_base, timeout) from exc
+    rows = sorted(response.data, key=lambda row: _field(row, "index"))
+    return [list(_field(row, "embedding")) for row in rows]
+
+
+def _field(row: Any, name: str) -> Any:
+    return row[name] if isinstance(row, dict) else getattr(row, name)
+
+
+class Embedder:
+    """An embedding model behind litellm, shaped like the index's semantic layer wants.
+
+    Texts are sent in batches; empty texts (which some providers refuse) get a zero
+    vector without a call.
+    """
+
+    def __init__(self, model: str, api_base: str | None = None, batch: int = 64) -> None:
+        self.model = model
+        self.api_base = api_base
+        self.batch = batch
+
+    def embed(self, texts: list[str], norm: bool = True) -> list[list[float]]:
+        """One vector per text, scaled to unit length when ``norm``."""
+        wanted = [i for i, text in enumerate(texts) if text.strip()]
+        vectors: dict[int, list[float]] = {}
+        for start in range(0, len(wanted), self.batch):
+            chunk = wanted[start : start + self.batch]
+            got = embed(self.model, [texts[i] for i in chunk], api_base=self.api_base)
+            vectors.update(zip(chunk, got, strict=True))
+        width = len(next(iter(vectors.values()), []))
+        out = [vectors.get(i, [0.0] * width) for i in range(len(texts))]
+        return [_unit(v) for v in out] if norm else out
+
+
+def _unit(vector: list[float]) -> list[float]:
+    length = sum(x * x for x in vector) ** 0.5
+    return [x / length for x in vector] if length else vector
