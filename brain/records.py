@@ -88,13 +88,20 @@ def utcnow() -> datetime:
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
 
 
+_last_id_time: datetime | None = None
+
+
 def new_id(now: datetime | None = None) -> str:
     """A time-ordered id unique across machines: ``YYYYMMDD-HHMMSSmmm-<6 hex>``.
 
     The random suffix (24 bits) makes two machines writing in the same millisecond
     collide with negligible probability; no counter is shared between machines.
     """
-    now = now or utcnow()
+    global _last_id_time
+    if now is None:
+        # The wall clock can step back (NTP); ids made by one process never do.
+        now = max(utcnow(), _last_id_time) if _last_id_time else utcnow()
+        _last_id_time = now
     return f"{now:%Y%m%d-%H%M%S}{now.microsecond // 1000:03d}-{secrets.token_hex(3)}"
 
 
