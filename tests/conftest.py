@@ -5,8 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.fakemodel import guard_model_calls
+
+# Shared, loaded machines make wall-clock deadlines flaky; the properties are what count.
+settings.register_profile("brain", deadline=None)
+settings.load_profile("brain")
 
 _LEAKY_VARS = (
     "BRAIN_HOME",
