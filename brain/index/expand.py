@@ -50,8 +50,7 @@ def expand_terms(
     ranked = sorted(presence, key=lambda w: (-presence[w], w))
     pool = [w for w in ranked if not w.isdigit() and w not in terms and w[:5] not in prefixes]
     pool = pool[:CANDIDATE_TERMS]
-    total = conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 1
-    cap = min(COMMON_CAP, max(10, total // 5))
+    total, cap = _sizes(conn)
     scored = []
     for word in pool:
         df = _bounded_df(conn, word, cap)
@@ -62,6 +61,28 @@ def expand_terms(
             scored.append((presence[word] * idf, word))
     scored.sort(reverse=True)
     return tuple(word for _, word in scored[:EXPANSION_TERMS])
+
+
+def uncommon(conn: sqlite3.Connection, words: Sequence[str], limit: int) -> tuple[str, ...]:
+    """The first ``limit`` words found in fewer documents than the common-word cap.
+
+    A word in a fifth of the index (say "july" in a conversation of summer sessions) is
+    no better a guess at the answer than no word at all.
+    """
+    _, cap = _sizes(conn)
+    kept: list[str] = []
+    for word in words:
+        if len(kept) == limit:
+            break
+        if _bounded_df(conn, word, cap) < cap:
+            kept.append(word)
+    return tuple(kept)
+
+
+def _sizes(conn: sqlite3.Connection) -> tuple[int, int]:
+    """The document count (the largest id, a cheap upper bound) and the common-word cap."""
+    total = conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 1
+    return total, min(COMMON_CAP, max(10, total // 5))
 
 
 def _relevance_model(conn: sqlite3.Connection, feedback: dict[int, float]) -> dict[str, float]:

@@ -18,8 +18,14 @@ from brain.index import rank as ranking
 from brain.index.coverage import reward_coverage
 from brain.index.db import IndexCorruptError, connect, transaction
 from brain.index.docs import KINDS, Doc, Hit, filters, iso, row
-from brain.index.expand import EXPANSION_WEIGHT, expand_terms
-from brain.index.fusion import SEMANTIC_WEIGHT, add_similarity, interpolate
+from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
+from brain.index.fusion import (
+    RELATED_WORDS,
+    SEMANTIC_WEIGHT,
+    WORD_WEIGHT,
+    add_similarity,
+    interpolate,
+)
 from brain.index.query import ParsedQuery, or_match, parse
 from brain.index.snippet import snippet
 
@@ -244,6 +250,8 @@ class Index:
             if extra:
                 second = self._candidates(or_match(extra), where, params, pool)
                 candidates = interpolate(candidates, second, EXPANSION_WEIGHT)
+        if self._semantic is not None:
+            candidates = self._add_related(parsed.terms, candidates, where, params, pool)
         if len(parsed.terms) > 1 and candidates:
             texts = self._texts([c.doc_id for c in candidates])
             candidates = reward_coverage(candidates, texts, parsed.terms)
@@ -251,6 +259,26 @@ class Index:
             candidates = self._fuse_semantic(text, candidates, where, params)
         ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
         return self._hits(ranked, parsed.terms)
+
+    def _add_related(
+        self,
+        terms: tuple[str, ...],
+        candidates: list[ranking.Candidate],
+        where: str,
+        params: list[Any],
+        pool: int,
+    ) -> list[ranking.Candidate]:
+        """Add the BM25 of the query words' nearest indexed words, down-weighted.
+
+        A question often names a category ("instruments") whose answers name members
+        ("violin"); static word vectors relate the two where no shared word does.
+        """
+        nearest = self._semantic.related_words(terms)
+        related = uncommon(self._conn, nearest, RELATED_WORDS)
+        if not related:
+            return candidates
+        found = self._candidates(or_match(related), where, params, pool)
+        return interpolate(candidates, found, WORD_WEIGHT)
 
     def _texts(self, ids: list[int]) -> dict[int, str]:
         """The searchable text of these documents (key, description, body), by id."""
