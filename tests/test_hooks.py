@@ -143,6 +143,27 @@ def test_session_end_starts_a_detached_job_and_returns(brain: Brain, tmp_path: P
     assert "brain harvest: " in text and "after-session done" in text
 
 
+def test_session_end_learns_from_the_session_that_just_ended(brain: Brain, tmp_path: Path) -> None:
+    """Harvest, extract by name (no idle window) and consolidate, in the background."""
+    cli("config", "set", "consolidation_threshold", "0")
+    sample = Path(__file__).resolve().parent.parent / "examples" / "claude" / "projects"
+    project = tmp_path / "claude" / "projects" / "-home-dev-webshop"
+    project.mkdir(parents=True)
+    transcript = project / "checkout-tests.jsonl"
+    transcript.write_text((sample / "-home-dev-webshop" / "checkout-tests.jsonl").read_text())
+    payload = json.dumps({**PAYLOAD, "transcript_path": str(transcript), "cwd": str(tmp_path)})
+    assert run_brain("hook", "session-end", input=payload, timeout=30).returncode == 0
+    log = brain.path / ".brain" / "logs" / "after-session.log"
+    deadline = time.monotonic() + 120
+    while "after-session done" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    text = log.read_text()
+    assert "brain extract: ok: extract: 1 session, 4 raw memories" in text, text
+    assert "brain consolidate: ok: consolidate: 4 added" in text, text
+    keys = {p.stem for p in (brain.path / "memories").glob("*.md")}
+    assert "use-pnpm-instead-npm-frontend-npm" in keys
+
+
 def test_session_end_without_home_fails_open(home: Path) -> None:
     done = run_brain("hook", "session-end", input=json.dumps(PAYLOAD), timeout=30)
     assert done.returncode == 0 and json.loads(done.stdout) == {}

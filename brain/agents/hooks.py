@@ -8,7 +8,8 @@ stays 0, and session start still answers valid JSON, with an empty context.
 Session start takes no lock and does not touch the search index: it reads files
 only, so a writer holding the home's lock or a garbled ``index.sqlite`` cannot delay
 it. Session end starts a detached background job and returns at once; the job runs
-``brain harvest --path <transcript>`` and then ``brain extract``.
+``brain harvest --path <transcript>``, ``brain extract`` of that session, and
+``brain consolidate`` when enough raw memories have accumulated.
 """
 
 from __future__ import annotations
@@ -171,30 +172,46 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
 
 @dataclass(frozen=True, slots=True)
 class StepResult:
-    """One step of the after-session job."""
+    """One step of the after-session job and what it said."""
 
     command: str
-    returncode: int
-    skipped: bool = False
+    ok: bool
+    message: str
 
 
 def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
-    """Harvest the session, then extract memories; what each step did.
+    """Harvest the finished session, extract it, consolidate if enough has accumulated.
 
-    Runs in the background job. A command this version of brain lacks is skipped
-    (and logged by the caller) rather than failing the job; a failed harvest stops it.
+    Runs in the background job. The session is extracted by name, so the idle window
+    (meant for sessions found by scanning) does not hold back one its tool says is over.
+    Consolidation keeps its threshold. A failed step stops the job; the next run of
+    each step picks up what was left.
     """
-    steps = [["harvest", "--path", transcript] if transcript else ["harvest"], ["extract"]]
-    results = []
-    for step in steps:
-        command = [sys.executable, "-m", "brain", "--home", str(home), *step]
-        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True)
-        missing = done.returncode == 2 and "No such command" in done.stderr
-        if done.stdout.strip():
-            print(done.stdout.rstrip(), file=sys.stderr)
-        if done.stderr.strip() and not missing:
-            print(done.stderr.rstrip(), file=sys.stderr)
-        results.append(StepResult(f"brain {step[0]}", done.returncode, missing))
-        if done.returncode != 0 and not missing:
-            break
+    from brain.core import Brain
+    from brain.pipeline.consolidate import consolidate
+    from brain.pipeline.extract import extract, session_label
+    from brain.pipeline.harvest import harvest, harvested_sessions
+
+    results: list[StepResult] = []
+    try:
+        brain = Brain.open(home)
+        harvested = harvest(brain, paths=[transcript] if transcript else None)
+        results.append(StepResult("brain harvest", True, harvested.message or "nothing new"))
+        wanted = {str(Path(transcript).resolve())} if transcript else set()
+        labels = [
+            session_label(ref)
+            for ref in harvested_sessions(brain)
+            if str(Path(ref.path).resolve()) in wanted
+        ]
+        extracted = extract(brain, sessions=labels)
+        results.append(StepResult("brain extract", True, _summary(extracted)))
+        consolidated = consolidate(brain)
+        results.append(StepResult("brain consolidate", True, _summary(consolidated)))
+    except Exception as exc:  # the job logs and stops; the agent was never waiting on it
+        step = ("brain harvest", "brain extract", "brain consolidate")[len(results)]
+        results.append(StepResult(step, False, _reason(exc)))
     return results
+
+
+def _summary(result: object) -> str:
+    return str(getattr(result, "message", None) or getattr(result, "commit", None) or "done")

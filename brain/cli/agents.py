@@ -162,12 +162,11 @@ def hook_session_end(state: State, tool: str) -> None:
 @click.option("--path", "transcript", help="The finished session's transcript.")
 @pass_state
 def hook_after_session(state: State, transcript: str | None) -> None:
-    """The background job session-end starts: brain harvest, then brain extract."""
+    """The background job session-end starts: harvest, extract, consolidate."""
     from brain.agents.hooks import run_after_session
 
     for step in run_after_session(state.home, transcript):
-        status = "skipped (not available in this version)" if step.skipped else step.returncode
-        click.echo(f"{step.command}: {status}", err=True)
+        click.echo(f"{step.command}: {'ok' if step.ok else 'failed'}: {step.message}", err=True)
     click.echo("after-session done", err=True)
 
 
