@@ -1,0 +1,56 @@
+"""The README's main job on embedded defaults: harvest, extract, consolidate, recall.
+
+This is what `make demo` runs, on the sample sessions in examples/, offline.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import cli, cli_json, git
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture
+def samples(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(EXAMPLES / "claude"))
+    monkeypatch.setenv("CODEX_HOME", str(EXAMPLES / "codex"))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path / "no-gemini"))
+    monkeypatch.setenv("BRAIN_MAX_AGE_DAYS", "36500")
+    monkeypatch.setenv("BRAIN_MAX_ROLLOUT_AGE_DAYS", "36500")
+
+
+def test_the_main_job_offline(samples: None, home: Path) -> None:
+    assert cli("init").exit_code == 0
+    harvested = cli_json("harvest")
+    assert len(harvested["sessions"]) == 2
+    extracted = cli_json("extract")
+    assert extracted["message"] == "extract: 2 sessions, 6 raw memories"
+    assert len(extracted["sessions"]) == 2
+    consolidated = cli("consolidate", "--force")
+    assert consolidated.exit_code == 0, consolidated.stderr
+    messages = git(home, "log", "--format=%s").splitlines()
+    assert messages[:3] == [
+        "consolidate: 6 added, 0 superseded, 0 archived",
+        "extract: 2 sessions, 6 raw memories",
+        "harvest: 2 new sessions, 0 grown (claude 1, codex 1)",
+    ]
+    hits = cli_json("recall", "which", "package", "manager", "for", "the", "frontend?")
+    assert hits[0]["key"] == "use-pnpm-instead-npm-frontend-npm"
+    assert cli_json("recall", "can", "I", "push", "to", "main")[0]["key"] == (
+        "never-push-directly-main-here-open"
+    )
+    context = cli("context", "--project", "/home/dev/webshop")
+    assert context.exit_code == 0
+    assert "Use pnpm instead of npm for the frontend" in context.stdout
+    assert "This project: webshop" in context.stdout
+    summary = (home / "memory_summary.md").read_text()
+    assert "Prefers pytest over unittest" in summary
+    # A second harvest finds nothing new and commits nothing.
+    again = cli_json("harvest")
+    assert again["commit"] is None
+    assert json.loads(cli("status", "--json").stdout)
