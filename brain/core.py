@@ -185,14 +185,18 @@ class Brain:
         text: str,
         *,
         key: str | None = None,
-        type: str = "fact",
+        type: str | None = None,
         tags: Sequence[str] = (),
         description: str | None = None,
         source: str | None = None,
         profile: str | None = None,
         confidence: float = 1.0,
     ) -> WriteResult:
-        """Store ``text`` as a record; an existing record with the same key is superseded."""
+        """Store ``text`` as a record; an existing record with the same key is superseded.
+
+        Relearning a key keeps the old record's type and tags unless new ones are given;
+        a new key defaults to type ``fact``.
+        """
         from brain.records import slugify
 
         body = redact(text).strip()
@@ -206,7 +210,7 @@ class Brain:
         record = Record(
             id=new_id(now),
             key=key,
-            type=type,
+            type=type or "fact",
             description=summary,
             body=body,
             tags=tuple(dict.fromkeys(tags)),
@@ -217,6 +221,9 @@ class Brain:
             confidence=confidence,
         )
         with self.transaction():
+            old = self.previous(key) if type is None or not tags else None
+            if old is not None:
+                record = record.evolve(type=type or old[0].type, tags=record.tags or old[0].tags)
             return self._write(record, "remember")
 
     def _write(self, record: Record, action: str) -> WriteResult:

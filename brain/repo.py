@@ -158,7 +158,7 @@ class Repo:
         """Clone ``url`` into ``path``."""
         git = _gitpython()
         try:
-            git.Repo.clone_from(url, path)
+            git.Repo.clone_from(url, path, branch=BRANCH)
         except git.exc.GitError as exc:
             raise _wrap(exc, f"clone of {url}") from exc
         repo = cls(path)
@@ -172,17 +172,40 @@ class Repo:
         self.git.config("feature.manyFiles", "true")
         self.git.config("core.looseCompression", "1")
 
-    def run(self, *args: str) -> str:
+    def run(self, *args: str, env: dict[str, str] | None = None) -> str:
         """Run one git command in the home and return its stdout."""
         git = _gitpython()
 
         def call() -> str:
             try:
-                return str(self.git.execute(["git", *args]))
+                return str(self.git.execute(["git", *args], env=env))
             except git.exc.GitError as exc:
                 raise _wrap(exc, args[0]) from exc
 
         return _patiently(call)
+
+    def _identity(self) -> dict[str, str] | None:
+        """Who commits: the person's git identity, or ``brain`` on a machine without one.
+
+        A fresh machine often has no ``user.email``; the memory must still be written.
+        """
+        if not hasattr(self, "_fallback"):
+            known = subprocess.run(
+                ["git", "-C", str(self.path), "var", "GIT_COMMITTER_IDENT"],
+                capture_output=True,
+            )
+            self._fallback: dict[str, str] | None = None
+            if known.returncode != 0:
+                from brain.journal import machine_name
+
+                email = f"brain@{machine_name()}"
+                self._fallback = {
+                    "GIT_AUTHOR_NAME": "brain",
+                    "GIT_AUTHOR_EMAIL": email,
+                    "GIT_COMMITTER_NAME": "brain",
+                    "GIT_COMMITTER_EMAIL": email,
+                }
+        return self._fallback
 
     def _feed(self, args: list[str], data: bytes) -> None:
         """Run one git command with ``data`` on its stdin."""
@@ -215,7 +238,7 @@ class Repo:
         tree = self.run("write-tree").strip()
         parent = head_sha(self.path)
         parents = ["-p", parent] if parent else []
-        sha = self.run("commit-tree", tree, *parents, "-m", message).strip()
+        sha = self.run("commit-tree", tree, *parents, "-m", message, env=self._identity()).strip()
         self.run(
             "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", sha, parent or ""
         )

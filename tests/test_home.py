@@ -77,3 +77,23 @@ def test_python_api_round_trip(home: Path) -> None:
     written = brain.remember("Deploys go out on Tuesdays only.", key="deploy-day", type="decision")
     assert brain.show("deploy-day").record.id == written.id
     assert [r.key for r in Brain.open(home).list().records] == ["deploy-day"]
+
+
+def test_a_machine_without_a_git_identity_still_remembers(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in (
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+        "EMAIL",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    empty = tmp_path / "empty-gitconfig"
+    empty.write_text("[user]\n\tuseConfigOnly = true\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    assert cli("init").exit_code == 0
+    result = cli("remember", "works without user.email", "--key", "no-identity")
+    assert result.exit_code == 0, result.stderr
+    assert git(home, "log", "-1", "--format=%an").strip() == "brain"

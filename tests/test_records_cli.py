@@ -175,3 +175,15 @@ def test_secrets_are_redacted_before_disk(brain: Brain, home: Path) -> None:
     assert token not in text
     assert "[REDACTED:" in text
     assert token not in git(home, "log", "-p")
+
+
+def test_relearning_keeps_type_and_tags_unless_given(brain: Brain) -> None:
+    cli("remember", "Use pnpm", "--key", "pkg", "--type", "preference", "--tag", "web")
+    cli("remember", "Use pnpm 9", "--key", "pkg")
+    record = cli_json("show", "pkg")["record"]
+    assert (record["type"], record["tags"]) == ("preference", ["web"])
+    cli("remember", "Use bun", "--key", "pkg", "--type", "decision", "--tag", "js")
+    record = cli_json("show", "pkg")["record"]
+    assert (record["type"], record["tags"]) == ("decision", ["js"])
+    assert cli_json("remember", "Brand new", "--key", "fresh")["key"] == "fresh"
+    assert cli_json("show", "fresh")["record"]["type"] == "fact"

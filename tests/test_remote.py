@@ -69,3 +69,16 @@ def test_push_without_remote_says_what_to_do(home: Path) -> None:
     result = cli("push")
     assert result.exit_code == 1
     assert result.stderr == "Error: no remote 'origin'; add one with 'brain remote add URL'\n"
+
+
+def test_clone_from_a_remote_whose_default_branch_is_not_main(tmp_path: Path) -> None:
+    remote = tmp_path / "old-style.git"
+    subprocess.run(["git", "init", "--bare", "-q", "-b", "master", str(remote)], check=True)
+    a = tmp_path / "a"
+    Brain.init(a)
+    cli("--home", str(a), "remember", "kept", "--key", "kept")
+    cli("--home", str(a), "remote", "add", str(remote))
+    assert cli("--home", str(a), "push").exit_code == 0
+    result = cli("clone", str(remote), "--home", str(tmp_path / "b"))
+    assert result.exit_code == 0, result.stderr
+    assert cli_json("--home", str(tmp_path / "b"), "show", "kept")["record"]["body"] == "kept"

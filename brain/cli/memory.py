@@ -18,9 +18,8 @@ from brain.cli import State, emit, json_option, main, pass_state, read_input, wa
     "--type",
     "-t",
     "type_",
-    default="fact",
-    show_default=True,
-    help="fact, preference, instruction, lesson, decision, ...",
+    help="fact, preference, instruction, lesson, decision, ... "
+    "(default: the superseded record's type, else fact)",
 )
 @click.option("--tag", "tags", multiple=True, help="A tag, e.g. project:api (repeatable).")
 @click.option("--description", "-d", help="One line shown in listings (default: first line).")
@@ -39,7 +38,7 @@ def remember(
     state: State,
     text: str,
     key: str | None,
-    type_: str,
+    type_: str | None,
     tags: tuple[str, ...],
     description: str | None,
     source: str | None,
