@@ -94,7 +94,8 @@ def sessions_list(state: State, source: str | None, project: str | None, as_json
             f"{r.session_id[:12]}  {r.source:<6}  {(r.last_activity or '?')[:16]}  "
             f"{r.turns:>4} turns  {r.project or '-'}" + (f"  {r.title}" if r.title else "")
             for r in rs
-        ),
+        )
+        or "no sessions harvested yet; run 'brain harvest'",
     )
 
 
