@@ -93,7 +93,14 @@ def list_(state: State, type_: str | None, tag: str | None, archived: bool, as_j
     emit(
         list(result.records),
         as_json,
-        lambda records: "\n".join(f"{r.key}  [{r.type}]  {r.description}" for r in records),
+        lambda records: (
+            "\n".join(f"{r.key}  [{r.type}]  {r.description}" for r in records)
+            or (
+                "the archive is empty"
+                if archived
+                else "no records yet; add one with 'brain remember'"
+            )
+        ),
     )
 
 
