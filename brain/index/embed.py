@@ -205,9 +205,12 @@ class SemanticLayer:
         sims = self._embed(asked) @ matrix.T
         stems = {t[:_STEM] for t in terms}
         best: dict[str, float] = {}
+        width = min(NEIGHBOURS + 20, sims.shape[1])
         for row in sims:
             taken = 0
-            for i in np.argsort(-row)[: NEIGHBOURS + 20]:
+            # A partial sort: only the few best of a vocabulary of tens of thousands.
+            best_few = np.argpartition(-row, width - 1)[:width]
+            for i in best_few[np.argsort(-row[best_few])]:
                 word, sim = vocabulary[i], float(row[i])
                 if sim < MIN_WORD_SIMILARITY or taken == NEIGHBOURS:
                     break
