@@ -273,14 +273,13 @@ class Brain:
         raise RecordNotFoundError(key)
 
     def records(self, *, archived: bool = False) -> Iterator[Record | Problem]:
-        """Every record file parsed, in key order; unreadable files come as problems."""
-        folder = self.path / (ARCHIVE if archived else MEMORIES)
-        for path in sorted(folder.glob("*.md")):
-            try:
-                yield load(path)
-            except (RecordFormatError, BrainError) as exc:
-                line = getattr(exc, "line", None)
-                yield Problem(self._rel(path), line, str(exc))
+        """Every record file parsed, in key order; unreadable files come as problems.
+
+        Served from a cache in ``.brain/`` that re-reads only files that changed.
+        """
+        from brain.recordcache import cached_records
+
+        return cached_records(self, ARCHIVE if archived else MEMORIES)
 
     def list(
         self, *, type: str | None = None, tag: str | None = None, archived: bool = False

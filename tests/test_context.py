@@ -202,7 +202,7 @@ def test_cli_context_without_home_is_an_error(home: Path) -> None:
 def test_index_cache_sees_edits_additions_and_removals(brain: Brain) -> None:
     add_records(brain, 3)
     assert index_entries(brain)[0] == ("fact-002", "Fact number 2")
-    assert (brain.path / ".brain" / "cache" / "context-index.json").exists()
+    assert (brain.path / ".brain" / "cache" / "records-memories.json").exists()
     path = brain.path / "memories" / "fact-002.md"
     path.write_text(path.read_text().replace("Fact number 2", "Edited by hand, longer"))
     (brain.path / "memories" / "fact-001.md").unlink()
@@ -230,5 +230,5 @@ def test_summary_cut_is_cached_by_content(brain: Brain) -> None:
 def test_a_corrupt_cache_is_ignored(brain: Brain) -> None:
     add_records(brain, 2)
     index_entries(brain)
-    (brain.path / ".brain" / "cache" / "context-index.json").write_text("{garbage")
+    (brain.path / ".brain" / "cache" / "records-memories.json").write_text("{garbage")
     assert [key for key, _ in index_entries(brain)] == ["fact-001", "fact-000"]

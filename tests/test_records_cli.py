@@ -187,3 +187,17 @@ def test_relearning_keeps_type_and_tags_unless_given(brain: Brain) -> None:
     assert (record["type"], record["tags"]) == ("decision", ["js"])
     assert cli_json("remember", "Brand new", "--key", "fresh")["key"] == "fresh"
     assert cli_json("show", "fresh")["record"]["type"] == "fact"
+
+
+def test_record_cache_sees_a_same_size_edit_made_right_after_a_read(
+    brain: Brain, home: Path
+) -> None:
+    cli("remember", "Colour is blue", "--key", "colour")
+    assert cli_json("show", "colour")["record"]["body"] == "Colour is blue"
+    assert cli("list").stdout == "colour  [fact]  Colour is blue\n"  # cache written
+    path = home / "memories" / "colour.md"
+    path.write_text(path.read_text().replace("blue", "grey"))  # same size, same second
+    assert cli("list").stdout == "colour  [fact]  Colour is grey\n"
+    cache = home / ".brain" / "cache" / "records-memories.json"
+    cache.write_text("{not json")
+    assert cli("list").stdout == "colour  [fact]  Colour is grey\n"

@@ -3,8 +3,8 @@
 Session start runs in a fresh process every time an agent starts, so its two costly
 steps are cached in ``.brain/cache/`` (derived, local, safe to delete):
 
-* the index of records: each record's id, key, description and dates, re-read only
-  for files whose size or mtime changed since the last run (as git's index does);
+* the index of records comes from the home's record cache (:mod:`brain.recordcache`),
+  which re-reads only files whose size or mtime changed;
 * a text cut to a token limit, keyed by a hash of the text and the limit, so the
   tokenizer is loaded only when the summary or MEMORY.md changed.
 
@@ -15,20 +15,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain import tokens
-from brain.errors import BrainError
 from brain.fsutil import atomic_write
 
 if TYPE_CHECKING:
     from brain.core import Brain
 
 CACHE_DIR = "cache"
-INDEX_CACHE = "context-index.json"
 _CACHE_VERSION = 1
 
 
@@ -132,86 +128,10 @@ def _prune(folder: Path, prefix: str, keep: int) -> None:
 # -- record heads -----------------------------------------------------------------
 
 
-_FIELD = re.compile(r"^(id|key|description|created|updated):[ \t]*(.*?)[ \t]*$", re.M)
-
-
-class _NotSimple(Exception):
-    """A frontmatter value the line reader leaves to the YAML parser."""
-
-
-def _scalar(raw: str) -> str:
-    if len(raw) > 1 and raw[0] == raw[-1] == "'":
-        return raw[1:-1].replace("''", "'")
-    if len(raw) > 1 and raw[0] == raw[-1] == '"' and "\\" not in raw:
-        return raw[1:-1]
-    if raw[:1] in {"|", ">", "[", "{", "&", "*", "!", '"', "'"} or " #" in raw:
-        raise _NotSimple(raw)
-    return raw
-
-
-def _head_fields(path: Path) -> dict[str, str] | None:
-    """id, key, description and dates from a record's frontmatter, without the YAML parser.
-
-    Record files are written one field per line; anything fancier (a multi-line or
-    escaped value) goes through the full parser instead. None: not a readable record.
-    """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    end = text.find("\n---", 3)
-    if not text.startswith("---\n") or end < 0:
-        return None
-    head = text[4:end]
-    try:
-        if any(line[:1] in {" ", "\t"} for line in head.splitlines()):
-            raise _NotSimple(head)
-        return {name: _scalar(value) for name, value in _FIELD.findall(head)}
-    except _NotSimple:
-        from brain.records import RecordFormatError, parse
-
-        try:
-            record = parse(text, path)
-        except (RecordFormatError, BrainError):
-            return None
-        fields = ("id", "key", "description", "created", "updated")
-        return {name: str(getattr(record, name) or "") for name in fields}
-
-
 def index_entries(brain: Brain) -> list[tuple[str, str]]:
     """(key, description) of every live record, newest first, as ``Brain.list`` orders them.
 
-    Unreadable records are left out, as ``Brain.list`` leaves them out of its records.
-    A file is read only when its size or mtime differs from the cached run's.
+    Unreadable records are left out, as ``Brain.list`` leaves them out of its records;
+    the parsed records come from the home's record cache, so only changed files are read.
     """
-    cache_path = _cache_dir(brain) / INDEX_CACHE
-    cached = _load_json(cache_path)
-    old = cached.get("files", {}) if isinstance(cached, dict) else {}
-    if not isinstance(cached, dict) or cached.get("version") != _CACHE_VERSION:
-        old = {}
-    files: dict[str, list[Any]] = {}
-    try:
-        entries = list(os.scandir(brain.path / "memories"))
-    except FileNotFoundError:
-        entries = []
-    for entry in entries:
-        if not entry.name.endswith(".md") or not entry.is_file():
-            continue
-        stat = entry.stat()
-        signature = [stat.st_mtime_ns, stat.st_size]
-        previous = old.get(entry.name)
-        if isinstance(previous, list) and len(previous) == 2 and previous[0] == signature:
-            files[entry.name] = previous
-        else:
-            files[entry.name] = [signature, _head_fields(Path(entry.path))]
-    if files != old:
-        _save_json(brain, cache_path, {"version": _CACHE_VERSION, "files": files})
-    rows = []
-    for name, (_, fields) in files.items():
-        if not isinstance(fields, dict) or not fields.get("id"):
-            continue
-        updated = fields.get("updated") or fields.get("created") or ""
-        key = fields.get("key") or name[: -len(".md")]
-        rows.append((updated, fields["id"], key, fields.get("description", "")))
-    rows.sort(reverse=True)
-    return [(key, description) for _, _, key, description in rows]
+    return [(r.key, r.description) for r in brain.list().records]
