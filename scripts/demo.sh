@@ -14,6 +14,8 @@ export CODEX_HOME="$PWD/examples/codex"
 export GEMINI_CLI_HOME="$demo/no-gemini"
 # The samples were recorded in 2026-09; let the age limits reach back to them.
 export BRAIN_MAX_AGE_DAYS=36500 BRAIN_MAX_ROLLOUT_AGE_DAYS=36500
+# A fresh checkout gives the sample files a new mtime; they are not sessions in progress.
+export BRAIN_MIN_IDLE_MINUTES=0
 brain=".venv/bin/brain"
 
 step() { printf '\n\033[1m$ brain %s\033[0m\n' "$*"; "$brain" "$@"; }
