@@ -11,7 +11,8 @@ def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
     lines = []
     for hit in result.hits:
         when = (hit.updated or hit.created)[:10]
-        lines.append(f"{hit.key}  [{hit.type or hit.kind}]  {hit.description}  ({when})")
+        dated = f"  ({when})" if when else ""
+        lines.append(f"{hit.key}  [{hit.type or hit.kind}]  {hit.description}{dated}")
         if hit.snippet:
             lines.append(f"    {hit.snippet}")
     return "\n".join(lines) if lines else "no matches"
