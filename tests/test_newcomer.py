@@ -56,3 +56,18 @@ def test_the_main_job_offline(samples: None, home: Path) -> None:
     again = cli_json("harvest")
     assert again["commit"] is None
     assert json.loads(cli("status", "--json").stdout)
+
+
+def test_episodic_recall_finds_transcript_turns(samples: None, home: Path) -> None:
+    """'What did I do about X' finds the turn even when no memory was distilled from it."""
+    cli("init")
+    cli("recall", "warm")  # an index exists before the harvest: turns are added to it
+    cli("harvest")
+    assert cli_json("recall", "fixtures", "for", "the", "cart") == []
+    hits = cli_json("recall", "fixtures", "for", "the", "cart", "--sessions")
+    assert hits[0]["kind"] == "turn"
+    assert hits[0]["path"].startswith("session:claude:checkout-tests#")
+    assert "fixtures for the cart" in hits[0]["snippet"]
+    assert cli("index", "--rebuild").exit_code == 0  # turns come back from the transcripts
+    again = cli_json("recall", "fixtures", "for", "the", "cart", "--sessions")
+    assert [h["path"] for h in again] == [h["path"] for h in hits]
