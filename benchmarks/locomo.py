@@ -155,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--window", type=int, default=2, help="neighbour turns as context")
     parser.add_argument("--no-expand", action="store_true", help="no pseudo-relevance feedback")
-    parser.add_argument("--semantic", action="store_true", help="fuse wordllama embeddings")
+    parser.add_argument(
+        "--semantic", action="store_true", help="the wordllama layer: related words, fusion"
+    )
     parser.add_argument("--only", default="", help="comma-separated sample ids to evaluate")
     args = parser.parse_args(argv)
     ks = sorted({int(k) for k in args.k.split(",") if k.strip()})
