@@ -90,12 +90,14 @@ def sessions_list(state: State, source: str | None, project: str | None, as_json
     emit(
         refs,
         as_json,
-        lambda rs: "\n".join(
-            f"{r.session_id[:12]}  {r.source:<6}  {(r.last_activity or '?')[:16]}  "
-            f"{r.turns:>4} turns  {r.project or '-'}" + (f"  {r.title}" if r.title else "")
-            for r in rs
-        )
-        or "no sessions harvested yet; run 'brain harvest'",
+        lambda rs: (
+            "\n".join(
+                f"{r.session_id[:12]}  {r.source:<6}  {(r.last_activity or '?')[:16]}  "
+                f"{r.turns:>4} turns  {r.project or '-'}" + (f"  {r.title}" if r.title else "")
+                for r in rs
+            )
+            or "no sessions harvested yet; run 'brain harvest'"
+        ),
     )
 
 
