@@ -21,7 +21,6 @@ from brain.errors import BrainError
 from brain.fsutil import atomic_write, make_private_dir
 from brain.lock import home_lock
 from brain.records import Record, RecordFormatError, iso, load, new_id, utcnow, validate_key
-from brain.redact import redact
 from brain.repo import Repo
 from brain.results import (
     ConfigValue,
@@ -198,6 +197,7 @@ class Brain:
         a new key defaults to type ``fact``.
         """
         from brain.records import slugify
+        from brain.redact import redact  # imported here: recall never pays for the patterns
 
         body = redact(text).strip()
         if not body:
@@ -334,6 +334,8 @@ class Brain:
         if archive:
             extra["archived"] = iso(utcnow())
             if reason:
+                from brain.redact import redact
+
                 extra["archive_reason"] = redact(reason)
         dst = self.record_path(key, archived=archive)
         atomic_write(dst, _render(record.evolve(extra=extra)), tmp_dir=self.state)

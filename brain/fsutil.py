@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from brain.errors import BrainError
@@ -34,6 +33,8 @@ def atomic_write(
     directory of ``path`` by default), are flushed to disk, then renamed over ``path``.
     A batch writer may pass ``sync=False`` and call ``os.sync()`` once at the end.
     """
+    import tempfile  # imported here: read-only commands never write
+
     raw = data.encode("utf-8") if isinstance(data, str) else data
     directory = tmp_dir or path.parent
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")

@@ -7,7 +7,6 @@ alone: it names its time, machine and operation.
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,8 @@ JOURNAL = "journal.jsonl"
 
 def machine_name() -> str:
     """This machine's short host name, as used in journal lines and watermark files."""
+    import socket  # imported here: only writes need it
+
     return socket.gethostname().split(".")[0] or "localhost"
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import secrets
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -79,7 +78,11 @@ def slugify(text: str, *, max_words: int = 6, max_len: int = 60) -> str:
         if len(candidate) > max_len:
             break
         slug = candidate
-    return slug or f"memory-{secrets.token_hex(3)}"
+    if slug:
+        return slug
+    import secrets
+
+    return f"memory-{secrets.token_hex(3)}"
 
 
 def utcnow() -> datetime:
@@ -97,6 +100,8 @@ def new_id(now: datetime | None = None) -> str:
     The random suffix (24 bits) makes two machines writing in the same millisecond
     collide with negligible probability; no counter is shared between machines.
     """
+    import secrets  # imported here: reads never make ids
+
     global _last_id_time
     if now is None:
         # The wall clock can step back (NTP); ids made by one process never do.
