@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from brain.core import Brain
 
 INDEX_FILE = "index.sqlite"
-USES_FILE = "uses.jsonl"
 META_DIRTY = "dirty_paths"
 META_SEMANTIC = "semantic"
 _SECTION = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
@@ -160,9 +159,7 @@ def _open(brain: Brain, path: Path) -> Index:
 def _semantic_setting(brain: Brain) -> str:
     """What the index's vectors were made with; a change means a rebuild."""
     config = brain.config
-    return (
-        f"{config.semantic}:{config.embedding_model or 'wordllama'}" if config.semantic else "False"
-    )
+    return f"on:{config.embedding_model or 'wordllama'}" if config.semantic else "off"
 
 
 def _remove_files(path: Path) -> None:
@@ -240,11 +237,11 @@ def _extra_docs(brain: Brain) -> Iterator[Doc]:
     return iter_session_docs(brain)
 
 
-def _with_uses(docs: Iterable[Doc], uses: Counter[str]) -> Iterator[Doc]:
+def _with_uses(docs: Iterable[Doc], counts: Counter[str]) -> Iterator[Doc]:
     from dataclasses import replace
 
     for doc in docs:
-        yield replace(doc, use_count=uses[doc.path]) if uses.get(doc.path) else doc
+        yield replace(doc, use_count=counts[doc.path]) if counts.get(doc.path) else doc
 
 
 def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:

@@ -66,3 +66,27 @@ def all_uses(brain: Brain) -> Counter[str]:
             _count_uses(pending.read_text(encoding="utf-8", errors="replace").splitlines())
         )
     return counts
+
+
+def last_used(brain: Brain) -> dict[str, str]:
+    """When each record path was last returned or cited (ISO UTC), journal and pending.
+
+    A journal batch carries the time it was folded into a commit: a use is dated no
+    earlier than it happened, which is the safe side for decay.
+    """
+    seen: dict[str, str] = {}
+    for entry in journal.read(brain.path):
+        if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
+            when = str(entry.get("ts", ""))
+            for path in entry["uses"]:
+                seen[path] = max(seen.get(path, ""), when)
+    pending = brain.state / USES_FILE
+    if pending.exists():
+        for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                item = json.loads(line)
+                for path in item["paths"]:
+                    seen[path] = max(seen.get(path, ""), str(item["ts"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return seen

@@ -28,6 +28,7 @@ from brain.pipeline.schema import (
     operations_from_json,
 )
 from brain.records import Record, new_id
+from brain.uses import last_used
 
 if TYPE_CHECKING:
     from brain.core import Brain
@@ -338,7 +339,7 @@ def _apply(run: _Run, op: Operation) -> None:
 def _decay(run: _Run, reaffirmed: set[str]) -> None:
     """Archive records neither updated nor recalled within ``archive_after_days``."""
     horizon = timedelta(days=run.brain.config.archive_after_days)
-    used = runs.last_uses(run.brain)
+    used = last_used(run.brain)
     for item in run.brain.records():
         if not isinstance(item, Record) or item.key in reaffirmed:
             continue

@@ -154,27 +154,6 @@ def pending_raw(brain: Brain) -> list[RawMemory]:
     return [m for m in read_raw(brain) if m.id not in done]
 
 
-def last_uses(brain: Brain) -> dict[str, str]:
-    """The last time recall returned each record path (ISO UTC), from the journal."""
-    from brain.catalog import USES_FILE
-
-    seen: dict[str, str] = {}
-    lines = [e for e in journal.read(brain.path) if e.get("op") == "recall"]
-    pending = brain.state / USES_FILE
-    if pending.exists():
-        for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                item = json.loads(line)
-                lines.append({"ts": item["ts"], "uses": dict.fromkeys(item["paths"], 1)})
-            except (ValueError, KeyError, TypeError):
-                continue
-    for entry in lines:
-        when = str(entry.get("ts", ""))
-        for path in entry.get("uses") or {}:
-            seen[path] = max(seen.get(path, ""), when)
-    return seen
-
-
 # -- the local state file ------------------------------------------------------------------
 
 
