@@ -83,6 +83,7 @@ def documents(sample: dict, window: int) -> list[Doc]:
                 session=f"{sample['sample_id']}/session_{number}",
                 created=stamp.isoformat() if stamp else "",
                 context="\n".join(neighbours),
+                author=turn["speaker"],
             )
         )
     return docs

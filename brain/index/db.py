@@ -95,11 +95,16 @@ INSERT INTO docs_fts(docs_fts, rank) VALUES ('rank', 'bm25({", ".join(map(str, F
 
 _META = "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
 
+# Who wrote a document (a transcript turn's speaker or role). Not searched as text: it
+# only lets a query that names an author prefer that author's documents.
+_AUTHOR = "ALTER TABLE docs ADD COLUMN author TEXT NOT NULL DEFAULT '';"
+
 # Append only: a migration, once released, is never edited or reordered.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_docs", _DOCS),
     ("0002_docs_fts", _FTS),
     ("0003_meta", _META),
+    ("0004_docs_author", _AUTHOR),
 )
 
 

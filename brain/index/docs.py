@@ -25,6 +25,8 @@ class Doc:
         created, updated: ISO UTC times; ``updated`` defaults to ``created``.
         use_count, last_used: recall statistics (an upsert never lowers them).
         context: extra text searched with a low weight, e.g. neighbouring turns.
+        author: who wrote it (a turn's speaker or role); a query naming the author
+            ranks the author's documents higher. Not searched as text.
     """
 
     path: str
@@ -43,6 +45,7 @@ class Doc:
     use_count: int = 0
     last_used: str = ""
     context: str = ""
+    author: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,4 +126,5 @@ def row(doc: Doc) -> dict[str, Any]:
         "use_count": doc.use_count,
         "last_used": iso(doc.last_used) if doc.last_used else "",
         "context": doc.context,
+        "author": doc.author,
     }

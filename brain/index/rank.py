@@ -45,6 +45,7 @@ class Candidate:
         updated: ISO UTC time of the last change ('' if unknown).
         use_count: how often it was recalled.
         last_used: ISO UTC time of the last recall ('' if never).
+        author: who wrote it ('' if unknown).
     """
 
     doc_id: int
@@ -53,6 +54,7 @@ class Candidate:
     updated: str
     use_count: int
     last_used: str
+    author: str = ""
 
 
 @dataclass(frozen=True)

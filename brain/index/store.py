@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.index import rank as ranking
+from brain.index.author import named_authors, reward_author
 from brain.index.coverage import reward_coverage
 from brain.index.db import IndexCorruptError, connect, transaction
 from brain.index.docs import KINDS, Doc, Hit, filters, iso, row
@@ -34,16 +35,17 @@ META_COMMIT = "indexed_commit"
 
 _UPSERT = """
 INSERT INTO docs (path, kind, key, type, description, body, tags, profile, source, session,
-                  project, created, updated, use_count, last_used, context)
+                  project, created, updated, use_count, last_used, context, author)
 VALUES (:path, :kind, :key, :type, :description, :body, :tags, :profile, :source, :session,
-        :project, :created, :updated, :use_count, :last_used, :context)
+        :project, :created, :updated, :use_count, :last_used, :context, :author)
 ON CONFLICT(path) DO UPDATE SET
     kind=excluded.kind, key=excluded.key, type=excluded.type,
     description=excluded.description, body=excluded.body, tags=excluded.tags,
     profile=excluded.profile, source=excluded.source, session=excluded.session,
     project=excluded.project, created=excluded.created, updated=excluded.updated,
     use_count=max(docs.use_count, excluded.use_count),
-    last_used=max(docs.last_used, excluded.last_used), context=excluded.context
+    last_used=max(docs.last_used, excluded.last_used), context=excluded.context,
+    author=excluded.author
 RETURNING id
 """
 
@@ -244,9 +246,13 @@ class Index:
     ) -> list[Hit]:
         pool = max(100 if parsed.recent else 3 * k, 30)
         candidates = self._candidates(or_match(parsed.terms), where, params, pool)
+        # An author the question names decides which matches feedback learns from as
+        # well as the final order: "What has Melanie painted?" should expand with
+        # Melanie's painting words, not Caroline's.
+        named = named_authors(candidates, parsed.terms)
         if expand and candidates and not parsed.recent:
-            top = [(c.doc_id, c.relevance) for c in candidates]
-            extra = expand_terms(self._conn, parsed.terms, top)
+            first = sorted(reward_author(candidates, named), key=lambda c: -c.relevance)
+            extra = expand_terms(self._conn, parsed.terms, [(c.doc_id, c.relevance) for c in first])
             if extra:
                 second = self._candidates(or_match(extra), where, params, pool)
                 candidates = interpolate(candidates, second, EXPANSION_WEIGHT)
@@ -255,6 +261,7 @@ class Index:
         if len(parsed.terms) > 1 and candidates:
             texts = self._texts([c.doc_id for c in candidates])
             candidates = reward_coverage(candidates, texts, parsed.terms)
+        candidates = reward_author(candidates, named)
         if self._semantic is not None:
             candidates = self._fuse_semantic(text, candidates, where, params)
         ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
@@ -296,7 +303,8 @@ class Index:
         if new_ids:
             marks = ",".join("?" * len(new_ids))
             sql = (
-                "SELECT d.id, 0.0, d.kind, d.updated, d.use_count, d.last_used FROM docs d "
+                "SELECT d.id, 0.0, d.kind, d.updated, d.use_count, d.last_used, d.author "
+                "FROM docs d "
                 f"WHERE d.id IN ({marks}) {where}"
             )
             extra = [ranking.Candidate(*r) for r in self._conn.execute(sql, [*new_ids, *params])]
@@ -306,7 +314,7 @@ class Index:
         self, match: str, where: str, params: list[Any], pool: int
     ) -> list[ranking.Candidate]:
         sql = (
-            "SELECT d.id, -docs_fts.rank, d.kind, d.updated, d.use_count, d.last_used "
+            "SELECT d.id, -docs_fts.rank, d.kind, d.updated, d.use_count, d.last_used, d.author "
             "FROM docs_fts JOIN docs d ON d.id = docs_fts.rowid "
             f"WHERE docs_fts MATCH ? {where} ORDER BY docs_fts.rank LIMIT ?"
         )
