@@ -32,6 +32,7 @@ from brain.results import (
     ShowResult,
     WriteResult,
 )
+from brain.verbs import PipelineVerbs
 
 MEMORIES = "memories"
 ARCHIVE = "archive"
@@ -69,7 +70,7 @@ class Staged:
     touched: tuple[str, ...]
 
 
-class Brain:
+class Brain(PipelineVerbs):
     """A memory home on disk. Create with :meth:`init`, open with :meth:`open`."""
 
     def __init__(self, path: Path) -> None:

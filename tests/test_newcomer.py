@@ -71,3 +71,17 @@ def test_episodic_recall_finds_transcript_turns(samples: None, home: Path) -> No
     assert cli("index", "--rebuild").exit_code == 0  # turns come back from the transcripts
     again = cli_json("recall", "fixtures", "for", "the", "cart", "--sessions")
     assert [h["path"] for h in again] == [h["path"] for h in hits]
+
+
+def test_the_same_job_through_the_python_api(samples: None, home: Path) -> None:
+    from brain.core import Brain
+
+    brain, _ = Brain.init(home)
+    assert len(brain.harvest().sessions) == 2
+    assert brain.extract().message == "extract: 2 sessions, 6 raw memories"
+    assert brain.consolidate(force=True).commit is not None
+    assert brain.recall("package manager frontend").hits[0].key == (
+        "use-pnpm-instead-npm-frontend-npm"
+    )
+    assert "This project: webshop" in brain.context(project=Path("/home/dev/webshop")).text
+    assert [run.kind for run in brain.runs()] == ["consolidate", "extract"]

@@ -26,9 +26,7 @@ project_option = click.option(
 @pass_state
 def context_(state: State, project: Path | None, budget: int | None, as_json: bool) -> None:
     """Print what an agent sees at session start: summary, project knowledge, record index."""
-    from brain.agents.context import context
-
-    result = context(state.brain(), project=project or Path.cwd(), budget=budget)
+    result = state.brain().context(project=project or Path.cwd(), budget=budget)
     if result.notice and not as_json:
         click.echo(result.notice, err=True)
     emit(result, as_json, lambda r: r.text.rstrip("\n"))
@@ -202,10 +200,8 @@ def sync_instructions_(
     as_json: bool,
 ) -> None:
     """Write the context into a brain-managed block of CLAUDE.md, AGENTS.md and GEMINI.md."""
-    from brain.agents.instructions import sync_instructions
-
     names = [name.strip() for name in files.split(",") if name.strip()]
-    result = sync_instructions(state.brain(), project, names, budget=budget, dry_run=dry_run)
+    result = state.brain().sync_instructions(project, names, budget=budget, dry_run=dry_run)
     emit(result, as_json, _sync_text)
 
 

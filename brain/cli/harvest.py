@@ -61,10 +61,8 @@ def harvest(
     Sessions active within min_idle_minutes are left for a later run; a session that
     grows is read again from where the last run stopped.
     """
-    from brain.pipeline.harvest import harvest as run
-
     sources = _SOURCES if source == "all" else (source,)
-    result = run(state.brain(), sources=sources, dry_run=dry_run, paths=list(paths) or None)
+    result = state.brain().harvest(sources=sources, dry_run=dry_run, paths=list(paths) or None)
     for failure in result.failures:
         warn(f"could not read {failure}")
     if result.index_error:
@@ -84,9 +82,7 @@ def sessions() -> None:
 @pass_state
 def sessions_list(state: State, source: str | None, project: str | None, as_json: bool) -> None:
     """List harvested sessions, most recently active first."""
-    from brain.pipeline.watermarks import list_sessions
-
-    refs = list_sessions(state.brain(), source=source, project=project)
+    refs = state.brain().sessions(source=source, project=project)
     emit(
         refs,
         as_json,
@@ -128,9 +124,7 @@ def _show_text(view: Any) -> str:
 @pass_state
 def sessions_show(state: State, session_id: str, as_json: bool) -> None:
     """Show a harvested session (SESSION_ID or a unique prefix): metadata and turns."""
-    from brain.pipeline.trim import show_session
-
-    emit(show_session(state.brain(), session_id), as_json, _show_text)
+    emit(state.brain().session(session_id), as_json, _show_text)
 
 
 @sessions.command("import")
@@ -142,9 +136,7 @@ def sessions_import(state: State, file: str, as_json: bool) -> None:
 
     The file stays where it is; the home records it in its watermarks, in one commit.
     """
-    from brain.pipeline.harvest import import_session
-
-    emit(import_session(state.brain(), file), as_json, _harvest_text)
+    emit(state.brain().import_session(file), as_json, _harvest_text)
 
 
 @main.command()
@@ -152,9 +144,7 @@ def sessions_import(state: State, file: str, as_json: bool) -> None:
 @pass_state
 def mirror(state: State, as_json: bool) -> None:
     """Copy Claude Code's own memory files into the home as records (one commit)."""
-    from brain.mirror import mirror_claude_memory
-
-    result = mirror_claude_memory(state.brain())
+    result = state.brain().mirror()
     emit(
         result,
         as_json,

@@ -68,9 +68,7 @@ def extract(state: State, dry_run: bool, sessions: tuple[str, ...], as_json: boo
     Appends to raw_memories.md and writes one rollout summary per session, in one
     commit. Zero memories from a session is the usual, correct outcome.
     """
-    from brain.pipeline.extract import extract as run
-
-    emit(run(state.brain(), sessions=sessions, dry_run=dry_run), as_json, _extract_text)
+    emit(state.brain().extract(sessions=sessions, dry_run=dry_run), as_json, _extract_text)
 
 
 def _consolidate_text(result: Any) -> str:
@@ -99,9 +97,7 @@ def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None
     Also archives records unused past archive_after_days. 'git revert' of the run's
     commit undoes it.
     """
-    from brain.pipeline.consolidate import consolidate as run
-
-    emit(run(state.brain(), force=force, dry_run=dry_run), as_json, _consolidate_text)
+    emit(state.brain().consolidate(force=force, dry_run=dry_run), as_json, _consolidate_text)
 
 
 @main.group()
@@ -119,9 +115,7 @@ def _run_line(run: Any) -> str:
 @pass_state
 def runs_list(state: State, limit: int | None, as_json: bool) -> None:
     """List pipeline runs, newest first."""
-    from brain.pipeline.runs import list_runs
-
-    found = list_runs(state.brain(), limit=limit)
+    found = state.brain().runs(limit=limit)
     emit(found, as_json, lambda rs: "\n".join(map(_run_line, rs)) or "no runs yet")
 
 
@@ -144,9 +138,7 @@ def _show_text(run: Any) -> str:
 @pass_state
 def runs_show(state: State, run_id: str, as_json: bool) -> None:
     """Show one run: its counts, model and the files it changed."""
-    from brain.pipeline.runs import show_run
-
-    emit(show_run(state.brain(), run_id), as_json, _show_text)
+    emit(state.brain().run(run_id), as_json, _show_text)
 
 
 def _status_text(s: Any) -> str:
@@ -180,9 +172,7 @@ def _status_text(s: Any) -> str:
 @pass_state
 def status(state: State, as_json: bool) -> None:
     """Where the memory pipeline stands: last runs, pending work, sizes, errors."""
-    from brain.pipeline.runs import status as run
-
-    emit(run(state.brain()), as_json, _status_text)
+    emit(state.brain().status(), as_json, _status_text)
 
 
 @main.command("eval")
