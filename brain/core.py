@@ -20,7 +20,17 @@ from brain import journal
 from brain.errors import BrainError
 from brain.fsutil import atomic_write, make_private_dir
 from brain.lock import home_lock
-from brain.records import Record, RecordFormatError, iso, load, new_id, utcnow, validate_key
+from brain.records import (
+    Record,
+    RecordFormatError,
+    first_line,
+    iso,
+    load,
+    new_id,
+    render,
+    utcnow,
+    validate_key,
+)
 from brain.repo import Repo
 from brain.results import (
     ConfigValue,
@@ -32,7 +42,7 @@ from brain.results import (
     ShowResult,
     WriteResult,
 )
-from brain.verbs import PipelineVerbs
+from brain.verbs import Verbs
 
 MEMORIES = "memories"
 ARCHIVE = "archive"
@@ -70,7 +80,7 @@ class Staged:
     touched: tuple[str, ...]
 
 
-class Brain(PipelineVerbs):
+class Brain(Verbs):
     """A memory home on disk. Create with :meth:`init`, open with :meth:`open`."""
 
     def __init__(self, path: Path) -> None:
@@ -206,7 +216,7 @@ class Brain(PipelineVerbs):
         key = validate_key(key) if key is not None else slugify(body)
         if not 0.0 <= confidence <= 1.0:
             raise BrainError(f"confidence must be between 0 and 1, not {confidence}")
-        summary = redact(description) if description else _first_line(body)
+        summary = redact(description) if description else first_line(body)
         now = utcnow()
         record = Record(
             id=new_id(now),
@@ -249,7 +259,7 @@ class Brain(PipelineVerbs):
             if old[1] != path:
                 old[1].unlink()
                 touched.append(self._rel(old[1]))
-        atomic_write(path, _render(record), tmp_dir=self.state, sync=sync)
+        atomic_write(path, render(record), tmp_dir=self.state, sync=sync)
         return Staged(record, old[0].id if old else None, tuple(touched))
 
     def previous(self, key: str) -> tuple[Record, Path] | None:
@@ -339,29 +349,9 @@ class Brain(PipelineVerbs):
 
                 extra["archive_reason"] = redact(reason)
         dst = self.record_path(key, archived=archive)
-        atomic_write(dst, _render(record.evolve(extra=extra)), tmp_dir=self.state)
+        atomic_write(dst, render(record.evolve(extra=extra)), tmp_dir=self.state)
         src.unlink()
         return Staged(record, None, (self._rel(src), self._rel(dst)))
-
-    def recall(self, query: str, **filters: Any) -> Any:
-        """Search the memory; see :func:`brain.recall.recall` for the filters."""
-        from brain.recall import recall
-
-        return recall(self, query, **filters)
-
-    def index(self, *, rebuild: bool = False) -> Any:
-        """Bring the index up to date (or rebuild it) and report what was done."""
-        from dataclasses import replace
-
-        from brain.catalog import open_index
-
-        index, report = open_index(self, rebuild=rebuild)
-        try:
-            return (
-                report if report.documents is not None else replace(report, documents=index.count())
-            )
-        finally:
-            index.close()
 
     def log(self, limit: int | None = None) -> builtins.list[LogEntry]:
         """The memory's history from git, newest first."""
@@ -395,14 +385,3 @@ class Brain(PipelineVerbs):
     def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""
         return [self.config_get(name) for name in config_mod.KNOWN]
-
-
-def _first_line(text: str, limit: int = 100) -> str:
-    line = text.strip().splitlines()[0].strip() if text.strip() else ""
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
-
-
-def _render(record: Record) -> str:
-    from brain.records import render
-
-    return render(record)

@@ -85,6 +85,12 @@ def slugify(text: str, *, max_words: int = 6, max_len: int = 60) -> str:
     return f"memory-{secrets.token_hex(3)}"
 
 
+def first_line(text: str, limit: int = 100) -> str:
+    """The first non-empty line of ``text``, cut to ``limit`` characters with an ellipsis."""
+    line = text.strip().splitlines()[0].strip() if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
 def utcnow() -> datetime:
     """The current time in UTC, truncated to milliseconds."""
     now = datetime.now(UTC)

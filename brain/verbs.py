@@ -1,4 +1,4 @@
-"""The verbs of the pipeline and the agent integration, as methods of ``Brain``.
+"""The verbs beyond reading and writing records, as methods of ``Brain``.
 
 Each delegates to the module that does the work, imported when called, so opening a
 home (and so ``brain recall``) never pays for the pipeline, litellm or the agents.
@@ -15,12 +15,33 @@ if TYPE_CHECKING:
     from brain.core import Brain
 
 
-def _brain(verbs: PipelineVerbs) -> Brain:
+def _brain(verbs: Verbs) -> Brain:
     return cast("Brain", verbs)
 
 
-class PipelineVerbs:
-    """harvest, sessions, mirror, extract, consolidate, runs, status, context, sync."""
+class Verbs:
+    """recall, index, harvest, sessions, mirror, extract, consolidate, runs, status,
+    context, sync_instructions."""
+
+    def recall(self, query: str, **filters: Any) -> Any:
+        """Search the memory; see :func:`brain.recall.recall` for the filters."""
+        from brain.recall import recall
+
+        return recall(_brain(self), query, **filters)
+
+    def index(self, *, rebuild: bool = False) -> Any:
+        """Bring the index up to date (or rebuild it) and report what was done."""
+        from dataclasses import replace
+
+        from brain.catalog import open_index
+
+        index, report = open_index(_brain(self), rebuild=rebuild)
+        try:
+            if report.documents is None:
+                report = replace(report, documents=index.count())
+            return report
+        finally:
+            index.close()
 
     def harvest(
         self,
