@@ -156,7 +156,8 @@ def test_dead_endpoint_fails_fast_naming_the_model() -> None:
             timeout=5,
         )
 
-    assert time.monotonic() - started < 5
+    # Far below what retries with backoff would take; loose enough for a loaded machine.
+    assert time.monotonic() - started < 15
     message = str(caught.value)
     assert f"model {MODEL} at {api_base} is unreachable" in message
     assert "check model_api_base or start the server" in message
