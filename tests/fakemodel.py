@@ -43,6 +43,7 @@ class FakeModel:
     requests: list[dict[str, Any]] = field(default_factory=list)
     prompt_tokens: int = 11
     completion_tokens: int = 7
+    fail_with: int | None = None  # answer every chat request with this HTTP status
 
     def push(self, *replies: str | dict[str, Any]) -> None:
         """Queue answers; dicts are sent as their JSON text."""
@@ -52,6 +53,8 @@ class FakeModel:
     def completion(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """Record one request and build the (status, JSON) answer for it."""
         self.requests.append(body)
+        if self.fail_with is not None:
+            return self.fail_with, {"error": {"message": "Incorrect API key provided"}}
         if not self.replies:
             return 500, {"error": {"message": "fake model has no scripted reply left"}}
         content = self.replies.popleft()

@@ -323,3 +323,20 @@ def test_secrets_in_a_model_answer_never_reach_disk(
     for rel in ("raw_memories.md", result.sessions[0].summary_path):
         text = (home / rel).read_text()
         assert token not in text and "[REDACTED" in text
+
+
+def test_a_rejected_key_stops_the_run_without_marking_sessions(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    session(brain, tmp_path, "a", ["I prefer rebase over merge."])
+    session(brain, tmp_path, "b", ["Never commit .env files."])
+    before = commit_count(home)
+    brain = use_model(monkeypatch, home, fake_model.url)
+    fake_model.fail_with = 401
+    with pytest.raises(ModelUnreachableError) as caught:
+        extract(brain, now=LATER)
+    assert "AuthenticationError" in str(caught.value)
+    assert "set the provider's key" in str(caught.value)
+    assert len(fake_model.requests) == 1  # stopped at the first session
+    assert commit_count(home) == before and status(home) == ""
+    assert pipeline_state(brain).get("failed", {}) == {}  # nothing waits out a backoff

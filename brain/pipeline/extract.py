@@ -37,7 +37,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 class ModelUnreachableError(BrainError):
-    """The configured model's endpoint cannot be reached: the run stops, nothing is written."""
+    """The model cannot serve this run (unreachable, bad key, unknown model, rate limit):
+    the run stops and nothing is written."""
 
     def __init__(self, phase: str, exc: llm.ModelError) -> None:
         super().__init__(
@@ -195,11 +196,9 @@ def _ask(
 
 
 def is_unreachable(exc: llm.ModelError) -> bool:
-    """A dead endpoint (no server, timeout): every later call would fail the same way."""
-    text = exc.message.lower()
-    return not isinstance(exc, llm.ModelOutputError) and (
-        "unreachable" in text or "timed out" in text
-    )
+    """A failure every later call would repeat (dead endpoint, bad key, unknown model,
+    rate limit): the run stops instead of marking each session failed."""
+    return exc.repeats
 
 
 # -- a run -------------------------------------------------------------------------------

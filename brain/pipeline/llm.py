@@ -37,21 +37,40 @@ _ERROR_DETAIL_CHARS = 300
 
 
 class ModelError(BrainError):
-    """A model call failed; the message names the model and what to do."""
+    """A model call failed; the message names the model and what to do.
+
+    ``kind`` says what failed: ``unreachable``, ``timeout``, ``auth``, ``model`` (no such
+    model or provider), ``rate_limit``, ``output`` (unusable answer) or ``other``.
+    """
+
+    # Failures every later call of the run would repeat: a run stops on them.
+    REPEATING = frozenset({"unreachable", "timeout", "auth", "model", "rate_limit"})
 
     def __init__(
-        self, message: str, *, model: str, api_base: str | None = None, hint: str | None = None
+        self,
+        message: str,
+        *,
+        model: str,
+        api_base: str | None = None,
+        hint: str | None = None,
+        kind: str = "other",
     ) -> None:
         super().__init__(message, hint=hint)
         self.model = model
         self.api_base = api_base
+        self.kind = kind
+
+    @property
+    def repeats(self) -> bool:
+        """Whether the next call to this model would fail the same way."""
+        return self.kind in self.REPEATING
 
 
 class ModelOutputError(ModelError):
     """The model answered, twice, with text that is not JSON valid against the schema."""
 
     def __init__(self, message: str, *, model: str, raw: str, hint: str | None = None) -> None:
-        super().__init__(message, model=model, hint=hint)
+        super().__init__(message, model=model, hint=hint, kind="output")
         self.raw = raw
 
 
@@ -135,11 +154,14 @@ def _wrap(exc: Exception, model: str, api_base: str | None, timeout: float) -> M
             model=model,
             api_base=api_base,
             hint=f"{server_hint}, or raise the timeout",
+            kind="timeout",
         )
     lowered = detail.lower()
     if name == "APIConnectionError" or "connection error" in lowered or "refused" in lowered:
         message = f"{where} is unreachable: {detail}"
-        return ModelError(message, model=model, api_base=api_base, hint=server_hint)
+        return ModelError(
+            message, model=model, api_base=api_base, hint=server_hint, kind="unreachable"
+        )
     hints = {
         "AuthenticationError": "set the provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY...)",
         "PermissionDeniedError": "check the API key's permissions",
@@ -151,9 +173,20 @@ def _wrap(exc: Exception, model: str, api_base: str | None, timeout: float) -> M
     }
     # Some providers report a missing key as a server error; the text tells the truth.
     missing_key = any(word in lowered for word in ("api_key", "api key", "missing credentials"))
-    hint = hints.get("AuthenticationError" if missing_key else name, server_hint)
+    name = "AuthenticationError" if missing_key else name
+    kinds = {
+        "AuthenticationError": "auth",
+        "PermissionDeniedError": "auth",
+        "NotFoundError": "model",
+        "LiteLLMUnknownProvider": "model",
+        "RateLimitError": "rate_limit",
+    }
     return ModelError(
-        f"{where} failed ({name}): {detail}", model=model, api_base=api_base, hint=hint
+        f"{where} failed ({type(exc).__name__}): {detail}",
+        model=model,
+        api_base=api_base,
+        hint=hints.get(name, server_hint),
+        kind=kinds.get(name, "other"),
     )
 
 
