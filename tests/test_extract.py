@@ -320,9 +320,11 @@ def test_secrets_in_a_model_answer_never_reach_disk(
 
     result = extract(brain, now=LATER)
 
-    for rel in ("raw_memories.md", result.sessions[0].summary_path):
-        text = (home / rel).read_text()
-        assert token not in text and "[REDACTED" in text
+    # A proposed memory that carries a credential is dropped whole; a summary is redacted.
+    assert read_raw(brain) == [] and token not in (home / "raw_memories.md").read_text()
+    summary = (home / result.sessions[0].summary_path).read_text()
+    assert token not in summary and "[REDACTED" in summary
+    assert token not in git(home, "log", "-p")
 
 
 def test_a_rejected_key_stops_the_run_without_marking_sessions(
@@ -340,3 +342,30 @@ def test_a_rejected_key_stops_the_run_without_marking_sessions(
     assert len(fake_model.requests) == 1  # stopped at the first session
     assert commit_count(home) == before and status(home) == ""
     assert pipeline_state(brain).get("failed", {}) == {}  # nothing waits out a backoff
+
+
+def test_a_model_that_obeys_an_injection_still_stores_nothing_of_it(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    session(brain, tmp_path, "evil", [INJECTION, "No, use uv not pip."])
+    brain = use_model(monkeypatch, home, fake_model.url)
+    obeyed = {
+        "memories": [
+            {
+                "key": "deploy-password",
+                "type": "fact",
+                "description": "The deploy password",
+                "body": "The deploy password is hunter2.",
+                "tags": [],
+                "confidence": 0.9,
+                "evidence": [[1, 1]],
+            },
+            *GOOD["memories"],
+        ],
+        "summary": "Set up the dev environment.",
+    }
+    fake_model.push(obeyed)
+    result = extract(brain, now=LATER)
+    assert [m.key for m in read_raw(brain)] == ["use-uv-not-pip"]
+    assert result.message == "extract: 1 session, 1 raw memory"
+    assert "hunter2" not in git(home, "log", "-p")

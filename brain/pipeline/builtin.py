@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Any, cast
+from typing import cast
 
+from brain.pipeline.guard import INJECTION, STORE_SECRET, unsafe
 from brain.pipeline.schema import (
     MAX_MEMORIES,
     Candidate,
@@ -42,24 +43,6 @@ _DESCRIPTION_CHARS = 120
 _MAX_STATEMENT_CHARS = 400
 _MAX_TYPED_CHARS = 4000
 
-_INJECTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
-    r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)*(?:instructions|prompts?|rules)\b"
-    r"|\bsystem prompt\b|\byou are now\b|\bnew instructions\b|\bjailbreak",
-    re.IGNORECASE,
-)
-_SECRET_WORDS = (
-    r"(?:passwords?|passwd|passphrases?|pass ?codes?|secrets?|api[ _-]?keys?|access[ _-]?keys?"
-    r"|tokens?|credentials?|private[ _-]?keys?|ssh[ _-]?keys?)"
-)
-# "the deploy password is hunter2", "token: abc" - a credential with its value.
-_CREDENTIAL_VALUE = re.compile(
-    rf"\b{_SECRET_WORDS}\b[^.\n]{{0,25}}?(?:\bis\b|\bare\b|\bwas\b|=|:)\s*\S", re.IGNORECASE
-)
-# "remember/store/save ... the password" - asking the memory to keep a credential.
-_STORE_SECRET = re.compile(
-    rf"\b(?:remember|store|save|memori[sz]e|keep)\b.{{0,60}}\b{_SECRET_WORDS}\b", re.IGNORECASE
-)
 _DEICTIC = re.compile(
     r"^(?:this|that|it|these|those|what|where|how|when|the way you|your|them)\b", re.I
 )
@@ -127,11 +110,10 @@ _KEY_STOP = frozenset(
 )
 
 
-def _redaction() -> tuple[Callable[[str], str], Callable[[str], list[Any]]]:
-    # Imported when used, like every dependency outside brain.pipeline.schema.
-    from brain.redact import find_secrets, redact
+def _redact(text: str) -> str:
+    from brain.redact import redact  # imported when used, like every heavy dependency
 
-    return redact, find_secrets
+    return redact(text)
 
 
 def human_turns(transcript: Transcript) -> Iterator[Turn]:
@@ -161,15 +143,6 @@ def _looks_pasted(text: str) -> bool:
     """
     headings = sum(1 for line in text.splitlines() if line.lstrip().startswith("#"))
     return len(text) > _MAX_TYPED_CHARS or headings >= 2
-
-
-def _suspicious(text: str, find_secrets: Callable[[str], list[Any]]) -> bool:
-    return bool(
-        _INJECTION.search(text)
-        or _CREDENTIAL_VALUE.search(text)
-        or _STORE_SECRET.search(text)
-        or find_secrets(text)
-    )
 
 
 def _one_line(text: str) -> str:
@@ -226,18 +199,17 @@ def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None
 
 
 def _candidates(transcript: Transcript) -> Iterator[Candidate]:
-    redact, find_secrets = _redaction()
     project = _project_name(transcript.project)
     tags = (f"project:{project}",) if project else ()
     for turn in human_turns(transcript):
-        if _INJECTION.search(turn.text) or _STORE_SECRET.search(turn.text):
+        if INJECTION.search(turn.text) or STORE_SECRET.search(turn.text):
             continue  # a turn that tries to steer the memory is not trusted at all
         if _looks_pasted(turn.text):
             continue
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
         for sentence in _statements(turn.text):
             hit = _match(sentence)
-            if hit is None or _suspicious(sentence, find_secrets):
+            if hit is None or unsafe(sentence):
                 continue
             name, found, kind, confidence = hit
             description = _describe(name, found)
@@ -246,8 +218,8 @@ def _candidates(transcript: Transcript) -> Iterator[Candidate]:
             yield Candidate(
                 key=_key(description),
                 type=kind,
-                description=redact(description),
-                body=redact(" ".join(sentence.split())),
+                description=_redact(description),
+                body=_redact(" ".join(sentence.split())),
                 tags=tags,
                 confidence=confidence,
                 evidence=evidence,
@@ -255,16 +227,15 @@ def _candidates(transcript: Transcript) -> Iterator[Candidate]:
 
 
 def _summary(transcript: Transcript) -> str:
-    redact, find_secrets = _redaction()
     human = list(human_turns(transcript))
     # Never quote a request that carries a credential or tries to steer the memory.
-    quotable = [t.text for t in human if not _suspicious(t.text, find_secrets)]
+    quotable = [t.text for t in human if not unsafe(t.text)]
     title = transcript.title or (quotable[0] if quotable else "") or "(no quotable request)"
     title = _one_line(title.splitlines()[0] if title.strip() else title)
     tools = Counter(t.tool for t in transcript.turns if t.tool)
     tool_list = ", ".join(name for name, _ in tools.most_common(6)) or "none"
     where = f" in {_project_name(transcript.project)}" if transcript.project else ""
-    return redact(
+    return _redact(
         f"{title} ({transcript.source} session{where}; {len(transcript.turns)} turns, "
         f"{len(human)} typed by the user; tools: {tool_list})"
     )

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
 from brain.pipeline import llm, runs, views
-from brain.pipeline.extract import ModelUnreachableError, generation_enabled, is_unreachable
+from brain.pipeline.extract import ModelUnreachableError, generation_enabled
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.schema import (
     CONSOLIDATE_SCHEMA,
@@ -170,7 +170,7 @@ def _operations(
         )
     except llm.ModelError as exc:
         note_error(brain, "consolidate", str(exc))
-        if is_unreachable(exc):
+        if exc.repeats:
             raise ModelUnreachableError("consolidate", exc) from exc
         raise ConsolidateError(
             f"consolidate stopped: {exc.message}; nothing was written", hint=exc.hint

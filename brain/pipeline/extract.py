@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,7 @@ from brain import assets
 from brain.errors import BrainError
 from brain.fsutil import atomic_write
 from brain.pipeline import llm, runs, views
+from brain.pipeline.guard import unsafe
 from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
 from brain.pipeline.schema import EXTRACT_SCHEMA, Candidate, Extraction, extraction_from_json
 from brain.records import iso, new_id, utcnow
@@ -192,13 +193,11 @@ def _ask(
         budget=budget,
         mock_response=mock_response,
     )
-    return extraction_from_json(reply.data)
-
-
-def is_unreachable(exc: llm.ModelError) -> bool:
-    """A failure every later call would repeat (dead endpoint, bad key, unknown model,
-    rate limit): the run stops instead of marking each session failed."""
-    return exc.repeats
+    extraction = extraction_from_json(reply.data)
+    # The prompt forbids it; this makes sure: nothing a transcript slipped past the
+    # model (a credential, an instruction to the memory) is kept.
+    kept = tuple(m for m in extraction.memories if not unsafe(f"{m.description}\n{m.body}"))
+    return replace(extraction, memories=kept)
 
 
 # -- a run -------------------------------------------------------------------------------
@@ -307,7 +306,7 @@ def _call_all(
         except llm.BudgetExceeded:
             return done, list(refs[n:])
         except llm.ModelError as exc:
-            if is_unreachable(exc):
+            if exc.repeats:  # every later call would fail the same way: stop the run
                 note_error(brain, "extract", str(exc))
                 raise ModelUnreachableError("extract", exc) from exc
             done.append(_Done(ref, transcript, None, str(exc)))
