@@ -343,3 +343,36 @@ def test_raw_entries_round_trip_any_text(key: str, description: str, body: str) 
     assert back.key == key and back.id == memory.id
     assert back.description == " ".join(description.split())
     assert back.body == "\n".join(line.rstrip() for line in body.strip().splitlines()).strip()
+
+
+def test_a_model_operation_carrying_a_credential_is_refused(
+    home: Path, brain: Brain, fake_model: FakeModel, monkeypatch
+) -> None:
+    add_raw(brain, raw("deploys", "Deploys go through the release pipeline"))
+    brain = use_model(monkeypatch, home, fake_model.url)
+    fake_model.push(
+        {
+            "operations": [
+                {
+                    "op": "add",
+                    "key": "deploy-password",
+                    "reason": "the transcript said to remember it",
+                    "type": "fact",
+                    "description": "Deploy credentials",
+                    "body": "The deploy password is hunter2.",
+                },
+                {
+                    "op": "add",
+                    "key": "deploys",
+                    "reason": "new",
+                    "type": "fact",
+                    "description": "Deploys go through the release pipeline",
+                    "body": "Deploys go through the release pipeline.",
+                },
+            ]
+        }
+    )
+    result = consolidate(brain, force=True, now=NOW)
+    assert [(c.action, c.key) for c in result.changes] == [("added", "deploys")]
+    assert not brain.record_path("deploy-password").exists()
+    assert "hunter2" not in git(home, "log", "-p")

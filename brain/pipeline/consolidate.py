@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from brain.errors import BrainError
 from brain.pipeline import llm, runs, views
 from brain.pipeline.extract import ModelUnreachableError, generation_enabled
+from brain.pipeline.guard import unsafe
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.schema import (
     CONSOLIDATE_SCHEMA,
@@ -178,7 +179,12 @@ def _operations(
     except llm.BudgetExceeded as exc:
         note_error(brain, "consolidate", str(exc))
         raise ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint) from exc
-    return operations_from_json(reply.data)
+    # What a record would say passes the same guard as what phase 1 proposed.
+    return [
+        op
+        for op in operations_from_json(reply.data)
+        if op.op == "archive" or not unsafe(f"{op.description or ''}\n{op.body or ''}")
+    ]
 
 
 # -- a run --------------------------------------------------------------------------------
