@@ -12,7 +12,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import re
 import subprocess
 import time
 from collections import Counter
@@ -23,9 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain import uses
-from brain.errors import BrainError
+from brain.documents import file_docs, is_indexed
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
-from brain.records import RecordFormatError, iso, parse, utcnow
+from brain.records import iso, utcnow
 from brain.repo import dirty_paths, head_sha
 
 if TYPE_CHECKING:
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
 INDEX_FILE = "index.sqlite"
 META_DIRTY = "dirty_paths"
 META_SEMANTIC = "semantic"
-_SECTION = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,82 +47,6 @@ class IndexReport:
     commit: str | None
     seconds: float
     reason: str | None = None
-
-
-def is_indexed(rel: str) -> bool:
-    """Whether a home file feeds the catalog."""
-    return (
-        rel == "MEMORY.md"
-        or (rel.startswith("memories/") and rel.endswith(".md") and rel.count("/") == 1)
-        or (rel.startswith("rollout_summaries/") and rel.endswith(".md"))
-    )
-
-
-def file_docs(rel: str, text: str) -> list[Doc]:
-    """The documents one home file contributes (an unreadable record contributes none)."""
-    if rel.startswith("memories/"):
-        try:
-            record = parse(text, Path(rel))
-        except (RecordFormatError, BrainError):
-            return []
-        return [
-            Doc(
-                path=rel,
-                kind="record",
-                key=record.key,
-                type=record.type,
-                description=record.description,
-                body=record.body,
-                tags=record.tags,
-                profile=record.profile or "",
-                source=record.source or "",
-                created=record.created,
-                updated=record.updated or record.created,
-            )
-        ]
-    if rel == "MEMORY.md":
-        return _sections(text)
-    stem = Path(rel).stem
-    first = next((ln.strip("# ").strip() for ln in text.splitlines() if ln.strip()), stem)
-    return [
-        Doc(
-            path=rel,
-            kind="rollout_summary",
-            key=stem,
-            type="summary",
-            description=first[:200],
-            body=text,
-            created=_date_of(stem),
-        )
-    ]
-
-
-def _sections(text: str) -> list[Doc]:
-    """MEMORY.md split at its ``##``/``###`` headings, one document per section."""
-    marks = list(_SECTION.finditer(text))
-    docs = []
-    for i, mark in enumerate(marks):
-        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-        body = text[mark.end() : end].strip()
-        if not body:
-            continue
-        slug = re.sub(r"[^a-z0-9]+", "-", mark.group(2).lower()).strip("-") or str(i)
-        docs.append(
-            Doc(
-                path=f"MEMORY.md#{i:03d}-{slug}",
-                kind="memory_section",
-                key=f"MEMORY.md#{slug}",
-                type="section",
-                description=mark.group(2)[:200],
-                body=body,
-            )
-        )
-    return docs
-
-
-def _date_of(stem: str) -> str:
-    found = re.match(r"(\d{4}-\d{2}-\d{2})", stem)
-    return f"{found.group(1)}T00:00:00Z" if found else ""
 
 
 # -- locking and opening -----------------------------------------------------------

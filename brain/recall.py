@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from brain import catalog, uses
+from brain.documents import file_docs, is_indexed
 from brain.errors import BrainError
 from brain.index import META_COMMIT, Hit, Index
 
@@ -111,8 +112,8 @@ def _recall_as_of(brain: Brain, query: str, when: str, filters: dict[str, Any]) 
             docs = []
             for prefix in ("memories/", "rollout_summaries/", "MEMORY.md"):
                 for rel, data in brain.repo.files_at(rev, prefix).items():
-                    if catalog.is_indexed(rel):
-                        docs += catalog.file_docs(rel, data.decode("utf-8", "replace"))
+                    if is_indexed(rel):
+                        docs += file_docs(rel, data.decode("utf-8", "replace"))
             index.clear()
             index.upsert(docs)
             index.set_meta(META_COMMIT, rev)
