@@ -28,6 +28,7 @@ from brain.records import (
     load,
     new_id,
     render,
+    slugify,
     utcnow,
     validate_key,
 )
@@ -207,7 +208,6 @@ class Brain(Verbs):
         Relearning a key keeps the old record's type and tags unless new ones are given;
         a new key defaults to type ``fact``.
         """
-        from brain.records import slugify
         from brain.redact import redact  # imported here: recall never pays for the patterns
 
         body = redact(text).strip()

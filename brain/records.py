@@ -68,12 +68,15 @@ def validate_key(key: str) -> str:
     return key
 
 
-def slugify(text: str, *, max_words: int = 6, max_len: int = 60) -> str:
-    """Derive a key from free text: the first few meaningful words, hyphenated."""
+def slugify(text: str, *, max_words: int = 6, max_len: int = 60, stopwords: bool = True) -> str:
+    """Derive a key from free text: the first few meaningful words, hyphenated.
+
+    ``stopwords=False`` keeps every word (for text whose words were chosen already).
+    """
     words = re.findall(r"[a-z0-9]+", text.lower())
-    meaningful = [w for w in words if w not in _STOPWORDS] or words
+    meaningful = [w for w in words if w not in _STOPWORDS] if stopwords else words
     slug = ""
-    for word in meaningful[:max_words]:
+    for word in (meaningful or words)[:max_words]:
         candidate = f"{slug}-{word}" if slug else word
         if len(candidate) > max_len:
             break

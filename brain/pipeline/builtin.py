@@ -32,8 +32,8 @@ from brain.pipeline.schema import (
     Extraction,
     MemoryType,
     Operation,
-    slugify,
 )
+from brain.records import slugify
 from brain.sources.base import Transcript, Turn
 
 __all__ = ["Candidate", "ExistingRecord", "Extraction", "Operation", "consolidate", "extract"]
@@ -175,7 +175,7 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
 
 def _key(description: str) -> str:
     words = [w for w in re.findall(r"[a-z0-9]+", description.lower()) if w not in _KEY_STOP]
-    return slugify(" ".join(words[:6]))
+    return slugify(" ".join(words), max_words=6, stopwords=False)
 
 
 def _project_name(project: str | None) -> str | None:

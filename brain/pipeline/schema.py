@@ -9,7 +9,6 @@ model call sees one set of types whichever model ran.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -106,18 +105,21 @@ _EVIDENCE_SCHEMA: dict[str, Any] = {
     },
 }
 
+# The fields of a memory, shared by a phase 1 memory and a phase 2 operation.
+_RECORD_FIELDS: dict[str, Any] = {
+    "key": {"type": "string", "pattern": KEY_PATTERN},
+    "type": {"enum": list(MEMORY_TYPES)},
+    "description": {"type": "string", "minLength": 1, "maxLength": 200},
+    "body": {"type": "string", "minLength": 1},
+    "tags": {"type": "array", "items": {"type": "string"}},
+    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+    "evidence": _EVIDENCE_SCHEMA,
+}
+
 _MEMORY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["key", "type", "description", "body"],
-    "properties": {
-        "key": {"type": "string", "pattern": KEY_PATTERN},
-        "type": {"enum": list(MEMORY_TYPES)},
-        "description": {"type": "string", "minLength": 1, "maxLength": 200},
-        "body": {"type": "string", "minLength": 1},
-        "tags": {"type": "array", "items": {"type": "string"}},
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "evidence": _EVIDENCE_SCHEMA,
-    },
+    "properties": _RECORD_FIELDS,
 }
 
 EXTRACT_SCHEMA: dict[str, Any] = {
@@ -134,14 +136,8 @@ _OPERATION_SCHEMA: dict[str, Any] = {
     "required": ["op", "key", "reason"],
     "properties": {
         "op": {"enum": list(OP_KINDS)},
-        "key": {"type": "string", "pattern": KEY_PATTERN},
         "reason": {"type": "string"},
-        "type": {"enum": list(MEMORY_TYPES)},
-        "description": {"type": "string", "minLength": 1, "maxLength": 200},
-        "body": {"type": "string", "minLength": 1},
-        "tags": {"type": "array", "items": {"type": "string"}},
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "evidence": _EVIDENCE_SCHEMA,
+        **_RECORD_FIELDS,
         "merged_keys": {"type": "array", "items": {"type": "string", "pattern": KEY_PATTERN}},
     },
     # Operations that write a record must say what the record is.
@@ -162,26 +158,6 @@ CONSOLIDATE_SCHEMA: dict[str, Any] = {
     "required": ["operations"],
     "properties": {"operations": {"type": "array", "items": _OPERATION_SCHEMA}},
 }
-
-
-def slugify(text: str, *, max_len: int = 60) -> str:
-    """Turn free text into a key slug: lowercase ASCII words joined by ``-``.
-
-    Args:
-        text: any text.
-        max_len: the longest slug returned; cut at a word boundary.
-
-    Returns:
-        A slug matching :data:`KEY_PATTERN`, or ``"memory"`` when no word survives.
-    """
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    slug = ""
-    for word in words:
-        candidate = f"{slug}-{word}" if slug else word
-        if len(candidate) > max_len:
-            break
-        slug = candidate
-    return slug or (words[0][:max_len] if words else "memory")
 
 
 def _evidence(value: Any) -> Evidence:
