@@ -9,14 +9,12 @@ deleting ``.brain/`` and rebuilding gives the same catalog.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +22,7 @@ from typing import TYPE_CHECKING
 from brain import uses
 from brain.documents import file_docs, is_indexed
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
+from brain.lock import home_lock
 from brain.records import iso, utcnow
 from brain.repo import dirty_paths, head_sha
 
@@ -52,15 +51,10 @@ class IndexReport:
 # -- locking and opening -----------------------------------------------------------
 
 
-@contextmanager
-def _index_lock(brain: Brain) -> Iterator[None]:
-    """Serialise index writers (readers of SQLite never wait on this)."""
-    fd = os.open(brain.state / "index.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
+def _index_lock(brain: Brain) -> AbstractContextManager[None]:
+    """Serialise index writers (readers of SQLite never wait on this); the same kind of
+    lock as the home's, on its own file, so a recall never waits for a commit."""
+    return home_lock(brain.state / "index.lock")
 
 
 def _open(brain: Brain, path: Path) -> Index:
