@@ -10,7 +10,6 @@ deleting ``.brain/`` and rebuilding gives the same catalog.
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -20,11 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain import uses
-from brain.documents import file_docs, is_indexed
+from brain.documents import INDEXED_DIRS, file_docs, is_indexed
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
 from brain.lock import home_lock
 from brain.records import iso, utcnow
-from brain.repo import dirty_paths, head_sha
+from brain.repo import changed_between, dirty_paths, head_sha, tracked_files
 
 if TYPE_CHECKING:
     from brain.core import Brain
@@ -92,39 +91,6 @@ def _read(brain: Brain, rel: str) -> str | None:
         return ""
 
 
-def _tracked(brain: Brain) -> list[str]:
-    out = subprocess.run(
-        [
-            "git",
-            "-C",
-            str(brain.path),
-            "ls-files",
-            "-z",
-            "--",
-            "memories",
-            "rollout_summaries",
-            "MEMORY.md",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return [p for p in out.stdout.split("\0") if p and is_indexed(p)]
-
-
-def _changed(brain: Brain, old: str, new: str) -> dict[str, str] | None:
-    """Path → status letter for files that differ between two commits (None: unknown)."""
-    out = subprocess.run(
-        ["git", "-C", str(brain.path), "diff", "--name-status", "--no-renames", old, new, "--"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if out.returncode != 0:
-        return None
-    return {line.split("\t", 1)[1]: line[0] for line in out.stdout.splitlines() if "\t" in line}
-
-
 def record_uses(brain: Brain, paths: Sequence[str]) -> None:
     """Count uses found outside recall (citations): pending file and index alike."""
     records = [p for p in paths if p.startswith("memories/")]
@@ -165,7 +131,12 @@ def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
     index.clear()
     head, dirty = head_sha(brain.path), dirty_paths(brain.path)
     counts = uses.all_uses(brain)
-    docs = [d for rel in _tracked(brain) for d in file_docs(rel, _read(brain, rel) or "")]
+    docs = [
+        d
+        for rel in tracked_files(brain.path, *INDEXED_DIRS)
+        if is_indexed(rel)
+        for d in file_docs(rel, _read(brain, rel) or "")
+    ]
     added = index.upsert(_with_uses(docs, counts))
     added += index.upsert(_with_uses(_extra_docs(brain), counts))
     index.set_meta(META_COMMIT, head or "")
@@ -216,7 +187,7 @@ def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexRep
         return IndexReport("fresh", 0, 0, 0, None, head, 0.0)
     changes: dict[str, str] = {}
     if indexed != (head or ""):
-        between = _changed(brain, indexed, head or "HEAD") if indexed else None
+        between = changed_between(brain.path, indexed, head or "HEAD") if indexed else None
         if between is None:
             return _build(brain, index, "the indexed commit is no longer in history")
         changes = between

@@ -13,6 +13,7 @@ from brain.errors import BrainError
 from brain.index import Doc
 from brain.records import RecordFormatError, parse
 
+INDEXED_DIRS = ("memories", "rollout_summaries", "MEMORY.md")
 _SECTION = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
 
 

@@ -107,6 +107,29 @@ def dirty_paths(home: Path) -> list[str]:
     return out.stdout.splitlines() if out.returncode == 0 else []
 
 
+def changed_between(home: Path, old: str, new: str) -> dict[str, str] | None:
+    """Path → status letter (A, M, D) for files that differ between two commits.
+
+    None when ``old`` is not in the history any more (rewritten, or another clone's).
+    """
+    out = subprocess.run(
+        ["git", "-C", str(home), "diff", "--name-status", "--no-renames", old, new, "--"],
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0:
+        return None
+    return {line.split("\t", 1)[1]: line[0] for line in out.stdout.splitlines() if "\t" in line}
+
+
+def tracked_files(home: Path, *paths: str) -> list[str]:
+    """Files git tracks under ``paths`` (relative to the home)."""
+    out = subprocess.run(
+        ["git", "-C", str(home), "ls-files", "-z", "--", *paths], capture_output=True, text=True
+    )
+    return [p for p in out.stdout.split("\0") if p]
+
+
 def _patiently(call: Callable[[], T]) -> T:
     """Run ``call``, waiting out a git lock file held by another process.
 
@@ -277,18 +300,6 @@ class Repo:
             changed = tuple((e[0][0], e[-1]) for e in entries)
             commits.append(Commit(sha, when, message.strip(), changed))
         return commits
-
-    def changed_between(self, old: str, new: str = "HEAD") -> list[tuple[str, str]]:
-        """``(status, path)`` for every file that differs between two commits."""
-        out = self.run("diff", "--name-status", "--no-renames", old, new)
-        return [(line[0], line.split("\t", 1)[1]) for line in out.splitlines() if line]
-
-    def dirty_tracked(self) -> list[str]:
-        """Tracked files with uncommitted edits (staged or not), relative to the home."""
-        if self.head() is None:
-            return []
-        out = self.run("diff", "--name-only", "--no-renames", "HEAD")
-        return out.splitlines()
 
     def rev_before(self, when: str) -> str | None:
         """The last commit at or before ``when`` (any date git understands)."""
