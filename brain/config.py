@@ -54,6 +54,13 @@ class Config:
     summary_token_limit: int = 5_000
     context_max_entries: int = 60
 
+    @property
+    def generates(self) -> bool:
+        """Whether runs may generate memories: ``generate_memories`` and no
+        ``BRAIN_NO_GENERATE`` in the environment (a switch for one run)."""
+        switch = os.environ.get("BRAIN_NO_GENERATE", "").strip().lower()
+        return self.generate_memories and switch not in {"1", "true", "yes", "on"}
+
 
 KNOWN = {f.name: f for f in fields(Config)}
 
@@ -204,9 +211,3 @@ def set_value(home: Path, name: str, raw: str) -> Any:
     yaml.dump(data, out)
     atomic_write(path, out.getvalue())
     return value
-
-
-def generation_enabled(config: Config) -> bool:
-    """Whether runs may generate memories: ``generate_memories`` and no ``BRAIN_NO_GENERATE``."""
-    switch = os.environ.get("BRAIN_NO_GENERATE", "").strip().lower()
-    return config.generate_memories and switch not in {"1", "true", "yes", "on"}

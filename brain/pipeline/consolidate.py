@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
 from brain.pipeline import llm, runs, views
-from brain.pipeline.extract import ModelUnreachableError, generation_enabled
+from brain.pipeline.extract import ModelUnreachableError
 from brain.pipeline.guard import unsafe
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.schema import (
@@ -229,7 +229,7 @@ def consolidate(
     moment = now or datetime.now(UTC)
     model = brain.config.consolidation_model
     run_id = new_id()
-    if not generation_enabled(brain):
+    if not brain.config.generates:
         return ConsolidateResult(run_id, model, False, "memory generation is off", disabled=True)
     pending = pending_raw(brain)
     threshold = brain.config.consolidation_threshold

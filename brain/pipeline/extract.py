@@ -103,13 +103,6 @@ class ExtractResult:
         return sum(len(s.memories) for s in self.sessions)
 
 
-def generation_enabled(brain: Brain) -> bool:
-    """False when ``generate_memories: false`` or ``BRAIN_NO_GENERATE=1``."""
-    from brain.config import generation_enabled
-
-    return generation_enabled(brain.config)
-
-
 def session_label(ref: SessionRef) -> str:
     """``source:session_id``: how raw memories and the state file name a session."""
     return f"{ref.source}:{ref.session_id}"
@@ -237,7 +230,7 @@ def extract(
     moment = now or datetime.now(UTC)
     model = brain.config.extract_model
     run_id = new_id()
-    if not generation_enabled(brain):
+    if not brain.config.generates:
         return ExtractResult(run_id, model, disabled=True, dry_run=dry_run)
     refs = pending_sessions(brain, now=moment, only=sessions)
     if dry_run:

@@ -245,7 +245,6 @@ class NotATranscriptError(BrainError):
 
 
 def _settings(brain: Brain, now: datetime | None, dry_run: bool, explicit: bool) -> _Settings:
-    from brain.config import generation_enabled
 
     moment = now or datetime.now(UTC)
     config = brain.config
@@ -254,7 +253,7 @@ def _settings(brain: Brain, now: datetime | None, dry_run: bool, explicit: bool)
         stamp=iso(moment),
         idle=config.min_idle_minutes * 60,
         max_age=config.max_age_days * 86_400,
-        generate=generation_enabled(config),
+        generate=config.generates,
         want_docs=not dry_run and _has_catalog(brain),
         explicit=explicit,
     )

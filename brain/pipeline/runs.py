@@ -305,7 +305,7 @@ def _count(brain: Brain, folder: str) -> int:
 
 def status(brain: Brain, *, now: datetime | None = None) -> StatusResult:
     """When each phase last ran, what is pending, how big the memory is, what failed."""
-    from brain.pipeline.extract import generation_enabled, pending_sessions, session_label
+    from brain.pipeline.extract import pending_sessions, session_label
 
     config = brain.config
     last: dict[str, dict[str, str] | None] = dict.fromkeys(KINDS)
@@ -315,7 +315,7 @@ def status(brain: Brain, *, now: datetime | None = None) -> StatusResult:
     state = pipeline_state(brain)
     raw = brain.path / RAW
     return StatusResult(
-        generate_memories=generation_enabled(brain),
+        generate_memories=brain.config.generates,
         models={
             "extract": config.extract_model,
             "consolidation": config.consolidation_model,
