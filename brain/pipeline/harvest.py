@@ -11,7 +11,6 @@ A run that finds nothing new costs one ``stat`` per transcript and makes no comm
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -265,11 +264,9 @@ def _has_catalog(brain: Brain) -> bool:
     Without one, building documents is wasted work: the first read builds the index
     and gets them from ``iter_session_docs`` then.
     """
-    if importlib.util.find_spec("brain.catalog") is None:
-        return False
-    from brain import catalog
+    from brain.catalog import INDEX_FILE
 
-    return (brain.state / getattr(catalog, "INDEX_FILE", "index.sqlite")).exists()
+    return (brain.state / INDEX_FILE).exists()
 
 
 def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
