@@ -112,10 +112,8 @@ def record_uses(brain: Brain, paths: Sequence[str]) -> None:
 
 def _extra_docs(brain: Brain) -> Iterator[Doc]:
     """Documents that come from outside the home's files (harvested transcript turns)."""
-    try:
-        from brain.pipeline.harvest import iter_session_docs
-    except ImportError:
-        return iter(())
+    from brain.pipeline.trim import iter_session_docs  # only a rebuild reads transcripts
+
     return iter_session_docs(brain)
 
 
