@@ -18,11 +18,13 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from itertools import groupby
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from brain.index import Doc, Index  # noqa: E402
+from brain.index.turns import questions_answered  # noqa: E402
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
@@ -64,9 +66,16 @@ def turn_text(date: str, turn: dict) -> str:
 
 
 def documents(sample: dict, window: int) -> list[Doc]:
-    """One ``turn`` document per dialog turn; ``window`` neighbours each side as context."""
+    """One ``turn`` document per dialog turn; ``window`` neighbours each side as context.
+
+    A turn also carries the question it answers (brain's ``questions_answered``, per
+    session), as brain indexes a harvested transcript's turns.
+    """
     rows = list(turns(sample["conversation"]))
     texts = [turn_text(date, turn) for _, date, turn in rows]
+    asked = []
+    for _, group in groupby(rows, key=lambda r: r[0]):
+        asked += questions_answered([(t["speaker"], t.get("text", "")) for _, _, t in group])
     docs = []
     for i, (number, date, turn) in enumerate(rows):
         neighbours = [
@@ -84,6 +93,7 @@ def documents(sample: dict, window: int) -> list[Doc]:
                 created=stamp.isoformat() if stamp else "",
                 context="\n".join(neighbours),
                 author=turn["speaker"],
+                asked=asked[i],
             )
         )
     return docs

@@ -84,7 +84,7 @@ def test_older_index_gains_the_author_column(tmp_path: Path) -> None:
         conn.executescript(sql)
         conn.execute("INSERT INTO migrations VALUES (?, '')", (name,))
     conn.execute("INSERT INTO docs(path, kind, body) VALUES ('old', 'turn', 'kept text')")
-    assert migrate(conn) == ["0004_docs_author"]
+    assert migrate(conn) == ["0004_docs_author", "0005_docs_asked"]
     conn.close()
     with Index.open(path) as index:
         assert [h.path for h in index.search("kept text")] == ["old"]

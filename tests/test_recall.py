@@ -271,3 +271,25 @@ def test_unreachable_embedding_model_is_a_clear_error(brain: Brain) -> None:
     assert result.stderr.startswith(
         "Error: model openai/fake-embedding at http://127.0.0.1:9/v1 is unreachable"
     )
+
+
+def test_an_index_of_an_older_format_is_rebuilt_once(brain: Brain, home: Path) -> None:
+    import sqlite3
+
+    from brain.index.db import MIGRATIONS
+
+    cli("recall", "deploy")
+    index = home / ".brain" / "index.sqlite"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{index}{suffix}").unlink(missing_ok=True)
+    conn = sqlite3.connect(index, isolation_level=None)
+    conn.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT)")
+    for name, sql in MIGRATIONS[:4]:
+        conn.executescript(sql)
+        conn.execute("INSERT INTO migrations VALUES (?, '')", (name,))
+    conn.execute("INSERT INTO docs(path, kind, body) VALUES ('stale.md', 'record', 'deploy')")
+    conn.close()
+    result = cli("recall", "deploy", "--json")
+    assert result.stderr == "index rebuilt: the index format changed\n"
+    assert [h["key"] for h in json.loads(result.stdout)] == ["deploy-day", "db-migrations"]
+    assert cli("recall", "deploy").stderr == ""

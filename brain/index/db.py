@@ -18,9 +18,13 @@ from brain.errors import BrainError
 # Column weights for BM25, in the order of the FTS5 columns below. The key and the
 # one-line description say what a document is about, so a hit there counts more than a
 # hit somewhere in a long body; ``context`` is neighbouring text (e.g. the turns around
-# a transcript turn) and only nudges a document up.
-FTS_COLUMNS = ("key", "description", "tags", "body", "context")
-FTS_WEIGHTS = (4.0, 3.0, 2.0, 1.0, 0.3)
+# a transcript turn) and only nudges a document up. ``asked`` is the question a
+# transcript turn answers (the turn before it, by someone else): like a description, it
+# says what the turn is about in the words people ask with. On LoCoMo's tuning split
+# weights 1 / 2 / 3 gave R@5 0.758 / 0.762 / 0.764 (0.718 without the column); see
+# benchmarks/README.md.
+FTS_COLUMNS = ("key", "description", "tags", "body", "context", "asked")
+FTS_WEIGHTS = (4.0, 3.0, 2.0, 1.0, 0.3, 3.0)
 
 
 class IndexCorruptError(BrainError):
@@ -68,30 +72,34 @@ CREATE TABLE doc_tags (
 CREATE INDEX doc_tags_doc ON doc_tags(doc_id);
 """
 
+
 # External-content FTS5 table kept in step with ``docs`` by triggers, so an upsert or a
 # delete touches only that document's postings (cost independent of index size). The
 # update trigger fires only when indexed text changes: counting a use rewrites no postings.
-_FTS = f"""
+def _fts(columns: tuple[str, ...], weights: tuple[float, ...]) -> str:
+    names = ", ".join(columns)
+    old = ", ".join("old." + c for c in columns)
+    new = ", ".join("new." + c for c in columns)
+    return f"""
 CREATE VIRTUAL TABLE docs_fts USING fts5(
-    {", ".join(FTS_COLUMNS)},
-    content='docs', content_rowid='id', tokenize='porter unicode61'
+    {names}, content='docs', content_rowid='id', tokenize='porter unicode61'
 );
 CREATE TRIGGER docs_ai AFTER INSERT ON docs BEGIN
-    INSERT INTO docs_fts(rowid, {", ".join(FTS_COLUMNS)})
-    VALUES (new.id, {", ".join("new." + c for c in FTS_COLUMNS)});
+    INSERT INTO docs_fts(rowid, {names}) VALUES (new.id, {new});
 END;
 CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN
-    INSERT INTO docs_fts(docs_fts, rowid, {", ".join(FTS_COLUMNS)})
-    VALUES ('delete', old.id, {", ".join("old." + c for c in FTS_COLUMNS)});
+    INSERT INTO docs_fts(docs_fts, rowid, {names}) VALUES ('delete', old.id, {old});
 END;
-CREATE TRIGGER docs_au AFTER UPDATE OF {", ".join(FTS_COLUMNS)} ON docs BEGIN
-    INSERT INTO docs_fts(docs_fts, rowid, {", ".join(FTS_COLUMNS)})
-    VALUES ('delete', old.id, {", ".join("old." + c for c in FTS_COLUMNS)});
-    INSERT INTO docs_fts(rowid, {", ".join(FTS_COLUMNS)})
-    VALUES (new.id, {", ".join("new." + c for c in FTS_COLUMNS)});
+CREATE TRIGGER docs_au AFTER UPDATE OF {names} ON docs BEGIN
+    INSERT INTO docs_fts(docs_fts, rowid, {names}) VALUES ('delete', old.id, {old});
+    INSERT INTO docs_fts(rowid, {names}) VALUES (new.id, {new});
 END;
-INSERT INTO docs_fts(docs_fts, rank) VALUES ('rank', 'bm25({", ".join(map(str, FTS_WEIGHTS))})');
+INSERT INTO docs_fts(docs_fts, rank) VALUES ('rank', 'bm25({", ".join(map(str, weights))})');
 """
+
+
+# The first full-text table, before ``asked``; a released migration never changes.
+_FTS_FIRST = _fts(FTS_COLUMNS[:5], FTS_WEIGHTS[:5])
 
 _META = "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
 
@@ -99,23 +107,37 @@ _META = "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
 # only lets a query that names an author prefer that author's documents.
 _AUTHOR = "ALTER TABLE docs ADD COLUMN author TEXT NOT NULL DEFAULT '';"
 
+# The question a turn answers, searched as text: a new column and a full-text table
+# rebuilt over all of them (an index this old is then rebuilt from the home anyway, so
+# its turns get their questions).
+_ASKED = (
+    "ALTER TABLE docs ADD COLUMN asked TEXT NOT NULL DEFAULT '';\n"
+    "DROP TRIGGER docs_ai;\nDROP TRIGGER docs_ad;\nDROP TRIGGER docs_au;\n"
+    "DROP TABLE docs_fts;\n"
+    + _fts(FTS_COLUMNS, FTS_WEIGHTS)
+    + "INSERT INTO docs_fts(docs_fts) VALUES ('rebuild');\n"
+)
+
 # Append only: a migration, once released, is never edited or reordered.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_docs", _DOCS),
-    ("0002_docs_fts", _FTS),
+    ("0002_docs_fts", _FTS_FIRST),
     ("0003_meta", _META),
     ("0004_docs_author", _AUTHOR),
+    ("0005_docs_asked", _ASKED),
 )
 
 
-def connect(path: Path) -> sqlite3.Connection:
+def connect(path: Path) -> tuple[sqlite3.Connection, list[str]]:
     """Open (creating if needed) the index at ``path`` and bring its schema up to date.
 
     Args:
         path: the SQLite file; its parent directory is created.
 
     Returns:
-        A connection in WAL mode with foreign keys on and all migrations applied.
+        A connection in WAL mode with foreign keys on and all migrations applied, and
+        the migrations this call applied to an index that already had a schema (its
+        documents were indexed by older code: the caller may want to rebuild them).
 
     Raises:
         IndexCorruptError: the file exists but is not a usable index.
@@ -127,12 +149,12 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=5000")
-        migrate(conn)
+        applied = migrate(conn)
         conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise IndexCorruptError(path, str(exc)) from exc
-    return conn
+    return conn, [] if MIGRATIONS[0][0] in applied else applied
 
 
 def migrate(conn: sqlite3.Connection) -> list[str]:

@@ -27,6 +27,9 @@ class Doc:
         context: extra text searched with a low weight, e.g. neighbouring turns.
         author: who wrote it (a turn's speaker or role); a query naming the author
             ranks the author's documents higher. Not searched as text.
+        asked: the question this document answers (for a transcript turn, what the
+            turn before it asked; see :func:`brain.index.turns.questions_answered`),
+            searched with a description's weight.
     """
 
     path: str
@@ -46,6 +49,7 @@ class Doc:
     last_used: str = ""
     context: str = ""
     author: str = ""
+    asked: str = ""
 
 
 @dataclass(frozen=True)
@@ -127,4 +131,5 @@ def row(doc: Doc) -> dict[str, Any]:
         "last_used": iso(doc.last_used) if doc.last_used else "",
         "context": doc.context,
         "author": doc.author,
+        "asked": doc.asked,
     }

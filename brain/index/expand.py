@@ -94,11 +94,13 @@ def _relevance_model(conn: sqlite3.Connection, feedback: dict[int, float]) -> di
     best = max(feedback.values()) or 1.0
     marks = ",".join("?" * len(feedback))
     rows = conn.execute(
-        f"SELECT id, key, description, body FROM docs WHERE id IN ({marks})", list(feedback)
+        f"SELECT id, key, description, asked, body FROM docs WHERE id IN ({marks})",
+        list(feedback),
     )
     model: dict[str, float] = defaultdict(float)
-    for doc_id, key, description, body in rows:
-        found = [w for w in content_words(f"{key} {description} {body}") if len(w) > 2]
+    for doc_id, key, description, asked, body in rows:
+        text = f"{key} {description} {asked} {body}"
+        found = [w for w in content_words(text) if len(w) > 2]
         weight = max(0.0, feedback[doc_id]) / best / max(1, len(found))
         for word, count in Counter(found).items():
             model[word] += count * weight

@@ -35,9 +35,9 @@ META_COMMIT = "indexed_commit"
 
 _UPSERT = """
 INSERT INTO docs (path, kind, key, type, description, body, tags, profile, source, session,
-                  project, created, updated, use_count, last_used, context, author)
+                  project, created, updated, use_count, last_used, context, author, asked)
 VALUES (:path, :kind, :key, :type, :description, :body, :tags, :profile, :source, :session,
-        :project, :created, :updated, :use_count, :last_used, :context, :author)
+        :project, :created, :updated, :use_count, :last_used, :context, :author, :asked)
 ON CONFLICT(path) DO UPDATE SET
     kind=excluded.kind, key=excluded.key, type=excluded.type,
     description=excluded.description, body=excluded.body, tags=excluded.tags,
@@ -45,7 +45,7 @@ ON CONFLICT(path) DO UPDATE SET
     project=excluded.project, created=excluded.created, updated=excluded.updated,
     use_count=max(docs.use_count, excluded.use_count),
     last_used=max(docs.last_used, excluded.last_used), context=excluded.context,
-    author=excluded.author
+    author=excluded.author, asked=excluded.asked
 RETURNING id
 """
 
@@ -53,10 +53,19 @@ RETURNING id
 class Index:
     """A SQLite FTS5 catalog of documents. Open with :meth:`Index.open`."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, semantic: Any = None) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        semantic: Any = None,
+        upgraded: Sequence[str] = (),
+    ) -> None:
         self._conn = conn
         self.path = path
         self._semantic = semantic
+        # Schema migrations this open applied to an existing index: its documents were
+        # written by older code and may lack what the new schema adds.
+        self.upgraded = tuple(upgraded)
 
     @classmethod
     def open(cls, path: Path | str, *, semantic: bool = False, embedder: Any = None) -> Index:
@@ -76,13 +85,13 @@ class Index:
             EmbeddingError: ``semantic`` is on and the model cannot be loaded.
         """
         path = Path(path)
-        conn = connect(path)
+        conn, upgraded = connect(path)
         layer = None
         if semantic:
             from brain.index.embed import SemanticLayer  # heavy: only when asked for
 
             layer = SemanticLayer(conn, path.parent / "wordllama", model=embedder)
-        return cls(conn, path, layer)
+        return cls(conn, path, layer, upgraded)
 
     def close(self) -> None:
         """Close the connection."""
@@ -288,10 +297,10 @@ class Index:
         return interpolate(candidates, found, WORD_WEIGHT)
 
     def _texts(self, ids: list[int]) -> dict[int, str]:
-        """The searchable text of these documents (key, description, body), by id."""
+        """The searchable text of these documents (key, description, question, body), by id."""
         marks = ",".join("?" * len(ids))
-        sql = f"SELECT id, key, description, body FROM docs WHERE id IN ({marks})"
-        return {i: f"{k} {d} {b}" for i, k, d, b in self._conn.execute(sql, ids)}
+        sql = f"SELECT id, key, description, asked, body FROM docs WHERE id IN ({marks})"
+        return {i: f"{k} {d} {a} {b}" for i, k, d, a, b in self._conn.execute(sql, ids)}
 
     def _fuse_semantic(
         self, text: str, candidates: list[ranking.Candidate], where: str, params: list[Any]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from brain.index import Doc
+from brain.index.turns import questions_answered
 from brain.pipeline.watermarks import (
     SessionMissingError,
     SessionRef,
@@ -104,11 +105,12 @@ def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
     Returns:
         Docs with ``path`` ``session:<source>:<id>#<turn number>`` (1-based over all
         turns), redacted bodies capped at ~4,000 characters and the neighbouring
-        turns' text as low-weight context.
+        turns' text as low-weight context, and the question a turn answers.
     """
     picked = [(n, t) for n, t in enumerate(transcript.turns, 1) if _doc_worthy(t)]
     # Redact before capping, for the same reason as in ``render_turn``.
     texts = [redact(t.text.strip()[: DOC_BODY_CHARS + _MARGIN]) for _, t in picked]
+    asked = questions_answered([(t.role, text) for (_, t), text in zip(picked, texts, strict=True)])
     started = transcript.started
     docs = []
     for i, (number, turn) in enumerate(picked):
@@ -130,6 +132,7 @@ def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
                 project=ref.project or "",
                 created=iso(stamp) if stamp else "",
                 context=context,
+                asked=asked[i],
             )
         )
     return docs

@@ -1,0 +1,56 @@
+"""The question a transcript turn answers, indexed with the turn.
+
+People ask in other words than the ones that answer them: "What are their names?" is
+answered by "Luna and Oliver!", "Which port does the API use?" by "It listens on 8443".
+A later search asks the question again, so a turn that replies to a question is
+indexed with that question's sentences (a cheap document expansion that needs no
+model): the reply then matches the words it was asked with, and the question turn,
+which holds no answer, no longer outranks it on them alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# Sentences end at . ! or ? followed by space, or at a line break (code and lists).
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+# Code says nothing as a question ("a ? b : c"); fenced blocks are dropped first.
+_FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+# A question mark right after a word, a quote or a bracket: "Is TLS on?", "(or 'x')?".
+_ASKS = re.compile(r"[\w\"')\]]\?$")
+# A question longer than this is cut: it is a hint about the reply, not a second body.
+QUESTION_CHARS = 300
+
+
+def questions(text: str) -> str:
+    """The sentences of ``text`` that ask something, joined by spaces ('' if none).
+
+    Args:
+        text: a turn's words.
+
+    Returns:
+        The sentences ending in ``?``, in order, cut to ``QUESTION_CHARS``.
+    """
+    sentences = (s.strip() for s in _SENTENCES.split(_FENCED.sub("\n", text)))
+    asked = [s for s in sentences if _ASKS.search(s)]
+    return " ".join(asked)[:QUESTION_CHARS]
+
+
+def questions_answered(turns: Sequence[tuple[str, str]]) -> list[str]:
+    """For each turn, the questions the turn before it asked, if someone else asked them.
+
+    Args:
+        turns: one conversation's turns in order, as (author, text); the author is a
+            speaker's name or a role such as ``user`` or ``assistant``.
+
+    Returns:
+        One string per turn: the previous turn's questions when that turn was by
+        another author, else ''.
+    """
+    answered = [""] * len(turns)
+    for i in range(1, len(turns)):
+        (before, asked), (author, _) = turns[i - 1], turns[i]
+        if before != author:
+            answered[i] = questions(asked)
+    return answered

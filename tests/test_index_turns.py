@@ -1,0 +1,74 @@
+"""A transcript turn is indexed with the question it answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from brain.index import Doc, Index
+from brain.index.turns import QUESTION_CHARS, questions, questions_answered
+from brain.pipeline.harvest import session_docs
+from brain.pipeline.watermarks import SessionRef
+from brain.sources.base import Transcript, Turn
+
+
+def test_questions_keeps_only_the_asking_sentences() -> None:
+    text = "Nice work on the fix. Which port does staging use? Also, is TLS on?\nThanks!"
+    assert questions(text) == "Which port does staging use? Also, is TLS on?"
+    assert questions("No questions here. None at all!") == ""
+    assert questions("Why?\n```\nx = a ? b : c\n```") == "Why?"
+    assert len(questions("Is it long? " * 100)) == QUESTION_CHARS
+
+
+def test_a_reply_carries_the_question_of_someone_else() -> None:
+    turns = [
+        ("user", "Which port does the staging API listen on?"),
+        ("assistant", "It listens on 8443 behind the proxy. Want me to add it to the docs?"),
+        ("user", "Yes please."),
+        ("user", "And what about production?"),  # same author again: not a reply
+    ]
+    assert questions_answered(turns) == [
+        "",
+        "Which port does the staging API listen on?",
+        "Want me to add it to the docs?",
+        "",
+    ]
+    assert questions_answered([]) == []
+
+
+def test_the_answer_outranks_the_question(tmp_path: Path) -> None:
+    turns = [
+        ("user", "Which port does the staging API listen on?"),
+        ("assistant", "It listens on 8443 behind the proxy."),
+        ("user", "The production database is on a separate host."),
+        ("assistant", "Noted, the production host is separate."),
+    ]
+    asked = questions_answered(turns)
+    docs = [
+        Doc(path=f"t{i}", kind="turn", body=text, author=author, asked=asked[i])
+        for i, (author, text) in enumerate(turns)
+    ]
+    with Index.open(tmp_path / "index.sqlite") as index:
+        index.upsert(docs)
+        assert [h.path for h in index.search("staging API port", k=2)] == ["t1", "t0"]
+        # Without the question the reply shares no query word: only the question matches
+        # (feedback finds the reply again through "listens", behind the question).
+        index.upsert([Doc(path="t1", kind="turn", body=turns[1][1], author="assistant")])
+        assert [h.path for h in index.search("staging API port", expand=False)] == ["t0"]
+        assert [h.path for h in index.search("staging API port", k=2)] == ["t0", "t1"]
+
+
+def test_session_docs_carry_the_question_a_turn_answers() -> None:
+    transcript = Transcript(
+        source="claude",
+        session_id="s1",
+        path="/x.jsonl",
+        turns=(
+            Turn("user", "Tidy the release script.", lines=(1, 1)),
+            Turn("assistant", "Done. Should I also update the changelog?", lines=(2, 2)),
+            Turn("tool", "ok", lines=(3, 3), tool="Bash"),
+            Turn("user", "Yes, always update it with every release.", lines=(4, 4)),
+        ),
+    )
+    ref = SessionRef("claude", "s1", "/x.jsonl", None, None, None, None, None, 4)
+    docs = session_docs(ref, transcript)
+    assert [d.asked for d in docs] == ["", "", "Should I also update the changelog?"]
