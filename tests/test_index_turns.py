@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from brain.index import Doc, Index
-from brain.index.turns import QUESTION_CHARS, questions, questions_answered
+from brain.index.turns import (
+    ASKING_WEIGHT,
+    QUESTION_CHARS,
+    asking_share,
+    questions,
+    questions_answered,
+)
 from brain.pipeline.harvest import session_docs
 from brain.pipeline.watermarks import SessionRef
 from brain.sources.base import Transcript, Turn
@@ -72,3 +80,25 @@ def test_session_docs_carry_the_question_a_turn_answers() -> None:
     ref = SessionRef("claude", "s1", "/x.jsonl", None, None, None, None, None, 4)
     docs = session_docs(ref, transcript)
     assert [d.asked for d in docs] == ["", "", "Should I also update the changelog?"]
+
+
+def test_a_turn_that_only_asks_is_worth_less_than_one_that_tells(tmp_path: Path) -> None:
+    assert asking_share("Which port? It is 8443.") == len("Which port?") / len(
+        "Which port? It is 8443."
+    )
+    assert asking_share("") == 0.0 and asking_share("Done.") == 0.0
+    ask = "Where do the deploy logs go?"
+    tell = "The deploy logs go to journald on every host and rotate daily."
+    with Index.open(tmp_path / "index.sqlite") as index:
+        # The same words stated, not asked: BM25 prefers the shorter turn.
+        said = ask.replace("?", ".")
+        index.upsert([Doc("ask", kind="turn", body=said), Doc("tell", kind="turn", body=tell)])
+        stated = {h.path: h.score for h in index.search("deploy logs", expand=False)}
+        assert list(stated) == ["ask", "tell"]
+        index.upsert([Doc("ask", kind="turn", body=ask)])
+        asked = {h.path: h.score for h in index.search("deploy logs", expand=False)}
+        assert list(asked) == ["tell", "ask"]
+        # Records are never discounted.
+        index.upsert([Doc("ask", kind="record", body=ask)])
+        assert [h.path for h in index.search("deploy logs", expand=False)] == ["ask", "tell"]
+    assert asked["ask"] == pytest.approx(stated["ask"] * (1 - ASKING_WEIGHT))

@@ -29,6 +29,7 @@ from brain.index.fusion import (
 )
 from brain.index.query import ParsedQuery, or_match, parse
 from brain.index.snippet import snippet
+from brain.index.turns import asking_share, discount_asking
 
 META_COMMIT = "indexed_commit"
 
@@ -259,8 +260,11 @@ class Index:
         # well as the final order: "What has Melanie painted?" should expand with
         # Melanie's painting words, not Caroline's.
         named = named_authors(candidates, parsed.terms)
+        # Like the author, a turn that only asks weighs on feedback and the final order.
+        asking = self._asking_shares(candidates)
         if expand and candidates and not parsed.recent:
-            first = sorted(reward_author(candidates, named), key=lambda c: -c.relevance)
+            first = discount_asking(reward_author(candidates, named), asking)
+            first.sort(key=lambda c: -c.relevance)
             extra = expand_terms(self._conn, parsed.terms, [(c.doc_id, c.relevance) for c in first])
             if extra:
                 second = self._candidates(or_match(extra), where, params, pool)
@@ -271,6 +275,8 @@ class Index:
             texts = self._texts([c.doc_id for c in candidates])
             candidates = reward_coverage(candidates, texts, parsed.terms)
         candidates = reward_author(candidates, named)
+        asking.update(self._asking_shares([c for c in candidates if c.doc_id not in asking]))
+        candidates = discount_asking(candidates, asking)
         if self._semantic is not None:
             candidates = self._fuse_semantic(text, candidates, where, params)
         ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
@@ -301,6 +307,15 @@ class Index:
         marks = ",".join("?" * len(ids))
         sql = f"SELECT id, key, description, asked, body FROM docs WHERE id IN ({marks})"
         return {i: f"{k} {d} {a} {b}" for i, k, d, a, b in self._conn.execute(sql, ids)}
+
+    def _asking_shares(self, candidates: list[ranking.Candidate]) -> dict[int, float]:
+        """How much of each transcript turn among ``candidates`` is question, by id."""
+        ids = [c.doc_id for c in candidates if c.kind == "turn"]
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        sql = f"SELECT id, body FROM docs WHERE id IN ({marks})"
+        return {i: asking_share(body) for i, body in self._conn.execute(sql, ids)}
 
     def _fuse_semantic(
         self, text: str, candidates: list[ranking.Candidate], where: str, params: list[Any]
