@@ -107,11 +107,12 @@ _META = "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
 # only lets a query that names an author prefer that author's documents.
 _AUTHOR = "ALTER TABLE docs ADD COLUMN author TEXT NOT NULL DEFAULT '';"
 
-# The question a turn answers, searched as text: a new column and a full-text table
-# rebuilt over all of them (an index this old is then rebuilt from the home anyway, so
-# its turns get their questions).
+# The question a turn answers, searched as text (a new column and a full-text table
+# rebuilt over all of them), and how much of a turn only asks, worked out once when it
+# is indexed. An index this old is then rebuilt from the home, so its turns get both.
 _ASKED = (
     "ALTER TABLE docs ADD COLUMN asked TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE docs ADD COLUMN asking REAL NOT NULL DEFAULT 0;\n"
     "DROP TRIGGER docs_ai;\nDROP TRIGGER docs_ad;\nDROP TRIGGER docs_au;\n"
     "DROP TABLE docs_fts;\n"
     + _fts(FTS_COLUMNS, FTS_WEIGHTS)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from brain.index.rank import parse_time
+from brain.index.turns import asking_share
 
 KINDS = ("record", "memory_section", "rollout_summary", "turn")
 
@@ -132,4 +133,5 @@ def row(doc: Doc) -> dict[str, Any]:
         "context": doc.context,
         "author": doc.author,
         "asked": doc.asked,
+        "asking": asking_share(doc.body) if doc.kind == "turn" else 0.0,
     }

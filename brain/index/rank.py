@@ -46,6 +46,8 @@ class Candidate:
         use_count: how often it was recalled.
         last_used: ISO UTC time of the last recall ('' if never).
         author: who wrote it ('' if unknown).
+        asking: the share of a transcript turn that is question sentences (0.0 for
+            everything else; see :mod:`brain.index.turns`).
     """
 
     doc_id: int
@@ -55,6 +57,7 @@ class Candidate:
     use_count: int
     last_used: str
     author: str = ""
+    asking: float = 0.0
 
 
 @dataclass(frozen=True)

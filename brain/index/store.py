@@ -29,16 +29,18 @@ from brain.index.fusion import (
 )
 from brain.index.query import ParsedQuery, or_match, parse
 from brain.index.snippet import snippet
-from brain.index.turns import asking_share, discount_asking
+from brain.index.turns import discount_asking
 
 META_COMMIT = "indexed_commit"
 
 
 _UPSERT = """
 INSERT INTO docs (path, kind, key, type, description, body, tags, profile, source, session,
-                  project, created, updated, use_count, last_used, context, author, asked)
+                  project, created, updated, use_count, last_used, context, author, asked,
+                  asking)
 VALUES (:path, :kind, :key, :type, :description, :body, :tags, :profile, :source, :session,
-        :project, :created, :updated, :use_count, :last_used, :context, :author, :asked)
+        :project, :created, :updated, :use_count, :last_used, :context, :author, :asked,
+        :asking)
 ON CONFLICT(path) DO UPDATE SET
     kind=excluded.kind, key=excluded.key, type=excluded.type,
     description=excluded.description, body=excluded.body, tags=excluded.tags,
@@ -46,7 +48,7 @@ ON CONFLICT(path) DO UPDATE SET
     project=excluded.project, created=excluded.created, updated=excluded.updated,
     use_count=max(docs.use_count, excluded.use_count),
     last_used=max(docs.last_used, excluded.last_used), context=excluded.context,
-    author=excluded.author, asked=excluded.asked
+    author=excluded.author, asked=excluded.asked, asking=excluded.asking
 RETURNING id
 """
 
@@ -261,9 +263,8 @@ class Index:
         # Melanie's painting words, not Caroline's.
         named = named_authors(candidates, parsed.terms)
         # Like the author, a turn that only asks weighs on feedback and the final order.
-        asking = self._asking_shares(candidates)
         if expand and candidates and not parsed.recent:
-            first = discount_asking(reward_author(candidates, named), asking)
+            first = discount_asking(reward_author(candidates, named))
             first.sort(key=lambda c: -c.relevance)
             extra = expand_terms(self._conn, parsed.terms, [(c.doc_id, c.relevance) for c in first])
             if extra:
@@ -275,8 +276,7 @@ class Index:
             texts = self._texts([c.doc_id for c in candidates])
             candidates = reward_coverage(candidates, texts, parsed.terms)
         candidates = reward_author(candidates, named)
-        asking.update(self._asking_shares([c for c in candidates if c.doc_id not in asking]))
-        candidates = discount_asking(candidates, asking)
+        candidates = discount_asking(candidates)
         if self._semantic is not None:
             candidates = self._fuse_semantic(text, candidates, where, params)
         ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
@@ -308,15 +308,6 @@ class Index:
         sql = f"SELECT id, key, description, asked, body FROM docs WHERE id IN ({marks})"
         return {i: f"{k} {d} {a} {b}" for i, k, d, a, b in self._conn.execute(sql, ids)}
 
-    def _asking_shares(self, candidates: list[ranking.Candidate]) -> dict[int, float]:
-        """How much of each transcript turn among ``candidates`` is question, by id."""
-        ids = [c.doc_id for c in candidates if c.kind == "turn"]
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        sql = f"SELECT id, body FROM docs WHERE id IN ({marks})"
-        return {i: asking_share(body) for i, body in self._conn.execute(sql, ids)}
-
     def _fuse_semantic(
         self, text: str, candidates: list[ranking.Candidate], where: str, params: list[Any]
     ) -> list[ranking.Candidate]:
@@ -327,7 +318,7 @@ class Index:
         if new_ids:
             marks = ",".join("?" * len(new_ids))
             sql = (
-                "SELECT d.id, 0.0, d.kind, d.updated, d.use_count, d.last_used, d.author "
+                "SELECT d.id, 0.0, d.kind, d.updated, d.use_count, d.last_used, d.author, d.asking "
                 "FROM docs d "
                 f"WHERE d.id IN ({marks}) {where}"
             )
@@ -338,7 +329,8 @@ class Index:
         self, match: str, where: str, params: list[Any], pool: int
     ) -> list[ranking.Candidate]:
         sql = (
-            "SELECT d.id, -docs_fts.rank, d.kind, d.updated, d.use_count, d.last_used, d.author "
+            "SELECT d.id, -docs_fts.rank, d.kind, d.updated, d.use_count, d.last_used, d.author, "
+            "d.asking "
             "FROM docs_fts JOIN docs d ON d.id = docs_fts.rowid "
             f"WHERE docs_fts MATCH ? {where} ORDER BY docs_fts.rank LIMIT ?"
         )

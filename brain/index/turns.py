@@ -5,13 +5,14 @@ answered by "Luna and Oliver!", "Which port does the API use?" by "It listens on
 A later search asks the question again, so a turn that replies to a question is
 indexed with that question's sentences (a cheap document expansion that needs no
 model): the reply then matches the words it was asked with. And a turn that only asks
-holds no answer, so at search time it is worth less than one that tells.
+holds no answer, so it is worth less than one that tells: how much of a turn asks is
+worked out when it is indexed, and discounts its relevance at search time.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from brain.index.rank import Candidate
@@ -70,20 +71,15 @@ def asking_share(text: str) -> float:
     return min(1.0, len(questions(text)) / len(text))
 
 
-def discount_asking(
-    candidates: list[Candidate], shares: Mapping[int, float], weight: float = ASKING_WEIGHT
-) -> list[Candidate]:
+def discount_asking(candidates: list[Candidate], weight: float = ASKING_WEIGHT) -> list[Candidate]:
     """Scale each candidate's relevance by ``1 - weight x`` the share of it that asks.
 
     Args:
-        candidates: matches with their relevance so far.
-        shares: the asking share of each transcript turn among them, by doc id (other
-            documents are left as they are).
+        candidates: matches with their relevance so far (``Candidate.asking`` is 0.0
+            for everything but transcript turns).
         weight: the discount for a turn that is nothing but questions.
     """
     return [
-        replace(c, relevance=c.relevance * (1.0 - weight * shares[c.doc_id]))
-        if shares.get(c.doc_id)
-        else c
+        replace(c, relevance=c.relevance * (1.0 - weight * c.asking)) if c.asking else c
         for c in candidates
     ]
