@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from brain import markdown
 from brain.errors import BrainError
 from brain.index import Doc
 from brain.records import RecordFormatError, parse
 
 INDEXED_DIRS = ("memories", "rollout_summaries", "MEMORY.md")
-_SECTION = re.compile(r"^(#{2,3})\s+(.+?)\s*$", re.M)
 
 
 def is_indexed(rel: str) -> bool:
@@ -67,21 +67,19 @@ def file_docs(rel: str, text: str) -> list[Doc]:
 
 def _sections(text: str) -> list[Doc]:
     """MEMORY.md split at its ``##``/``###`` headings, one document per section."""
-    marks = list(_SECTION.finditer(text))
     docs = []
-    for i, mark in enumerate(marks):
-        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-        body = text[mark.end() : end].strip()
+    for i, section in enumerate(markdown.split(text, (2, 3))[1:]):
+        body = section.body.strip()
         if not body:
             continue
-        slug = re.sub(r"[^a-z0-9]+", "-", mark.group(2).lower()).strip("-") or str(i)
+        slug = re.sub(r"[^a-z0-9]+", "-", section.title.lower()).strip("-") or str(i)
         docs.append(
             Doc(
                 path=f"MEMORY.md#{i:03d}-{slug}",
                 kind="memory_section",
                 key=f"MEMORY.md#{slug}",
                 type="section",
-                description=mark.group(2)[:200],
+                description=section.title[:200],
                 body=body,
             )
         )

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brain import tokens
-from brain.agents.digest import cached_fit, index_entries, section_title, split_sections
+from brain import markdown, tokens
+from brain.agents.digest import cached_fit, index_entries
 from brain.errors import BrainError
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def empty_context(notice: str) -> Context:
 # -- MEMORY.md task groups -------------------------------------------------------
 
 
-def find_project_group(memory_md: str, project: Path) -> str | None:
+def find_project_group(memory_md: str, project: Path) -> markdown.Section | None:
     """The ``## <project>`` task group of MEMORY.md for ``project``, if there is one.
 
     A group matches when its title is the project directory's name (or
@@ -97,13 +97,13 @@ def find_project_group(memory_md: str, project: Path) -> str | None:
     name = project.name.lower()
     if not name:
         return None
-    groups = split_sections(memory_md, 2)[1:]
+    groups = markdown.split(memory_md, (2,))[1:]
     titles = {name, f"project:{name}", f"project: {name}"}
     for group in groups:
-        if section_title(group).lower().strip("`") in titles:
+        if group.title.lower().strip("`") in titles:
             return group
     tag = re.compile(rf"(?<![\w:-])project:{re.escape(name)}(?![\w-])", re.I)
-    return next((group for group in groups if tag.search(group)), None)
+    return next((group for group in groups if tag.search(group.text)), None)
 
 
 def _read(path: Path) -> str | None:
@@ -149,16 +149,14 @@ def _project_part(brain: Brain, project: Path, limit: int) -> tuple[_Part | None
     group = find_project_group(memory_md, project)
     if group is None:
         return None, None
-    title = section_title(group)
-    body = group.split("\n", 1)[1] if "\n" in group else ""
-    kept, shown, total = cached_fit(brain, body, limit, 3)
-    text = f"## This project: {title} (from MEMORY.md)\n{kept}"
+    kept, shown, total = cached_fit(brain, group.body, limit, 3)
+    text = f"## This project: {group.title} (from MEMORY.md)\n{kept}"
     if shown < total:
         text += (
             f"\n\n[cut to fit {limit} tokens: {shown} of {total} parts shown; "
             f"`brain recall` searches MEMORY.md.]"
         )
-    return _Part("project", text, shown < total), title
+    return _Part("project", text, shown < total), group.title
 
 
 def _demote(text: str) -> str:

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from brain import tokens
+from brain import markdown, tokens
 from brain.fsutil import atomic_write
 
 if TYPE_CHECKING:
@@ -50,27 +50,6 @@ def _save_json(brain: Brain, path: Path, data: Any) -> None:
 # -- markdown sections ------------------------------------------------------------
 
 
-def split_sections(text: str, level: int) -> list[str]:
-    """Cut ``text`` before each heading of exactly ``level`` (``##`` = 2).
-
-    The first part is whatever precedes the first heading (possibly empty); joining
-    the parts gives ``text`` back. Headings inside fenced code blocks are ignored.
-    """
-    marker = "#" * level + " "
-    parts: list[str] = []
-    current: list[str] = []
-    fenced = False
-    for line in text.splitlines(keepends=True):
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-        if not fenced and line.startswith(marker) and current:
-            parts.append("".join(current))
-            current = []
-        current.append(line)
-    parts.append("".join(current))
-    return parts
-
-
 def fit_sections(text: str, limit: int, level: int) -> tuple[str, int, int]:
     """The longest run of whole sections from the start of ``text`` within ``limit`` tokens.
 
@@ -78,7 +57,7 @@ def fit_sections(text: str, limit: int, level: int) -> tuple[str, int, int]:
     not even the first section fits, it is cut at the last whole line that fits (and
     counts as kept), so the reader never gets half a line.
     """
-    parts = [p for p in split_sections(text, level) if p.strip()]
+    parts = [s.text for s in markdown.split(text, (level,)) if s.text.strip()]
     if len(text.encode("utf-8")) <= limit:
         # A token is at least one byte: this fits without loading the tokenizer.
         return text.rstrip("\n"), len(parts), len(parts)
@@ -92,12 +71,6 @@ def fit_sections(text: str, limit: int, level: int) -> tuple[str, int, int]:
         head = head[: head.rfind("\n") + 1] or head
         kept = [head] if head.strip() else []
     return "".join(kept).rstrip("\n"), len(kept), len(parts)
-
-
-def section_title(section: str) -> str:
-    """The heading text of a section made by :func:`split_sections`."""
-    first = section.split("\n", 1)[0]
-    return first.lstrip("#").strip()
 
 
 def cached_fit(brain: Brain, text: str, limit: int, level: int) -> tuple[str, int, int]:
