@@ -115,6 +115,50 @@ class ParseResult:
     lines_read: int = 0
 
 
+@dataclass(slots=True)
+class SessionFacts:
+    """What an adapter learns about a session besides its turns, as it reads.
+
+    Attributes:
+        project, git_branch: as in :class:`Transcript`; the adapter sets them.
+        started, last_activity: the earliest and latest timestamps seen (see ``saw``).
+        unknown: records of a type the adapter does not know, counted, not fatal.
+    """
+
+    project: str | None = None
+    git_branch: str | None = None
+    started: datetime | None = None
+    last_activity: datetime | None = None
+    unknown: int = 0
+
+    def saw(self, stamp: datetime | None) -> None:
+        """Widen the session's span to include ``stamp`` (``None`` changes nothing)."""
+        if stamp is None:
+            return
+        self.started = stamp if self.started is None else min(self.started, stamp)
+        last = self.last_activity
+        self.last_activity = stamp if last is None else max(last, stamp)
+
+    def result(self, offset: int, malformed: int, lines: int, **transcript: Any) -> ParseResult:
+        """The parse's result: a :class:`Transcript` of these facts and ``transcript``.
+
+        Args:
+            offset, lines: where reading stopped and how many lines it took.
+            malformed: lines that were not JSON objects.
+            transcript: the rest of the transcript's fields (source, session_id, path,
+                turns, and title or subagent where the tool records them).
+        """
+        parsed = Transcript(
+            project=self.project,
+            git_branch=self.git_branch,
+            started=self.started,
+            last_activity=self.last_activity,
+            skipped=malformed + self.unknown,
+            **transcript,
+        )
+        return ParseResult(parsed, offset, malformed, self.unknown, self.last_activity, lines)
+
+
 class Adapter(Protocol):
     """What every transcript adapter provides; see ``brain.sources.get``."""
 

@@ -19,8 +19,8 @@ from brain.sources.base import (
     JsonLines,
     ParseResult,
     Role,
+    SessionFacts,
     SessionFile,
-    Transcript,
     Turn,
     as_str,
     clean,
@@ -119,21 +119,16 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
     for line_no, record in reader:
         builder.add(line_no, record)
     session_id, subagent = session_ids(path)
-    transcript = Transcript(
+    return builder.facts.result(
+        reader.offset,
+        reader.malformed,
+        reader.lines,
         source=name,
         session_id=session_id,
         path=str(path),
-        project=builder.cwd,
-        git_branch=builder.branch,
-        started=builder.started,
-        last_activity=builder.last,
         title=builder.title(),
         turns=builder.turns(),
-        skipped=reader.malformed + builder.unknown,
         subagent=subagent,
-    )
-    return ParseResult(
-        transcript, reader.offset, reader.malformed, builder.unknown, builder.last, reader.lines
     )
 
 
@@ -167,11 +162,7 @@ class _Builder:
     tool_names: dict[str, str] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)
     titles: dict[str, str] = field(default_factory=dict)
-    cwd: str | None = None
-    branch: str | None = None
-    started: datetime | None = None
-    last: datetime | None = None
-    unknown: int = 0
+    facts: SessionFacts = field(default_factory=SessionFacts)
 
     def add(self, line_no: int, record: dict[str, Any]) -> None:
         kind = as_str(record.get("type"))
@@ -196,7 +187,7 @@ class _Builder:
             if isinstance(value, str) and value.strip():
                 self.titles[kind] = value.strip()
         elif kind not in _IGNORED_TYPES:
-            self.unknown += 1
+            self.facts.unknown += 1
 
     def title(self) -> str | None:
         return next((self.titles[k] for k in _TITLE_RANK if k in self.titles), None)
@@ -216,16 +207,13 @@ class _Builder:
         )
 
     def _envelope(self, record: dict[str, Any]) -> None:
-        stamp = parse_timestamp(record.get("timestamp"))
-        if stamp is not None:
-            self.started = stamp if self.started is None else min(self.started, stamp)
-            self.last = stamp if self.last is None else max(self.last, stamp)
+        self.facts.saw(parse_timestamp(record.get("timestamp")))
         cwd = record.get("cwd")
         if isinstance(cwd, str) and cwd.startswith(("/", "\\")) or _is_windows_path(cwd):
-            self.cwd = cwd  # the latest cwd wins: worktrees move a session
+            self.facts.project = cwd  # the latest cwd wins: worktrees move a session
         branch = record.get("gitBranch")
         if isinstance(branch, str):
-            self.branch = branch or None
+            self.facts.git_branch = branch or None
 
     def _new(self, role: Role, text: str, line_no: int, stamp: datetime | None, **kw: Any) -> None:
         if text.strip():

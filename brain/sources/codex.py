@@ -20,8 +20,8 @@ from brain.sources.base import (
     JsonLines,
     ParseResult,
     Role,
+    SessionFacts,
     SessionFile,
-    Transcript,
     Turn,
     as_str,
     clean,
@@ -107,19 +107,14 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         builder.add(line_no, record)
     match = _SESSION_ID.search(path.name)
     session_id = builder.session_id or (match.group(1) if match else path.name.split(".")[0])
-    transcript = Transcript(
+    return builder.facts.result(
+        reader.offset,
+        reader.malformed,
+        reader.lines,
         source=name,
         session_id=session_id,
         path=str(path),
-        project=builder.cwd,
-        git_branch=builder.branch,
-        started=builder.started,
-        last_activity=builder.last,
         turns=builder.turns(),
-        skipped=reader.malformed + builder.unknown,
-    )
-    return ParseResult(
-        transcript, reader.offset, reader.malformed, builder.unknown, builder.last, reader.lines
     )
 
 
@@ -138,28 +133,22 @@ class _Builder:
     item_keys: set[bytes] = field(default_factory=set)
     tool_names: dict[str, str] = field(default_factory=dict)
     session_id: str | None = None
-    cwd: str | None = None
-    branch: str | None = None
-    started: datetime | None = None
-    last: datetime | None = None
-    unknown: int = 0
+    facts: SessionFacts = field(default_factory=SessionFacts)
 
     def add(self, line_no: int, record: dict[str, Any]) -> None:
         kind = as_str(record.get("type"))
         payload = record.get("payload")
         stamp = parse_timestamp(record.get("timestamp"))
-        if stamp is not None:  # any record, even an unknown one, shows activity
-            self.started = stamp if self.started is None else min(self.started, stamp)
-            self.last = stamp if self.last is None else max(self.last, stamp)
+        self.facts.saw(stamp)  # any record, even an unknown one, shows activity
         if kind not in _KNOWN_TYPES:
-            self.unknown += 1
+            self.facts.unknown += 1
             return
         if not isinstance(payload, dict):
             return
         if kind == "session_meta":
             self._meta(payload)
         elif kind == "turn_context" and _is_path(payload.get("cwd")):
-            self.cwd = payload["cwd"]  # the latest turn's cwd is the session's
+            self.facts.project = payload["cwd"]  # the latest turn's cwd is the session's
         elif kind == "response_item":
             self._item(line_no, payload, stamp)
         elif kind == "event_msg":
@@ -179,11 +168,13 @@ class _Builder:
         # A rollout may repeat session_meta (resume, fork); the first one names it.
         if self.session_id is None and isinstance(payload.get("id"), str):
             self.session_id = payload["id"]
-        if self.cwd is None and _is_path(payload.get("cwd")):
-            self.cwd = payload["cwd"]
+        facts = self.facts
+        if facts.project is None and _is_path(payload.get("cwd")):
+            facts.project = payload["cwd"]
         git = payload.get("git")
-        if self.branch is None and isinstance(git, dict) and isinstance(git.get("branch"), str):
-            self.branch = git["branch"] or None
+        branch = git.get("branch") if isinstance(git, dict) else None
+        if facts.git_branch is None and isinstance(branch, str):
+            facts.git_branch = branch or None
 
     def _add(self, role: Role, text: str, line_no: int, stamp: datetime | None, **kw: Any) -> bool:
         text = clean(_CITATION.sub("", text).strip(), self.limit)

@@ -21,8 +21,8 @@ from typing import Any
 from brain.sources.base import (
     JsonLines,
     ParseResult,
+    SessionFacts,
     SessionFile,
-    Transcript,
     Turn,
     as_str,
     clean,
@@ -88,20 +88,20 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         offset, malformed, lines = reader.offset, reader.malformed, reader.lines
     subagent = path.stem if path.parent.parent.name == "chats" else None
     session_id = path.parent.name if subagent else (builder.meta_str("sessionId") or path.stem)
-    started = parse_timestamp(builder.meta.get("startTime")) or builder.first
-    transcript = Transcript(
+    facts = builder.facts
+    facts.started = parse_timestamp(builder.meta.get("startTime")) or facts.started
+    facts.project = project_root(path, builder.meta_str("projectHash"))
+    return facts.result(
+        offset,
+        malformed,
+        lines,
         source=name,
         session_id=session_id,
         path=str(path),
-        project=project_root(path, builder.meta_str("projectHash")),
-        started=started,
-        last_activity=builder.last,
         title=builder.meta_str("summary"),
         turns=tuple(turn for turns in builder.messages.values() for turn in turns),
-        skipped=malformed + builder.unknown,
         subagent=subagent,
     )
-    return ParseResult(transcript, offset, malformed, builder.unknown, builder.last, lines)
 
 
 def _parse_legacy(path: Path, start: int, builder: _Builder) -> tuple[int, int, int]:
@@ -151,9 +151,7 @@ class _Builder:
     limit: int
     meta: dict[str, Any] = field(default_factory=dict)
     messages: dict[str, list[Turn]] = field(default_factory=dict)
-    first: datetime | None = None
-    last: datetime | None = None
-    unknown: int = 0
+    facts: SessionFacts = field(default_factory=SessionFacts)
 
     def meta_str(self, key: str) -> str | None:
         value = self.meta.get(key)
@@ -180,7 +178,7 @@ class _Builder:
             if isinstance(record.get("messages"), list):
                 self._messages(line_no, record["messages"])
         else:
-            self.unknown += 1
+            self.facts.unknown += 1
 
     def _messages(self, line_no: int, messages: list[Any]) -> None:
         for message in messages:
@@ -193,10 +191,7 @@ class _Builder:
         self.messages = {i: self.messages[i] for i in keep}
 
     def _stamp(self, value: object) -> None:
-        stamp = parse_timestamp(value)
-        if stamp is not None:
-            self.first = stamp if self.first is None else min(self.first, stamp)
-            self.last = stamp if self.last is None else max(self.last, stamp)
+        self.facts.saw(parse_timestamp(value))
 
     def _message(self, line_no: int, record: dict[str, Any]) -> None:
         self._stamp(record.get("timestamp"))
@@ -214,7 +209,7 @@ class _Builder:
                 if isinstance(call, dict):
                     turns.extend(self._tool_turns(call, stamp, line_no))
         elif kind not in _SKIPPED_TYPES:
-            self.unknown += 1
+            self.facts.unknown += 1
         cleaned = [t for t in (self._capped(t) for t in turns) if t.text.strip()]
         # Re-assigning an existing key keeps its first-seen place: last copy wins.
         self.messages[record["id"]] = cleaned
