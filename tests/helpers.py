@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +46,15 @@ def commit_count(home: Path) -> int:
 
 def status(home: Path) -> str:
     return git(home, "status", "--porcelain")
+
+
+def older_index(path: Path, migrations: int) -> sqlite3.Connection:
+    """An index file made by older code: only its first ``migrations`` applied."""
+    from brain.index.db import MIGRATIONS
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT)")
+    for name, sql in MIGRATIONS[:migrations]:
+        conn.executescript(sql)
+        conn.execute("INSERT INTO migrations VALUES (?, '')", (name,))
+    return conn

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from brain.index import Doc, Index
 from brain.index.author import named_authors, reward_author
-from brain.index.db import MIGRATIONS, migrate
+from brain.index.db import migrate
 from brain.index.rank import Candidate
+from tests.helpers import older_index
 
 
 @pytest.fixture
@@ -78,11 +78,7 @@ def test_named_authors_needs_every_name_word() -> None:
 
 def test_older_index_gains_the_author_column(tmp_path: Path) -> None:
     path = tmp_path / "index.sqlite"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT)")
-    for name, sql in MIGRATIONS[:3]:
-        conn.executescript(sql)
-        conn.execute("INSERT INTO migrations VALUES (?, '')", (name,))
+    conn = older_index(path, 3)
     conn.execute("INSERT INTO docs(path, kind, body) VALUES ('old', 'turn', 'kept text')")
     assert migrate(conn) == ["0004_docs_author", "0005_docs_asked"]
     conn.close()

@@ -15,7 +15,7 @@ from brain import remote as sync
 from brain.core import Brain
 from tests import fakemodel
 from tests.fakemodel import FakeModel
-from tests.helpers import cli, cli_json, git
+from tests.helpers import cli, cli_json, git, older_index
 
 fake_model = fakemodel.fake_model
 
@@ -274,19 +274,11 @@ def test_unreachable_embedding_model_is_a_clear_error(brain: Brain) -> None:
 
 
 def test_an_index_of_an_older_format_is_rebuilt_once(brain: Brain, home: Path) -> None:
-    import sqlite3
-
-    from brain.index.db import MIGRATIONS
-
     cli("recall", "deploy")
     index = home / ".brain" / "index.sqlite"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{index}{suffix}").unlink(missing_ok=True)
-    conn = sqlite3.connect(index, isolation_level=None)
-    conn.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied TEXT)")
-    for name, sql in MIGRATIONS[:4]:
-        conn.executescript(sql)
-        conn.execute("INSERT INTO migrations VALUES (?, '')", (name,))
+    conn = older_index(index, 4)
     conn.execute("INSERT INTO docs(path, kind, body) VALUES ('stale.md', 'record', 'deploy')")
     conn.close()
     result = cli("recall", "deploy", "--json")
