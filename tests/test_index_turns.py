@@ -29,18 +29,23 @@ def test_questions_keeps_only_the_asking_sentences() -> None:
 
 def test_a_reply_carries_the_question_of_someone_else() -> None:
     turns = [
-        ("user", "Which port does the staging API listen on?"),
-        ("assistant", "It listens on 8443 behind the proxy. Want me to add it to the docs?"),
+        ("user", "Why does the deploy fail? Is it the proxy?"),
+        ("assistant", "Let me check the logs."),  # a run of replies: each answers
+        ("assistant", "The proxy drops port 8443. Want me to open it?"),
         ("user", "Yes please."),
-        ("user", "And what about production?"),  # same author again: not a reply
+        ("user", "And what about production?"),
+        ("assistant", "Production already allows it."),
     ]
     assert questions_answered(turns) == [
         "",
-        "Which port does the staging API listen on?",
-        "Want me to add it to the docs?",
-        "",
+        "Why does the deploy fail? Is it the proxy?",
+        "Why does the deploy fail? Is it the proxy?",
+        "Want me to open it?",
+        "Want me to open it?",
+        "And what about production?",
     ]
     assert questions_answered([]) == []
+    assert questions_answered([("user", "Hello?")]) == [""]
 
 
 def test_the_answer_outranks_the_question(tmp_path: Path) -> None:

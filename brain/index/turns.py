@@ -46,21 +46,30 @@ def questions(text: str) -> str:
 
 
 def questions_answered(turns: Sequence[tuple[str, str]]) -> list[str]:
-    """For each turn, the questions the turn before it asked, if someone else asked them.
+    """For each turn, the questions the other side asked just before it.
+
+    A reply can take several turns by one author (an agent says "Let me check", runs
+    tools, then answers), so every turn of a run by one author answers the questions
+    of the run before it, by another author.
 
     Args:
         turns: one conversation's turns in order, as (author, text); the author is a
             speaker's name or a role such as ``user`` or ``assistant``.
 
     Returns:
-        One string per turn: the previous turn's questions when that turn was by
-        another author, else ''.
+        One string per turn: the questions of the previous author's run, joined and
+        cut to ``QUESTION_CHARS`` ('' for the first run, or when nothing was asked).
     """
-    answered = [""] * len(turns)
-    for i in range(1, len(turns)):
-        (before, asked), (author, _) = turns[i - 1], turns[i]
-        if before != author:
-            answered[i] = questions(asked)
+    answered: list[str] = []
+    author_of_run: str | None = None
+    run: list[str] = []  # the questions of the current run's turns
+    asked = ""
+    for author, text in turns:
+        if author != author_of_run:
+            asked = " ".join(q for q in run if q)[:QUESTION_CHARS]
+            author_of_run, run = author, []
+        answered.append(asked)
+        run.append(questions(text))
     return answered
 
 
