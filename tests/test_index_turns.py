@@ -25,6 +25,8 @@ def test_questions_keeps_only_the_asking_sentences() -> None:
     assert questions("No questions here. None at all!") == ""
     assert questions("Why?\n```\nx = a ? b : c\n```") == "Why?"
     assert len(questions("Is it long? " * 100)) == QUESTION_CHARS
+    assert questions("部署好了。端口是多少？谢谢！") == "端口是多少？"
+    assert questions("¿Qué puerto usa staging? Gracias.") == "¿Qué puerto usa staging?"
 
 
 def test_a_reply_carries_the_question_of_someone_else() -> None:

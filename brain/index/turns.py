@@ -17,12 +17,14 @@ from dataclasses import replace
 
 from brain.index.rank import Candidate
 
-# Sentences end at . ! or ? followed by space, or at a line break (code and lists).
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+# Sentences end at . ! or ? followed by space, at a full-width 。！？, or at a line break
+# (code and lists).
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+")
 # Code says nothing as a question ("a ? b : c"); fenced blocks are dropped first.
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
-# A question mark right after a word, a quote or a bracket: "Is TLS on?", "(or 'x')?".
-_ASKS = re.compile(r"[\w\"')\]]\?$")
+# A question mark right after a word, a quote or a bracket: "Is TLS on?", "(or 'x')?";
+# or a full-width one.
+_ASKS = re.compile(r"[\w\"')\]]\?$|？$")
 # A question longer than this is cut: it is a hint about the reply, not a second body.
 QUESTION_CHARS = 300
 # A turn that is all question scores (1 - ASKING_WEIGHT) of its relevance, one that is
