@@ -231,8 +231,8 @@ def open_index(
     path = brain.state / INDEX_FILE
     with _index_lock(brain):
         index, reason = _connect(brain, path, rebuild, reuse)
-        if reason is None and index.upgraded:
-            reason = "the index format changed"
+        if reason is None:
+            reason = index.rebuild_reason()
         if reason is None and index.get_meta(META_SEMANTIC) != _semantic_setting(brain):
             reason = "the semantic layer was " + (
                 f"set to {brain.config.embedding_model or 'wordllama'}"

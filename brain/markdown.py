@@ -12,8 +12,14 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-# ATX headings: one to six '#', whitespace, then the title (trailing '#'s are decoration).
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*(?:#+[ \t]*)?$")
+# ATX headings: one to six '#', whitespace, then the title; a closing run of '#' after
+# whitespace is decoration ("## Tooling ##"), one without is the title's ("## Using C#").
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+# A code fence opens with three or more backticks or tildes (up to three spaces in) and
+# closes with a run of the same character at least as long, and nothing after it.
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+# Lines end at '\n' only: str.splitlines() would also cut at form feeds and U+2028.
+_LINES = re.compile(r"[^\n]*\n|[^\n]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,21 +45,38 @@ class Section:
 def split(text: str, levels: Collection[int]) -> list[Section]:
     """Cut ``text`` before each heading whose level is in ``levels``.
 
-    The first section is whatever precedes the first such heading (level 0, possibly
-    empty); joining the sections' ``text`` gives ``text`` back. Headings inside fenced
-    code blocks are text.
+    Args:
+        text: markdown.
+        levels: the heading levels to cut at (``2`` for ``##``).
+
+    Returns:
+        The sections in order. The first is whatever precedes the first such heading
+        (level 0, possibly empty); joining their ``text`` gives ``text`` back. Headings
+        inside fenced code blocks are text.
     """
     sections: list[Section] = []
     title, level = "", 0
     current: list[str] = []
-    fenced = False
-    for line in text.splitlines(keepends=True):
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-        heading = None if fenced else _HEADING.match(line.rstrip("\r\n"))
+    fence = ""  # the open fence's marker, '' outside code
+    for line in _LINES.findall(text):
+        bare = line.rstrip("\r\n")
+        fence = _fence_after(bare, fence)
+        heading = None if fence else _HEADING.match(bare)
         if heading and len(heading.group(1)) in levels and heading.group(2):
             sections.append(Section(title, level, "".join(current)))
             title, level, current = heading.group(2), len(heading.group(1)), []
         current.append(line)
     sections.append(Section(title, level, "".join(current)))
     return sections
+
+
+def _fence_after(line: str, fence: str) -> str:
+    """The open fence's marker after ``line`` ('' when outside a code block)."""
+    found = _FENCE.match(line)
+    if not found:
+        return fence
+    marker, rest = found.groups()
+    if not fence:
+        return marker
+    closes = marker[0] == fence[0] and len(marker) >= len(fence) and not rest.strip()
+    return "" if closes else fence

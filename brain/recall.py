@@ -108,7 +108,7 @@ def _recall_as_of(brain: Brain, query: str, when: str, filters: dict[str, Any]) 
     path = brain.state / "as-of" / f"{rev}.sqlite"
     fresh = not path.exists()
     with Index.open(path) as index:
-        if fresh or index.upgraded or index.get_meta(META_COMMIT) != rev:
+        if fresh or index.rebuild_reason() or index.get_meta(META_COMMIT) != rev:
             docs = []
             for prefix in ("memories/", "rollout_summaries/", "MEMORY.md"):
                 for rel, data in brain.repo.files_at(rev, prefix).items():

@@ -158,6 +158,13 @@ def test_find_project_group_ignores_partial_names() -> None:
     assert find_project_group(MEMORY_MD, Path("/x/bill")) is None
 
 
+def test_find_project_group_at_the_very_start() -> None:
+    text = MEMORY_MD.removeprefix("# Memory\n\n")
+    group = find_project_group(text, Path("/x/damage-control"))
+    assert group is not None and group.title == "damage-control"
+    assert group.body.startswith("### User preferences\n")
+
+
 def test_budget_caps_the_whole_context(brain: Brain) -> None:
     add_records(brain, 50)
     ctx = context(brain, budget=400)

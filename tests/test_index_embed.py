@@ -54,7 +54,7 @@ def test_query_words_gain_their_nearest_indexed_words(tmp_path: Path) -> None:
             "violin.md",
             "guitar.md",
         }
-    layer = SemanticLayer(connect(path)[0], tmp_path / ".brain" / "wordllama")
+    layer = SemanticLayer(connect(path), tmp_path / ".brain" / "wordllama")
     related = layer.related_words(("instruments",))
     assert "guitar" in related
     assert not {"budget", "quarterly", "deploys"} & set(related)
@@ -82,7 +82,7 @@ def test_an_outside_model_keeps_no_word_vocabulary(tmp_path: Path) -> None:
     assert conn.execute("SELECT count(*) FROM vocabulary").fetchone()[0] == 0
     from brain.index.db import connect
 
-    layer = SemanticLayer(connect(path)[0], tmp_path / "unused", model=_OutsideModel())
+    layer = SemanticLayer(connect(path), tmp_path / "unused", model=_OutsideModel())
     assert layer.related_words(("violin",)) == ()
 
 

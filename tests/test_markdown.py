@@ -35,12 +35,31 @@ def test_cut_before_the_headings_of_the_levels_asked_for() -> None:
     assert [s.title for s in both] == ["", "Deploys", "Staging", "Tooling"]
 
 
+def test_fences_titles_and_line_ends() -> None:
+    text = "## Using C#\r\nbody\r\n````\n```\n## inside\n```\n````\n## After ##\nend"
+    sections = markdown.split(text, (2,))
+    assert [s.title for s in sections] == ["", "Using C#", "After"]
+    assert "## inside" in sections[1].text and sections[1].body.startswith("body\r\n")
+    # Only '\n' ends a line: a form feed or U+2028 inside a line is text.
+    odd = "## A\u2028more\nbody\nintro\x0c## Fake\n"
+    [_, only] = markdown.split(odd, (2,))
+    assert only.title == "A\u2028more" and only.body == "body\nintro\x0c## Fake\n"
+    # An unclosed fence runs to the end, as in CommonMark.
+    assert len(markdown.split("~~~\n## x\n", (2,))) == 1
+
+
 def test_not_headings() -> None:
     text = "#hashtag\n####### seven\n## \nplain\n"
     assert [s.title for s in markdown.split(text, range(1, 8))] == [""]
 
 
-@given(st.lists(st.sampled_from(["## A\n", "### B\n", "text\n", "```\n", "\n", "# C", "x"])))
+@given(
+    st.lists(
+        st.sampled_from(
+            ["## A\n", "### B\n", "text\n", "```\n", "~~~~\n", "\n", "# C", "x", "\r\n", "\u2028"]
+        )
+    )
+)
 def test_joining_the_sections_gives_the_text_back(lines: list[str]) -> None:
     text = "".join(lines)
     for levels in ((2,), (2, 3), (1, 2, 3)):

@@ -102,6 +102,8 @@ INSERT INTO docs_fts(docs_fts, rank) VALUES ('rank', 'bm25({", ".join(map(str, w
 _FTS_FIRST = _fts(FTS_COLUMNS[:5], FTS_WEIGHTS[:5])
 
 _META = "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+# Why the documents should be indexed again from their sources ('' or absent: no need).
+META_REBUILD = "rebuild_reason"
 
 # Who wrote a document (a transcript turn's speaker or role). Not searched as text: it
 # only lets a query that names an author prefer that author's documents.
@@ -129,16 +131,16 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def connect(path: Path) -> tuple[sqlite3.Connection, list[str]]:
+def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) the index at ``path`` and bring its schema up to date.
 
     Args:
         path: the SQLite file; its parent directory is created.
 
     Returns:
-        A connection in WAL mode with foreign keys on and all migrations applied, and
-        the migrations this call applied to an index that already had a schema (its
-        documents were indexed by older code: the caller may want to rebuild them).
+        A connection in WAL mode with foreign keys on and all migrations applied. When
+        this brought an existing index's schema up to date, its meta ``META_REBUILD``
+        says why it should be rebuilt (until :meth:`Index.clear` empties it).
 
     Raises:
         IndexCorruptError: the file exists but is not a usable index.
@@ -151,11 +153,18 @@ def connect(path: Path) -> tuple[sqlite3.Connection, list[str]]:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=5000")
         applied = migrate(conn)
+        if applied and MIGRATIONS[0][0] not in applied:
+            # Documents written by older code lack what the new schema adds. Whoever
+            # opens the file first (a write may), the next full read rebuilds it.
+            conn.execute(
+                "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)",
+                (META_REBUILD, "the index format changed"),
+            )
         conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise IndexCorruptError(path, str(exc)) from exc
-    return conn, [] if MIGRATIONS[0][0] in applied else applied
+    return conn
 
 
 def migrate(conn: sqlite3.Connection) -> list[str]:

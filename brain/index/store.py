@@ -17,7 +17,7 @@ from typing import Any
 from brain.index import rank as ranking
 from brain.index.author import named_authors, reward_author
 from brain.index.coverage import reward_coverage
-from brain.index.db import IndexCorruptError, connect, transaction
+from brain.index.db import META_REBUILD, IndexCorruptError, connect, transaction
 from brain.index.docs import KINDS, Doc, Hit, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
 from brain.index.fusion import (
@@ -56,19 +56,10 @@ RETURNING id
 class Index:
     """A SQLite FTS5 catalog of documents. Open with :meth:`Index.open`."""
 
-    def __init__(
-        self,
-        conn: sqlite3.Connection,
-        path: Path,
-        semantic: Any = None,
-        upgraded: Sequence[str] = (),
-    ) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, semantic: Any = None) -> None:
         self._conn = conn
         self.path = path
         self._semantic = semantic
-        # Schema migrations this open applied to an existing index: its documents were
-        # written by older code and may lack what the new schema adds.
-        self.upgraded = tuple(upgraded)
 
     @classmethod
     def open(cls, path: Path | str, *, semantic: bool = False, embedder: Any = None) -> Index:
@@ -88,13 +79,13 @@ class Index:
             EmbeddingError: ``semantic`` is on and the model cannot be loaded.
         """
         path = Path(path)
-        conn, upgraded = connect(path)
+        conn = connect(path)
         layer = None
         if semantic:
             from brain.index.embed import SemanticLayer  # heavy: only when asked for
 
             layer = SemanticLayer(conn, path.parent / "wordllama", model=embedder)
-        return cls(conn, path, layer, upgraded)
+        return cls(conn, path, layer)
 
     def close(self) -> None:
         """Close the connection."""
@@ -159,12 +150,20 @@ class Index:
 
         return int(self._guard(run))
 
+    def rebuild_reason(self) -> str | None:
+        """Why the documents should be indexed again (a newer schema), or None."""
+        return self.get_meta(META_REBUILD) or None
+
     def clear(self) -> None:
-        """Delete every document (meta is kept); used before a full rebuild."""
+        """Delete every document; used before a full rebuild, which it marks as done.
+
+        Meta is kept, except the reason to rebuild.
+        """
 
         def run() -> None:
             with transaction(self._conn) as conn:
                 conn.execute("DELETE FROM docs")
+                conn.execute("DELETE FROM meta WHERE name = ?", (META_REBUILD,))
             if self._semantic is not None:
                 self._semantic.forget_cache()
 
@@ -276,9 +275,9 @@ class Index:
             texts = self._texts([c.doc_id for c in candidates])
             candidates = reward_coverage(candidates, texts, parsed.terms)
         candidates = reward_author(candidates, named)
-        candidates = discount_asking(candidates)
         if self._semantic is not None:
             candidates = self._fuse_semantic(text, candidates, where, params)
+        candidates = discount_asking(candidates)
         ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
         return self._hits(ranked, parsed.terms)
 

@@ -22,9 +22,10 @@ from brain.index.rank import Candidate
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+")
 # Code says nothing as a question ("a ? b : c"); fenced blocks are dropped first.
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
-# A question mark right after a word, a quote or a bracket: "Is TLS on?", "(or 'x')?";
-# or a full-width one.
-_ASKS = re.compile(r"[\w\"')\]]\?$|？$")
+# A question mark right after a word, a quote, a bracket or another question mark ("Is
+# TLS on?", "(or 'x')?", "Really??"), closing quotes and brackets allowed after it ("(is
+# it on?)"); or a full-width one. "a ? b" is not asking.
+_ASKS = re.compile(r"[\w\"'\u2019\u201d)\]?]\?[\"'\u2019\u201d)\]]*$|？$")
 # A question longer than this is cut: it is a hint about the reply, not a second body.
 QUESTION_CHARS = 300
 # A turn that is all question scores (1 - ASKING_WEIGHT) of its relevance, one that is
@@ -33,18 +34,24 @@ QUESTION_CHARS = 300
 ASKING_WEIGHT = 0.4
 
 
-def questions(text: str) -> str:
-    """The sentences of ``text`` that ask something, joined by spaces ('' if none).
+def question_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` that ask something, in order, whole.
 
     Args:
         text: a turn's words.
 
     Returns:
-        The sentences ending in ``?``, in order, cut to ``QUESTION_CHARS``.
+        The sentences ending in a question mark (closing quotes or brackets may follow
+        it), outside fenced code blocks.
     """
     sentences = (s.strip() for s in _SENTENCES.split(_FENCED.sub("\n", text)))
-    asked = [s for s in sentences if _ASKS.search(s)]
-    return " ".join(asked)[:QUESTION_CHARS]
+    return [s for s in sentences if _ASKS.search(s)]
+
+
+def questions(text: str) -> str:
+    """The sentences of ``text`` that ask something, joined by spaces, cut to
+    ``QUESTION_CHARS`` ('' if none)."""
+    return " ".join(question_sentences(text))[:QUESTION_CHARS]
 
 
 def questions_answered(turns: Sequence[tuple[str, str]]) -> list[str]:
@@ -76,10 +83,19 @@ def questions_answered(turns: Sequence[tuple[str, str]]) -> list[str]:
 
 
 def asking_share(text: str) -> float:
-    """The share of ``text``'s characters that are question sentences (0.0 to 1.0)."""
-    if not text:
+    """The share of ``text``'s non-blank characters in question sentences, 0.0 to 1.0.
+
+    A turn of nothing but questions is 1.0 however long it is; fenced code counts as
+    text that does not ask.
+    """
+    said = _non_blank(text)
+    if not said:
         return 0.0
-    return min(1.0, len(questions(text)) / len(text))
+    return min(1.0, sum(_non_blank(q) for q in question_sentences(text)) / said)
+
+
+def _non_blank(text: str) -> int:
+    return len(text) - sum(ch.isspace() for ch in text)
 
 
 def discount_asking(candidates: list[Candidate], weight: float = ASKING_WEIGHT) -> list[Candidate]:
@@ -89,6 +105,9 @@ def discount_asking(candidates: list[Candidate], weight: float = ASKING_WEIGHT) 
         candidates: matches with their relevance so far (``Candidate.asking`` is 0.0
             for everything but transcript turns).
         weight: the discount for a turn that is nothing but questions.
+
+    Returns:
+        The candidates in the same order, turns that ask scaled down.
     """
     return [
         replace(c, relevance=c.relevance * (1.0 - weight * c.asking)) if c.asking else c

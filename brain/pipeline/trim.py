@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 TOOL_CHARS = 300
 DOC_BODY_CHARS = 4_000
 CONTEXT_CHARS = 300
+TAIL_CHARS = 1_000  # the end of a long turn read for the questions it asks
 # Extra characters redacted on each side of a cut, so a secret straddling the cut
 # is seen whole by the redactor before the text is trimmed.
 _MARGIN = 2_000
@@ -110,7 +111,9 @@ def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
     picked = [(n, t) for n, t in enumerate(transcript.turns, 1) if _doc_worthy(t)]
     # Redact before capping, for the same reason as in ``render_turn``.
     texts = [redact(t.text.strip()[: DOC_BODY_CHARS + _MARGIN]) for _, t in picked]
-    asked = questions_answered([(t.role, text) for (_, t), text in zip(picked, texts, strict=True)])
+    asked = questions_answered(
+        [(t.role, _with_tail(t, text)) for (_, t), text in zip(picked, texts, strict=True)]
+    )
     started = transcript.started
     docs = []
     for i, (number, turn) in enumerate(picked):
@@ -136,6 +139,19 @@ def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
             )
         )
     return docs
+
+
+def _with_tail(turn: Turn, head: str) -> str:
+    """A turn's redacted head, plus the redacted end of a turn longer than the head.
+
+    An agent's closing question ("Shall I also update the docs?") ends a long reply,
+    and the next turn answers it.
+    """
+    text = turn.text.strip()
+    if len(text) <= DOC_BODY_CHARS + _MARGIN:
+        return head  # the head is the whole turn
+    # Redact a window wider than what is kept, as ``trim_redacted`` does.
+    return head + "\n" + redact(text[-(TAIL_CHARS + _MARGIN) :])[-TAIL_CHARS:]
 
 
 def _cap(text: str, limit: int) -> str:

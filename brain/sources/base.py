@@ -120,8 +120,10 @@ class SessionFacts:
     """What an adapter learns about a session besides its turns, as it reads.
 
     Attributes:
-        project, git_branch: as in :class:`Transcript`; the adapter sets them.
-        started, last_activity: the earliest and latest timestamps seen (see ``saw``).
+        project: the working directory, as in :class:`Transcript`.
+        git_branch: the branch, as in :class:`Transcript`.
+        started: the earliest timestamp seen (see ``saw``).
+        last_activity: the latest timestamp seen.
         unknown: records of a type the adapter does not know, counted, not fatal.
     """
 
@@ -143,10 +145,14 @@ class SessionFacts:
         """The parse's result: a :class:`Transcript` of these facts and ``transcript``.
 
         Args:
-            offset, lines: where reading stopped and how many lines it took.
+            offset: the byte offset where reading stopped.
             malformed: lines that were not JSON objects.
+            lines: how many complete lines were read.
             transcript: the rest of the transcript's fields (source, session_id, path,
                 turns, and title or subagent where the tool records them).
+
+        Returns:
+            The transcript and where to resume.
         """
         parsed = Transcript(
             project=self.project,
