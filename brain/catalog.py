@@ -10,6 +10,7 @@ deleting ``.brain/`` and rebuilding gives the same catalog.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 from brain import uses
 from brain.documents import INDEXED_DIRS, file_docs, is_indexed
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
-from brain.lock import home_lock
+from brain.lock import HomeLockedError, home_lock
 from brain.records import iso, utcnow
 from brain.repo import changed_between, dirty_paths, head_sha, tracked_files
 
@@ -50,10 +51,10 @@ class IndexReport:
 # -- locking and opening -----------------------------------------------------------
 
 
-def _index_lock(brain: Brain) -> AbstractContextManager[None]:
+def _index_lock(brain: Brain, timeout: float = 60.0) -> AbstractContextManager[None]:
     """Serialise index writers (readers of SQLite never wait on this); the same kind of
     lock as the home's, on its own file, so a recall never waits for a commit."""
-    return home_lock(brain.state / "index.lock")
+    return home_lock(brain.state / "index.lock", timeout)
 
 
 def _open(brain: Brain, path: Path) -> Index:
@@ -117,29 +118,33 @@ def _extra_docs(brain: Brain) -> Iterator[Doc]:
     return iter_session_docs(brain)
 
 
-def _with_uses(docs: Iterable[Doc], counts: Counter[str]) -> Iterator[Doc]:
+def _with_uses(docs: Iterable[Doc], counts: Counter[str], last: dict[str, str]) -> Iterator[Doc]:
+    """The documents with the use counts and last-use times the journal records."""
     from dataclasses import replace
 
     for doc in docs:
-        yield replace(doc, use_count=counts[doc.path]) if counts.get(doc.path) else doc
+        if counts.get(doc.path):
+            doc = replace(doc, use_count=counts[doc.path], last_used=last.get(doc.path, ""))
+        yield doc
 
 
 def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
     start = time.perf_counter()
     index.clear()
     head, dirty = head_sha(brain.path), dirty_paths(brain.path)
-    counts = uses.all_uses(brain)
+    counts, last = uses.all_uses(brain), uses.last_used(brain)
     docs = [
         d
         for rel in tracked_files(brain.path, *INDEXED_DIRS)
         if is_indexed(rel)
         for d in file_docs(rel, _read(brain, rel) or "")
     ]
-    added = index.upsert(_with_uses(docs, counts))
-    added += index.upsert(_with_uses(_extra_docs(brain), counts))
+    added = index.upsert(_with_uses(docs, counts, last))
+    added += index.upsert(_with_uses(_extra_docs(brain), counts, last))
     index.set_meta(META_COMMIT, head or "")
     index.set_meta(META_DIRTY, json.dumps(sorted(p for p in dirty if is_indexed(p))))
     index.set_meta(META_SEMANTIC, _semantic_setting(brain))
+    index.mark_rebuilt()
     return IndexReport(
         "rebuilt", added, 0, 0, index.count(), head, round(time.perf_counter() - start, 3), reason
     )
@@ -281,20 +286,29 @@ def _connect(brain: Brain, path: Path, rebuild: bool, reuse: bool) -> tuple[Inde
         return _open(brain, path), "the index was corrupt"
 
 
+# How long a write waits for the index after its commit. The commit is what counts: an
+# index busy for longer (a rebuild) is left behind, and the next read catches it up.
+AFTER_COMMIT_WAIT = 2.0
+
+
 def after_commit(brain: Brain, before: str | None, after: str, paths: Sequence[str]) -> None:
-    """Update the rows a write just changed, if the index was current before it."""
+    """Update the rows a write just changed, if the index was current before it.
+
+    Best effort: the write has committed, so a busy or broken index never fails it.
+    """
     path = brain.state / INDEX_FILE
     if not path.exists():
         return
-    with _index_lock(brain):
-        try:
-            with _open(brain, path) as index:
-                if index.get_meta(META_COMMIT) != (before or ""):
-                    return  # behind already: the next read catches up from git
-                _apply(brain, index, {rel: "M" for rel in paths})
-                index.set_meta(META_COMMIT, after)
-        except IndexCorruptError:
-            _remove_files(path)  # rebuilt once by the next read
+    try:
+        with _index_lock(brain, AFTER_COMMIT_WAIT), _open(brain, path) as index:
+            if index.get_meta(META_COMMIT) != (before or ""):
+                return  # behind already: the next read catches up from git
+            _apply(brain, index, {rel: "M" for rel in paths})
+            index.set_meta(META_COMMIT, after)
+    except (HomeLockedError, sqlite3.OperationalError):
+        return  # still at ``before``: the next read brings it up to date
+    except IndexCorruptError:
+        _remove_files(path)  # rebuilt once by the next read
 
 
 def upsert_docs(brain: Brain, docs: Iterable[Doc], *, replace_prefixes: Sequence[str] = ()) -> int:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -93,8 +95,10 @@ def recall(
     hits = tuple(index.search(query, **filters))
     used = [h.path for h in hits if h.kind == "record"]
     if used:
-        index.bump_use(used, datetime.now(UTC))
         uses.note_uses(brain, used)
+        # A busy index skips the bump: the uses are noted, and a rebuild counts them.
+        with contextlib.suppress(sqlite3.OperationalError):
+            index.bump_use(used, datetime.now(UTC))
     notice = f"index {report.action}: {report.reason}" if report.action == "rebuilt" else None
     return RecallResult(query, hits, None, notice)
 
@@ -117,5 +121,6 @@ def _recall_as_of(brain: Brain, query: str, when: str, filters: dict[str, Any]) 
             index.clear()
             index.upsert(docs)
             index.set_meta(META_COMMIT, rev)
+            index.mark_rebuilt()
         hits = tuple(index.search(query, now=moment, **filters))
     return RecallResult(query, hits, rev, None)

@@ -100,11 +100,12 @@ def _rev_parse_head(home: Path) -> str | None:
 def dirty_paths(home: Path) -> list[str]:
     """Tracked files with uncommitted edits, without importing GitPython."""
     out = subprocess.run(
-        ["git", "-C", str(home), "diff-index", "--name-only", "--no-renames", "HEAD", "--"],
+        ["git", "-C", str(home), "diff-index", "--name-only", "-z", "--no-renames", "HEAD", "--"],
         capture_output=True,
         text=True,
     )
-    return out.stdout.splitlines() if out.returncode == 0 else []
+    # -z: git would otherwise quote a name with non-ASCII bytes ("cr\303\250me.md").
+    return [p for p in out.stdout.split("\0") if p] if out.returncode == 0 else []
 
 
 def changed_between(home: Path, old: str, new: str) -> dict[str, str] | None:
@@ -113,13 +114,16 @@ def changed_between(home: Path, old: str, new: str) -> dict[str, str] | None:
     None when ``old`` is not in the history any more (rewritten, or another clone's).
     """
     out = subprocess.run(
-        ["git", "-C", str(home), "diff", "--name-status", "--no-renames", old, new, "--"],
+        ["git", "-C", str(home), "diff", "--name-status", "-z", "--no-renames", old, new, "--"],
         capture_output=True,
         text=True,
     )
     if out.returncode != 0:
         return None
-    return {line.split("\t", 1)[1]: line[0] for line in out.stdout.splitlines() if "\t" in line}
+    # -z: "M\0path\0A\0path\0...", names unquoted.
+    fields = out.stdout.split("\0")
+    pairs = zip(fields[::2], fields[1::2], strict=False)  # a trailing "\0" is left over
+    return {path: status[0] for status, path in pairs if path}
 
 
 def tracked_files(home: Path, *paths: str) -> list[str]:
@@ -307,7 +311,11 @@ class Repo:
         return out or None
 
     def files_at(self, rev: str, prefix: str) -> dict[str, bytes]:
-        """Every file under ``prefix`` as it was at ``rev``: path → content."""
+        """Every file under ``prefix`` (a folder or one file) as it was at ``rev``.
+
+        Returns:
+            Path → content; {} when ``prefix`` did not exist at ``rev``.
+        """
         git = _gitpython()
         try:
             tree = self._repo.commit(rev).tree
@@ -316,6 +324,8 @@ class Repo:
             return {}
         except (ValueError, git.exc.GitError) as exc:
             raise RepoError(f"cannot read {prefix} at {rev}: {exc}") from exc
+        if folder.type == "blob":  # a file, such as MEMORY.md
+            return {folder.path: folder.data_stream.read()}
         return {
             blob.path: blob.data_stream.read() for blob in folder.traverse() if blob.type == "blob"
         }

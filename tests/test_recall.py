@@ -13,6 +13,7 @@ import pytest
 
 from brain import remote as sync
 from brain.core import Brain
+from brain.index.rank import parse_time
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 from tests.helpers import cli, cli_json, git, older_index
@@ -311,3 +312,68 @@ def test_an_as_of_catalog_of_an_older_format_is_rebuilt(brain: Brain, home: Path
     hits = cli_json("recall", "deploys", "--as-of", when)
     assert [h["key"] for h in hits][:1] == ["deploy-day"]
     assert "stale.md" not in [h["path"] for h in hits]
+
+
+def test_a_hand_added_file_with_a_non_ascii_name_is_indexed(brain: Brain, home: Path) -> None:
+    cli("recall", "deploy")
+    record = (home / "memories" / "deploy-day.md").read_text()
+    record = record.replace("deploy-day", "creme").replace("Tuesdays", "okapi days")
+    (home / "memories" / "crème.md").write_text(record)
+    git(home, "add", "memories/crème.md")
+    git(home, "commit", "-qm", "hand-written record")
+    assert cli_json("recall", "okapi")[0]["path"] == "memories/crème.md"
+
+
+def test_as_of_in_a_home_with_memory_md(brain: Brain, home: Path) -> None:
+    (home / "MEMORY.md").write_text("# Memory\n\n## Deploys\nTuesdays, after the standup.\n")
+    git(home, "add", "MEMORY.md")
+    git(home, "commit", "-qm", "views")
+    when = git(home, "log", "-1", "--format=%cI").strip()
+    hits = cli_json("recall", "standup", "--as-of", when)
+    assert {"memories/deploy-day.md", "MEMORY.md#000-deploys"} <= {h["path"] for h in hits}
+
+
+def test_a_write_never_fails_on_a_busy_index(brain: Brain, home: Path) -> None:
+    from brain import catalog
+    from brain.lock import home_lock
+
+    cli("recall", "deploy")
+    with home_lock(home / ".brain" / "index.lock"):
+        catalog.AFTER_COMMIT_WAIT, wait = 0.2, catalog.AFTER_COMMIT_WAIT
+        try:
+            brain.remember("Deploy freezes start on the 20th.", key="deploy-freeze")
+        finally:
+            catalog.AFTER_COMMIT_WAIT = wait
+    assert git(home, "log", "-1", "--format=%s").strip() == "remember: deploy-freeze"
+    assert cli_json("recall", "freezes")[0]["key"] == "deploy-freeze"  # caught up
+
+
+def test_a_rebuild_cut_short_is_done_again(brain: Brain, home: Path) -> None:
+    from brain import catalog
+    from brain.index import Index
+
+    cli("recall", "deploy")
+    with Index.open(home / ".brain" / "index.sqlite") as index:
+        index.clear()  # a rebuild killed right after emptying the index
+    result = cli("recall", "deploy", "--json")
+    assert result.stderr == "index rebuilt: the last rebuild did not finish\n"
+    assert json.loads(result.stdout)[0]["key"] == "deploy-day"
+    assert catalog.open_index(brain)[1].action == "fresh"
+
+
+def test_a_rebuild_keeps_when_each_record_was_last_used(brain: Brain, home: Path) -> None:
+    import sqlite3
+
+    def last_used() -> dict[str, str]:
+        with sqlite3.connect(home / ".brain" / "index.sqlite") as conn:
+            return dict(conn.execute("SELECT path, last_used FROM docs WHERE last_used != ''"))
+
+    cli("recall", "webhook retries")
+    brain.remember("Something new.", key="something-new")  # folds the use into the journal
+    used = last_used()
+    assert list(used) == ["memories/webhook-retry-policy.md"]
+    cli("index", "--rebuild")
+    rebuilt = last_used()
+    assert list(rebuilt) == list(used)
+    # The journal dates a use when it was folded into a commit: the same second or later.
+    assert 0 <= (parse_time(rebuilt[list(used)[0]]) - parse_time(used[list(used)[0]])).seconds < 5

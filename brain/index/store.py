@@ -151,19 +151,28 @@ class Index:
         return int(self._guard(run))
 
     def rebuild_reason(self) -> str | None:
-        """Why the documents should be indexed again (a newer schema), or None."""
+        """Why the documents should be indexed again (a newer schema, a rebuild cut
+        short), or None."""
         return self.get_meta(META_REBUILD) or None
 
-    def clear(self) -> None:
-        """Delete every document; used before a full rebuild, which it marks as done.
+    def mark_rebuilt(self) -> None:
+        """Record that every document was indexed again (see :meth:`clear`)."""
+        self._guard(lambda: self._conn.execute("DELETE FROM meta WHERE name = ?", (META_REBUILD,)))
 
-        Meta is kept, except the reason to rebuild.
+    def clear(self) -> None:
+        """Delete every document, before a full rebuild; meta is kept.
+
+        Until :meth:`mark_rebuilt`, the index says it needs a rebuild: one that was cut
+        short (a kill, an error) must not leave an empty index that looks current.
         """
 
         def run() -> None:
             with transaction(self._conn) as conn:
                 conn.execute("DELETE FROM docs")
-                conn.execute("DELETE FROM meta WHERE name = ?", (META_REBUILD,))
+                conn.execute(
+                    "INSERT OR IGNORE INTO meta(name, value) VALUES (?, ?)",
+                    (META_REBUILD, "the last rebuild did not finish"),
+                )
             if self._semantic is not None:
                 self._semantic.forget_cache()
 
