@@ -154,7 +154,11 @@ class Brain(Verbs):
         """
         from brain import catalog
         from brain import uses as used
+        from brain.redact import redact, redact_fields
 
+        # A reason, a key or a config value typed with a secret in it must not reach
+        # the history either.
+        message, fields = redact(message), redact_fields(fields)
         journal_path = self.path / journal.JOURNAL
         size = journal_path.stat().st_size if journal_path.exists() else 0
         before = self.repo.head()
@@ -251,6 +255,7 @@ class Brain(Verbs):
         """Write ``record`` to ``memories/``, superseding a live or archived record with
         its key; commit nothing. Inside a transaction; the caller commits ``touched``.
         """
+        record = _redacted(record)
         path = self.record_path(record.key)
         old = self.previous(record.key)
         touched = [self._rel(path)]
@@ -371,6 +376,14 @@ class Brain(Verbs):
 
     def config_set(self, name: str, value: str) -> ConfigValue:
         """Set one key in brain.yaml (comments kept) and commit the change."""
+        from brain.redact import find_secrets
+
+        if found := find_secrets(value):
+            raise BrainError(
+                f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
+                "committed to the memory's history",
+                hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
+            )
         with self.transaction():
             typed = config_mod.set_value(self.path, name, value)
             self.commit([config_mod.CONFIG], f"config: {name} = {typed}", "config", name=name)
@@ -385,3 +398,22 @@ class Brain(Verbs):
     def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""
         return [self.config_get(name) for name in config_mod.KNOWN]
+
+
+def _redacted(record: Record) -> Record:
+    """``record`` with every secret in its text fields replaced (see :mod:`brain.redact`).
+
+    Every write goes through :meth:`Brain.stage`, so no field of a record on disk,
+    whichever command wrote it, can carry a credential.
+    """
+    from brain.redact import redact, redact_fields
+
+    return record.evolve(
+        type=redact(record.type),
+        description=redact(record.description),
+        body=redact(record.body),
+        tags=redact_fields(record.tags),
+        profile=redact_fields(record.profile),
+        source=redact_fields(record.source),
+        extra=redact_fields(record.extra),
+    )

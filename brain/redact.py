@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["KINDS", "Finding", "find_secrets", "redact"]
 
@@ -66,11 +67,13 @@ _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _WORD = _ALNUM + "_"
 _TOKEN = _WORD + "-"
 
-# A value after ``key =`` / ``key:``: double-quoted, single-quoted or bare.
+# A value after ``key =`` / ``key:``: double-quoted, single-quoted or bare. A bare value
+# is bounded: on one long line of ``a=1&token=...&token=...`` an unbounded one scans to
+# the end of the line from every key, which is quadratic.
 _VALUE = (
     r"""(?:(?P<tpl>\{\{[^\n]*?\}\}|\$\{[^}\n]*\})"""  # {{ template }} or ${VAR}
     r"""|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
-    r"""|(?P<bare>[^\s"'`,;)}\]]+))"""
+    r"""|(?P<bare>[^\s"'`,;)}\]]{1,4096}))"""
 )
 
 # Secret words a key may end with. ``pwd`` is here for ``db_pwd``; the shell's ``PWD``
@@ -303,6 +306,21 @@ def find_secrets(text: str) -> list[Finding]:
         else:
             merged.append(f)
     return merged
+
+
+def redact_fields(value: Any) -> Any:
+    """``value`` with :func:`redact` applied to every string in it (lists, dicts too).
+
+    For the small fields around a text (tags, source, a reason, a config value), which
+    reach records, commit messages and the journal as they are.
+    """
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(redact_fields(v) for v in value)
+    if isinstance(value, dict):
+        return {k: redact_fields(v) for k, v in value.items()}
+    return value
 
 
 def redact(text: str) -> str:

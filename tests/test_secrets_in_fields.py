@@ -1,0 +1,56 @@
+"""No secret reaches disk through a record's small fields, a commit message or the journal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from brain.core import Brain
+from tests.helpers import cli, git
+
+GH_TOKEN = "ghp_Zk3Lm9Qx2Wv7Rt5Yp8Nb4Hc6Jd1Fg0Se2Ua3"
+OPENAI_KEY = "sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF1234"
+SECRETS = (GH_TOKEN, OPENAI_KEY, "hunter2", "s3cretPass")
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    return Brain.init(home)[0]
+
+
+def everything_on_disk(home: Path) -> str:
+    """Every file of the home and every commit's message and diff."""
+    files = [p for p in home.rglob("*") if p.is_file() and ".git" not in p.parts]
+    texts = [p.read_text(errors="replace") for p in files]
+    return "\n".join(texts) + git(home, "log", "-p", "--all")
+
+
+def test_fields_reasons_and_imports_are_redacted(brain: Brain, home: Path) -> None:
+    result = cli(
+        "remember", "The deploy key lives in the vault.", "--key", "deploy-key",
+        "--tag", f"api_key={OPENAI_KEY}", "--source", "https://bob:s3cretPass@git.example",
+        "--profile", f"token={GH_TOKEN}", "--type", "password=hunter2",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    reason = f"token={GH_TOKEN} password=hunter2"
+    assert cli("archive", "deploy-key", "--reason", reason).exit_code == 0
+    extra = f"aws_secret_access_key={OPENAI_KEY}"
+    line = {"key": "note", "body": "Rotate keys monthly.", "note": extra}
+    assert cli("import", "-", input=json.dumps(line) + "\n").exit_code == 0
+    disk = everything_on_disk(home)
+    assert not [s for s in SECRETS if s in disk]
+    assert "[REDACTED:" in git(home, "log", "-1", "--skip=1", "--format=%B")  # the archive reason
+    archived = (home / "archive" / "deploy-key.md").read_text()
+    assert "[REDACTED:github_token]" in archived and "deploy key lives in the vault" in archived
+
+
+def test_a_credential_in_a_setting_is_refused(brain: Brain, home: Path) -> None:
+    before = git(home, "rev-parse", "HEAD")
+    result = cli("config", "set", "model_api_base", f"https://user:{OPENAI_KEY}@llm.example")
+    assert result.exit_code == 1
+    assert "holds a credential (openai_key)" in result.stderr
+    assert "keep credentials in the environment" in result.stderr
+    assert git(home, "rev-parse", "HEAD") == before
+    assert OPENAI_KEY not in everything_on_disk(home)
