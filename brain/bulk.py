@@ -34,31 +34,49 @@ def _record_from(obj: Any, origin: str, line: int) -> Record:
         key = validate_key(str(obj.get("key") or ""))
     except BrainError as exc:
         raise ImportLineError(origin, line, str(exc)) from None
-    now = iso(utcnow())
+    text = {name: _text_or_none(obj, name, origin, line) for name in _TEXT_FIELDS}
     tags = obj.get("tags") or []
     if isinstance(tags, str):
         tags = [tags]
-    try:
-        confidence = float(obj.get("confidence", 1.0))
-    except (TypeError, ValueError):
-        raise ImportLineError(origin, line, "'confidence' must be a number") from None
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise ImportLineError(origin, line, "'tags' must be a list of strings")
+    confidence = obj.get("confidence", 1.0)
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise ImportLineError(origin, line, "'confidence' must be a number from 0 to 1")
+    if not 0.0 <= confidence <= 1.0:  # NaN fails this too
+        raise ImportLineError(origin, line, "'confidence' must be a number from 0 to 1")
+    supersedes = obj.get("supersedes") or []
+    if not isinstance(supersedes, list) or not all(isinstance(i, str) for i in supersedes):
+        raise ImportLineError(origin, line, "'supersedes' must be a list of record ids")
+    now = iso(utcnow())
     extra = {k: v for k, v in obj.items() if k not in {*FIELDS, "body"}}
     body = redact(body).strip()
     return Record(
-        id=str(obj.get("id") or new_id()),
+        id=text["id"] or new_id(),
         key=key,
-        type=str(obj.get("type") or "fact"),
-        description=redact(str(obj.get("description") or body.splitlines()[0][:100])),
+        type=text["type"] or "fact",
+        description=redact(text["description"] or body.splitlines()[0][:100]),
         body=body,
-        tags=tuple(str(t) for t in tags),
-        profile=obj.get("profile"),
-        source=obj.get("source"),
-        created=str(obj.get("created") or now),
-        updated=str(obj.get("updated") or obj.get("created") or now),
-        confidence=confidence,
-        supersedes=tuple(str(s) for s in obj.get("supersedes") or ()),
+        tags=tuple(tags),
+        profile=text["profile"],
+        source=text["source"],
+        created=text["created"] or now,
+        updated=text["updated"] or text["created"] or now,
+        confidence=float(confidence),
+        supersedes=tuple(supersedes),
         extra=extra,
     )
+
+
+# Fields that are text or absent; anything else in them would break the index or YAML.
+_TEXT_FIELDS = ("id", "type", "description", "profile", "source", "created", "updated")
+
+
+def _text_or_none(obj: dict[str, Any], name: str, origin: str, line: int) -> str | None:
+    value = obj.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ImportLineError(origin, line, f"'{name}' must be text, not {type(value).__name__}")
+    return value or None
 
 
 def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:

@@ -255,6 +255,7 @@ class Brain(Verbs):
         """Write ``record`` to ``memories/``, superseding a live or archived record with
         its key; commit nothing. Inside a transaction; the caller commits ``touched``.
         """
+        _check_text(record)
         record = _redacted(record)
         path = self.record_path(record.key)
         old = self.previous(record.key)
@@ -398,6 +399,42 @@ class Brain(Verbs):
     def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""
         return [self.config_get(name) for name in config_mod.KNOWN]
+
+
+def _check_text(record: Record) -> None:
+    """Refuse a record with text that is not valid Unicode (bytes that were not UTF-8,
+    passed on by the shell as lone surrogates): YAML cannot hold it, and the file would
+    be unreadable from then on."""
+    fields: dict[str, Any] = {
+        "key": record.key,
+        "type": record.type,
+        "description": record.description,
+        "text": record.body,
+        "tag": list(record.tags),
+        "profile": record.profile,
+        "source": record.source,
+        "field": record.extra,
+    }
+    for name, value in fields.items():
+        if not _encodes(value):
+            raise BrainError(
+                f"the {name} is not valid UTF-8 text",
+                hint="check the terminal's encoding, or pass the text through 'iconv -t utf-8'",
+            )
+
+
+def _encodes(value: Any) -> bool:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_encodes(v) for v in value)
+    if isinstance(value, dict):
+        return all(_encodes(k) and _encodes(v) for k, v in value.items())
+    return True
 
 
 def _redacted(record: Record) -> Record:

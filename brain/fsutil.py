@@ -57,9 +57,16 @@ def append_line(path: Path, line: str) -> None:
     leaves whole lines behind.
     """
     raw = (line.rstrip("\n") + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, raw)
+        # A file whose last newline was lost (an editor trimmed it) would glue this line
+        # onto the last one and spoil both: start on a line of our own.
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            raw = b"\n" + raw
+        written = os.write(fd, raw)
+        if written != len(raw):  # a full disk: the line is cut, say so
+            raise OSError(f"only {written} of {len(raw)} bytes reached {path}")
     finally:
         os.close(fd)
 

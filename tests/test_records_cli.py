@@ -201,3 +201,25 @@ def test_record_cache_sees_a_same_size_edit_made_right_after_a_read(
     cache = home / ".brain" / "cache" / "records-memories.json"
     cache.write_text("{not json")
     assert cli("list").stdout == "colour  [fact]  Colour is grey\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ({"key": "bad", "body": "x", "profile": {"p": 1}}, "'profile' must be text, not dict"),
+        ({"key": "bad", "body": "x", "tags": 5}, "'tags' must be a list of strings"),
+        ({"key": "bad", "body": "x", "confidence": 7}, "'confidence' must be a number from 0"),
+        ({"key": "bad", "body": "x", "confidence": "nan"}, "'confidence' must be a number from 0"),
+        ({"key": "bad", "body": "x", "supersedes": "abc"}, "'supersedes' must be a list"),
+    ],
+)
+def test_import_checks_field_types_and_imports_nothing(
+    home: Path, line: dict, problem: str
+) -> None:
+    Brain.init(home)
+    good = json.dumps({"key": "good", "body": "A fine record."})
+    result = cli("import", "-", input=good + "\n" + json.dumps(line) + "\n")
+    assert result.exit_code == 1
+    assert ":2: " + problem in result.stderr and "nothing was imported" in result.stderr
+    assert "good" not in cli("list").stdout
+    assert cli("recall", "fine").exit_code == 0  # the index is never handed a bad value

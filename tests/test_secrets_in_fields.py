@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,22 @@ def test_a_credential_in_a_setting_is_refused(brain: Brain, home: Path) -> None:
     assert "keep credentials in the environment" in result.stderr
     assert git(home, "rev-parse", "HEAD") == before
     assert OPENAI_KEY not in everything_on_disk(home)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [b"remember", b"ok body", b"--key", b"nb3", b"--tag", b"t\xff"],
+        [b"remember", b"caf\xe9 body", b"--key", b"nb4"],
+    ],
+)
+def test_text_that_is_not_utf8_is_refused_and_nothing_is_written(
+    brain: Brain, home: Path, args: list[bytes]
+) -> None:
+    before = git(home, "rev-parse", "HEAD")
+    cmd = [sys.executable, "-m", "brain", "--home", str(home).encode(), *args]
+    done = subprocess.run(cmd, capture_output=True)
+    assert done.returncode == 1, done.stderr
+    assert b"is not valid UTF-8 text" in done.stderr and b"Traceback" not in done.stderr
+    assert git(home, "rev-parse", "HEAD") == before
+    assert git(home, "status", "--porcelain") == ""
