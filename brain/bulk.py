@@ -103,7 +103,7 @@ def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import"
         return ImportResult(0, 0, (), None)
     superseded = 0
     touched: dict[str, None] = {}
-    with brain.transaction():
+    with brain.transaction(), brain.hand_edits_known():
         for record in records:
             staged = brain.stage(record, sync=False)
             superseded += staged.superseded is not None

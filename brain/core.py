@@ -87,6 +87,10 @@ class Brain(Verbs):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.state = path / STATE
+        # Within a transaction: the record files it wrote so far, and the hand edits
+        # found up front for a run of many writes (None: look per write).
+        self._written: set[str] = set()
+        self._hand_edits: dict[str, str] | None = None
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -141,10 +145,19 @@ class Brain(Verbs):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """Hold the home lock; clear git locks a killed writer left behind."""
+        """Hold the home lock; clear git locks a killed writer left behind.
+
+        Raises:
+            RepoError: the home is not on its branch, or a merge or rebase is going on.
+        """
         with home_lock(self.state / "lock"):
+            self.repo.check_writable()
             self.repo.clear_stale_locks()
-            yield
+            self._written = set()
+            try:
+                yield
+            finally:
+                self._written = set()
 
     def commit(self, paths: Sequence[str], message: str, op: str, **fields: Any) -> str:
         """Journal ``op`` and commit ``paths`` with it; undo both if the commit fails.
@@ -179,7 +192,9 @@ class Brain(Verbs):
 
     def _restore(self, paths: Iterable[str]) -> None:
         """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
-        self.repo.run("reset", "--quiet", "--", *paths) if self.repo.head() else None
+        if self.repo.head():
+            # The journal too: its line for this write was appended and staged.
+            self.repo.run("reset", "--quiet", "--", *paths, journal.JOURNAL)
         for rel in paths:
             tracked = self.repo.head() and self.repo.run("ls-tree", "--name-only", "HEAD", rel)
             if tracked:
@@ -259,6 +274,7 @@ class Brain(Verbs):
         record = _redacted(record)
         path = self.record_path(record.key)
         old = self.previous(record.key)
+        self._refuse_hand_edits(path, *([old[1]] if old else []))
         touched = [self._rel(path)]
         if old is not None:
             record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
@@ -266,7 +282,31 @@ class Brain(Verbs):
                 old[1].unlink()
                 touched.append(self._rel(old[1]))
         atomic_write(path, render(record), tmp_dir=self.state, sync=sync)
+        self._written.update(touched)
         return Staged(record, old[0].id if old else None, tuple(touched))
+
+    @contextmanager
+    def hand_edits_known(self) -> Iterator[None]:
+        """Within a transaction, look for hand edits once for a run of many writes."""
+        self._hand_edits = self.repo.hand_edited([MEMORIES, ARCHIVE])
+        try:
+            yield
+        finally:
+            self._hand_edits = None
+
+    def _refuse_hand_edits(self, *paths: Path) -> None:
+        """Refuse to replace, move or delete a record file the person edited by hand
+        and did not commit: files are the truth, and that text is nowhere else."""
+        rels = [r for p in paths if p.exists() and (r := self._rel(p)) not in self._written]
+        known = self._hand_edits
+        edited = (
+            {r: known[r] for r in rels if r in known}
+            if known is not None
+            else self.repo.hand_edited(rels)
+        )
+        if edited:
+            rel, how = next(iter(edited.items()))
+            raise HandEditError(self.path, rel, how)
 
     def previous(self, key: str) -> tuple[Record, Path] | None:
         """The record a write of ``key`` would supersede (live first, then archived)."""
@@ -315,6 +355,7 @@ class Brain(Verbs):
         """Delete a record (live or archived); its text stays in git history."""
         with self.transaction():
             shown = self.show(key)
+            self._refuse_hand_edits(self.path / shown.path)
             (self.path / shown.path).unlink()
             sha = self.commit([shown.path], f"forget: {key}", "forget", key=key, id=shown.record.id)
         return ForgetResult(key, shown.record.id, shown.path, sha)
@@ -346,6 +387,7 @@ class Brain(Verbs):
         src = self.record_path(key, archived=not archive)
         if not src.exists():
             raise RecordNotFoundError(key, "memory" if archive else "the archive")
+        self._refuse_hand_edits(src, self.record_path(key, archived=archive))
         record = load(src)
         extra = {k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}}
         if archive:
@@ -357,7 +399,9 @@ class Brain(Verbs):
         dst = self.record_path(key, archived=archive)
         atomic_write(dst, render(record.evolve(extra=extra)), tmp_dir=self.state)
         src.unlink()
-        return Staged(record, None, (self._rel(src), self._rel(dst)))
+        touched = (self._rel(src), self._rel(dst))
+        self._written.update(touched)
+        return Staged(record, None, touched)
 
     def log(self, limit: int | None = None) -> builtins.list[LogEntry]:
         """The memory's history from git, newest first."""
@@ -454,3 +498,19 @@ def _redacted(record: Record) -> Record:
         source=redact_fields(record.source),
         extra=redact_fields(record.extra),
     )
+
+
+class HandEditError(BrainError):
+    """A write would replace or delete a record file with edits git does not have."""
+
+    def __init__(self, home: Path, rel: str, how: str) -> None:
+        git = f"git -C {home}"
+        if how == "untracked":
+            problem = f"{rel} is not in the memory's history yet (written by hand?)"
+            hint = f"commit it ({git} add {rel} && {git} commit -m 'hand-written record') "
+            hint += "or remove it, then retry"
+        else:
+            problem = f"{rel} has changes that are not committed (edited by hand?)"
+            hint = f"commit them ({git} commit -m 'hand edit' -- {rel}) or discard them "
+            hint += f"({git} checkout -- {rel}), then retry"
+        super().__init__(f"{problem}; nothing was written", hint=hint)

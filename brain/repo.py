@@ -11,6 +11,7 @@ CLI directly.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -24,6 +25,14 @@ if TYPE_CHECKING:
     pass
 
 BRANCH = "main"
+# What git leaves in .git while an operation waits for the person: name -> marker file.
+_IN_PROGRESS = (
+    ("merge", "MERGE_HEAD"),
+    ("rebase", "rebase-merge"),
+    ("rebase", "rebase-apply"),
+    ("cherry-pick", "CHERRY_PICK_HEAD"),
+    ("revert", "REVERT_HEAD"),
+)
 LOCK_WAIT = 5.0  # seconds a git command waits for another process's git lock
 T = TypeVar("T")
 # Field and record separators for `git log --format`; they never occur in messages.
@@ -234,12 +243,13 @@ class Repo:
                 }
         return self._fallback
 
-    def _feed(self, args: list[str], data: bytes) -> None:
-        """Run one git command with ``data`` on its stdin."""
+    def _feed(self, args: list[str], data: bytes, env: dict[str, str] | None = None) -> None:
+        """Run one git command with ``data`` on its stdin (``env`` added to the process's)."""
+        full_env = {**os.environ, **env} if env else None
 
         def call() -> None:
             cmd = ["git", "-C", str(self.path), *args]
-            out = subprocess.run(cmd, input=data, capture_output=True)
+            out = subprocess.run(cmd, input=data, capture_output=True, env=full_env)
             if out.returncode != 0:
                 detail = " ".join(out.stderr.decode(errors="replace").split())
                 raise RepoError(f"git {args[0]} failed: {detail}")
@@ -256,20 +266,87 @@ class Repo:
         Plumbing instead of ``git commit``: porcelain commit re-stats every tracked
         file first, which doubles the cost of a write in a home of 20k records.
         ``update-ref`` with the old value refuses to move HEAD if it moved meanwhile.
+        What the person staged by hand stays staged and out of the commit.
         """
         paths = sorted(set(paths))
-        if paths:
-            # Paths go through stdin: an import of 10^5 records exceeds ARG_MAX.
-            listed = "".join(f"{p}\0" for p in paths).encode()
-            self._feed(["update-index", "--add", "--remove", "-z", "--stdin"], listed)
-        tree = self.run("write-tree").strip()
+        # Paths go through stdin: an import of 10^5 records exceeds ARG_MAX.
+        listed = "".join(f"{p}\0" for p in paths).encode()
         parent = head_sha(self.path)
+        if paths:
+            self._feed(["update-index", "--add", "--remove", "-z", "--stdin"], listed)
+        if parent and self._staged_besides(paths):
+            tree = self._tree_of(parent, listed)
+        else:
+            tree = self.run("write-tree").strip()
         parents = ["-p", parent] if parent else []
         sha = self.run("commit-tree", tree, *parents, "-m", message, env=self._identity()).strip()
         self.run(
             "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", sha, parent or ""
         )
         return sha
+
+    def _staged_besides(self, paths: Sequence[str]) -> bool:
+        """Whether git's index holds staged changes to files other than ``paths``."""
+        out = self.run("diff-index", "--cached", "--name-only", "-z", "HEAD", "--")
+        return bool({p for p in out.split("\0") if p} - set(paths))
+
+    def _tree_of(self, parent: str, listed: bytes) -> str:
+        """The tree of ``parent`` with the ``listed`` paths as they are on disk.
+
+        Built in a private index file, so what the person staged by hand is neither
+        committed in brain's name nor unstaged.
+        """
+        private = self.path / ".git" / f"brain-index-{os.getpid()}"
+        env = {"GIT_INDEX_FILE": str(private)}
+        try:
+            self.run("read-tree", parent, env=env)
+            if listed:
+                cmd = ["update-index", "--add", "--remove", "-z", "--stdin"]
+                self._feed(cmd, listed, env=env)
+            return self.run("write-tree", env=env).strip()
+        finally:
+            private.unlink(missing_ok=True)
+
+    def hand_edited(self, paths: Sequence[str]) -> dict[str, str]:
+        """Which of ``paths`` (files or folders) differ from HEAD on disk or in git's
+        index, or are not tracked: path -> ``modified`` or ``untracked``."""
+        if not paths:
+            return {}
+        out = self.run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+        found: dict[str, str] = {}
+        fields = iter(out.split("\0"))
+        for entry in fields:
+            if len(entry) < 4:
+                continue
+            found[entry[3:]] = "untracked" if entry[:2] == "??" else "modified"
+            if entry[0] in "RC":
+                next(fields, None)  # a rename's source follows
+        return found
+
+    def check_writable(self) -> None:
+        """Refuse to write unless the home is on its branch with no merge or rebase going.
+
+        A commit on a detached HEAD or another branch would be lost or never pushed;
+        one made in the middle of a merge would carry half of it.
+        """
+        gitdir = self.path / ".git"
+        busy = [name for name, marker in _IN_PROGRESS if (gitdir / marker).exists()]
+        if busy:
+            raise RepoError(
+                f"a git {busy[0]} is in progress in {self.path}",
+                hint=f"finish or abort it (git -C {self.path} {busy[0]} --abort), then retry",
+            )
+        try:
+            head = (gitdir / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            return  # not a repository brain made: the git commands will say so
+        if head != f"ref: refs/heads/{BRANCH}":
+            where = head.removeprefix("ref: refs/heads/") if head.startswith("ref:") else None
+            raise RepoError(
+                f"the home is on {'branch ' + where if where else 'a detached HEAD'}, "
+                f"not {BRANCH}: a write there would be lost or never pushed",
+                hint=f"run 'git -C {self.path} checkout {BRANCH}', then retry",
+            )
 
     def clear_stale_locks(self, wait: float = 1.0) -> list[str]:
         """Remove git lock files left by a killed process.
