@@ -8,6 +8,7 @@ were, so a failed write changes nothing.
 from __future__ import annotations
 
 import builtins  # Brain.list shadows the builtin inside the class body
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -170,8 +171,8 @@ class Brain(Verbs):
         from brain.redact import redact, redact_fields
 
         # A reason, a key or a config value typed with a secret in it must not reach
-        # the history either.
-        message, fields = redact(message), redact_fields(fields)
+        # the history either; nor control characters, which `brain log` reads between.
+        message, fields = _CONTROL.sub(" ", redact(message)), redact_fields(fields)
         journal_path = self.path / journal.JOURNAL
         size = journal_path.stat().st_size if journal_path.exists() else 0
         before = self.repo.head()
@@ -387,7 +388,15 @@ class Brain(Verbs):
         src = self.record_path(key, archived=not archive)
         if not src.exists():
             raise RecordNotFoundError(key, "memory" if archive else "the archive")
-        self._refuse_hand_edits(src, self.record_path(key, archived=archive))
+        dst = self.record_path(key, archived=archive)
+        self._refuse_hand_edits(src, dst)
+        if dst.exists():
+            # Two machines archived and kept the same key: a move would overwrite one.
+            raise BrainError(
+                f"{self._rel(src)} and {self._rel(dst)} both exist; a move would overwrite one",
+                hint=f"'brain show {key}' shows the live one; forget or re-key one of them "
+                "(e.g. 'brain remember TEXT --key NEW-KEY'), then retry",
+            )
         record = load(src)
         extra = {k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}}
         if archive:
@@ -443,6 +452,10 @@ class Brain(Verbs):
     def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""
         return [self.config_get(name) for name in config_mod.KNOWN]
+
+
+# Control characters other than tab and newline, kept out of commit messages.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def _check_text(record: Record) -> None:

@@ -59,6 +59,10 @@ def pull(brain: Brain, name: str = "origin") -> SyncResult:
         try:
             brain.repo.run("merge", "--no-edit", "--quiet", upstream)
         except BrainError:
+            if not (brain.path / ".git" / "MERGE_HEAD").exists():
+                # No merge started (a hand edit in the way, unrelated histories): git's
+                # own reason is the one to show.
+                raise
             _settle_conflict(brain)
         after = brain.repo.head()
     message = "already up to date" if after == before else f"merged {upstream}"

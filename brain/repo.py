@@ -376,7 +376,10 @@ class Repo:
         out = self.run(*args, "--", *paths)
         commits = []
         for chunk in out.split(_RS)[1:]:
-            sha, when, message, files = chunk.split(_FS, 3)
+            parts = chunk.split(_FS, 3)
+            if len(parts) != 4:
+                continue  # a message written by hand with our separators in it
+            sha, when, message, files = parts
             entries = [line.split("\t") for line in files.strip().splitlines() if line]
             changed = tuple((e[0][0], e[-1]) for e in entries)
             commits.append(Commit(sha, when, message.strip(), changed))

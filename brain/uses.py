@@ -11,6 +11,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain import journal
@@ -34,6 +35,11 @@ def take_pending_uses(brain: Brain) -> dict[str, int]:
     """Move the pending use counts out of ``.brain/`` (the caller journals them)."""
     pending = brain.state / USES_FILE
     taking = brain.state / f"{USES_FILE}.folding"
+    if taking.exists() and pending.exists():
+        # A fold killed before it finished left its lines behind: keep them too.
+        for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
+            append_line(taking, line)
+        pending.unlink()
     try:
         os.replace(pending, taking)
     except FileNotFoundError:
@@ -60,12 +66,17 @@ def all_uses(brain: Brain) -> Counter[str]:
     for entry in journal.read(brain.path):
         if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
             counts.update({str(k): int(v) for k, v in entry["uses"].items()})
-    pending = brain.state / USES_FILE
-    if pending.exists():
+    for pending in _pending_files(brain):
         counts.update(
             _count_uses(pending.read_text(encoding="utf-8", errors="replace").splitlines())
         )
     return counts
+
+
+def _pending_files(brain: Brain) -> list[Path]:
+    """The uses not yet in the journal: the pending file, and one a killed fold left."""
+    names = (USES_FILE, f"{USES_FILE}.folding")
+    return [p for p in (brain.state / n for n in names) if p.exists()]
 
 
 def last_used(brain: Brain) -> dict[str, str]:
@@ -80,8 +91,7 @@ def last_used(brain: Brain) -> dict[str, str]:
             when = str(entry.get("ts", ""))
             for path in entry["uses"]:
                 seen[path] = max(seen.get(path, ""), when)
-    pending = brain.state / USES_FILE
-    if pending.exists():
+    for pending in _pending_files(brain):
         for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
             try:
                 item = json.loads(line)

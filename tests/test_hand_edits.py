@@ -90,3 +90,10 @@ def test_no_write_off_the_branch_or_in_a_merge(home: Path, brain: Brain, state: 
     assert expected in result.stderr
     assert git(home, "rev-parse", "HEAD") == head
     assert not (home / "memories" / "something-new.md").exists()
+
+
+def test_control_characters_in_a_reason_never_break_the_log(home: Path, brain: Brain) -> None:
+    assert cli("archive", "deploy-day", "--reason", "old\x1estuff\x1fhere").exit_code == 0
+    log = cli("log")
+    assert log.exit_code == 0
+    assert "archive: deploy-day (old stuff here)" in log.stdout

@@ -377,3 +377,15 @@ def test_a_rebuild_keeps_when_each_record_was_last_used(brain: Brain, home: Path
     assert list(rebuilt) == list(used)
     # The journal dates a use when it was folded into a commit: the same second or later.
     assert 0 <= (parse_time(rebuilt[list(used)[0]]) - parse_time(used[list(used)[0]])).seconds < 5
+
+
+def test_uses_a_killed_fold_left_behind_are_kept(brain: Brain, home: Path) -> None:
+    cli("recall", "webhook retries")
+    pending = home / ".brain" / "uses.jsonl"
+    pending.rename(home / ".brain" / "uses.jsonl.folding")  # a fold killed mid-way
+    cli("recall", "webhook backoff")
+    brain.remember("Something new.", key="something-new")
+    lines = [json.loads(x) for x in (home / "journal.jsonl").read_text().splitlines()]
+    folded = [x for x in lines if x["op"] == "recall"]
+    assert folded[-1]["uses"]["memories/webhook-retry-policy.md"] == 2
+    assert not list((home / ".brain").glob("uses.jsonl*"))

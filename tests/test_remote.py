@@ -82,3 +82,35 @@ def test_clone_from_a_remote_whose_default_branch_is_not_main(tmp_path: Path) ->
     result = cli("clone", str(remote), "--home", str(tmp_path / "b"))
     assert result.exit_code == 0, result.stderr
     assert cli_json("--home", str(tmp_path / "b"), "show", "kept")["record"]["body"] == "kept"
+
+
+def test_a_pull_that_git_refuses_says_why(machines: tuple[Path, Path, Path]) -> None:
+    _, a, b = machines
+    cli("--home", str(a), "remember", "A's version", "--key", "first")
+    cli("--home", str(a), "push")
+    record = b / "memories" / "first.md"
+    record.write_text(record.read_text() + "\nA hand note.\n")  # not committed
+    result = cli("--home", str(b), "pull")
+    assert result.exit_code == 1
+    assert "would be overwritten by merge" in result.stderr
+    assert "There is no merge to abort" not in result.stderr
+    assert "A hand note." in record.read_text()
+
+
+def test_archive_and_restore_never_overwrite_the_other_copy(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    brain.remember("Deploys need two approvals.", key="deploy-rule")
+    live = (home / "memories" / "deploy-rule.md").read_text()
+    # What a pull of two machines can leave: the key live here, archived there.
+    (home / "archive").mkdir(exist_ok=True)
+    (home / "archive" / "deploy-rule.md").write_text(live.replace("two", "three"))
+    git(home, "add", "archive")
+    git(home, "commit", "-qm", "merged from another machine")
+    for verb, first, second in (
+        ("restore", "archive", "memories"),
+        ("archive", "memories", "archive"),
+    ):
+        result = cli(verb, "deploy-rule")
+        assert result.exit_code == 1
+        assert f"{first}/deploy-rule.md and {second}/deploy-rule.md both exist" in result.stderr
+    assert (home / "memories" / "deploy-rule.md").read_text() == live
