@@ -133,11 +133,13 @@ def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
     index.clear()
     head, dirty = head_sha(brain.path), dirty_paths(brain.path)
     counts, last = uses.all_uses(brain), uses.last_used(brain)
+    # The same rule as ``_apply``: a file is indexed while it is tracked and on disk.
+    texts = {rel: _read(brain, rel) for rel in tracked_files(brain.path, *INDEXED_DIRS)}
     docs = [
         d
-        for rel in tracked_files(brain.path, *INDEXED_DIRS)
-        if is_indexed(rel)
-        for d in file_docs(rel, _read(brain, rel) or "")
+        for rel, text in texts.items()
+        if text is not None and is_indexed(rel)
+        for d in file_docs(rel, text)
     ]
     added = index.upsert(_with_uses(docs, counts, last))
     added += index.upsert(_with_uses(_extra_docs(brain), counts, last))
@@ -160,7 +162,7 @@ def _apply(brain: Brain, index: Index, changes: dict[str, str]) -> tuple[int, in
         if not is_indexed(rel):
             continue
         if rel == "MEMORY.md":
-            index.remove([p for p in index.paths() if p.startswith("MEMORY.md#")])
+            index.remove_prefix("MEMORY.md#")
         text = _read(brain, rel)
         docs = file_docs(rel, text) if text is not None else []
         if not docs:
@@ -318,6 +320,6 @@ def upsert_docs(brain: Brain, docs: Iterable[Doc], *, replace_prefixes: Sequence
         return 0  # the first read builds the index, with these docs included
     with _index_lock(brain), _open(brain, path) as index:
         if replace_prefixes:
-            stale = [p for p in index.paths() if p.startswith(tuple(replace_prefixes))]
-            index.remove(stale)
+            for prefix in replace_prefixes:
+                index.remove_prefix(prefix)
         return index.upsert(docs)

@@ -309,3 +309,20 @@ def test_feedback_prefers_words_of_short_strong_matches(tmp_path: Path) -> None:
     # one word of eight in a weaker one, so it must come second.
     assert expand_terms(conn, ("glacier",), ranked)[:2] == ("crampons", "lanterns")
     conn.close()
+
+
+def test_remove_prefix_deletes_that_range_only(tmp_path: Path) -> None:
+    with Index.open(tmp_path / "index.sqlite") as index:
+        index.upsert(
+            [
+                Doc("MEMORY.md#000-a", kind="memory_section", body="alpha"),
+                Doc("MEMORY.md#001-b", kind="memory_section", body="beta"),
+                Doc("MEMORY.md", body="gamma"),
+                Doc("MEMORY.mdx", body="delta"),
+                Doc("memories/a.md", body="epsilon"),
+            ]
+        )
+        assert index.remove_prefix("MEMORY.md#") == 2
+        assert index.paths() == {"MEMORY.md", "MEMORY.mdx", "memories/a.md"}
+        with pytest.raises(ValueError, match="empty prefix"):
+            index.remove_prefix("")

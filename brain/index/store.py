@@ -150,6 +150,26 @@ class Index:
 
         return int(self._guard(run))
 
+    def remove_prefix(self, prefix: str) -> int:
+        """Delete the documents whose path starts with ``prefix`` (a range on the path
+        index: no scan of the other documents).
+
+        Returns:
+            The number of documents deleted.
+        """
+        if not prefix:
+            raise ValueError("an empty prefix would delete every document")
+        end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+        def run() -> int:
+            with transaction(self._conn) as conn:
+                cur = conn.execute("DELETE FROM docs WHERE path >= ? AND path < ?", (prefix, end))
+            if self._semantic is not None:
+                self._semantic.forget_cache()
+            return cur.rowcount
+
+        return int(self._guard(run))
+
     def rebuild_reason(self) -> str | None:
         """Why the documents should be indexed again (a newer schema, a rebuild cut
         short), or None."""
