@@ -11,6 +11,7 @@ CLI directly.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import time
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     pass
 
 BRANCH = "main"
+# Where brain keeps the identity of git's index file after its own last commit.
+_STAMP = "brain-index-stamp"
 # What git leaves in .git while an operation waits for the person: name -> marker file.
 _IN_PROGRESS = (
     ("merge", "MERGE_HEAD"),
@@ -272,21 +275,43 @@ class Repo:
         # Paths go through stdin: an import of 10^5 records exceeds ARG_MAX.
         listed = "".join(f"{p}\0" for p in paths).encode()
         parent = head_sha(self.path)
+        # git's index unchanged since brain's last commit: nothing else can be staged.
+        foreign = bool(parent) and self._index_stamp() != self._stamp_file_text()
+        foreign = foreign and self._staged_besides(paths)
         if paths:
             self._feed(["update-index", "--add", "--remove", "-z", "--stdin"], listed)
-        if parent and self._staged_besides(paths):
-            tree = self._tree_of(parent, listed)
-        else:
-            tree = self.run("write-tree").strip()
+        tree = self._tree_of(parent, listed) if foreign and parent else self.run("write-tree")
+        tree = tree.strip()
         parents = ["-p", parent] if parent else []
         sha = self.run("commit-tree", tree, *parents, "-m", message, env=self._identity()).strip()
         self.run(
             "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", sha, parent or ""
         )
+        stamp = self.path / ".git" / _STAMP
+        with contextlib.suppress(OSError):  # only a shortcut: without it, git is asked
+            if foreign:  # still staged: every commit must ask until the person commits
+                stamp.unlink(missing_ok=True)
+            else:
+                stamp.write_text(self._index_stamp())
         return sha
 
+    def _index_stamp(self) -> str:
+        """Identity of git's index file as it is now (rewritten files get a new inode)."""
+        try:
+            st = (self.path / ".git" / "index").stat()
+        except OSError:
+            return ""
+        return f"{st.st_ino}:{st.st_mtime_ns}:{st.st_size}"
+
+    def _stamp_file_text(self) -> str | None:
+        try:
+            return (self.path / ".git" / _STAMP).read_text()
+        except OSError:
+            return None
+
     def _staged_besides(self, paths: Sequence[str]) -> bool:
-        """Whether git's index holds staged changes to files other than ``paths``."""
+        """Whether git's index holds staged changes to files other than ``paths``
+        (asked before brain stages its own)."""
         out = self.run("diff-index", "--cached", "--name-only", "-z", "HEAD", "--")
         return bool({p for p in out.split("\0") if p} - set(paths))
 

@@ -32,6 +32,9 @@ def test_what_the_person_staged_stays_staged_and_out_of_brains_commit(
     ]
     assert git(home, "status", "--porcelain") == "M  memories/pkg-manager.md\n"
     assert "bun" in git(home, "diff", "--cached")
+    brain.remember("The production port is 443.", key="production-port")  # and again
+    assert "pkg-manager" not in git(home, "show", "--name-only", "--format=", "HEAD")
+    assert git(home, "status", "--porcelain") == "M  memories/pkg-manager.md\n"
 
 
 @pytest.mark.parametrize(
