@@ -157,9 +157,42 @@ def _patiently(call: Callable[[], T]) -> T:
         try:
             return call()
         except RepoError as exc:
-            if ".lock': File exists" not in str(exc) or time.monotonic() >= deadline:
+            if ".lock': File exists" not in str(exc):
                 raise
+            if time.monotonic() >= deadline:
+                raise RepoError(
+                    f"another git command holds a lock in the home ({exc})",
+                    hint="let it finish (a commit waiting for its editor?), or delete the "
+                    ".lock file if no git command is running",
+                ) from exc
             time.sleep(0.05)
+
+
+def _git_running_in(home: Path) -> bool:
+    """Whether a git process is working in ``home`` (so a lock there may be live).
+
+    Linux says where each process works (/proc/<pid>/cwd; ``git -C`` changes into the
+    directory); elsewhere any running git counts, to be safe.
+    """
+    proc = Path("/proc")
+    if not proc.is_dir():
+        listed = subprocess.run(["ps", "-A", "-o", "comm="], capture_output=True, text=True)
+        return listed.returncode != 0 or any(
+            Path(line.strip()).name == "git" for line in listed.stdout.splitlines()
+        )
+    root = str(home.resolve())
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "git":
+                continue
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue  # gone, or not ours to look at
+        if cwd == root or cwd.startswith(root + os.sep):
+            return True
+    return False
 
 
 def _wrap(exc: Exception, what: str) -> RepoError:
@@ -274,12 +307,15 @@ class Repo:
         paths = sorted(set(paths))
         # Paths go through stdin: an import of 10^5 records exceeds ARG_MAX.
         listed = "".join(f"{p}\0" for p in paths).encode()
-        parent = head_sha(self.path)
         # git's index unchanged since brain's last commit: nothing else can be staged.
-        foreign = bool(parent) and self._index_stamp() != self._stamp_file_text()
+        foreign = head_sha(self.path) is not None
+        foreign = foreign and self._index_stamp() != self._stamp_file_text()
         foreign = foreign and self._staged_besides(paths)
         if paths:
             self._feed(["update-index", "--add", "--remove", "-z", "--stdin"], listed)
+        # Read after update-index has had git's lock: a commit the person was making
+        # meanwhile (their editor open) has landed by then, and becomes the parent.
+        parent = head_sha(self.path)
         tree = self._tree_of(parent, listed) if foreign and parent else self.run("write-tree")
         tree = tree.strip()
         parents = ["-p", parent] if parent else []
@@ -376,8 +412,10 @@ class Repo:
     def clear_stale_locks(self, wait: float = 1.0) -> list[str]:
         """Remove git lock files left by a killed process.
 
-        Called only while brain's own home lock is held, so a lock that outlives
-        ``wait`` seconds belongs to a process that died mid-command.
+        Called only while brain's own home lock is held: a lock that outlives ``wait``
+        seconds while no git process works in the home was left by one that died
+        mid-command. A live one (the person's ``git commit`` waiting for its editor)
+        is left alone, and the next git command waits for it.
         """
         gitdir = self.path / ".git"
         candidates = [gitdir / "index.lock", gitdir / "HEAD.lock"]
@@ -387,6 +425,8 @@ class Repo:
         while stale and time.monotonic() < deadline:
             time.sleep(0.05)
             stale = [p for p in stale if p.exists()]
+        if stale and _git_running_in(self.path):
+            return []
         for lock in stale:
             lock.unlink(missing_ok=True)
         return [str(p.relative_to(self.path)) for p in stale]

@@ -103,3 +103,26 @@ def test_lock_held_by_a_killed_process_is_not_waited_on(home: Path) -> None:
     start = time.monotonic()
     Brain.open(home).remember("free again", key="free")
     assert time.monotonic() - start < 30
+
+
+def test_a_live_git_command_in_the_home_keeps_its_lock(home: Path) -> None:
+    import os
+    import time
+
+    brain, _ = Brain.init(home)
+    (home / "notes.txt").write_text("first\n")
+    subprocess.run(["git", "-C", str(home), "add", "notes.txt"], check=True)
+    subprocess.run(["git", "-C", str(home), "commit", "-qm", "notes"], check=True)
+    (home / "notes.txt").write_text("second\n")
+    # The person's commit holds .git/index.lock while its editor is open.
+    env = {**os.environ, "GIT_EDITOR": "sleep 2; echo 'hand commit' >"}
+    person = subprocess.Popen(["git", "-C", str(home), "commit", "-qa"], env=env)
+    deadline = time.monotonic() + 10
+    while not (home / ".git" / "index.lock").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    brain.remember("Deploys go out on Tuesdays.", key="deploy-day")
+    assert person.wait(timeout=30) == 0
+    log = subprocess.run(
+        ["git", "-C", str(home), "log", "--format=%s"], capture_output=True, text=True
+    ).stdout.split("\n")
+    assert {"hand commit", "remember: deploy-day"} <= set(log)
