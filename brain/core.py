@@ -8,6 +8,7 @@ were, so a failed write changes nothing.
 from __future__ import annotations
 
 import builtins  # Brain.list shadows the builtin inside the class body
+import contextlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -154,6 +155,7 @@ class Brain(Verbs):
         with home_lock(self.state / "lock"):
             self.repo.check_writable()
             self.repo.clear_stale_locks()
+            self._drop_orphan_journal_lines()
             self._written = set()
             try:
                 yield
@@ -188,8 +190,40 @@ class Brain(Verbs):
                 fh.truncate(size)
             used.note_uses(self, [p for p, n in uses.items() for _ in range(n)])
             raise
+        self._note_journal_size()
         catalog.after_commit(self, before, sha, [*paths, journal.JOURNAL])
         return sha
+
+    def _note_journal_size(self) -> None:
+        with contextlib.suppress(OSError):
+            size = (self.path / journal.JOURNAL).stat().st_size
+            (self.state / _JOURNAL_SIZE).write_text(str(size))
+
+    def _drop_orphan_journal_lines(self) -> None:
+        """Drop journal lines a writer appended and died before committing.
+
+        Every write appends its line and commits it under the home lock, so lines past
+        what HEAD has, found before a write starts, belong to no commit; the next
+        commit would otherwise carry them in its own name. The size noted after the
+        last commit spares the git call when nothing changed.
+        """
+        path = self.path / journal.JOURNAL
+        try:
+            size = path.stat().st_size
+            noted = (self.state / _JOURNAL_SIZE).read_text().strip()
+        except OSError:
+            noted = ""
+            size = -1
+        if noted == str(size) or not self.repo.head():
+            return
+        committed = self.repo.file_at_head(journal.JOURNAL)
+        if committed is None or size <= len(committed):
+            return
+        with path.open("r+b") as fh:
+            if fh.read(len(committed)) != committed:
+                return  # edited by hand, not appended to: leave it
+            fh.truncate(len(committed))
+        self.repo.run("reset", "--quiet", "--", journal.JOURNAL)
 
     def _restore(self, paths: Iterable[str]) -> None:
         """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
@@ -454,6 +488,8 @@ class Brain(Verbs):
         return [self.config_get(name) for name in config_mod.KNOWN]
 
 
+# The journal's size after brain's last commit, in .brain/ (see _drop_orphan_journal_lines).
+_JOURNAL_SIZE = "journal-size"
 # Control characters other than tab and newline, kept out of commit messages.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 

@@ -455,6 +455,13 @@ class Repo:
         out = self.run("rev-list", "-1", f"--before={when}", "HEAD").strip()
         return out or None
 
+    def file_at_head(self, rel: str) -> bytes | None:
+        """The bytes of ``rel`` as HEAD has it, or None when HEAD does not have it."""
+        out = subprocess.run(
+            ["git", "-C", str(self.path), "cat-file", "blob", f"HEAD:{rel}"], capture_output=True
+        )
+        return out.stdout if out.returncode == 0 else None
+
     def files_at(self, rev: str, prefix: str) -> dict[str, bytes]:
         """Every file under ``prefix`` (a folder or one file) as it was at ``rev``.
 

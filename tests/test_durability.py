@@ -126,3 +126,25 @@ def test_a_live_git_command_in_the_home_keeps_its_lock(home: Path) -> None:
         ["git", "-C", str(home), "log", "--format=%s"], capture_output=True, text=True
     ).stdout.split("\n")
     assert {"hand commit", "remember: deploy-day"} <= set(log)
+
+
+def test_a_journal_line_whose_write_died_is_not_committed_by_the_next(home: Path) -> None:
+    import json
+
+    brain, _ = Brain.init(home)
+    brain.remember("Deploys go out on Tuesdays.", key="deploy-day")
+    # A writer killed after appending its journal line and before its commit.
+    with (home / "journal.jsonl").open("a") as fh:
+        fh.write(json.dumps({"op": "remember", "key": "ghost"}) + "\n")
+    brain.remember("Use pnpm in the frontend.", key="pkg-manager")
+    committed = subprocess.run(
+        ["git", "-C", str(home), "show", "HEAD:journal.jsonl"], capture_output=True, text=True
+    ).stdout
+    assert '"ghost"' not in committed and '"pkg-manager"' in committed
+    assert '"ghost"' not in (home / "journal.jsonl").read_text()
+    assert (
+        subprocess.run(
+            ["git", "-C", str(home), "status", "--porcelain"], capture_output=True, text=True
+        ).stdout
+        == ""
+    )
