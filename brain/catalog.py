@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 from brain import uses
 from brain.documents import INDEXED_DIRS, file_docs, is_indexed
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
+from brain.journal import JOURNAL
 from brain.lock import HomeLockedError, home_lock
 from brain.records import iso, utcnow
-from brain.repo import changed_between, dirty_paths, head_sha, tracked_files
+from brain.repo import added_lines, changed_between, dirty_paths, head_sha, tracked_files
 
 if TYPE_CHECKING:
     from brain.core import Brain
@@ -196,6 +197,8 @@ def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexRep
         if between is None:
             return _build(brain, index, "the indexed commit is no longer in history")
         changes = between
+        if JOURNAL in changes and indexed:
+            _count_pulled_uses(brain, index, indexed, head or "HEAD")
     for rel in [*before_dirty, *dirty]:
         changes.setdefault(rel, "M")
     added, updated, removed = _apply(brain, index, changes)
@@ -210,6 +213,16 @@ def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexRep
         head,
         round(time.perf_counter() - start, 3),
     )
+
+
+def _count_pulled_uses(brain: Brain, index: Index, old: str, new: str) -> None:
+    """Add the uses other machines' recalls journaled between two commits (a pull)."""
+    from brain.journal import machine_name
+
+    lines = added_lines(brain.path, old, new, JOURNAL)
+    found = uses.uses_from_elsewhere(lines, machine_name())
+    if found:
+        index.add_uses(found)
 
 
 # A long-lived process (the MCP server) re-runs the O(files) dirty check at most this

@@ -138,6 +138,21 @@ def changed_between(home: Path, old: str, new: str) -> dict[str, str] | None:
     return {path: status[0] for status, path in pairs if path}
 
 
+def added_lines(home: Path, old: str, new: str, rel: str) -> list[str]:
+    """The lines of ``rel`` that commit ``new`` has and ``old`` did not (git's diff)."""
+    out = subprocess.run(
+        ["git", "-C", str(home), "diff", "--unified=0", "--no-color", old, new, "--", rel],
+        capture_output=True,
+        text=True,
+        errors="replace",
+    )
+    return [
+        line[1:]
+        for line in out.stdout.splitlines()
+        if line.startswith("+") and not line.startswith("+++")
+    ]
+
+
 def tracked_files(home: Path, *paths: str) -> list[str]:
     """Files git tracks under ``paths`` (relative to the home)."""
     out = subprocess.run(

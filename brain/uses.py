@@ -100,3 +100,26 @@ def last_used(brain: Brain) -> dict[str, str]:
             except (ValueError, KeyError, TypeError):
                 continue
     return seen
+
+
+def uses_from_elsewhere(lines: Iterable[str], here: str) -> dict[str, tuple[int, str]]:
+    """Uses in journal lines that other machines wrote: path -> (count, last time).
+
+    A recall on this machine counted its uses in the index at once; the lines of other
+    machines arrive by pull, and only they are news to this machine's index.
+    """
+    found: dict[str, tuple[int, str]] = {}
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(entry, dict) or entry.get("op") != "recall":
+            continue
+        if entry.get("machine") == here or not isinstance(entry.get("uses"), dict):
+            continue
+        when = str(entry.get("ts", ""))
+        for path, count in entry["uses"].items():
+            n, last = found.get(str(path), (0, ""))
+            found[str(path)] = (n + int(count), max(last, when))
+    return found

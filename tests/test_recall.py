@@ -14,6 +14,7 @@ import pytest
 from brain import remote as sync
 from brain.core import Brain
 from brain.index.rank import parse_time
+from brain.journal import machine_name
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 from tests.helpers import cli, cli_json, git, older_index
@@ -389,3 +390,58 @@ def test_uses_a_killed_fold_left_behind_are_kept(brain: Brain, home: Path) -> No
     folded = [x for x in lines if x["op"] == "recall"]
     assert folded[-1]["uses"]["memories/webhook-retry-policy.md"] == 2
     assert not list((home / ".brain").glob("uses.jsonl*"))
+
+
+def _use_counts(home: Path) -> dict[str, int]:
+    import sqlite3
+
+    with sqlite3.connect(home / ".brain" / "index.sqlite") as conn:
+        return dict(conn.execute("SELECT path, use_count FROM docs WHERE use_count > 0"))
+
+
+def _rebuilt_use_counts(home: Path, tmp: Path) -> dict[str, int]:
+    copy = tmp / "copy"
+    shutil.copytree(home, copy)
+    assert cli("--home", str(copy), "index", "--rebuild").exit_code == 0
+    return _use_counts(copy)
+
+
+def test_uses_survive_archive_and_restore_as_a_rebuild_has_them(
+    brain: Brain, home: Path, tmp_path: Path
+) -> None:
+    for _ in range(3):
+        cli("recall", "webhook retries")
+    brain.archive("webhook-retry-policy")
+    brain.restore("webhook-retry-policy")
+    cli("index")
+    assert _use_counts(home)["memories/webhook-retry-policy.md"] == 3
+    assert _use_counts(home) == _rebuilt_use_counts(home, tmp_path)
+
+
+def test_uses_another_machine_journaled_arrive_with_a_pull(tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(remote)], check=True)
+    a, b = tmp_path / "a", tmp_path / "b"
+    Brain.init(a)
+    cli("--home", str(a), "remember", "Deploys go out on Tuesdays.", "--key", "deploy-day")
+    cli("--home", str(a), "remote", "add", str(remote))
+    cli("--home", str(a), "push")
+    cli("clone", str(remote), "--home", str(b))
+    cli("--home", str(b), "recall", "deploys")  # b's index exists
+    # Machine a recalls three times and journals the uses with its next write.
+    for _ in range(3):
+        cli("--home", str(a), "recall", "deploys")
+    journal = a / "journal.jsonl"
+    cli("--home", str(a), "remember", "Use pnpm.", "--key", "pkg")
+    lines = journal.read_text().splitlines()
+    # Both homes run on this one machine here: name a's lines after another machine.
+    lines = [
+        line.replace(f'"machine": "{machine_name()}"', '"machine": "laptop"') for line in lines
+    ]
+    journal.write_text("\n".join(lines) + "\n")
+    git(a, "commit", "-qam", "as if written on the laptop")
+    cli("--home", str(a), "push")
+    assert cli("--home", str(b), "pull").exit_code == 0
+    cli("--home", str(b), "index")
+    assert _use_counts(b)["memories/deploy-day.md"] == 4  # one here, three there
+    assert _use_counts(b) == _rebuilt_use_counts(b, tmp_path)

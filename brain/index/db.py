@@ -121,6 +121,19 @@ _ASKED = (
     + "INSERT INTO docs_fts(docs_fts) VALUES ('rebuild');\n"
 )
 
+# Use counts by path, kept when a document's row goes: a record archived and restored,
+# or forgotten and remembered again, keeps its uses, as a rebuild from the journal would
+# give them back.
+_USES = """
+CREATE TABLE uses (
+    path TEXT PRIMARY KEY,
+    count INTEGER NOT NULL DEFAULT 0,
+    last_used TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO uses(path, count, last_used)
+    SELECT path, use_count, last_used FROM docs WHERE use_count > 0 OR last_used != '';
+"""
+
 # Append only: a migration, once released, is never edited or reordered.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_docs", _DOCS),
@@ -128,6 +141,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0003_meta", _META),
     ("0004_docs_author", _AUTHOR),
     ("0005_docs_asked", _ASKED),
+    ("0006_uses", _USES),
 )
 
 

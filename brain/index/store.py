@@ -9,7 +9,7 @@ catalog was built from is kept with :meth:`Index.set_meta` under ``META_COMMIT``
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,8 +39,10 @@ INSERT INTO docs (path, kind, key, type, description, body, tags, profile, sourc
                   project, created, updated, use_count, last_used, context, author, asked,
                   asking)
 VALUES (:path, :kind, :key, :type, :description, :body, :tags, :profile, :source, :session,
-        :project, :created, :updated, :use_count, :last_used, :context, :author, :asked,
-        :asking)
+        :project, :created, :updated,
+        max(:use_count, coalesce((SELECT count FROM uses WHERE path = :path), 0)),
+        max(:last_used, coalesce((SELECT last_used FROM uses WHERE path = :path), '')),
+        :context, :author, :asked, :asking)
 ON CONFLICT(path) DO UPDATE SET
     kind=excluded.kind, key=excluded.key, type=excluded.type,
     description=excluded.description, body=excluded.body, tags=excluded.tags,
@@ -50,6 +52,13 @@ ON CONFLICT(path) DO UPDATE SET
     last_used=max(docs.last_used, excluded.last_used), context=excluded.context,
     author=excluded.author, asked=excluded.asked, asking=excluded.asking
 RETURNING id
+"""
+
+# Keeping a document's use count (from a rebuild) where it outlives the document's row.
+_COUNT_USES = """
+INSERT INTO uses(path, count, last_used) VALUES (?, ?, ?)
+ON CONFLICT(path) DO UPDATE SET
+    count = max(count, excluded.count), last_used = max(last_used, excluded.last_used)
 """
 
 
@@ -122,8 +131,11 @@ class Index:
         ids: list[int] = []
         with transaction(self._conn) as conn:
             for doc in docs:
-                doc_id = conn.execute(_UPSERT, row(doc)).fetchone()[0]
+                values = row(doc)
+                doc_id = conn.execute(_UPSERT, values).fetchone()[0]
                 ids.append(doc_id)
+                if doc.use_count or doc.last_used:
+                    conn.execute(_COUNT_USES, (doc.path, doc.use_count, values["last_used"]))
                 conn.execute("DELETE FROM doc_tags WHERE doc_id = ?", (doc_id,))
                 conn.executemany(
                     "INSERT OR IGNORE INTO doc_tags(doc_id, tag) VALUES (?, ?)",
@@ -189,6 +201,7 @@ class Index:
         def run() -> None:
             with transaction(self._conn) as conn:
                 conn.execute("DELETE FROM docs")
+                conn.execute("DELETE FROM uses")  # a rebuild brings them back
                 conn.execute(
                     "INSERT OR IGNORE INTO meta(name, value) VALUES (?, ?)",
                     (META_REBUILD, "the last rebuild did not finish"),
@@ -229,12 +242,26 @@ class Index:
         """Count one recall of each path at time ``when`` (no text is re-indexed)."""
         stamp = iso(when)
 
+        self.add_uses({p: (1, stamp) for p in paths})
+
+    def add_uses(self, found: Mapping[str, tuple[int, str]]) -> None:
+        """Add uses counted elsewhere: path -> (how many, ISO time of the last).
+
+        They count for documents indexed now and for ones added later with that path.
+        """
+
         def run() -> None:
             with transaction(self._conn) as conn:
                 conn.executemany(
-                    "UPDATE docs SET use_count = use_count + 1, last_used = max(last_used, ?) "
+                    "UPDATE docs SET use_count = use_count + ?, last_used = max(last_used, ?) "
                     "WHERE path = ?",
-                    [(stamp, p) for p in paths],
+                    [(n, iso(when), p) for p, (n, when) in found.items()],
+                )
+                conn.executemany(
+                    "INSERT INTO uses(path, count, last_used) VALUES (?, ?, ?) "
+                    "ON CONFLICT(path) DO UPDATE SET count = count + excluded.count, "
+                    "last_used = max(last_used, excluded.last_used)",
+                    [(p, n, iso(when)) for p, (n, when) in found.items()],
                 )
 
         self._guard(run)
