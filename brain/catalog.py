@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -33,6 +32,8 @@ if TYPE_CHECKING:
 INDEX_FILE = "index.sqlite"
 META_DIRTY = "dirty_paths"
 META_SEMANTIC = "semantic"
+# The commit up to which other machines' journaled uses are in the index.
+META_USES_AT = "uses_counted_at"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,21 +120,13 @@ def _extra_docs(brain: Brain) -> Iterator[Doc]:
     return iter_session_docs(brain)
 
 
-def _with_uses(docs: Iterable[Doc], counts: Counter[str], last: dict[str, str]) -> Iterator[Doc]:
-    """The documents with the use counts and last-use times the journal records."""
-    from dataclasses import replace
-
-    for doc in docs:
-        if counts.get(doc.path):
-            doc = replace(doc, use_count=counts[doc.path], last_used=last.get(doc.path, ""))
-        yield doc
-
-
 def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
     start = time.perf_counter()
     index.clear()
     head, dirty = head_sha(brain.path), dirty_paths(brain.path)
     counts, last = uses.all_uses(brain), uses.last_used(brain)
+    # Every path's uses, indexed or not: an archived record restored later keeps them.
+    index.add_uses({p: (n, last.get(p, "")) for p, n in counts.items() if n})
     # The same rule as ``_apply``: a file is indexed while it is tracked and on disk.
     texts = {rel: _read(brain, rel) for rel in tracked_files(brain.path, *INDEXED_DIRS)}
     docs = [
@@ -142,9 +135,10 @@ def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
         if text is not None and is_indexed(rel)
         for d in file_docs(rel, text)
     ]
-    added = index.upsert(_with_uses(docs, counts, last))
-    added += index.upsert(_with_uses(_extra_docs(brain), counts, last))
+    added = index.upsert(docs)  # each takes its path's uses from the table just filled
+    added += index.upsert(_extra_docs(brain))
     index.set_meta(META_COMMIT, head or "")
+    index.set_meta(META_USES_AT, head or "")
     index.set_meta(META_DIRTY, json.dumps(sorted(p for p in dirty if is_indexed(p))))
     index.set_meta(META_SEMANTIC, _semantic_setting(brain))
     index.mark_rebuilt()
@@ -215,14 +209,19 @@ def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexRep
     )
 
 
-def _count_pulled_uses(brain: Brain, index: Index, old: str, new: str) -> None:
-    """Add the uses other machines' recalls journaled between two commits (a pull)."""
+def _count_pulled_uses(brain: Brain, index: Index, indexed: str, head: str) -> None:
+    """Add the uses other machines' recalls journaled since they were last counted.
+
+    Counting and noting the commit counted up to are one SQLite transaction, so a
+    catch-up cut short never counts the same lines twice.
+    """
     from brain.journal import machine_name
 
-    lines = added_lines(brain.path, old, new, JOURNAL)
-    found = uses.uses_from_elsewhere(lines, machine_name())
-    if found:
-        index.add_uses(found)
+    start = index.get_meta(META_USES_AT) or indexed
+    if start == head:
+        return
+    lines = added_lines(brain.path, start, head, JOURNAL)
+    index.add_uses(uses.uses_from_elsewhere(lines, machine_name()), noting=(META_USES_AT, head))
 
 
 # A long-lived process (the MCP server) re-runs the O(files) dirty check at most this

@@ -222,8 +222,13 @@ class Brain(Verbs):
         with path.open("r+b") as fh:
             if fh.read(len(committed)) != committed:
                 return  # edited by hand, not appended to: leave it
+            orphans = fh.read().decode("utf-8", "replace").splitlines()
             fh.truncate(len(committed))
         self.repo.run("reset", "--quiet", "--", journal.JOURNAL)
+        # Uses the dead writer had folded into its line go back to the pending file.
+        from brain import uses
+
+        uses.restore_folded(self, orphans)
 
     def _restore(self, paths: Iterable[str]) -> None:
         """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""

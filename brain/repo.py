@@ -183,11 +183,13 @@ def _patiently(call: Callable[[], T]) -> T:
             time.sleep(0.05)
 
 
-def _git_running_in(home: Path) -> bool:
-    """Whether a git process is working in ``home`` (so a lock there may be live).
+def _git_running_in(home: Path, since: float) -> bool:
+    """Whether a git process that started before ``since`` (a lock's mtime) works in
+    ``home``: only such a process can hold that lock.
 
     Linux says where each process works (/proc/<pid>/cwd; ``git -C`` changes into the
-    directory); elsewhere any running git counts, to be safe.
+    directory) and when it started; this process's own children (GitPython's helpers)
+    never hold a lock across calls. Elsewhere any running git counts, to be safe.
     """
     proc = Path("/proc")
     if not proc.is_dir():
@@ -195,7 +197,8 @@ def _git_running_in(home: Path) -> bool:
         return listed.returncode != 0 or any(
             Path(line.strip()).name == "git" for line in listed.stdout.splitlines()
         )
-    root = str(home.resolve())
+    root, me = str(home.resolve()), os.getpid()
+    boot, tick = _boot_time(), os.sysconf("SC_CLK_TCK")
     for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
@@ -203,11 +206,24 @@ def _git_running_in(home: Path) -> bool:
             if (entry / "comm").read_text().strip() != "git":
                 continue
             cwd = os.readlink(entry / "cwd")
+            # Fields after the command name (which may hold spaces): ppid is the 2nd,
+            # the start time (clock ticks after boot) the 20th.
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue  # gone, or not ours to look at
+        if int(fields[1]) == me or boot + int(fields[19]) / tick > since + 1:
+            continue
         if cwd == root or cwd.startswith(root + os.sep):
             return True
     return False
+
+
+def _boot_time() -> float:
+    """When the machine booted (seconds since the epoch), from /proc/stat."""
+    for line in Path("/proc/stat").read_text().splitlines():
+        if line.startswith("btime "):
+            return float(line.split()[1])
+    return 0.0
 
 
 def _wrap(exc: Exception, what: str) -> RepoError:
@@ -347,12 +363,13 @@ class Repo:
         return sha
 
     def _index_stamp(self) -> str:
-        """Identity of git's index file as it is now (rewritten files get a new inode)."""
+        """Identity of git's index file as it is now (rewritten files get a new inode)
+        and of HEAD (``git reset --soft`` moves it under an untouched index)."""
         try:
             st = (self.path / ".git" / "index").stat()
         except OSError:
             return ""
-        return f"{st.st_ino}:{st.st_mtime_ns}:{st.st_size}"
+        return f"{st.st_ino}:{st.st_mtime_ns}:{st.st_size}:{head_sha(self.path)}"
 
     def _stamp_file_text(self) -> str | None:
         try:
@@ -388,7 +405,12 @@ class Repo:
         index, or are not tracked: path -> ``modified`` or ``untracked``."""
         if not paths:
             return {}
-        out = self.run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+        # --no-optional-locks: no rewrite of git's index (slower, and it would void the
+        # stamp of brain's last commit).
+        out = self.run(
+            "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all",
+            "--", *paths,
+        )  # fmt: skip
         found: dict[str, str] = {}
         fields = iter(out.split("\0"))
         for entry in fields:
@@ -440,7 +462,8 @@ class Repo:
         while stale and time.monotonic() < deadline:
             time.sleep(0.05)
             stale = [p for p in stale if p.exists()]
-        if stale and _git_running_in(self.path):
+        oldest = min((p.stat().st_mtime for p in stale if p.exists()), default=time.time())
+        if stale and _git_running_in(self.path, oldest):
             return []
         for lock in stale:
             lock.unlink(missing_ok=True)

@@ -123,3 +123,18 @@ def uses_from_elsewhere(lines: Iterable[str], here: str) -> dict[str, tuple[int,
             n, last = found.get(str(path), (0, ""))
             found[str(path)] = (n + int(count), max(last, when))
     return found
+
+
+def restore_folded(brain: Brain, lines: Iterable[str]) -> None:
+    """Put the uses of ``recall`` journal lines that were never committed back into the
+    pending file, so the next commit journals them (a writer died after folding them)."""
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(entry, dict) and entry.get("op") == "recall":
+            found = entry.get("uses")
+            if isinstance(found, dict):
+                paths = [str(p) for p, n in found.items() for _ in range(int(n))]
+                note_uses(brain, paths, when=str(entry.get("ts") or "") or None)

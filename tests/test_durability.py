@@ -116,7 +116,9 @@ def test_a_live_git_command_in_the_home_keeps_its_lock(home: Path) -> None:
     (home / "notes.txt").write_text("second\n")
     # The person's commit holds .git/index.lock while its editor is open.
     env = {**os.environ, "GIT_EDITOR": "sleep 2; echo 'hand commit' >"}
-    person = subprocess.Popen(["git", "-C", str(home), "commit", "-qa"], env=env)
+    # Through a shell, so that the git process is not a child of this one (brain's own
+    # git children never hold a lock across its calls).
+    person = subprocess.Popen(["sh", "-c", 'git -C "$0" commit -qa; exit $?', str(home)], env=env)
     deadline = time.monotonic() + 10
     while not (home / ".git" / "index.lock").exists() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -148,3 +150,43 @@ def test_a_journal_line_whose_write_died_is_not_committed_by_the_next(home: Path
         ).stdout
         == ""
     )
+
+
+def test_a_git_command_started_after_a_stale_lock_does_not_keep_it(home: Path) -> None:
+    import os
+    import signal
+    import time
+
+    brain, _ = Brain.init(home)
+    lock = home / ".git" / "index.lock"
+    lock.write_text("")
+    hour_ago = time.time() - 3600
+    os.utime(lock, (hour_ago, hour_ago))
+    # A git reading in the home (a pager, an editor's plugin), started after the lock.
+    reader = subprocess.Popen(
+        ["sh", "-c", 'sleep 30 | git -C "$0" cat-file --batch; exit 0', str(home)],
+        start_new_session=True,
+    )
+    try:
+        time.sleep(0.3)
+        result = brain.remember("works anyway", key="k")
+        assert git(home, "rev-parse", "HEAD").strip() == result.commit
+    finally:
+        os.killpg(reader.pid, signal.SIGKILL)
+        reader.wait()
+
+
+def test_uses_folded_into_a_journal_line_that_died_are_kept(home: Path) -> None:
+    import json
+
+    brain, _ = Brain.init(home)
+    brain.remember("Deploys go out on Tuesdays.", key="deploy-day")
+    # A writer folded two recalls into its journal line, then died before its commit.
+    line = {"ts": "2026-11-30T10:00:00Z", "op": "recall", "uses": {"memories/deploy-day.md": 2}}
+    with (home / "journal.jsonl").open("a") as fh:
+        fh.write(json.dumps(line) + "\n")
+    brain.remember("Use pnpm in the frontend.", key="pkg-manager")
+    entries = [json.loads(x) for x in (home / "journal.jsonl").read_text().splitlines()]
+    recalls = [e for e in entries if e["op"] == "recall"]
+    assert [e["uses"] for e in recalls] == [{"memories/deploy-day.md": 2}]
+    assert entries.index(recalls[0]) == len(entries) - 2  # folded again, by this commit

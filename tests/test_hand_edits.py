@@ -100,3 +100,17 @@ def test_control_characters_in_a_reason_never_break_the_log(home: Path, brain: B
     log = cli("log")
     assert log.exit_code == 0
     assert "archive: deploy-day (old stuff here)" in log.stdout
+
+
+def test_work_a_soft_reset_left_staged_stays_out_of_brains_commit(home: Path, brain: Brain) -> None:
+    (home / "notes.txt").write_text("notes\n")
+    git(home, "add", "notes.txt")
+    git(home, "commit", "-qm", "notes")
+    brain.remember("The staging port is 8443.", key="staging-port")
+    git(home, "reset", "-q", "--soft", "HEAD~2")  # git's index file untouched, HEAD moved
+    brain.remember("The production port is 443.", key="production-port")
+    assert git(home, "show", "--name-only", "--format=", "HEAD").split() == [
+        "journal.jsonl",
+        "memories/production-port.md",
+    ]
+    assert "notes.txt" in git(home, "diff", "--cached", "--name-only")

@@ -445,3 +445,50 @@ def test_uses_another_machine_journaled_arrive_with_a_pull(tmp_path: Path) -> No
     cli("--home", str(b), "index")
     assert _use_counts(b)["memories/deploy-day.md"] == 4  # one here, three there
     assert _use_counts(b) == _rebuilt_use_counts(b, tmp_path)
+
+
+def test_uses_of_an_archived_record_survive_a_rebuild_and_a_restore(
+    brain: Brain, home: Path, tmp_path: Path
+) -> None:
+    for _ in range(2):
+        cli("recall", "webhook retries")
+    brain.archive("webhook-retry-policy")
+    cli("index", "--rebuild")
+    brain.restore("webhook-retry-policy")
+    cli("index")
+    assert _use_counts(home)["memories/webhook-retry-policy.md"] == 2
+    assert _use_counts(home) == _rebuilt_use_counts(home, tmp_path)
+
+
+def test_pulled_uses_are_counted_once_when_a_catch_up_is_cut_short(
+    tmp_path: Path,
+) -> None:
+    from brain import catalog
+    from brain.index import Index
+
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(remote)], check=True)
+    a, b = tmp_path / "a", tmp_path / "b"
+    Brain.init(a)
+    cli("--home", str(a), "remember", "Deploys go out on Tuesdays.", "--key", "deploy-day")
+    cli("--home", str(a), "remote", "add", str(remote))
+    cli("--home", str(a), "push")
+    cli("clone", str(remote), "--home", str(b))
+    cli("--home", str(b), "index")
+    for _ in range(3):
+        cli("--home", str(a), "recall", "deploys")
+    cli("--home", str(a), "remember", "Use pnpm.", "--key", "pkg")
+    journal = a / "journal.jsonl"
+    here = f'"machine": "{machine_name()}"'
+    journal.write_text(journal.read_text().replace(here, '"machine": "laptop"'))
+    git(a, "commit", "-qam", "as if written on the laptop")
+    cli("--home", str(a), "push")
+    assert cli("--home", str(b), "pull").exit_code == 0
+    # A catch-up that counted the pulled uses and died before it moved the index on.
+    home_b = Brain.open(b)
+    with Index.open(b / ".brain" / "index.sqlite") as index:
+        indexed = index.get_meta("indexed_commit") or ""
+        catalog._count_pulled_uses(home_b, index, indexed, git(b, "rev-parse", "HEAD").strip())
+    cli("--home", str(b), "index")
+    assert _use_counts(b)["memories/deploy-day.md"] == 3
+    assert _use_counts(b) == _rebuilt_use_counts(b, tmp_path)

@@ -244,24 +244,33 @@ class Index:
 
         self.add_uses({p: (1, stamp) for p in paths})
 
-    def add_uses(self, found: Mapping[str, tuple[int, str]]) -> None:
+    def add_uses(
+        self, found: Mapping[str, tuple[int, str]], *, noting: tuple[str, str] | None = None
+    ) -> None:
         """Add uses counted elsewhere: path -> (how many, ISO time of the last).
 
         They count for documents indexed now and for ones added later with that path.
+        ``noting`` is a (name, value) meta row set in the same transaction.
         """
 
         def run() -> None:
             with transaction(self._conn) as conn:
+                if noting:
+                    conn.execute(
+                        "INSERT INTO meta(name, value) VALUES (?, ?) "
+                        "ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                        noting,
+                    )
                 conn.executemany(
                     "UPDATE docs SET use_count = use_count + ?, last_used = max(last_used, ?) "
                     "WHERE path = ?",
-                    [(n, iso(when), p) for p, (n, when) in found.items()],
+                    [(n, iso(when) if when else "", p) for p, (n, when) in found.items()],
                 )
                 conn.executemany(
                     "INSERT INTO uses(path, count, last_used) VALUES (?, ?, ?) "
                     "ON CONFLICT(path) DO UPDATE SET count = count + excluded.count, "
                     "last_used = max(last_used, excluded.last_used)",
-                    [(p, n, iso(when)) for p, (n, when) in found.items()],
+                    [(p, n, iso(when) if when else "") for p, (n, when) in found.items()],
                 )
 
         self._guard(run)
