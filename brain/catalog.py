@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING
 
 from brain import uses
 from brain.documents import INDEXED_DIRS, file_docs, is_indexed
+from brain.gitstate import added_lines, changed_between, dirty_paths, tracked_files
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
 from brain.journal import JOURNAL
 from brain.lock import HomeLockedError, home_lock
 from brain.records import iso, utcnow
-from brain.repo import added_lines, changed_between, dirty_paths, head_sha, tracked_files
+from brain.repo import head_sha
 
 if TYPE_CHECKING:
     from brain.core import Brain

@@ -135,3 +135,33 @@ def row(doc: Doc) -> dict[str, Any]:
         "asked": doc.asked,
         "asking": asking_share(doc.body) if doc.kind == "turn" else 0.0,
     }
+
+
+# Insert or update one document by path; a new row takes its path's uses from the
+# ``uses`` table, which outlives rows (see migration 0006).
+UPSERT = """
+INSERT INTO docs (path, kind, key, type, description, body, tags, profile, source, session,
+                  project, created, updated, use_count, last_used, context, author, asked,
+                  asking)
+VALUES (:path, :kind, :key, :type, :description, :body, :tags, :profile, :source, :session,
+        :project, :created, :updated,
+        max(:use_count, coalesce((SELECT count FROM uses WHERE path = :path), 0)),
+        max(:last_used, coalesce((SELECT last_used FROM uses WHERE path = :path), '')),
+        :context, :author, :asked, :asking)
+ON CONFLICT(path) DO UPDATE SET
+    kind=excluded.kind, key=excluded.key, type=excluded.type,
+    description=excluded.description, body=excluded.body, tags=excluded.tags,
+    profile=excluded.profile, source=excluded.source, session=excluded.session,
+    project=excluded.project, created=excluded.created, updated=excluded.updated,
+    use_count=max(docs.use_count, excluded.use_count),
+    last_used=max(docs.last_used, excluded.last_used), context=excluded.context,
+    author=excluded.author, asked=excluded.asked, asking=excluded.asking
+RETURNING id
+"""
+
+# Keeping a document's use count (from a rebuild) where it outlives the document's row.
+COUNT_USES = """
+INSERT INTO uses(path, count, last_used) VALUES (?, ?, ?)
+ON CONFLICT(path) DO UPDATE SET
+    count = max(count, excluded.count), last_used = max(last_used, excluded.last_used)
+"""

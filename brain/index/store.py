@@ -18,7 +18,7 @@ from brain.index import rank as ranking
 from brain.index.author import named_authors, reward_author
 from brain.index.coverage import reward_coverage
 from brain.index.db import META_REBUILD, IndexCorruptError, connect, transaction
-from brain.index.docs import KINDS, Doc, Hit, filters, iso, row
+from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
 from brain.index.fusion import (
     RELATED_WORDS,
@@ -32,34 +32,6 @@ from brain.index.snippet import snippet
 from brain.index.turns import discount_asking
 
 META_COMMIT = "indexed_commit"
-
-
-_UPSERT = """
-INSERT INTO docs (path, kind, key, type, description, body, tags, profile, source, session,
-                  project, created, updated, use_count, last_used, context, author, asked,
-                  asking)
-VALUES (:path, :kind, :key, :type, :description, :body, :tags, :profile, :source, :session,
-        :project, :created, :updated,
-        max(:use_count, coalesce((SELECT count FROM uses WHERE path = :path), 0)),
-        max(:last_used, coalesce((SELECT last_used FROM uses WHERE path = :path), '')),
-        :context, :author, :asked, :asking)
-ON CONFLICT(path) DO UPDATE SET
-    kind=excluded.kind, key=excluded.key, type=excluded.type,
-    description=excluded.description, body=excluded.body, tags=excluded.tags,
-    profile=excluded.profile, source=excluded.source, session=excluded.session,
-    project=excluded.project, created=excluded.created, updated=excluded.updated,
-    use_count=max(docs.use_count, excluded.use_count),
-    last_used=max(docs.last_used, excluded.last_used), context=excluded.context,
-    author=excluded.author, asked=excluded.asked, asking=excluded.asking
-RETURNING id
-"""
-
-# Keeping a document's use count (from a rebuild) where it outlives the document's row.
-_COUNT_USES = """
-INSERT INTO uses(path, count, last_used) VALUES (?, ?, ?)
-ON CONFLICT(path) DO UPDATE SET
-    count = max(count, excluded.count), last_used = max(last_used, excluded.last_used)
-"""
 
 
 class Index:
@@ -132,10 +104,10 @@ class Index:
         with transaction(self._conn) as conn:
             for doc in docs:
                 values = row(doc)
-                doc_id = conn.execute(_UPSERT, values).fetchone()[0]
+                doc_id = conn.execute(UPSERT, values).fetchone()[0]
                 ids.append(doc_id)
                 if doc.use_count or doc.last_used:
-                    conn.execute(_COUNT_USES, (doc.path, doc.use_count, values["last_used"]))
+                    conn.execute(COUNT_USES, (doc.path, doc.use_count, values["last_used"]))
                 conn.execute("DELETE FROM doc_tags WHERE doc_id = ?", (doc_id,))
                 conn.executemany(
                     "INSERT OR IGNORE INTO doc_tags(doc_id, tag) VALUES (?, ?)",
