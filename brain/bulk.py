@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from brain import guards
 from brain.errors import BrainError
 from brain.records import FIELDS, Record, iso, new_id, utcnow, validate_key
 from brain.redact import redact
@@ -103,7 +104,7 @@ def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import"
         return ImportResult(0, 0, (), None)
     superseded = 0
     touched: dict[str, None] = {}
-    with brain.transaction(), brain.hand_edits_known():
+    with brain.transaction(), guards.hand_edits_known(brain):
         for record in records:
             staged = brain.stage(record, sync=False)
             superseded += staged.superseded is not None

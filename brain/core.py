@@ -8,8 +8,6 @@ were, so a failed write changes nothing.
 from __future__ import annotations
 
 import builtins  # Brain.list shadows the builtin inside the class body
-import contextlib
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from brain import config as config_mod
-from brain import journal
+from brain import guards, journal
 from brain.errors import BrainError
 from brain.fsutil import atomic_write, make_private_dir
 from brain.lock import home_lock
@@ -36,7 +34,6 @@ from brain.records import (
 )
 from brain.repo import Repo
 from brain.results import (
-    ConfigValue,
     ForgetResult,
     InitResult,
     ListResult,
@@ -155,7 +152,7 @@ class Brain(Verbs):
         with home_lock(self.state / "lock"):
             self.repo.check_writable()
             self.repo.clear_stale_locks()
-            self._drop_orphan_journal_lines()
+            guards.drop_orphan_journal_lines(self)
             self._written = set()
             try:
                 yield
@@ -174,7 +171,7 @@ class Brain(Verbs):
 
         # A reason, a key or a config value typed with a secret in it must not reach
         # the history either; nor control characters, which `brain log` reads between.
-        message, fields = _CONTROL.sub(" ", redact(message)), redact_fields(fields)
+        message, fields = guards.clean_message(redact(message)), redact_fields(fields)
         journal_path = self.path / journal.JOURNAL
         size = journal_path.stat().st_size if journal_path.exists() else 0
         before = self.repo.head()
@@ -190,45 +187,9 @@ class Brain(Verbs):
                 fh.truncate(size)
             used.note_uses(self, [p for p, n in uses.items() for _ in range(n)])
             raise
-        self._note_journal_size()
+        guards.note_journal_size(self)
         catalog.after_commit(self, before, sha, [*paths, journal.JOURNAL])
         return sha
-
-    def _note_journal_size(self) -> None:
-        with contextlib.suppress(OSError):
-            size = (self.path / journal.JOURNAL).stat().st_size
-            (self.state / _JOURNAL_SIZE).write_text(str(size))
-
-    def _drop_orphan_journal_lines(self) -> None:
-        """Drop journal lines a writer appended and died before committing.
-
-        Every write appends its line and commits it under the home lock, so lines past
-        what HEAD has, found before a write starts, belong to no commit; the next
-        commit would otherwise carry them in its own name. The size noted after the
-        last commit spares the git call when nothing changed.
-        """
-        path = self.path / journal.JOURNAL
-        try:
-            size = path.stat().st_size
-            noted = (self.state / _JOURNAL_SIZE).read_text().strip()
-        except OSError:
-            noted = ""
-            size = -1
-        if noted == str(size) or not self.repo.head():
-            return
-        committed = self.repo.file_at_head(journal.JOURNAL)
-        if committed is None or size <= len(committed):
-            return
-        with path.open("r+b") as fh:
-            if fh.read(len(committed)) != committed:
-                return  # edited by hand, not appended to: leave it
-            orphans = fh.read().decode("utf-8", "replace").splitlines()
-            fh.truncate(len(committed))
-        self.repo.run("reset", "--quiet", "--", journal.JOURNAL)
-        # Uses the dead writer had folded into its line go back to the pending file.
-        from brain import uses
-
-        uses.restore_folded(self, orphans)
 
     def _restore(self, paths: Iterable[str]) -> None:
         """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
@@ -310,11 +271,11 @@ class Brain(Verbs):
         """Write ``record`` to ``memories/``, superseding a live or archived record with
         its key; commit nothing. Inside a transaction; the caller commits ``touched``.
         """
-        _check_text(record)
-        record = _redacted(record)
+        guards.check_text(record)
+        record = guards.redacted(record)
         path = self.record_path(record.key)
         old = self.previous(record.key)
-        self._refuse_hand_edits(path, *([old[1]] if old else []))
+        guards.refuse_hand_edits(self, path, *([old[1]] if old else []))
         touched = [self._rel(path)]
         if old is not None:
             record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
@@ -324,29 +285,6 @@ class Brain(Verbs):
         atomic_write(path, render(record), tmp_dir=self.state, sync=sync)
         self._written.update(touched)
         return Staged(record, old[0].id if old else None, tuple(touched))
-
-    @contextmanager
-    def hand_edits_known(self) -> Iterator[None]:
-        """Within a transaction, look for hand edits once for a run of many writes."""
-        self._hand_edits = self.repo.hand_edited([MEMORIES, ARCHIVE])
-        try:
-            yield
-        finally:
-            self._hand_edits = None
-
-    def _refuse_hand_edits(self, *paths: Path) -> None:
-        """Refuse to replace, move or delete a record file the person edited by hand
-        and did not commit: files are the truth, and that text is nowhere else."""
-        rels = [r for p in paths if p.exists() and (r := self._rel(p)) not in self._written]
-        known = self._hand_edits
-        edited = (
-            {r: known[r] for r in rels if r in known}
-            if known is not None
-            else self.repo.hand_edited(rels)
-        )
-        if edited:
-            rel, how = next(iter(edited.items()))
-            raise HandEditError(self.path, rel, how)
 
     def previous(self, key: str) -> tuple[Record, Path] | None:
         """The record a write of ``key`` would supersede (live first, then archived)."""
@@ -395,7 +333,7 @@ class Brain(Verbs):
         """Delete a record (live or archived); its text stays in git history."""
         with self.transaction():
             shown = self.show(key)
-            self._refuse_hand_edits(self.path / shown.path)
+            guards.refuse_hand_edits(self, self.path / shown.path)
             (self.path / shown.path).unlink()
             sha = self.commit([shown.path], f"forget: {key}", "forget", key=key, id=shown.record.id)
         return ForgetResult(key, shown.record.id, shown.path, sha)
@@ -428,7 +366,7 @@ class Brain(Verbs):
         if not src.exists():
             raise RecordNotFoundError(key, "memory" if archive else "the archive")
         dst = self.record_path(key, archived=archive)
-        self._refuse_hand_edits(src, dst)
+        guards.refuse_hand_edits(self, src, dst)
         if dst.exists():
             # Two machines archived and kept the same key: a move would overwrite one.
             raise BrainError(
@@ -454,117 +392,3 @@ class Brain(Verbs):
     def log(self, limit: int | None = None) -> builtins.list[LogEntry]:
         """The memory's history from git, newest first."""
         return [LogEntry(c.sha, c.date, c.message, c.files) for c in self.repo.log(limit)]
-
-    # Bulk import/export and remotes live in their own modules; these are the verbs.
-
-    def import_(self, lines: Iterable[str], *, origin: str = "import") -> Any:
-        from brain.bulk import import_records
-
-        return import_records(self, lines, origin=origin)
-
-    def export(self, *, archived: bool = False) -> builtins.list[dict[str, Any]]:
-        from brain.bulk import export_records
-
-        return export_records(self, archived=archived)
-
-    def config_set(self, name: str, value: str) -> ConfigValue:
-        """Set one key in brain.yaml (comments kept) and commit the change."""
-        from brain.redact import find_secrets
-
-        if found := find_secrets(value):
-            raise BrainError(
-                f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
-                "committed to the memory's history",
-                hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
-            )
-        with self.transaction():
-            typed = config_mod.set_value(self.path, name, value)
-            self.commit([config_mod.CONFIG], f"config: {name} = {typed}", "config", name=name)
-        self.__dict__.pop("config", None)
-        return ConfigValue(name, typed, "file")
-
-    def config_get(self, name: str) -> ConfigValue:
-        """The effective value of one key and where it comes from."""
-        value = config_mod.value_of(self.config, name)
-        return ConfigValue(name, value, config_mod.origin_of(self.path, name))
-
-    def config_list(self) -> builtins.list[ConfigValue]:
-        """Every key's effective value and origin."""
-        return [self.config_get(name) for name in config_mod.KNOWN]
-
-
-# The journal's size after brain's last commit, in .brain/ (see _drop_orphan_journal_lines).
-_JOURNAL_SIZE = "journal-size"
-# Control characters other than tab and newline, kept out of commit messages.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
-def _check_text(record: Record) -> None:
-    """Refuse a record with text that is not valid Unicode (bytes that were not UTF-8,
-    passed on by the shell as lone surrogates): YAML cannot hold it, and the file would
-    be unreadable from then on."""
-    fields: dict[str, Any] = {
-        "key": record.key,
-        "type": record.type,
-        "description": record.description,
-        "text": record.body,
-        "tag": list(record.tags),
-        "profile": record.profile,
-        "source": record.source,
-        "field": record.extra,
-    }
-    for name, value in fields.items():
-        if not _encodes(value):
-            raise BrainError(
-                f"the {name} is not valid UTF-8 text",
-                hint="check the terminal's encoding, or pass the text through 'iconv -t utf-8'",
-            )
-
-
-def _encodes(value: Any) -> bool:
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return False
-        return True
-    if isinstance(value, (list, tuple)):
-        return all(_encodes(v) for v in value)
-    if isinstance(value, dict):
-        return all(_encodes(k) and _encodes(v) for k, v in value.items())
-    return True
-
-
-def _redacted(record: Record) -> Record:
-    """``record`` with every secret in its text fields replaced (see :mod:`brain.redact`).
-
-    Every write goes through :meth:`Brain.stage`, so no field of a record on disk,
-    whichever command wrote it, can carry a credential.
-    """
-    from brain.redact import redact, redact_fields
-
-    return record.evolve(
-        type=redact(record.type),
-        description=redact(record.description),
-        body=redact(record.body),
-        tags=redact_fields(record.tags),
-        profile=redact_fields(record.profile),
-        source=redact_fields(record.source),
-        extra=redact_fields(record.extra),
-    )
-
-
-class HandEditError(BrainError):
-    """A write would replace or delete a record file with edits git does not have."""
-
-    def __init__(self, home: Path, rel: str, how: str) -> None:
-        git = f"git -C {home}"
-        if how == "untracked":
-            problem = f"{rel} is not in the memory's history yet (written by hand?)"
-            hint = f"commit it ({git} add {rel} && {git} commit -m 'hand-written record') "
-            hint += "or remove it, then retry"
-        else:
-            problem = f"{rel} has changes that are not committed (edited by hand?)"
-            hint = f"commit them ({git} commit -m 'hand edit' -- {rel}) or discard them "
-            hint += f"({git} checkout -- {rel}), then retry"
-        super().__init__(f"{problem}; nothing was written", hint=hint)

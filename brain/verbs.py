@@ -21,7 +21,40 @@ def _brain(verbs: Verbs) -> Brain:
 
 class Verbs:
     """recall, index, harvest, sessions, mirror, extract, consolidate, runs, status,
-    context, sync_instructions."""
+    context, sync_instructions, import and export, config."""
+
+    def import_(self, lines: Iterable[str], *, origin: str = "import") -> Any:
+        """Import JSONL records in one commit (see :func:`brain.bulk.import_records`)."""
+        from brain.bulk import import_records
+
+        return import_records(_brain(self), lines, origin=origin)
+
+    def export(self, *, archived: bool = False) -> list[dict[str, Any]]:
+        """Every record as a JSON-ready dict (see :func:`brain.bulk.export_records`)."""
+        from brain.bulk import export_records
+
+        return export_records(_brain(self), archived=archived)
+
+    def config_set(self, name: str, value: str) -> Any:
+        """Set one key in brain.yaml (comments kept) and commit the change."""
+        from brain.config import set_committed
+
+        return set_committed(_brain(self), name, value)
+
+    def config_get(self, name: str) -> Any:
+        """The effective value of one key and where it comes from."""
+        from brain import config as config_mod
+        from brain.results import ConfigValue
+
+        brain = _brain(self)
+        value = config_mod.value_of(brain.config, name)
+        return ConfigValue(name, value, config_mod.origin_of(brain.path, name))
+
+    def config_list(self) -> list[Any]:
+        """Every key's effective value and origin."""
+        from brain.config import KNOWN
+
+        return [self.config_get(name) for name in KNOWN]
 
     def recall(self, query: str, **filters: Any) -> Any:
         """Search the memory; see :func:`brain.recall.recall` for the filters."""
