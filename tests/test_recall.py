@@ -406,84 +406,58 @@ def _rebuilt_use_counts(home: Path, tmp: Path) -> dict[str, int]:
     return _use_counts(copy)
 
 
+@pytest.mark.parametrize("rebuild_while_archived", [False, True])
 def test_uses_survive_archive_and_restore_as_a_rebuild_has_them(
-    brain: Brain, home: Path, tmp_path: Path
+    brain: Brain, home: Path, tmp_path: Path, rebuild_while_archived: bool
 ) -> None:
     for _ in range(3):
         cli("recall", "webhook retries")
     brain.archive("webhook-retry-policy")
+    if rebuild_while_archived:
+        cli("index", "--rebuild")
     brain.restore("webhook-retry-policy")
     cli("index")
     assert _use_counts(home)["memories/webhook-retry-policy.md"] == 3
     assert _use_counts(home) == _rebuilt_use_counts(home, tmp_path)
 
 
-def test_uses_another_machine_journaled_arrive_with_a_pull(tmp_path: Path) -> None:
+def _laptop_and_desk(tmp_path: Path, *, recall_on_desk: bool) -> tuple[Path, Path]:
+    """Two homes of one memory: the laptop recalls "deploys" three times, journals the
+    uses and pushes; the desk (which had its index, and one recall if asked) pulls."""
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(remote)], check=True)
-    a, b = tmp_path / "a", tmp_path / "b"
-    Brain.init(a)
-    cli("--home", str(a), "remember", "Deploys go out on Tuesdays.", "--key", "deploy-day")
-    cli("--home", str(a), "remote", "add", str(remote))
-    cli("--home", str(a), "push")
-    cli("clone", str(remote), "--home", str(b))
-    cli("--home", str(b), "recall", "deploys")  # b's index exists
-    # Machine a recalls three times and journals the uses with its next write.
+    laptop, desk = tmp_path / "laptop", tmp_path / "desk"
+    Brain.init(laptop)
+    cli("--home", str(laptop), "remember", "Deploys go out on Tuesdays.", "--key", "deploy-day")
+    cli("--home", str(laptop), "remote", "add", str(remote))
+    cli("--home", str(laptop), "push")
+    cli("clone", str(remote), "--home", str(desk))
+    cli("--home", str(desk), *(["recall", "deploys"] if recall_on_desk else ["index"]))
     for _ in range(3):
-        cli("--home", str(a), "recall", "deploys")
-    journal = a / "journal.jsonl"
-    cli("--home", str(a), "remember", "Use pnpm.", "--key", "pkg")
-    lines = journal.read_text().splitlines()
-    # Both homes run on this one machine here: name a's lines after another machine.
-    lines = [
-        line.replace(f'"machine": "{machine_name()}"', '"machine": "laptop"') for line in lines
-    ]
-    journal.write_text("\n".join(lines) + "\n")
-    git(a, "commit", "-qam", "as if written on the laptop")
-    cli("--home", str(a), "push")
-    assert cli("--home", str(b), "pull").exit_code == 0
-    cli("--home", str(b), "index")
-    assert _use_counts(b)["memories/deploy-day.md"] == 4  # one here, three there
-    assert _use_counts(b) == _rebuilt_use_counts(b, tmp_path)
+        cli("--home", str(laptop), "recall", "deploys")
+    cli("--home", str(laptop), "remember", "Use pnpm.", "--key", "pkg")  # journals the uses
+    # Both homes run on this one machine here: name the laptop's lines after another one.
+    journal = laptop / "journal.jsonl"
+    here = f'"machine": "{machine_name()}"'
+    journal.write_text(journal.read_text().replace(here, '"machine": "laptop"'))
+    git(laptop, "commit", "-qam", "as if written on the laptop")
+    cli("--home", str(laptop), "push")
+    assert cli("--home", str(desk), "pull").exit_code == 0
+    return laptop, desk
 
 
-def test_uses_of_an_archived_record_survive_a_rebuild_and_a_restore(
-    brain: Brain, home: Path, tmp_path: Path
-) -> None:
-    for _ in range(2):
-        cli("recall", "webhook retries")
-    brain.archive("webhook-retry-policy")
-    cli("index", "--rebuild")
-    brain.restore("webhook-retry-policy")
-    cli("index")
-    assert _use_counts(home)["memories/webhook-retry-policy.md"] == 2
-    assert _use_counts(home) == _rebuilt_use_counts(home, tmp_path)
+def test_uses_another_machine_journaled_arrive_with_a_pull(tmp_path: Path) -> None:
+    _, desk = _laptop_and_desk(tmp_path, recall_on_desk=True)
+    cli("--home", str(desk), "index")
+    assert _use_counts(desk)["memories/deploy-day.md"] == 4  # one here, three there
+    assert _use_counts(desk) == _rebuilt_use_counts(desk, tmp_path)
 
 
-def test_pulled_uses_are_counted_once_when_a_catch_up_is_cut_short(
-    tmp_path: Path,
-) -> None:
+def test_pulled_uses_are_counted_once_when_a_catch_up_is_cut_short(tmp_path: Path) -> None:
     from brain import catalog
     from brain.index import Index
 
-    remote = tmp_path / "remote.git"
-    subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(remote)], check=True)
-    a, b = tmp_path / "a", tmp_path / "b"
-    Brain.init(a)
-    cli("--home", str(a), "remember", "Deploys go out on Tuesdays.", "--key", "deploy-day")
-    cli("--home", str(a), "remote", "add", str(remote))
-    cli("--home", str(a), "push")
-    cli("clone", str(remote), "--home", str(b))
-    cli("--home", str(b), "index")
-    for _ in range(3):
-        cli("--home", str(a), "recall", "deploys")
-    cli("--home", str(a), "remember", "Use pnpm.", "--key", "pkg")
-    journal = a / "journal.jsonl"
-    here = f'"machine": "{machine_name()}"'
-    journal.write_text(journal.read_text().replace(here, '"machine": "laptop"'))
-    git(a, "commit", "-qam", "as if written on the laptop")
-    cli("--home", str(a), "push")
-    assert cli("--home", str(b), "pull").exit_code == 0
+    _, b = _laptop_and_desk(tmp_path, recall_on_desk=False)
     # A catch-up that counted the pulled uses and died before it moved the index on.
     home_b = Brain.open(b)
     with Index.open(b / ".brain" / "index.sqlite") as index:
