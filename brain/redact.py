@@ -344,3 +344,34 @@ def redact(text: str) -> str:
         pos = f.end
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def redact_slice(text: str, start: int, end: int, margin: int = 2_000) -> str:
+    """``text[start:end]`` with its secrets replaced, judged in context.
+
+    A secret is recognised in ``margin`` characters around the slice, and a secret that
+    crosses either end of the slice is replaced whole, marker inside: a cut through a
+    secret never leaves a piece of it, and the cut is made in the original text, so
+    redaction shrinking the text never moves it.
+
+    Args:
+        text: the whole text.
+        start, end: the slice to keep (clamped to the text).
+        margin: how much context on each side the redactor sees.
+    """
+    start, end = max(0, start), min(len(text), end)
+    if start >= end:
+        return ""
+    lo, hi = max(0, start - margin), min(len(text), end + margin)
+    parts: list[str] = []
+    pos = start
+    for f in find_secrets(text[lo:hi]):
+        a, b = f.start + lo, f.end + lo
+        if b <= start or a >= end:
+            continue
+        parts.append(text[pos:a] if a > pos else "")
+        parts.append(f"{_MARKER_PREFIX}{f.kind}]")
+        pos = max(pos, b)
+    if pos < end:
+        parts.append(text[pos:end])
+    return "".join(parts)

@@ -287,3 +287,29 @@ def test_idempotent_with_tokens_glued_to_punctuation(
 ) -> None:
     once = redact(before + key + token + after)
     assert redact(once) == once
+
+
+def test_a_slice_never_keeps_a_piece_of_a_secret_it_cuts() -> None:
+    from brain.redact import redact_slice
+
+    token = "ghp_" + "etb3MUZTzKJH9tTs" + "Q1w2E3r4T5y6U7i8O9p0"
+    pem = "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 3300 + "\n-----END RSA PRIVATE KEY-----"
+    text = pem + "\n" + "x" * 50 + " " + token + " tail"
+    cut = len(pem) + 1 + 50 + 1 + 10  # through the middle of the token
+    head = redact_slice(text, 0, cut)
+    assert "ghp_" not in head and "etb3" not in head
+    assert head.endswith("[REDACTED:github_token]") and "BEGIN RSA" not in head
+    tail = redact_slice(text, cut, len(text))
+    assert tail == "[REDACTED:github_token] tail"
+    assert redact_slice(text, 5, 5) == "" and redact_slice("plain", 0, 99) == "plain"
+
+
+def test_trimmed_phase1_text_keeps_the_tail_it_asks_for() -> None:
+    from brain.pipeline.trim import trim_redacted
+
+    pem = "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 3300 + "\n-----END RSA PRIVATE KEY-----"
+    text = "h" * 20_000 + "t" * 5_000 + pem + "u" * 8_000  # the key inside the tail
+    kept = trim_redacted(text, 15_000, 15_000)
+    tail = kept.split(" characters cut ...]\n", 1)[1]
+    assert tail.startswith("t" * 100) and tail.endswith("]" + "u" * 8_000)
+    assert "BEGIN RSA" not in kept and "[REDACTED:" in tail

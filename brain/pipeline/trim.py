@@ -20,7 +20,7 @@ from brain.pipeline.watermarks import (
     load_transcript,
 )
 from brain.records import iso
-from brain.redact import redact
+from brain.redact import redact, redact_slice
 from brain.sources.base import Transcript, Turn
 
 if TYPE_CHECKING:
@@ -43,10 +43,10 @@ def render_turn(turn: Turn, *, tool_chars: int = TOOL_CHARS) -> str:
     if turn.summary:
         return f"{where} summary of earlier turns (compacted): {text}"
     if turn.role == "tool":
-        # Redact before shortening: a cut through a secret would hide it from the redactor.
-        short = " ".join(redact(text[: tool_chars + _MARGIN]).split())
-        if len(short) > tool_chars:
-            short = short[:tool_chars] + f" [... {len(short) - tool_chars} characters cut ...]"
+        # Redacted in context: a cut through a secret must not hide it from the redactor.
+        short = " ".join(redact_slice(text, 0, tool_chars, _MARGIN).split())
+        if len(text) > tool_chars:
+            short += f" [... {len(text) - tool_chars} characters cut ...]"
         return f"{where} tool({turn.tool or '?'}): {short}"
     return f"{where} {turn.role}: {text}"
 
@@ -76,10 +76,9 @@ def trim_redacted(text: str, head_chars: int, tail_chars: int) -> str:
     """Redact ``text`` and keep its first ``head_chars`` and last ``tail_chars``."""
     if len(text) <= head_chars + tail_chars:
         return redact(text)
-    # Redact only the two windows that survive (plus a margin), not the whole middle.
-    head = redact(text[: head_chars + _MARGIN])[:head_chars]
-    tail = redact(text[-(tail_chars + _MARGIN) :]) if tail_chars else ""
-    tail = tail[len(tail) - tail_chars :] if tail_chars else ""
+    # Redact only the two windows that survive (in context), not the whole middle.
+    head = redact_slice(text, 0, head_chars, _MARGIN)
+    tail = redact_slice(text, len(text) - tail_chars, len(text), _MARGIN) if tail_chars else ""
     cut = len(text) - head_chars - tail_chars
     return f"{head}\n[... {cut} characters cut ...]\n{tail}"
 
@@ -109,15 +108,15 @@ def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
         turns' text as low-weight context, and the question a turn answers.
     """
     picked = [(n, t) for n, t in enumerate(transcript.turns, 1) if _doc_worthy(t)]
-    # Redact before capping, for the same reason as in ``render_turn``.
-    texts = [redact(t.text.strip()[: DOC_BODY_CHARS + _MARGIN]) for _, t in picked]
+    # Redacted in context before the cap, for the same reason as in ``render_turn``.
+    texts = [_head(t.text.strip()) for _, t in picked]
     asked = questions_answered(
         [(t.role, _with_tail(t, text)) for (_, t), text in zip(picked, texts, strict=True)]
     )
     started = transcript.started
     docs = []
     for i, (number, turn) in enumerate(picked):
-        body = _cap(texts[i], DOC_BODY_CHARS)
+        body = texts[i]
         near = [j for j in (i - 1, i + 1) if 0 <= j < len(picked)]
         context = " | ".join(
             f"{picked[j][1].role}: {_short(texts[j], CONTEXT_CHARS)}" for j in near
@@ -148,14 +147,15 @@ def _with_tail(turn: Turn, head: str) -> str:
     and the next turn answers it.
     """
     text = turn.text.strip()
-    if len(text) <= DOC_BODY_CHARS + _MARGIN:
+    if len(text) <= DOC_BODY_CHARS:
         return head  # the head is the whole turn
-    # Redact a window wider than what is kept, as ``trim_redacted`` does.
-    return head + "\n" + redact(text[-(TAIL_CHARS + _MARGIN) :])[-TAIL_CHARS:]
+    return head + "\n" + redact_slice(text, len(text) - TAIL_CHARS, len(text), _MARGIN)
 
 
-def _cap(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + " […]"
+def _head(text: str) -> str:
+    """The first ``DOC_BODY_CHARS`` of a turn, redacted, marked when cut."""
+    head = redact_slice(text, 0, DOC_BODY_CHARS, _MARGIN)
+    return head + " […]" if len(text) > DOC_BODY_CHARS else head
 
 
 def iter_session_docs(brain: Brain) -> Iterator[Doc]:
