@@ -179,12 +179,19 @@ def _operations(
     except llm.BudgetExceeded as exc:
         note_error(brain, "consolidate", str(exc))
         raise ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint) from exc
-    # What a record would say passes the same guard as what phase 1 proposed.
-    return [
+    # What a record would say passes the same guard as what phase 1 proposed; the
+    # reason, kept in the run's diff, is redacted.
+    from dataclasses import replace
+
+    from brain.redact import redact
+
+    said = [
         op
         for op in operations_from_json(reply.data)
-        if op.op == "archive" or not unsafe(f"{op.description or ''}\n{op.body or ''}")
+        if op.op == "archive"
+        or not unsafe("\n".join([op.key, op.description or "", op.body or "", *op.tags]))
     ]
+    return [replace(op, reason=redact(op.reason)) for op in said]
 
 
 # -- a run --------------------------------------------------------------------------------

@@ -189,8 +189,15 @@ def _ask(
     extraction = extraction_from_json(reply.data)
     # The prompt forbids it; this makes sure: nothing a transcript slipped past the
     # model (a credential, an instruction to the memory) is kept.
-    kept = tuple(m for m in extraction.memories if not unsafe(f"{m.description}\n{m.body}"))
-    return replace(extraction, memories=kept)
+    kept = tuple(
+        m
+        for m in extraction.memories
+        if not unsafe("\n".join([m.key, m.description, m.body, *m.tags]))
+    )
+    # A summary keeps its credentials redacted, but one that still asks the memory for
+    # something (or states a password in words) is dropped.
+    summary = "" if unsafe(redact(extraction.summary)) else extraction.summary
+    return replace(extraction, memories=kept, summary=summary)
 
 
 # -- a run -------------------------------------------------------------------------------
@@ -359,7 +366,7 @@ def _raw(memory: Candidate, ref: SessionRef, run_id: str, now: datetime) -> RawM
         type=memory.type,
         description=redact(memory.description),
         body=redact(memory.body),
-        tags=memory.tags,
+        tags=tuple(redact(t) for t in memory.tags),
         confidence=memory.confidence,
         session=session_label(ref),
         evidence=memory.evidence,

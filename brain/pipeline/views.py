@@ -191,6 +191,13 @@ def extract_messages(brain: Brain, transcript: Transcript) -> list[dict[str, str
     """The chat messages phase 1 sends for one session."""
     config = brain.config
     turns = prompt_turns(transcript, config.trim_head_chars, config.trim_tail_chars)
+    # The tool's own title (often the first prompt) and the paths come from the raw file.
+    transcript = replace(
+        transcript,
+        title=redact(transcript.title) if transcript.title else None,
+        project=redact(transcript.project) if transcript.project else None,
+        git_branch=redact(transcript.git_branch) if transcript.git_branch else None,
+    )
     text = assets.render("prompts", "extract.md.j2", transcript=transcript, turns=turns)
     return [{"role": "user", "content": text}]
 
