@@ -8,6 +8,7 @@ were, so a failed write changes nothing.
 from __future__ import annotations
 
 import builtins  # Brain.list shadows the builtin inside the class body
+import contextlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -146,6 +147,9 @@ class Brain(Verbs):
     def transaction(self) -> Iterator[None]:
         """Hold the home lock; clear git locks a killed writer left behind.
 
+        A block that fails after staging records and before committing them puts those
+        files back as HEAD has them: a run never leaves half its work on disk.
+
         Raises:
             RepoError: the home is not on its branch, or a merge or rebase is going on.
         """
@@ -156,6 +160,11 @@ class Brain(Verbs):
             self._written = set()
             try:
                 yield
+            except BaseException:
+                if self._written:
+                    with contextlib.suppress(BrainError, OSError):
+                        self._restore(sorted(self._written))
+                raise
             finally:
                 self._written = set()
 
@@ -188,6 +197,7 @@ class Brain(Verbs):
             used.note_uses(self, [p for p, n in uses.items() for _ in range(n)])
             raise
         guards.note_journal_size(self)
+        self._written = set()  # committed: nothing left to put back
         catalog.after_commit(self, before, sha, [*paths, journal.JOURNAL])
         return sha
 

@@ -114,3 +114,24 @@ def test_work_a_soft_reset_left_staged_stays_out_of_brains_commit(home: Path, br
         "memories/production-port.md",
     ]
     assert "notes.txt" in git(home, "diff", "--cached", "--name-only")
+
+
+def test_a_run_stopped_part_way_leaves_nothing_of_its_own_behind(home: Path, brain: Brain) -> None:
+    from brain.guards import HandEditError
+    from brain.records import Record
+
+    record = home / "memories" / "pkg-manager.md"
+    record.write_text(record.read_text() + "\nA hand note.\n")
+    new = Record(
+        id="20261130-000000000-aaaaaa", key="aaa-new", type="fact", description="x", body="x"
+    )
+    changed = Record(
+        id="20261130-000000001-bbbbbb", key="pkg-manager", type="fact", description="y", body="y"
+    )
+    with pytest.raises(HandEditError), brain.transaction():
+        brain.stage(new)  # written, then the run stops on the next record
+        brain.stage(changed)
+    assert not (home / "memories" / "aaa-new.md").exists()
+    assert git(home, "status", "--porcelain") == " M memories/pkg-manager.md\n"
+    assert "A hand note." in record.read_text()
+    assert brain.remember("A new fact after all.", key="aaa-new").key == "aaa-new"
