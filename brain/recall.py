@@ -46,12 +46,15 @@ def parse_when(value: str, now: datetime | None = None) -> datetime:
     now = now or datetime.now(UTC)
     if match := _RELATIVE.match(value):
         amount, unit = int(match.group(1)), match.group(2)[0].lower()
-        span = {
-            "d": timedelta(days=amount),
-            "w": timedelta(weeks=amount),
-            "h": timedelta(hours=amount),
-        }[unit]
-        return now - span
+        try:
+            span = {
+                "d": timedelta(days=amount),
+                "w": timedelta(weeks=amount),
+                "h": timedelta(hours=amount),
+            }[unit]
+            return now - span
+        except OverflowError:  # "9999999d" reaches before year 1
+            raise BadDateError(value) from None
     try:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:

@@ -321,3 +321,13 @@ def test_installed_command_really_answers(brain: Brain, tmp_path: Path) -> None:
     done = subprocess.run(command, shell=True, input=payload, capture_output=True, text=True)
     assert done.returncode == 0
     assert "deploy-gate" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_install_into_settings_kept_in_a_dotfiles_repo_keeps_the_link() -> None:
+    dotfiles = Path.home() / "dotfiles" / "claude-settings.json"
+    write_settings(dotfiles, USER_SETTINGS)
+    link = claude_settings()
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(dotfiles)
+    assert cli("hooks", "install", "claude-code").exit_code == 0
+    assert link.is_symlink() and ours(json.loads(dotfiles.read_text()))

@@ -145,3 +145,29 @@ def test_memory_off_writes_a_note_instead_of_context(brain: Brain, project: Path
     sync(project, "--files", "CLAUDE.md")
     text = (project / "CLAUDE.md").read_text()
     assert "<brain-memory>" not in text and "use_memories: false" in text
+
+
+def test_a_linked_instruction_file_stays_a_link(brain: Brain, project: Path) -> None:
+    (project / "AGENTS.md").write_text("# Agents\n\nRun make test.\n")
+    (project / "CLAUDE.md").symlink_to("AGENTS.md")
+    sync(project, "--files", "CLAUDE.md")
+    assert (project / "CLAUDE.md").is_symlink()
+    assert "Deploys go through the staging gate" in (project / "AGENTS.md").read_text()
+
+
+def test_a_memory_quoting_the_markers_cannot_end_the_block(brain: Brain, project: Path) -> None:
+    brain.remember(f"The block ends at {END} and starts at {BEGIN}.", key="markers")
+    sizes = []
+    for _ in range(3):
+        sync(project, "--files", "CLAUDE.md")
+        raw = (project / "CLAUDE.md").read_bytes()
+        sizes.append(len(raw))
+        assert raw.count(END.encode()) == 1 and raw.count(BEGIN.encode()) == 1
+    assert sizes[0] == sizes[1] == sizes[2]
+
+
+def test_a_project_that_does_not_exist_is_refused(brain: Brain, tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "projct"
+    result = cli("sync-instructions", "--project", str(missing))
+    assert result.exit_code == 1 and "is not a directory" in result.stderr
+    assert not missing.exists()

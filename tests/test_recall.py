@@ -466,3 +466,9 @@ def test_pulled_uses_are_counted_once_when_a_catch_up_is_cut_short(tmp_path: Pat
     cli("--home", str(b), "index")
     assert _use_counts(b)["memories/deploy-day.md"] == 3
     assert _use_counts(b) == _rebuilt_use_counts(b, tmp_path)
+
+
+def test_a_span_reaching_before_year_one_is_a_clear_error(brain: Brain) -> None:
+    result = cli("recall", "deploys", "--since", "9999999d")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: cannot read '9999999d' as a date")

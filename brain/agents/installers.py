@@ -220,7 +220,12 @@ def add_ours(path: Path, data: dict[str, Any], spec: ToolSpec, base: str) -> dic
 
 
 def write_keeping_mode(path: Path, text: str) -> None:
-    """Replace ``path`` atomically, keeping its permissions (new files get the umask's)."""
+    """Replace ``path`` atomically, keeping its permissions (new files get the umask's).
+
+    A symlink (settings kept in a dotfiles repository, CLAUDE.md linked to AGENTS.md)
+    stays a link: the file it points to is the one replaced.
+    """
+    path = path.resolve() if path.is_symlink() else path
     try:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:

@@ -67,6 +67,8 @@ class InstructionsResult:
 def render_block(ctx: Context, newline: str = "\n") -> str:
     """The managed block for a context, in the given line ending, without a final newline."""
     body = ctx.text.rstrip("\n") if ctx.text else f"<!-- {ctx.notice or 'no memory'} -->"
+    # A memory quoting the markers must not end the block early (brain's own text).
+    body = body.replace("<!-- brain:", "<!-- brain (quoted):")
     lines = [BEGIN, NOTE, *body.split("\n"), END]
     return newline.join(lines)
 
@@ -153,6 +155,10 @@ def sync_instructions(
         What happened to each file.
     """
     root = Path(project or Path.cwd()).absolute()
+    if not root.is_dir():
+        raise InstructionFileError(
+            f"{root} is not a directory", hint="give the project's directory with --project"
+        )
     ctx = context(brain, project=root, budget=budget)
     for name in files:
         if Path(name).is_absolute() or ".." in Path(name).parts:
