@@ -23,6 +23,7 @@ from tests.test_harvest_trees import (
     claude_session,
     codex_session,
     gemini_session,
+    user_home,
 )
 
 
@@ -252,3 +253,20 @@ def test_a_hook_harvest_then_a_scan_is_one_session(brain: Brain, home: Path) -> 
     later = harvest(brain, now=NOW + timedelta(hours=1))
     assert counts(later, "claude")["unchanged"] == 1 and later.commit is None
     assert list(marks(home, "claude")) == [CLAUDE_ID]
+
+
+def test_a_moved_session_that_is_then_skipped_keeps_its_mark(brain: Brain) -> None:
+    first = codex_session()
+    harvest(brain, now=NOW)
+    # Codex archives the rollout (now too old to read again); a new session arrives.
+    archived = user_home() / ".codex" / "archived_sessions" / first.name
+    archived.parent.mkdir(parents=True)
+    first.rename(archived)
+    age(archived, timedelta(days=40))
+    second_id = "22222222-2222-4222-8222-222222222222"
+    second = first.with_name(first.name.replace(CODEX_ID, second_id))
+    second.write_text(archived.read_text().replace(CODEX_ID, second_id))
+    age(second, timedelta(days=2))
+    result = harvest(brain, now=NOW)
+    assert counts(result, "codex")["new"] == 1
+    assert {r.session_id for r in harvested_sessions(brain)} >= {CODEX_ID, second_id}

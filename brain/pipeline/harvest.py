@@ -305,9 +305,10 @@ def _prior(run: _SourceRun, file: SessionFile) -> Mark | None:
     mark = run.marks.get(str(file.path))
     if mark is not None:
         return mark
-    for key, old in list(run.marks.items()):
+    # The old mark stays until ``_visit`` writes the new one: a moved file that is then
+    # skipped (still active, too old) or fails must not lose its session.
+    for key, old in run.marks.items():
         if old.session_id == file.session_id and not Path(key).exists():
-            del run.marks[key]
             return old
     return None
 
