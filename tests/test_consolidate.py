@@ -376,3 +376,30 @@ def test_a_model_operation_carrying_a_credential_is_refused(
     assert [(c.action, c.key) for c in result.changes] == [("added", "deploys")]
     assert not brain.record_path("deploy-password").exists()
     assert "hunter2" not in git(home, "log", "-p")
+
+
+def test_two_operations_on_one_key_are_one_change_and_success_clears_the_last_error(
+    home: Path, brain: Brain, fake_model: FakeModel, monkeypatch
+) -> None:
+    from brain.pipeline.runs import note_error, pipeline_state
+
+    brain.remember("The alpha service runs on port 80.", key="alpha")
+    add_raw(brain, raw("xxx", "X first"))
+    note_error(brain, "consolidate", "an earlier run went over the budget")
+    brain = use_model(monkeypatch, home, fake_model.url)
+    new = {"type": "fact", "description": "X first", "body": "X first."}
+    fake_model.push(
+        {
+            "operations": [
+                {"op": "add", "key": "xxx", "reason": "new", **new},
+                {"op": "update", "key": "xxx", "reason": "said better", **new, "body": "X."},
+                {"op": "update", "key": "alpha", "reason": "moved", **new, "body": "Port 90."},
+                {"op": "archive", "key": "alpha", "reason": "shut down"},
+            ]
+        }
+    )
+    result = consolidate(brain, force=True, now=NOW)
+    assert [(c.action, c.key) for c in result.changes] == [("added", "xxx"), ("archived", "alpha")]
+    assert result.message == "consolidate: 1 added, 0 superseded, 1 archived"
+    assert load(brain.record_path("xxx")).body == "X."
+    assert "last_error" not in pipeline_state(brain) or not pipeline_state(brain)["last_error"]

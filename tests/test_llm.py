@@ -313,3 +313,19 @@ def test_importing_the_builtin_model_does_not_import_litellm() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_model_named_without_its_provider_is_a_setting_to_fix(fake_model: FakeModel) -> None:
+    with pytest.raises(ModelError) as caught:
+        complete_json(
+            "gpt4o-mini",
+            MESSAGES,
+            schema=EXTRACT_SCHEMA,
+            api_base=fake_model.url,
+            max_tokens=10,
+            budget=Budget(max_tokens=10_000),
+            timeout=5,
+        )
+    assert caught.value.kind == "model"  # stops the run; sessions are not put off
+    assert caught.value.hint == "name the provider: provider/model, e.g. openai/gpt-4o-mini"
+    assert fake_model.requests == []

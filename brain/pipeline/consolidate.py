@@ -262,6 +262,7 @@ def consolidate(
         # A record a raw memory restated (even as "none: duplicate") was just used.
         _decay(run, {op.key for op in ops})
         sha, message = _commit(run, run_id, ops, budget)
+    runs.clear_error(brain, "consolidate")
     return ConsolidateResult(
         run_id,
         model,
@@ -332,21 +333,32 @@ def _apply(run: _Run, op: Operation) -> None:
             if old is not None and other not in run.retire:
                 run.retire[other] = (old, f"merged into {op.key}")
                 absorbed.append(old.id)
-                run.changes.append(
-                    Change("archived", other, old.description, f"merged into {op.key}")
-                )
+                _note(run, Change("archived", other, old.description, f"merged into {op.key}"))
         if absorbed:
             record = record.evolve(extra={**record.extra, "merged_from": absorbed})
         run.writes[op.key] = record
         run.retire.pop(op.key, None)  # a later write wins over an earlier archive
         action = "added" if current is None else ("merged" if op.op == "merge" else "superseded")
-        run.changes.append(Change(action, op.key, record.description, op.reason, sessions))
+        _note(run, Change(action, op.key, record.description, op.reason, sessions))
     elif op.op == "archive":
         old = views.load_quietly(run.brain.record_path(op.key))
         if old is not None and op.key not in run.retire:
             run.writes.pop(op.key, None)
             run.retire[op.key] = (old, op.reason)
-            run.changes.append(Change("archived", op.key, old.description, op.reason))
+            _note(run, Change("archived", op.key, old.description, op.reason))
+
+
+def _note(run: _Run, change: Change) -> None:
+    """Record ``change``, replacing an earlier change to the same key in this run: two
+    operations on one key (add then update, update then archive) are one change."""
+    from dataclasses import replace
+
+    earlier = next((c for c in run.changes if c.key == change.key), None)
+    if earlier is not None:
+        run.changes.remove(earlier)
+        if earlier.action == "added" and change.action in ("superseded", "merged"):
+            change = replace(change, action="added")  # new in this run all the same
+    run.changes.append(change)
 
 
 def _decay(run: _Run, reaffirmed: set[str]) -> None:

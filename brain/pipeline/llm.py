@@ -174,6 +174,9 @@ def _wrap(exc: Exception, model: str, api_base: str | None, timeout: float) -> M
     # Some providers report a missing key as a server error; the text tells the truth.
     missing_key = any(word in lowered for word in ("api_key", "api key", "missing credentials"))
     name = "AuthenticationError" if missing_key else name
+    # A model named without its provider ("gpt4o-mini") is a setting to fix, not a
+    # session to retry: litellm says so in a BadRequestError.
+    name = "LiteLLMUnknownProvider" if "llm provider not provided" in lowered else name
     kinds = {
         "AuthenticationError": "auth",
         "PermissionDeniedError": "auth",

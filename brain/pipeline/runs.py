@@ -180,6 +180,13 @@ def note_error(brain: Brain, phase: str, message: str) -> None:
     save_state(brain, state)
 
 
+def clear_error(brain: Brain, phase: str) -> None:
+    """Forget ``phase``'s last error: a run of it has just succeeded."""
+    state = pipeline_state(brain)
+    if state.get("last_error", {}).pop(phase, None) is not None:
+        save_state(brain, state)
+
+
 def backoff(attempts: int) -> timedelta:
     """How long a session waits after its ``attempts``-th failure: 1h, 2h, 4h... a day."""
     return min(timedelta(hours=2 ** min(max(attempts - 1, 0), 5)), timedelta(days=1))
