@@ -42,7 +42,8 @@ def _extract_text(result: Any) -> str:
     if result.left:
         lines.append(
             f"stopped before the token budget ran out; left for the next run: "
-            f"{', '.join(result.left)}"
+            f"{', '.join(result.left)} (if a session never fits, raise the budget: "
+            "brain config set max_tokens_per_run N)"
         )
     if result.commit:
         lines.append(f"{result.message} [{result.commit[:9]}]")

@@ -324,7 +324,8 @@ def complete_json(
             raise BudgetExceeded(
                 f"a call to {model} could use {ceiling.total_tokens} tokens, over the budget "
                 f"({budget.used.total_tokens} of {budget.max_tokens} used)",
-                hint="raise the run's token budget or harvest fewer sessions",
+                hint="raise the budget (brain config set max_tokens_per_run N); a "
+                "consolidation also reads less with a lower max_raw_memories_for_consolidation",
             )
         content, finish, usage = _call(
             model,
