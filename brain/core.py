@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import builtins  # Brain.list shadows the builtin inside the class body
 import contextlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -163,7 +163,7 @@ class Brain(Verbs):
             except BaseException:
                 if self._written:
                     with contextlib.suppress(BrainError, OSError):
-                        self._restore(sorted(self._written))
+                        guards.restore_paths(self, sorted(self._written))
                 raise
             finally:
                 self._written = set()
@@ -191,7 +191,7 @@ class Brain(Verbs):
         try:
             sha = self.repo.commit([*paths, journal.JOURNAL], message)
         except BrainError:
-            self._restore(paths)
+            guards.restore_paths(self, paths)
             with journal_path.open("r+b") as fh:
                 fh.truncate(size)
             used.note_uses(self, [p for p, n in uses.items() for _ in range(n)])
@@ -200,18 +200,6 @@ class Brain(Verbs):
         self._written = set()  # committed: nothing left to put back
         catalog.after_commit(self, before, sha, [*paths, journal.JOURNAL])
         return sha
-
-    def _restore(self, paths: Iterable[str]) -> None:
-        """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
-        if self.repo.head():
-            # The journal too: its line for this write was appended and staged.
-            self.repo.run("reset", "--quiet", "--", *paths, journal.JOURNAL)
-        for rel in paths:
-            tracked = self.repo.head() and self.repo.run("ls-tree", "--name-only", "HEAD", rel)
-            if tracked:
-                self.repo.run("checkout", "HEAD", "--", rel)
-            else:
-                (self.path / rel).unlink(missing_ok=True)
 
     # -- records -------------------------------------------------------------------
 
@@ -345,7 +333,8 @@ class Brain(Verbs):
             shown = self.show(key)
             guards.refuse_hand_edits(self, self.path / shown.path)
             (self.path / shown.path).unlink()
-            sha = self.commit([shown.path], f"forget: {key}", "forget", key=key, id=shown.record.id)
+            paths = [shown.path, *self._views_again()]
+            sha = self.commit(paths, f"forget: {key}", "forget", key=key, id=shown.record.id)
         return ForgetResult(key, shown.record.id, shown.path, sha)
 
     def archive(self, key: str, reason: str | None = None) -> WriteResult:
@@ -353,8 +342,9 @@ class Brain(Verbs):
         with self.transaction():
             staged = self.stage_move(key, archive=True, reason=reason)
             message = f"archive: {key}" + (f" ({reason})" if reason else "")
+            paths = [*staged.touched, *self._views_again()]
             sha = self.commit(
-                staged.touched, message, "archive", key=key, id=staged.record.id, reason=reason
+                paths, message, "archive", key=key, id=staged.record.id, reason=reason
             )
         return WriteResult("archive", key, staged.record.id, staged.touched[-1], sha)
 
@@ -362,10 +352,16 @@ class Brain(Verbs):
         """Bring an archived record back into memory."""
         with self.transaction():
             staged = self.stage_move(key, archive=False)
-            sha = self.commit(
-                staged.touched, f"restore: {key}", "restore", key=key, id=staged.record.id
-            )
+            paths = [*staged.touched, *self._views_again()]
+            sha = self.commit(paths, f"restore: {key}", "restore", key=key, id=staged.record.id)
         return WriteResult("restore", key, staged.record.id, staged.touched[-1], sha)
+
+    def _views_again(self) -> builtins.list[str]:
+        """The views again (once a consolidation made them): a record forgotten or
+        archived leaves the session-start context at once."""
+        from brain.pipeline.views import regenerate_views
+
+        return regenerate_views(self) if (self.path / "MEMORY.md").exists() else []
 
     def stage_move(self, key: str, *, archive: bool, reason: str | None = None) -> Staged:
         """Move a record into (or out of) ``archive/``; commit nothing. Inside a transaction.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -167,3 +167,16 @@ def drop_orphan_journal_lines(brain: Brain) -> None:
     from brain import uses
 
     uses.restore_folded(brain, orphans)
+
+
+def restore_paths(brain: Brain, paths: Iterable[str]) -> None:
+    """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
+    if brain.repo.head():
+        # The journal too: its line for this write was appended and staged.
+        brain.repo.run("reset", "--quiet", "--", *paths, journal.JOURNAL)
+    for rel in paths:
+        tracked = brain.repo.head() and brain.repo.run("ls-tree", "--name-only", "HEAD", rel)
+        if tracked:
+            brain.repo.run("checkout", "HEAD", "--", rel)
+        else:
+            (brain.path / rel).unlink(missing_ok=True)

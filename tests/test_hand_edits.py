@@ -135,3 +135,18 @@ def test_a_run_stopped_part_way_leaves_nothing_of_its_own_behind(home: Path, bra
     assert git(home, "status", "--porcelain") == " M memories/pkg-manager.md\n"
     assert "A hand note." in record.read_text()
     assert brain.remember("A new fact after all.", key="aaa-new").key == "aaa-new"
+
+
+@pytest.mark.parametrize("command", [["forget", "pkg-manager"], ["archive", "pkg-manager"]])
+def test_a_record_taken_out_leaves_the_views_at_once(home: Path, brain: Brain, command) -> None:
+    from brain.pipeline.views import regenerate_views
+
+    paths = regenerate_views(brain)  # as a consolidation leaves them
+    with brain.transaction():
+        brain.commit(paths, "consolidate: views", "consolidate")
+    assert "pnpm" in (home / "MEMORY.md").read_text()
+    assert cli(*command).exit_code == 0
+    assert "pnpm" not in (home / "MEMORY.md").read_text()
+    assert "pnpm" not in (home / "memory_summary.md").read_text()
+    assert "pnpm" not in cli("context").stdout
+    assert git(home, "status", "--porcelain") == ""
