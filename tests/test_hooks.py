@@ -331,3 +331,15 @@ def test_install_into_settings_kept_in_a_dotfiles_repo_keeps_the_link() -> None:
     link.symlink_to(dotfiles)
     assert cli("hooks", "install", "claude-code").exit_code == 0
     assert link.is_symlink() and ours(json.loads(dotfiles.read_text()))
+
+
+def test_settings_with_comments_say_so_and_how_to_add_the_hooks_by_hand() -> None:
+    path = Path.home() / ".gemini" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    original = '{\n  // my theme\n  "theme": "dark"\n}\n'
+    path.write_text(original)
+    result = cli("hooks", "install", "gemini")
+    assert result.exit_code == 1
+    assert "has comments, which brain cannot keep" in result.stderr
+    assert "--dry-run" in result.stderr
+    assert path.read_text() == original

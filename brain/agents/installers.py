@@ -35,11 +35,18 @@ _OURS = re.compile(
 )
 
 
+# A line comment or a block comment outside strings, as JSONC allows (roughly: the
+# comment starts a line, after optional blanks).
+_COMMENT = re.compile(r"^\s*(//|/\*)", re.M)
+
+
 class SettingsError(BrainError):
     """A tool's settings file cannot be read or merged."""
 
-    def __init__(self, path: Path, problem: str) -> None:
-        super().__init__(f"{path}: {problem}", hint="fix the file by hand, then run this again")
+    def __init__(self, path: Path, problem: str, hint: str | None = None) -> None:
+        super().__init__(
+            f"{path}: {problem}", hint=hint or "fix the file by hand, then run this again"
+        )
         self.path = path
 
 
@@ -168,6 +175,15 @@ def _read(path: Path) -> tuple[dict[str, Any], str | None]:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
+        if _COMMENT.search(raw):
+            # Gemini CLI reads its settings with comments stripped; rewriting the file
+            # as JSON would lose them, so the person adds brain's entry by hand.
+            raise SettingsError(
+                path,
+                "has comments, which brain cannot keep when it rewrites the file",
+                hint="add the hooks by hand: 'brain hooks install TOOL --scope project "
+                '--project $(mktemp -d) --dry-run\' prints the "hooks" entries to paste',
+            ) from exc
         raise SettingsError(path, f"not valid JSON (line {exc.lineno}: {exc.msg})") from exc
     if not isinstance(data, dict):
         raise SettingsError(path, "expected a JSON object at the top")
