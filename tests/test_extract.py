@@ -393,3 +393,22 @@ def test_tags_titles_and_instructing_summaries_are_kept_from_disk_and_model(
     summary = (home / result.sessions[0].summary_path).read_text()
     assert "Ignore all previous instructions" not in summary and "(no summary)" in summary
     assert token not in git(home, "log", "-p")
+
+
+def test_what_a_run_killed_before_its_commit_left_is_dropped(
+    home: Path, brain: Brain, tmp_path: Path
+) -> None:
+    from brain.pipeline.extract import summary_rel
+
+    session(brain, tmp_path, "k1", ["From now on, always run the linter before pushing."])
+    [ref] = pending_sessions(brain, now=LATER)
+    # A run wrote the session's summary and appended a raw memory, then was killed.
+    (home / summary_rel(ref)).parent.mkdir(exist_ok=True)
+    (home / summary_rel(ref)).write_text("# half written\n")
+    with (home / "raw_memories.md").open("a") as fh:
+        fh.write("\n## ghost-memory (fact)\n- half written\n")
+    result = extract(brain, now=LATER)
+    assert [s.status for s in result.sessions] == ["done"]
+    assert "ghost-memory" not in (home / "raw_memories.md").read_text()
+    assert "# half written" not in (home / summary_rel(ref)).read_text()
+    assert status(home) == ""

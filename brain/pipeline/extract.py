@@ -4,9 +4,8 @@ A run reads every pending session (harvested, old enough to be over, young enoug
 matter, not extracted yet, not waiting out a failure's backoff), asks the extract
 model for a few memories, and only after every model call of the run is done writes
 ``raw_memories.md`` (appended) and one ``rollout_summaries/`` file per session, in ONE
-commit. A rollout summary is what marks a session as extracted, so zero memories is
-a normal outcome that still marks the session done. A dead endpoint stops the run
-before anything is written.
+commit. A committed rollout summary marks a session as extracted (zero memories is a
+normal outcome); a dead endpoint stops the run before anything is written.
 """
 
 from __future__ import annotations
@@ -239,6 +238,9 @@ def extract(
     run_id = new_id()
     if not brain.config.generates:
         return ExtractResult(run_id, model, disabled=True, dry_run=dry_run)
+    if not dry_run:
+        with brain.transaction():
+            runs.drop_dead_runs_output(brain, SUMMARIES)
     refs = pending_sessions(brain, now=moment, only=sessions)
     if dry_run:
         return ExtractResult(run_id, model, plans=tuple(_plan(brain, refs)), dry_run=True)

@@ -173,6 +173,23 @@ def save_state(brain: Brain, state: dict[str, Any]) -> None:
     atomic_write(brain.state / STATE_FILE, text + "\n")
 
 
+def drop_dead_runs_output(brain: Brain, summaries: str) -> None:
+    """Remove what a run killed before its commit left: its summaries (a summary marks
+    a session extracted) and the raw memories it appended. A run writes and commits
+    both under the home lock, so any found uncommitted here belong to no commit."""
+    left = brain.repo.hand_edited([summaries, RAW])
+    for rel, how in left.items():
+        if how == "untracked" and rel.endswith(".md"):
+            (brain.path / rel).unlink(missing_ok=True)  # a summary, or the first raws
+    path, committed = brain.path / RAW, brain.repo.file_at_head(RAW)
+    if committed is None or left.get(RAW) != "modified":
+        return
+    data = path.read_bytes()
+    if len(data) > len(committed) and data.startswith(committed):
+        atomic_write(path, committed.decode("utf-8"), tmp_dir=brain.state)
+        brain.repo.run("reset", "--quiet", "--", RAW)
+
+
 def note_error(brain: Brain, phase: str, message: str) -> None:
     """Remember a run-level error for ``brain status``."""
     state = pipeline_state(brain)
