@@ -69,7 +69,7 @@ def _open(brain: Brain, path: Path) -> Index:
     config = brain.config
     embedder = None
     if config.semantic and config.embedding_model:
-        from brain.pipeline.llm import Embedder
+        from brain.pipeline.embedding import Embedder
 
         embedder = Embedder(config.embedding_model, config.model_api_base)
     return Index.open(path, semantic=config.semantic, embedder=embedder)

@@ -12,14 +12,14 @@ none. It also archives records unused past the decay horizon. Then it writes
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
 from brain.pipeline import llm, runs, views
 from brain.pipeline.extract import ModelUnreachableError
-from brain.pipeline.guard import unsafe
+from brain.pipeline.guard import safe_operations
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.schema import (
     CONSOLIDATE_SCHEMA,
@@ -179,19 +179,8 @@ def _operations(
     except llm.BudgetExceeded as exc:
         note_error(brain, "consolidate", str(exc))
         raise ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint) from exc
-    # What a record would say passes the same guard as what phase 1 proposed; the
-    # reason, kept in the run's diff, is redacted.
-    from dataclasses import replace
-
-    from brain.redact import redact
-
-    said = [
-        op
-        for op in operations_from_json(reply.data)
-        if op.op == "archive"
-        or not unsafe("\n".join([op.key, op.description or "", op.body or "", *op.tags]))
-    ]
-    return [replace(op, reason=redact(op.reason)) for op in said]
+    # What a record would say passes the same guard as what phase 1 proposed.
+    return safe_operations(operations_from_json(reply.data))
 
 
 # -- a run --------------------------------------------------------------------------------
@@ -351,8 +340,6 @@ def _apply(run: _Run, op: Operation) -> None:
 def _note(run: _Run, change: Change) -> None:
     """Record ``change``, replacing an earlier change to the same key in this run: two
     operations on one key (add then update, update then archive) are one change."""
-    from dataclasses import replace
-
     earlier = next((c for c in run.changes if c.key == change.key), None)
     if earlier is not None:
         run.changes.remove(earlier)

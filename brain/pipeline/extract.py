@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ from brain import assets
 from brain.errors import BrainError
 from brain.fsutil import atomic_write
 from brain.pipeline import llm, runs, views
-from brain.pipeline.guard import unsafe
+from brain.pipeline.guard import safe_extraction
 from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
 from brain.pipeline.schema import EXTRACT_SCHEMA, Candidate, Extraction, extraction_from_json
 from brain.records import iso, new_id, utcnow
@@ -185,18 +185,9 @@ def _ask(
         budget=budget,
         mock_response=mock_response,
     )
-    extraction = extraction_from_json(reply.data)
     # The prompt forbids it; this makes sure: nothing a transcript slipped past the
     # model (a credential, an instruction to the memory) is kept.
-    kept = tuple(
-        m
-        for m in extraction.memories
-        if not unsafe("\n".join([m.key, m.description, m.body, *m.tags]))
-    )
-    # A summary keeps its credentials redacted, but one that still asks the memory for
-    # something (or states a password in words) is dropped.
-    summary = "" if unsafe(redact(extraction.summary)) else extraction.summary
-    return replace(extraction, memories=kept, summary=summary)
+    return safe_extraction(extraction_from_json(reply.data))
 
 
 # -- a run -------------------------------------------------------------------------------

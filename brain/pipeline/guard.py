@@ -10,6 +10,12 @@ instruction injected into a transcript still stores nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from brain.pipeline.schema import Extraction, Operation
 
 INJECTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
@@ -41,3 +47,32 @@ def unsafe(text: str) -> bool:
         or STORE_SECRET.search(text)
         or find_secrets(text)
     )
+
+
+def safe_extraction(extraction: Extraction) -> Extraction:
+    """What phase 1 may keep of a model's answer: candidates whose key, text and tags
+    are safe; the summary unless, credentials redacted, it still asks the memory for
+    something (or states a password in words)."""
+    from brain.redact import redact
+
+    kept = tuple(
+        m
+        for m in extraction.memories
+        if not unsafe("\n".join([m.key, m.description, m.body, *m.tags]))
+    )
+    summary = "" if unsafe(redact(extraction.summary)) else extraction.summary
+    return replace(extraction, memories=kept, summary=summary)
+
+
+def safe_operations(operations: Sequence[Operation]) -> list[Operation]:
+    """What phase 2 may do of a model's answer: operations whose record would be safe
+    (an archive writes no text), with their reasons, kept in the run's diff, redacted."""
+    from brain.redact import redact
+
+    said = [
+        op
+        for op in operations
+        if op.op == "archive"
+        or not unsafe("\n".join([op.key, op.description or "", op.body or "", *op.tags]))
+    ]
+    return [replace(op, reason=redact(op.reason)) for op in said]
