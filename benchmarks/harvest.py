@@ -151,8 +151,8 @@ def main() -> None:
         total = build_tree(root, args.sessions, int(args.mb_per_session * 1_000_000))
         built = time.perf_counter() - began
 
-        from brain.core import Brain
-        from brain.pipeline.harvest import harvest
+        from brain.home.home import Brain
+        from brain.sessions.harvest import harvest
 
         brain, _ = Brain.init(root / "home")
         first = harvest(brain)

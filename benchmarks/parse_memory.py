@@ -3,7 +3,7 @@
 Usage: ``python benchmarks/parse_memory.py [--mb 200]``. Writes a transcript of about
 that many MB to a temp dir (shaped like a real long session: split assistant
 responses, large tool results with a duplicated ``toolUseResult``, progress records,
-some base64 screenshots), parses it with ``brain.sources.claude.parse`` and prints the
+some base64 screenshots), parses it with ``brain.sessions.sources.claude.parse`` and prints the
 peak RSS of this process and the parse throughput.
 """
 
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from brain.sources import claude
+from brain.sessions.sources import claude
 
 
 def _records(index: int) -> list[dict[str, Any]]:

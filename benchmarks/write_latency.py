@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from brain.core import Brain
+from brain.home.home import Brain
 
 
 def build_home(root: Path, size: int) -> Brain:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from brain import sources
-from brain.pipeline.builtin import consolidate, extract, jaccard
-from brain.pipeline.schema import KEY_PATTERN, Candidate, ExistingRecord
-from brain.sources.base import Transcript, Turn
+from brain.models.builtin import consolidate, extract, jaccard
+from brain.models.schema import KEY_PATTERN, Candidate, ExistingRecord
+from brain.sessions import sources
+from brain.sessions.sources.base import Transcript, Turn
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 

@@ -9,8 +9,14 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from brain.agents.cite import Citation, CitationEntry, parse_citations, record_path, uses_from_text
 from brain.agents.context import CITATION_HINT
+from brain.sessions.cite import (
+    Citation,
+    CitationEntry,
+    parse_citations,
+    record_path,
+    uses_from_text,
+)
 from tests.helpers import cli
 
 ANSWER = """The retry cap is six attempts.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from brain.core import Brain
-from brain.uses import all_uses
+from brain.home.home import Brain
+from brain.home.uses import all_uses
 from tests.helpers import cli, cli_json
 
 ANSWER = """Retries stop after six attempts, as the team decided.

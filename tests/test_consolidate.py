@@ -11,8 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brain import journal
-from brain.core import Brain
+from brain.home import journal
+from brain.home.home import Brain
+from brain.home.records import Record, iso, load, new_id, render
+from brain.home.uses import all_uses
 from brain.pipeline.consolidate import (
     ConsolidateError,
     consolidate,
@@ -21,11 +23,9 @@ from brain.pipeline.consolidate import (
 )
 from brain.pipeline.evals import write_session
 from brain.pipeline.extract import ModelUnreachableError, extract
-from brain.pipeline.harvest import harvest
 from brain.pipeline.runs import RawMemory, append_raw, parse_raw, read_raw, render_raw
 from brain.pipeline.views import regenerate_views
-from brain.records import Record, iso, load, new_id, render
-from brain.uses import all_uses
+from brain.sessions.harvest import harvest
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 from tests.helpers import commit_count, git, status

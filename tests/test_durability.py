@@ -11,14 +11,14 @@ import sys
 import time
 from pathlib import Path
 
-from brain.core import Brain
-from brain.records import load
+from brain.home.home import Brain
+from brain.home.records import load
 from tests.helpers import commit_count, git
 
 WRITER = """
 import sys
 from pathlib import Path
-from brain.core import Brain
+from brain.home.home import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(int(sys.argv[3])):
     brain.remember(f"fact {i} from writer {sys.argv[2]}", key=f"w{sys.argv[2]}-{i}")
@@ -27,7 +27,7 @@ for i in range(int(sys.argv[3])):
 LOOPER = """
 import sys
 from pathlib import Path
-from brain.core import Brain
+from brain.home.home import Brain
 brain = Brain.open(Path(sys.argv[1]))
 i = 0
 print("ready", flush=True)
@@ -89,7 +89,7 @@ def test_lock_held_by_a_killed_process_is_not_waited_on(home: Path) -> None:
         [
             sys.executable,
             "-c",
-            "import sys, time\nfrom brain.lock import home_lock\n"
+            "import sys, time\nfrom brain.home.lock import home_lock\n"
             "with home_lock(__import__('pathlib').Path(sys.argv[1])):\n"
             "    print('held', flush=True); time.sleep(600)\n",
             str(home / ".brain" / "lock"),

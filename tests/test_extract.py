@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from brain import journal
-from brain.core import Brain
+from brain.home import journal
+from brain.home.home import Brain
 from brain.pipeline.evals import write_session
 from brain.pipeline.extract import ModelUnreachableError, extract, pending_sessions
-from brain.pipeline.harvest import harvest, harvested_sessions
 from brain.pipeline.runs import pipeline_state, read_raw
+from brain.sessions.harvest import harvest, harvested_sessions
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 from tests.helpers import commit_count, git, status

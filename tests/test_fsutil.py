@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from brain import journal
-from brain.fsutil import append_line
+from brain.home import journal
+from brain.home.files import append_line
 
 
 def test_a_line_is_never_glued_to_a_last_line_without_its_newline(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.core import Brain
+from brain.home.home import Brain
 from tests.helpers import cli, git
 
 
@@ -117,8 +117,8 @@ def test_work_a_soft_reset_left_staged_stays_out_of_brains_commit(home: Path, br
 
 
 def test_a_run_stopped_part_way_leaves_nothing_of_its_own_behind(home: Path, brain: Brain) -> None:
-    from brain.guards import HandEditError
-    from brain.records import Record
+    from brain.home.checks import HandEditError
+    from brain.home.records import Record
 
     record = home / "memories" / "pkg-manager.md"
     record.write_text(record.read_text() + "\nA hand note.\n")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from brain.core import Brain
-from brain.journal import machine_name
-from brain.pipeline.harvest import harvest, harvested_sessions
+from brain.home.home import Brain
+from brain.home.journal import machine_name
+from brain.sessions.harvest import harvest, harvested_sessions
 from tests.helpers import commit_count, git, status
 from tests.test_harvest_trees import (
     CLAUDE_ID,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from brain.core import Brain
+from brain.home.home import Brain
 from brain.index import Index
-from brain.pipeline.harvest import (
+from brain.sessions.harvest import (
     SessionMissingError,
     harvest,
     harvested_sessions,
@@ -18,7 +18,7 @@ from brain.pipeline.harvest import (
     phase1_text,
     session_docs,
 )
-from brain.sources.base import Transcript, Turn
+from brain.sessions.sources.base import Transcript, Turn
 from tests.test_harvest_trees import (
     AWS_KEY,
     CLAUDE_ID,
@@ -105,7 +105,7 @@ def test_load_transcript_of_a_deleted_file(brain: Brain) -> None:
 
 
 def test_harvest_hands_turn_docs_to_an_existing_index(brain: Brain, home: Path) -> None:
-    from brain import catalog
+    from brain.index import sync as catalog
 
     catalog.open_index(brain)[0].close()  # an index exists: harvest keeps it current
     claude_session()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from brain.core import Brain, NotAHomeError
-from brain.home import resolve_home
+from brain.home.home import Brain, NotAHomeError
+from brain.home.paths import resolve_home
 from tests.helpers import cli, commit_count, git, status
 
 

@@ -17,9 +17,9 @@ from brain.index.turns import (
     questions,
     questions_answered,
 )
-from brain.pipeline.harvest import session_docs
-from brain.pipeline.watermarks import SessionRef
-from brain.sources.base import Transcript, Turn
+from brain.sessions.harvest import session_docs
+from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.watermarks import SessionRef
 
 
 def test_questions_keeps_only_the_asking_sentences() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from brain.errors import BrainError
-from brain.pipeline.llm import (
+from brain.models.litellm_model import (
     Budget,
     BudgetExceeded,
     Estimate,
@@ -23,7 +23,7 @@ from brain.pipeline.llm import (
     complete_json,
     estimate,
 )
-from brain.pipeline.schema import CONSOLIDATE_SCHEMA, EXTRACT_SCHEMA, extraction_from_json
+from brain.models.schema import CONSOLIDATE_SCHEMA, EXTRACT_SCHEMA, extraction_from_json
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 
@@ -283,7 +283,7 @@ def test_budget_cost_ceiling() -> None:
 def test_unexpected_model_call_fails_the_test(tmp_path: Path) -> None:
     probe = tmp_path / "test_probe.py"
     probe.write_text(
-        "from brain.pipeline.llm import Budget, ModelError, complete_json\n"
+        "from brain.models.litellm_model import Budget, ModelError, complete_json\n"
         "from tests.fakemodel import no_model_calls  # noqa: F401\n"
         "def test_calls_out(no_model_calls):\n"
         "    try:\n"
@@ -308,7 +308,7 @@ def test_unexpected_model_call_fails_the_test(tmp_path: Path) -> None:
 
 def test_importing_the_builtin_model_does_not_import_litellm() -> None:
     code = (
-        "import brain.pipeline.builtin, brain.pipeline.llm, brain.pipeline.schema, "
+        "import brain.models.builtin, brain.models.litellm_model, brain.models.schema, "
         "brain.assets, sys; assert 'litellm' not in sys.modules, 'litellm imported'"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from brain import markdown
-from brain.documents import file_docs
+from brain.index.files import file_docs
 
 TEXT = """Intro line.
 

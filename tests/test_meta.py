@@ -16,11 +16,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "brain"
 
 # Each outside library is imported by one module (or package) only.
 OWNERS = {
-    "git": ("brain/repo.py",),
-    "litellm": ("brain/pipeline/llm.py",),
+    "git": ("brain/home/repo.py",),
+    "litellm": ("brain/models/litellm_model.py",),
     "click": ("brain/cli/",),
     "mcp": ("brain/agents/mcp",),
-    "tiktoken": ("brain/tokens.py",),
+    "tiktoken": ("brain/models/tokens.py",),
 }
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from brain.core import Brain
-from brain.mirror import mirror_claude_memory
-from brain.pipeline.harvest import harvest
-from brain.records import load
+from brain.home.home import Brain
+from brain.home.records import load
+from brain.sessions.harvest import harvest
+from brain.sessions.mirror import mirror_claude_memory
 from tests.helpers import cli, cli_json, commit_count, git, status
 from tests.test_harvest_trees import NOW, age, claude_line, user_home
 

@@ -74,7 +74,7 @@ def test_episodic_recall_finds_transcript_turns(samples: None, home: Path) -> No
 
 
 def test_the_same_job_through_the_python_api(samples: None, home: Path) -> None:
-    from brain.core import Brain
+    from brain.home.home import Brain
 
     brain, _ = Brain.init(home)
     assert len(brain.harvest().sessions) == 2

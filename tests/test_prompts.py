@@ -13,9 +13,9 @@ import pytest
 
 from brain import assets
 from brain.assets import AssetNotFound, asset_path, render
-from brain.pipeline.builtin import extract
-from brain.pipeline.schema import ExistingRecord
-from brain.sources.base import Transcript, Turn
+from brain.models.builtin import extract
+from brain.models.schema import ExistingRecord
+from brain.sessions.sources.base import Transcript, Turn
 
 REPO = Path(__file__).resolve().parent.parent
 

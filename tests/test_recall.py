@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from brain import remote as sync
-from brain.core import Brain
+from brain.home import remote as sync
+from brain.home.home import Brain
+from brain.home.journal import machine_name
 from brain.index.rank import parse_time
-from brain.journal import machine_name
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 from tests.helpers import cli, cli_json, git, older_index
@@ -202,8 +202,8 @@ def test_filters(brain: Brain) -> None:
 READER = """
 import sys, json
 from pathlib import Path
-from brain import remote as sync
-from brain.core import Brain
+from brain.home import remote as sync
+from brain.home.home import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(40):
     hits = brain.recall("deploy tuesdays").hits
@@ -214,8 +214,8 @@ print("ok")
 WRITER = """
 import sys
 from pathlib import Path
-from brain import remote as sync
-from brain.core import Brain
+from brain.home import remote as sync
+from brain.home.home import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(20):
     brain.remember(f"unrelated note {i}", key=f"note-{i}")
@@ -277,7 +277,7 @@ def test_unreachable_embedding_model_is_a_clear_error(brain: Brain) -> None:
 
 @pytest.mark.parametrize("first", ["recall", "a write", "citations"])
 def test_an_index_of_an_older_format_is_rebuilt_once(brain: Brain, home: Path, first: str) -> None:
-    from brain import catalog
+    from brain.index import sync as catalog
 
     cli("recall", "deploy")
     index = home / ".brain" / "index.sqlite"
@@ -335,8 +335,8 @@ def test_as_of_in_a_home_with_memory_md(brain: Brain, home: Path) -> None:
 
 
 def test_a_write_never_fails_on_a_busy_index(brain: Brain, home: Path) -> None:
-    from brain import catalog
-    from brain.lock import home_lock
+    from brain.home.lock import home_lock
+    from brain.index import sync as catalog
 
     cli("recall", "deploy")
     with home_lock(home / ".brain" / "index.lock"):
@@ -350,8 +350,8 @@ def test_a_write_never_fails_on_a_busy_index(brain: Brain, home: Path) -> None:
 
 
 def test_a_rebuild_cut_short_is_done_again(brain: Brain, home: Path) -> None:
-    from brain import catalog
     from brain.index import Index
+    from brain.index import sync as catalog
 
     cli("recall", "deploy")
     with Index.open(home / ".brain" / "index.sqlite") as index:
@@ -454,8 +454,8 @@ def test_uses_another_machine_journaled_arrive_with_a_pull(tmp_path: Path) -> No
 
 
 def test_pulled_uses_are_counted_once_when_a_catch_up_is_cut_short(tmp_path: Path) -> None:
-    from brain import catalog
     from brain.index import Index
+    from brain.index import sync as catalog
 
     _, b = _laptop_and_desk(tmp_path, recall_on_desk=False)
     # A catch-up that counted the pulled uses and died before it moved the index on.

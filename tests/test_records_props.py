@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from brain.errors import BrainError
-from brain.records import KEY_MAX, Record, new_id, parse, render, slugify, validate_key
+from brain.home.records import KEY_MAX, Record, new_id, parse, render, slugify, validate_key
 
 
 @given(st.text(max_size=300))

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brain.redact import KINDS, Finding, find_secrets, redact
+from brain.home.redact import KINDS, Finding, find_secrets, redact
 
 # Fake credentials assembled at run time so no scanner mistakes this file for a leak.
 B62 = string.ascii_letters + string.digits
@@ -290,7 +290,7 @@ def test_idempotent_with_tokens_glued_to_punctuation(
 
 
 def test_a_slice_never_keeps_a_piece_of_a_secret_it_cuts() -> None:
-    from brain.redact import redact_slice
+    from brain.home.redact import redact_slice
 
     token = "ghp_" + "etb3MUZTzKJH9tTs" + "Q1w2E3r4T5y6U7i8O9p0"
     pem = "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 3300 + "\n-----END RSA PRIVATE KEY-----"
@@ -305,7 +305,7 @@ def test_a_slice_never_keeps_a_piece_of_a_secret_it_cuts() -> None:
 
 
 def test_trimmed_phase1_text_keeps_the_tail_it_asks_for() -> None:
-    from brain.pipeline.trim import trim_redacted
+    from brain.sessions.text import trim_redacted
 
     pem = "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 3300 + "\n-----END RSA PRIVATE KEY-----"
     text = "h" * 20_000 + "t" * 5_000 + pem + "u" * 8_000  # the key inside the tail

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from brain.core import Brain
-from brain.journal import machine_name
+from brain.home.home import Brain
+from brain.home.journal import machine_name
 from tests.helpers import cli, cli_json, commit_count, git, run_brain
 from tests.test_harvest_trees import (
     CLAUDE_ID,

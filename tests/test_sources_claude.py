@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from brain.sources import claude
+from brain.sessions.sources import claude
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts" / "claude-code"
 MAROT = FIXTURES / "marot-spotter"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from brain.sources.claude_memory import discover_memory_dirs, read_memory_dir
+from brain.sessions.sources.claude_memory import discover_memory_dirs, read_memory_dir
 
 LEGACY = """---
 name: No fabricated results

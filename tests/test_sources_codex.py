@@ -7,7 +7,7 @@ from pathlib import Path
 
 import zstandard
 
-from brain.sources import codex
+from brain.sessions.sources import codex
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts" / "codex"
 SYNTHETIC = (

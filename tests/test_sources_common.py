@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from brain import sources
 from brain.errors import BrainError
-from brain.sources import base, claude, codex, gemini, native
-from brain.sources.base import JsonLines, cap, clean, parse_timestamp
+from brain.sessions import sources
+from brain.sessions.sources import base, claude, codex, gemini, native
+from brain.sessions.sources.base import JsonLines, cap, clean, parse_timestamp
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 VALID = {

@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from brain.sources import gemini
+from brain.sessions.sources import gemini
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts" / "gemini" / "agent-sessions-stage0"
 

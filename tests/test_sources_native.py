@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from brain.sources import claude, native
-from brain.sources.base import Transcript, Turn
+from brain.sessions.sources import claude, native
+from brain.sessions.sources.base import Transcript, Turn
 
 SAMPLE = Path(__file__).parent / "fixtures" / "transcripts" / "native" / "session.jsonl"
 CLAUDE_SHORT = (

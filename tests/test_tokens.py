@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brain import tokens
-from brain.tokens import count_tokens, truncate_to_tokens
+from brain.models import tokens
+from brain.models.tokens import count_tokens, truncate_to_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 CL100K = tokens.TOKENIZER == "cl100k_base"
@@ -33,7 +33,7 @@ def _run_isolated(code: str, *, no_site: bool, env_extra: dict[str, str] | None 
 
 ESTIMATE_PROBE = """
 import json
-from brain.tokens import TOKENIZER, count_tokens, truncate_to_tokens
+from brain.models.tokens import TOKENIZER, count_tokens, truncate_to_tokens
 texts = ["", "a b c", "{}", "hello world", "日本語", "x" * 40]
 print(json.dumps({
     "tokenizer": TOKENIZER,
@@ -55,7 +55,7 @@ def test_estimate_is_used_without_tiktoken() -> None:
 
 def test_import_is_lazy() -> None:
     code = (
-        "import sys, brain.tokens\n"
+        "import sys, brain.models.tokens\n"
         "print(sorted(m for m in ('tiktoken', 'litellm', 'regex') if m in sys.modules))"
     )
     assert _run_isolated(code, no_site=False).strip() == "[]"
@@ -80,7 +80,7 @@ def test_cl100k_found_in_tiktoken_cache_dir(tmp_path: Path) -> None:
     site = next(p for p in sys.path if p.endswith("site-packages"))
     code = (
         f"import sys; sys.path.append({site!r}); sys.modules['litellm'] = None\n"
-        "from brain.tokens import TOKENIZER, count_tokens\n"
+        "from brain.models.tokens import TOKENIZER, count_tokens\n"
         "print(TOKENIZER, count_tokens('hello world'))"
     )
     out = _run_isolated(code, no_site=True, env_extra={"TIKTOKEN_CACHE_DIR": str(cache)})

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brain import markdown, tokens
+from brain import markdown
 from brain.agents.digest import cached_fit, index_entries
 from brain.errors import BrainError
+from brain.models import tokens
 
 if TYPE_CHECKING:
-    from brain.core import Brain
+    from brain.home.home import Brain
 
 SUMMARY_FILE = "memory_summary.md"
 MEMORY_FILE = "MEMORY.md"

@@ -3,7 +3,7 @@
 Session start runs in a fresh process every time an agent starts, so its two costly
 steps are cached in ``.brain/cache/`` (derived, local, safe to delete):
 
-* the index of records comes from the home's record cache (:mod:`brain.recordcache`),
+* the index of records comes from the home's record cache (:mod:`brain.home.recordcache`),
   which re-reads only files whose size or mtime changed;
 * a text cut to a token limit, keyed by a hash of the text and the limit, so the
   tokenizer is loaded only when the summary or MEMORY.md changed.
@@ -18,11 +18,12 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from brain import markdown, tokens
-from brain.fsutil import atomic_write
+from brain import markdown
+from brain.home.files import atomic_write
+from brain.models import tokens
 
 if TYPE_CHECKING:
-    from brain.core import Brain
+    from brain.home.home import Brain
 
 CACHE_DIR = "cache"
 _CACHE_VERSION = 1

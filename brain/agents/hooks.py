@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.agents.context import Context, context, empty_context
-from brain.fsutil import append_line
+from brain.home.files import append_line
 
 TOOLS = ("claude-code", "codex", "gemini")
 LOG_DIR = Path(".brain") / "logs"
@@ -108,7 +108,7 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         The JSON to print, the context in it, and the reason it is empty if it failed.
     """
     try:
-        from brain.core import Brain
+        from brain.home.home import Brain
 
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
@@ -187,10 +187,10 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
     Consolidation keeps its threshold. A failed step stops the job; the next run of
     each step picks up what was left.
     """
-    from brain.core import Brain
+    from brain.home.home import Brain
     from brain.pipeline.consolidate import consolidate
     from brain.pipeline.extract import extract, session_label
-    from brain.pipeline.harvest import harvest, harvested_sessions
+    from brain.sessions.harvest import harvest, harvested_sessions
 
     results: list[StepResult] = []
     try:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.errors import BrainError
-from brain.fsutil import atomic_write
+from brain.home.files import atomic_write
 
 _OURS = re.compile(
     r"""(?:^|[\s/\\])brain(?:\.exe)?\s+(?:--home\s+(?:'[^']*'|\S+)\s+)?hook\s+session-"""

@@ -27,7 +27,7 @@ from brain.agents.installers import write_keeping_mode
 from brain.errors import BrainError
 
 if TYPE_CHECKING:
-    from brain.core import Brain
+    from brain.home.home import Brain
 
 DEFAULT_FILES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md")
 BEGIN = "<!-- brain:begin -->"

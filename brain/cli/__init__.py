@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from brain.errors import BrainError
-from brain.home import resolve_home
+from brain.home.paths import resolve_home
 
 
 class BrainGroup(click.Group):
@@ -41,7 +41,7 @@ class State:
         return resolve_home(self.home_flag)
 
     def brain(self) -> Any:
-        from brain.core import Brain
+        from brain.home.home import Brain
 
         return Brain.open(self.home)
 
@@ -53,7 +53,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON."
 def emit(result: Any, as_json: bool, human: Callable[[Any], str | None]) -> None:
     """Print ``result`` as JSON or through the ``human`` formatter."""
     if as_json:
-        from brain.results import to_jsonable
+        from brain.home.results import to_jsonable
 
         click.echo(json.dumps(to_jsonable(result), indent=2, ensure_ascii=False))
         return

@@ -228,12 +228,12 @@ def _cite_text(found: dict[str, Any]) -> str:
 @json_option
 def cite(file: Any, as_json: bool) -> None:
     """Show the <memory_citation> blocks in FILE and the records they cite."""
-    from brain.agents.cite import parse_citations, text_of, uses_from_text
+    from brain.sessions.cite import parse_citations, text_of, uses_from_text
 
     text = text_of(file.read())
     found = {"citations": parse_citations(text), "uses": uses_from_text(text)}
     if as_json:
-        from brain.results import to_jsonable
+        from brain.home.results import to_jsonable
 
         click.echo(json.dumps(to_jsonable(found), indent=2, ensure_ascii=False))
         return

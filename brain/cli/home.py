@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from brain.cli import State, emit, json_option, main, pass_state
-from brain.home import resolve_home
+from brain.home.paths import resolve_home
 
 
 @main.command()
@@ -19,7 +19,7 @@ from brain.home import resolve_home
 @pass_state
 def init(state: State, home_dir: str | None, as_json: bool) -> None:
     """Create a new memory home: a git repository with its first commit."""
-    from brain.core import Brain
+    from brain.home.home import Brain
 
     _, result = Brain.init(resolve_home(home_dir) if home_dir else state.home)
     emit(result, as_json, lambda r: f"created a brain home in {r.path}")
@@ -72,7 +72,7 @@ def remote() -> None:
 @pass_state
 def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
     """Set the remote (any git URL or path) that 'brain push' backs up to."""
-    from brain import remote as sync
+    from brain.home import remote as sync
 
     emit(sync.remote_add(state.brain(), url, name), as_json, lambda r: r.message)
 
@@ -83,7 +83,7 @@ def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
 @pass_state
 def push(state: State, name: str, as_json: bool) -> None:
     """Back up the memory's history to its remote."""
-    from brain import remote as sync
+    from brain.home import remote as sync
 
     emit(sync.push(state.brain(), name), as_json, lambda r: r.message)
 
@@ -94,7 +94,7 @@ def push(state: State, name: str, as_json: bool) -> None:
 @pass_state
 def pull(state: State, name: str, as_json: bool) -> None:
     """Merge what other machines pushed. A conflicting record changes nothing."""
-    from brain import remote as sync
+    from brain.home import remote as sync
 
     emit(sync.pull(state.brain(), name), as_json, lambda r: r.message)
 
@@ -111,7 +111,7 @@ def pull(state: State, name: str, as_json: bool) -> None:
 @pass_state
 def clone(state: State, url: str, home_dir: str | None, as_json: bool) -> None:
     """Set up this machine from an existing home's remote."""
-    from brain import remote as sync
+    from brain.home import remote as sync
 
     result = sync.clone(url, resolve_home(home_dir) if home_dir else state.home)
     emit(result, as_json, lambda r: r.message)

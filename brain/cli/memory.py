@@ -73,7 +73,7 @@ def remember(
 @pass_state
 def show(state: State, key: str, as_json: bool) -> None:
     """Show one record, live or archived."""
-    from brain.records import render
+    from brain.home.records import render
 
     result = state.brain().show(key)
     emit(result, as_json, lambda r: ("(archived)\n" if r.archived else "") + render(r.record))

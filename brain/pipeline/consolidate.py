@@ -17,22 +17,23 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
-from brain.pipeline import llm, runs, views
-from brain.pipeline.extract import ModelUnreachableError
-from brain.pipeline.guard import safe_operations
-from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
-from brain.pipeline.schema import (
+from brain.home.records import Record, new_id
+from brain.home.uses import last_used
+from brain.models import litellm_model as llm
+from brain.models.safety import safe_operations
+from brain.models.schema import (
     CONSOLIDATE_SCHEMA,
     Candidate,
     ExistingRecord,
     Operation,
     operations_from_json,
 )
-from brain.records import Record, new_id
-from brain.uses import last_used
+from brain.pipeline import runs, views
+from brain.pipeline.extract import ModelUnreachableError
+from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 
 if TYPE_CHECKING:
-    from brain.core import Brain
+    from brain.home.home import Brain
 
 CONSOLIDATE_MAX_TOKENS = 8_000
 RELATED_K = 3
@@ -86,7 +87,7 @@ class ConsolidateResult:
 
 def _batch(brain: Brain, pending: list[RawMemory]) -> list[RawMemory]:
     """Up to ``max_raw_memories_for_consolidation``, most used keys first, kept in order."""
-    from brain.uses import all_uses
+    from brain.home.uses import all_uses
 
     cap = brain.config.max_raw_memories_for_consolidation
     if len(pending) <= cap:
@@ -121,7 +122,7 @@ def related_records(brain: Brain, raw: Sequence[RawMemory]) -> dict[str, Record]
     Searches the catalog the way ``brain recall`` does, but does not count the hits
     as uses: consolidation looking at a record must not keep it from decaying.
     """
-    from brain.catalog import open_index
+    from brain.index.sync import open_index
 
     found: dict[str, Record] = {}
     index, _ = open_index(brain)
@@ -151,7 +152,7 @@ def _operations(
     budget: llm.Budget,
     mock_response: str | None,
 ) -> list[Operation]:
-    from brain.pipeline import builtin
+    from brain.models import builtin
 
     config = brain.config
     candidates = [_candidate(m) for m in raw]
@@ -271,7 +272,7 @@ def consolidate(
 def _dry_run(
     brain: Brain, run_id: str, raw: list[RawMemory], existing: list[ExistingRecord], pending: int
 ) -> ConsolidateResult:
-    from brain.pipeline import builtin
+    from brain.models import builtin
 
     model = brain.config.consolidation_model
     candidates = [_candidate(m) for m in raw]
@@ -306,7 +307,7 @@ def _sessions_for(run: _Run, keys: Sequence[str]) -> tuple[str, ...]:
 
 def _apply(run: _Run, op: Operation) -> None:
     """Turn one operation into pending writes and retirements (nothing touches disk)."""
-    from brain.records import InvalidKeyError, validate_key
+    from brain.home.records import InvalidKeyError, validate_key
 
     try:
         validate_key(op.key)

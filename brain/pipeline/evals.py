@@ -15,10 +15,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brain.records import Record, iso, new_id, render
+from brain.home.records import Record, iso, new_id, render
 
 if TYPE_CHECKING:
-    from brain.core import Brain
+    from brain.home.home import Brain
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +60,8 @@ def write_session(
     project: str = "/src/shop",
 ) -> Path:
     """A native-format session: each user line answered by a short assistant turn."""
-    from brain.sources.base import Transcript, Turn
-    from brain.sources.native import write_native
+    from brain.sessions.sources.base import Transcript, Turn
+    from brain.sessions.sources.native import write_native
 
     turns: list[Turn] = []
     for n, text in enumerate(user_lines):
@@ -86,7 +86,7 @@ def learn(
     """Harvest, extract and consolidate one session, as a day of work would."""
     from brain.pipeline.consolidate import consolidate
     from brain.pipeline.extract import extract
-    from brain.pipeline.harvest import harvest
+    from brain.sessions.harvest import harvest
 
     path = write_session(folder, session_id, lines, when=when)
     harvest(brain, paths=[path], now=when + timedelta(hours=2))
@@ -95,7 +95,7 @@ def learn(
 
 
 def _home(root: Path, name: str) -> Brain:
-    from brain.core import Brain
+    from brain.home.home import Brain
 
     brain, _ = Brain.init(root / name)
     return brain

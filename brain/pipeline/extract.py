@@ -18,18 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from brain import assets
 from brain.errors import BrainError
-from brain.fsutil import atomic_write
-from brain.pipeline import llm, runs, views
-from brain.pipeline.guard import safe_extraction
+from brain.home.files import atomic_write
+from brain.home.records import iso, new_id, utcnow
+from brain.home.redact import redact
+from brain.models import litellm_model as llm
+from brain.models.safety import safe_extraction
+from brain.models.schema import EXTRACT_SCHEMA, Candidate, Extraction, extraction_from_json
+from brain.pipeline import runs, views
 from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
-from brain.pipeline.schema import EXTRACT_SCHEMA, Candidate, Extraction, extraction_from_json
-from brain.records import iso, new_id, utcnow
-from brain.redact import redact
-from brain.sources.base import Transcript
+from brain.sessions.sources.base import Transcript
 
 if TYPE_CHECKING:
-    from brain.core import Brain
-    from brain.pipeline.watermarks import SessionRef
+    from brain.home.home import Brain
+    from brain.sessions.watermarks import SessionRef
 
 SUMMARIES = "rollout_summaries"
 EXTRACT_MAX_TOKENS = 2_000
@@ -72,7 +73,7 @@ class SessionOutcome:
 
 @dataclass(frozen=True, slots=True)
 class ExtractResult:
-    """An extract run (or dry run), JSON-able through ``brain.results.to_jsonable``.
+    """An extract run (or dry run), JSON-able through ``brain.home.results.to_jsonable``.
 
     Attributes:
         run_id: the run's id (record-id format).
@@ -135,7 +136,7 @@ def pending_sessions(
         only: session ids (or ``source:id``) to keep; the age and idle windows and
             the failure backoff do not apply to sessions asked for by name.
     """
-    from brain.pipeline.harvest import harvested_sessions
+    from brain.sessions.harvest import harvested_sessions
 
     moment = now or datetime.now(UTC)
     config = brain.config
@@ -252,7 +253,7 @@ def extract(
 
 
 def _plan(brain: Brain, refs: Sequence[SessionRef]) -> list[SessionPlan]:
-    from brain.pipeline.harvest import load_transcript
+    from brain.sessions.harvest import load_transcript
 
     model = brain.config.extract_model
     plans = []
@@ -280,8 +281,8 @@ def _call_all(
     brain: Brain, refs: Sequence[SessionRef], budget: llm.Budget, mock_response: str | None
 ) -> tuple[list[_Done], list[SessionRef]]:
     """Every model call of the run, before anything is written."""
-    from brain.pipeline import builtin
-    from brain.pipeline.harvest import load_transcript
+    from brain.models import builtin
+    from brain.sessions.harvest import load_transcript
 
     model = brain.config.extract_model
     done: list[_Done] = []

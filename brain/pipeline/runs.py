@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
-from brain import journal
 from brain.errors import BrainError
-from brain.fsutil import atomic_write, make_private_dir, read_text
-from brain.records import iso, utcnow
+from brain.home import journal
+from brain.home.files import atomic_write, make_private_dir, read_text
+from brain.home.records import iso, utcnow
 
 if TYPE_CHECKING:
-    from brain.core import Brain
+    from brain.home.home import Brain
 
 RAW = "raw_memories.md"
 STATE_FILE = "pipeline-state.json"

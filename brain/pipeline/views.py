@@ -15,15 +15,15 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from brain import assets
-from brain.fsutil import atomic_write
-from brain.records import Record, iso, load, new_id
-from brain.redact import redact
-from brain.sources.base import Transcript, Turn
+from brain.home.files import atomic_write
+from brain.home.records import Record, iso, load, new_id
+from brain.home.redact import redact
+from brain.sessions.sources.base import Transcript, Turn
 
 if TYPE_CHECKING:
-    from brain.core import Brain
+    from brain.home.home import Brain
+    from brain.models.schema import Candidate, ExistingRecord, Operation
     from brain.pipeline.consolidate import Change
-    from brain.pipeline.schema import Candidate, ExistingRecord, Operation
 
 MEMORY_MD = "MEMORY.md"
 SUMMARY_MD = "memory_summary.md"
@@ -158,7 +158,7 @@ def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> li
     head and tail kept), at turn granularity so the prompt keeps each turn's role and
     source lines.
     """
-    from brain.pipeline.trim import trim_redacted
+    from brain.sessions.text import trim_redacted
 
     turns = [t for t in transcript.turns if not t.injected and t.text.strip()]
     sizes = [len(t.text) for t in turns]

@@ -1,0 +1,239 @@
+"""``brain.yaml``: the home's settings, read once into a frozen dataclass.
+
+Precedence: command-line flag > environment (``BRAIN_<KEY>``) > ``brain.yaml`` >
+default. The file is edited with ruamel.yaml's round-trip mode, so comments a person
+wrote there survive ``brain config set``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from brain.errors import BrainError
+from brain.home.files import atomic_write, read_text
+
+CONFIG = "brain.yaml"
+
+
+class ConfigError(BrainError):
+    """brain.yaml, a key or a value is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Every setting brain knows, with its default. Names follow Codex's memories."""
+
+    # Phase 1/2 pipeline.
+    generate_memories: bool = True
+    use_memories: bool = True
+    extract_model: str = "builtin"
+    consolidation_model: str = "builtin"
+    model_api_base: str | None = None
+    max_tokens_per_run: int = 200_000
+    max_raw_memories_for_consolidation: int = 256
+    consolidation_threshold: int = 5
+    max_rollout_age_days: int = 30
+    min_rollout_idle_hours: float = 1.0
+    # Harvest.
+    min_idle_minutes: float = 10.0
+    max_age_days: int = 30
+    trim_head_chars: int = 15_000
+    trim_tail_chars: int = 15_000
+    # Recall.
+    semantic: bool = False
+    embedding_model: str | None = None
+    decay_half_life_days: float = 180.0
+    archive_after_days: int = 365
+    # Context given to agents.
+    summary_token_limit: int = 5_000
+    context_max_entries: int = 60
+
+    @property
+    def generates(self) -> bool:
+        """Whether runs may generate memories: ``generate_memories`` and no
+        ``BRAIN_NO_GENERATE`` in the environment (a switch for one run)."""
+        switch = os.environ.get("BRAIN_NO_GENERATE", "").strip().lower()
+        return self.generate_memories and switch not in {"1", "true", "yes", "on"}
+
+
+KNOWN = {f.name: f for f in fields(Config)}
+
+DEFAULT_YAML = """\
+# brain settings. 'brain config list' shows every key and where its value comes from;
+# 'brain config set KEY VALUE' edits this file and keeps your comments.
+
+# Models go through litellm: anthropic/..., openai/..., gemini/..., ollama/...
+# 'builtin' is the offline rule-based model: no API key, no network.
+extract_model: builtin
+consolidation_model: builtin
+
+# A hard cap on the tokens one extract or consolidate run may spend.
+max_tokens_per_run: 200000
+"""
+
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
+
+    from brain.home.home import Brain
+    from brain.home.results import ConfigValue
+
+
+def _yaml() -> YAML:
+    from ruamel.yaml import YAML  # imported here: commands that never read config skip it
+
+    yaml = YAML()  # round-trip mode keeps comments and key order
+    yaml.preserve_quotes = True
+    return yaml
+
+
+def _coerce(name: str, value: Any, origin: str) -> Any:
+    """Turn ``value`` (from YAML or a string) into the type the key declares."""
+    kind = str(KNOWN[name].type)
+    if value is None or (isinstance(value, str) and value.lower() in {"null", "none", ""}):
+        if "None" in kind:
+            return None
+        raise ConfigError(f"{origin}: {name} needs a value")
+    try:
+        if kind.startswith("bool"):
+            if isinstance(value, bool):
+                return value
+            lowered = str(value).strip().lower()
+            if lowered in {"1", "true", "yes", "on"}:
+                return True
+            if lowered in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(value)
+        if kind.startswith("int"):
+            return int(value)
+        if kind.startswith("float"):
+            return float(value)
+        return str(value)
+    except ValueError:
+        raise ConfigError(f"{origin}: {name} must be {kind.split(' ')[0]}, not {value!r}") from None
+
+
+def _unknown(name: str, origin: str) -> ConfigError:
+    return ConfigError(
+        f"{origin}: unknown key {name!r}", hint=f"known keys: {', '.join(sorted(KNOWN))}"
+    )
+
+
+def read_file(home: Path) -> dict[str, Any]:
+    """The raw mapping in brain.yaml (empty when the file is absent or empty).
+
+    A parsed copy is kept in ``.brain/`` under the file's size and mtime, so commands
+    on the hot path (recall, the session-start hook) skip importing a YAML parser.
+    """
+    path = home / CONFIG
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return {}
+    stamp = [stat.st_size, stat.st_mtime_ns]
+    cache = home / ".brain" / "config.json"
+    try:
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if cached.get("stamp") == stamp and isinstance(cached.get("data"), dict):
+            return dict(cached["data"])
+    except (OSError, ValueError):
+        pass
+    data = _parse(path)
+    # A cache that cannot be written only costs the next command a parse.
+    with contextlib.suppress(OSError, TypeError):
+        atomic_write(cache, json.dumps({"stamp": stamp, "data": data}))
+    return data
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = _yaml().load(read_text(path))
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise ConfigError(f"{where}: invalid YAML", hint="fix the file by hand") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings")
+    return {str(k): v for k, v in data.items()}
+
+
+def load(home: Path, overrides: dict[str, Any] | None = None) -> Config:
+    """Read the effective settings: overrides > environment > brain.yaml > defaults."""
+    values: dict[str, Any] = {}
+    path = home / CONFIG
+    for name, value in read_file(home).items():
+        if name not in KNOWN:
+            raise _unknown(str(name), str(path))
+        values[name] = _coerce(name, value, str(path))
+    for name in KNOWN:
+        env = os.environ.get(f"BRAIN_{name.upper()}")
+        if env is not None:
+            values[name] = _coerce(name, env, f"$BRAIN_{name.upper()}")
+    for name, value in (overrides or {}).items():
+        if value is not None:
+            values[name] = _coerce(name, value, "option")
+    return Config(**values)
+
+
+def value_of(config: Config, name: str) -> Any:
+    """The value of one key, or an error listing the known keys."""
+    if name not in KNOWN:
+        raise _unknown(name, "brain config")
+    return getattr(config, name)
+
+
+def origin_of(home: Path, name: str) -> str:
+    """Where the effective value of ``name`` comes from: env, file or default."""
+    if f"BRAIN_{name.upper()}" in os.environ:
+        return "env"
+    return "file" if name in read_file(home) else "default"
+
+
+def set_value(home: Path, name: str, raw: str) -> Any:
+    """Set ``name`` to ``raw`` in brain.yaml, keeping comments; return the typed value."""
+    if name not in KNOWN:
+        raise _unknown(name, "brain config")
+    value = _coerce(name, raw, name)
+    path = home / CONFIG
+    yaml = _yaml()
+    data = yaml.load(read_text(path)) if path.exists() else None
+    if data is None:
+        data = yaml.load("{}\n")
+    data[name] = value
+    out = io.StringIO()
+    yaml.dump(data, out)
+    atomic_write(path, out.getvalue())
+    return value
+
+
+def set_committed(brain: Brain, name: str, value: str) -> ConfigValue:
+    """Set one key in brain.yaml (comments kept) and commit the change.
+
+    Raises:
+        BrainError: the value holds a credential (brain.yaml is in the history, and
+            pushed with it), or the key or value is not valid.
+    """
+    from brain.home.redact import find_secrets
+    from brain.home.results import ConfigValue
+
+    if found := find_secrets(value):
+        raise BrainError(
+            f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
+            "committed to the memory's history",
+            hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
+        )
+    with brain.transaction():
+        typed = set_value(brain.path, name, value)
+        brain.commit([CONFIG], f"config: {name} = {typed}", "config", name=name)
+    brain.__dict__.pop("config", None)
+    return ConfigValue(name, typed, "file")

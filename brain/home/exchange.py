@@ -1,0 +1,134 @@
+"""Bulk import and export of records as JSONL, for moving in from other tools."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from brain.errors import BrainError
+from brain.home import checks as guards
+from brain.home.records import FIELDS, Record, iso, new_id, utcnow, validate_key
+from brain.home.redact import redact
+from brain.home.results import ImportResult
+
+if TYPE_CHECKING:
+    from brain.home.home import Brain
+
+
+class ImportLineError(BrainError):
+    """One line of an import file is not a valid record."""
+
+    def __init__(self, origin: str, line: int, problem: str) -> None:
+        super().__init__(f"{origin}:{line}: {problem}", hint="nothing was imported; fix the line")
+        self.line = line
+
+
+def _record_from(obj: Any, origin: str, line: int) -> Record:
+    if not isinstance(obj, dict):
+        raise ImportLineError(origin, line, "expected a JSON object")
+    body = obj.get("body")
+    if not isinstance(body, str) or not body.strip():
+        raise ImportLineError(origin, line, "missing 'body' text")
+    try:
+        key = validate_key(str(obj.get("key") or ""))
+    except BrainError as exc:
+        raise ImportLineError(origin, line, str(exc)) from None
+    text = {name: _text_or_none(obj, name, origin, line) for name in _TEXT_FIELDS}
+    tags = obj.get("tags") or []
+    if isinstance(tags, str):
+        tags = [tags]
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise ImportLineError(origin, line, "'tags' must be a list of strings")
+    confidence = obj.get("confidence", 1.0)
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise ImportLineError(origin, line, "'confidence' must be a number from 0 to 1")
+    if not 0.0 <= confidence <= 1.0:  # NaN fails this too
+        raise ImportLineError(origin, line, "'confidence' must be a number from 0 to 1")
+    supersedes = obj.get("supersedes") or []
+    if not isinstance(supersedes, list) or not all(isinstance(i, str) for i in supersedes):
+        raise ImportLineError(origin, line, "'supersedes' must be a list of record ids")
+    now = iso(utcnow())
+    extra = {k: v for k, v in obj.items() if k not in {*FIELDS, "body"}}
+    body = redact(body).strip()
+    return Record(
+        id=text["id"] or new_id(),
+        key=key,
+        type=text["type"] or "fact",
+        description=redact(text["description"] or body.splitlines()[0][:100]),
+        body=body,
+        tags=tuple(tags),
+        profile=text["profile"],
+        source=text["source"],
+        created=text["created"] or now,
+        updated=text["updated"] or text["created"] or now,
+        confidence=float(confidence),
+        supersedes=tuple(supersedes),
+        extra=extra,
+    )
+
+
+# Fields that are text or absent; anything else in them would break the index or YAML.
+_TEXT_FIELDS = ("id", "type", "description", "profile", "source", "created", "updated")
+
+
+def _text_or_none(obj: dict[str, Any], name: str, origin: str, line: int) -> str | None:
+    value = obj.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ImportLineError(origin, line, f"'{name}' must be text, not {type(value).__name__}")
+    return value or None
+
+
+def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
+    """Parse and validate every line first, so a bad line imports nothing."""
+    records = []
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ImportLineError(origin, number, f"invalid JSON ({exc.msg})") from None
+        records.append(_record_from(obj, origin, number))
+    return records
+
+
+def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
+    """Import JSONL records in one commit; same key supersedes, as in ``remember``.
+
+    Every line is validated before anything is written, so a bad line imports nothing.
+    """
+    records = parse_lines(lines, origin)
+    if not records:
+        return ImportResult(0, 0, (), None)
+    superseded = 0
+    touched: dict[str, None] = {}
+    with brain.transaction(), guards.hand_edits_known(brain):
+        for record in records:
+            staged = brain.stage(record, sync=False)
+            superseded += staged.superseded is not None
+            touched.update(dict.fromkeys(staged.touched))
+        os.sync()  # one flush for the batch instead of one per file
+        keys = tuple(dict.fromkeys(r.key for r in records))
+        message = f"import: {len(keys)} records" + (
+            f", {superseded} superseded" if superseded else ""
+        )
+        sha = brain.commit(
+            list(touched),
+            message,
+            "import",
+            count=len(keys),
+            superseded=superseded,
+            origin=origin,
+        )
+    return ImportResult(len(keys), superseded, keys, sha)
+
+
+def export_records(brain: Brain, *, archived: bool = False) -> list[dict[str, Any]]:
+    """Every readable record as a dict (frontmatter fields plus ``body``)."""
+    out = []
+    for item in brain.records(archived=archived):
+        if isinstance(item, Record):
+            out.append(item.to_dict())
+    return out

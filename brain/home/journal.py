@@ -1,0 +1,46 @@
+"""``journal.jsonl``: one line per write, forget, archive, restore, recall batch or run.
+
+The file is append-only and merged by union across machines, so each line stands
+alone: it names its time, machine and operation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from brain.home.files import append_line
+from brain.home.records import iso, utcnow
+
+JOURNAL = "journal.jsonl"
+
+
+def machine_name() -> str:
+    """This machine's short host name, as used in journal lines and watermark files."""
+    import socket  # imported here: only writes need it
+
+    return socket.gethostname().split(".")[0] or "localhost"
+
+
+def append(home: Path, op: str, **fields: Any) -> dict[str, Any]:
+    """Append one entry for operation ``op`` and return it."""
+    entry = {"ts": iso(utcnow()), "machine": machine_name(), "op": op, **fields}
+    append_line(home / JOURNAL, json.dumps(entry, ensure_ascii=False, sort_keys=False))
+    return entry
+
+
+def read(home: Path) -> Iterator[dict[str, Any]]:
+    """Every well-formed entry, oldest first; torn or foreign lines are skipped."""
+    path = home / JOURNAL
+    if not path.exists():
+        return
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(entry, dict):
+                yield entry

@@ -1,0 +1,235 @@
+"""Memory records: one markdown file with YAML frontmatter per durable fact."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from brain.errors import BrainError
+from brain.home.files import read_text
+
+KEY_MAX = 120
+_KEY_RE = re.compile(r"^[a-z0-9](?:[a-z0-9_.-]*[a-z0-9])?$")
+_STOPWORDS = frozenset(
+    "a an the and or but of to in on at for with by from is are was were be been it its this "
+    "that these those i we you he she they my our your their me us them do does did not no "
+    "so as if then than too very can will just should would could about into over".split()
+)
+# Frontmatter fields in the order they are written; anything else is kept in `extra`.
+FIELDS = (
+    "id",
+    "key",
+    "type",
+    "description",
+    "tags",
+    "profile",
+    "source",
+    "created",
+    "updated",
+    "confidence",
+    "supersedes",
+)
+
+
+class InvalidKeyError(BrainError):
+    """A record key is not a safe slug."""
+
+    def __init__(self, key: str, why: str) -> None:
+        super().__init__(
+            f"invalid key {key[:60]!r}: {why}",
+            hint=f"use lowercase letters, digits, '-', '_' or '.', at most {KEY_MAX} characters",
+        )
+        self.key = key
+
+
+class RecordFormatError(BrainError):
+    """A record file cannot be parsed."""
+
+    def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {problem}", hint="fix the file by hand or 'git checkout' it")
+        self.path = path
+        self.line = line
+
+
+def validate_key(key: str) -> str:
+    """Return ``key`` if it is a safe slug, else raise :class:`InvalidKeyError`."""
+    if not key:
+        raise InvalidKeyError(key, "it is empty")
+    if len(key) > KEY_MAX:
+        raise InvalidKeyError(key, f"it is {len(key)} characters long")
+    if "/" in key or "\\" in key or ".." in key:
+        raise InvalidKeyError(key, "it contains a path separator or '..'")
+    if not _KEY_RE.match(key):
+        raise InvalidKeyError(key, "it is not a slug")
+    return key
+
+
+def slugify(text: str, *, max_words: int = 6, max_len: int = 60, stopwords: bool = True) -> str:
+    """Derive a key from free text: the first few meaningful words, hyphenated.
+
+    ``stopwords=False`` keeps every word (for text whose words were chosen already).
+    """
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    meaningful = [w for w in words if w not in _STOPWORDS] if stopwords else words
+    slug = ""
+    for word in (meaningful or words)[:max_words]:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > max_len:
+            break
+        slug = candidate
+    if slug:
+        return slug
+    import secrets
+
+    return f"memory-{secrets.token_hex(3)}"
+
+
+def first_line(text: str, limit: int = 100) -> str:
+    """The first non-empty line of ``text``, cut to ``limit`` characters with an ellipsis."""
+    line = text.strip().splitlines()[0].strip() if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def utcnow() -> datetime:
+    """The current time in UTC, truncated to milliseconds."""
+    now = datetime.now(UTC)
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
+_last_id_time: datetime | None = None
+
+
+def new_id(now: datetime | None = None) -> str:
+    """A time-ordered id unique across machines: ``YYYYMMDD-HHMMSSmmm-<6 hex>``.
+
+    The random suffix (24 bits) makes two machines writing in the same millisecond
+    collide with negligible probability; no counter is shared between machines.
+    """
+    import secrets  # imported here: reads never make ids
+
+    global _last_id_time
+    if now is None:
+        # The wall clock can step back (NTP); ids made by one process never do.
+        now = max(utcnow(), _last_id_time) if _last_id_time else utcnow()
+        _last_id_time = now
+    return f"{now:%Y%m%d-%H%M%S}{now.microsecond // 1000:03d}-{secrets.token_hex(3)}"
+
+
+def iso(moment: datetime) -> str:
+    """Format a datetime as ISO-8601 UTC with a ``Z`` suffix and whole seconds."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One durable memory, as stored in ``memories/<key>.md``."""
+
+    id: str
+    key: str
+    type: str
+    description: str
+    body: str
+    tags: tuple[str, ...] = ()
+    profile: str | None = None
+    source: str | None = None
+    created: str = ""
+    updated: str = ""
+    confidence: float = 1.0
+    supersedes: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: frontmatter fields, extras, and ``body``."""
+        data = asdict(self)
+        extra = data.pop("extra")
+        data["tags"] = list(self.tags)
+        data["supersedes"] = list(self.supersedes)
+        return {**data, **extra}
+
+    def evolve(self, **changes: Any) -> Record:
+        """A copy with ``changes`` applied."""
+        return replace(self, **changes)
+
+
+def render(record: Record) -> str:
+    """The file text of ``record``: YAML frontmatter in a fixed order, then the body."""
+    import yaml  # imported here: listing and recall never pay for it
+
+    meta: dict[str, Any] = {}
+    for name in FIELDS:
+        value = getattr(record, name)
+        if isinstance(value, tuple):
+            value = list(value)
+        if value is None:
+            continue
+        meta[name] = value
+    meta.update(record.extra)
+    head = yaml.safe_dump(
+        meta, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000
+    )
+    body = record.body.strip("\n")
+    return f"---\n{head}---\n{body}\n"
+
+
+def _plain(value: Any) -> Any:
+    """YAML turns timestamps into datetimes; records keep them as ISO strings."""
+    if isinstance(value, datetime):
+        return iso(value if value.tzinfo else value.replace(tzinfo=UTC))
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def parse(text: str, path: Path) -> Record:
+    """Parse record file text; raise :class:`RecordFormatError` naming the file and line."""
+    import frontmatter
+    import yaml
+
+    try:
+        post = frontmatter.loads(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        # The frontmatter starts after the opening '---' line.
+        line = mark.line + 2 if mark is not None else None
+        problem = getattr(exc, "problem", None) or "invalid YAML frontmatter"
+        raise RecordFormatError(path, f"invalid YAML frontmatter ({problem})", line) from exc
+    meta = {name: _plain(value) for name, value in post.metadata.items()}
+    if not meta:
+        raise RecordFormatError(path, "no frontmatter", 1)
+    key = meta.pop("key", None) or path.stem
+    missing = [name for name in ("id", "type") if not meta.get(name)]
+    if missing:
+        raise RecordFormatError(path, f"missing field(s): {', '.join(missing)}", 1)
+    tags = meta.pop("tags", None) or []
+    supersedes = meta.pop("supersedes", None) or []
+    if not isinstance(tags, list) or not isinstance(supersedes, list):
+        raise RecordFormatError(path, "'tags' and 'supersedes' must be lists", 1)
+    try:
+        confidence = float(meta.pop("confidence", 1.0))
+    except (TypeError, ValueError) as exc:
+        raise RecordFormatError(path, "'confidence' must be a number", 1) from exc
+    known = {name: meta.pop(name, None) for name in ("id", "type", "description")}
+    return Record(
+        id=str(known["id"]),
+        key=str(key),
+        type=str(known["type"]),
+        description=str(known["description"] or ""),
+        body=post.content,
+        tags=tuple(str(t) for t in tags),
+        profile=meta.pop("profile", None),
+        source=meta.pop("source", None),
+        created=str(meta.pop("created", "") or ""),
+        updated=str(meta.pop("updated", "") or ""),
+        confidence=confidence,
+        supersedes=tuple(str(s) for s in supersedes),
+        extra=meta,
+    )
+
+
+def load(path: Path) -> Record:
+    """Read and parse one record file."""
+    return parse(read_text(path), path)

@@ -1,0 +1,101 @@
+"""Backup and a second machine: remotes, push, pull, clone.
+
+Append-only files merge by union (``.gitattributes``); generated views (MEMORY.md,
+memory_summary.md, phase2_workspace_diff.md) are regenerated after a conflicting
+merge; a conflict in a record stops the pull and leaves the home as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brain.errors import BrainError
+from brain.home.files import make_private_dir
+from brain.home.repo import BRANCH, MergeConflictError, Repo
+from brain.home.results import SyncResult
+
+if TYPE_CHECKING:
+    from brain.home.home import Brain
+
+GENERATED = ("MEMORY.md", "memory_summary.md", "phase2_workspace_diff.md")
+
+
+class RemoteError(BrainError):
+    """A remote is missing or unusable."""
+
+
+def remote_add(brain: Brain, url: str, name: str = "origin") -> SyncResult:
+    """Add (or re-point) the remote ``name``."""
+    remotes = brain.repo.remotes()
+    verb = "set-url" if name in remotes else "add"
+    brain.repo.run("remote", verb, name, url)
+    return SyncResult("remote-add", name, brain.repo.head(), f"{name} -> {url}")
+
+
+def _remote(brain: Brain, name: str) -> str:
+    if name not in brain.repo.remotes():
+        raise RemoteError(f"no remote {name!r}", hint="add one with 'brain remote add URL'")
+    return name
+
+
+def push(brain: Brain, name: str = "origin") -> SyncResult:
+    """Push the home's history to the remote."""
+    remote = _remote(brain, name)
+    with brain.transaction():
+        brain.repo.run("push", "--quiet", "-u", remote, f"{BRANCH}:{BRANCH}")
+    return SyncResult("push", remote, brain.repo.head(), f"pushed {BRANCH} to {remote}")
+
+
+def pull(brain: Brain, name: str = "origin") -> SyncResult:
+    """Fetch and merge the remote's history; nothing changes if a record conflicts."""
+    remote = _remote(brain, name)
+    with brain.transaction():
+        before = brain.repo.head()
+        brain.repo.run("fetch", "--quiet", remote)
+        upstream = f"{remote}/{BRANCH}"
+        if not brain.repo.run("branch", "-r", "--list", upstream).strip():
+            return SyncResult("pull", remote, before, "remote has no history yet")
+        try:
+            brain.repo.run("merge", "--no-edit", "--quiet", upstream)
+        except BrainError:
+            if not (brain.path / ".git" / "MERGE_HEAD").exists():
+                # No merge started (a hand edit in the way, unrelated histories): git's
+                # own reason is the one to show.
+                raise
+            _settle_conflict(brain)
+        after = brain.repo.head()
+    message = "already up to date" if after == before else f"merged {upstream}"
+    return SyncResult("pull", remote, after, message)
+
+
+def _settle_conflict(brain: Brain) -> None:
+    """Finish a merge whose only conflicts are generated views; else abort it.
+
+    MEMORY.md and memory_summary.md are views of the records: after the records merged,
+    they are rendered again from them, never merged line by line.
+    """
+    from brain.pipeline.views import regenerate_views
+
+    conflicted = brain.repo.conflicted()
+    records = [p for p in conflicted if p not in GENERATED]
+    if records or not conflicted:
+        brain.repo.run("merge", "--abort")
+        raise MergeConflictError(records or ["(unknown)"])
+    for path in conflicted:
+        brain.repo.run("checkout", "--ours", "--", path)
+    regenerated = regenerate_views(brain)
+    brain.repo.run("add", "--", *sorted({*conflicted, *regenerated}))
+    brain.repo.run("commit", "--quiet", "--no-edit", "--no-verify")
+
+
+def clone(url: str, path: Path) -> SyncResult:
+    """Clone a home from ``url`` into ``path`` (a second machine, or a restore)."""
+    if path.exists() and any(path.iterdir()):
+        raise BrainError(f"{path} exists and is not empty", hint="choose an empty directory")
+    repo = Repo.clone(url, path)
+    if not (path / "brain.yaml").exists():
+        raise BrainError(f"{url} is not a brain home (no brain.yaml)")
+    make_private_dir(path)
+    make_private_dir(path / ".brain")
+    return SyncResult("clone", "origin", repo.head(), f"cloned {url} into {path}")

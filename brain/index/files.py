@@ -1,0 +1,91 @@
+"""What each file of the home contributes to the catalog.
+
+Records (``memories/<key>.md``) are one document each, MEMORY.md one per ``##``/``###``
+section, rollout summaries one each. Everything else in the home is not searched.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from brain import markdown
+from brain.errors import BrainError
+from brain.home.records import RecordFormatError, parse
+from brain.index import Doc
+
+INDEXED_DIRS = ("memories", "rollout_summaries", "MEMORY.md")
+
+
+def is_indexed(rel: str) -> bool:
+    """Whether a home file feeds the catalog."""
+    return (
+        rel == "MEMORY.md"
+        or (rel.startswith("memories/") and rel.endswith(".md") and rel.count("/") == 1)
+        or (rel.startswith("rollout_summaries/") and rel.endswith(".md"))
+    )
+
+
+def file_docs(rel: str, text: str) -> list[Doc]:
+    """The documents one home file contributes (an unreadable record contributes none)."""
+    if rel.startswith("memories/"):
+        try:
+            record = parse(text, Path(rel))
+        except (RecordFormatError, BrainError):
+            return []
+        return [
+            Doc(
+                path=rel,
+                kind="record",
+                key=record.key,
+                type=record.type,
+                description=record.description,
+                body=record.body,
+                tags=record.tags,
+                profile=record.profile or "",
+                source=record.source or "",
+                created=record.created,
+                updated=record.updated or record.created,
+            )
+        ]
+    if rel == "MEMORY.md":
+        return _sections(text)
+    stem = Path(rel).stem
+    first = next((ln.strip("# ").strip() for ln in text.splitlines() if ln.strip()), stem)
+    return [
+        Doc(
+            path=rel,
+            kind="rollout_summary",
+            key=stem,
+            type="summary",
+            description=first[:200],
+            body=text,
+            created=_date_of(stem),
+        )
+    ]
+
+
+def _sections(text: str) -> list[Doc]:
+    """MEMORY.md split at its ``##``/``###`` headings, one document per section."""
+    docs = []
+    for i, section in enumerate(markdown.split(text, (2, 3))[1:]):
+        body = section.body.strip()
+        if not body:
+            continue
+        slug = re.sub(r"[^a-z0-9]+", "-", section.title.lower()).strip("-") or str(i)
+        docs.append(
+            Doc(
+                path=f"MEMORY.md#{i:03d}-{slug}",
+                kind="memory_section",
+                key=f"MEMORY.md#{slug}",
+                type="section",
+                description=section.title[:200],
+                body=body,
+            )
+        )
+    return docs
+
+
+def _date_of(stem: str) -> str:
+    found = re.match(r"(\d{4}-\d{2}-\d{2})", stem)
+    return f"{found.group(1)}T00:00:00Z" if found else ""

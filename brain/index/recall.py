@@ -1,0 +1,130 @@
+"""``brain recall``: find the right memory, now or as it stood at a past date."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from brain.errors import BrainError
+from brain.home import uses
+from brain.index import META_COMMIT, Hit, Index
+from brain.index import sync as catalog
+from brain.index.files import file_docs, is_indexed
+
+if TYPE_CHECKING:
+    from brain.home.home import Brain
+
+HOME_KINDS = ("record", "memory_section", "rollout_summary")
+_RELATIVE = re.compile(r"^\s*(\d+)\s*(d|day|days|w|week|weeks|h|hour|hours)\s*(ago)?\s*$", re.I)
+
+
+class BadDateError(BrainError):
+    """A --since or --as-of value is not a date."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__(
+            f"cannot read {value!r} as a date",
+            hint="use YYYY-MM-DD, an ISO time, or a span such as 7d or 2w",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RecallResult:
+    """The hits for one query, best first, and how the index was brought up to date."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    as_of: str | None = None
+    notice: str | None = None
+
+
+def parse_when(value: str, now: datetime | None = None) -> datetime:
+    """An absolute UTC time from ``YYYY-MM-DD``, an ISO time, or ``7d``/``2w``/``12h``."""
+    now = now or datetime.now(UTC)
+    if match := _RELATIVE.match(value):
+        amount, unit = int(match.group(1)), match.group(2)[0].lower()
+        try:
+            span = {
+                "d": timedelta(days=amount),
+                "w": timedelta(weeks=amount),
+                "h": timedelta(hours=amount),
+            }[unit]
+            return now - span
+        except OverflowError:  # "9999999d" reaches before year 1
+            raise BadDateError(value) from None
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise BadDateError(value) from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def recall(
+    brain: Brain,
+    query: str,
+    *,
+    k: int = 10,
+    type: str | None = None,
+    tag: str | None = None,
+    profile: str | None = None,
+    since: str | None = None,
+    as_of: str | None = None,
+    sessions: bool = False,
+) -> RecallResult:
+    """Search the memory.
+
+    Args:
+        query: free text; pasted punctuation and operators are harmless.
+        k: how many hits at most.
+        type, tag, profile: keep only records with this type, tag or profile.
+        since: keep only documents updated since this date (or span, e.g. ``7d``).
+        as_of: search the memory as it stood at this date, from git history.
+        sessions: also search harvested transcript turns (the episodic layer).
+    """
+    filters: dict[str, Any] = {
+        "k": k,
+        "types": [type] if type else None,
+        "tags": [tag] if tag else None,
+        "profile": profile,
+        "since": parse_when(since) if since else None,
+        "kinds": None if sessions else HOME_KINDS,
+    }
+    if as_of:
+        return _recall_as_of(brain, query, as_of, filters)
+    index, report = catalog.open_index(brain, reuse=True)
+    hits = tuple(index.search(query, **filters))
+    used = [h.path for h in hits if h.kind == "record"]
+    if used:
+        uses.note_uses(brain, used)
+        # A busy index skips the bump: the uses are noted, and a rebuild counts them.
+        with contextlib.suppress(sqlite3.OperationalError):
+            index.bump_use(used, datetime.now(UTC))
+    notice = f"index {report.action}: {report.reason}" if report.action == "rebuilt" else None
+    return RecallResult(query, hits, None, notice)
+
+
+def _recall_as_of(brain: Brain, query: str, when: str, filters: dict[str, Any]) -> RecallResult:
+    """Search a catalog of the home at the last commit before ``when`` (cached by commit)."""
+    moment = parse_when(when)
+    rev = brain.repo.rev_before(moment.isoformat())
+    if rev is None:
+        return RecallResult(query, (), None, f"the memory did not exist yet on {when}")
+    path = brain.state / "as-of" / f"{rev}.sqlite"
+    fresh = not path.exists()
+    with Index.open(path) as index:
+        if fresh or index.rebuild_reason() or index.get_meta(META_COMMIT) != rev:
+            docs = []
+            for prefix in ("memories/", "rollout_summaries/", "MEMORY.md"):
+                for rel, data in brain.repo.files_at(rev, prefix).items():
+                    if is_indexed(rel):
+                        docs += file_docs(rel, data.decode("utf-8", "replace"))
+            index.clear()
+            index.upsert(docs)
+            index.set_meta(META_COMMIT, rev)
+            index.mark_rebuilt()
+        hits = tuple(index.search(query, now=moment, **filters))
+    return RecallResult(query, hits, rev, None)

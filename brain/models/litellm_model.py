@@ -1,0 +1,350 @@
+"""The model boundary: with :mod:`brain.models.embedding` (which reuses this module's
+litellm import and error mapping), the only code that talks to litellm.
+
+litellm is imported inside functions, so importing this module (and everything that
+imports it) costs nothing until a model is really called. Every litellm exception is
+turned into :class:`ModelError` here; nothing above this module sees a litellm type.
+The model name ``builtin`` never reaches litellm: callers route it to
+:mod:`brain.models.builtin`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from brain.errors import BrainError
+from brain.models.budget import Budget, BudgetExceeded, Estimate, Usage
+
+__all__ = [
+    "BUILTIN",
+    "Budget",
+    "BudgetExceeded",
+    "Estimate",
+    "ModelError",
+    "ModelOutputError",
+    "ModelReply",
+    "Usage",
+    "complete_json",
+    "estimate",
+]
+
+BUILTIN = "builtin"
+_ERROR_DETAIL_CHARS = 300
+
+
+class ModelError(BrainError):
+    """A model call failed; the message names the model and what to do.
+
+    ``kind`` says what failed: ``unreachable``, ``timeout``, ``auth``, ``model`` (no such
+    model or provider), ``rate_limit``, ``output`` (unusable answer) or ``other``.
+    """
+
+    # Failures every later call of the run would repeat: a run stops on them.
+    REPEATING = frozenset({"unreachable", "timeout", "auth", "model", "rate_limit"})
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        model: str,
+        api_base: str | None = None,
+        hint: str | None = None,
+        kind: str = "other",
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.model = model
+        self.api_base = api_base
+        self.kind = kind
+
+    @property
+    def repeats(self) -> bool:
+        """Whether the next call to this model would fail the same way."""
+        return self.kind in self.REPEATING
+
+
+class ModelOutputError(ModelError):
+    """The model answered, twice, with text that is not JSON valid against the schema."""
+
+    def __init__(self, message: str, *, model: str, raw: str, hint: str | None = None) -> None:
+        super().__init__(message, model=model, hint=hint, kind="output")
+        self.raw = raw
+
+
+@dataclass(frozen=True, slots=True)
+class ModelReply:
+    """A model's JSON answer, parsed and valid against the schema it was asked for.
+
+    Attributes:
+        data: the parsed JSON object.
+        usage: what all attempts together consumed.
+        model: the model that answered.
+        attempts: 1, or 2 when the first answer needed a repair.
+    """
+
+    data: dict[str, Any]
+    usage: Usage
+    model: str
+    attempts: int
+
+
+def _litellm() -> Any:
+    # Never fetch the remote price table: offline by default, and a recall must not wait.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def _price(model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+    litellm = _litellm()
+    try:
+        prompt_cost, completion_cost = litellm.cost_per_token(
+            model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens
+        )
+    except Exception:  # litellm raises a bare Exception subclass for unmapped models
+        return None
+    return float(prompt_cost + completion_cost)
+
+
+def estimate(model: str, messages: list[dict[str, Any]], max_tokens: int) -> Estimate:
+    """Estimate a call's ceiling without making it (no network).
+
+    Args:
+        model: a litellm model name such as ``openai/gpt-4o-mini``.
+        messages: the chat messages to send.
+        max_tokens: the answer's cap.
+
+    Returns:
+        The prompt's token count and the cost upper bound (None if the price is unknown).
+    """
+    if model == BUILTIN:
+        return Estimate(0, 0, 0.0)
+    litellm = _litellm()
+    try:
+        prompt_tokens = int(litellm.token_counter(model=model, messages=messages))
+    except Exception:  # an unknown tokenizer must not stop a run: fall back to ~4 chars/token
+        prompt_tokens = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
+    return Estimate(prompt_tokens, max_tokens, _price(model, prompt_tokens, max_tokens))
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    text = re.sub(r"^(litellm\.\w+: )?(\w+Error: )?", "", text)
+    return text[:_ERROR_DETAIL_CHARS]
+
+
+def _wrap(exc: Exception, model: str, api_base: str | None, timeout: float) -> ModelError:
+    """Turn a litellm exception into a ModelError that says what to do."""
+    name = type(exc).__name__
+    detail = _short(exc)
+    where = f"model {model}" + (f" at {api_base}" if api_base else "")
+    server_hint = (
+        "check model_api_base or start the server"
+        if api_base
+        else "check your network and the provider's status"
+    )
+    if name == "Timeout" or "timed out" in detail.lower():
+        return ModelError(
+            f"{where} timed out after {timeout:g}s: {detail}",
+            model=model,
+            api_base=api_base,
+            hint=f"{server_hint}, or raise the timeout",
+            kind="timeout",
+        )
+    lowered = detail.lower()
+    if name == "APIConnectionError" or "connection error" in lowered or "refused" in lowered:
+        message = f"{where} is unreachable: {detail}"
+        return ModelError(
+            message, model=model, api_base=api_base, hint=server_hint, kind="unreachable"
+        )
+    hints = {
+        "AuthenticationError": "set the provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY...)",
+        "PermissionDeniedError": "check the API key's permissions",
+        "NotFoundError": "check the model name (provider/model, e.g. openai/gpt-4o-mini)",
+        "RateLimitError": "wait and run again, or lower the run's budget",
+        "ContextWindowExceededError": "lower max input or use a model with a larger context",
+        "BadRequestError": "check the model name (provider/model, e.g. openai/gpt-4o-mini)",
+        "LiteLLMUnknownProvider": "name the provider: provider/model, e.g. openai/gpt-4o-mini",
+    }
+    # Some providers report a missing key as a server error; the text tells the truth.
+    missing_key = any(word in lowered for word in ("api_key", "api key", "missing credentials"))
+    name = "AuthenticationError" if missing_key else name
+    # A model named without its provider ("gpt4o-mini") is a setting to fix, not a
+    # session to retry: litellm says so in a BadRequestError.
+    name = "LiteLLMUnknownProvider" if "llm provider not provided" in lowered else name
+    kinds = {
+        "AuthenticationError": "auth",
+        "PermissionDeniedError": "auth",
+        "NotFoundError": "model",
+        "LiteLLMUnknownProvider": "model",
+        "RateLimitError": "rate_limit",
+    }
+    return ModelError(
+        f"{where} failed ({type(exc).__name__}): {detail}",
+        model=model,
+        api_base=api_base,
+        hint=hints.get(name, server_hint),
+        kind=kinds.get(name, "other"),
+    )
+
+
+def _parse(text: str | None, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """Parse and validate a reply; return (data, "") or (None, what was wrong)."""
+    import jsonschema
+
+    if not text or not text.strip():
+        return None, "the answer was empty"
+    body = text.strip()
+    # Models often wrap JSON in a markdown fence or add a sentence around it.
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
+    if fenced:
+        body = fenced.group(1).strip()
+    elif not body.startswith("{") and "{" in body:
+        body = body[body.index("{") : body.rindex("}") + 1]
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError as exc:
+        return None, f"the answer is not valid JSON: {exc}"
+    validator = jsonschema.Draft7Validator(schema)
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.path))
+    if errors:
+        first = errors[0]
+        path = "/".join(str(p) for p in first.path) or "(top level)"
+        return None, f"the JSON does not match the schema at {path}: {first.message}"
+    return data, ""
+
+
+def _call(
+    model: str,
+    messages: list[dict[str, Any]],
+    *,
+    api_base: str | None,
+    max_tokens: int,
+    timeout: float,
+    mock_response: str | None,
+) -> tuple[str | None, str | None, Usage]:
+    """One litellm call; returns (content, finish_reason, usage) or raises ModelError."""
+    litellm = _litellm()
+    kwargs: dict[str, Any] = {
+        "model": model,
+        "messages": messages,
+        "max_tokens": max_tokens,
+        "timeout": timeout,
+        # One attempt per call: the repair retry is ours, and a dead server must fail fast.
+        "num_retries": 0,
+        "max_retries": 0,
+    }
+    if api_base:
+        kwargs["api_base"] = api_base
+        # Local OpenAI-compatible servers (Ollama, llama.cpp) need no key, but the client
+        # refuses to start without one.
+        if model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+            kwargs["api_key"] = "no-key-required"
+    if mock_response is not None:
+        kwargs["mock_response"] = mock_response
+    try:
+        response = litellm.completion(**kwargs)
+    except Exception as exc:
+        raise _wrap(exc, model, api_base, timeout) from exc
+    choice = response.choices[0]
+    usage = getattr(response, "usage", None)
+    prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+    completion = int(getattr(usage, "completion_tokens", 0) or 0)
+    cost = _price(model, prompt, completion)
+    return choice.message.content, choice.finish_reason, Usage(prompt, completion, cost)
+
+
+def _repair_message(error: str, finish_reason: str | None) -> dict[str, str]:
+    cut = (
+        " It was cut off at the token limit: answer more briefly."
+        if finish_reason == "length"
+        else ""
+    )
+    return {
+        "role": "user",
+        "content": (
+            f"Your previous answer could not be used: {error}.{cut} Reply again with only "
+            "one JSON object that matches the required shape, and no other text."
+        ),
+    }
+
+
+def complete_json(
+    model: str,
+    messages: list[dict[str, Any]],
+    *,
+    schema: dict[str, Any],
+    api_base: str | None = None,
+    max_tokens: int,
+    budget: Budget,
+    timeout: float = 120,
+    mock_response: str | None = None,
+) -> ModelReply:
+    """Ask a model for one JSON object valid against ``schema``.
+
+    An answer that is not JSON, or does not match, gets ONE repair attempt that shows
+    the model its error; a second failure raises :class:`ModelOutputError`. The budget
+    is checked before each attempt and charged after it.
+
+    Args:
+        model: a litellm model name (``openai/gpt-4o-mini``, ``ollama/llama3``...).
+        messages: chat messages.
+        schema: the JSON schema the answer must satisfy.
+        api_base: the server URL, for local or proxy endpoints.
+        max_tokens: the answer's cap.
+        budget: the run's budget; charged with each attempt's usage.
+        timeout: seconds before one attempt is abandoned.
+        mock_response: a canned answer (litellm's mock; no network), for tests and demos.
+
+    Returns:
+        The parsed answer and what it cost.
+
+    Raises:
+        BudgetExceeded: before any attempt that could break the budget.
+        ModelError: the model could not be reached or refused the call.
+        ModelOutputError: two answers in a row were unusable.
+    """
+    if model == BUILTIN:
+        raise ModelError(
+            "the built-in model is not called through litellm",
+            model=model,
+            hint="route 'builtin' to brain.models.builtin",
+        )
+    convo = list(messages)
+    total = Usage(cost=0.0)
+    raw = ""
+    for attempt in (1, 2):
+        ceiling = estimate(model, convo, max_tokens)
+        if budget.would_exceed(ceiling):
+            raise BudgetExceeded(
+                f"a call to {model} could use {ceiling.total_tokens} tokens, over the budget "
+                f"({budget.used.total_tokens} of {budget.max_tokens} used)",
+                hint="raise the budget (brain config set max_tokens_per_run N); a "
+                "consolidation also reads less with a lower max_raw_memories_for_consolidation",
+            )
+        content, finish, usage = _call(
+            model,
+            convo,
+            api_base=api_base,
+            max_tokens=max_tokens,
+            timeout=timeout,
+            mock_response=mock_response,
+        )
+        budget.charge(usage)
+        total = total + usage
+        data, error = _parse(content, schema)
+        if data is not None:
+            return ModelReply(data=data, usage=total, model=model, attempts=attempt)
+        raw = content or ""
+        convo = [*convo, {"role": "assistant", "content": raw}, _repair_message(error, finish)]
+    raise ModelOutputError(
+        f"model {model} gave no usable JSON after a repair attempt: {error}",
+        model=model,
+        raw=raw,
+        hint="try a stronger model or a larger max_tokens",
+    )

@@ -1,0 +1,395 @@
+"""Harvest: find finished agent sessions on disk and record what was read, in one commit.
+
+Transcripts stay where their tools left them. What the home gets is this machine's
+watermarks (``harvest/<machine>-<source>.json``): per transcript, how far it was read
+and the session's metadata. The extract phase reads sessions through the session
+inbox (``harvested_sessions``, ``load_transcript``, ``phase1_text``); recall gets one
+search document per typed turn through ``brain.index.sync``.
+
+A run that finds nothing new costs one ``stat`` per transcript and makes no commit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brain.errors import BrainError
+from brain.home.records import iso
+from brain.index import Doc
+from brain.sessions.cite import cited_records
+from brain.sessions.mirror import (
+    MirrorPlan,
+    MirrorResult,
+    mirror_message,
+    plan_mirror,
+    result_of,
+    write_plan,
+)
+from brain.sessions.sources import get
+from brain.sessions.sources.base import SessionFile, Transcript
+from brain.sessions.text import iter_session_docs, phase1_text, session_docs
+from brain.sessions.watermarks import (
+    DEFAULT_SOURCES,
+    Mark,
+    SessionMissingError,
+    SessionRef,
+    explicit_files,
+    harvested_sessions,
+    load_marks,
+    load_transcript,
+    merge_mark,
+    resume_offset,
+    save_marks,
+    to_ref,
+)
+
+if TYPE_CHECKING:
+    from brain.home.home import Brain
+
+__all__ = [
+    "HarvestResult",
+    "SessionMissingError",
+    "SessionRef",
+    "SourceCounts",
+    "Transcript",
+    "harvest",
+    "harvested_sessions",
+    "import_session",
+    "iter_session_docs",
+    "load_transcript",
+    "phase1_text",
+    "session_docs",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceCounts:
+    """What one source's part of a run found and did.
+
+    ``found`` counts main-session transcripts (subagent files are left out: the
+    parent session carries the conversation and the subagent's result).
+    """
+
+    source: str
+    found: int = 0
+    new: int = 0
+    grown: int = 0
+    unchanged: int = 0
+    skipped_idle: int = 0
+    skipped_old: int = 0
+    failed: int = 0
+    bytes_read: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HarvestResult:
+    """A harvest run (JSON-able through ``brain.home.results.to_jsonable``).
+
+    Attributes:
+        sources: per-source counts.
+        sessions: the sessions harvested (new or grown) in this run.
+        failures: ``path: reason`` for transcripts that could not be read.
+        mirror: the Claude memory mirror's part, when the claude source ran.
+        generate_memories: False when ``generate_memories: false`` or
+            ``BRAIN_NO_GENERATE=1``: the watermarks are written with ``extract: false``
+            and ``harvested_sessions(brain, for_extraction=True)`` leaves them out.
+        marked_for_extraction: sessions this run left for the extract phase.
+        docs_indexed: turn documents handed to the catalog (None: no catalog).
+        dry_run: nothing was written.
+        elapsed: seconds.
+        message: the commit message (also set on a dry run: what it would say).
+        commit: the commit sha, or None when nothing changed.
+    """
+
+    sources: tuple[SourceCounts, ...]
+    sessions: tuple[SessionRef, ...] = ()
+    failures: tuple[str, ...] = ()
+    mirror: MirrorResult | None = None
+    generate_memories: bool = True
+    marked_for_extraction: int = 0
+    docs_indexed: int | None = None
+    index_error: str | None = None
+    dry_run: bool = False
+    elapsed: float = 0.0
+    message: str | None = None
+    commit: str | None = None
+
+    @property
+    def new(self) -> int:
+        return sum(c.new for c in self.sources)
+
+    @property
+    def grown(self) -> int:
+        return sum(c.grown for c in self.sources)
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    now: float
+    stamp: str
+    idle: float
+    max_age: float
+    generate: bool
+    want_docs: bool
+    explicit: bool
+
+
+@dataclass
+class _SourceRun:
+    """One source's harvest in progress: counts, the marks, what changed."""
+
+    source: str
+    marks: dict[str, Mark]
+    counts: dict[str, int] = field(default_factory=dict)
+    refs: list[SessionRef] = field(default_factory=list)
+    docs: list[Doc] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    cited: list[str] = field(default_factory=list)  # record paths agents cited
+
+    def bump(self, name: str, by: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + by
+
+    def frozen(self) -> SourceCounts:
+        return SourceCounts(self.source, **self.counts)
+
+
+def harvest(
+    brain: Brain,
+    *,
+    sources: Sequence[str] = DEFAULT_SOURCES,
+    dry_run: bool = False,
+    paths: Iterable[Path | str] | None = None,
+    now: datetime | None = None,
+) -> HarvestResult:
+    """Harvest finished sessions into this machine's watermarks, in one commit.
+
+    Args:
+        brain: the home.
+        sources: adapter names to scan (their default roots).
+        dry_run: read and count, write nothing.
+        paths: harvest exactly these transcript files, ignoring the quiet window
+            and the age limit (an agent's SessionEnd hook knows the session is over).
+        now: the current time (for tests); default the clock.
+
+    Returns:
+        Counts per source, the sessions harvested and the commit (None when nothing
+        was new).
+    """
+    began = time.perf_counter()
+    settings = _settings(brain, now, dry_run, explicit=paths is not None)
+    work = explicit_files(paths) if paths is not None else _discovered(sources)
+    with brain.transaction():
+        runs = [_harvest_source(brain, src, files, settings) for src, files in work.items()]
+        plan = plan_mirror(brain) if "claude" in sources and paths is None else None
+        message = _message(runs, plan)
+        sha = None
+        if not dry_run and message is not None:
+            cited = [path for run in runs for path in run.cited]
+            if cited:  # journaled by the commit below, as a recall batch
+                from brain.index import sync as catalog
+
+                catalog.record_uses(brain, cited)
+            sha = _write(brain, runs, plan, message)
+    docs_indexed, index_error = (None, None)
+    if sha is not None and settings.want_docs:
+        docs_indexed, index_error = _index(brain, runs)
+    refs = tuple(ref for run in runs for ref in run.refs)
+    return HarvestResult(
+        sources=tuple(run.frozen() for run in runs),
+        sessions=refs,
+        failures=tuple(f for run in runs for f in run.failures),
+        mirror=result_of(plan, sha) if plan is not None else None,
+        generate_memories=settings.generate,
+        marked_for_extraction=len(refs) if settings.generate else 0,
+        docs_indexed=docs_indexed,
+        index_error=index_error,
+        dry_run=dry_run,
+        elapsed=round(time.perf_counter() - began, 3),
+        message=message,
+        commit=sha,
+    )
+
+
+def import_session(brain: Brain, path: Path | str) -> HarvestResult:
+    """Register a transcript in brain's own format and harvest it (one commit).
+
+    The file stays where it is; ``harvest/<machine>-brain.json`` records it.
+
+    Raises:
+        NotATranscriptError: the file is missing or not in brain's format.
+    """
+    from brain.sessions.sources.native import read_header
+
+    file = Path(path).expanduser().absolute()
+    if not file.is_file() or read_header(file) is None:
+        raise NotATranscriptError(file)
+    return harvest(brain, sources=("brain",), paths=[file])
+
+
+class NotATranscriptError(BrainError):
+    """A file given to ``brain sessions import`` is not a brain-format transcript."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"{path} is not a brain transcript",
+            hint="see docs/transcript-format.md: the first line is a header with "
+            '"format": "brain-transcript"',
+        )
+        self.path = path
+
+
+def _settings(brain: Brain, now: datetime | None, dry_run: bool, explicit: bool) -> _Settings:
+
+    moment = now or datetime.now(UTC)
+    config = brain.config
+    return _Settings(
+        now=moment.timestamp(),
+        stamp=iso(moment),
+        idle=config.min_idle_minutes * 60,
+        max_age=config.max_age_days * 86_400,
+        generate=config.generates,
+        want_docs=not dry_run and _has_catalog(brain),
+        explicit=explicit,
+    )
+
+
+def _has_catalog(brain: Brain) -> bool:
+    """True when a search index exists to take turn documents.
+
+    Without one, building documents is wasted work: the first read builds the index
+    and gets them from ``iter_session_docs`` then.
+    """
+    from brain.index.sync import INDEX_FILE
+
+    return (brain.state / INDEX_FILE).exists()
+
+
+def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
+    """Every main-session transcript under each source's default roots."""
+    work: dict[str, list[SessionFile]] = {}
+    for source in sources:
+        adapter = get(source)
+        files = [f for root in adapter.roots() for f in adapter.discover(root)]
+        work[source] = [f for f in files if f.subagent is None]
+    return work
+
+
+def _harvest_source(
+    brain: Brain, source: str, files: list[SessionFile], settings: _Settings
+) -> _SourceRun:
+    run = _SourceRun(source, load_marks(brain.path, source))
+    for file in files:
+        run.bump("found")
+        try:
+            _visit(run, file, settings)
+        except (OSError, ValueError, EOFError, BrainError) as exc:
+            run.bump("failed")
+            run.failures.append(f"{file.path}: {exc}")
+        except Exception as exc:  # zstandard's errors and the like: one file, not the run
+            run.bump("failed")
+            run.failures.append(f"{file.path}: {type(exc).__name__}: {exc}")
+    return run
+
+
+def _prior(run: _SourceRun, file: SessionFile) -> Mark | None:
+    """The mark of ``file``, or of the same session under a path that is gone.
+
+    Codex recompresses old rollouts to ``.jsonl.zst``: the session moves, its bytes
+    (decompressed) do not, so the offset still holds.
+    """
+    mark = run.marks.get(str(file.path))
+    if mark is not None:
+        return mark
+    # The old mark stays until ``_visit`` writes the new one: a moved file that is then
+    # skipped (still active, too old) or fails must not lose its session.
+    for key, old in run.marks.items():
+        if old.session_id == file.session_id and not Path(key).exists():
+            return old
+    return None
+
+
+def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
+    mark = _prior(run, file)
+    same_path = mark is not None and mark.path == str(file.path)
+    if same_path and mark is not None and (mark.size, mark.mtime) == (file.size, file.mtime):
+        run.bump("unchanged")
+        return
+    age = settings.now - file.mtime
+    if not settings.explicit and age > settings.max_age:
+        run.bump("skipped_old")
+        return
+    if not settings.explicit and age < settings.idle:
+        run.bump("skipped_idle")
+        return
+    start = resume_offset(run.source, mark, file)
+    parsed = get(run.source).parse(file.path, start=start)
+    if mark is not None and parsed.offset == mark.offset and same_path:
+        run.bump("unchanged")  # only a partial last line was added: read it next time
+        return
+    last = parsed.last_timestamp
+    if (
+        not settings.explicit
+        and last is not None
+        and settings.now - last.timestamp() < settings.idle
+    ):
+        run.bump("skipped_idle")
+        return
+    new = merge_mark(
+        mark if start else None, parsed, file, stamp=settings.stamp, extract=settings.generate
+    )
+    if mark is not None and not same_path:
+        run.marks.pop(mark.path, None)
+    run.marks[new.path] = new
+    run.bump("grown" if start or mark is not None else "new")
+    run.bump("bytes_read", parsed.offset - start)
+    ref = to_ref(run.source, new)
+    run.refs.append(ref)
+    run.cited += cited_records(parsed.transcript)
+    if settings.want_docs:
+        whole = parsed.transcript if start == 0 else load_transcript(ref)
+        run.docs.extend(session_docs(ref, whole))
+
+
+def _message(runs: list[_SourceRun], plan: MirrorPlan | None) -> str | None:
+    """``harvest: 3 new sessions, 1 grown (claude 2, codex 2)``; None if nothing changed."""
+    new = sum(r.counts.get("new", 0) for r in runs)
+    grown = sum(r.counts.get("grown", 0) for r in runs)
+    parts = []
+    if new or grown:
+        per = ", ".join(f"{r.source} {len(r.refs)}" for r in runs if r.refs)
+        noun = "session" if new == 1 else "sessions"
+        parts.append(f"{new} new {noun}, {grown} grown ({per})")
+    if plan is not None and plan.records:
+        parts.append(mirror_message(plan).removeprefix("mirror: ") + " mirrored")
+    return f"harvest: {'; '.join(parts)}" if parts else None
+
+
+def _write(brain: Brain, runs: list[_SourceRun], plan: MirrorPlan | None, message: str) -> str:
+    touched = [
+        save_marks(brain.path, run.source, run.marks, tmp_dir=brain.state)
+        for run in runs
+        if run.refs
+    ]
+    if plan is not None:
+        touched += write_plan(brain, plan)
+    counts = {run.source: len(run.refs) for run in runs if run.refs}
+    new = sum(run.counts.get("new", 0) for run in runs)
+    mirrored = len(plan.records) if plan is not None else 0
+    return brain.commit(touched, message, "harvest", sessions=counts, new=new, mirrored=mirrored)
+
+
+def _index(brain: Brain, runs: list[_SourceRun]) -> tuple[int, str | None]:
+    """Hand the harvested sessions' turn documents to the catalog."""
+    from brain.index import sync as catalog
+
+    docs = [doc for run in runs for doc in run.docs]
+    prefixes = [f"session:{ref.source}:{ref.session_id}#" for run in runs for ref in run.refs]
+    try:
+        return catalog.upsert_docs(brain, docs, replace_prefixes=prefixes), None
+    except BrainError as exc:  # the catalog is derived: the harvest itself stands
+        return 0, str(exc)

@@ -1,0 +1,337 @@
+"""The common shape every transcript adapter normalises to."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any, Literal, Protocol
+
+Role = Literal["user", "assistant", "tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One message of a session, in the order the conversation happened.
+
+    Attributes:
+        role: ``user``, ``assistant`` or ``tool`` (a tool call or its result).
+        text: the message text; base64 payloads, thinking signatures and encrypted
+            reasoning are never here.
+        timestamp: when the tool recorded the message (UTC), if it said.
+        tool: the tool's name for a tool call or result.
+        injected: True for text a human never typed (system reminders, environment
+            context, AGENTS.md injections, slash-command wrappers, meta records).
+        summary: True for a compaction summary standing in for earlier turns.
+        lines: the 1-based, inclusive range of source lines the turn came from.
+    """
+
+    role: Role
+    text: str
+    timestamp: datetime | None = None
+    tool: str | None = None
+    injected: bool = False
+    summary: bool = False
+    lines: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """One session of one tool, normalised.
+
+    Attributes:
+        source: the adapter name (``claude``, ``codex``, ``gemini``, ``brain``).
+        session_id: the tool's own session id.
+        path: the file it was read from.
+        project: the working directory the session ran in, from the records.
+        git_branch: the branch the session ran on, if recorded.
+        started: the first record's timestamp.
+        last_activity: the last record's timestamp.
+        title: a title the tool gave the session, if any.
+        turns: the session's turns, in conversation order.
+        skipped: lines that were unparsable or of unknown type, counted not fatal.
+        subagent: the subagent id when this is a subagent's transcript (its
+            ``session_id`` is then the parent session's).
+        evicted: turns the writer dropped before the first one here (native format).
+    """
+
+    source: str
+    session_id: str
+    path: str
+    project: str | None = None
+    git_branch: str | None = None
+    started: datetime | None = None
+    last_activity: datetime | None = None
+    title: str | None = None
+    turns: tuple[Turn, ...] = field(default_factory=tuple)
+    skipped: int = 0
+    subagent: str | None = None
+    evicted: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFile:
+    """A transcript file an adapter found on disk, before it is parsed.
+
+    Attributes:
+        path: the file.
+        session_id: the session it belongs to, guessed from the path (a subagent
+            file names its parent session here).
+        size: its size in bytes.
+        mtime: its modification time (seconds since the epoch).
+        subagent: the subagent's id when the file is a subagent's transcript.
+    """
+
+    path: Path
+    session_id: str
+    size: int
+    mtime: float
+    subagent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    """What one parse of one transcript file produced.
+
+    Attributes:
+        transcript: the turns read (only those after ``start`` when resuming).
+        offset: the byte offset just past the last complete line read; pass it as
+            ``start`` next time. For ``.zst`` files it counts decompressed bytes.
+        malformed: lines that were not valid JSON objects (or were too large).
+        unknown: records of a type this adapter does not know, skipped.
+        last_timestamp: the timestamp of the last record that carried one.
+        lines_read: complete lines consumed from ``start``.
+    """
+
+    transcript: Transcript
+    offset: int
+    malformed: int = 0
+    unknown: int = 0
+    last_timestamp: datetime | None = None
+    lines_read: int = 0
+
+
+@dataclass(slots=True)
+class SessionFacts:
+    """What an adapter learns about a session besides its turns, as it reads.
+
+    Attributes:
+        project: the working directory, as in :class:`Transcript`.
+        git_branch: the branch, as in :class:`Transcript`.
+        started: the earliest timestamp seen (see ``saw``).
+        last_activity: the latest timestamp seen.
+        unknown: records of a type the adapter does not know, counted, not fatal.
+    """
+
+    project: str | None = None
+    git_branch: str | None = None
+    started: datetime | None = None
+    last_activity: datetime | None = None
+    unknown: int = 0
+
+    def saw(self, stamp: datetime | None) -> None:
+        """Widen the session's span to include ``stamp`` (``None`` changes nothing)."""
+        if stamp is None:
+            return
+        self.started = stamp if self.started is None else min(self.started, stamp)
+        last = self.last_activity
+        self.last_activity = stamp if last is None else max(last, stamp)
+
+    def result(self, offset: int, malformed: int, lines: int, **transcript: Any) -> ParseResult:
+        """The parse's result: a :class:`Transcript` of these facts and ``transcript``.
+
+        Args:
+            offset: the byte offset where reading stopped.
+            malformed: lines that were not JSON objects.
+            lines: how many complete lines were read.
+            transcript: the rest of the transcript's fields (source, session_id, path,
+                turns, and title or subagent where the tool records them).
+
+        Returns:
+            The transcript and where to resume.
+        """
+        parsed = Transcript(
+            project=self.project,
+            git_branch=self.git_branch,
+            started=self.started,
+            last_activity=self.last_activity,
+            skipped=malformed + self.unknown,
+            **transcript,
+        )
+        return ParseResult(parsed, offset, malformed, self.unknown, self.last_activity, lines)
+
+
+class Adapter(Protocol):
+    """What every transcript adapter provides; see ``brain.sessions.sources.get``."""
+
+    name: str
+
+    def roots(self) -> list[Path]:
+        """Default directories holding this tool's transcripts."""
+        ...
+
+    def discover(self, root: Path) -> Iterator[SessionFile]:
+        """Yield the transcript files under ``root``."""
+        ...
+
+    def parse(self, path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> ParseResult:
+        """Parse ``path`` from byte ``start`` on, capping text fields."""
+        ...
+
+
+# Shared helpers for the adapters -------------------------------------------------
+
+#: A line longer than this is skipped (counted malformed) instead of being parsed,
+#: so one runaway record cannot blow the memory budget.
+MAX_LINE_BYTES = 32 * 1024 * 1024
+
+# Line-wrapped base64 continues across newlines, but a space ends it.
+_DATA_URL = re.compile(r"data:[\w.+-]+/[\w.+-]+;base64,(?:[A-Za-z0-9+/=]|\r?\n)+")
+# A long unbroken run of base64 alphabet is an inlined binary payload, never prose.
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{512,}={0,2}")
+
+
+def parse_timestamp(value: object) -> datetime | None:
+    """Read an ISO-8601 string or epoch seconds/milliseconds as an aware UTC datetime.
+
+    Args:
+        value: whatever the record held; anything unreadable gives None.
+
+    Returns:
+        The time in UTC, or None.
+    """
+    try:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int | float):
+            seconds = value / 1000 if value > 1e11 else value  # epoch ms vs s
+            return datetime.fromtimestamp(seconds, tz=UTC)
+        if isinstance(value, str) and value[:1].isdigit():
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            if parsed.tzinfo is None:
+                parsed = parsed.replace(tzinfo=UTC)
+            return parsed.astimezone(UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+    return None
+
+
+def as_str(value: object) -> str | None:
+    """Return ``value`` if it is a string: a record's ``type`` may be anything."""
+    return value if isinstance(value, str) else None
+
+
+def cap(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters, saying visibly how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n[... {len(text) - limit} more characters cut by brain]"
+
+
+def clean(text: str, limit: int) -> str:
+    """Remove data URLs and base64 blobs from ``text``, then cap it at ``limit``."""
+    if "base64," in text:
+        text = _DATA_URL.sub("[data URL removed]", text)
+    if len(text) >= 512:
+        text = _BASE64_RUN.sub("[base64 removed]", text)
+    return cap(text, limit)
+
+
+def compact_json(value: object) -> str:
+    """Render a tool input as one short line of JSON."""
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def open_stream(path: Path) -> IO[bytes]:
+    """Open a transcript for binary streaming, decompressing ``.zst`` on the fly."""
+    raw = path.open("rb")
+    if path.name.endswith(".zst"):
+        import zstandard  # only Codex's cold rollouts need it
+
+        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        return io.BufferedReader(reader)  # type: ignore[arg-type]
+    return raw
+
+
+class JsonLines:
+    """Iterate the complete JSON-object lines of a file from a byte offset.
+
+    A last line without ``\\n`` is left unread (the writer is still writing it);
+    ``offset`` then points at its start. Invalid JSON, non-object lines and lines
+    over ``MAX_LINE_BYTES`` are counted in ``malformed`` and skipped.
+
+    Args:
+        path: the file (``.zst`` is decompressed; offsets then count decompressed bytes).
+        start: the byte offset to start at, the ``offset`` of a previous run.
+    """
+
+    def __init__(self, path: Path, start: int = 0) -> None:
+        self.path = path
+        self.start = start
+        self.offset = start
+        self.lines = 0
+        self.malformed = 0
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        with open_stream(self.path) as fh:
+            _skip(fh, self.start)
+            while True:
+                line = fh.readline(MAX_LINE_BYTES)
+                if not line.endswith(b"\n"):
+                    drained = _drain_line(fh) if len(line) == MAX_LINE_BYTES else 0
+                    if not drained:
+                        return  # a partial last line: leave it for the next run
+                    self.offset += len(line) + drained  # oversized: skip and count it
+                    self.lines += 1
+                    self.malformed += 1
+                    continue
+                self.offset += len(line)
+                self.lines += 1
+                record = self._decode(line)
+                if record is not None:
+                    yield self.lines, record
+
+    def _decode(self, line: bytes) -> dict[str, Any] | None:
+        if not line.strip():
+            return None
+        try:
+            record = json.loads(line)
+        except ValueError:  # JSONDecodeError and UnicodeDecodeError
+            record = None
+        if not isinstance(record, dict):
+            self.malformed += 1
+            return None
+        return record
+
+
+def _skip(fh: IO[bytes], start: int) -> None:
+    if start <= 0:
+        return
+    if fh.seekable():
+        fh.seek(start)
+        return
+    remaining = start
+    while remaining > 0:
+        chunk = fh.read(min(remaining, 1 << 20))
+        if not chunk:
+            return
+        remaining -= len(chunk)
+
+
+def _drain_line(fh: IO[bytes]) -> int:
+    """Read to the end of an oversized line; return bytes read, or 0 if no ``\\n`` came."""
+    total = 0
+    while True:
+        chunk = fh.readline(MAX_LINE_BYTES)
+        total += len(chunk)
+        if chunk.endswith(b"\n"):
+            return total
+        if not chunk:
+            return 0

@@ -1,0 +1,257 @@
+"""Codex CLI rollouts: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl[.zst]``.
+
+Codex rewrites rollouts older than a week to ``.jsonl.zst``; those are streamed
+through zstandard and their offsets count decompressed bytes (a compressed file is
+never appended to again, so resuming one only happens after a full read).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from brain.sessions.sources.base import (
+    JsonLines,
+    ParseResult,
+    Role,
+    SessionFacts,
+    SessionFile,
+    Turn,
+    as_str,
+    clean,
+    compact_json,
+    parse_timestamp,
+)
+
+name = "codex"
+
+_KNOWN_TYPES = frozenset(
+    {
+        "session_meta",
+        "response_item",
+        "event_msg",
+        "turn_context",
+        "compacted",
+        "world_state",
+        "inter_agent_communication",
+        "inter_agent_communication_metadata",
+        "token_usage_record",
+        "retained_context",
+        "security_risk_score",
+        "realtime_item",
+    }
+)
+_CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "web_search_call"})
+_OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output", "tool_search_output"})
+_INJECTED_PREFIXES = (
+    "<environment_context>",
+    "# AGENTS.md instructions",
+    "<user_instructions>",
+    "<permissions instructions>",
+    "<INSTRUCTIONS>",
+    "<turn_aborted>",
+)
+_CITATION = re.compile(r"<oai-mem-citation>.*?</oai-mem-citation>", re.S)
+_SESSION_ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")
+
+
+def roots() -> list[Path]:
+    """Return ``$CODEX_HOME/sessions`` and ``archived_sessions`` (default ``~/.codex``)."""
+    base = Path(os.environ.get("CODEX_HOME") or "~/.codex").expanduser()
+    return [base / "sessions", base / "archived_sessions"]
+
+
+def discover(root: Path) -> Iterator[SessionFile]:
+    """Yield the rollouts under ``root``; a plain ``.jsonl`` shadows its ``.zst``.
+
+    Args:
+        root: ``sessions`` or ``archived_sessions``.
+
+    Yields:
+        One ``SessionFile`` per rollout, its session id taken from the file name.
+    """
+    if not root.is_dir():
+        return
+    for path in sorted(root.rglob("rollout-*.jsonl*")):
+        if path.name.endswith(".jsonl.zst"):
+            if path.with_suffix("").exists():
+                continue  # Codex itself prefers the plain file when both exist
+        elif not path.name.endswith(".jsonl"):
+            continue
+        match = _SESSION_ID.search(path.name)
+        stat = path.stat()
+        session_id = match.group(1) if match else path.name.split(".")[0]
+        yield SessionFile(path, session_id, stat.st_size, stat.st_mtime)
+
+
+def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> ParseResult:
+    """Parse a Codex rollout from byte ``start`` (decompressed bytes for ``.zst``).
+
+    Args:
+        path: the rollout file.
+        start: the ``offset`` of a previous parse.
+        max_field_chars: every text is cut to this many characters, visibly.
+
+    Returns:
+        The transcript and where to resume.
+    """
+    reader = JsonLines(path, start)
+    builder = _Builder(max_field_chars)
+    for line_no, record in reader:
+        builder.add(line_no, record)
+    match = _SESSION_ID.search(path.name)
+    session_id = builder.session_id or (match.group(1) if match else path.name.split(".")[0])
+    return builder.facts.result(
+        reader.offset,
+        reader.malformed,
+        reader.lines,
+        source=name,
+        session_id=session_id,
+        path=str(path),
+        turns=builder.turns(),
+    )
+
+
+@dataclass(slots=True)
+class _Builder:
+    """Folds rollout lines into turns.
+
+    ``response_item`` messages are the conversation. ``event_msg`` user/agent
+    messages are UI copies of them: they are kept only when no ``response_item``
+    carries the same role and text (some builds and truncated files lack one).
+    """
+
+    limit: int
+    turns_: list[Turn] = field(default_factory=list)
+    from_events: set[int] = field(default_factory=set)
+    item_keys: set[bytes] = field(default_factory=set)
+    tool_names: dict[str, str] = field(default_factory=dict)
+    session_id: str | None = None
+    facts: SessionFacts = field(default_factory=SessionFacts)
+
+    def add(self, line_no: int, record: dict[str, Any]) -> None:
+        kind = as_str(record.get("type"))
+        payload = record.get("payload")
+        stamp = parse_timestamp(record.get("timestamp"))
+        self.facts.saw(stamp)  # any record, even an unknown one, shows activity
+        if kind not in _KNOWN_TYPES:
+            self.facts.unknown += 1
+            return
+        if not isinstance(payload, dict):
+            return
+        if kind == "session_meta":
+            self._meta(payload)
+        elif kind == "turn_context" and _is_path(payload.get("cwd")):
+            self.facts.project = payload["cwd"]  # the latest turn's cwd is the session's
+        elif kind == "response_item":
+            self._item(line_no, payload, stamp)
+        elif kind == "event_msg":
+            self._event(line_no, payload, stamp)
+        elif kind == "compacted" and isinstance(payload.get("message"), str):
+            self._add("user", payload["message"], line_no, stamp, summary=True)
+
+    def turns(self) -> tuple[Turn, ...]:
+        kept = [
+            turn
+            for index, turn in enumerate(self.turns_)
+            if index not in self.from_events or _key(turn.role, turn.text) not in self.item_keys
+        ]
+        return tuple(kept)
+
+    def _meta(self, payload: dict[str, Any]) -> None:
+        # A rollout may repeat session_meta (resume, fork); the first one names it.
+        if self.session_id is None and isinstance(payload.get("id"), str):
+            self.session_id = payload["id"]
+        facts = self.facts
+        if facts.project is None and _is_path(payload.get("cwd")):
+            facts.project = payload["cwd"]
+        git = payload.get("git")
+        branch = git.get("branch") if isinstance(git, dict) else None
+        if facts.git_branch is None and isinstance(branch, str):
+            facts.git_branch = branch or None
+
+    def _add(self, role: Role, text: str, line_no: int, stamp: datetime | None, **kw: Any) -> bool:
+        text = clean(_CITATION.sub("", text).strip(), self.limit)
+        if not text:
+            return False
+        self.turns_.append(Turn(role, text, stamp, lines=(line_no, line_no), **kw))
+        return True
+
+    def _item(self, line_no: int, payload: dict[str, Any], stamp: datetime | None) -> None:
+        kind = as_str(payload.get("type"))
+        if kind == "message":
+            role = payload.get("role")
+            text = _content_text(payload.get("content"))
+            if role == "assistant":
+                self.item_keys.add(_key("assistant", _CITATION.sub("", text).strip()))
+                self._add("assistant", text, line_no, stamp)
+            elif role in ("user", "developer", "system"):
+                self.item_keys.add(_key("user", text.strip()))
+                injected = role != "user" or text.lstrip().startswith(_INJECTED_PREFIXES)
+                self._add("user", text, line_no, stamp, injected=injected)
+        elif kind in _CALLS:
+            tool = str(payload.get("name") or kind)
+            self.tool_names[str(payload.get("call_id"))] = tool
+            self._add("tool", _call_text(payload), line_no, stamp, tool=tool)
+        elif kind in _OUTPUTS:
+            called = self.tool_names.get(str(payload.get("call_id")))
+            self._add("tool", _output_text(payload.get("output")), line_no, stamp, tool=called)
+        # reasoning (with encrypted_content), ghost snapshots, compaction blobs: dropped
+
+    def _event(self, line_no: int, payload: dict[str, Any], stamp: datetime | None) -> None:
+        kind = as_str(payload.get("type"))
+        message = payload.get("message")
+        if kind not in ("user_message", "agent_message") or not isinstance(message, str):
+            return
+        role: Role = "user" if kind == "user_message" else "assistant"
+        if self._add(role, message, line_no, stamp):
+            self.from_events.add(len(self.turns_) - 1)
+
+
+def _key(role: str, text: str) -> bytes:
+    return hashlib.blake2b(f"{role}\0{text}".encode(errors="replace"), digest_size=16).digest()
+
+
+def _is_path(value: object) -> bool:
+    return isinstance(value, str) and (value.startswith("/") or value[1:3] in (":\\", ":/"))
+
+
+def _content_text(content: object) -> str:
+    """Text of ``input_text``/``output_text`` items; images are dropped."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    texts = [
+        str(item.get("text") or "")
+        for item in content
+        if isinstance(item, dict) and item.get("type") in ("input_text", "output_text", "text")
+    ]
+    return "\n".join(t for t in texts if t)
+
+
+def _call_text(payload: dict[str, Any]) -> str:
+    if isinstance(payload.get("arguments"), str):  # function_call: a JSON string
+        return str(payload["arguments"])
+    if isinstance(payload.get("input"), str):  # custom_tool_call: raw text (a patch)
+        return str(payload["input"])
+    action = payload.get("action")
+    if isinstance(action, dict) and isinstance(action.get("command"), list):
+        return " ".join(str(part) for part in action["command"])
+    return compact_json(action if action is not None else payload.get("arguments"))
+
+
+def _output_text(output: object) -> str:
+    # A string, an item list, or (older builds) {"content": ..., "success": false}.
+    if isinstance(output, dict):
+        text = _output_text(output.get("content"))
+        return f"[error] {text}" if output.get("success") is False else text
+    if isinstance(output, list):
+        return _content_text(output)
+    return output if isinstance(output, str) else ""

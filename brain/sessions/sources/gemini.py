@@ -1,0 +1,260 @@
+"""Gemini CLI chats: ``~/.gemini/tmp/<project>/chats/session-*.jsonl`` (and legacy ``.json``).
+
+A JSONL chat is a log of edits, not of messages: the same message ``id`` is appended
+again on every update (the last copy wins, in first-seen position), ``{"$set":
+{"messages": [...]}}`` replaces the whole list and ``{"$rewindTo": id}`` drops that
+message and everything after it. Resuming from an offset therefore only sees edits
+made after it; re-parse from 0 when an earlier message may have changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from brain.sessions.sources.base import (
+    JsonLines,
+    ParseResult,
+    SessionFacts,
+    SessionFile,
+    Turn,
+    as_str,
+    clean,
+    compact_json,
+    parse_timestamp,
+)
+
+name = "gemini"
+
+_SKIPPED_TYPES = frozenset({"info", "error", "warning"})
+# Text a human did not type as a prompt (gemini-cli's own isIgnoredUserContent).
+_INJECTED_PREFIXES = ("<session_context>", "<hook_context>", "/", "?")
+
+
+def roots() -> list[Path]:
+    """Return ``~/.gemini/tmp`` (under ``$GEMINI_CLI_HOME`` when that is set)."""
+    base = Path(os.environ.get("GEMINI_CLI_HOME") or "~").expanduser()
+    return [base / ".gemini" / "tmp"]
+
+
+def discover(root: Path) -> Iterator[SessionFile]:
+    """Yield the chats under ``~/.gemini/tmp``; a ``.jsonl`` shadows its legacy ``.json``.
+
+    Args:
+        root: the ``tmp`` directory holding one directory per project.
+
+    Yields:
+        Main sessions (``chats/session-*``) and subagent sessions
+        (``chats/<parent session id>/<id>.jsonl``, named after their parent).
+    """
+    if not root.is_dir():
+        return
+    for chats in sorted(root.glob("*/chats")):
+        for path in sorted(chats.glob("session-*.json*")):
+            if path.suffix == ".json" and path.with_suffix(".jsonl").exists():
+                continue  # migrated on resume; the .jsonl is the live copy
+            if path.suffix in (".json", ".jsonl"):
+                stat = path.stat()
+                yield SessionFile(path, path.stem, stat.st_size, stat.st_mtime)
+        for path in sorted(chats.glob("*/*.jsonl")):
+            stat = path.stat()
+            yield SessionFile(path, path.parent.name, stat.st_size, stat.st_mtime, path.stem)
+
+
+def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> ParseResult:
+    """Parse a Gemini chat (JSONL from byte ``start``, legacy JSON always whole).
+
+    Args:
+        path: the chat file.
+        start: the ``offset`` of a previous parse (ignored for legacy ``.json``).
+        max_field_chars: every text is cut to this many characters, visibly.
+
+    Returns:
+        The transcript and where to resume.
+    """
+    builder = _Builder(max_field_chars)
+    if path.suffix == ".json":
+        offset, malformed, lines = _parse_legacy(path, start, builder)
+    else:
+        reader = JsonLines(path, start)
+        for line_no, record in reader:
+            builder.add(line_no, record)
+        offset, malformed, lines = reader.offset, reader.malformed, reader.lines
+    subagent = path.stem if path.parent.parent.name == "chats" else None
+    session_id = path.parent.name if subagent else (builder.meta_str("sessionId") or path.stem)
+    facts = builder.facts
+    facts.started = parse_timestamp(builder.meta.get("startTime")) or facts.started
+    facts.project = project_root(path, builder.meta_str("projectHash"))
+    return facts.result(
+        offset,
+        malformed,
+        lines,
+        source=name,
+        session_id=session_id,
+        path=str(path),
+        title=builder.meta_str("summary"),
+        turns=tuple(turn for turns in builder.messages.values() for turn in turns),
+        subagent=subagent,
+    )
+
+
+def _parse_legacy(path: Path, start: int, builder: _Builder) -> tuple[int, int, int]:
+    """Read a pre-2026-04 whole-file chat; Gemini rewrote these in full, and small."""
+    size = path.stat().st_size
+    try:
+        with path.open("rb") as fh:
+            document = json.load(fh)
+    except ValueError:
+        return start, 1, 0  # caught mid-rewrite: try again next run
+    if not isinstance(document, dict):
+        return size, 1, 0
+    builder.add(1, document)
+    return size, 0, 1
+
+
+def project_root(path: Path, project_hash: str | None = None) -> str | None:
+    """Find the project a chat belongs to from gemini-cli's own registry.
+
+    Args:
+        path: the chat file, inside ``~/.gemini/tmp/<project-id>/chats/``.
+        project_hash: the chat's ``projectHash`` (sha256 of the root), if known.
+
+    Returns:
+        The project's absolute root, or None when nothing records it.
+    """
+    tmp_dir = next((p.parent for p in path.parents if p.name == "chats"), None)
+    if tmp_dir is None:
+        return None
+    marker = tmp_dir / ".project_root"
+    if marker.is_file():
+        return marker.read_text(encoding="utf-8", errors="replace").strip() or None
+    try:
+        registry = json.loads((tmp_dir.parent.parent / "projects.json").read_text("utf-8"))
+        projects = registry.get("projects", {})
+    except (OSError, ValueError, AttributeError):
+        return None
+    for root, slug in projects.items() if isinstance(projects, dict) else []:
+        digest = hashlib.sha256(root.encode()).hexdigest()
+        if tmp_dir.name in (slug, digest) or digest == project_hash:
+            return str(root)
+    return None
+
+
+@dataclass(slots=True)
+class _Builder:
+    limit: int
+    meta: dict[str, Any] = field(default_factory=dict)
+    messages: dict[str, list[Turn]] = field(default_factory=dict)
+    facts: SessionFacts = field(default_factory=SessionFacts)
+
+    def meta_str(self, key: str) -> str | None:
+        value = self.meta.get(key)
+        return value if isinstance(value, str) and value else None
+
+    def add(self, line_no: int, record: dict[str, Any]) -> None:
+        # The same precedence as gemini-cli's loader.
+        if isinstance(record.get("$rewindTo"), str):
+            self._rewind(record["$rewindTo"])
+        elif isinstance(record.get("id"), str):
+            self._message(line_no, record)
+        elif isinstance(record.get("$set"), dict):
+            update = record["$set"]
+            if isinstance(update.get("messages"), list):
+                self.messages.clear()  # a checkpoint replaces the whole history
+                self._messages(line_no, update["messages"])
+            self.meta.update({k: v for k, v in update.items() if k != "messages"})
+            self._stamp(update.get("lastUpdated"))
+        elif isinstance(record.get("sessionId"), str) and isinstance(
+            record.get("projectHash"), str
+        ):
+            self.meta.update({k: v for k, v in record.items() if k != "messages"})
+            self._stamp(record.get("lastUpdated"))
+            if isinstance(record.get("messages"), list):
+                self._messages(line_no, record["messages"])
+        else:
+            self.facts.unknown += 1
+
+    def _messages(self, line_no: int, messages: list[Any]) -> None:
+        for message in messages:
+            if isinstance(message, dict) and isinstance(message.get("id"), str):
+                self._message(line_no, message)
+
+    def _rewind(self, message_id: str) -> None:
+        ids = list(self.messages)
+        keep = ids[: ids.index(message_id)] if message_id in ids else []
+        self.messages = {i: self.messages[i] for i in keep}
+
+    def _stamp(self, value: object) -> None:
+        self.facts.saw(parse_timestamp(value))
+
+    def _message(self, line_no: int, record: dict[str, Any]) -> None:
+        self._stamp(record.get("timestamp"))
+        kind = as_str(record.get("type"))
+        stamp = parse_timestamp(record.get("timestamp"))
+        content = record.get("content") or record.get("parts")
+        turns: list[Turn] = []
+        if kind == "user":
+            text = _parts_text(content)
+            injected = text.lstrip().startswith(_INJECTED_PREFIXES)
+            turns.append(Turn("user", text, stamp, injected=injected, lines=(line_no, line_no)))
+        elif kind in ("gemini", "model"):
+            turns.append(Turn("assistant", _parts_text(content), stamp, lines=(line_no, line_no)))
+            for call in record.get("toolCalls") or []:
+                if isinstance(call, dict):
+                    turns.extend(self._tool_turns(call, stamp, line_no))
+        elif kind not in _SKIPPED_TYPES:
+            self.facts.unknown += 1
+        cleaned = [t for t in (self._capped(t) for t in turns) if t.text.strip()]
+        # Re-assigning an existing key keeps its first-seen place: last copy wins.
+        self.messages[record["id"]] = cleaned
+
+    def _capped(self, turn: Turn) -> Turn:
+        text = clean(turn.text.strip(), self.limit)
+        return Turn(turn.role, text, turn.timestamp, turn.tool, turn.injected, lines=turn.lines)
+
+    def _tool_turns(self, call: dict[str, Any], stamp: datetime | None, line_no: int) -> list[Turn]:
+        tool = str(call.get("name") or "tool")
+        when = parse_timestamp(call.get("timestamp")) or stamp
+        result = _result_text(call.get("result"))
+        if not result and isinstance(call.get("resultDisplay"), str):
+            result = call["resultDisplay"]
+        return [
+            Turn("tool", compact_json(call.get("args")), when, tool, lines=(line_no, line_no)),
+            Turn("tool", result, when, tool, lines=(line_no, line_no)),
+        ]
+
+
+def _parts_text(content: object) -> str:
+    """Text of a string, a Part or a Part list; thoughts and inline data are dropped."""
+    if isinstance(content, str):
+        return content
+    parts = [content] if isinstance(content, dict) else content
+    if not isinstance(parts, list):
+        return ""
+    texts = [
+        p["text"]
+        for p in parts
+        if isinstance(p, dict) and isinstance(p.get("text"), str) and not p.get("thought")
+    ]
+    return "\n".join(texts)
+
+
+def _result_text(result: object) -> str:
+    """The output of a tool call's ``functionResponse`` parts."""
+    parts = [result] if isinstance(result, dict) else result
+    texts: list[str] = []
+    for part in parts if isinstance(parts, list) else []:
+        response = part.get("functionResponse") if isinstance(part, dict) else None
+        body = response.get("response") if isinstance(response, dict) else None
+        if isinstance(body, dict):
+            output = body.get("output", body.get("error"))
+            texts.append(output if isinstance(output, str) else compact_json(body))
+        elif isinstance(part, dict) and isinstance(part.get("text"), str):
+            texts.append(part["text"])
+    return "\n".join(texts)

@@ -1,0 +1,213 @@
+"""Turning a transcript into text: the phase 1 input and the episodic recall documents.
+
+Both are redacted here, so no caller can forget to: a secret typed into a session
+never reaches a model prompt or the search index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from brain.home.records import iso
+from brain.home.redact import redact, redact_slice
+from brain.index import Doc
+from brain.index.turns import questions_answered
+from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.watermarks import (
+    SessionMissingError,
+    SessionRef,
+    find_session,
+    harvested_sessions,
+    load_transcript,
+)
+
+if TYPE_CHECKING:
+    from brain.home.home import Brain
+
+TOOL_CHARS = 300
+DOC_BODY_CHARS = 4_000
+CONTEXT_CHARS = 300
+TAIL_CHARS = 1_000  # the end of a long turn read for the questions it asks
+# Extra characters redacted on each side of a cut, so a secret straddling the cut
+# is seen whole by the redactor before the text is trimmed.
+_MARGIN = 2_000
+
+
+def render_turn(turn: Turn, *, tool_chars: int = TOOL_CHARS) -> str:
+    """One turn as ``[L12-L15] role: text``; only shortened tool text is redacted here."""
+    first, last = turn.lines
+    where = f"[L{first}]" if first == last else f"[L{first}-L{last}]"
+    text = turn.text.strip()
+    if turn.summary:
+        return f"{where} summary of earlier turns (compacted): {text}"
+    if turn.role == "tool":
+        # Redacted in context: a cut through a secret must not hide it from the redactor.
+        short = " ".join(redact_slice(text, 0, tool_chars, _MARGIN).split())
+        if len(text) > tool_chars:
+            short += f" [... {len(text) - tool_chars} characters cut ...]"
+        return f"{where} tool({turn.tool or '?'}): {short}"
+    return f"{where} {turn.role}: {text}"
+
+
+def phase1_text(
+    transcript: Transcript, *, head_chars: int = 15_000, tail_chars: int = 15_000
+) -> str:
+    """The transcript as phase 1 reads it: rendered, trimmed, redacted.
+
+    Injected text (system reminders, environment context) is left out; compaction
+    summaries are kept and marked; tool calls and results are shortened to a line.
+
+    Args:
+        transcript: a whole session (see ``load_transcript``).
+        head_chars: characters kept from the start.
+        tail_chars: characters kept from the end.
+
+    Returns:
+        Lines like ``[L12-L15] user: ...``; when longer than ``head_chars +
+        tail_chars`` the middle is replaced by ``[... N characters cut ...]``.
+    """
+    text = "\n".join(render_turn(t) for t in transcript.turns if not t.injected)
+    return trim_redacted(text, head_chars, tail_chars)
+
+
+def trim_redacted(text: str, head_chars: int, tail_chars: int) -> str:
+    """Redact ``text`` and keep its first ``head_chars`` and last ``tail_chars``."""
+    if len(text) <= head_chars + tail_chars:
+        return redact(text)
+    # Redact only the two windows that survive (in context), not the whole middle.
+    head = redact_slice(text, 0, head_chars, _MARGIN)
+    tail = redact_slice(text, len(text) - tail_chars, len(text), _MARGIN) if tail_chars else ""
+    cut = len(text) - head_chars - tail_chars
+    return f"{head}\n[... {cut} characters cut ...]\n{tail}"
+
+
+def _doc_worthy(turn: Turn) -> bool:
+    """Human-typed user turns and assistant text: what a person would search for."""
+    if turn.injected or turn.summary:
+        return False
+    return turn.role in ("user", "assistant") and bool(turn.text.strip())
+
+
+def _short(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
+    """One search document per typed user turn and per assistant text turn.
+
+    Args:
+        ref: the harvested session.
+        transcript: its whole transcript.
+
+    Returns:
+        Docs with ``path`` ``session:<source>:<id>#<turn number>`` (1-based over all
+        turns), redacted bodies capped at ~4,000 characters and the neighbouring
+        turns' text as low-weight context, and the question a turn answers.
+    """
+    picked = [(n, t) for n, t in enumerate(transcript.turns, 1) if _doc_worthy(t)]
+    # Redacted in context before the cap, for the same reason as in ``render_turn``.
+    texts = [_head(t.text.strip()) for _, t in picked]
+    asked = questions_answered(
+        [(t.role, _with_tail(t, text)) for (_, t), text in zip(picked, texts, strict=True)]
+    )
+    started = transcript.started
+    docs = []
+    for i, (number, turn) in enumerate(picked):
+        body = texts[i]
+        near = [j for j in (i - 1, i + 1) if 0 <= j < len(picked)]
+        context = " | ".join(
+            f"{picked[j][1].role}: {_short(texts[j], CONTEXT_CHARS)}" for j in near
+        )
+        stamp = turn.timestamp or started
+        docs.append(
+            Doc(
+                path=f"session:{ref.source}:{ref.session_id}#{number}",
+                kind="turn",
+                type=turn.role,
+                description=_short(body.splitlines()[0] if body else "", 100),
+                body=body,
+                source=f"{ref.source}:session:{ref.session_id}",
+                session=ref.session_id,
+                project=ref.project or "",
+                created=iso(stamp) if stamp else "",
+                context=context,
+                asked=asked[i],
+            )
+        )
+    return docs
+
+
+def _with_tail(turn: Turn, head: str) -> str:
+    """A turn's redacted head, plus the redacted end of a turn longer than the head.
+
+    An agent's closing question ("Shall I also update the docs?") ends a long reply,
+    and the next turn answers it.
+    """
+    text = turn.text.strip()
+    if len(text) <= DOC_BODY_CHARS:
+        return head  # the head is the whole turn
+    return head + "\n" + redact_slice(text, len(text) - TAIL_CHARS, len(text), _MARGIN)
+
+
+def _head(text: str) -> str:
+    """The first ``DOC_BODY_CHARS`` of a turn, redacted, marked when cut."""
+    head = redact_slice(text, 0, DOC_BODY_CHARS, _MARGIN)
+    return head + " […]" if len(text) > DOC_BODY_CHARS else head
+
+
+def iter_session_docs(brain: Brain) -> Iterator[Doc]:
+    """Docs for every harvested session whose transcript is still on disk."""
+    for ref in harvested_sessions(brain):
+        try:
+            transcript = load_transcript(ref)
+        except SessionMissingError:
+            continue
+        yield from session_docs(ref, transcript)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """One turn as ``brain sessions show`` prints it (text redacted)."""
+
+    number: int
+    role: str
+    lines: tuple[int, int]
+    text: str
+    tool: str | None = None
+    injected: bool = False
+    summary: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SessionView:
+    """A harvested session's metadata and its turns."""
+
+    session: SessionRef
+    turns: tuple[TurnView, ...]
+
+
+def show_session(brain: Brain, ident: str) -> SessionView:
+    """A harvested session by id or unique id prefix, re-read from disk.
+
+    Raises:
+        SessionNotFoundError: no session, or several, match ``ident``.
+        SessionMissingError: its transcript is gone.
+    """
+    ref = find_session(brain, ident)
+    transcript = load_transcript(ref)
+    turns = tuple(
+        TurnView(
+            number=n,
+            role=t.role,
+            lines=t.lines,
+            text=redact(t.text.strip()),
+            tool=t.tool,
+            injected=t.injected,
+            summary=t.summary,
+        )
+        for n, t in enumerate(transcript.turns, 1)
+    )
+    return SessionView(ref, turns)
