@@ -151,7 +151,7 @@ def main() -> None:
         total = build_tree(root, args.sessions, int(args.mb_per_session * 1_000_000))
         built = time.perf_counter() - began
 
-        from brain.home.home import Brain
+        from brain.api import Brain
         from brain.sessions.harvest import harvest
 
         brain, _ = Brain.init(root / "home")

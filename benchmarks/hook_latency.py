@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from brain.home.home import Brain
+from brain.api import Brain
 
 
 def build_home(root: Path, size: int, summary: bool) -> Brain:

@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from index_speed import vocabulary  # noqa: E402
 
-from brain.home.home import Brain  # noqa: E402
+from brain.api import Brain  # noqa: E402
 from brain.index import Index  # noqa: E402
 from brain.index import sync as catalog  # noqa: E402
 

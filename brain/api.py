@@ -1,74 +1,124 @@
-"""The verbs beyond reading and writing records, as methods of ``Brain``.
+"""The library's typed surface: :class:`Brain`, a memory home with every verb.
 
-Each delegates to the module that does the work, imported when called, so opening a
-home (and so ``brain recall``) never pays for the pipeline, litellm or the agents.
-``Brain`` inherits these; the command of the same name calls them.
+The command line, the MCP server and the agent hooks all call these methods; each
+returns a frozen result, never prints, exits or prompts. ``Brain`` is a
+:class:`~brain.home.home.Home` (remember, show, list, forget, archive, restore, log,
+config) that also wires the layers above the home together: its writes keep the
+search catalog in step, and taking a record out renders the views again.
+
+This module is also the one place where brain's start-up cost is decided: the
+pipeline, the transcript adapters and the model clients are imported inside the
+verb that needs them, so opening a home (and so ``brain recall`` or the session-start
+hook) never pays for them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
+
+from brain.home.home import Home
+from brain.home.results import ImportResult, SyncResult
+from brain.index.sync import Catalog, Embedder, IndexReport
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.config import Config
+    from brain.index import Doc
+    from brain.index.recall import RecallResult
+    from brain.pipeline.consolidate import ConsolidateResult
+    from brain.pipeline.extract import ExtractResult
+    from brain.pipeline.runs import RunInfo, StatusResult
+    from brain.sessions.harvest import HarvestResult
+    from brain.sessions.mirror import MirrorResult
+    from brain.sessions.text import SessionView
+    from brain.sessions.watermarks import SessionRef
+
+__all__ = ["Brain"]
+
+DEFAULT_SOURCES = ("claude", "codex", "gemini")
 
 
-def _brain(verbs: Verbs) -> Brain:
-    return cast("Brain", verbs)
+def _session_docs(home: Home) -> Iterable[Doc]:
+    """The harvested transcripts' turns, for a rebuild of the catalog."""
+    from brain.sessions.text import iter_session_docs  # only a rebuild reads transcripts
+
+    return iter_session_docs(home)
 
 
-class Verbs:
-    """recall, index, harvest, sessions, mirror, extract, consolidate, runs, status,
-    context, sync_instructions, import and export, config."""
+def _embedder(config: Config) -> Embedder | None:
+    """The outside embedding model ``embedding_model`` names (litellm reaches it)."""
+    if not config.embedding_model:
+        return None
+    from brain.models.embedding import Embedder as LitellmEmbedder
 
-    def import_(self, lines: Iterable[str], *, origin: str = "import") -> Any:
-        """Import JSONL records in one commit (see :func:`brain.home.exchange.import_records`)."""
-        from brain.home.exchange import import_records
+    return LitellmEmbedder(config.embedding_model, config.model_api_base)
 
-        return import_records(_brain(self), lines, origin=origin)
 
-    def export(self, *, archived: bool = False) -> list[dict[str, Any]]:
-        """Every record as a JSON-ready dict (see :func:`brain.home.exchange.export_records`)."""
-        from brain.home.exchange import export_records
+class Brain(Home):
+    """A memory home and everything brain does with it. Open with :meth:`open`."""
 
-        return export_records(_brain(self), archived=archived)
+    @cached_property
+    def catalog(self) -> Catalog:
+        """The home's search index, handed the documents and models it cannot import."""
+        return Catalog(self, extra_docs=_session_docs, make_embedder=_embedder)
 
-    def config_set(self, name: str, value: str) -> Any:
-        """Set one key in brain.yaml (comments kept) and commit the change."""
-        from brain.home.config import set_committed
+    def close(self) -> None:
+        """Close the index connection a long-lived process kept open."""
+        if "catalog" in self.__dict__:
+            self.catalog.close()
 
-        return set_committed(_brain(self), name, value)
+    # -- what the home hooks up to ---------------------------------------------------
 
-    def config_get(self, name: str) -> Any:
-        """The effective value of one key and where it comes from."""
-        from brain.home import config as config_mod
-        from brain.home.results import ConfigValue
+    def after_commit(self, before: str | None, after: str, paths: Sequence[str]) -> None:
+        """Bring the catalog's rows for ``paths`` up to the new commit."""
+        self.catalog.after_commit(before, after, paths)
 
-        brain = _brain(self)
-        value = config_mod.value_of(brain.config, name)
-        return ConfigValue(name, value, config_mod.origin_of(brain.path, name))
+    def views_again(self) -> list[str]:
+        """Render MEMORY.md and memory_summary.md again (once a consolidation made them),
+        so a record forgotten or archived leaves the session-start context at once."""
+        if not (self.path / "MEMORY.md").exists():
+            return []
+        from brain.pipeline.views import regenerate_views
 
-    def config_list(self) -> list[Any]:
-        """Every key's effective value and origin."""
-        from brain.home.config import KNOWN
+        return regenerate_views(self)
 
-        return [self.config_get(name) for name in KNOWN]
+    # -- search ----------------------------------------------------------------------
 
-    def recall(self, query: str, **filters: Any) -> Any:
-        """Search the memory; see :func:`brain.index.recall.recall` for the filters."""
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        type: str | None = None,
+        tag: str | None = None,
+        profile: str | None = None,
+        since: str | None = None,
+        as_of: str | None = None,
+        sessions: bool = False,
+    ) -> RecallResult:
+        """Search the memory; see :func:`brain.index.recall.recall`."""
         from brain.index.recall import recall
 
-        return recall(_brain(self), query, **filters)
+        return recall(
+            self.catalog,
+            query,
+            k=k,
+            type=type,
+            tag=tag,
+            profile=profile,
+            since=since,
+            as_of=as_of,
+            sessions=sessions,
+        )
 
-    def index(self, *, rebuild: bool = False) -> Any:
+    def index(self, *, rebuild: bool = False) -> IndexReport:
         """Bring the index up to date (or rebuild it) and report what was done."""
         from dataclasses import replace
 
-        from brain.index.sync import open_index
-
-        index, report = open_index(_brain(self), rebuild=rebuild)
+        index, report = self.catalog.open(rebuild=rebuild)
         try:
             if report.documents is None:
                 report = replace(report, documents=index.count())
@@ -76,88 +126,113 @@ class Verbs:
         finally:
             index.close()
 
+    # -- records in bulk and remotes -------------------------------------------------
+
+    def import_(self, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
+        """Import JSONL records in one commit; see :func:`brain.home.exchange.import_records`."""
+        from brain.home.exchange import import_records
+
+        return import_records(self, lines, origin=origin)
+
+    def export(self, *, archived: bool = False) -> list[dict[str, Any]]:
+        """Every record as a JSON-ready dict; see :func:`brain.home.exchange.export_records`."""
+        from brain.home.exchange import export_records
+
+        return export_records(self, archived=archived)
+
+    def remote_add(self, url: str, name: str = "origin") -> SyncResult:
+        """Name a remote to push the memory to."""
+        from brain.home import remote
+
+        return remote.remote_add(self, url, name)
+
+    def push(self, name: str = "origin") -> SyncResult:
+        """Push the memory's history to a remote."""
+        from brain.home import remote
+
+        return remote.push(self, name)
+
+    def pull(self, name: str = "origin") -> SyncResult:
+        """Fetch and merge a remote's history; generated views are rendered again."""
+        from brain.home import remote
+
+        return remote.pull(self, name)
+
+    # -- sessions --------------------------------------------------------------------
+
     def harvest(
         self,
         *,
-        sources: Sequence[str] = ("claude", "codex", "gemini"),
+        sources: Sequence[str] = DEFAULT_SOURCES,
         dry_run: bool = False,
         paths: Iterable[Path | str] | None = None,
-    ) -> Any:
-        """Harvest finished agent sessions (see :func:`brain.sessions.harvest.harvest`)."""
+        now: datetime | None = None,
+    ) -> HarvestResult:
+        """Harvest finished agent sessions; see :func:`brain.sessions.harvest.harvest`."""
         from brain.sessions.harvest import harvest
 
-        return harvest(_brain(self), sources=sources, dry_run=dry_run, paths=paths)
+        return harvest(
+            self, sources=sources, dry_run=dry_run, paths=paths, now=now, catalog=self.catalog
+        )
 
-    def import_session(self, path: Path | str) -> Any:
+    def import_session(self, path: Path | str) -> HarvestResult:
         """Harvest one transcript in brain's own JSONL format."""
         from brain.sessions.harvest import import_session
 
-        return import_session(_brain(self), path)
+        return import_session(self, path, catalog=self.catalog)
 
-    def sessions(self, *, source: str | None = None, project: str | None = None) -> Any:
+    def sessions(
+        self, *, source: str | None = None, project: str | None = None
+    ) -> list[SessionRef]:
         """Harvested sessions, most recently active first."""
         from brain.sessions.watermarks import list_sessions
 
-        return list_sessions(_brain(self), source=source, project=project)
+        return list_sessions(self, source=source, project=project)
 
-    def session(self, ident: str) -> Any:
+    def session(self, ident: str) -> SessionView:
         """One harvested session with its turns, by id or unique prefix."""
         from brain.sessions.text import show_session
 
-        return show_session(_brain(self), ident)
+        return show_session(self, ident)
 
-    def mirror(self) -> Any:
+    def mirror(self) -> MirrorResult:
         """Copy Claude Code's own memory files in as records."""
         from brain.sessions.mirror import mirror_claude_memory
 
-        return mirror_claude_memory(_brain(self))
+        return mirror_claude_memory(self)
 
-    def extract(self, *, sessions: Sequence[str] = (), dry_run: bool = False) -> Any:
-        """Phase 1 (see :func:`brain.pipeline.extract.extract`)."""
+    # -- the model pipeline ----------------------------------------------------------
+
+    def extract(
+        self, *, sessions: Sequence[str] = (), dry_run: bool = False, now: datetime | None = None
+    ) -> ExtractResult:
+        """Phase 1; see :func:`brain.pipeline.extract.extract`."""
         from brain.pipeline.extract import extract
 
-        return extract(_brain(self), sessions=sessions, dry_run=dry_run)
+        return extract(self, sessions=sessions, dry_run=dry_run, now=now)
 
-    def consolidate(self, *, force: bool = False, dry_run: bool = False) -> Any:
-        """Phase 2 (see :func:`brain.pipeline.consolidate.consolidate`)."""
+    def consolidate(
+        self, *, force: bool = False, dry_run: bool = False, now: datetime | None = None
+    ) -> ConsolidateResult:
+        """Phase 2; see :func:`brain.pipeline.consolidate.consolidate`."""
         from brain.pipeline.consolidate import consolidate
 
-        return consolidate(_brain(self), force=force, dry_run=dry_run)
+        return consolidate(self, force=force, dry_run=dry_run, now=now, catalog=self.catalog)
 
-    def runs(self, *, limit: int | None = None) -> Any:
+    def runs(self, *, limit: int | None = None) -> list[RunInfo]:
         """Past extract and consolidate runs, newest first."""
         from brain.pipeline.runs import list_runs
 
-        return list_runs(_brain(self), limit=limit)
+        return list_runs(self, limit=limit)
 
-    def run(self, run_id: str) -> Any:
+    def run(self, run_id: str) -> RunInfo:
         """One past run."""
         from brain.pipeline.runs import show_run
 
-        return show_run(_brain(self), run_id)
+        return show_run(self, run_id)
 
-    def status(self) -> Any:
+    def status(self) -> StatusResult:
         """Where the pipeline stands: last runs, pending work, sizes, last errors."""
         from brain.pipeline.runs import status
 
-        return status(_brain(self))
-
-    def context(self, *, project: Path | None = None, budget: int | None = None) -> Any:
-        """What an agent should see at session start."""
-        from brain.agents.context import context
-
-        return context(_brain(self), project=project, budget=budget)
-
-    def sync_instructions(
-        self,
-        project: Path | None = None,
-        files: Sequence[str] | None = None,
-        *,
-        budget: int | None = None,
-        dry_run: bool = False,
-    ) -> Any:
-        """Write the context into the brain-managed block of each instruction file."""
-        from brain.agents.instructions import DEFAULT_FILES, sync_instructions
-
-        chosen = tuple(files) if files else DEFAULT_FILES
-        return sync_instructions(_brain(self), project, chosen, budget=budget, dry_run=dry_run)
+        return status(self)

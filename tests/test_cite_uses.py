@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from brain.home.home import Brain
+from brain.api import Brain
 from brain.home.uses import all_uses
 from tests.helpers import cli, cli_json
 

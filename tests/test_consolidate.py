@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from brain.api import Brain
+from brain.evals import write_session
 from brain.home import journal
-from brain.home.home import Brain
 from brain.home.records import Record, iso, load, new_id, render
 from brain.home.uses import all_uses
 from brain.pipeline.consolidate import (
@@ -21,7 +22,6 @@ from brain.pipeline.consolidate import (
     pending_raw,
     related_records,
 )
-from brain.pipeline.evals import write_session
 from brain.pipeline.extract import ModelUnreachableError, extract
 from brain.pipeline.runs import RawMemory, append_raw, parse_raw, read_raw, render_raw
 from brain.pipeline.views import regenerate_views
@@ -65,8 +65,8 @@ def raw(key: str, description: str, *, tags: tuple[str, ...] = (), kind: str = "
 
 
 def add_raw(brain: Brain, *memories: RawMemory) -> None:
-    with brain.transaction():
-        brain.commit([append_raw(brain, memories)], "extract: test raw memories", "extract")
+    with brain.transaction() as tx:
+        tx.commit([append_raw(brain, memories)], "extract: test raw memories", "extract")
 
 
 def use_model(monkeypatch: pytest.MonkeyPatch, home: Path, url: str) -> Brain:
@@ -88,7 +88,7 @@ def test_builtin_run_writes_records_views_and_one_commit(brain: Brain, tmp_path:
     brain.remember("Always sign commits with the work key.", key="sign-commits")
     before = commit_count(brain.path)
 
-    result = consolidate(brain, force=True, now=NOW)
+    result = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
 
     assert result.message == "consolidate: 2 added, 0 superseded, 0 archived"
     assert commit_count(brain.path) == before + 1 and status(brain.path) == ""
@@ -118,18 +118,21 @@ def test_builtin_run_writes_records_views_and_one_commit(brain: Brain, tmp_path:
 def test_threshold_decides_when_it_runs(brain: Brain) -> None:
     add_raw(brain, *(raw(f"fact-{n}", f"Fact number {n} about the build") for n in range(5)))
     before = commit_count(brain.path)
-    skipped = consolidate(brain, now=NOW)
+    skipped = consolidate(brain, catalog=brain.catalog, now=NOW)
     assert not skipped.ran and "threshold 5" in (skipped.reason or "")
     assert commit_count(brain.path) == before
     add_raw(brain, raw("fact-5", "Fact number 5 about the deploy"))
-    assert consolidate(brain, now=NOW).message == "consolidate: 6 added, 0 superseded, 0 archived"
+    assert (
+        consolidate(brain, catalog=brain.catalog, now=NOW).message
+        == "consolidate: 6 added, 0 superseded, 0 archived"
+    )
 
 
 def test_same_key_supersedes_and_keeps_the_chain(brain: Brain) -> None:
     old = brain.remember("Use black for formatting.", key="formatter", type="decision")
     add_raw(brain, raw("formatter", "Use ruff format for formatting", kind="decision"))
 
-    result = consolidate(brain, force=True, now=NOW)
+    result = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
 
     assert result.message == "consolidate: 0 added, 1 superseded, 0 archived"
     record = load(brain.record_path("formatter"))
@@ -146,7 +149,7 @@ def test_git_revert_undoes_the_run(brain: Brain, tmp_path: Path) -> None:
         raw("deploy-day", "Deploys happen on Tuesdays"),
     )
     before = git(brain.path, "rev-parse", "HEAD").strip()
-    result = consolidate(brain, force=True, now=NOW)
+    result = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
     assert result.commit
 
     git(brain.path, "revert", "--no-edit", result.commit)
@@ -170,12 +173,12 @@ def test_decay_archives_unused_records_never_deletes(brain: Brain) -> None:
             updated=iso(old),
         )
         brain.record_path(key).write_text(render(record))
-    with brain.transaction():
-        brain.commit(["memories/stale-fact.md", "memories/used-fact.md"], "import", "import")
+    with brain.transaction() as tx:
+        tx.commit(["memories/stale-fact.md", "memories/used-fact.md"], "import", "import")
     brain.recall("used-fact", k=1)  # a use now keeps it alive
     assert all_uses(brain)["memories/used-fact.md"] == 1
 
-    result = consolidate(brain, force=True, now=datetime.now(UTC))
+    result = consolidate(brain, catalog=brain.catalog, force=True, now=datetime.now(UTC))
 
     assert [(c.action, c.key) for c in result.changes] == [("archived", "stale-fact")]
     archived = load(brain.record_path("stale-fact", archived=True))
@@ -227,7 +230,7 @@ def test_model_operations_through_real_http(
         }
     )
 
-    result = consolidate(brain, force=True, now=NOW)
+    result = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
 
     assert result.message == "consolidate: 1 added, 1 superseded, 1 merged, 2 archived"
     prompt = fake_model.requests[0]["messages"][0]["content"]
@@ -248,7 +251,13 @@ def test_mock_response_path(home: Path, brain: Brain, monkeypatch) -> None:
     add_raw(brain, raw("port", "The API listens on port 8080"))
     monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", MODEL)
     answer = {"operations": [{"op": "none", "key": "port", "reason": "one-off"}]}
-    result = consolidate(Brain.open(home), force=True, now=NOW, mock_response=json.dumps(answer))
+    result = consolidate(
+        opened := Brain.open(home),
+        catalog=opened.catalog,
+        force=True,
+        now=NOW,
+        mock_response=json.dumps(answer),
+    )
     assert result.ran and result.changes == () and pending_raw(brain) == []
 
 
@@ -260,7 +269,7 @@ def test_unusable_answers_change_nothing(
     brain = use_model(monkeypatch, home, fake_model.url)
     fake_model.push("no json", '{"operations": "nope"}')
     with pytest.raises(ConsolidateError, match="no usable JSON"):
-        consolidate(brain, force=True, now=NOW)
+        consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
     assert commit_count(home) == before and status(home) == "" and len(pending_raw(brain)) == 1
 
 
@@ -269,7 +278,7 @@ def test_dead_endpoint_changes_nothing(home: Path, brain: Brain, monkeypatch) ->
     before = commit_count(home)
     brain = use_model(monkeypatch, home, "http://127.0.0.1:9/v1")
     with pytest.raises(ModelUnreachableError, match=f"model {MODEL} at http://127.0.0.1:9/v1"):
-        consolidate(brain, force=True, now=NOW)
+        consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
     assert commit_count(home) == before and status(home) == ""
 
 
@@ -279,7 +288,7 @@ def test_most_used_first_under_the_cap(home: Path, brain: Brain, monkeypatch) ->
     brain.recall("release branch deploys", k=1)
     monkeypatch.setenv("BRAIN_MAX_RAW_MEMORIES_FOR_CONSOLIDATION", "1")
 
-    result = consolidate(Brain.open(home), force=True, now=NOW)
+    result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
 
     assert [c.key for c in result.changes] == ["deploys"] and result.raw_left == 1
     assert [m.key for m in pending_raw(brain)] == ["cache"]
@@ -288,7 +297,9 @@ def test_most_used_first_under_the_cap(home: Path, brain: Brain, monkeypatch) ->
 def test_related_records_are_found_without_counting_uses(brain: Brain) -> None:
     brain.remember("The staging database resets every Sunday.", key="staging-reset")
     brain.remember("Prefers tabs in Makefiles.", key="tabs")
-    found = related_records(brain, [raw("staging-db", "Staging database resets on Sundays")])
+    found = related_records(
+        brain, brain.catalog, [raw("staging-db", "Staging database resets on Sundays")]
+    )
     assert "staging-reset" in found
     assert all_uses(brain) == {}
 
@@ -296,14 +307,14 @@ def test_related_records_are_found_without_counting_uses(brain: Brain) -> None:
 def test_dry_run_shows_builtin_operations_and_writes_nothing(brain: Brain) -> None:
     add_raw(brain, raw("port", "The API listens on port 8080"))
     before = commit_count(brain.path)
-    result = consolidate(brain, force=True, dry_run=True, now=NOW)
+    result = consolidate(brain, catalog=brain.catalog, force=True, dry_run=True, now=NOW)
     assert [(op.op, op.key) for op in result.operations] == [("add", "port")]
     assert commit_count(brain.path) == before and status(brain.path) == ""
 
 
 def test_regenerate_views_from_records(brain: Brain) -> None:
     add_raw(brain, raw("port", "The API listens on port 8080", tags=("project:api",)))
-    consolidate(brain, force=True, now=NOW)
+    consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
     rendered = (brain.path / "MEMORY.md").read_text()
     (brain.path / "MEMORY.md").write_text("<<<<<<< HEAD\nconflict\n>>>>>>> theirs\n")
 
@@ -372,7 +383,7 @@ def test_a_model_operation_carrying_a_credential_is_refused(
             ]
         }
     )
-    result = consolidate(brain, force=True, now=NOW)
+    result = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
     assert [(c.action, c.key) for c in result.changes] == [("added", "deploys")]
     assert not brain.record_path("deploy-password").exists()
     assert "hunter2" not in git(home, "log", "-p")
@@ -398,7 +409,7 @@ def test_two_operations_on_one_key_are_one_change_and_success_clears_the_last_er
             ]
         }
     )
-    result = consolidate(brain, force=True, now=NOW)
+    result = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
     assert [(c.action, c.key) for c in result.changes] == [("added", "xxx"), ("archived", "alpha")]
     assert result.message == "consolidate: 1 added, 0 superseded, 1 archived"
     assert load(brain.record_path("xxx")).body == "X."

@@ -9,7 +9,7 @@ import pytest
 
 from brain.agents.context import FENCE_CLOSE, FENCE_OPEN, context, find_project_group
 from brain.agents.digest import fit_sections, index_entries
-from brain.home.home import Brain
+from brain.api import Brain
 from brain.models.tokens import count_tokens
 from tests.helpers import cli, cli_json
 

@@ -11,14 +11,14 @@ import sys
 import time
 from pathlib import Path
 
-from brain.home.home import Brain
+from brain.api import Brain
 from brain.home.records import load
 from tests.helpers import commit_count, git
 
 WRITER = """
 import sys
 from pathlib import Path
-from brain.home.home import Brain
+from brain.api import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(int(sys.argv[3])):
     brain.remember(f"fact {i} from writer {sys.argv[2]}", key=f"w{sys.argv[2]}-{i}")
@@ -27,7 +27,7 @@ for i in range(int(sys.argv[3])):
 LOOPER = """
 import sys
 from pathlib import Path
-from brain.home.home import Brain
+from brain.api import Brain
 brain = Brain.open(Path(sys.argv[1]))
 i = 0
 print("ready", flush=True)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from brain.api import Brain
+from brain.evals import write_session
 from brain.home import journal
-from brain.home.home import Brain
-from brain.pipeline.evals import write_session
 from brain.pipeline.extract import ModelUnreachableError, extract, pending_sessions
 from brain.pipeline.runs import pipeline_state, read_raw
 from brain.sessions.harvest import harvest, harvested_sessions

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.home import Brain
+from brain.api import Brain
 from tests.helpers import cli, git
 
 
@@ -128,9 +128,9 @@ def test_a_run_stopped_part_way_leaves_nothing_of_its_own_behind(home: Path, bra
     changed = Record(
         id="20261130-000000001-bbbbbb", key="pkg-manager", type="fact", description="y", body="y"
     )
-    with pytest.raises(HandEditError), brain.transaction():
-        brain.stage(new)  # written, then the run stops on the next record
-        brain.stage(changed)
+    with pytest.raises(HandEditError), brain.transaction() as tx:
+        tx.stage(new)  # written, then the run stops on the next record
+        tx.stage(changed)
     assert not (home / "memories" / "aaa-new.md").exists()
     assert git(home, "status", "--porcelain") == " M memories/pkg-manager.md\n"
     assert "A hand note." in record.read_text()
@@ -142,8 +142,8 @@ def test_a_record_taken_out_leaves_the_views_at_once(home: Path, brain: Brain, c
     from brain.pipeline.views import regenerate_views
 
     paths = regenerate_views(brain)  # as a consolidation leaves them
-    with brain.transaction():
-        brain.commit(paths, "consolidate: views", "consolidate")
+    with brain.transaction() as tx:
+        tx.commit(paths, "consolidate: views", "consolidate")
     assert "pnpm" in (home / "MEMORY.md").read_text()
     assert cli(*command).exit_code == 0
     assert "pnpm" not in (home / "MEMORY.md").read_text()

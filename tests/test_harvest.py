@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.home import Brain
+from brain.api import Brain
 from brain.home.journal import machine_name
 from brain.sessions.harvest import harvest, harvested_sessions
 from tests.helpers import commit_count, git, status

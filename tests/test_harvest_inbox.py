@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.home import Brain
+from brain.api import Brain
 from brain.index import Index
 from brain.sessions.harvest import (
     SessionMissingError,
@@ -105,11 +105,9 @@ def test_load_transcript_of_a_deleted_file(brain: Brain) -> None:
 
 
 def test_harvest_hands_turn_docs_to_an_existing_index(brain: Brain, home: Path) -> None:
-    from brain.index import sync as catalog
-
-    catalog.open_index(brain)[0].close()  # an index exists: harvest keeps it current
+    brain.catalog.open()[0].close()  # an index exists: harvest keeps it current
     claude_session()
-    result = harvest(brain, now=NOW)
+    result = harvest(brain, now=NOW, catalog=brain.catalog)
     assert result.docs_indexed and result.index_error is None
     with Index.open(home / ".brain" / "index.sqlite") as index:
         turn_paths = {p for p in index.paths() if p.startswith("session:")}

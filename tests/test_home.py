@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.home import Brain, NotAHomeError
+from brain.api import Brain
+from brain.home.home import NotAHomeError
 from brain.home.paths import resolve_home
 from tests.helpers import cli, commit_count, git, status
 

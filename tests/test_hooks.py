@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from brain.home.home import Brain
+from brain.api import Brain
 from tests.helpers import cli, run_brain
 
 PAYLOAD = {

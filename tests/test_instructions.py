@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from brain.agents.instructions import BEGIN, END, NOTE
-from brain.home.home import Brain
+from brain.api import Brain
 from tests.helpers import cli
 
 

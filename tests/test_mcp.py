@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from brain.home.home import Brain
+from brain.api import Brain
 from tests.helpers import commit_count, git
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.home import Brain
+from brain.api import Brain
 from brain.home.records import load
 from brain.sessions.harvest import harvest
 from brain.sessions.mirror import mirror_claude_memory

@@ -74,7 +74,8 @@ def test_episodic_recall_finds_transcript_turns(samples: None, home: Path) -> No
 
 
 def test_the_same_job_through_the_python_api(samples: None, home: Path) -> None:
-    from brain.home.home import Brain
+    from brain.agents.context import context
+    from brain.api import Brain
 
     brain, _ = Brain.init(home)
     assert len(brain.harvest().sessions) == 2
@@ -83,5 +84,5 @@ def test_the_same_job_through_the_python_api(samples: None, home: Path) -> None:
     assert brain.recall("package manager frontend").hits[0].key == (
         "use-pnpm-instead-npm-frontend-npm"
     )
-    assert "This project: webshop" in brain.context(project=Path("/home/dev/webshop")).text
+    assert "This project: webshop" in context(brain, project=Path("/home/dev/webshop")).text
     assert [run.kind for run in brain.runs()] == ["consolidate", "extract"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.pipeline.evals import write_session
+from brain.evals import write_session
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 from tests.helpers import cli, cli_json, commit_count, git, status

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from brain.api import Brain
 from brain.home import remote as sync
-from brain.home.home import Brain
 from brain.home.journal import machine_name
 from brain.index.rank import parse_time
 from tests import fakemodel
@@ -203,7 +203,7 @@ READER = """
 import sys, json
 from pathlib import Path
 from brain.home import remote as sync
-from brain.home.home import Brain
+from brain.api import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(40):
     hits = brain.recall("deploy tuesdays").hits
@@ -215,7 +215,7 @@ WRITER = """
 import sys
 from pathlib import Path
 from brain.home import remote as sync
-from brain.home.home import Brain
+from brain.api import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(20):
     brain.remember(f"unrelated note {i}", key=f"note-{i}")
@@ -277,7 +277,6 @@ def test_unreachable_embedding_model_is_a_clear_error(brain: Brain) -> None:
 
 @pytest.mark.parametrize("first", ["recall", "a write", "citations"])
 def test_an_index_of_an_older_format_is_rebuilt_once(brain: Brain, home: Path, first: str) -> None:
-    from brain.index import sync as catalog
 
     cli("recall", "deploy")
     index = home / ".brain" / "index.sqlite"
@@ -290,7 +289,7 @@ def test_an_index_of_an_older_format_is_rebuilt_once(brain: Brain, home: Path, f
     if first == "a write":
         brain.remember("Deploy freezes start on the 20th of December.", key="deploy-freeze")
     elif first == "citations":
-        catalog.record_uses(brain, ["memories/deploy-day.md"])
+        brain.catalog.record_uses(["memories/deploy-day.md"])
     result = cli("recall", "deploy", "--json")
     assert result.stderr == "index rebuilt: the index format changed\n"
     keys = [h["key"] for h in json.loads(result.stdout)]
@@ -351,7 +350,6 @@ def test_a_write_never_fails_on_a_busy_index(brain: Brain, home: Path) -> None:
 
 def test_a_rebuild_cut_short_is_done_again(brain: Brain, home: Path) -> None:
     from brain.index import Index
-    from brain.index import sync as catalog
 
     cli("recall", "deploy")
     with Index.open(home / ".brain" / "index.sqlite") as index:
@@ -359,7 +357,7 @@ def test_a_rebuild_cut_short_is_done_again(brain: Brain, home: Path) -> None:
     result = cli("recall", "deploy", "--json")
     assert result.stderr == "index rebuilt: the last rebuild did not finish\n"
     assert json.loads(result.stdout)[0]["key"] == "deploy-day"
-    assert catalog.open_index(brain)[1].action == "fresh"
+    assert brain.catalog.open()[1].action == "fresh"
 
 
 def test_a_rebuild_keeps_when_each_record_was_last_used(brain: Brain, home: Path) -> None:
@@ -462,7 +460,9 @@ def test_pulled_uses_are_counted_once_when_a_catch_up_is_cut_short(tmp_path: Pat
     home_b = Brain.open(b)
     with Index.open(b / ".brain" / "index.sqlite") as index:
         indexed = index.get_meta("indexed_commit") or ""
-        catalog._count_pulled_uses(home_b, index, indexed, git(b, "rev-parse", "HEAD").strip())
+        catalog._count_pulled_uses(
+            home_b.catalog, index, indexed, git(b, "rev-parse", "HEAD").strip()
+        )
     cli("--home", str(b), "index")
     assert _use_counts(b)["memories/deploy-day.md"] == 3
     assert _use_counts(b) == _rebuilt_use_counts(b, tmp_path)

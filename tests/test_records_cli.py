@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.home import Brain
+from brain.api import Brain
 from tests.helpers import cli, cli_json, commit_count, git, status
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.home import Brain
+from brain.api import Brain
 from brain.home.journal import machine_name
 from tests.helpers import cli, cli_json, commit_count, git, run_brain
 from tests.test_harvest_trees import (

@@ -20,7 +20,7 @@ from brain.errors import BrainError
 from brain.models import tokens
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
 
 SUMMARY_FILE = "memory_summary.md"
 MEMORY_FILE = "MEMORY.md"
@@ -129,7 +129,7 @@ class _Part:
     truncated: bool = False
 
 
-def _summary_part(brain: Brain, limit: int) -> _Part | None:
+def _summary_part(brain: Home, limit: int) -> _Part | None:
     text = _read(brain.path / SUMMARY_FILE)
     if text is None or not text.strip():
         return None
@@ -143,7 +143,7 @@ def _summary_part(brain: Brain, limit: int) -> _Part | None:
     return _Part("summary", f"## Memory summary\n{_demote(kept)}\n\n{notice}", True)
 
 
-def _project_part(brain: Brain, project: Path, limit: int) -> tuple[_Part | None, str | None]:
+def _project_part(brain: Home, project: Path, limit: int) -> tuple[_Part | None, str | None]:
     memory_md = _read(brain.path / MEMORY_FILE)
     if not memory_md:
         return None, None
@@ -170,7 +170,7 @@ def _demote(text: str) -> str:
     return re.sub(r"^(#{1,5}) ", r"#\1 ", text, flags=re.M)
 
 
-def _index_lines(brain: Brain) -> list[str]:
+def _index_lines(brain: Home) -> list[str]:
     lines = []
     for key, description in index_entries(brain):
         description = " ".join(description.split())
@@ -207,7 +207,7 @@ def _fence(parts: list[_Part]) -> str:
 
 
 def context(
-    brain: Brain,
+    brain: Home,
     project: Path | str | None = None,
     budget: int | None = None,
     *,

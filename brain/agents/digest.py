@@ -23,13 +23,13 @@ from brain.home.files import atomic_write
 from brain.models import tokens
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
 
 CACHE_DIR = "cache"
 _CACHE_VERSION = 1
 
 
-def _cache_dir(brain: Brain) -> Path:
+def _cache_dir(brain: Home) -> Path:
     return brain.state / CACHE_DIR
 
 
@@ -40,7 +40,7 @@ def _load_json(path: Path) -> Any:
         return None
 
 
-def _save_json(brain: Brain, path: Path, data: Any) -> None:
+def _save_json(brain: Home, path: Path, data: Any) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps(data, ensure_ascii=False), tmp_dir=path.parent)
@@ -74,7 +74,7 @@ def fit_sections(text: str, limit: int, level: int) -> tuple[str, int, int]:
     return "".join(kept).rstrip("\n"), len(kept), len(parts)
 
 
-def cached_fit(brain: Brain, text: str, limit: int, level: int) -> tuple[str, int, int]:
+def cached_fit(brain: Home, text: str, limit: int, level: int) -> tuple[str, int, int]:
     """:func:`fit_sections`, remembered in ``.brain/cache`` by the text's hash and limit."""
     if len(text.encode("utf-8")) <= limit:
         return fit_sections(text, limit, level)  # fits without the tokenizer: no cache
@@ -102,10 +102,10 @@ def _prune(folder: Path, prefix: str, keep: int) -> None:
 # -- record heads -----------------------------------------------------------------
 
 
-def index_entries(brain: Brain) -> list[tuple[str, str]]:
-    """(key, description) of every live record, newest first, as ``Brain.list`` orders them.
+def index_entries(brain: Home) -> list[tuple[str, str]]:
+    """(key, description) of every live record, newest first, as ``Home.list`` orders them.
 
-    Unreadable records are left out, as ``Brain.list`` leaves them out of its records;
+    Unreadable records are left out, as ``Home.list`` leaves them out of its records;
     the parsed records come from the home's record cache, so only changed files are read.
     """
     return [(r.key, r.description) for r in brain.list().records]

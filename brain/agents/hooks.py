@@ -108,7 +108,7 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         The JSON to print, the context in it, and the reason it is empty if it failed.
     """
     try:
-        from brain.home.home import Brain
+        from brain.api import Brain
 
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
@@ -187,15 +187,14 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
     Consolidation keeps its threshold. A failed step stops the job; the next run of
     each step picks up what was left.
     """
-    from brain.home.home import Brain
-    from brain.pipeline.consolidate import consolidate
-    from brain.pipeline.extract import extract, session_label
-    from brain.sessions.harvest import harvest, harvested_sessions
+    from brain.api import Brain
+    from brain.pipeline.extract import session_label
+    from brain.sessions.watermarks import harvested_sessions
 
     results: list[StepResult] = []
     try:
         brain = Brain.open(home)
-        harvested = harvest(brain, paths=[transcript] if transcript else None)
+        harvested = brain.harvest(paths=[transcript] if transcript else None)
         results.append(StepResult("brain harvest", True, harvested.message or "nothing new"))
         wanted = {str(Path(transcript).resolve())} if transcript else set()
         labels = [
@@ -203,9 +202,9 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
             for ref in harvested_sessions(brain)
             if str(Path(ref.path).resolve()) in wanted
         ]
-        extracted = extract(brain, sessions=labels)
+        extracted = brain.extract(sessions=labels)
         results.append(StepResult("brain extract", True, _summary(extracted)))
-        consolidated = consolidate(brain)
+        consolidated = brain.consolidate()
         results.append(StepResult("brain consolidate", True, _summary(consolidated)))
     except Exception as exc:  # the job logs and stops; the agent was never waiting on it
         step = ("brain harvest", "brain extract", "brain consolidate")[len(results)]

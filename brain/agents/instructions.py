@@ -27,7 +27,7 @@ from brain.agents.installers import write_keeping_mode
 from brain.errors import BrainError
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
 
 DEFAULT_FILES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md")
 BEGIN = "<!-- brain:begin -->"
@@ -135,7 +135,7 @@ def sync_file(path: Path, ctx: Context, *, dry_run: bool = False) -> FileSync:
 
 
 def sync_instructions(
-    brain: Brain,
+    brain: Home,
     project: Path | str | None = None,
     files: Sequence[str] = DEFAULT_FILES,
     *,

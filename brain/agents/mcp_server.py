@@ -2,7 +2,7 @@
 
 The only module that imports ``mcp`` (2.x, ``mcp.server.mcpserver.MCPServer``), and
 only when the server is built, so no other command pays for it. Every tool opens the
-home afresh and goes through :class:`brain.home.home.Brain`, so a ``remember`` or
+home afresh and goes through :class:`brain.api.Brain`, so a ``remember`` or
 ``forget`` here is one commit like any other write, and a tool error is a message
 the model can read rather than a crash.
 
@@ -21,7 +21,7 @@ from brain.errors import BrainError
 from brain.home.results import to_jsonable
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.api import Brain
 
 SERVER_NAME = "brain"
 INSTRUCTIONS = (
@@ -67,7 +67,7 @@ CONTEXT_DOC = (
 
 
 def _open(home: Path) -> Brain:
-    from brain.home.home import Brain
+    from brain.api import Brain
 
     return Brain.open(home)
 

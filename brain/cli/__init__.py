@@ -1,100 +1,12 @@
 """The ``brain`` command line: parse, call one library function, print.
 
-The only package that imports click. Commands live in submodules by subject; each
-registers itself on :data:`main` when imported at the bottom of this file.
+The only package that imports click. The group lives in :mod:`brain.cli.base`;
+commands live in submodules by subject, each adding itself to :data:`main`.
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from brain.cli import agents, harvest, home, memory, pipeline, recall
+from brain.cli.base import main
 
-import click
-
-from brain.errors import BrainError
-from brain.home.paths import resolve_home
-
-
-class BrainGroup(click.Group):
-    """Turns every :class:`BrainError` into ``Error: …`` on stderr and exit status 1."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BrainError as exc:
-            click.echo(f"Error: {exc}", err=True)
-            ctx.exit(1)
-
-
-@dataclass
-class State:
-    """What the group passes to every command."""
-
-    home_flag: str | None = None
-
-    @property
-    def home(self) -> Path:
-        return resolve_home(self.home_flag)
-
-    def brain(self) -> Any:
-        from brain.home.home import Brain
-
-        return Brain.open(self.home)
-
-
-pass_state = click.make_pass_decorator(State, ensure=True)
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-
-
-def emit(result: Any, as_json: bool, human: Callable[[Any], str | None]) -> None:
-    """Print ``result`` as JSON or through the ``human`` formatter."""
-    if as_json:
-        from brain.home.results import to_jsonable
-
-        click.echo(json.dumps(to_jsonable(result), indent=2, ensure_ascii=False))
-        return
-    text = human(result)
-    if text:
-        click.echo(text)
-
-
-def warn(message: str) -> None:
-    """A warning on stderr; the command goes on."""
-    click.echo(f"warning: {message}", err=True)
-
-
-def read_input(value: str) -> str:
-    """The argument itself, or standard input when it is ``-``."""
-    return sys.stdin.read() if value == "-" else value
-
-
-@click.group(cls=BrainGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--home",
-    "home_flag",
-    type=click.Path(file_okay=False),
-    help="The memory home (default: $BRAIN_HOME, else $XDG_DATA_HOME/brain, "
-    "else ~/.local/share/brain).",
-)
-@click.version_option(package_name="brain-memory", prog_name="brain")
-@click.pass_context
-def main(ctx: click.Context, home_flag: str | None) -> None:
-    """brain: one long-term memory, owned by you, for every AI coding agent you use.
-
-    Memories are markdown files in a git repository (the memory home); every write
-    is one commit, so 'brain log' is the memory's history and 'brain push' its backup.
-    """
-    ctx.obj = State(home_flag)
-
-
-# Registration: each module adds its commands to `main`.
-from brain.cli import agents as _agents  # noqa: E402,F401
-from brain.cli import harvest as _harvest  # noqa: E402,F401
-from brain.cli import home as _home  # noqa: E402,F401
-from brain.cli import memory as _memory  # noqa: E402,F401
-from brain.cli import pipeline as _pipeline  # noqa: E402,F401
-from brain.cli import recall as _recall  # noqa: E402,F401
+__all__ = ["agents", "harvest", "home", "main", "memory", "pipeline", "recall"]

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from brain.cli import State, emit, json_option, main, pass_state
+from brain.cli.base import State, emit, json_option, main, pass_state
 
 TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini"])
 project_option = click.option(
@@ -26,7 +26,9 @@ project_option = click.option(
 @pass_state
 def context_(state: State, project: Path | None, budget: int | None, as_json: bool) -> None:
     """Print what an agent sees at session start: summary, project knowledge, record index."""
-    result = state.brain().context(project=project or Path.cwd(), budget=budget)
+    from brain.agents.context import context
+
+    result = context(state.brain(), project=project or Path.cwd(), budget=budget)
     if result.notice and not as_json:
         click.echo(result.notice, err=True)
     emit(result, as_json, lambda r: r.text.rstrip("\n"))
@@ -201,7 +203,10 @@ def sync_instructions_(
 ) -> None:
     """Write the context into a brain-managed block of CLAUDE.md, AGENTS.md and GEMINI.md."""
     names = [name.strip() for name in files.split(",") if name.strip()]
-    result = state.brain().sync_instructions(project, names, budget=budget, dry_run=dry_run)
+    from brain.agents.instructions import DEFAULT_FILES, sync_instructions
+
+    chosen = tuple(names) if names else DEFAULT_FILES
+    result = sync_instructions(state.brain(), project, chosen, budget=budget, dry_run=dry_run)
     emit(result, as_json, _sync_text)
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from brain.cli import State, emit, json_option, main, pass_state, warn
+from brain.cli.base import State, emit, json_option, main, pass_state, warn
 
 _SOURCES = ("claude", "codex", "gemini")
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from brain.cli import State, emit, json_option, main, pass_state
+from brain.api import Brain
+from brain.cli.base import State, emit, json_option, main, pass_state
 from brain.home.paths import resolve_home
 
 
@@ -19,8 +20,6 @@ from brain.home.paths import resolve_home
 @pass_state
 def init(state: State, home_dir: str | None, as_json: bool) -> None:
     """Create a new memory home: a git repository with its first commit."""
-    from brain.home.home import Brain
-
     _, result = Brain.init(resolve_home(home_dir) if home_dir else state.home)
     emit(result, as_json, lambda r: f"created a brain home in {r.path}")
 
@@ -72,9 +71,8 @@ def remote() -> None:
 @pass_state
 def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
     """Set the remote (any git URL or path) that 'brain push' backs up to."""
-    from brain.home import remote as sync
 
-    emit(sync.remote_add(state.brain(), url, name), as_json, lambda r: r.message)
+    emit(state.brain().remote_add(url, name), as_json, lambda r: r.message)
 
 
 @main.command()
@@ -83,9 +81,8 @@ def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
 @pass_state
 def push(state: State, name: str, as_json: bool) -> None:
     """Back up the memory's history to its remote."""
-    from brain.home import remote as sync
 
-    emit(sync.push(state.brain(), name), as_json, lambda r: r.message)
+    emit(state.brain().push(name), as_json, lambda r: r.message)
 
 
 @main.command()
@@ -94,9 +91,8 @@ def push(state: State, name: str, as_json: bool) -> None:
 @pass_state
 def pull(state: State, name: str, as_json: bool) -> None:
     """Merge what other machines pushed. A conflicting record changes nothing."""
-    from brain.home import remote as sync
 
-    emit(sync.pull(state.brain(), name), as_json, lambda r: r.message)
+    emit(state.brain().pull(name), as_json, lambda r: r.message)
 
 
 @main.command()

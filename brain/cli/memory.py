@@ -8,7 +8,7 @@ from typing import IO
 
 import click
 
-from brain.cli import State, emit, json_option, main, pass_state, read_input, warn
+from brain.cli.base import State, emit, json_option, main, pass_state, read_input, warn
 
 
 @main.command()

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from brain.cli import State, emit, json_option, main, pass_state
+from brain.cli.base import State, emit, json_option, main, pass_state
 
 
 def _money(cost: float | None) -> str:
@@ -180,7 +180,7 @@ def status(state: State, as_json: bool) -> None:
 @json_option
 def eval_(as_json: bool) -> None:
     """Run the memory evals in throwaway homes; exit 1 if any check fails."""
-    from brain.pipeline.evals import run_evals
+    from brain.evals import run_evals
 
     report = run_evals()
     emit(

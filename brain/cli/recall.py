@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from brain.cli import State, emit, json_option, main, pass_state
+from brain.cli.base import State, emit, json_option, main, pass_state
 
 
 def _human_hits(result) -> str:  # type: ignore[no-untyped-def]

@@ -81,9 +81,6 @@ max_tokens_per_run: 200000
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
 
-    from brain.home.home import Brain
-    from brain.home.results import ConfigValue
-
 
 def _yaml() -> YAML:
     from ruamel.yaml import YAML  # imported here: commands that never read config skip it
@@ -214,26 +211,3 @@ def set_value(home: Path, name: str, raw: str) -> Any:
     yaml.dump(data, out)
     atomic_write(path, out.getvalue())
     return value
-
-
-def set_committed(brain: Brain, name: str, value: str) -> ConfigValue:
-    """Set one key in brain.yaml (comments kept) and commit the change.
-
-    Raises:
-        BrainError: the value holds a credential (brain.yaml is in the history, and
-            pushed with it), or the key or value is not valid.
-    """
-    from brain.home.redact import find_secrets
-    from brain.home.results import ConfigValue
-
-    if found := find_secrets(value):
-        raise BrainError(
-            f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
-            "committed to the memory's history",
-            hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
-        )
-    with brain.transaction():
-        typed = set_value(brain.path, name, value)
-        brain.commit([CONFIG], f"config: {name} = {typed}", "config", name=name)
-    brain.__dict__.pop("config", None)
-    return ConfigValue(name, typed, "file")

@@ -8,13 +8,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
-from brain.home import checks as guards
 from brain.home.records import FIELDS, Record, iso, new_id, utcnow, validate_key
 from brain.home.redact import redact
 from brain.home.results import ImportResult
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
 
 
 class ImportLineError(BrainError):
@@ -94,7 +93,7 @@ def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
     return records
 
 
-def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
+def import_records(brain: Home, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
     """Import JSONL records in one commit; same key supersedes, as in ``remember``.
 
     Every line is validated before anything is written, so a bad line imports nothing.
@@ -104,9 +103,9 @@ def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import"
         return ImportResult(0, 0, (), None)
     superseded = 0
     touched: dict[str, None] = {}
-    with brain.transaction(), guards.hand_edits_known(brain):
+    with brain.transaction() as tx, tx.hand_edits_known():
         for record in records:
-            staged = brain.stage(record, sync=False)
+            staged = tx.stage(record, sync=False)
             superseded += staged.superseded is not None
             touched.update(dict.fromkeys(staged.touched))
         os.sync()  # one flush for the batch instead of one per file
@@ -114,7 +113,7 @@ def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import"
         message = f"import: {len(keys)} records" + (
             f", {superseded} superseded" if superseded else ""
         )
-        sha = brain.commit(
+        sha = tx.commit(
             list(touched),
             message,
             "import",
@@ -125,7 +124,7 @@ def import_records(brain: Brain, lines: Iterable[str], *, origin: str = "import"
     return ImportResult(len(keys), superseded, keys, sha)
 
 
-def export_records(brain: Brain, *, archived: bool = False) -> list[dict[str, Any]]:
+def export_records(brain: Home, *, archived: bool = False) -> list[dict[str, Any]]:
     """Every readable record as a dict (frontmatter fields plus ``body``)."""
     out = []
     for item in brain.records(archived=archived):

@@ -1,42 +1,34 @@
-"""``Brain``: the memory home, and every operation on it.
+"""``Home``: the memory home on disk, its records, and the write transaction.
 
 Each write holds the home lock, writes files atomically, appends one journal line
-and ends in exactly one commit. If the commit fails, the files are put back as they
-were, so a failed write changes nothing.
+and ends in exactly one commit (see :mod:`brain.home.transaction`). If the commit
+fails, the files are put back as they were, so a failed write changes nothing.
+
+The layers above hook into two moments, by overriding a method rather than being
+imported from here: :meth:`Home.after_commit` (the index catches up with a write) and
+:meth:`Home.views_again` (MEMORY.md and memory_summary.md follow a record taken out).
 """
 
 from __future__ import annotations
 
-import builtins  # Brain.list shadows the builtin inside the class body
-import contextlib
+import builtins  # Home.list shadows the builtin inside the class body
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Self
 
-from brain.api import Verbs
 from brain.errors import BrainError
-from brain.home import checks as guards
 from brain.home import config as config_mod
-from brain.home import journal
 from brain.home.files import atomic_write, make_private_dir
 from brain.home.lock import home_lock
-from brain.home.records import (
-    Record,
-    RecordFormatError,
-    first_line,
-    iso,
-    load,
-    new_id,
-    render,
-    slugify,
-    utcnow,
-    validate_key,
-)
+from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
+from brain.home.recordcache import cached_records
+from brain.home.records import Record, first_line, iso, load, new_id, slugify, utcnow, validate_key
+from brain.home.redact import find_secrets, redact
 from brain.home.repo import Repo
 from brain.home.results import (
+    ConfigValue,
     ForgetResult,
     InitResult,
     ListResult,
@@ -45,10 +37,16 @@ from brain.home.results import (
     ShowResult,
     WriteResult,
 )
+from brain.home.transaction import (
+    RecordNotFoundError,
+    Staged,
+    Transaction,
+    drop_orphan_journal_lines,
+    previous,
+)
 
-MEMORIES = "memories"
-ARCHIVE = "archive"
-STATE = ".brain"
+__all__ = ["Home", "HomeExistsError", "NotAHomeError", "RecordNotFoundError", "Staged"]
+
 GITIGNORE = ".brain/\n"
 GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
 
@@ -65,49 +63,33 @@ class HomeExistsError(BrainError):
     """``brain init`` on a path that already holds something."""
 
 
-class RecordNotFoundError(BrainError):
-    """No record has the key."""
+class Home:
+    """A memory home on disk. Create with :meth:`init`, open with :meth:`open`.
 
-    def __init__(self, key: str, where: str = "memory") -> None:
-        super().__init__(f"no record {key!r} in {where}", hint="see 'brain list'")
-        self.key = key
-
-
-@dataclass(frozen=True, slots=True)
-class Staged:
-    """A record written to disk but not yet committed."""
-
-    record: Record
-    superseded: str | None
-    touched: tuple[str, ...]
-
-
-class Brain(Verbs):
-    """A memory home on disk. Create with :meth:`init`, open with :meth:`open`."""
+    Attributes:
+        path: the home's directory (a git work tree).
+        state: its local, derived and git-ignored ``.brain/`` directory.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.state = path / STATE
-        # Within a transaction: the record files it wrote so far, and the hand edits
-        # found up front for a run of many writes (None: look per write).
-        self._written: set[str] = set()
-        self._hand_edits: dict[str, str] | None = None
 
-    # -- lifecycle -----------------------------------------------------------------
+    # -- lifecycle -------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path) -> Brain:
+    def open(cls, path: Path) -> Self:
         """Open an existing home, or raise :class:`NotAHomeError` saying how to make one."""
         path = Path(path)
         if not (path / config_mod.CONFIG).is_file() or not (path / ".git").exists():
             raise NotAHomeError(path)
-        brain = cls(path)
-        make_private_dir(brain.state)
-        return brain
+        home = cls(path)
+        make_private_dir(home.state)
+        return home
 
     @classmethod
-    def init(cls, path: Path) -> tuple[Brain, InitResult]:
-        """Create a new home at ``path``: the layout of DESIGN.md and its first commit."""
+    def init(cls, path: Path) -> tuple[Self, InitResult]:
+        """Create a new home at ``path``: the layout of docs/architecture.md, one commit."""
         path = Path(path)
         if (path / config_mod.CONFIG).exists():
             raise HomeExistsError(f"{path} is already a brain home")
@@ -118,8 +100,8 @@ class Brain(Verbs):
         make_private_dir(path)
         for sub in (MEMORIES, ARCHIVE, STATE):
             make_private_dir(path / sub)
-        repo = Repo.init(path)
-        brain = cls(path)
+        Repo.init(path)
+        home = cls(path)
         files = {
             config_mod.CONFIG: config_mod.DEFAULT_YAML,
             ".gitignore": GITIGNORE,
@@ -129,10 +111,9 @@ class Brain(Verbs):
         }
         for name, text in files.items():
             atomic_write(path / name, text)
-        with brain.transaction():
-            sha = brain.commit(list(files), "init: new memory home", "init")
-        del repo
-        return brain, InitResult(str(path), sha)
+        with home.transaction() as tx:
+            sha = tx.commit(list(files), "init: new memory home", "init")
+        return home, InitResult(str(path), sha)
 
     @cached_property
     def repo(self) -> Repo:
@@ -142,11 +123,21 @@ class Brain(Verbs):
     def config(self) -> config_mod.Config:
         return config_mod.load(self.path)
 
-    # -- the write path ------------------------------------------------------------
+    # -- what the layers above hook into ---------------------------------------------
+
+    def after_commit(self, before: str | None, after: str, paths: Sequence[str]) -> None:
+        """Called after every commit a transaction makes; nothing to do at this layer."""
+
+    def views_again(self) -> builtins.list[str]:
+        """Render the views of the records again after one was taken out; return the
+        paths written. Nothing to render at this layer."""
+        return []
+
+    # -- the write path --------------------------------------------------------------
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """Hold the home lock; clear git locks a killed writer left behind.
+    def transaction(self) -> Iterator[Transaction]:
+        """Hold the home lock for one write; clear git locks a killed writer left behind.
 
         A block that fails after staging records and before committing them puts those
         files back as HEAD has them: a run never leaves half its work on disk.
@@ -157,57 +148,20 @@ class Brain(Verbs):
         with home_lock(self.state / "lock"):
             self.repo.check_writable()
             self.repo.clear_stale_locks()
-            guards.drop_orphan_journal_lines(self)
-            self._written = set()
+            drop_orphan_journal_lines(self, self.repo)
+            tx = Transaction(self.path, self.state, self.repo, self.after_commit)
             try:
-                yield
+                yield tx
             except BaseException:
-                if self._written:
-                    with contextlib.suppress(BrainError, OSError):
-                        guards.restore_paths(self, sorted(self._written))
+                tx.roll_back()
                 raise
-            finally:
-                self._written = set()
 
-    def commit(self, paths: Sequence[str], message: str, op: str, **fields: Any) -> str:
-        """Journal ``op`` and commit ``paths`` with it; undo both if the commit fails.
-
-        Must be called inside :meth:`transaction`. Use counts that recalls left in
-        ``.brain/`` since the last commit ride along as one ``recall`` journal line.
-        """
-        from brain.home import uses as used
-        from brain.home.redact import redact, redact_fields
-        from brain.index import sync as catalog
-
-        # A reason, a key or a config value typed with a secret in it must not reach
-        # the history either; nor control characters, which `brain log` reads between.
-        message, fields = guards.clean_message(redact(message)), redact_fields(fields)
-        journal_path = self.path / journal.JOURNAL
-        size = journal_path.stat().st_size if journal_path.exists() else 0
-        before = self.repo.head()
-        uses = used.take_pending_uses(self)
-        if uses:
-            journal.append(self.path, "recall", uses=uses)
-        journal.append(self.path, op, **fields)
-        try:
-            sha = self.repo.commit([*paths, journal.JOURNAL], message)
-        except BrainError:
-            guards.restore_paths(self, paths)
-            with journal_path.open("r+b") as fh:
-                fh.truncate(size)
-            used.note_uses(self, [p for p, n in uses.items() for _ in range(n)])
-            raise
-        guards.note_journal_size(self)
-        self._written = set()  # committed: nothing left to put back
-        catalog.after_commit(self, before, sha, [*paths, journal.JOURNAL])
-        return sha
-
-    # -- records -------------------------------------------------------------------
+    # -- records ---------------------------------------------------------------------
 
     def record_path(self, key: str, *, archived: bool = False) -> Path:
-        return self.path / (ARCHIVE if archived else MEMORIES) / f"{validate_key(key)}.md"
+        return record_path(self.path, key, archived=archived)
 
-    def _rel(self, path: Path) -> str:
+    def rel(self, path: Path) -> str:
         return path.relative_to(self.path).as_posix()
 
     def remember(
@@ -227,8 +181,6 @@ class Brain(Verbs):
         Relearning a key keeps the old record's type and tags unless new ones are given;
         a new key defaults to type ``fact``.
         """
-        from brain.home.redact import redact  # imported here: recall never pays for the patterns
-
         body = redact(text).strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
@@ -250,60 +202,32 @@ class Brain(Verbs):
             updated=iso(now),
             confidence=confidence,
         )
-        with self.transaction():
+        with self.transaction() as tx:
             old = self.previous(key) if type is None or not tags else None
             if old is not None:
                 record = record.evolve(type=type or old[0].type, tags=record.tags or old[0].tags)
-            return self._write(record, "remember")
+            staged = tx.stage(record)
+            return self._committed(tx, staged, "remember")
 
-    def _write(self, record: Record, action: str) -> WriteResult:
-        """Write one record, superseding what had its key, and commit. Inside a transaction."""
-        staged = self.stage(record)
+    @staticmethod
+    def _committed(tx: Transaction, staged: Staged, action: str) -> WriteResult:
         record, superseded = staged.record, staged.superseded
         message = f"{action}: {record.key}" + (f" (supersedes {superseded})" if superseded else "")
-        sha = self.commit(
+        sha = tx.commit(
             staged.touched, message, action, key=record.key, id=record.id, supersedes=superseded
         )
         return WriteResult(action, record.key, record.id, staged.touched[0], sha, superseded)
 
-    def stage(self, record: Record, *, sync: bool = True) -> Staged:
-        """Write ``record`` to ``memories/``, superseding a live or archived record with
-        its key; commit nothing. Inside a transaction; the caller commits ``touched``.
-        """
-        guards.check_text(record)
-        record = guards.redacted(record)
-        path = self.record_path(record.key)
-        old = self.previous(record.key)
-        guards.refuse_hand_edits(self, path, *([old[1]] if old else []))
-        touched = [self._rel(path)]
-        if old is not None:
-            record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
-            if old[1] != path:
-                old[1].unlink()
-                touched.append(self._rel(old[1]))
-        atomic_write(path, render(record), tmp_dir=self.state, sync=sync)
-        self._written.update(touched)
-        return Staged(record, old[0].id if old else None, tuple(touched))
-
     def previous(self, key: str) -> tuple[Record, Path] | None:
         """The record a write of ``key`` would supersede (live first, then archived)."""
-        for archived in (False, True):
-            path = self.record_path(key, archived=archived)
-            if path.exists():
-                try:
-                    return load(path), path
-                except RecordFormatError:
-                    # A broken file is still replaced; its text stays in git history.
-                    stub = Record(id="unreadable", key=key, type="fact", description="", body="")
-                    return stub, path
-        return None
+        return previous(self.path, key)
 
     def show(self, key: str) -> ShowResult:
         """One record, live or archived."""
         for archived in (False, True):
             path = self.record_path(key, archived=archived)
             if path.exists():
-                return ShowResult(load(path), self._rel(path), archived)
+                return ShowResult(load(path), self.rel(path), archived)
         raise RecordNotFoundError(key)
 
     def records(self, *, archived: bool = False) -> Iterator[Record | Problem]:
@@ -311,8 +235,6 @@ class Brain(Verbs):
 
         Served from a cache in ``.brain/`` that re-reads only files that changed.
         """
-        from brain.home.recordcache import cached_records
-
         return cached_records(self, ARCHIVE if archived else MEMORIES)
 
     def list(
@@ -330,72 +252,63 @@ class Brain(Verbs):
 
     def forget(self, key: str) -> ForgetResult:
         """Delete a record (live or archived); its text stays in git history."""
-        with self.transaction():
+        with self.transaction() as tx:
             shown = self.show(key)
-            guards.refuse_hand_edits(self, self.path / shown.path)
-            (self.path / shown.path).unlink()
-            paths = [shown.path, *self._views_again()]
-            sha = self.commit(paths, f"forget: {key}", "forget", key=key, id=shown.record.id)
+            tx.remove(shown.path)
+            paths = [shown.path, *self.views_again()]
+            sha = tx.commit(paths, f"forget: {key}", "forget", key=key, id=shown.record.id)
         return ForgetResult(key, shown.record.id, shown.path, sha)
 
     def archive(self, key: str, reason: str | None = None) -> WriteResult:
         """Move a record to ``archive/``: out of every listing and prompt, restorable."""
-        with self.transaction():
-            staged = self.stage_move(key, archive=True, reason=reason)
+        with self.transaction() as tx:
+            staged = tx.stage_move(key, archive=True, reason=reason)
             message = f"archive: {key}" + (f" ({reason})" if reason else "")
-            paths = [*staged.touched, *self._views_again()]
-            sha = self.commit(
-                paths, message, "archive", key=key, id=staged.record.id, reason=reason
-            )
+            paths = [*staged.touched, *self.views_again()]
+            sha = tx.commit(paths, message, "archive", key=key, id=staged.record.id, reason=reason)
         return WriteResult("archive", key, staged.record.id, staged.touched[-1], sha)
 
     def restore(self, key: str) -> WriteResult:
         """Bring an archived record back into memory."""
-        with self.transaction():
-            staged = self.stage_move(key, archive=False)
-            paths = [*staged.touched, *self._views_again()]
-            sha = self.commit(paths, f"restore: {key}", "restore", key=key, id=staged.record.id)
+        with self.transaction() as tx:
+            staged = tx.stage_move(key, archive=False)
+            paths = [*staged.touched, *self.views_again()]
+            sha = tx.commit(paths, f"restore: {key}", "restore", key=key, id=staged.record.id)
         return WriteResult("restore", key, staged.record.id, staged.touched[-1], sha)
-
-    def _views_again(self) -> builtins.list[str]:
-        """The views again (once a consolidation made them): a record forgotten or
-        archived leaves the session-start context at once."""
-        from brain.pipeline.views import regenerate_views
-
-        return regenerate_views(self) if (self.path / "MEMORY.md").exists() else []
-
-    def stage_move(self, key: str, *, archive: bool, reason: str | None = None) -> Staged:
-        """Move a record into (or out of) ``archive/``; commit nothing. Inside a transaction.
-
-        ``touched`` is ``(source, destination)``.
-        """
-        src = self.record_path(key, archived=not archive)
-        if not src.exists():
-            raise RecordNotFoundError(key, "memory" if archive else "the archive")
-        dst = self.record_path(key, archived=archive)
-        guards.refuse_hand_edits(self, src, dst)
-        if dst.exists():
-            # Two machines archived and kept the same key: a move would overwrite one.
-            raise BrainError(
-                f"{self._rel(src)} and {self._rel(dst)} both exist; a move would overwrite one",
-                hint=f"'brain show {key}' shows the live one; forget or re-key one of them "
-                "(e.g. 'brain remember TEXT --key NEW-KEY'), then retry",
-            )
-        record = load(src)
-        extra = {k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}}
-        if archive:
-            extra["archived"] = iso(utcnow())
-            if reason:
-                from brain.home.redact import redact
-
-                extra["archive_reason"] = redact(reason)
-        dst = self.record_path(key, archived=archive)
-        atomic_write(dst, render(record.evolve(extra=extra)), tmp_dir=self.state)
-        src.unlink()
-        touched = (self._rel(src), self._rel(dst))
-        self._written.update(touched)
-        return Staged(record, None, touched)
 
     def log(self, limit: int | None = None) -> builtins.list[LogEntry]:
         """The memory's history from git, newest first."""
         return [LogEntry(c.sha, c.date, c.message, c.files) for c in self.repo.log(limit)]
+
+    # -- settings --------------------------------------------------------------------
+
+    def config_set(self, name: str, value: str) -> ConfigValue:
+        """Set one key in brain.yaml (comments kept) and commit the change.
+
+        Raises:
+            BrainError: the value holds a credential (brain.yaml is in the history, and
+                pushed with it), or the key or value is not valid.
+        """
+        if found := find_secrets(value):
+            raise BrainError(
+                f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
+                "committed to the memory's history",
+                hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
+            )
+        with self.transaction() as tx:
+            typed = config_mod.set_value(self.path, name, value)
+            tx.commit([config_mod.CONFIG], f"config: {name} = {typed}", "config", name=name)
+        self.__dict__.pop("config", None)  # the cached settings are stale now
+        return ConfigValue(name, typed, "file")
+
+    def config_get(self, name: str) -> ConfigValue:
+        """The effective value of one key and where it comes from."""
+        value = config_mod.value_of(self.config, name)
+        return ConfigValue(name, value, config_mod.origin_of(self.path, name))
+
+    def config_list(self) -> builtins.list[ConfigValue]:
+        """Every key's effective value and origin."""
+        return [self.config_get(name) for name in config_mod.KNOWN]
+
+
+Brain = Home  # the pipeline's modules still say Brain; removed once they say Home

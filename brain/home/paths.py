@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Protocol
+
+from brain.home.records import validate_key
 
 
 def resolve_home(flag: str | os.PathLike[str] | None = None) -> Path:
@@ -20,3 +23,23 @@ def resolve_home(flag: str | os.PathLike[str] | None = None) -> Path:
     if xdg := os.environ.get("XDG_DATA_HOME"):
         return Path(xdg).expanduser().absolute() / "brain"
     return Path.home() / ".local" / "share" / "brain"
+
+
+MEMORIES = "memories"
+ARCHIVE = "archive"
+STATE = ".brain"
+
+
+class Located(Protocol):
+    """What the home's helpers need of it: its directory and its local ``.brain/``."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def state(self) -> Path: ...
+
+
+def record_path(root: Path, key: str, *, archived: bool = False) -> Path:
+    """Where the record ``key`` lives (raises on a key that is not a valid slug)."""
+    return root / (ARCHIVE if archived else MEMORIES) / f"{validate_key(key)}.md"

@@ -23,7 +23,7 @@ from brain.home.records import Record, load
 from brain.home.results import Problem
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.paths import Located
 
 VERSION = 1
 # A file changed within this many ns of being read may change again within the
@@ -32,7 +32,7 @@ VERSION = 1
 RACY_NS = 2_000_000_000
 
 
-def _cache_path(brain: Brain, folder: str) -> Path:
+def _cache_path(brain: Located, folder: str) -> Path:
     return brain.state / "cache" / f"records-{folder}.json"
 
 
@@ -47,7 +47,7 @@ def _load_cache(path: Path) -> dict[str, Any]:
     return files if isinstance(files, dict) else {}
 
 
-def _entry(brain: Brain, path: Path) -> dict[str, Any]:
+def _entry(brain: Located, path: Path) -> dict[str, Any]:
     """What a file holds: a record's fields, or the problem reading it."""
     try:
         return {"record": asdict(load(path))}
@@ -65,7 +65,7 @@ def _thaw(entry: dict[str, Any]) -> Record | Problem:
     return Record(**fields)
 
 
-def cached_records(brain: Brain, folder: str) -> Iterator[Record | Problem]:
+def cached_records(brain: Located, folder: str) -> Iterator[Record | Problem]:
     """Every ``<folder>/*.md`` parsed, in name order; unreadable files come as problems."""
     cache = _cache_path(brain, folder)
     old = _load_cache(cache)

@@ -16,7 +16,7 @@ from brain.home.repo import BRANCH, MergeConflictError, Repo
 from brain.home.results import SyncResult
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
 
 GENERATED = ("MEMORY.md", "memory_summary.md", "phase2_workspace_diff.md")
 
@@ -25,7 +25,7 @@ class RemoteError(BrainError):
     """A remote is missing or unusable."""
 
 
-def remote_add(brain: Brain, url: str, name: str = "origin") -> SyncResult:
+def remote_add(brain: Home, url: str, name: str = "origin") -> SyncResult:
     """Add (or re-point) the remote ``name``."""
     remotes = brain.repo.remotes()
     verb = "set-url" if name in remotes else "add"
@@ -33,13 +33,13 @@ def remote_add(brain: Brain, url: str, name: str = "origin") -> SyncResult:
     return SyncResult("remote-add", name, brain.repo.head(), f"{name} -> {url}")
 
 
-def _remote(brain: Brain, name: str) -> str:
+def _remote(brain: Home, name: str) -> str:
     if name not in brain.repo.remotes():
         raise RemoteError(f"no remote {name!r}", hint="add one with 'brain remote add URL'")
     return name
 
 
-def push(brain: Brain, name: str = "origin") -> SyncResult:
+def push(brain: Home, name: str = "origin") -> SyncResult:
     """Push the home's history to the remote."""
     remote = _remote(brain, name)
     with brain.transaction():
@@ -47,7 +47,7 @@ def push(brain: Brain, name: str = "origin") -> SyncResult:
     return SyncResult("push", remote, brain.repo.head(), f"pushed {BRANCH} to {remote}")
 
 
-def pull(brain: Brain, name: str = "origin") -> SyncResult:
+def pull(brain: Home, name: str = "origin") -> SyncResult:
     """Fetch and merge the remote's history; nothing changes if a record conflicts."""
     remote = _remote(brain, name)
     with brain.transaction():
@@ -69,14 +69,12 @@ def pull(brain: Brain, name: str = "origin") -> SyncResult:
     return SyncResult("pull", remote, after, message)
 
 
-def _settle_conflict(brain: Brain) -> None:
+def _settle_conflict(brain: Home) -> None:
     """Finish a merge whose only conflicts are generated views; else abort it.
 
     MEMORY.md and memory_summary.md are views of the records: after the records merged,
     they are rendered again from them, never merged line by line.
     """
-    from brain.pipeline.views import regenerate_views
-
     conflicted = brain.repo.conflicted()
     records = [p for p in conflicted if p not in GENERATED]
     if records or not conflicted:
@@ -84,7 +82,7 @@ def _settle_conflict(brain: Brain) -> None:
         raise MergeConflictError(records or ["(unknown)"])
     for path in conflicted:
         brain.repo.run("checkout", "--ours", "--", path)
-    regenerated = regenerate_views(brain)
+    regenerated = brain.views_again()
     brain.repo.run("add", "--", *sorted({*conflicted, *regenerated}))
     brain.repo.run("commit", "--quiet", "--no-edit", "--no-verify")
 

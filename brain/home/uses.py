@@ -19,19 +19,19 @@ from brain.home.files import append_line
 from brain.home.records import iso, utcnow
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.paths import Located
 
 USES_FILE = "uses.jsonl"
 
 
-def note_uses(brain: Brain, paths: Sequence[str], when: str | None = None) -> None:
+def note_uses(brain: Located, paths: Sequence[str], when: str | None = None) -> None:
     """Remember that recall returned ``paths``; folded into the journal on the next commit."""
     if paths:
         line = json.dumps({"ts": when or iso(utcnow()), "paths": list(paths)})
         append_line(brain.state / USES_FILE, line)
 
 
-def take_pending_uses(brain: Brain) -> dict[str, int]:
+def take_pending_uses(brain: Located) -> dict[str, int]:
     """Move the pending use counts out of ``.brain/`` (the caller journals them)."""
     pending = brain.state / USES_FILE
     taking = brain.state / f"{USES_FILE}.folding"
@@ -60,7 +60,7 @@ def _count_uses(lines: Iterable[str]) -> Counter[str]:
     return counts
 
 
-def all_uses(brain: Brain) -> Counter[str]:
+def all_uses(brain: Located) -> Counter[str]:
     """Use counts from the journal's recall batches plus the pending file."""
     counts: Counter[str] = Counter()
     for entry in journal.read(brain.path):
@@ -73,13 +73,13 @@ def all_uses(brain: Brain) -> Counter[str]:
     return counts
 
 
-def _pending_files(brain: Brain) -> list[Path]:
+def _pending_files(brain: Located) -> list[Path]:
     """The uses not yet in the journal: the pending file, and one a killed fold left."""
     names = (USES_FILE, f"{USES_FILE}.folding")
     return [p for p in (brain.state / n for n in names) if p.exists()]
 
 
-def last_used(brain: Brain) -> dict[str, str]:
+def last_used(brain: Located) -> dict[str, str]:
     """When each record path was last returned or cited (ISO UTC), journal and pending.
 
     A journal batch carries the time it was folded into a commit: a use is dated no
@@ -125,7 +125,7 @@ def uses_from_elsewhere(lines: Iterable[str], here: str) -> dict[str, tuple[int,
     return found
 
 
-def restore_folded(brain: Brain, lines: Iterable[str]) -> None:
+def restore_folded(brain: Located, lines: Iterable[str]) -> None:
     """Put the uses of ``recall`` journal lines that were never committed back into the
     pending file, so the next commit journals them (a writer died after folding them)."""
     for line in lines:

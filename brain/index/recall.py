@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any
 from brain.errors import BrainError
 from brain.home import uses
 from brain.index import META_COMMIT, Hit, Index
-from brain.index import sync as catalog
 from brain.index.files import file_docs, is_indexed
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.index.sync import Catalog
 
 HOME_KINDS = ("record", "memory_section", "rollout_summary")
 _RELATIVE = re.compile(r"^\s*(\d+)\s*(d|day|days|w|week|weeks|h|hour|hours)\s*(ago)?\s*$", re.I)
@@ -64,7 +63,7 @@ def parse_when(value: str, now: datetime | None = None) -> datetime:
 
 
 def recall(
-    brain: Brain,
+    catalog: Catalog,
     query: str,
     *,
     k: int = 10,
@@ -94,12 +93,12 @@ def recall(
         "kinds": None if sessions else HOME_KINDS,
     }
     if as_of:
-        return _recall_as_of(brain, query, as_of, filters)
-    index, report = catalog.open_index(brain, reuse=True)
+        return _recall_as_of(catalog, query, as_of, filters)
+    index, report = catalog.open(reuse=True)
     hits = tuple(index.search(query, **filters))
     used = [h.path for h in hits if h.kind == "record"]
     if used:
-        uses.note_uses(brain, used)
+        uses.note_uses(catalog, used)
         # A busy index skips the bump: the uses are noted, and a rebuild counts them.
         with contextlib.suppress(sqlite3.OperationalError):
             index.bump_use(used, datetime.now(UTC))
@@ -107,9 +106,10 @@ def recall(
     return RecallResult(query, hits, None, notice)
 
 
-def _recall_as_of(brain: Brain, query: str, when: str, filters: dict[str, Any]) -> RecallResult:
+def _recall_as_of(catalog: Catalog, query: str, when: str, filters: dict[str, Any]) -> RecallResult:
     """Search a catalog of the home at the last commit before ``when`` (cached by commit)."""
     moment = parse_when(when)
+    brain = catalog.home
     rev = brain.repo.rev_before(moment.isoformat())
     if rev is None:
         return RecallResult(query, (), None, f"the memory did not exist yet on {when}")

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from brain.home import uses
 from brain.home.git import added_lines, changed_between, dirty_paths, tracked_files
@@ -28,7 +28,21 @@ from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
 from brain.index.files import INDEXED_DIRS, file_docs, is_indexed
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.config import Config
+    from brain.home.home import Home
+
+
+class Embedder(Protocol):
+    """What the semantic layer needs of an outside embedding model."""
+
+    def embed(self, texts: list[str], norm: bool = True) -> list[list[float]]: ...
+
+
+# What the layers above hand the catalog: the documents that do not come from the
+# home's files (harvested transcript turns), and the outside embedding model the
+# settings name, if any. The index never imports them itself.
+ExtraDocs = Callable[["Home"], Iterable[Doc]]
+MakeEmbedder = Callable[["Config"], Embedder | None]
 
 INDEX_FILE = "index.sqlite"
 META_DIRTY = "dirty_paths"
@@ -51,33 +65,98 @@ class IndexReport:
     reason: str | None = None
 
 
+class Catalog:
+    """The derived index of one home, and what the layers above handed it.
+
+    Args:
+        home: the memory home whose files are catalogued.
+        extra_docs: the documents that do not come from the home's files (harvested
+            transcript turns), read on a rebuild.
+        make_embedder: the outside embedding model ``embedding_model`` names.
+
+    A long-lived process keeps one and reuses its connection (see :func:`open_index`).
+    """
+
+    def __init__(
+        self,
+        home: Home,
+        *,
+        extra_docs: ExtraDocs | None = None,
+        make_embedder: MakeEmbedder | None = None,
+    ) -> None:
+        self.home = home
+        self.extra_docs = extra_docs
+        self.make_embedder = make_embedder
+        # The open connection a long-lived process reuses, with the inode it was opened
+        # on, and when the O(files) dirty check last ran.
+        self.connection: tuple[Index, int | None] | None = None
+        self.dirty_checked_at: float | None = None
+
+    @property
+    def path(self) -> Path:
+        return self.home.path
+
+    @property
+    def state(self) -> Path:
+        return self.home.state
+
+    @property
+    def config(self) -> Config:
+        return self.home.config
+
+    @property
+    def exists(self) -> bool:
+        """Whether the index has been built (a harvest hands it documents only then)."""
+        return (self.state / INDEX_FILE).exists()
+
+    def open(self, *, rebuild: bool = False, reuse: bool = False) -> tuple[Index, IndexReport]:
+        """See :func:`open_index`."""
+        return open_index(self, rebuild=rebuild, reuse=reuse)
+
+    def after_commit(self, before: str | None, after: str, paths: Sequence[str]) -> None:
+        """See :func:`after_commit`."""
+        after_commit(self, before, after, paths)
+
+    def record_uses(self, paths: Sequence[str]) -> None:
+        """See :func:`record_uses`."""
+        record_uses(self, paths)
+
+    def upsert_docs(self, docs: Iterable[Doc], *, replace_prefixes: Sequence[str] = ()) -> int:
+        """See :func:`upsert_docs`."""
+        return upsert_docs(self, docs, replace_prefixes=replace_prefixes)
+
+    def close(self) -> None:
+        """Close the connection kept for reuse, if any."""
+        if self.connection is not None:
+            self.connection[0].close()
+            self.connection = None
+
+
 # -- locking and opening -----------------------------------------------------------
 
 
-def _index_lock(brain: Brain, timeout: float = 60.0) -> AbstractContextManager[None]:
+def _index_lock(catalog: Catalog, timeout: float = 60.0) -> AbstractContextManager[None]:
     """Serialise index writers (readers of SQLite never wait on this); the same kind of
     lock as the home's, on its own file, so a recall never waits for a commit."""
-    return home_lock(brain.state / "index.lock", timeout)
+    return home_lock(catalog.state / "index.lock", timeout)
 
 
-def _open(brain: Brain, path: Path) -> Index:
+def _open(catalog: Catalog, path: Path) -> Index:
     """Open the index with the semantic layer when ``semantic: true`` is configured.
 
     The layer embeds with ``embedding_model`` (any model litellm reaches) when one is
     set, else with the wordllama weights shipped in its wheel.
     """
-    config = brain.config
+    config = catalog.config
     embedder = None
-    if config.semantic and config.embedding_model:
-        from brain.models.embedding import Embedder
-
-        embedder = Embedder(config.embedding_model, config.model_api_base)
+    if config.semantic and config.embedding_model and catalog.make_embedder is not None:
+        embedder = catalog.make_embedder(config)
     return Index.open(path, semantic=config.semantic, embedder=embedder)
 
 
-def _semantic_setting(brain: Brain) -> str:
+def _semantic_setting(catalog: Catalog) -> str:
     """What the index's vectors were made with; a change means a rebuild."""
-    config = brain.config
+    config = catalog.config
     return f"on:{config.embedding_model or 'wordllama'}" if config.semantic else "off"
 
 
@@ -86,26 +165,26 @@ def _remove_files(path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-def _read(brain: Brain, rel: str) -> str | None:
+def _read(catalog: Catalog, rel: str) -> str | None:
     try:
-        return (brain.path / rel).read_text(encoding="utf-8")
+        return (catalog.path / rel).read_text(encoding="utf-8")
     except (FileNotFoundError, IsADirectoryError):
         return None
     except UnicodeDecodeError:
         return ""
 
 
-def record_uses(brain: Brain, paths: Sequence[str]) -> None:
+def record_uses(catalog: Catalog, paths: Sequence[str]) -> None:
     """Count uses found outside recall (citations): pending file and index alike."""
     records = [p for p in paths if p.startswith("memories/")]
     if not records:
         return
-    uses.note_uses(brain, records)
-    path = brain.state / INDEX_FILE
+    uses.note_uses(catalog, records)
+    path = catalog.state / INDEX_FILE
     if path.exists():
-        with _index_lock(brain):
+        with _index_lock(catalog):
             try:
-                with _open(brain, path) as index:
+                with _open(catalog, path) as index:
                     index.bump_use(records, iso(utcnow()))
             except IndexCorruptError:
                 _remove_files(path)
@@ -114,22 +193,15 @@ def record_uses(brain: Brain, paths: Sequence[str]) -> None:
 # -- building and refreshing -------------------------------------------------------
 
 
-def _extra_docs(brain: Brain) -> Iterator[Doc]:
-    """Documents that come from outside the home's files (harvested transcript turns)."""
-    from brain.sessions.text import iter_session_docs  # only a rebuild reads transcripts
-
-    return iter_session_docs(brain)
-
-
-def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
+def _build(catalog: Catalog, index: Index, reason: str | None) -> IndexReport:
     start = time.perf_counter()
     index.clear()
-    head, dirty = head_sha(brain.path), dirty_paths(brain.path)
-    counts, last = uses.all_uses(brain), uses.last_used(brain)
+    head, dirty = head_sha(catalog.path), dirty_paths(catalog.path)
+    counts, last = uses.all_uses(catalog), uses.last_used(catalog)
     # Every path's uses, indexed or not: an archived record restored later keeps them.
     index.add_uses({p: (n, last.get(p, "")) for p, n in counts.items() if n})
     # The same rule as ``_apply``: a file is indexed while it is tracked and on disk.
-    texts = {rel: _read(brain, rel) for rel in tracked_files(brain.path, *INDEXED_DIRS)}
+    texts = {rel: _read(catalog, rel) for rel in tracked_files(catalog.path, *INDEXED_DIRS)}
     docs = [
         d
         for rel, text in texts.items()
@@ -137,18 +209,19 @@ def _build(brain: Brain, index: Index, reason: str | None) -> IndexReport:
         for d in file_docs(rel, text)
     ]
     added = index.upsert(docs)  # each takes its path's uses from the table just filled
-    added += index.upsert(_extra_docs(brain))
+    if catalog.extra_docs is not None:
+        added += index.upsert(catalog.extra_docs(catalog.home))
     index.set_meta(META_COMMIT, head or "")
     index.set_meta(META_USES_AT, head or "")
     index.set_meta(META_DIRTY, json.dumps(sorted(p for p in dirty if is_indexed(p))))
-    index.set_meta(META_SEMANTIC, _semantic_setting(brain))
+    index.set_meta(META_SEMANTIC, _semantic_setting(catalog))
     index.mark_rebuilt()
     return IndexReport(
         "rebuilt", added, 0, 0, index.count(), head, round(time.perf_counter() - start, 3), reason
     )
 
 
-def _apply(brain: Brain, index: Index, changes: dict[str, str]) -> tuple[int, int, int]:
+def _apply(catalog: Catalog, index: Index, changes: dict[str, str]) -> tuple[int, int, int]:
     """Re-read the changed files from disk; ``changes`` maps path to git status letter.
 
     Returns the number of files added, updated and removed.
@@ -159,7 +232,7 @@ def _apply(brain: Brain, index: Index, changes: dict[str, str]) -> tuple[int, in
             continue
         if rel == "MEMORY.md":
             index.remove_prefix("MEMORY.md#")
-        text = _read(brain, rel)
+        text = _read(catalog, rel)
         docs = file_docs(rel, text) if text is not None else []
         if not docs:
             index.remove([rel])
@@ -173,30 +246,30 @@ def _apply(brain: Brain, index: Index, changes: dict[str, str]) -> tuple[int, in
     return added, updated, removed
 
 
-def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexReport:
+def refresh(catalog: Catalog, index: Index, *, check_dirty: bool = True) -> IndexReport:
     """Bring an existing index up to HEAD plus dirty files, touching only what changed.
 
     ``check_dirty=False`` trusts the dirty set recorded last time (HEAD is always checked).
     """
     start = time.perf_counter()
-    head = head_sha(brain.path)
+    head = head_sha(catalog.path)
     indexed = index.get_meta(META_COMMIT)
     before_dirty = json.loads(index.get_meta(META_DIRTY) or "[]")
-    dirty = [p for p in dirty_paths(brain.path) if is_indexed(p)] if check_dirty else before_dirty
+    dirty = [p for p in dirty_paths(catalog.path) if is_indexed(p)] if check_dirty else before_dirty
     if indexed == (head or "") and dirty == before_dirty == []:
         # No count here: counting 10^5 rows would cost a recall more than its search.
         return IndexReport("fresh", 0, 0, 0, None, head, 0.0)
     changes: dict[str, str] = {}
     if indexed != (head or ""):
-        between = changed_between(brain.path, indexed, head or "HEAD") if indexed else None
+        between = changed_between(catalog.path, indexed, head or "HEAD") if indexed else None
         if between is None:
-            return _build(brain, index, "the indexed commit is no longer in history")
+            return _build(catalog, index, "the indexed commit is no longer in history")
         changes = between
         if JOURNAL in changes and indexed:
-            _count_pulled_uses(brain, index, indexed, head or "HEAD")
+            _count_pulled_uses(catalog, index, indexed, head or "HEAD")
     for rel in [*before_dirty, *dirty]:
         changes.setdefault(rel, "M")
-    added, updated, removed = _apply(brain, index, changes)
+    added, updated, removed = _apply(catalog, index, changes)
     index.set_meta(META_COMMIT, head or "")
     index.set_meta(META_DIRTY, json.dumps(sorted(dirty)))
     return IndexReport(
@@ -210,7 +283,7 @@ def refresh(brain: Brain, index: Index, *, check_dirty: bool = True) -> IndexRep
     )
 
 
-def _count_pulled_uses(brain: Brain, index: Index, indexed: str, head: str) -> None:
+def _count_pulled_uses(catalog: Catalog, index: Index, indexed: str, head: str) -> None:
     """Add the uses other machines' recalls journaled since they were last counted.
 
     Counting and noting the commit counted up to are one SQLite transaction, so a
@@ -221,7 +294,7 @@ def _count_pulled_uses(brain: Brain, index: Index, indexed: str, head: str) -> N
     start = index.get_meta(META_USES_AT) or indexed
     if start == head:
         return
-    lines = added_lines(brain.path, start, head, JOURNAL)
+    lines = added_lines(catalog.path, start, head, JOURNAL)
     index.add_uses(uses.uses_from_elsewhere(lines, machine_name()), noting=(META_USES_AT, head))
 
 
@@ -230,47 +303,47 @@ def _count_pulled_uses(brain: Brain, index: Index, indexed: str, head: str) -> N
 DIRTY_CHECK_INTERVAL = 1.0
 
 
-def _dirty_check_due(brain: Brain) -> bool:
+def _dirty_check_due(catalog: Catalog) -> bool:
     now = time.monotonic()
-    last = getattr(brain, "_dirty_checked_at", None)
+    last = catalog.dirty_checked_at
     if last is not None and now - last < DIRTY_CHECK_INTERVAL:
         return False
-    brain._dirty_checked_at = now  # type: ignore[attr-defined]
+    catalog.dirty_checked_at = now
     return True
 
 
 def open_index(
-    brain: Brain, *, rebuild: bool = False, reuse: bool = False
+    catalog: Catalog, *, rebuild: bool = False, reuse: bool = False
 ) -> tuple[Index, IndexReport]:
     """Open the index up to date: rebuilt if asked, missing or corrupt, else refreshed.
 
-    With ``reuse`` the connection stays open on ``brain`` for its next read (the
+    With ``reuse`` the connection stays open on the catalog for its next read (the
     caller must not close it): a long-lived process (the MCP server) then pays only
     for the freshness check and the search.
     """
-    path = brain.state / INDEX_FILE
-    with _index_lock(brain):
-        index, reason = _connect(brain, path, rebuild, reuse)
+    path = catalog.state / INDEX_FILE
+    with _index_lock(catalog):
+        index, reason = _connect(catalog, path, rebuild, reuse)
         if reason is None:
             reason = index.rebuild_reason()
-        if reason is None and index.get_meta(META_SEMANTIC) != _semantic_setting(brain):
+        if reason is None and index.get_meta(META_SEMANTIC) != _semantic_setting(catalog):
             reason = "the semantic layer was " + (
-                f"set to {brain.config.embedding_model or 'wordllama'}"
-                if brain.config.semantic
+                f"set to {catalog.config.embedding_model or 'wordllama'}"
+                if catalog.config.semantic
                 else "turned off"
             )
         try:
             if reason:
-                report = _build(brain, index, reason)
+                report = _build(catalog, index, reason)
             else:
-                report = refresh(brain, index, check_dirty=_dirty_check_due(brain))
+                report = refresh(catalog, index, check_dirty=_dirty_check_due(catalog))
         except IndexCorruptError:
             index.close()
             _remove_files(path)
-            index = _open(brain, path)
-            report = _build(brain, index, "the index was corrupt")
+            index = _open(catalog, path)
+            report = _build(catalog, index, "the index was corrupt")
         if reuse:
-            brain._catalog = (index, _inode(path))  # type: ignore[attr-defined]
+            catalog.connection = (index, _inode(path))
     return index, report
 
 
@@ -281,24 +354,24 @@ def _inode(path: Path) -> int | None:
         return None
 
 
-def _connect(brain: Brain, path: Path, rebuild: bool, reuse: bool) -> tuple[Index, str | None]:
+def _connect(catalog: Catalog, path: Path, rebuild: bool, reuse: bool) -> tuple[Index, str | None]:
     """The open index (the cached one when it is still the file on disk) and why to build."""
-    cached = getattr(brain, "_catalog", None)
+    cached = catalog.connection
     if cached is not None:
         if reuse and not rebuild and cached[1] == _inode(path):
             return cached[0], None
         cached[0].close()
-        brain._catalog = None  # type: ignore[attr-defined]
+        catalog.connection = None
     reason = "asked to rebuild" if rebuild else None
     if not path.exists() and reason is None:
         reason = "no index yet"
     if rebuild:
         _remove_files(path)
     try:
-        return _open(brain, path), reason
+        return _open(catalog, path), reason
     except IndexCorruptError:
         _remove_files(path)
-        return _open(brain, path), "the index was corrupt"
+        return _open(catalog, path), "the index was corrupt"
 
 
 # How long a write waits for the index after its commit. The commit is what counts: an
@@ -306,19 +379,19 @@ def _connect(brain: Brain, path: Path, rebuild: bool, reuse: bool) -> tuple[Inde
 AFTER_COMMIT_WAIT = 2.0
 
 
-def after_commit(brain: Brain, before: str | None, after: str, paths: Sequence[str]) -> None:
+def after_commit(catalog: Catalog, before: str | None, after: str, paths: Sequence[str]) -> None:
     """Update the rows a write just changed, if the index was current before it.
 
     Best effort: the write has committed, so a busy or broken index never fails it.
     """
-    path = brain.state / INDEX_FILE
+    path = catalog.state / INDEX_FILE
     if not path.exists():
         return
     try:
-        with _index_lock(brain, AFTER_COMMIT_WAIT), _open(brain, path) as index:
+        with _index_lock(catalog, AFTER_COMMIT_WAIT), _open(catalog, path) as index:
             if index.get_meta(META_COMMIT) != (before or ""):
                 return  # behind already: the next read catches up from git
-            _apply(brain, index, {rel: "M" for rel in paths})
+            _apply(catalog, index, {rel: "M" for rel in paths})
             index.set_meta(META_COMMIT, after)
     except (HomeLockedError, sqlite3.OperationalError):
         return  # still at ``before``: the next read brings it up to date
@@ -326,12 +399,14 @@ def after_commit(brain: Brain, before: str | None, after: str, paths: Sequence[s
         _remove_files(path)  # rebuilt once by the next read
 
 
-def upsert_docs(brain: Brain, docs: Iterable[Doc], *, replace_prefixes: Sequence[str] = ()) -> int:
+def upsert_docs(
+    catalog: Catalog, docs: Iterable[Doc], *, replace_prefixes: Sequence[str] = ()
+) -> int:
     """Add documents that do not come from home files (transcript turns)."""
-    path = brain.state / INDEX_FILE
+    path = catalog.state / INDEX_FILE
     if not path.exists():
         return 0  # the first read builds the index, with these docs included
-    with _index_lock(brain), _open(brain, path) as index:
+    with _index_lock(catalog), _open(catalog, path) as index:
         if replace_prefixes:
             for prefix in replace_prefixes:
                 index.remove_prefix(prefix)

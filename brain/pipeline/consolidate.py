@@ -34,6 +34,8 @@ from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_ra
 
 if TYPE_CHECKING:
     from brain.home.home import Brain
+    from brain.home.transaction import Transaction
+    from brain.index.sync import Catalog
 
 CONSOLIDATE_MAX_TOKENS = 8_000
 RELATED_K = 3
@@ -116,16 +118,14 @@ def _existing(record: Record) -> ExistingRecord:
     )
 
 
-def related_records(brain: Brain, raw: Sequence[RawMemory]) -> dict[str, Record]:
+def related_records(brain: Brain, catalog: Catalog, raw: Sequence[RawMemory]) -> dict[str, Record]:
     """Stored records the raw memories may touch: same key, or the best few matches.
 
     Searches the catalog the way ``brain recall`` does, but does not count the hits
     as uses: consolidation looking at a record must not keep it from decaying.
     """
-    from brain.index.sync import open_index
-
     found: dict[str, Record] = {}
-    index, _ = open_index(brain)
+    index, _ = catalog.open()
     try:
         for memory in raw:
             paths = [brain.record_path(memory.key)]
@@ -206,6 +206,7 @@ def consolidate(
     dry_run: bool = False,
     now: datetime | None = None,
     mock_response: str | None = None,
+    catalog: Catalog,
 ) -> ConsolidateResult:
     """Run phase 2 when enough raw memories are pending (or when forced), in one commit.
 
@@ -215,6 +216,7 @@ def consolidate(
         dry_run: say what would be sent (and, with the builtin model, done); write nothing.
         now: the current time (tests, evals), for decay and timestamps.
         mock_response: a canned model answer (litellm's mock), for tests.
+        catalog: the home's search index, to find the records the raw memories touch.
 
     Returns:
         The changes and the run's commit, or why it did not run.
@@ -234,14 +236,14 @@ def consolidate(
         why = f"{len(pending)} raw memories pending, threshold {threshold}; use --force"
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
     raw = _batch(brain, pending)
-    related = related_records(brain, raw)
+    related = related_records(brain, catalog, raw)
     existing = [_existing(r) for r in related.values()]
     if dry_run:
         return _dry_run(brain, run_id, raw, existing, len(pending))
     budget = llm.Budget(brain.config.max_tokens_per_run)
     ops = _operations(brain, raw, existing, budget, mock_response)
     run = _Run(brain, moment, raw)
-    with brain.transaction():
+    with brain.transaction() as tx:
         # The model was asked outside the lock; a run that finished meanwhile wins.
         if runs.consumed_ids(brain) & {m.id for m in raw}:
             raise ConsolidateError(
@@ -251,7 +253,7 @@ def consolidate(
             _apply(run, op)
         # A record a raw memory restated (even as "none: duplicate") was just used.
         _decay(run, {op.key for op in ops})
-        sha, message = _commit(run, run_id, ops, budget)
+        sha, message = _commit(tx, run, run_id, ops, budget)
     runs.clear_error(brain, "consolidate")
     return ConsolidateResult(
         run_id,
@@ -367,9 +369,11 @@ def _decay(run: _Run, reaffirmed: set[str]) -> None:
             run.changes.append(Change("archived", item.key, item.description, reason))
 
 
-def _commit(run: _Run, run_id: str, ops: list[Operation], budget: llm.Budget) -> tuple[str, str]:
+def _commit(
+    tx: Transaction, run: _Run, run_id: str, ops: list[Operation], budget: llm.Budget
+) -> tuple[str, str]:
     brain = run.brain
-    touched = views.write_records(brain, list(run.writes.values()), run.retire)
+    touched = views.write_records(tx, list(run.writes.values()), run.retire)
     counts = {a: sum(1 for c in run.changes if c.action == a) for a in views.ACTIONS}
     touched += views.write_views(
         brain, run.changes, run_id=run_id, now=run.now, model=brain.config.consolidation_model
@@ -382,7 +386,7 @@ def _commit(run: _Run, run_id: str, ops: list[Operation], budget: llm.Budget) ->
     raw_all = read_raw(brain)
     ids = {m.id for m in run.raw}
     position = max((n + 1 for n, m in enumerate(raw_all) if m.id in ids), default=0)
-    sha = brain.commit(
+    sha = tx.commit(
         touched,
         f"{message}\n\nRun: {run_id}",
         "consolidate",

@@ -315,7 +315,7 @@ def _write_run(
     good = [d for d in done if d.extraction is not None]
     if not good:
         return outcomes, None, None
-    with brain.transaction():
+    with brain.transaction() as tx:
         # Another run may have taken a session while this one was calling the model.
         good = [d for d in good if not is_extracted(brain, d.ref)]
         if not good:
@@ -338,7 +338,7 @@ def _write_run(
         count = len(entries)
         noun = "session" if len(good) == 1 else "sessions"
         message = f"extract: {len(good)} {noun}, {count} raw memor{'y' if count == 1 else 'ies'}"
-        sha = brain.commit(
+        sha = tx.commit(
             touched,
             f"{message}\n\nRun: {run_id}",
             "extract",

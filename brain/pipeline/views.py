@@ -22,6 +22,7 @@ from brain.sessions.sources.base import Transcript, Turn
 
 if TYPE_CHECKING:
     from brain.home.home import Brain
+    from brain.home.transaction import Transaction
     from brain.models.schema import Candidate, ExistingRecord, Operation
     from brain.pipeline.consolidate import Change
 
@@ -243,19 +244,19 @@ def record_from_operation(
 
 
 def write_records(
-    brain: Brain, writes: Sequence[Record], retire: dict[str, tuple[Record, str]]
+    tx: Transaction, writes: Sequence[Record], retire: dict[str, tuple[Record, str]]
 ) -> list[str]:
     """Write records (a record with the same key is superseded) and archive others.
 
-    Uses ``Brain.stage`` and ``Brain.stage_move``, the steps ``remember`` and
-    ``archive`` take, so a run's records carry the same ``supersedes`` chain and
-    archive fields. Inside ``brain.transaction()``; returns the paths for one commit.
+    Uses :meth:`Transaction.stage` and :meth:`Transaction.stage_move`, the steps
+    ``remember`` and ``archive`` take, so a run's records carry the same ``supersedes``
+    chain and archive fields. Returns the paths for the transaction's one commit.
     """
     touched: list[str] = []
     for record in writes:
-        touched += brain.stage(record).touched
+        touched += tx.stage(record).touched
     for key, (_, reason) in retire.items():
-        touched += brain.stage_move(key, archive=True, reason=reason).touched
+        touched += tx.stage_move(key, archive=True, reason=reason).touched
     return touched
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
+from brain.home import uses
 from brain.home.records import iso
 from brain.index import Doc
 from brain.sessions.cite import cited_records
@@ -49,7 +50,9 @@ from brain.sessions.watermarks import (
 )
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
+    from brain.home.transaction import Transaction
+    from brain.index.sync import Catalog
 
 __all__ = [
     "HarvestResult",
@@ -159,17 +162,20 @@ class _SourceRun:
 
 
 def harvest(
-    brain: Brain,
+    brain: Home,
     *,
     sources: Sequence[str] = DEFAULT_SOURCES,
     dry_run: bool = False,
     paths: Iterable[Path | str] | None = None,
     now: datetime | None = None,
+    catalog: Catalog | None = None,
 ) -> HarvestResult:
     """Harvest finished sessions into this machine's watermarks, in one commit.
 
     Args:
         brain: the home.
+        catalog: the home's search index, handed the sessions' turns and the citations
+            at once; without it they reach the index at its next rebuild.
         sources: adapter names to scan (their default roots).
         dry_run: read and count, write nothing.
         paths: harvest exactly these transcript files, ignoring the quiet window
@@ -181,9 +187,10 @@ def harvest(
         was new).
     """
     began = time.perf_counter()
-    settings = _settings(brain, now, dry_run, explicit=paths is not None)
+    want_docs = not dry_run and catalog is not None and catalog.exists
+    settings = _settings(brain, now, want_docs, explicit=paths is not None)
     work = explicit_files(paths) if paths is not None else _discovered(sources)
-    with brain.transaction():
+    with brain.transaction() as tx:
         runs = [_harvest_source(brain, src, files, settings) for src, files in work.items()]
         plan = plan_mirror(brain) if "claude" in sources and paths is None else None
         message = _message(runs, plan)
@@ -191,13 +198,14 @@ def harvest(
         if not dry_run and message is not None:
             cited = [path for run in runs for path in run.cited]
             if cited:  # journaled by the commit below, as a recall batch
-                from brain.index import sync as catalog
-
-                catalog.record_uses(brain, cited)
-            sha = _write(brain, runs, plan, message)
+                if catalog is not None:
+                    catalog.record_uses(cited)
+                else:
+                    uses.note_uses(brain, [p for p in cited if p.startswith("memories/")])
+            sha = _write(tx, runs, plan, message)
     docs_indexed, index_error = (None, None)
-    if sha is not None and settings.want_docs:
-        docs_indexed, index_error = _index(brain, runs)
+    if sha is not None and catalog is not None and settings.want_docs:
+        docs_indexed, index_error = _index(catalog, runs)
     refs = tuple(ref for run in runs for ref in run.refs)
     return HarvestResult(
         sources=tuple(run.frozen() for run in runs),
@@ -215,7 +223,9 @@ def harvest(
     )
 
 
-def import_session(brain: Brain, path: Path | str) -> HarvestResult:
+def import_session(
+    brain: Home, path: Path | str, *, catalog: Catalog | None = None
+) -> HarvestResult:
     """Register a transcript in brain's own format and harvest it (one commit).
 
     The file stays where it is; ``harvest/<machine>-brain.json`` records it.
@@ -228,7 +238,7 @@ def import_session(brain: Brain, path: Path | str) -> HarvestResult:
     file = Path(path).expanduser().absolute()
     if not file.is_file() or read_header(file) is None:
         raise NotATranscriptError(file)
-    return harvest(brain, sources=("brain",), paths=[file])
+    return harvest(brain, sources=("brain",), paths=[file], catalog=catalog)
 
 
 class NotATranscriptError(BrainError):
@@ -243,7 +253,7 @@ class NotATranscriptError(BrainError):
         self.path = path
 
 
-def _settings(brain: Brain, now: datetime | None, dry_run: bool, explicit: bool) -> _Settings:
+def _settings(brain: Home, now: datetime | None, want_docs: bool, explicit: bool) -> _Settings:
 
     moment = now or datetime.now(UTC)
     config = brain.config
@@ -253,20 +263,9 @@ def _settings(brain: Brain, now: datetime | None, dry_run: bool, explicit: bool)
         idle=config.min_idle_minutes * 60,
         max_age=config.max_age_days * 86_400,
         generate=config.generates,
-        want_docs=not dry_run and _has_catalog(brain),
+        want_docs=want_docs,
         explicit=explicit,
     )
-
-
-def _has_catalog(brain: Brain) -> bool:
-    """True when a search index exists to take turn documents.
-
-    Without one, building documents is wasted work: the first read builds the index
-    and gets them from ``iter_session_docs`` then.
-    """
-    from brain.index.sync import INDEX_FILE
-
-    return (brain.state / INDEX_FILE).exists()
 
 
 def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
@@ -280,7 +279,7 @@ def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
 
 
 def _harvest_source(
-    brain: Brain, source: str, files: list[SessionFile], settings: _Settings
+    brain: Home, source: str, files: list[SessionFile], settings: _Settings
 ) -> _SourceRun:
     run = _SourceRun(source, load_marks(brain.path, source))
     for file in files:
@@ -369,27 +368,23 @@ def _message(runs: list[_SourceRun], plan: MirrorPlan | None) -> str | None:
     return f"harvest: {'; '.join(parts)}" if parts else None
 
 
-def _write(brain: Brain, runs: list[_SourceRun], plan: MirrorPlan | None, message: str) -> str:
+def _write(tx: Transaction, runs: list[_SourceRun], plan: MirrorPlan | None, message: str) -> str:
     touched = [
-        save_marks(brain.path, run.source, run.marks, tmp_dir=brain.state)
-        for run in runs
-        if run.refs
+        save_marks(tx.path, run.source, run.marks, tmp_dir=tx.state) for run in runs if run.refs
     ]
     if plan is not None:
-        touched += write_plan(brain, plan)
+        touched += write_plan(tx, plan)
     counts = {run.source: len(run.refs) for run in runs if run.refs}
     new = sum(run.counts.get("new", 0) for run in runs)
     mirrored = len(plan.records) if plan is not None else 0
-    return brain.commit(touched, message, "harvest", sessions=counts, new=new, mirrored=mirrored)
+    return tx.commit(touched, message, "harvest", sessions=counts, new=new, mirrored=mirrored)
 
 
-def _index(brain: Brain, runs: list[_SourceRun]) -> tuple[int, str | None]:
+def _index(catalog: Catalog, runs: list[_SourceRun]) -> tuple[int, str | None]:
     """Hand the harvested sessions' turn documents to the catalog."""
-    from brain.index import sync as catalog
-
     docs = [doc for run in runs for doc in run.docs]
     prefixes = [f"session:{ref.source}:{ref.session_id}#" for run in runs for ref in run.refs]
     try:
-        return catalog.upsert_docs(brain, docs, replace_prefixes=prefixes), None
+        return catalog.upsert_docs(docs, replace_prefixes=prefixes), None
     except BrainError as exc:  # the catalog is derived: the harvest itself stands
         return 0, str(exc)

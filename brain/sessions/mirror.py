@@ -20,7 +20,8 @@ from brain.sessions.sources import claude
 from brain.sessions.sources.claude_memory import MemoryFile, discover_memory_dirs, read_memory_dir
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
+    from brain.home.transaction import Transaction
 
 PROFILE = "claude"
 TAG = "from:claude-memory"
@@ -62,7 +63,7 @@ def claude_root_default() -> Path:
     return claude.roots()[0].parent
 
 
-def mirror_claude_memory(brain: Brain, *, claude_root: Path | None = None) -> MirrorResult:
+def mirror_claude_memory(brain: Home, *, claude_root: Path | None = None) -> MirrorResult:
     """Copy Claude Code's memory files into the home as records, in one commit.
 
     Args:
@@ -72,12 +73,12 @@ def mirror_claude_memory(brain: Brain, *, claude_root: Path | None = None) -> Mi
     Returns:
         Counts and the commit (None when every file was already mirrored).
     """
-    with brain.transaction():
+    with brain.transaction() as tx:
         plan = plan_mirror(brain, claude_root)
-        touched = write_plan(brain, plan)
+        touched = write_plan(tx, plan)
         sha = None
         if touched:
-            sha = brain.commit(
+            sha = tx.commit(
                 touched,
                 mirror_message(plan),
                 "mirror",
@@ -108,7 +109,7 @@ def mirror_message(plan: MirrorPlan) -> str:
     return f"mirror: {count} claude {noun}{extra}"
 
 
-def plan_mirror(brain: Brain, claude_root: Path | None = None) -> MirrorPlan:
+def plan_mirror(brain: Home, claude_root: Path | None = None) -> MirrorPlan:
     """Decide which records to write; reads only. Call inside a transaction."""
     root = claude_root or claude_root_default()
     records: dict[str, Record] = {}
@@ -128,9 +129,9 @@ def plan_mirror(brain: Brain, claude_root: Path | None = None) -> MirrorPlan:
     return MirrorPlan(tuple(records.values()), found, superseded)
 
 
-def write_plan(brain: Brain, plan: MirrorPlan) -> list[str]:
+def write_plan(tx: Transaction, plan: MirrorPlan) -> list[str]:
     """Write the planned records (superseding by key); return the paths touched."""
-    return [path for record in plan.records for path in brain.stage(record).touched]
+    return [path for record in plan.records for path in tx.stage(record).touched]
 
 
 def _record(memory: MemoryFile, project: str | None) -> Record:

@@ -24,7 +24,7 @@ from brain.sessions.watermarks import (
 )
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
 
 TOOL_CHARS = 300
 DOC_BODY_CHARS = 4_000
@@ -158,7 +158,7 @@ def _head(text: str) -> str:
     return head + " […]" if len(text) > DOC_BODY_CHARS else head
 
 
-def iter_session_docs(brain: Brain) -> Iterator[Doc]:
+def iter_session_docs(brain: Home) -> Iterator[Doc]:
     """Docs for every harvested session whose transcript is still on disk."""
     for ref in harvested_sessions(brain):
         try:
@@ -189,7 +189,7 @@ class SessionView:
     turns: tuple[TurnView, ...]
 
 
-def show_session(brain: Brain, ident: str) -> SessionView:
+def show_session(brain: Home, ident: str) -> SessionView:
     """A harvested session by id or unique id prefix, re-read from disk.
 
     Raises:

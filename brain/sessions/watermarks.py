@@ -29,7 +29,7 @@ from brain.sessions.sources import get
 from brain.sessions.sources.base import ParseResult, SessionFile, Transcript, open_stream
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
 
 WATERMARK_DIR = "harvest"
 HEAD_BYTES = 64 * 1024
@@ -192,7 +192,7 @@ def watermark_sources(home: Path) -> list[str]:
     return sorted(p.name[len(prefix) : -5] for p in folder.glob(f"{prefix}*.json"))
 
 
-def harvested_sessions(brain: Brain, *, for_extraction: bool = False) -> list[SessionRef]:
+def harvested_sessions(brain: Home, *, for_extraction: bool = False) -> list[SessionRef]:
     """Every session in this machine's watermarks, newest activity first.
 
     Args:
@@ -242,7 +242,7 @@ class SessionNotFoundError(BrainError):
 
 
 def list_sessions(
-    brain: Brain, *, source: str | None = None, project: str | None = None
+    brain: Home, *, source: str | None = None, project: str | None = None
 ) -> list[SessionRef]:
     """Harvested sessions, newest first, filtered by source and project.
 
@@ -263,7 +263,7 @@ def list_sessions(
     ]
 
 
-def find_session(brain: Brain, ident: str) -> SessionRef:
+def find_session(brain: Home, ident: str) -> SessionRef:
     """The one harvested session whose id is ``ident`` or starts with it.
 
     Raises:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from brain.pipeline.evals import run_evals
+from brain.evals import run_evals
 
 EXPECTED = [
     "preference in memory_summary.md",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from brain.home.records import Record, iso, new_id, render
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.api import Brain
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +84,15 @@ def learn(
     brain: Brain, folder: Path, session_id: str, lines: Sequence[str], when: datetime
 ) -> None:
     """Harvest, extract and consolidate one session, as a day of work would."""
-    from brain.pipeline.consolidate import consolidate
-    from brain.pipeline.extract import extract
-    from brain.sessions.harvest import harvest
 
     path = write_session(folder, session_id, lines, when=when)
-    harvest(brain, paths=[path], now=when + timedelta(hours=2))
-    extract(brain, now=when + timedelta(hours=2))
-    consolidate(brain, force=True, now=when + timedelta(hours=2))
+    brain.harvest(paths=[path], now=when + timedelta(hours=2))
+    brain.extract(now=when + timedelta(hours=2))
+    brain.consolidate(force=True, now=when + timedelta(hours=2))
 
 
 def _home(root: Path, name: str) -> Brain:
-    from brain.home.home import Brain
+    from brain.api import Brain
 
     brain, _ = Brain.init(root / name)
     return brain
@@ -156,11 +153,10 @@ def check_decay(root: Path, now: datetime) -> list[EvalCheck]:
     )
     path = brain.record_path(record.key)
     path.write_text(render(record), encoding="utf-8")
-    with brain.transaction():
-        brain.commit(["memories/legacy-build-flag.md"], "remember: legacy-build-flag", "remember")
-    from brain.pipeline.consolidate import consolidate
+    with brain.transaction() as tx:
+        tx.commit(["memories/legacy-build-flag.md"], "remember: legacy-build-flag", "remember")
 
-    result = consolidate(brain, force=True, now=now)
+    result = brain.consolidate(force=True, now=now)
     archived = brain.record_path(record.key, archived=True)
     return [
         EvalCheck(

@@ -1,0 +1,259 @@
+"""One write to the home: what it touched, and the one commit it ends in.
+
+A :class:`Transaction` is made by :meth:`brain.home.home.Home.transaction` under the
+home lock. It owns everything a write touches: the record files it wrote so far (put
+back as HEAD has them if the write fails before its commit), the hand edits it looked
+for, and the journal line its commit carries. No other object reads or writes that
+state; pipeline runs, imports and the record verbs all stage and commit through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from brain.errors import BrainError
+from brain.home import journal, uses
+from brain.home.checks import HandEditError, check_text, clean_message, redacted
+from brain.home.files import atomic_write
+from brain.home.paths import ARCHIVE, MEMORIES, Located, record_path
+from brain.home.records import Record, RecordFormatError, iso, load, render, utcnow
+from brain.home.redact import redact, redact_fields
+from brain.home.repo import Repo
+
+# The journal's size after brain's last commit, in .brain/ (see drop_orphan_journal_lines).
+JOURNAL_SIZE = "journal-size"
+
+# Called after each commit with (HEAD before, the new commit, the paths it committed).
+CommitHook = Callable[[str | None, str, Sequence[str]], None]
+
+
+class RecordNotFoundError(BrainError):
+    """No record has the key."""
+
+    def __init__(self, key: str, where: str = "memory") -> None:
+        super().__init__(f"no record {key!r} in {where}", hint="see 'brain list'")
+        self.key = key
+
+
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A record written to disk but not yet committed."""
+
+    record: Record
+    superseded: str | None
+    touched: tuple[str, ...]
+
+
+def previous(root: Path, key: str) -> tuple[Record, Path] | None:
+    """The record a write of ``key`` would supersede (live first, then archived)."""
+    for archived in (False, True):
+        path = record_path(root, key, archived=archived)
+        if path.exists():
+            try:
+                return load(path), path
+            except RecordFormatError:
+                # A broken file is still replaced; its text stays in git history.
+                stub = Record(id="unreadable", key=key, type="fact", description="", body="")
+                return stub, path
+    return None
+
+
+class Transaction:
+    """The write in progress: stage records, then :meth:`commit` once.
+
+    Attributes:
+        path: the home's directory.
+        state: its local ``.brain/`` directory.
+        repo: its git repository.
+    """
+
+    def __init__(self, path: Path, state: Path, repo: Repo, on_commit: CommitHook) -> None:
+        self.path = path
+        self.state = state
+        self.repo = repo
+        self._on_commit = on_commit
+        # The record files written so far, and the hand edits found up front for a run
+        # of many writes (None: look per write).
+        self._written: set[str] = set()
+        self._hand_edits: dict[str, str] | None = None
+
+    @property
+    def written(self) -> frozenset[str]:
+        """The paths staged and not committed yet (put back if the write fails)."""
+        return frozenset(self._written)
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.path).as_posix()
+
+    # -- staging ---------------------------------------------------------------------
+
+    def stage(self, record: Record, *, sync: bool = True) -> Staged:
+        """Write ``record`` to ``memories/``, superseding a live or archived record with
+        its key; commit nothing. ``touched`` lists the paths to commit.
+        """
+        check_text(record)
+        record = redacted(record)
+        path = record_path(self.path, record.key)
+        old = previous(self.path, record.key)
+        self.refuse_hand_edits(path, *([old[1]] if old else []))
+        touched = [self.rel(path)]
+        if old is not None:
+            record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
+            if old[1] != path:
+                old[1].unlink()
+                touched.append(self.rel(old[1]))
+        atomic_write(path, render(record), tmp_dir=self.state, sync=sync)
+        self._written.update(touched)
+        return Staged(record, old[0].id if old else None, tuple(touched))
+
+    def stage_move(self, key: str, *, archive: bool, reason: str | None = None) -> Staged:
+        """Move a record into (or out of) ``archive/``; commit nothing.
+
+        ``touched`` is ``(source, destination)``.
+        """
+        src = record_path(self.path, key, archived=not archive)
+        if not src.exists():
+            raise RecordNotFoundError(key, "memory" if archive else "the archive")
+        dst = record_path(self.path, key, archived=archive)
+        self.refuse_hand_edits(src, dst)
+        if dst.exists():
+            # Two machines archived and kept the same key: a move would overwrite one.
+            raise BrainError(
+                f"{self.rel(src)} and {self.rel(dst)} both exist; a move would overwrite one",
+                hint=f"'brain show {key}' shows the live one; forget or re-key one of them "
+                "(e.g. 'brain remember TEXT --key NEW-KEY'), then retry",
+            )
+        record = load(src)
+        extra = {k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}}
+        if archive:
+            extra["archived"] = iso(utcnow())
+            if reason:
+                extra["archive_reason"] = redact(reason)
+        atomic_write(dst, render(record.evolve(extra=extra)), tmp_dir=self.state)
+        src.unlink()
+        touched = (self.rel(src), self.rel(dst))
+        self._written.update(touched)
+        return Staged(record, None, touched)
+
+    def remove(self, rel: str) -> None:
+        """Delete one file of the home; commit nothing (its text stays in git history)."""
+        path = self.path / rel
+        self.refuse_hand_edits(path)
+        path.unlink()
+        self._written.add(rel)
+
+    # -- hand edits ------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def hand_edits_known(self) -> Iterator[None]:
+        """Look for hand edits once for a run of many writes (an import)."""
+        self._hand_edits = self.repo.hand_edited([MEMORIES, ARCHIVE])
+        try:
+            yield
+        finally:
+            self._hand_edits = None
+
+    def refuse_hand_edits(self, *paths: Path) -> None:
+        """Refuse to replace, move or delete a record file the person edited by hand
+        and did not commit: files are the truth, and that text is nowhere else."""
+        rels = [r for p in paths if p.exists() and (r := self.rel(p)) not in self._written]
+        known = self._hand_edits
+        edited = (
+            {r: known[r] for r in rels if r in known}
+            if known is not None
+            else self.repo.hand_edited(rels)
+        )
+        if edited:
+            rel, how = next(iter(edited.items()))
+            raise HandEditError(self.path, rel, how)
+
+    # -- the commit ------------------------------------------------------------------
+
+    def commit(self, paths: Sequence[str], message: str, op: str, **fields: object) -> str:
+        """Journal ``op`` and commit ``paths`` with it; undo both if the commit fails.
+
+        Use counts that recalls left in ``.brain/`` since the last commit ride along as
+        one ``recall`` journal line.
+        """
+        # A reason, a key or a config value typed with a secret in it must not reach
+        # the history either; nor control characters, which `brain log` reads between.
+        message, fields = clean_message(redact(message)), redact_fields(fields)
+        journal_path = self.path / journal.JOURNAL
+        size = journal_path.stat().st_size if journal_path.exists() else 0
+        before = self.repo.head()
+        pending = uses.take_pending_uses(self)
+        if pending:
+            journal.append(self.path, "recall", uses=pending)
+        journal.append(self.path, op, **fields)
+        try:
+            sha = self.repo.commit([*paths, journal.JOURNAL], message)
+        except BrainError:
+            restore_paths(self.path, self.repo, paths)
+            with journal_path.open("r+b") as fh:
+                fh.truncate(size)
+            uses.note_uses(self, [p for p, n in pending.items() for _ in range(n)])
+            raise
+        note_journal_size(self)
+        self._written = set()  # committed: nothing left to put back
+        self._on_commit(before, sha, [*paths, journal.JOURNAL])
+        return sha
+
+    def roll_back(self) -> None:
+        """Put what this write staged back as HEAD has it (after a failure)."""
+        if self._written:
+            with contextlib.suppress(BrainError, OSError):
+                restore_paths(self.path, self.repo, sorted(self._written))
+        self._written = set()
+
+
+def note_journal_size(home: Located) -> None:
+    """Note the journal's size after a commit (see :func:`drop_orphan_journal_lines`)."""
+    with contextlib.suppress(OSError):
+        size = (home.path / journal.JOURNAL).stat().st_size
+        (home.state / JOURNAL_SIZE).write_text(str(size))
+
+
+def drop_orphan_journal_lines(home: Located, repo: Repo) -> None:
+    """Drop journal lines a writer appended and died before committing.
+
+    Every write appends its line and commits it under the home lock, so lines past
+    what HEAD has, found before a write starts, belong to no commit; the next
+    commit would otherwise carry them in its own name. The size noted after the
+    last commit spares the git call when nothing changed.
+    """
+    path = home.path / journal.JOURNAL
+    try:
+        size = path.stat().st_size
+        noted = (home.state / JOURNAL_SIZE).read_text().strip()
+    except OSError:
+        noted = ""
+        size = -1
+    if noted == str(size) or not repo.head():
+        return
+    committed = repo.file_at_head(journal.JOURNAL)
+    if committed is None or size <= len(committed):
+        return
+    with path.open("r+b") as fh:
+        if fh.read(len(committed)) != committed:
+            return  # edited by hand, not appended to: leave it
+        orphans = fh.read().decode("utf-8", "replace").splitlines()
+        fh.truncate(len(committed))
+    repo.run("reset", "--quiet", "--", journal.JOURNAL)
+    # Uses the dead writer had folded into its line go back to the pending file.
+    uses.restore_folded(home, orphans)
+
+
+def restore_paths(root: Path, repo: Repo, paths: Sequence[str]) -> None:
+    """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
+    if repo.head():
+        # The journal too: its line for this write was appended and staged.
+        repo.run("reset", "--quiet", "--", *paths, journal.JOURNAL)
+    for rel in paths:
+        tracked = repo.head() and repo.run("ls-tree", "--name-only", "HEAD", rel)
+        if tracked:
+            repo.run("checkout", "HEAD", "--", rel)
+        else:
+            (root / rel).unlink(missing_ok=True)
