@@ -162,7 +162,7 @@ def drop_orphan_journal_lines(brain: Brain) -> None:
             return  # edited by hand, not appended to: leave it
         orphans = fh.read().decode("utf-8", "replace").splitlines()
         fh.truncate(len(committed))
-    brain.repo.run("reset", "--quiet", "--", journal.JOURNAL)
+    brain.repo.unstage(journal.JOURNAL)
     # Uses the dead writer had folded into its line go back to the pending file.
     from brain.home import uses
 
@@ -173,10 +173,10 @@ def restore_paths(brain: Brain, paths: Iterable[str]) -> None:
     """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
     if brain.repo.head():
         # The journal too: its line for this write was appended and staged.
-        brain.repo.run("reset", "--quiet", "--", *paths, journal.JOURNAL)
+        brain.repo.unstage(*paths, journal.JOURNAL)
     for rel in paths:
-        tracked = brain.repo.head() and brain.repo.run("ls-tree", "--name-only", "HEAD", rel)
+        tracked = brain.repo.head() and brain.repo.at_head(rel)
         if tracked:
-            brain.repo.run("checkout", "HEAD", "--", rel)
+            brain.repo.checkout_head(rel)
         else:
             (brain.path / rel).unlink(missing_ok=True)
