@@ -80,3 +80,12 @@ def test_remotes_are_named_with_their_urls(repo: Repo, tmp_path: Path) -> None:
 def test_a_folder_that_is_not_a_repository_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RepoError, match="is not a git repository$"):
         Repo(tmp_path)
+
+
+def test_a_failed_clone_names_the_url(tmp_path: Path) -> None:
+    url = str(tmp_path / "nowhere")
+    with pytest.raises(RepoError) as caught:
+        Repo.clone(url, tmp_path / "copy")
+    assert str(caught.value).startswith(f"git clone of {url} failed: fatal: repository ")
+    assert caught.value.returncode == 128 and caught.value.command[1] == "clone"
+    assert not (tmp_path / "copy").exists()

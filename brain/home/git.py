@@ -6,13 +6,14 @@ every exit status looked at. :mod:`brain.home.repo` builds the typed operations 
 log, pull, ...) on it; nothing else in brain spells out a git command line.
 
 The runner starts the git CLI with :mod:`subprocess`, not through GitPython's
-``repo.git``, which starts the same CLI underneath. Measured on a 2-core machine:
-``import git`` takes 75-105 ms (``python -X importtime``) and ``python -c "import git"``
-~125 ms against ~15 ms for ``python -c pass``, while one ``git rev-parse`` through
-subprocess takes ~2 ms. The read path (``brain recall``, the session-start hook) asks git
-one or two questions and must not pay the import for them; the write path already
-committed through the CLI because GitPython's own index is ~6x slower (see
-:meth:`brain.home.repo.Repo.commit`). So nothing in brain imports GitPython.
+``repo.git``, which starts the same CLI underneath. Measured on a shared 2-core machine:
+``import git`` takes 65-110 ms in-process (``python -X importtime``), and
+``python -c "import git"`` 125-210 ms against 15-25 ms for ``python -c pass``, while one
+``git rev-parse`` through subprocess takes 2-4 ms. The read path (``brain recall``, the
+session-start hook) asks git one or two questions and must stay fast, so it must not pay
+the import for them; the write path already committed through the CLI, because
+GitPython's own index is ~6x slower (see :meth:`brain.home.repo.Repo.commit`). So nothing
+in brain imports GitPython, and a write no longer pays for it either.
 
 Besides the runner, this module answers the questions the catalog and the write path ask
 before they act: which files changed between commits or on disk, whether a commit would
@@ -66,6 +67,11 @@ class RepoError(BrainError):
         self.command = tuple(command)
         self.returncode = returncode
         self.stderr = stderr
+
+    @property
+    def said(self) -> str:
+        """What git said, on one line; the message when no git command said anything."""
+        return " ".join(self.stderr.split()) or self.message
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,7 +74,7 @@ class Repo:
             run_git(None, "clone", "--quiet", f"--branch={BRANCH}", "--", url, str(path))
         except RepoError as exc:
             raise RepoError(
-                f"git clone of {url} failed: {' '.join(exc.stderr.split())}",
+                f"git clone of {url} failed: {exc.said}",
                 command=exc.command,
                 returncode=exc.returncode,
                 stderr=exc.stderr,
@@ -262,7 +262,7 @@ class Repo:
             listing = self._git("ls-tree", "-r", "-z", "--full-tree", rev, "--", prefix)
         except RepoError as exc:
             raise RepoError(
-                f"cannot read {prefix} at {rev}: {' '.join(exc.stderr.split())}",
+                f"cannot read {prefix} at {rev}: {exc.said}",
                 command=exc.command,
                 returncode=exc.returncode,
                 stderr=exc.stderr,
