@@ -126,7 +126,7 @@ def check_convention_superseded(root: Path, now: datetime) -> list[EvalCheck]:
     memory_md = (brain.path / "MEMORY.md").read_text(encoding="utf-8")
     new_only = "without a scope" in texts and "with a scope" not in texts
     chained = any(r.supersedes for r in live if "without a scope" in r.body)
-    history = brain.repo.run("log", "-p", "--", "memories/")
+    history = brain.repo.patches("memories/")
     return [
         EvalCheck("new convention replaces the old record", new_only, f"{len(live)} records"),
         EvalCheck("the new record names the old in supersedes", chained, ""),

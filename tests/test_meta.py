@@ -14,9 +14,14 @@ from brain.cli import main
 
 PACKAGE = Path(__file__).resolve().parent.parent / "brain"
 
+# The one module that runs git (and may import GitPython, which it does not need).
+GIT_RUNNER = "brain/home/git.py"
+# Modules that spell out git command lines for the runner to run.
+GIT_COMMANDS = (GIT_RUNNER, "brain/home/repo.py")
+
 # Each outside library is imported by one module (or package) only.
 OWNERS = {
-    "git": ("brain/home/repo.py",),
+    "git": (GIT_RUNNER,),
     "litellm": ("brain/models/litellm_model.py",),
     "click": ("brain/cli/",),
     "mcp": ("brain/agents/mcp",),
@@ -43,6 +48,97 @@ def test_each_outside_library_has_one_owner() -> None:
             if lib in imported_roots(path) and not rel.startswith(owners):
                 offenders.append(f"{rel} imports {lib}")
     assert offenders == []
+
+
+def _is_git_argv(node: ast.AST | None) -> bool:
+    """A list or tuple literal whose first element is the string ``git``."""
+    return (
+        isinstance(node, ast.List | ast.Tuple)
+        and bool(node.elts)
+        and isinstance(node.elts[0], ast.Constant)
+        and node.elts[0].value == "git"
+    )
+
+
+def _subprocess_names(tree: ast.AST) -> set[str]:
+    """Names that start a process in this module: ``subprocess.run``, a bare ``run``
+    imported from subprocess, ``os.system`` and the like."""
+    names = {"subprocess", "os"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in {"subprocess", "os"}:
+            names |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {a.asname for a in node.names if a.name in {"subprocess", "os"} and a.asname}
+    return names
+
+
+def git_calls(path: Path) -> list[str]:
+    """Where a module starts git itself: a ``git ...`` argv written anywhere, or a shell
+    line beginning with ``git`` handed to subprocess or os."""
+    tree = ast.parse(path.read_text(), str(path))
+    starters = _subprocess_names(tree)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if _is_git_argv(node):
+            found.append((getattr(node, "lineno", 0), "a git argv"))
+        if not isinstance(node, ast.Call):
+            continue
+        root = node.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not (isinstance(root, ast.Name) and root.id in starters):
+            continue
+        argv = node.args[0] if node.args else None
+        if isinstance(argv, ast.Constant) and str(argv.value).split()[:1] == ["git"]:
+            found.append((node.lineno, "a shell line running git"))
+    return [f"line {line}: {what}" for line, what in sorted(found)]
+
+
+def test_only_the_runner_runs_git() -> None:
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).as_posix()
+        if rel != GIT_RUNNER:
+            offenders += [f"{rel} {where}" for where in git_calls(path)]
+    assert offenders == []
+
+
+def test_git_command_lines_stay_with_the_runner() -> None:
+    """Outside the runner and the repository's typed operations, nothing calls the
+    runner: the rest of brain asks :class:`brain.home.repo.Repo` or the runner's
+    named queries."""
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).as_posix()
+        if rel in GIT_COMMANDS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), rel)):
+            called = node.func if isinstance(node, ast.Call) else None
+            name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+            if name in {"run_git", "_git"}:
+                offenders.append(f"{rel}:{node.lineno} calls {name}")
+            if isinstance(node, ast.ImportFrom) and any(a.name == "run_git" for a in node.names):
+                offenders.append(f"{rel}:{node.lineno} imports run_git")
+    assert offenders == []
+
+
+def test_the_rule_sees_git_started_by_hand(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import subprocess\n"
+        "from subprocess import run as go\n"
+        "subprocess.run(['git', 'status'])\n"
+        "go(('git', '-C', '.', 'log'))\n"
+        "cmd = ['git', 'diff']\n"
+        "subprocess.check_output('git log', shell=True)\n"
+        "subprocess.run(['ls'])\n"
+    )
+    assert git_calls(module) == [
+        "line 3: a git argv",
+        "line 4: a git argv",
+        "line 5: a git argv",
+        "line 6: a shell line running git",
+    ]
 
 
 def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:

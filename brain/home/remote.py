@@ -27,9 +27,7 @@ class RemoteError(BrainError):
 
 def remote_add(brain: Home, url: str, name: str = "origin") -> SyncResult:
     """Add (or re-point) the remote ``name``."""
-    remotes = brain.repo.remotes()
-    verb = "set-url" if name in remotes else "add"
-    brain.repo.run("remote", verb, name, url)
+    brain.repo.set_remote(name, url)
     return SyncResult("remote-add", name, brain.repo.head(), f"{name} -> {url}")
 
 
@@ -43,7 +41,7 @@ def push(brain: Home, name: str = "origin") -> SyncResult:
     """Push the home's history to the remote."""
     remote = _remote(brain, name)
     with brain.transaction():
-        brain.repo.run("push", "--quiet", "-u", remote, f"{BRANCH}:{BRANCH}")
+        brain.repo.push(remote)
     return SyncResult("push", remote, brain.repo.head(), f"pushed {BRANCH} to {remote}")
 
 
@@ -52,12 +50,12 @@ def pull(brain: Home, name: str = "origin") -> SyncResult:
     remote = _remote(brain, name)
     with brain.transaction():
         before = brain.repo.head()
-        brain.repo.run("fetch", "--quiet", remote)
+        brain.repo.fetch(remote)
         upstream = f"{remote}/{BRANCH}"
-        if not brain.repo.run("branch", "-r", "--list", upstream).strip():
+        if not brain.repo.has_remote_branch(upstream):
             return SyncResult("pull", remote, before, "remote has no history yet")
         try:
-            brain.repo.run("merge", "--no-edit", "--quiet", upstream)
+            brain.repo.merge(upstream)
         except BrainError:
             if not (brain.path / ".git" / "MERGE_HEAD").exists():
                 # No merge started (a hand edit in the way, unrelated histories): git's
@@ -78,13 +76,12 @@ def _settle_conflict(brain: Home) -> None:
     conflicted = brain.repo.conflicted()
     records = [p for p in conflicted if p not in GENERATED]
     if records or not conflicted:
-        brain.repo.run("merge", "--abort")
+        brain.repo.abort_merge()
         raise MergeConflictError(records or ["(unknown)"])
     for path in conflicted:
-        brain.repo.run("checkout", "--ours", "--", path)
+        brain.repo.take_ours(path)
     regenerated = brain.views_again()
-    brain.repo.run("add", "--", *sorted({*conflicted, *regenerated}))
-    brain.repo.run("commit", "--quiet", "--no-edit", "--no-verify")
+    brain.repo.conclude_merge(sorted({*conflicted, *regenerated}))
 
 
 def clone(url: str, path: Path) -> SyncResult:

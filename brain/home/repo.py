@@ -1,27 +1,23 @@
-"""The memory home's git repository. The only module that imports GitPython.
+"""The memory home's git repository: typed operations built on :mod:`brain.home.git`.
 
-Commits go through the git CLI (``repo.git``), never GitPython's pure-Python index:
-committing one file into a 20k-file repository takes ~86 ms with the CLI and ~524 ms
-with the index API.
-
-GitPython costs ~100 ms to import, so it is imported only when a :class:`Repo` is made;
-the read path (recall) uses :func:`head_sha` and :mod:`brain.home.git`, which run the git
-CLI directly.
+Each method is one thing brain does with its history (commit exactly these files, read
+the log, pull, ...) and returns a real type; the git command lines live here and in the
+runner, nowhere else. Commits go through git's plumbing (see :meth:`Repo.commit`): with
+the git CLI, committing one file into a 20k-file repository takes ~86 ms; with
+GitPython's pure-Python index it took ~524 ms.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from brain.home.git import RepoError, check_writable, clear_stale_locks, patiently
+from brain.home.git import RepoError, check_writable, clear_stale_locks, head_sha, run_git
 
-__all__ = ["BRANCH", "Commit", "MergeConflictError", "Repo", "RepoError", "head_sha"]
+__all__ = ["BRANCH", "Commit", "MergeConflictError", "Repo", "RepoError"]
 
 BRANCH = "main"
 # Where brain keeps the identity of git's index file after its own last commit.
@@ -53,72 +49,19 @@ class Commit:
     files: tuple[tuple[str, str], ...]  # (status letter, path)
 
 
-def _gitpython() -> Any:
-    import git
-
-    return git
-
-
-def head_sha(home: Path) -> str | None:
-    """HEAD's sha, read from ``.git`` directly (no process, no GitPython).
-
-    Falls back to ``git rev-parse`` for layouts it does not know (worktrees, odd refs).
-    Returns None before the first commit.
-    """
-    gitdir = home / ".git"
-    try:
-        head = (gitdir / "HEAD").read_text().strip()
-        if not head.startswith("ref: "):
-            return head if len(head) == 40 else _rev_parse_head(home)
-        ref = head[5:]
-        loose = gitdir / ref
-        if loose.is_file():
-            return loose.read_text().strip()
-        packed = gitdir / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text().splitlines():
-                if line.endswith(f" {ref}") and not line.startswith(("#", "^")):
-                    return line.split(" ", 1)[0]
-        return _rev_parse_head(home)
-    except (OSError, UnicodeDecodeError):
-        return _rev_parse_head(home)
-
-
-def _rev_parse_head(home: Path) -> str | None:
-    out = subprocess.run(
-        ["git", "-C", str(home), "rev-parse", "--verify", "-q", "HEAD"],
-        capture_output=True,
-        text=True,
-    )
-    return out.stdout.strip() or None
-
-
-def _wrap(exc: Exception, what: str) -> RepoError:
-    detail = getattr(exc, "stderr", "") or str(exc)
-    detail = " ".join(str(detail).split()).removeprefix("stderr: ").strip("' ")
-    return RepoError(f"git {what} failed: {detail}")
-
-
 class Repo:
     """A thin, typed wrapper over the home's git repository."""
 
     def __init__(self, path: Path) -> None:
+        if not (path / ".git").exists():
+            raise RepoError(f"{path} is not a git repository")
         self.path = path
-        git = _gitpython()
-        try:
-            self._repo = git.Repo(path)
-        except (git.exc.InvalidGitRepositoryError, git.exc.NoSuchPathError) as exc:
-            raise RepoError(f"{path} is not a git repository") from exc
-        self.git = self._repo.git
 
     @classmethod
     def init(cls, path: Path) -> Repo:
         """Create a repository at ``path`` on branch ``main``, tuned for many files."""
-        git = _gitpython()
-        try:
-            git.Repo.init(path, initial_branch=BRANCH)
-        except git.exc.GitError as exc:
-            raise _wrap(exc, "init") from exc
+        path.mkdir(parents=True, exist_ok=True)
+        run_git(path, "init", "--quiet", f"--initial-branch={BRANCH}")
         repo = cls(path)
         repo._tune()
         return repo
@@ -126,11 +69,16 @@ class Repo:
     @classmethod
     def clone(cls, url: str, path: Path) -> Repo:
         """Clone ``url`` into ``path``."""
-        git = _gitpython()
         try:
-            git.Repo.clone_from(url, path, branch=BRANCH)
-        except git.exc.GitError as exc:
-            raise _wrap(exc, f"clone of {url}") from exc
+            # In the current directory, as a relative URL or path is meant from there.
+            run_git(None, "clone", "--quiet", f"--branch={BRANCH}", "--", url, str(path))
+        except RepoError as exc:
+            raise RepoError(
+                f"git clone of {url} failed: {exc.said}",
+                command=exc.command,
+                returncode=exc.returncode,
+                stderr=exc.stderr,
+            ) from exc
         repo = cls(path)
         repo._tune()
         return repo
@@ -139,20 +87,14 @@ class Repo:
         # Index v4 and the untracked cache keep commits fast with 10^4 record files;
         # light compression of loose objects halves the cost of rewriting the large
         # memories/ tree object on every commit (gc packs them properly later).
-        self.git.config("feature.manyFiles", "true")
-        self.git.config("core.looseCompression", "1")
+        self._git("config", "feature.manyFiles", "true")
+        self._git("config", "core.looseCompression", "1")
 
-    def run(self, *args: str, env: dict[str, str] | None = None) -> str:
-        """Run one git command in the home and return its stdout."""
-        git = _gitpython()
-
-        def call() -> str:
-            try:
-                return str(self.git.execute(["git", *args], env=env))
-            except git.exc.GitError as exc:
-                raise _wrap(exc, args[0]) from exc
-
-        return patiently(call)
+    def _git(
+        self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None
+    ) -> str:
+        """Run one git command in the home and return its stdout (see :func:`run_git`)."""
+        return run_git(self.path, *args, stdin=stdin, env=env).text
 
     def _identity(self) -> dict[str, str] | None:
         """Who commits: the person's git identity, or ``brain`` on a machine without one.
@@ -160,10 +102,8 @@ class Repo:
         A fresh machine often has no ``user.email``; the memory must still be written.
         """
         if not hasattr(self, "_fallback"):
-            known = subprocess.run(
-                ["git", "-C", str(self.path), "var", "GIT_COMMITTER_IDENT"],
-                capture_output=True,
-            )
+            # git exits 128 when it cannot tell who commits: that is the answer asked for.
+            known = run_git(self.path, "var", "GIT_COMMITTER_IDENT", ok=(0, 128))
             self._fallback: dict[str, str] | None = None
             if known.returncode != 0:
                 from brain.home.journal import machine_name
@@ -176,19 +116,6 @@ class Repo:
                     "GIT_COMMITTER_EMAIL": email,
                 }
         return self._fallback
-
-    def _feed(self, args: list[str], data: bytes, env: dict[str, str] | None = None) -> None:
-        """Run one git command with ``data`` on its stdin (``env`` added to the process's)."""
-        full_env = {**os.environ, **env} if env else None
-
-        def call() -> None:
-            cmd = ["git", "-C", str(self.path), *args]
-            out = subprocess.run(cmd, input=data, capture_output=True, env=full_env)
-            if out.returncode != 0:
-                detail = " ".join(out.stderr.decode(errors="replace").split())
-                raise RepoError(f"git {args[0]} failed: {detail}")
-
-        patiently(call)
 
     def head(self) -> str | None:
         """The sha of HEAD, or None before the first commit."""
@@ -210,15 +137,15 @@ class Repo:
         foreign = foreign and self._index_stamp() != self._stamp_file_text()
         foreign = foreign and self._staged_besides(paths)
         if paths:
-            self._feed(["update-index", "--add", "--remove", "-z", "--stdin"], listed)
+            self._git("update-index", "--add", "--remove", "-z", "--stdin", stdin=listed)
         # Read after update-index has had git's lock: a commit the person was making
         # meanwhile (their editor open) has landed by then, and becomes the parent.
         parent = head_sha(self.path)
-        tree = self._tree_of(parent, listed) if foreign and parent else self.run("write-tree")
+        tree = self._tree_of(parent, listed) if foreign and parent else self._git("write-tree")
         tree = tree.strip()
         parents = ["-p", parent] if parent else []
-        sha = self.run("commit-tree", tree, *parents, "-m", message, env=self._identity()).strip()
-        self.run(
+        sha = self._git("commit-tree", tree, *parents, "-m", message, env=self._identity()).strip()
+        self._git(
             "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", sha, parent or ""
         )
         stamp = self.path / ".git" / _STAMP
@@ -247,7 +174,7 @@ class Repo:
     def _staged_besides(self, paths: Sequence[str]) -> bool:
         """Whether git's index holds staged changes to files other than ``paths``
         (asked before brain stages its own)."""
-        out = self.run("diff-index", "--cached", "--name-only", "-z", "HEAD", "--")
+        out = self._git("diff-index", "--cached", "--name-only", "-z", "HEAD", "--")
         return bool({p for p in out.split("\0") if p} - set(paths))
 
     def _tree_of(self, parent: str, listed: bytes) -> str:
@@ -259,11 +186,12 @@ class Repo:
         private = self.path / ".git" / f"brain-index-{os.getpid()}"
         env = {"GIT_INDEX_FILE": str(private)}
         try:
-            self.run("read-tree", parent, env=env)
+            self._git("read-tree", parent, env=env)
             if listed:
-                cmd = ["update-index", "--add", "--remove", "-z", "--stdin"]
-                self._feed(cmd, listed, env=env)
-            return self.run("write-tree", env=env).strip()
+                self._git(
+                    "update-index", "--add", "--remove", "-z", "--stdin", stdin=listed, env=env
+                )
+            return self._git("write-tree", env=env).strip()
         finally:
             private.unlink(missing_ok=True)
 
@@ -274,7 +202,7 @@ class Repo:
             return {}
         # --no-optional-locks: no rewrite of git's index (slower, and it would void the
         # stamp of brain's last commit).
-        out = self.run(
+        out = self._git(
             "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all",
             "--", *paths,
         )  # fmt: skip
@@ -303,7 +231,7 @@ class Repo:
         args = ["log", f"--format={_RS}%H{_FS}%cI{_FS}%B{_FS}", "--name-status"]
         if limit:
             args.append(f"-n{limit}")
-        out = self.run(*args, "--", *paths)
+        out = self._git(*args, "--", *paths)
         commits = []
         for chunk in out.split(_RS)[1:]:
             parts = chunk.split(_FS, 3)
@@ -317,15 +245,12 @@ class Repo:
 
     def rev_before(self, when: str) -> str | None:
         """The last commit at or before ``when`` (any date git understands)."""
-        out = self.run("rev-list", "-1", f"--before={when}", "HEAD").strip()
+        out = self._git("rev-list", "-1", f"--before={when}", "HEAD").strip()
         return out or None
 
     def file_at_head(self, rel: str) -> bytes | None:
         """The bytes of ``rel`` as HEAD has it, or None when HEAD does not have it."""
-        out = subprocess.run(
-            ["git", "-C", str(self.path), "cat-file", "blob", f"HEAD:{rel}"], capture_output=True
-        )
-        return out.stdout if out.returncode == 0 else None
+        return self._blobs([f"HEAD:{rel}"])[0]
 
     def files_at(self, rev: str, prefix: str) -> dict[str, bytes]:
         """Every file under ``prefix`` (a folder or one file) as it was at ``rev``.
@@ -333,25 +258,109 @@ class Repo:
         Returns:
             Path → content; {} when ``prefix`` did not exist at ``rev``.
         """
-        git = _gitpython()
         try:
-            tree = self._repo.commit(rev).tree
-            folder = tree / prefix.rstrip("/")
-        except KeyError:
-            return {}
-        except (ValueError, git.exc.GitError) as exc:
-            raise RepoError(f"cannot read {prefix} at {rev}: {exc}") from exc
-        if folder.type == "blob":  # a file, such as MEMORY.md
-            return {folder.path: folder.data_stream.read()}
+            listing = self._git("ls-tree", "-r", "-z", "--full-tree", rev, "--", prefix)
+        except RepoError as exc:
+            raise RepoError(
+                f"cannot read {prefix} at {rev}: {exc.said}",
+                command=exc.command,
+                returncode=exc.returncode,
+                stderr=exc.stderr,
+            ) from exc
+        # "<mode> <type> <sha>\t<path>"; submodules ("commit") have no content here.
+        entries = [e.split("\t", 1) for e in listing.split("\0") if e]
+        blobs = [(meta.split()[2], path) for meta, path in entries if meta.split()[1] == "blob"]
+        contents = self._blobs([sha for sha, _ in blobs])
         return {
-            blob.path: blob.data_stream.read() for blob in folder.traverse() if blob.type == "blob"
+            path: data for (_, path), data in zip(blobs, contents, strict=True) if data is not None
         }
+
+    def _blobs(self, names: Sequence[str]) -> list[bytes | None]:
+        """The content of each named blob (``HEAD:path``, a sha), None where there is none.
+
+        One ``git cat-file --batch`` for all of them: a missing name is an answer in its
+        output, not a failed command.
+        """
+        if not names:
+            return []
+        out = run_git(
+            self.path, "cat-file", "--batch", stdin="".join(f"{n}\n" for n in names).encode()
+        ).stdout
+        found: list[bytes | None] = []
+        pos = 0
+        for _ in names:
+            end = out.index(b"\n", pos)
+            header = out[pos:end].split()  # "<sha> <type> <size>" or "<name> missing"
+            if header[-1] in (b"missing", b"ambiguous"):
+                found.append(None)
+                pos = end + 1
+                continue
+            size = int(header[2])
+            found.append(out[end + 1 : end + 1 + size] if header[1] == b"blob" else None)
+            pos = end + 1 + size + 1  # the content, then a newline
+        return found
 
     def remotes(self) -> dict[str, str]:
         """Configured remotes: name → url."""
-        return {r.name: next(iter(r.urls), "") for r in self._repo.remotes}
+        out = run_git(self.path, "config", "-z", "--get-regexp", r"^remote\..*\.url$", ok=(0, 1))
+        urls: dict[str, str] = {}
+        for entry in out.text.split("\0"):  # "remote.<name>.url\n<url>"
+            key, _, url = entry.partition("\n")
+            if key:
+                urls.setdefault(key.removeprefix("remote.").removesuffix(".url"), url)
+        return urls
+
+    def set_remote(self, name: str, url: str) -> None:
+        """Add the remote ``name``, or point it at ``url`` if it exists."""
+        self._git("remote", "set-url" if name in self.remotes() else "add", name, url)
+
+    def push(self, remote: str) -> None:
+        """Push the branch to ``remote`` and track it there."""
+        self._git("push", "--quiet", "-u", remote, f"{BRANCH}:{BRANCH}")
+
+    def fetch(self, remote: str) -> None:
+        """Fetch ``remote``'s history."""
+        self._git("fetch", "--quiet", remote)
+
+    def has_remote_branch(self, upstream: str) -> bool:
+        """Whether the remote-tracking branch ``upstream`` (``origin/main``) exists."""
+        ref = f"refs/remotes/{upstream}"
+        return run_git(self.path, "rev-parse", "--verify", "-q", ref, ok=(0, 1)).returncode == 0
+
+    def merge(self, upstream: str) -> None:
+        """Merge ``upstream`` into the branch with git's own message."""
+        self._git("merge", "--no-edit", "--quiet", upstream)
+
+    def abort_merge(self) -> None:
+        """Give up the merge under way; the home is as it was before it."""
+        self._git("merge", "--abort")
+
+    def take_ours(self, path: str) -> None:
+        """Settle a conflicted ``path`` by keeping this side's version."""
+        self._git("checkout", "--ours", "--", path)
+
+    def conclude_merge(self, paths: Sequence[str]) -> None:
+        """Stage ``paths`` and make the merge commit under way, with git's message."""
+        self._git("add", "--", *paths)
+        self._git("commit", "--quiet", "--no-edit", "--no-verify")
 
     def conflicted(self) -> list[str]:
         """Paths left unmerged by a failed merge."""
-        out = self.run("diff", "--name-only", "--diff-filter=U")
+        out = self._git("diff", "--name-only", "--diff-filter=U")
         return out.splitlines()
+
+    def unstage(self, *paths: str) -> None:
+        """Set git's index back to HEAD for ``paths``; the files on disk stay."""
+        self._git("reset", "--quiet", "--", *paths)
+
+    def at_head(self, rel: str) -> bool:
+        """Whether HEAD has ``rel`` (a file or folder)."""
+        return bool(self._git("ls-tree", "--name-only", "HEAD", "--", rel).strip())
+
+    def checkout_head(self, rel: str) -> None:
+        """Put ``rel`` back on disk and in git's index as HEAD has it."""
+        self._git("checkout", "HEAD", "--", rel)
+
+    def patches(self, *paths: str) -> str:
+        """The history of ``paths`` as patches, newest first (``git log -p``)."""
+        return self._git("log", "-p", "--", *paths)

@@ -241,7 +241,7 @@ def drop_orphan_journal_lines(home: Located, repo: Repo) -> None:
             return  # edited by hand, not appended to: leave it
         orphans = fh.read().decode("utf-8", "replace").splitlines()
         fh.truncate(len(committed))
-    repo.run("reset", "--quiet", "--", journal.JOURNAL)
+    repo.unstage(journal.JOURNAL)
     # Uses the dead writer had folded into its line go back to the pending file.
     uses.restore_folded(home, orphans)
 
@@ -250,10 +250,10 @@ def restore_paths(root: Path, repo: Repo, paths: Sequence[str]) -> None:
     """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
     if repo.head():
         # The journal too: its line for this write was appended and staged.
-        repo.run("reset", "--quiet", "--", *paths, journal.JOURNAL)
+        repo.unstage(*paths, journal.JOURNAL)
     for rel in paths:
-        tracked = repo.head() and repo.run("ls-tree", "--name-only", "HEAD", rel)
+        tracked = repo.head() and repo.at_head(rel)
         if tracked:
-            repo.run("checkout", "HEAD", "--", rel)
+            repo.checkout_head(rel)
         else:
             (root / rel).unlink(missing_ok=True)

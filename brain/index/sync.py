@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from brain.home import uses
-from brain.home.git import added_lines, changed_between, dirty_paths, tracked_files
+from brain.home.git import added_lines, changed_between, dirty_paths, head_sha, tracked_files
 from brain.home.journal import JOURNAL
 from brain.home.lock import HomeLockedError, home_lock
 from brain.home.records import iso, utcnow
-from brain.home.repo import head_sha
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
 from brain.index.files import INDEXED_DIRS, file_docs, is_indexed
 

@@ -187,7 +187,7 @@ def drop_dead_runs_output(brain: Brain, summaries: str) -> None:
     data = path.read_bytes()
     if len(data) > len(committed) and data.startswith(committed):
         atomic_write(path, committed.decode("utf-8"), tmp_dir=brain.state)
-        brain.repo.run("reset", "--quiet", "--", RAW)
+        brain.repo.unstage(RAW)
 
 
 def note_error(brain: Brain, phase: str, message: str) -> None:
