@@ -92,6 +92,7 @@ def recall(
         "profile": profile,
         "since": parse_when(since) if since else None,
         "kinds": None if sessions else HOME_KINDS,
+        "half_life_days": brain.config.decay_half_life_days,
     }
     if as_of:
         return _recall_as_of(brain, query, as_of, filters)
