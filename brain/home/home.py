@@ -107,7 +107,7 @@ class Brain(Verbs):
 
     @classmethod
     def init(cls, path: Path) -> tuple[Brain, InitResult]:
-        """Create a new home at ``path``: the layout of DESIGN.md and its first commit."""
+        """Create a new home at ``path`` (layout: docs/architecture.md) and its first commit."""
         path = Path(path)
         if (path / config_mod.CONFIG).exists():
             raise HomeExistsError(f"{path} is already a brain home")
