@@ -502,3 +502,21 @@ def test_decay_half_life_setting_changes_the_ranking(tmp_path: Path) -> None:
     # The old record matches better; whether that beats its age is the half-life's call.
     assert _old_and_new(tmp_path / "slow", "100000") == ["old-cache-rule", "new-cache-note"]
     assert _old_and_new(tmp_path / "fast", "7") == ["new-cache-note", "old-cache-rule"]
+
+
+def test_as_of_keeps_only_the_most_recently_used_catalogs(brain: Brain, home: Path) -> None:
+    moments = []
+    for n in range(6):
+        time.sleep(1.1)  # commit times have whole seconds
+        brain.remember(f"Deploys moved to weekday {n}.", key="deploy-day")
+        moments.append(git(home, "log", "-1", "--format=%cI").strip())
+    revs = git(home, "log", "-6", "--format=%H").split()[::-1]
+    folder = home / ".brain" / "as-of"
+    for when in moments[:5]:
+        assert cli_json("recall", "deploys", "--as-of", when)
+    assert sorted(p.stem for p in folder.glob("*.sqlite")) == sorted(revs[1:5])
+    # Asking for the oldest kept date again makes it the newest: it outlives the next.
+    cli_json("recall", "deploys", "--as-of", moments[1])
+    cli_json("recall", "deploys", "--as-of", moments[5])
+    assert sorted(p.stem for p in folder.glob("*.sqlite")) == sorted([revs[1], *revs[3:6]])
+    assert not list(folder.glob(f"{revs[2]}*"))  # its -wal and -shm files went too
