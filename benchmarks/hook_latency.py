@@ -6,8 +6,8 @@ Each home is built in a temporary directory through `brain import` (one commit).
 run starts `python -m brain hook session-start` as a fresh process, as an agent tool
 does, feeds it a SessionStart payload on stdin and waits for its JSON answer; the wall
 time covers interpreter start-up, imports, reading the home and printing. With
---summary, a memory_summary.md of about 4,000 tokens is added, which makes the hook
-load the tokenizer. Target: median well under one second at 1,000 records.
+--summary, a memory_summary.md of about 4,000 tokens is added, which the hook cuts to
+fit by the token estimate. Target: median well under one second at 1,000 records.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from brain.agents.context import FENCE_CLOSE, FENCE_OPEN, context, find_project_group
 from brain.agents.digest import fit_sections, index_entries
 from brain.api import Brain
-from brain.models.tokens import count_tokens
+from brain.models.tokens import ESTIMATE, estimate_tokens
 from tests.helpers import cli, cli_json
 
 
@@ -51,7 +53,7 @@ def test_context_is_fenced_as_data_and_says_how_to_read_and_cite(brain: Brain) -
     assert "<memory_citation>" in ctx.text and "<citation_entries>" in ctx.text
     assert "<rollout_ids>" in ctx.text
     assert ctx.sections == ("index", "citation")
-    assert ctx.tokens == count_tokens(ctx.text)
+    assert ctx.tokens == estimate_tokens(ctx.text)
 
 
 def test_embedded_text_cannot_close_the_fence(brain: Brain) -> None:
@@ -95,7 +97,7 @@ def test_unreadable_record_is_left_out_of_the_index(brain: Brain) -> None:
 def test_summary_is_cut_at_a_section_boundary_with_a_notice(brain: Brain) -> None:
     parts = [section(t, 120) for t in ("Profile", "Tips", "Projects", "Tools")]
     (brain.path / "memory_summary.md").write_text("".join(parts))
-    limit = count_tokens((parts[0] + parts[1]).rstrip("\n"))
+    limit = estimate_tokens((parts[0] + parts[1]).rstrip("\n"))
     brain.config_set("summary_token_limit", str(limit))
     ctx = context(brain)
     assert ctx.summary_truncated
@@ -116,7 +118,7 @@ def test_summary_that_fits_is_whole_and_without_notice(brain: Brain) -> None:
 def test_fit_sections_cuts_an_oversized_first_section_at_a_line() -> None:
     text = "## Big\n" + "".join(f"line {i} " * 20 + "\n" for i in range(50))
     kept, shown, total = fit_sections(text, 100, 2)
-    assert (shown, total) == (1, 1) and count_tokens(kept) <= 100
+    assert (shown, total) == (1, 1) and estimate_tokens(kept) <= 100
     assert text.startswith(kept) and text[len(kept)] == "\n"
 
 
@@ -193,7 +195,7 @@ def test_cli_context_json_and_text(brain: Brain, tmp_path: Path) -> None:
     add_records(brain, 3)
     data = cli_json("context", "--project", str(tmp_path), "--budget", "2000")
     assert data["entries_total"] == 3 and data["entries_shown"] == 3
-    assert data["budget"] == 2000 and data["tokens"] == count_tokens(data["text"])
+    assert data["budget"] == 2000 and data["tokens"] == estimate_tokens(data["text"])
     for name in ("tokenizer", "sections", "summary_truncated", "index_truncated"):
         assert name in data
     text = cli("context").stdout
@@ -221,13 +223,13 @@ def test_index_cache_sees_edits_additions_and_removals(brain: Brain) -> None:
     ]
 
 
-def test_summary_cut_is_cached_by_content(brain: Brain) -> None:
+def test_summary_cut_follows_the_summary_and_builds_no_tokenizer(brain: Brain) -> None:
     parts = [section(t, 120) for t in ("Profile", "Tips", "Projects")]
     (brain.path / "memory_summary.md").write_text("".join(parts))
-    brain.config_set("summary_token_limit", str(count_tokens(parts[0].rstrip("\n"))))
+    brain.config_set("summary_token_limit", str(estimate_tokens(parts[0].rstrip("\n"))))
     first = context(brain)
-    assert list((brain.path / ".brain" / "cache").glob("fit-*.json"))
     assert context(brain).text == first.text and "1 of 3 sections" in first.text
+    assert first.tokenizer == ESTIMATE
     (brain.path / "memory_summary.md").write_text(section("Other", 5) + "".join(parts))
     second = context(brain)
     assert "### Other" in second.text and "### Profile" not in second.text
@@ -239,3 +241,25 @@ def test_a_corrupt_cache_is_ignored(brain: Brain) -> None:
     index_entries(brain)
     (brain.path / ".brain" / "cache" / "records-memories.json").write_text("{garbage")
     assert [key for key, _ in index_entries(brain)] == ["fact-001", "fact-000"]
+
+
+@pytest.mark.parametrize(
+    "args,stdin",
+    [
+        (("context", "--budget", "20000"), ""),
+        (("hook", "session-start"), '{"hook_event_name": "SessionStart", "source": "startup"}'),
+    ],
+    ids=["context", "hook"],
+)
+def test_session_start_builds_no_tokenizer(brain: Brain, args: tuple[str, ...], stdin: str) -> None:
+    add_records(brain, 30)
+    parts = [section(t, 400) for t in ("Profile", "Tips", "Projects")]
+    (brain.path / "memory_summary.md").write_text("".join(parts))
+    command = [sys.executable, "-X", "importtime", "-m", "brain", *args]
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "fact-029" in done.stdout and "profile-word0" in done.stdout
+    assert "projects-word0" not in done.stdout  # the summary was cut to its limit
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "brain.agents.context" in imported  # the import log is really there
+    assert {name.split(".")[0] for name in imported} & {"tiktoken", "litellm"} == set()

@@ -472,3 +472,51 @@ def test_a_span_reaching_before_year_one_is_a_clear_error(brain: Brain) -> None:
     result = cli("recall", "deploys", "--since", "9999999d")
     assert result.exit_code == 1
     assert result.stderr.startswith("Error: cannot read '9999999d' as a date")
+
+
+def _old_and_new(root: Path, half_life_days: str) -> list[str]:
+    """Keys recalled in a home with an old strong match and a new weaker one."""
+    brain = Brain.init(root)[0]
+    records = [
+        {
+            "key": "old-cache-rule",
+            "type": "fact",
+            "description": "Cache invalidation: cache keys carry the schema version",
+            "body": "Cache invalidation: bump the cache version on every schema change.",
+            "updated": "2024-01-01T00:00:00Z",
+            "created": "2024-01-01T00:00:00Z",
+        },
+        {
+            "key": "new-cache-note",
+            "type": "fact",
+            "description": "The build cache lives in /var/cache/build",
+            "body": "Invalidation of it happens nightly, along with the rest of the build tree.",
+        },
+    ]
+    brain.import_(json.dumps(r) for r in records)
+    brain.config_set("decay_half_life_days", half_life_days)
+    return [hit.key for hit in brain.recall("cache invalidation").hits]
+
+
+def test_decay_half_life_setting_changes_the_ranking(tmp_path: Path) -> None:
+    # The old record matches better; whether that beats its age is the half-life's call.
+    assert _old_and_new(tmp_path / "slow", "100000") == ["old-cache-rule", "new-cache-note"]
+    assert _old_and_new(tmp_path / "fast", "7") == ["new-cache-note", "old-cache-rule"]
+
+
+def test_as_of_keeps_only_the_most_recently_used_catalogs(brain: Brain, home: Path) -> None:
+    moments = []
+    for n in range(6):
+        time.sleep(1.1)  # commit times have whole seconds
+        brain.remember(f"Deploys moved to weekday {n}.", key="deploy-day")
+        moments.append(git(home, "log", "-1", "--format=%cI").strip())
+    revs = git(home, "log", "-6", "--format=%H").split()[::-1]
+    folder = home / ".brain" / "as-of"
+    for when in moments[:5]:
+        assert cli_json("recall", "deploys", "--as-of", when)
+    assert sorted(p.stem for p in folder.glob("*.sqlite")) == sorted(revs[1:5])
+    # Asking for the oldest kept date again makes it the newest: it outlives the next.
+    cli_json("recall", "deploys", "--as-of", moments[1])
+    cli_json("recall", "deploys", "--as-of", moments[5])
+    assert sorted(p.stem for p in folder.glob("*.sqlite")) == sorted([revs[1], *revs[3:6]])
+    assert not list(folder.glob(f"{revs[2]}*"))  # its -wal and -shm files went too

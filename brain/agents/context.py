@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain import markdown
-from brain.agents.digest import cached_fit, index_entries
+from brain.agents.digest import fit_sections, index_entries
 from brain.errors import BrainError
 from brain.models import tokens
 
@@ -62,12 +62,16 @@ class BadBudgetError(BrainError):
 class Context:
     """The session-start context and how it was cut to fit.
 
+    Token figures (``tokens``, ``budget``, ``summary_token_limit``) are estimates
+    (:func:`brain.models.tokens.estimate_tokens`, named in ``tokenizer``): session start
+    runs at every agent start and must not pay for building a tokenizer.
+
     ``sections`` names what is in ``text`` (``summary``, ``project``, ``index``,
     ``citation``); ``entries_shown`` of ``entries_total`` records are indexed.
     """
 
     text: str
-    tokens: int | None  # None: not counted (see ``context(count=False)``)
+    tokens: int  # estimated: see ``tokenizer``
     tokenizer: str
     sections: tuple[str, ...] = ()
     summary_truncated: bool = False
@@ -82,8 +86,7 @@ class Context:
 
 def empty_context(notice: str) -> Context:
     """A context with nothing in it, saying why (memory off, or a hook failing open)."""
-    # Naming the tokenizer would load it; an empty text needs none.
-    return Context(text="", tokens=0, tokenizer="none (empty)", notice=notice)
+    return Context(text="", tokens=0, tokenizer=tokens.ESTIMATE, notice=notice)
 
 
 # -- MEMORY.md task groups -------------------------------------------------------
@@ -133,7 +136,7 @@ def _summary_part(brain: Home, limit: int) -> _Part | None:
     text = _read(brain.path / SUMMARY_FILE)
     if text is None or not text.strip():
         return None
-    kept, shown, total = cached_fit(brain, text, limit, 2)
+    kept, shown, total = fit_sections(text, limit, 2)
     if shown == total:
         return _Part("summary", f"## Memory summary\n{_demote(kept)}")
     notice = (
@@ -150,7 +153,7 @@ def _project_part(brain: Home, project: Path, limit: int) -> tuple[_Part | None,
     group = find_project_group(memory_md, project)
     if group is None:
         return None, None
-    kept, shown, total = cached_fit(brain, group.body, limit, 3)
+    kept, shown, total = fit_sections(group.body, limit, 3)
     text = f"## This project: {group.title} (from MEMORY.md)\n{kept}"
     if shown < total:
         text += (
@@ -191,7 +194,7 @@ def _index_part(lines: list[str], cap: int, room: int | None) -> tuple[_Part, in
         return head + "\n".join([*lines[:n], *tail])
 
     if room is not None:
-        while shown > 0 and tokens.count_tokens(render(shown)) > room:
+        while shown > 0 and tokens.estimate_tokens(render(shown)) > room:
             # Shrink by a share at a time: 1,000 one-token steps would be slow.
             shown = max(0, shown - max(1, shown // 8))
     text = render(shown) if lines else head + "(no records yet)"
@@ -210,8 +213,6 @@ def context(
     brain: Home,
     project: Path | str | None = None,
     budget: int | None = None,
-    *,
-    count: bool = True,
 ) -> Context:
     """Render what an agent should see at session start.
 
@@ -219,11 +220,9 @@ def context(
         brain: the memory home.
         project: the agent's working directory; its ``MEMORY.md`` task group is included
             when one matches the directory's name.
-        budget: the most tokens the whole context may take (default: no overall cap;
-            the summary is still capped at ``summary_token_limit`` and the index at
-            ``context_max_entries``).
-        count: count the result's tokens. Session start skips it when there is no
-            budget: loading the tokenizer costs more than the rest of the hook.
+        budget: the most (estimated) tokens the whole context may take (default: no
+            overall cap; the summary is still capped at ``summary_token_limit`` and the
+            index at ``context_max_entries``).
 
     Returns:
         The fenced context and how it was cut. Empty, with a notice, when
@@ -237,7 +236,7 @@ def context(
     citation = _Part("citation", CITATION_HINT)
 
     def measure(parts: list[_Part]) -> int:
-        return 0 if budget is None else tokens.count_tokens(_fence([*parts, citation]))
+        return 0 if budget is None else tokens.estimate_tokens(_fence([*parts, citation]))
 
     used = measure([])
 
@@ -262,8 +261,8 @@ def context(
     text = _fence([_Part(p.name, _as_data(p.text), p.truncated) for p in parts])
     return Context(
         text=text,
-        tokens=tokens.count_tokens(text) if count or budget else None,
-        tokenizer=tokens.TOKENIZER if count or budget else "not counted",
+        tokens=tokens.estimate_tokens(text),
+        tokenizer=tokens.ESTIMATE,
         sections=tuple(p.name for p in parts),
         summary_truncated=bool(summary and summary.truncated),
         project_truncated=bool(group and group.truncated),

@@ -113,7 +113,7 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
-        ctx = context(Brain.open(home), project=project, count=False)
+        ctx = context(Brain.open(home), project=project)
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts
         reason = _reason(exc)

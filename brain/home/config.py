@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -90,6 +91,10 @@ def _yaml() -> YAML:
     return yaml
 
 
+# Settings a zero or negative value would break (decay_half_life_days divides an age).
+_POSITIVE = frozenset({"decay_half_life_days"})
+
+
 def _coerce(name: str, value: Any, origin: str) -> Any:
     """Turn ``value`` (from YAML or a string) into the type the key declares."""
     kind = str(KNOWN[name].type)
@@ -98,22 +103,40 @@ def _coerce(name: str, value: Any, origin: str) -> Any:
             return None
         raise ConfigError(f"{origin}: {name} needs a value")
     try:
-        if kind.startswith("bool"):
-            if isinstance(value, bool):
-                return value
-            lowered = str(value).strip().lower()
-            if lowered in {"1", "true", "yes", "on"}:
-                return True
-            if lowered in {"0", "false", "no", "off"}:
-                return False
-            raise ValueError(value)
-        if kind.startswith("int"):
-            return int(value)
-        if kind.startswith("float"):
-            return float(value)
-        return str(value)
-    except ValueError:
+        typed = _convert(kind, value)
+    except (TypeError, ValueError):
         raise ConfigError(f"{origin}: {name} must be {kind.split(' ')[0]}, not {value!r}") from None
+    if name in _POSITIVE and not typed > 0:
+        raise ConfigError(f"{origin}: {name} must be more than 0, not {value!r}")
+    return typed
+
+
+def _convert(kind: str, value: Any) -> Any:
+    """``value`` as a ``kind`` ("bool", "int", "float", "str", ...); ValueError or
+    TypeError when it is not one."""
+    if isinstance(value, (list, dict)):
+        raise TypeError(value)  # a YAML list or mapping where one value belongs
+    if kind.startswith("bool"):
+        if isinstance(value, bool):
+            return value
+        lowered = str(value).strip().lower()
+        if lowered in {"1", "true", "yes", "on"}:
+            return True
+        if lowered in {"0", "false", "no", "off"}:
+            return False
+        raise ValueError(value)
+    if kind.startswith(("int", "float")) and isinstance(value, bool):
+        raise TypeError(value)  # YAML's true is not the number 1
+    if kind.startswith("int"):
+        if isinstance(value, float) and not value.is_integer():
+            raise ValueError(value)  # int() would cut 2.5 to 2 without a word
+        return int(value)
+    if kind.startswith("float"):
+        number = float(value)
+        if not math.isfinite(number):
+            raise ValueError(value)
+        return number
+    return str(value)
 
 
 def _unknown(name: str, origin: str) -> ConfigError:

@@ -148,7 +148,7 @@ class Record:
         extra = data.pop("extra")
         data["tags"] = list(self.tags)
         data["supersedes"] = list(self.supersedes)
-        return {**data, **extra}
+        return {**extra, **data}  # a field wins over an extra key of the same name
 
     def evolve(self, **changes: Any) -> Record:
         """A copy with ``changes`` applied."""
@@ -190,14 +190,16 @@ def parse(text: str, path: Path) -> Record:
     import yaml
 
     try:
-        post = frontmatter.loads(text)
+        # parse, not loads: loads builds Post(content, handler, **metadata), which fails
+        # on a record whose frontmatter has a ``content`` or ``handler`` key.
+        metadata, content = frontmatter.parse(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         # The frontmatter starts after the opening '---' line.
         line = mark.line + 2 if mark is not None else None
         problem = getattr(exc, "problem", None) or "invalid YAML frontmatter"
         raise RecordFormatError(path, f"invalid YAML frontmatter ({problem})", line) from exc
-    meta = {name: _plain(value) for name, value in post.metadata.items()}
+    meta = {name: _plain(value) for name, value in metadata.items()}
     if not meta:
         raise RecordFormatError(path, "no frontmatter", 1)
     key = meta.pop("key", None) or path.stem
@@ -218,7 +220,7 @@ def parse(text: str, path: Path) -> Record:
         key=str(key),
         type=str(known["type"]),
         description=str(known["description"] or ""),
-        body=post.content,
+        body=content,
         tags=tuple(str(t) for t in tags),
         profile=meta.pop("profile", None),
         source=meta.pop("source", None),

@@ -8,7 +8,7 @@ one error type, :class:`IndexCorruptError`, that says so.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -226,13 +226,3 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
-
-
-def guarded(path: Path, call: Callable[[], object]) -> object:
-    """Run ``call``, turning a SQLite corruption error into :class:`IndexCorruptError`."""
-    try:
-        return call()
-    except sqlite3.DatabaseError as exc:
-        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-            raise
-        raise IndexCorruptError(path, str(exc)) from exc

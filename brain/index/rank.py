@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-# An untouched document loses half of its age factor every HALF_LIFE_DAYS; the factor
-# never drops below AGE_FLOOR, so relevance (BM25) still dominates.
+# An untouched document loses half of its age factor every half-life (the home's
+# ``decay_half_life_days`` setting, HALF_LIFE_DAYS by default); the factor never drops
+# below AGE_FLOOR, so relevance (BM25) still dominates.
 HALF_LIFE_DAYS = 180.0
 AGE_FLOOR = 0.6
 # Each e-fold of uses adds USE_WEIGHT, up to USE_CAP: a memory recalled often is a
@@ -79,7 +80,9 @@ def parse_time(text: str) -> datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def age_factor(updated: str, last_used: str, now: datetime) -> float:
+def age_factor(
+    updated: str, last_used: str, now: datetime, half_life_days: float = HALF_LIFE_DAYS
+) -> float:
     """Decay by days since the document was last changed or recalled, floored.
 
     An undated document (never recalled) gets ``UNDATED_AGE``.
@@ -88,7 +91,7 @@ def age_factor(updated: str, last_used: str, now: datetime) -> float:
     if not times:
         return UNDATED_AGE
     days = max(0.0, (now - max(times)).total_seconds() / 86400.0)
-    return AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5 ** (days / HALF_LIFE_DAYS)
+    return AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5 ** (days / half_life_days)
 
 
 def use_factor(use_count: int) -> float:
@@ -96,29 +99,37 @@ def use_factor(use_count: int) -> float:
     return min(USE_CAP, 1.0 + USE_WEIGHT * math.log1p(max(0, use_count)))
 
 
-def score(candidate: Candidate, now: datetime) -> float:
+def score(candidate: Candidate, now: datetime, half_life_days: float = HALF_LIFE_DAYS) -> float:
     """The final score of one candidate (larger is better)."""
     return (
         candidate.relevance
-        * age_factor(candidate.updated, candidate.last_used, now)
+        * age_factor(candidate.updated, candidate.last_used, now, half_life_days)
         * use_factor(candidate.use_count)
         * KIND_BOOST.get(candidate.kind, 1.0)
     )
 
 
-def rank(candidates: Iterable[Candidate], now: datetime, *, newest_first: bool) -> list[Ranked]:
+def rank(
+    candidates: Iterable[Candidate],
+    now: datetime,
+    *,
+    newest_first: bool,
+    half_life_days: float = HALF_LIFE_DAYS,
+) -> list[Ranked]:
     """Order candidates best first.
 
     Args:
         candidates: the matching set.
         now: the reference time for decay.
+        half_life_days: days after which an untouched document's age factor has lost
+            half of its height above ``AGE_FLOOR``.
         newest_first: the query asked for recent things: the strong matches (scoring at
             least ``RECENT_SHARE`` of the best) go newest first, the rest follow by score.
 
     Returns:
         Every candidate with its score, best first; equal scores go newest first.
     """
-    scored = [(c, score(c, now)) for c in candidates]
+    scored = [(c, score(c, now, half_life_days)) for c in candidates]
     scored.sort(key=lambda cs: (round(cs[1], 9), cs[0].updated), reverse=True)
     if newest_first and scored:
         cut = scored[0][1] * RECENT_SHARE

@@ -7,6 +7,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
     from brain.index.sync import Catalog
 
 HOME_KINDS = ("record", "memory_section", "rollout_summary")
+# How many past catalogs ``--as-of`` keeps in ``.brain/as-of/``, the most recently used
+# ones: each is a full index of one commit, and a date asked once is rarely asked again.
+AS_OF_KEEP = 4
 _RELATIVE = re.compile(r"^\s*(\d+)\s*(d|day|days|w|week|weeks|h|hour|hours)\s*(ago)?\s*$", re.I)
 
 
@@ -91,6 +95,7 @@ def recall(
         "profile": profile,
         "since": parse_when(since) if since else None,
         "kinds": None if sessions else HOME_KINDS,
+        "half_life_days": catalog.config.decay_half_life_days,
     }
     if as_of:
         return _recall_as_of(catalog, query, as_of, filters)
@@ -127,4 +132,24 @@ def _recall_as_of(catalog: Catalog, query: str, when: str, filters: dict[str, An
             index.set_meta(META_COMMIT, rev)
             index.mark_rebuilt()
         hits = tuple(index.search(query, now=moment, **filters))
+    _prune_as_of(path)
     return RecallResult(query, hits, rev, None)
+
+
+def _prune_as_of(used: Path) -> None:
+    """Mark ``used`` as just used and delete all but the ``AS_OF_KEEP`` latest catalogs.
+
+    A catalog another process is still reading stays readable after its unlink, and a
+    deleted one is only rebuilt from git when its date is asked again.
+    """
+    with contextlib.suppress(OSError):
+        used.touch()
+    found = []
+    for path in used.parent.glob("*.sqlite"):
+        with contextlib.suppress(OSError):
+            found.append((path.stat().st_mtime_ns, path))
+    found.sort(reverse=True)
+    for _, path in found[AS_OF_KEEP:]:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):  # a cache left behind costs only disk
+                Path(f"{path}{suffix}").unlink(missing_ok=True)

@@ -259,6 +259,7 @@ class Index:
         kinds: Sequence[str] | None = None,
         now: datetime | None = None,
         expand: bool = True,
+        half_life_days: float = ranking.HALF_LIFE_DAYS,
     ) -> list[Hit]:
         """Find the ``k`` best documents for a free-text query.
 
@@ -271,6 +272,8 @@ class Index:
             since: keep only documents updated at or after this time.
             now: reference time for decay (default: the current time).
             expand: add terms from the best first-pass matches (pseudo-relevance feedback).
+            half_life_days: how fast an untouched document's age factor decays (the
+                home's ``decay_half_life_days``).
 
         Returns:
             Hits, best first. An empty or stopword-only query returns [].
@@ -280,7 +283,9 @@ class Index:
             return []
         where, params = filters(types, tags, profile, since, kinds)
         reference = now or datetime.now(UTC)
-        return self._guard(lambda: self._search(query, parsed, k, where, params, reference, expand))
+        return self._guard(
+            lambda: self._search(query, parsed, k, where, params, reference, expand, half_life_days)
+        )
 
     def _search(
         self,
@@ -291,6 +296,7 @@ class Index:
         params: list[Any],
         now: datetime,
         expand: bool,
+        half_life_days: float,
     ) -> list[Hit]:
         pool = max(100 if parsed.recent else 3 * k, 30)
         candidates = self._candidates(or_match(parsed.terms), where, params, pool)
@@ -315,7 +321,9 @@ class Index:
         if self._semantic is not None:
             candidates = self._fuse_semantic(text, candidates, where, params)
         candidates = discount_asking(candidates)
-        ranked = ranking.rank(candidates, now, newest_first=parsed.recent)[:k]
+        ranked = ranking.rank(
+            candidates, now, newest_first=parsed.recent, half_life_days=half_life_days
+        )[:k]
         return self._hits(ranked, parsed.terms)
 
     def _add_related(

@@ -76,8 +76,8 @@ def _read(path: Path) -> MemoryFile:
     raw = path.read_bytes()
     text = raw.decode("utf-8", errors="replace")
     try:
-        post = frontmatter.loads(text)
-        meta, body = dict(post.metadata), post.content
+        # parse, not loads: loads fails on a ``content`` or ``handler`` key.
+        meta, body = frontmatter.parse(text)
     except Exception:  # a bad YAML header must not hide the memory itself
         meta, body = {}, text
     nested = meta.get("metadata")
