@@ -1,4 +1,11 @@
-"""A scripted OpenAI-compatible chat server on 127.0.0.1, and a guard against model calls.
+"""Fakes at the model boundary, and a guard against model calls.
+
+* :func:`fake_model`: a scripted OpenAI-compatible chat server on 127.0.0.1 that litellm
+  really calls (HTTP, errors, usage).
+* :func:`canned_model`: a model registered through brain's model registry under
+  ``canned/<name>``, answering scripted JSON text; no litellm at all.
+* :func:`guard_model_calls`: any litellm call that is not mocked or aimed at 127.0.0.1
+  fails the test.
 
 Bind the fixtures in the test module that uses them (an assignment, not an import,
 so ruff does not report the test parameters as redefinitions)::
@@ -20,6 +27,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+
+from brain.models import registry
+from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
+from brain.models.budget import Budget, Estimate
+from brain.models.schema import Consolidation, Extraction, parse_answer
 
 _PATHS = ("/v1/chat/completions", "/chat/completions")
 _EMBEDDING_PATHS = ("/v1/embeddings", "/embeddings")
@@ -143,6 +155,57 @@ def fake_model() -> Iterator[FakeModel]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@dataclass
+class CannedModel:
+    """A model that answers each call with the next scripted JSON text.
+
+    Attributes:
+        name: the name it was asked for by (``canned/<anything>``).
+        answers: texts still to give, oldest first.
+        tasks: what it was asked, in order.
+    """
+
+    name: str = "canned/model"
+    answers: deque[str] = field(default_factory=deque)
+    tasks: list[Task] = field(default_factory=list)
+    offline: bool = False
+
+    def push(self, *answers: str | dict[str, Any]) -> None:
+        """Queue answers; dicts are given as their JSON text."""
+        for answer in answers:
+            self.answers.append(answer if isinstance(answer, str) else json.dumps(answer))
+
+    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
+        """The next answer, parsed as phase 1's."""
+        self.tasks.append(task)
+        return parse_answer(self.answers.popleft(), Extraction)
+
+    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
+        """The next answer, parsed as phase 2's."""
+        self.tasks.append(task)
+        return parse_answer(self.answers.popleft(), Consolidation)
+
+    def estimate(self, task: Task) -> Estimate:
+        """A fixed, free estimate."""
+        return Estimate(10, task.max_tokens, 0.0)
+
+
+@pytest.fixture
+def canned_model() -> Iterator[CannedModel]:
+    """A :class:`CannedModel` served for every ``canned/...`` name while the test runs."""
+    model = CannedModel()
+
+    def factory(name: str, settings: ModelSettings) -> CannedModel:
+        model.name = name
+        return model
+
+    registry.register("canned/", factory)
+    try:
+        yield model
+    finally:
+        registry.unregister("canned/")
 
 
 def _is_local(api_base: Any) -> bool:

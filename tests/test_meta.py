@@ -18,6 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "brain"
 OWNERS = {
     "git": ("brain/home/repo.py",),
     "litellm": ("brain/models/litellm_model.py",),
+    "pydantic": ("brain/models/schema.py",),
     "click": ("brain/cli/",),
     "mcp": ("brain/agents/mcp",),
     "tiktoken": ("brain/models/tokens.py",),
@@ -73,7 +74,8 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-heavy = [m for m in ("litellm", "openai", "mcp", "numpy", "wordllama") if m in sys.modules]
+heavy = ("litellm", "openai", "mcp", "numpy", "wordllama", "pydantic")
+heavy = [m for m in heavy if m in sys.modules]
 print("HEAVY:" + ",".join(heavy))
 """
 
