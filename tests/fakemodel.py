@@ -4,8 +4,8 @@
   really calls (HTTP, errors, usage).
 * :func:`canned_model`: a model registered through brain's model registry under
   ``canned/<name>``, answering scripted JSON text; no litellm at all.
-* :func:`guard_model_calls`: any litellm call that is not mocked or aimed at 127.0.0.1
-  fails the test.
+* :func:`guard_model_calls`: any request leaving through brain's one litellm call site
+  fails the test unless it is mocked or aimed at 127.0.0.1.
 
 Bind the fixtures in the test module that uses them (an assignment, not an import,
 so ruff does not report the test parameters as redefinitions)::
@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from brain.models import registry
+from brain.models import litellm_model, registry
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
 from brain.models.schema import Consolidation, Extraction, parse_answer
@@ -215,28 +215,22 @@ def _is_local(api_base: Any) -> bool:
 
 
 def guard_model_calls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make any litellm.completion that would leave this machine fail the test.
+    """Make any request that would leave this machine for a model fail the test.
 
-    Calls with ``mock_response`` (no network) or to a server on 127.0.0.1 (the fake
-    model) pass through. ``pytest.fail`` raises a BaseException, so a broad
-    ``except Exception`` in the code under test cannot swallow it.
+    Wraps :func:`brain.models.litellm_model.send`, the one function that calls litellm
+    (chat and embeddings), so the guard imports nothing heavy. Calls with
+    ``mock_response`` (no network) or to a server on 127.0.0.1 (the fake model) pass
+    through. ``pytest.fail`` raises a BaseException, so a broad ``except Exception`` in
+    the code under test cannot swallow it.
     """
-    import os
+    real = litellm_model.send
 
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    for name in ("completion", "embedding"):
-        monkeypatch.setattr(litellm, name, _guarded(getattr(litellm, name)))
-
-
-def _guarded(real: Any) -> Any:
-    def guarded(*args: Any, **kwargs: Any) -> Any:
+    def guarded(call: str, kwargs: dict[str, Any]) -> Any:
         if kwargs.get("mock_response") is not None or _is_local(kwargs.get("api_base")):
-            return real(*args, **kwargs)
-        pytest.fail(f"unexpected model call: {kwargs.get('model', args[:1])}", pytrace=False)
+            return real(call, kwargs)
+        pytest.fail(f"unexpected model call: {kwargs.get('model')}", pytrace=False)
 
-    return guarded
+    monkeypatch.setattr(litellm_model, "send", guarded)
 
 
 @pytest.fixture
