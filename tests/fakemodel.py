@@ -1,4 +1,11 @@
-"""A scripted OpenAI-compatible chat server on 127.0.0.1, and a guard against model calls.
+"""Fakes at the model boundary, and a guard against model calls.
+
+* :func:`fake_model`: a scripted OpenAI-compatible chat server on 127.0.0.1 that litellm
+  really calls (HTTP, errors, usage).
+* :func:`canned_model`: a model registered through brain's model registry under
+  ``canned/<name>``, answering scripted JSON text; no litellm at all.
+* :func:`guard_model_calls`: any request leaving through brain's one litellm call site
+  fails the test unless it is mocked or aimed at 127.0.0.1.
 
 Bind the fixtures in the test module that uses them (an assignment, not an import,
 so ruff does not report the test parameters as redefinitions)::
@@ -20,6 +27,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+
+from brain.models import litellm_model, registry
+from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
+from brain.models.budget import Budget, Estimate
+from brain.models.schema import Consolidation, Extraction, parse_answer
 
 _PATHS = ("/v1/chat/completions", "/chat/completions")
 _EMBEDDING_PATHS = ("/v1/embeddings", "/embeddings")
@@ -145,6 +157,57 @@ def fake_model() -> Iterator[FakeModel]:
         thread.join(timeout=5)
 
 
+@dataclass
+class CannedModel:
+    """A model that answers each call with the next scripted JSON text.
+
+    Attributes:
+        name: the name it was asked for by (``canned/<anything>``).
+        answers: texts still to give, oldest first.
+        tasks: what it was asked, in order.
+    """
+
+    name: str = "canned/model"
+    answers: deque[str] = field(default_factory=deque)
+    tasks: list[Task] = field(default_factory=list)
+    offline: bool = False
+
+    def push(self, *answers: str | dict[str, Any]) -> None:
+        """Queue answers; dicts are given as their JSON text."""
+        for answer in answers:
+            self.answers.append(answer if isinstance(answer, str) else json.dumps(answer))
+
+    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
+        """The next answer, parsed as phase 1's."""
+        self.tasks.append(task)
+        return parse_answer(self.answers.popleft(), Extraction)
+
+    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
+        """The next answer, parsed as phase 2's."""
+        self.tasks.append(task)
+        return parse_answer(self.answers.popleft(), Consolidation)
+
+    def estimate(self, task: Task) -> Estimate:
+        """A fixed, free estimate."""
+        return Estimate(10, task.max_tokens, 0.0)
+
+
+@pytest.fixture
+def canned_model() -> Iterator[CannedModel]:
+    """A :class:`CannedModel` served for every ``canned/...`` name while the test runs."""
+    model = CannedModel()
+
+    def factory(name: str, settings: ModelSettings) -> CannedModel:
+        model.name = name
+        return model
+
+    registry.register("canned/", factory)
+    try:
+        yield model
+    finally:
+        registry.unregister("canned/")
+
+
 def _is_local(api_base: Any) -> bool:
     return isinstance(api_base, str) and api_base.startswith(
         ("http://127.0.0.1", "http://localhost")
@@ -152,28 +215,22 @@ def _is_local(api_base: Any) -> bool:
 
 
 def guard_model_calls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make any litellm.completion that would leave this machine fail the test.
+    """Make any request that would leave this machine for a model fail the test.
 
-    Calls with ``mock_response`` (no network) or to a server on 127.0.0.1 (the fake
-    model) pass through. ``pytest.fail`` raises a BaseException, so a broad
-    ``except Exception`` in the code under test cannot swallow it.
+    Wraps :func:`brain.models.litellm_model.send`, the one function that calls litellm
+    (chat and embeddings), so the guard imports nothing heavy. Calls with
+    ``mock_response`` (no network) or to a server on 127.0.0.1 (the fake model) pass
+    through. ``pytest.fail`` raises a BaseException, so a broad ``except Exception`` in
+    the code under test cannot swallow it.
     """
-    import os
+    real = litellm_model.send
 
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    for name in ("completion", "embedding"):
-        monkeypatch.setattr(litellm, name, _guarded(getattr(litellm, name)))
-
-
-def _guarded(real: Any) -> Any:
-    def guarded(*args: Any, **kwargs: Any) -> Any:
+    def guarded(call: str, kwargs: dict[str, Any]) -> Any:
         if kwargs.get("mock_response") is not None or _is_local(kwargs.get("api_base")):
-            return real(*args, **kwargs)
-        pytest.fail(f"unexpected model call: {kwargs.get('model', args[:1])}", pytrace=False)
+            return real(call, kwargs)
+        pytest.fail(f"unexpected model call: {kwargs.get('model')}", pytrace=False)
 
-    return guarded
+    monkeypatch.setattr(litellm_model, "send", guarded)
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,10 +26,11 @@ from brain.pipeline.runs import RawMemory, append_raw, parse_raw, read_raw, rend
 from brain.pipeline.views import regenerate_views
 from brain.sessions.harvest import harvest
 from tests import fakemodel
-from tests.fakemodel import FakeModel
+from tests.fakemodel import CannedModel, FakeModel
 from tests.helpers import commit_count, git, status
 
 fake_model = fakemodel.fake_model
+canned_model = fakemodel.canned_model
 
 NOW = datetime(2026, 8, 22, 12, 0, tzinfo=UTC)
 MODEL = "openai/fake-strong"
@@ -247,18 +247,16 @@ def test_model_operations_through_real_http(
     assert status(home) == ""
 
 
-def test_mock_response_path(home: Path, brain: Brain, monkeypatch) -> None:
+def test_a_registered_model_is_asked_through_the_registry(
+    home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
+) -> None:
     add_raw(brain, raw("port", "The API listens on port 8080"))
-    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", MODEL)
-    answer = {"operations": [{"op": "none", "key": "port", "reason": "one-off"}]}
-    result = consolidate(
-        opened := Brain.open(home),
-        catalog=opened.catalog,
-        force=True,
-        now=NOW,
-        mock_response=json.dumps(answer),
-    )
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    canned_model.push({"operations": [{"op": "none", "key": "port", "reason": "one-off"}]})
+    result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
     assert result.ran and result.changes == () and pending_raw(brain) == []
+    (task,) = canned_model.tasks
+    assert [c.key for c in task.raw] == ["port"]
 
 
 def test_unusable_answers_change_nothing(

@@ -23,6 +23,7 @@ GIT_COMMANDS = (GIT_RUNNER, "brain/home/repo.py")
 OWNERS = {
     "git": (GIT_RUNNER,),
     "litellm": ("brain/models/litellm_model.py",),
+    "pydantic": ("brain/models/schema.py",),
     "click": ("brain/cli/",),
     "mcp": ("brain/agents/mcp",),
     "tiktoken": ("brain/models/tokens.py",),
@@ -169,7 +170,8 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-heavy = [m for m in ("litellm", "openai", "mcp", "numpy", "wordllama") if m in sys.modules]
+heavy = ("litellm", "openai", "mcp", "numpy", "wordllama", "pydantic")
+heavy = [m for m in heavy if m in sys.modules]
 print("HEAVY:" + ",".join(heavy))
 """
 

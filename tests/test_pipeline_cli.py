@@ -83,9 +83,7 @@ def test_dry_runs_write_nothing(home_with_session: Path) -> None:
     before = commit_count(home_with_session)
     result = cli("extract", "--dry-run")
     assert result.exit_code == 0
-    assert (
-        result.stdout == "dry run with the built-in model (offline, free): would read brain:cli1\n"
-    )
+    assert result.stdout == "dry run with builtin (offline, free): would read brain:cli1\n"
     assert commit_count(home_with_session) == before and status(home_with_session) == ""
 
 

@@ -16,9 +16,9 @@ def _money(cost: float | None) -> str:
 def _extract_text(result: Any) -> str:
     if result.disabled:
         return "memory generation is off (generate_memories / BRAIN_NO_GENERATE): nothing done"
-    if result.dry_run and result.model == "builtin":
+    if result.dry_run and result.offline:
         names = ", ".join(p.session for p in result.plans) or "none"
-        return f"dry run with the built-in model (offline, free): would read {names}"
+        return f"dry run with {result.model} (offline, free): would read {names}"
     if result.dry_run:
         lines = [
             f"{p.session}  ~{p.prompt_tokens} prompt tokens (+{p.max_tokens} max answer), "
@@ -77,7 +77,7 @@ def _consolidate_text(result: Any) -> str:
         lines = [result.reason or "nothing done"]
         for op in result.operations:
             lines.append(f"  would {op.op} {op.key}: {op.reason}")
-        if result.dry_run and result.model != "builtin":
+        if result.dry_run and not result.offline:
             lines.append(f"  at most {result.tokens} tokens, {_money(result.cost)}")
         return "\n".join(lines)
     lines = [f"{c.action:<10} {c.key}: {c.reason}" for c in result.changes]

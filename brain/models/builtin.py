@@ -7,7 +7,8 @@ durable: "I prefer X", "please always/never ...", "from now on ...", "remember t
 ...", "no, use X not Y", "we decided X because Y", "lesson learned: ...". Anything
 subtler (a preference shown but never stated, a lesson the agent learned) is missed:
 the price of never inventing one. Most sessions yield zero memories, as intended. A real
-model configured through litellm does the same job with judgement.
+model configured through litellm does the same job with judgement. :class:`BuiltinModel`
+is how the registry serves these rules under the name ``builtin``.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -25,10 +26,13 @@ from dataclasses import replace
 from typing import cast
 
 from brain.home.records import slugify
+from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
+from brain.models.budget import Budget, Estimate
 from brain.models.safety import INJECTION, STORE_SECRET, unsafe
 from brain.models.schema import (
     MAX_MEMORIES,
     Candidate,
+    Consolidation,
     ExistingRecord,
     Extraction,
     MemoryType,
@@ -36,7 +40,7 @@ from brain.models.schema import (
 )
 from brain.sessions.sources.base import Transcript, Turn
 
-__all__ = ["Candidate", "ExistingRecord", "Extraction", "Operation", "consolidate", "extract"]
+__all__ = ["BuiltinModel", "consolidate", "extract"]
 
 DUPLICATE_JACCARD = 0.8
 _DESCRIPTION_CHARS = 120
@@ -320,7 +324,7 @@ def _against_existing(memory: Candidate, existing: list[ExistingRecord]) -> Oper
         return replace(
             _write("merge", memory, f"near-duplicate of {record.key} ({score:.2f}); tags merged"),
             key=record.key,
-            type=record.type,
+            type=cast(MemoryType, record.type),  # a stored record keeps the type it has
             description=record.description,
             body=record.body,
             tags=tags,
@@ -368,3 +372,29 @@ def consolidate(raw: list[Candidate], existing: list[ExistingRecord]) -> list[Op
         groups.setdefault(project, []).append(memory)
     ordered = (memory for project in sorted(groups) for memory in _fold(groups[project]))
     return [_against_existing(memory, existing) for memory in ordered]
+
+
+class BuiltinModel:
+    """The rules above behind the model protocol: offline, free, no prompt, no budget.
+
+    Args:
+        name: ``builtin``.
+        settings: unused; the rules need no endpoint.
+    """
+
+    offline = True
+
+    def __init__(self, name: str = "builtin", settings: ModelSettings | None = None) -> None:
+        self.name = name
+
+    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
+        """Phase 1 by rules (see :func:`extract`)."""
+        return extract(task.transcript)
+
+    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
+        """Phase 2 by rules (see :func:`consolidate`)."""
+        return Consolidation(tuple(consolidate(list(task.raw), list(task.existing))))
+
+    def estimate(self, task: Task) -> Estimate:
+        """Nothing: the rules cost no tokens."""
+        return Estimate(0, 0, 0.0)

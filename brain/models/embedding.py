@@ -1,7 +1,8 @@
 """Embedding models behind litellm, for the index's optional semantic layer.
 
-The errors are the chat models' (:class:`brain.models.litellm_model.ModelError`): the same
-words for a dead endpoint, a bad key or an unknown model.
+The errors are the chat models' (:class:`brain.models.base.ModelError`): the same
+words for a dead endpoint, a bad key or an unknown model. Requests leave through
+:func:`brain.models.litellm_model.send`, like the chat models'.
 """
 
 from __future__ import annotations
@@ -9,21 +10,22 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from brain.models.litellm_model import _litellm, _wrap
+from brain.models import litellm_model
+from brain.models.litellm_model import _wrap
 
 
 def embed(
     model: str, texts: list[str], *, api_base: str | None = None, timeout: float = 60
 ) -> list[list[float]]:
     """Embed ``texts`` with any embedding model litellm reaches; one vector per text."""
-    litellm = _litellm()
     kwargs: dict[str, Any] = {"model": model, "input": texts, "timeout": timeout}
     if api_base:
         kwargs["api_base"] = api_base
         if model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
             kwargs["api_key"] = "no-key-required"
     try:
-        response = litellm.embedding(**kwargs)
+        # Looked up at call time, so a guard put on send() sees this request too.
+        response = litellm_model.send("embedding", kwargs)
     except Exception as exc:
         raise _wrap(exc, model, api_base, timeout) from exc
     rows = sorted(response.data, key=lambda row: _field(row, "index"))

@@ -1,91 +1,48 @@
-"""The model boundary: with :mod:`brain.models.embedding` (which reuses this module's
-litellm import and error mapping), the only code that talks to litellm.
+"""The model boundary: with :mod:`brain.models.embedding`, the only code that talks to litellm.
 
-litellm is imported inside functions, so importing this module (and everything that
-imports it) costs nothing until a model is really called. Every litellm exception is
+:class:`LitellmModel` serves every ``provider/model`` name no other provider claims
+(``openai/gpt-4o-mini``, ``ollama/llama3``...). litellm is imported inside functions, so
+importing this module (and everything that imports it) costs nothing until a model is
+really called. Every request leaves through :func:`send` and every litellm exception is
 turned into :class:`ModelError` here; nothing above this module sees a litellm type.
-The model name ``builtin`` never reaches litellm: callers route it to
-:mod:`brain.models.builtin`.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from brain.errors import BrainError
+from brain.models.base import (
+    ConsolidateTask,
+    ExtractTask,
+    ModelError,
+    ModelOutputError,
+    ModelSettings,
+    Task,
+)
 from brain.models.budget import Budget, BudgetExceeded, Estimate, Usage
+from brain.models.schema import Answer, AnswerError, Consolidation, Extraction, parse_answer
 
-__all__ = [
-    "BUILTIN",
-    "Budget",
-    "BudgetExceeded",
-    "Estimate",
-    "ModelError",
-    "ModelOutputError",
-    "ModelReply",
-    "Usage",
-    "complete_json",
-    "estimate",
-]
+__all__ = ["LitellmModel", "ModelReply", "complete_json", "estimate", "send"]
 
-BUILTIN = "builtin"
 _ERROR_DETAIL_CHARS = 300
-
-
-class ModelError(BrainError):
-    """A model call failed; the message names the model and what to do.
-
-    ``kind`` says what failed: ``unreachable``, ``timeout``, ``auth``, ``model`` (no such
-    model or provider), ``rate_limit``, ``output`` (unusable answer) or ``other``.
-    """
-
-    # Failures every later call of the run would repeat: a run stops on them.
-    REPEATING = frozenset({"unreachable", "timeout", "auth", "model", "rate_limit"})
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        model: str,
-        api_base: str | None = None,
-        hint: str | None = None,
-        kind: str = "other",
-    ) -> None:
-        super().__init__(message, hint=hint)
-        self.model = model
-        self.api_base = api_base
-        self.kind = kind
-
-    @property
-    def repeats(self) -> bool:
-        """Whether the next call to this model would fail the same way."""
-        return self.kind in self.REPEATING
-
-
-class ModelOutputError(ModelError):
-    """The model answered, twice, with text that is not JSON valid against the schema."""
-
-    def __init__(self, message: str, *, model: str, raw: str, hint: str | None = None) -> None:
-        super().__init__(message, model=model, hint=hint, kind="output")
-        self.raw = raw
+A = TypeVar("A", bound=Answer)
 
 
 @dataclass(frozen=True, slots=True)
-class ModelReply:
-    """A model's JSON answer, parsed and valid against the schema it was asked for.
+class ModelReply(Generic[A]):
+    """A model's answer, parsed and valid against the shape it was asked for.
 
     Attributes:
-        data: the parsed JSON object.
+        answer: the answer, validated and tidied.
         usage: what all attempts together consumed.
         model: the model that answered.
         attempts: 1, or 2 when the first answer needed a repair.
     """
 
-    data: dict[str, Any]
+    answer: A
     usage: Usage
     model: str
     attempts: int
@@ -122,8 +79,6 @@ def estimate(model: str, messages: list[dict[str, Any]], max_tokens: int) -> Est
     Returns:
         The prompt's token count and the cost upper bound (None if the price is unknown).
     """
-    if model == BUILTIN:
-        return Estimate(0, 0, 0.0)
     litellm = _litellm()
     try:
         prompt_tokens = int(litellm.token_counter(model=model, messages=messages))
@@ -193,30 +148,17 @@ def _wrap(exc: Exception, model: str, api_base: str | None, timeout: float) -> M
     )
 
 
-def _parse(text: str | None, schema: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
-    """Parse and validate a reply; return (data, "") or (None, what was wrong)."""
-    import jsonschema
+def send(call: str, kwargs: dict[str, Any]) -> Any:
+    """The one place a request leaves for a provider: ``litellm.<call>(**kwargs)``.
 
-    if not text or not text.strip():
-        return None, "the answer was empty"
-    body = text.strip()
-    # Models often wrap JSON in a markdown fence or add a sentence around it.
-    fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
-    if fenced:
-        body = fenced.group(1).strip()
-    elif not body.startswith("{") and "{" in body:
-        body = body[body.index("{") : body.rindex("}") + 1]
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        return None, f"the answer is not valid JSON: {exc}"
-    validator = jsonschema.Draft7Validator(schema)
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.path))
-    if errors:
-        first = errors[0]
-        path = "/".join(str(p) for p in first.path) or "(top level)"
-        return None, f"the JSON does not match the schema at {path}: {first.message}"
-    return data, ""
+    Args:
+        call: ``completion`` or ``embedding``.
+        kwargs: litellm's arguments.
+
+    Returns:
+        litellm's response; its exceptions propagate for the caller to wrap.
+    """
+    return getattr(_litellm(), call)(**kwargs)
 
 
 def _call(
@@ -229,7 +171,6 @@ def _call(
     mock_response: str | None,
 ) -> tuple[str | None, str | None, Usage]:
     """One litellm call; returns (content, finish_reason, usage) or raises ModelError."""
-    litellm = _litellm()
     kwargs: dict[str, Any] = {
         "model": model,
         "messages": messages,
@@ -248,7 +189,7 @@ def _call(
     if mock_response is not None:
         kwargs["mock_response"] = mock_response
     try:
-        response = litellm.completion(**kwargs)
+        response = send("completion", kwargs)
     except Exception as exc:
         raise _wrap(exc, model, api_base, timeout) from exc
     choice = response.choices[0]
@@ -278,14 +219,14 @@ def complete_json(
     model: str,
     messages: list[dict[str, Any]],
     *,
-    schema: dict[str, Any],
+    shape: type[A],
     api_base: str | None = None,
     max_tokens: int,
     budget: Budget,
     timeout: float = 120,
     mock_response: str | None = None,
-) -> ModelReply:
-    """Ask a model for one JSON object valid against ``schema``.
+) -> ModelReply[A]:
+    """Ask a model for one JSON object of ``shape`` (a :mod:`brain.models.schema` class).
 
     An answer that is not JSON, or does not match, gets ONE repair attempt that shows
     the model its error; a second failure raises :class:`ModelOutputError`. The budget
@@ -294,7 +235,7 @@ def complete_json(
     Args:
         model: a litellm model name (``openai/gpt-4o-mini``, ``ollama/llama3``...).
         messages: chat messages.
-        schema: the JSON schema the answer must satisfy.
+        shape: the answer's class; its JSON schema is what the answer must satisfy.
         api_base: the server URL, for local or proxy endpoints.
         max_tokens: the answer's cap.
         budget: the run's budget; charged with each attempt's usage.
@@ -302,19 +243,13 @@ def complete_json(
         mock_response: a canned answer (litellm's mock; no network), for tests and demos.
 
     Returns:
-        The parsed answer and what it cost.
+        The validated answer and what it cost.
 
     Raises:
         BudgetExceeded: before any attempt that could break the budget.
         ModelError: the model could not be reached or refused the call.
         ModelOutputError: two answers in a row were unusable.
     """
-    if model == BUILTIN:
-        raise ModelError(
-            "the built-in model is not called through litellm",
-            model=model,
-            hint="route 'builtin' to brain.models.builtin",
-        )
     convo = list(messages)
     total = Usage(cost=0.0)
     raw = ""
@@ -337,9 +272,12 @@ def complete_json(
         )
         budget.charge(usage)
         total = total + usage
-        data, error = _parse(content, schema)
-        if data is not None:
-            return ModelReply(data=data, usage=total, model=model, attempts=attempt)
+        try:
+            answer = parse_answer(content, shape)
+        except AnswerError as exc:
+            error = str(exc)
+        else:
+            return ModelReply(answer=answer, usage=total, model=model, attempts=attempt)
         raw = content or ""
         convo = [*convo, {"role": "assistant", "content": raw}, _repair_message(error, finish)]
     raise ModelOutputError(
@@ -348,3 +286,44 @@ def complete_json(
         raw=raw,
         hint="try a stronger model or a larger max_tokens",
     )
+
+
+class LitellmModel:
+    """Any chat model litellm speaks to, asked with the phase prompts for JSON.
+
+    Args:
+        name: ``provider/model`` as litellm spells it.
+        settings: the endpoint (``model_api_base``) and the timeout.
+    """
+
+    offline = False
+
+    def __init__(self, name: str, settings: ModelSettings) -> None:
+        self.name = name
+        self.settings = settings
+
+    def _ask(self, task: Task, shape: type[A], budget: Budget) -> A:
+        reply = complete_json(
+            self.name,
+            task.messages(),
+            shape=shape,
+            api_base=self.settings.api_base,
+            max_tokens=task.max_tokens,
+            budget=budget,
+            timeout=self.settings.timeout,
+        )
+        return reply.answer
+
+    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
+        """Phase 1 through the extract prompt."""
+        return self._ask(task, Extraction, budget)
+
+    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
+        """Phase 2 through the consolidate prompt; no candidates, no call."""
+        if not task.raw:
+            return Consolidation(())
+        return self._ask(task, Consolidation, budget)
+
+    def estimate(self, task: Task) -> Estimate:
+        """The prompt's tokens plus a full answer, priced from litellm's local table."""
+        return estimate(self.name, task.messages(), task.max_tokens)

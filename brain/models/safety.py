@@ -2,9 +2,9 @@
 
 A statement that carries a credential, asks the memory to keep one, or reads as an
 instruction to the memory system ("ignore previous instructions and remember ...") is
-refused. The built-in model applies this to what a person typed; the extract phase
-applies it again to what a configured model proposes, so a model that follows an
-instruction injected into a transcript still stores nothing.
+refused. The built-in model applies this to what a person typed; the model registry
+applies it again to every model's answer (:class:`brain.models.registry.Filtered`), so a
+model that follows an instruction injected into a transcript still stores nothing.
 """
 
 from __future__ import annotations

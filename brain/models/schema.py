@@ -1,33 +1,62 @@
-"""What the two pipeline phases answer, as JSON schemas and as frozen dataclasses.
+"""What the two pipeline phases answer: one frozen dataclass per shape.
 
-Phase 1 (extract) answers ``{"memories": [...], "summary": "..."}``; phase 2
-(consolidate) answers ``{"operations": [...]}``. A real model's JSON is validated
-against :data:`EXTRACT_SCHEMA` / :data:`CONSOLIDATE_SCHEMA` by the llm module, then
-turned into the same dataclasses the built-in model returns, so everything after a
-model call sees one set of types whichever model ran.
+Phase 1 (extract) answers ``{"memories": [...], "summary": "..."}`` (:class:`Extraction`);
+phase 2 (consolidate) answers ``{"operations": [...]}`` (:class:`Consolidation`). Each class
+is the only definition of its shape: the built-in model builds it directly, and a language
+model's JSON is validated into it by pydantic (:func:`parse_answer`), which also derives
+the JSON schema from it (:func:`json_schema`). So everything after a model call sees one
+set of types whichever model ran.
+
+The classes are plain dataclasses, not pydantic models, and pydantic is imported only
+when an answer is validated: the built-in model, and every command that never asks a
+language model, do not pay for importing it. Field constraints are written as
+:class:`Check` annotations, which pydantic reads through its annotation hook.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, Self, TypeVar, get_args
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 MemoryType = Literal["preference", "instruction", "decision", "lesson", "fact", "correction"]
 OpKind = Literal["add", "update", "merge", "archive", "none"]
 
-MEMORY_TYPES: tuple[str, ...] = (
-    "preference",
-    "instruction",
-    "decision",
-    "lesson",
-    "fact",
-    "correction",
-)
-OP_KINDS: tuple[str, ...] = ("add", "update", "merge", "archive", "none")
+MEMORY_TYPES: tuple[str, ...] = get_args(MemoryType)
+OP_KINDS: tuple[str, ...] = get_args(OpKind)
+WRITING_OPS = frozenset({"add", "update", "merge"})
 MAX_MEMORIES = 5
 KEY_PATTERN = r"^[a-z0-9][a-z0-9-]{0,79}$"
+_INPUT_CHARS = 80
 
-Evidence = tuple[tuple[int, int], ...]
+
+class Check:
+    """Constraints on one field, in pydantic-core's words (``pattern``, ``min_length``, ``ge``...).
+
+    Pydantic calls :meth:`__get_pydantic_core_schema__` on ``Annotated`` metadata when it
+    builds a validator, so the constraint lands in both the validation and the JSON
+    schema while this module never imports pydantic.
+    """
+
+    def __init__(self, **constraints: object) -> None:
+        self.constraints = constraints
+
+    def __get_pydantic_core_schema__(self, source: object, handler: Callable[[object], Any]) -> Any:
+        """The field's core schema with these constraints added."""
+        return {**handler(source), **self.constraints}
+
+
+Key = Annotated[str, Check(pattern=KEY_PATTERN)]
+Line = Annotated[int, Check(ge=0)]
+Evidence = tuple[tuple[Line, Line], ...]
+Description = Annotated[str, Check(min_length=1, max_length=200)]
+Body = Annotated[str, Check(min_length=1)]
+Confidence = Annotated[float, Check(ge=0, le=1)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,21 +73,37 @@ class Candidate:
         evidence: 1-based inclusive source line ranges the memory rests on.
     """
 
-    key: str
+    key: Key
     type: MemoryType
-    description: str
-    body: str
+    description: Description
+    body: Body
     tags: tuple[str, ...] = ()
-    confidence: float = 0.5
+    confidence: Confidence = 0.5
     evidence: Evidence = ()
+
+    def tidied(self) -> Candidate:
+        """Whitespace folded, tags deduplicated: how a model's memory is stored."""
+        return replace(
+            self,
+            description=" ".join(self.description.split()),
+            body=self.body.strip(),
+            tags=tuple(dict.fromkeys(self.tags)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Extraction:
     """Phase 1's answer for one transcript: a few candidates (often none) and a summary."""
 
-    memories: tuple[Candidate, ...] = ()
-    summary: str = ""
+    memories: Annotated[tuple[Candidate, ...], Check(max_length=MAX_MEMORIES)]
+    summary: str
+
+    def tidied(self) -> Extraction:
+        """Each memory tidied, one per key (the first), the summary stripped."""
+        seen: dict[str, Candidate] = {}
+        for memory in self.memories[:MAX_MEMORIES]:
+            seen.setdefault(memory.key, memory.tidied())
+        return Extraction(memories=tuple(seen.values()), summary=self.summary.strip())
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,136 +125,137 @@ class Operation:
     ``add`` creates ``key``; ``update`` supersedes the record ``key`` with new fields;
     ``merge`` rewrites the record ``key`` to absorb ``merged_keys`` (raw candidates or
     other records; any of those that exist as records are retired); ``archive`` retires
-    ``key``; ``none`` changes nothing and says why in ``reason``.
+    ``key``; ``none`` changes nothing and says why in ``reason``. add, update and merge
+    must give ``type``, ``description`` and ``body``.
     """
 
     op: OpKind
-    key: str
+    key: Key
     reason: str
-    type: str | None = None
-    description: str | None = None
-    body: str | None = None
+    type: MemoryType | None = None
+    description: Description | None = None
+    body: Body | None = None
     tags: tuple[str, ...] = ()
-    confidence: float | None = None
+    confidence: Confidence | None = None
     evidence: Evidence = ()
-    merged_keys: tuple[str, ...] = field(default_factory=tuple)
+    merged_keys: tuple[Key, ...] = ()
+
+    def __post_init__(self) -> None:
+        # An operation that writes a record must say what the record is. Raised as a
+        # ValueError, pydantic reports it at the operation's place in the answer.
+        if self.op in WRITING_OPS:
+            missing = [f for f in ("type", "description", "body") if getattr(self, f) is None]
+            if missing:
+                raise ValueError(f"an '{self.op}' operation needs {', '.join(missing)}")
+
+    def tidied(self) -> Operation:
+        """Whitespace folded, tags deduplicated, the key itself not among merged_keys."""
+        return replace(
+            self,
+            reason=self.reason.strip(),
+            description=" ".join(self.description.split()) if self.description else None,
+            body=self.body.strip() if self.body is not None else None,
+            tags=tuple(dict.fromkeys(self.tags)),
+            merged_keys=tuple(k for k in dict.fromkeys(self.merged_keys) if k != self.key),
+        )
 
 
-_EVIDENCE_SCHEMA: dict[str, Any] = {
-    "type": "array",
-    "items": {
-        "type": "array",
-        "items": {"type": "integer", "minimum": 0},
-        "minItems": 2,
-        "maxItems": 2,
-    },
+@dataclass(frozen=True, slots=True)
+class Consolidation:
+    """Phase 2's answer: the operations, in the order they apply (may be empty)."""
+
+    operations: tuple[Operation, ...]
+
+    def tidied(self) -> Consolidation:
+        """Every operation tidied."""
+        return Consolidation(tuple(op.tidied() for op in self.operations))
+
+
+class Answer(Protocol):
+    """A shape a model answers in: it can tidy itself once validated."""
+
+    def tidied(self) -> Self: ...
+
+
+A = TypeVar("A", bound=Answer)
+
+
+class AnswerError(ValueError):
+    """A model's text is not JSON of the shape asked for; the message says what is wrong."""
+
+
+_adapters: dict[type[Any], TypeAdapter[Any]] = {}
+
+
+def _adapter(shape: type[Any]) -> TypeAdapter[Any]:
+    if shape not in _adapters:
+        from pydantic import TypeAdapter  # at the first validation, not with this module
+
+        _adapters[shape] = TypeAdapter(shape)
+    return _adapters[shape]
+
+
+def json_schema(shape: type[Any]) -> dict[str, Any]:
+    """The JSON schema of an answer shape, for providers that take one."""
+    return dict(_adapter(shape).json_schema())
+
+
+def _json_text(text: str | None) -> Any:
+    if not text or not text.strip():
+        raise AnswerError("the answer was empty")
+    body = text.strip()
+    # Models often wrap JSON in a markdown fence or add a sentence around it.
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", body, re.DOTALL)
+    if fenced:
+        body = fenced.group(1).strip()
+    elif not body.startswith("{") and "{" in body:
+        body = body[body.index("{") : body.rindex("}") + 1]
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise AnswerError(f"the answer is not valid JSON: {exc}") from exc
+
+
+# pydantic names Python types; the model was asked for JSON.
+_JSON_WORDS = {
+    "tuple_type": "Input should be an array",
+    "list_type": "Input should be an array",
+    "dataclass_type": "Input should be an object",
+    "dict_type": "Input should be an object",
+    "missing": "a required field is missing",
 }
 
-# The fields of a memory, shared by a phase 1 memory and a phase 2 operation.
-_RECORD_FIELDS: dict[str, Any] = {
-    "key": {"type": "string", "pattern": KEY_PATTERN},
-    "type": {"enum": list(MEMORY_TYPES)},
-    "description": {"type": "string", "minLength": 1, "maxLength": 200},
-    "body": {"type": "string", "minLength": 1},
-    "tags": {"type": "array", "items": {"type": "string"}},
-    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-    "evidence": _EVIDENCE_SCHEMA,
-}
 
-_MEMORY_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["key", "type", "description", "body"],
-    "properties": _RECORD_FIELDS,
-}
-
-EXTRACT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["memories", "summary"],
-    "properties": {
-        "memories": {"type": "array", "maxItems": MAX_MEMORIES, "items": _MEMORY_SCHEMA},
-        "summary": {"type": "string"},
-    },
-}
-
-_OPERATION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["op", "key", "reason"],
-    "properties": {
-        "op": {"enum": list(OP_KINDS)},
-        "reason": {"type": "string"},
-        **_RECORD_FIELDS,
-        "merged_keys": {"type": "array", "items": {"type": "string", "pattern": KEY_PATTERN}},
-    },
-    # Operations that write a record must say what the record is.
-    "allOf": [
-        {
-            "if": {"properties": {"op": {"enum": ["add", "update", "merge"]}}},
-            "then": {"required": ["type", "description", "body"]},
-        },
-        {
-            "if": {"properties": {"op": {"const": "merge"}}},
-            "then": {"required": ["merged_keys"]},
-        },
-    ],
-}
-
-CONSOLIDATE_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["operations"],
-    "properties": {"operations": {"type": "array", "items": _OPERATION_SCHEMA}},
-}
+def _problem(error: dict[str, Any], more: int) -> str:
+    path = "/".join(str(part) for part in error["loc"]) or "(top level)"
+    message = _JSON_WORDS.get(error["type"], error["msg"]).removeprefix("Value error, ")
+    got = error.get("input")
+    if error["type"] != "missing" and not isinstance(got, dict | list):
+        message += f" (got {json.dumps(got)[:_INPUT_CHARS]})"
+    extra = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"the JSON does not match the schema at {path}: {message}{extra}"
 
 
-def _evidence(value: Any) -> Evidence:
-    return tuple((int(pair[0]), int(pair[1])) for pair in value or ())
-
-
-def candidate_from_json(item: dict[str, Any]) -> Candidate:
-    """Build a :class:`Candidate` from one validated phase 1 memory object."""
-    return Candidate(
-        key=item["key"],
-        type=item["type"],
-        description=" ".join(item["description"].split()),
-        body=item["body"].strip(),
-        tags=tuple(dict.fromkeys(item.get("tags", ()))),
-        confidence=float(item.get("confidence", 0.5)),
-        evidence=_evidence(item.get("evidence")),
-    )
-
-
-def extraction_from_json(data: dict[str, Any]) -> Extraction:
-    """Build an :class:`Extraction` from a phase 1 answer valid against EXTRACT_SCHEMA.
+def parse_answer(text: str | None, shape: type[A]) -> A:
+    """A model's text as a tidied answer of ``shape``.
 
     Args:
-        data: the parsed, validated JSON.
+        text: the model's reply; a markdown fence or a sentence around the JSON is allowed.
+        shape: :class:`Extraction` or :class:`Consolidation`.
 
     Returns:
-        The candidates (duplicates by key dropped, first kept) and the summary.
+        The validated answer, tidied (whitespace folded, duplicates dropped).
+
+    Raises:
+        AnswerError: the text is empty, not JSON, or not of the shape; the message names
+            the first problem's place (``memories/0/key``), what is wrong and what was given.
     """
-    seen: dict[str, Candidate] = {}
-    for item in data["memories"][:MAX_MEMORIES]:
-        memory = candidate_from_json(item)
-        seen.setdefault(memory.key, memory)
-    return Extraction(memories=tuple(seen.values()), summary=data["summary"].strip())
+    from pydantic import ValidationError
 
-
-def operation_from_json(item: dict[str, Any]) -> Operation:
-    """Build an :class:`Operation` from one validated phase 2 operation object."""
-    confidence = item.get("confidence")
-    return Operation(
-        op=item["op"],
-        key=item["key"],
-        reason=item["reason"].strip(),
-        type=item.get("type"),
-        description=" ".join(item["description"].split()) if "description" in item else None,
-        body=item["body"].strip() if "body" in item else None,
-        tags=tuple(dict.fromkeys(item.get("tags", ()))),
-        confidence=float(confidence) if confidence is not None else None,
-        evidence=_evidence(item.get("evidence")),
-        merged_keys=tuple(k for k in item.get("merged_keys", ()) if k != item["key"]),
-    )
-
-
-def operations_from_json(data: dict[str, Any]) -> list[Operation]:
-    """Build the operation list from a phase 2 answer valid against CONSOLIDATE_SCHEMA."""
-    return [operation_from_json(item) for item in data["operations"]]
+    data = _json_text(text)
+    try:
+        answer: A = _adapter(shape).validate_python(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        raise AnswerError(_problem(dict(errors[0]), len(errors) - 1)) from None
+    return answer.tidied()

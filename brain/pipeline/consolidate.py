@@ -19,17 +19,11 @@ from typing import TYPE_CHECKING
 from brain.errors import BrainError
 from brain.home.records import Record, new_id
 from brain.home.uses import last_used
-from brain.models import litellm_model as llm
-from brain.models.safety import safe_operations
-from brain.models.schema import (
-    CONSOLIDATE_SCHEMA,
-    Candidate,
-    ExistingRecord,
-    Operation,
-    operations_from_json,
-)
+from brain.models.base import ConsolidateTask, Model, ModelError
+from brain.models.budget import Budget, BudgetExceeded
+from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
-from brain.pipeline.extract import ModelUnreachableError
+from brain.pipeline.extract import ModelUnreachableError, open_model
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 
 if TYPE_CHECKING:
@@ -66,7 +60,8 @@ class ConsolidateResult:
         reason: why it did not run, or what a dry run would do.
         changes: every record added, superseded, merged or archived.
         raw_used: raw memories consumed; raw_left: still pending after the run.
-        operations: the model's operations (also on a dry run with the builtin model).
+        operations: the model's operations (also on a dry run with an offline model).
+        offline: the model runs locally at no cost (a dry run runs it).
     """
 
     run_id: str
@@ -85,6 +80,7 @@ class ConsolidateResult:
     message: str | None = None
     dry_run: bool = False
     disabled: bool = False
+    offline: bool = False
 
 
 def _batch(brain: Brain, pending: list[RawMemory]) -> list[RawMemory]:
@@ -145,43 +141,31 @@ def related_records(brain: Brain, catalog: Catalog, raw: Sequence[RawMemory]) ->
 # -- asking the model -------------------------------------------------------------------
 
 
+def _task(raw: list[RawMemory], existing: list[ExistingRecord]) -> ConsolidateTask:
+    candidates = tuple(_candidate(m) for m in raw)
+    return ConsolidateTask(candidates, tuple(existing), CONSOLIDATE_MAX_TOKENS)
+
+
 def _operations(
     brain: Brain,
+    model: Model,
     raw: list[RawMemory],
     existing: list[ExistingRecord],
-    budget: llm.Budget,
-    mock_response: str | None,
+    budget: Budget,
 ) -> list[Operation]:
-    from brain.models import builtin
-
-    config = brain.config
-    candidates = [_candidate(m) for m in raw]
-    if config.consolidation_model == llm.BUILTIN:
-        return builtin.consolidate(candidates, existing)
-    if not candidates:
-        return []
     try:
-        reply = llm.complete_json(
-            config.consolidation_model,
-            views.consolidate_messages(candidates, existing),
-            schema=CONSOLIDATE_SCHEMA,
-            api_base=config.model_api_base,
-            max_tokens=CONSOLIDATE_MAX_TOKENS,
-            budget=budget,
-            mock_response=mock_response,
-        )
-    except llm.ModelError as exc:
+        answer = model.consolidate(_task(raw, existing), budget)
+    except ModelError as exc:
         note_error(brain, "consolidate", str(exc))
         if exc.repeats:
             raise ModelUnreachableError("consolidate", exc) from exc
         raise ConsolidateError(
             f"consolidate stopped: {exc.message}; nothing was written", hint=exc.hint
         ) from exc
-    except llm.BudgetExceeded as exc:
+    except BudgetExceeded as exc:
         note_error(brain, "consolidate", str(exc))
         raise ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint) from exc
-    # What a record would say passes the same guard as what phase 1 proposed.
-    return safe_operations(operations_from_json(reply.data))
+    return list(answer.operations)
 
 
 # -- a run --------------------------------------------------------------------------------
@@ -205,7 +189,6 @@ def consolidate(
     force: bool = False,
     dry_run: bool = False,
     now: datetime | None = None,
-    mock_response: str | None = None,
     catalog: Catalog,
 ) -> ConsolidateResult:
     """Run phase 2 when enough raw memories are pending (or when forced), in one commit.
@@ -213,16 +196,16 @@ def consolidate(
     Args:
         brain: the home.
         force: run even below ``consolidation_threshold``.
-        dry_run: say what would be sent (and, with the builtin model, done); write nothing.
+        dry_run: say what would be sent (and, with an offline model, done); write nothing.
         now: the current time (tests, evals), for decay and timestamps.
-        mock_response: a canned model answer (litellm's mock), for tests.
         catalog: the home's search index, to find the records the raw memories touch.
 
     Returns:
         The changes and the run's commit, or why it did not run.
 
     Raises:
-        ModelUnreachableError: the model's endpoint is dead; nothing was written.
+        ModelUnreachableError: the model's endpoint is dead, or no provider serves its
+            name; nothing was written.
         ConsolidateError: the model failed or the budget was too small; nothing written.
     """
     moment = now or datetime.now(UTC)
@@ -235,13 +218,14 @@ def consolidate(
     if not force and len(pending) <= threshold:
         why = f"{len(pending)} raw memories pending, threshold {threshold}; use --force"
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
+    chosen = open_model(brain, model, "consolidate")
     raw = _batch(brain, pending)
     related = related_records(brain, catalog, raw)
     existing = [_existing(r) for r in related.values()]
     if dry_run:
-        return _dry_run(brain, run_id, raw, existing, len(pending))
-    budget = llm.Budget(brain.config.max_tokens_per_run)
-    ops = _operations(brain, raw, existing, budget, mock_response)
+        return _dry_run(chosen, run_id, raw, existing, len(pending))
+    budget = Budget(brain.config.max_tokens_per_run)
+    ops = _operations(brain, chosen, raw, existing, budget)
     run = _Run(brain, moment, raw)
     with brain.transaction() as tx:
         # The model was asked outside the lock; a run that finished meanwhile wins.
@@ -268,27 +252,20 @@ def consolidate(
         cost=budget.used.cost,
         commit=sha,
         message=message,
+        offline=chosen.offline,
     )
 
 
 def _dry_run(
-    brain: Brain, run_id: str, raw: list[RawMemory], existing: list[ExistingRecord], pending: int
+    model: Model, run_id: str, raw: list[RawMemory], existing: list[ExistingRecord], pending: int
 ) -> ConsolidateResult:
-    from brain.models import builtin
-
-    model = brain.config.consolidation_model
-    candidates = [_candidate(m) for m in raw]
-    if model == llm.BUILTIN:
-        ops = tuple(builtin.consolidate(candidates, existing))
-        guess = llm.Estimate(0, 0, 0.0)
-    else:
-        ops = ()
-        guess = llm.estimate(
-            model, views.consolidate_messages(candidates, existing), CONSOLIDATE_MAX_TOKENS
-        )
+    task = _task(raw, existing)
+    guess = model.estimate(task)
+    # An offline model costs nothing to run: show what it would do.
+    ops = model.consolidate(task, Budget(None)).operations if model.offline else ()
     return ConsolidateResult(
         run_id,
-        model,
+        model.name,
         False,
         f"dry run: {len(raw)} raw memories and {len(existing)} records would be sent",
         raw_used=len(raw),
@@ -299,6 +276,7 @@ def _dry_run(
         tokens=guess.total_tokens,
         cost=guess.cost,
         dry_run=True,
+        offline=model.offline,
     )
 
 
@@ -370,7 +348,7 @@ def _decay(run: _Run, reaffirmed: set[str]) -> None:
 
 
 def _commit(
-    tx: Transaction, run: _Run, run_id: str, ops: list[Operation], budget: llm.Budget
+    tx: Transaction, run: _Run, run_id: str, ops: list[Operation], budget: Budget
 ) -> tuple[str, str]:
     brain = run.brain
     touched = views.write_records(tx, list(run.writes.values()), run.retire)

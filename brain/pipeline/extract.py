@@ -21,9 +21,10 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import iso, new_id, utcnow
 from brain.home.redact import redact
-from brain.models import litellm_model as llm
-from brain.models.safety import safe_extraction
-from brain.models.schema import EXTRACT_SCHEMA, Candidate, Extraction, extraction_from_json
+from brain.models.base import ExtractTask, Model, ModelError, ModelSettings
+from brain.models.budget import Budget, BudgetExceeded
+from brain.models.registry import get_model
+from brain.models.schema import Candidate, Extraction
 from brain.pipeline import runs, views
 from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
 from brain.sessions.sources.base import Transcript
@@ -41,12 +42,25 @@ class ModelUnreachableError(BrainError):
     """The model cannot serve this run (unreachable, bad key, unknown model, rate limit):
     the run stops and nothing is written."""
 
-    def __init__(self, phase: str, exc: llm.ModelError) -> None:
+    def __init__(self, phase: str, exc: ModelError) -> None:
         super().__init__(
             f"{phase} stopped: {exc.message}; nothing was written",
             hint=exc.hint or "check the model settings with 'brain config list'",
         )
         self.model = exc.model
+
+
+def open_model(brain: Brain, name: str, phase: str) -> Model:
+    """The model ``name`` for ``phase``; a name no provider serves stops the run.
+
+    Raises:
+        ModelUnreachableError: no provider serves the name (noted as the phase's error).
+    """
+    try:
+        return get_model(name, ModelSettings(api_base=brain.config.model_api_base))
+    except ModelError as exc:
+        note_error(brain, phase, str(exc))
+        raise ModelUnreachableError(phase, exc) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +97,7 @@ class ExtractResult:
         plans: on a dry run, what would be sent.
         tokens, cost, commit, message: what the calls used; the commit (None: no write).
         disabled: memory generation is off; nothing was done.
+        offline: the model runs locally at no cost (a dry run counts no tokens).
     """
 
     run_id: str
@@ -96,6 +111,7 @@ class ExtractResult:
     message: str | None = None
     dry_run: bool = False
     disabled: bool = False
+    offline: bool = False
 
     @property
     def memories(self) -> int:
@@ -170,25 +186,11 @@ def _due(ref: SessionRef, now: datetime, config: Any, failure: dict | None) -> b
 # -- the model ---------------------------------------------------------------------------
 
 
-def _ask(
-    brain: Brain,
-    transcript: Transcript,
-    budget: llm.Budget,
-    mock_response: str | None,
-) -> Extraction:
+def _task(brain: Brain, transcript: Transcript) -> ExtractTask:
     config = brain.config
-    reply = llm.complete_json(
-        config.extract_model,
-        views.extract_messages(brain, transcript),
-        schema=EXTRACT_SCHEMA,
-        api_base=config.model_api_base,
-        max_tokens=EXTRACT_MAX_TOKENS,
-        budget=budget,
-        mock_response=mock_response,
+    return ExtractTask(
+        transcript, config.trim_head_chars, config.trim_tail_chars, EXTRACT_MAX_TOKENS
     )
-    # The prompt forbids it; this makes sure: nothing a transcript slipped past the
-    # model (a credential, an instruction to the memory) is kept.
-    return safe_extraction(extraction_from_json(reply.data))
 
 
 # -- a run -------------------------------------------------------------------------------
@@ -208,7 +210,6 @@ def extract(
     sessions: Sequence[str] = (),
     dry_run: bool = False,
     now: datetime | None = None,
-    mock_response: str | None = None,
 ) -> ExtractResult:
     """Run phase 1 over every pending session, in one commit.
 
@@ -217,27 +218,29 @@ def extract(
         sessions: only these session ids (``id`` or ``source:id``).
         dry_run: say what would be sent and what it could cost; call and write nothing.
         now: the current time (tests).
-        mock_response: a canned model answer (litellm's mock, no network), for tests.
 
     Returns:
         What the run did with each session, what it left, and its commit.
 
     Raises:
-        ModelUnreachableError: the model's endpoint is dead; nothing was written.
+        ModelUnreachableError: the model's endpoint is dead, or no provider serves its
+            name; nothing was written.
     """
     moment = now or datetime.now(UTC)
     model = brain.config.extract_model
     run_id = new_id()
     if not brain.config.generates:
         return ExtractResult(run_id, model, disabled=True, dry_run=dry_run)
+    chosen = open_model(brain, model, "extract")
     if not dry_run:
         with brain.transaction():
             runs.drop_dead_runs_output(brain, SUMMARIES)
     refs = pending_sessions(brain, now=moment, only=sessions)
     if dry_run:
-        return ExtractResult(run_id, model, plans=tuple(_plan(brain, refs)), dry_run=True)
-    budget = llm.Budget(brain.config.max_tokens_per_run)
-    done, left = _call_all(brain, refs, budget, mock_response)
+        plans = tuple(_plan(brain, chosen, refs))
+        return ExtractResult(run_id, model, plans=plans, dry_run=True, offline=chosen.offline)
+    budget = Budget(brain.config.max_tokens_per_run)
+    done, left = _call_all(brain, chosen, refs, budget)
     outcomes, message, sha = _write_run(brain, done, run_id, moment, budget)
     record_failures(brain, outcomes, moment, run_id)
     return ExtractResult(
@@ -249,22 +252,19 @@ def extract(
         cost=budget.used.cost,
         commit=sha,
         message=message,
+        offline=chosen.offline,
     )
 
 
-def _plan(brain: Brain, refs: Sequence[SessionRef]) -> list[SessionPlan]:
+def _plan(brain: Brain, model: Model, refs: Sequence[SessionRef]) -> list[SessionPlan]:
     from brain.sessions.harvest import load_transcript
 
-    model = brain.config.extract_model
     plans = []
     for ref in refs:
-        guess = llm.Estimate(0, 0, 0.0)  # the built-in model is free: no prompt to count
-        if model != llm.BUILTIN:
-            try:
-                messages = views.extract_messages(brain, load_transcript(ref))
-            except BrainError:
-                continue
-            guess = llm.estimate(model, messages, EXTRACT_MAX_TOKENS)
+        try:
+            guess = model.estimate(_task(brain, load_transcript(ref)))
+        except BrainError:
+            continue
         plans.append(
             SessionPlan(
                 session_label(ref),
@@ -278,13 +278,11 @@ def _plan(brain: Brain, refs: Sequence[SessionRef]) -> list[SessionPlan]:
 
 
 def _call_all(
-    brain: Brain, refs: Sequence[SessionRef], budget: llm.Budget, mock_response: str | None
+    brain: Brain, model: Model, refs: Sequence[SessionRef], budget: Budget
 ) -> tuple[list[_Done], list[SessionRef]]:
     """Every model call of the run, before anything is written."""
-    from brain.models import builtin
     from brain.sessions.harvest import load_transcript
 
-    model = brain.config.extract_model
     done: list[_Done] = []
     for n, ref in enumerate(refs):
         try:
@@ -292,14 +290,11 @@ def _call_all(
         except BrainError as exc:
             done.append(_Done(ref, None, None, str(exc)))
             continue
-        if model == llm.BUILTIN:
-            done.append(_Done(ref, transcript, builtin.extract(transcript)))
-            continue
         try:
-            done.append(_Done(ref, transcript, _ask(brain, transcript, budget, mock_response)))
-        except llm.BudgetExceeded:
+            done.append(_Done(ref, transcript, model.extract(_task(brain, transcript), budget)))
+        except BudgetExceeded:
             return done, list(refs[n:])
-        except llm.ModelError as exc:
+        except ModelError as exc:
             if exc.repeats:  # every later call would fail the same way: stop the run
                 note_error(brain, "extract", str(exc))
                 raise ModelUnreachableError("extract", exc) from exc
@@ -308,7 +303,7 @@ def _call_all(
 
 
 def _write_run(
-    brain: Brain, done: list[_Done], run_id: str, now: datetime, budget: llm.Budget
+    brain: Brain, done: list[_Done], run_id: str, now: datetime, budget: Budget
 ) -> tuple[list[SessionOutcome], str | None, str | None]:
     """Append the raw memories and write the summaries; one commit (or none)."""
     outcomes = [SessionOutcome(session_label(d.ref), "failed", reason=d.reason) for d in done]

@@ -10,7 +10,6 @@ record files (:func:`record_from_operation`, :func:`write_records`) with the ste
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +17,11 @@ from brain import assets
 from brain.home.files import atomic_write
 from brain.home.records import Record, iso, load, new_id
 from brain.home.redact import redact
-from brain.sessions.sources.base import Transcript, Turn
 
 if TYPE_CHECKING:
     from brain.home.home import Brain
     from brain.home.transaction import Transaction
-    from brain.models.schema import Candidate, ExistingRecord, Operation
+    from brain.models.schema import Operation
     from brain.pipeline.consolidate import Change
 
 MEMORY_MD = "MEMORY.md"
@@ -147,68 +145,6 @@ def regenerate_views(brain: Brain) -> list[str]:
     atomic_write(brain.path / MEMORY_MD, memory_md(records), tmp_dir=brain.state)
     atomic_write(brain.path / SUMMARY_MD, summary_md(records), tmp_dir=brain.state)
     return [MEMORY_MD, SUMMARY_MD]
-
-
-# -- model prompts ---------------------------------------------------------------------
-
-
-def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> list[Turn]:
-    """The turns phase 1 shows a model: typed and tool turns, redacted, middle trimmed.
-
-    The same rules as ``harvest.phase1_text`` (injected text left out, secrets redacted,
-    head and tail kept), at turn granularity so the prompt keeps each turn's role and
-    source lines.
-    """
-    from brain.sessions.text import trim_redacted
-
-    turns = [t for t in transcript.turns if not t.injected and t.text.strip()]
-    sizes = [len(t.text) for t in turns]
-    head: list[int] = []
-    used = 0
-    while len(head) < len(turns) and used + sizes[len(head)] <= head_chars:
-        used += sizes[len(head)]
-        head.append(len(head))
-    tail: list[int] = []
-    used = 0
-    i = len(turns) - 1
-    while i >= len(head) and used + sizes[i] <= tail_chars:
-        used += sizes[i]
-        tail.insert(0, i)
-        i -= 1
-    keep = head + tail
-    if not keep and turns:  # one huge turn: cut inside it
-        keep = [0]
-    out = []
-    for n in keep:
-        turn = turns[n]
-        out.append(replace(turn, text=trim_redacted(turn.text, head_chars, tail_chars)))
-        if n == len(head) - 1 and tail and tail[0] > n + 1:
-            cut = sum(sizes[n + 1 : tail[0]])
-            out.append(Turn("user", f"[... {cut} characters cut ...]", summary=True, lines=(0, 0)))
-    return out
-
-
-def extract_messages(brain: Brain, transcript: Transcript) -> list[dict[str, str]]:
-    """The chat messages phase 1 sends for one session."""
-    config = brain.config
-    turns = prompt_turns(transcript, config.trim_head_chars, config.trim_tail_chars)
-    # The tool's own title (often the first prompt) and the paths come from the raw file.
-    transcript = replace(
-        transcript,
-        title=redact(transcript.title) if transcript.title else None,
-        project=redact(transcript.project) if transcript.project else None,
-        git_branch=redact(transcript.git_branch) if transcript.git_branch else None,
-    )
-    text = assets.render("prompts", "extract.md.j2", transcript=transcript, turns=turns)
-    return [{"role": "user", "content": text}]
-
-
-def consolidate_messages(
-    raw: list[Candidate], existing: list[ExistingRecord]
-) -> list[dict[str, str]]:
-    """The chat messages phase 2 sends."""
-    text = assets.render("prompts", "consolidate.md.j2", raw=raw, existing=existing)
-    return [{"role": "user", "content": text}]
 
 
 # -- operations to record files ------------------------------------------------------------

@@ -1,0 +1,153 @@
+"""What every model is: the :class:`Model` protocol, its typed tasks and its errors.
+
+A model does the two pipeline phases and says what a call would cost. The built-in
+rules, litellm's chat models and any later provider implement the same three methods;
+the phases get a model from :func:`brain.models.registry.get_model` and never ask which
+one it is. The answers are :mod:`brain.models.schema` shapes whichever model ran.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from brain.errors import BrainError
+from brain.models.budget import Budget, Estimate
+from brain.models.prompts import Message, consolidate_messages, extract_messages
+from brain.models.schema import Candidate, Consolidation, ExistingRecord, Extraction
+from brain.sessions.sources.base import Transcript
+
+__all__ = [
+    "ConsolidateTask",
+    "ExtractTask",
+    "Model",
+    "ModelError",
+    "ModelOutputError",
+    "ModelSettings",
+    "Task",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSettings:
+    """What a provider needs besides the model's name.
+
+    Attributes:
+        api_base: the server URL, for local or proxy endpoints (``model_api_base``).
+        timeout: seconds before one call is abandoned.
+    """
+
+    api_base: str | None = None
+    timeout: float = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractTask:
+    """Phase 1 for one session.
+
+    Attributes:
+        transcript: the normalised session.
+        head_chars: how much of the session's start a prompt keeps (``trim_head_chars``).
+        tail_chars: how much of its end (``trim_tail_chars``).
+        max_tokens: the answer's cap.
+    """
+
+    transcript: Transcript
+    head_chars: int
+    tail_chars: int
+    max_tokens: int
+
+    def messages(self) -> list[Message]:
+        """The prompt, rendered only for the models that send one."""
+        return extract_messages(self.transcript, self.head_chars, self.tail_chars)
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolidateTask:
+    """Phase 2 for one batch.
+
+    Attributes:
+        raw: new candidates from phase 1, oldest first.
+        existing: the stored records they may touch.
+        max_tokens: the answer's cap.
+    """
+
+    raw: tuple[Candidate, ...]
+    existing: tuple[ExistingRecord, ...]
+    max_tokens: int
+
+    def messages(self) -> list[Message]:
+        """The prompt, rendered only for the models that send one."""
+        return consolidate_messages(self.raw, self.existing)
+
+
+Task = ExtractTask | ConsolidateTask
+
+
+class Model(Protocol):
+    """A model that can do both pipeline phases.
+
+    Implementations raise :class:`ModelError` (or :class:`brain.models.budget.BudgetExceeded`
+    before a call that would break the budget) and nothing else of their own; what they
+    answer is filtered for safety by the registry, not by them.
+    """
+
+    @property
+    def name(self) -> str:
+        """The name it was asked for by (``builtin``, ``openai/gpt-4o-mini``...)."""
+        ...
+
+    @property
+    def offline(self) -> bool:
+        """Runs on this machine at no cost: a dry run may run it, and it has no prompt."""
+        ...
+
+    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
+        """Phase 1: a few candidate memories (often none) and a summary of the session."""
+        ...
+
+    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
+        """Phase 2: the operations that fold the candidates into the records."""
+        ...
+
+    def estimate(self, task: Task) -> Estimate:
+        """The most the task's call can cost, without making it."""
+        ...
+
+
+class ModelError(BrainError):
+    """A model call failed; the message names the model and what to do.
+
+    ``kind`` says what failed: ``unreachable``, ``timeout``, ``auth``, ``model`` (no such
+    model or provider), ``rate_limit``, ``output`` (unusable answer) or ``other``.
+    """
+
+    # Failures every later call of the run would repeat: a run stops on them.
+    REPEATING = frozenset({"unreachable", "timeout", "auth", "model", "rate_limit"})
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        model: str,
+        api_base: str | None = None,
+        hint: str | None = None,
+        kind: str = "other",
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.model = model
+        self.api_base = api_base
+        self.kind = kind
+
+    @property
+    def repeats(self) -> bool:
+        """Whether the next call to this model would fail the same way."""
+        return self.kind in self.REPEATING
+
+
+class ModelOutputError(ModelError):
+    """The model answered, twice, with text that is not JSON valid against the schema."""
+
+    def __init__(self, message: str, *, model: str, raw: str, hint: str | None = None) -> None:
+        super().__init__(message, model=model, hint=hint, kind="output")
+        self.raw = raw
