@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from brain.index.recall import RecallResult
     from brain.pipeline.consolidate import ConsolidateResult
     from brain.pipeline.extract import ExtractResult
-    from brain.pipeline.runs import RunInfo, StatusResult
+    from brain.pipeline.runs import RunInfo
+    from brain.pipeline.status import StatusResult
     from brain.sessions.harvest import HarvestResult
     from brain.sessions.mirror import MirrorResult
     from brain.sessions.text import SessionView
@@ -233,6 +234,6 @@ class Brain(Home):
 
     def status(self) -> StatusResult:
         """Where the pipeline stands: last runs, pending work, sizes, last errors."""
-        from brain.pipeline.runs import status
+        from brain.pipeline.status import status
 
         return status(self)

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from brain.api import Brain
 from brain.errors import BrainError
 from brain.home import config
 from brain.home.exchange import export_records, import_records
-from brain.home.home import Brain
 from brain.home.records import FIELDS, Record, parse, render
 from brain.sessions import sources
 from brain.sessions.sources.base import Turn

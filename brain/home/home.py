@@ -311,4 +311,3 @@ class Home:
         return [self.config_get(name) for name in config_mod.KNOWN]
 
 
-Brain = Home  # the pipeline's modules still say Brain; removed once they say Home

@@ -25,9 +25,10 @@ from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
 from brain.pipeline.extract import ModelUnreachableError, open_model
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
+from brain.pipeline.views import Change
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
     from brain.home.transaction import Transaction
     from brain.index.sync import Catalog
 
@@ -37,17 +38,6 @@ RELATED_K = 3
 
 class ConsolidateError(BrainError):
     """Phase 2 could not run; nothing was written."""
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One change a run made to the records, for the diff view and the result."""
-
-    action: str  # added, superseded, merged, archived
-    key: str
-    description: str
-    reason: str
-    sessions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +73,7 @@ class ConsolidateResult:
     offline: bool = False
 
 
-def _batch(brain: Brain, pending: list[RawMemory]) -> list[RawMemory]:
+def _batch(brain: Home, pending: list[RawMemory]) -> list[RawMemory]:
     """Up to ``max_raw_memories_for_consolidation``, most used keys first, kept in order."""
     from brain.home.uses import all_uses
 
@@ -114,7 +104,7 @@ def _existing(record: Record) -> ExistingRecord:
     )
 
 
-def related_records(brain: Brain, catalog: Catalog, raw: Sequence[RawMemory]) -> dict[str, Record]:
+def related_records(brain: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> dict[str, Record]:
     """Stored records the raw memories may touch: same key, or the best few matches.
 
     Searches the catalog the way ``brain recall`` does, but does not count the hits
@@ -147,7 +137,7 @@ def _task(raw: list[RawMemory], existing: list[ExistingRecord]) -> ConsolidateTa
 
 
 def _operations(
-    brain: Brain,
+    brain: Home,
     model: Model,
     raw: list[RawMemory],
     existing: list[ExistingRecord],
@@ -175,7 +165,7 @@ def _operations(
 class _Run:
     """A run being assembled: what to write and what it means."""
 
-    brain: Brain
+    brain: Home
     now: datetime
     raw: list[RawMemory]
     writes: dict[str, Record] = field(default_factory=dict)
@@ -184,7 +174,7 @@ class _Run:
 
 
 def consolidate(
-    brain: Brain,
+    brain: Home,
     *,
     force: bool = False,
     dry_run: bool = False,

@@ -30,7 +30,7 @@ from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_fa
 from brain.sessions.sources.base import Transcript
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
     from brain.sessions.watermarks import SessionRef
 
 SUMMARIES = "rollout_summaries"
@@ -50,7 +50,7 @@ class ModelUnreachableError(BrainError):
         self.model = exc.model
 
 
-def open_model(brain: Brain, name: str, phase: str) -> Model:
+def open_model(brain: Home, name: str, phase: str) -> Model:
     """The model ``name`` for ``phase``; a name no provider serves stops the run.
 
     Raises:
@@ -134,7 +134,7 @@ def _safe_id(ref: SessionRef) -> str:
     return _UNSAFE.sub("-", ref.session_id).strip("-.") or "session"
 
 
-def is_extracted(brain: Brain, ref: SessionRef) -> bool:
+def is_extracted(brain: Home, ref: SessionRef) -> bool:
     """A session is extracted once its rollout summary exists (whatever its date)."""
     folder = brain.path / SUMMARIES
     pattern = f"????-??-??-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
@@ -142,7 +142,7 @@ def is_extracted(brain: Brain, ref: SessionRef) -> bool:
 
 
 def pending_sessions(
-    brain: Brain, *, now: datetime | None = None, only: Sequence[str] = ()
+    brain: Home, *, now: datetime | None = None, only: Sequence[str] = ()
 ) -> list[SessionRef]:
     """Harvested sessions the next run would extract, newest activity first.
 
@@ -186,7 +186,7 @@ def _due(ref: SessionRef, now: datetime, config: Any, failure: dict | None) -> b
 # -- the model ---------------------------------------------------------------------------
 
 
-def _task(brain: Brain, transcript: Transcript) -> ExtractTask:
+def _task(brain: Home, transcript: Transcript) -> ExtractTask:
     config = brain.config
     return ExtractTask(
         transcript, config.trim_head_chars, config.trim_tail_chars, EXTRACT_MAX_TOKENS
@@ -205,7 +205,7 @@ class _Done:
 
 
 def extract(
-    brain: Brain,
+    brain: Home,
     *,
     sessions: Sequence[str] = (),
     dry_run: bool = False,
@@ -256,7 +256,7 @@ def extract(
     )
 
 
-def _plan(brain: Brain, model: Model, refs: Sequence[SessionRef]) -> list[SessionPlan]:
+def _plan(brain: Home, model: Model, refs: Sequence[SessionRef]) -> list[SessionPlan]:
     from brain.sessions.harvest import load_transcript
 
     plans = []
@@ -278,7 +278,7 @@ def _plan(brain: Brain, model: Model, refs: Sequence[SessionRef]) -> list[Sessio
 
 
 def _call_all(
-    brain: Brain, model: Model, refs: Sequence[SessionRef], budget: Budget
+    brain: Home, model: Model, refs: Sequence[SessionRef], budget: Budget
 ) -> tuple[list[_Done], list[SessionRef]]:
     """Every model call of the run, before anything is written."""
     from brain.sessions.harvest import load_transcript
@@ -303,7 +303,7 @@ def _call_all(
 
 
 def _write_run(
-    brain: Brain, done: list[_Done], run_id: str, now: datetime, budget: Budget
+    brain: Home, done: list[_Done], run_id: str, now: datetime, budget: Budget
 ) -> tuple[list[SessionOutcome], str | None, str | None]:
     """Append the raw memories and write the summaries; one commit (or none)."""
     outcomes = [SessionOutcome(session_label(d.ref), "failed", reason=d.reason) for d in done]
@@ -365,7 +365,7 @@ def _raw(memory: Candidate, ref: SessionRef, run_id: str, now: datetime) -> RawM
 
 
 def _write_summary(
-    brain: Brain, rel: str, done: _Done, raws: list[RawMemory], now: datetime
+    brain: Home, rel: str, done: _Done, raws: list[RawMemory], now: datetime
 ) -> None:
     assert done.transcript is not None and done.extraction is not None
     transcript = done.transcript

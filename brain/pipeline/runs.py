@@ -23,7 +23,7 @@ from brain.home.files import atomic_write, make_private_dir, read_text
 from brain.home.records import iso, utcnow
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
 
 RAW = "raw_memories.md"
 STATE_FILE = "pipeline-state.json"
@@ -124,13 +124,13 @@ def _entry(key: str, meta: dict[str, str], body: list[str]) -> RawMemory:
     )
 
 
-def read_raw(brain: Brain) -> list[RawMemory]:
+def read_raw(brain: Home) -> list[RawMemory]:
     """The raw memory log of the home, oldest first."""
     path = brain.path / RAW
     return parse_raw(read_text(path)) if path.exists() else []
 
 
-def append_raw(brain: Brain, memories: Iterable[RawMemory]) -> str:
+def append_raw(brain: Home, memories: Iterable[RawMemory]) -> str:
     """Append entries to the raw memory log (written whole, atomically); return its path."""
     path = brain.path / RAW
     old = read_text(path) if path.exists() else _RAW_HEADER
@@ -139,7 +139,7 @@ def append_raw(brain: Brain, memories: Iterable[RawMemory]) -> str:
     return RAW
 
 
-def consumed_ids(brain: Brain) -> set[str]:
+def consumed_ids(brain: Home) -> set[str]:
     """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
     done: set[str] = set()
     for entry in journal.read(brain.path):
@@ -148,7 +148,7 @@ def consumed_ids(brain: Brain) -> set[str]:
     return done
 
 
-def pending_raw(brain: Brain) -> list[RawMemory]:
+def pending_raw(brain: Home) -> list[RawMemory]:
     """Raw memories no consolidation has consumed yet, oldest first."""
     done = consumed_ids(brain)
     return [m for m in read_raw(brain) if m.id not in done]
@@ -157,7 +157,7 @@ def pending_raw(brain: Brain) -> list[RawMemory]:
 # -- the local state file ------------------------------------------------------------------
 
 
-def pipeline_state(brain: Brain) -> dict[str, Any]:
+def pipeline_state(brain: Home) -> dict[str, Any]:
     """``.brain/pipeline-state.json``: failed sessions and last errors (local, untracked)."""
     try:
         data = json.loads((brain.state / STATE_FILE).read_text(encoding="utf-8"))
@@ -166,14 +166,14 @@ def pipeline_state(brain: Brain) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def save_state(brain: Brain, state: dict[str, Any]) -> None:
+def save_state(brain: Home, state: dict[str, Any]) -> None:
     """Write the local state file atomically."""
     make_private_dir(brain.state)
     text = json.dumps(state, indent=2, ensure_ascii=False, sort_keys=True)
     atomic_write(brain.state / STATE_FILE, text + "\n")
 
 
-def drop_dead_runs_output(brain: Brain, summaries: str) -> None:
+def drop_dead_runs_output(brain: Home, summaries: str) -> None:
     """Remove what a run killed before its commit left: its summaries (a summary marks
     a session extracted) and the raw memories it appended. A run writes and commits
     both under the home lock, so any found uncommitted here belong to no commit."""
@@ -190,14 +190,14 @@ def drop_dead_runs_output(brain: Brain, summaries: str) -> None:
         brain.repo.unstage(RAW)
 
 
-def note_error(brain: Brain, phase: str, message: str) -> None:
+def note_error(brain: Home, phase: str, message: str) -> None:
     """Remember a run-level error for ``brain status``."""
     state = pipeline_state(brain)
     state.setdefault("last_error", {})[phase] = {"when": iso(utcnow()), "message": message}
     save_state(brain, state)
 
 
-def clear_error(brain: Brain, phase: str) -> None:
+def clear_error(brain: Home, phase: str) -> None:
     """Forget ``phase``'s last error: a run of it has just succeeded."""
     state = pipeline_state(brain)
     if state.get("last_error", {}).pop(phase, None) is not None:
@@ -218,7 +218,7 @@ class _Outcome(Protocol):
     def reason(self) -> str | None: ...
 
 
-def record_failures(brain: Brain, outcomes: Sequence[_Outcome], now: datetime, run_id: str) -> None:
+def record_failures(brain: Home, outcomes: Sequence[_Outcome], now: datetime, run_id: str) -> None:
     """Mark failed sessions (with backoff) and clear the ones that succeeded."""
     state = pipeline_state(brain)
     failed = state.setdefault("failed", {})
@@ -255,7 +255,7 @@ class RunInfo:
     files: tuple[str, ...] = ()
 
 
-def _journal_runs(brain: Brain) -> dict[str, dict[str, Any]]:
+def _journal_runs(brain: Home) -> dict[str, dict[str, Any]]:
     return {
         str(e["run"]): e
         for e in journal.read(brain.path)
@@ -263,7 +263,7 @@ def _journal_runs(brain: Brain) -> dict[str, dict[str, Any]]:
     }
 
 
-def list_runs(brain: Brain, *, limit: int | None = None) -> list[RunInfo]:
+def list_runs(brain: Home, *, limit: int | None = None) -> list[RunInfo]:
     """Past extract and consolidate runs, newest first, from git joined with the journal."""
     lines = _journal_runs(brain)
     out = []
@@ -292,7 +292,7 @@ def list_runs(brain: Brain, *, limit: int | None = None) -> list[RunInfo]:
     return out
 
 
-def show_run(brain: Brain, run_id: str) -> RunInfo:
+def show_run(brain: Home, run_id: str) -> RunInfo:
     """One past run by id (a unique prefix of the id or of its commit works too)."""
     matches = [r for r in list_runs(brain) if r.id.startswith(run_id) or r.commit == run_id]
     matches = matches or [
@@ -301,57 +301,3 @@ def show_run(brain: Brain, run_id: str) -> RunInfo:
     if len(matches) != 1:
         raise RunNotFoundError(run_id)
     return matches[0]
-
-
-# -- status -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class StatusResult:
-    """Where the pipeline stands; every field is JSON-able."""
-
-    generate_memories: bool
-    models: dict[str, str | None]
-    last_runs: dict[str, dict[str, str] | None]
-    pending_sessions: tuple[str, ...]
-    raw_pending: int
-    consolidation_threshold: int
-    records: int
-    archived: int
-    raw_bytes: int
-    failed_sessions: dict[str, Any]
-    last_errors: dict[str, Any]
-
-
-def _count(brain: Brain, folder: str) -> int:
-    return sum(1 for _ in (brain.path / folder).glob("*.md"))
-
-
-def status(brain: Brain, *, now: datetime | None = None) -> StatusResult:
-    """When each phase last ran, what is pending, how big the memory is, what failed."""
-    from brain.pipeline.extract import pending_sessions, session_label
-
-    config = brain.config
-    last: dict[str, dict[str, str] | None] = dict.fromkeys(KINDS)
-    for run in list_runs(brain):
-        if last.get(run.kind) is None:
-            last[run.kind] = {"date": run.date, "run": run.id, "message": run.message}
-    state = pipeline_state(brain)
-    raw = brain.path / RAW
-    return StatusResult(
-        generate_memories=brain.config.generates,
-        models={
-            "extract": config.extract_model,
-            "consolidation": config.consolidation_model,
-            "api_base": config.model_api_base,
-        },
-        last_runs=last,
-        pending_sessions=tuple(session_label(r) for r in pending_sessions(brain, now=now)),
-        raw_pending=len(pending_raw(brain)),
-        consolidation_threshold=config.consolidation_threshold,
-        records=_count(brain, "memories"),
-        archived=_count(brain, "archive"),
-        raw_bytes=raw.stat().st_size if raw.exists() else 0,
-        failed_sessions=state.get("failed", {}),
-        last_errors=state.get("last_error", {}),
-    )

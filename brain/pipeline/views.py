@@ -4,12 +4,13 @@ They are views of ``memories/``: rendered from ``templates/`` and never merged b
 After a merge conflict in one of them, :func:`regenerate_views` renders them again
 from the records, without a model. This module also turns phase 2 operations into
 record files (:func:`record_from_operation`, :func:`write_records`) with the steps
-``Brain.remember`` takes (same key supersedes, ``supersedes`` keeps the ids).
+``Home.remember`` takes (same key supersedes, ``supersedes`` keeps the ids).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +20,9 @@ from brain.home.records import Record, iso, load, new_id
 from brain.home.redact import redact
 
 if TYPE_CHECKING:
-    from brain.home.home import Brain
+    from brain.home.home import Home
     from brain.home.transaction import Transaction
     from brain.models.schema import Operation
-    from brain.pipeline.consolidate import Change
 
 MEMORY_MD = "MEMORY.md"
 SUMMARY_MD = "memory_summary.md"
@@ -31,6 +31,17 @@ ACTIONS = ("added", "superseded", "merged", "archived")
 GENERAL = "workflow"
 PREFERENCE_TYPES = frozenset({"preference", "instruction", "correction"})
 SUMMARY_ENTRIES = 15
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change a run made to the records, for the diff view and the result."""
+
+    action: str  # added, superseded, merged, archived
+    key: str
+    description: str
+    reason: str
+    sessions: tuple[str, ...] = ()
 
 
 def parse_time(value: str | None) -> datetime | None:
@@ -60,7 +71,7 @@ def sessions_of(record: Record) -> list[str]:
     return [record.source] if record.source else []
 
 
-def _live(brain: Brain) -> list[Record]:
+def _live(brain: Home) -> list[Record]:
     return [r for r in brain.records() if isinstance(r, Record)]
 
 
@@ -121,7 +132,7 @@ def diff_md(changes: Sequence[Change], *, run_id: str, now: datetime, model: str
 
 
 def write_views(
-    brain: Brain, changes: Sequence[Change], *, run_id: str, now: datetime, model: str
+    brain: Home, changes: Sequence[Change], *, run_id: str, now: datetime, model: str
 ) -> list[str]:
     """Render the three views from the records on disk; return their paths."""
     records = _live(brain)
@@ -135,7 +146,7 @@ def write_views(
     return list(texts)
 
 
-def regenerate_views(brain: Brain) -> list[str]:
+def regenerate_views(brain: Home) -> list[str]:
     """Re-render ``MEMORY.md`` and ``memory_summary.md`` from the records; no model, no commit.
 
     For a merge conflict in those files: they are views, so the fix is to render
@@ -196,7 +207,7 @@ def write_records(
     return touched
 
 
-def _rel(brain: Brain, path: Any) -> str:
+def _rel(brain: Home, path: Any) -> str:
     return path.relative_to(brain.path).as_posix()
 
 

@@ -1,0 +1,62 @@
+"""``brain status``: where the pipeline stands, from the runs, the inbox and the files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from brain.pipeline.extract import pending_sessions, session_label
+from brain.pipeline.runs import KINDS, RAW, list_runs, pending_raw, pipeline_state
+
+if TYPE_CHECKING:
+    from brain.home.home import Home
+
+
+@dataclass(frozen=True, slots=True)
+class StatusResult:
+    """Where the pipeline stands; every field is JSON-able."""
+
+    generate_memories: bool
+    models: dict[str, str | None]
+    last_runs: dict[str, dict[str, str] | None]
+    pending_sessions: tuple[str, ...]
+    raw_pending: int
+    consolidation_threshold: int
+    records: int
+    archived: int
+    raw_bytes: int
+    failed_sessions: dict[str, Any]
+    last_errors: dict[str, Any]
+
+
+def _count(brain: Home, folder: str) -> int:
+    return sum(1 for _ in (brain.path / folder).glob("*.md"))
+
+
+def status(brain: Home, *, now: datetime | None = None) -> StatusResult:
+    """When each phase last ran, what is pending, how big the memory is, what failed."""
+    config = brain.config
+    last: dict[str, dict[str, str] | None] = dict.fromkeys(KINDS)
+    for run in list_runs(brain):
+        if last.get(run.kind) is None:
+            last[run.kind] = {"date": run.date, "run": run.id, "message": run.message}
+    state = pipeline_state(brain)
+    raw = brain.path / RAW
+    return StatusResult(
+        generate_memories=brain.config.generates,
+        models={
+            "extract": config.extract_model,
+            "consolidation": config.consolidation_model,
+            "api_base": config.model_api_base,
+        },
+        last_runs=last,
+        pending_sessions=tuple(session_label(r) for r in pending_sessions(brain, now=now)),
+        raw_pending=len(pending_raw(brain)),
+        consolidation_threshold=config.consolidation_threshold,
+        records=_count(brain, "memories"),
+        archived=_count(brain, "archive"),
+        raw_bytes=raw.stat().st_size if raw.exists() else 0,
+        failed_sessions=state.get("failed", {}),
+        last_errors=state.get("last_error", {}),
+    )

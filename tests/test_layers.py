@@ -1,0 +1,164 @@
+"""The layers of brain/ point down and no module imports itself back in a circle.
+
+Every import counts: at the top of a module, inside a function (the lazy ones that keep
+start-up fast) and under ``if TYPE_CHECKING:``. docs/architecture.md draws the layers.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "brain"
+
+# Lowest first. A module may import its own layer and the ones before it.
+LAYERS = ("base", "home", "index", "sessions", "models", "pipeline", "api", "agents", "cli")
+# Modules outside a layer's package, and the layer they belong to.
+LOOSE = {
+    "brain": "base",
+    "brain.errors": "base",
+    "brain.markdown": "base",
+    "brain.assets": "base",
+    "brain.api": "api",
+    "brain.evals": "api",
+    "brain.__main__": "cli",
+}
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def layer_of(module: str) -> str:
+    if module in LOOSE:
+        return LOOSE[module]
+    layer = module.split(".")[1]
+    assert layer in LAYERS, f"{module} is in no layer; add it to LAYERS or LOOSE"
+    return layer
+
+
+def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if path.name != "__init__.py":
+        base = base[:-1]
+    base = base[: len(base) - node.level + 1]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def imports_of(module: str) -> dict[str, int]:
+    """The brain modules ``module`` imports, each with the line of its first import."""
+    path = MODULES[module]
+    found: dict[str, int] = {}
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            target = _resolve(module, path, node)
+            names = [f"{target}.{a.name}" for a in node.names]
+            targets = [n for n in names if n in MODULES] or [target]
+        elif isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        else:
+            continue
+        for name in targets:
+            if name != "brain" and not name.startswith("brain."):
+                continue
+            while name not in MODULES and "." in name:
+                name = name.rsplit(".", 1)[0]
+            if name != module:
+                found.setdefault(name, node.lineno)
+    return found
+
+
+GRAPH = {module: imports_of(module) for module in MODULES}
+
+
+def test_every_module_has_a_layer() -> None:
+    assert all(layer_of(m) in LAYERS for m in MODULES)
+
+
+def test_layers_only_point_down() -> None:
+    upward = [
+        f"{MODULES[m].relative_to(PACKAGE.parent)}:{line} imports {t} "
+        f"({layer_of(m)} -> {layer_of(t)})"
+        for m, targets in GRAPH.items()
+        for t, line in targets.items()
+        if LAYERS.index(layer_of(t)) > LAYERS.index(layer_of(m))
+    ]
+    assert upward == []
+
+
+def find_cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_no_import_cycle() -> None:
+    assert find_cycles(GRAPH) == []
+
+
+@pytest.mark.parametrize(
+    "graph,expected",
+    [
+        ({"a": {"b": 1}, "b": {"c": 1}, "c": {}}, []),
+        ({"a": {"b": 1}, "b": {"a": 1}}, [["a", "b"]]),
+        ({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}}, [["a", "b", "c"]]),
+    ],
+)
+def test_the_cycle_finder_finds_cycles(
+    graph: dict[str, dict[str, int]], expected: list[list[str]]
+) -> None:
+    assert find_cycles(graph) == expected
+
+
+def test_an_upward_import_is_reported(tmp_path: Path) -> None:
+    """The rule sees lazy and type-only imports, relative ones included."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from brain.api import Brain\n"
+        "def f():\n    from ..pipeline import views\n"
+    )
+    tree = ast.parse(source)
+    module, path = "brain.index.fake", PACKAGE / "index" / "fake.py"
+    targets = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            targets.add(_resolve(module, path, node))
+    assert {"brain.api", "brain.pipeline"} <= targets
+    assert LAYERS.index(layer_of("brain.api")) > LAYERS.index(layer_of("brain.index.store"))
