@@ -309,5 +309,3 @@ class Home:
     def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""
         return [self.config_get(name) for name in config_mod.KNOWN]
-
-

@@ -9,6 +9,7 @@ semantic layer lives in :mod:`brain.index.embed` and is imported only when it is
 from __future__ import annotations
 
 from brain.index.db import IndexCorruptError
-from brain.index.store import KINDS, META_COMMIT, Doc, Hit, Index
+from brain.index.docs import KINDS, Doc, Hit
+from brain.index.store import META_COMMIT, Index
 
 __all__ = ["KINDS", "META_COMMIT", "Doc", "Hit", "Index", "IndexCorruptError"]

@@ -91,7 +91,8 @@ def age_factor(
     if not times:
         return UNDATED_AGE
     days = max(0.0, (now - max(times)).total_seconds() / 86400.0)
-    return AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5 ** (days / half_life_days)
+    decay: float = 0.5 ** (days / half_life_days)
+    return AGE_FLOOR + (1.0 - AGE_FLOOR) * decay
 
 
 def use_factor(use_count: int) -> float:

@@ -9,10 +9,10 @@ catalog was built from is kept with :meth:`Index.set_meta` under ``META_COMMIT``
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from brain.index import rank as ranking
 from brain.index.author import named_authors, reward_author
@@ -31,6 +31,7 @@ from brain.index.query import ParsedQuery, or_match, parse
 from brain.index.snippet import snippet
 from brain.index.turns import discount_asking
 
+T = TypeVar("T")
 META_COMMIT = "indexed_commit"
 
 
@@ -78,7 +79,7 @@ class Index:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _guard(self, call: Any) -> Any:
+    def _guard(self, call: Callable[[], T]) -> T:
         try:
             return call()
         except sqlite3.OperationalError as exc:

@@ -30,6 +30,7 @@ from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_fa
 from brain.sessions.sources.base import Transcript
 
 if TYPE_CHECKING:
+    from brain.home.config import Config
     from brain.home.home import Home
     from brain.sessions.watermarks import SessionRef
 
@@ -172,7 +173,7 @@ def pending_sessions(
     return out
 
 
-def _due(ref: SessionRef, now: datetime, config: Any, failure: dict | None) -> bool:
+def _due(ref: SessionRef, now: datetime, config: Config, failure: dict[str, Any] | None) -> bool:
     last = views.parse_time(ref.last_activity) or views.parse_time(ref.started)
     if last is not None:
         if now - last > timedelta(days=config.max_rollout_age_days):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain import assets
@@ -207,7 +208,7 @@ def write_records(
     return touched
 
 
-def _rel(brain: Home, path: Any) -> str:
+def _rel(brain: Home, path: Path) -> str:
     return path.relative_to(brain.path).as_posix()
 
 

@@ -256,7 +256,7 @@ def open_stream(path: Path) -> IO[bytes]:
         import zstandard  # only Codex's cold rollouts need it
 
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)  # type: ignore[arg-type]
+        return io.BufferedReader(reader)
     return raw
 
 
