@@ -132,8 +132,8 @@ class _Part:
     truncated: bool = False
 
 
-def _summary_part(brain: Home, limit: int) -> _Part | None:
-    text = _read(brain.path / SUMMARY_FILE)
+def _summary_part(home: Home, limit: int) -> _Part | None:
+    text = _read(home.path / SUMMARY_FILE)
     if text is None or not text.strip():
         return None
     kept, shown, total = fit_sections(text, limit, 2)
@@ -146,8 +146,8 @@ def _summary_part(brain: Home, limit: int) -> _Part | None:
     return _Part("summary", f"## Memory summary\n{_demote(kept)}\n\n{notice}", True)
 
 
-def _project_part(brain: Home, project: Path, limit: int) -> tuple[_Part | None, str | None]:
-    memory_md = _read(brain.path / MEMORY_FILE)
+def _project_part(home: Home, project: Path, limit: int) -> tuple[_Part | None, str | None]:
+    memory_md = _read(home.path / MEMORY_FILE)
     if not memory_md:
         return None, None
     group = find_project_group(memory_md, project)
@@ -173,9 +173,9 @@ def _demote(text: str) -> str:
     return re.sub(r"^(#{1,5}) ", r"#\1 ", text, flags=re.M)
 
 
-def _index_lines(brain: Home) -> list[str]:
+def _index_lines(home: Home) -> list[str]:
     lines = []
-    for key, description in index_entries(brain):
+    for key, description in index_entries(home):
         description = " ".join(description.split())
         if len(description) > _DESCRIPTION_MAX:
             description = description[: _DESCRIPTION_MAX - 1] + "…"
@@ -210,7 +210,7 @@ def _fence(parts: list[_Part]) -> str:
 
 
 def context(
-    brain: Home,
+    home: Home,
     project: Path | str | None = None,
     budget: int | None = None,
 ) -> Context:
@@ -228,7 +228,7 @@ def context(
         The fenced context and how it was cut. Empty, with a notice, when
         ``use_memories`` is off.
     """
-    config = brain.config
+    config = home.config
     if not config.use_memories:
         return empty_context(OFF_NOTE)
     if budget is not None and budget <= 0:
@@ -245,17 +245,17 @@ def context(
         return cap if left is None else left if cap is None else min(cap, left)
 
     parts: list[_Part] = []
-    summary = _summary_part(brain, room(config.summary_token_limit) or 0)
+    summary = _summary_part(home, room(config.summary_token_limit) or 0)
     if summary is not None:
         parts.append(summary)
         used = measure(parts)
     group, title = None, None
     if project is not None:
-        group, title = _project_part(brain, Path(project), room(config.summary_token_limit) or 0)
+        group, title = _project_part(home, Path(project), room(config.summary_token_limit) or 0)
         if group is not None:
             parts.append(group)
             used = measure(parts)
-    lines = _index_lines(brain)
+    lines = _index_lines(home)
     index, shown = _index_part(lines, config.context_max_entries, room(None))
     parts = [*parts, index, citation]
     text = _fence([_Part(p.name, _as_data(p.text), p.truncated) for p in parts])

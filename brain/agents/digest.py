@@ -48,10 +48,10 @@ def fit_sections(text: str, limit: int, level: int) -> tuple[str, int, int]:
 # -- record heads -----------------------------------------------------------------
 
 
-def index_entries(brain: Home) -> list[tuple[str, str]]:
+def index_entries(home: Home) -> list[tuple[str, str]]:
     """(key, description) of every live record, newest first, as ``Home.list`` orders them.
 
     Unreadable records are left out, as ``Home.list`` leaves them out of its records;
     the parsed records come from the home's record cache, so only changed files are read.
     """
-    return [(r.key, r.description) for r in brain.list().records]
+    return [(r.key, r.description) for r in home.list().records]

@@ -135,7 +135,7 @@ def sync_file(path: Path, ctx: Context, *, dry_run: bool = False) -> FileSync:
 
 
 def sync_instructions(
-    brain: Home,
+    home: Home,
     project: Path | str | None = None,
     files: Sequence[str] = DEFAULT_FILES,
     *,
@@ -159,7 +159,7 @@ def sync_instructions(
         raise InstructionFileError(
             f"{root} is not a directory", hint="give the project's directory with --project"
         )
-    ctx = context(brain, project=root, budget=budget)
+    ctx = context(home, project=root, budget=budget)
     for name in files:
         if Path(name).is_absolute() or ".." in Path(name).parts:
             raise InstructionFileError(

@@ -93,7 +93,7 @@ def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
     return records
 
 
-def import_records(brain: Home, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
+def import_records(home: Home, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
     """Import JSONL records in one commit; same key supersedes, as in ``remember``.
 
     Every line is validated before anything is written, so a bad line imports nothing.
@@ -103,7 +103,7 @@ def import_records(brain: Home, lines: Iterable[str], *, origin: str = "import")
         return ImportResult(0, 0, (), None)
     superseded = 0
     touched: dict[str, None] = {}
-    with brain.transaction() as tx, tx.hand_edits_known():
+    with home.transaction() as tx, tx.hand_edits_known():
         for record in records:
             staged = tx.stage(record, sync=False)
             superseded += staged.superseded is not None
@@ -124,10 +124,10 @@ def import_records(brain: Home, lines: Iterable[str], *, origin: str = "import")
     return ImportResult(len(keys), superseded, keys, sha)
 
 
-def export_records(brain: Home, *, archived: bool = False) -> list[dict[str, Any]]:
+def export_records(home: Home, *, archived: bool = False) -> list[dict[str, Any]]:
     """Every readable record as a dict (frontmatter fields plus ``body``)."""
     out = []
-    for item in brain.records(archived=archived):
+    for item in home.records(archived=archived):
         if isinstance(item, Record):
             out.append(item.to_dict())
     return out

@@ -32,8 +32,8 @@ VERSION = 1
 RACY_NS = 2_000_000_000
 
 
-def _cache_path(brain: Located, folder: str) -> Path:
-    return brain.state / "cache" / f"records-{folder}.json"
+def _cache_path(home: Located, folder: str) -> Path:
+    return home.state / "cache" / f"records-{folder}.json"
 
 
 def _load_cache(path: Path) -> dict[str, Any]:
@@ -47,12 +47,12 @@ def _load_cache(path: Path) -> dict[str, Any]:
     return files if isinstance(files, dict) else {}
 
 
-def _entry(brain: Located, path: Path) -> dict[str, Any]:
+def _entry(home: Located, path: Path) -> dict[str, Any]:
     """What a file holds: a record's fields, or the problem reading it."""
     try:
         return {"record": asdict(load(path))}
     except BrainError as exc:
-        rel = path.relative_to(brain.path).as_posix()
+        rel = path.relative_to(home.path).as_posix()
         return {"problem": asdict(Problem(rel, getattr(exc, "line", None), str(exc)))}
 
 
@@ -65,14 +65,14 @@ def _thaw(entry: dict[str, Any]) -> Record | Problem:
     return Record(**fields)
 
 
-def cached_records(brain: Located, folder: str) -> Iterator[Record | Problem]:
+def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
     """Every ``<folder>/*.md`` parsed, in name order; unreadable files come as problems."""
-    cache = _cache_path(brain, folder)
+    cache = _cache_path(home, folder)
     old = _load_cache(cache)
     files: dict[str, list[Any]] = {}
     try:
         entries = sorted(
-            (e for e in os.scandir(brain.path / folder) if e.name.endswith(".md")),
+            (e for e in os.scandir(home.path / folder) if e.name.endswith(".md")),
             key=lambda e: e.name,
         )
     except FileNotFoundError:
@@ -92,7 +92,7 @@ def cached_records(brain: Located, folder: str) -> Iterator[Record | Problem]:
         ):
             files[entry.name] = previous
         else:
-            files[entry.name] = [signature, _entry(brain, Path(entry.path))]
+            files[entry.name] = [signature, _entry(home, Path(entry.path))]
     if files != old:
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)

@@ -25,63 +25,63 @@ class RemoteError(BrainError):
     """A remote is missing or unusable."""
 
 
-def remote_add(brain: Home, url: str, name: str = "origin") -> SyncResult:
+def remote_add(home: Home, url: str, name: str = "origin") -> SyncResult:
     """Add (or re-point) the remote ``name``."""
-    brain.repo.set_remote(name, url)
-    return SyncResult("remote-add", name, brain.repo.head(), f"{name} -> {url}")
+    home.repo.set_remote(name, url)
+    return SyncResult("remote-add", name, home.repo.head(), f"{name} -> {url}")
 
 
-def _remote(brain: Home, name: str) -> str:
-    if name not in brain.repo.remotes():
+def _remote(home: Home, name: str) -> str:
+    if name not in home.repo.remotes():
         raise RemoteError(f"no remote {name!r}", hint="add one with 'brain remote add URL'")
     return name
 
 
-def push(brain: Home, name: str = "origin") -> SyncResult:
+def push(home: Home, name: str = "origin") -> SyncResult:
     """Push the home's history to the remote."""
-    remote = _remote(brain, name)
-    with brain.transaction():
-        brain.repo.push(remote)
-    return SyncResult("push", remote, brain.repo.head(), f"pushed {BRANCH} to {remote}")
+    remote = _remote(home, name)
+    with home.transaction():
+        home.repo.push(remote)
+    return SyncResult("push", remote, home.repo.head(), f"pushed {BRANCH} to {remote}")
 
 
-def pull(brain: Home, name: str = "origin") -> SyncResult:
+def pull(home: Home, name: str = "origin") -> SyncResult:
     """Fetch and merge the remote's history; nothing changes if a record conflicts."""
-    remote = _remote(brain, name)
-    with brain.transaction():
-        before = brain.repo.head()
-        brain.repo.fetch(remote)
+    remote = _remote(home, name)
+    with home.transaction():
+        before = home.repo.head()
+        home.repo.fetch(remote)
         upstream = f"{remote}/{BRANCH}"
-        if not brain.repo.has_remote_branch(upstream):
+        if not home.repo.has_remote_branch(upstream):
             return SyncResult("pull", remote, before, "remote has no history yet")
         try:
-            brain.repo.merge(upstream)
+            home.repo.merge(upstream)
         except BrainError:
-            if not (brain.path / ".git" / "MERGE_HEAD").exists():
+            if not (home.path / ".git" / "MERGE_HEAD").exists():
                 # No merge started (a hand edit in the way, unrelated histories): git's
                 # own reason is the one to show.
                 raise
-            _settle_conflict(brain)
-        after = brain.repo.head()
+            _settle_conflict(home)
+        after = home.repo.head()
     message = "already up to date" if after == before else f"merged {upstream}"
     return SyncResult("pull", remote, after, message)
 
 
-def _settle_conflict(brain: Home) -> None:
+def _settle_conflict(home: Home) -> None:
     """Finish a merge whose only conflicts are generated views; else abort it.
 
     MEMORY.md and memory_summary.md are views of the records: after the records merged,
     they are rendered again from them, never merged line by line.
     """
-    conflicted = brain.repo.conflicted()
+    conflicted = home.repo.conflicted()
     records = [p for p in conflicted if p not in GENERATED]
     if records or not conflicted:
-        brain.repo.abort_merge()
+        home.repo.abort_merge()
         raise MergeConflictError(records or ["(unknown)"])
     for path in conflicted:
-        brain.repo.take_ours(path)
-    regenerated = brain.views_again()
-    brain.repo.conclude_merge(sorted({*conflicted, *regenerated}))
+        home.repo.take_ours(path)
+    regenerated = home.views_again()
+    home.repo.conclude_merge(sorted({*conflicted, *regenerated}))
 
 
 def clone(url: str, path: Path) -> SyncResult:

@@ -24,17 +24,17 @@ if TYPE_CHECKING:
 USES_FILE = "uses.jsonl"
 
 
-def note_uses(brain: Located, paths: Sequence[str], when: str | None = None) -> None:
+def note_uses(home: Located, paths: Sequence[str], when: str | None = None) -> None:
     """Remember that recall returned ``paths``; folded into the journal on the next commit."""
     if paths:
         line = json.dumps({"ts": when or iso(utcnow()), "paths": list(paths)})
-        append_line(brain.state / USES_FILE, line)
+        append_line(home.state / USES_FILE, line)
 
 
-def take_pending_uses(brain: Located) -> dict[str, int]:
+def take_pending_uses(home: Located) -> dict[str, int]:
     """Move the pending use counts out of ``.brain/`` (the caller journals them)."""
-    pending = brain.state / USES_FILE
-    taking = brain.state / f"{USES_FILE}.folding"
+    pending = home.state / USES_FILE
+    taking = home.state / f"{USES_FILE}.folding"
     if taking.exists() and pending.exists():
         # A fold killed before it finished left its lines behind: keep them too.
         for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -60,38 +60,38 @@ def _count_uses(lines: Iterable[str]) -> Counter[str]:
     return counts
 
 
-def all_uses(brain: Located) -> Counter[str]:
+def all_uses(home: Located) -> Counter[str]:
     """Use counts from the journal's recall batches plus the pending file."""
     counts: Counter[str] = Counter()
-    for entry in journal.read(brain.path):
+    for entry in journal.read(home.path):
         if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
             counts.update({str(k): int(v) for k, v in entry["uses"].items()})
-    for pending in _pending_files(brain):
+    for pending in _pending_files(home):
         counts.update(
             _count_uses(pending.read_text(encoding="utf-8", errors="replace").splitlines())
         )
     return counts
 
 
-def _pending_files(brain: Located) -> list[Path]:
+def _pending_files(home: Located) -> list[Path]:
     """The uses not yet in the journal: the pending file, and one a killed fold left."""
     names = (USES_FILE, f"{USES_FILE}.folding")
-    return [p for p in (brain.state / n for n in names) if p.exists()]
+    return [p for p in (home.state / n for n in names) if p.exists()]
 
 
-def last_used(brain: Located) -> dict[str, str]:
+def last_used(home: Located) -> dict[str, str]:
     """When each record path was last returned or cited (ISO UTC), journal and pending.
 
     A journal batch carries the time it was folded into a commit: a use is dated no
     earlier than it happened, which is the safe side for decay.
     """
     seen: dict[str, str] = {}
-    for entry in journal.read(brain.path):
+    for entry in journal.read(home.path):
         if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
             when = str(entry.get("ts", ""))
             for path in entry["uses"]:
                 seen[path] = max(seen.get(path, ""), when)
-    for pending in _pending_files(brain):
+    for pending in _pending_files(home):
         for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
             try:
                 item = json.loads(line)
@@ -125,7 +125,7 @@ def uses_from_elsewhere(lines: Iterable[str], here: str) -> dict[str, tuple[int,
     return found
 
 
-def restore_folded(brain: Located, lines: Iterable[str]) -> None:
+def restore_folded(home: Located, lines: Iterable[str]) -> None:
     """Put the uses of ``recall`` journal lines that were never committed back into the
     pending file, so the next commit journals them (a writer died after folding them)."""
     for line in lines:
@@ -137,4 +137,4 @@ def restore_folded(brain: Located, lines: Iterable[str]) -> None:
             found = entry.get("uses")
             if isinstance(found, dict):
                 paths = [str(p) for p, n in found.items() for _ in range(int(n))]
-                note_uses(brain, paths, when=str(entry.get("ts") or "") or None)
+                note_uses(home, paths, when=str(entry.get("ts") or "") or None)

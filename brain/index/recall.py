@@ -114,17 +114,17 @@ def recall(
 def _recall_as_of(catalog: Catalog, query: str, when: str, filters: dict[str, Any]) -> RecallResult:
     """Search a catalog of the home at the last commit before ``when`` (cached by commit)."""
     moment = parse_when(when)
-    brain = catalog.home
-    rev = brain.repo.rev_before(moment.isoformat())
+    home = catalog.home
+    rev = home.repo.rev_before(moment.isoformat())
     if rev is None:
         return RecallResult(query, (), None, f"the memory did not exist yet on {when}")
-    path = brain.state / "as-of" / f"{rev}.sqlite"
+    path = home.state / "as-of" / f"{rev}.sqlite"
     fresh = not path.exists()
     with Index.open(path) as index:
         if fresh or index.rebuild_reason() or index.get_meta(META_COMMIT) != rev:
             docs = []
             for prefix in ("memories/", "rollout_summaries/", "MEMORY.md"):
-                for rel, data in brain.repo.files_at(rev, prefix).items():
+                for rel, data in home.repo.files_at(rev, prefix).items():
                     if is_indexed(rel):
                         docs += file_docs(rel, data.decode("utf-8", "replace"))
             index.clear()

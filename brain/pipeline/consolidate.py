@@ -73,14 +73,14 @@ class ConsolidateResult:
     offline: bool = False
 
 
-def _batch(brain: Home, pending: list[RawMemory]) -> list[RawMemory]:
+def _batch(home: Home, pending: list[RawMemory]) -> list[RawMemory]:
     """Up to ``max_raw_memories_for_consolidation``, most used keys first, kept in order."""
     from brain.home.uses import all_uses
 
-    cap = brain.config.max_raw_memories_for_consolidation
+    cap = home.config.max_raw_memories_for_consolidation
     if len(pending) <= cap:
         return pending
-    uses = all_uses(brain)
+    uses = all_uses(home)
     order = {m.id: n for n, m in enumerate(pending)}
     ranked = sorted(pending, key=lambda m: (-uses.get(f"memories/{m.key}.md", 0), order[m.id]))
     return sorted(ranked[:cap], key=lambda m: order[m.id])
@@ -104,7 +104,7 @@ def _existing(record: Record) -> ExistingRecord:
     )
 
 
-def related_records(brain: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> dict[str, Record]:
+def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> dict[str, Record]:
     """Stored records the raw memories may touch: same key, or the best few matches.
 
     Searches the catalog the way ``brain recall`` does, but does not count the hits
@@ -114,11 +114,11 @@ def related_records(brain: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> 
     index, _ = catalog.open()
     try:
         for memory in raw:
-            paths = [brain.record_path(memory.key)]
+            paths = [home.record_path(memory.key)]
             hits = index.search(
                 f"{memory.description} {memory.body}", k=RELATED_K, kinds=["record"]
             )
-            paths += [brain.path / hit.path for hit in hits]
+            paths += [home.path / hit.path for hit in hits]
             for path in paths:
                 record = views.load_quietly(path)
                 if record is not None:
@@ -137,7 +137,7 @@ def _task(raw: list[RawMemory], existing: list[ExistingRecord]) -> ConsolidateTa
 
 
 def _operations(
-    brain: Home,
+    home: Home,
     model: Model,
     raw: list[RawMemory],
     existing: list[ExistingRecord],
@@ -146,14 +146,14 @@ def _operations(
     try:
         answer = model.consolidate(_task(raw, existing), budget)
     except ModelError as exc:
-        note_error(brain, "consolidate", str(exc))
+        note_error(home, "consolidate", str(exc))
         if exc.repeats:
             raise ModelUnreachableError("consolidate", exc) from exc
         raise ConsolidateError(
             f"consolidate stopped: {exc.message}; nothing was written", hint=exc.hint
         ) from exc
     except BudgetExceeded as exc:
-        note_error(brain, "consolidate", str(exc))
+        note_error(home, "consolidate", str(exc))
         raise ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint) from exc
     return list(answer.operations)
 
@@ -165,7 +165,7 @@ def _operations(
 class _Run:
     """A run being assembled: what to write and what it means."""
 
-    brain: Home
+    home: Home
     now: datetime
     raw: list[RawMemory]
     writes: dict[str, Record] = field(default_factory=dict)
@@ -174,7 +174,7 @@ class _Run:
 
 
 def consolidate(
-    brain: Home,
+    home: Home,
     *,
     force: bool = False,
     dry_run: bool = False,
@@ -184,7 +184,7 @@ def consolidate(
     """Run phase 2 when enough raw memories are pending (or when forced), in one commit.
 
     Args:
-        brain: the home.
+        home: the home.
         force: run even below ``consolidation_threshold``.
         dry_run: say what would be sent (and, with an offline model, done); write nothing.
         now: the current time (tests, evals), for decay and timestamps.
@@ -199,27 +199,27 @@ def consolidate(
         ConsolidateError: the model failed or the budget was too small; nothing written.
     """
     moment = now or datetime.now(UTC)
-    model = brain.config.consolidation_model
+    model = home.config.consolidation_model
     run_id = new_id()
-    if not brain.config.generates:
+    if not home.config.generates:
         return ConsolidateResult(run_id, model, False, "memory generation is off", disabled=True)
-    pending = pending_raw(brain)
-    threshold = brain.config.consolidation_threshold
+    pending = pending_raw(home)
+    threshold = home.config.consolidation_threshold
     if not force and len(pending) <= threshold:
         why = f"{len(pending)} raw memories pending, threshold {threshold}; use --force"
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
-    chosen = open_model(brain, model, "consolidate")
-    raw = _batch(brain, pending)
-    related = related_records(brain, catalog, raw)
+    chosen = open_model(home, model, "consolidate")
+    raw = _batch(home, pending)
+    related = related_records(home, catalog, raw)
     existing = [_existing(r) for r in related.values()]
     if dry_run:
         return _dry_run(chosen, run_id, raw, existing, len(pending))
-    budget = Budget(brain.config.max_tokens_per_run)
-    ops = _operations(brain, chosen, raw, existing, budget)
-    run = _Run(brain, moment, raw)
-    with brain.transaction() as tx:
+    budget = Budget(home.config.max_tokens_per_run)
+    ops = _operations(home, chosen, raw, existing, budget)
+    run = _Run(home, moment, raw)
+    with home.transaction() as tx:
         # The model was asked outside the lock; a run that finished meanwhile wins.
-        if runs.consumed_ids(brain) & {m.id for m in raw}:
+        if runs.consumed_ids(home) & {m.id for m in raw}:
             raise ConsolidateError(
                 "another consolidation ran meanwhile; nothing was written", hint="run it again"
             )
@@ -228,7 +228,7 @@ def consolidate(
         # A record a raw memory restated (even as "none: duplicate") was just used.
         _decay(run, {op.key for op in ops})
         sha, message = _commit(tx, run, run_id, ops, budget)
-    runs.clear_error(brain, "consolidate")
+    runs.clear_error(home, "consolidate")
     return ConsolidateResult(
         run_id,
         model,
@@ -284,12 +284,12 @@ def _apply(run: _Run, op: Operation) -> None:
     except InvalidKeyError:
         return
     if op.op in ("add", "update", "merge"):
-        current = run.writes.get(op.key) or views.load_quietly(run.brain.record_path(op.key))
+        current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
         sessions = _sessions_for(run, (op.key, *op.merged_keys))
         record = views.record_from_operation(op, current, sessions, run.now)
         absorbed = []
         for other in op.merged_keys:
-            old = views.load_quietly(run.brain.record_path(other)) if other != op.key else None
+            old = views.load_quietly(run.home.record_path(other)) if other != op.key else None
             if old is not None and other not in run.retire:
                 run.retire[other] = (old, f"merged into {op.key}")
                 absorbed.append(old.id)
@@ -301,7 +301,7 @@ def _apply(run: _Run, op: Operation) -> None:
         action = "added" if current is None else ("merged" if op.op == "merge" else "superseded")
         _note(run, Change(action, op.key, record.description, op.reason, sessions))
     elif op.op == "archive":
-        old = views.load_quietly(run.brain.record_path(op.key))
+        old = views.load_quietly(run.home.record_path(op.key))
         if old is not None and op.key not in run.retire:
             run.writes.pop(op.key, None)
             run.retire[op.key] = (old, op.reason)
@@ -321,9 +321,9 @@ def _note(run: _Run, change: Change) -> None:
 
 def _decay(run: _Run, reaffirmed: set[str]) -> None:
     """Archive records neither updated nor recalled within ``archive_after_days``."""
-    horizon = timedelta(days=run.brain.config.archive_after_days)
-    used = last_used(run.brain)
-    for item in run.brain.records():
+    horizon = timedelta(days=run.home.config.archive_after_days)
+    used = last_used(run.home)
+    for item in run.home.records():
         if not isinstance(item, Record) or item.key in reaffirmed:
             continue
         if item.key in run.writes or item.key in run.retire:
@@ -340,18 +340,18 @@ def _decay(run: _Run, reaffirmed: set[str]) -> None:
 def _commit(
     tx: Transaction, run: _Run, run_id: str, ops: list[Operation], budget: Budget
 ) -> tuple[str, str]:
-    brain = run.brain
+    home = run.home
     touched = views.write_records(tx, list(run.writes.values()), run.retire)
     counts = {a: sum(1 for c in run.changes if c.action == a) for a in views.ACTIONS}
     touched += views.write_views(
-        brain, run.changes, run_id=run_id, now=run.now, model=brain.config.consolidation_model
+        home, run.changes, run_id=run_id, now=run.now, model=home.config.consolidation_model
     )
     parts = [f"{counts['added']} added", f"{counts['superseded']} superseded"]
     if counts["merged"]:
         parts.append(f"{counts['merged']} merged")
     parts.append(f"{counts['archived']} archived")
     message = "consolidate: " + ", ".join(parts)
-    raw_all = read_raw(brain)
+    raw_all = read_raw(home)
     ids = {m.id for m in run.raw}
     position = max((n + 1 for n, m in enumerate(raw_all) if m.id in ids), default=0)
     sha = tx.commit(
@@ -359,7 +359,7 @@ def _commit(
         f"{message}\n\nRun: {run_id}",
         "consolidate",
         run=run_id,
-        model=brain.config.consolidation_model,
+        model=home.config.consolidation_model,
         **counts,
         raw=len(run.raw),
         operations=len(ops),

@@ -51,16 +51,16 @@ class ModelUnreachableError(BrainError):
         self.model = exc.model
 
 
-def open_model(brain: Home, name: str, phase: str) -> Model:
+def open_model(home: Home, name: str, phase: str) -> Model:
     """The model ``name`` for ``phase``; a name no provider serves stops the run.
 
     Raises:
         ModelUnreachableError: no provider serves the name (noted as the phase's error).
     """
     try:
-        return get_model(name, ModelSettings(api_base=brain.config.model_api_base))
+        return get_model(name, ModelSettings(api_base=home.config.model_api_base))
     except ModelError as exc:
-        note_error(brain, phase, str(exc))
+        note_error(home, phase, str(exc))
         raise ModelUnreachableError(phase, exc) from exc
 
 
@@ -135,20 +135,20 @@ def _safe_id(ref: SessionRef) -> str:
     return _UNSAFE.sub("-", ref.session_id).strip("-.") or "session"
 
 
-def is_extracted(brain: Home, ref: SessionRef) -> bool:
+def is_extracted(home: Home, ref: SessionRef) -> bool:
     """A session is extracted once its rollout summary exists (whatever its date)."""
-    folder = brain.path / SUMMARIES
+    folder = home.path / SUMMARIES
     pattern = f"????-??-??-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
     return folder.is_dir() and any(folder.glob(pattern))
 
 
 def pending_sessions(
-    brain: Home, *, now: datetime | None = None, only: Sequence[str] = ()
+    home: Home, *, now: datetime | None = None, only: Sequence[str] = ()
 ) -> list[SessionRef]:
     """Harvested sessions the next run would extract, newest activity first.
 
     Args:
-        brain: the home.
+        home: the home.
         now: the current time (tests); default the clock.
         only: session ids (or ``source:id``) to keep; the age and idle windows and
             the failure backoff do not apply to sessions asked for by name.
@@ -156,16 +156,16 @@ def pending_sessions(
     from brain.sessions.harvest import harvested_sessions
 
     moment = now or datetime.now(UTC)
-    config = brain.config
-    failed = pipeline_state(brain).get("failed", {})
+    config = home.config
+    failed = pipeline_state(home).get("failed", {})
     out, seen = [], set()
-    for ref in harvested_sessions(brain, for_extraction=True):
+    for ref in harvested_sessions(home, for_extraction=True):
         if only and ref.session_id not in only and session_label(ref) not in only:
             continue
         if session_label(ref) in seen:
             continue  # one session under two paths (moved, recompressed): newest wins
         seen.add(session_label(ref))
-        if is_extracted(brain, ref):
+        if is_extracted(home, ref):
             continue
         if not only and not _due(ref, moment, config, failed.get(session_label(ref))):
             continue
@@ -187,8 +187,8 @@ def _due(ref: SessionRef, now: datetime, config: Config, failure: dict[str, Any]
 # -- the model ---------------------------------------------------------------------------
 
 
-def _task(brain: Home, transcript: Transcript) -> ExtractTask:
-    config = brain.config
+def _task(home: Home, transcript: Transcript) -> ExtractTask:
+    config = home.config
     return ExtractTask(
         transcript, config.trim_head_chars, config.trim_tail_chars, EXTRACT_MAX_TOKENS
     )
@@ -206,7 +206,7 @@ class _Done:
 
 
 def extract(
-    brain: Home,
+    home: Home,
     *,
     sessions: Sequence[str] = (),
     dry_run: bool = False,
@@ -215,7 +215,7 @@ def extract(
     """Run phase 1 over every pending session, in one commit.
 
     Args:
-        brain: the home.
+        home: the home.
         sessions: only these session ids (``id`` or ``source:id``).
         dry_run: say what would be sent and what it could cost; call and write nothing.
         now: the current time (tests).
@@ -228,22 +228,22 @@ def extract(
             name; nothing was written.
     """
     moment = now or datetime.now(UTC)
-    model = brain.config.extract_model
+    model = home.config.extract_model
     run_id = new_id()
-    if not brain.config.generates:
+    if not home.config.generates:
         return ExtractResult(run_id, model, disabled=True, dry_run=dry_run)
-    chosen = open_model(brain, model, "extract")
+    chosen = open_model(home, model, "extract")
     if not dry_run:
-        with brain.transaction():
-            runs.drop_dead_runs_output(brain, SUMMARIES)
-    refs = pending_sessions(brain, now=moment, only=sessions)
+        with home.transaction():
+            runs.drop_dead_runs_output(home, SUMMARIES)
+    refs = pending_sessions(home, now=moment, only=sessions)
     if dry_run:
-        plans = tuple(_plan(brain, chosen, refs))
+        plans = tuple(_plan(home, chosen, refs))
         return ExtractResult(run_id, model, plans=plans, dry_run=True, offline=chosen.offline)
-    budget = Budget(brain.config.max_tokens_per_run)
-    done, left = _call_all(brain, chosen, refs, budget)
-    outcomes, message, sha = _write_run(brain, done, run_id, moment, budget)
-    record_failures(brain, outcomes, moment, run_id)
+    budget = Budget(home.config.max_tokens_per_run)
+    done, left = _call_all(home, chosen, refs, budget)
+    outcomes, message, sha = _write_run(home, done, run_id, moment, budget)
+    record_failures(home, outcomes, moment, run_id)
     return ExtractResult(
         run_id,
         model,
@@ -257,13 +257,13 @@ def extract(
     )
 
 
-def _plan(brain: Home, model: Model, refs: Sequence[SessionRef]) -> list[SessionPlan]:
+def _plan(home: Home, model: Model, refs: Sequence[SessionRef]) -> list[SessionPlan]:
     from brain.sessions.harvest import load_transcript
 
     plans = []
     for ref in refs:
         try:
-            guess = model.estimate(_task(brain, load_transcript(ref)))
+            guess = model.estimate(_task(home, load_transcript(ref)))
         except BrainError:
             continue
         plans.append(
@@ -279,7 +279,7 @@ def _plan(brain: Home, model: Model, refs: Sequence[SessionRef]) -> list[Session
 
 
 def _call_all(
-    brain: Home, model: Model, refs: Sequence[SessionRef], budget: Budget
+    home: Home, model: Model, refs: Sequence[SessionRef], budget: Budget
 ) -> tuple[list[_Done], list[SessionRef]]:
     """Every model call of the run, before anything is written."""
     from brain.sessions.harvest import load_transcript
@@ -292,28 +292,28 @@ def _call_all(
             done.append(_Done(ref, None, None, str(exc)))
             continue
         try:
-            done.append(_Done(ref, transcript, model.extract(_task(brain, transcript), budget)))
+            done.append(_Done(ref, transcript, model.extract(_task(home, transcript), budget)))
         except BudgetExceeded:
             return done, list(refs[n:])
         except ModelError as exc:
             if exc.repeats:  # every later call would fail the same way: stop the run
-                note_error(brain, "extract", str(exc))
+                note_error(home, "extract", str(exc))
                 raise ModelUnreachableError("extract", exc) from exc
             done.append(_Done(ref, transcript, None, str(exc)))
     return done, []
 
 
 def _write_run(
-    brain: Home, done: list[_Done], run_id: str, now: datetime, budget: Budget
+    home: Home, done: list[_Done], run_id: str, now: datetime, budget: Budget
 ) -> tuple[list[SessionOutcome], str | None, str | None]:
     """Append the raw memories and write the summaries; one commit (or none)."""
     outcomes = [SessionOutcome(session_label(d.ref), "failed", reason=d.reason) for d in done]
     good = [d for d in done if d.extraction is not None]
     if not good:
         return outcomes, None, None
-    with brain.transaction() as tx:
+    with home.transaction() as tx:
         # Another run may have taken a session while this one was calling the model.
-        good = [d for d in good if not is_extracted(brain, d.ref)]
+        good = [d for d in good if not is_extracted(home, d.ref)]
         if not good:
             return outcomes, None, None
         entries, touched = [], []
@@ -322,7 +322,7 @@ def _write_run(
             raws = [_raw(c, d.ref, run_id, now) for c in d.extraction.memories]
             entries += raws
             rel = summary_rel(d.ref)
-            _write_summary(brain, rel, d, raws, now)
+            _write_summary(home, rel, d, raws, now)
             touched.append(rel)
             outcomes = [
                 SessionOutcome(o.session, "done", tuple(r.key for r in raws), rel)
@@ -330,7 +330,7 @@ def _write_run(
                 else o
                 for o in outcomes
             ]
-        touched.append(runs.append_raw(brain, entries))
+        touched.append(runs.append_raw(home, entries))
         count = len(entries)
         noun = "session" if len(good) == 1 else "sessions"
         message = f"extract: {len(good)} {noun}, {count} raw memor{'y' if count == 1 else 'ies'}"
@@ -339,7 +339,7 @@ def _write_run(
             f"{message}\n\nRun: {run_id}",
             "extract",
             run=run_id,
-            model=brain.config.extract_model,
+            model=home.config.extract_model,
             sessions=[session_label(d.ref) for d in good],
             memories=count,
             failed=[o.session for o in outcomes if o.status == "failed"],
@@ -365,9 +365,7 @@ def _raw(memory: Candidate, ref: SessionRef, run_id: str, now: datetime) -> RawM
     )
 
 
-def _write_summary(
-    brain: Home, rel: str, done: _Done, raws: list[RawMemory], now: datetime
-) -> None:
+def _write_summary(home: Home, rel: str, done: _Done, raws: list[RawMemory], now: datetime) -> None:
     assert done.transcript is not None and done.extraction is not None
     transcript = done.transcript
     text = assets.render(
@@ -381,8 +379,8 @@ def _write_summary(
         turns=len(transcript.turns),
         memories=raws,
         extracted=iso(now),
-        model=brain.config.extract_model,
+        model=home.config.extract_model,
     )
-    path = brain.path / rel
+    path = home.path / rel
     path.parent.mkdir(exist_ok=True)
-    atomic_write(path, text, tmp_dir=brain.state)
+    atomic_write(path, text, tmp_dir=home.state)

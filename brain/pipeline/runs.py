@@ -124,84 +124,84 @@ def _entry(key: str, meta: dict[str, str], body: list[str]) -> RawMemory:
     )
 
 
-def read_raw(brain: Home) -> list[RawMemory]:
+def read_raw(home: Home) -> list[RawMemory]:
     """The raw memory log of the home, oldest first."""
-    path = brain.path / RAW
+    path = home.path / RAW
     return parse_raw(read_text(path)) if path.exists() else []
 
 
-def append_raw(brain: Home, memories: Iterable[RawMemory]) -> str:
+def append_raw(home: Home, memories: Iterable[RawMemory]) -> str:
     """Append entries to the raw memory log (written whole, atomically); return its path."""
-    path = brain.path / RAW
+    path = home.path / RAW
     old = read_text(path) if path.exists() else _RAW_HEADER
     new = "".join(render_raw(m) for m in memories)
-    atomic_write(path, old + new, tmp_dir=brain.state)
+    atomic_write(path, old + new, tmp_dir=home.state)
     return RAW
 
 
-def consumed_ids(brain: Home) -> set[str]:
+def consumed_ids(home: Home) -> set[str]:
     """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
     done: set[str] = set()
-    for entry in journal.read(brain.path):
+    for entry in journal.read(home.path):
         if entry.get("op") == "consolidate" and isinstance(entry.get("raw_ids"), list):
             done.update(str(i) for i in entry["raw_ids"])
     return done
 
 
-def pending_raw(brain: Home) -> list[RawMemory]:
+def pending_raw(home: Home) -> list[RawMemory]:
     """Raw memories no consolidation has consumed yet, oldest first."""
-    done = consumed_ids(brain)
-    return [m for m in read_raw(brain) if m.id not in done]
+    done = consumed_ids(home)
+    return [m for m in read_raw(home) if m.id not in done]
 
 
 # -- the local state file ------------------------------------------------------------------
 
 
-def pipeline_state(brain: Home) -> dict[str, Any]:
+def pipeline_state(home: Home) -> dict[str, Any]:
     """``.brain/pipeline-state.json``: failed sessions and last errors (local, untracked)."""
     try:
-        data = json.loads((brain.state / STATE_FILE).read_text(encoding="utf-8"))
+        data = json.loads((home.state / STATE_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def save_state(brain: Home, state: dict[str, Any]) -> None:
+def save_state(home: Home, state: dict[str, Any]) -> None:
     """Write the local state file atomically."""
-    make_private_dir(brain.state)
+    make_private_dir(home.state)
     text = json.dumps(state, indent=2, ensure_ascii=False, sort_keys=True)
-    atomic_write(brain.state / STATE_FILE, text + "\n")
+    atomic_write(home.state / STATE_FILE, text + "\n")
 
 
-def drop_dead_runs_output(brain: Home, summaries: str) -> None:
+def drop_dead_runs_output(home: Home, summaries: str) -> None:
     """Remove what a run killed before its commit left: its summaries (a summary marks
     a session extracted) and the raw memories it appended. A run writes and commits
     both under the home lock, so any found uncommitted here belong to no commit."""
-    left = brain.repo.hand_edited([summaries, RAW])
+    left = home.repo.hand_edited([summaries, RAW])
     for rel, how in left.items():
         if how == "untracked" and rel.endswith(".md"):
-            (brain.path / rel).unlink(missing_ok=True)  # a summary, or the first raws
-    path, committed = brain.path / RAW, brain.repo.file_at_head(RAW)
+            (home.path / rel).unlink(missing_ok=True)  # a summary, or the first raws
+    path, committed = home.path / RAW, home.repo.file_at_head(RAW)
     if committed is None or left.get(RAW) != "modified":
         return
     data = path.read_bytes()
     if len(data) > len(committed) and data.startswith(committed):
-        atomic_write(path, committed.decode("utf-8"), tmp_dir=brain.state)
-        brain.repo.unstage(RAW)
+        atomic_write(path, committed.decode("utf-8"), tmp_dir=home.state)
+        home.repo.unstage(RAW)
 
 
-def note_error(brain: Home, phase: str, message: str) -> None:
+def note_error(home: Home, phase: str, message: str) -> None:
     """Remember a run-level error for ``brain status``."""
-    state = pipeline_state(brain)
+    state = pipeline_state(home)
     state.setdefault("last_error", {})[phase] = {"when": iso(utcnow()), "message": message}
-    save_state(brain, state)
+    save_state(home, state)
 
 
-def clear_error(brain: Home, phase: str) -> None:
+def clear_error(home: Home, phase: str) -> None:
     """Forget ``phase``'s last error: a run of it has just succeeded."""
-    state = pipeline_state(brain)
+    state = pipeline_state(home)
     if state.get("last_error", {}).pop(phase, None) is not None:
-        save_state(brain, state)
+        save_state(home, state)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -218,9 +218,9 @@ class _Outcome(Protocol):
     def reason(self) -> str | None: ...
 
 
-def record_failures(brain: Home, outcomes: Sequence[_Outcome], now: datetime, run_id: str) -> None:
+def record_failures(home: Home, outcomes: Sequence[_Outcome], now: datetime, run_id: str) -> None:
     """Mark failed sessions (with backoff) and clear the ones that succeeded."""
-    state = pipeline_state(brain)
+    state = pipeline_state(home)
     failed = state.setdefault("failed", {})
     for outcome in outcomes:
         if outcome.status == "done":
@@ -234,7 +234,7 @@ def record_failures(brain: Home, outcomes: Sequence[_Outcome], now: datetime, ru
             "retry_after": iso(now + backoff(attempts)),
         }
     state.get("last_error", {}).pop("extract", None)
-    save_state(brain, state)
+    save_state(home, state)
 
 
 # -- past runs -----------------------------------------------------------------------------
@@ -255,19 +255,19 @@ class RunInfo:
     files: tuple[str, ...] = ()
 
 
-def _journal_runs(brain: Home) -> dict[str, dict[str, Any]]:
+def _journal_runs(home: Home) -> dict[str, dict[str, Any]]:
     return {
         str(e["run"]): e
-        for e in journal.read(brain.path)
+        for e in journal.read(home.path)
         if e.get("op") in KINDS and e.get("run") is not None
     }
 
 
-def list_runs(brain: Home, *, limit: int | None = None) -> list[RunInfo]:
+def list_runs(home: Home, *, limit: int | None = None) -> list[RunInfo]:
     """Past extract and consolidate runs, newest first, from git joined with the journal."""
-    lines = _journal_runs(brain)
+    lines = _journal_runs(home)
     out = []
-    for commit in brain.repo.log():
+    for commit in home.repo.log():
         kind = commit.message.split(":", 1)[0]
         found = _RUN_TRAILER.search(commit.message)
         if kind not in KINDS or found is None:
@@ -292,11 +292,11 @@ def list_runs(brain: Home, *, limit: int | None = None) -> list[RunInfo]:
     return out
 
 
-def show_run(brain: Home, run_id: str) -> RunInfo:
+def show_run(home: Home, run_id: str) -> RunInfo:
     """One past run by id (a unique prefix of the id or of its commit works too)."""
-    matches = [r for r in list_runs(brain) if r.id.startswith(run_id) or r.commit == run_id]
+    matches = [r for r in list_runs(home) if r.id.startswith(run_id) or r.commit == run_id]
     matches = matches or [
-        r for r in list_runs(brain) if len(run_id) >= 7 and r.commit.startswith(run_id)
+        r for r in list_runs(home) if len(run_id) >= 7 and r.commit.startswith(run_id)
     ]
     if len(matches) != 1:
         raise RunNotFoundError(run_id)

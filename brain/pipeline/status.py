@@ -30,32 +30,32 @@ class StatusResult:
     last_errors: dict[str, Any]
 
 
-def _count(brain: Home, folder: str) -> int:
-    return sum(1 for _ in (brain.path / folder).glob("*.md"))
+def _count(home: Home, folder: str) -> int:
+    return sum(1 for _ in (home.path / folder).glob("*.md"))
 
 
-def status(brain: Home, *, now: datetime | None = None) -> StatusResult:
+def status(home: Home, *, now: datetime | None = None) -> StatusResult:
     """When each phase last ran, what is pending, how big the memory is, what failed."""
-    config = brain.config
+    config = home.config
     last: dict[str, dict[str, str] | None] = dict.fromkeys(KINDS)
-    for run in list_runs(brain):
+    for run in list_runs(home):
         if last.get(run.kind) is None:
             last[run.kind] = {"date": run.date, "run": run.id, "message": run.message}
-    state = pipeline_state(brain)
-    raw = brain.path / RAW
+    state = pipeline_state(home)
+    raw = home.path / RAW
     return StatusResult(
-        generate_memories=brain.config.generates,
+        generate_memories=home.config.generates,
         models={
             "extract": config.extract_model,
             "consolidation": config.consolidation_model,
             "api_base": config.model_api_base,
         },
         last_runs=last,
-        pending_sessions=tuple(session_label(r) for r in pending_sessions(brain, now=now)),
-        raw_pending=len(pending_raw(brain)),
+        pending_sessions=tuple(session_label(r) for r in pending_sessions(home, now=now)),
+        raw_pending=len(pending_raw(home)),
         consolidation_threshold=config.consolidation_threshold,
-        records=_count(brain, "memories"),
-        archived=_count(brain, "archive"),
+        records=_count(home, "memories"),
+        archived=_count(home, "archive"),
         raw_bytes=raw.stat().st_size if raw.exists() else 0,
         failed_sessions=state.get("failed", {}),
         last_errors=state.get("last_error", {}),

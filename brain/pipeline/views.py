@@ -72,8 +72,8 @@ def sessions_of(record: Record) -> list[str]:
     return [record.source] if record.source else []
 
 
-def _live(brain: Home) -> list[Record]:
-    return [r for r in brain.records() if isinstance(r, Record)]
+def _live(home: Home) -> list[Record]:
+    return [r for r in home.records() if isinstance(r, Record)]
 
 
 def _groups(records: Iterable[Record]) -> list[dict[str, Any]]:
@@ -133,29 +133,29 @@ def diff_md(changes: Sequence[Change], *, run_id: str, now: datetime, model: str
 
 
 def write_views(
-    brain: Home, changes: Sequence[Change], *, run_id: str, now: datetime, model: str
+    home: Home, changes: Sequence[Change], *, run_id: str, now: datetime, model: str
 ) -> list[str]:
     """Render the three views from the records on disk; return their paths."""
-    records = _live(brain)
+    records = _live(home)
     texts = {
         MEMORY_MD: memory_md(records),
         SUMMARY_MD: summary_md(records),
         DIFF_MD: diff_md(changes, run_id=run_id, now=now, model=model),
     }
     for rel, text in texts.items():
-        atomic_write(brain.path / rel, text, tmp_dir=brain.state)
+        atomic_write(home.path / rel, text, tmp_dir=home.state)
     return list(texts)
 
 
-def regenerate_views(brain: Home) -> list[str]:
+def regenerate_views(home: Home) -> list[str]:
     """Re-render ``MEMORY.md`` and ``memory_summary.md`` from the records; no model, no commit.
 
     For a merge conflict in those files: they are views, so the fix is to render
     them again. The caller stages and commits the returned paths.
     """
-    records = _live(brain)
-    atomic_write(brain.path / MEMORY_MD, memory_md(records), tmp_dir=brain.state)
-    atomic_write(brain.path / SUMMARY_MD, summary_md(records), tmp_dir=brain.state)
+    records = _live(home)
+    atomic_write(home.path / MEMORY_MD, memory_md(records), tmp_dir=home.state)
+    atomic_write(home.path / SUMMARY_MD, summary_md(records), tmp_dir=home.state)
     return [MEMORY_MD, SUMMARY_MD]
 
 
@@ -208,8 +208,8 @@ def write_records(
     return touched
 
 
-def _rel(brain: Home, path: Path) -> str:
-    return path.relative_to(brain.path).as_posix()
+def _rel(home: Home, path: Path) -> str:
+    return path.relative_to(home.path).as_posix()
 
 
 def load_quietly(path: Any) -> Record | None:

@@ -162,7 +162,7 @@ class _SourceRun:
 
 
 def harvest(
-    brain: Home,
+    home: Home,
     *,
     sources: Sequence[str] = DEFAULT_SOURCES,
     dry_run: bool = False,
@@ -173,7 +173,7 @@ def harvest(
     """Harvest finished sessions into this machine's watermarks, in one commit.
 
     Args:
-        brain: the home.
+        home: the home.
         catalog: the home's search index, handed the sessions' turns and the citations
             at once; without it they reach the index at its next rebuild.
         sources: adapter names to scan (their default roots).
@@ -188,11 +188,11 @@ def harvest(
     """
     began = time.perf_counter()
     want_docs = not dry_run and catalog is not None and catalog.exists
-    settings = _settings(brain, now, want_docs, explicit=paths is not None)
+    settings = _settings(home, now, want_docs, explicit=paths is not None)
     work = explicit_files(paths) if paths is not None else _discovered(sources)
-    with brain.transaction() as tx:
-        runs = [_harvest_source(brain, src, files, settings) for src, files in work.items()]
-        plan = plan_mirror(brain) if "claude" in sources and paths is None else None
+    with home.transaction() as tx:
+        runs = [_harvest_source(home, src, files, settings) for src, files in work.items()]
+        plan = plan_mirror(home) if "claude" in sources and paths is None else None
         message = _message(runs, plan)
         sha = None
         if not dry_run and message is not None:
@@ -201,7 +201,7 @@ def harvest(
                 if catalog is not None:
                     catalog.record_uses(cited)
                 else:
-                    uses.note_uses(brain, [p for p in cited if p.startswith("memories/")])
+                    uses.note_uses(home, [p for p in cited if p.startswith("memories/")])
             sha = _write(tx, runs, plan, message)
     docs_indexed, index_error = (None, None)
     if sha is not None and catalog is not None and settings.want_docs:
@@ -224,7 +224,7 @@ def harvest(
 
 
 def import_session(
-    brain: Home, path: Path | str, *, catalog: Catalog | None = None
+    home: Home, path: Path | str, *, catalog: Catalog | None = None
 ) -> HarvestResult:
     """Register a transcript in brain's own format and harvest it (one commit).
 
@@ -238,7 +238,7 @@ def import_session(
     file = Path(path).expanduser().absolute()
     if not file.is_file() or read_header(file) is None:
         raise NotATranscriptError(file)
-    return harvest(brain, sources=("brain",), paths=[file], catalog=catalog)
+    return harvest(home, sources=("brain",), paths=[file], catalog=catalog)
 
 
 class NotATranscriptError(BrainError):
@@ -253,10 +253,10 @@ class NotATranscriptError(BrainError):
         self.path = path
 
 
-def _settings(brain: Home, now: datetime | None, want_docs: bool, explicit: bool) -> _Settings:
+def _settings(home: Home, now: datetime | None, want_docs: bool, explicit: bool) -> _Settings:
 
     moment = now or datetime.now(UTC)
-    config = brain.config
+    config = home.config
     return _Settings(
         now=moment.timestamp(),
         stamp=iso(moment),
@@ -279,9 +279,9 @@ def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
 
 
 def _harvest_source(
-    brain: Home, source: str, files: list[SessionFile], settings: _Settings
+    home: Home, source: str, files: list[SessionFile], settings: _Settings
 ) -> _SourceRun:
-    run = _SourceRun(source, load_marks(brain.path, source))
+    run = _SourceRun(source, load_marks(home.path, source))
     for file in files:
         run.bump("found")
         try:

@@ -63,18 +63,18 @@ def claude_root_default() -> Path:
     return claude.roots()[0].parent
 
 
-def mirror_claude_memory(brain: Home, *, claude_root: Path | None = None) -> MirrorResult:
+def mirror_claude_memory(home: Home, *, claude_root: Path | None = None) -> MirrorResult:
     """Copy Claude Code's memory files into the home as records, in one commit.
 
     Args:
-        brain: the home.
+        home: the home.
         claude_root: Claude's config directory (default ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``).
 
     Returns:
         Counts and the commit (None when every file was already mirrored).
     """
-    with brain.transaction() as tx:
-        plan = plan_mirror(brain, claude_root)
+    with home.transaction() as tx:
+        plan = plan_mirror(home, claude_root)
         touched = write_plan(tx, plan)
         sha = None
         if touched:
@@ -109,7 +109,7 @@ def mirror_message(plan: MirrorPlan) -> str:
     return f"mirror: {count} claude {noun}{extra}"
 
 
-def plan_mirror(brain: Home, claude_root: Path | None = None) -> MirrorPlan:
+def plan_mirror(home: Home, claude_root: Path | None = None) -> MirrorPlan:
     """Decide which records to write; reads only. Call inside a transaction."""
     root = claude_root or claude_root_default()
     records: dict[str, Record] = {}
@@ -121,7 +121,7 @@ def plan_mirror(brain: Home, claude_root: Path | None = None) -> MirrorPlan:
             record = _record(memory, project)
             if record.key in records:
                 continue  # two files slug alike: the first (sorted) wins, stably
-            old = brain.previous(record.key)
+            old = home.previous(record.key)
             if old is not None and old[0].extra.get("mirror_sha256") == memory.sha256:
                 continue
             superseded += old is not None

@@ -158,9 +158,9 @@ def _head(text: str) -> str:
     return head + " […]" if len(text) > DOC_BODY_CHARS else head
 
 
-def iter_session_docs(brain: Home) -> Iterator[Doc]:
+def iter_session_docs(home: Home) -> Iterator[Doc]:
     """Docs for every harvested session whose transcript is still on disk."""
-    for ref in harvested_sessions(brain):
+    for ref in harvested_sessions(home):
         try:
             transcript = load_transcript(ref)
         except SessionMissingError:
@@ -189,14 +189,14 @@ class SessionView:
     turns: tuple[TurnView, ...]
 
 
-def show_session(brain: Home, ident: str) -> SessionView:
+def show_session(home: Home, ident: str) -> SessionView:
     """A harvested session by id or unique id prefix, re-read from disk.
 
     Raises:
         SessionNotFoundError: no session, or several, match ``ident``.
         SessionMissingError: its transcript is gone.
     """
-    ref = find_session(brain, ident)
+    ref = find_session(home, ident)
     transcript = load_transcript(ref)
     turns = tuple(
         TurnView(

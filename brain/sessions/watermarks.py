@@ -192,19 +192,19 @@ def watermark_sources(home: Path) -> list[str]:
     return sorted(p.name[len(prefix) : -5] for p in folder.glob(f"{prefix}*.json"))
 
 
-def harvested_sessions(brain: Home, *, for_extraction: bool = False) -> list[SessionRef]:
+def harvested_sessions(home: Home, *, for_extraction: bool = False) -> list[SessionRef]:
     """Every session in this machine's watermarks, newest activity first.
 
     Args:
-        brain: the home.
+        home: the home.
         for_extraction: only sessions harvested while memory generation was on.
 
     Returns:
         One ``SessionRef`` per harvested transcript file.
     """
     refs: list[tuple[str, SessionRef]] = []
-    for source in watermark_sources(brain.path):
-        for mark in load_marks(brain.path, source).values():
+    for source in watermark_sources(home.path):
+        for mark in load_marks(home.path, source).values():
             if for_extraction and not mark.extract:
                 continue
             refs.append(
@@ -242,18 +242,18 @@ class SessionNotFoundError(BrainError):
 
 
 def list_sessions(
-    brain: Home, *, source: str | None = None, project: str | None = None
+    home: Home, *, source: str | None = None, project: str | None = None
 ) -> list[SessionRef]:
     """Harvested sessions, newest first, filtered by source and project.
 
     Args:
-        brain: the home.
+        home: the home.
         source: only this adapter's sessions.
         project: a project path or its basename.
     """
     return [
         ref
-        for ref in harvested_sessions(brain)
+        for ref in harvested_sessions(home)
         if (source is None or ref.source == source)
         and (
             project is None
@@ -263,13 +263,13 @@ def list_sessions(
     ]
 
 
-def find_session(brain: Home, ident: str) -> SessionRef:
+def find_session(home: Home, ident: str) -> SessionRef:
     """The one harvested session whose id is ``ident`` or starts with it.
 
     Raises:
         SessionNotFoundError: none matches, or the prefix is ambiguous.
     """
-    refs = harvested_sessions(brain)
+    refs = harvested_sessions(home)
     exact = [r for r in refs if r.session_id == ident]
     found = exact or [r for r in refs if r.session_id.startswith(ident)]
     if len({(r.source, r.path) for r in found}) != 1:
