@@ -15,7 +15,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from brain.errors import BrainError
 from brain.home.records import Record, iso, new_id, render
+from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.sources.native import write_native
 
 if TYPE_CHECKING:
     from brain.api import Brain
@@ -60,8 +63,6 @@ def write_session(
     project: str = "/src/shop",
 ) -> Path:
     """A native-format session: each user line answered by a short assistant turn."""
-    from brain.sessions.sources.base import Transcript, Turn
-    from brain.sessions.sources.native import write_native
 
     turns: list[Turn] = []
     for n, text in enumerate(user_lines):
@@ -193,7 +194,6 @@ def run_evals(workdir: Path | None = None, *, now: datetime | None = None) -> Ev
 
 
 def _run_all(root: Path, now: datetime) -> list[EvalCheck]:
-    from brain.errors import BrainError
 
     checks: list[EvalCheck] = []
     for scenario in SCENARIOS:

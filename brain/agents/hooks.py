@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.agents.context import Context, context, empty_context
+from brain.errors import BrainError
 from brain.home.files import append_line
 
 TOOLS = ("claude-code", "codex", "gemini")
@@ -125,7 +126,6 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
 
 def _expected(exc: Exception) -> bool:
     """Errors that need no traceback in the log: ours, bad JSON, files."""
-    from brain.errors import BrainError
 
     return isinstance(exc, BrainError | ValueError | OSError)
 

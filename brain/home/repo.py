@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brain.home.git import RepoError, check_writable, clear_stale_locks, head_sha, run_git
+from brain.home.journal import machine_name
 
 __all__ = ["BRANCH", "Commit", "MergeConflictError", "Repo", "RepoError"]
 
@@ -106,8 +107,6 @@ class Repo:
             known = run_git(self.path, "var", "GIT_COMMITTER_IDENT", ok=(0, 128))
             self._fallback: dict[str, str] | None = None
             if known.returncode != 0:
-                from brain.home.journal import machine_name
-
                 email = f"brain@{machine_name()}"
                 self._fallback = {
                     "GIT_AUTHOR_NAME": "brain",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from brain.home import uses
 from brain.home.git import added_lines, changed_between, dirty_paths, head_sha, tracked_files
-from brain.home.journal import JOURNAL
+from brain.home.journal import JOURNAL, machine_name
 from brain.home.lock import HomeLockedError, home_lock
 from brain.home.records import iso, utcnow
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
@@ -288,7 +288,6 @@ def _count_pulled_uses(catalog: Catalog, index: Index, indexed: str, head: str) 
     Counting and noting the commit counted up to are one SQLite transaction, so a
     catch-up cut short never counts the same lines twice.
     """
-    from brain.home.journal import machine_name
 
     start = index.get_meta(META_USES_AT) or indexed
     if start == head:

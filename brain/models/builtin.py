@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import cast
 
 from brain.home.records import slugify
+from brain.home.redact import redact
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
 from brain.models.safety import INJECTION, STORE_SECRET, unsafe
@@ -115,7 +116,6 @@ _KEY_STOP = frozenset(
 
 
 def _redact(text: str) -> str:
-    from brain.home.redact import redact  # imported when used, like every heavy dependency
 
     return redact(text)
 

@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from brain import assets
+from brain.home.redact import redact
 from brain.models.schema import Candidate, ExistingRecord
 from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.text import trim_redacted
 
 Message = dict[str, str]
 
@@ -23,7 +25,6 @@ def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> li
     head and tail kept), at turn granularity so the prompt keeps each turn's role and
     source lines.
     """
-    from brain.sessions.text import trim_redacted
 
     turns = [t for t in transcript.turns if not t.injected and t.text.strip()]
     sizes = [len(t.text) for t in turns]
@@ -54,7 +55,6 @@ def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> li
 
 def extract_messages(transcript: Transcript, head_chars: int, tail_chars: int) -> list[Message]:
     """The chat messages phase 1 sends for one session."""
-    from brain.home.redact import redact  # imported when used: the built-in model never is
 
     turns = prompt_turns(transcript, head_chars, tail_chars)
     # The tool's own title (often the first prompt) and the paths come from the raw file.

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from brain.home.redact import find_secrets, redact
+
 if TYPE_CHECKING:
     from brain.models.schema import Extraction, Operation
 
@@ -39,7 +41,6 @@ STORE_SECRET = re.compile(
 
 def unsafe(text: str) -> bool:
     """Whether ``text`` carries a secret or an instruction to the memory system."""
-    from brain.home.redact import find_secrets  # imported here, like every heavy dependency
 
     return bool(
         INJECTION.search(text)
@@ -53,7 +54,6 @@ def safe_extraction(extraction: Extraction) -> Extraction:
     """What phase 1 may keep of a model's answer: candidates whose key, text and tags
     are safe; the summary unless, credentials redacted, it still asks the memory for
     something (or states a password in words)."""
-    from brain.home.redact import redact
 
     kept = tuple(
         m
@@ -67,7 +67,6 @@ def safe_extraction(extraction: Extraction) -> Extraction:
 def safe_operations(operations: Sequence[Operation]) -> list[Operation]:
     """What phase 2 may do of a model's answer: operations whose record would be safe
     (an archive writes no text), with their reasons, kept in the run's diff, redacted."""
-    from brain.home.redact import redact
 
     said = [
         op

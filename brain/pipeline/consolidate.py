@@ -17,8 +17,8 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
-from brain.home.records import Record, new_id
-from brain.home.uses import last_used
+from brain.home.records import InvalidKeyError, Record, new_id, validate_key
+from brain.home.uses import all_uses, last_used
 from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Candidate, ExistingRecord, Operation
@@ -75,7 +75,6 @@ class ConsolidateResult:
 
 def _batch(home: Home, pending: list[RawMemory]) -> list[RawMemory]:
     """Up to ``max_raw_memories_for_consolidation``, most used keys first, kept in order."""
-    from brain.home.uses import all_uses
 
     cap = home.config.max_raw_memories_for_consolidation
     if len(pending) <= cap:
@@ -277,7 +276,6 @@ def _sessions_for(run: _Run, keys: Sequence[str]) -> tuple[str, ...]:
 
 def _apply(run: _Run, op: Operation) -> None:
     """Turn one operation into pending writes and retirements (nothing touches disk)."""
-    from brain.home.records import InvalidKeyError, validate_key
 
     try:
         validate_key(op.key)

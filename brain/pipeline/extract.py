@@ -27,6 +27,7 @@ from brain.models.registry import get_model
 from brain.models.schema import Candidate, Extraction
 from brain.pipeline import runs, views
 from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
+from brain.sessions.harvest import harvested_sessions, load_transcript
 from brain.sessions.sources.base import Transcript
 
 if TYPE_CHECKING:
@@ -153,7 +154,6 @@ def pending_sessions(
         only: session ids (or ``source:id``) to keep; the age and idle windows and
             the failure backoff do not apply to sessions asked for by name.
     """
-    from brain.sessions.harvest import harvested_sessions
 
     moment = now or datetime.now(UTC)
     config = home.config
@@ -258,7 +258,6 @@ def extract(
 
 
 def _plan(home: Home, model: Model, refs: Sequence[SessionRef]) -> list[SessionPlan]:
-    from brain.sessions.harvest import load_transcript
 
     plans = []
     for ref in refs:
@@ -282,7 +281,6 @@ def _call_all(
     home: Home, model: Model, refs: Sequence[SessionRef], budget: Budget
 ) -> tuple[list[_Done], list[SessionRef]]:
     """Every model call of the run, before anything is written."""
-    from brain.sessions.harvest import load_transcript
 
     done: list[_Done] = []
     for n, ref in enumerate(refs):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain import assets
+from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import Record, iso, load, new_id
 from brain.home.redact import redact
@@ -213,7 +214,6 @@ def _rel(home: Home, path: Path) -> str:
 
 
 def load_quietly(path: Any) -> Record | None:
-    from brain.errors import BrainError
 
     try:
         return load(path) if path.exists() else None

@@ -33,6 +33,7 @@ from brain.sessions.mirror import (
 )
 from brain.sessions.sources import get
 from brain.sessions.sources.base import SessionFile, Transcript
+from brain.sessions.sources.native import read_header
 from brain.sessions.text import iter_session_docs, phase1_text, session_docs
 from brain.sessions.watermarks import (
     DEFAULT_SOURCES,
@@ -233,7 +234,6 @@ def import_session(
     Raises:
         NotATranscriptError: the file is missing or not in brain's format.
     """
-    from brain.sessions.sources.native import read_header
 
     file = Path(path).expanduser().absolute()
     if not file.is_file() or read_header(file) is None:

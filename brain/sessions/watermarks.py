@@ -27,6 +27,7 @@ from brain.home.records import iso
 from brain.home.redact import redact
 from brain.sessions.sources import get
 from brain.sessions.sources.base import ParseResult, SessionFile, Transcript, open_stream
+from brain.sessions.sources.native import read_header
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -301,7 +302,6 @@ def explicit_files(paths: Iterable[Path | str]) -> dict[str, list[SessionFile]]:
 
 def source_of(path: Path) -> str:
     """The adapter that reads ``path``: brain's header, a tool's root, else the name."""
-    from brain.sessions.sources.native import read_header
 
     if read_header(path) is not None:
         return "brain"
