@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from brain.home.home import Home
 from brain.home.results import ImportResult, SyncResult
-from brain.index.sync import Catalog, Embedder, IndexReport
 
 if TYPE_CHECKING:
     from brain.home.config import Config
     from brain.index import Doc
     from brain.index.recall import RecallResult
+    from brain.index.sync import Catalog, Embedder, IndexReport
     from brain.pipeline.consolidate import ConsolidateResult
     from brain.pipeline.extract import ExtractResult
     from brain.pipeline.runs import RunInfo
@@ -64,6 +64,8 @@ class Brain(Home):
     @cached_property
     def catalog(self) -> Catalog:
         """The home's search index, handed the documents and models it cannot import."""
+        from brain.index.sync import Catalog  # a listing or a show never opens the index
+
         return Catalog(self, extra_docs=_session_docs, make_embedder=_embedder)
 
     def close(self) -> None:

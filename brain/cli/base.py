@@ -7,13 +7,15 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from brain.api import Brain
 from brain.errors import BrainError
 from brain.home.paths import resolve_home
+
+if TYPE_CHECKING:
+    from brain.api import Brain
 
 
 class BrainGroup(click.Group):
@@ -38,6 +40,8 @@ class State:
         return resolve_home(self.home_flag)
 
     def brain(self) -> Brain:
+        from brain.api import Brain  # --help and --version never open a home
+
         return Brain.open(self.home)
 
 

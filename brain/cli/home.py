@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from brain.api import Brain
 from brain.cli.base import State, emit, json_option, main, pass_state
 from brain.home.paths import resolve_home
 
@@ -20,6 +19,8 @@ from brain.home.paths import resolve_home
 @pass_state
 def init(state: State, home_dir: str | None, as_json: bool) -> None:
     """Create a new memory home: a git repository with its first commit."""
+    from brain.api import Brain  # the one command that makes a home
+
     _, result = Brain.init(resolve_home(home_dir) if home_dir else state.home)
     emit(result, as_json, lambda r: f"created a brain home in {r.path}")
 
