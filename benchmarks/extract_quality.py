@@ -1,0 +1,291 @@
+"""Extraction quality on labelled real sessions, and session recall on their questions.
+
+Usage: python benchmarks/extract_quality.py [--model NAME [--api-base URL]] [--fake]
+                                            [--speed] [--json] [--verbose]
+
+The sessions in ``benchmarks/data/extract_quality/sessions/`` are real Claude Code, Codex
+CLI and Gemini CLI transcripts people published (see ``SOURCES.md`` there). For each,
+``labels.json`` lists the memories a careful engineer would keep (``keep``), those that
+are acceptable but not required (``ok``), those that must never be kept (``must_not``),
+and questions with the turns that answer them. A label is a set of regular expressions
+that must all match a memory's description and body.
+
+For every model it prints:
+- precision: memories matching a ``keep`` or ``ok`` label / memories proposed;
+- recall: ``keep`` labels matched by some memory / ``keep`` labels;
+- violations: memories matching a ``must_not`` label, or carrying a secret or an
+  instruction to the memory (brain's safety filter says which).
+
+Then ``brain recall --sessions`` R@5: the sessions are harvested into a fresh home and
+each question is asked; a question counts when one of its answering turns is among the
+first five hits. ``--model`` adds a configured model (``--fake`` serves one from a
+scripted server on 127.0.0.1: a plumbing check, not a quality figure). ``--speed`` times
+the builtin on a synthetic session of 10,000 turns (median of five runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from brain.models.base import ExtractTask, ModelSettings  # noqa: E402
+from brain.models.budget import Budget  # noqa: E402
+from brain.models.registry import get_model  # noqa: E402
+from brain.models.safety import unsafe  # noqa: E402
+from brain.models.schema import Candidate  # noqa: E402
+from brain.sessions import sources  # noqa: E402
+from brain.sessions.sources.base import Transcript, Turn  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data" / "extract_quality"
+
+
+@dataclass
+class Score:
+    """One model's counts over the labelled set."""
+
+    proposed: int = 0
+    correct: int = 0
+    keep: int = 0
+    found: int = 0
+    violations: list[str] = field(default_factory=list)
+    misses: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+    def figures(self) -> dict[str, Any]:
+        """Precision, recall and violations as printed."""
+        return {
+            "proposed": self.proposed,
+            "precision": round(self.correct / self.proposed, 3) if self.proposed else None,
+            "recall": round(self.found / self.keep, 3) if self.keep else None,
+            "violations": len(self.violations),
+        }
+
+
+def _matches(label: dict[str, Any], text: str) -> bool:
+    if "all" in label:
+        return all(re.search(rx, text, re.I) for rx in label["all"])
+    return any(re.search(rx, text, re.I) for rx in label["any"])
+
+
+def _text(memory: Candidate) -> str:
+    return f"{memory.key} {memory.description} {memory.body}"
+
+
+def load() -> list[dict[str, Any]]:
+    """The labelled sessions, each with its parsed transcript under ``transcript``."""
+    labelled: list[dict[str, Any]] = json.loads((DATA / "labels.json").read_text())["sessions"]
+    for session in labelled:
+        path = DATA / "sessions" / session["file"]
+        session["transcript"] = sources.get(session["source"]).parse(path).transcript
+    return labelled
+
+
+def score(model_name: str, labelled: list[dict[str, Any]], api_base: str | None) -> Score:
+    """Run phase 1 of ``model_name`` on every session and count against the labels."""
+    model = get_model(model_name, ModelSettings(api_base=api_base, timeout=60))
+    result = Score()
+    for session in labelled:
+        task = ExtractTask(session["transcript"], 20_000, 20_000, 2_000)
+        memories = model.extract(task, Budget(None)).memories
+        result.keep += len(session["keep"])
+        found = {k["id"] for k in session["keep"] if any(_matches(k, _text(m)) for m in memories)}
+        result.found += len(found)
+        result.misses += [
+            f"{session['file']}: {k['id']}" for k in session["keep"] if k["id"] not in found
+        ]
+        for memory in memories:
+            text = _text(memory)
+            result.proposed += 1
+            if any(_matches(label, text) for label in session["must_not"]) or unsafe(text):
+                result.violations.append(f"{session['file']}: {memory.description}")
+            elif any(_matches(label, text) for label in session["keep"] + session["ok"]):
+                result.correct += 1
+            else:
+                result.wrong.append(f"{session['file']}: {memory.description}")
+    return result
+
+
+def _staged(session: dict[str, Any], into: Path) -> Path:
+    """A copy named the way brain tells its source from a path."""
+    name = Path(session["file"]).stem.replace("+", "-")
+    if session["source"] == "codex":
+        target = into / f"rollout-{name}.jsonl"
+    elif session["source"] == "gemini":
+        target = into / "chats" / f"session-{name}{Path(session['file']).suffix}"
+    else:
+        target = into / f"{name}.jsonl"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(DATA / "sessions" / session["file"], target)
+    return target
+
+
+def session_recall(labelled: list[dict[str, Any]], k: int = 5) -> dict[str, Any]:
+    """R@k of ``brain recall --sessions`` on the labelled questions."""
+    from brain.api import Brain
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["BRAIN_HOME"] = str(Path(tmp) / "home")
+        brain, _ = Brain.init(Path(tmp) / "home")
+        staged = {_staged(s, Path(tmp) / "in"): s for s in labelled}
+        result = brain.harvest(paths=list(staged))
+        ids = {Path(ref.path).name: ref.session_id for ref in result.sessions}
+        asked = hit = 0
+        for path, session in staged.items():
+            sid = ids.get(path.name)
+            for question in session["questions"]:
+                asked += 1
+                wanted = {f"session:{session['source']}:{sid}#{n}" for n in question["turns"]}
+                hits = brain.recall(question["q"], k=k, sessions=True).hits
+                hit += any(h.path in wanted for h in hits[:k])
+        return {"questions": asked, f"R@{k}": round(hit / asked, 3) if asked else None}
+
+
+def speed(turns: int = 10_000, runs: int = 5) -> float:
+    """Median seconds the builtin takes on a synthetic session of ``turns`` turns."""
+    from brain.models.builtin import extract
+
+    said = [
+        "In this repo we use pnpm; always run pnpm test before pushing.",
+        "Can you look at the failing build?",
+        "No, use ruff, not flake8.",
+    ]
+    made: list[Turn] = []
+    for i in range(turns):
+        if i % 4 == 0:
+            made.append(Turn("user", said[i % 3], lines=(i + 1, i + 1)))
+        elif i % 4 == 1:
+            call = json.dumps({"command": "pnpm test" if i % 8 == 1 else "ls"})
+            made.append(Turn("tool", call, tool="Bash", lines=(i + 1, i + 1)))
+        elif i % 4 == 2:
+            made.append(Turn("tool", "Exit code: 0\nok " * 20, tool="Bash", lines=(i + 1, i + 1)))
+        else:
+            made.append(Turn("assistant", "Done. " * 30, lines=(i + 1, i + 1)))
+    transcript = Transcript("claude", "speed", "/tmp/speed.jsonl", "/src/app", turns=tuple(made))
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        extract(transcript)
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
+class _FakeHandler(BaseHTTPRequestHandler):
+    """An OpenAI-compatible chat endpoint answering one fixed memory."""
+
+    answer = json.dumps(
+        {
+            "memories": [
+                {
+                    "key": "build-command",
+                    "type": "fact",
+                    "description": "The project builds with npm run build",
+                    "body": "npm run build builds the project.",
+                }
+            ],
+            "summary": "A session.",
+        }
+    )
+
+    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        body = {
+            "id": "fake",
+            "object": "chat.completion",
+            "model": "fake",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": self.answer},
+                }
+            ],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+        }
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: object) -> None:
+        """Quiet."""
+
+
+def _serve_fake() -> str:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+
+def main() -> None:
+    """Parse the flags, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", help="also score this configured model")
+    parser.add_argument("--api-base", help="the configured model's endpoint")
+    parser.add_argument("--fake", action="store_true", help="score a scripted local model")
+    parser.add_argument("--speed", action="store_true", help="time 10,000 turns")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--verbose", action="store_true", help="list misses and wrong memories")
+    args = parser.parse_args()
+    labelled = load()
+    models: list[tuple[str, str | None]] = [("builtin", None)]
+    if args.fake:
+        models.append(("openai/fake", _serve_fake()))
+    if args.model:
+        models.append((args.model, args.api_base))
+    report: dict[str, Any] = {
+        "sessions": len(labelled),
+        "by_source": {
+            s: sum(1 for x in labelled if x["source"] == s) for s in ("claude", "codex", "gemini")
+        },
+        "keep_labels": sum(len(s["keep"]) for s in labelled),
+        "models": {},
+    }
+    for name, base in models:
+        result = score(name, labelled, base)
+        report["models"][name] = result.figures()
+        if args.verbose:
+            report["models"][name] |= {
+                "violations_seen": result.violations,
+                "misses": result.misses,
+                "wrong": result.wrong,
+            }
+    report["session_recall"] = session_recall(labelled)
+    if args.speed:
+        report["builtin_10k_turns_s"] = round(speed(), 3)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    print(
+        f"{report['sessions']} sessions {report['by_source']}, {report['keep_labels']} keep labels"
+    )
+    print(f"{'model':<16}{'proposed':>9}{'precision':>11}{'recall':>8}{'violations':>12}")
+    for name, f in report["models"].items():
+        print(
+            f"{name:<16}{f['proposed']:>9}{f['precision']!s:>11}{f['recall']!s:>8}{f['violations']:>12}"
+        )
+        for key in ("violations_seen", "misses", "wrong"):
+            for line in f.get(key, []):
+                print(f"  {key}: {line}")
+    print(f"recall --sessions: {report['session_recall']}")
+    if args.speed:
+        print(f"builtin on 10,000 turns: {report['builtin_10k_turns_s']} s (median of 5)")
+
+
+if __name__ == "__main__":
+    main()
