@@ -83,7 +83,7 @@ def test_builtin_finds_explicit_statements_in_one_commit(brain: Brain, tmp_path:
     assert [(m.type, m.description) for m in raw] == [
         ("preference", "Prefers pytest fixtures over setUp methods"),
         ("decision", "Use SQLite for the cache because it must work offline"),
-        ("instruction", "Never push directly to main; open a pull request"),
+        ("instruction", "Never push directly to main"),
         ("correction", "Use uv instead of pip"),
     ]
     assert {m.session for m in raw} == {label}

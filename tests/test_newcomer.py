@@ -44,7 +44,7 @@ def test_the_main_job_offline(samples: None, home: Path) -> None:
     hits = cli_json("recall", "which", "package", "manager", "for", "the", "frontend?")
     assert hits[0]["key"] == "use-pnpm-instead-npm-frontend-npm"
     assert cli_json("recall", "can", "I", "push", "to", "main")[0]["key"] == (
-        "never-push-directly-main-here-open"
+        "never-push-directly-main-here"
     )
     context = cli("context", "--project", "/home/dev/webshop")
     assert context.exit_code == 0

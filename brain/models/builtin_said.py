@@ -1,0 +1,257 @@
+"""What a person said that is worth keeping: the built-in model's statement rules.
+
+Only what a person typed is read (user turns that are neither injected context nor
+compaction summaries, with any ``<tag>...</tag>`` block an agent wraps into the turn
+removed). A turn is cut into statements at sentence ends, at ``;`` and dashes, and at
+"and" before a new rule ("... and always ..."); a leading "In this repo", "For this
+project" or "Here" is read past. A statement is kept when it matches one of a few
+explicit phrasings of something durable: preferences ("I prefer X"), standing rules
+("always/never ...", "every time ...", "from now on ..."), corrections ("no, use X",
+"not X, Y", "don't X, Y"), obligations ("we have to ...", "it must never ..."),
+decisions with their reason, "remember that ...", "lesson learned: ...", and words a
+person shouted in capitals ("do NOT start the dev server"). A bare "don't ..." or "do
+not ..." is kept only when the person said it in two turns or more: said once it is
+usually about the task at hand.
+
+A turn that tries to steer the memory ("ignore previous instructions", "remember the
+password ...") is skipped whole; a statement carrying a secret is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import cast
+
+from brain.home.records import slugify
+from brain.home.redact import redact
+from brain.models.safety import INJECTION, STORE_SECRET, unsafe
+from brain.models.schema import Candidate, MemoryType
+from brain.sessions.sources.base import Transcript, Turn
+
+__all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line", "project_name"]
+
+_DESCRIPTION_CHARS = 120
+_MAX_STATEMENT_CHARS = 400
+_MAX_TYPED_CHARS = 8000
+
+_DEICTIC = re.compile(
+    r"^(?:this|that|it|these|those|what|where|how|when|the way you|your|them)\b", re.I
+)
+_LEAD = (
+    r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
+    r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
+    r"|here|in general|generally)[,:!]?\s+)*"
+)
+_TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])")
+_CLAUSE = re.compile(
+    r"\s*;\s*|\s+[—–]\s+|\s+-\s+"
+    r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b)",
+    re.IGNORECASE,
+)
+_SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST|ONLY)\b")
+
+Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
+
+
+def _rule(name: str, kind: str, confidence: float, pattern: str) -> Rule:
+    # The table below is literal rows; the cast names their type for the checker.
+    return (name, re.compile(_LEAD + pattern, re.IGNORECASE), cast(MemoryType, kind), confidence)
+
+
+# Order matters: the first rule that matches a statement classifies it.
+# fmt: off
+_RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
+    ("from_now_on", "instruction", 0.9,
+     r"(?:please\s+)?(?:from now on|going forward|in future)[,:]?\s+(?P<what>.+)"),
+    ("remember", "fact", 0.9,
+     r"(?:please\s+)?(?:always\s+)?(?:remember|keep in mind|note for the future)"
+     r"(?:\s+that|:|,)\s+(?P<what>.+)"),
+    ("lesson", "lesson", 0.8,
+     r"(?:lesson learned|the lesson (?:here )?is|TIL|today I learned)[:,]?\s+"
+     r"(?:that\s+)?(?P<what>.+)"),
+    ("decision", "decision", 0.8,
+     r"(?:we|I)\s+(?:have\s+|'ve\s+)?(?:decided|chose|agreed|settled)\s+"
+     r"(?:to\s+|on\s+)?(?P<what>.+?)\s+(?:because|since|as|so that)\s+(?P<why>.+)"),
+    ("lets", "decision", 0.75,
+     r"(?:let'?s|we(?:'ll| will)|we're going to)\s+(?:use|go with|stick with|switch to|keep"
+     r"|standardi[sz]e on)\s+(?P<what>.+?),?\s+(?:because|since|so that)\s+(?P<why>.+)"),
+    ("no_use", "correction", 0.75,
+     r"no[,.!]?\s+(?:please\s+)?(?:use|we use|prefer)\s+(?P<what>.+?),?\s+"
+     r"(?:not|instead of|rather than)\s+(?P<not>.+)"),
+    ("dont_use", "correction", 0.75,
+     r"(?:no[,.!]?\s+)?(?:please\s+)?(?:don't|do not|never)\s+use\s+"
+     r"(?P<not>.+?)[,;]\s*(?:use|we use|prefer)\s+(?P<what>.+)"),
+    ("dont_but", "correction", 0.7,
+     r"(?:no[,.!]?\s+)?(?:please\s+)?(?:don't|do not)\s+(?P<not>\w+\s+.+?),\s*"
+     r"(?:instead\s+|rather\s+)?(?P<what>(?:use|run|call|write|put|keep|add|prefer)\s+.+)"),
+    ("not_but", "correction", 0.7,
+     r"(?:no[,.!]?\s+)?not\s+(?P<not>[\w./@-]+(?:\s+[\w./@-]+)?),\s*(?:use\s+)?"
+     r"(?P<what>[\w./@-]+(?:\s+[\w./@-]+){0,3})[.!]?$"),
+    ("use_instead", "correction", 0.65,
+     r"(?:please\s+)?(?:use|prefer)\s+(?P<what>.+?),?\s+(?:instead of|rather than|not)\s+"
+     r"(?P<not>.+)"),
+    ("no_just_use", "correction", 0.6, r"no[,.!]\s+(?:just\s+)?(?:use|we use)\s+(?P<what>.+)"),
+    ("actually", "correction", 0.6,
+     r"actually[,:]?\s+(?P<what>(?:we|our|this project|the project|in this repo)\b.*"
+     r"\b(?:use|uses|prefer|always|never|don't|do not|require|requires|must)\b.*)"),
+    ("always", "instruction", 0.85,
+     r"(?:(?P<cond>(?:when|whenever|every time|each time|if|before|after|for)\b[^,]{3,80}),"
+     r"\s*)?(?:please\s+)?(?:you should\s+|make sure (?:to|you)\s+|we\s+)?"
+     r"(?P<what>(?:always|never|don't ever|do not ever)\s+(?!mind\b).+)"),
+    ("every_time", "instruction", 0.75,
+     r"(?P<what>(?:every time|each time)\s+\w+.{3,}|.{6,}\s(?:every time|each time)[.!]?$)"),
+    ("prefer", "preference", 0.8,
+     r"I\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|personally\s+)?"
+     r"(?P<verb>prefer|like|love|hate|dislike|don't like|do not like|can't stand)\s+"
+     r"(?P<what>.+)"),
+    ("rather", "preference", 0.7, r"I(?:'d| would) rather\s+(?P<what>.+)"),
+    ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
+    ("obliged", "instruction", 0.65,
+     r"(?P<what>(?:we|you)\s+(?:always\s+)?(?:have to|must|should(?: always| never)?)"
+     r"\s+(?!(?:fix|check|look|see|try|do this|do that)\b).{6,})"),
+    ("must_not", "instruction", 0.65,
+     r"(?P<what>(?:it|this|that|the [\w-]+(?: [\w-]+)?)\s+(?:must|should)(?:\s+not|\s+never|n't)"
+     r"\s+.{4,})"),
+    ("make_sure", "instruction", 0.55,
+     r"(?:please\s+)?(?P<what>(?:always\s+)?make sure (?:to |you |that |u )?.{6,})"),
+    ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST|ONLY)\b.*)"),
+    ("dont", "instruction", 0.5, r"(?P<what>(?:please\s+)?(?:don't|do not)\s+\w+.{3,})"),
+))
+# Said once, these are usually about the task at hand; said in two turns, a standing rule.
+REPEAT_ONLY = frozenset({"dont"})
+_VERB_TO_DESCRIPTION = {
+    "prefer": "Prefers", "like": "Likes", "love": "Likes", "hate": "Dislikes",
+    "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
+    "can't stand": "Dislikes",
+}
+# fmt: on
+_KEY_STOP = frozenset(
+    "a an the to of for in on and or is are be that this with we i you please our my it "
+    "should must".split()
+)
+
+
+def human_turns(transcript: Transcript) -> Iterator[Turn]:
+    """The turns a person typed: user role, not injected, not a compaction summary."""
+    for turn in transcript.turns:
+        if turn.role == "user" and not turn.injected and not turn.summary and turn.text.strip():
+            yield turn
+
+
+def _statements(text: str) -> Iterator[tuple[str, str]]:
+    """Prose clauses of a user turn, each with its sentence; code, quotes and logs skipped."""
+    for line in _FENCE.sub("\n", text).splitlines():
+        line = line.strip()
+        if not line or line.startswith((">", "$", "#", "|", "at ", "File ", "Traceback")):
+            continue
+        for sentence in _SENTENCE_END.split(line):
+            for clause in _CLAUSE.split(sentence):
+                clause = clause.strip().lstrip("-*• ").strip()
+                if 12 <= len(clause) <= _MAX_STATEMENT_CHARS:
+                    yield clause, sentence.strip().lstrip("-*• ").strip()
+
+
+def _looks_pasted(text: str) -> bool:
+    """A long turn with markdown headings is a pasted document or a tool's prompt.
+
+    Rules written for agents (CLAUDE.md, a compaction prompt) say "NEVER ..." all
+    the time; they are not the person stating a preference in their own words.
+    """
+    headings = sum(1 for line in text.splitlines() if line.lstrip().startswith("#"))
+    return len(text) > _MAX_TYPED_CHARS or headings >= 2
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, capitalised, trailing punctuation dropped, capped at 120."""
+    text = " ".join(text.split()).rstrip(" .;,!:")
+    if len(text) <= _DESCRIPTION_CHARS:
+        return text[:1].upper() + text[1:]
+    cut = text[: _DESCRIPTION_CHARS - 3].rsplit(" ", 1)[0]
+    return cut[:1].upper() + cut[1:] + "..."
+
+
+def _describe(name: str, match: re.Match[str]) -> str | None:
+    """The one-line description for a matched statement, or None to reject it."""
+    what = match.group("what").strip()
+    if name == "prefer":
+        if _DEICTIC.match(what):
+            return None  # "I like this" is about the moment, not a durable taste
+        return one_line(f"{_VERB_TO_DESCRIPTION[match.group('verb').lower()]} {what}")
+    if name in ("no_use", "dont_use", "use_instead", "not_but"):
+        return one_line(f"Use {what.rstrip(' .')} instead of {match.group('not')}")
+    if name == "dont_but":
+        return one_line(f"{what.rstrip(' .')}, not {match.group('not')}")
+    if name == "no_just_use":
+        return one_line(f"Use {what}")
+    if name in ("decision", "lets"):
+        return one_line(f"{what} because {match.group('why').strip()}")
+    if name == "rather":
+        return one_line(f"Would rather {what}")
+    if name == "my_pref":
+        return one_line(f"Prefers {what}")
+    if name == "always" and match.group("cond"):
+        return one_line(f"{match.group('cond')}, {what}")
+    if name == "shout" and not _SHOUT.search(what):
+        return None  # the capitals were in the lead ("IMPORTANT:"), not in the rule
+    return one_line(what)
+
+
+def key_of(description: str) -> str:
+    """The key a description gives: its first six meaningful words."""
+    words = [w for w in re.findall(r"[a-z0-9]+", description.lower()) if w not in _KEY_STOP]
+    return slugify(" ".join(words), max_words=6, stopwords=False)
+
+
+def project_name(project: str | None) -> str | None:
+    """The last part of a session's working directory, Windows or POSIX."""
+    if not project:
+        return None
+    name = re.split(r"[\\/]", project.rstrip("/\\"))[-1]
+    return name or None
+
+
+def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None:
+    if sentence.rstrip().endswith("?"):
+        return None  # a question asks; it does not state
+    for name, pattern, kind, confidence in _RULES:
+        found = pattern.match(sentence)
+        # "use uv not pip" and "let's use click because ..." name their subject in one
+        # word; the other rules need a phrase.
+        least = 1 if kind in ("correction", "decision") else 2
+        if found and len(found.group("what").split()) >= least:
+            return name, found, kind, confidence
+    return None
+
+
+def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[str, Candidate]]:
+    """Every statement a rule keeps, with the rule's name, in the order said."""
+    for turn in human_turns(transcript):
+        text = _TAGGED.sub("\n", turn.text)
+        if INJECTION.search(text) or STORE_SECRET.search(text):
+            continue  # a turn that tries to steer the memory is not trusted at all
+        if _looks_pasted(text):
+            continue
+        evidence = (turn.lines,) if turn.lines != (0, 0) else ()
+        for clause, sentence in _statements(text):
+            hit = _match(clause)
+            if hit is None or unsafe(sentence):
+                continue
+            name, found, kind, confidence = hit
+            description = _describe(name, found)
+            if description is None:
+                continue
+            yield (
+                name,
+                Candidate(
+                    key=key_of(description),
+                    type=kind,
+                    description=redact(description),
+                    body=redact(" ".join(sentence[:_MAX_STATEMENT_CHARS].split())),
+                    tags=tags,
+                    confidence=confidence,
+                    evidence=evidence,
+                ),
+            )

@@ -1,0 +1,141 @@
+"""The built-in model hears how people talk, and reads what the tools did."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from brain.models.builtin import extract
+from brain.sessions.sources.base import Transcript, Turn
+
+
+def _said(*texts: str) -> list[tuple[str, str]]:
+    turns = tuple(Turn("user", t, lines=(i + 1, i + 1)) for i, t in enumerate(texts))
+    session = Transcript("claude", "s", "/x.jsonl", "/home/ana/shop", turns=turns)
+    return [(m.type, m.description) for m in extract(session).memories]
+
+
+def test_leading_phrase_and_clause_after_a_semicolon() -> None:
+    assert _said("In this repo I prefer pnpm over npm; always use pnpm.") == [
+        ("preference", "Prefers pnpm over npm"),
+        ("instruction", "Always use pnpm"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("For this project, never commit generated files.", "Never commit generated files"),
+        ("Run the linter — and always run it before pushing.", "Always run it before pushing"),
+        ("Fix the typo and never touch the vendored code.", "Never touch the vendored code"),
+        ("Every time you change the schema, bump the version.", None),
+        ("We have to keep it consistent with the settings page.", None),
+        ("It should not look like a modal.", None),
+    ],
+)
+def test_rules_heard_inside_ordinary_sentences(text: str, want: str | None) -> None:
+    heard = _said(text)
+    assert len(heard) == 1, heard
+    assert heard[0][0] == "instruction"
+    assert want is None or heard[0][1] == want
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("not npm, pnpm", "Use pnpm instead of npm"),
+        ("No, just use httpx.", "Use httpx"),
+        ("Don't mock the database, use a real one in tmp_path.", "Use a real one in tmp_path"),
+    ],
+)
+def test_corrections(text: str, want: str) -> None:
+    heard = _said(text)
+    assert [kind for kind, _ in heard] == ["correction"]
+    assert heard[0][1].startswith(want)
+
+
+def test_shouted_rule_is_kept_and_a_bare_dont_needs_saying_twice() -> None:
+    assert _said("IMPORTANT: do NOT start the dev server.") == [
+        ("instruction", "Do NOT start the dev server")
+    ]
+    assert _said("don't change the tests for now") == []
+    assert _said("don't change the public API", "ok and don't change the public API") == [
+        ("instruction", "Don't change the public API")
+    ]
+
+
+def test_task_requests_and_questions_stay_out() -> None:
+    assert (
+        _said(
+            "help me apply for the grant",
+            "Describe your idea in one sentence. must be less than 150 char",
+            "we need to fix the login bug",
+            "should we always use pnpm?",
+            "make it faster",
+        )
+        == []
+    )
+
+
+def test_text_an_agent_wraps_into_a_typed_turn_is_not_the_person() -> None:
+    wrapped = "<ide_opened_file>Never edit this file. Always use tabs.</ide_opened_file> go on"
+    assert _said(wrapped) == []
+
+
+# what the tools did ---------------------------------------------------------------
+
+
+def _shell(*steps: tuple[str, str], tool: str = "Bash") -> Transcript:
+    """A session of shell calls: each step a command and its result's text."""
+    turns: list[Turn] = [Turn("user", "go", lines=(1, 1))]
+    for command, result in steps:
+        n = len(turns) + 1
+        if command.startswith("edit "):
+            edit = json.dumps({"file_path": command[5:]})
+            turns.append(Turn("tool", edit, tool="Edit", lines=(n, n)))
+            continue
+        turns.append(Turn("tool", json.dumps({"command": command}), tool=tool, lines=(n, n)))
+        turns.append(Turn("tool", result, tool=tool, lines=(n + 1, n + 1)))
+    return Transcript("codex", "s", "/x.jsonl", "/src/shop", turns=tuple(turns))
+
+
+def test_a_command_that_passed_twice_is_the_runbook_with_its_evidence() -> None:
+    session = _shell(
+        ("cd web && pnpm test 2>&1 | tail -5", "Exit code: 0\n12 passed"),
+        ("git status", "Exit code: 0\nclean"),
+        ("pnpm test", "Exit code: 0\n12 passed"),
+        ("pnpm build", "Exit code: 0\nbuilt"),  # once: not a runbook yet
+    )
+    (memory,) = extract(session).memories
+    assert (memory.type, memory.description) == ("fact", "Tests: `pnpm test`")
+    assert "Package manager: pnpm" in memory.body
+    assert memory.evidence == ((2, 2), (6, 6))
+    assert memory.tags == ("project:shop", "runbook")
+
+
+def test_a_failure_then_a_fix_is_a_lesson() -> None:
+    session = _shell(
+        ("npx hardhat compile", "[error] Exit code 1\nError HH19: Hardhat only supports ESM"),
+        ("npm install --save-dev hardhat@^2.22.0", "Exit code: 0\nadded 61 packages"),
+        ("edit hardhat.config.js", ""),
+        ("npx hardhat compile", "Compiled 6 Solidity files successfully"),
+    )
+    (lesson,) = extract(session).memories
+    assert lesson.type == "lesson"
+    assert "Hardhat only supports ESM" in lesson.body
+    assert lesson.description.startswith("`npx hardhat compile` failed (Error HH19")
+    assert "after `npm install --save-dev hardhat@^2.22.0`, an edit" in lesson.body
+    assert lesson.evidence == ((7, 7),)  # the call that passed
+
+
+def test_what_failed_every_time_or_ran_once_or_carries_a_secret_is_not_kept() -> None:
+    session = _shell(
+        ("cargo test", "Exit code: 101\ntest result: FAILED. 1 failed"),
+        ("cargo test", "Exit code: 101\ntest result: FAILED. 1 failed"),
+        ("ls -la", "Exit code: 0\nx"),
+        ("ls -la", "Exit code: 0\nx"),
+        ("API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 npm test", "Exit code: 0\nok"),
+        ("API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 npm test", "Exit code: 0\nok"),
+    )
+    assert extract(session).memories == ()
