@@ -26,6 +26,7 @@ from typing import Any
 from brain.agents.context import Context, context, empty_context
 from brain.errors import BrainError
 from brain.home.files import append_line
+from brain.sessions.internal import in_internal_run
 
 TOOLS = ("claude-code", "codex", "gemini")
 LOG_DIR = Path(".brain") / "logs"
@@ -50,6 +51,9 @@ class JobStarted:
     command: tuple[str, ...]
     log: str | None
     error: str | None = None
+
+
+_INTERNAL = "skipped: an agent run brain started itself (BRAIN_INTERNAL_RUN is set)"
 
 
 def _stamp() -> str:
@@ -108,6 +112,8 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
     Returns:
         The JSON to print, the context in it, and the reason it is empty if it failed.
     """
+    if in_internal_run():  # brain's own model run: it needs no memory, and gets none
+        return HookAnswer(answer_json(tool, empty_context(_INTERNAL)), None, _INTERNAL)
     try:
         from brain.api import Brain
 
@@ -144,6 +150,8 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
     The job is detached (its own session, stdin and stdout on /dev/null, stderr to
     ``.brain/logs/after-session.log``), so the tool can exit while it runs.
     """
+    if in_internal_run():  # brain's own model run ended: nothing to learn from it
+        return JobStarted(None, (), None, _INTERNAL)
     try:
         payload = parse_payload(raw_payload)
         transcript = payload.get("transcript_path")

@@ -52,8 +52,8 @@ class UnknownModelError(ModelError):
         super().__init__(
             f"no provider for model '{name}' (known: {', '.join(known)})",
             model=name,
-            hint="set extract_model / consolidation_model to 'builtin' or provider/model, "
-            "e.g. openai/gpt-4o-mini or ollama/llama3",
+            hint="set extract_model / consolidation_model to 'builtin', an agent CLI "
+            "(claude-code, codex, gemini-cli) or provider/model, e.g. openai/gpt-4o-mini",
             kind="model",
         )
 
@@ -71,15 +71,22 @@ def _lazy(module: str, attr: str) -> Factory:
 # The providers brain ships. A new one is a module plus one line here.
 _PROVIDERS: dict[str, Factory] = {
     "builtin": _lazy("brain.models.builtin", "BuiltinModel"),
+    "claude-code/": _lazy("brain.models.agent_cli", "AgentCliModel"),
+    "codex/": _lazy("brain.models.agent_cli", "AgentCliModel"),
+    "gemini-cli/": _lazy("brain.models.agent_cli", "AgentCliModel"),
+    "claude-code": _lazy("brain.models.agent_cli", "AgentCliModel"),
+    "codex": _lazy("brain.models.agent_cli", "AgentCliModel"),
+    "gemini-cli": _lazy("brain.models.agent_cli", "AgentCliModel"),
     ANY_PROVIDER: _lazy("brain.models.litellm_model", "LitellmModel"),
 }
 _registry: dict[str, Factory] = dict(_PROVIDERS)
 
 if TYPE_CHECKING:  # mypy checks that the shipped providers are factories of a Model
+    from brain.models.agent_cli import AgentCliModel
     from brain.models.builtin import BuiltinModel
     from brain.models.litellm_model import LitellmModel
 
-    _SHIPPED: tuple[Factory, ...] = (BuiltinModel, LitellmModel)
+    _SHIPPED: tuple[Factory, ...] = (BuiltinModel, LitellmModel, AgentCliModel)
 
 
 def register(name: str, factory: Factory) -> None:
@@ -102,7 +109,13 @@ def unregister(name: str) -> None:
 
 def known() -> list[str]:
     """The names and prefixes served, as a person would write them."""
-    shown = [n + "<model>" if n.endswith("/") else n for n in _registry if n != ANY_PROVIDER]
+    names = sorted((n for n in _registry if n != ANY_PROVIDER), key=lambda n: (n != "builtin", n))
+    # A provider served bare and with a model ("codex", "codex/o3") is shown once.
+    shown = [
+        n + "[/<model>]" if n + "/" in _registry else n + "<model>" if n.endswith("/") else n
+        for n in names
+        if not (n.endswith("/") and n[:-1] in _registry)
+    ]
     if ANY_PROVIDER in _registry:
         shown.append("any litellm provider/model")
     return shown

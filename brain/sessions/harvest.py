@@ -23,6 +23,7 @@ from brain.home import uses
 from brain.home.records import iso
 from brain.index import Doc
 from brain.sessions.cite import cited_records
+from brain.sessions.internal import is_internal
 from brain.sessions.mirror import (
     MirrorPlan,
     MirrorResult,
@@ -86,6 +87,7 @@ class SourceCounts:
     unchanged: int = 0
     skipped_idle: int = 0
     skipped_old: int = 0
+    skipped_internal: int = 0
     failed: int = 0
     bytes_read: int = 0
 
@@ -327,6 +329,9 @@ def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
         return
     start = resume_offset(run.source, mark, file)
     parsed = get(run.source).parse(file.path, start=start)
+    if start == 0 and is_internal(parsed.transcript):
+        run.bump("skipped_internal")  # brain's own model run: never learned from
+        return
     if mark is not None and parsed.offset == mark.offset and same_path:
         run.bump("unchanged")  # only a partial last line was added: read it next time
         return
