@@ -215,3 +215,28 @@ def test_a_hung_cli_times_out(bin_dir: Path) -> None:
         get_model("gemini-cli", ModelSettings(timeout=0.5)).extract(_task(), Budget(None))
     assert caught.value.kind == "timeout"
     assert str(caught.value).startswith("gemini-cli: no answer after 0.5s; run it again")
+
+
+def test_init_and_status_offer_the_models_found_and_turn_none_on(
+    bin_dir: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.helpers import cli
+
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    bare = cli("init", "--home", str(home.parent / "other")).stdout
+    assert "models you could use: none found besides builtin" in bare
+    Stub(bin_dir, "codex")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    said = cli("init").stdout.splitlines()
+    assert said[1:] == [
+        "models you could use (each spends your quota; none is on until you set it):",
+        "  codex               'codex' is on PATH (uses its login): "
+        "brain config set extract_model codex",
+        "  openai/gpt-4o-mini  OPENAI_API_KEY is set: "
+        "brain config set extract_model openai/gpt-4o-mini",
+    ]
+    status = cli("status").stdout
+    assert "brain config set extract_model codex" in status
+    assert cli("config", "get", "extract_model").stdout == "builtin\n"
+    assert Stub(bin_dir, "codex").calls() == []  # finding it ran nothing

@@ -20,9 +20,11 @@ from brain.home.paths import resolve_home
 def init(state: State, home_dir: str | None, as_json: bool) -> None:
     """Create a new memory home: a git repository with its first commit."""
     from brain.api import Brain  # the one command that makes a home
+    from brain.models.options import model_options, options_text
 
     _, result = Brain.init(resolve_home(home_dir) if home_dir else state.home)
-    emit(result, as_json, lambda r: f"created a brain home in {r.path}")
+    offered = options_text(model_options(), "builtin")
+    emit(result, as_json, lambda r: "\n".join([f"created a brain home in {r.path}", *offered]))
 
 
 @main.group()

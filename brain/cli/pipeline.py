@@ -165,6 +165,10 @@ def _status_text(s: Any) -> str:
         )
     for phase, error in s.last_errors.items():
         lines.append(f"last error   {phase} at {error.get('when')}: {error.get('message')}")
+    if s.models["extract"] == "builtin":
+        from brain.models.options import options_text
+
+        lines += options_text(s.model_options, "builtin")
     return "\n".join(lines)
 
 

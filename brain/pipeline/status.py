@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from brain.models.options import ModelOption, model_options
 from brain.pipeline.extract import pending_sessions, session_label
 from brain.pipeline.runs import KINDS, RAW, list_runs, pending_raw, pipeline_state
 
@@ -28,6 +29,7 @@ class StatusResult:
     raw_bytes: int
     failed_sessions: dict[str, Any]
     last_errors: dict[str, Any]
+    model_options: tuple[ModelOption, ...] = ()
 
 
 def _count(home: Home, folder: str) -> int:
@@ -58,5 +60,6 @@ def status(home: Home, *, now: datetime | None = None) -> StatusResult:
         archived=_count(home, "archive"),
         raw_bytes=raw.stat().st_size if raw.exists() else 0,
         failed_sessions=state.get("failed", {}),
+        model_options=model_options(),
         last_errors=state.get("last_error", {}),
     )

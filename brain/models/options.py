@@ -1,0 +1,64 @@
+"""Which models this person could use, found without spending anything.
+
+An agent CLI on PATH (``claude``, ``codex``, ``gemini``) or a provider's API key in the
+environment means a better model than the built-in rules is one setting away. brain
+says so (``brain init``, ``brain status``) and never turns one on by itself: every call
+spends the person's quota or money.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+
+from brain.models.agent_cli import CLIS
+
+__all__ = ["ModelOption", "model_options", "options_text"]
+
+# A key in the environment and a model of that provider worth starting with.
+_KEYS = (
+    ("OPENAI_API_KEY", "openai/gpt-4o-mini"),
+    ("ANTHROPIC_API_KEY", "anthropic/claude-3-5-haiku-latest"),
+    ("GEMINI_API_KEY", "gemini/gemini-2.0-flash"),
+    ("GOOGLE_API_KEY", "gemini/gemini-2.0-flash"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelOption:
+    """A model that would work here, why, and the command that turns it on."""
+
+    name: str
+    why: str
+    turn_on: str
+
+
+def _option(name: str, why: str) -> ModelOption:
+    return ModelOption(name, why, f"brain config set extract_model {name}")
+
+
+def model_options() -> tuple[ModelOption, ...]:
+    """The agent CLIs found on PATH and the providers whose API key is set."""
+    found = [
+        _option(cli.provider, f"'{cli.program}' is on PATH (uses its login)")
+        for cli in CLIS.values()
+        if shutil.which(cli.program)
+    ]
+    seen: set[str] = set()
+    for variable, model in _KEYS:
+        if os.environ.get(variable) and model not in seen:
+            seen.add(model)
+            found.append(_option(model, f"{variable} is set"))
+    return tuple(found)
+
+
+def options_text(options: tuple[ModelOption, ...], current: str) -> list[str]:
+    """Lines telling the person what they could turn on (nothing is turned on)."""
+    if not options:
+        return [f"models you could use: none found besides {current} (an agent CLI on PATH "
+                "or a provider's API key would offer a smarter one)"]  # fmt: skip
+    lines = ["models you could use (each spends your quota; none is on until you set it):"]
+    width = max(len(o.name) for o in options)
+    lines += [f"  {o.name:<{width}}  {o.why}: {o.turn_on}" for o in options]
+    return lines
