@@ -170,12 +170,19 @@ class Brain(Home):
         dry_run: bool = False,
         paths: Iterable[Path | str] | None = None,
         now: datetime | None = None,
+        max_age_days: float | None = None,
     ) -> HarvestResult:
         """Harvest finished agent sessions; see :func:`brain.sessions.harvest.harvest`."""
         from brain.sessions.harvest import harvest
 
         return harvest(
-            self, sources=sources, dry_run=dry_run, paths=paths, now=now, catalog=self.catalog
+            self,
+            sources=sources,
+            dry_run=dry_run,
+            paths=paths,
+            now=now,
+            catalog=self.catalog,
+            max_age_days=max_age_days,
         )
 
     def import_session(self, path: Path | str) -> HarvestResult:
@@ -209,10 +216,16 @@ class Brain(Home):
     def extract(
         self, *, sessions: Sequence[str] = (), dry_run: bool = False, now: datetime | None = None
     ) -> ExtractResult:
-        """Phase 1; see :func:`brain.pipeline.extract.extract`."""
-        from brain.pipeline.extract import extract
+        """Phase 1; see :func:`brain.pipeline.extract.extract`.
 
-        return extract(self, sessions=sessions, dry_run=dry_run, now=now)
+        A session may be named as ``brain sessions list`` prints it: a unique prefix of
+        its id (an unknown or ambiguous one is an error that says so).
+        """
+        from brain.pipeline.extract import extract, session_label
+        from brain.sessions.watermarks import find_session
+
+        named = [s if ":" in s else session_label(find_session(self, s)) for s in sessions]
+        return extract(self, sessions=named, dry_run=dry_run, now=now)
 
     def consolidate(
         self, *, force: bool = False, dry_run: bool = False, now: datetime | None = None

@@ -69,6 +69,7 @@ def test_harvest_dry_run_and_path(brain: Brain, home: Path) -> None:
             "unchanged": 0,
             "skipped_idle": 0,
             "skipped_old": 0,
+            "skipped_internal": 0,
             "failed": 0,
             "bytes_read": path.stat().st_size,
         }
@@ -159,3 +160,32 @@ def test_harvest_as_a_subprocess(brain: Brain, home: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sources"][0]["new"] == 1
     assert GEMINI_ID in git(home, "show", "HEAD")
+
+
+def test_history_past_max_age_days_is_read_with_since_or_all(brain: Brain, home: Path) -> None:
+    age(claude_session(), timedelta(days=100))
+    before = cli("harvest", "--source", "claude").stdout
+    assert before.startswith(
+        "claude: 1 found, 0 new, 0 grown, 0 unchanged, 0 still active (min_idle_minutes), "
+        "1 too old (max_age_days; --since 180d or --all reads them)\n"
+    )
+    assert "1 too old" in cli("harvest", "--source", "claude", "--since", "90d").stdout
+    dry = cli("harvest", "--source", "claude", "--since", "26w", "--dry-run").stdout
+    assert "1 new" in dry and "dry run, nothing written" in dry
+    assert commit_count(home) == 1
+    assert "1 new" in cli("harvest", "--source", "claude", "--all").stdout
+    assert commit_count(home) == 2
+    bad = cli("harvest", "--since", "soon")
+    assert bad.exit_code == 2 and "'soon' is not an age like 180d, 26w or 12h" in bad.stderr
+
+
+def test_extract_takes_the_short_id_sessions_list_prints(brain: Brain, home: Path) -> None:
+    _old(claude_session())
+    cli("harvest")
+    short = cli("sessions", "list").stdout.split()[0]
+    assert len(short) == 12 and CLAUDE_ID.startswith(short)
+    out = cli_json("extract", "--session", short)
+    assert [s["session"] for s in out["sessions"]] == [f"claude:{CLAUDE_ID}"]
+    unknown = cli("extract", "--session", "ffffffff")
+    assert unknown.exit_code == 1
+    assert unknown.stderr.startswith("Error: no harvested session match 'ffffffff'")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
@@ -15,7 +16,12 @@ def _harvest_text(result: Any) -> str:
     """``harvested 3 new, 1 grown; claude: 4 found, ...`` and the commit."""
     lines = []
     for c in result.sources:
-        skipped = f", {c.skipped_idle} still active, {c.skipped_old} too old"
+        skipped = (
+            f", {c.skipped_idle} still active (min_idle_minutes)"
+            f", {c.skipped_old} too old (max_age_days; --since 180d or --all reads them)"
+        )
+        if c.skipped_internal:
+            skipped += f", {c.skipped_internal} brain's own model runs"
         lines.append(
             f"{c.source}: {c.found} found, {c.new} new, {c.grown} grown, "
             f"{c.unchanged} unchanged{skipped}" + (f", {c.failed} failed" if c.failed else "")
@@ -32,6 +38,17 @@ def _harvest_text(result: Any) -> str:
     else:
         lines.append("nothing new")
     return "\n".join(lines)
+
+
+def _days(age: str) -> float:
+    """``180d``, ``26w``, ``12h`` or a bare number of days, as days."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([dwh]?)\s*", age)
+    if match is None:
+        raise click.BadParameter(
+            f"'{age}' is not an age like 180d, 26w or 12h", param_hint="--since"
+        )
+    amount, unit = float(match.group(1)), match.group(2) or "d"
+    return amount * {"d": 1.0, "w": 7.0, "h": 1 / 24}[unit]
 
 
 @main.command()
@@ -51,18 +68,34 @@ def _harvest_text(result: Any) -> str:
     type=click.Path(exists=True, dir_okay=False),
     help="Harvest exactly this transcript file, even if recently active (repeatable).",
 )
+@click.option(
+    "--since",
+    metavar="AGE",
+    help="This time, read sessions up to AGE old (180d, 26w) instead of max_age_days.",
+)
+@click.option("--all", "everything", is_flag=True, help="This time, read sessions of any age.")
 @json_option
 @pass_state
 def harvest(
-    state: State, source: str, dry_run: bool, paths: tuple[str, ...], as_json: bool
+    state: State,
+    source: str,
+    dry_run: bool,
+    paths: tuple[str, ...],
+    since: str | None,
+    everything: bool,
+    as_json: bool,
 ) -> None:
     """Record finished agent sessions (Claude Code, Codex, Gemini) in one commit.
 
-    Sessions active within min_idle_minutes are left for a later run; a session that
-    grows is read again from where the last run stopped.
+    Sessions active within min_idle_minutes are left for a later run, and those older
+    than max_age_days are left out (--since or --all reads your history once; try
+    --dry-run first); a session that grows is read again from where the last run stopped.
     """
     sources = _SOURCES if source == "all" else (source,)
-    result = state.brain().harvest(sources=sources, dry_run=dry_run, paths=list(paths) or None)
+    max_age = float("inf") if everything else _days(since) if since else None
+    result = state.brain().harvest(
+        sources=sources, dry_run=dry_run, paths=list(paths) or None, max_age_days=max_age
+    )
     for failure in result.failures:
         warn(f"could not read {failure}")
     if result.index_error:

@@ -172,6 +172,7 @@ def harvest(
     paths: Iterable[Path | str] | None = None,
     now: datetime | None = None,
     catalog: Catalog | None = None,
+    max_age_days: float | None = None,
 ) -> HarvestResult:
     """Harvest finished sessions into this machine's watermarks, in one commit.
 
@@ -184,6 +185,8 @@ def harvest(
         paths: harvest exactly these transcript files, ignoring the quiet window
             and the age limit (an agent's SessionEnd hook knows the session is over).
         now: the current time (for tests); default the clock.
+        max_age_days: read sessions up to this old this time (``--since``, ``--all``),
+            instead of the ``max_age_days`` setting.
 
     Returns:
         Counts per source, the sessions harvested and the commit (None when nothing
@@ -191,7 +194,7 @@ def harvest(
     """
     began = time.perf_counter()
     want_docs = not dry_run and catalog is not None and catalog.exists
-    settings = _settings(home, now, want_docs, explicit=paths is not None)
+    settings = _settings(home, now, want_docs, paths is not None, max_age_days)
     work = explicit_files(paths) if paths is not None else _discovered(sources)
     with home.transaction() as tx:
         runs = [_harvest_source(home, src, files, settings) for src, files in work.items()]
@@ -255,7 +258,9 @@ class NotATranscriptError(BrainError):
         self.path = path
 
 
-def _settings(home: Home, now: datetime | None, want_docs: bool, explicit: bool) -> _Settings:
+def _settings(
+    home: Home, now: datetime | None, want_docs: bool, explicit: bool, max_age_days: float | None
+) -> _Settings:
 
     moment = now or datetime.now(UTC)
     config = home.config
@@ -263,7 +268,7 @@ def _settings(home: Home, now: datetime | None, want_docs: bool, explicit: bool)
         now=moment.timestamp(),
         stamp=iso(moment),
         idle=config.min_idle_minutes * 60,
-        max_age=config.max_age_days * 86_400,
+        max_age=(config.max_age_days if max_age_days is None else max_age_days) * 86_400,
         generate=config.generates,
         want_docs=want_docs,
         explicit=explicit,
