@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from brain.index.recall import RecallResult
     from brain.index.sync import Catalog, Embedder, IndexReport
     from brain.pipeline.consolidate import ConsolidateResult
+    from brain.pipeline.estimate import ExtractionEstimate
     from brain.pipeline.extract import ExtractResult
     from brain.pipeline.runs import RunInfo
     from brain.pipeline.status import StatusResult
@@ -226,6 +227,12 @@ class Brain(Home):
 
         named = [s if ":" in s else session_label(find_session(self, s)) for s in sessions]
         return extract(self, sessions=named, dry_run=dry_run, now=now)
+
+    def estimate_extraction(self, refs: Sequence[SessionRef]) -> ExtractionEstimate:
+        """What phase 1 would use on ``refs``; see :mod:`brain.pipeline.estimate`."""
+        from brain.pipeline.estimate import estimate_extraction
+
+        return estimate_extraction(self, refs)
 
     def consolidate(
         self, *, force: bool = False, dry_run: bool = False, now: datetime | None = None

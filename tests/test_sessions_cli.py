@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -172,6 +173,11 @@ def test_history_past_max_age_days_is_read_with_since_or_all(brain: Brain, home:
     assert "1 too old" in cli("harvest", "--source", "claude", "--since", "90d").stdout
     dry = cli("harvest", "--source", "claude", "--since", "26w", "--dry-run").stdout
     assert "1 new" in dry and "dry run, nothing written" in dry
+    assert dry.endswith(
+        "extracting these 1 sessions with builtin: free (offline rules)\n"
+        "brain extract reads sessions up to 30 days old (max_rollout_age_days): raise it to "
+        "extract older ones, or name them with --session\n"
+    )
     assert commit_count(home) == 1
     assert "1 new" in cli("harvest", "--source", "claude", "--all").stdout
     assert commit_count(home) == 2
@@ -189,3 +195,17 @@ def test_extract_takes_the_short_id_sessions_list_prints(brain: Brain, home: Pat
     unknown = cli("extract", "--session", "ffffffff")
     assert unknown.exit_code == 1
     assert unknown.stderr.startswith("Error: no harvested session match 'ffffffff'")
+
+
+def test_a_dry_run_prices_extracting_the_history_without_a_call(
+    brain: Brain, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    age(claude_session(), timedelta(days=100))
+    monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "openai/gpt-4o-mini")
+    dry = cli("harvest", "--source", "claude", "--all", "--dry-run").stdout.splitlines()
+    assert re.fullmatch(
+        r"extracting these 1 sessions with openai/gpt-4o-mini: at most \d{4,5} tokens, "
+        r"at most \$0\.0\d",
+        dry[-2],
+    ), dry[-2]
+    assert commit_count(home) == 1

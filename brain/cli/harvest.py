@@ -100,7 +100,25 @@ def harvest(
         warn(f"could not read {failure}")
     if result.index_error:
         warn(f"search index not updated: {result.index_error}")
-    emit(result, as_json, _harvest_text)
+    more = ""
+    if dry_run and result.sessions and not as_json:
+        more += "\n" + _cost_text(state.brain().estimate_extraction(result.sessions))
+    if max_age is not None and result.sessions and not as_json:
+        days = state.brain().config.max_rollout_age_days
+        more += (
+            f"\nbrain extract reads sessions up to {days} days old (max_rollout_age_days): "
+            f"raise it to extract older ones, or name them with --session"
+        )
+    emit(result, as_json, lambda r: _harvest_text(r) + more)
+
+
+def _cost_text(e: Any) -> str:
+    """What extracting the sessions a dry run found would cost."""
+    head = f"extracting these {e.sessions} sessions with {e.model}"
+    if e.offline:
+        return f"{head}: free (offline rules)"
+    price = f", at most ${e.cost:.2f}" if e.cost is not None else ", from your plan's quota"
+    return f"{head}: at most {e.prompt_tokens + e.max_tokens} tokens{price}"
 
 
 @main.group()
