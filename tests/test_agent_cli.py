@@ -119,7 +119,7 @@ def test_codex_reads_the_last_agent_message_and_the_turn_usage(bin_dir: Path) ->
     answer = get_model("codex").extract(_task(), budget)
     assert answer.summary == "Fixed the tests."
     assert stub.calls()[0]["argv"] == [
-        "exec", "--json", "--sandbox", "read-only", "--skip-git-repo-check", "-",
+        "exec", "--json", "--ephemeral", "--sandbox", "read-only", "--skip-git-repo-check", "-",
     ]  # fmt: skip
     assert budget.used.total_tokens == 740
 

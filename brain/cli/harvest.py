@@ -16,9 +16,10 @@ def _harvest_text(result: Any) -> str:
     """``harvested 3 new, 1 grown; claude: 4 found, ...`` and the commit."""
     lines = []
     for c in result.sources:
+        reach = "; --since 180d or --all reads them" if c.skipped_old else ""
         skipped = (
             f", {c.skipped_idle} still active (min_idle_minutes)"
-            f", {c.skipped_old} too old (max_age_days; --since 180d or --all reads them)"
+            f", {c.skipped_old} too old (max_age_days{reach})"
         )
         if c.skipped_internal:
             skipped += f", {c.skipped_internal} brain's own model runs"

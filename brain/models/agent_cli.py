@@ -6,12 +6,14 @@ CLI the person already has, with its own login, no tools, and the same prompts a
 answer shapes as the litellm path:
 
 - ``claude -p --output-format json --tools "" --strict-mcp-config --no-session-persistence``
-- ``codex exec --json --sandbox read-only --skip-git-repo-check -``
+- ``codex exec --json --ephemeral --sandbox read-only --skip-git-repo-check -``
 - ``gemini -p <short instruction> -o json`` (the prompt on standard input)
 
 The prompt goes on standard input (argv has a per-argument limit). The child gets
-``BRAIN_INTERNAL_RUN=1``, which brain's hook handlers check, and the prompt starts with
-brain's internal-run mark, which harvest skips (:mod:`brain.sessions.internal`).
+``BRAIN_INTERNAL_RUN=1``, which brain's hook handlers check; Claude Code and Codex are
+asked not to keep the session (``--no-session-persistence``, ``--ephemeral``), and the
+prompt starts with brain's internal-run mark, which harvest skips wherever a CLI keeps a
+transcript anyway (:mod:`brain.sessions.internal`).
 
 The contract is litellm's: a timeout per call, a retry with backoff when the CLI says
 it hit a rate limit, the budget checked before a call (the prompt's tokens plus the
@@ -93,7 +95,7 @@ def _claude_read(stdout: str) -> tuple[str, Usage]:
 
 
 def _codex_argv(model: str | None) -> list[str]:
-    argv = ["exec", "--json", "--sandbox", "read-only", "--skip-git-repo-check"]
+    argv = ["exec", "--json", "--ephemeral", "--sandbox", "read-only", "--skip-git-repo-check"]
     return argv + (["--model", model] if model else []) + ["-"]
 
 
