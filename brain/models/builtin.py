@@ -35,8 +35,8 @@ __all__ = ["DUPLICATE_JACCARD", "BuiltinModel", "consolidate", "extract", "human
 def _summary(transcript: Transcript) -> str:
     human = list(human_turns(transcript))
     # Never quote a request that carries a credential or tries to steer the memory.
-    quotable = [t.text for t in human if not unsafe(t.text)]
-    title = transcript.title or (quotable[0] if quotable else "") or "(no quotable request)"
+    quotable = next((t.text for t in human if not unsafe(t.text)), "")
+    title = transcript.title or quotable or "(no quotable request)"
     title = one_line(title.splitlines()[0] if title.strip() else title)
     tools = Counter(t.tool for t in transcript.turns if t.tool)
     tool_list = ", ".join(name for name, _ in tools.most_common(6)) or "none"
