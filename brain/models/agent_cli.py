@@ -87,7 +87,8 @@ def _claude_read(stdout: str) -> tuple[str, Usage]:
     if data.get("is_error"):
         raise ValueError(str(data.get("result") or data.get("subtype") or "error"))
     usage = data.get("usage") or {}
-    prompt = sum(int(usage.get(k) or 0) for k in ("input_tokens", "cache_read_input_tokens"))
+    sent = ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+    prompt = sum(int(usage.get(k) or 0) for k in sent)
     cost = data.get("total_cost_usd")
     return str(data.get("result") or ""), Usage(
         prompt, int(usage.get("output_tokens") or 0), float(cost) if cost is not None else None
