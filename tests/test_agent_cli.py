@@ -240,3 +240,17 @@ def test_init_and_status_offer_the_models_found_and_turn_none_on(
     assert "brain config set extract_model codex" in status
     assert cli("config", "get", "extract_model").stdout == "builtin\n"
     assert Stub(bin_dir, "codex").calls() == []  # finding it ran nothing
+
+
+def test_status_says_when_the_chosen_cli_is_gone(bin_dir: Path, home: Path) -> None:
+    from tests.helpers import cli
+
+    cli("init")
+    assert cli("config", "set", "extract_model", "gemini-cli/gemini-2.5-pro").exit_code == 0
+    said = cli("status").stdout
+    assert (
+        "model        extract: 'gemini' is not on PATH: install it, or set another model "
+        "(builtin works offline)"
+    ) in said
+    Stub(bin_dir, "gemini")
+    assert "not on PATH" not in cli("status").stdout

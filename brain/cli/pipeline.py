@@ -165,9 +165,12 @@ def _status_text(s: Any) -> str:
         )
     for phase, error in s.last_errors.items():
         lines.append(f"last error   {phase} at {error.get('when')}: {error.get('message')}")
-    if s.models["extract"] == "builtin":
-        from brain.models.options import options_text
+    from brain.models.options import missing_program, options_text
 
+    for phase in ("extract", "consolidation"):
+        if problem := missing_program(s.models[phase] or ""):
+            lines.append(f"model        {phase}: {problem}")
+    if s.models["extract"] == "builtin":
         lines += options_text(s.model_options, "builtin")
     return "\n".join(lines)
 

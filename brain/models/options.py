@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from brain.models.agent_cli import CLIS
 
-__all__ = ["ModelOption", "model_options", "options_text"]
+__all__ = ["ModelOption", "missing_program", "model_options", "options_text"]
 
 # A key in the environment and a model of that provider worth starting with.
 _KEYS = (
@@ -62,3 +62,13 @@ def options_text(options: tuple[ModelOption, ...], current: str) -> list[str]:
     width = max(len(o.name) for o in options)
     lines += [f"  {o.name:<{width}}  {o.why}: {o.turn_on}" for o in options]
     return lines
+
+
+def missing_program(model: str) -> str | None:
+    """What is wrong when ``model`` is an agent CLI whose program is not on PATH."""
+    cli = CLIS.get(model.partition("/")[0])
+    if cli is None or shutil.which(cli.program):
+        return None
+    return (
+        f"'{cli.program}' is not on PATH: install it, or set another model (builtin works offline)"
+    )
