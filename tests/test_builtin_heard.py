@@ -31,7 +31,6 @@ def test_leading_phrase_and_clause_after_a_semicolon() -> None:
         ("Fix the typo and never touch the vendored code.", "Never touch the vendored code"),
         ("Every time you change the schema, bump the version.", None),
         ("We have to keep it consistent with the settings page.", None),
-        ("It should not look like a modal.", None),
     ],
 )
 def test_rules_heard_inside_ordinary_sentences(text: str, want: str | None) -> None:
@@ -45,7 +44,6 @@ def test_rules_heard_inside_ordinary_sentences(text: str, want: str | None) -> N
     ("text", "want"),
     [
         ("not npm, pnpm", "Use pnpm instead of npm"),
-        ("No, just use httpx.", "Use httpx"),
         ("Don't mock the database, use a real one in tmp_path.", "Use a real one in tmp_path"),
     ],
 )
@@ -65,6 +63,15 @@ def test_shouted_rule_is_kept_and_a_bare_dont_needs_saying_twice() -> None:
     ]
 
 
+def test_a_soft_wish_without_a_lasting_word_needs_saying_twice() -> None:
+    assert _said("It should not look like a modal.") == []
+    assert _said("It should not look like a modal.", "It should not look like a modal!") == [
+        ("instruction", "It should not look like a modal")
+    ]
+    assert _said("No, just use httpx.") == []
+    assert _said("No, just use httpx.", "no, just use httpx") == [("correction", "Use httpx")]
+
+
 def test_task_requests_and_questions_stay_out() -> None:
     assert (
         _said(
@@ -73,6 +80,13 @@ def test_task_requests_and_questions_stay_out() -> None:
             "we need to fix the login bug",
             "should we always use pnpm?",
             "make it faster",
+            "you should add a test for this",
+            "make sure the build passes",
+            "the button should not be disabled",
+            "do NOT commit yet",
+            "this is NOT working",
+            "not that file, the other one",
+            "every time you run it, it fails",
         )
         == []
     )

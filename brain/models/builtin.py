@@ -23,7 +23,7 @@ from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
 from brain.models.builtin_merge import DUPLICATE_JACCARD, consolidate, jaccard
 from brain.models.builtin_runbook import runbook
-from brain.models.builtin_said import REPEAT_ONLY, candidates, human_turns, one_line
+from brain.models.builtin_said import candidates, human_turns, one_line
 from brain.models.builtin_said import project_name as _project_name
 from brain.models.safety import unsafe
 from brain.models.schema import MAX_MEMORIES, Candidate, Consolidation, Extraction
@@ -51,11 +51,11 @@ def _said(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, Candidate]
     """The person's statements, one per key: first wording, all evidence, surest confidence."""
     best: dict[str, Candidate] = {}
     needs_repeat: set[str] = set()
-    for rule, memory in candidates(transcript, tags):
+    for twice, memory in candidates(transcript, tags):
         kept = best.get(memory.key)
         if kept is None:
             best[memory.key] = memory
-            if rule in REPEAT_ONLY:
+            if twice:
                 needs_repeat.add(memory.key)
         else:
             evidence = tuple(dict.fromkeys(kept.evidence + memory.evidence))

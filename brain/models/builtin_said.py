@@ -9,9 +9,11 @@ explicit phrasings of something durable: preferences ("I prefer X"), standing ru
 ("always/never ...", "every time ...", "from now on ..."), corrections ("no, use X",
 "not X, Y", "don't X, Y"), obligations ("we have to ...", "it must never ..."),
 decisions with their reason, "remember that ...", "lesson learned: ...", and words a
-person shouted in capitals ("do NOT start the dev server"). A bare "don't ..." or "do
-not ..." is kept only when the person said it in two turns or more: said once it is
-usually about the task at hand.
+person shouted in capitals ("do NOT start the dev server", but not "this is NOT
+working"). The softer phrasings (a bare "don't ...", "you should ...", "make sure ...",
+"it should not ...", "no, just use X") are kept only when a word makes them last
+("always", "every", "consistent", "in this repo" ...) or the person said them in two
+turns: said once, they are usually about the task at hand.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -51,9 +53,22 @@ _CLAUSE = re.compile(
     r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b)",
     re.IGNORECASE,
 )
-_SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST|ONLY)\b")
+_SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\b")
+# Words that make a wish outlast the task: "we have to keep it consistent", "make sure
+# every page ...". Without one, a soft rule needs saying twice.
+_DURABLE = re.compile(
+    r"\b(?:always|never|every|each|any|all|consistent(?:ly)?|from now on|going forward"
+    r"|by default|in this (?:repo|repository|project|codebase)|across)\b",
+    re.IGNORECASE,
+)
+# A shouted sentence about the moment ("this is NOT working", "do NOT commit yet").
+_MOMENT = re.compile(r"^(?:this|that|it)\b|\b(?:yet|now|today|working|works|again)\b", re.I)
 
 Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
+_IMPERATIVE = (
+    r"(?:run|use|bump|update|add|check|make sure|remember|write|call|restart|rebuild"
+    r"|regenerate|commit|push|test|lint|format|ask|tell|open|close|clear)"
+)
 
 
 def _rule(name: str, kind: str, confidence: float, pattern: str) -> Rule:
@@ -102,7 +117,8 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"\s*)?(?:please\s+)?(?:you should\s+|make sure (?:to|you)\s+|we\s+)?"
      r"(?P<what>(?:always|never|don't ever|do not ever)\s+(?!mind\b).+)"),
     ("every_time", "instruction", 0.75,
-     r"(?P<what>(?:every time|each time)\s+\w+.{3,}|.{6,}\s(?:every time|each time)[.!]?$)"),
+     r"(?P<what>(?:every|each) time (?:you|we)\b[^,]{3,80},\s*(?:please\s+)?" + _IMPERATIVE
+     + r"\b.+|(?:please\s+)?" + _IMPERATIVE + r"\b.{3,}\s(?:every|each) time[.!]?$)"),
     ("prefer", "preference", 0.8,
      r"I\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|personally\s+)?"
      r"(?P<verb>prefer|like|love|hate|dislike|don't like|do not like|can't stand)\s+"
@@ -117,11 +133,13 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"\s+.{4,})"),
     ("make_sure", "instruction", 0.55,
      r"(?:please\s+)?(?P<what>(?:always\s+)?make sure (?:to |you |that |u )?.{6,})"),
-    ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST|ONLY)\b.*)"),
+    ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST)\b.*)"),
     ("dont", "instruction", 0.5, r"(?P<what>(?:please\s+)?(?:don't|do not)\s+\w+.{3,})"),
 ))
-# Said once, these are usually about the task at hand; said in two turns, a standing rule.
-REPEAT_ONLY = frozenset({"dont"})
+# Said once without a word that makes it last (_DURABLE), these are usually about the
+# task at hand ("you should add a test", "make sure the build passes"); said in two
+# turns, they are a standing rule.
+REPEAT_ONLY = frozenset({"dont", "obliged", "must_not", "make_sure", "no_just_use"})
 _VERB_TO_DESCRIPTION = {
     "prefer": "Prefers", "like": "Likes", "love": "Likes", "hate": "Dislikes",
     "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
@@ -180,6 +198,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         if _DEICTIC.match(what):
             return None  # "I like this" is about the moment, not a durable taste
         return one_line(f"{_VERB_TO_DESCRIPTION[match.group('verb').lower()]} {what}")
+    if name == "not_but" and _DEICTIC.match(match.group("not")):
+        return None  # "not that file, the other one" points at the screen
     if name in ("no_use", "dont_use", "use_instead", "not_but"):
         return one_line(f"Use {what.rstrip(' .')} instead of {match.group('not')}")
     if name == "dont_but":
@@ -194,8 +214,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"Prefers {what}")
     if name == "always" and match.group("cond"):
         return one_line(f"{match.group('cond')}, {what}")
-    if name == "shout" and not _SHOUT.search(what):
-        return None  # the capitals were in the lead ("IMPORTANT:"), not in the rule
+    if name == "shout" and (not _SHOUT.search(what) or _MOMENT.search(what)):
+        return None  # capitals in the lead ("IMPORTANT:") or about the moment
     return one_line(what)
 
 
@@ -226,8 +246,8 @@ def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None
     return None
 
 
-def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[str, Candidate]]:
-    """Every statement a rule keeps, with the rule's name, in the order said."""
+def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[bool, Candidate]]:
+    """Every statement a rule keeps, in the order said, and whether it must be said twice."""
     for turn in human_turns(transcript):
         text = _TAGGED.sub("\n", turn.text)
         if INJECTION.search(text) or STORE_SECRET.search(text):
@@ -243,8 +263,9 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
             description = _describe(name, found)
             if description is None:
                 continue
+            twice = name in REPEAT_ONLY and not _DURABLE.search(sentence)
             yield (
-                name,
+                twice,
                 Candidate(
                     key=key_of(description),
                     type=kind,
