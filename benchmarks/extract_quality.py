@@ -85,13 +85,28 @@ def _text(memory: Candidate) -> str:
     return f"{memory.key} {memory.description} {memory.body}"
 
 
-def load() -> list[dict[str, Any]]:
-    """The labelled sessions, each with its parsed transcript under ``transcript``."""
+def session_path(name: str) -> Path | None:
+    """Where a labelled session's file is: shipped in ``sessions/`` (licensed), or fetched
+    by hand into the git-ignored ``local/`` (published without a licence: see SOURCES.md)."""
+    for folder in ("sessions", "local"):
+        if (DATA / folder / name).is_file():
+            return DATA / folder / name
+    return None
+
+
+def load() -> tuple[list[dict[str, Any]], list[str]]:
+    """The labelled sessions that are present, each with its parsed transcript under
+    ``transcript``, and the names of those whose file is not here."""
     labelled: list[dict[str, Any]] = json.loads((DATA / "labels.json").read_text())["sessions"]
+    present, missing = [], []
     for session in labelled:
-        path = DATA / "sessions" / session["file"]
+        path = session_path(session["file"])
+        if path is None:
+            missing.append(session["file"])
+            continue
         session["transcript"] = sources.get(session["source"]).parse(path).transcript
-    return labelled
+        present.append(session)
+    return present, missing
 
 
 def score(model_name: str, labelled: list[dict[str, Any]], api_base: str | None) -> Score:
@@ -129,7 +144,9 @@ def _staged(session: dict[str, Any], into: Path) -> Path:
     else:
         target = into / f"{name}.jsonl"
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(DATA / "sessions" / session["file"], target)
+    source = session_path(session["file"])
+    assert source is not None, session["file"]
+    shutil.copyfile(source, target)
     return target
 
 
@@ -242,7 +259,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list misses and wrong memories")
     args = parser.parse_args()
-    labelled = load()
+    labelled, missing = load()
     models: list[tuple[str, str | None]] = [("builtin", None)]
     if args.fake:
         models.append(("openai/fake", _serve_fake()))
@@ -254,6 +271,7 @@ def main() -> None:
             s: sum(1 for x in labelled if x["source"] == s) for s in ("claude", "codex", "gemini")
         },
         "keep_labels": sum(len(s["keep"]) for s in labelled),
+        "missing": missing,
         "models": {},
     }
     for name, base in models:
@@ -274,6 +292,11 @@ def main() -> None:
     print(
         f"{report['sessions']} sessions {report['by_source']}, {report['keep_labels']} keep labels"
     )
+    if missing:
+        print(
+            f"{len(missing)} labelled sessions are not here (no licence to ship them; "
+            "SOURCES.md says where to fetch them into local/)"
+        )
     print(f"{'model':<16}{'proposed':>9}{'precision':>11}{'recall':>8}{'violations':>12}")
     for name, f in report["models"].items():
         print(
