@@ -42,7 +42,12 @@ class State:
     def brain(self) -> Brain:
         from brain.api import Brain  # --help and --version never open a home
 
-        return Brain.open(self.home)
+        brain = Brain.open(self.home)
+        # The index connection a recall keeps is closed with the command, not whenever
+        # the object is collected: a late close would write its pages into whatever file
+        # is at the index's path by then.
+        click.get_current_context().call_on_close(brain.close)
+        return brain
 
 
 pass_state = click.make_pass_decorator(State, ensure=True)
