@@ -304,13 +304,13 @@ def test_gemini_project_hooks_are_named_with_millisecond_timeouts(tmp_path: Path
     assert json.loads(path.read_text()) == {"ui": {"theme": "dark"}}
 
 
-def test_codex_gets_session_start_only_and_says_why(tmp_path: Path) -> None:
+def test_codex_gets_both_hooks_and_is_told_to_trust_them(tmp_path: Path) -> None:
     result = cli("hooks", "install", "codex")
     assert result.exit_code == 0
     path = Path.home() / ".codex" / "hooks.json"
     data = json.loads(path.read_text())
-    assert list(data) == ["hooks"] and list(data["hooks"]) == ["SessionStart"]
-    assert "Codex has no session-end hook" in result.stdout
+    assert list(data) == ["hooks"] and list(data["hooks"]) == ["SessionStart", "SessionEnd"]
+    assert "/hooks" in result.stdout and "trust" in result.stdout
 
 
 def test_installed_command_really_answers(brain: Brain, tmp_path: Path) -> None:

@@ -13,7 +13,9 @@ was. A malformed file is an error that changes nothing; the first write keeps a
 * Gemini CLI: ``~/.gemini/settings.json`` or ``<project>/.gemini/settings.json``;
   SessionStart and SessionEnd; ``timeout`` in milliseconds; handlers have a ``name``.
 * Codex CLI: ``$CODEX_HOME/hooks.json`` (``~/.codex``) or ``<project>/.codex/hooks.json``;
-  SessionStart only (Codex has no session-end event), ``timeout`` in seconds.
+  SessionStart and SessionEnd, ``timeout`` in seconds. Codex runs a hook only once the
+  person has trusted it (``/hooks``), and keys that trust by the handler's position
+  (``hooks.json:session_start:<group>:<handler>``), so brain never moves other entries.
 """
 
 from __future__ import annotations
@@ -87,13 +89,12 @@ SPECS = {
         "codex",
         ("hooks.json",),
         (".codex", "hooks.json"),
-        (("SessionStart", "session-start"),),
+        (("SessionStart", "session-start"), ("SessionEnd", "session-end")),
         timeout=10,
         notes=(
-            "Codex has no session-end hook: run 'brain harvest' (e.g. from cron) to learn "
-            "from Codex sessions.",
-            "Codex asks you to review and trust new hooks before it runs them (/hooks).",
-            "'brain sync-instructions' also writes the context into AGENTS.md.",
+            "Codex skips a new hook, silently, until you trust it: start 'codex', type "
+            "/hooks, and trust brain's SessionStart and SessionEnd hooks. "
+            "'brain doctor' says whether they are trusted.",
         ),
     ),
 }

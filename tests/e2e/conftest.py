@@ -119,7 +119,8 @@ def codex_agent(model: ModelServer) -> Agent:
         'wire_api = "responses"\n'
     )
     env = agent_env(CODEX_HOME=str(codex_home), FAKE_API_KEY="dummy")
-    command = [str(binary("codex")), "exec", "--skip-git-repo-check"]
+    # The person trusts brain's hooks in the TUI (/hooks); headless, the flag stands in.
+    command = [str(binary("codex")), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust"]
     return Agent("codex", command, env, model)
 
 
