@@ -98,22 +98,22 @@ class Repo:
         return run_git(self.path, *args, stdin=stdin, env=env).text
 
     def _identity(self) -> dict[str, str] | None:
-        """Who commits: the person's git identity, or ``brain`` on a machine without one.
+        """Who commits: the person's git identity, or ``brain`` where git has none.
 
-        A fresh machine often has no ``user.email``; the memory must still be written.
+        A fresh machine often has no ``user.email``, and an agent tool may strip part of
+        the environment before it starts brain (Gemini CLI removes every ``*AUTH*``
+        variable, so ``GIT_AUTHOR_NAME`` goes while ``GIT_COMMITTER_NAME`` stays): the
+        memory must still be written, so author and committer are each checked.
         """
         if not hasattr(self, "_fallback"):
-            # git exits 128 when it cannot tell who commits: that is the answer asked for.
-            known = run_git(self.path, "var", "GIT_COMMITTER_IDENT", ok=(0, 128))
-            self._fallback: dict[str, str] | None = None
-            if known.returncode != 0:
-                email = f"brain@{machine_name()}"
-                self._fallback = {
-                    "GIT_AUTHOR_NAME": "brain",
-                    "GIT_AUTHOR_EMAIL": email,
-                    "GIT_COMMITTER_NAME": "brain",
-                    "GIT_COMMITTER_EMAIL": email,
-                }
+            email = f"brain@{machine_name()}"
+            fallback: dict[str, str] = {}
+            for role in ("AUTHOR", "COMMITTER"):
+                # git exits 128 when it cannot tell who that is: the answer asked for.
+                known = run_git(self.path, "var", f"GIT_{role}_IDENT", ok=(0, 128))
+                if known.returncode != 0:
+                    fallback |= {f"GIT_{role}_NAME": "brain", f"GIT_{role}_EMAIL": email}
+            self._fallback: dict[str, str] | None = fallback or None
         return self._fallback
 
     def head(self) -> str | None:
@@ -341,7 +341,7 @@ class Repo:
     def conclude_merge(self, paths: Sequence[str]) -> None:
         """Stage ``paths`` and make the merge commit under way, with git's message."""
         self._git("add", "--", *paths)
-        self._git("commit", "--quiet", "--no-edit", "--no-verify")
+        self._git("commit", "--quiet", "--no-edit", "--no-verify", env=self._identity())
 
     def conflicted(self) -> list[str]:
         """Paths left unmerged by a failed merge."""
