@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -53,20 +54,31 @@ def project(tmp_path: Path) -> Path:
 
 def brain(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run brain's command line in a real subprocess, as a person (or a hook) would."""
+    env = agent_env()
     return subprocess.run(
-        [sys.executable, "-m", "brain", *args],
+        ["brain", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        env=agent_env(),
+        env=env,
         timeout=TIMEOUT,
     )
 
 
 def agent_env(**extra: str) -> dict[str, str]:
-    """The environment a CLI runs in: this test's HOME and home, brain importable."""
+    """The environment a CLI runs in: this test's HOME and home, this tree's brain on PATH.
+
+    A shim named ``brain`` runs this source tree, as an installed ``brain`` would, even
+    where a tool strips the environment before starting a hook or an MCP server.
+    """
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    shims = Path(env["HOME"]) / ".brain-e2e-bin"
+    if not (shims / "brain").exists():
+        shims.mkdir(exist_ok=True)
+        code, python = shlex.quote(str(ROOT)), shlex.quote(sys.executable)
+        (shims / "brain").write_text(f'#!/bin/sh\nPYTHONPATH={code} exec {python} -m brain "$@"\n')
+        (shims / "brain").chmod(0o755)
+    env["PATH"] = f"{shims}{os.pathsep}{env['PATH']}"
     env.update(extra)
     return env
 
@@ -79,12 +91,13 @@ class Agent:
     command: list[str]
     env: dict[str, str]
     model: ModelServer
+    prompt_flag: tuple[str, ...] = ()
     runs: list[subprocess.CompletedProcess[str]] = field(default_factory=list)
 
     def run(self, prompt: str, cwd: Path, *extra: str) -> subprocess.CompletedProcess[str]:
         """Run one headless session with ``prompt``; fail the test if the CLI fails."""
         done = subprocess.run(
-            [*self.command, *extra, prompt],
+            [*self.command, *extra, *self.prompt_flag, prompt],
             capture_output=True,
             text=True,
             cwd=cwd,
@@ -103,7 +116,7 @@ def claude_agent(model: ModelServer) -> Agent:
         ANTHROPIC_API_KEY="dummy",
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
     )
-    return Agent("claude", [str(binary("claude")), "-p"], env, model)
+    return Agent("claude", [str(binary("claude"))], env, model, ("-p",))
 
 
 def codex_agent(model: ModelServer) -> Agent:
@@ -120,7 +133,12 @@ def codex_agent(model: ModelServer) -> Agent:
     )
     env = agent_env(CODEX_HOME=str(codex_home), FAKE_API_KEY="dummy")
     # The person trusts brain's hooks in the TUI (/hooks); headless, the flag stands in.
-    command = [str(binary("codex")), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust"]
+    command = [
+        str(binary("codex")),
+        "exec",
+        "--skip-git-repo-check",
+        "--dangerously-bypass-hook-trust",
+    ]
     return Agent("codex", command, env, model)
 
 
@@ -133,8 +151,8 @@ def gemini_agent(model: ModelServer) -> Agent:
         GOOGLE_GEMINI_BASE_URL=model.url,
         GEMINI_CLI_TRUST_WORKSPACE="true",
     )
-    command = [str(binary("gemini")), "-m", "gemini-2.5-flash", "-p"]
-    return Agent("gemini", command, env, model)
+    command = [str(binary("gemini")), "-m", "gemini-2.5-flash"]
+    return Agent("gemini", command, env, model, ("-p",))
 
 
 AGENTS = {"claude-code": claude_agent, "codex": codex_agent, "gemini": gemini_agent}

@@ -97,13 +97,15 @@ def _tool_names(body: dict[str, Any]) -> list[str]:
             names.append(str(decl.get("name")))
         if isinstance(tool.get("function"), dict):
             names.append(str(tool["function"].get("name")))
+        if tool.get("type") == "namespace":  # Codex groups an MCP server's tools
+            names += [f"{tool['name']}::{inner.get('name')}" for inner in tool.get("tools") or []]
     return names
 
 
 def _resolve(reply: Reply, names: list[str]) -> str:
     assert reply.tool is not None
     for name in names:
-        if name == reply.tool or name.endswith("__" + reply.tool) or name.endswith("_" + reply.tool):
+        if name == reply.tool or any(name.endswith(sep + reply.tool) for sep in ("__", "_", "::")):
             return name
     return reply.tool
 
@@ -117,13 +119,30 @@ def _sse(events: list[tuple[str | None, dict[str, Any]]]) -> Iterator[bytes]:
 # -- Anthropic Messages ---------------------------------------------------------------
 
 
-def _anthropic(reply: Reply, names: list[str], model: str, n: int) -> list[tuple[str | None, dict[str, Any]]]:
+def _anthropic(
+    reply: Reply, names: list[str], model: str, n: int
+) -> list[tuple[str | None, dict[str, Any]]]:
     usage = {"input_tokens": 10, "output_tokens": 1}
-    start = {"id": f"msg_{n}", "type": "message", "role": "assistant", "model": model,
-             "content": [], "stop_reason": None, "stop_sequence": None, "usage": usage}
-    events: list[tuple[str | None, dict[str, Any]]] = [("message_start", {"type": "message_start", "message": start})]
+    start = {
+        "id": f"msg_{n}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": usage,
+    }
+    events: list[tuple[str | None, dict[str, Any]]] = [
+        ("message_start", {"type": "message_start", "message": start})
+    ]
     if reply.tool:
-        block = {"type": "tool_use", "id": f"toolu_{n}", "name": _resolve(reply, names), "input": {}}
+        block = {
+            "type": "tool_use",
+            "id": f"toolu_{n}",
+            "name": _resolve(reply, names),
+            "input": {},
+        }
         delta = {"type": "input_json_delta", "partial_json": json.dumps(reply.args)}
         stop = "tool_use"
     else:
@@ -131,11 +150,20 @@ def _anthropic(reply: Reply, names: list[str], model: str, n: int) -> list[tuple
         delta = {"type": "text_delta", "text": reply.text}
         stop = "end_turn"
     events += [
-        ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+        (
+            "content_block_start",
+            {"type": "content_block_start", "index": 0, "content_block": block},
+        ),
         ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
         ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-        ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                           "usage": {"output_tokens": 5}}),
+        (
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+        ),
         ("message_stop", {"type": "message_stop"}),
     ]
     return events
@@ -143,39 +171,98 @@ def _anthropic(reply: Reply, names: list[str], model: str, n: int) -> list[tuple
 
 def _anthropic_json(reply: Reply, names: list[str], model: str, n: int) -> dict[str, Any]:
     if reply.tool:
-        content = [{"type": "tool_use", "id": f"toolu_{n}", "name": _resolve(reply, names), "input": reply.args}]
+        content = [
+            {
+                "type": "tool_use",
+                "id": f"toolu_{n}",
+                "name": _resolve(reply, names),
+                "input": reply.args,
+            }
+        ]
     else:
         content = [{"type": "text", "text": reply.text}]
-    return {"id": f"msg_{n}", "type": "message", "role": "assistant", "model": model, "content": content,
-            "stop_reason": "tool_use" if reply.tool else "end_turn", "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 5}}
+    return {
+        "id": f"msg_{n}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": "tool_use" if reply.tool else "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }
 
 
 # -- OpenAI Responses -----------------------------------------------------------------
 
 
-def _responses(reply: Reply, names: list[str], model: str, n: int) -> list[tuple[str | None, dict[str, Any]]]:
-    response = {"id": f"resp_{n}", "object": "response", "model": model, "status": "in_progress", "output": []}
+def _responses(
+    reply: Reply, names: list[str], model: str, n: int
+) -> list[tuple[str | None, dict[str, Any]]]:
+    response = {
+        "id": f"resp_{n}",
+        "object": "response",
+        "model": model,
+        "status": "in_progress",
+        "output": [],
+    }
     if reply.tool:
-        item: dict[str, Any] = {"type": "function_call", "id": f"fc_{n}", "call_id": f"call_{n}",
-                                "name": _resolve(reply, names), "arguments": json.dumps(reply.args),
-                                "status": "completed"}
+        namespace, _, name = _resolve(reply, names).rpartition("::")
+        item: dict[str, Any] = {
+            "type": "function_call",
+            "id": f"fc_{n}",
+            "call_id": f"call_{n}",
+            "name": name,
+            "arguments": json.dumps(reply.args),
+            "status": "completed",
+        }
+        if namespace:
+            item["namespace"] = namespace
     else:
-        item = {"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
-                "content": [{"type": "output_text", "text": reply.text, "annotations": []}]}
-    done = {**response, "status": "completed", "output": [item],
-            "usage": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
-                      "input_tokens_details": {"cached_tokens": 0},
-                      "output_tokens_details": {"reasoning_tokens": 0}}}
+        item = {
+            "type": "message",
+            "id": f"msg_{n}",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": reply.text, "annotations": []}],
+        }
+    done = {
+        **response,
+        "status": "completed",
+        "output": [item],
+        "usage": {
+            "input_tokens": 10,
+            "output_tokens": 5,
+            "total_tokens": 15,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
+    }
     events: list[tuple[str | None, dict[str, Any]]] = [
         ("response.created", {"type": "response.created", "response": response}),
-        ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}),
+        (
+            "response.output_item.added",
+            {"type": "response.output_item.added", "output_index": 0, "item": item},
+        ),
     ]
     if not reply.tool:
-        events.append(("response.output_text.delta", {"type": "response.output_text.delta", "item_id": f"msg_{n}",
-                                                      "output_index": 0, "content_index": 0, "delta": reply.text}))
+        events.append(
+            (
+                "response.output_text.delta",
+                {
+                    "type": "response.output_text.delta",
+                    "item_id": f"msg_{n}",
+                    "output_index": 0,
+                    "content_index": 0,
+                    "delta": reply.text,
+                },
+            )
+        )
     events += [
-        ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+        (
+            "response.output_item.done",
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+        ),
         ("response.completed", {"type": "response.completed", "response": done}),
     ]
     return events
@@ -186,12 +273,18 @@ def _responses(reply: Reply, names: list[str], model: str, n: int) -> list[tuple
 
 def _gemini(reply: Reply, names: list[str]) -> dict[str, Any]:
     if reply.tool:
-        part: dict[str, Any] = {"functionCall": {"name": _resolve(reply, names), "args": reply.args}}
+        part: dict[str, Any] = {
+            "functionCall": {"name": _resolve(reply, names), "args": reply.args}
+        }
     else:
         part = {"text": reply.text}
-    return {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
-            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
-            "modelVersion": "gemini-2.5-flash"}
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": "gemini-2.5-flash",
+    }
 
 
 def _schema_answer(schema: dict[str, Any]) -> Any:
