@@ -28,6 +28,12 @@ from brain.errors import BrainError
 from brain.home.files import append_line
 
 TOOLS = ("claude-code", "codex", "gemini")
+# The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
+# replaces hook context over about 10,000 characters with a 2 KB preview and a file path;
+# the estimate never counts fewer tokens than bytes / 4, so 2,400 stays under. Codex cuts
+# hook output over 2,500 tokens in the middle; the estimate runs close to a real count,
+# and 2,000 leaves room for the difference.
+CONTEXT_BUDGET = {"claude-code": 2_400, "codex": 2_000}
 LOG_DIR = Path(".brain") / "logs"
 HOOK_LOG = "hooks.log"
 JOB_LOG = "after-session.log"
@@ -114,7 +120,7 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
-        ctx = context(Brain.open(home), project=project)
+        ctx = context(Brain.open(home), project=project, budget=CONTEXT_BUDGET.get(tool))
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts
         reason = _reason(exc)
