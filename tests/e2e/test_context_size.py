@@ -37,8 +37,7 @@ def fill(home: Path) -> None:
     for n in range(400):
         (memories / f"fact-{n:03d}.md").write_text(RECORD.format(n=n))
     sections = [
-        f"## Section {i}\n" + " ".join(f"point{i}-{w}" for w in range(60)) + "\n"
-        for i in range(30)
+        f"## Section {i}\n" + " ".join(f"point{i}-{w}" for w in range(60)) + "\n" for i in range(30)
     ]
     (home / "memory_summary.md").write_text("# Summary\n\n" + "\n".join(sections))
     subprocess.run(["git", "-C", str(home), "add", "-A"], check=True)
