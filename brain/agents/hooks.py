@@ -21,11 +21,14 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brain.agents.context import Context, context, empty_context
 from brain.errors import BrainError
 from brain.home.files import append_line
+
+if TYPE_CHECKING:
+    from brain.api import Brain
 
 TOOLS = ("claude-code", "codex", "gemini")
 # The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
@@ -190,8 +193,9 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
 
     Runs in the background job. The session is extracted by name, so the idle window
     (meant for sessions found by scanning) does not hold back one its tool says is over.
-    Consolidation keeps its threshold. A failed step stops the job; the next run of
-    each step picks up what was left.
+    Harvest and extract end in one commit (none when nothing changed). Consolidation
+    keeps its threshold. A failed step stops the job; the next run of each step picks up
+    what was left.
     """
     from brain.api import Brain
     from brain.pipeline.extract import session_label
@@ -210,12 +214,23 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
         ]
         extracted = brain.extract(sessions=labels)
         results.append(StepResult("brain extract", True, _summary(extracted)))
+        _fold(brain, harvested, extracted)
         consolidated = brain.consolidate()
         results.append(StepResult("brain consolidate", True, _summary(consolidated)))
     except Exception as exc:  # the job logs and stops; the agent was never waiting on it
         step = ("brain harvest", "brain extract", "brain consolidate")[len(results)]
         results.append(StepResult(step, False, _reason(exc)))
     return results
+
+
+def _fold(brain: Brain, harvested: Any, extracted: Any) -> None:
+    """One ended session, one commit: the harvest's folded into the extract's."""
+    first, last = harvested.commit, extracted.commit
+    if not (first and last and harvested.message and extracted.message):
+        return
+    message = f"{extracted.message}; {harvested.message}\n\nRun: {extracted.run_id}"
+    with brain.transaction():
+        brain.repo.fold(first, last, message)
 
 
 def _summary(result: object) -> str:

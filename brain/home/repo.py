@@ -155,6 +155,25 @@ class Repo:
                 stamp.write_text(self._index_stamp())
         return sha
 
+    def fold(self, first: str, last: str, message: str) -> str | None:
+        """Make the commits ``first``..``last`` (HEAD, ``last`` a child of ``first``) one.
+
+        The folded commit has ``last``'s tree and ``first``'s parent. Nothing is done
+        (None) unless HEAD is ``last`` and ``last``'s parent is ``first``: a commit that
+        landed in between is never rewritten.
+        """
+        if head_sha(self.path) != last:
+            return None
+        parents = self._git("rev-list", "--parents", "-n", "1", last).split()
+        if parents[1:] != [first]:
+            return None
+        base = self._git("rev-list", "--parents", "-n", "1", first).split()[1:]
+        tree = self._git("rev-parse", f"{last}^{{tree}}").strip()
+        args = [arg for parent in base for arg in ("-p", parent)]
+        sha = self._git("commit-tree", tree, *args, "-m", message, env=self._identity()).strip()
+        self._git("update-ref", "-m", f"fold: {message.splitlines()[0]}", "HEAD", sha, last)
+        return sha
+
     def _index_stamp(self) -> str:
         """Identity of git's index file as it is now (rewritten files get a new inode)
         and of HEAD (``git reset --soft`` moves it under an untouched index)."""
