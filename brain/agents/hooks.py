@@ -14,6 +14,7 @@ it. Session end starts a detached background job and returns at once; the job ru
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -63,6 +64,19 @@ class JobStarted:
 
 def _stamp() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def last_run_path(home: Path, tool: str) -> Path:
+    """Where the time and event of ``tool``'s last hook call are kept (for doctor)."""
+    return home / LOG_DIR / f"last-hook-{tool}.txt"
+
+
+def note_run(home: Path, tool: str, event: str) -> None:
+    """Note that ``tool`` called a hook now; best effort, one small local file per tool."""
+    if tool in TOOLS and (home / ".brain").is_dir():
+        with contextlib.suppress(OSError):
+            last_run_path(home, tool).parent.mkdir(parents=True, exist_ok=True)
+            last_run_path(home, tool).write_text(f"{_stamp()} {event}\n", encoding="utf-8")
 
 
 def log_failure(home: Path, event: str, message: str) -> None:
@@ -120,6 +134,7 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
     try:
         from brain.api import Brain
 
+        note_run(home, tool, "session-start")
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
@@ -154,6 +169,7 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
     ``.brain/logs/after-session.log``), so the tool can exit while it runs.
     """
     try:
+        note_run(home, tool, "session-end")
         payload = parse_payload(raw_payload)
         transcript = payload.get("transcript_path")
         transcript = transcript if isinstance(transcript, str) and transcript else None

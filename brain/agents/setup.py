@@ -67,7 +67,7 @@ def server_entry(home: Path) -> dict[str, Any]:
     return {"command": command, "args": [*args, "--home", str(home), "mcp"]}
 
 
-def _claude_json() -> Path:
+def claude_json() -> Path:
     base = os.environ.get("CLAUDE_CONFIG_DIR")
     return Path(base) / ".claude.json" if base else Path.home() / ".claude.json"
 
@@ -126,7 +126,7 @@ def _allowed(
 
 
 def _claude(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
-    registry, settings = _claude_json(), settings_path("claude-code")
+    registry, settings = claude_json(), settings_path("claude-code")
     reg_old, set_old = _read_json(registry), _read_json(settings)
     stdio = None if entry is None else {"type": "stdio", **entry}
     return [

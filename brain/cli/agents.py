@@ -161,6 +161,30 @@ def setup_(
         emit(done, as_json, _sync_text)
 
 
+def _doctor_text(result: Any) -> str:
+    lines = []
+    for t in result.tools:
+        trust = "" if t.trusted is None else f"; trusted: {'yes' if t.trusted else 'no'}"
+        hooks = ", ".join(t.hooks) or "none"
+        lines.append(f"{t.tool}: hooks {hooks} ({t.settings}){trust}")
+        lines.append(f"  MCP server: {t.mcp or 'not registered'}")
+        lines.append(f"  last hook run: {t.last_hook or 'never'}")
+        lines += [f"  to do: {advice}" for advice in t.advice]
+    return "\n".join(lines)
+
+
+@main.command("doctor")
+@click.argument("tools", nargs=-1, type=TOOL_CHOICE)
+@json_option
+@pass_state
+def doctor_(state: State, tools: tuple[str, ...], as_json: bool) -> None:
+    """Per tool: brain's hooks, whether Codex trusts them, MCP, the last hook run."""
+    from brain.agents.doctor import doctor
+
+    result = doctor(state.home, tools) if tools else doctor(state.home)
+    emit(result, as_json, _doctor_text)
+
+
 # -- the hooks themselves (run by agent tools; they always exit 0) ----------------
 
 
