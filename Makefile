@@ -12,8 +12,8 @@ $(BIN)/brain: pyproject.toml
 
 install: $(BIN)/brain  ## create .venv and install brain with its dev tools
 
-test: install  ## run the test suite
-	$(BIN)/python -m pytest -n 2 -q
+test: install  ## run the test suite (the real agent programs are 'make e2e')
+	$(BIN)/python -m pytest -n 2 -q --ignore=tests/e2e
 
 lint: install  ## ruff check, ruff format --check, mypy
 	$(BIN)/ruff check brain tests benchmarks
@@ -42,7 +42,7 @@ e2e-deps:  ## install the pinned Claude Code, Codex CLI and Gemini CLI into .e2e
 	npm install --prefix $(E2E) --no-audit --no-fund --save-exact --loglevel=error $(E2E_PACKAGES)
 
 e2e: install  ## drive the real agent programs against scripted model servers (run e2e-deps first)
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/e2e
+	$(BIN)/python -m pytest -n 2 -q tests/e2e
 
 demo: install  ## run brain's main job on the bundled sample transcripts, offline
 	@bash scripts/demo.sh

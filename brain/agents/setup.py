@@ -8,7 +8,8 @@ brain commits as ``brain`` when git cannot tell who the author is.
 
 * Claude Code: ``mcpServers.brain`` in ``~/.claude.json`` (user scope); ``recall``,
   ``read`` and ``context`` pre-approved in ``~/.claude/settings.json``
-  (``permissions.allow``), so ``claude -p`` can use them unasked.
+  (``permissions.allow``), so ``claude -p`` can use them unasked, and
+  ``env.MCP_CONNECTION_NONBLOCKING = "0"`` there, so the first request has the tools.
 * Codex CLI: a ``[mcp_servers.brain]`` table in ``$CODEX_HOME/config.toml``, between
   two marker comments so removing it gives the file back byte for byte; ``required``,
   because Codex leaves an optional server still starting out of the first turn; the
@@ -125,6 +126,27 @@ def _allowed(
     return result
 
 
+# Claude Code connects MCP servers in the background unless this is off, and then its
+# first request goes out saying brain "is still connecting", without brain's tools.
+WAIT_FOR_MCP = ("MCP_CONNECTION_NONBLOCKING", "0")
+
+
+def _waiting(path: Path, data: dict[str, Any], add: bool) -> dict[str, Any]:
+    """``data`` with Claude Code told (or no longer told) to wait for MCP servers."""
+    env = data.get("env", {})
+    if not isinstance(env, dict):
+        raise SettingsError(path, "'env' is not an object")
+    name, value = WAIT_FOR_MCP
+    if add:
+        env = {**env, name: env.get(name, value)}  # the person's own value wins
+    elif env.get(name) == value:
+        env = {k: v for k, v in env.items() if k != name}
+    result = {**data, "env": env}
+    if not env:
+        result.pop("env")
+    return result
+
+
 def _claude(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
     registry, settings = claude_json(), settings_path("claude-code")
     reg_old, set_old = _read_json(registry), _read_json(settings)
@@ -132,16 +154,20 @@ def _claude(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
     return [
         _write_json("MCP server", registry, reg_old, _servers(registry, reg_old, stdio), dry),
         _write_json(
-            "pre-approved read-only MCP tools",
+            "pre-approved read-only MCP tools, MCP waited for at start",
             settings,
             set_old,
-            _allowed(
+            _waiting(
                 settings,
-                set_old,
+                _allowed(
+                    settings,
+                    set_old,
+                    entry is not None,
+                    "permissions",
+                    "allow",
+                    [f"mcp__{SERVER}__{name}" for name in READ_ONLY],
+                ),
                 entry is not None,
-                "permissions",
-                "allow",
-                [f"mcp__{SERVER}__{name}" for name in READ_ONLY],
             ),
             dry,
         ),

@@ -67,3 +67,27 @@ def test_codex_uninstall_moves_no_other_hook(
 
     agent.run("hello", project)
     assert marker.exists()
+
+
+@pytest.mark.parametrize("tool", list(AGENTS))
+def test_setup_then_uninstall_gives_every_file_back(
+    tool: str, model: ModelServer, project: Path
+) -> None:
+    AGENTS[tool](model)  # the tool's own settings, as the person has them
+    assert brain("init").returncode == 0
+    dry = brain("setup", tool, "--dry-run", "--json")
+    assert dry.returncode == 0, dry.stderr
+    files = [Path(change["path"]) for change in json.loads(dry.stdout)["changes"]]
+    before = {path: path.read_text() if path.exists() else None for path in files}
+
+    assert brain("setup", tool).returncode == 0
+    assert any((path.read_text() if path.exists() else None) != before[path] for path in files)
+    assert brain("setup", "--uninstall", tool).returncode == 0
+    for path, text in before.items():
+        after = path.read_text() if path.exists() else None
+        if path.suffix == ".toml":  # brain's block between markers: byte for byte
+            assert after == text
+        elif text is None:  # a file setup created is left empty
+            assert after in (None, "{}\n")
+        else:
+            assert json.loads(str(after)) == json.loads(text)
