@@ -2,7 +2,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test lint bench demo clean
+.PHONY: install test lint bench demo clean e2e-deps e2e
 
 $(BIN)/brain: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -12,8 +12,8 @@ $(BIN)/brain: pyproject.toml
 
 install: $(BIN)/brain  ## create .venv and install brain with its dev tools
 
-test: install  ## run the test suite
-	$(BIN)/python -m pytest -n 2 -q
+test: install  ## run the test suite (the real agent programs are 'make e2e')
+	$(BIN)/python -m pytest -n 2 -q --ignore=tests/e2e
 
 lint: install  ## ruff check, ruff format --check, mypy
 	$(BIN)/ruff check brain tests benchmarks
@@ -32,6 +32,17 @@ bench: install  ## print the benchmarks' figures (see benchmarks/README.md)
 	$(BIN)/python benchmarks/hook_latency.py
 	@if [ -f "$(LOCOMO)" ]; then $(BIN)/python benchmarks/locomo.py --data "$(LOCOMO)"; \
 	else echo "LoCoMo data not found at $(LOCOMO); pass LOCOMO=path"; fi
+
+# The real agent programs, pinned, for tests/e2e/ (installed into .e2e/, git-ignored).
+E2E := .e2e
+E2E_PACKAGES := @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0
+
+e2e-deps:  ## install the pinned Claude Code, Codex CLI and Gemini CLI into .e2e/ with npm
+	mkdir -p $(E2E)
+	npm install --prefix $(E2E) --no-audit --no-fund --save-exact --loglevel=error $(E2E_PACKAGES)
+
+e2e: install  ## drive the real agent programs against scripted model servers (run e2e-deps first)
+	$(BIN)/python -m pytest -n 2 -q tests/e2e
 
 demo: install  ## run brain's main job on the bundled sample transcripts, offline
 	@bash scripts/demo.sh

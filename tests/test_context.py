@@ -76,7 +76,7 @@ def test_index_is_newest_first_and_capped_with_a_count_of_the_rest(brain: Brain)
         "- fact-005: Fact number 5",
         "- fact-004: Fact number 4",
     ]
-    assert "… 4 more not shown (`brain list` shows all)." in ctx.text
+    assert "… 4 more not shown: ask `recall` (`brain recall QUERY`) for more." in ctx.text
     assert (ctx.entries_shown, ctx.entries_total, ctx.index_truncated) == (3, 7, True)
 
 
@@ -247,7 +247,10 @@ def test_a_corrupt_cache_is_ignored(brain: Brain) -> None:
     "args,stdin",
     [
         (("context", "--budget", "20000"), ""),
-        (("hook", "session-start"), '{"hook_event_name": "SessionStart", "source": "startup"}'),
+        (
+            ("hook", "session-start", "--tool", "gemini"),  # the one with no size limit
+            '{"hook_event_name": "SessionStart", "source": "startup"}',
+        ),
     ],
     ids=["context", "hook"],
 )

@@ -98,3 +98,19 @@ def test_a_machine_without_a_git_identity_still_remembers(
     result = cli("remember", "works without user.email", "--key", "no-identity")
     assert result.exit_code == 0, result.stderr
     assert git(home, "log", "-1", "--format=%an").strip() == "brain"
+
+
+def test_an_environment_stripped_of_the_author_still_remembers(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Gemini CLI removes *AUTH* variables before starting MCP servers; the committer stays.
+    monkeypatch.delenv("GIT_AUTHOR_NAME")
+    monkeypatch.delenv("GIT_AUTHOR_EMAIL")
+    monkeypatch.delenv("EMAIL", raising=False)
+    empty = tmp_path / "empty-gitconfig"
+    empty.write_text("[user]\n\tuseConfigOnly = true\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    assert cli("init").exit_code == 0
+    result = cli("remember", "works without an author", "--key", "no-author")
+    assert result.exit_code == 0, result.stderr
+    assert git(home, "log", "-1", "--format=%an|%cn").strip() == "brain|Brain Test"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from brain.api import Brain
-from tests.helpers import cli, run_brain
+from tests.helpers import cli, git, run_brain
 
 PAYLOAD = {
     "session_id": "0199-abc",
@@ -162,6 +162,11 @@ def test_session_end_learns_from_the_session_that_just_ended(brain: Brain, tmp_p
     assert "brain consolidate: ok: consolidate: 4 added" in text, text
     keys = {p.stem for p in (brain.path / "memories").glob("*.md")}
     assert "use-pnpm-instead-npm-frontend-npm" in keys
+    # Two commits for the session: harvest and extract folded, then consolidate.
+    subjects = git(brain.path, "log", "-3", "--format=%s").splitlines()
+    assert subjects[0].startswith("consolidate: 4 added")
+    assert subjects[1].startswith("extract: 1 session, 4 raw memories; harvest: 1 new session")
+    assert subjects[2].startswith("config")
 
 
 def test_session_end_without_home_fails_open(home: Path) -> None:
@@ -304,13 +309,13 @@ def test_gemini_project_hooks_are_named_with_millisecond_timeouts(tmp_path: Path
     assert json.loads(path.read_text()) == {"ui": {"theme": "dark"}}
 
 
-def test_codex_gets_session_start_only_and_says_why(tmp_path: Path) -> None:
+def test_codex_gets_both_hooks_and_is_told_to_trust_them(tmp_path: Path) -> None:
     result = cli("hooks", "install", "codex")
     assert result.exit_code == 0
     path = Path.home() / ".codex" / "hooks.json"
     data = json.loads(path.read_text())
-    assert list(data) == ["hooks"] and list(data["hooks"]) == ["SessionStart"]
-    assert "Codex has no session-end hook" in result.stdout
+    assert list(data) == ["hooks"] and list(data["hooks"]) == ["SessionStart", "SessionEnd"]
+    assert "/hooks" in result.stdout and "trust" in result.stdout
 
 
 def test_installed_command_really_answers(brain: Brain, tmp_path: Path) -> None:

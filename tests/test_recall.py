@@ -60,6 +60,26 @@ def test_recall_finds_the_right_record(brain: Brain) -> None:
     assert hits[0]["path"] == "memories/webhook-retry-policy.md"
 
 
+def test_records_answer_before_session_summaries(brain: Brain, home: Path) -> None:
+    brain.remember(
+        "Use pnpm in the frontend; the lockfile and the CI cache expect it, and npm "
+        "installs drift from the lockfile. Package manager: pnpm.",
+        key="pm",
+    )
+    # Sessions that only asked about the package manager are summarised in its words.
+    summaries = home / "rollout_summaries"
+    summaries.mkdir(exist_ok=True)
+    for n in range(5):
+        (summaries / f"2026-01-0{n + 1}-claude-s{n}.md").write_text(
+            f"# Package manager question {n}\n\nThe user asked which package manager to use. "
+            "The agent ran brain recall package manager; the package manager was found.\n"
+        )
+    git(home, "add", "-A")
+    git(home, "commit", "-qm", "summaries")
+    hits = cli_json("recall", "package manager", "-k", "6")
+    assert hits[0]["key"] == "pm", [(h["kind"], h["key"], h["score"]) for h in hits]
+
+
 def test_first_recall_builds_the_index_with_a_notice(brain: Brain) -> None:
     first = cli("recall", "deploy")
     assert first.stderr == "index rebuilt: no index yet\n"

@@ -132,3 +132,19 @@ def test_discover_and_project_root(tmp_path: Path, monkeypatch) -> None:
     assert old.project == "/src/old"
     child = gemini.parse(sub).transcript
     assert (child.session_id, child.subagent) == ("gemini_stage0_jsonl", "child-1")
+
+
+def test_headless_hook_context_is_split_from_the_typed_prompt(tmp_path: Path) -> None:
+    # gemini -p sends the SessionStart context and the prompt as one message, escaped.
+    hook = "&lt;brain-memory&gt;\nsummary &amp; index\n&lt;/brain-memory&gt;\n"
+    text = f"<hook_context>{hook}</hook_context>\n\nI prefer pnpm over npm & yarn."
+    meta = {"sessionId": "s1", "projectHash": "h", "startTime": "2026-05-01T00:00:00Z"}
+    path = _write(
+        tmp_path / "chat.jsonl",
+        [meta, {"id": "u1", "type": "user", "content": [{"text": text}]}],
+    )
+    turns = gemini.parse(path).transcript.turns
+    assert [(t.text, t.injected) for t in turns] == [
+        ("<brain-memory>\nsummary & index\n</brain-memory>", True),
+        ("I prefer pnpm over npm & yarn.", False),
+    ]

@@ -190,7 +190,8 @@ def _index_part(lines: list[str], cap: int, room: int | None) -> tuple[_Part, in
 
     def render(n: int) -> str:
         more = len(lines) - n
-        tail = [f"… {more} more not shown (`brain list` shows all)."] if more else []
+        tail = [f"… {more} more not shown: ask `recall` (`brain recall QUERY`) for more."]
+        tail = tail if more else []
         return head + "\n".join([*lines[:n], *tail])
 
     if room is not None:
@@ -245,7 +246,13 @@ def context(
         return cap if left is None else left if cap is None else min(cap, left)
 
     parts: list[_Part] = []
-    summary = _summary_part(home, room(config.summary_token_limit) or 0)
+    # Under a budget the summary takes at most half, so the index always gets a share.
+    cap = (
+        config.summary_token_limit
+        if budget is None
+        else min(config.summary_token_limit, budget // 2)
+    )
+    summary = _summary_part(home, room(cap) or 0)
     if summary is not None:
         parts.append(summary)
         used = measure(parts)

@@ -14,6 +14,7 @@ it. Session end starts a detached background job and returns at once; the job ru
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -21,14 +22,23 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brain.agents.context import Context, context, empty_context
 from brain.errors import BrainError
 from brain.home.files import append_line
 from brain.sessions.internal import in_internal_run
 
+if TYPE_CHECKING:
+    from brain.api import Brain
+
 TOOLS = ("claude-code", "codex", "gemini")
+# The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
+# replaces hook context over about 10,000 characters with a 2 KB preview and a file path;
+# the estimate never counts fewer tokens than bytes / 4, so 2,400 stays under. Codex cuts
+# hook output over 2,500 tokens in the middle; the estimate runs close to a real count,
+# and 2,000 leaves room for the difference.
+CONTEXT_BUDGET = {"claude-code": 2_400, "codex": 2_000}
 LOG_DIR = Path(".brain") / "logs"
 HOOK_LOG = "hooks.log"
 JOB_LOG = "after-session.log"
@@ -58,6 +68,19 @@ _INTERNAL = "skipped: an agent run brain started itself (BRAIN_INTERNAL_RUN is s
 
 def _stamp() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def last_run_path(home: Path, tool: str) -> Path:
+    """Where the time and event of ``tool``'s last hook call are kept (for doctor)."""
+    return home / LOG_DIR / f"last-hook-{tool}.txt"
+
+
+def note_run(home: Path, tool: str, event: str) -> None:
+    """Note that ``tool`` called a hook now; best effort, one small local file per tool."""
+    if tool in TOOLS and (home / ".brain").is_dir():
+        with contextlib.suppress(OSError):
+            last_run_path(home, tool).parent.mkdir(parents=True, exist_ok=True)
+            last_run_path(home, tool).write_text(f"{_stamp()} {event}\n", encoding="utf-8")
 
 
 def log_failure(home: Path, event: str, message: str) -> None:
@@ -117,10 +140,11 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
     try:
         from brain.api import Brain
 
+        note_run(home, tool, "session-start")
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
-        ctx = context(Brain.open(home), project=project)
+        ctx = context(Brain.open(home), project=project, budget=CONTEXT_BUDGET.get(tool))
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts
         reason = _reason(exc)
@@ -153,6 +177,7 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
     if in_internal_run():  # brain's own model run ended: nothing to learn from it
         return JobStarted(None, (), None, _INTERNAL)
     try:
+        note_run(home, tool, "session-end")
         payload = parse_payload(raw_payload)
         transcript = payload.get("transcript_path")
         transcript = transcript if isinstance(transcript, str) and transcript else None
@@ -192,8 +217,9 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
 
     Runs in the background job. The session is extracted by name, so the idle window
     (meant for sessions found by scanning) does not hold back one its tool says is over.
-    Consolidation keeps its threshold. A failed step stops the job; the next run of
-    each step picks up what was left.
+    Harvest and extract end in one commit (none when nothing changed). Consolidation
+    keeps its threshold. A failed step stops the job; the next run of each step picks up
+    what was left.
     """
     from brain.api import Brain
     from brain.pipeline.extract import session_label
@@ -212,12 +238,23 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
         ]
         extracted = brain.extract(sessions=labels)
         results.append(StepResult("brain extract", True, _summary(extracted)))
+        _fold(brain, harvested, extracted)
         consolidated = brain.consolidate()
         results.append(StepResult("brain consolidate", True, _summary(consolidated)))
     except Exception as exc:  # the job logs and stops; the agent was never waiting on it
         step = ("brain harvest", "brain extract", "brain consolidate")[len(results)]
         results.append(StepResult(step, False, _reason(exc)))
     return results
+
+
+def _fold(brain: Brain, harvested: Any, extracted: Any) -> None:
+    """One ended session, one commit: the harvest's folded into the extract's."""
+    first, last = harvested.commit, extracted.commit
+    if not (first and last and harvested.message and extracted.message):
+        return
+    message = f"{extracted.message}; {harvested.message}\n\nRun: {extracted.run_id}"
+    with brain.transaction():
+        brain.repo.fold(first, last, message)
 
 
 def _summary(result: object) -> str:

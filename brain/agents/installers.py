@@ -13,7 +13,9 @@ was. A malformed file is an error that changes nothing; the first write keeps a
 * Gemini CLI: ``~/.gemini/settings.json`` or ``<project>/.gemini/settings.json``;
   SessionStart and SessionEnd; ``timeout`` in milliseconds; handlers have a ``name``.
 * Codex CLI: ``$CODEX_HOME/hooks.json`` (``~/.codex``) or ``<project>/.codex/hooks.json``;
-  SessionStart only (Codex has no session-end event), ``timeout`` in seconds.
+  SessionStart and SessionEnd, ``timeout`` in seconds. Codex runs a hook only once the
+  person has trusted it (``/hooks``), and keys that trust by the handler's position
+  (``hooks.json:session_start:<group>:<handler>``), so brain never moves other entries.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class ToolSpec:
     timeout: int
     named: bool = False
     notes: tuple[str, ...] = ()
+    positional: bool = False  # trust is keyed by position: never move other entries
 
 
 SPECS = {
@@ -87,14 +90,14 @@ SPECS = {
         "codex",
         ("hooks.json",),
         (".codex", "hooks.json"),
-        (("SessionStart", "session-start"),),
+        (("SessionStart", "session-start"), ("SessionEnd", "session-end")),
         timeout=10,
         notes=(
-            "Codex has no session-end hook: run 'brain harvest' (e.g. from cron) to learn "
-            "from Codex sessions.",
-            "Codex asks you to review and trust new hooks before it runs them (/hooks).",
-            "'brain sync-instructions' also writes the context into AGENTS.md.",
+            "Codex skips a new hook, silently, until you trust it: start 'codex', type "
+            "/hooks, and trust brain's SessionStart and SessionEnd hooks. "
+            "'brain doctor' says whether they are trusted.",
         ),
+        positional=True,
     ),
 }
 
@@ -200,20 +203,32 @@ def _hooks_table(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     return hooks
 
 
-def remove_ours(path: Path, data: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``data`` without brain's handlers (and containers that end up empty)."""
+def remove_ours(path: Path, data: dict[str, Any], keep_positions: bool = False) -> dict[str, Any]:
+    """A copy of ``data`` without brain's handlers (and containers that end up empty).
+
+    With ``keep_positions`` (Codex, which keys a hook's trust by its position), a group
+    of brain's followed by other groups becomes an empty placeholder group instead of
+    going, so no other hook moves and loses the trust the person gave it.
+    """
     hooks = _hooks_table(path, data)
     cleaned: dict[str, Any] = {}
     for event, groups in hooks.items():
-        kept_groups = []
+        kept_groups: list[Any] = []
+        placeholders = 0  # trailing placeholders made here, dropped at the end
         for group in groups:
             inner = group.get("hooks") if isinstance(group, dict) else None
             if not isinstance(inner, list) or not any(is_ours(h) for h in inner):
                 kept_groups.append(group)
+                placeholders = 0
                 continue
             kept = [h for h in inner if not is_ours(h)]
             if kept:
                 kept_groups.append({**group, "hooks": kept})
+                placeholders = 0
+            elif keep_positions:
+                kept_groups.append({**group, "hooks": []})
+                placeholders += 1
+        kept_groups = kept_groups[: len(kept_groups) - placeholders]
         if kept_groups or not groups:
             cleaned[event] = kept_groups
     result = dict(data)
@@ -224,15 +239,53 @@ def remove_ours(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _slot(groups: list[Any]) -> int | None:
+    """Where brain's group goes: its old place, else a placeholder it left, else the end."""
+    for i, group in enumerate(groups):
+        if _ours_in(group):
+            return i
+    for i, group in enumerate(groups):
+        if isinstance(group, dict) and group.get("hooks") == []:
+            return i
+    return None
+
+
+def _ours_in(group: Any) -> bool:
+    inner = group.get("hooks") if isinstance(group, dict) else None
+    return isinstance(inner, list) and any(is_ours(h) for h in inner)
+
+
+def _placed(group: dict[str, Any], handler: dict[str, Any]) -> dict[str, Any]:
+    """``group`` with brain's first handler replaced by ``handler`` (a placeholder filled)."""
+    inner: list[Any] = []
+    for h in group.get("hooks") or []:
+        if not is_ours(h):
+            inner.append(h)
+        elif handler not in inner:
+            inner.append(handler)
+    return {**group, "hooks": inner or [handler]}
+
+
 def add_ours(path: Path, data: dict[str, Any], spec: ToolSpec, base: str) -> dict[str, Any]:
-    """A copy of ``data`` with exactly one brain group per event (old ones replaced)."""
-    result = remove_ours(path, data)
-    hooks = dict(result.get("hooks", {}))
+    """A copy of ``data`` with exactly one brain handler per event, in place if it had one."""
+    hooks = dict(_hooks_table(path, data))
     for event, sub in spec.events:
-        group = {"matcher": "", "hooks": [_handler(spec, event, sub, base)]}
-        hooks[event] = [*hooks.get(event, []), group]
-    result["hooks"] = hooks
-    return result
+        handler = _handler(spec, event, sub, base)
+        groups = list(hooks.get(event, []))
+        slot = _slot(groups)
+        placed: list[Any] = []
+        for i, group in enumerate(groups):
+            if i == slot:
+                placed.append(_placed(group, handler))
+            elif _ours_in(group):
+                rest = [h for h in group["hooks"] if not is_ours(h)]
+                placed += [{**group, "hooks": rest}] if rest else []
+            else:
+                placed.append(group)
+        if slot is None:
+            placed.append({"matcher": "", "hooks": [handler]})
+        hooks[event] = placed
+    return {**data, "hooks": hooks}
 
 
 def write_keeping_mode(path: Path, text: str) -> None:
@@ -318,5 +371,5 @@ def uninstall(
     old, raw = _read(path)
     if raw is None:
         return InstallResult("uninstall", tool, str(path), False, dry_run, None, "", ())
-    new = remove_ours(path, old)
+    new = remove_ours(path, old, spec_for(tool).positional)
     return _apply("uninstall", tool, path, new, old, raw, dry_run)

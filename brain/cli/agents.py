@@ -112,6 +112,79 @@ def hooks_uninstall(
     emit(result, as_json, _install_text)
 
 
+# -- one command per tool ---------------------------------------------------------
+
+_INSTRUCTION_FILE = {"claude-code": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
+
+
+def _setup_text(result: Any) -> str:
+    would = "would change" if result.dry_run else "changed"
+    lines = [
+        f"{change.path}: {would if change.changed else 'no change'} ({change.what})"
+        for change in result.changes
+    ]
+    return "\n".join([*lines, *(f"note: {note}" for note in result.notes)])
+
+
+@main.command("setup")
+@click.argument("tool", type=TOOL_CHOICE)
+@click.option("--uninstall", is_flag=True, help="Take out everything setup added.")
+@click.option(
+    "--instructions", is_flag=True, help="Also write the context into the project's file."
+)
+@project_option
+@click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
+@json_option
+@pass_state
+def setup_(
+    state: State,
+    tool: str,
+    uninstall: bool,
+    instructions: bool,
+    project: Path | None,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Set TOOL up: session hooks, the MCP server, read-only tools pre-approved."""
+    from brain.agents import setup
+
+    if uninstall:
+        emit(setup.uninstall(tool, dry_run=dry_run), as_json, _setup_text)
+        return
+    result = setup.setup(tool, state.home, dry_run=dry_run)
+    emit(result, as_json, _setup_text)
+    if instructions:
+        from brain.agents.instructions import sync_instructions
+
+        files = (_INSTRUCTION_FILE[tool],)
+        done = sync_instructions(state.brain(), project, files, dry_run=dry_run)
+        emit(done, as_json, _sync_text)
+
+
+def _doctor_text(result: Any) -> str:
+    lines = []
+    for t in result.tools:
+        trust = "" if t.trusted is None else f"; trusted: {'yes' if t.trusted else 'no'}"
+        hooks = ", ".join(t.hooks) or "none"
+        lines.append(f"{t.tool}: hooks {hooks} ({t.settings}){trust}")
+        lines.append(f"  MCP server: {t.mcp or 'not registered'}")
+        lines.append(f"  last hook run: {t.last_hook or 'never'}")
+        lines += [f"  to do: {advice}" for advice in t.advice]
+    return "\n".join(lines)
+
+
+@main.command("doctor")
+@click.argument("tools", nargs=-1, type=TOOL_CHOICE)
+@json_option
+@pass_state
+def doctor_(state: State, tools: tuple[str, ...], as_json: bool) -> None:
+    """Per tool: brain's hooks, whether Codex trusts them, MCP, the last hook run."""
+    from brain.agents.doctor import doctor
+
+    result = doctor(state.home, tools) if tools else doctor(state.home)
+    emit(result, as_json, _doctor_text)
+
+
 # -- the hooks themselves (run by agent tools; they always exit 0) ----------------
 
 

@@ -98,22 +98,22 @@ class Repo:
         return run_git(self.path, *args, stdin=stdin, env=env).text
 
     def _identity(self) -> dict[str, str] | None:
-        """Who commits: the person's git identity, or ``brain`` on a machine without one.
+        """Who commits: the person's git identity, or ``brain`` where git has none.
 
-        A fresh machine often has no ``user.email``; the memory must still be written.
+        A fresh machine often has no ``user.email``, and an agent tool may strip part of
+        the environment before it starts brain (Gemini CLI removes every ``*AUTH*``
+        variable, so ``GIT_AUTHOR_NAME`` goes while ``GIT_COMMITTER_NAME`` stays): the
+        memory must still be written, so author and committer are each checked.
         """
         if not hasattr(self, "_fallback"):
-            # git exits 128 when it cannot tell who commits: that is the answer asked for.
-            known = run_git(self.path, "var", "GIT_COMMITTER_IDENT", ok=(0, 128))
-            self._fallback: dict[str, str] | None = None
-            if known.returncode != 0:
-                email = f"brain@{machine_name()}"
-                self._fallback = {
-                    "GIT_AUTHOR_NAME": "brain",
-                    "GIT_AUTHOR_EMAIL": email,
-                    "GIT_COMMITTER_NAME": "brain",
-                    "GIT_COMMITTER_EMAIL": email,
-                }
+            email = f"brain@{machine_name()}"
+            fallback: dict[str, str] = {}
+            for role in ("AUTHOR", "COMMITTER"):
+                # git exits 128 when it cannot tell who that is: the answer asked for.
+                known = run_git(self.path, "var", f"GIT_{role}_IDENT", ok=(0, 128))
+                if known.returncode != 0:
+                    fallback |= {f"GIT_{role}_NAME": "brain", f"GIT_{role}_EMAIL": email}
+            self._fallback: dict[str, str] | None = fallback or None
         return self._fallback
 
     def head(self) -> str | None:
@@ -153,6 +153,25 @@ class Repo:
                 stamp.unlink(missing_ok=True)
             else:
                 stamp.write_text(self._index_stamp())
+        return sha
+
+    def fold(self, first: str, last: str, message: str) -> str | None:
+        """Make the commits ``first``..``last`` (HEAD, ``last`` a child of ``first``) one.
+
+        The folded commit has ``last``'s tree and ``first``'s parent. Nothing is done
+        (None) unless HEAD is ``last`` and ``last``'s parent is ``first``: a commit that
+        landed in between is never rewritten.
+        """
+        if head_sha(self.path) != last:
+            return None
+        parents = self._git("rev-list", "--parents", "-n", "1", last).split()
+        if parents[1:] != [first]:
+            return None
+        base = self._git("rev-list", "--parents", "-n", "1", first).split()[1:]
+        tree = self._git("rev-parse", f"{last}^{{tree}}").strip()
+        args = [arg for parent in base for arg in ("-p", parent)]
+        sha = self._git("commit-tree", tree, *args, "-m", message, env=self._identity()).strip()
+        self._git("update-ref", "-m", f"fold: {message.splitlines()[0]}", "HEAD", sha, last)
         return sha
 
     def _index_stamp(self) -> str:
@@ -341,7 +360,7 @@ class Repo:
     def conclude_merge(self, paths: Sequence[str]) -> None:
         """Stage ``paths`` and make the merge commit under way, with git's message."""
         self._git("add", "--", *paths)
-        self._git("commit", "--quiet", "--no-edit", "--no-verify")
+        self._git("commit", "--quiet", "--no-edit", "--no-verify", env=self._identity())
 
     def conflicted(self) -> list[str]:
         """Paths left unmerged by a failed merge."""

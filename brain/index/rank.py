@@ -33,6 +33,10 @@ UNDATED_AGE = AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5
 # beats an undated section, 0.9 x UNDATED_AGE = 0.72, and a new summary, 0.75), and a
 # view beats a turn of the same age.
 KIND_BOOST = {"record": 1.3, "memory_section": 0.9, "rollout_summary": 0.75, "turn": 0.7}
+# Records answer first: every matching record goes ahead of every view and turn. Session
+# summaries repeat a question's words (a session that only ran a recall is summarised in
+# them), which both outscores the record and, in FTS5's BM25, drives the words' weight
+# towards zero for everyone, so no factor on the score can keep the record on top.
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,8 @@ def rank(
             least ``RECENT_SHARE`` of the best) go newest first, the rest follow by score.
 
     Returns:
-        Every candidate with its score, best first; equal scores go newest first.
+        Every candidate with its score, best first; equal scores go newest first; records
+        ahead of views and turns.
     """
     scored = [(c, score(c, now, half_life_days)) for c in candidates]
     scored.sort(key=lambda cs: (round(cs[1], 9), cs[0].updated), reverse=True)
@@ -137,4 +142,5 @@ def rank(
         strong = [cs for cs in scored if cs[1] >= cut]
         strong.sort(key=lambda cs: (cs[0].updated, cs[1]), reverse=True)
         scored = strong + [cs for cs in scored if cs[1] < cut]
+    scored.sort(key=lambda cs: cs[0].kind != "record")  # stable: order kept within each
     return [Ranked(doc_id=c.doc_id, score=s) for c, s in scored]

@@ -10,8 +10,10 @@ made after it; re-parse from 0 when an earlier message may have changed.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -35,6 +37,9 @@ name = "gemini"
 _SKIPPED_TYPES = frozenset({"info", "error", "warning"})
 # Text a human did not type as a prompt (gemini-cli's own isIgnoredUserContent).
 _INJECTED_PREFIXES = ("<session_context>", "<hook_context>", "/", "?")
+# Headless (-p), Gemini CLI sends a SessionStart hook's context in the same message as
+# the typed prompt, HTML-escaped: "<hook_context>…</hook_context>\n\n<prompt>".
+_HOOK_CONTEXT = re.compile(r"<hook_context>(?P<hook>.*?)</hook_context>", re.S)
 
 
 def roots() -> list[Path]:
@@ -200,9 +205,7 @@ class _Builder:
         content = record.get("content") or record.get("parts")
         turns: list[Turn] = []
         if kind == "user":
-            text = _parts_text(content)
-            injected = text.lstrip().startswith(_INJECTED_PREFIXES)
-            turns.append(Turn("user", text, stamp, injected=injected, lines=(line_no, line_no)))
+            turns.extend(_user_turns(_parts_text(content), stamp, line_no))
         elif kind in ("gemini", "model"):
             turns.append(Turn("assistant", _parts_text(content), stamp, lines=(line_no, line_no)))
             for call in record.get("toolCalls") or []:
@@ -228,6 +231,26 @@ class _Builder:
             Turn("tool", compact_json(call.get("args")), when, tool, lines=(line_no, line_no)),
             Turn("tool", result, when, tool, lines=(line_no, line_no)),
         ]
+
+
+def _user_turns(text: str, stamp: datetime | None, line_no: int) -> list[Turn]:
+    """A user message's turns: hook context apart (injected) from what the person typed."""
+    match = _HOOK_CONTEXT.search(text)
+    pieces = [(text, False)]
+    if match is not None:
+        hook = html.unescape(match.group("hook"))
+        pieces = [(text[: match.start()], False), (hook, True), (text[match.end() :], False)]
+    return [
+        Turn(
+            "user",
+            piece.strip(),
+            stamp,
+            injected=hook or piece.lstrip().startswith(_INJECTED_PREFIXES),
+            lines=(line_no, line_no),
+        )
+        for piece, hook in pieces
+        if piece.strip()
+    ]
 
 
 def _parts_text(content: object) -> str:

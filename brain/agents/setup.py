@@ -1,0 +1,251 @@
+"""``brain setup TOOL``: hooks, MCP registration and pre-approved read-only tools, in one go.
+
+Each tool registers MCP servers its own way, and each registration carries what the
+server needs to run on its own (the command and ``--home``), because a tool may start it
+with a trimmed environment: Codex passes only a few variables, Gemini CLI drops every
+``*AUTH*`` one and refuses to pass ``PYTHONPATH``. The git identity is not carried:
+brain commits as ``brain`` when git cannot tell who the author is.
+
+* Claude Code: ``mcpServers.brain`` in ``~/.claude.json`` (user scope); ``recall``,
+  ``read`` and ``context`` pre-approved in ``~/.claude/settings.json``
+  (``permissions.allow``), so ``claude -p`` can use them unasked, and
+  ``env.MCP_CONNECTION_NONBLOCKING = "0"`` there, so the first request has the tools.
+* Codex CLI: a ``[mcp_servers.brain]`` table in ``$CODEX_HOME/config.toml``, between
+  two marker comments so removing it gives the file back byte for byte; ``required``,
+  because Codex leaves an optional server still starting out of the first turn; the
+  read-only tools with ``approval_mode = "approve"``.
+* Gemini CLI: ``mcpServers.brain`` in ``~/.gemini/settings.json``, the read-only tools
+  in ``tools.allowed`` (headless, Gemini offers the model no tool that needs asking).
+
+Removing (``uninstall``) takes out exactly what setup added and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from brain.agents import installers
+from brain.agents.installers import SettingsError, settings_path, write_keeping_mode
+
+SERVER = "brain"
+READ_ONLY = ("recall", "read", "context")
+TOML_BEGIN = "# brain:begin (written by 'brain setup codex'; 'brain setup --uninstall codex')"
+TOML_END = "# brain:end"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One file setup touched (or, with ``dry_run``, would touch)."""
+
+    what: str
+    path: str
+    changed: bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetupResult:
+    """What ``brain setup`` did for one tool."""
+
+    action: str  # "setup" or "uninstall"
+    tool: str
+    dry_run: bool
+    changes: tuple[Change, ...]
+    notes: tuple[str, ...] = ()
+
+
+def server_entry(home: Path) -> dict[str, Any]:
+    """How a tool should start ``brain mcp`` for ``home``, needing nothing from its env."""
+    found = shutil.which("brain")
+    command = found or sys.executable
+    args = [] if found else ["-m", "brain"]
+    return {"command": command, "args": [*args, "--home", str(home), "mcp"]}
+
+
+def claude_json() -> Path:
+    base = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(base) / ".claude.json" if base else Path.home() / ".claude.json"
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except (OSError, ValueError) as exc:
+        raise SettingsError(path, f"not valid JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        raise SettingsError(path, "expected a JSON object at the top")
+    return data
+
+
+def _write_json(
+    what: str, path: Path, old: dict[str, Any], new: dict[str, Any], dry: bool
+) -> Change:
+    text = json.dumps(new, indent=2, ensure_ascii=False) + "\n"
+    if new != old and not dry:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_keeping_mode(path, text)
+    return Change(what, str(path), new != old, text)
+
+
+def _servers(path: Path, data: dict[str, Any], entry: dict[str, Any] | None) -> dict[str, Any]:
+    servers = data.get("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise SettingsError(path, "'mcpServers' is not an object")
+    servers = {k: v for k, v in servers.items() if k != SERVER}
+    if entry is not None:
+        servers[SERVER] = entry
+    result = {**data, "mcpServers": servers}
+    if not servers:
+        result.pop("mcpServers")
+    return result
+
+
+def _allowed(
+    path: Path, data: dict[str, Any], add: bool, table: str, key: str, ours: list[str]
+) -> dict[str, Any]:
+    """``data`` with ``ours`` in (or out of) the list at ``table.key``; empties dropped."""
+    section = data.get(table, {})
+    if not isinstance(section, dict) or not isinstance(section.get(key, []), list):
+        raise SettingsError(path, f"'{table}.{key}' is not a list")
+    listed = [rule for rule in section.get(key, []) if rule not in ours]
+    listed += ours if add else []
+    section = {**section, key: listed}
+    if not listed:
+        section.pop(key)
+    result = {**data, table: section}
+    if not section:
+        result.pop(table)
+    return result
+
+
+# Claude Code connects MCP servers in the background unless this is off, and then its
+# first request goes out saying brain "is still connecting", without brain's tools.
+WAIT_FOR_MCP = ("MCP_CONNECTION_NONBLOCKING", "0")
+
+
+def _waiting(path: Path, data: dict[str, Any], add: bool) -> dict[str, Any]:
+    """``data`` with Claude Code told (or no longer told) to wait for MCP servers."""
+    env = data.get("env", {})
+    if not isinstance(env, dict):
+        raise SettingsError(path, "'env' is not an object")
+    name, value = WAIT_FOR_MCP
+    if add:
+        env = {**env, name: env.get(name, value)}  # the person's own value wins
+    elif env.get(name) == value:
+        env = {k: v for k, v in env.items() if k != name}
+    result = {**data, "env": env}
+    if not env:
+        result.pop("env")
+    return result
+
+
+def _claude(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
+    registry, settings = claude_json(), settings_path("claude-code")
+    reg_old, set_old = _read_json(registry), _read_json(settings)
+    stdio = None if entry is None else {"type": "stdio", **entry}
+    return [
+        _write_json("MCP server", registry, reg_old, _servers(registry, reg_old, stdio), dry),
+        _write_json(
+            "pre-approved read-only MCP tools, MCP waited for at start",
+            settings,
+            set_old,
+            _waiting(
+                settings,
+                _allowed(
+                    settings,
+                    set_old,
+                    entry is not None,
+                    "permissions",
+                    "allow",
+                    [f"mcp__{SERVER}__{name}" for name in READ_ONLY],
+                ),
+                entry is not None,
+            ),
+            dry,
+        ),
+    ]
+
+
+def _gemini(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
+    path = settings_path("gemini")
+    old = _read_json(path)
+    # Headless, Gemini CLI offers the model only tools that need no confirmation.
+    ours = [f"mcp_{SERVER}_{name}" for name in READ_ONLY]
+    new = _allowed(path, _servers(path, old, entry), entry is not None, "tools", "allowed", ours)
+    return [_write_json("MCP server, read-only tools pre-approved", path, old, new, dry)]
+
+
+def _toml_block(entry: dict[str, Any]) -> str:
+    # JSON strings are valid TOML basic strings.
+    lines = [TOML_BEGIN, f"[mcp_servers.{SERVER}]", f"command = {json.dumps(entry['command'])}"]
+    lines.append(f"args = [{', '.join(json.dumps(a) for a in entry['args'])}]")
+    lines.append("startup_timeout_sec = 20")
+    lines.append("required = true")
+    for name in READ_ONLY:
+        lines += ["", f"[mcp_servers.{SERVER}.tools.{name}]", 'approval_mode = "approve"']
+    return "\n".join([*lines, TOML_END]) + "\n"
+
+
+def _without_block(text: str) -> str:
+    start = text.find(TOML_BEGIN)
+    if start < 0:
+        return text
+    end = text.find(TOML_END, start)
+    end = len(text) if end < 0 else end + len(TOML_END)
+    before, after = text[:start], text[end:].removeprefix("\n")
+    return before.removesuffix("\n") + after if before.endswith("\n\n") else before + after
+
+
+def _codex(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
+    path = settings_path("codex").with_name("config.toml")
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    text = _without_block(old)
+    if f"[mcp_servers.{SERVER}]" in text:
+        raise SettingsError(
+            path,
+            f"already has an [mcp_servers.{SERVER}] table brain did not write",
+            hint="remove it by hand, then run 'brain setup codex' again",
+        )
+    if entry is not None:
+        gap = "" if not text else "\n" if text.endswith("\n") else "\n\n"
+        text = text + gap + _toml_block(entry)
+    if text != old and not dry:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_keeping_mode(path, text)
+    return [Change("MCP server", str(path), text != old, text)]
+
+
+_REGISTER = {"claude-code": _claude, "codex": _codex, "gemini": _gemini}
+
+
+def _hook_change(result: installers.InstallResult) -> Change:
+    return Change("hooks", result.path, result.changed, result.text)
+
+
+def setup(tool: str, home: Path, *, dry_run: bool = False) -> SetupResult:
+    """Install brain's hooks in ``tool`` and register its MCP server there (user scope).
+
+    Args:
+        tool: ``claude-code``, ``codex`` or ``gemini``.
+        home: the memory home the hooks and the server use.
+        dry_run: compute every file but write none.
+    """
+    spec = installers.spec_for(tool)
+    hooks = installers.install(tool, dry_run=dry_run, home=home)
+    changes = [_hook_change(hooks), *_REGISTER[tool](server_entry(home), dry_run)]
+    return SetupResult("setup", tool, dry_run, tuple(changes), spec.notes)
+
+
+def uninstall(tool: str, *, dry_run: bool = False) -> SetupResult:
+    """Take out everything :func:`setup` added to ``tool``'s files."""
+    hooks = installers.uninstall(tool, dry_run=dry_run)
+    changes = [_hook_change(hooks), *_REGISTER[installers.spec_for(tool).name](None, dry_run)]
+    return SetupResult("uninstall", tool, dry_run, tuple(changes))

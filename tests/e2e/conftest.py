@@ -1,0 +1,170 @@
+"""The real agent programs, pinned and installed by ``make e2e-deps``, in isolated HOMEs.
+
+Each test gets a fresh HOME, memory home and git identity (from ``tests/conftest.py``),
+a scripted model server on 127.0.0.1 and an :class:`Agent` that runs one CLI headless
+against it. Without the binaries every test here is skipped, saying how to get them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.servers import ModelServer
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = ROOT / ".e2e" / "node_modules" / ".bin"
+VERSIONS = {"claude": "2.1.197", "codex": "0.171.0", "gemini": "0.61.0"}
+TIMEOUT = 120
+
+
+def binary(name: str) -> Path:
+    """The pinned CLI, or a skip saying how to install it."""
+    path = BIN / name
+    if not path.exists():
+        pytest.skip(f"{name} {VERSIONS[name]} is not installed; run 'make e2e-deps'")
+    return path
+
+
+@pytest.fixture
+def model() -> Iterator[ModelServer]:
+    """A scripted model server speaking all three wire formats."""
+    server = ModelServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project directory (a git repository) the agent works in."""
+    path = tmp_path / "proj"
+    path.mkdir()
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    return path
+
+
+def brain(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run brain's command line in a real subprocess, as a person (or a hook) would."""
+    env = agent_env()
+    return subprocess.run(
+        ["brain", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=TIMEOUT,
+    )
+
+
+def agent_env(**extra: str) -> dict[str, str]:
+    """The environment a CLI runs in: this test's HOME and home, this tree's brain on PATH.
+
+    A shim named ``brain`` runs this source tree, as an installed ``brain`` would, even
+    where a tool strips the environment before starting a hook or an MCP server.
+    """
+    env = dict(os.environ)
+    shims = Path(env["HOME"]) / ".brain-e2e-bin"
+    if not (shims / "brain").exists():
+        shims.mkdir(exist_ok=True)
+        code, python = shlex.quote(str(ROOT)), shlex.quote(sys.executable)
+        (shims / "brain").write_text(f'#!/bin/sh\nPYTHONPATH={code} exec {python} -m brain "$@"\n')
+        (shims / "brain").chmod(0o755)
+    env["PATH"] = f"{shims}{os.pathsep}{env['PATH']}"
+    env.update(extra)
+    return env
+
+
+@dataclass
+class Agent:
+    """One CLI, set up against the model server."""
+
+    name: str
+    command: list[str]
+    env: dict[str, str]
+    model: ModelServer
+    prompt_flag: tuple[str, ...] = ()
+    runs: list[subprocess.CompletedProcess[str]] = field(default_factory=list)
+
+    def run(self, prompt: str, cwd: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+        """Run one headless session with ``prompt``; fail the test if the CLI fails."""
+        done = subprocess.run(
+            [*self.command, *extra, *self.prompt_flag, prompt],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=self.env,
+            timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        self.runs.append(done)
+        assert done.returncode == 0, f"{self.name} failed:\n{done.stdout}\n{done.stderr}"
+        return done
+
+
+def claude_agent(model: ModelServer) -> Agent:
+    env = agent_env(
+        ANTHROPIC_BASE_URL=model.url,
+        ANTHROPIC_API_KEY="dummy",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+    )
+    return Agent("claude", [str(binary("claude"))], env, model, ("-p",))
+
+
+def codex_agent(model: ModelServer) -> Agent:
+    codex_home = Path(os.environ["HOME"]) / ".codex"
+    codex_home.mkdir(exist_ok=True)
+    config = codex_home / "config.toml"
+    config.write_text(
+        'model = "fake-model"\nmodel_provider = "fake"\n\n'
+        "[model_providers.fake]\n"
+        'name = "fake"\n'
+        f'base_url = "{model.url}/v1"\n'
+        'env_key = "FAKE_API_KEY"\n'
+        'wire_api = "responses"\n'
+    )
+    env = agent_env(CODEX_HOME=str(codex_home), FAKE_API_KEY="dummy")
+    # The person trusts brain's hooks in the TUI (/hooks); headless, the flag stands in.
+    command = [
+        str(binary("codex")),
+        "exec",
+        "--skip-git-repo-check",
+        "--dangerously-bypass-hook-trust",
+    ]
+    return Agent("codex", command, env, model)
+
+
+def gemini_agent(model: ModelServer) -> Agent:
+    settings = Path(os.environ["HOME"]) / ".gemini" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    env = agent_env(
+        GEMINI_API_KEY="dummy",
+        GOOGLE_GEMINI_BASE_URL=model.url,
+        GEMINI_CLI_TRUST_WORKSPACE="true",
+    )
+    command = [str(binary("gemini")), "-m", "gemini-2.5-flash"]
+    return Agent("gemini", command, env, model, ("-p",))
+
+
+AGENTS = {"claude-code": claude_agent, "codex": codex_agent, "gemini": gemini_agent}
+
+
+def wait_for_learning(home: Path, runs: int = 1, timeout: float = 90) -> str:
+    """Wait until the session-end job has finished ``runs`` times; its log."""
+    log = home / ".brain" / "logs" / "after-session.log"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = log.read_text() if log.exists() else ""
+        if text.count("after-session done") >= runs:
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"the session-end job did not finish:\n{text}")

@@ -1,0 +1,70 @@
+"""Scenario 2: after 'brain setup', the model calls recall and remember in its FIRST turn."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import AGENTS, brain
+from tests.e2e.servers import ModelServer, Reply
+
+# What each CLI needs to let a write tool run headless; the read-only ones are pre-approved
+# by 'brain setup' where the tool allows it.
+WRITE_ALLOWED = {
+    "claude-code": ["--allowedTools=mcp__brain__remember"],
+    "codex": [],
+    "gemini": [],
+}
+
+
+@pytest.mark.parametrize("tool", list(AGENTS))
+def test_recall_and_remember_answer_in_the_first_turn(
+    tool: str, model: ModelServer, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The git identity comes from the environment only, which Gemini CLI strips of *AUTH*.
+    bare = tmp_path / "bare-gitconfig"
+    bare.write_text("[user]\n\tuseConfigOnly = true\n[init]\n\tdefaultBranch = main\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(bare))
+    agent = AGENTS[tool](model)
+    assert brain("init").returncode == 0
+    stored = brain(
+        "remember", "Deploys go out on Tuesdays after the freeze.", "--key", "deploy-day"
+    )
+    assert stored.returncode == 0, stored.stderr
+    done = brain("setup", tool)
+    assert done.returncode == 0, done.stderr
+    if tool == "codex":  # the person allows the write tool too
+        config = Path(agent.env["CODEX_HOME"]) / "config.toml"
+        config.write_text(
+            config.read_text() + '[mcp_servers.brain.tools.remember]\napproval_mode = "approve"\n'
+        )
+    if tool == "gemini":  # the flag --allowed-tools would replace the settings' list
+        settings = Path.home() / ".gemini" / "settings.json"
+        data = json.loads(settings.read_text())
+        data["tools"]["allowed"].append("mcp_brain_remember")
+        settings.write_text(json.dumps(data))
+
+    model.push(
+        Reply(tool="recall", args={"query": "deploy day"}),
+        Reply(
+            tool="remember",
+            args={"text": "The staging database resets nightly.", "key": "staging-reset"},
+        ),
+        Reply("Noted."),
+    )
+    agent.run("When do we deploy?", project, *WRITE_ALLOWED[tool])
+
+    turns = model.turns()
+    assert len(turns) >= 3, [t.path for t in model.requests]
+    first = json.dumps(turns[0].body.get("tools"))
+    assert "recall" in first and "remember" in first, agent.runs[-1].stderr[-3000:]
+    assert "Deploys go out on Tuesdays" in html.unescape(turns[1].text)
+    shown = brain("show", "staging-reset")
+    assert shown.returncode == 0, (
+        shown.stderr,
+        [i for i in turns[2].body.get("input", []) if "output" in str(i.get("type"))],
+    )
+    assert "staging database resets nightly" in shown.stdout
