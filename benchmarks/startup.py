@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import brain as brain_pkg
 from brain.api import Brain
 
 PY = sys.executable
@@ -107,9 +108,7 @@ def run_once(case: Case, run: int, env: dict[str, str]) -> None:
     if case.home:
         env = {**env, "BRAIN_HOME": case.home}
     start = time.perf_counter()
-    done = subprocess.run(
-        case.argv(run), input=case.stdin, capture_output=True, text=True, env=env
-    )
+    done = subprocess.run(case.argv(run), input=case.stdin, capture_output=True, text=True, env=env)
     case.times.append(time.perf_counter() - start)
     if done.returncode != 0:
         sys.exit(f"{case.name} failed ({done.returncode}): {done.stderr.strip()}")
@@ -126,6 +125,9 @@ def main() -> None:
         root = Path(tmp)
         env = {**os.environ, "HOME": str(root / "person"), "XDG_DATA_HOME": str(root / "xdg")}
         env.pop("BRAIN_HOME", None)
+        # An installed brain has its bytecode; compile it here so no run pays for that.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        subprocess.run([PY, "-m", "compileall", "-q", str(Path(brain_pkg.__file__).parent)])
         for name in ("AUTHOR", "COMMITTER"):
             env.setdefault(f"GIT_{name}_NAME", "bench")
             env.setdefault(f"GIT_{name}_EMAIL", "bench@example.invalid")

@@ -15,10 +15,8 @@ it. Session end starts a detached background job and returns at once; the job ru
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from typing import Any
 from brain.agents.context import Context, context, empty_context
 from brain.errors import BrainError
 from brain.home.files import append_line
+from brain.home.reader import Reader
 
 TOOLS = ("claude-code", "codex", "gemini")
 LOG_DIR = Path(".brain") / "logs"
@@ -97,6 +96,14 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+def read_stdin() -> str:
+    """The hook payload on standard input; empty when there is none or it is unreadable."""
+    try:
+        return "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    except (OSError, ValueError, UnicodeDecodeError):
+        return ""
+
+
 def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> HookAnswer:
     """Answer a SessionStart hook; never raises.
 
@@ -109,15 +116,17 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         The JSON to print, the context in it, and the reason it is empty if it failed.
     """
     try:
-        from brain.api import Brain
-
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
-        ctx = context(Brain.open(home), project=project)
+        # A reader, not the porcelain: the context only reads files, and the write
+        # machinery would cost the start-up of every agent session.
+        ctx = context(Reader.open(home), project=project)
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts
         reason = _reason(exc)
+        import traceback  # only on failure: the hook's start-up is counted in milliseconds
+
         detail = reason if _expected(exc) else traceback.format_exc().rstrip()
         log_failure(home, "session-start", detail)
         ctx = empty_context(f"brain memory unavailable: {reason}")
@@ -150,6 +159,8 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
         transcript = transcript if isinstance(transcript, str) and transcript else None
         if not (home / ".brain").is_dir():
             raise FileNotFoundError(f"{home} is not a brain home; run 'brain init'")
+        import subprocess
+
         command = after_session_command(home, transcript)
         log_path = home / LOG_DIR / JOB_LOG
         log_path.parent.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -121,10 +120,9 @@ def hook() -> None:
 
 
 def _stdin() -> str:
-    try:
-        return "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-    except (OSError, ValueError, UnicodeDecodeError):
-        return ""
+    from brain.agents.hooks import read_stdin
+
+    return read_stdin()
 
 
 tool_option = click.option(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from brain import __version__
 from brain.errors import BrainError
 from brain.home.paths import resolve_home
 
@@ -79,7 +80,7 @@ def read_input(value: str) -> str:
     help="The memory home (default: $BRAIN_HOME, else $XDG_DATA_HOME/brain, "
     "else ~/.local/share/brain).",
 )
-@click.version_option(package_name="brain-memory", prog_name="brain")
+@click.version_option(__version__, prog_name="brain")
 @click.pass_context
 def main(ctx: click.Context, home_flag: str | None) -> None:
     """brain: one long-term memory, owned by you, for every AI coding agent you use.

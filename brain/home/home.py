@@ -23,7 +23,8 @@ from brain.home import config as config_mod
 from brain.home.files import atomic_write, make_private_dir
 from brain.home.lock import home_lock
 from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
-from brain.home.recordcache import cached_records
+from brain.home.reader import NotAHomeError
+from brain.home.recordcache import cached_heads, cached_records
 from brain.home.records import Record, first_line, iso, load, new_id, slugify, utcnow, validate_key
 from brain.home.redact import find_secrets, redact
 from brain.home.repo import Repo
@@ -49,14 +50,6 @@ __all__ = ["Home", "HomeExistsError", "NotAHomeError", "RecordNotFoundError", "S
 
 GITIGNORE = ".brain/\n"
 GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
-
-
-class NotAHomeError(BrainError):
-    """The path is not a memory home."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} is not a brain home", hint="run 'brain init'")
-        self.path = path
 
 
 class HomeExistsError(BrainError):
@@ -236,6 +229,10 @@ class Home:
         Served from a cache in ``.brain/`` that re-reads only files that changed.
         """
         return cached_records(self, ARCHIVE if archived else MEMORIES)
+
+    def heads(self) -> builtins.list[tuple[str, str, str, str]]:
+        """(key, description, updated, id) of every readable live record, in key order."""
+        return cached_heads(self, MEMORIES)
 
     def list(
         self, *, type: str | None = None, tag: str | None = None, archived: bool = False

@@ -235,3 +235,12 @@ def parse(text: str, path: Path) -> Record:
 def load(path: Path) -> Record:
     """Read and parse one record file."""
     return parse(read_text(path), path)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A file in the home that could not be read; the rest still works."""
+
+    path: str
+    line: int | None
+    message: str
