@@ -135,3 +135,33 @@ def test_only_the_mcp_server_module_imports_mcp() -> None:
         )
     )
     assert importers == ["agents/mcp_server.py"]
+
+
+def test_initialize_names_the_server_and_its_version(brain: Brain, tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    import brain as brain_package
+
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", "mcp"],
+        input=json.dumps(request) + "\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "BRAIN_HOME": str(brain.path)},
+        cwd=tmp_path,
+        timeout=120,
+    )
+    answer = json.loads(done.stdout.splitlines()[0])
+    assert answer["id"] == 1
+    assert answer["result"]["serverInfo"] == {"name": "brain", "version": brain_package.__version__}

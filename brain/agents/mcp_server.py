@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from brain import __version__
 from brain.errors import BrainError
 from brain.home.results import to_jsonable
 
@@ -97,7 +98,9 @@ def build_server(home: Path, project: Path | None = None) -> Any:
     from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
 
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = MCPServer(
+        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
     reading = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
     writing = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
     deleting = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)

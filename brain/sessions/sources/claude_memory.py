@@ -11,7 +11,6 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-
 INDEX_NAME = "MEMORY.md"
 
 
