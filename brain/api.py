@@ -149,6 +149,24 @@ class Brain(Home):
 
         return remote.remote_add(self, url, name)
 
+    def remote_set_url(self, url: str, name: str = "origin") -> SyncResult:
+        """Point an existing remote at another URL."""
+        from brain.home import remote
+
+        return remote.remote_set_url(self, url, name)
+
+    def remote_remove(self, name: str = "origin") -> SyncResult:
+        """Forget a remote; nothing is deleted there."""
+        from brain.home import remote
+
+        return remote.remote_remove(self, name)
+
+    def remote_show(self) -> dict[str, str]:
+        """The home's remotes: name → URL."""
+        from brain.home import remote
+
+        return remote.remote_show(self)
+
     def push(self, name: str = "origin") -> SyncResult:
         """Push the memory's history to a remote."""
         from brain.home import remote

@@ -20,13 +20,21 @@ if TYPE_CHECKING:
 
 
 class BrainGroup(click.Group):
-    """Turns every :class:`BrainError` into ``Error: …`` on stderr and exit status 1."""
+    """Turns every :class:`BrainError` into ``Error: …`` on stderr and exit status 1.
+
+    Under ``--json`` the error is ``{"error": ..., "hint": ...}`` on stdout instead, so
+    a program reading the output always gets JSON; the exit status is the same.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BrainError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            state = ctx.find_object(State)
+            if state is not None and state.as_json:
+                click.echo(json.dumps({"error": exc.message, "hint": exc.hint}, ensure_ascii=False))
+            else:
+                click.echo(f"Error: {exc}", err=True)
             ctx.exit(1)
 
 
@@ -35,6 +43,7 @@ class State:
     """What the group passes to every command."""
 
     home_flag: str | None = None
+    as_json: bool = False
 
     @property
     def home(self) -> Path:
@@ -47,7 +56,18 @@ class State:
 
 
 pass_state = click.make_pass_decorator(State, ensure=True)
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _note_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    """Remember ``--json`` where the group's error handler can see it."""
+    if value:
+        ctx.ensure_object(State).as_json = True
+    return value
+
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, callback=_note_json, help="Print JSON."
+)
 
 
 def emit(result: Any, as_json: bool, human: Callable[[Any], str | None]) -> None:

@@ -25,7 +25,17 @@ from brain.home.lock import home_lock
 from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
 from brain.home.reader import NotAHomeError
 from brain.home.recordcache import cached_heads, cached_records
-from brain.home.records import Record, first_line, iso, load, new_id, slugify, utcnow, validate_key
+from brain.home.records import (
+    Record,
+    check_type,
+    first_line,
+    iso,
+    load,
+    new_id,
+    slugify,
+    utcnow,
+    validate_key,
+)
 from brain.home.redact import find_secrets, redact
 from brain.home.repo import Repo
 from brain.home.results import (
@@ -174,6 +184,8 @@ class Home:
         Relearning a key keeps the old record's type and tags unless new ones are given;
         a new key defaults to type ``fact``.
         """
+        if type is not None:
+            check_type(type)
         body = redact(text).strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
@@ -221,7 +233,14 @@ class Home:
             path = self.record_path(key, archived=archived)
             if path.exists():
                 return ShowResult(load(path), self.rel(path), archived)
-        raise RecordNotFoundError(key)
+        raise RecordNotFoundError(key, near=self.near_keys(key))
+
+    def near_keys(self, key: str) -> builtins.list[str]:
+        """Keys of records (live or archived) spelled like ``key``, closest first."""
+        import difflib
+
+        keys = {p.stem for folder in (MEMORIES, ARCHIVE) for p in (self.path / folder).glob("*.md")}
+        return difflib.get_close_matches(key, sorted(keys), n=3, cutoff=0.75)
 
     def records(self, *, archived: bool = False) -> Iterator[Record | Problem]:
         """Every record file parsed, in key order; unreadable files come as problems.
@@ -244,6 +263,8 @@ class Home:
                 problems.append(item)
             elif (type is None or item.type == type) and (tag is None or tag in item.tags):
                 found.append(item)
+        if type is not None and not found:
+            check_type(type)  # a misspelt type says so instead of listing nothing
         found.sort(key=lambda r: (r.updated, r.id), reverse=True)
         return ListResult(tuple(found), tuple(problems))
 
