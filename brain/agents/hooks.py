@@ -188,6 +188,7 @@ class StepResult:
     command: str
     ok: bool
     message: str
+    skipped: bool = False  # the step had nothing to do (consolidation under its threshold)
 
 
 def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
@@ -216,7 +217,11 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
         extracted = brain.extract(sessions=labels)
         results.append(StepResult("brain extract", True, _summary(extracted)))
         consolidated = brain.consolidate()
-        results.append(StepResult("brain consolidate", True, _summary(consolidated)))
+        if consolidated.ran:
+            results.append(StepResult("brain consolidate", True, _summary(consolidated)))
+        else:
+            reason = consolidated.reason or "nothing to do"
+            results.append(StepResult("brain consolidate", True, reason, skipped=True))
     except Exception as exc:  # the job logs and stops; the agent was never waiting on it
         step = ("brain harvest", "brain extract", "brain consolidate")[len(results)]
         results.append(StepResult(step, False, _reason(exc)))

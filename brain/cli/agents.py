@@ -164,7 +164,8 @@ def hook_after_session(state: State, transcript: str | None) -> None:
     from brain.agents.hooks import run_after_session
 
     for step in run_after_session(state.home, transcript):
-        click.echo(f"{step.command}: {'ok' if step.ok else 'failed'}: {step.message}", err=True)
+        outcome = "skipped" if step.skipped else "ok" if step.ok else "failed"
+        click.echo(f"{step.command}: {outcome}: {step.message}", err=True)
     click.echo("after-session done", err=True)
 
 

@@ -207,6 +207,8 @@ def consolidate(
     if not force and len(pending) <= threshold:
         why = f"{len(pending)} raw memories pending, threshold {threshold}; use --force"
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
+    if not pending:  # even forced: no commit, and the last run's workspace diff stays
+        return ConsolidateResult(run_id, model, False, "no raw memories pending", raw_left=0)
     chosen = open_model(home, model, "consolidate")
     raw = _batch(home, pending)
     related = related_records(home, catalog, raw)
