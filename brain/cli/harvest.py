@@ -123,8 +123,9 @@ def _show_text(view: Any) -> str:
 @json_option
 @pass_state
 def sessions_show(state: State, session_id: str, as_json: bool) -> None:
-    """Show a harvested session (SESSION_ID or a unique prefix): metadata and turns."""
-    emit(state.brain().session(session_id), as_json, _show_text)
+    """Show a harvested session (SESSION_ID, a unique prefix, or a recall hit's ID#TURN)."""
+    # A recall hit names a turn as ID#TURN: the session is the part before the #.
+    emit(state.brain().session(session_id.partition("#")[0]), as_json, _show_text)
 
 
 @sessions.command("import")

@@ -18,7 +18,7 @@ from brain.index import rank as ranking
 from brain.index.author import named_authors, reward_author
 from brain.index.coverage import reward_coverage
 from brain.index.db import META_REBUILD, IndexCorruptError, connect, transaction
-from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row
+from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row, turn_key
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
 from brain.index.fusion import (
     RELATED_WORDS,
@@ -398,6 +398,7 @@ class Index:
         hits = []
         for r in ranked:
             _, path, key, type_, kind, desc, created, updated, body = rows[r.doc_id]
+            key = key or turn_key(path)
             hits.append(
                 Hit(path, key, type_, kind, desc, r.score, created, updated, snippet(body, terms))
             )
