@@ -40,6 +40,7 @@ from brain.models.schema import (
     Operation,
 )
 from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.text import typed_turns
 
 __all__ = ["BuiltinModel", "consolidate", "extract"]
 
@@ -121,10 +122,8 @@ def _redact(text: str) -> str:
 
 
 def human_turns(transcript: Transcript) -> Iterator[Turn]:
-    """The turns a person typed: user role, not injected, not a compaction summary."""
-    for turn in transcript.turns:
-        if turn.role == "user" and not turn.injected and not turn.summary and turn.text.strip():
-            yield turn
+    """The turns a person typed (:func:`brain.sessions.text.typed_turns`)."""
+    yield from typed_turns(transcript)
 
 
 def _statements(text: str) -> Iterator[str]:
