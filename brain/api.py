@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from brain.pipeline.extract import ExtractResult
     from brain.pipeline.runs import RunInfo
     from brain.pipeline.status import StatusResult
+    from brain.progress import Progress
     from brain.sessions.harvest import HarvestResult
     from brain.sessions.mirror import MirrorResult
     from brain.sessions.text import SessionView
@@ -188,12 +189,19 @@ class Brain(Home):
         dry_run: bool = False,
         paths: Iterable[Path | str] | None = None,
         now: datetime | None = None,
+        progress: Progress | None = None,
     ) -> HarvestResult:
         """Harvest finished agent sessions; see :func:`brain.sessions.harvest.harvest`."""
         from brain.sessions.harvest import harvest
 
         return harvest(
-            self, sources=sources, dry_run=dry_run, paths=paths, now=now, catalog=self.catalog
+            self,
+            sources=sources,
+            dry_run=dry_run,
+            paths=paths,
+            now=now,
+            catalog=self.catalog,
+            progress=progress,
         )
 
     def import_session(self, path: Path | str) -> HarvestResult:

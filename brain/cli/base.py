@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,7 @@ from brain.home.paths import resolve_home
 
 if TYPE_CHECKING:
     from brain.api import Brain
+    from brain.progress import Progress
 
 
 class BrainGroup(click.Group):
@@ -80,6 +82,31 @@ def emit(result: Any, as_json: bool, human: Callable[[Any], str | None]) -> None
     text = human(result)
     if text:
         click.echo(text)
+
+
+@contextmanager
+def progress_bar(label: str, as_json: bool) -> Iterator[Progress | None]:
+    """A progress callback drawing click's bar on stderr, with an ETA once a total is known.
+
+    Only on a terminal: under ``--json``, or when stdout or stderr is not a terminal
+    (a pipe, a file, an agent's hook), this yields None and the work stays quiet.
+    """
+    if as_json or not (sys.stdout.isatty() and sys.stderr.isatty()):
+        yield None
+        return
+    bars: list[Any] = []
+
+    def report(done: int, total: int | None) -> None:
+        if not bars:
+            bars.append(click.progressbar(length=total, label=label, file=sys.stderr))
+            bars[0].__enter__()
+        bars[0].update(done - bars[0].pos)
+
+    try:
+        yield report
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
 
 
 def warn(message: str) -> None:

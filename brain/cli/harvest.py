@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state, warn
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 
 _SOURCES = ("claude", "codex", "gemini")
 
@@ -62,7 +62,10 @@ def harvest(
     grows is read again from where the last run stopped.
     """
     sources = _SOURCES if source == "all" else (source,)
-    result = state.brain().harvest(sources=sources, dry_run=dry_run, paths=list(paths) or None)
+    with progress_bar("harvesting", as_json) as progress:
+        result = state.brain().harvest(
+            sources=sources, dry_run=dry_run, paths=list(paths) or None, progress=progress
+        )
     for failure in result.failures:
         warn(f"could not read {failure}")
     if result.index_error:
