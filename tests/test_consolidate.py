@@ -16,6 +16,7 @@ from brain.home import journal
 from brain.home.records import Record, iso, load, new_id, render
 from brain.home.uses import all_uses
 from brain.pipeline.consolidate import (
+    NOTHING_TO_DO,
     ConsolidateError,
     consolidate,
     pending_raw,
@@ -422,6 +423,6 @@ def test_forced_run_with_nothing_pending_commits_nothing_and_keeps_the_diff(
     diff = (brain.path / "phase2_workspace_diff.md").read_text()
     before = commit_count(brain.path)
     again = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
-    assert (again.ran, again.reason, again.commit) == (False, "no raw memories pending", None)
+    assert (again.ran, again.reason, again.commit) == (False, NOTHING_TO_DO, None)
     assert commit_count(brain.path) == before and status(brain.path) == ""
     assert (brain.path / "phase2_workspace_diff.md").read_text() == diff

@@ -185,7 +185,7 @@ class Home:
         a new key defaults to type ``fact``.
         """
         if type is not None:
-            check_type(type)
+            check_type(redact(type))  # the error echoes the type: never a secret in it
         body = redact(text).strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
