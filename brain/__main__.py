@@ -14,7 +14,13 @@ from brain import __version__
 
 
 def _session_start(argv: list[str]) -> bool:
-    """Answer ``hook session-start [--tool T]`` directly; False for anything else."""
+    """Answer ``[--home H] hook session-start [--tool T]`` directly; False for anything else.
+
+    The installed hooks run exactly these forms (``brain.agents.installers``).
+    """
+    home_flag = None
+    if argv[:1] == ["--home"] and len(argv) > 1:
+        home_flag, argv = argv[1], argv[2:]
     if argv[:2] != ["hook", "session-start"]:
         return False
     rest = argv[2:]
@@ -26,7 +32,7 @@ def _session_start(argv: list[str]) -> bool:
     from brain.agents.hooks import read_stdin, session_start
     from brain.home.paths import resolve_home
 
-    sys.stdout.write(session_start(resolve_home(None), read_stdin(), tool).output + "\n")
+    sys.stdout.write(session_start(resolve_home(home_flag), read_stdin(), tool).output + "\n")
     return True
 
 

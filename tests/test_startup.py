@@ -92,3 +92,13 @@ def test_hook_with_other_options_goes_through_the_full_command_line(filled: Path
         text=True,
     )
     assert done.returncode == 0 and "fact-2: Fact number 2." in done.stdout
+
+
+def test_the_installed_hook_command_takes_the_short_cut(filled: Path, tmp_path: Path) -> None:
+    # What the installers write: brain --home HOME hook session-start --tool TOOL
+    other = {**os.environ, "BRAIN_HOME": str(tmp_path / "elsewhere")}
+    args = ["--home", str(filled), "hook", "session-start", "--tool", "gemini"]
+    command = [sys.executable, "-X", "importtime", "-m", "brain", *args]
+    done = subprocess.run(command, input=HOOK_PAYLOAD, capture_output=True, text=True, env=other)
+    assert done.returncode == 0 and "fact-2: Fact number 2." in done.stdout
+    assert "click" not in {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
