@@ -68,6 +68,12 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     assert names & {"brain.api", "brain.home.transaction", "brain.home.git", "subprocess"} == set()
 
 
+def test_context_imports_no_write_machinery(filled: Path) -> None:
+    names = imported("context")
+    assert "brain.agents.context" in names
+    assert names & {"brain.api", "brain.home.home", "brain.home.transaction"} == set()
+
+
 def test_version_answers_without_click(home: Path) -> None:
     names = imported("--version")
     assert "click" not in names and "importlib.metadata" not in names

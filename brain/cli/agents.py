@@ -26,8 +26,9 @@ project_option = click.option(
 def context_(state: State, project: Path | None, budget: int | None, as_json: bool) -> None:
     """Print what an agent sees at session start: summary, project knowledge, record index."""
     from brain.agents.context import context
+    from brain.home.reader import Reader  # reads only: none of the write machinery
 
-    result = context(state.brain(), project=project or Path.cwd(), budget=budget)
+    result = context(Reader.open(state.home), project=project or Path.cwd(), budget=budget)
     if result.notice and not as_json:
         click.echo(result.notice, err=True)
     emit(result, as_json, lambda r: r.text.rstrip("\n"))
