@@ -39,6 +39,11 @@ def build_home(root: Path, size: int, summary: bool) -> Brain:
         for i in range(size)
     )
     brain.import_(lines, origin="synthetic")
+    # Files changed in the last two seconds are read again on every run (the record
+    # cache's racy window); a home's files are older than that when an agent starts.
+    past = time.time() - 60
+    for path in (brain.path / "memories").iterdir():
+        os.utime(path, (past, past))
     if summary:
         sections = [
             f"## Section {n}\n" + "The user prefers small, reviewed changes. " * 60 + "\n"

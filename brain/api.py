@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from brain.pipeline.extract import ExtractResult
     from brain.pipeline.runs import RunInfo
     from brain.pipeline.status import StatusResult
+    from brain.progress import Progress
     from brain.sessions.harvest import HarvestResult
     from brain.sessions.mirror import MirrorResult
     from brain.sessions.text import SessionView
@@ -150,6 +151,24 @@ class Brain(Home):
 
         return remote.remote_add(self, url, name)
 
+    def remote_set_url(self, url: str, name: str = "origin") -> SyncResult:
+        """Point an existing remote at another URL."""
+        from brain.home import remote
+
+        return remote.remote_set_url(self, url, name)
+
+    def remote_remove(self, name: str = "origin") -> SyncResult:
+        """Forget a remote; nothing is deleted there."""
+        from brain.home import remote
+
+        return remote.remote_remove(self, name)
+
+    def remote_show(self) -> dict[str, str]:
+        """The home's remotes: name → URL."""
+        from brain.home import remote
+
+        return remote.remote_show(self)
+
     def push(self, name: str = "origin") -> SyncResult:
         """Push the memory's history to a remote."""
         from brain.home import remote
@@ -172,6 +191,7 @@ class Brain(Home):
         paths: Iterable[Path | str] | None = None,
         now: datetime | None = None,
         max_age_days: float | None = None,
+        progress: Progress | None = None,
     ) -> HarvestResult:
         """Harvest finished agent sessions; see :func:`brain.sessions.harvest.harvest`."""
         from brain.sessions.harvest import harvest
@@ -184,6 +204,7 @@ class Brain(Home):
             now=now,
             catalog=self.catalog,
             max_age_days=max_age_days,
+            progress=progress,
         )
 
     def import_session(self, path: Path | str) -> HarvestResult:

@@ -87,7 +87,14 @@ def test_config_rejects_unknown_keys_and_bad_values(brain: Brain, home: Path) ->
     assert result.stderr.startswith("Error: brain config: unknown key 'colour'; known keys: ")
     bad = cli("config", "set", "max_tokens_per_run", "lots")
     assert bad.exit_code == 1
-    assert bad.stderr == "Error: max_tokens_per_run: max_tokens_per_run must be int, not 'lots'\n"
+    assert bad.stderr == (
+        "Error: brain config set: max_tokens_per_run must be a whole number such as 200000, "
+        "not 'lots'\n"
+    )
+    bad = cli("config", "set", "max_age_days", "ten")
+    assert bad.stderr == (
+        "Error: brain config set: max_age_days must be a whole number such as 30, not 'ten'\n"
+    )
 
 
 def test_unknown_key_in_file_names_file_and_key(brain: Brain, home: Path) -> None:

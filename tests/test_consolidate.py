@@ -16,6 +16,7 @@ from brain.home import journal
 from brain.home.records import Record, iso, load, new_id, render
 from brain.home.uses import all_uses
 from brain.pipeline.consolidate import (
+    NOTHING_TO_DO,
     ConsolidateError,
     consolidate,
     pending_raw,
@@ -412,3 +413,16 @@ def test_two_operations_on_one_key_are_one_change_and_success_clears_the_last_er
     assert result.message == "consolidate: 1 added, 0 superseded, 1 archived"
     assert load(brain.record_path("xxx")).body == "X."
     assert "last_error" not in pipeline_state(brain) or not pipeline_state(brain)["last_error"]
+
+
+def test_forced_run_with_nothing_pending_commits_nothing_and_keeps_the_diff(
+    brain: Brain, tmp_path: Path
+) -> None:
+    learned(brain, tmp_path, "s1", ["I prefer pytest fixtures over setUp methods."])
+    assert consolidate(brain, catalog=brain.catalog, force=True, now=NOW).ran
+    diff = (brain.path / "phase2_workspace_diff.md").read_text()
+    before = commit_count(brain.path)
+    again = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
+    assert (again.ran, again.reason, again.commit) == (False, NOTHING_TO_DO, None)
+    assert commit_count(brain.path) == before and status(brain.path) == ""
+    assert (brain.path / "phase2_workspace_diff.md").read_text() == diff

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -241,6 +242,21 @@ def test_a_corrupt_cache_is_ignored(brain: Brain) -> None:
     index_entries(brain)
     (brain.path / ".brain" / "cache" / "records-memories.json").write_text("{garbage")
     assert [key for key, _ in index_entries(brain)] == ["fact-001", "fact-000"]
+
+
+def test_heads_cache_follows_edits_outside_the_racy_window(brain: Brain) -> None:
+    add_records(brain, 2)
+    path = brain.path / "memories" / "fact-001.md"
+    long_ago = 1_000_000_000 * 10**9
+    os.utime(path, ns=(long_ago, long_ago))
+    assert dict(index_entries(brain))["fact-001"] == "Fact number 1"
+    heads = brain.path / ".brain" / "cache" / "heads-memories.json"
+    assert "Fact number 1" in heads.read_text()
+    path.write_text(path.read_text().replace("Fact number 1", "Edited by hand"))
+    os.utime(path, ns=(long_ago + 10**9, long_ago + 10**9))
+    assert dict(index_entries(brain))["fact-001"] == "Edited by hand"
+    heads.write_text("{garbage")
+    assert dict(index_entries(brain)) == {"fact-001": "Edited by hand", "fact-000": "Fact number 0"}
 
 
 @pytest.mark.parametrize(

@@ -169,6 +169,21 @@ def test_session_end_learns_from_the_session_that_just_ended(brain: Brain, tmp_p
     assert subjects[2].startswith("config")
 
 
+def test_after_session_log_says_consolidate_was_skipped_under_its_threshold(
+    brain: Brain, tmp_path: Path
+) -> None:
+    sample = Path(__file__).resolve().parent.parent / "examples" / "claude" / "projects"
+    transcript = tmp_path / "checkout-tests.jsonl"
+    transcript.write_text((sample / "-home-dev-webshop" / "checkout-tests.jsonl").read_text())
+    done = run_brain("hook", "after-session", "--path", str(transcript), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "brain extract: ok: extract: 1 session, 4 raw memories" in done.stderr
+    assert (
+        "brain consolidate: skipped: 4 raw memories pending, threshold 5; use --force\n"
+        in done.stderr
+    )
+
+
 def test_session_end_without_home_fails_open(home: Path) -> None:
     done = run_brain("hook", "session-end", input=json.dumps(PAYLOAD), timeout=30)
     assert done.returncode == 0 and json.loads(done.stdout) == {}

@@ -21,6 +21,7 @@ LOOSE = {
     "brain.errors": "base",
     "brain.markdown": "base",
     "brain.assets": "base",
+    "brain.progress": "base",
     "brain.api": "api",
     "brain.evals": "api",
     "brain.__main__": "cli",

@@ -135,3 +135,70 @@ def test_only_the_mcp_server_module_imports_mcp() -> None:
         )
     )
     assert importers == ["agents/mcp_server.py"]
+
+
+def initialize_then_ping(home: Path, cwd: Path, version: str) -> tuple[list[dict[str, Any]], str]:
+    """Answers (in order) and stderr of ``brain mcp`` sent initialize and then a ping."""
+    import json
+    import subprocess
+
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    lines = [request, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines.append({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "brain", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "BRAIN_HOME": str(home)},
+        cwd=cwd,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("".join(json.dumps(line) + "\n" for line in lines))
+    process.stdin.flush()
+    answers: list[dict[str, Any]] = []
+    while not answers or answers[-1].get("id") != 2:  # stdin stays open until the ping
+        line = process.stdout.readline()
+        assert line, "brain mcp stopped before answering the ping"
+        answers.append(json.loads(line))
+    _, stderr = process.communicate(timeout=60)
+    return answers, stderr
+
+
+@pytest.mark.parametrize("version", ["2025-06-18", "2024-11-05", "1999-01-01"])
+def test_initialize_is_answered_early_as_the_server_would(
+    brain: Brain, tmp_path: Path, version: str
+) -> None:
+    import brain as brain_package
+    from brain.agents.mcp_server import HANDSHAKE_VERSIONS
+
+    answers, stderr = initialize_then_ping(brain.path, tmp_path, version)
+    assert [a["id"] for a in answers] == [1, 2]  # the server's own answer to 1 was dropped
+    result = answers[0]["result"]
+    assert result["serverInfo"] == {"name": "brain", "version": brain_package.__version__}
+    assert result["protocolVersion"] == (version if version in HANDSHAKE_VERSIONS else "2025-11-25")
+    assert "answered early" not in stderr  # the server said the same, field for field
+
+
+def test_early_answer_follows_the_mcp_package(brain: Brain) -> None:
+    from mcp.server.runner import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+
+    from brain.agents.mcp_server import CAPABILITIES, HANDSHAKE_VERSIONS, build_server
+
+    assert tuple(HANDSHAKE_PROTOCOL_VERSIONS) == HANDSHAKE_VERSIONS
+    assert HANDSHAKE_VERSIONS[-1] == LATEST_HANDSHAKE_VERSION
+    lowlevel = build_server(brain.path)._lowlevel_server
+    announced = lowlevel.create_initialization_options().capabilities
+    dumped = announced.model_dump(by_alias=True, exclude_none=True)
+    # An empty "extensions" is left off the wire, as the answer-for-answer test shows.
+    assert {k: v for k, v in dumped.items() if v != {}} == CAPABILITIES

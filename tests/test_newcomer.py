@@ -68,6 +68,12 @@ def test_episodic_recall_finds_transcript_turns(samples: None, home: Path) -> No
     assert hits[0]["kind"] == "turn"
     assert hits[0]["path"].startswith("session:claude:checkout-tests#")
     assert "fixtures for the cart" in hits[0]["snippet"]
+    turn = hits[0]["path"].split("#")[1]
+    assert hits[0]["key"] == f"checkout-tests#{turn}"  # what 'brain sessions show' opens
+    human = cli("recall", "fixtures", "for", "the", "cart", "--sessions").stdout
+    assert human.startswith(f"checkout-tests#{turn}  [assistant]  I'll convert the checkout")
+    shown = cli("sessions", "show", hits[0]["key"])
+    assert shown.exit_code == 0 and "fixtures for the cart" in shown.stdout
     assert cli("index", "--rebuild").exit_code == 0  # turns come back from the transcripts
     again = cli_json("recall", "fixtures", "for", "the", "cart", "--sessions")
     assert [h["path"] for h in again] == [h["path"] for h in hits]

@@ -33,9 +33,12 @@ def test_fields_reasons_and_imports_are_redacted(brain: Brain, home: Path) -> No
     result = cli(
         "remember", "The deploy key lives in the vault.", "--key", "deploy-key",
         "--tag", f"api_key={OPENAI_KEY}", "--source", "https://bob:s3cretPass@git.example",
-        "--profile", f"token={GH_TOKEN}", "--type", "password=hunter2",
+        "--profile", f"token={GH_TOKEN}",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
+    refused = cli("remember", "Hi.", "--type", f"password={GH_TOKEN}")
+    assert refused.exit_code == 1 and "unknown record type" in refused.stderr
+    assert GH_TOKEN not in refused.stderr
     reason = f"token={GH_TOKEN} password=hunter2"
     assert cli("archive", "deploy-key", "--reason", reason).exit_code == 0
     extra = f"aws_secret_access_key={OPENAI_KEY}"

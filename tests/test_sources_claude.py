@@ -233,3 +233,30 @@ def test_roots_follow_claude_config_dir(tmp_path: Path, monkeypatch) -> None:
     shutil.copy(MAROT / "short.jsonl", project / "abc.jsonl")
     [found] = list(claude.discover(claude.roots()[0]))
     assert (found.session_id, found.size) == ("abc", (MAROT / "short.jsonl").stat().st_size)
+
+
+def test_shell_mode_and_ide_blocks_are_not_typed_and_every_count_agrees(tmp_path: Path) -> None:
+    from brain.models.builtin import _summary
+    from brain.sessions.text import typed_turns
+
+    def user(text: str, **extra: object) -> dict:
+        return {"type": "user", "message": {"role": "user", "content": text}, **extra}
+
+    records = [
+        user("Please convert the checkout tests to pytest."),
+        user("<bash-input>ls tests</bash-input>"),
+        user("<bash-stdout>test_cart.py</bash-stdout><bash-stderr></bash-stderr>"),
+        user("<ide_selection>The user selected lines 1-9 of cart.py</ide_selection>"),
+        user("<ide_opened_file>The user opened cart.py</ide_opened_file>"),
+        user("Summary of the conversation so far.", isCompactSummary=True),
+        user("Use fixtures for the cart, please."),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    transcript = claude.parse(path).transcript
+    typed = [t.text for t in typed_turns(transcript)]
+    assert typed == [
+        "Please convert the checkout tests to pytest.",
+        "Use fixtures for the cart, please.",
+    ]
+    assert "2 typed by the user" in _summary(transcript)

@@ -20,7 +20,7 @@ from brain.errors import BrainError
 from brain.models import tokens
 
 if TYPE_CHECKING:
-    from brain.home.home import Home
+    from brain.home.reader import Readable
 
 SUMMARY_FILE = "memory_summary.md"
 MEMORY_FILE = "MEMORY.md"
@@ -132,7 +132,7 @@ class _Part:
     truncated: bool = False
 
 
-def _summary_part(home: Home, limit: int) -> _Part | None:
+def _summary_part(home: Readable, limit: int) -> _Part | None:
     text = _read(home.path / SUMMARY_FILE)
     if text is None or not text.strip():
         return None
@@ -146,7 +146,7 @@ def _summary_part(home: Home, limit: int) -> _Part | None:
     return _Part("summary", f"## Memory summary\n{_demote(kept)}\n\n{notice}", True)
 
 
-def _project_part(home: Home, project: Path, limit: int) -> tuple[_Part | None, str | None]:
+def _project_part(home: Readable, project: Path, limit: int) -> tuple[_Part | None, str | None]:
     memory_md = _read(home.path / MEMORY_FILE)
     if not memory_md:
         return None, None
@@ -173,7 +173,7 @@ def _demote(text: str) -> str:
     return re.sub(r"^(#{1,5}) ", r"#\1 ", text, flags=re.M)
 
 
-def _index_lines(home: Home) -> list[str]:
+def _index_lines(home: Readable) -> list[str]:
     lines = []
     for key, description in index_entries(home):
         description = " ".join(description.split())
@@ -211,7 +211,7 @@ def _fence(parts: list[_Part]) -> str:
 
 
 def context(
-    home: Home,
+    home: Readable,
     project: Path | str | None = None,
     budget: int | None = None,
 ) -> Context:

@@ -16,7 +16,7 @@ from brain import markdown
 from brain.models import tokens
 
 if TYPE_CHECKING:
-    from brain.home.home import Home
+    from brain.home.reader import Readable
 
 
 # -- markdown sections ------------------------------------------------------------
@@ -48,10 +48,11 @@ def fit_sections(text: str, limit: int, level: int) -> tuple[str, int, int]:
 # -- record heads -----------------------------------------------------------------
 
 
-def index_entries(home: Home) -> list[tuple[str, str]]:
+def index_entries(home: Readable) -> list[tuple[str, str]]:
     """(key, description) of every live record, newest first, as ``Home.list`` orders them.
 
     Unreadable records are left out, as ``Home.list`` leaves them out of its records;
     the parsed records come from the home's record cache, so only changed files are read.
     """
-    return [(r.key, r.description) for r in home.list().records]
+    heads = sorted(home.heads(), key=lambda h: (h[2], h[3]), reverse=True)
+    return [(key, description) for key, description, _, _ in heads]

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import subprocess
 import sys
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from brain.agents.context import Context, context, empty_context
 from brain.errors import BrainError
 from brain.home.files import append_line
+from brain.home.reader import Reader
 from brain.sessions.internal import in_internal_run
 
 if TYPE_CHECKING:
@@ -124,6 +123,14 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
+def read_stdin() -> str:
+    """The hook payload on standard input; empty when there is none or it is unreadable."""
+    try:
+        return "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    except (OSError, ValueError, UnicodeDecodeError):
+        return ""
+
+
 def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> HookAnswer:
     """Answer a SessionStart hook; never raises.
 
@@ -138,16 +145,18 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
     if in_internal_run():  # brain's own model run: it needs no memory, and gets none
         return HookAnswer(answer_json(tool, empty_context(_INTERNAL)), None, _INTERNAL)
     try:
-        from brain.api import Brain
-
         note_run(home, tool, "session-start")
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
-        ctx = context(Brain.open(home), project=project, budget=CONTEXT_BUDGET.get(tool))
+        # A reader, not the porcelain: the context only reads files, and the write
+        # machinery would cost the start-up of every agent session.
+        ctx = context(Reader.open(home), project=project, budget=CONTEXT_BUDGET.get(tool))
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts
         reason = _reason(exc)
+        import traceback  # only on failure: the hook's start-up is counted in milliseconds
+
         detail = reason if _expected(exc) else traceback.format_exc().rstrip()
         log_failure(home, "session-start", detail)
         ctx = empty_context(f"brain memory unavailable: {reason}")
@@ -183,6 +192,8 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
         transcript = transcript if isinstance(transcript, str) and transcript else None
         if not (home / ".brain").is_dir():
             raise FileNotFoundError(f"{home} is not a brain home; run 'brain init'")
+        import subprocess
+
         command = after_session_command(home, transcript)
         log_path = home / LOG_DIR / JOB_LOG
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -210,6 +221,7 @@ class StepResult:
     command: str
     ok: bool
     message: str
+    skipped: bool = False  # the step had nothing to do (consolidation under its threshold)
 
 
 def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
@@ -240,7 +252,11 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
         results.append(StepResult("brain extract", True, _summary(extracted)))
         _fold(brain, harvested, extracted)
         consolidated = brain.consolidate()
-        results.append(StepResult("brain consolidate", True, _summary(consolidated)))
+        if consolidated.ran:
+            results.append(StepResult("brain consolidate", True, _summary(consolidated)))
+        else:
+            reason = consolidated.reason or "nothing to do"
+            results.append(StepResult("brain consolidate", True, reason, skipped=True))
     except Exception as exc:  # the job logs and stops; the agent was never waiting on it
         step = ("brain harvest", "brain extract", "brain consolidate")[len(results)]
         results.append(StepResult(step, False, _reason(exc)))

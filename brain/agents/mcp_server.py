@@ -13,10 +13,16 @@ on it.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
+from brain import __version__
 from brain.errors import BrainError
 from brain.home.results import to_jsonable
 
@@ -97,7 +103,9 @@ def build_server(home: Path, project: Path | None = None) -> Any:
     from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
 
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = MCPServer(
+        SERVER_NAME, version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
     reading = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
     writing = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
     deleting = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
@@ -156,6 +164,117 @@ def build_server(home: Path, project: Path | None = None) -> Any:
     return server
 
 
+# -- answering initialize before the mcp package is imported ----------------------------
+#
+# Importing ``mcp`` takes 1.5 s or more (its pydantic models for every protocol
+# version), and a client waits that long for its ``initialize`` answer, or gives up.
+# So the first line is read here and, when it is ``initialize``, answered at once with
+# what the server would say; the line is then replayed to the real server, whose own
+# answer to it is dropped (and checked against the early one). Every other message is
+# the mcp package's to handle.
+
+# What mcp's server negotiates (mcp.server.runner.HANDSHAKE_PROTOCOL_VERSIONS) and
+# announces for brain's tools; tests/test_mcp.py checks both against the package.
+HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+CAPABILITIES: dict[str, Any] = {
+    "prompts": {"listChanged": False},
+    "resources": {"listChanged": False, "subscribe": False},
+    "tools": {"listChanged": False},
+}
+
+
+def early_answer(line: str) -> tuple[Any, str] | None:
+    """The request id and the answer line to an ``initialize`` request; None otherwise."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or message.get("method") != "initialize":
+        return None
+    if "id" not in message:
+        return None
+    params = message.get("params")
+    requested = params.get("protocolVersion") if isinstance(params, dict) else None
+    version = requested if requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
+    result = {
+        "capabilities": CAPABILITIES,
+        "instructions": INSTRUCTIONS,
+        "protocolVersion": version,
+        "serverInfo": {"name": SERVER_NAME, "version": __version__},
+    }
+    answer = {"jsonrpc": "2.0", "id": message["id"], "result": result}
+    return message["id"], json.dumps(answer, separators=(",", ":")) + "\n"
+
+
+class _Replay:
+    """Standard input with the line already read put back in front."""
+
+    def __init__(self, first: str, rest: TextIO) -> None:
+        self._first: str | None = first
+        self._rest = rest
+
+    def readline(self) -> str:
+        if self._first is not None:
+            line, self._first = self._first, None
+            return line
+        return self._rest.readline()
+
+
+class _DropAnswer:
+    """Standard output that drops the server's own answer to the request answered early."""
+
+    def __init__(self, out: TextIO, request_id: Any, sent: str) -> None:
+        self._out, self._id, self._sent = out, request_id, json.loads(sent)
+
+    def write(self, text: str) -> int:
+        if self._id is not None:
+            with contextlib.suppress(ValueError):
+                message = json.loads(text)
+                if isinstance(message, dict) and message.get("id") == self._id:
+                    self._id = None
+                    if message != self._sent:  # a newer mcp says something else: say so
+                        sys.stderr.write(
+                            f"brain mcp: initialize answered early as {self._sent}, "
+                            f"the server says {message}\n"
+                        )
+                    return len(text)
+        return self._out.write(text)
+
+    def flush(self) -> None:
+        self._out.flush()
+
+
+def _read_line(fd: int = 0) -> str:
+    """One line from ``fd``, a byte at a time: nothing past it is taken from the stream."""
+    data = bytearray()
+    while not data.endswith(b"\n"):
+        byte = os.read(fd, 1)
+        if not byte:
+            break
+        data += byte
+    return data.decode("utf-8", errors="replace")
+
+
 def serve(home: Path, project: Path | None = None) -> None:
     """Run the server on stdin/stdout until the client closes it."""
-    build_server(home, project).run("stdio")
+    first = _read_line()
+    early = early_answer(first)
+    if early is not None:
+        os.write(1, early[1].encode())
+    server = build_server(home, project)
+    stdin = _Replay(first, io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    stdout: Any = sys.stdout if early is None else _DropAnswer(sys.stdout, *early)
+    anyio_run(server, stdin, stdout)
+
+
+def anyio_run(server: Any, stdin: Any, stdout: Any) -> None:
+    """Serve over the given text streams; what ``MCPServer.run("stdio")`` does over its own."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    async def main() -> None:
+        async with stdio_server(anyio.wrap_file(stdin), anyio.wrap_file(stdout)) as (read, write):
+            lowlevel = server._lowlevel_server  # run_stdio_async's own call, over our streams
+            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+
+    anyio.run(main)

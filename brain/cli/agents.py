@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +26,9 @@ project_option = click.option(
 def context_(state: State, project: Path | None, budget: int | None, as_json: bool) -> None:
     """Print what an agent sees at session start: summary, project knowledge, record index."""
     from brain.agents.context import context
+    from brain.home.reader import Reader  # reads only: none of the write machinery
 
-    result = context(state.brain(), project=project or Path.cwd(), budget=budget)
+    result = context(Reader.open(state.home), project=project or Path.cwd(), budget=budget)
     if result.notice and not as_json:
         click.echo(result.notice, err=True)
     emit(result, as_json, lambda r: r.text.rstrip("\n"))
@@ -194,10 +194,9 @@ def hook() -> None:
 
 
 def _stdin() -> str:
-    try:
-        return "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-    except (OSError, ValueError, UnicodeDecodeError):
-        return ""
+    from brain.agents.hooks import read_stdin
+
+    return read_stdin()
 
 
 tool_option = click.option(
@@ -239,7 +238,8 @@ def hook_after_session(state: State, transcript: str | None) -> None:
     from brain.agents.hooks import run_after_session
 
     for step in run_after_session(state.home, transcript):
-        click.echo(f"{step.command}: {'ok' if step.ok else 'failed'}: {step.message}", err=True)
+        outcome = "skipped" if step.skipped else "ok" if step.ok else "failed"
+        click.echo(f"{step.command}: {outcome}: {step.message}", err=True)
     click.echo("after-session done", err=True)
 
 

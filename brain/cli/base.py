@@ -4,28 +4,39 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from brain import __version__
 from brain.errors import BrainError
 from brain.home.paths import resolve_home
 
 if TYPE_CHECKING:
     from brain.api import Brain
+    from brain.progress import Progress
 
 
 class BrainGroup(click.Group):
-    """Turns every :class:`BrainError` into ``Error: …`` on stderr and exit status 1."""
+    """Turns every :class:`BrainError` into ``Error: …`` on stderr and exit status 1.
+
+    Under ``--json`` the error is ``{"error": ..., "hint": ...}`` on stdout instead, so
+    a program reading the output always gets JSON; the exit status is the same.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BrainError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            state = ctx.find_object(State)
+            if state is not None and state.as_json:
+                click.echo(json.dumps({"error": exc.message, "hint": exc.hint}, ensure_ascii=False))
+            else:
+                click.echo(f"Error: {exc}", err=True)
             ctx.exit(1)
 
 
@@ -34,6 +45,7 @@ class State:
     """What the group passes to every command."""
 
     home_flag: str | None = None
+    as_json: bool = False
 
     @property
     def home(self) -> Path:
@@ -51,7 +63,18 @@ class State:
 
 
 pass_state = click.make_pass_decorator(State, ensure=True)
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _note_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    """Remember ``--json`` where the group's error handler can see it."""
+    if value:
+        ctx.ensure_object(State).as_json = True
+    return value
+
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, callback=_note_json, help="Print JSON."
+)
 
 
 def emit(result: Any, as_json: bool, human: Callable[[Any], str | None]) -> None:
@@ -64,6 +87,31 @@ def emit(result: Any, as_json: bool, human: Callable[[Any], str | None]) -> None
     text = human(result)
     if text:
         click.echo(text)
+
+
+@contextmanager
+def progress_bar(label: str, as_json: bool) -> Iterator[Progress | None]:
+    """A progress callback drawing click's bar on stderr, with an ETA once a total is known.
+
+    Only on a terminal: under ``--json``, or when stdout or stderr is not a terminal
+    (a pipe, a file, an agent's hook), this yields None and the work stays quiet.
+    """
+    if as_json or not (sys.stdout.isatty() and sys.stderr.isatty()):
+        yield None
+        return
+    bars: list[Any] = []
+
+    def report(done: int, total: int | None) -> None:
+        if not bars:
+            bars.append(click.progressbar(length=total, label=label, file=sys.stderr))
+            bars[0].__enter__()
+        bars[0].update(done - bars[0].pos)
+
+    try:
+        yield report
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
 
 
 def warn(message: str) -> None:
@@ -84,7 +132,7 @@ def read_input(value: str) -> str:
     help="The memory home (default: $BRAIN_HOME, else $XDG_DATA_HOME/brain, "
     "else ~/.local/share/brain).",
 )
-@click.version_option(package_name="brain-memory", prog_name="brain")
+@click.version_option(__version__, prog_name="brain")
 @click.pass_context
 def main(ctx: click.Context, home_flag: str | None) -> None:
     """brain: one long-term memory, owned by you, for every AI coding agent you use.

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state, warn
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 
 _SOURCES = ("claude", "codex", "gemini")
 
@@ -94,9 +94,14 @@ def harvest(
     """
     sources = _SOURCES if source == "all" else (source,)
     max_age = float("inf") if everything else _days(since) if since else None
-    result = state.brain().harvest(
-        sources=sources, dry_run=dry_run, paths=list(paths) or None, max_age_days=max_age
-    )
+    with progress_bar("harvesting", as_json) as progress:
+        result = state.brain().harvest(
+            sources=sources,
+            dry_run=dry_run,
+            paths=list(paths) or None,
+            max_age_days=max_age,
+            progress=progress,
+        )
     for failure in result.failures:
         warn(f"could not read {failure}")
     if result.index_error:
@@ -175,8 +180,9 @@ def _show_text(view: Any) -> str:
 @json_option
 @pass_state
 def sessions_show(state: State, session_id: str, as_json: bool) -> None:
-    """Show a harvested session (SESSION_ID or a unique prefix): metadata and turns."""
-    emit(state.brain().session(session_id), as_json, _show_text)
+    """Show a harvested session (SESSION_ID, a unique prefix, or a recall hit's ID#TURN)."""
+    # A recall hit names a turn as ID#TURN: the session is the part before the #.
+    emit(state.brain().session(session_id.partition("#")[0]), as_json, _show_text)
 
 
 @sessions.command("import")

@@ -78,6 +78,37 @@ def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
     emit(state.brain().remote_add(url, name), as_json, lambda r: r.message)
 
 
+@remote.command("set-url")
+@click.argument("url")
+@click.option("--name", default="origin", show_default=True)
+@json_option
+@pass_state
+def remote_set_url(state: State, url: str, name: str, as_json: bool) -> None:
+    """Point an existing remote at another URL."""
+    emit(state.brain().remote_set_url(url, name), as_json, lambda r: r.message)
+
+
+@remote.command("remove")
+@click.argument("name", default="origin")
+@json_option
+@pass_state
+def remote_remove(state: State, name: str, as_json: bool) -> None:
+    """Forget a remote (default: origin); nothing is deleted there."""
+    emit(state.brain().remote_remove(name), as_json, lambda r: r.message)
+
+
+@remote.command("show")
+@json_option
+@pass_state
+def remote_show(state: State, as_json: bool) -> None:
+    """List the remotes: name and URL."""
+    emit(
+        state.brain().remote_show(),
+        as_json,
+        lambda remotes: "\n".join(f"{n}\t{u}" for n, u in remotes.items()) or "no remotes",
+    )
+
+
 @main.command()
 @click.option("--remote", "name", default="origin", show_default=True)
 @json_option

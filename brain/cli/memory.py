@@ -18,7 +18,7 @@ from brain.cli.base import State, emit, json_option, main, pass_state, read_inpu
     "--type",
     "-t",
     "type_",
-    help="fact, preference, instruction, lesson, decision, ... "
+    help="fact, preference, instruction, decision, lesson or correction "
     "(default: the superseded record's type, else fact)",
 )
 @click.option("--tag", "tags", multiple=True, help="A tag, e.g. project:api (repeatable).")
@@ -96,7 +96,9 @@ def list_(state: State, type_: str | None, tag: str | None, archived: bool, as_j
         lambda records: (
             "\n".join(f"{r.key}  [{r.type}]  {r.description}" for r in records)
             or (
-                "the archive is empty"
+                "no records match"
+                if type_ or tag
+                else "the archive is empty"
                 if archived
                 else "no records yet; add one with 'brain remember'"
             )

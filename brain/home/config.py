@@ -105,10 +105,21 @@ def _coerce(name: str, value: Any, origin: str) -> Any:
     try:
         typed = _convert(kind, value)
     except (TypeError, ValueError):
-        raise ConfigError(f"{origin}: {name} must be {kind.split(' ')[0]}, not {value!r}") from None
+        shape = _shape(kind, KNOWN[name].default)
+        raise ConfigError(f"{origin}: {name} must be {shape}, not {value!r}") from None
     if name in _POSITIVE and not typed > 0:
         raise ConfigError(f"{origin}: {name} must be more than 0, not {value!r}")
     return typed
+
+
+def _shape(kind: str, default: Any) -> str:
+    """What a valid value of ``kind`` looks like, with the key's default as the example."""
+    if kind.startswith("bool"):
+        return "true or false"
+    if kind.startswith(("int", "float")):
+        example = default if isinstance(default, int | float) and default > 0 else 10
+        return f"{'a whole number' if kind.startswith('int') else 'a number'} such as {example}"
+    return "text"
 
 
 def _convert(kind: str, value: Any) -> Any:
@@ -223,7 +234,7 @@ def set_value(home: Path, name: str, raw: str) -> Any:
     """Set ``name`` to ``raw`` in brain.yaml, keeping comments; return the typed value."""
     if name not in KNOWN:
         raise _unknown(name, "brain config")
-    value = _coerce(name, raw, name)
+    value = _coerce(name, raw, "brain config set")
     path = home / CONFIG
     yaml = _yaml()
     data = yaml.load(read_text(path)) if path.exists() else None

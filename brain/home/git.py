@@ -23,7 +23,6 @@ land on the branch, which git lock files a killed process left behind.
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -114,6 +113,8 @@ def run_git(
     Raises:
         RepoError: git exited with a status not in ``ok``, or could not be started.
     """
+    import subprocess  # not at the top: the session-start hook reads a home and runs no git
+
     command = ["git", *(["-C", str(home)] if home is not None else []), *args]
     full_env = {**os.environ, **_C_LOCALE, **(env or {})}
     deadline = time.monotonic() + LOCK_WAIT
@@ -246,6 +247,8 @@ def _git_running_in(home: Path, since: float) -> bool:
     """
     proc = Path("/proc")
     if not proc.is_dir():
+        import subprocess
+
         listed = subprocess.run(["ps", "-A", "-o", "comm="], capture_output=True, text=True)
         return listed.returncode != 0 or any(
             Path(line.strip()).name == "git" for line in listed.stdout.splitlines()

@@ -23,8 +23,19 @@ from brain.home import config as config_mod
 from brain.home.files import atomic_write, make_private_dir
 from brain.home.lock import home_lock
 from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
-from brain.home.recordcache import cached_records
-from brain.home.records import Record, first_line, iso, load, new_id, slugify, utcnow, validate_key
+from brain.home.reader import NotAHomeError
+from brain.home.recordcache import cached_heads, cached_records
+from brain.home.records import (
+    Record,
+    check_type,
+    first_line,
+    iso,
+    load,
+    new_id,
+    slugify,
+    utcnow,
+    validate_key,
+)
 from brain.home.redact import find_secrets, redact
 from brain.home.repo import Repo
 from brain.home.results import (
@@ -49,14 +60,6 @@ __all__ = ["Home", "HomeExistsError", "NotAHomeError", "RecordNotFoundError", "S
 
 GITIGNORE = ".brain/\n"
 GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
-
-
-class NotAHomeError(BrainError):
-    """The path is not a memory home."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} is not a brain home", hint="run 'brain init'")
-        self.path = path
 
 
 class HomeExistsError(BrainError):
@@ -181,6 +184,8 @@ class Home:
         Relearning a key keeps the old record's type and tags unless new ones are given;
         a new key defaults to type ``fact``.
         """
+        if type is not None:
+            check_type(redact(type))  # the error echoes the type: never a secret in it
         body = redact(text).strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
@@ -228,7 +233,14 @@ class Home:
             path = self.record_path(key, archived=archived)
             if path.exists():
                 return ShowResult(load(path), self.rel(path), archived)
-        raise RecordNotFoundError(key)
+        raise RecordNotFoundError(key, near=self.near_keys(key))
+
+    def near_keys(self, key: str) -> builtins.list[str]:
+        """Keys of records (live or archived) spelled like ``key``, closest first."""
+        import difflib
+
+        keys = {p.stem for folder in (MEMORIES, ARCHIVE) for p in (self.path / folder).glob("*.md")}
+        return difflib.get_close_matches(key, sorted(keys), n=3, cutoff=0.75)
 
     def records(self, *, archived: bool = False) -> Iterator[Record | Problem]:
         """Every record file parsed, in key order; unreadable files come as problems.
@@ -236,6 +248,10 @@ class Home:
         Served from a cache in ``.brain/`` that re-reads only files that changed.
         """
         return cached_records(self, ARCHIVE if archived else MEMORIES)
+
+    def heads(self) -> builtins.list[tuple[str, str, str, str]]:
+        """(key, description, updated, id) of every readable live record, in key order."""
+        return cached_heads(self, MEMORIES)
 
     def list(
         self, *, type: str | None = None, tag: str | None = None, archived: bool = False
@@ -247,6 +263,8 @@ class Home:
                 problems.append(item)
             elif (type is None or item.type == type) and (tag is None or tag in item.tags):
                 found.append(item)
+        if type is not None and not found:
+            check_type(type)  # a misspelt type says so instead of listing nothing
         found.sort(key=lambda r: (r.updated, r.id), reverse=True)
         return ListResult(tuple(found), tuple(problems))
 

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 from brain.home.files import atomic_write
-from brain.home.records import Record, load
-from brain.home.results import Problem
+from brain.home.records import Problem, Record, load
 
 if TYPE_CHECKING:
     from brain.home.paths import Located
@@ -65,11 +64,8 @@ def _thaw(entry: dict[str, Any]) -> Record | Problem:
     return Record(**fields)
 
 
-def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
-    """Every ``<folder>/*.md`` parsed, in name order; unreadable files come as problems."""
-    cache = _cache_path(home, folder)
-    old = _load_cache(cache)
-    files: dict[str, list[Any]] = {}
+def _listing(home: Located, folder: str) -> dict[str, list[int]]:
+    """Each ``.md`` file's [size, mtime_ns] in name order; mtime -1 when it is racy."""
     try:
         entries = sorted(
             (e for e in os.scandir(home.path / folder) if e.name.endswith(".md")),
@@ -78,30 +74,80 @@ def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
     except FileNotFoundError:
         entries = []
     racy_after = time.time_ns() - RACY_NS
+    listing = {}
     for entry in entries:
-        if not entry.is_file():
-            continue
-        stat = entry.stat()
-        signature = [stat.st_size, stat.st_mtime_ns if stat.st_mtime_ns < racy_after else -1]
-        previous = old.get(entry.name)
-        if (
-            signature[1] != -1
-            and isinstance(previous, list)
-            and len(previous) == 2
-            and previous[0] == signature
-        ):
-            files[entry.name] = previous
+        if entry.is_file():
+            stat = entry.stat()
+            mtime = stat.st_mtime_ns if stat.st_mtime_ns < racy_after else -1
+            listing[entry.name] = [stat.st_size, mtime]
+    return listing
+
+
+def _fresh(previous: Any, signature: list[int]) -> bool:
+    return (
+        signature[1] != -1
+        and isinstance(previous, list)
+        and len(previous) == 2
+        and previous[0] == signature
+    )
+
+
+def _save(path: Path, files: dict[str, Any]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = json.dumps({"version": VERSION, "files": files}, ensure_ascii=False)
+        atomic_write(path, payload, tmp_dir=path.parent, sync=False)
+    except (OSError, TypeError, ValueError):
+        pass  # a record whose fields JSON cannot hold is simply parsed each time
+
+
+def _refresh(home: Located, folder: str, listing: dict[str, list[int]]) -> dict[str, list[Any]]:
+    """The cached entries of every listed file, parsing only the changed ones."""
+    cache = _cache_path(home, folder)
+    old = _load_cache(cache)
+    files: dict[str, list[Any]] = {}
+    for name, signature in listing.items():
+        previous: Any = old.get(name)
+        if _fresh(previous, signature):
+            files[name] = previous
         else:
-            files[entry.name] = [signature, _entry(home, Path(entry.path))]
+            files[name] = [signature, _entry(home, home.path / folder / name)]
     if files != old:
-        try:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            payload = json.dumps({"version": VERSION, "files": files}, ensure_ascii=False)
-            atomic_write(cache, payload, tmp_dir=cache.parent, sync=False)
-        except (OSError, TypeError, ValueError):
-            pass  # a record whose fields JSON cannot hold is simply parsed each time
-    for _, entry_data in files.values():
+        _save(cache, files)
+    return files
+
+
+def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
+    """Every ``<folder>/*.md`` parsed, in name order; unreadable files come as problems."""
+    for _, entry_data in _refresh(home, folder, _listing(home, folder)).values():
         try:
             yield _thaw(entry_data)
         except (TypeError, KeyError):
             continue
+
+
+def _head(entry: dict[str, Any]) -> list[str] | None:
+    record = entry.get("record")
+    if not isinstance(record, dict):
+        return None
+    return [str(record.get(name) or "") for name in ("key", "description", "updated", "id")]
+
+
+def cached_heads(home: Located, folder: str) -> list[tuple[str, str, str, str]]:
+    """(key, description, updated, id) of every readable record in ``<folder>``, name order.
+
+    What the session-start index needs, from a smaller cache of its own: a record's body
+    can be a hundred times its head, and the hook runs before every agent session. When
+    any file changed, the full cache is refreshed first and the heads taken from it.
+    """
+    path = home.state / "cache" / f"heads-{folder}.json"
+    listing = _listing(home, folder)
+    old = _load_cache(path)
+    if len(old) == len(listing) and all(_fresh(old.get(n), s) for n, s in listing.items()):
+        heads = [old[name][1] for name in listing]
+    else:
+        files = _refresh(home, folder, listing)
+        table = {name: [signature, _head(entry)] for name, (signature, entry) in files.items()}
+        _save(path, table)
+        heads = [head for _, head in table.values()]
+    return [(h[0], h[1], h[2], h[3]) for h in heads if isinstance(h, list) and len(h) == 4]

@@ -235,3 +235,34 @@ def parse(text: str, path: Path) -> Record:
 def load(path: Path) -> Record:
     """Read and parse one record file."""
     return parse(read_text(path), path)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A file in the home that could not be read; the rest still works."""
+
+    path: str
+    line: int | None
+    message: str
+
+
+# The kinds of record brain writes; the extract and consolidate answers use the same set
+# (brain.models.schema.MemoryType). Imported records may carry others and keep them.
+RECORD_TYPES = ("fact", "preference", "instruction", "decision", "lesson", "correction")
+
+
+class UnknownTypeError(BrainError):
+    """A record type outside :data:`RECORD_TYPES` where a known one is needed."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(
+            f"unknown record type {kind!r}", hint=f"known types: {', '.join(RECORD_TYPES)}"
+        )
+        self.kind = kind
+
+
+def check_type(kind: str) -> str:
+    """``kind`` if it is a known record type, else :class:`UnknownTypeError`."""
+    if kind not in RECORD_TYPES:
+        raise UnknownTypeError(kind)
+    return kind

@@ -27,11 +27,36 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["KINDS", "Finding", "find_secrets", "redact"]
 
 _MARKER_PREFIX = "[REDACTED:"
+
+
+class _LazyPattern:
+    """A regex compiled on first use.
+
+    Compiling the two dozen patterns below takes several milliseconds, which every
+    command would pay at start-up though most (the session-start hook, ``list``,
+    ``log``) redact nothing.
+    """
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return getattr(self._compiled, name)
+
+
+def _lazy(source: str, flags: int = 0) -> re.Pattern[str]:
+    return cast("re.Pattern[str]", _LazyPattern(source, flags))
 
 
 @dataclass(frozen=True)
@@ -101,7 +126,7 @@ _RULES: tuple[_Rule, ...] = (
     # (transcripts get truncated) is redacted through its base64 body.
     _Rule(
         "private_key",
-        re.compile(
+        _lazy(
             r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
             r"(?:.{0,65536}?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
             r"|(?:[A-Za-z0-9+/=:,. \t\r\n-]|\\[nr])*)",
@@ -109,59 +134,57 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     # AWS access key ids: long-lived (AKIA) and temporary STS (ASIA).
-    _Rule("aws_access_key_id", re.compile(r"A(?:KI|SI)A[A-Z0-9]{16}(?![A-Za-z0-9])"), _ALNUM),
+    _Rule("aws_access_key_id", _lazy(r"A(?:KI|SI)A[A-Z0-9]{16}(?![A-Za-z0-9])"), _ALNUM),
     # AWS secret access keys only have a recognisable shape next to their name.
     _Rule(
         "aws_secret_access_key",
-        re.compile(
+        _lazy(
             r"(?i:secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"
             r"(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
         ),
         hints=("secret",),
     ),
     # GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens.
-    _Rule("github_token", re.compile(r"gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])"), _WORD),
+    _Rule("github_token", _lazy(r"gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])"), _WORD),
     # GitHub fine-grained personal access tokens.
-    _Rule("github_token", re.compile(r"github_pat_[A-Za-z0-9_]{22,255}"), _WORD),
+    _Rule("github_token", _lazy(r"github_pat_[A-Za-z0-9_]{22,255}"), _WORD),
     # GitLab personal/project/group access tokens.
-    _Rule("gitlab_token", re.compile(r"glpat-[A-Za-z0-9_-]{20,}"), _TOKEN),
+    _Rule("gitlab_token", _lazy(r"glpat-[A-Za-z0-9_-]{20,}"), _TOKEN),
     # Anthropic API and admin keys; listed before OpenAI, whose shape also fits them.
-    _Rule("anthropic_key", re.compile(r"sk-ant-[A-Za-z0-9_-]{20,}"), _TOKEN),
+    _Rule("anthropic_key", _lazy(r"sk-ant-[A-Za-z0-9_-]{20,}"), _TOKEN),
     # OpenAI project/service-account/admin keys, then legacy keys (no hyphen in the
     # body, so hyphenated words such as sk-learn-compatible are not hit).
     _Rule(
         "openai_key",
-        re.compile(r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}"),
+        _lazy(r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}"),
         _TOKEN,
     ),
     # Google API keys (Maps, Gemini, Firebase...).
-    _Rule("google_api_key", re.compile(r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"), _WORD),
+    _Rule("google_api_key", _lazy(r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"), _WORD),
     # Slack bot/user/app-level/refresh tokens.
-    _Rule(
-        "slack_token", re.compile(r"xox[baprse]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}"), _WORD
-    ),
+    _Rule("slack_token", _lazy(r"xox[baprse]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}"), _WORD),
     # Slack incoming webhooks: the URL path is the credential.
     _Rule(
         "slack_webhook",
-        re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
+        _lazy(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
         _WORD,
     ),
     # Stripe secret and restricted keys, live and test.
-    _Rule("stripe_key", re.compile(r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD, ("sk_", "rk_")),
+    _Rule("stripe_key", _lazy(r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD, ("sk_", "rk_")),
     # npm automation/publish tokens.
-    _Rule("npm_token", re.compile(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), _WORD),
+    _Rule("npm_token", _lazy(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), _WORD),
     # Hugging Face user access tokens.
-    _Rule("huggingface_token", re.compile(r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])"), _WORD),
+    _Rule("huggingface_token", _lazy(r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])"), _WORD),
     # JSON Web Tokens: base64url header and payload (both JSON, so "eyJ"), signature.
     _Rule(
         "jwt",
-        re.compile(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
+        _lazy(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
         _TOKEN,
     ),
     # HTTP Authorization headers (and a bare "Bearer <token>"): keep the scheme.
     _Rule(
         "auth_header",
-        re.compile(
+        _lazy(
             r"(?:(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?:(?i:bearer|basic|token|bot)\s+)?"
             r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/-]{16}))"
             r"(?P<secret>[A-Za-z0-9._~+/=-]+|\$\{?\w+\}?|<[^>\n]*>|\[REDACTED:[^\]\n]*\])"
@@ -171,14 +194,14 @@ _RULES: tuple[_Rule, ...] = (
     # user:password@ in any scheme://; only the password is replaced.
     _Rule(
         "url_credentials",
-        re.compile(r"://[^\s/:@\"'<>\[\]]{0,256}:(?P<secret>[^\s/\"'<>]+)@"),
+        _lazy(r"://[^\s/:@\"'<>\[\]]{0,256}:(?P<secret>[^\s/\"'<>]+)@"),
     ),
     # key = value / key: value / "key": "value" for keys ending in a secret word. The
     # regex starts at the secret word (a prefix such as DB_ may precede it) because a
     # leading [\w.-]* would be retried at every offset of every word.
     _Rule(
         "secret_assignment",
-        re.compile(
+        _lazy(
             r"(?P<key>(?i:" + _KEY_WORDS + r"))(?![A-Za-z0-9])"
             r"[\"']?[ \t]*(?::=|=>|[:=])[ \t]*" + _VALUE
         ),
@@ -187,7 +210,7 @@ _RULES: tuple[_Rule, ...] = (
     # Command-line flags: --password hunter2, --api-key=... is the rule above.
     _Rule(
         "secret_assignment",
-        re.compile(r"--(?:[a-z]+-)*(?P<key>password|passwd|token|secret|api-key) +" + _VALUE),
+        _lazy(r"--(?:[a-z]+-)*(?P<key>password|passwd|token|secret|api-key) +" + _VALUE),
     ),
 )
 
@@ -195,7 +218,7 @@ KINDS: tuple[str, ...] = tuple(dict.fromkeys(rule.kind for rule in _RULES))
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
 
 # Values after a secret key that are evidently not a secret (see the module docstring).
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = _lazy(
     r"""(?ix)
     (?:none|null|nil|true|false|yes|no|on|off|undefined|required|optional|string|str|\.\.\.)
     | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)? | \{\{.*\}\} | %\(?\w+\)?s?
@@ -208,8 +231,8 @@ _PLACEHOLDER = re.compile(
 # A bare identifier that itself names a secret is code passing a variable along
 # (``token: csrfToken``, ``password=self.password``), not a literal secret. Only whole
 # name segments count, so ``monkey`` or ``password1`` are still redacted.
-_NAME = re.compile(r"[A-Za-z_][A-Za-z_.]*")
-_NAME_SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_NAME = _lazy(r"[A-Za-z_][A-Za-z_.]*")
+_NAME_SEGMENT = _lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _SECRET_SEGMENTS = frozenset(
     ("pass", "password", "passwd", "pwd", "secret", "token", "key", "apikey")
     + ("cred", "creds", "credential", "credentials", "auth")

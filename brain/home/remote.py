@@ -31,6 +31,25 @@ def remote_add(home: Home, url: str, name: str = "origin") -> SyncResult:
     return SyncResult("remote-add", name, home.repo.head(), f"{name} -> {url}")
 
 
+def remote_set_url(home: Home, url: str, name: str = "origin") -> SyncResult:
+    """Point the existing remote ``name`` at ``url``."""
+    _remote(home, name)
+    home.repo.set_remote(name, url)
+    return SyncResult("remote-set-url", name, home.repo.head(), f"{name} -> {url}")
+
+
+def remote_remove(home: Home, name: str = "origin") -> SyncResult:
+    """Forget the remote ``name``; the remote itself and the home's history are untouched."""
+    _remote(home, name)
+    home.repo.remove_remote(name)
+    return SyncResult("remote-remove", name, home.repo.head(), f"removed remote {name}")
+
+
+def remote_show(home: Home) -> dict[str, str]:
+    """Every remote the home knows: name → URL."""
+    return home.repo.remotes()
+
+
 def _remote(home: Home, name: str) -> str:
     if name not in home.repo.remotes():
         raise RemoteError(f"no remote {name!r}", hint="add one with 'brain remote add URL'")

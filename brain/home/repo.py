@@ -332,6 +332,10 @@ class Repo:
         """Add the remote ``name``, or point it at ``url`` if it exists."""
         self._git("remote", "set-url" if name in self.remotes() else "add", name, url)
 
+    def remove_remote(self, name: str) -> None:
+        """Forget the remote ``name`` and its remote-tracking branches."""
+        self._git("remote", "remove", name)
+
     def push(self, remote: str) -> None:
         """Push the branch to ``remote`` and track it there."""
         self._git("push", "--quiet", "-u", remote, f"{BRANCH}:{BRANCH}")

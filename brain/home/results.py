@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any
 
+from brain.home.records import Problem as Problem
 from brain.home.records import Record
 
 
@@ -45,15 +46,6 @@ class ForgetResult:
     id: str
     path: str
     commit: str
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """A file in the home that could not be read; the rest still works."""
-
-    path: str
-    line: int | None
-    message: str
 
 
 @dataclass(frozen=True, slots=True)

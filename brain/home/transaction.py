@@ -33,8 +33,9 @@ CommitHook = Callable[[str | None, str, Sequence[str]], None]
 class RecordNotFoundError(BrainError):
     """No record has the key."""
 
-    def __init__(self, key: str, where: str = "memory") -> None:
-        super().__init__(f"no record {key!r} in {where}", hint="see 'brain list'")
+    def __init__(self, key: str, where: str = "memory", near: Sequence[str] = ()) -> None:
+        hint = f"did you mean {' or '.join(map(repr, near))}?" if near else "see 'brain list'"
+        super().__init__(f"no record {key!r} in {where}", hint=hint)
         self.key = key
 
 

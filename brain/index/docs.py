@@ -68,6 +68,16 @@ class Hit:
     snippet: str
 
 
+def turn_key(path: str) -> str:
+    """``<session id>#<turn>`` for a transcript turn's path, ``session:<source>:<id>#<n>``.
+
+    Turns have no record key; this one names what ``brain sessions show`` opens.
+    """
+    if not path.startswith("session:"):
+        return ""
+    return path.removeprefix("session:").partition(":")[2]
+
+
 def filters(
     types: Sequence[str] | None,
     tags: Sequence[str] | None,

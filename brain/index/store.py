@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 
 from brain.index import rank as ranking
 from brain.index.author import named_authors, reward_author
+from brain.index.cjk import cjk_candidates, cjk_runs
 from brain.index.coverage import reward_coverage
 from brain.index.db import META_REBUILD, IndexCorruptError, connect, transaction
-from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row
+from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row, turn_key
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
 from brain.index.fusion import (
     RELATED_WORDS,
@@ -301,6 +302,10 @@ class Index:
     ) -> list[Hit]:
         pool = max(100 if parsed.recent else 3 * k, 30)
         candidates = self._candidates(or_match(parsed.terms), where, params, pool)
+        if runs := cjk_runs(text):  # unicode61 cannot split these: look for substrings
+            candidates = interpolate(
+                candidates, cjk_candidates(self._conn, runs, where, params, pool), 1.0
+            )
         # An author the question names decides which matches feedback learns from as
         # well as the final order: "What has Melanie painted?" should expand with
         # Melanie's painting words, not Caroline's.
@@ -398,6 +403,7 @@ class Index:
         hits = []
         for r in ranked:
             _, path, key, type_, kind, desc, created, updated, body = rows[r.doc_id]
+            key = key or turn_key(path)
             hits.append(
                 Hit(path, key, type_, kind, desc, r.score, created, updated, snippet(body, terms))
             )

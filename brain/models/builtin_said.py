@@ -30,6 +30,7 @@ from brain.home.redact import redact
 from brain.models.safety import INJECTION, STORE_SECRET, unsafe
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.text import typed_turns
 
 __all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line", "project_name"]
 
@@ -153,10 +154,8 @@ _KEY_STOP = frozenset(
 
 
 def human_turns(transcript: Transcript) -> Iterator[Turn]:
-    """The turns a person typed: user role, not injected, not a compaction summary."""
-    for turn in transcript.turns:
-        if turn.role == "user" and not turn.injected and not turn.summary and turn.text.strip():
-            yield turn
+    """The turns a person typed (:func:`brain.sessions.text.typed_turns`, the one count)."""
+    yield from typed_turns(transcript)
 
 
 def _statements(text: str) -> Iterator[tuple[str, str]]:

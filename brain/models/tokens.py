@@ -27,7 +27,6 @@ reads about 0.8 times. ``ESTIMATE_RANGE`` states the factor the tests hold it to
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import re
@@ -125,6 +124,8 @@ def _cache_dirs() -> list[str]:
 
 def _verified_dir() -> str | None:
     """The first directory holding the real cl100k_base file, or None."""
+    import hashlib  # only a tokenizer needs it; the session-start estimate does not
+
     name = hashlib.sha1(_CL100K_URL.encode()).hexdigest()
     for directory in _cache_dirs():
         try:

@@ -172,6 +172,9 @@ class _Run:
     changes: list[Change] = field(default_factory=list)
 
 
+NOTHING_TO_DO = "no raw memories pending and no record to archive"
+
+
 def consolidate(
     home: Home,
     *,
@@ -214,7 +217,8 @@ def consolidate(
     if dry_run:
         return _dry_run(chosen, run_id, raw, existing, len(pending))
     budget = Budget(home.config.max_tokens_per_run)
-    ops = _operations(home, chosen, raw, existing, budget)
+    # Forced with nothing pending, the run only archives what decayed: no model call.
+    ops = _operations(home, chosen, raw, existing, budget) if raw else []
     run = _Run(home, moment, raw)
     with home.transaction() as tx:
         # The model was asked outside the lock; a run that finished meanwhile wins.
@@ -226,6 +230,8 @@ def consolidate(
             _apply(run, op)
         # A record a raw memory restated (even as "none: duplicate") was just used.
         _decay(run, {op.key for op in ops})
+        if not raw and not run.changes:  # no commit, and the last run's diff stays
+            return ConsolidateResult(run_id, model, False, NOTHING_TO_DO, raw_left=0)
         sha, message = _commit(tx, run, run_id, ops, budget)
     runs.clear_error(home, "consolidate")
     return ConsolidateResult(

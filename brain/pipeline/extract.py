@@ -29,6 +29,7 @@ from brain.pipeline import runs, views
 from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
 from brain.sessions.harvest import harvested_sessions, load_transcript
 from brain.sessions.sources.base import Transcript
+from brain.sessions.text import typed_turns
 
 if TYPE_CHECKING:
     from brain.home.config import Config
@@ -373,7 +374,7 @@ def _write_summary(home: Home, rel: str, done: _Done, raws: list[RawMemory], now
         session=session_label(done.ref),
         summary=redact(done.extraction.summary) or "(no summary)",
         title=redact(transcript.title or done.ref.title or ""),
-        user_turns=sum(1 for t in transcript.turns if t.role == "user" and not t.injected),
+        user_turns=len(typed_turns(transcript)),
         turns=len(transcript.turns),
         memories=raws,
         extracted=iso(now),

@@ -12,7 +12,7 @@ A run that finds nothing new costs one ``stat`` per transcript and makes no comm
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.home.transaction import Transaction
     from brain.index.sync import Catalog
+    from brain.progress import Progress
 
 __all__ = [
     "HarvestResult",
@@ -173,6 +174,7 @@ def harvest(
     now: datetime | None = None,
     catalog: Catalog | None = None,
     max_age_days: float | None = None,
+    progress: Progress | None = None,
 ) -> HarvestResult:
     """Harvest finished sessions into this machine's watermarks, in one commit.
 
@@ -187,6 +189,7 @@ def harvest(
         now: the current time (for tests); default the clock.
         max_age_days: read sessions up to this old this time (``--since``, ``--all``),
             instead of the ``max_age_days`` setting.
+        progress: called with the transcript files read so far and their total.
 
     Returns:
         Counts per source, the sessions harvested and the commit (None when nothing
@@ -196,8 +199,16 @@ def harvest(
     want_docs = not dry_run and catalog is not None and catalog.exists
     settings = _settings(home, now, want_docs, paths is not None, max_age_days)
     work = explicit_files(paths) if paths is not None else _discovered(sources)
+    total, done = sum(len(files) for files in work.values()), 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
     with home.transaction() as tx:
-        runs = [_harvest_source(home, src, files, settings) for src, files in work.items()]
+        runs = [_harvest_source(home, src, files, settings, tick) for src, files in work.items()]
         plan = plan_mirror(home) if "claude" in sources and paths is None else None
         message = _message(runs, plan)
         sha = None
@@ -286,7 +297,11 @@ def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
 
 
 def _harvest_source(
-    home: Home, source: str, files: list[SessionFile], settings: _Settings
+    home: Home,
+    source: str,
+    files: list[SessionFile],
+    settings: _Settings,
+    tick: Callable[[], None],
 ) -> _SourceRun:
     run = _SourceRun(source, load_marks(home.path, source))
     for file in files:
@@ -299,6 +314,7 @@ def _harvest_source(
         except Exception as exc:  # zstandard's errors and the like: one file, not the run
             run.bump("failed")
             run.failures.append(f"{file.path}: {type(exc).__name__}: {exc}")
+        tick()
     return run
 
 

@@ -63,6 +63,12 @@ _INJECTED_PREFIXES = (
     "<local-command-stderr>",
     "<local-command-caveat>",
     "<task-notification>",
+    # Shell mode (`!cmd`) and the IDE's selection: the tool wrote these, not the person.
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<ide_selection>",
+    "<ide_opened_file>",
     "[Request interrupted by user",
 )
 

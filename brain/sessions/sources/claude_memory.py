@@ -11,8 +11,6 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import frontmatter
-
 INDEX_NAME = "MEMORY.md"
 
 
@@ -75,6 +73,8 @@ def read_memory_dir(directory: Path) -> list[MemoryFile]:
 def _read(path: Path) -> MemoryFile:
     raw = path.read_bytes()
     text = raw.decode("utf-8", errors="replace")
+    import frontmatter  # here: status and harvest with no memory files skip it
+
     try:
         # parse, not loads: loads fails on a ``content`` or ``handler`` key.
         meta, body = frontmatter.parse(text)

@@ -1,0 +1,185 @@
+"""Whole-process start-up of brain's everyday commands, against plain Python.
+
+Usage: python benchmarks/startup.py [--runs 7] [--small 1000] [--large 20000] [--json]
+
+Each command runs as a fresh process (``python -m brain ...``), as a person or an agent
+tool starts it, so the wall time covers interpreter start-up, imports, reading the home
+and printing. The baseline is ``python -c "import json"`` measured in the same run, with
+the runs of every command interleaved so that a busy machine slows them all alike. Each
+row prints the median, its ratio to the baseline's median and the target ratio.
+
+Homes are built in a temporary directory through ``brain import`` (one commit): one of
+``--small`` records for the reading commands and the session-start hook, one of
+``--large`` records for ``remember``. ``HOME`` points at an empty directory, so
+``harvest`` finds nothing new.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import brain as brain_pkg
+from brain.api import Brain
+
+PY = sys.executable
+HOOK_PAYLOAD = json.dumps(
+    {
+        "session_id": "bench",
+        "transcript_path": "/nonexistent.jsonl",
+        "cwd": "/",
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+)
+
+
+@dataclass
+class Case:
+    """One command line to time; ``argv`` may depend on the run number."""
+
+    name: str
+    argv: Callable[[int], list[str]]
+    home: str | None
+    target: float | None
+    stdin: str | None = None
+    times: list[float] = field(default_factory=list)
+
+
+def build_home(path: Path, size: int) -> None:
+    """A home of ``size`` synthetic records, written in one import."""
+    brain, _ = Brain.init(path)
+    lines = (
+        json.dumps(
+            {
+                "key": f"synthetic-{i:06d}",
+                "type": "fact",
+                "description": f"Synthetic fact number {i} about the build",
+                "body": f"Synthetic fact {i}: the build runs on two cores.",
+            }
+        )
+        for i in range(size)
+    )
+    brain.import_(lines, origin="synthetic")
+    # Files changed in the last two seconds are parsed again on every read (the record
+    # cache's racy window); in use, a home's files are older than that.
+    past = time.time() - 60
+    for path in (brain.path / "memories").iterdir():
+        os.utime(path, (past, past))
+
+
+def cases(small: Path, large: Path) -> list[Case]:
+    """The commands and their targets (a ratio to the baseline)."""
+
+    def brain(*args: str) -> Callable[[int], list[str]]:
+        return lambda _run: [PY, "-m", "brain", *args]
+
+    return [
+        Case("python -c 'import json'", lambda _r: [PY, "-c", "import json"], None, None),
+        Case(
+            "hook session-start",
+            brain("hook", "session-start"),
+            str(small),
+            3.0,
+            stdin=HOOK_PAYLOAD,
+        ),
+        Case("--version", brain("--version"), None, 4.0),
+        Case("context", brain("context"), str(small), 4.0),
+        Case("status", brain("status"), str(small), 4.0),
+        Case("list", brain("list"), str(small), 4.0),
+        Case("log", brain("log", "-n", "20"), str(small), 4.0),
+        Case("show", brain("show", "synthetic-000500"), str(small), 4.0),
+        Case("harvest (nothing new)", brain("harvest"), str(small), 4.0),
+        Case(
+            "remember (large home)",
+            lambda run: [PY, "-m", "brain", "remember", "--key", f"bench-{run}", f"fact {run}"],
+            str(large),
+            5.0,
+        ),
+    ]
+
+
+def run_once(case: Case, run: int, env: dict[str, str]) -> None:
+    """Time one run of ``case``; a failing command stops the benchmark."""
+    if case.home:
+        env = {**env, "BRAIN_HOME": case.home}
+    start = time.perf_counter()
+    done = subprocess.run(case.argv(run), input=case.stdin, capture_output=True, text=True, env=env)
+    case.times.append(time.perf_counter() - start)
+    if done.returncode != 0:
+        sys.exit(f"{case.name} failed ({done.returncode}): {done.stderr.strip()}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--small", type=int, default=1000)
+    parser.add_argument("--large", type=int, default=20000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        env = {**os.environ, "HOME": str(root / "person"), "XDG_DATA_HOME": str(root / "xdg")}
+        env.pop("BRAIN_HOME", None)
+        # An installed brain has its bytecode; compile it here so no run pays for that.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        subprocess.run([PY, "-m", "compileall", "-q", str(Path(brain_pkg.__file__).parent)])
+        for name in ("AUTHOR", "COMMITTER"):
+            env.setdefault(f"GIT_{name}_NAME", "bench")
+            env.setdefault(f"GIT_{name}_EMAIL", "bench@example.invalid")
+            os.environ.setdefault(f"GIT_{name}_NAME", "bench")
+            os.environ.setdefault(f"GIT_{name}_EMAIL", "bench@example.invalid")
+        (root / "person").mkdir()
+        build_home(root / "small", args.small)
+        build_home(root / "large", args.large)
+        table = cases(root / "small", root / "large")
+        for case in table:  # warm the page cache and the indexes
+            run_once(case, -1, env)
+            case.times.clear()
+        for run in range(args.runs):
+            for case in table:
+                run_once(case, run, env)
+    report(table, args)
+
+
+def report(table: list[Case], args: argparse.Namespace) -> None:
+    """Print the medians, ratios and whether each target is met."""
+    base = statistics.median(table[0].times)
+    rows = []
+    for case in table:
+        median = statistics.median(case.times)
+        ratio = median / base
+        met = None if case.target is None else ratio <= case.target
+        rows.append(
+            {
+                "command": case.name,
+                "median_ms": round(median * 1000, 1),
+                "ratio": round(ratio, 2),
+                "target": case.target,
+                "met": met,
+            }
+        )
+    if args.json:
+        print(json.dumps({"runs": args.runs, "rows": rows}, indent=2))
+        return
+    print(f"{args.runs} runs each; homes of {args.small} and {args.large} records")
+    print(f"{'command':<26}{'median':>10}{'ratio':>8}{'target':>8}  met")
+    for row in rows:
+        target = "" if row["target"] is None else f"{row['target']:.0f}x"
+        met = "" if row["met"] is None else ("yes" if row["met"] else "NO")
+        print(
+            f"{row['command']:<26}{row['median_ms']:>8.1f}ms{row['ratio']:>7.2f}x{target:>8}  {met}"
+        )
+
+
+if __name__ == "__main__":
+    main()

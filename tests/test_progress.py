@@ -1,0 +1,77 @@
+"""Long work shows a progress bar on a terminal and stays quiet everywhere else."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from brain.api import Brain
+from tests.helpers import cli
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture
+def samples(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: Path) -> Brain:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(EXAMPLES / "claude"))
+    monkeypatch.setenv("CODEX_HOME", str(EXAMPLES / "codex"))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path / "no-gemini"))
+    monkeypatch.setenv("BRAIN_MAX_AGE_DAYS", "36500")
+    monkeypatch.setenv("BRAIN_MAX_ROLLOUT_AGE_DAYS", "36500")
+    monkeypatch.setenv("BRAIN_MIN_IDLE_MINUTES", "0")
+    return Brain.init(home)[0]
+
+
+def on_terminal(*args: str) -> str:
+    """Run ``brain ARGS`` with stdout and stderr on a pseudo-terminal; what it drew."""
+    leader, follower = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "brain", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the follower side closed: the process is done
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=60)
+    os.close(leader)
+    assert process.returncode == 0
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_harvest_reports_each_transcript_to_its_callback(samples: Brain) -> None:
+    seen: list[tuple[int, int | None]] = []
+    result = samples.harvest(progress=lambda done, total: seen.append((done, total)))
+    assert len(result.sessions) == 2
+    total = seen[-1][1]
+    assert total is not None and total >= 2
+    assert seen == [(n, total) for n in range(1, total + 1)]
+
+
+def test_harvest_draws_a_bar_on_a_terminal(samples: Brain) -> None:
+    drawn = on_terminal("harvest")
+    assert "harvesting" in drawn and "100%" in drawn
+    assert "harvest: 2 new sessions" in drawn
+
+
+def test_harvest_is_quiet_under_json_or_off_a_terminal(samples: Brain) -> None:
+    assert "harvesting" not in on_terminal("harvest", "--dry-run", "--json")
+    piped = cli("harvest", "--dry-run")
+    assert piped.exit_code == 0 and "harvesting" not in piped.stdout + piped.stderr

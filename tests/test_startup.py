@@ -1,0 +1,110 @@
+"""What everyday commands import at start-up, read from ``python -X importtime``.
+
+Speed itself is measured by ``benchmarks/startup.py``; this keeps the heavy libraries
+(and, for the two short cuts, click and the write machinery) off these paths.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import brain
+from tests.helpers import cli
+
+HEAVY = {"litellm", "jinja2", "pydantic", "tiktoken", "mcp", "openai", "numpy"}
+HOOK_PAYLOAD = '{"hook_event_name": "SessionStart", "source": "startup", "cwd": "/"}'
+
+
+def imported(*args: str, stdin: str = "") -> set[str]:
+    """The modules ``brain ARGS`` imports, as ``-X importtime`` reports them."""
+    command = [sys.executable, "-X", "importtime", "-m", "brain", *args]
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    names = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "brain" in names  # the import log is really there
+    return names
+
+
+@pytest.fixture
+def filled(home: Path) -> Path:
+    assert cli("init").exit_code == 0
+    for n in range(3):
+        assert cli("remember", "--key", f"fact-{n}", f"Fact number {n}.").exit_code == 0
+    return home
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("context",),
+        ("status",),
+        ("list",),
+        ("log",),
+        ("show", "fact-1"),
+        ("harvest",),
+        ("remember", "--key", "new-fact", "A new fact."),
+        ("recall", "fact"),
+    ],
+    ids=lambda args: args[0],
+)
+def test_everyday_commands_import_no_heavy_library(filled: Path, args: tuple[str, ...]) -> None:
+    found = {name.split(".")[0] for name in imported(*args)}
+    assert found & HEAVY == set()
+
+
+def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled: Path) -> None:
+    for path in (filled / "memories").iterdir():  # older than the caches' racy window
+        os.utime(path, ns=(10**18, 10**18))
+    cold = imported("hook", "session-start", stdin=HOOK_PAYLOAD)
+    assert "yaml" in cold  # the first run after a write parses the record files
+    names = imported("hook", "session-start", stdin=HOOK_PAYLOAD)  # then, from the caches
+    assert "brain.agents.context" in names
+    assert {n.split(".")[0] for n in names} & (HEAVY | {"click", "yaml", "ruamel"}) == set()
+    assert names & {"brain.api", "brain.home.transaction", "brain.home.git", "subprocess"} == set()
+
+
+def test_context_imports_no_write_machinery(filled: Path) -> None:
+    names = imported("context")
+    assert "brain.agents.context" in names
+    assert names & {"brain.api", "brain.home.home", "brain.home.transaction"} == set()
+
+
+def test_version_answers_without_click(home: Path) -> None:
+    names = imported("--version")
+    assert "click" not in names and "importlib.metadata" not in names
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", "--version"], capture_output=True, text=True
+    )
+    assert done.stdout == f"brain, version {brain.__version__}\n"
+    assert cli("--version").stdout == done.stdout  # the click path says the same
+
+
+def test_hook_with_other_options_goes_through_the_full_command_line(filled: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", "hook", "session-start", "--tool", "nosuch"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and "Invalid value for '--tool'" in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", "hook", "session-start", "--tool", "codex"],
+        input=HOOK_PAYLOAD,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and "fact-2: Fact number 2." in done.stdout
+
+
+def test_the_installed_hook_command_takes_the_short_cut(filled: Path, tmp_path: Path) -> None:
+    # What the installers write: brain --home HOME hook session-start --tool TOOL
+    other = {**os.environ, "BRAIN_HOME": str(tmp_path / "elsewhere")}
+    args = ["--home", str(filled), "hook", "session-start", "--tool", "gemini"]
+    command = [sys.executable, "-X", "importtime", "-m", "brain", *args]
+    done = subprocess.run(command, input=HOOK_PAYLOAD, capture_output=True, text=True, env=other)
+    assert done.returncode == 0 and "fact-2: Fact number 2." in done.stdout
+    assert "click" not in {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
