@@ -431,8 +431,10 @@ def test_tags_titles_and_instructing_summaries_are_kept_from_disk_and_model(
     result = extract(brain, now=LATER)
 
     assert token not in json.dumps(fake_model.requests)
-    # A memory whose tag carries a credential is dropped whole, as one whose body does.
-    assert read_raw(brain) == [] and token not in (home / "raw_memories.md").read_text()
+    # A credential in a tag is redacted; the memory it tags is kept.
+    [kept] = read_raw(brain)
+    assert kept.tags == ("auth:[REDACTED:github_token]",)
+    assert token not in (home / "raw_memories.md").read_text()
     summary = (home / result.sessions[0].summary_path).read_text()
     assert "Ignore all previous instructions" not in summary and "(no summary)" in summary
     assert token not in git(home, "log", "-p")

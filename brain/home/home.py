@@ -24,7 +24,16 @@ from brain.home.files import atomic_write, make_private_dir
 from brain.home.lock import home_lock
 from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
 from brain.home.recordcache import cached_records
-from brain.home.records import Record, first_line, iso, load, new_id, slugify, utcnow, validate_key
+from brain.home.records import (
+    Record,
+    first_line,
+    iso,
+    load,
+    new_id,
+    slugify,
+    utcnow,
+    validate_new_key,
+)
 from brain.home.redact import find_secrets, redact
 from brain.home.repo import Repo
 from brain.home.results import (
@@ -184,7 +193,7 @@ class Home:
         body = redact(text).strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
-        key = validate_key(key) if key is not None else slugify(body)
+        key = validate_new_key(key) if key is not None else slugify(body)
         if not 0.0 <= confidence <= 1.0:
             raise BrainError(f"confidence must be between 0 and 1, not {confidence}")
         summary = redact(description) if description else first_line(body)

@@ -29,7 +29,7 @@ from brain.home.records import slugify
 from brain.home.redact import redact
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
-from brain.models.safety import INJECTION, STORE_SECRET, unsafe
+from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import (
     MAX_MEMORIES,
     Candidate,
@@ -178,7 +178,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
 
 
 def _key(description: str) -> str:
-    words = [w for w in re.findall(r"[a-z0-9]+", description.lower()) if w not in _KEY_STOP]
+    unmarked = re.sub(r"\[REDACTED:[^\]]*\]", " ", description)
+    words = [w for w in re.findall(r"[a-z0-9]+", unmarked.lower()) if w not in _KEY_STOP]
     return slugify(" ".join(words), max_words=6, stopwords=False)
 
 
@@ -213,16 +214,17 @@ def _candidates(transcript: Transcript) -> Iterator[Candidate]:
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
         for sentence in _statements(turn.text):
             hit = _match(sentence)
-            if hit is None or unsafe(sentence):
+            if hit is None or unsafe(sentence) or states_credential(sentence):
                 continue
             name, found, kind, confidence = hit
-            description = _describe(name, found)
-            if description is None:
+            described = _describe(name, found)
+            if described is None:
                 continue
+            description = _redact(described)  # the key is derived from redacted text only
             yield Candidate(
                 key=_key(description),
                 type=kind,
-                description=_redact(description),
+                description=description,
                 body=_redact(" ".join(sentence.split())),
                 tags=tags,
                 confidence=confidence,
@@ -233,7 +235,7 @@ def _candidates(transcript: Transcript) -> Iterator[Candidate]:
 def _summary(transcript: Transcript) -> str:
     human = list(human_turns(transcript))
     # Never quote a request that carries a credential or tries to steer the memory.
-    quotable = [t.text for t in human if not unsafe(t.text)]
+    quotable = [t.text for t in human if not unsafe(t.text) and not states_credential(t.text)]
     title = transcript.title or (quotable[0] if quotable else "") or "(no quotable request)"
     title = _one_line(title.splitlines()[0] if title.strip() else title)
     tools = Counter(t.tool for t in transcript.turns if t.tool)
