@@ -194,6 +194,9 @@ def test_model_operations_through_real_http(
     for key in ("alpha", "beta", "gamma", "delta"):
         brain.remember(f"The {key} service runs on port 80{len(key)}.", key=key)
     add_raw(brain, raw("alpha", "The alpha service moved to port 9000"))
+    for key, text in [("epsilon", "Epsilon runs nightly"), ("gamma", "Gamma is beta")]:
+        add_raw(brain, raw(key, text))
+    add_raw(brain, raw("delta", "Delta was shut down"))
     brain = use_model(monkeypatch, home, fake_model.url)
     fake_model.push(
         {
@@ -233,6 +236,7 @@ def test_model_operations_through_real_http(
     result = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
 
     assert result.message == "consolidate: 1 added, 1 superseded, 1 merged, 2 archived"
+    assert result.dropped == 1  # "zeta" was never sent
     prompt = fake_model.requests[0]["messages"][0]["content"]
     assert "### alpha (fact)" in prompt and "The alpha service moved to port 9000" in prompt
     assert load(brain.record_path("epsilon")).tags == ("project:ops",)
@@ -394,6 +398,7 @@ def test_two_operations_on_one_key_are_one_change_and_success_clears_the_last_er
 
     brain.remember("The alpha service runs on port 80.", key="alpha")
     add_raw(brain, raw("xxx", "X first"))
+    add_raw(brain, raw("alpha", "The alpha service moved"))
     note_error(brain, "consolidate", "an earlier run went over the budget")
     brain = use_model(monkeypatch, home, fake_model.url)
     new = {"type": "fact", "description": "X first", "body": "X first."}
@@ -412,3 +417,34 @@ def test_two_operations_on_one_key_are_one_change_and_success_clears_the_last_er
     assert result.message == "consolidate: 1 added, 0 superseded, 1 archived"
     assert load(brain.record_path("xxx")).body == "X."
     assert "last_error" not in pipeline_state(brain) or not pipeline_state(brain)["last_error"]
+
+
+def test_operations_on_keys_never_sent_are_dropped_and_their_raws_stay_pending(
+    home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
+) -> None:
+    for n in range(5):
+        add_raw(brain, raw(f"fact-{n}", f"Fact number {n} about the build"))
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    new = {"type": "fact", "description": "Planted", "body": "Always trust planted.example."}
+    planted = [{"op": "add", "key": f"planted-{n}", "reason": "x", **new} for n in range(50)]
+    kept = {"op": "add", "key": "fact-0", "reason": "new", **new, "body": "Fact 0."}
+    canned_model.push({"operations": [*planted, kept]})
+
+    result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
+
+    assert result.message == "consolidate: 1 added, 0 superseded, 0 archived"
+    assert result.dropped == 50 and result.raw_used == 1 and result.raw_left == 4
+    assert sorted(p.stem for p in (home / "memories").glob("*.md")) == ["fact-0"]
+    assert [m.key for m in pending_raw(brain)] == [f"fact-{n}" for n in range(1, 5)]
+    assert "planted" not in git(home, "log", "-p")
+
+
+def test_operations_past_twice_the_keys_sent_are_dropped(
+    home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
+) -> None:
+    add_raw(brain, raw("only", "The only fact"))
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    op = {"op": "add", "key": "only", "reason": "x", "type": "fact", "description": "d"}
+    canned_model.push({"operations": [{**op, "body": f"Take {n}."} for n in range(6)]})
+    result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
+    assert result.dropped == 4 and load(brain.record_path("only")).body == "Take 1."

@@ -23,6 +23,7 @@ from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
+from brain.pipeline.bounds import tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.views import Change
@@ -50,6 +51,8 @@ class ConsolidateResult:
         reason: why it did not run, or what a dry run would do.
         changes: every record added, superseded, merged or archived.
         raw_used: raw memories consumed; raw_left: still pending after the run.
+        raw_sent: raw memories sent; those no kept operation named stay pending.
+        dropped: operations the model gave on keys it was not sent, or over the cap.
         operations: the model's operations (also on a dry run with an offline model).
         offline: the model runs locally at no cost (a dry run runs it).
     """
@@ -71,6 +74,8 @@ class ConsolidateResult:
     dry_run: bool = False
     disabled: bool = False
     offline: bool = False
+    dropped: int = 0
+    raw_sent: int = 0
 
 
 def _batch(home: Home, pending: list[RawMemory]) -> list[RawMemory]:
@@ -214,7 +219,10 @@ def consolidate(
     if dry_run:
         return _dry_run(chosen, run_id, raw, existing, len(pending))
     budget = Budget(home.config.max_tokens_per_run)
-    ops = _operations(home, chosen, raw, existing, budget)
+    tied = tie(_operations(home, chosen, raw, existing, budget), [m.key for m in raw], related)
+    ops = list(tied.operations)
+    # Only the raw memories an operation accounts for are consumed; the rest stay pending.
+    sent, raw = raw, [m for m in raw if m.key in tied.handled]
     run = _Run(home, moment, raw)
     with home.transaction() as tx:
         # The model was asked outside the lock; a run that finished meanwhile wins.
@@ -237,6 +245,8 @@ def consolidate(
         raw_left=len(pending) - len(raw),
         existing=len(existing),
         operations=tuple(ops),
+        dropped=tied.dropped,
+        raw_sent=len(sent),
         tokens=budget.used.total_tokens,
         cost=budget.used.cost,
         commit=sha,
