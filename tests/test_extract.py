@@ -267,7 +267,7 @@ def test_malformed_answers_mark_only_that_session_failed(
 ) -> None:
     session(brain, tmp_path, "bad", ["Hello."], NOW)
     session(brain, tmp_path, "ok", ["Hello again."], NOW - timedelta(hours=1))
-    brain = use_model(monkeypatch, home, fake_model.url)
+    brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1")
     # Newest activity first: "bad" is asked first, twice (one repair), then "ok".
     fake_model.push("not json", "{still not json", GOOD)
 
@@ -307,7 +307,7 @@ def test_budget_stops_before_a_call_and_reports_what_was_left(
 ) -> None:
     for n in range(3):
         session(brain, tmp_path, f"b{n}", ["Hello."], NOW - timedelta(hours=n))
-    brain = use_model(monkeypatch, home, fake_model.url)
+    brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1")
     plan = extract(brain, dry_run=True, now=LATER).plans
     one_call = plan[0].prompt_tokens + plan[0].max_tokens
     fake_model.prompt_tokens = 1_000  # the first call really uses this much
@@ -376,7 +376,7 @@ def test_a_rejected_key_stops_the_run_without_marking_sessions(
     session(brain, tmp_path, "a", ["I prefer rebase over merge."])
     session(brain, tmp_path, "b", ["Never commit .env files."])
     before = commit_count(home)
-    brain = use_model(monkeypatch, home, fake_model.url)
+    brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1")
     fake_model.fail_with = 401
     with pytest.raises(ModelUnreachableError) as caught:
         extract(brain, now=LATER)

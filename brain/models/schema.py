@@ -209,7 +209,9 @@ def _json_text(text: str | None) -> Any:
     if fenced:
         body = fenced.group(1).strip()
     elif not body.startswith("{") and "{" in body:
-        body = body[body.index("{") : body.rindex("}") + 1]
+        # Prose around the object; an unclosed brace keeps the rest, for json to refuse.
+        end = body.rfind("}")
+        body = body[body.index("{") : end + 1 if end > body.index("{") else len(body)]
     try:
         return json.loads(body)
     except json.JSONDecodeError as exc:

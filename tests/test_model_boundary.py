@@ -1,0 +1,144 @@
+"""The model misbehaving as real ones do: prose, cut-off JSON, rate limits, a dead server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brain.api import Brain
+from brain.home import journal
+from brain.pipeline.extract import ModelUnreachableError, extract
+from brain.pipeline.runs import pipeline_state, read_raw
+from tests import fakemodel
+from tests.fakemodel import FakeModel
+from tests.helpers import commit_count
+from tests.test_extract import GOOD, LATER, session, use_model
+
+fake_model = fakemodel.fake_model
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    return Brain.init(home)[0]
+
+
+def _answer(key: str) -> dict[str, object]:
+    memory = {**GOOD["memories"][0], "key": key}  # type: ignore[index]
+    return {"memories": [memory], "summary": f"Worked on {key}."}
+
+
+def test_prose_with_an_unclosed_brace_gets_one_repair_then_fails_that_session_alone(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    session(brain, tmp_path, "bad", ["I prefer tabs."])
+    session(brain, tmp_path, "ok", ["I prefer spaces."])
+    brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1")
+    cut = 'Sure! Here is the JSON: {"memories": [{"key": "x", '
+    fake_model.push(cut, cut, _answer("kept-memory"))
+
+    result = extract(brain, now=LATER)
+
+    assert sorted(s.status for s in result.sessions) == ["done", "failed"]
+    failed = next(s for s in result.sessions if s.status == "failed")
+    assert "no usable JSON after a repair attempt" in (failed.reason or "")
+    assert len(fake_model.requests) == 3  # two for the bad session, one for the good
+    assert [m.key for m in read_raw(brain)] == ["kept-memory"]
+
+
+def test_a_rate_limit_is_retried_and_the_run_succeeds(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    session(brain, tmp_path, "r1", ["I prefer tabs."])
+    brain = use_model(monkeypatch, home, fake_model.url)
+    fake_model.fail_next.extend([429, 429])
+    fake_model.push(_answer("after-retries"))
+
+    result = extract(brain, now=LATER)
+
+    assert [s.status for s in result.sessions] == ["done"]
+    assert len(fake_model.requests) == 3
+    assert [m.key for m in read_raw(brain)] == ["after-retries"]
+
+
+def test_a_lasting_rate_limit_keeps_what_finished_and_journals_the_tokens(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    for sid in ("a1", "a2", "a3"):
+        session(brain, tmp_path, sid, [f"I prefer {sid}."])
+    brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1", model_retries="1")
+    fake_model.push(_answer("first-session"))
+    before = commit_count(home)
+    original = fake_model.completion
+
+    def then_limited(body: dict[str, object]) -> tuple[int, dict[str, object]]:
+        if not fake_model.replies:
+            fake_model.fail_next.append(429)
+        return original(body)
+
+    fake_model.completion = then_limited  # type: ignore[method-assign]
+
+    result = extract(brain, now=LATER)
+
+    assert [s.status for s in result.sessions] == ["done"]
+    assert len(result.left) == 2 and commit_count(home) == before + 1
+    assert [m.key for m in read_raw(brain)] == ["first-session"]
+    line = list(journal.read(brain.path))[-1]
+    assert line["op"] == "extract" and line["tokens"] == 18
+    assert "tokens spent" in pipeline_state(brain)["last_error"]["extract"]["message"]
+
+
+def test_a_run_where_nothing_finished_still_stops_with_the_error(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    session(brain, tmp_path, "z1", ["I prefer tabs."])
+    brain = use_model(monkeypatch, home, fake_model.url, model_retries="0")
+    fake_model.fail_next.append(429)
+    before = commit_count(home)
+    with pytest.raises(ModelUnreachableError, match="RateLimitError"):
+        extract(brain, now=LATER)
+    assert commit_count(home) == before
+
+
+def test_the_timeout_and_the_concurrency_are_settings(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    assert brain.config_set("model_timeout", "7.5").value == 7.5
+    assert brain.config_set("extract_concurrency", "2").value == 2
+    with pytest.raises(Exception, match="must be more than 0"):
+        brain.config_set("extract_concurrency", "0")
+
+
+def test_concurrent_calls_never_pass_the_budget(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    for n in range(6):
+        session(brain, tmp_path, f"c{n}", [f"I prefer option {n}."])
+    probe = use_model(monkeypatch, home, fake_model.url)
+    from brain.models.registry import get_model
+    from brain.pipeline.extract_calls import task_for
+    from brain.sessions.harvest import harvested_sessions, load_transcript
+
+    model = get_model("openai/fake-small")
+    ref = next(iter(harvested_sessions(probe, for_extraction=True)))
+    ceiling = model.estimate(task_for(probe, load_transcript(ref))).total_tokens
+    # Room for three calls' ceilings, not four: four workers must not start a fourth.
+    brain = use_model(
+        monkeypatch,
+        home,
+        fake_model.url,
+        extract_concurrency="4",
+        max_tokens_per_run=str(3 * ceiling + ceiling // 2),
+    )
+    for n in range(6):
+        fake_model.push(_answer(f"memory-{n}"))
+    # Each call spends its whole ceiling, so however the calls interleave, a fourth
+    # would pass the budget: it must never start.
+    fake_model.prompt_tokens = ceiling - fake_model.completion_tokens
+
+    result = extract(brain, now=LATER)
+
+    assert len(fake_model.requests) == 3
+    assert len([s for s in result.sessions if s.status == "done"]) == 3
+    assert len(result.left) == 3
+    assert result.tokens == 3 * ceiling
