@@ -142,3 +142,20 @@ def test_concurrent_calls_never_pass_the_budget(
     assert len([s for s in result.sessions if s.status == "done"]) == 3
     assert len(result.left) == 3
     assert result.tokens == 3 * ceiling
+
+
+def test_valid_memories_are_kept_up_to_the_cap_without_a_repair(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    session(brain, tmp_path, "many", ["I prefer tabs."])
+    brain = use_model(monkeypatch, home, fake_model.url)
+    memory = GOOD["memories"][0]  # type: ignore[index]
+    memories = [{**memory, "key": "Not A Slug!"}]
+    memories += [{**memory, "key": f"memory-{n}"} for n in range(7)]
+    fake_model.push({"memories": memories, "summary": "Many."})
+
+    result = extract(brain, now=LATER)
+
+    assert [s.status for s in result.sessions] == ["done"]
+    assert len(fake_model.requests) == 1
+    assert [m.key for m in read_raw(brain)] == [f"memory-{n}" for n in range(5)]

@@ -218,6 +218,13 @@ def _json_text(text: str | None) -> Any:
         raise AnswerError(f"the answer is not valid JSON: {exc}") from exc
 
 
+# The list each answer shape holds: its field, its item's class and how many are kept.
+# (Operations are capped by what the run sent, in ``brain.pipeline.bounds``.)
+_ITEMS: dict[type[Any], tuple[str, type[Any], int]] = {
+    Extraction: ("memories", Candidate, MAX_MEMORIES),
+    Consolidation: ("operations", Operation, 10_000),
+}
+
 # pydantic names Python types; the model was asked for JSON.
 _JSON_WORDS = {
     "tuple_type": "Input should be an array",
@@ -238,6 +245,32 @@ def _problem(error: dict[str, Any], more: int) -> str:
     return f"the JSON does not match the schema at {path}: {message}{extra}"
 
 
+def _salvage(data: Any, shape: type[Any]) -> Any:
+    """``data`` with its invalid list items left out and the list cut to its cap.
+
+    One bad key among good memories, or a sixth memory, must not cost the good ones
+    (nor a repair call that repeats them all): when at least one item is valid, only
+    the valid ones, up to the cap, are kept. With none valid, ``data`` is returned as
+    it was, for the validation error to say what is wrong.
+    """
+    from pydantic import ValidationError
+
+    items = _ITEMS.get(shape)
+    if items is None or not isinstance(data, dict) or not isinstance(data.get(items[0]), list):
+        return data
+    name, item, cap = items
+    valid = []
+    for entry in data[name]:
+        try:
+            _adapter(item).validate_python(entry)
+        except ValidationError:
+            continue
+        valid.append(entry)
+    if not valid and data[name]:
+        return data
+    return {**data, name: valid[:cap]}
+
+
 def parse_answer(text: str | None, shape: type[A]) -> A:
     """A model's text as a tidied answer of ``shape``.
 
@@ -254,7 +287,7 @@ def parse_answer(text: str | None, shape: type[A]) -> A:
     """
     from pydantic import ValidationError
 
-    data = _json_text(text)
+    data = _salvage(_json_text(text), shape)
     try:
         answer: A = _adapter(shape).validate_python(data)
     except ValidationError as exc:
