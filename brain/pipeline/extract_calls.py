@@ -13,6 +13,7 @@ from brain.models.base import ExtractTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Extraction
 from brain.pipeline.runs import note_error
+from brain.pipeline.trust import vet
 from brain.sessions.harvest import load_transcript
 from brain.sessions.sources.base import Transcript
 
@@ -63,7 +64,10 @@ def call_all(
             results[n] = Done(ref, None, None, str(exc))
             return
         try:
-            results[n] = Done(ref, transcript, model.extract(task_for(home, transcript), budget))
+            answer = model.extract(task_for(home, transcript), budget)
+            # The built-in model reads only typed turns; a language model read them all.
+            answer = answer if model.offline else vet(answer, transcript)[0]
+            results[n] = Done(ref, transcript, answer)
         except BudgetExceeded:
             stop.set()
         except ModelError as exc:
