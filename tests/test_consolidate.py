@@ -237,7 +237,7 @@ def test_model_operations_through_real_http(
 
     assert result.message == "consolidate: 1 added, 1 superseded, 1 merged, 2 archived"
     assert result.dropped == 1  # "zeta" was never sent
-    prompt = fake_model.requests[0]["messages"][0]["content"]
+    prompt = fake_model.requests[0]["messages"][-1]["content"]
     assert "### alpha (fact)" in prompt and "The alpha service moved to port 9000" in prompt
     assert load(brain.record_path("epsilon")).tags == ("project:ops",)
     assert load(brain.record_path("alpha")).source == "codex:alpha-session"

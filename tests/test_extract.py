@@ -184,7 +184,7 @@ def test_model_path_through_real_http(
 
     assert result.message == "extract: 1 session, 1 raw memory"
     assert result.tokens == 18
-    prompt = fake_model.requests[0]["messages"][0]["content"]
+    prompt = fake_model.requests[0]["messages"][-1]["content"]
     assert "No, use uv not pip." in prompt and "ghp_" not in prompt  # redacted before sending
     assert "] user:\nNo, use uv not pip." in prompt
     (memory,) = read_raw(brain)
@@ -208,7 +208,7 @@ def test_a_registered_model_is_asked_through_the_registry(
     assert result.memories == 1 and read_raw(brain)[0].key == "use-uv-not-pip"
     assert list(journal.read(brain.path))[-1]["model"] == "canned/small"
     (task,) = canned_model.tasks
-    assert task.transcript.session_id == "m2" and "Hello." in task.messages()[0]["content"]
+    assert task.transcript.session_id == "m2" and "Hello." in task.messages()[-1]["content"]
 
 
 def test_every_providers_answer_passes_the_safety_filter(

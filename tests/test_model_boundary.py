@@ -106,7 +106,7 @@ def test_the_timeout_and_the_concurrency_are_settings(
     assert brain.config_set("model_timeout", "7.5").value == 7.5
     assert brain.config_set("extract_concurrency", "2").value == 2
     with pytest.raises(Exception, match="must be more than 0"):
-        brain.config_set("extract_concurrency", "0")
+        brain.config_set("model_timeout", "0")
 
 
 def test_concurrent_calls_never_pass_the_budget(
@@ -231,3 +231,39 @@ def test_a_session_that_read_the_web_adds_no_instruction(
     extract(brain, now=LATER)
 
     assert [m.key for m in read_raw(brain)] == ["build-is-flaky"]
+
+
+def test_instructions_go_as_the_system_message_and_the_session_dated_as_the_user_one(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    session(brain, tmp_path, "dated", ["I prefer tabs."])
+    brain = use_model(monkeypatch, home, fake_model.url)
+    monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "openai/gpt-4o-mini")  # takes a JSON schema
+    fake_model.push(GOOD)
+
+    extract(Brain.open(home), now=LATER)
+
+    [request] = fake_model.requests
+    system, user = request["messages"]
+    assert system["role"] == "system" and "Zero is the usual answer" in system["content"]
+    assert "I prefer tabs." not in system["content"] and "<<data>>" not in system["content"]
+    assert user["role"] == "user" and "I prefer tabs." in user["content"]
+    assert "- date: 2026-08-22 12:00 UTC" in user["content"]
+    assert "80 to 160 words" in system["content"]
+    schema = request["response_format"]["json_schema"]
+    assert request["response_format"]["type"] == "json_schema"
+    assert "memories" in schema["schema"]["properties"]
+
+
+def test_phase_two_is_shown_each_records_date_and_source(home: Path, brain: Brain) -> None:
+    from brain.models.base import ConsolidateTask
+    from brain.models.schema import Candidate, ExistingRecord
+
+    record = ExistingRecord(
+        "alpha", "fact", "Alpha on 80", "Alpha runs on port 80.",
+        updated="2026-01-02T03:04:05Z", source="codex:session:abc",
+    )  # fmt: skip
+    raw = Candidate("alpha", "fact", "Alpha on 90", "Alpha moved to port 90.")
+    system, user = ConsolidateTask((raw,), (record,), 100).messages()
+    assert "Updated 2026-01-02T03:04:05Z; learned from codex:session:abc." in user["content"]
+    assert "Alpha moved to port 90." in user["content"] and "## Operations" in system["content"]

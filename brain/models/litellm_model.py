@@ -24,7 +24,14 @@ from brain.models.base import (
     Task,
 )
 from brain.models.budget import Budget, BudgetExceeded, Estimate, Usage
-from brain.models.schema import Answer, AnswerError, Consolidation, Extraction, parse_answer
+from brain.models.schema import (
+    Answer,
+    AnswerError,
+    Consolidation,
+    Extraction,
+    json_schema,
+    parse_answer,
+)
 
 __all__ = ["LitellmModel", "ModelReply", "complete_json", "estimate", "send"]
 
@@ -163,6 +170,20 @@ def send(call: str, kwargs: dict[str, Any]) -> Any:
     return getattr(_litellm(), call)(**kwargs)
 
 
+def _response_format(model: str, shape: type[Any] | None) -> dict[str, Any] | None:
+    """The answer's JSON schema as ``response_format``, for models litellm says take one."""
+    if shape is None:
+        return None
+    try:
+        supported = bool(_litellm().supports_response_schema(model=model))
+    except Exception:  # litellm raises a bare Exception for models it does not know
+        return None
+    if not supported:
+        return None
+    schema = {"name": shape.__name__.lower(), "schema": json_schema(shape)}
+    return {"type": "json_schema", "json_schema": schema}
+
+
 def _call(
     model: str,
     messages: list[dict[str, Any]],
@@ -171,6 +192,7 @@ def _call(
     max_tokens: int,
     timeout: float,
     mock_response: str | None,
+    shape: type[Any] | None = None,
 ) -> tuple[str | None, str | None, Usage]:
     """One litellm call; returns (content, finish_reason, usage) or raises ModelError."""
     kwargs: dict[str, Any] = {
@@ -190,6 +212,9 @@ def _call(
             kwargs["api_key"] = "no-key-required"
     if mock_response is not None:
         kwargs["mock_response"] = mock_response
+    response_format = _response_format(model, shape)
+    if response_format is not None:
+        kwargs["response_format"] = response_format
     try:
         response = send("completion", kwargs)
     except Exception as exc:
@@ -307,6 +332,7 @@ def complete_json(
                 max_tokens=max_tokens,
                 timeout=timeout,
                 mock_response=mock_response,
+                shape=shape,
             )
             budget.charge(usage)
         finally:

@@ -116,6 +116,8 @@ class ExistingRecord:
     body: str
     tags: tuple[str, ...] = ()
     id: str | None = None
+    updated: str = ""
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,7 +104,14 @@ def _candidate(memory: RawMemory) -> Candidate:
 
 def _existing(record: Record) -> ExistingRecord:
     return ExistingRecord(
-        record.key, record.type, record.description, record.body, record.tags, record.id
+        record.key,
+        record.type,
+        record.description,
+        record.body,
+        record.tags,
+        record.id,
+        updated=record.updated or record.created,
+        source=record.source or "",
     )
 
 
