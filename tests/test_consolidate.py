@@ -448,3 +448,21 @@ def test_operations_past_twice_the_keys_sent_are_dropped(
     canned_model.push({"operations": [{**op, "body": f"Take {n}."} for n in range(6)]})
     result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
     assert result.dropped == 4 and load(brain.record_path("only")).body == "Take 1."
+
+
+def test_one_projects_rule_never_supersedes_anothers_of_the_same_key(
+    home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
+) -> None:
+    key = "run-ruff-format-before-every-commit"
+    brain.remember("Run ruff format before every commit.", key=key, tags=["project:proj0"])
+    add_raw(brain, raw(key, "Run ruff format before every commit", tags=("project:proj200",)))
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    op = {"op": "update", "key": key, "reason": "same rule", "type": "instruction"}
+    body = {"description": "Run ruff format first", "body": "Run ruff format before commits."}
+    canned_model.push({"operations": [{**op, **body, "tags": ["project:proj200"]}]})
+
+    consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
+
+    assert load(brain.record_path(key)).tags == ("project:proj0",)
+    scoped = load(brain.record_path(f"{key}-proj200"))
+    assert scoped.tags == ("project:proj200",) and scoped.supersedes == ()

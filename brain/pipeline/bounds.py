@@ -9,12 +9,14 @@ which raw memories the kept operations account for; the rest stay pending.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from brain.home.records import KEY_MAX
 from brain.models.schema import Operation
 
-__all__ = ["Tied", "tie"]
+__all__ = ["Tied", "scoped_key", "tie"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,3 +59,21 @@ def tie(ops: Sequence[Operation], raw_keys: Iterable[str], record_keys: Iterable
         kept.append(replace(op, merged_keys=merged) if merged != op.merged_keys else op)
     named = {k for op in kept for k in (op.key, *op.merged_keys)}
     return Tied(tuple(kept), len(ops) - len(kept), frozenset(named & raws))
+
+
+def _projects(tags: Iterable[str]) -> set[str]:
+    return {t[8:].strip().lower() for t in tags if t.startswith("project:") and t[8:].strip()}
+
+
+def scoped_key(key: str, tags: Iterable[str], holder_tags: Iterable[str] | None) -> str:
+    """``key``, or the key made unique to its project when another project holds it.
+
+    "Run ruff format before every commit" learned in two projects is two rules: the
+    second must not supersede the first. A record with no project tag is the person's
+    own and is superseded by any project's record of the same key, as before.
+    """
+    mine, theirs = _projects(tags), _projects(holder_tags or ())
+    if not mine or not theirs or mine & theirs:
+        return key
+    suffix = "-" + re.sub(r"[^a-z0-9]+", "-", sorted(mine)[0]).strip("-")
+    return key[: KEY_MAX - len(suffix)].rstrip("-._") + suffix

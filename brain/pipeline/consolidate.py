@@ -23,7 +23,7 @@ from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
-from brain.pipeline.bounds import tie
+from brain.pipeline.bounds import scoped_key, tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.views import Change
@@ -299,8 +299,12 @@ def _apply(run: _Run, op: Operation) -> None:
     except InvalidKeyError:
         return
     if op.op in ("add", "update", "merge"):
-        current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
         sessions = _sessions_for(run, (op.key, *op.merged_keys))
+        current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
+        key = scoped_key(op.key, op.tags, current.tags if current is not None else None)
+        if key != op.key:  # another project holds the key: this one gets its own
+            op = replace(op, key=key)
+            current = run.writes.get(key) or views.load_quietly(run.home.record_path(key))
         record = views.record_from_operation(op, current, sessions, run.now)
         absorbed = []
         for other in op.merged_keys:
