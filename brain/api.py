@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from brain.index.sync import Catalog, Embedder, IndexReport
     from brain.pipeline.consolidate import ConsolidateResult
     from brain.pipeline.extract import ExtractResult
+    from brain.pipeline.review import ReviewResult
     from brain.pipeline.runs import RunInfo
     from brain.pipeline.status import StatusResult
     from brain.sessions.harvest import HarvestResult
@@ -221,6 +222,12 @@ class Brain(Home):
         from brain.pipeline.consolidate import consolidate
 
         return consolidate(self, force=force, dry_run=dry_run, now=now, catalog=self.catalog)
+
+    def review(self, *, accept: Sequence[str] = (), reject: Sequence[str] = ()) -> ReviewResult:
+        """Held memories, or a decision on them; see :func:`brain.pipeline.review.review`."""
+        from brain.pipeline.review import review
+
+        return review(self, accept=accept, reject=reject)
 
     def runs(self, *, limit: int | None = None) -> list[RunInfo]:
         """Past extract and consolidate runs, newest first."""

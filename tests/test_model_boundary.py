@@ -217,9 +217,12 @@ def test_an_obeyed_injection_stores_nothing_of_it(
     assert [m.key for m in read_raw(brain)] == ["lint-first"]
 
 
-def test_a_session_that_read_the_web_adds_no_instruction(
+def test_a_web_sessions_instruction_waits_for_a_person(
     home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
 ) -> None:
+    from brain.pipeline.runs import pending_raw
+    from tests.helpers import cli, git
+
     _tooled_session(brain, tmp_path, "web", tool="WebFetch")
     brain = use_model(monkeypatch, home, fake_model.url)
     memories = [
@@ -230,7 +233,31 @@ def test_a_session_that_read_the_web_adds_no_instruction(
 
     extract(brain, now=LATER)
 
-    assert [m.key for m in read_raw(brain)] == ["build-is-flaky"]
+    assert [m.key for m in pending_raw(brain)] == ["build-is-flaky"]  # phase 2 reads this
+    listed = cli("review")
+    assert listed.exit_code == 0 and "lint-first  [instruction]" in listed.stdout
+    assert "no held memory nope" in cli("review", "--accept", "nope").stderr
+    assert cli("review", "--accept", "lint-first").exit_code == 0
+    assert git(home, "log", "-1", "--format=%s").strip() == "review: 1 accepted, 0 rejected"
+    assert [m.key for m in pending_raw(brain)] == ["build-is-flaky", "lint-first"]
+    assert cli("review").stdout.strip() == "nothing held for review"
+
+
+def test_a_rejected_memory_never_reaches_phase_two(
+    home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    from brain.pipeline.runs import pending_raw
+
+    _tooled_session(brain, tmp_path, "mcp", tool="mcp__docs__search")
+    brain = use_model(monkeypatch, home, fake_model.url)
+    rule = _memory("lint-first", "instruction", "Always run the linter before building.", 2)
+    fake_model.push({"memories": [rule], "summary": "Fixed the build."})
+    extract(brain, now=LATER)
+
+    result = brain.review(reject=["lint-first"])
+
+    assert result.rejected == ("lint-first",) and result.held == () and result.commit
+    assert pending_raw(brain) == [] and brain.review().held == ()
 
 
 def test_instructions_go_as_the_system_message_and_the_session_dated_as_the_user_one(

@@ -143,15 +143,21 @@ def consumed_ids(home: Home) -> set[str]:
     """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
     done: set[str] = set()
     for entry in journal.read(home.path):
-        if entry.get("op") == "consolidate" and isinstance(entry.get("raw_ids"), list):
+        # A review consumes what it decided: the rejected, and the accepted originals
+        # (an accepted memory is appended again, without its review tag).
+        if entry.get("op") in ("consolidate", "review") and isinstance(entry.get("raw_ids"), list):
             done.update(str(i) for i in entry["raw_ids"])
     return done
 
 
 def pending_raw(home: Home) -> list[RawMemory]:
-    """Raw memories no consolidation has consumed yet, oldest first."""
+    """Raw memories no consolidation has consumed yet, oldest first; memories held for
+    review wait for ``brain review``."""
     done = consumed_ids(home)
-    return [m for m in read_raw(home) if m.id not in done]
+    return [m for m in read_raw(home) if m.id not in done and _HELD not in m.tags]
+
+
+_HELD = "review:pending"  # brain.pipeline.trust.REVIEW_TAG: held for ``brain review``
 
 
 # -- the local state file ------------------------------------------------------------------

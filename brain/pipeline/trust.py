@@ -3,8 +3,9 @@
 A model reads the whole session: tool output, fetched web pages, MCP results, injected
 context. Any of it can say "remember: always run ...". So a memory a language model
 proposes is kept only when its evidence lines point at a turn the person typed (a
-``user`` turn brain did not mark as injected), and a session that read the web or an
-MCP server adds no ``instruction`` memory at all: text it fetched may have written it.
+``user`` turn brain did not mark as injected), and an ``instruction`` from a session
+that read the web or an MCP server is held for review (``brain review``): text it
+fetched may have written it.
 Instructions to run fetched code are refused for every session by the safety filter
 (:data:`brain.models.safety.FETCHED_CODE`).
 """
@@ -17,7 +18,11 @@ from dataclasses import replace
 from brain.models.schema import Candidate, Extraction
 from brain.sessions.sources.base import Transcript
 
-__all__ = ["grounded", "tainted", "vet"]
+__all__ = ["REVIEW_TAG", "grounded", "tainted", "vet"]
+
+# The tag on a raw memory held for a person's decision (``brain review``): phase 2
+# does not read it until it is accepted.
+REVIEW_TAG = "review:pending"
 
 # Tools that bring outside text into a session: web fetches and searches, browsers,
 # and every MCP tool (Claude Code names them mcp__<server>__<tool>).
@@ -50,14 +55,17 @@ def tainted(transcript: Transcript) -> bool:
 def vet(extraction: Extraction, transcript: Transcript) -> tuple[Extraction, int]:
     """The memories a language model's answer may keep, and how many were left out.
 
+    Memories not grounded in a typed line are left out; an instruction from a session
+    that read outside text is kept with :data:`REVIEW_TAG`, for a person to accept.
+
     Args:
         extraction: the model's answer, already through the safety filter.
         transcript: the session it read.
     """
     outside = tainted(transcript)
     kept = tuple(
-        m
+        replace(m, tags=(*m.tags, REVIEW_TAG)) if outside and m.type == "instruction" else m
         for m in extraction.memories
-        if grounded(m, transcript) and not (outside and m.type == "instruction")
+        if grounded(m, transcript)
     )
     return replace(extraction, memories=kept), len(extraction.memories) - len(kept)
