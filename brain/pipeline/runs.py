@@ -21,6 +21,7 @@ from brain.errors import BrainError
 from brain.home import journal
 from brain.home.files import atomic_write, make_private_dir, read_text
 from brain.home.records import iso, utcnow
+from brain.pipeline.trust import REVIEW_TAG
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -154,10 +155,7 @@ def pending_raw(home: Home) -> list[RawMemory]:
     """Raw memories no consolidation has consumed yet, oldest first; memories held for
     review wait for ``brain review``."""
     done = consumed_ids(home)
-    return [m for m in read_raw(home) if m.id not in done and _HELD not in m.tags]
-
-
-_HELD = "review:pending"  # brain.pipeline.trust.REVIEW_TAG: held for ``brain review``
+    return [m for m in read_raw(home) if m.id not in done and REVIEW_TAG not in m.tags]
 
 
 # -- the local state file ------------------------------------------------------------------
