@@ -291,6 +291,8 @@ def test_phase_two_is_shown_each_records_date_and_source(home: Path, brain: Brai
         updated="2026-01-02T03:04:05Z", source="codex:session:abc",
     )  # fmt: skip
     raw = Candidate("alpha", "fact", "Alpha on 90", "Alpha moved to port 90.")
-    system, user = ConsolidateTask((raw,), (record,), 100).messages()
+    origins = (("2026-03-04T05:06:07Z", "claude:s9"),)
+    system, user = ConsolidateTask((raw,), (record,), 100, origins).messages()
     assert "Updated 2026-01-02T03:04:05Z; learned from codex:session:abc." in user["content"]
+    assert "Learned 2026-03-04T05:06:07Z in claude:s9." in user["content"]
     assert "Alpha moved to port 90." in user["content"] and "## Operations" in system["content"]

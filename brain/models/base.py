@@ -76,15 +76,18 @@ class ConsolidateTask:
         raw: new candidates from phase 1, oldest first.
         existing: the stored records they may touch.
         max_tokens: the answer's cap.
+        origins: for each raw candidate, the date it was learned and its session, so
+            a model told "newer wins" can see which is newer.
     """
 
     raw: tuple[Candidate, ...]
     existing: tuple[ExistingRecord, ...]
     max_tokens: int
+    origins: tuple[tuple[str, str], ...] = ()
 
     def messages(self) -> list[Message]:
         """The prompt, rendered only for the models that send one."""
-        return consolidate_messages(self.raw, self.existing)
+        return consolidate_messages(self.raw, self.existing, self.origins)
 
 
 Task = ExtractTask | ConsolidateTask

@@ -69,10 +69,18 @@ def extract_messages(transcript: Transcript, head_chars: int, tail_chars: int) -
 
 
 def consolidate_messages(
-    raw: Sequence[Candidate], existing: Sequence[ExistingRecord]
+    raw: Sequence[Candidate],
+    existing: Sequence[ExistingRecord],
+    origins: Sequence[tuple[str, str]] = (),
 ) -> list[Message]:
-    """The chat messages phase 2 sends."""
-    text = assets.render("prompts", "consolidate.md.j2", raw=list(raw), existing=list(existing))
+    """The chat messages phase 2 sends; ``origins`` dates each raw candidate."""
+    text = assets.render(
+        "prompts",
+        "consolidate.md.j2",
+        raw=list(raw),
+        existing=list(existing),
+        origins=list(origins),
+    )
     return _split(text)
 
 

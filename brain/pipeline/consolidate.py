@@ -144,7 +144,8 @@ def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> d
 
 def _task(raw: list[RawMemory], existing: list[ExistingRecord]) -> ConsolidateTask:
     candidates = tuple(_candidate(m) for m in raw)
-    return ConsolidateTask(candidates, tuple(existing), CONSOLIDATE_MAX_TOKENS)
+    origins = tuple((m.date, m.session) for m in raw)
+    return ConsolidateTask(candidates, tuple(existing), CONSOLIDATE_MAX_TOKENS, origins)
 
 
 def _operations(
