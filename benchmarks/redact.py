@@ -1,6 +1,10 @@
-"""Measure redaction throughput on a synthetic transcript with sparse secrets.
+"""Measure redaction: throughput, and what a corpus of secrets leaves on disk.
 
-Run: ``python benchmarks/redact.py [MEGABYTES]`` (default 50). Prints MB/s.
+Run: ``python benchmarks/redact.py [MEGABYTES]`` (default 50) prints MB/s on a synthetic
+transcript with sparse secrets. ``python benchmarks/redact.py corpus`` pushes the
+corpus of ``secrets_corpus.py`` (100 kinds, as people write them, and innocent
+look-alikes) through every entry path and prints caught / missed / false positives per
+path (see ``secrets_paths.py``).
 """
 
 from __future__ import annotations
@@ -52,6 +56,11 @@ def synthetic(megabytes: int, seed: int = 7) -> str:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["corpus"]:
+        import secrets_paths
+
+        secrets_paths.main()
+        return
     megabytes = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     text = synthetic(megabytes)
     start = time.perf_counter()

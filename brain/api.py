@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from brain.pipeline.consolidate import ConsolidateResult
     from brain.pipeline.estimate import ExtractionEstimate
     from brain.pipeline.extract import ExtractResult
+    from brain.pipeline.review import ReviewResult
     from brain.pipeline.runs import RunInfo
     from brain.pipeline.status import StatusResult
     from brain.progress import Progress
@@ -262,6 +263,12 @@ class Brain(Home):
         from brain.pipeline.consolidate import consolidate
 
         return consolidate(self, force=force, dry_run=dry_run, now=now, catalog=self.catalog)
+
+    def review(self, *, accept: Sequence[str] = (), reject: Sequence[str] = ()) -> ReviewResult:
+        """Held memories, or a decision on them; see :func:`brain.pipeline.review.review`."""
+        from brain.pipeline.review import review
+
+        return review(self, accept=accept, reject=reject)
 
     def runs(self, *, limit: int | None = None) -> list[RunInfo]:
         """Past extract and consolidate runs, newest first."""

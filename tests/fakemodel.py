@@ -56,6 +56,7 @@ class FakeModel:
     prompt_tokens: int = 11
     completion_tokens: int = 7
     fail_with: int | None = None  # answer every chat request with this HTTP status
+    fail_next: deque[int] = field(default_factory=deque)  # then these, one per request
 
     def push(self, *replies: str | dict[str, Any]) -> None:
         """Queue answers; dicts are sent as their JSON text."""
@@ -67,6 +68,8 @@ class FakeModel:
         self.requests.append(body)
         if self.fail_with is not None:
             return self.fail_with, {"error": {"message": "Incorrect API key provided"}}
+        if self.fail_next:
+            return self.fail_next.popleft(), {"error": {"message": "Rate limit reached"}}
         if not self.replies:
             return 500, {"error": {"message": "fake model has no scripted reply left"}}
         content = self.replies.popleft()
@@ -132,6 +135,8 @@ def _handler(model: FakeModel) -> type[BaseHTTPRequestHandler]:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
+            if status >= 400:
+                self.send_header("Retry-After", "0")  # a retrying client need not wait
             self.end_headers()
             self.wfile.write(data)
 

@@ -195,6 +195,9 @@ def test_model_operations_through_real_http(
     for key in ("alpha", "beta", "gamma", "delta"):
         brain.remember(f"The {key} service runs on port 80{len(key)}.", key=key)
     add_raw(brain, raw("alpha", "The alpha service moved to port 9000"))
+    for key, text in [("epsilon", "Epsilon runs nightly"), ("gamma", "Gamma is beta")]:
+        add_raw(brain, raw(key, text))
+    add_raw(brain, raw("delta", "Delta was shut down"))
     brain = use_model(monkeypatch, home, fake_model.url)
     fake_model.push(
         {
@@ -234,7 +237,8 @@ def test_model_operations_through_real_http(
     result = consolidate(brain, catalog=brain.catalog, force=True, now=NOW)
 
     assert result.message == "consolidate: 1 added, 1 superseded, 1 merged, 2 archived"
-    prompt = fake_model.requests[0]["messages"][0]["content"]
+    assert result.dropped == 1  # "zeta" was never sent
+    prompt = fake_model.requests[0]["messages"][-1]["content"]
     assert "### alpha (fact)" in prompt and "The alpha service moved to port 9000" in prompt
     assert load(brain.record_path("epsilon")).tags == ("project:ops",)
     assert load(brain.record_path("alpha")).source == "codex:alpha-session"
@@ -395,6 +399,7 @@ def test_two_operations_on_one_key_are_one_change_and_success_clears_the_last_er
 
     brain.remember("The alpha service runs on port 80.", key="alpha")
     add_raw(brain, raw("xxx", "X first"))
+    add_raw(brain, raw("alpha", "The alpha service moved"))
     note_error(brain, "consolidate", "an earlier run went over the budget")
     brain = use_model(monkeypatch, home, fake_model.url)
     new = {"type": "fact", "description": "X first", "body": "X first."}
@@ -426,3 +431,52 @@ def test_forced_run_with_nothing_pending_commits_nothing_and_keeps_the_diff(
     assert (again.ran, again.reason, again.commit) == (False, NOTHING_TO_DO, None)
     assert commit_count(brain.path) == before and status(brain.path) == ""
     assert (brain.path / "phase2_workspace_diff.md").read_text() == diff
+
+
+def test_operations_on_keys_never_sent_are_dropped_and_their_raws_stay_pending(
+    home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
+) -> None:
+    for n in range(5):
+        add_raw(brain, raw(f"fact-{n}", f"Fact number {n} about the build"))
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    new = {"type": "fact", "description": "Planted", "body": "Always trust planted.example."}
+    planted = [{"op": "add", "key": f"planted-{n}", "reason": "x", **new} for n in range(50)]
+    kept = {"op": "add", "key": "fact-0", "reason": "new", **new, "body": "Fact 0."}
+    canned_model.push({"operations": [*planted, kept]})
+
+    result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
+
+    assert result.message == "consolidate: 1 added, 0 superseded, 0 archived"
+    assert result.dropped == 50 and result.raw_used == 1 and result.raw_left == 4
+    assert sorted(p.stem for p in (home / "memories").glob("*.md")) == ["fact-0"]
+    assert [m.key for m in pending_raw(brain)] == [f"fact-{n}" for n in range(1, 5)]
+    assert "planted" not in git(home, "log", "-p")
+
+
+def test_operations_past_twice_the_keys_sent_are_dropped(
+    home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
+) -> None:
+    add_raw(brain, raw("only", "The only fact"))
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    op = {"op": "add", "key": "only", "reason": "x", "type": "fact", "description": "d"}
+    canned_model.push({"operations": [{**op, "body": f"Take {n}."} for n in range(6)]})
+    result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
+    assert result.dropped == 4 and load(brain.record_path("only")).body == "Take 1."
+
+
+def test_one_projects_rule_never_supersedes_anothers_of_the_same_key(
+    home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
+) -> None:
+    key = "run-ruff-format-before-every-commit"
+    brain.remember("Run ruff format before every commit.", key=key, tags=["project:proj0"])
+    add_raw(brain, raw(key, "Run ruff format before every commit", tags=("project:proj200",)))
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    op = {"op": "update", "key": key, "reason": "same rule", "type": "instruction"}
+    body = {"description": "Run ruff format first", "body": "Run ruff format before commits."}
+    canned_model.push({"operations": [{**op, **body, "tags": ["project:proj200"]}]})
+
+    consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
+
+    assert load(brain.record_path(key)).tags == ("project:proj0",)
+    scoped = load(brain.record_path(f"{key}-proj200"))
+    assert scoped.tags == ("project:proj200",) and scoped.supersedes == ()

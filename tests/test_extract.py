@@ -184,7 +184,7 @@ def test_model_path_through_real_http(
 
     assert result.message == "extract: 1 session, 1 raw memory"
     assert result.tokens == 18
-    prompt = fake_model.requests[0]["messages"][0]["content"]
+    prompt = fake_model.requests[0]["messages"][-1]["content"]
     assert "No, use uv not pip." in prompt and "ghp_" not in prompt  # redacted before sending
     assert "] user:\nNo, use uv not pip." in prompt
     (memory,) = read_raw(brain)
@@ -208,7 +208,7 @@ def test_a_registered_model_is_asked_through_the_registry(
     assert result.memories == 1 and read_raw(brain)[0].key == "use-uv-not-pip"
     assert list(journal.read(brain.path))[-1]["model"] == "canned/small"
     (task,) = canned_model.tasks
-    assert task.transcript.session_id == "m2" and "Hello." in task.messages()[0]["content"]
+    assert task.transcript.session_id == "m2" and "Hello." in task.messages()[-1]["content"]
 
 
 def test_every_providers_answer_passes_the_safety_filter(
@@ -267,7 +267,7 @@ def test_malformed_answers_mark_only_that_session_failed(
 ) -> None:
     session(brain, tmp_path, "bad", ["Hello."], NOW)
     session(brain, tmp_path, "ok", ["Hello again."], NOW - timedelta(hours=1))
-    brain = use_model(monkeypatch, home, fake_model.url)
+    brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1")
     # Newest activity first: "bad" is asked first, twice (one repair), then "ok".
     fake_model.push("not json", "{still not json", GOOD)
 
@@ -307,7 +307,7 @@ def test_budget_stops_before_a_call_and_reports_what_was_left(
 ) -> None:
     for n in range(3):
         session(brain, tmp_path, f"b{n}", ["Hello."], NOW - timedelta(hours=n))
-    brain = use_model(monkeypatch, home, fake_model.url)
+    brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1")
     plan = extract(brain, dry_run=True, now=LATER).plans
     one_call = plan[0].prompt_tokens + plan[0].max_tokens
     fake_model.prompt_tokens = 1_000  # the first call really uses this much
@@ -376,7 +376,7 @@ def test_a_rejected_key_stops_the_run_without_marking_sessions(
     session(brain, tmp_path, "a", ["I prefer rebase over merge."])
     session(brain, tmp_path, "b", ["Never commit .env files."])
     before = commit_count(home)
-    brain = use_model(monkeypatch, home, fake_model.url)
+    brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1")
     fake_model.fail_with = 401
     with pytest.raises(ModelUnreachableError) as caught:
         extract(brain, now=LATER)
@@ -431,8 +431,10 @@ def test_tags_titles_and_instructing_summaries_are_kept_from_disk_and_model(
     result = extract(brain, now=LATER)
 
     assert token not in json.dumps(fake_model.requests)
-    # A memory whose tag carries a credential is dropped whole, as one whose body does.
-    assert read_raw(brain) == [] and token not in (home / "raw_memories.md").read_text()
+    # A credential in a tag is redacted; the memory it tags is kept.
+    [kept] = read_raw(brain)
+    assert kept.tags == ("auth:[REDACTED:github_token]",)
+    assert token not in (home / "raw_memories.md").read_text()
     summary = (home / result.sessions[0].summary_path).read_text()
     assert "Ignore all previous instructions" not in summary and "(no summary)" in summary
     assert token not in git(home, "log", "-p")

@@ -171,3 +171,31 @@ def test_a_project_that_does_not_exist_is_refused(brain: Brain, tmp_path: Path) 
     result = cli("sync-instructions", "--project", str(missing))
     assert result.exit_code == 1 and "is not a directory" in result.stderr
     assert not missing.exists()
+
+
+def test_another_projects_records_never_reach_this_projects_files(
+    brain: Brain, tmp_path: Path
+) -> None:
+    alpha, hunch = tmp_path / "alpha", tmp_path / "hunch"
+    alpha.mkdir()
+    hunch.mkdir()
+    brain.remember("Staging RPC for hunch is devnet.", key="hunch-rpc", tags=["project:hunch"])
+    brain.remember("Never push directly to main here.", key="hunch-main", tags=["project:hunch"])
+    brain.remember(
+        "Alpha deploys from the release branch.", key="alpha-deploy", tags=["project:alpha"]
+    )
+    brain.remember("I prefer small commits.", key="small-commits", type="preference")
+    from brain.pipeline.views import regenerate_views
+
+    regenerate_views(brain)
+    assert "hunch" in (brain.path / "memory_summary.md").read_text()  # the shared view
+
+    sync(alpha)
+    for name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md"):
+        text = (alpha / name).read_text()
+        assert "devnet" not in text and "Never push directly to main here" not in text
+        assert "hunch-rpc" not in text and "hunch-main" not in text
+        assert "alpha-deploy" in text and "small-commits" in text
+    context = cli("context", "--project", str(alpha)).stdout
+    assert "hunch" not in context and "alpha-deploy" in context
+    assert "hunch-rpc" in cli("context", "--project", str(hunch)).stdout

@@ -83,7 +83,9 @@ def test_remember_recall_read_forget_round_trip(brain: Brain, tmp_path: Path) ->
         out["read_gone"] = await client.call_tool("read", {"key": "pkg-manager"})
         return out
 
-    out = with_client(brain.path, tmp_path, body)
+    web = tmp_path / "web"  # the agent works in the project the record is tagged with
+    web.mkdir()
+    out = with_client(brain.path, web, body)
     assert not out["remember"].is_error
     assert out["remember"].structured_content["key"] == "pkg-manager"
     assert out["head_after_remember"] == "remember: pkg-manager"

@@ -155,7 +155,7 @@ def test_prompts_name_no_unknown_variables() -> None:
     # Every top-level variable a prompt reads is one its header comment documents.
     for name, documented in (
         ("extract.md.j2", {"transcript", "turns", "max_memories", "tool_chars"}),
-        ("consolidate.md.j2", {"raw", "existing"}),
+        ("consolidate.md.j2", {"raw", "existing", "origins"}),
     ):
         source = (REPO / "prompts" / name).read_text()
         env = jinja2.Environment()

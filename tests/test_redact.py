@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
 from brain.home.redact import KINDS, Finding, find_secrets, redact
 
 # Fake credentials assembled at run time so no scanner mistakes this file for a leak.
@@ -171,7 +172,34 @@ def test_negative_is_left_alone(text: str) -> None:
 
 
 def test_every_kind_has_a_positive() -> None:
-    assert {kind for kind, _, _ in POSITIVES} == set(KINDS)
+    corpus_kinds = {
+        f.kind for _, t, secret in SECRETS for f in find_secrets(t) + find_secrets(secret)
+    }
+    assert {kind for kind, _, _ in POSITIVES} | corpus_kinds == set(KINDS)
+
+
+@pytest.mark.parametrize(("kind", "text", "secret"), SECRETS, ids=[k for k, _, _ in SECRETS])
+def test_the_corpus_secret_is_redacted(kind: str, text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+def test_no_corpus_look_alike_is_touched() -> None:
+    assert [text for text in LOOKALIKES if redact(text) != text] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [
+        ("The db password is hunter2.", "The db password is [REDACTED:prose_secret]."),
+        ("Log in as admin / Sup3rS3cretPw", "Log in as admin / [REDACTED:prose_secret]"),
+        ("the token is expired", None),
+        ("The password is stored in the vault.", None),
+        ("Passwords are hashed with argon2id.", None),
+        ("Authorization: SSWS 00" + "aB3" * 12, "Authorization: " + " ".join(["[REDACTED:auth_header]"] * 2)),  # noqa: E501
+    ],
+)  # fmt: skip
+def test_credentials_announced_in_words(text: str, out: str | None) -> None:
+    assert redact(text) == (out or text)
 
 
 def test_assignment_keeps_the_key_name() -> None:

@@ -78,3 +78,41 @@ def test_text_that_is_not_utf8_is_refused_and_nothing_is_written(
     assert b"is not valid UTF-8 text" in done.stderr and b"Traceback" not in done.stderr
     assert git(home, "rev-parse", "HEAD") == before
     assert git(home, "status", "--porcelain") == ""
+
+
+def test_a_password_in_words_never_names_the_record(brain: Brain, home: Path) -> None:
+    text = "The prod DB password is hunter2 and the AWS key is in the vault."
+    result = cli("remember", text)
+    assert result.exit_code == 0, result.output
+    [path] = (home / "memories").glob("*.md")
+    assert "hunter2" not in path.name and "redacted" not in path.name
+    assert "[REDACTED:prose_secret]" in path.read_text()
+    assert "hunter2" not in everything_on_disk(home) + git(home, "ls-files", "-s")
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "xoxp-" + "1" * 11 + "-" + "a1b2" * 8,
+        "shpat_" + "0f" * 16,
+        "deploy-" + "3a" * 16,
+        "prod-db-password-is-hunter2",
+        "with-pul-" + "ab12" * 10,
+    ],
+)
+def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
+    brain: Brain, home: Path, key: str
+) -> None:
+    before = git(home, "rev-parse", "HEAD")
+    result = cli("remember", "Where the deploy token lives.", "--key", key)
+    assert result.exit_code == 1
+    assert "the key holds what looks like a credential" in result.stderr
+    assert key not in result.stderr and git(home, "rev-parse", "HEAD") == before
+    line = {"key": key, "body": "x"}
+    assert cli("import", "-", input=json.dumps(line) + "\n").exit_code == 1
+    assert key not in everything_on_disk(home)
+
+
+def test_a_commit_id_or_a_labelled_digest_is_a_fine_key(brain: Brain) -> None:
+    for key in ("revert-" + "3f2a9c1d8e" * 4, "sha256-" + "9f86d08188" * 6 + "0f0a"):
+        assert cli("remember", "A lesson from that commit.", "--key", key).exit_code == 0

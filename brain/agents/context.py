@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from brain import markdown
 from brain.agents.digest import fit_sections, index_entries
 from brain.errors import BrainError
+from brain.home.records import Record
 from brain.models import tokens
 
 if TYPE_CHECKING:
@@ -132,10 +133,11 @@ class _Part:
     truncated: bool = False
 
 
-def _summary_part(home: Readable, limit: int) -> _Part | None:
+def _summary_part(home: Readable, limit: int, others: set[str]) -> _Part | None:
     text = _read(home.path / SUMMARY_FILE)
     if text is None or not text.strip():
         return None
+    text = _without_projects(text, others)
     kept, shown, total = fit_sections(text, limit, 2)
     if shown == total:
         return _Part("summary", f"## Memory summary\n{_demote(kept)}")
@@ -173,9 +175,40 @@ def _demote(text: str) -> str:
     return re.sub(r"^(#{1,5}) ", r"#\1 ", text, flags=re.M)
 
 
-def _index_lines(home: Readable) -> list[str]:
+def _projects_of(tags: tuple[str, ...]) -> set[str]:
+    return {t[8:].strip().lower() for t in tags if t.startswith("project:") and t[8:].strip()}
+
+
+def _scope(home: Readable, project: Path | str | None) -> tuple[set[str], set[str]]:
+    """The keys of the records an agent in ``project`` may see, and the other projects.
+
+    A record tagged with another project belongs to that project alone: it is never
+    shown in this one's context or instruction files. Untagged records are the
+    person's own and shown everywhere. Without a project, everything is shown.
+    """
+    records = [r for r in home.records() if isinstance(r, Record)]
+    if project is None:
+        return {r.key for r in records}, set()
+    ours = Path(project).name.lower()
+    others = set().union(*(_projects_of(r.tags) for r in records)) - {ours}
+    visible = {r.key for r in records if not _projects_of(r.tags) or ours in _projects_of(r.tags)}
+    return visible, others
+
+
+def _without_projects(text: str, others: set[str]) -> str:
+    """The summary without the lines that name another project's group."""
+    if not others:
+        return text
+    names = "|".join(re.escape(name) for name in sorted(others))
+    line = re.compile(rf"^- (?:.*\((?i:{names})\)|(?i:{names}): \d+ records?)[ \t]*\n?", re.M)
+    return line.sub("", text)
+
+
+def _index_lines(home: Readable, visible: set[str]) -> list[str]:
     lines = []
     for key, description in index_entries(home):
+        if key not in visible:
+            continue
         description = " ".join(description.split())
         if len(description) > _DESCRIPTION_MAX:
             description = description[: _DESCRIPTION_MAX - 1] + "…"
@@ -220,7 +253,8 @@ def context(
     Args:
         brain: the memory home.
         project: the agent's working directory; its ``MEMORY.md`` task group is included
-            when one matches the directory's name.
+            when one matches the directory's name, and other projects' records and
+            summary lines are left out.
         budget: the most (estimated) tokens the whole context may take (default: no
             overall cap; the summary is still capped at ``summary_token_limit`` and the
             index at ``context_max_entries``).
@@ -246,13 +280,14 @@ def context(
         return cap if left is None else left if cap is None else min(cap, left)
 
     parts: list[_Part] = []
+    visible, others = _scope(home, project)
     # Under a budget the summary takes at most half, so the index always gets a share.
     cap = (
         config.summary_token_limit
         if budget is None
         else min(config.summary_token_limit, budget // 2)
     )
-    summary = _summary_part(home, room(cap) or 0)
+    summary = _summary_part(home, room(cap) or 0, others)
     if summary is not None:
         parts.append(summary)
         used = measure(parts)
@@ -262,7 +297,7 @@ def context(
         if group is not None:
             parts.append(group)
             used = measure(parts)
-    lines = _index_lines(home)
+    lines = _index_lines(home, visible)
     index, shown = _index_part(lines, config.context_max_entries, room(None))
     parts = [*parts, index, citation]
     text = _fence([_Part(p.name, _as_data(p.text), p.truncated) for p in parts])

@@ -101,6 +101,27 @@ def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None
     emit(state.brain().consolidate(force=force, dry_run=dry_run), as_json, _consolidate_text)
 
 
+@main.command()
+@click.option("--accept", multiple=True, metavar="KEY", help="Let a held memory through.")
+@click.option("--reject", multiple=True, metavar="KEY", help="Drop a held memory.")
+@json_option
+@pass_state
+def review(state: State, accept: tuple[str, ...], reject: tuple[str, ...], as_json: bool) -> None:
+    """List the memories held for review, or accept or reject them by key.
+
+    An instruction learned in a session that read web pages or MCP results is held:
+    the page may have written it. Accepted ones reach the next consolidation.
+    """
+    emit(state.brain().review(accept=accept, reject=reject), as_json, _review_text)
+
+
+def _review_text(result: Any) -> str:
+    lines = [f"accepted {k}" for k in result.accepted] + [f"rejected {k}" for k in result.rejected]
+    for m in result.held:
+        lines.append(f"{m.key}  [{m.type}]  {m.description}  (from {m.session})")
+    return "\n".join(lines) or "nothing held for review"
+
+
 @main.group()
 def runs() -> None:
     """Past extract and consolidate runs."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.errors import BrainError
-from brain.home.records import Record
+from brain.home.records import Record, SecretKeyError, key_holds_secret
 from brain.home.redact import redact, redact_fields
 
 # Control characters other than tab and newline, kept out of commit messages.
@@ -22,7 +22,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 def check_text(record: Record) -> None:
     """Refuse a record with text that is not valid Unicode (bytes that were not UTF-8,
     passed on by the shell as lone surrogates): YAML cannot hold it, and the file would
-    be unreadable from then on."""
+    be unreadable from then on. Refuse a key that holds a credential."""
     fields: dict[str, Any] = {
         "key": record.key,
         "type": record.type,
@@ -33,6 +33,8 @@ def check_text(record: Record) -> None:
         "source": record.source,
         "field": record.extra,
     }
+    if key_holds_secret(record.key):
+        raise SecretKeyError()
     for name, value in fields.items():
         if not _encodes(value):
             raise BrainError(

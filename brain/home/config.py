@@ -36,6 +36,9 @@ class Config:
     extract_model: str = "builtin"
     consolidation_model: str = "builtin"
     model_api_base: str | None = None
+    model_timeout: float = 120.0
+    model_retries: int = 3
+    extract_concurrency: int = 4  # model calls at once; 0 or 1 is one at a time
     max_tokens_per_run: int = 200_000
     max_raw_memories_for_consolidation: int = 256
     consolidation_threshold: int = 5
@@ -92,7 +95,7 @@ def _yaml() -> YAML:
 
 
 # Settings a zero or negative value would break (decay_half_life_days divides an age).
-_POSITIVE = frozenset({"decay_half_life_days"})
+_POSITIVE = frozenset({"decay_half_life_days", "model_timeout"})
 
 
 def _coerce(name: str, value: Any, origin: str) -> Any:

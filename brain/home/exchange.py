@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
-from brain.home.records import FIELDS, Record, iso, new_id, utcnow, validate_key
+from brain.home.records import FIELDS, Record, iso, new_id, utcnow, validate_new_key
 from brain.home.redact import redact
 from brain.home.results import ImportResult
 
@@ -31,7 +31,7 @@ def _record_from(obj: Any, origin: str, line: int) -> Record:
     if not isinstance(body, str) or not body.strip():
         raise ImportLineError(origin, line, "missing 'body' text")
     try:
-        key = validate_key(str(obj.get("key") or ""))
+        key = validate_new_key(str(obj.get("key") or ""))
     except BrainError as exc:
         raise ImportLineError(origin, line, str(exc)) from None
     text = {name: _text_or_none(obj, name, origin, line) for name in _TEXT_FIELDS}

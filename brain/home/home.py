@@ -34,7 +34,7 @@ from brain.home.records import (
     new_id,
     slugify,
     utcnow,
-    validate_key,
+    validate_new_key,
 )
 from brain.home.redact import find_secrets, redact
 from brain.home.repo import Repo
@@ -189,7 +189,7 @@ class Home:
         body = redact(text).strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
-        key = validate_key(key) if key is not None else slugify(body)
+        key = validate_new_key(key) if key is not None else slugify(body)
         if not 0.0 <= confidence <= 1.0:
             raise BrainError(f"confidence must be between 0 and 1, not {confidence}")
         summary = redact(description) if description else first_line(body)

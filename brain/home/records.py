@@ -10,6 +10,7 @@ from typing import Any
 
 from brain.errors import BrainError
 from brain.home.files import read_text
+from brain.home.redact import find_secrets
 
 KEY_MAX = 120
 _KEY_RE = re.compile(r"^[a-z0-9](?:[a-z0-9_.-]*[a-z0-9])?$")
@@ -68,12 +69,55 @@ def validate_key(key: str) -> str:
     return key
 
 
+_MARKER = re.compile(r"\[REDACTED:[^\]\n]*\]")
+# A run of hex or of mixed letters and digits this long in a key is a token, not a word.
+# A 40-hex git commit id is allowed (keys name the commit a lesson came from), and so is
+# a hex run labelled as a digest (``sha256-...``, ``md5-...``).
+_TOKENISH = re.compile(
+    r"(?<![a-z0-9])(?=[a-z0-9_]*\d)(?=[a-z0-9_]*[g-z_])[a-z0-9_]{24,}"
+    r"|(?<![0-9a-f])(?<!sha1-)(?<!sha256-)(?<!sha512-)(?<!md5-)(?<!digest-)"
+    r"(?:[0-9a-f]{32,39}|[0-9a-f]{41,})(?![0-9a-f])"
+)
+
+
+def key_holds_secret(key: str) -> bool:
+    """Whether a key carries a credential: a known token shape, or a long token-like run
+    (32+ hex characters, or 24+ letters and digits mixed). Keys become file names,
+    commit messages and journal lines, so a key is checked whole, never redacted."""
+    if _TOKENISH.search(key.lower()) or find_secrets(key.replace("-", " ")):
+        return True  # the second: a slug of "password is hunter2" still says it
+    # A token glued to the word before it by a hyphen ("with-pul-...") is checked alone.
+    starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
+    return any(find_secrets(key[i:]) for i in starts)
+
+
+class SecretKeyError(BrainError):
+    """A key for a new record holds what looks like a credential."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the key holds what looks like a credential (a token or a long hex string)",
+            hint="name the fact, not its value (e.g. --key deploy-token-location); "
+            "keys become file names and commit messages",
+        )
+
+
+def validate_new_key(key: str) -> str:
+    """:func:`validate_key` for a key about to be written, refusing one that holds a
+    credential without repeating it in the message."""
+    if key_holds_secret(key):
+        raise SecretKeyError()
+    return validate_key(key)
+
+
 def slugify(text: str, *, max_words: int = 6, max_len: int = 60, stopwords: bool = True) -> str:
     """Derive a key from free text: the first few meaningful words, hyphenated.
 
     ``stopwords=False`` keeps every word (for text whose words were chosen already).
+    Pass redacted text: redaction markers are left out of the key.
     """
-    words = re.findall(r"[a-z0-9]+", text.lower())
+    words = re.findall(r"[a-z0-9]+", _MARKER.sub(" ", text).lower())
+    words = [w for w in words if not _TOKENISH.fullmatch(w)]  # a digest names nothing
     meaningful = [w for w in words if w not in _STOPWORDS] if stopwords else words
     slug = ""
     for word in (meaningful or words)[:max_words]:

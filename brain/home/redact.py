@@ -1,6 +1,8 @@
 """Find and mask secrets before text reaches a model or the disk.
 
-Every secret pattern brain knows lives in this module, in the ``_RULES`` table below.
+Every secret pattern brain knows lives in this module's ``_RULES`` table: the core
+rules below, then the provider tokens, context shapes and credentials announced in
+prose of :mod:`brain.home.secret_rules`.
 ``redact`` replaces each secret with ``[REDACTED:<kind>]``; for ``key = value`` shapes
 (assignments, ``Authorization`` headers, ``user:pass@`` in URLs) only the value is
 replaced so the text still says *what* was there.
@@ -20,6 +22,9 @@ Choices worth knowing:
 * Keys must *end* in a secret word (``DB_PASSWORD``, ``api_key``, ``GITHUB_TOKEN``),
   so ``password_reset_url`` or ``token_count`` are not secrets.
 * There is no entropy detection: hex ids, git shas, UUIDs and digests are never hit.
+  A long token is redacted without a known prefix only when a secret word names it a
+  few words before, and only if it mixes letters, digits and case.
+* Idempotence holds for prose too: a marker is never a credential-shaped value.
 """
 
 from __future__ import annotations
@@ -28,6 +33,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
+
+from brain.home.secret_rules import (
+    IN_CONTEXT,
+    NEEDLES,
+    PREFIXED,
+    PROSE,
+    is_placeholder,
+    looks_secret,
+)
 
 __all__ = ["KINDS", "Finding", "find_secrets", "redact"]
 
@@ -86,6 +100,10 @@ class _Rule:
     # case-insensitive word has no literal prefix for the engine to skip ahead with, so
     # these rules find the words with str.find and only try the regex there.
     hints: tuple[str, ...] = ()
+    # "loose"/"strict": the ``secret`` group must also pass ``looks_secret``.
+    check: str = ""
+    # A literal the text must hold for the regex to be worth running.
+    needle: str = ""
 
 
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -102,7 +120,7 @@ _VALUE = (
 )
 
 # Secret words a key may end with. ``pwd`` is here for ``db_pwd``; the shell's ``PWD``
-# working directory is filtered out by value (see ``_is_placeholder``).
+# working directory is filtered out by value (see ``secret_rules.is_placeholder``).
 _KEY_WORDS = (
     r"pass(?:word|wd|phrase)|pwd|secret|secret[_.-]?key|token|api[_.-]?key|"
     r"access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|auth[_.-]?key"
@@ -214,46 +232,33 @@ _RULES: tuple[_Rule, ...] = (
     ),
 )
 
+
+def _literal_prefix(pattern: str) -> str:
+    """The characters every match of ``pattern`` starts with, as plain text.
+
+    ``str.find`` looks for them many times faster than a regex scan does, so a rule
+    whose prefix a text does not hold costs one ``in`` test.
+    """
+    literal = re.match(r"(?:[A-Za-z0-9_~:-]|\\\.)*", pattern)
+    return literal.group().replace("\\.", ".") if literal else ""
+
+
+_RULES += tuple(
+    _Rule(
+        kind,
+        re.compile(pattern),
+        "" if pattern.startswith("(?<") else _TOKEN,  # its own lookbehind decides
+        needle=NEEDLES.get(kind) or _literal_prefix(pattern),
+    )
+    for kind, pattern in PREFIXED
+)
+_RULES += tuple(
+    _Rule(s.kind, re.compile(s.pattern, re.IGNORECASE if s.hints else 0), "", s.hints, s.check)
+    for s in IN_CONTEXT + PROSE
+)
+
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(rule.kind for rule in _RULES))
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
-
-# Values after a secret key that are evidently not a secret (see the module docstring).
-_PLACEHOLDER = _lazy(
-    r"""(?ix)
-    (?:none|null|nil|true|false|yes|no|on|off|undefined|required|optional|string|str|\.\.\.)
-    | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)? | \{\{.*\}\} | %\(?\w+\)?s?
-    | [*x•.#-]{3,} | \[REDACTED:.*
-    | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*[(\[].*
-    """
-)
-
-
-# A bare identifier that itself names a secret is code passing a variable along
-# (``token: csrfToken``, ``password=self.password``), not a literal secret. Only whole
-# name segments count, so ``monkey`` or ``password1`` are still redacted.
-_NAME = _lazy(r"[A-Za-z_][A-Za-z_.]*")
-_NAME_SEGMENT = _lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-_SECRET_SEGMENTS = frozenset(
-    ("pass", "password", "passwd", "pwd", "secret", "token", "key", "apikey")
-    + ("cred", "creds", "credential", "credentials", "auth")
-)
-
-
-def _names_a_secret(value: str) -> bool:
-    if _NAME.fullmatch(value) is None:
-        return False
-    return any(seg.lower() in _SECRET_SEGMENTS for seg in _NAME_SEGMENT.findall(value))
-
-
-def _is_placeholder(key: str, value: str, *, bare: bool = False) -> bool:
-    """Whether an assignment's value is clearly not a secret."""
-    if not any(c.isalnum() for c in value):
-        return True  # empty, or only punctuation as in ${TOKEN:-}
-    if key.lower().endswith("pwd") and value[:1] in ("/", "~"):
-        return True
-    if bare and _names_a_secret(value):
-        return True
-    return _PLACEHOLDER.fullmatch(value) is not None
 
 
 def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
@@ -261,31 +266,47 @@ def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
     groups = match.groupdict()
     if "secret" in groups:
         value = groups["secret"]
-        if _is_placeholder("", value):
+        if is_placeholder("", value):
+            return None
+        if rule.check and not looks_secret(value, strict=rule.check == "strict"):
             return None
         return match.span("secret")
     if "key" in groups:
         if groups["tpl"] is not None:
             return None
         name = next(g for g in ("dq", "sq", "bare") if groups[g] is not None)
-        if _is_placeholder(groups["key"], groups[name], bare=name == "bare"):
+        if is_placeholder(groups["key"], groups[name], bare=name == "bare"):
             return None
         return match.span(name)
     return match.span()
 
 
-def _hinted_matches(rule: _Rule, text: str, lowered: str | None) -> Iterator[re.Match[str]]:
-    """Matches of a rule with hints: tried only where a hint word starts."""
+def _hinted_matches(
+    rule: _Rule, text: str, lowered: str | None, seen: dict[str, list[int]]
+) -> Iterator[re.Match[str]]:
+    """Matches of a rule with hints: tried only where a hint word starts.
+
+    ``seen`` keeps each hint's offsets for the other rules that share it.
+    """
     if lowered is None:
         yield from rule.pattern.finditer(text)
         return
     for hint in rule.hints:
-        pos = lowered.find(hint)
-        while pos != -1:
+        if hint not in seen:
+            seen[hint] = _offsets(lowered, hint)
+        for pos in seen[hint]:
             match = rule.pattern.match(text, pos)
             if match is not None:
                 yield match
-            pos = lowered.find(hint, pos + 1)
+
+
+def _offsets(lowered: str, hint: str) -> list[int]:
+    found: list[int] = []
+    pos = lowered.find(hint)
+    while pos != -1:
+        found.append(pos)
+        pos = lowered.find(hint, pos + 1)
+    return found
 
 
 def _raw_findings(text: str) -> list[Finding]:
@@ -294,9 +315,14 @@ def _raw_findings(text: str) -> list[Finding]:
     lower = text.lower()
     lowered = lower if len(lower) == len(text) else None
     found: list[Finding] = []
+    seen: dict[str, list[int]] = {}
     for rule in _RULES:
+        if rule.needle and rule.needle not in text:
+            continue
         matches = (
-            _hinted_matches(rule, text, lowered) if rule.hints else rule.pattern.finditer(text)
+            _hinted_matches(rule, text, lowered, seen)
+            if rule.hints
+            else rule.pattern.finditer(text)
         )
         for match in matches:
             start = match.start()

@@ -34,11 +34,17 @@ class ModelSettings:
 
     Attributes:
         api_base: the server URL, for local or proxy endpoints (``model_api_base``).
-        timeout: seconds before one call is abandoned.
+        timeout: seconds before one call is abandoned (``model_timeout``).
+        retries: how many times a call refused for its rate or timed out is tried again
+            (``model_retries``).
+        backoff: seconds before the first retry, doubled for each next one, unless the
+            provider says how long to wait (``Retry-After``).
     """
 
     api_base: str | None = None
     timeout: float = 120.0
+    retries: int = 3
+    backoff: float = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,15 +76,18 @@ class ConsolidateTask:
         raw: new candidates from phase 1, oldest first.
         existing: the stored records they may touch.
         max_tokens: the answer's cap.
+        origins: for each raw candidate, the date it was learned and its session, so
+            a model told "newer wins" can see which is newer.
     """
 
     raw: tuple[Candidate, ...]
     existing: tuple[ExistingRecord, ...]
     max_tokens: int
+    origins: tuple[tuple[str, str], ...] = ()
 
     def messages(self) -> list[Message]:
         """The prompt, rendered only for the models that send one."""
-        return consolidate_messages(self.raw, self.existing)
+        return consolidate_messages(self.raw, self.existing, self.origins)
 
 
 Task = ExtractTask | ConsolidateTask
@@ -138,6 +147,13 @@ class ModelError(BrainError):
         self.model = model
         self.api_base = api_base
         self.kind = kind
+        # Seconds the provider asked to wait before the next call (Retry-After), if said.
+        self.retry_after: float | None = None
+
+    @property
+    def passes(self) -> bool:
+        """Whether waiting and calling again may succeed (a rate limit, a timeout)."""
+        return self.kind in ("rate_limit", "timeout")
 
     @property
     def repeats(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from brain.errors import BrainError
@@ -56,6 +57,10 @@ class Estimate:
 class Budget:
     """A per-run ceiling on tokens (and optionally USD), charged as calls return.
 
+    Calls made at the same time each :meth:`hold` their ceiling first, so together
+    they can never go past the budget: what is held counts as spent until the call's
+    real usage is charged and the hold released.
+
     Args:
         max_tokens: the most tokens the run may use; None for no ceiling.
         max_cost: the most USD the run may spend; calls of unknown price pass.
@@ -66,27 +71,48 @@ class Budget:
         self.max_cost = max_cost
         self.used = Usage(cost=0.0)
         self.calls = 0
+        self._lock = threading.Lock()
+        self._held_tokens = 0
+        self._held_cost = 0.0
 
     def charge(self, usage: Usage) -> None:
         """Record what a finished call consumed."""
-        cost = (self.used.cost or 0.0) + (usage.cost or 0.0)
-        self.used = Usage(
-            self.used.prompt_tokens + usage.prompt_tokens,
-            self.used.completion_tokens + usage.completion_tokens,
-            cost,
-        )
-        self.calls += 1
+        with self._lock:
+            cost = (self.used.cost or 0.0) + (usage.cost or 0.0)
+            self.used = Usage(
+                self.used.prompt_tokens + usage.prompt_tokens,
+                self.used.completion_tokens + usage.completion_tokens,
+                cost,
+            )
+            self.calls += 1
+
+    def hold(self, estimated: Estimate) -> bool:
+        """Set a call's ceiling aside if the budget has room for it; False if not."""
+        with self._lock:
+            if self.would_exceed(estimated):
+                return False
+            self._held_tokens += estimated.total_tokens
+            self._held_cost += estimated.cost or 0.0
+            return True
+
+    def release(self, estimated: Estimate) -> None:
+        """Give back what :meth:`hold` set aside (charge the real usage first)."""
+        with self._lock:
+            self._held_tokens -= estimated.total_tokens
+            self._held_cost -= estimated.cost or 0.0
 
     def would_exceed(self, estimated: Estimate | int) -> bool:
-        """Whether a call of this estimate (or token count) would break the budget."""
+        """Whether a call of this estimate (or token count) would break the budget,
+        counting what calls in flight hold."""
         tokens = estimated if isinstance(estimated, int) else estimated.total_tokens
-        if self.max_tokens is not None and self.used.total_tokens + tokens > self.max_tokens:
+        spent = self.used.total_tokens + self._held_tokens
+        if self.max_tokens is not None and spent + tokens > self.max_tokens:
             return True
         cost = None if isinstance(estimated, int) else estimated.cost
         return (
             self.max_cost is not None
             and cost is not None
-            and (self.used.cost or 0.0) + cost > self.max_cost
+            and (self.used.cost or 0.0) + self._held_cost + cost > self.max_cost
         )
 
     def __repr__(self) -> str:

@@ -25,7 +25,7 @@ from brain.models.builtin_merge import DUPLICATE_JACCARD, consolidate, jaccard
 from brain.models.builtin_runbook import runbook
 from brain.models.builtin_said import candidates, human_turns, one_line
 from brain.models.builtin_said import project_name as _project_name
-from brain.models.safety import unsafe
+from brain.models.safety import states_credential, unsafe
 from brain.models.schema import MAX_MEMORIES, Candidate, Consolidation, Extraction
 from brain.sessions.sources.base import Transcript
 
@@ -35,7 +35,9 @@ __all__ = ["DUPLICATE_JACCARD", "BuiltinModel", "consolidate", "extract", "human
 def _summary(transcript: Transcript) -> str:
     human = list(human_turns(transcript))
     # Never quote a request that carries a credential or tries to steer the memory.
-    quotable = next((t.text for t in human if not unsafe(t.text)), "")
+    quotable = next(
+        (t.text for t in human if not unsafe(t.text) and not states_credential(t.text)), ""
+    )
     title = transcript.title or quotable or "(no quotable request)"
     title = one_line(title.splitlines()[0] if title.strip() else title)
     tools = Counter(t.tool for t in transcript.turns if t.tool)

@@ -27,7 +27,7 @@ from typing import cast
 
 from brain.home.records import slugify
 from brain.home.redact import redact
-from brain.models.safety import INJECTION, STORE_SECRET, unsafe
+from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
 from brain.sessions.text import typed_turns
@@ -220,7 +220,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
 
 def key_of(description: str) -> str:
     """The key a description gives: its first six meaningful words."""
-    words = [w for w in re.findall(r"[a-z0-9]+", description.lower()) if w not in _KEY_STOP]
+    unmarked = re.sub(r"\[REDACTED:[^\]]*\]", " ", description)  # never a key from a secret
+    words = [w for w in re.findall(r"[a-z0-9]+", unmarked.lower()) if w not in _KEY_STOP]
     return slugify(" ".join(words), max_words=6, stopwords=False)
 
 
@@ -256,19 +257,20 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
         for clause, sentence in _statements(text):
             hit = _match(clause)
-            if hit is None or unsafe(sentence):
+            if hit is None or unsafe(sentence) or states_credential(sentence):
                 continue
             name, found, kind, confidence = hit
-            description = _describe(name, found)
-            if description is None:
+            described = _describe(name, found)
+            if described is None:
                 continue
+            description = redact(described)  # the key is derived from redacted text only
             twice = name in REPEAT_ONLY and not _DURABLE.search(sentence)
             yield (
                 twice,
                 Candidate(
                     key=key_of(description),
                     type=kind,
-                    description=redact(description),
+                    description=description,
                     body=redact(" ".join(sentence[:_MAX_STATEMENT_CHARS].split())),
                     tags=tags,
                     confidence=confidence,

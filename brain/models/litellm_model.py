@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -23,11 +24,19 @@ from brain.models.base import (
     Task,
 )
 from brain.models.budget import Budget, BudgetExceeded, Estimate, Usage
-from brain.models.schema import Answer, AnswerError, Consolidation, Extraction, parse_answer
+from brain.models.schema import (
+    Answer,
+    AnswerError,
+    Consolidation,
+    Extraction,
+    json_schema,
+    parse_answer,
+)
 
 __all__ = ["LitellmModel", "ModelReply", "complete_json", "estimate", "send"]
 
 _ERROR_DETAIL_CHARS = 300
+_MAX_WAIT = 60.0
 A = TypeVar("A", bound=Answer)
 
 
@@ -161,6 +170,20 @@ def send(call: str, kwargs: dict[str, Any]) -> Any:
     return getattr(_litellm(), call)(**kwargs)
 
 
+def _response_format(model: str, shape: type[Any] | None) -> dict[str, Any] | None:
+    """The answer's JSON schema as ``response_format``, for models litellm says take one."""
+    if shape is None:
+        return None
+    try:
+        supported = bool(_litellm().supports_response_schema(model=model))
+    except Exception:  # litellm raises a bare Exception for models it does not know
+        return None
+    if not supported:
+        return None
+    schema = {"name": shape.__name__.lower(), "schema": json_schema(shape)}
+    return {"type": "json_schema", "json_schema": schema}
+
+
 def _call(
     model: str,
     messages: list[dict[str, Any]],
@@ -169,6 +192,7 @@ def _call(
     max_tokens: int,
     timeout: float,
     mock_response: str | None,
+    shape: type[Any] | None = None,
 ) -> tuple[str | None, str | None, Usage]:
     """One litellm call; returns (content, finish_reason, usage) or raises ModelError."""
     kwargs: dict[str, Any] = {
@@ -188,16 +212,48 @@ def _call(
             kwargs["api_key"] = "no-key-required"
     if mock_response is not None:
         kwargs["mock_response"] = mock_response
+    response_format = _response_format(model, shape)
+    if response_format is not None:
+        kwargs["response_format"] = response_format
     try:
         response = send("completion", kwargs)
     except Exception as exc:
-        raise _wrap(exc, model, api_base, timeout) from exc
+        error = _wrap(exc, model, api_base, timeout)
+        error.retry_after = _retry_after(exc)
+        raise error from exc
     choice = response.choices[0]
     usage = getattr(response, "usage", None)
     prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
     completion = int(getattr(usage, "completion_tokens", 0) or 0)
     cost = _price(model, prompt, completion)
     return choice.message.content, choice.finish_reason, Usage(prompt, completion, cost)
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """The seconds a provider's ``Retry-After`` header asks for, if it sent one."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None) or {}
+    try:
+        value = headers.get("retry-after")
+        return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def _call_patiently(
+    model: str, messages: list[dict[str, Any]], *, retries: int, backoff: float, **kw: Any
+) -> tuple[str | None, str | None, Usage]:
+    """:func:`_call`, tried again after a rate limit or a timeout, waiting longer each
+    time (or as long as the provider asks, up to a minute)."""
+    for attempt in range(retries + 1):
+        try:
+            return _call(model, messages, **kw)
+        except ModelError as exc:
+            if not exc.passes or attempt == retries:
+                raise
+            wait = exc.retry_after if exc.retry_after is not None else backoff * 2**attempt
+            time.sleep(min(wait, _MAX_WAIT))
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 def _repair_message(error: str, finish_reason: str | None) -> dict[str, str]:
@@ -225,6 +281,8 @@ def complete_json(
     budget: Budget,
     timeout: float = 120,
     mock_response: str | None = None,
+    retries: int = 0,
+    backoff: float = 2.0,
 ) -> ModelReply[A]:
     """Ask a model for one JSON object of ``shape`` (a :mod:`brain.models.schema` class).
 
@@ -241,6 +299,8 @@ def complete_json(
         budget: the run's budget; charged with each attempt's usage.
         timeout: seconds before one attempt is abandoned.
         mock_response: a canned answer (litellm's mock; no network), for tests and demos.
+        retries: times a rate-limited or timed-out call is tried again.
+        backoff: seconds before the first of those, doubled for each next one.
 
     Returns:
         The validated answer and what it cost.
@@ -255,22 +315,28 @@ def complete_json(
     raw = ""
     for attempt in (1, 2):
         ceiling = estimate(model, convo, max_tokens)
-        if budget.would_exceed(ceiling):
+        if not budget.hold(ceiling):
             raise BudgetExceeded(
                 f"a call to {model} could use {ceiling.total_tokens} tokens, over the budget "
                 f"({budget.used.total_tokens} of {budget.max_tokens} used)",
                 hint="raise the budget (brain config set max_tokens_per_run N); a "
                 "consolidation also reads less with a lower max_raw_memories_for_consolidation",
             )
-        content, finish, usage = _call(
-            model,
-            convo,
-            api_base=api_base,
-            max_tokens=max_tokens,
-            timeout=timeout,
-            mock_response=mock_response,
-        )
-        budget.charge(usage)
+        try:
+            content, finish, usage = _call_patiently(
+                model,
+                convo,
+                retries=retries,
+                backoff=backoff,
+                api_base=api_base,
+                max_tokens=max_tokens,
+                timeout=timeout,
+                mock_response=mock_response,
+                shape=shape,
+            )
+            budget.charge(usage)
+        finally:
+            budget.release(ceiling)
         total = total + usage
         try:
             answer = parse_answer(content, shape)
@@ -311,6 +377,8 @@ class LitellmModel:
             max_tokens=task.max_tokens,
             budget=budget,
             timeout=self.settings.timeout,
+            retries=self.settings.retries,
+            backoff=self.settings.backoff,
         )
         return reply.answer
 

@@ -65,12 +65,35 @@ def extract_messages(transcript: Transcript, head_chars: int, tail_chars: int) -
         git_branch=redact(transcript.git_branch) if transcript.git_branch else None,
     )
     text = assets.render("prompts", "extract.md.j2", transcript=transcript, turns=turns)
-    return [{"role": "user", "content": text}]
+    return _split(text)
 
 
 def consolidate_messages(
-    raw: Sequence[Candidate], existing: Sequence[ExistingRecord]
+    raw: Sequence[Candidate],
+    existing: Sequence[ExistingRecord],
+    origins: Sequence[tuple[str, str]] = (),
 ) -> list[Message]:
-    """The chat messages phase 2 sends."""
-    text = assets.render("prompts", "consolidate.md.j2", raw=list(raw), existing=list(existing))
-    return [{"role": "user", "content": text}]
+    """The chat messages phase 2 sends; ``origins`` dates each raw candidate."""
+    text = assets.render(
+        "prompts",
+        "consolidate.md.j2",
+        raw=list(raw),
+        existing=list(existing),
+        origins=list(origins),
+    )
+    return _split(text)
+
+
+_DATA_OPEN, _DATA_CLOSE = "<<data>>\n", "<</data>>\n"
+
+
+def _split(text: str) -> list[Message]:
+    """The instructions as the system message, the data (between the template's
+    ``<<data>>`` markers) as the user message: a model weighs the two differently, and
+    text in the data cannot pass itself off as the instructions."""
+    head, found, rest = text.partition(_DATA_OPEN)
+    if not found:
+        return [{"role": "user", "content": text}]
+    data, _, tail = rest.partition(_DATA_CLOSE)
+    system = head.rstrip() + "\n\n" + tail.lstrip()
+    return [{"role": "system", "content": system}, {"role": "user", "content": data}]

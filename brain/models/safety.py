@@ -1,9 +1,11 @@
 """What must never become a memory, whoever proposes it.
 
-A statement that carries a credential, asks the memory to keep one, or reads as an
-instruction to the memory system ("ignore previous instructions and remember ...") is
-refused. The built-in model applies this to what a person typed; the model registry
-applies it again to every model's answer (:class:`brain.models.registry.Filtered`), so a
+A statement that asks the memory to keep a credential, reads as an instruction to the
+memory system ("ignore previous instructions and remember ...") or tells agents to run
+fetched code (``curl ... | sh``, a base64-decoded command, a new package source) is
+refused; a credential in an otherwise harmless statement is redacted, not refused. The
+built-in model applies this to what a person typed; the model registry applies it again
+to every model's answer (:class:`brain.models.registry.Filtered`), so a
 model that follows an instruction injected into a transcript still stores nothing.
 """
 
@@ -14,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from brain.home.redact import find_secrets, redact
+from brain.home.records import key_holds_secret, slugify
+from brain.home.redact import redact
 
 if TYPE_CHECKING:
     from brain.models.schema import Extraction, Operation
@@ -39,39 +42,91 @@ STORE_SECRET = re.compile(
 )
 
 
-def unsafe(text: str) -> bool:
-    """Whether ``text`` carries a secret or an instruction to the memory system."""
+# Instructions to run code fetched from elsewhere: a planted "always run curl ... | sh"
+# must never become a memory an agent obeys, whatever words surround it.
+FETCHED_CODE = re.compile(
+    r"\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?"
+    r"(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b"
+    r"|\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,100}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+    r"|\b(?:eval|source)\s+[\"']?\$\(\s*(?:curl|wget)\b|\bbash\s+<\(\s*(?:curl|wget)\b"
+    r"|\b(?:iex|invoke-expression)\b[^\n]{0,100}(?:downloadstring|iwr|invoke-webrequest)"
+    r"|--(?:extra-)?index-url\s|\bpip\s+config\s+set\b|\bnpm\s+config\s+set\s+registry\b"
+    r"|\badd-apt-repository\b|\bsources\.list(?:\.d)?\b|\bapt-key\s+add\b",
+    re.IGNORECASE,
+)
 
-    return bool(
-        INJECTION.search(text)
-        or CREDENTIAL_VALUE.search(text)
-        or STORE_SECRET.search(text)
-        or find_secrets(text)
-    )
+
+def unsafe(text: str) -> bool:
+    """Whether ``text`` asks something of the memory system or of the agents that read it:
+    an injected instruction, a request to keep a credential, or an instruction to run
+    fetched code or trust a new package source. Such a statement is refused whole;
+    a credential alone is not a reason to refuse (see :func:`redacted_text`)."""
+
+    return bool(INJECTION.search(text) or STORE_SECRET.search(text) or FETCHED_CODE.search(text))
+
+
+def states_credential(text: str) -> bool:
+    """Whether ``text`` states a credential's value ("the deploy password is hunter2"):
+    redacted, nothing of it is left worth keeping. A mention (an ``api_keys`` table, the
+    ``ghp_`` prefix, a ``<your-password>`` placeholder) is not a statement of one."""
+
+    return redact(text) != text and bool(CREDENTIAL_VALUE.search(text))
+
+
+def safe_key(key: str, description: str) -> str:
+    """``key``, or one derived from the redacted description when the key holds a
+    credential: a key becomes a file name, a commit message and a journal line."""
+
+    if not key_holds_secret(key):
+        return key
+    return slugify(redact(description), max_words=6)[:80].strip("-") or "memory"
 
 
 def safe_extraction(extraction: Extraction) -> Extraction:
-    """What phase 1 may keep of a model's answer: candidates whose key, text and tags
-    are safe; the summary unless, credentials redacted, it still asks the memory for
-    something (or states a password in words)."""
+    """What phase 1 may keep of a model's answer: every candidate that does not instruct
+    (see :func:`unsafe`), credentials redacted in each field and kept out of its key;
+    the summary redacted, or dropped when it instructs."""
 
     kept = tuple(
-        m
+        replace(
+            m,
+            key=safe_key(m.key, m.description),
+            description=redact(m.description),
+            body=redact(m.body),
+            tags=tuple(redact(t) for t in m.tags),
+        )
         for m in extraction.memories
-        if not unsafe("\n".join([m.key, m.description, m.body, *m.tags]))
+        if not _refused("\n".join([m.key, m.description, m.body, *m.tags]))
     )
-    summary = "" if unsafe(redact(extraction.summary)) else extraction.summary
+    summary = "" if unsafe(extraction.summary) else redact(extraction.summary)
     return replace(extraction, memories=kept, summary=summary)
 
 
+def _refused(text: str) -> bool:
+    return unsafe(text) or states_credential(text)
+
+
 def safe_operations(operations: Sequence[Operation]) -> list[Operation]:
-    """What phase 2 may do of a model's answer: operations whose record would be safe
-    (an archive writes no text), with their reasons, kept in the run's diff, redacted."""
+    """What phase 2 may do of a model's answer: operations whose record does not instruct
+    (an archive writes no text), with every text field and reason redacted; an
+    operation on a key that holds a credential is refused (the key names a record)."""
 
     said = [
         op
         for op in operations
-        if op.op == "archive"
-        or not unsafe("\n".join([op.key, op.description or "", op.body or "", *op.tags]))
+        if not key_holds_secret(op.key)
+        and (
+            op.op == "archive"
+            or not _refused("\n".join([op.key, op.description or "", op.body or "", *op.tags]))
+        )
     ]
-    return [replace(op, reason=redact(op.reason)) for op in said]
+    return [
+        replace(
+            op,
+            reason=redact(op.reason),
+            description=redact(op.description) if op.description else op.description,
+            body=redact(op.body) if op.body else op.body,
+            tags=tuple(redact(t) for t in op.tags),
+        )
+        for op in said
+    ]

@@ -116,6 +116,8 @@ class ExistingRecord:
     body: str
     tags: tuple[str, ...] = ()
     id: str | None = None
+    updated: str = ""
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,12 +211,21 @@ def _json_text(text: str | None) -> Any:
     if fenced:
         body = fenced.group(1).strip()
     elif not body.startswith("{") and "{" in body:
-        body = body[body.index("{") : body.rindex("}") + 1]
+        # Prose around the object; an unclosed brace keeps the rest, for json to refuse.
+        end = body.rfind("}")
+        body = body[body.index("{") : end + 1 if end > body.index("{") else len(body)]
     try:
         return json.loads(body)
     except json.JSONDecodeError as exc:
         raise AnswerError(f"the answer is not valid JSON: {exc}") from exc
 
+
+# The list each answer shape holds: its field, its item's class and how many are kept.
+# (Operations are capped by what the run sent, in ``brain.pipeline.bounds``.)
+_ITEMS: dict[type[Any], tuple[str, type[Any], int]] = {
+    Extraction: ("memories", Candidate, MAX_MEMORIES),
+    Consolidation: ("operations", Operation, 10_000),
+}
 
 # pydantic names Python types; the model was asked for JSON.
 _JSON_WORDS = {
@@ -236,6 +247,32 @@ def _problem(error: dict[str, Any], more: int) -> str:
     return f"the JSON does not match the schema at {path}: {message}{extra}"
 
 
+def _salvage(data: Any, shape: type[Any]) -> Any:
+    """``data`` with its invalid list items left out and the list cut to its cap.
+
+    One bad key among good memories, or a sixth memory, must not cost the good ones
+    (nor a repair call that repeats them all): when at least one item is valid, only
+    the valid ones, up to the cap, are kept. With none valid, ``data`` is returned as
+    it was, for the validation error to say what is wrong.
+    """
+    from pydantic import ValidationError
+
+    items = _ITEMS.get(shape)
+    if items is None or not isinstance(data, dict) or not isinstance(data.get(items[0]), list):
+        return data
+    name, item, cap = items
+    valid = []
+    for entry in data[name]:
+        try:
+            _adapter(item).validate_python(entry)
+        except ValidationError:
+            continue
+        valid.append(entry)
+    if not valid and data[name]:
+        return data
+    return {**data, name: valid[:cap]}
+
+
 def parse_answer(text: str | None, shape: type[A]) -> A:
     """A model's text as a tidied answer of ``shape``.
 
@@ -252,7 +289,7 @@ def parse_answer(text: str | None, shape: type[A]) -> A:
     """
     from pydantic import ValidationError
 
-    data = _json_text(text)
+    data = _salvage(_json_text(text), shape)
     try:
         answer: A = _adapter(shape).validate_python(data)
     except ValidationError as exc:

@@ -23,6 +23,7 @@ from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
+from brain.pipeline.bounds import scoped_key, tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.views import Change
@@ -50,6 +51,8 @@ class ConsolidateResult:
         reason: why it did not run, or what a dry run would do.
         changes: every record added, superseded, merged or archived.
         raw_used: raw memories consumed; raw_left: still pending after the run.
+        raw_sent: raw memories sent; those no kept operation named stay pending.
+        dropped: operations the model gave on keys it was not sent, or over the cap.
         operations: the model's operations (also on a dry run with an offline model).
         offline: the model runs locally at no cost (a dry run runs it).
     """
@@ -71,6 +74,8 @@ class ConsolidateResult:
     dry_run: bool = False
     disabled: bool = False
     offline: bool = False
+    dropped: int = 0
+    raw_sent: int = 0
 
 
 def _batch(home: Home, pending: list[RawMemory]) -> list[RawMemory]:
@@ -99,7 +104,14 @@ def _candidate(memory: RawMemory) -> Candidate:
 
 def _existing(record: Record) -> ExistingRecord:
     return ExistingRecord(
-        record.key, record.type, record.description, record.body, record.tags, record.id
+        record.key,
+        record.type,
+        record.description,
+        record.body,
+        record.tags,
+        record.id,
+        updated=record.updated or record.created,
+        source=record.source or "",
     )
 
 
@@ -132,7 +144,8 @@ def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> d
 
 def _task(raw: list[RawMemory], existing: list[ExistingRecord]) -> ConsolidateTask:
     candidates = tuple(_candidate(m) for m in raw)
-    return ConsolidateTask(candidates, tuple(existing), CONSOLIDATE_MAX_TOKENS)
+    origins = tuple((m.date, m.session) for m in raw)
+    return ConsolidateTask(candidates, tuple(existing), CONSOLIDATE_MAX_TOKENS, origins)
 
 
 def _operations(
@@ -218,7 +231,11 @@ def consolidate(
         return _dry_run(chosen, run_id, raw, existing, len(pending))
     budget = Budget(home.config.max_tokens_per_run)
     # Forced with nothing pending, the run only archives what decayed: no model call.
-    ops = _operations(home, chosen, raw, existing, budget) if raw else []
+    answered = _operations(home, chosen, raw, existing, budget) if raw else []
+    tied = tie(answered, [m.key for m in raw], related)
+    ops = list(tied.operations)
+    # Only the raw memories an operation accounts for are consumed; the rest stay pending.
+    sent, raw = raw, [m for m in raw if m.key in tied.handled]
     run = _Run(home, moment, raw)
     with home.transaction() as tx:
         # The model was asked outside the lock; a run that finished meanwhile wins.
@@ -243,6 +260,8 @@ def consolidate(
         raw_left=len(pending) - len(raw),
         existing=len(existing),
         operations=tuple(ops),
+        dropped=tied.dropped,
+        raw_sent=len(sent),
         tokens=budget.used.total_tokens,
         cost=budget.used.cost,
         commit=sha,
@@ -288,8 +307,12 @@ def _apply(run: _Run, op: Operation) -> None:
     except InvalidKeyError:
         return
     if op.op in ("add", "update", "merge"):
-        current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
         sessions = _sessions_for(run, (op.key, *op.merged_keys))
+        current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
+        key = scoped_key(op.key, op.tags, current.tags if current is not None else None)
+        if key != op.key:  # another project holds the key: this one gets its own
+            op = replace(op, key=key)
+            current = run.writes.get(key) or views.load_quietly(run.home.record_path(key))
         record = views.record_from_operation(op, current, sessions, run.now)
         absorbed = []
         for other in op.merged_keys:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from brain.models.base import ExtractTask, ModelSettings
 from brain.models.budget import Estimate
 from brain.models.registry import get_model
-from brain.pipeline.extract import EXTRACT_MAX_TOKENS
+from brain.pipeline.extract_calls import EXTRACT_MAX_TOKENS
 from brain.sessions.sources.base import Transcript, Turn
 
 if TYPE_CHECKING:

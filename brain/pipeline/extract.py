@@ -21,14 +21,14 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import iso, new_id, utcnow
 from brain.home.redact import redact
-from brain.models.base import ExtractTask, Model, ModelError, ModelSettings
-from brain.models.budget import Budget, BudgetExceeded
+from brain.models.base import Model, ModelError, ModelSettings
+from brain.models.budget import Budget
 from brain.models.registry import get_model
-from brain.models.schema import Candidate, Extraction
+from brain.models.schema import Candidate
 from brain.pipeline import runs, views
+from brain.pipeline.extract_calls import Done, call_all, note_stop, task_for
 from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
 from brain.sessions.harvest import harvested_sessions, load_transcript
-from brain.sessions.sources.base import Transcript
 from brain.sessions.text import typed_turns
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from brain.sessions.watermarks import SessionRef
 
 SUMMARIES = "rollout_summaries"
-EXTRACT_MAX_TOKENS = 2_000
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -60,7 +59,13 @@ def open_model(home: Home, name: str, phase: str) -> Model:
         ModelUnreachableError: no provider serves the name (noted as the phase's error).
     """
     try:
-        return get_model(name, ModelSettings(api_base=home.config.model_api_base))
+        config = home.config
+        settings = ModelSettings(
+            api_base=config.model_api_base,
+            timeout=config.model_timeout,
+            retries=config.model_retries,
+        )
+        return get_model(name, settings)
     except ModelError as exc:
         note_error(home, phase, str(exc))
         raise ModelUnreachableError(phase, exc) from exc
@@ -185,25 +190,7 @@ def _due(ref: SessionRef, now: datetime, config: Config, failure: dict[str, Any]
     return retry is None or now >= retry
 
 
-# -- the model ---------------------------------------------------------------------------
-
-
-def _task(home: Home, transcript: Transcript) -> ExtractTask:
-    config = home.config
-    return ExtractTask(
-        transcript, config.trim_head_chars, config.trim_tail_chars, EXTRACT_MAX_TOKENS
-    )
-
-
 # -- a run -------------------------------------------------------------------------------
-
-
-@dataclass
-class _Done:
-    ref: SessionRef
-    transcript: Transcript | None
-    extraction: Extraction | None
-    reason: str | None = None
 
 
 def extract(
@@ -242,9 +229,14 @@ def extract(
         plans = tuple(_plan(home, chosen, refs))
         return ExtractResult(run_id, model, plans=plans, dry_run=True, offline=chosen.offline)
     budget = Budget(home.config.max_tokens_per_run)
-    done, left = _call_all(home, chosen, refs, budget)
+    done, left, fatal = call_all(home, chosen, refs, budget)
+    if fatal is not None and not any(d.extraction is not None for d in done):
+        note_stop(home, fatal, budget, len(left))
+        raise ModelUnreachableError("extract", fatal) from fatal
     outcomes, message, sha = _write_run(home, done, run_id, moment, budget)
     record_failures(home, outcomes, moment, run_id)
+    if fatal is not None:  # what finished is written; say why the rest was not
+        note_stop(home, fatal, budget, len(left))
     return ExtractResult(
         run_id,
         model,
@@ -263,7 +255,7 @@ def _plan(home: Home, model: Model, refs: Sequence[SessionRef]) -> list[SessionP
     plans = []
     for ref in refs:
         try:
-            guess = model.estimate(_task(home, load_transcript(ref)))
+            guess = model.estimate(task_for(home, load_transcript(ref)))
         except BrainError:
             continue
         plans.append(
@@ -278,32 +270,8 @@ def _plan(home: Home, model: Model, refs: Sequence[SessionRef]) -> list[SessionP
     return plans
 
 
-def _call_all(
-    home: Home, model: Model, refs: Sequence[SessionRef], budget: Budget
-) -> tuple[list[_Done], list[SessionRef]]:
-    """Every model call of the run, before anything is written."""
-
-    done: list[_Done] = []
-    for n, ref in enumerate(refs):
-        try:
-            transcript = load_transcript(ref)
-        except BrainError as exc:
-            done.append(_Done(ref, None, None, str(exc)))
-            continue
-        try:
-            done.append(_Done(ref, transcript, model.extract(_task(home, transcript), budget)))
-        except BudgetExceeded:
-            return done, list(refs[n:])
-        except ModelError as exc:
-            if exc.repeats:  # every later call would fail the same way: stop the run
-                note_error(home, "extract", str(exc))
-                raise ModelUnreachableError("extract", exc) from exc
-            done.append(_Done(ref, transcript, None, str(exc)))
-    return done, []
-
-
 def _write_run(
-    home: Home, done: list[_Done], run_id: str, now: datetime, budget: Budget
+    home: Home, done: list[Done], run_id: str, now: datetime, budget: Budget
 ) -> tuple[list[SessionOutcome], str | None, str | None]:
     """Append the raw memories and write the summaries; one commit (or none)."""
     outcomes = [SessionOutcome(session_label(d.ref), "failed", reason=d.reason) for d in done]
@@ -364,7 +332,7 @@ def _raw(memory: Candidate, ref: SessionRef, run_id: str, now: datetime) -> RawM
     )
 
 
-def _write_summary(home: Home, rel: str, done: _Done, raws: list[RawMemory], now: datetime) -> None:
+def _write_summary(home: Home, rel: str, done: Done, raws: list[RawMemory], now: datetime) -> None:
     assert done.transcript is not None and done.extraction is not None
     transcript = done.transcript
     text = assets.render(

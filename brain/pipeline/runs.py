@@ -21,6 +21,7 @@ from brain.errors import BrainError
 from brain.home import journal
 from brain.home.files import atomic_write, make_private_dir, read_text
 from brain.home.records import iso, utcnow
+from brain.pipeline.trust import REVIEW_TAG
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -143,15 +144,18 @@ def consumed_ids(home: Home) -> set[str]:
     """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
     done: set[str] = set()
     for entry in journal.read(home.path):
-        if entry.get("op") == "consolidate" and isinstance(entry.get("raw_ids"), list):
+        # A review consumes what it decided: the rejected, and the accepted originals
+        # (an accepted memory is appended again, without its review tag).
+        if entry.get("op") in ("consolidate", "review") and isinstance(entry.get("raw_ids"), list):
             done.update(str(i) for i in entry["raw_ids"])
     return done
 
 
 def pending_raw(home: Home) -> list[RawMemory]:
-    """Raw memories no consolidation has consumed yet, oldest first."""
+    """Raw memories no consolidation has consumed yet, oldest first; memories held for
+    review wait for ``brain review``."""
     done = consumed_ids(home)
-    return [m for m in read_raw(home) if m.id not in done]
+    return [m for m in read_raw(home) if m.id not in done and REVIEW_TAG not in m.tags]
 
 
 # -- the local state file ------------------------------------------------------------------

@@ -1,0 +1,91 @@
+"""Phase 1's model calls: one per session, a few at a time, inside the run's budget."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from brain.errors import BrainError
+from brain.models.base import ExtractTask, Model, ModelError
+from brain.models.budget import Budget, BudgetExceeded
+from brain.models.schema import Extraction
+from brain.pipeline.runs import note_error
+from brain.pipeline.trust import vet
+from brain.sessions.harvest import load_transcript
+from brain.sessions.sources.base import Transcript
+
+if TYPE_CHECKING:
+    from brain.home.home import Home
+    from brain.sessions.watermarks import SessionRef
+
+EXTRACT_MAX_TOKENS = 2_000
+
+
+def task_for(home: Home, transcript: Transcript) -> ExtractTask:
+    config = home.config
+    return ExtractTask(
+        transcript, config.trim_head_chars, config.trim_tail_chars, EXTRACT_MAX_TOKENS
+    )
+
+
+@dataclass
+class Done:
+    ref: SessionRef
+    transcript: Transcript | None
+    extraction: Extraction | None
+    reason: str | None = None
+
+
+def call_all(
+    home: Home, model: Model, refs: Sequence[SessionRef], budget: Budget
+) -> tuple[list[Done], list[SessionRef], ModelError | None]:
+    """Every model call of the run, before anything is written.
+
+    Up to ``extract_concurrency`` calls run at once (one for an offline model, which
+    only uses this process's CPU); the budget holds each call's ceiling, so together
+    they never pass it. When the budget is spent, or the model fails in a way every
+    later call would repeat, no new call starts: what finished is still written, and
+    the sessions not called stay pending. The failure that stopped the calls is
+    returned for the caller to note (:func:`note_stop`) once the run is written.
+    """
+    results: dict[int, Done] = {}
+    stop = threading.Event()
+    fatal: list[ModelError] = []
+
+    def one(n: int, ref: SessionRef) -> None:
+        if stop.is_set():
+            return
+        try:
+            transcript = load_transcript(ref)
+        except BrainError as exc:
+            results[n] = Done(ref, None, None, str(exc))
+            return
+        try:
+            answer = model.extract(task_for(home, transcript), budget)
+            # The built-in model reads only typed turns; a language model read them all.
+            answer = answer if model.offline else vet(answer, transcript)[0]
+            results[n] = Done(ref, transcript, answer)
+        except BudgetExceeded:
+            stop.set()
+        except ModelError as exc:
+            if exc.repeats:  # every later call would fail the same way: start no more
+                fatal.append(exc)
+                stop.set()
+            else:
+                results[n] = Done(ref, transcript, None, str(exc))
+
+    workers = 1 if model.offline else max(1, home.config.extract_concurrency)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(one, range(len(refs)), refs))
+    done = [results[n] for n in sorted(results)]
+    left = [ref for n, ref in enumerate(refs) if n not in results]
+    return done, left, fatal[0] if fatal else None
+
+
+def note_stop(home: Home, error: ModelError, budget: Budget, left: int) -> None:
+    """Note why a run's calls stopped, with what they spent, for ``brain status``."""
+    spent = f"{budget.used.total_tokens} tokens spent"
+    note_error(home, "extract", f"{error} ({spent}; {left} sessions left)")

@@ -1,0 +1,79 @@
+"""``brain review``: a person decides on the memories held back from phase 2.
+
+An ``instruction`` learned in a session that read web pages or MCP results may have been
+written by that outside text, so phase 1 holds it (:data:`brain.pipeline.trust.REVIEW_TAG`)
+instead of letting the next consolidation make it a rule every agent reads. Accepting
+appends it again without the tag, for the next consolidation; rejecting drops it. Either
+way the decision is one commit, and its journal line consumes the held entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from brain.errors import BrainError
+from brain.home.records import new_id
+from brain.pipeline.runs import RAW, RawMemory, append_raw, consumed_ids, read_raw
+from brain.pipeline.trust import REVIEW_TAG
+
+if TYPE_CHECKING:
+    from brain.home.home import Home
+
+__all__ = ["ReviewResult", "held", "review"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewResult:
+    """What is held, or what a decision did.
+
+    Attributes:
+        held: the memories still held after the call.
+        accepted: keys accepted now; rejected: keys rejected now.
+        commit: the decision's commit, None when nothing was decided.
+    """
+
+    held: tuple[RawMemory, ...]
+    accepted: tuple[str, ...] = ()
+    rejected: tuple[str, ...] = ()
+    commit: str | None = None
+
+
+def held(home: Home) -> list[RawMemory]:
+    """Raw memories waiting for a person's decision, oldest first."""
+    done = consumed_ids(home)
+    return [m for m in read_raw(home) if REVIEW_TAG in m.tags and m.id not in done]
+
+
+def review(home: Home, *, accept: Sequence[str] = (), reject: Sequence[str] = ()) -> ReviewResult:
+    """Accept or reject held memories by key, in one commit; with neither, list them.
+
+    Raises:
+        BrainError: a key is not held, or is both accepted and rejected; nothing changes.
+    """
+    waiting = held(home)
+    if not accept and not reject:
+        return ReviewResult(tuple(waiting))
+    keys = {m.key for m in waiting}
+    unknown = sorted((set(accept) | set(reject)) - keys)
+    if unknown or set(accept) & set(reject):
+        what = (
+            f"no held memory {', '.join(unknown)}"
+            if unknown
+            else "a key both accepted and rejected"
+        )
+        raise BrainError(what, hint="'brain review' lists the held memories")
+    decided = [m for m in waiting if m.key in set(accept) | set(reject)]
+    again = [
+        replace(m, id=new_id(), tags=tuple(t for t in m.tags if t != REVIEW_TAG))
+        for m in decided
+        if m.key in accept
+    ]
+    with home.transaction() as tx:
+        touched = [append_raw(home, again)] if again else [RAW]
+        message = f"review: {len(set(accept))} accepted, {len(set(reject))} rejected"
+        sha = tx.commit(touched, message, "review", raw_ids=sorted(m.id for m in decided))
+    return ReviewResult(
+        tuple(m for m in waiting if m not in decided), tuple(accept), tuple(reject), sha
+    )
