@@ -20,8 +20,9 @@ from typing import Self
 
 from brain.errors import BrainError
 from brain.home import config as config_mod
+from brain.home import pending
 from brain.home.files import atomic_write, make_private_dir
-from brain.home.lock import home_lock
+from brain.home.lock import home_lock, try_home_lock
 from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
 from brain.home.recordcache import cached_records
 from brain.home.records import Record, first_line, iso, load, new_id, slugify, utcnow, validate_key
@@ -85,7 +86,19 @@ class Home:
             raise NotAHomeError(path)
         home = cls(path)
         make_private_dir(home.state)
+        if pending.exists(home):
+            home.recover()
         return home
+
+    def recover(self) -> None:
+        """Put right what a killed brain process left, if no writer is at work now.
+
+        A read must not serve a dead writer's uncommitted records; a live writer's
+        note is left to it.
+        """
+        with try_home_lock(self.state / "lock") as held:
+            if held:
+                pending.recover(self, self.repo)
 
     @classmethod
     def init(cls, path: Path) -> tuple[Self, InitResult]:
@@ -145,16 +158,31 @@ class Home:
         Raises:
             RepoError: the home is not on its branch, or a merge or rebase is going on.
         """
-        with home_lock(self.state / "lock"):
-            self.repo.check_writable()
+        with home_lock(self.state / "lock", progress=self._progress):
             self.repo.clear_stale_locks()
+            pending.recover(self, self.repo)
+            self.repo.check_writable()
             drop_orphan_journal_lines(self, self.repo)
+            pending.begin(self, self.repo)
             tx = Transaction(self.path, self.state, self.repo, self.after_commit)
             try:
                 yield tx
             except BaseException:
                 tx.roll_back()
                 raise
+            finally:
+                pending.end(self)
+
+    def _progress(self) -> object:
+        """What changes while the lock's holder works: HEAD and the pending note."""
+        marks = []
+        for path in (self.path / ".git" / "index", self.state / pending.PENDING):
+            try:
+                st = path.stat()
+                marks.append((st.st_mtime_ns, st.st_size))
+            except OSError:
+                marks.append(None)
+        return (self.repo.head(), *marks)
 
     # -- records ---------------------------------------------------------------------
 

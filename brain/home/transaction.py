@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brain.errors import BrainError
-from brain.home import journal, uses
+from brain.home import journal, pending, uses
 from brain.home.checks import HandEditError, check_text, clean_message, redacted
 from brain.home.files import atomic_write
 from brain.home.paths import ARCHIVE, MEMORIES, Located, record_path
@@ -102,9 +102,11 @@ class Transaction:
         touched = [self.rel(path)]
         if old is not None:
             record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
-            if old[1] != path:
-                old[1].unlink()
+            if old[1] != path:  # an archived record comes back to life
                 touched.append(self.rel(old[1]))
+        self.note(touched)
+        if old is not None and old[1] != path:
+            old[1].unlink()
         atomic_write(path, render(record), tmp_dir=self.state, sync=sync)
         self._written.update(touched)
         return Staged(record, old[0].id if old else None, tuple(touched))
@@ -127,6 +129,7 @@ class Transaction:
                 "(e.g. 'brain remember TEXT --key NEW-KEY'), then retry",
             )
         record = load(src)
+        self.note([self.rel(src), self.rel(dst)])
         extra = {k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}}
         if archive:
             extra["archived"] = iso(utcnow())
@@ -142,8 +145,14 @@ class Transaction:
         """Delete one file of the home; commit nothing (its text stays in git history)."""
         path = self.path / rel
         self.refuse_hand_edits(path)
+        self.note([rel])
         path.unlink()
         self._written.add(rel)
+
+    def note(self, rels: Sequence[str]) -> None:
+        """Note paths this write is about to change, before it changes them, so the
+        next command can put them back if this process is killed before its commit."""
+        pending.note(self, rels)
 
     # -- hand edits ------------------------------------------------------------------
 
@@ -184,9 +193,10 @@ class Transaction:
         journal_path = self.path / journal.JOURNAL
         size = journal_path.stat().st_size if journal_path.exists() else 0
         before = self.repo.head()
-        pending = uses.take_pending_uses(self)
-        if pending:
-            journal.append(self.path, "recall", uses=pending)
+        self.note(paths)
+        folded = uses.take_pending_uses(self)
+        if folded:
+            journal.append(self.path, "recall", uses=folded)
         journal.append(self.path, op, **fields)
         try:
             sha = self.repo.commit([*paths, journal.JOURNAL], message)
@@ -194,8 +204,9 @@ class Transaction:
             restore_paths(self.path, self.repo, paths)
             with journal_path.open("r+b") as fh:
                 fh.truncate(size)
-            uses.note_uses(self, [p for p, n in pending.items() for _ in range(n)])
+            uses.note_uses(self, [p for p, n in folded.items() for _ in range(n)])
             raise
+        pending.end(self)
         note_journal_size(self)
         self._written = set()  # committed: nothing left to put back
         self._on_commit(before, sha, [*paths, journal.JOURNAL])
