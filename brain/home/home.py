@@ -175,7 +175,7 @@ class Home:
 
     def _progress(self) -> object:
         """What changes while the lock's holder works: HEAD and the pending note."""
-        marks = []
+        marks: builtins.list[tuple[int, int] | None] = []
         for path in (self.path / ".git" / "index", self.state / pending.PENDING):
             try:
                 st = path.stat()
