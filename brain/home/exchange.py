@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
-from brain.home.records import FIELDS, Record, iso, new_id, utcnow, validate_key
+from brain.home.checks import redacted
+from brain.home.records import FIELDS, Record, iso, new_id, render, utcnow, validate_key
 from brain.home.redact import redact
 from brain.home.results import ImportResult
 
@@ -104,6 +105,9 @@ def import_records(home: Home, lines: Iterable[str], *, origin: str = "import") 
     superseded = 0
     touched: dict[str, None] = {}
     with home.transaction() as tx, tx.hand_edits_known():
+        records = [r for r in records if not _already_there(home, r)]
+        if not records:
+            return ImportResult(0, 0, (), None)
         for record in records:
             staged = tx.stage(record, sync=False)
             superseded += staged.superseded is not None
@@ -122,6 +126,25 @@ def import_records(home: Home, lines: Iterable[str], *, origin: str = "import") 
             origin=origin,
         )
     return ImportResult(len(keys), superseded, keys, sha)
+
+
+def _already_there(home: Home, record: Record) -> bool:
+    """Whether the home has this version of the record already (an unchanged
+    re-import), or a later one that superseded it: importing it changes nothing."""
+    old = home.previous(record.key)
+    if old is None:
+        return False
+    current, path = old
+    if record.id in current.supersedes:
+        return True
+    if record.id != current.id:
+        return False
+    chain = tuple(dict.fromkeys((*current.supersedes, *record.supersedes)))
+    again = render(redacted(record).evolve(supersedes=chain))
+    try:
+        return path.read_text(encoding="utf-8") == again
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def export_records(home: Home, *, archived: bool = False) -> list[dict[str, Any]]:

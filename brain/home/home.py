@@ -55,8 +55,8 @@ GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
 class NotAHomeError(BrainError):
     """The path is not a memory home."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} is not a brain home", hint="run 'brain init'")
+    def __init__(self, path: Path, message: str = "", hint: str = "run 'brain init'") -> None:
+        super().__init__(message or f"{path} is not a brain home", hint=hint)
         self.path = path
 
 
@@ -82,6 +82,12 @@ class Home:
     def open(cls, path: Path) -> Self:
         """Open an existing home, or raise :class:`NotAHomeError` saying how to make one."""
         path = Path(path)
+        if (path / config_mod.CONFIG).is_file() and not (path / ".git").exists():
+            raise NotAHomeError(
+                path,
+                f"{path} has brain.yaml but no git history (.git is missing)",
+                "run 'brain init' to start a new history from its files, or put .git back",
+            )
         if not (path / config_mod.CONFIG).is_file() or not (path / ".git").exists():
             raise NotAHomeError(path)
         home = cls(path)
@@ -104,6 +110,8 @@ class Home:
     def init(cls, path: Path) -> tuple[Self, InitResult]:
         """Create a new home at ``path``: the layout of docs/architecture.md, one commit."""
         path = Path(path)
+        if (path / config_mod.CONFIG).is_file() and not (path / ".git").exists():
+            return cls._init_history(path)
         if (path / config_mod.CONFIG).exists():
             raise HomeExistsError(f"{path} is already a brain home")
         if path.exists() and any(path.iterdir()):
@@ -126,6 +134,24 @@ class Home:
             atomic_write(path / name, text)
         with home.transaction() as tx:
             sha = tx.commit(list(files), "init: new memory home", "init")
+        return home, InitResult(str(path), sha)
+
+    @classmethod
+    def _init_history(cls, path: Path) -> tuple[Self, InitResult]:
+        """A home whose ``.git`` was removed: a new history from the files it has."""
+        make_private_dir(path / STATE)
+        Repo.init(path)
+        home = cls(path)
+        for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
+            if not (path / name).exists():
+                atomic_write(path / name, text)
+        files = [
+            p.relative_to(path).as_posix()
+            for p in sorted(path.rglob("*"))
+            if p.is_file() and p.relative_to(path).parts[0] not in {STATE, ".git"}
+        ]
+        with home.transaction() as tx:
+            sha = tx.commit(files, "init: new history from the files in the home", "init")
         return home, InitResult(str(path), sha)
 
     @cached_property

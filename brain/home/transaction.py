@@ -101,7 +101,11 @@ class Transaction:
         self.refuse_hand_edits(path, *([old[1]] if old else []))
         touched = [self.rel(path)]
         if old is not None:
-            record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
+            # The same version written again (an import of an export) is not its own
+            # successor: it keeps the chain it had.
+            replaced = () if old[0].id == record.id else (old[0].id,)
+            chain = dict.fromkeys((*old[0].supersedes, *record.supersedes, *replaced))
+            record = record.evolve(supersedes=tuple(i for i in chain if i != record.id))
             if old[1] != path:  # an archived record comes back to life
                 touched.append(self.rel(old[1]))
         self.note(touched)
@@ -109,7 +113,8 @@ class Transaction:
             old[1].unlink()
         atomic_write(path, render(record), tmp_dir=self.state, sync=sync)
         self._written.update(touched)
-        return Staged(record, old[0].id if old else None, tuple(touched))
+        superseded = old[0].id if old and old[0].id != record.id else None
+        return Staged(record, superseded, tuple(touched))
 
     def stage_move(self, key: str, *, archive: bool, reason: str | None = None) -> Staged:
         """Move a record into (or out of) ``archive/``; commit nothing.

@@ -241,6 +241,16 @@ def import_session(
     return harvest(home, sources=("brain",), paths=[file], catalog=catalog)
 
 
+class NotAFileError(BrainError):
+    """A path named like a transcript is a dangling link, a pipe or a directory."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            "not a regular file (a dangling link, a named pipe or a directory); skipped"
+        )
+        self.path = path
+
+
 class NotATranscriptError(BrainError):
     """A file given to ``brain sessions import`` is not a brain-format transcript."""
 
@@ -313,6 +323,8 @@ def _prior(run: _SourceRun, file: SessionFile) -> Mark | None:
 
 
 def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
+    if file.size < 0:
+        raise NotAFileError(file.path)
     mark = _prior(run, file)
     same_path = mark is not None and mark.path == str(file.path)
     if same_path and mark is not None and (mark.size, mark.mtime) == (file.size, file.mtime):

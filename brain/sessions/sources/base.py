@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -185,6 +186,23 @@ class Adapter(Protocol):
 
 # Shared helpers for the adapters -------------------------------------------------
 
+
+def found(path: Path, session_id: str, subagent: str | None = None) -> SessionFile:
+    """The ``SessionFile`` for ``path``; size -1 when it is not a regular file.
+
+    A dangling link, a named pipe or a directory named like a transcript is still
+    yielded, so harvest can skip it with a warning instead of failing (a stat of a
+    dangling link raises) or hanging (reading a pipe waits for a writer).
+    """
+    try:
+        st = path.stat()
+    except OSError:
+        return SessionFile(path, session_id, -1, 0.0, subagent)
+    if not stat.S_ISREG(st.st_mode):
+        return SessionFile(path, session_id, -1, 0.0, subagent)
+    return SessionFile(path, session_id, st.st_size, st.st_mtime, subagent)
+
+
 #: A line longer than this is skipped (counted malformed) instead of being parsed,
 #: so one runaway record cannot blow the memory budget.
 MAX_LINE_BYTES = 32 * 1024 * 1024
@@ -303,7 +321,7 @@ class JsonLines:
             return None
         try:
             record = json.loads(line)
-        except ValueError:  # JSONDecodeError and UnicodeDecodeError
+        except (ValueError, RecursionError):  # bad JSON, bad UTF-8, nested too deep
             record = None
         if not isinstance(record, dict):
             self.malformed += 1
