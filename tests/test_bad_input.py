@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -44,9 +46,13 @@ def test_a_line_nested_too_deep_is_skipped_not_the_session(brain: Brain) -> None
 
 
 def test_binary_import_is_one_clear_error(brain: Brain, home: Path) -> None:
-    result = cli("import", "-", input=b"\xff\xfe\x00binary".decode("latin-1"))
-    assert result.exit_code == 1
-    assert result.stderr.startswith("Error: ")
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", "import", "-"],
+        input=b"\xff\xfe\x00bin\n",
+        capture_output=True,
+    )
+    assert done.returncode == 1
+    assert done.stderr.decode().startswith("Error: <stdin>:1: not UTF-8 text"), done.stderr
     assert status(home) == ""
 
 

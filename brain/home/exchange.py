@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
@@ -80,10 +80,24 @@ def _text_or_none(obj: dict[str, Any], name: str, origin: str, line: int) -> str
     return value or None
 
 
+def _decoded(lines: Iterable[str], origin: str) -> Iterator[str]:
+    """The lines, or one clear error at the first that is not UTF-8 (binary input)."""
+    it = iter(lines)
+    number = 0
+    while True:
+        number += 1
+        try:
+            yield next(it)
+        except StopIteration:
+            return
+        except UnicodeDecodeError:
+            raise ImportLineError(origin, number, "not UTF-8 text (binary data?)") from None
+
+
 def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
     """Parse and validate every line first, so a bad line imports nothing."""
     records = []
-    for number, text in enumerate(lines, 1):
+    for number, text in enumerate(_decoded(lines, origin), 1):
         if not text.strip():
             continue
         try:
