@@ -71,9 +71,10 @@ def recover(home: Located, repo: Repo) -> list[str]:
     Returns:
         The paths put back as HEAD has them (empty when the write had committed).
     """
-    _remove_temporary_files(home)
     if not exists(home):
         return []
+    # Listing memories/ costs a write at 20k records: only after a writer died.
+    _remove_temporary_files(home)
     header, paths = read(home)
     restored: list[str] = []
     if header.get("kind") == "merge" and (repo.path / ".git" / "MERGE_HEAD").exists():

@@ -18,26 +18,13 @@ from pathlib import Path
 from brain.home.git import RepoError, check_writable, clear_stale_locks, head_sha, run_git
 from brain.home.journal import machine_name
 
-__all__ = ["BRANCH", "Commit", "MergeConflictError", "Repo", "RepoError"]
+__all__ = ["BRANCH", "Commit", "Repo", "RepoError"]
 
 BRANCH = "main"
 # Where brain keeps the identity of git's index file after its own last commit.
 _STAMP = "brain-index-stamp"
 # Field and record separators for `git log --format`; they never occur in messages.
 _FS, _RS = "\x1f", "\x1e"
-
-
-class MergeConflictError(RepoError):
-    """A pull could not merge; nothing was changed."""
-
-    def __init__(self, paths: Sequence[str]) -> None:
-        listed = ", ".join(paths)
-        super().__init__(
-            f"pull stopped: both sides changed {listed}",
-            hint="nothing was changed locally; resolve in the home with git "
-            "('git pull' then edit and commit), or keep one side with 'brain remember'",
-        )
-        self.paths = tuple(paths)
 
 
 @dataclass(frozen=True, slots=True)
