@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 import textwrap
 from pathlib import Path
 
@@ -101,3 +102,29 @@ def test_a_killed_pull_leaves_no_half_merge(tmp_path: Path, brain_home: Path) ->
     assert result.exit_code == 0, result.stderr
     assert not (brain_home / ".git" / "MERGE_HEAD").exists()
     assert status(brain_home) == ""
+
+
+def test_a_read_beside_a_live_writer_sees_only_committed_records(brain_home: Path) -> None:
+    code = textwrap.dedent(
+        """
+        import sys, time
+        from pathlib import Path
+        from brain.home.home import Home
+        from brain.home.records import Record
+        home = Home.open(Path(sys.argv[1]))
+        with home.transaction() as tx:
+            tx.stage(Record(id="id-new", key="new", type="fact", description="d", body="b"))
+            tx.stage(Record(id="id-x", key="kept", type="fact", description="d", body="changed"))
+            (home.state / "staged").touch()
+            time.sleep(30)
+        """
+    )
+    writer = subprocess.Popen([sys.executable, "-c", code, str(brain_home)])
+    try:
+        while not (brain_home / ".brain" / "staged").exists():
+            time.sleep(0.02)
+        listed = cli_json("list")
+        assert [(r["key"], r["body"]) for r in listed] == [("kept", "kept fact")]
+    finally:
+        writer.kill()
+        writer.wait()

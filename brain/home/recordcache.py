@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
+from brain.home import pending
 from brain.home.files import atomic_write
 from brain.home.records import Record, load
 from brain.home.results import Problem
@@ -100,8 +101,45 @@ def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
             atomic_write(cache, payload, tmp_dir=cache.parent, sync=False)
         except (OSError, TypeError, ValueError):
             pass  # a record whose fields JSON cannot hold is simply parsed each time
-    for _, entry_data in files.values():
+    yield from _committed_view(home, folder, files)
+
+
+def _committed_view(
+    home: Located, folder: str, files: dict[str, list[Any]]
+) -> Iterator[Record | Problem]:
+    """The records as a read must see them: a file a writer at work has noted but not
+    committed yet is served as HEAD has it (or not at all, when HEAD lacks it)."""
+    noted: set[str] = set()
+    if pending.exists(home):
+        header, paths = pending.read(home)
+        if header.get("pid") != os.getpid():  # the writer itself reads what it wrote
+            noted = {p.removeprefix(f"{folder}/") for p in paths if p.startswith(f"{folder}/")}
+    committed = _at_head(home, folder, noted)
+    for name in sorted({*files, *committed}):
+        if name in noted:
+            if name in committed:
+                yield committed[name]
+            continue
         try:
-            yield _thaw(entry_data)
+            yield _thaw(files[name][1])
         except (TypeError, KeyError):
             continue
+
+
+def _at_head(home: Located, folder: str, names: set[str]) -> dict[str, Record | Problem]:
+    if not names:
+        return {}
+    from brain.home.records import parse
+    from brain.home.repo import Repo
+
+    repo = Repo(home.path)
+    found: dict[str, Record | Problem] = {}
+    for name in names:
+        data = repo.file_at_head(f"{folder}/{name}")
+        if data is None:
+            continue
+        try:
+            found[name] = parse(data.decode("utf-8", "replace"), home.path / folder / name)
+        except BrainError as exc:
+            found[name] = Problem(f"{folder}/{name}", getattr(exc, "line", None), str(exc))
+    return found
