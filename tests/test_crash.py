@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
