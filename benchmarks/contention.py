@@ -30,8 +30,8 @@ for n in range(writes):
         capture_output=True, text=True,
     )
     ok += done.returncode == 0
-    if done.returncode:
-        print(done.stderr.strip(), file=sys.stderr)
+    if done.returncode:  # the last line says what went wrong
+        print(done.stderr.strip().splitlines()[-1], file=sys.stderr)
 print(ok)
 """
 
