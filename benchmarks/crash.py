@@ -33,6 +33,10 @@ from pathlib import Path
 
 FIXTURE = Path(__file__).parent.parent / "tests" / "fixtures" / "transcripts" / "claude-code"
 SESSIONS = 12
+LEARNED = (
+    "Remember that service {n} deploys go out on Tuesdays.",
+    "Always run the linter before pushing service {n}.",
+)
 
 
 def brain(home: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -58,9 +62,15 @@ def transcripts(user: Path) -> None:
     folder.mkdir(parents=True)
     source = FIXTURE / "marot-spotter" / "tool_heavy.jsonl"
     old = time.time() - 3 * 86_400
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(old))
     for n in range(SESSIONS):
         dest = folder / f"00000000-0000-4000-8000-{n:012d}.jsonl"
         shutil.copy(source, dest)
+        with dest.open("a") as fh:  # what the built-in model keeps: stated facts
+            for i, text in enumerate(LEARNED):
+                message = {"role": "user", "content": text.format(n=n)}
+                line = {"type": "user", "uuid": f"u{n}-{i}", "timestamp": when, "message": message}
+                fh.write(json.dumps(line) + "\n")
         os.utime(dest, (old, old))
 
 
@@ -78,6 +88,8 @@ def setup(root: Path, op: str) -> Path:
         brain(home, "harvest")
     if op == "consolidate":
         brain(home, "extract")
+        if "0 raw memories" in git(home, "log", "-1", "--format=%s"):
+            raise SystemExit("extract kept nothing: consolidate would have nothing to do")
     return home
 
 
@@ -127,6 +139,8 @@ def problems(home: Path, op: str, n: int) -> list[str]:
         home, "log", "--format=%s", f"{BASE[op]}..HEAD"
     ):
         found.append("the raw memories were not consolidated")
+    elif op == "consolidate" and ".md" not in git(home, "ls-tree", "HEAD", "memories/"):
+        found.append("the consolidation made no records: " + git(home, "log", "--format=%s", "-4"))
     return found
 
 

@@ -30,6 +30,10 @@ with home.transaction() as tx:
     tx.stage(Record(id="id-x", key="kept", type="fact", description="d", body="rewritten"))
     if step == "staged":
         os.kill(os.getpid(), signal.SIGKILL)
+    if step == "journaled":
+        from brain.home import journal
+        journal.append(home.path, "consolidate", raw_ids=["r1"])
+        os.kill(os.getpid(), signal.SIGKILL)
     paths = sorted(tx.written)
     tx.repo._git("update-index", "--add", "--remove", "--", *paths)
     os.kill(os.getpid(), signal.SIGKILL)
@@ -65,6 +69,15 @@ def test_reads_never_serve_a_dead_writers_records(brain_home: Path) -> None:
     _killed_writer(brain_home, "indexed")
     keys = [r["key"] for r in cli_json("list")]
     assert keys == ["kept"]
+    assert status(brain_home) == ""
+
+
+def test_a_read_drops_a_dead_writers_journal_line(brain_home: Path) -> None:
+    _killed_writer(brain_home, "journaled")
+    assert cli("list").exit_code == 0
+    assert (brain_home / "journal.jsonl").read_text() == git(
+        brain_home, "show", "HEAD:journal.jsonl"
+    )
     assert status(brain_home) == ""
 
 

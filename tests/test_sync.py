@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -158,3 +159,34 @@ def test_sync_converges_and_loses_no_write(count: int, steps: list[tuple[int, st
                 for r in brain.list(archived=archived).records:
                     kept |= {r.id, *r.supersedes}
         assert written - gone - kept == set()
+
+
+def test_both_machines_consolidating_the_same_raw_memories_converge(tmp_path: Path) -> None:
+    from tests.test_harvest_trees import append, claude_line, claude_session
+
+    _, (a, b) = _machines(tmp_path, 2)
+    session = claude_session()
+    for n, text in enumerate(
+        ("Remember that deploys go out on Tuesdays.", "Always run the linter before pushing.")
+    ):
+        append(session, claude_line(text, f"u-{n}"), delta=timedelta(days=1))
+    for name, value in (("min_idle_minutes", "0"), ("min_rollout_idle_hours", "0")):
+        assert cli("--home", str(a), "config", "set", name, value).exit_code == 0
+    for name, value in (("max_age_days", "100000"), ("max_rollout_age_days", "100000")):
+        assert cli("--home", str(a), "config", "set", name, value).exit_code == 0
+    assert cli("--home", str(a), "harvest").exit_code == 0
+    assert cli("--home", str(a), "extract").exit_code == 0
+    assert cli("--home", str(a), "sync").exit_code == 0
+    assert cli("--home", str(b), "sync").exit_code == 0
+    for home in (a, b):
+        result = cli("--home", str(home), "consolidate", "--force")
+        assert result.exit_code == 0, result.stderr
+    assert list((a / "memories").glob("*.md")), "the run made no records to collide"
+    for home in (a, b, a):
+        result = cli("--home", str(home), "sync")
+        assert result.exit_code == 0, result.stderr
+    assert _files(a) == _files(b)
+    for view in ("MEMORY.md", "memory_summary.md", "raw_memories.md", "journal.jsonl"):
+        assert (a / view).read_text() == (b / view).read_text(), view
+    assert "<<<<<<<" not in (a / "MEMORY.md").read_text()
+    assert status(a) == status(b) == ""

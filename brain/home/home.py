@@ -105,6 +105,9 @@ class Home:
         with try_home_lock(self.state / "lock") as held:
             if held:
                 pending.recover(self, self.repo)
+                # Its journal line too: a run reads the journal (which raw memories
+                # are consumed) before it takes the lock.
+                drop_orphan_journal_lines(self, self.repo)
 
     @classmethod
     def init(cls, path: Path) -> tuple[Self, InitResult]:
