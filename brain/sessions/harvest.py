@@ -32,7 +32,7 @@ from brain.sessions.mirror import (
     write_plan,
 )
 from brain.sessions.sources import get
-from brain.sessions.sources.base import SessionFile, Transcript
+from brain.sessions.sources.base import NotAFileError, SessionFile, Transcript
 from brain.sessions.sources.native import read_header
 from brain.sessions.text import iter_session_docs, phase1_text, session_docs
 from brain.sessions.watermarks import (
@@ -239,16 +239,6 @@ def import_session(
     if not file.is_file() or read_header(file) is None:
         raise NotATranscriptError(file)
     return harvest(home, sources=("brain",), paths=[file], catalog=catalog)
-
-
-class NotAFileError(BrainError):
-    """A path named like a transcript is a dangling link, a pipe or a directory."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(
-            "not a regular file (a dangling link, a named pipe or a directory); skipped"
-        )
-        self.path = path
 
 
 class NotATranscriptError(BrainError):

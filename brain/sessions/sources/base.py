@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
+from brain.errors import BrainError
+
 Role = Literal["user", "assistant", "tool"]
 
 
@@ -185,6 +187,16 @@ class Adapter(Protocol):
 
 
 # Shared helpers for the adapters -------------------------------------------------
+
+
+class NotAFileError(BrainError):
+    """A path named like a transcript is a dangling link, a pipe or a directory."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            "not a regular file (a dangling link, a named pipe or a directory); skipped"
+        )
+        self.path = path
 
 
 def found(path: Path, session_id: str, subagent: str | None = None) -> SessionFile:
