@@ -18,6 +18,7 @@ from brain.errors import BrainError
 from brain.home import journal, pending, uses
 from brain.home.checks import HandEditError, check_text, clean_message, redacted
 from brain.home.files import atomic_write
+from brain.home.git import head_sha
 from brain.home.paths import ARCHIVE, MEMORIES, Located, record_path
 from brain.home.records import Record, RecordFormatError, iso, load, render, utcnow
 from brain.home.redact import redact, redact_fields
@@ -229,7 +230,13 @@ def note_journal_size(home: Located) -> None:
     """Note the journal's size after a commit (see :func:`drop_orphan_journal_lines`)."""
     with contextlib.suppress(OSError):
         size = (home.path / journal.JOURNAL).stat().st_size
-        (home.state / JOURNAL_SIZE).write_text(str(size))
+        (home.state / JOURNAL_SIZE).write_text(_journal_stamp(size, home))
+
+
+def _journal_stamp(size: int, home: Located) -> str:
+    # With HEAD: after a reset to an older commit, an orphan line can bring the journal
+    # back to the very size noted after the last commit.
+    return f"{size} {head_sha(home.path)}"
 
 
 def drop_orphan_journal_lines(home: Located, repo: Repo) -> None:
@@ -247,7 +254,7 @@ def drop_orphan_journal_lines(home: Located, repo: Repo) -> None:
     except OSError:
         noted = ""
         size = -1
-    if noted == str(size) or not repo.head():
+    if noted == _journal_stamp(size, home) or not repo.head():
         return
     committed = repo.file_at_head(journal.JOURNAL)
     if committed is None or size <= len(committed):
