@@ -182,6 +182,12 @@ class Brain(Home):
 
         return remote.pull(self, name)
 
+    def sync(self, name: str = "origin") -> SyncResult:
+        """Pull, settle conflicts by the records' own history, then push."""
+        from brain.home import remote
+
+        return remote.sync(self, name)
+
     # -- sessions --------------------------------------------------------------------
 
     def harvest(

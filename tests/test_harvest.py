@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home.journal import machine_name
+from brain.home.journal import machine_id, machine_name
 from brain.sessions.harvest import harvest, harvested_sessions
 from tests.helpers import commit_count, git, status
 from tests.test_harvest_trees import (
@@ -33,7 +33,7 @@ def brain(home: Path) -> Brain:
 
 
 def marks(home: Path, source: str) -> dict[str, dict]:
-    data = json.loads((home / "harvest" / f"{machine_name()}-{source}.json").read_text())
+    data = json.loads((home / "harvest" / f"{machine_id()}-{source}.json").read_text())
     assert data["source"] == source and data["machine"] == machine_name()
     return {entry["session_id"]: entry for entry in data["sessions"]}
 
@@ -61,7 +61,7 @@ def test_first_run_records_every_source_in_one_commit(brain: Brain, home: Path) 
         "harvest: 3 new sessions, 0 grown (claude 1, codex 1, gemini 1)"
     )
     assert git(home, "show", "--name-only", "--format=", "HEAD").split() == sorted(
-        [f"harvest/{machine_name()}-{s}.json" for s in ("claude", "codex", "gemini")]
+        [f"harvest/{machine_id()}-{s}.json" for s in ("claude", "codex", "gemini")]
         + ["journal.jsonl"]
     )
     entry = marks(home, "claude")[CLAUDE_ID]
@@ -163,7 +163,7 @@ def test_old_sessions_are_skipped(brain: Brain, home: Path) -> None:
     codex_session()
     result = harvest(brain, now=NOW)
     assert counts(result, "claude")["skipped_old"] == 1
-    assert not (home / "harvest" / f"{machine_name()}-claude.json").exists()
+    assert not (home / "harvest" / f"{machine_id()}-claude.json").exists()
     assert counts(result, "codex")["new"] == 1
 
 

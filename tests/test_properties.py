@@ -156,7 +156,7 @@ def _valid(kind: str) -> st.SearchStrategy[Any]:
     if kind == "bool":
         return st.booleans()
     if kind == "int":
-        return st.integers(0, 10**9)
+        return st.integers(1, 10**9)  # some counts must be more than 0
     if kind == "float":
         return st.floats(0.001, 1e6, allow_nan=False)
     text = line.filter(lambda s: s.lower() not in {"null", "none"})

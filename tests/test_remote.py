@@ -49,19 +49,20 @@ def test_pull_merges_and_unions_the_journal(machines: tuple[Path, Path, Path]) -
     assert {r["key"] for r in cli_json("--home", str(a), "list")} == keys
 
 
-def test_conflicting_record_stops_pull_and_loses_nothing(machines: tuple[Path, Path, Path]) -> None:
+def test_same_key_on_both_sides_settles_to_the_newer(machines: tuple[Path, Path, Path]) -> None:
     _, a, b = machines
     cli("--home", str(a), "remember", "A's version", "--key", "first")
     cli("--home", str(a), "push")
     cli("--home", str(b), "remember", "B's version", "--key", "first")
-    head_before = git(b, "rev-parse", "HEAD")
+    older = cli_json("--home", str(a), "show", "first")["record"]["id"]
     result = cli("--home", str(b), "pull")
-    assert result.exit_code == 1
-    assert result.stderr.startswith("Error: pull stopped: both sides changed memories/first.md;")
-    assert git(b, "rev-parse", "HEAD") == head_before
+    assert result.exit_code == 0, result.stderr
+    assert "memories/first.md: kept" in result.stdout
+    record = cli_json("--home", str(b), "show", "first")["record"]
+    assert record["body"] == "B's version"
+    assert older in record["supersedes"]
     assert status(b) == ""
     assert not (b / ".git" / "MERGE_HEAD").exists()
-    assert cli_json("--home", str(b), "show", "first")["record"]["body"] == "B's version"
 
 
 def test_push_without_remote_says_what_to_do(home: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home.journal import machine_name
+from brain.home.journal import machine_id
 from tests.helpers import cli, cli_json, commit_count, git, run_brain
 from tests.test_harvest_trees import (
     CLAUDE_ID,
@@ -75,7 +75,7 @@ def test_harvest_dry_run_and_path(brain: Brain, home: Path) -> None:
             "bytes_read": path.stat().st_size,
         }
     ]
-    assert (home / "harvest" / f"{machine_name()}-gemini.json").exists()
+    assert (home / "harvest" / f"{machine_id()}-gemini.json").exists()
 
 
 def test_sessions_list_filters(brain: Brain) -> None:
@@ -140,7 +140,7 @@ def test_sessions_import_registers_a_native_transcript(
     assert git(home, "log", "-1", "--format=%s").strip() == (
         "harvest: 1 new session, 0 grown (brain 1)"
     )
-    data = json.loads((home / "harvest" / f"{machine_name()}-brain.json").read_text())
+    data = json.loads((home / "harvest" / f"{machine_id()}-brain.json").read_text())
     assert [s["session_id"] for s in data["sessions"]] == ["aster-20260822-01"]
     assert data["sessions"][0]["path"] == str(src)
     assert not list(home.rglob("session.jsonl"))  # the transcript stays outside the home

@@ -1,4 +1,4 @@
-"""Commands on the home itself: init, config, remote, push, pull, clone."""
+"""Commands on the home itself: init, config, remote, push, pull, sync, clone."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state
 from brain.home.paths import resolve_home
+from brain.home.results import SyncResult
 
 
 @main.command()
@@ -124,9 +125,22 @@ def push(state: State, name: str, as_json: bool) -> None:
 @json_option
 @pass_state
 def pull(state: State, name: str, as_json: bool) -> None:
-    """Merge what other machines pushed. A conflicting record changes nothing."""
+    """Merge what other machines pushed; conflicts settle by brain's rules."""
 
-    emit(state.brain().pull(name), as_json, lambda r: r.message)
+    emit(state.brain().pull(name), as_json, _synced)
+
+
+@main.command()
+@click.option("--remote", "name", default="origin", show_default=True)
+@json_option
+@pass_state
+def sync(state: State, name: str, as_json: bool) -> None:
+    """Pull, settle conflicts, push: keep this machine and the remote the same."""
+    emit(state.brain().sync(name), as_json, _synced)
+
+
+def _synced(result: SyncResult) -> str:
+    return "\n".join([result.message, *(f"  {line}" for line in result.resolved)])
 
 
 @main.command()

@@ -61,12 +61,13 @@ def redacted(record: Record) -> Record:
     """``record`` with every secret in its text fields replaced (see :mod:`brain.home.redact`).
 
     Every write goes through :meth:`brain.home.transaction.Transaction.stage`, so no
-    field of a record on disk, whichever command wrote it, can carry a credential.
+    field of a record on disk, whichever command wrote it, can carry a credential. A NUL
+    goes too: git would take the record for a binary file and show no diff of it.
     """
     return record.evolve(
         type=redact(record.type),
-        description=redact(record.description),
-        body=redact(record.body),
+        description=redact(record.description.replace("\0", "")),
+        body=redact(record.body.replace("\0", "")),
         tags=redact_fields(record.tags),
         profile=redact_fields(record.profile),
         source=redact_fields(record.source),

@@ -94,8 +94,18 @@ def _yaml() -> YAML:
     return yaml
 
 
-# Settings a zero or negative value would break (decay_half_life_days divides an age).
-_POSITIVE = frozenset({"decay_half_life_days", "model_timeout"})
+# Settings a zero or negative value would break: decay_half_life_days divides an age,
+# a model call with no time cannot answer, and a run with no token budget or no raw
+# memories to take would commit empty runs forever. Every other number (a count, a
+# length, an age) is refused below 0.
+_POSITIVE = frozenset(
+    {
+        "decay_half_life_days",
+        "model_timeout",
+        "max_tokens_per_run",
+        "max_raw_memories_for_consolidation",
+    }
+)
 
 
 def _coerce(name: str, value: Any, origin: str) -> Any:
@@ -112,6 +122,8 @@ def _coerce(name: str, value: Any, origin: str) -> Any:
         raise ConfigError(f"{origin}: {name} must be {shape}, not {value!r}") from None
     if name in _POSITIVE and not typed > 0:
         raise ConfigError(f"{origin}: {name} must be more than 0, not {value!r}")
+    if kind.startswith(("int", "float")) and not typed >= 0:
+        raise ConfigError(f"{origin}: {name} must be 0 or more, not {value!r}")
     return typed
 
 

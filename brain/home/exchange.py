@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
+from brain.home.checks import redacted
 from brain.home.records import FIELDS, Record, iso, new_id, utcnow, validate_new_key
 from brain.home.redact import redact
 from brain.home.results import ImportResult
@@ -79,10 +80,24 @@ def _text_or_none(obj: dict[str, Any], name: str, origin: str, line: int) -> str
     return value or None
 
 
+def _decoded(lines: Iterable[str], origin: str) -> Iterator[str]:
+    """The lines, or one clear error at the first that is not UTF-8 (binary input)."""
+    it = iter(lines)
+    number = 0
+    while True:
+        number += 1
+        try:
+            yield next(it)
+        except StopIteration:
+            return
+        except UnicodeDecodeError:
+            raise ImportLineError(origin, number, "not UTF-8 text (binary data?)") from None
+
+
 def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
     """Parse and validate every line first, so a bad line imports nothing."""
     records = []
-    for number, text in enumerate(lines, 1):
+    for number, text in enumerate(_decoded(lines, origin), 1):
         if not text.strip():
             continue
         try:
@@ -104,6 +119,9 @@ def import_records(home: Home, lines: Iterable[str], *, origin: str = "import") 
     superseded = 0
     touched: dict[str, None] = {}
     with home.transaction() as tx, tx.hand_edits_known():
+        records = [r for r in records if not _already_there(home, r)]
+        if not records:
+            return ImportResult(0, 0, (), None)
         for record in records:
             staged = tx.stage(record, sync=False)
             superseded += staged.superseded is not None
@@ -122,6 +140,23 @@ def import_records(home: Home, lines: Iterable[str], *, origin: str = "import") 
             origin=origin,
         )
     return ImportResult(len(keys), superseded, keys, sha)
+
+
+def _already_there(home: Home, record: Record) -> bool:
+    """Whether the home has this version of the record already (an unchanged
+    re-import), or a later one that superseded it: importing it changes nothing."""
+    old = home.previous(record.key)
+    if old is None:
+        return False
+    current = old[0]
+    if record.id in current.supersedes:
+        return True
+    if record.id != current.id:
+        return False
+    chain = tuple(dict.fromkeys((*current.supersedes, *record.supersedes)))
+    # Compared as parsed records, not as rendered text: rendering YAML is most of the
+    # cost of a write, and an unchanged re-import should cost a read.
+    return current == redacted(record).evolve(supersedes=chain)
 
 
 def export_records(home: Home, *, archived: bool = False) -> list[dict[str, Any]]:

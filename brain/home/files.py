@@ -20,6 +20,11 @@ class UnreadableFileError(BrainError):
 
 def make_private_dir(path: Path) -> None:
     """Create ``path`` (and parents) readable by the owner only."""
+    if path.exists() and not path.is_dir():
+        raise BrainError(
+            f"{path} is a file, where brain keeps a directory",
+            hint=f"move it away (e.g. 'mv {path} {path}.bak') and retry",
+        )
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(path, 0o700)
 

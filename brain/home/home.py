@@ -20,8 +20,9 @@ from typing import Self
 
 from brain.errors import BrainError
 from brain.home import config as config_mod
+from brain.home import pending
 from brain.home.files import atomic_write, make_private_dir
-from brain.home.lock import home_lock
+from brain.home.lock import home_lock, try_home_lock
 from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
 from brain.home.reader import NotAHomeError
 from brain.home.recordcache import cached_heads, cached_records
@@ -84,16 +85,39 @@ class Home:
     def open(cls, path: Path) -> Self:
         """Open an existing home, or raise :class:`NotAHomeError` saying how to make one."""
         path = Path(path)
+        if (path / config_mod.CONFIG).is_file() and not (path / ".git").exists():
+            raise NotAHomeError(
+                path,
+                f"{path} has brain.yaml but no git history (.git is missing)",
+                "run 'brain init' to start a new history from its files, or put .git back",
+            )
         if not (path / config_mod.CONFIG).is_file() or not (path / ".git").exists():
             raise NotAHomeError(path)
         home = cls(path)
         make_private_dir(home.state)
+        if pending.exists(home):
+            home.recover()
         return home
+
+    def recover(self) -> None:
+        """Put right what a killed brain process left, if no writer is at work now.
+
+        A read must not serve a dead writer's uncommitted records; a live writer's
+        note is left to it.
+        """
+        with try_home_lock(self.state / "lock") as held:
+            if held:
+                pending.recover(self, self.repo)
+                # Its journal line too: a run reads the journal (which raw memories
+                # are consumed) before it takes the lock.
+                drop_orphan_journal_lines(self, self.repo)
 
     @classmethod
     def init(cls, path: Path) -> tuple[Self, InitResult]:
         """Create a new home at ``path``: the layout of docs/architecture.md, one commit."""
         path = Path(path)
+        if (path / config_mod.CONFIG).is_file() and not (path / ".git").exists():
+            return cls._init_history(path)
         if (path / config_mod.CONFIG).exists():
             raise HomeExistsError(f"{path} is already a brain home")
         if path.exists() and any(path.iterdir()):
@@ -116,6 +140,24 @@ class Home:
             atomic_write(path / name, text)
         with home.transaction() as tx:
             sha = tx.commit(list(files), "init: new memory home", "init")
+        return home, InitResult(str(path), sha)
+
+    @classmethod
+    def _init_history(cls, path: Path) -> tuple[Self, InitResult]:
+        """A home whose ``.git`` was removed: a new history from the files it has."""
+        make_private_dir(path / STATE)
+        Repo.init(path)
+        home = cls(path)
+        for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
+            if not (path / name).exists():
+                atomic_write(path / name, text)
+        files = [
+            p.relative_to(path).as_posix()
+            for p in sorted(path.rglob("*"))
+            if p.is_file() and p.relative_to(path).parts[0] not in {STATE, ".git"}
+        ]
+        with home.transaction() as tx:
+            sha = tx.commit(files, "init: new history from the files in the home", "init")
         return home, InitResult(str(path), sha)
 
     @cached_property
@@ -148,16 +190,31 @@ class Home:
         Raises:
             RepoError: the home is not on its branch, or a merge or rebase is going on.
         """
-        with home_lock(self.state / "lock"):
-            self.repo.check_writable()
+        with home_lock(self.state / "lock", progress=self._progress):
             self.repo.clear_stale_locks()
+            pending.recover(self, self.repo)
+            self.repo.check_writable()
             drop_orphan_journal_lines(self, self.repo)
+            pending.begin(self, self.repo)
             tx = Transaction(self.path, self.state, self.repo, self.after_commit)
             try:
                 yield tx
             except BaseException:
                 tx.roll_back()
                 raise
+            finally:
+                pending.end(self)
+
+    def _progress(self) -> object:
+        """What changes while the lock's holder works: HEAD and the pending note."""
+        marks: builtins.list[tuple[int, int] | None] = []
+        for path in (self.path / ".git" / "index", self.state / pending.PENDING):
+            try:
+                st = path.stat()
+                marks.append((st.st_mtime_ns, st.st_size))
+            except OSError:
+                marks.append(None)
+        return (self.repo.head(), *marks)
 
     # -- records ---------------------------------------------------------------------
 

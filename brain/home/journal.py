@@ -24,6 +24,25 @@ def machine_name() -> str:
     return socket.gethostname().split(".")[0] or "localhost"
 
 
+def machine_id() -> str:
+    """This machine's name for files only it writes (``harvest/<machine>-<source>.json``):
+    the host name and a short digest of the operating system's machine id, so two
+    machines that share a host name never write the same file."""
+    import hashlib
+    import uuid
+
+    for source in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            raw = Path(source).read_text().strip()
+        except OSError:
+            continue
+        if raw:
+            break
+    else:
+        raw = f"{uuid.getnode():012x}"  # the network hardware address, else a random one
+    return f"{machine_name()}-{hashlib.sha256(raw.encode()).hexdigest()[:8]}"
+
+
 def append(home: Path, op: str, **fields: Any) -> dict[str, Any]:
     """Append one entry for operation ``op`` and return it."""
     entry = {"ts": iso(utcnow()), "machine": machine_name(), "op": op, **fields}

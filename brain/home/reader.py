@@ -22,8 +22,8 @@ from brain.home.records import Problem, Record
 class NotAHomeError(BrainError):
     """The path is not a memory home."""
 
-    def __init__(self, path: Path) -> None:
-        super().__init__(f"{path} is not a brain home", hint="run 'brain init'")
+    def __init__(self, path: Path, message: str = "", hint: str = "run 'brain init'") -> None:
+        super().__init__(message or f"{path} is not a brain home", hint=hint)
         self.path = path
 
 

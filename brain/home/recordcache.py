@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
+from brain.home import pending
 from brain.home.files import atomic_write
 from brain.home.records import Problem, Record, load
 
@@ -117,11 +118,32 @@ def _refresh(home: Located, folder: str, listing: dict[str, list[int]]) -> dict[
     return files
 
 
+def _noted(home: Located, folder: str) -> set[str]:
+    """The files in ``folder`` another process is writing and has not committed yet."""
+    if not pending.exists(home):
+        return set()
+    header, paths = pending.read(home)
+    if header.get("pid") == os.getpid():  # the writer itself reads what it wrote
+        return set()
+    return {p.removeprefix(f"{folder}/") for p in paths if p.startswith(f"{folder}/")}
+
+
 def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
-    """Every ``<folder>/*.md`` parsed, in name order; unreadable files come as problems."""
-    for _, entry_data in _refresh(home, folder, _listing(home, folder)).values():
+    """Every ``<folder>/*.md`` parsed, in name order; unreadable files come as problems.
+
+    A file a writer at work has noted but not committed yet is served as HEAD has it
+    (or not at all, when HEAD lacks it): a read never sees uncommitted output.
+    """
+    files = _refresh(home, folder, _listing(home, folder))
+    noted = _noted(home, folder)
+    committed = _at_head(home, folder, noted)
+    for name in sorted({*files, *committed}):
+        if name in noted:
+            if name in committed:
+                yield committed[name]
+            continue
         try:
-            yield _thaw(entry_data)
+            yield _thaw(files[name][1])
         except (TypeError, KeyError):
             continue
 
@@ -140,6 +162,12 @@ def cached_heads(home: Located, folder: str) -> list[tuple[str, str, str, str]]:
     can be a hundred times its head, and the hook runs before every agent session. When
     any file changed, the full cache is refreshed first and the heads taken from it.
     """
+    if _noted(home, folder):  # a writer at work: take the committed view
+        return [
+            (r.key, r.description, r.updated, r.id)
+            for r in cached_records(home, folder)
+            if isinstance(r, Record)
+        ]
     path = home.state / "cache" / f"heads-{folder}.json"
     listing = _listing(home, folder)
     old = _load_cache(path)
@@ -151,3 +179,22 @@ def cached_heads(home: Located, folder: str) -> list[tuple[str, str, str, str]]:
         _save(path, table)
         heads = [head for _, head in table.values()]
     return [(h[0], h[1], h[2], h[3]) for h in heads if isinstance(h, list) and len(h) == 4]
+
+
+def _at_head(home: Located, folder: str, names: set[str]) -> dict[str, Record | Problem]:
+    if not names:
+        return {}
+    from brain.home.records import parse
+    from brain.home.repo import Repo
+
+    repo = Repo(home.path)
+    found: dict[str, Record | Problem] = {}
+    for name in names:
+        data = repo.file_at_head(f"{folder}/{name}")
+        if data is None:
+            continue
+        try:
+            found[name] = parse(data.decode("utf-8", "replace"), home.path / folder / name)
+        except BrainError as exc:
+            found[name] = Problem(f"{folder}/{name}", getattr(exc, "line", None), str(exc))
+    return found

@@ -1,28 +1,43 @@
-"""Backup and a second machine: remotes, push, pull, clone.
+"""Backup and more machines: remotes, push, pull, sync, clone.
 
-Append-only files merge by union (``.gitattributes``); generated views (MEMORY.md,
-memory_summary.md, phase2_workspace_diff.md) are regenerated after a conflicting
-merge; a conflict in a record stops the pull and leaves the home as it was.
+A pull merges the remote's history and settles every conflict by brain's own rules
+(:mod:`brain.home.merge`): a record changed on both sides keeps the newer version live
+with the other in its ``supersedes`` chain, generated views are rendered again,
+append-only files merge by union. Either the merge commits, or the home is left as
+it was: never half merged. ``sync`` is pull, then push, in one command.
 """
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
+from brain.home import merge, pending
 from brain.home.files import make_private_dir
-from brain.home.repo import BRANCH, MergeConflictError, Repo
+from brain.home.repo import BRANCH, Repo, RepoError
 from brain.home.results import SyncResult
 
 if TYPE_CHECKING:
     from brain.home.home import Home
 
-GENERATED = ("MEMORY.md", "memory_summary.md", "phase2_workspace_diff.md")
+GENERATED = merge.GENERATED
+_PUSH_TRIES = 3  # another machine pushing between our pull and push: pull again
 
 
 class RemoteError(BrainError):
     """A remote is missing or unusable."""
+
+
+class RemoteMovedError(RemoteError):
+    """The remote has commits this home has not merged yet."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"{name} has changes this home does not have yet; nothing was pushed",
+            hint="run 'brain sync' (or 'brain pull', then 'brain push')",
+        )
 
 
 def remote_add(home: Home, url: str, name: str = "origin") -> SyncResult:
@@ -57,50 +72,117 @@ def _remote(home: Home, name: str) -> str:
 
 
 def push(home: Home, name: str = "origin") -> SyncResult:
-    """Push the home's history to the remote."""
+    """Push the home's history to the remote.
+
+    Raises:
+        RemoteMovedError: another machine pushed first; 'brain sync' merges and pushes.
+    """
     remote = _remote(home, name)
     with home.transaction():
-        home.repo.push(remote)
+        _push(home, remote)
     return SyncResult("push", remote, home.repo.head(), f"pushed {BRANCH} to {remote}")
 
 
+def _push(home: Home, remote: str) -> None:
+    try:
+        home.repo.push(remote)
+    except RepoError as exc:
+        if "rejected" in exc.stderr or "fetch first" in exc.stderr:
+            raise RemoteMovedError(remote) from exc
+        raise
+    _default_branch(home, remote)
+
+
+def _default_branch(home: Home, remote: str) -> None:
+    """A fresh bare remote names an empty ``master`` as its HEAD; name the memory."""
+    url = home.repo.remotes().get(remote, "")
+    where = Path(url.removeprefix("file://"))
+    if not url or not where.is_dir():
+        return  # a hosted remote takes the first branch pushed as its default
+    with contextlib.suppress(RepoError):
+        if home.repo.remote_head_unborn(str(where)):
+            home.repo.point_remote_head(str(where))
+
+
 def pull(home: Home, name: str = "origin") -> SyncResult:
-    """Fetch and merge the remote's history; nothing changes if a record conflicts."""
+    """Fetch and merge the remote's history, settling conflicts by brain's rules."""
     remote = _remote(home, name)
     with home.transaction():
         before = home.repo.head()
-        home.repo.fetch(remote)
-        upstream = f"{remote}/{BRANCH}"
-        if not home.repo.has_remote_branch(upstream):
-            return SyncResult("pull", remote, before, "remote has no history yet")
+        resolved = _pull(home, remote)
+        after = home.repo.head()
+    message = "already up to date" if after == before else f"merged {remote}/{BRANCH}"
+    return SyncResult("pull", remote, after, message, tuple(resolved))
+
+
+def sync(home: Home, name: str = "origin") -> SyncResult:
+    """Pull (merging and settling), then push: one command, safe from a hook or cron."""
+    remote = _remote(home, name)
+    resolved: list[str] = []
+    with home.transaction():
+        before = home.repo.head()
+        for attempt in range(_PUSH_TRIES):
+            resolved += _pull(home, remote)
+            try:
+                _push(home, remote)
+                break
+            except RemoteMovedError:
+                if attempt == _PUSH_TRIES - 1:
+                    raise
+        after = home.repo.head()
+    merged = "merged and pushed" if after != before else "pushed"
+    message = f"{merged} {BRANCH} with {remote}" + (
+        f"; settled {len(resolved)} conflict{'s' if len(resolved) != 1 else ''}" if resolved else ""
+    )
+    return SyncResult("sync", remote, after, message, tuple(resolved))
+
+
+def _pull(home: Home, remote: str) -> list[str]:
+    """Fetch and merge under the caller's transaction; return the settled conflicts."""
+    home.repo.fetch(remote)
+    upstream = f"{remote}/{BRANCH}"
+    if not home.repo.has_remote_branch(upstream):
+        return []
+    pending.begin(home, home.repo, "merge")  # killed mid-merge: the next command aborts it
+    merging = home.path / ".git" / "MERGE_HEAD"
+    try:
         try:
-            home.repo.merge(upstream)
+            home.repo.merge(upstream, commit=False)
         except BrainError:
-            if not (home.path / ".git" / "MERGE_HEAD").exists():
+            if not merging.exists():
                 # No merge started (a hand edit in the way, unrelated histories): git's
                 # own reason is the one to show.
                 raise
-            _settle_conflict(home)
-        after = home.repo.head()
-    message = "already up to date" if after == before else f"merged {upstream}"
-    return SyncResult("pull", remote, after, message)
+        if not merging.exists():
+            return []  # up to date, or a fast-forward
+        return _settle(home)
+    except BaseException:
+        if merging.exists():
+            with contextlib.suppress(BrainError):
+                home.repo.abort_merge()
+        raise
 
 
-def _settle_conflict(home: Home) -> None:
-    """Finish a merge whose only conflicts are generated views; else abort it.
-
-    MEMORY.md and memory_summary.md are views of the records: after the records merged,
-    they are rendered again from them, never merged line by line.
-    """
-    conflicted = home.repo.conflicted()
-    records = [p for p in conflicted if p not in GENERATED]
-    if records or not conflicted:
-        home.repo.abort_merge()
-        raise MergeConflictError(records or ["(unknown)"])
-    for path in conflicted:
-        home.repo.take_ours(path)
-    regenerated = home.views_again()
-    home.repo.conclude_merge(sorted({*conflicted, *regenerated}))
+def _settle(home: Home) -> list[str]:
+    """Settle every conflict, render the views again, and make the merge commit."""
+    repo = home.repo
+    report: list[str] = []
+    touched: list[str] = []
+    for rel in repo.conflicted():
+        if merge.is_record(rel):
+            report.append(merge.settle_record(repo, rel))
+        elif rel not in GENERATED:
+            repo.take_ours(rel)
+            report.append(f"{rel}: kept this machine's version")
+        else:
+            repo.take_ours(rel)
+        touched.append(rel)
+    changed, moved = merge.one_place_per_key(home.path)
+    report += moved
+    touched += changed
+    touched += home.views_again()
+    repo.conclude_merge(sorted(set(touched)))
+    return report
 
 
 def clone(url: str, path: Path) -> SyncResult:

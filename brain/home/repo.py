@@ -18,26 +18,13 @@ from pathlib import Path
 from brain.home.git import RepoError, check_writable, clear_stale_locks, head_sha, run_git
 from brain.home.journal import machine_name
 
-__all__ = ["BRANCH", "Commit", "MergeConflictError", "Repo", "RepoError"]
+__all__ = ["BRANCH", "Commit", "Repo", "RepoError"]
 
 BRANCH = "main"
 # Where brain keeps the identity of git's index file after its own last commit.
 _STAMP = "brain-index-stamp"
 # Field and record separators for `git log --format`; they never occur in messages.
 _FS, _RS = "\x1f", "\x1e"
-
-
-class MergeConflictError(RepoError):
-    """A pull could not merge; nothing was changed."""
-
-    def __init__(self, paths: Sequence[str]) -> None:
-        listed = ", ".join(paths)
-        super().__init__(
-            f"pull stopped: both sides changed {listed}",
-            hint="nothing was changed locally; resolve in the home with git "
-            "('git pull' then edit and commit), or keep one side with 'brain remember'",
-        )
-        self.paths = tuple(paths)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,9 +336,39 @@ class Repo:
         ref = f"refs/remotes/{upstream}"
         return run_git(self.path, "rev-parse", "--verify", "-q", ref, ok=(0, 1)).returncode == 0
 
-    def merge(self, upstream: str) -> None:
-        """Merge ``upstream`` into the branch with git's own message."""
-        self._git("merge", "--no-edit", "--quiet", upstream)
+    def merge(self, upstream: str, *, commit: bool = True) -> None:
+        """Merge ``upstream`` into the branch with git's own message.
+
+        Without rename detection: archiving moves a record to archive/, and a rename
+        would carry the other side's new version of it into the archive. The
+        ``recursive`` strategy, because git 2.39's ``ort`` detects renames even when
+        told not to.
+        """
+        self._git(
+            "merge", "--no-edit", "--quiet", "-s", "recursive", "-Xno-renames",
+            *([] if commit else ["--no-commit"]), upstream,
+        )  # fmt: skip
+
+    def blob(self, name: str) -> bytes | None:
+        """The content of one blob by name (``:2:path`` is this side of a conflict)."""
+        return self._blobs([name])[0]
+
+    def stage(self, paths: Sequence[str]) -> None:
+        """Stage ``paths`` as they are on disk (additions, edits, deletions)."""
+        if paths:
+            listed = "".join(f"{p}\0" for p in paths).encode()
+            self._git("update-index", "--add", "--remove", "-z", "--stdin", stdin=listed)
+
+    def remote_head_unborn(self, url: str) -> bool:
+        """Whether the bare repository at the local path ``url`` names a branch with
+        no commits as its HEAD (git init's ``master``)."""
+        probe = run_git(None, "--git-dir", url, "rev-parse", "--verify", "-q", "HEAD", ok=(0, 1))
+        return probe.returncode != 0
+
+    def point_remote_head(self, url: str) -> None:
+        """Make the branch the default of the bare repository at the local path ``url``,
+        so a plain ``git clone`` of it checks the memory out."""
+        run_git(None, "--git-dir", url, "symbolic-ref", "HEAD", f"refs/heads/{BRANCH}")
 
     def abort_merge(self) -> None:
         """Give up the merge under way; the home is as it was before it."""
@@ -363,7 +380,7 @@ class Repo:
 
     def conclude_merge(self, paths: Sequence[str]) -> None:
         """Stage ``paths`` and make the merge commit under way, with git's message."""
-        self._git("add", "--", *paths)
+        self.stage(paths)
         self._git("commit", "--quiet", "--no-edit", "--no-verify", env=self._identity())
 
     def conflicted(self) -> list[str]:

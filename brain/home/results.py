@@ -79,12 +79,13 @@ class LogEntry:
 
 @dataclass(frozen=True, slots=True)
 class SyncResult:
-    """A push, pull or clone."""
+    """A push, pull, sync or clone; ``resolved`` says how each conflict was settled."""
 
     action: str
     remote: str
     head: str | None
     message: str
+    resolved: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

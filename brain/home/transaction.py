@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brain.errors import BrainError
-from brain.home import journal, uses
+from brain.home import journal, pending, uses
 from brain.home.checks import HandEditError, check_text, clean_message, redacted
 from brain.home.files import atomic_write
+from brain.home.git import head_sha
 from brain.home.paths import ARCHIVE, MEMORIES, Located, record_path
 from brain.home.records import Record, RecordFormatError, iso, load, render, utcnow
 from brain.home.redact import redact, redact_fields
@@ -102,13 +103,20 @@ class Transaction:
         self.refuse_hand_edits(path, *([old[1]] if old else []))
         touched = [self.rel(path)]
         if old is not None:
-            record = record.evolve(supersedes=(*old[0].supersedes, old[0].id))
-            if old[1] != path:
-                old[1].unlink()
+            # The same version written again (an import of an export) is not its own
+            # successor: it keeps the chain it had.
+            replaced = () if old[0].id == record.id else (old[0].id,)
+            chain = dict.fromkeys((*old[0].supersedes, *record.supersedes, *replaced))
+            record = record.evolve(supersedes=tuple(i for i in chain if i != record.id))
+            if old[1] != path:  # an archived record comes back to life
                 touched.append(self.rel(old[1]))
+        self.note(touched)
+        if old is not None and old[1] != path:
+            old[1].unlink()
         atomic_write(path, render(record), tmp_dir=self.state, sync=sync)
         self._written.update(touched)
-        return Staged(record, old[0].id if old else None, tuple(touched))
+        superseded = old[0].id if old and old[0].id != record.id else None
+        return Staged(record, superseded, tuple(touched))
 
     def stage_move(self, key: str, *, archive: bool, reason: str | None = None) -> Staged:
         """Move a record into (or out of) ``archive/``; commit nothing.
@@ -128,6 +136,7 @@ class Transaction:
                 "(e.g. 'brain remember TEXT --key NEW-KEY'), then retry",
             )
         record = load(src)
+        self.note([self.rel(src), self.rel(dst)])
         extra = {k: v for k, v in record.extra.items() if k not in {"archived", "archive_reason"}}
         if archive:
             extra["archived"] = iso(utcnow())
@@ -143,8 +152,14 @@ class Transaction:
         """Delete one file of the home; commit nothing (its text stays in git history)."""
         path = self.path / rel
         self.refuse_hand_edits(path)
+        self.note([rel])
         path.unlink()
         self._written.add(rel)
+
+    def note(self, rels: Sequence[str]) -> None:
+        """Note paths this write is about to change, before it changes them, so the
+        next command can put them back if this process is killed before its commit."""
+        pending.note(self, rels)
 
     # -- hand edits ------------------------------------------------------------------
 
@@ -185,9 +200,10 @@ class Transaction:
         journal_path = self.path / journal.JOURNAL
         size = journal_path.stat().st_size if journal_path.exists() else 0
         before = self.repo.head()
-        pending = uses.take_pending_uses(self)
-        if pending:
-            journal.append(self.path, "recall", uses=pending)
+        self.note(paths)
+        folded = uses.take_pending_uses(self)
+        if folded:
+            journal.append(self.path, "recall", uses=folded)
         journal.append(self.path, op, **fields)
         try:
             sha = self.repo.commit([*paths, journal.JOURNAL], message)
@@ -195,8 +211,9 @@ class Transaction:
             restore_paths(self.path, self.repo, paths)
             with journal_path.open("r+b") as fh:
                 fh.truncate(size)
-            uses.note_uses(self, [p for p, n in pending.items() for _ in range(n)])
+            uses.note_uses(self, [p for p, n in folded.items() for _ in range(n)])
             raise
+        pending.end(self)
         note_journal_size(self)
         self._written = set()  # committed: nothing left to put back
         self._on_commit(before, sha, [*paths, journal.JOURNAL])
@@ -214,7 +231,13 @@ def note_journal_size(home: Located) -> None:
     """Note the journal's size after a commit (see :func:`drop_orphan_journal_lines`)."""
     with contextlib.suppress(OSError):
         size = (home.path / journal.JOURNAL).stat().st_size
-        (home.state / JOURNAL_SIZE).write_text(str(size))
+        (home.state / JOURNAL_SIZE).write_text(_journal_stamp(size, home))
+
+
+def _journal_stamp(size: int, home: Located) -> str:
+    # With HEAD: after a reset to an older commit, an orphan line can bring the journal
+    # back to the very size noted after the last commit.
+    return f"{size} {head_sha(home.path)}"
 
 
 def drop_orphan_journal_lines(home: Located, repo: Repo) -> None:
@@ -232,7 +255,7 @@ def drop_orphan_journal_lines(home: Located, repo: Repo) -> None:
     except OSError:
         noted = ""
         size = -1
-    if noted == str(size) or not repo.head():
+    if noted == _journal_stamp(size, home) or not repo.head():
         return
     committed = repo.file_at_head(journal.JOURNAL)
     if committed is None or size <= len(committed):

@@ -370,6 +370,7 @@ def _commit(
     home = run.home
     touched = views.write_records(tx, list(run.writes.values()), run.retire)
     counts = {a: sum(1 for c in run.changes if c.action == a) for a in views.ACTIONS}
+    tx.note([views.MEMORY_MD, views.SUMMARY_MD, views.DIFF_MD])
     touched += views.write_views(
         home, run.changes, run_id=run_id, now=run.now, model=home.config.consolidation_model
     )

@@ -289,6 +289,7 @@ def _write_run(
             raws = [_raw(c, d.ref, run_id, now) for c in d.extraction.memories]
             entries += raws
             rel = summary_rel(d.ref)
+            tx.note([rel, runs.RAW])  # put back by the next command if this one dies
             _write_summary(home, rel, d, raws, now)
             touched.append(rel)
             outcomes = [

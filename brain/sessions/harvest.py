@@ -33,7 +33,7 @@ from brain.sessions.mirror import (
     write_plan,
 )
 from brain.sessions.sources import get
-from brain.sessions.sources.base import SessionFile, Transcript
+from brain.sessions.sources.base import NotAFileError, SessionFile, Transcript
 from brain.sessions.sources.native import read_header
 from brain.sessions.text import iter_session_docs, phase1_text, session_docs
 from brain.sessions.watermarks import (
@@ -336,6 +336,8 @@ def _prior(run: _SourceRun, file: SessionFile) -> Mark | None:
 
 
 def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
+    if file.size < 0:
+        raise NotAFileError(file.path)
     mark = _prior(run, file)
     same_path = mark is not None and mark.path == str(file.path)
     if same_path and mark is not None and (mark.size, mark.mtime) == (file.size, file.mtime):

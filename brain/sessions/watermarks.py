@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 from brain.home.files import atomic_write
-from brain.home.journal import machine_name
+from brain.home.journal import machine_id, machine_name
 from brain.home.records import iso
 from brain.home.redact import redact
 from brain.sessions.sources import get
@@ -112,7 +112,7 @@ class SessionRef:
 
 def watermark_rel(source: str, machine: str | None = None) -> str:
     """The home-relative path of this machine's watermark file for ``source``."""
-    host = re.sub(r"[^A-Za-z0-9_.-]", "-", machine or machine_name()).strip(".") or "localhost"
+    host = re.sub(r"[^A-Za-z0-9_.-]", "-", machine or machine_id()).strip(".") or "localhost"
     return f"{WATERMARK_DIR}/{host}-{source}.json"
 
 
@@ -124,7 +124,10 @@ def load_marks(home: Path, source: str) -> dict[str, Mark]:
     """
     path = home / watermark_rel(source)
     if not path.exists():
-        return {}
+        # Written before files were named by machine id: named by host name alone.
+        path = home / watermark_rel(source, machine_name())
+        if not path.exists():
+            return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         entries = data["sessions"]
@@ -186,11 +189,15 @@ def to_ref(source: str, mark: Mark) -> SessionRef:
 
 def watermark_sources(home: Path) -> list[str]:
     """The sources this machine has watermark files for."""
-    prefix = watermark_rel("x")[len(WATERMARK_DIR) + 1 : -len("x.json")]
     folder = home / WATERMARK_DIR
     if not folder.is_dir():
         return []
-    return sorted(p.name[len(prefix) : -5] for p in folder.glob(f"{prefix}*.json"))
+    found: set[str] = set()
+    for machine in (machine_id(), machine_name()):  # the host name alone: older files
+        prefix = watermark_rel("x", machine)[len(WATERMARK_DIR) + 1 : -len("x.json")]
+        names = (p.name[len(prefix) : -5] for p in folder.glob(f"{prefix}*.json"))
+        found.update(n for n in names if "-" not in n)  # not another file's machine id
+    return sorted(found)
 
 
 def harvested_sessions(home: Home, *, for_extraction: bool = False) -> list[SessionRef]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import json
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
+
+from brain.errors import BrainError
 
 Role = Literal["user", "assistant", "tool"]
 
@@ -185,6 +188,33 @@ class Adapter(Protocol):
 
 # Shared helpers for the adapters -------------------------------------------------
 
+
+class NotAFileError(BrainError):
+    """A path named like a transcript is a dangling link, a pipe or a directory."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            "not a regular file (a dangling link, a named pipe or a directory); skipped"
+        )
+        self.path = path
+
+
+def found(path: Path, session_id: str, subagent: str | None = None) -> SessionFile:
+    """The ``SessionFile`` for ``path``; size -1 when it is not a regular file.
+
+    A dangling link, a named pipe or a directory named like a transcript is still
+    yielded, so harvest can skip it with a warning instead of failing (a stat of a
+    dangling link raises) or hanging (reading a pipe waits for a writer).
+    """
+    try:
+        st = path.stat()
+    except OSError:
+        return SessionFile(path, session_id, -1, 0.0, subagent)
+    if not stat.S_ISREG(st.st_mode):
+        return SessionFile(path, session_id, -1, 0.0, subagent)
+    return SessionFile(path, session_id, st.st_size, st.st_mtime, subagent)
+
+
 #: A line longer than this is skipped (counted malformed) instead of being parsed,
 #: so one runaway record cannot blow the memory budget.
 MAX_LINE_BYTES = 32 * 1024 * 1024
@@ -303,7 +333,7 @@ class JsonLines:
             return None
         try:
             record = json.loads(line)
-        except ValueError:  # JSONDecodeError and UnicodeDecodeError
+        except (ValueError, RecursionError):  # bad JSON, bad UTF-8, nested too deep
             record = None
         if not isinstance(record, dict):
             self.malformed += 1

@@ -25,6 +25,7 @@ from brain.sessions.sources.base import (
     as_str,
     clean,
     compact_json,
+    found,
     parse_timestamp,
 )
 
@@ -95,8 +96,7 @@ def discover(root: Path) -> Iterator[SessionFile]:
         session_id, subagent = session_ids(path)
         if subagent is None and path.parent.parent != root:
             continue  # workflow journals and other side files, not transcripts
-        stat = path.stat()
-        yield SessionFile(path, session_id, stat.st_size, stat.st_mtime, subagent)
+        yield found(path, session_id, subagent)
 
 
 def session_ids(path: Path) -> tuple[str, str | None]:

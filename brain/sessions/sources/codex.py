@@ -26,6 +26,7 @@ from brain.sessions.sources.base import (
     as_str,
     clean,
     compact_json,
+    found,
     parse_timestamp,
 )
 
@@ -85,9 +86,8 @@ def discover(root: Path) -> Iterator[SessionFile]:
         elif not path.name.endswith(".jsonl"):
             continue
         match = _SESSION_ID.search(path.name)
-        stat = path.stat()
         session_id = match.group(1) if match else path.name.split(".")[0]
-        yield SessionFile(path, session_id, stat.st_size, stat.st_mtime)
+        yield found(path, session_id)
 
 
 def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> ParseResult:

@@ -29,6 +29,7 @@ from brain.sessions.sources.base import (
     as_str,
     clean,
     compact_json,
+    found,
     parse_timestamp,
 )
 
@@ -65,11 +66,9 @@ def discover(root: Path) -> Iterator[SessionFile]:
             if path.suffix == ".json" and path.with_suffix(".jsonl").exists():
                 continue  # migrated on resume; the .jsonl is the live copy
             if path.suffix in (".json", ".jsonl"):
-                stat = path.stat()
-                yield SessionFile(path, path.stem, stat.st_size, stat.st_mtime)
+                yield found(path, path.stem)
         for path in sorted(chats.glob("*/*.jsonl")):
-            stat = path.stat()
-            yield SessionFile(path, path.parent.name, stat.st_size, stat.st_mtime, path.stem)
+            yield found(path, path.parent.name, path.stem)
 
 
 def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> ParseResult:

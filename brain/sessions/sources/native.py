@@ -25,6 +25,7 @@ from brain.sessions.sources.base import (
     Turn,
     as_str,
     clean,
+    found,
     parse_timestamp,
 )
 
@@ -59,11 +60,13 @@ def discover(root: Path) -> Iterator[SessionFile]:
     if not root.is_dir():
         return
     for path in sorted(root.rglob("*.jsonl")):
+        file = found(path, path.stem)
+        if file.size < 0:
+            yield file  # not a regular file: reading its header could wait forever
+            continue
         header = read_header(path)
         if header is not None:
-            stat = path.stat()
-            session_id = str(header.get("session_id") or path.stem)
-            yield SessionFile(path, session_id, stat.st_size, stat.st_mtime)
+            yield found(path, str(header.get("session_id") or path.stem))
 
 
 def read_header(path: Path) -> dict[str, Any] | None:
@@ -72,7 +75,7 @@ def read_header(path: Path) -> dict[str, Any] | None:
         with path.open("rb") as fh:
             first = fh.readline(MAX_LINE_BYTES)
         header = json.loads(first)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     is_header = isinstance(header, dict) and header.get("type") == "header"
     return header if is_header and header.get("format") == FORMAT else None

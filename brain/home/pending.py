@@ -1,0 +1,138 @@
+"""What a killed writer left behind, recognised and put right by the next command.
+
+A write notes in ``.brain/pending`` the HEAD it started from and, before it touches a
+file, that file's path; its commit removes the note. A note found while nobody holds
+the home lock belongs to a writer that died: if its commit did not land, every path it
+noted goes back as HEAD has it (files it created are removed, staged entries
+unstaged); if the commit landed, only the note goes. Paths no brain process noted are
+never touched, so a hand edit stays where the person left it. A pull killed in the
+middle of its merge is aborted the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brain.errors import BrainError
+from brain.home.files import append_line
+from brain.home.paths import Located
+
+if TYPE_CHECKING:
+    from brain.home.repo import Repo  # handed in: reads of the note never load git
+
+PENDING = "pending"
+# Directories where brain's atomic writes may leave a temporary file when killed.
+_TMP_DIRS = (".", "memories", "archive", "rollout_summaries", "harvest")
+
+
+# The note each transaction of this process keeps open: one open per write, not one
+# per path noted (an import notes 10^4 paths, and an open costs ~0.5 ms on some disks).
+_OPEN: dict[Path, int] = {}
+
+
+def begin(home: Located, repo: Repo, kind: str = "write") -> None:
+    """Note that a write starts from the current HEAD (under the home lock)."""
+    head = {"head": repo.head() or "", "pid": os.getpid(), "kind": kind}
+    path = home.state / PENDING
+    _close(path)
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    _OPEN[path] = fd
+    os.write(fd, (json.dumps(head) + "\n").encode())
+
+
+def note(home: Located, paths: Iterable[str]) -> None:
+    """Note paths about to be written, before they are (one append, no fsync)."""
+    listed = "".join(f"{p}\n" for p in paths if p).encode("utf-8", "replace")
+    if not listed:
+        return
+    path = home.state / PENDING
+    fd = _OPEN.get(path)
+    if fd is None:
+        append_line(path, listed.decode().rstrip("\n"))
+    else:
+        os.write(fd, listed)
+
+
+def end(home: Located) -> None:
+    """The write committed (or put everything back): nothing left to recover."""
+    path = home.state / PENDING
+    _close(path)
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+def _close(path: Path) -> None:
+    fd = _OPEN.pop(path, None)
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def exists(home: Located) -> bool:
+    return (home.state / PENDING).exists()
+
+
+def read(home: Located) -> tuple[dict[str, object], list[str]]:
+    """The note's header and the paths it lists (a torn last line is dropped)."""
+    try:
+        text = (home.state / PENDING).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}, []
+    lines = text.split("\n")[:-1]  # what follows the last newline was cut off mid-write
+    try:
+        header = json.loads(lines[0]) if lines else {}
+    except ValueError:
+        header = {}
+    return (header if isinstance(header, dict) else {}), [p for p in lines[1:] if p.strip()]
+
+
+def recover(home: Located, repo: Repo) -> list[str]:
+    """Put right what a dead writer left (the caller holds the home lock).
+
+    Returns:
+        The paths put back as HEAD has them (empty when the write had committed).
+    """
+    if not exists(home):
+        return []
+    # Listing memories/ costs a write at 20k records: only after a writer died.
+    _remove_temporary_files(home)
+    header, paths = read(home)
+    restored: list[str] = []
+    if header.get("kind") == "merge" and (repo.path / ".git" / "MERGE_HEAD").exists():
+        repo.abort_merge()
+    elif header.get("head", "") == (repo.head() or ""):
+        restored = _put_back(repo, sorted(set(paths)))
+    end(home)
+    return restored
+
+
+def _put_back(repo: Repo, paths: list[str]) -> list[str]:
+    """Each noted path as HEAD has it; a path HEAD lacks is unstaged and removed."""
+    safe = [p for p in paths if not p.startswith(("/", "../", ".git/")) and ".." not in p]
+    if not safe:
+        return []
+    with contextlib.suppress(BrainError):
+        if repo.head():
+            repo.unstage(*safe)
+    for rel in safe:
+        path = repo.path / rel
+        if repo.head() and repo.at_head(rel):
+            repo.checkout_head(rel)
+        elif path.is_file() or path.is_symlink():
+            path.unlink(missing_ok=True)
+    return safe
+
+
+def _remove_temporary_files(home: Located) -> None:
+    """Temporary files of atomic writes cut short (``.<name>.<random>.tmp``)."""
+    for directory in (home.state, *(home.path / d for d in _TMP_DIRS)):
+        with contextlib.suppress(OSError):
+            for entry in Path(directory).glob(".*.tmp"):
+                with contextlib.suppress(OSError):
+                    entry.unlink()
