@@ -7,9 +7,11 @@ answer shapes as the litellm path:
 
 - ``claude -p --output-format json --tools "" --strict-mcp-config --no-session-persistence``
 - ``codex exec --json --ephemeral --sandbox read-only --skip-git-repo-check -``
-- ``gemini -p <short instruction> -o json`` (the prompt on standard input)
+- ``gemini -o json -p <short instruction> --skip-trust -e none`` (the prompt on standard
+  input)
 
-The prompt goes on standard input (argv has a per-argument limit). The child gets
+The prompt goes on standard input (argv has a per-argument limit), and the CLI runs in
+an empty temporary directory, so no project's instruction files reach it. The child gets
 ``BRAIN_INTERNAL_RUN=1``, which brain's hook handlers check; Claude Code and Codex are
 asked not to keep the session (``--no-session-persistence``, ``--ephemeral``), and the
 prompt starts with brain's internal-run mark, which harvest skips wherever a CLI keeps a
@@ -29,6 +31,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -122,6 +125,10 @@ def _codex_read(stdout: str) -> tuple[str, Usage]:
 
 def _gemini_argv(model: str | None) -> list[str]:
     argv = ["-o", "json", "-p", "Answer the request given on standard input."]
+    # With folder trust on, headless runs refuse an untrusted directory (exit 55); the
+    # empty directory brain runs it in is safe to trust. No extensions: no MCP servers
+    # or context files of theirs.
+    argv += ["--skip-trust", "-e", "none"]
     return argv + (["-m", model] if model else [])
 
 
@@ -189,15 +196,19 @@ class AgentCliModel:
             )
         env = {**os.environ, INTERNAL_ENV: "1"}
         try:
-            return subprocess.run(
-                [program, *self.cli.argv(self.model)],
-                input=prompt,
-                capture_output=True,
-                text=True,
-                timeout=self.timeout,
-                env=env,
-                check=False,
-            )
+            # An empty directory: run in a project, each CLI reads its CLAUDE.md, AGENTS.md
+            # or GEMINI.md and git state into the prompt, and files the run under it.
+            with tempfile.TemporaryDirectory(prefix="brain-model-") as cwd:
+                return subprocess.run(
+                    [program, *self.cli.argv(self.model)],
+                    input=prompt,
+                    capture_output=True,
+                    text=True,
+                    timeout=self.timeout,
+                    env=env,
+                    cwd=cwd,
+                    check=False,
+                )
         except subprocess.TimeoutExpired as exc:
             raise self._error(
                 f"no answer after {self.timeout:g}s",

@@ -9,8 +9,10 @@ One HTTP server speaks the three wire formats the pinned CLIs use:
 Every request is logged (path and JSON body) so a test can assert what the model was
 shown. A turn the agent's main loop asks for (a request that offers tools) takes the
 next scripted :class:`Reply`: text, or a call of the tool whose name ends with the
-given name (each CLI prefixes MCP tool names its own way). Side requests (titles,
-routing, quota checks) and an empty script get a short text answer.
+given name (each CLI prefixes MCP tool names its own way); so does, with
+:attr:`ModelServer.match` set, any request whose text holds it (a CLI asked to use no
+tools offers none). Side requests (titles, routing, quota checks) and an empty script get
+a short text answer.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class ModelServer:
     def __init__(self) -> None:
         self.script: deque[Reply] = deque()
         self.requests: list[Logged] = []
+        self.match: str | None = None
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
@@ -74,14 +77,20 @@ class ModelServer:
         self.script.extend(replies)
 
     def turns(self) -> list[Logged]:
-        """The main-loop requests (the ones that offered tools), in order."""
-        return [r for r in self.requests if _tool_names(r.body)]
+        """The main-loop requests (the ones that take scripted replies), in order."""
+        return [r for r in self.requests if self._scripted(r)]
+
+    def _scripted(self, request: Logged) -> bool:
+        if _json_side_request(request.body):
+            return False
+        return bool(_tool_names(request.body)) or bool(self.match and self.match in request.text)
 
     def next_reply(self, path: str, body: dict[str, Any]) -> tuple[Reply, list[str]]:
         with self._lock:
-            self.requests.append(Logged(path, body))
+            logged = Logged(path, body)
+            self.requests.append(logged)
             names = _tool_names(body)
-            if names and self.script:
+            if self.script and self._scripted(logged):
                 return self.script.popleft(), names
             return Reply(), names
 
@@ -304,10 +313,16 @@ def _schema_answer(schema: dict[str, Any]) -> Any:
     return "ok"
 
 
-def _gemini_json(body: dict[str, Any]) -> dict[str, Any] | None:
+def _json_side_request(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema of a Gemini side request (routing, checks) that asks for JSON, or None."""
     config = body.get("generationConfig") or {}
     schema = config.get("responseJsonSchema") or config.get("responseSchema")
-    if not isinstance(schema, dict):
+    return schema if isinstance(schema, dict) else None
+
+
+def _gemini_json(body: dict[str, Any]) -> dict[str, Any] | None:
+    schema = _json_side_request(body)
+    if schema is None:
         return None
     return _gemini(Reply(json.dumps(_schema_answer(schema))), [])
 
