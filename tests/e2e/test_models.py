@@ -9,6 +9,7 @@ brain's own and never be harvested as a session of the person's, and count its t
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import subprocess
@@ -90,6 +91,8 @@ def set_up(env: dict[str, str], provider: str, project: Path) -> None:
         ("min_rollout_idle_hours", "0"),
     ):
         run(env, "config", "set", key, value)
+    # brain's hooks are on, as for anyone who uses it: they must stay out of its own runs.
+    run(env, "hooks", "install", provider.removesuffix("-cli"))
     person_session(project)
     harvested = json.loads(run(env, "harvest", "--json").stdout)
     assert sum(s["new"] for s in harvested["sources"]) == 1, harvested
@@ -122,6 +125,8 @@ def test_the_persons_cli_extracts_memories(
     assert INTERNAL_MARK in sent and "make e2e-deps once" in sent
     assert "Zero is the usual answer" in sent  # brain's extract instructions
     assert not [r for r in model.requests if CANARY in r.text]  # nor the project's
+    hooked = [r for r in model.requests if "<brain-memory>" in html.unescape(r.text)]
+    assert not hooked  # nor brain's session-start hook: BRAIN_INTERNAL_RUN stops it
     if prose_first:
         assert "could not be used" in asked[1].text and "Sure! The person" in asked[1].text
     # Each CLI reports the usage of each call it made (10 in, 5 out from this server),
