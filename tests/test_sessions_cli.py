@@ -175,13 +175,31 @@ def test_history_past_max_age_days_is_read_with_since_or_all(brain: Brain, home:
     assert "1 new" in dry and "dry run, nothing written" in dry
     assert dry.endswith(
         "extracting these 1 sessions with builtin: free (offline rules)\n"
-        "brain extract reads sessions up to 30 days old (max_rollout_age_days): raise it to "
-        "extract older ones, or name them with --session\n"
+        "brain extract reads sessions up to 30 days old (max_rollout_age_days): "
+        "brain extract --since or --all takes older ones this time\n"
     )
     assert commit_count(home) == 1
     assert "1 new" in cli("harvest", "--source", "claude", "--all").stdout
     assert commit_count(home) == 2
     bad = cli("harvest", "--since", "soon")
+    assert bad.exit_code == 2 and "'soon' is not an age like 180d, 26w or 12h" in bad.stderr
+
+
+def test_history_past_max_rollout_age_days_is_extracted_with_since_or_all(
+    brain: Brain, home: Path
+) -> None:
+    age(claude_session(), timedelta(days=100))
+    assert "1 new" in cli("harvest", "--all").stdout
+    assert cli_json("extract")["sessions"] == []
+    assert cli_json("extract", "--since", "90d")["sessions"] == []
+    planned = cli_json("extract", "--all", "--dry-run")["plans"]
+    assert [p["session"] for p in planned] == [f"claude:{CLAUDE_ID}"]
+    out = cli_json("extract", "--since", "520w")  # the transcript says January 2026
+    assert [(s["session"], s["status"]) for s in out["sessions"]] == [
+        (f"claude:{CLAUDE_ID}", "done")
+    ]
+    assert cli_json("extract", "--all")["sessions"] == []  # extracted once, not again
+    bad = cli("extract", "--since", "soon")
     assert bad.exit_code == 2 and "'soon' is not an age like 180d, 26w or 12h" in bad.stderr
 
 

@@ -41,7 +41,7 @@ def _harvest_text(result: Any) -> str:
     return "\n".join(lines)
 
 
-def _days(age: str) -> float:
+def age_days(age: str) -> float:
     """``180d``, ``26w``, ``12h`` or a bare number of days, as days."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([dwh]?)\s*", age)
     if match is None:
@@ -93,7 +93,7 @@ def harvest(
     --dry-run first); a session that grows is read again from where the last run stopped.
     """
     sources = _SOURCES if source == "all" else (source,)
-    max_age = float("inf") if everything else _days(since) if since else None
+    max_age = float("inf") if everything else age_days(since) if since else None
     with progress_bar("harvesting", as_json) as progress:
         result = state.brain().harvest(
             sources=sources,
@@ -113,7 +113,7 @@ def harvest(
         days = state.brain().config.max_rollout_age_days
         more += (
             f"\nbrain extract reads sessions up to {days} days old (max_rollout_age_days): "
-            f"raise it to extract older ones, or name them with --session"
+            f"brain extract --since or --all takes older ones this time"
         )
     emit(result, as_json, lambda r: _harvest_text(r) + more)
 

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state
+from brain.cli.harvest import age_days
 
 
 def _money(cost: float | None) -> str:
@@ -61,15 +62,31 @@ def _extract_text(result: Any) -> str:
     metavar="ID",
     help="Extract only this session (id or source:id), even if recent (repeatable).",
 )
+@click.option(
+    "--since",
+    metavar="AGE",
+    help="This time, take sessions up to AGE old (180d, 26w) instead of max_rollout_age_days.",
+)
+@click.option("--all", "everything", is_flag=True, help="This time, take sessions of any age.")
 @json_option
 @pass_state
-def extract(state: State, dry_run: bool, sessions: tuple[str, ...], as_json: bool) -> None:
+def extract(
+    state: State,
+    dry_run: bool,
+    sessions: tuple[str, ...],
+    since: str | None,
+    everything: bool,
+    as_json: bool,
+) -> None:
     """Phase 1: read harvested sessions and write down what is worth keeping.
 
     Appends to raw_memories.md and writes one rollout summary per session, in one
-    commit. Zero memories from a session is the usual, correct outcome.
+    commit. Zero memories from a session is the usual, correct outcome. Sessions older
+    than max_rollout_age_days wait for --since or --all (try --dry-run first).
     """
-    emit(state.brain().extract(sessions=sessions, dry_run=dry_run), as_json, _extract_text)
+    max_age = float("inf") if everything else age_days(since) if since else None
+    result = state.brain().extract(sessions=sessions, dry_run=dry_run, max_age_days=max_age)
+    emit(result, as_json, _extract_text)
 
 
 def _consolidate_text(result: Any) -> str:

@@ -150,7 +150,11 @@ def is_extracted(home: Home, ref: SessionRef) -> bool:
 
 
 def pending_sessions(
-    home: Home, *, now: datetime | None = None, only: Sequence[str] = ()
+    home: Home,
+    *,
+    now: datetime | None = None,
+    only: Sequence[str] = (),
+    max_age_days: float | None = None,
 ) -> list[SessionRef]:
     """Harvested sessions the next run would extract, newest activity first.
 
@@ -159,6 +163,8 @@ def pending_sessions(
         now: the current time (tests); default the clock.
         only: session ids (or ``source:id``) to keep; the age and idle windows and
             the failure backoff do not apply to sessions asked for by name.
+        max_age_days: this time, take sessions up to this old (``inf``: any age)
+            instead of the ``max_rollout_age_days`` setting.
     """
 
     moment = now or datetime.now(UTC)
@@ -173,16 +179,24 @@ def pending_sessions(
         seen.add(session_label(ref))
         if is_extracted(home, ref):
             continue
-        if not only and not _due(ref, moment, config, failed.get(session_label(ref))):
+        failure = failed.get(session_label(ref))
+        if not only and not _due(ref, moment, config, failure, max_age_days):
             continue
         out.append(ref)
     return out
 
 
-def _due(ref: SessionRef, now: datetime, config: Config, failure: dict[str, Any] | None) -> bool:
+def _due(
+    ref: SessionRef,
+    now: datetime,
+    config: Config,
+    failure: dict[str, Any] | None,
+    max_age_days: float | None,
+) -> bool:
     last = views.parse_time(ref.last_activity) or views.parse_time(ref.started)
+    days = config.max_rollout_age_days if max_age_days is None else max_age_days
     if last is not None:
-        if now - last > timedelta(days=config.max_rollout_age_days):
+        if (now - last).total_seconds() > days * 86_400:  # inf: timedelta cannot hold it
             return False
         if now - last < timedelta(hours=config.min_rollout_idle_hours):
             return False
@@ -199,6 +213,7 @@ def extract(
     sessions: Sequence[str] = (),
     dry_run: bool = False,
     now: datetime | None = None,
+    max_age_days: float | None = None,
 ) -> ExtractResult:
     """Run phase 1 over every pending session, in one commit.
 
@@ -207,6 +222,8 @@ def extract(
         sessions: only these session ids (``id`` or ``source:id``).
         dry_run: say what would be sent and what it could cost; call and write nothing.
         now: the current time (tests).
+        max_age_days: this time, take sessions up to this old (``--since``, ``--all``)
+            instead of the ``max_rollout_age_days`` setting.
 
     Returns:
         What the run did with each session, what it left, and its commit.
@@ -224,7 +241,7 @@ def extract(
     if not dry_run:
         with home.transaction():
             runs.drop_dead_runs_output(home, SUMMARIES)
-    refs = pending_sessions(home, now=moment, only=sessions)
+    refs = pending_sessions(home, now=moment, only=sessions, max_age_days=max_age_days)
     if dry_run:
         plans = tuple(_plan(home, chosen, refs))
         return ExtractResult(run_id, model, plans=plans, dry_run=True, offline=chosen.offline)
