@@ -143,3 +143,30 @@ def test_the_persons_cli_extracts_memories(
     kept = 1 if provider == "gemini-cli" else 0
     assert sum(s["found"] for s in counts.values()) == 1 + kept, harvested
     assert sum(s["skipped_internal"] for s in counts.values()) == kept, harvested
+
+
+@pytest.mark.parametrize("provider", list(PROVIDERS))
+def test_the_persons_cli_consolidates(provider: str, model: ModelServer, project: Path) -> None:
+    env = brain_env(provider, model)
+    set_up(env, provider, project)
+    run(env, "config", "set", "consolidation_model", provider)
+    model.match = INTERNAL_MARK
+    add = {
+        "op": "add",
+        "key": "e2e-command",
+        "reason": "A standing way to run the suite.",
+        "type": "fact",
+        "description": "End-to-end tests run with make e2e",
+        "body": FACT,
+        "merged_keys": ["e2e-command"],
+    }
+    model.push(Reply(json.dumps(ANSWER)), Reply(json.dumps({"operations": [add]})))
+    run(env, "extract")
+
+    done = json.loads(run(env, "consolidate", "--force", "--json").stdout)
+
+    assert not model.script, done
+    asked = model.turns()[-1].text
+    assert INTERNAL_MARK in asked and FACT in asked  # phase 2 sees the raw memory
+    record = Path(os.environ["BRAIN_HOME"]) / "memories" / "e2e-command.md"
+    assert FACT in record.read_text(), done
