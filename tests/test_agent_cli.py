@@ -153,6 +153,23 @@ def test_logged_out_is_an_auth_error_naming_the_login(bin_dir: Path) -> None:
     assert caught.value.hint == "run claude, then /login"
 
 
+def test_a_failure_is_told_in_the_clis_own_words(bin_dir: Path) -> None:
+    # What the pinned CLIs print when logged out: Claude Code its result JSON on standard
+    # output, Gemini CLI an error JSON on standard error.
+    claude = {"type": "result", "is_error": True, "result": "Not logged in · Please run /login"}
+    gemini = {"error": {"type": "Error", "message": "you must specify GEMINI_API_KEY", "code": 41}}
+    cases = [
+        ("claude-code", "claude", {"code": 1, "stdout": json.dumps(claude)}, claude["result"]),
+        ("gemini-cli", "gemini", {"code": 41, "stderr": json.dumps(gemini)}, "you must specify"),
+    ]
+    for name, program, reply, said in cases:
+        Stub(bin_dir, program).replies(reply)
+        with pytest.raises(ModelError) as caught:
+            get_model(name).extract(_task(), Budget(None))
+        assert str(caught.value).startswith(f"{name}: not logged in: {said}")
+        assert caught.value.kind == "auth"
+
+
 def test_a_rate_limit_is_waited_out_then_gives_up(bin_dir: Path) -> None:
     stub = Stub(bin_dir, "codex")
     limited = {"code": 1, "stderr": "error: 429 Too Many Requests: rate limit reached"}

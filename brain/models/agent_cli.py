@@ -55,7 +55,8 @@ __all__ = ["CLIS", "AgentCli", "AgentCliModel", "available"]
 A = TypeVar("A", bound=Answer)
 _RATE = re.compile(r"rate.?limit|\b429\b|quota|usage limit|too many requests|overloaded", re.I)
 _AUTH = re.compile(
-    r"log ?in|logged out|not logged|authenticat|unauthori[sz]ed|\b401\b|api key|credential", re.I
+    r"log ?in|logged out|not logged|authenticat|unauthori[sz]ed|\b401\b|api[ _]?key|credential",
+    re.I,
 )
 _DETAIL_CHARS = 300
 
@@ -216,14 +217,28 @@ class AgentCliModel:
                 "run it again; a smaller prompt (trim_head_chars, trim_tail_chars) answers sooner",
             ) from exc
 
+    def _failure(self, done: subprocess.CompletedProcess[str]) -> str:
+        """What a failed CLI said: the message in its JSON, else its output's tail.
+
+        Claude Code writes its error JSON to standard output, Gemini CLI to standard error.
+        """
+        for text in (done.stdout, done.stderr):
+            try:
+                self.cli.read(text)
+            except json.JSONDecodeError:
+                continue  # not its JSON: a crash, a usage error
+            except ValueError as exc:  # "Not logged in · Please run /login"
+                return " ".join(str(exc).split())
+        said = " ".join(f"{done.stderr} {done.stdout}".split())[-_DETAIL_CHARS:]
+        return said or f"exit status {done.returncode}"
+
     def _call(self, prompt: str) -> tuple[str, Usage]:
         """One answer from the CLI, waiting out rate limits; raises ModelError."""
         for wait in (*self.backoff, None):
             done = self._run_once(prompt)
-            said = " ".join(f"{done.stderr} {done.stdout}".split())[-_DETAIL_CHARS:]
             try:
                 if done.returncode != 0:
-                    raise ValueError(said or f"exit status {done.returncode}")
+                    raise ValueError(self._failure(done))
                 return self.cli.read(done.stdout)
             except ValueError as exc:  # json's errors too: the output was not the CLI's JSON
                 detail = " ".join(str(exc).split())[-_DETAIL_CHARS:]

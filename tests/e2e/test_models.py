@@ -170,3 +170,32 @@ def test_the_persons_cli_consolidates(provider: str, model: ModelServer, project
     assert INTERNAL_MARK in asked and FACT in asked  # phase 2 sees the raw memory
     record = Path(os.environ["BRAIN_HOME"]) / "memories" / "e2e-command.md"
     assert FACT in record.read_text(), done
+
+
+LOGIN = {
+    "claude-code": "ANTHROPIC_API_KEY",
+    "codex": "FAKE_API_KEY",
+    "gemini-cli": "GEMINI_API_KEY",
+}
+
+
+@pytest.mark.parametrize("provider", list(PROVIDERS))
+def test_a_logged_out_cli_stops_the_run_saying_how_to_log_in(
+    provider: str, model: ModelServer, project: Path
+) -> None:
+    env = brain_env(provider, model)
+    set_up(env, provider, project)
+    home = Path(os.environ["BRAIN_HOME"])
+    head = subprocess.run(["git", "-C", str(home), "rev-parse", "HEAD"], capture_output=True)
+    del env[LOGIN[provider]]
+
+    done = subprocess.run(
+        ["brain", "extract"], capture_output=True, text=True, env=env, timeout=TIMEOUT
+    )
+
+    assert done.returncode != 0
+    assert f"{provider}: not logged in: " in done.stderr, done.stderr
+    login = {"claude-code": "claude, then /login", "codex": "codex login"}
+    assert f"run {login.get(provider, 'gemini, then /auth')}" in done.stderr, done.stderr
+    again = subprocess.run(["git", "-C", str(home), "rev-parse", "HEAD"], capture_output=True)
+    assert again.stdout == head.stdout  # nothing written
