@@ -71,6 +71,7 @@ def run(
 
 def brain_env(provider: str, model: ModelServer) -> dict[str, str]:
     """The CLI's environment (login stand-ins, the server) with the pinned CLIs on PATH."""
+    provider = provider.partition("/")[0]
     if not (BIN / provider.removesuffix("-cli").replace("-code", "")).exists():
         pytest.skip("the agent CLIs are not installed; run 'make e2e-deps'")
     env = dict(PROVIDERS[provider](model).env)
@@ -92,7 +93,7 @@ def set_up(env: dict[str, str], provider: str, project: Path) -> None:
     ):
         run(env, "config", "set", key, value)
     # brain's hooks are on, as for anyone who uses it: they must stay out of its own runs.
-    run(env, "hooks", "install", provider.removesuffix("-cli"))
+    run(env, "hooks", "install", provider.partition("/")[0].removesuffix("-cli"))
     person_session(project)
     harvested = json.loads(run(env, "harvest", "--json").stdout)
     assert sum(s["new"] for s in harvested["sources"]) == 1, harvested
@@ -145,7 +146,8 @@ def test_the_persons_cli_extracts_memories(
     assert sum(s["skipped_internal"] for s in counts.values()) == kept, harvested
 
 
-@pytest.mark.parametrize("provider", list(PROVIDERS))
+# Gemini CLI with a model named: no routing call before each of brain's calls.
+@pytest.mark.parametrize("provider", ["claude-code", "codex", "gemini-cli/gemini-2.5-flash"])
 def test_the_persons_cli_consolidates(provider: str, model: ModelServer, project: Path) -> None:
     env = brain_env(provider, model)
     set_up(env, provider, project)
@@ -165,7 +167,7 @@ def test_the_persons_cli_consolidates(provider: str, model: ModelServer, project
 
     done = json.loads(run(env, "consolidate", "--force", "--json").stdout)
 
-    assert not model.script, done
+    assert not model.script and len(model.requests) == 2, done  # one call per phase
     asked = model.turns()[-1].text
     assert INTERNAL_MARK in asked and FACT in asked  # phase 2 sees the raw memory
     record = Path(os.environ["BRAIN_HOME"]) / "memories" / "e2e-command.md"
