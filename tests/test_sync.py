@@ -128,7 +128,10 @@ def _run(brain: Brain, verb: str, key: str, n: int, written: set[str], gone: set
         if verb == "remember":
             written.add(brain.remember(f"fact {n} about {key}", key=key).id)
         elif verb == "forget":
-            gone.add(brain.forget(key).id)
+            # Forgetting takes the record out with its history: its chain goes too.
+            shown = brain.show(key).record
+            brain.forget(key)
+            gone |= {shown.id, *shown.supersedes}
         elif verb == "archive":
             brain.archive(key)
         else:
