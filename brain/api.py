@@ -243,7 +243,12 @@ class Brain(Home):
     # -- the model pipeline ----------------------------------------------------------
 
     def extract(
-        self, *, sessions: Sequence[str] = (), dry_run: bool = False, now: datetime | None = None
+        self,
+        *,
+        sessions: Sequence[str] = (),
+        dry_run: bool = False,
+        now: datetime | None = None,
+        progress: Progress | None = None,
     ) -> ExtractResult:
         """Phase 1; see :func:`brain.pipeline.extract.extract`.
 
@@ -254,7 +259,7 @@ class Brain(Home):
         from brain.sessions.watermarks import find_session
 
         named = [s if ":" in s else session_label(find_session(self, s)) for s in sessions]
-        return extract(self, sessions=named, dry_run=dry_run, now=now)
+        return extract(self, sessions=named, dry_run=dry_run, now=now, progress=progress)
 
     def estimate_extraction(self, refs: Sequence[SessionRef]) -> ExtractionEstimate:
         """What phase 1 would use on ``refs``; see :mod:`brain.pipeline.estimate`."""

@@ -75,3 +75,25 @@ def test_harvest_is_quiet_under_json_or_off_a_terminal(samples: Brain) -> None:
     assert "harvesting" not in on_terminal("harvest", "--dry-run", "--json")
     piped = cli("harvest", "--dry-run")
     assert piped.exit_code == 0 and "harvesting" not in piped.stdout + piped.stderr
+
+
+def test_extract_reports_each_finished_call_to_its_callback(samples: Brain) -> None:
+    samples.harvest()
+    seen: list[tuple[int, int | None]] = []
+    result = samples.extract(progress=lambda done, total: seen.append((done, total)))
+    assert len(result.sessions) == 2
+    assert seen == [(1, 2), (2, 2)]
+
+
+def test_extract_draws_a_bar_on_a_terminal(samples: Brain) -> None:
+    samples.harvest()
+    assert "extracting" not in on_terminal("extract", "--dry-run")  # no calls, no bar
+    drawn = on_terminal("extract")
+    assert "extracting" in drawn and "100%" in drawn
+    assert "extract: 2 sessions" in drawn
+
+
+def test_extract_is_quiet_under_json(samples: Brain) -> None:
+    samples.harvest()
+    quiet = on_terminal("extract", "--json")
+    assert "extracting" not in quiet and '"sessions"' in quiet

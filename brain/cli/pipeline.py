@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
 
 
 def _money(cost: float | None) -> str:
@@ -69,7 +69,9 @@ def extract(state: State, dry_run: bool, sessions: tuple[str, ...], as_json: boo
     Appends to raw_memories.md and writes one rollout summary per session, in one
     commit. Zero memories from a session is the usual, correct outcome.
     """
-    emit(state.brain().extract(sessions=sessions, dry_run=dry_run), as_json, _extract_text)
+    with progress_bar("extracting", as_json) as progress:
+        result = state.brain().extract(sessions=sessions, dry_run=dry_run, progress=progress)
+    emit(result, as_json, _extract_text)
 
 
 def _consolidate_text(result: Any) -> str:

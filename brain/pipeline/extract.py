@@ -34,6 +34,7 @@ from brain.sessions.text import typed_turns
 if TYPE_CHECKING:
     from brain.home.config import Config
     from brain.home.home import Home
+    from brain.progress import Progress
     from brain.sessions.watermarks import SessionRef
 
 SUMMARIES = "rollout_summaries"
@@ -199,6 +200,7 @@ def extract(
     sessions: Sequence[str] = (),
     dry_run: bool = False,
     now: datetime | None = None,
+    progress: Progress | None = None,
 ) -> ExtractResult:
     """Run phase 1 over every pending session, in one commit.
 
@@ -207,6 +209,7 @@ def extract(
         sessions: only these session ids (``id`` or ``source:id``).
         dry_run: say what would be sent and what it could cost; call and write nothing.
         now: the current time (tests).
+        progress: called with the sessions whose model call is over, of all pending.
 
     Returns:
         What the run did with each session, what it left, and its commit.
@@ -229,7 +232,7 @@ def extract(
         plans = tuple(_plan(home, chosen, refs))
         return ExtractResult(run_id, model, plans=plans, dry_run=True, offline=chosen.offline)
     budget = Budget(home.config.max_tokens_per_run)
-    done, left, fatal = call_all(home, chosen, refs, budget)
+    done, left, fatal = call_all(home, chosen, refs, budget, progress)
     if fatal is not None and not any(d.extraction is not None for d in done):
         note_stop(home, fatal, budget, len(left))
         raise ModelUnreachableError("extract", fatal) from fatal
