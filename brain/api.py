@@ -120,11 +120,18 @@ class Brain(Home):
             sessions=sessions,
         )
 
-    def index(self, *, rebuild: bool = False) -> IndexReport:
-        """Bring the index up to date (or rebuild it) and report what was done."""
+    def index(self, *, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:
+        """Bring the index up to date (or rebuild it) and report what was done.
+
+        ``progress`` hears how many documents a rebuild has indexed, of all.
+        """
         from dataclasses import replace
 
-        index, report = self.catalog.open(rebuild=rebuild)
+        self.catalog.progress = progress
+        try:
+            index, report = self.catalog.open(rebuild=rebuild)
+        finally:
+            self.catalog.progress = None
         try:
             if report.documents is None:
                 report = replace(report, documents=index.count())

@@ -97,3 +97,29 @@ def test_extract_is_quiet_under_json(samples: Brain) -> None:
     samples.harvest()
     quiet = on_terminal("extract", "--json")
     assert "extracting" not in quiet and '"sessions"' in quiet
+
+
+def test_a_rebuild_reports_documents_indexed_to_its_callback(samples: Brain) -> None:
+    for n in range(3):
+        samples.remember(f"Fact number {n} about the build.", key=f"fact-{n}")
+    seen: list[tuple[int, int | None]] = []
+    report = samples.index(rebuild=True, progress=lambda done, total: seen.append((done, total)))
+    assert report.action == "rebuilt" and report.documents is not None
+    assert seen and seen[-1] == (report.added, report.added) and report.added >= 3
+    assert samples.catalog.progress is None  # the next read is quiet again
+
+
+def test_index_rebuild_and_the_first_read_draw_a_bar_on_a_terminal(samples: Brain) -> None:
+    samples.remember("Deploys go out on Tuesdays.", key="deploy-day")
+    drawn = on_terminal("index", "--rebuild")
+    assert "indexing" in drawn and "100%" in drawn
+    assert "indexing" not in on_terminal("recall", "deploy")  # up to date: nothing to build
+    (samples.state / "index.sqlite").unlink()
+    drawn = on_terminal("recall", "deploy")
+    assert "indexing" in drawn and "deploy-day" in drawn
+
+
+def test_index_rebuild_is_quiet_under_json_or_off_a_terminal(samples: Brain) -> None:
+    assert "indexing" not in on_terminal("index", "--rebuild", "--json")
+    piped = cli("index", "--rebuild")
+    assert piped.exit_code == 0 and "indexing" not in piped.stdout + piped.stderr
