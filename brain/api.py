@@ -141,11 +141,13 @@ class Brain(Home):
 
     # -- records in bulk and remotes -------------------------------------------------
 
-    def import_(self, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
+    def import_(
+        self, lines: Iterable[str], *, origin: str = "import", progress: Progress | None = None
+    ) -> ImportResult:
         """Import JSONL records in one commit; see :func:`brain.home.exchange.import_records`."""
         from brain.home.exchange import import_records
 
-        return import_records(self, lines, origin=origin)
+        return import_records(self, lines, origin=origin, progress=progress)
 
     def export(self, *, archived: bool = False) -> list[dict[str, Any]]:
         """Every record as a JSON-ready dict; see :func:`brain.home.exchange.export_records`."""

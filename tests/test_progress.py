@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import subprocess
@@ -123,3 +124,36 @@ def test_index_rebuild_is_quiet_under_json_or_off_a_terminal(samples: Brain) -> 
     assert "indexing" not in on_terminal("index", "--rebuild", "--json")
     piped = cli("index", "--rebuild")
     assert piped.exit_code == 0 and "indexing" not in piped.stdout + piped.stderr
+
+
+def _records(tmp_path: Path, count: int) -> Path:
+    lines = [
+        json.dumps({"key": f"imported-{n}", "type": "fact", "body": f"Imported fact {n}."})
+        for n in range(count)
+    ]
+    path = tmp_path / "records.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_import_reports_each_staged_record_to_its_callback(samples: Brain, tmp_path: Path) -> None:
+    seen: list[tuple[int, int | None]] = []
+    lines = _records(tmp_path, 5).read_text().splitlines()
+    result = samples.import_(lines, progress=lambda done, total: seen.append((done, total)))
+    assert result.added == 5
+    assert seen == [(n, 5) for n in range(1, 6)]
+
+
+def test_import_draws_a_bar_on_a_terminal(samples: Brain, tmp_path: Path) -> None:
+    drawn = on_terminal("import", str(_records(tmp_path, 5)))
+    assert "importing" in drawn and "100%" in drawn and "imported 5 records" in drawn
+
+
+def test_import_is_quiet_under_json_or_off_a_terminal(samples: Brain, tmp_path: Path) -> None:
+    quiet = on_terminal("import", str(_records(tmp_path, 5)), "--json")
+    assert "importing" not in quiet and '"added": 5' in quiet
+    (tmp_path / "more.jsonl").write_text(
+        json.dumps({"key": "one-more", "type": "fact", "body": "One more."}) + "\n"
+    )
+    piped = cli("import", str(tmp_path / "more.jsonl"))
+    assert piped.exit_code == 0 and "importing" not in piped.stdout + piped.stderr
