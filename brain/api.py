@@ -264,7 +264,8 @@ class Brain(Home):
         A session may be named as ``brain sessions list`` prints it: a unique prefix of
         its id (an unknown or ambiguous one is an error that says so).
         """
-        from brain.pipeline.extract import extract, session_label
+        from brain.pipeline.extract import extract
+        from brain.pipeline.pending import session_label
         from brain.sessions.watermarks import find_session
 
         named = [s if ":" in s else session_label(find_session(self, s)) for s in sessions]

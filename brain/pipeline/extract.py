@@ -10,11 +10,10 @@ normal outcome); a dead endpoint stops the run before anything is written.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from brain import assets
 from brain.errors import BrainError
@@ -27,18 +26,22 @@ from brain.models.registry import get_model
 from brain.models.schema import Candidate
 from brain.pipeline import runs, views
 from brain.pipeline.extract_calls import Done, call_all, note_stop, task_for
-from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
-from brain.sessions.harvest import harvested_sessions, load_transcript
+from brain.pipeline.pending import (
+    SUMMARIES,
+    UNSAFE,
+    is_extracted,
+    pending_sessions,
+    safe_id,
+    session_label,
+)
+from brain.pipeline.runs import RawMemory, note_error, record_failures
+from brain.sessions.harvest import load_transcript
 from brain.sessions.text import typed_turns
 
 if TYPE_CHECKING:
-    from brain.home.config import Config
     from brain.home.home import Home
     from brain.progress import Progress
     from brain.sessions.watermarks import SessionRef
-
-SUMMARIES = "rollout_summaries"
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 class ModelUnreachableError(BrainError):
@@ -128,67 +131,10 @@ class ExtractResult:
         return sum(len(s.memories) for s in self.sessions)
 
 
-def session_label(ref: SessionRef) -> str:
-    """``source:session_id``: how raw memories and the state file name a session."""
-    return f"{ref.source}:{ref.session_id}"
-
-
 def summary_rel(ref: SessionRef) -> str:
     """``rollout_summaries/<YYYY-MM-DD>-<source>-<session id>.md`` for a session."""
     day = views.parse_time(ref.started) or views.parse_time(ref.last_activity) or utcnow()
-    return f"{SUMMARIES}/{day:%Y-%m-%d}-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
-
-
-def _safe_id(ref: SessionRef) -> str:
-    return _UNSAFE.sub("-", ref.session_id).strip("-.") or "session"
-
-
-def is_extracted(home: Home, ref: SessionRef) -> bool:
-    """A session is extracted once its rollout summary exists (whatever its date)."""
-    folder = home.path / SUMMARIES
-    pattern = f"????-??-??-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
-    return folder.is_dir() and any(folder.glob(pattern))
-
-
-def pending_sessions(
-    home: Home, *, now: datetime | None = None, only: Sequence[str] = ()
-) -> list[SessionRef]:
-    """Harvested sessions the next run would extract, newest activity first.
-
-    Args:
-        home: the home.
-        now: the current time (tests); default the clock.
-        only: session ids (or ``source:id``) to keep; the age and idle windows and
-            the failure backoff do not apply to sessions asked for by name.
-    """
-
-    moment = now or datetime.now(UTC)
-    config = home.config
-    failed = pipeline_state(home).get("failed", {})
-    out, seen = [], set()
-    for ref in harvested_sessions(home, for_extraction=True):
-        if only and ref.session_id not in only and session_label(ref) not in only:
-            continue
-        if session_label(ref) in seen:
-            continue  # one session under two paths (moved, recompressed): newest wins
-        seen.add(session_label(ref))
-        if is_extracted(home, ref):
-            continue
-        if not only and not _due(ref, moment, config, failed.get(session_label(ref))):
-            continue
-        out.append(ref)
-    return out
-
-
-def _due(ref: SessionRef, now: datetime, config: Config, failure: dict[str, Any] | None) -> bool:
-    last = views.parse_time(ref.last_activity) or views.parse_time(ref.started)
-    if last is not None:
-        if now - last > timedelta(days=config.max_rollout_age_days):
-            return False
-        if now - last < timedelta(hours=config.min_rollout_idle_hours):
-            return False
-    retry = views.parse_time((failure or {}).get("retry_after"))
-    return retry is None or now >= retry
+    return f"{SUMMARIES}/{day:%Y-%m-%d}-{UNSAFE.sub('-', ref.source)}-{safe_id(ref)}.md"
 
 
 # -- a run -------------------------------------------------------------------------------
