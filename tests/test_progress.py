@@ -157,3 +157,27 @@ def test_import_is_quiet_under_json_or_off_a_terminal(samples: Brain, tmp_path: 
     )
     piped = cli("import", str(tmp_path / "more.jsonl"))
     assert piped.exit_code == 0 and "importing" not in piped.stdout + piped.stderr
+
+
+@pytest.fixture
+def remote(samples: Brain, tmp_path: Path) -> Path:
+    bare = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(bare)], check=True)
+    samples.remember("Deploys go out on Tuesdays.", key="deploy-day")
+    assert cli("remote", "add", str(bare)).exit_code == 0
+    assert cli("push").exit_code == 0
+    return bare
+
+
+def test_clone_builds_the_index_with_a_bar_on_a_terminal(remote: Path, tmp_path: Path) -> None:
+    drawn = on_terminal("clone", str(remote), "--home", str(tmp_path / "b"))
+    assert "indexing" in drawn and "100%" in drawn and "cloned" in drawn
+    assert (tmp_path / "b" / ".brain" / "index.sqlite").is_file()
+
+
+def test_clone_is_quiet_under_json_or_off_a_terminal(remote: Path, tmp_path: Path) -> None:
+    quiet = on_terminal("clone", str(remote), "--home", str(tmp_path / "b"), "--json")
+    assert "indexing" not in quiet and '"action": "clone"' in quiet
+    piped = cli("clone", str(remote), "--home", str(tmp_path / "c"))
+    assert piped.exit_code == 0 and "indexing" not in piped.stdout + piped.stderr
+    assert (tmp_path / "c" / ".brain" / "index.sqlite").is_file()  # built all the same
