@@ -25,6 +25,7 @@ from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
 from brain.pipeline.bounds import scoped_key, tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
+from brain.pipeline.related import existing_of, related_records
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.views import Change
 
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from brain.index.sync import Catalog
 
 CONSOLIDATE_MAX_TOKENS = 8_000
-RELATED_K = 3
 
 
 class ConsolidateError(BrainError):
@@ -100,43 +100,6 @@ def _candidate(memory: RawMemory) -> Candidate:
         confidence=memory.confidence,
         evidence=memory.evidence,
     )
-
-
-def _existing(record: Record) -> ExistingRecord:
-    return ExistingRecord(
-        record.key,
-        record.type,
-        record.description,
-        record.body,
-        record.tags,
-        record.id,
-        updated=record.updated or record.created,
-        source=record.source or "",
-    )
-
-
-def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> dict[str, Record]:
-    """Stored records the raw memories may touch: same key, or the best few matches.
-
-    Searches the catalog the way ``brain recall`` does, but does not count the hits
-    as uses: consolidation looking at a record must not keep it from decaying.
-    """
-    found: dict[str, Record] = {}
-    index, _ = catalog.open()
-    try:
-        for memory in raw:
-            paths = [home.record_path(memory.key)]
-            hits = index.search(
-                f"{memory.description} {memory.body}", k=RELATED_K, kinds=["record"]
-            )
-            paths += [home.path / hit.path for hit in hits]
-            for path in paths:
-                record = views.load_quietly(path)
-                if record is not None:
-                    found.setdefault(record.key, record)
-    finally:
-        index.close()
-    return found
 
 
 # -- asking the model -------------------------------------------------------------------
@@ -226,7 +189,7 @@ def consolidate(
     chosen = open_model(home, model, "consolidate")
     raw = _batch(home, pending)
     related = related_records(home, catalog, raw)
-    existing = [_existing(r) for r in related.values()]
+    existing = [existing_of(r) for r in related.values()]
     if dry_run:
         return _dry_run(chosen, run_id, raw, existing, len(pending))
     budget = Budget(home.config.max_tokens_per_run)
