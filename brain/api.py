@@ -278,12 +278,19 @@ class Brain(Home):
         return estimate_extraction(self, refs)
 
     def consolidate(
-        self, *, force: bool = False, dry_run: bool = False, now: datetime | None = None
+        self,
+        *,
+        force: bool = False,
+        dry_run: bool = False,
+        now: datetime | None = None,
+        progress: Progress | None = None,
     ) -> ConsolidateResult:
         """Phase 2; see :func:`brain.pipeline.consolidate.consolidate`."""
         from brain.pipeline.consolidate import consolidate
 
-        return consolidate(self, force=force, dry_run=dry_run, now=now, catalog=self.catalog)
+        return consolidate(
+            self, force=force, dry_run=dry_run, now=now, catalog=self.catalog, progress=progress
+        )
 
     def review(self, *, accept: Sequence[str] = (), reject: Sequence[str] = ()) -> ReviewResult:
         """Held memories, or a decision on them; see :func:`brain.pipeline.review.review`."""

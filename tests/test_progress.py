@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
+from brain.home.records import iso, new_id, utcnow
+from brain.pipeline.runs import RawMemory, append_raw
 from tests.helpers import cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -181,3 +183,47 @@ def test_clone_is_quiet_under_json_or_off_a_terminal(remote: Path, tmp_path: Pat
     piped = cli("clone", str(remote), "--home", str(tmp_path / "c"))
     assert piped.exit_code == 0 and "indexing" not in piped.stdout + piped.stderr
     assert (tmp_path / "c" / ".brain" / "index.sqlite").is_file()  # built all the same
+
+
+def _pending_raw(brain: Brain, count: int) -> None:
+    memories = [
+        RawMemory(
+            id=new_id(),
+            key=f"raw-{n}",
+            type="fact",
+            description=f"Raw fact number {n}",
+            body=f"Raw fact number {n}.",
+            tags=(),
+            confidence=0.8,
+            session=f"codex:raw-{n}",
+            evidence=((1, 1),),
+            date=iso(utcnow()),
+            run="test",
+        )
+        for n in range(count)
+    ]
+    with brain.transaction() as tx:
+        tx.commit([append_raw(brain, memories)], "extract: raw memories", "extract")
+
+
+def test_consolidate_reports_its_steps_to_its_callback(samples: Brain) -> None:
+    _pending_raw(samples, 2)
+    seen: list[tuple[int, int | None]] = []
+    result = samples.consolidate(force=True, progress=lambda d, t: seen.append((d, t)))
+    assert result.ran and result.commit
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_consolidate_draws_a_bar_on_a_terminal(samples: Brain) -> None:
+    _pending_raw(samples, 2)
+    drawn = on_terminal("consolidate", "--force")
+    assert "consolidating" in drawn and "100%" in drawn and "consolidate: 2 added" in drawn
+
+
+def test_consolidate_is_quiet_under_json_or_off_a_terminal(samples: Brain) -> None:
+    _pending_raw(samples, 2)
+    quiet = on_terminal("consolidate", "--force", "--json")
+    assert "consolidating" not in quiet and '"ran": true' in quiet
+    _pending_raw(samples, 1)
+    piped = cli("consolidate", "--force")
+    assert piped.exit_code == 0 and "consolidating" not in piped.stdout + piped.stderr

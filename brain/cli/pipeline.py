@@ -100,7 +100,9 @@ def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None
     Also archives records unused past archive_after_days. 'git revert' of the run's
     commit undoes it.
     """
-    emit(state.brain().consolidate(force=force, dry_run=dry_run), as_json, _consolidate_text)
+    with progress_bar("consolidating", as_json) as progress:
+        result = state.brain().consolidate(force=force, dry_run=dry_run, progress=progress)
+    emit(result, as_json, _consolidate_text)
 
 
 @main.command()

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.home.transaction import Transaction
     from brain.index.sync import Catalog
+    from brain.progress import Progress
 
 CONSOLIDATE_MAX_TOKENS = 8_000
 
@@ -149,6 +150,11 @@ class _Run:
 
 
 NOTHING_TO_DO = "no raw memories pending and no record to archive"
+STEPS = 4  # a run's steps, for a progress display: find, ask, change, commit
+
+
+def _quiet(done: int, total: int | None) -> None:
+    """No one is told how far the run has got."""
 
 
 def consolidate(
@@ -158,6 +164,7 @@ def consolidate(
     dry_run: bool = False,
     now: datetime | None = None,
     catalog: Catalog,
+    progress: Progress | None = None,
 ) -> ConsolidateResult:
     """Run phase 2 when enough raw memories are pending (or when forced), in one commit.
 
@@ -167,6 +174,8 @@ def consolidate(
         dry_run: say what would be sent (and, with an offline model, done); write nothing.
         now: the current time (tests, evals), for decay and timestamps.
         catalog: the home's search index, to find the records the raw memories touch.
+        progress: called with the steps done of :data:`STEPS` (related records found,
+            model answered, changes made, committed).
 
     Returns:
         The changes and the run's commit, or why it did not run.
@@ -187,14 +196,17 @@ def consolidate(
         why = f"{len(pending)} raw memories pending, threshold {threshold}; use --force"
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
     chosen = open_model(home, model, "consolidate")
+    step = progress or _quiet
     raw = _batch(home, pending)
     related = related_records(home, catalog, raw)
+    step(1, STEPS)
     existing = [existing_of(r) for r in related.values()]
     if dry_run:
         return _dry_run(chosen, run_id, raw, existing, len(pending))
     budget = Budget(home.config.max_tokens_per_run)
     # Forced with nothing pending, the run only archives what decayed: no model call.
     answered = _operations(home, chosen, raw, existing, budget) if raw else []
+    step(2, STEPS)
     tied = tie(answered, [m.key for m in raw], related)
     ops = list(tied.operations)
     # Only the raw memories an operation accounts for are consumed; the rest stay pending.
@@ -210,9 +222,11 @@ def consolidate(
             _apply(run, op)
         # A record a raw memory restated (even as "none: duplicate") was just used.
         _decay(run, {op.key for op in ops})
+        step(3, STEPS)
         if not raw and not run.changes:  # no commit, and the last run's diff stays
             return ConsolidateResult(run_id, model, False, NOTHING_TO_DO, raw_left=0)
         sha, message = _commit(tx, run, run_id, ops, budget)
+    step(STEPS, STEPS)
     runs.clear_error(home, "consolidate")
     return ConsolidateResult(
         run_id,
