@@ -120,11 +120,18 @@ class Brain(Home):
             sessions=sessions,
         )
 
-    def index(self, *, rebuild: bool = False) -> IndexReport:
-        """Bring the index up to date (or rebuild it) and report what was done."""
+    def index(self, *, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:
+        """Bring the index up to date (or rebuild it) and report what was done.
+
+        ``progress`` hears how many documents a rebuild has indexed, of all.
+        """
         from dataclasses import replace
 
-        index, report = self.catalog.open(rebuild=rebuild)
+        self.catalog.progress = progress
+        try:
+            index, report = self.catalog.open(rebuild=rebuild)
+        finally:
+            self.catalog.progress = None
         try:
             if report.documents is None:
                 report = replace(report, documents=index.count())
@@ -134,11 +141,13 @@ class Brain(Home):
 
     # -- records in bulk and remotes -------------------------------------------------
 
-    def import_(self, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
+    def import_(
+        self, lines: Iterable[str], *, origin: str = "import", progress: Progress | None = None
+    ) -> ImportResult:
         """Import JSONL records in one commit; see :func:`brain.home.exchange.import_records`."""
         from brain.home.exchange import import_records
 
-        return import_records(self, lines, origin=origin)
+        return import_records(self, lines, origin=origin, progress=progress)
 
     def export(self, *, archived: bool = False) -> list[dict[str, Any]]:
         """Every record as a JSON-ready dict; see :func:`brain.home.exchange.export_records`."""
@@ -249,17 +258,26 @@ class Brain(Home):
         dry_run: bool = False,
         now: datetime | None = None,
         max_age_days: float | None = None,
+        progress: Progress | None = None,
     ) -> ExtractResult:
         """Phase 1; see :func:`brain.pipeline.extract.extract`.
 
         A session may be named as ``brain sessions list`` prints it: a unique prefix of
         its id (an unknown or ambiguous one is an error that says so).
         """
-        from brain.pipeline.extract import extract, session_label
+        from brain.pipeline.extract import extract
+        from brain.pipeline.pending import session_label
         from brain.sessions.watermarks import find_session
 
         named = [s if ":" in s else session_label(find_session(self, s)) for s in sessions]
-        return extract(self, sessions=named, dry_run=dry_run, now=now, max_age_days=max_age_days)
+        return extract(
+            self,
+            sessions=named,
+            dry_run=dry_run,
+            now=now,
+            max_age_days=max_age_days,
+            progress=progress,
+        )
 
     def estimate_extraction(self, refs: Sequence[SessionRef]) -> ExtractionEstimate:
         """What phase 1 would use on ``refs``; see :mod:`brain.pipeline.estimate`."""
@@ -268,12 +286,19 @@ class Brain(Home):
         return estimate_extraction(self, refs)
 
     def consolidate(
-        self, *, force: bool = False, dry_run: bool = False, now: datetime | None = None
+        self,
+        *,
+        force: bool = False,
+        dry_run: bool = False,
+        now: datetime | None = None,
+        progress: Progress | None = None,
     ) -> ConsolidateResult:
         """Phase 2; see :func:`brain.pipeline.consolidate.consolidate`."""
         from brain.pipeline.consolidate import consolidate
 
-        return consolidate(self, force=force, dry_run=dry_run, now=now, catalog=self.catalog)
+        return consolidate(
+            self, force=force, dry_run=dry_run, now=now, catalog=self.catalog, progress=progress
+        )
 
     def review(self, *, accept: Sequence[str] = (), reject: Sequence[str] = ()) -> ReviewResult:
         """Held memories, or a decision on them; see :func:`brain.pipeline.review.review`."""

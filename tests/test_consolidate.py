@@ -20,9 +20,9 @@ from brain.pipeline.consolidate import (
     ConsolidateError,
     consolidate,
     pending_raw,
-    related_records,
 )
 from brain.pipeline.extract import ModelUnreachableError, extract
+from brain.pipeline.related import related_records
 from brain.pipeline.runs import RawMemory, append_raw, parse_raw, read_raw, render_raw
 from brain.pipeline.views import regenerate_views
 from brain.sessions.harvest import harvest

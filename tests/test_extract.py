@@ -12,7 +12,8 @@ import pytest
 from brain.api import Brain
 from brain.evals import write_session
 from brain.home import journal
-from brain.pipeline.extract import ModelUnreachableError, extract, pending_sessions
+from brain.pipeline.extract import ModelUnreachableError, extract
+from brain.pipeline.pending import pending_sessions
 from brain.pipeline.runs import pipeline_state, read_raw
 from brain.sessions.harvest import harvest, harvested_sessions
 from tests import fakemodel

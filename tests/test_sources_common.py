@@ -34,6 +34,7 @@ ALL_FIXTURES = [
 def test_registry_lists_and_fails_fast() -> None:
     assert sources.names() == ["brain", "claude", "codex", "gemini"]
     assert sources.get("codex") is codex
+    assert all(sources.get(name).name == name for name in sources.names())
     with pytest.raises(sources.UnknownSourceError) as info:
         sources.get("aider")
     assert isinstance(info.value, BrainError)

@@ -74,6 +74,13 @@ def test_context_imports_no_write_machinery(filled: Path) -> None:
     assert names & {"brain.api", "brain.home.home", "brain.home.transaction"} == set()
 
 
+def test_status_counts_pending_sessions_without_loading_phase_1(filled: Path) -> None:
+    names = imported("status")
+    assert "brain.pipeline.pending" in names
+    assert names & {"brain.pipeline.extract", "brain.pipeline.extract_calls"} == set()
+    assert names & {"brain.models.registry", "brain.sessions.harvest"} == set()
+
+
 def test_version_answers_without_click(home: Path) -> None:
     names = imported("--version")
     assert "click" not in names and "importlib.metadata" not in names

@@ -234,7 +234,7 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
     what was left.
     """
     from brain.api import Brain
-    from brain.pipeline.extract import session_label
+    from brain.pipeline.pending import session_label
     from brain.sessions.watermarks import harvested_sessions
 
     results: list[StepResult] = []

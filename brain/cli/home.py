@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
+from brain.errors import BrainError
 from brain.home.paths import resolve_home
 from brain.home.results import SyncResult
 
@@ -154,8 +155,16 @@ def _synced(result: SyncResult) -> str:
 @json_option
 @pass_state
 def clone(state: State, url: str, home_dir: str | None, as_json: bool) -> None:
-    """Set up this machine from an existing home's remote."""
+    """Set up this machine from an existing home's remote, and build its search index."""
+    from brain.api import Brain
     from brain.home import remote as sync
 
-    result = sync.clone(url, resolve_home(home_dir) if home_dir else state.home)
+    path = resolve_home(home_dir) if home_dir else state.home
+    result = sync.clone(url, path)
+    # Built now, with a bar on a terminal, rather than in the first recall's wait.
+    try:
+        with progress_bar("indexing", as_json) as progress:
+            Brain.open(path).index(progress=progress)
+    except BrainError as exc:  # the index is derived: the clone stands, a read builds it
+        warn(f"search index not built yet ({exc}); the first recall builds it")
     emit(result, as_json, lambda r: r.message)

@@ -8,7 +8,16 @@ from typing import IO
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state, read_input, warn
+from brain.cli.base import (
+    State,
+    emit,
+    json_option,
+    main,
+    pass_state,
+    progress_bar,
+    read_input,
+    warn,
+)
 
 
 @main.command()
@@ -147,7 +156,10 @@ def import_(state: State, file: IO[str], as_json: bool) -> None:
     Each line is an object with the frontmatter fields (key, type, description, tags, ...)
     and 'body'. A key that exists is superseded. A bad line imports nothing.
     """
-    result = state.brain().import_(file, origin=getattr(file, "name", "import"))
+    with progress_bar("importing", as_json) as progress:
+        result = state.brain().import_(
+            file, origin=getattr(file, "name", "import"), progress=progress
+        )
     emit(
         result,
         as_json,

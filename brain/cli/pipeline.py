@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
 from brain.cli.harvest import age_days
 
 
@@ -85,7 +85,10 @@ def extract(
     than max_rollout_age_days wait for --since or --all (try --dry-run first).
     """
     max_age = float("inf") if everything else age_days(since) if since else None
-    result = state.brain().extract(sessions=sessions, dry_run=dry_run, max_age_days=max_age)
+    with progress_bar("extracting", as_json) as progress:
+        result = state.brain().extract(
+            sessions=sessions, dry_run=dry_run, max_age_days=max_age, progress=progress
+        )
     emit(result, as_json, _extract_text)
 
 
@@ -115,7 +118,9 @@ def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None
     Also archives records unused past archive_after_days. 'git revert' of the run's
     commit undoes it.
     """
-    emit(state.brain().consolidate(force=force, dry_run=dry_run), as_json, _consolidate_text)
+    with progress_bar("consolidating", as_json) as progress:
+        result = state.brain().consolidate(force=force, dry_run=dry_run, progress=progress)
+    emit(result, as_json, _consolidate_text)
 
 
 @main.command()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
 
 
 def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
@@ -49,16 +49,20 @@ def recall(
     as_json: bool,
 ) -> None:
     """Find memories matching QUERY, best first."""
-    result = state.brain().recall(
-        " ".join(query),
-        k=k,
-        type=type_,
-        tag=tag,
-        profile=profile,
-        since=since,
-        as_of=as_of,
-        sessions=sessions,
-    )
+    brain = state.brain()
+    # The first read (or one after a newer schema) builds the index: that can take a while.
+    with progress_bar("indexing", as_json) as progress:
+        brain.catalog.progress = progress
+        result = brain.recall(
+            " ".join(query),
+            k=k,
+            type=type_,
+            tag=tag,
+            profile=profile,
+            since=since,
+            as_of=as_of,
+            sessions=sessions,
+        )
     if result.notice:
         click.echo(result.notice, err=True)
     emit(list(result.hits) if as_json else result, as_json, _human_hits)
@@ -70,7 +74,8 @@ def recall(
 @pass_state
 def index(state: State, rebuild: bool, as_json: bool) -> None:
     """Bring the search index up to date with the home (it is derived, never the truth)."""
-    report = state.brain().index(rebuild=rebuild)
+    with progress_bar("indexing", as_json) as progress:
+        report = state.brain().index(rebuild=rebuild, progress=progress)
     emit(
         report,
         as_json,

@@ -15,6 +15,7 @@ from brain.home.results import ImportResult
 
 if TYPE_CHECKING:
     from brain.home.home import Home
+    from brain.progress import Progress
 
 
 class ImportLineError(BrainError):
@@ -108,10 +109,13 @@ def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
     return records
 
 
-def import_records(home: Home, lines: Iterable[str], *, origin: str = "import") -> ImportResult:
+def import_records(
+    home: Home, lines: Iterable[str], *, origin: str = "import", progress: Progress | None = None
+) -> ImportResult:
     """Import JSONL records in one commit; same key supersedes, as in ``remember``.
 
     Every line is validated before anything is written, so a bad line imports nothing.
+    ``progress`` hears how many of the records that change something are staged, of all.
     """
     records = parse_lines(lines, origin)
     if not records:
@@ -122,10 +126,12 @@ def import_records(home: Home, lines: Iterable[str], *, origin: str = "import") 
         records = [r for r in records if not _already_there(home, r)]
         if not records:
             return ImportResult(0, 0, (), None)
-        for record in records:
+        for done, record in enumerate(records, 1):
             staged = tx.stage(record, sync=False)
             superseded += staged.superseded is not None
             touched.update(dict.fromkeys(staged.touched))
+            if progress is not None:
+                progress(done, len(records))
         os.sync()  # one flush for the batch instead of one per file
         keys = tuple(dict.fromkeys(r.key for r in records))
         message = f"import: {len(keys)} records" + (

@@ -29,6 +29,7 @@ from brain.index.files import INDEXED_DIRS, file_docs, is_indexed
 if TYPE_CHECKING:
     from brain.home.config import Config
     from brain.home.home import Home
+    from brain.progress import Progress
 
 
 class Embedder(Protocol):
@@ -90,6 +91,8 @@ class Catalog:
         # on, and when the O(files) dirty check last ran.
         self.connection: tuple[Index, int | None] | None = None
         self.dirty_checked_at: float | None = None
+        # Told how many documents a rebuild has indexed, of all (a command on a terminal).
+        self.progress: Progress | None = None
 
     @property
     def path(self) -> Path:
@@ -207,9 +210,10 @@ def _build(catalog: Catalog, index: Index, reason: str | None) -> IndexReport:
         if text is not None and is_indexed(rel)
         for d in file_docs(rel, text)
     ]
-    added = index.upsert(docs)  # each takes its path's uses from the table just filled
     if catalog.extra_docs is not None:
-        added += index.upsert(catalog.extra_docs(catalog.home))
+        docs.extend(catalog.extra_docs(catalog.home))
+    # Each takes its path's uses from the table just filled.
+    added = _upsert_counted(index, docs, catalog.progress)
     index.set_meta(META_COMMIT, head or "")
     index.set_meta(META_USES_AT, head or "")
     index.set_meta(META_DIRTY, json.dumps(sorted(p for p in dirty if is_indexed(p))))
@@ -218,6 +222,20 @@ def _build(catalog: Catalog, index: Index, reason: str | None) -> IndexReport:
     return IndexReport(
         "rebuilt", added, 0, 0, index.count(), head, round(time.perf_counter() - start, 3), reason
     )
+
+
+REBUILD_CHUNK = 256
+
+
+def _upsert_counted(index: Index, docs: list[Doc], progress: Progress | None) -> int:
+    """Index ``docs``, a chunk at a time when someone is told how far it has got."""
+    if progress is None:
+        return index.upsert(docs)
+    added = 0
+    for start in range(0, len(docs), REBUILD_CHUNK):
+        added += index.upsert(docs[start : start + REBUILD_CHUNK])
+        progress(added, len(docs))
+    return added
 
 
 def _apply(catalog: Catalog, index: Index, changes: dict[str, str]) -> tuple[int, int, int]:

@@ -9,13 +9,15 @@ one it is. The answers are :mod:`brain.models.schema` shapes whichever model ran
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from brain.errors import BrainError
 from brain.models.budget import Budget, Estimate
-from brain.models.prompts import Message, consolidate_messages, extract_messages
 from brain.models.schema import Candidate, Consolidation, ExistingRecord, Extraction
-from brain.sessions.sources.base import Transcript
+
+if TYPE_CHECKING:  # the prompts (and the transcripts they read) load when one is rendered
+    from brain.models.prompts import Message
+    from brain.sessions.sources.base import Transcript
 
 __all__ = [
     "ConsolidateTask",
@@ -65,6 +67,8 @@ class ExtractTask:
 
     def messages(self) -> list[Message]:
         """The prompt, rendered only for the models that send one."""
+        from brain.models.prompts import extract_messages
+
         return extract_messages(self.transcript, self.head_chars, self.tail_chars)
 
 
@@ -87,6 +91,8 @@ class ConsolidateTask:
 
     def messages(self) -> list[Message]:
         """The prompt, rendered only for the models that send one."""
+        from brain.models.prompts import consolidate_messages
+
         return consolidate_messages(self.raw, self.existing, self.origins)
 
 

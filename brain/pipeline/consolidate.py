@@ -25,6 +25,7 @@ from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
 from brain.pipeline.bounds import scoped_key, tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
+from brain.pipeline.related import existing_of, related_records
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.views import Change
 
@@ -32,9 +33,9 @@ if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.home.transaction import Transaction
     from brain.index.sync import Catalog
+    from brain.progress import Progress
 
 CONSOLIDATE_MAX_TOKENS = 8_000
-RELATED_K = 3
 
 
 class ConsolidateError(BrainError):
@@ -102,43 +103,6 @@ def _candidate(memory: RawMemory) -> Candidate:
     )
 
 
-def _existing(record: Record) -> ExistingRecord:
-    return ExistingRecord(
-        record.key,
-        record.type,
-        record.description,
-        record.body,
-        record.tags,
-        record.id,
-        updated=record.updated or record.created,
-        source=record.source or "",
-    )
-
-
-def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> dict[str, Record]:
-    """Stored records the raw memories may touch: same key, or the best few matches.
-
-    Searches the catalog the way ``brain recall`` does, but does not count the hits
-    as uses: consolidation looking at a record must not keep it from decaying.
-    """
-    found: dict[str, Record] = {}
-    index, _ = catalog.open()
-    try:
-        for memory in raw:
-            paths = [home.record_path(memory.key)]
-            hits = index.search(
-                f"{memory.description} {memory.body}", k=RELATED_K, kinds=["record"]
-            )
-            paths += [home.path / hit.path for hit in hits]
-            for path in paths:
-                record = views.load_quietly(path)
-                if record is not None:
-                    found.setdefault(record.key, record)
-    finally:
-        index.close()
-    return found
-
-
 # -- asking the model -------------------------------------------------------------------
 
 
@@ -186,6 +150,11 @@ class _Run:
 
 
 NOTHING_TO_DO = "no raw memories pending and no record to archive"
+STEPS = 4  # a run's steps, for a progress display: find, ask, change, commit
+
+
+def _quiet(done: int, total: int | None) -> None:
+    """No one is told how far the run has got."""
 
 
 def consolidate(
@@ -195,6 +164,7 @@ def consolidate(
     dry_run: bool = False,
     now: datetime | None = None,
     catalog: Catalog,
+    progress: Progress | None = None,
 ) -> ConsolidateResult:
     """Run phase 2 when enough raw memories are pending (or when forced), in one commit.
 
@@ -204,6 +174,8 @@ def consolidate(
         dry_run: say what would be sent (and, with an offline model, done); write nothing.
         now: the current time (tests, evals), for decay and timestamps.
         catalog: the home's search index, to find the records the raw memories touch.
+        progress: called with the steps done of :data:`STEPS` (related records found,
+            model answered, changes made, committed).
 
     Returns:
         The changes and the run's commit, or why it did not run.
@@ -224,14 +196,17 @@ def consolidate(
         why = f"{len(pending)} raw memories pending, threshold {threshold}; use --force"
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
     chosen = open_model(home, model, "consolidate")
+    step = progress or _quiet
     raw = _batch(home, pending)
     related = related_records(home, catalog, raw)
-    existing = [_existing(r) for r in related.values()]
+    step(1, STEPS)
+    existing = [existing_of(r) for r in related.values()]
     if dry_run:
         return _dry_run(chosen, run_id, raw, existing, len(pending))
     budget = Budget(home.config.max_tokens_per_run)
     # Forced with nothing pending, the run only archives what decayed: no model call.
     answered = _operations(home, chosen, raw, existing, budget) if raw else []
+    step(2, STEPS)
     tied = tie(answered, [m.key for m in raw], related)
     ops = list(tied.operations)
     # Only the raw memories an operation accounts for are consumed; the rest stay pending.
@@ -247,9 +222,11 @@ def consolidate(
             _apply(run, op)
         # A record a raw memory restated (even as "none: duplicate") was just used.
         _decay(run, {op.key for op in ops})
+        step(3, STEPS)
         if not raw and not run.changes:  # no commit, and the last run's diff stays
             return ConsolidateResult(run_id, model, False, NOTHING_TO_DO, raw_left=0)
         sha, message = _commit(tx, run, run_id, ops, budget)
+    step(STEPS, STEPS)
     runs.clear_error(home, "consolidate")
     return ConsolidateResult(
         run_id,

@@ -10,11 +10,10 @@ normal outcome); a dead endpoint stops the run before anything is written.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from brain import assets
 from brain.errors import BrainError
@@ -27,17 +26,22 @@ from brain.models.registry import get_model
 from brain.models.schema import Candidate
 from brain.pipeline import runs, views
 from brain.pipeline.extract_calls import Done, call_all, note_stop, task_for
-from brain.pipeline.runs import RawMemory, note_error, pipeline_state, record_failures
-from brain.sessions.harvest import harvested_sessions, load_transcript
+from brain.pipeline.pending import (
+    SUMMARIES,
+    UNSAFE,
+    is_extracted,
+    pending_sessions,
+    safe_id,
+    session_label,
+)
+from brain.pipeline.runs import RawMemory, note_error, record_failures
+from brain.sessions.harvest import load_transcript
 from brain.sessions.text import typed_turns
 
 if TYPE_CHECKING:
-    from brain.home.config import Config
     from brain.home.home import Home
+    from brain.progress import Progress
     from brain.sessions.watermarks import SessionRef
-
-SUMMARIES = "rollout_summaries"
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 class ModelUnreachableError(BrainError):
@@ -127,81 +131,10 @@ class ExtractResult:
         return sum(len(s.memories) for s in self.sessions)
 
 
-def session_label(ref: SessionRef) -> str:
-    """``source:session_id``: how raw memories and the state file name a session."""
-    return f"{ref.source}:{ref.session_id}"
-
-
 def summary_rel(ref: SessionRef) -> str:
     """``rollout_summaries/<YYYY-MM-DD>-<source>-<session id>.md`` for a session."""
     day = views.parse_time(ref.started) or views.parse_time(ref.last_activity) or utcnow()
-    return f"{SUMMARIES}/{day:%Y-%m-%d}-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
-
-
-def _safe_id(ref: SessionRef) -> str:
-    return _UNSAFE.sub("-", ref.session_id).strip("-.") or "session"
-
-
-def is_extracted(home: Home, ref: SessionRef) -> bool:
-    """A session is extracted once its rollout summary exists (whatever its date)."""
-    folder = home.path / SUMMARIES
-    pattern = f"????-??-??-{_UNSAFE.sub('-', ref.source)}-{_safe_id(ref)}.md"
-    return folder.is_dir() and any(folder.glob(pattern))
-
-
-def pending_sessions(
-    home: Home,
-    *,
-    now: datetime | None = None,
-    only: Sequence[str] = (),
-    max_age_days: float | None = None,
-) -> list[SessionRef]:
-    """Harvested sessions the next run would extract, newest activity first.
-
-    Args:
-        home: the home.
-        now: the current time (tests); default the clock.
-        only: session ids (or ``source:id``) to keep; the age and idle windows and
-            the failure backoff do not apply to sessions asked for by name.
-        max_age_days: this time, take sessions up to this old (``inf``: any age)
-            instead of the ``max_rollout_age_days`` setting.
-    """
-
-    moment = now or datetime.now(UTC)
-    config = home.config
-    failed = pipeline_state(home).get("failed", {})
-    out, seen = [], set()
-    for ref in harvested_sessions(home, for_extraction=True):
-        if only and ref.session_id not in only and session_label(ref) not in only:
-            continue
-        if session_label(ref) in seen:
-            continue  # one session under two paths (moved, recompressed): newest wins
-        seen.add(session_label(ref))
-        if is_extracted(home, ref):
-            continue
-        failure = failed.get(session_label(ref))
-        if not only and not _due(ref, moment, config, failure, max_age_days):
-            continue
-        out.append(ref)
-    return out
-
-
-def _due(
-    ref: SessionRef,
-    now: datetime,
-    config: Config,
-    failure: dict[str, Any] | None,
-    max_age_days: float | None,
-) -> bool:
-    last = views.parse_time(ref.last_activity) or views.parse_time(ref.started)
-    days = config.max_rollout_age_days if max_age_days is None else max_age_days
-    if last is not None:
-        if (now - last).total_seconds() > days * 86_400:  # inf: timedelta cannot hold it
-            return False
-        if now - last < timedelta(hours=config.min_rollout_idle_hours):
-            return False
-    retry = views.parse_time((failure or {}).get("retry_after"))
-    return retry is None or now >= retry
+    return f"{SUMMARIES}/{day:%Y-%m-%d}-{UNSAFE.sub('-', ref.source)}-{safe_id(ref)}.md"
 
 
 # -- a run -------------------------------------------------------------------------------
@@ -214,6 +147,7 @@ def extract(
     dry_run: bool = False,
     now: datetime | None = None,
     max_age_days: float | None = None,
+    progress: Progress | None = None,
 ) -> ExtractResult:
     """Run phase 1 over every pending session, in one commit.
 
@@ -224,6 +158,7 @@ def extract(
         now: the current time (tests).
         max_age_days: this time, take sessions up to this old (``--since``, ``--all``)
             instead of the ``max_rollout_age_days`` setting.
+        progress: called with the sessions whose model call is over, of all pending.
 
     Returns:
         What the run did with each session, what it left, and its commit.
@@ -246,7 +181,7 @@ def extract(
         plans = tuple(_plan(home, chosen, refs))
         return ExtractResult(run_id, model, plans=plans, dry_run=True, offline=chosen.offline)
     budget = Budget(home.config.max_tokens_per_run)
-    done, left, fatal = call_all(home, chosen, refs, budget)
+    done, left, fatal = call_all(home, chosen, refs, budget, progress)
     if fatal is not None and not any(d.extraction is not None for d in done):
         note_stop(home, fatal, budget, len(left))
         raise ModelUnreachableError("extract", fatal) from fatal

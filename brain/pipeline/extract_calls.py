@@ -19,6 +19,7 @@ from brain.sessions.sources.base import Transcript
 
 if TYPE_CHECKING:
     from brain.home.home import Home
+    from brain.progress import Progress
     from brain.sessions.watermarks import SessionRef
 
 EXTRACT_MAX_TOKENS = 2_000
@@ -40,7 +41,11 @@ class Done:
 
 
 def call_all(
-    home: Home, model: Model, refs: Sequence[SessionRef], budget: Budget
+    home: Home,
+    model: Model,
+    refs: Sequence[SessionRef],
+    budget: Budget,
+    progress: Progress | None = None,
 ) -> tuple[list[Done], list[SessionRef], ModelError | None]:
     """Every model call of the run, before anything is written.
 
@@ -50,12 +55,24 @@ def call_all(
     later call would repeat, no new call starts: what finished is still written, and
     the sessions not called stay pending. The failure that stopped the calls is
     returned for the caller to note (:func:`note_stop`) once the run is written.
+    ``progress`` hears the sessions settled so far (called, failed or skipped) of all.
     """
     results: dict[int, Done] = {}
     stop = threading.Event()
     fatal: list[ModelError] = []
+    settled = [0]
+    lock = threading.Lock()
 
     def one(n: int, ref: SessionRef) -> None:
+        try:
+            call(n, ref)
+        finally:
+            if progress is not None:
+                with lock:  # calls finish on several threads; the count goes up by one
+                    settled[0] += 1
+                    progress(settled[0], len(refs))
+
+    def call(n: int, ref: SessionRef) -> None:
         if stop.is_set():
             return
         try:

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from brain.models.options import ModelOption, model_options
-from brain.pipeline.extract import pending_sessions, session_label
+from brain.pipeline.pending import pending_sessions, session_label
 from brain.pipeline.runs import KINDS, RAW, list_runs, pending_raw, pipeline_state
 
 if TYPE_CHECKING:

@@ -11,8 +11,10 @@ skipped.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from brain.sessions.sources.base import Transcript
+if TYPE_CHECKING:  # a model provider reads the marks without loading the adapters
+    from brain.sessions.sources.base import Transcript
 
 __all__ = ["INTERNAL_ENV", "INTERNAL_MARK", "in_internal_run", "is_internal"]
 

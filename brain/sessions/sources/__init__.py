@@ -7,15 +7,17 @@ normalises its tool's files to the shared ``Transcript``/``Turn`` shape.
 
 from __future__ import annotations
 
-from typing import cast
+import importlib
+from typing import TYPE_CHECKING, cast
 
 from brain.errors import BrainError
-from brain.sessions.sources import claude, codex, gemini, native
-from brain.sessions.sources.base import Adapter
 
-_ADAPTERS: dict[str, Adapter] = {
-    module.name: cast(Adapter, module) for module in (claude, codex, gemini, native)
-}
+if TYPE_CHECKING:
+    from brain.sessions.sources.base import Adapter
+
+# Each adapter's name and module, imported on first use: reading the harvested sessions'
+# marks (``brain status``) parses no transcript and needs none of them.
+_MODULES = {"claude": "claude", "codex": "codex", "gemini": "gemini", "brain": "native"}
 
 
 class UnknownSourceError(BrainError):
@@ -36,12 +38,12 @@ def get(name: str) -> Adapter:
     Raises:
         UnknownSourceError: no adapter has that name; the error lists the known ones.
     """
-    try:
-        return _ADAPTERS[name]
-    except KeyError:
-        raise UnknownSourceError(name) from None
+    module = _MODULES.get(name)
+    if module is None:
+        raise UnknownSourceError(name)
+    return cast("Adapter", importlib.import_module(f"{__name__}.{module}"))
 
 
 def names() -> list[str]:
     """Return the names of all adapters, sorted."""
-    return sorted(_ADAPTERS)
+    return sorted(_MODULES)

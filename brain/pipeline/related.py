@@ -1,0 +1,56 @@
+"""The stored records a consolidation run shows the model next to its raw memories."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from brain.models.schema import ExistingRecord
+from brain.pipeline import views
+
+if TYPE_CHECKING:
+    from brain.home.home import Home
+    from brain.home.records import Record
+    from brain.index.sync import Catalog
+    from brain.pipeline.runs import RawMemory
+
+# How many search hits per raw memory, besides a record with its own key.
+RELATED_K = 3
+
+
+def existing_of(record: Record) -> ExistingRecord:
+    """A stored record as phase 2's model sees it."""
+    return ExistingRecord(
+        record.key,
+        record.type,
+        record.description,
+        record.body,
+        record.tags,
+        record.id,
+        updated=record.updated or record.created,
+        source=record.source or "",
+    )
+
+
+def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> dict[str, Record]:
+    """Stored records the raw memories may touch: same key, or the best few matches.
+
+    Searches the catalog the way ``brain recall`` does, but does not count the hits
+    as uses: consolidation looking at a record must not keep it from decaying.
+    """
+    found: dict[str, Record] = {}
+    index, _ = catalog.open()
+    try:
+        for memory in raw:
+            paths = [home.record_path(memory.key)]
+            hits = index.search(
+                f"{memory.description} {memory.body}", k=RELATED_K, kinds=["record"]
+            )
+            paths += [home.path / hit.path for hit in hits]
+            for path in paths:
+                record = views.load_quietly(path)
+                if record is not None:
+                    found.setdefault(record.key, record)
+    finally:
+        index.close()
+    return found
