@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from brain.home.config import Config
     from brain.index import Doc
     from brain.index.recall import RecallResult
-    from brain.index.sync import Catalog, Embedder, IndexReport
+    from brain.index.report import Embedder, IndexReport
+    from brain.index.sync import Catalog
     from brain.pipeline.consolidate import ConsolidateResult
     from brain.pipeline.estimate import ExtractionEstimate
     from brain.pipeline.extract import ExtractResult

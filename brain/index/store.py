@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from brain.index import rank as ranking
+import brain.index.rank as ranking
 from brain.index.author import named_authors, reward_author
 from brain.index.cjk import cjk_candidates, cjk_runs
 from brain.index.coverage import reward_coverage

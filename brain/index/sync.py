@@ -12,11 +12,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from brain.home import uses
 from brain.home.git import added_lines, changed_between, dirty_paths, head_sha, tracked_files
@@ -25,6 +24,7 @@ from brain.home.lock import HomeLockedError, home_lock
 from brain.home.records import iso, utcnow
 from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
 from brain.index.files import INDEXED_DIRS, file_docs, is_indexed
+from brain.index.report import ExtraDocs, IndexReport, MakeEmbedder
 
 if TYPE_CHECKING:
     from brain.home.config import Config
@@ -32,37 +32,11 @@ if TYPE_CHECKING:
     from brain.progress import Progress
 
 
-class Embedder(Protocol):
-    """What the semantic layer needs of an outside embedding model."""
-
-    def embed(self, texts: list[str], norm: bool = True) -> list[list[float]]: ...
-
-
-# What the layers above hand the catalog: the documents that do not come from the
-# home's files (harvested transcript turns), and the outside embedding model the
-# settings name, if any. The index never imports them itself.
-ExtraDocs = Callable[["Home"], Iterable[Doc]]
-MakeEmbedder = Callable[["Config"], Embedder | None]
-
 INDEX_FILE = "index.sqlite"
 META_DIRTY = "dirty_paths"
 META_SEMANTIC = "semantic"
 # The commit up to which other machines' journaled uses are in the index.
 META_USES_AT = "uses_counted_at"
-
-
-@dataclass(frozen=True, slots=True)
-class IndexReport:
-    """What bringing the index up to date did."""
-
-    action: str  # "rebuilt", "updated" or "fresh"
-    added: int
-    updated: int
-    removed: int
-    documents: int | None  # None when nothing was done (``brain index`` counts them)
-    commit: str | None
-    seconds: float
-    reason: str | None = None
 
 
 class Catalog:
@@ -124,8 +98,14 @@ class Catalog:
         record_uses(self, paths)
 
     def upsert_docs(self, docs: Iterable[Doc], *, replace_prefixes: Sequence[str] = ()) -> int:
-        """See :func:`upsert_docs`."""
-        return upsert_docs(self, docs, replace_prefixes=replace_prefixes)
+        """Add documents that do not come from home files (transcript turns)."""
+        path = self.state / INDEX_FILE
+        if not path.exists():
+            return 0  # the first read builds the index, with these docs included
+        with _index_lock(self), _open(self, path) as index:
+            for prefix in replace_prefixes:
+                index.remove_prefix(prefix)
+            return index.upsert(docs)
 
     def close(self) -> None:
         """Close the connection kept for reuse, if any."""
@@ -413,17 +393,3 @@ def after_commit(catalog: Catalog, before: str | None, after: str, paths: Sequen
         return  # still at ``before``: the next read brings it up to date
     except IndexCorruptError:
         _remove_files(path)  # rebuilt once by the next read
-
-
-def upsert_docs(
-    catalog: Catalog, docs: Iterable[Doc], *, replace_prefixes: Sequence[str] = ()
-) -> int:
-    """Add documents that do not come from home files (transcript turns)."""
-    path = catalog.state / INDEX_FILE
-    if not path.exists():
-        return 0  # the first read builds the index, with these docs included
-    with _index_lock(catalog), _open(catalog, path) as index:
-        if replace_prefixes:
-            for prefix in replace_prefixes:
-                index.remove_prefix(prefix)
-        return index.upsert(docs)

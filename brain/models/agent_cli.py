@@ -35,24 +35,21 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from brain.models.base import (
-    ConsolidateTask,
-    ExtractTask,
     ModelError,
     ModelOutputError,
     ModelSettings,
+    PromptedModel,
     Task,
 )
 from brain.models.budget import Budget, BudgetExceeded, Estimate, Usage
-from brain.models.schema import Answer, AnswerError, Consolidation, Extraction, parse_answer
+from brain.models.schema import A, AnswerError, parse_answer
 from brain.models.tokens import estimate_tokens
 from brain.sessions.internal import INTERNAL_ENV, INTERNAL_MARK
 
 __all__ = ["CLIS", "AgentCli", "AgentCliModel", "available"]
 
-A = TypeVar("A", bound=Answer)
 _RATE = re.compile(r"rate.?limit|\b429\b|quota|usage limit|too many requests|overloaded", re.I)
 _AUTH = re.compile(
     r"log ?in|logged out|not logged|authenticat|unauthori[sz]ed|\b401\b|api[ _]?key|credential",
@@ -163,7 +160,7 @@ def _prompt(task: Task) -> str:
     return "\n\n".join(parts)
 
 
-class AgentCliModel:
+class AgentCliModel(PromptedModel):
     """A pipeline model served by an agent CLI (see the module's docstring).
 
     Args:
@@ -282,16 +279,6 @@ class AgentCliModel:
             raw=raw,
             hint="try another model, or 'builtin'",
         )
-
-    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
-        """Phase 1 through the extract prompt."""
-        return self._ask(task, Extraction, budget)
-
-    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
-        """Phase 2 through the consolidate prompt; no candidates, no call."""
-        if not task.raw:
-            return Consolidation(())
-        return self._ask(task, Consolidation, budget)
 
     def estimate(self, task: Task) -> Estimate:
         """The prompt's tokens plus a full answer; a subscription has no price per call."""

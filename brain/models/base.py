@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from brain.errors import BrainError
 from brain.models.budget import Budget, Estimate
-from brain.models.schema import Candidate, Consolidation, ExistingRecord, Extraction
+from brain.models.schema import A, Candidate, Consolidation, ExistingRecord, Extraction
 
 if TYPE_CHECKING:  # the prompts (and the transcripts they read) load when one is rendered
     from brain.models.prompts import Message
@@ -128,6 +128,27 @@ class Model(Protocol):
     def estimate(self, task: Task) -> Estimate:
         """The most the task's call can cost, without making it."""
         ...
+
+
+class PromptedModel:
+    """A model that answers a rendered prompt: the two phases as one ``_ask`` each.
+
+    Subclasses implement :meth:`_ask` (send the prompt, parse the answer into ``shape``,
+    charge ``budget``) and :meth:`estimate`.
+    """
+
+    def _ask(self, task: Task, shape: type[A], budget: Budget) -> A:
+        raise NotImplementedError
+
+    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
+        """Phase 1 through the extract prompt."""
+        return self._ask(task, Extraction, budget)
+
+    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
+        """Phase 2 through the consolidate prompt; no candidates, no call."""
+        if not task.raw:
+            return Consolidation(())
+        return self._ask(task, Consolidation, budget)
 
 
 class ModelError(BrainError):

@@ -13,22 +13,19 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic
 
 from brain.models.base import (
-    ConsolidateTask,
-    ExtractTask,
     ModelError,
     ModelOutputError,
     ModelSettings,
+    PromptedModel,
     Task,
 )
 from brain.models.budget import Budget, BudgetExceeded, Estimate, Usage
 from brain.models.schema import (
-    Answer,
+    A,
     AnswerError,
-    Consolidation,
-    Extraction,
     json_schema,
     parse_answer,
 )
@@ -37,7 +34,6 @@ __all__ = ["LitellmModel", "ModelReply", "complete_json", "estimate", "send"]
 
 _ERROR_DETAIL_CHARS = 300
 _MAX_WAIT = 60.0
-A = TypeVar("A", bound=Answer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,7 +350,7 @@ def complete_json(
     )
 
 
-class LitellmModel:
+class LitellmModel(PromptedModel):
     """Any chat model litellm speaks to, asked with the phase prompts for JSON.
 
     Args:
@@ -381,16 +377,6 @@ class LitellmModel:
             backoff=self.settings.backoff,
         )
         return reply.answer
-
-    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
-        """Phase 1 through the extract prompt."""
-        return self._ask(task, Extraction, budget)
-
-    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
-        """Phase 2 through the consolidate prompt; no candidates, no call."""
-        if not task.raw:
-            return Consolidation(())
-        return self._ask(task, Consolidation, budget)
 
     def estimate(self, task: Task) -> Estimate:
         """The prompt's tokens plus a full answer, priced from litellm's local table."""

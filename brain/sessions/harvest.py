@@ -26,12 +26,12 @@ from brain.sessions.cite import cited_records
 from brain.sessions.internal import is_internal
 from brain.sessions.mirror import (
     MirrorPlan,
-    MirrorResult,
     mirror_message,
     plan_mirror,
     result_of,
     write_plan,
 )
+from brain.sessions.results import HarvestResult, SourceCounts
 from brain.sessions.sources import get
 from brain.sessions.sources.base import NotAFileError, SessionFile, Transcript
 from brain.sessions.sources.native import read_header
@@ -71,68 +71,6 @@ __all__ = [
     "phase1_text",
     "session_docs",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class SourceCounts:
-    """What one source's part of a run found and did.
-
-    ``found`` counts main-session transcripts (subagent files are left out: the
-    parent session carries the conversation and the subagent's result).
-    """
-
-    source: str
-    found: int = 0
-    new: int = 0
-    grown: int = 0
-    unchanged: int = 0
-    skipped_idle: int = 0
-    skipped_old: int = 0
-    skipped_internal: int = 0
-    failed: int = 0
-    bytes_read: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class HarvestResult:
-    """A harvest run (JSON-able through ``brain.home.results.to_jsonable``).
-
-    Attributes:
-        sources: per-source counts.
-        sessions: the sessions harvested (new or grown) in this run.
-        failures: ``path: reason`` for transcripts that could not be read.
-        mirror: the Claude memory mirror's part, when the claude source ran.
-        generate_memories: False when ``generate_memories: false`` or
-            ``BRAIN_NO_GENERATE=1``: the watermarks are written with ``extract: false``
-            and ``harvested_sessions(brain, for_extraction=True)`` leaves them out.
-        marked_for_extraction: sessions this run left for the extract phase.
-        docs_indexed: turn documents handed to the catalog (None: no catalog).
-        dry_run: nothing was written.
-        elapsed: seconds.
-        message: the commit message (also set on a dry run: what it would say).
-        commit: the commit sha, or None when nothing changed.
-    """
-
-    sources: tuple[SourceCounts, ...]
-    sessions: tuple[SessionRef, ...] = ()
-    failures: tuple[str, ...] = ()
-    mirror: MirrorResult | None = None
-    generate_memories: bool = True
-    marked_for_extraction: int = 0
-    docs_indexed: int | None = None
-    index_error: str | None = None
-    dry_run: bool = False
-    elapsed: float = 0.0
-    message: str | None = None
-    commit: str | None = None
-
-    @property
-    def new(self) -> int:
-        return sum(c.new for c in self.sources)
-
-    @property
-    def grown(self) -> int:
-        return sum(c.grown for c in self.sources)
 
 
 @dataclass(frozen=True, slots=True)
