@@ -32,8 +32,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
+from brain.home.patterns import lazy as _lazy
 from brain.home.secret_rules import (
     IN_CONTEXT,
     NEEDLES,
@@ -46,31 +47,6 @@ from brain.home.secret_rules import (
 __all__ = ["KINDS", "Finding", "find_secrets", "redact"]
 
 _MARKER_PREFIX = "[REDACTED:"
-
-
-class _LazyPattern:
-    """A regex compiled on first use.
-
-    Compiling the two dozen patterns below takes several milliseconds, which every
-    command would pay at start-up though most (the session-start hook, ``list``,
-    ``log``) redact nothing.
-    """
-
-    __slots__ = ("_compiled", "_flags", "_source")
-
-    def __init__(self, source: str, flags: int = 0) -> None:
-        self._source = source
-        self._flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._compiled is None:
-            self._compiled = re.compile(self._source, self._flags)
-        return getattr(self._compiled, name)
-
-
-def _lazy(source: str, flags: int = 0) -> re.Pattern[str]:
-    return cast("re.Pattern[str]", _LazyPattern(source, flags))
 
 
 @dataclass(frozen=True)
@@ -246,14 +222,14 @@ def _literal_prefix(pattern: str) -> str:
 _RULES += tuple(
     _Rule(
         kind,
-        re.compile(pattern),
+        _lazy(pattern),
         "" if pattern.startswith("(?<") else _TOKEN,  # its own lookbehind decides
         needle=NEEDLES.get(kind) or _literal_prefix(pattern),
     )
     for kind, pattern in PREFIXED
 )
 _RULES += tuple(
-    _Rule(s.kind, re.compile(s.pattern, re.IGNORECASE if s.hints else 0), "", s.hints, s.check)
+    _Rule(s.kind, _lazy(s.pattern, re.IGNORECASE if s.hints else 0), "", s.hints, s.check)
     for s in IN_CONTEXT + PROSE
 )
 

@@ -20,8 +20,9 @@ fast (measured by ``benchmarks/redact.py``).
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
+
+from brain.home.patterns import lazy
 
 __all__ = ["IN_CONTEXT", "NEEDLES", "PREFIXED", "PROSE", "Shape", "is_placeholder", "looks_secret"]
 
@@ -226,8 +227,8 @@ PROSE: tuple[Shape, ...] = (
     ),
 )
 
-_WORDISH = re.compile(r"[a-z]+(?:-[a-z]+)*|[A-Z][a-z]+|[A-Z]+")
-_HEX_OR_ID = re.compile(
+_WORDISH = lazy(r"[a-z]+(?:-[a-z]+)*|[A-Z][a-z]+|[A-Z]+")
+_HEX_OR_ID = lazy(
     r"[0-9a-fA-F]{7,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+"
 )
 
@@ -254,7 +255,7 @@ def looks_secret(value: str, *, strict: bool = False) -> bool:
 
 
 # Values after a secret key that are evidently not a secret (see the module docstring).
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = lazy(
     r"""(?ix)
     (?:none|null|nil|true|false|yes|no|on|off|undefined|required|optional|string|str|\.\.\.)
     | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)? | \{\{.*\}\} | %\(?\w+\)?s?
@@ -267,8 +268,8 @@ _PLACEHOLDER = re.compile(
 # A bare identifier that itself names a secret is code passing a variable along
 # (``token: csrfToken``, ``password=self.password``), not a literal secret. Only whole
 # name segments count, so ``monkey`` or ``password1`` are still redacted.
-_NAME = re.compile(r"[A-Za-z_][A-Za-z_.]*")
-_NAME_SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_NAME = lazy(r"[A-Za-z_][A-Za-z_.]*")
+_NAME_SEGMENT = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _SECRET_SEGMENTS = frozenset(
     ("pass", "password", "passwd", "pwd", "secret", "token", "key", "apikey")
     + ("cred", "creds", "credential", "credentials", "auth")

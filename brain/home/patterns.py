@@ -1,0 +1,32 @@
+"""Regular expressions compiled on first use.
+
+Compiling the redaction rules' hundred patterns takes several milliseconds, which every
+command would pay at start-up though most (the session-start hook, ``list``, ``log``)
+redact nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+
+class _LazyPattern:
+    """A regex compiled on first use; every other attribute is the compiled pattern's."""
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return getattr(self._compiled, name)
+
+
+def lazy(source: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(source, flags)``, done when the pattern is first used."""
+    return cast("re.Pattern[str]", _LazyPattern(source, flags))
