@@ -259,6 +259,20 @@ def test_heads_cache_follows_edits_outside_the_racy_window(brain: Brain) -> None
     assert dict(index_entries(brain)) == {"fact-001": "Edited by hand", "fact-000": "Fact number 0"}
 
 
+def test_a_heads_cache_of_an_older_shape_is_read_again(brain: Brain) -> None:
+    add_records(brain, 2)
+    for path in (brain.path / "memories").glob("*.md"):
+        os.utime(path, ns=(10**18, 10**18))
+    index_entries(brain)
+    heads = brain.path / ".brain" / "cache" / "heads-memories.json"
+    cached = json.loads(heads.read_text())
+    for entry in cached["files"].values():
+        entry[1] = entry[1][:4]  # as a cache written before heads carried tags
+    heads.write_text(json.dumps(cached))
+    assert [key for key, _ in index_entries(brain)] == ["fact-001", "fact-000"]
+    assert all(len(e[1]) == 5 for e in json.loads(heads.read_text())["files"].values())
+
+
 @pytest.mark.parametrize(
     "args,stdin",
     [

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from brain import markdown
 from brain.agents.digest import fit_sections, index_entries
 from brain.errors import BrainError
-from brain.home.records import Record
 from brain.models import tokens
 
 if TYPE_CHECKING:
@@ -186,7 +185,7 @@ def _scope(home: Readable, project: Path | str | None) -> tuple[set[str], set[st
     shown in this one's context or instruction files. Untagged records are the
     person's own and shown everywhere. Without a project, everything is shown.
     """
-    records = [r for r in home.records() if isinstance(r, Record)]
+    records = home.heads()  # the session-start path reads heads, never whole records
     if project is None:
         return {r.key for r in records}, set()
     ours = Path(project).name.lower()

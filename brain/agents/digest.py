@@ -54,5 +54,5 @@ def index_entries(home: Readable) -> list[tuple[str, str]]:
     Unreadable records are left out, as ``Home.list`` leaves them out of its records;
     the parsed records come from the home's record cache, so only changed files are read.
     """
-    heads = sorted(home.heads(), key=lambda h: (h[2], h[3]), reverse=True)
-    return [(key, description) for key, description, _, _ in heads]
+    heads = sorted(home.heads(), key=lambda h: (h.updated, h.id), reverse=True)
+    return [(h.key, h.description) for h in heads]

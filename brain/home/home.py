@@ -25,7 +25,7 @@ from brain.home.files import atomic_write, make_private_dir
 from brain.home.lock import home_lock, try_home_lock
 from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
 from brain.home.reader import NotAHomeError
-from brain.home.recordcache import cached_heads, cached_records
+from brain.home.recordcache import Head, cached_heads, cached_records
 from brain.home.records import (
     Record,
     check_type,
@@ -306,8 +306,8 @@ class Home:
         """
         return cached_records(self, ARCHIVE if archived else MEMORIES)
 
-    def heads(self) -> builtins.list[tuple[str, str, str, str]]:
-        """(key, description, updated, id) of every readable live record, in key order."""
+    def heads(self) -> builtins.list[Head]:
+        """The head of every readable live record, in key order."""
         return cached_heads(self, MEMORIES)
 
     def list(

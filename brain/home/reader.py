@@ -15,7 +15,7 @@ from typing import Protocol
 from brain.errors import BrainError
 from brain.home import config as config_mod
 from brain.home.paths import ARCHIVE, MEMORIES, STATE
-from brain.home.recordcache import cached_heads, cached_records
+from brain.home.recordcache import Head, cached_heads, cached_records
 from brain.home.records import Problem, Record
 
 
@@ -41,7 +41,7 @@ class Readable(Protocol):
 
     def records(self, *, archived: bool = False) -> Iterator[Record | Problem]: ...
 
-    def heads(self) -> list[tuple[str, str, str, str]]: ...
+    def heads(self) -> list[Head]: ...
 
 
 class Reader:
@@ -66,6 +66,6 @@ class Reader:
         """Every record file parsed, in key order, from the home's record cache."""
         return cached_records(self, ARCHIVE if archived else MEMORIES)
 
-    def heads(self) -> list[tuple[str, str, str, str]]:
-        """(key, description, updated, id) of every readable live record, in key order."""
+    def heads(self) -> list[Head]:
+        """The head of every readable live record, in key order."""
         return cached_heads(self, MEMORIES)

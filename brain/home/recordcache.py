@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.errors import BrainError
 from brain.home import pending
@@ -148,15 +148,31 @@ def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
             continue
 
 
-def _head(entry: dict[str, Any]) -> list[str] | None:
+class Head(NamedTuple):
+    """What the session-start index and its project filter read of a record."""
+
+    key: str
+    description: str
+    updated: str
+    id: str
+    tags: tuple[str, ...]
+
+
+def _head(entry: dict[str, Any]) -> list[Any] | None:
     record = entry.get("record")
     if not isinstance(record, dict):
         return None
-    return [str(record.get(name) or "") for name in ("key", "description", "updated", "id")]
+    fields = [str(record.get(name) or "") for name in ("key", "description", "updated", "id")]
+    return [*fields, [str(t) for t in record.get("tags") or ()]]
 
 
-def cached_heads(home: Located, folder: str) -> list[tuple[str, str, str, str]]:
-    """(key, description, updated, id) of every readable record in ``<folder>``, name order.
+def _current(head: Any) -> bool:
+    """A cached head of today's shape (an older cache lacks the tags, or is a problem)."""
+    return head is None or (isinstance(head, list) and len(head) == 5)
+
+
+def cached_heads(home: Located, folder: str) -> list[Head]:
+    """The :class:`Head` of every readable record in ``<folder>``, in name order.
 
     What the session-start index needs, from a smaller cache of its own: a record's body
     can be a hundred times its head, and the hook runs before every agent session. When
@@ -164,21 +180,27 @@ def cached_heads(home: Located, folder: str) -> list[tuple[str, str, str, str]]:
     """
     if _noted(home, folder):  # a writer at work: take the committed view
         return [
-            (r.key, r.description, r.updated, r.id)
+            Head(r.key, r.description, r.updated, r.id, r.tags)
             for r in cached_records(home, folder)
             if isinstance(r, Record)
         ]
     path = home.state / "cache" / f"heads-{folder}.json"
     listing = _listing(home, folder)
     old = _load_cache(path)
-    if len(old) == len(listing) and all(_fresh(old.get(n), s) for n, s in listing.items()):
+    if len(old) == len(listing) and all(
+        _fresh(old.get(n), s) and _current(old[n][1]) for n, s in listing.items()
+    ):
         heads = [old[name][1] for name in listing]
     else:
         files = _refresh(home, folder, listing)
         table = {name: [signature, _head(entry)] for name, (signature, entry) in files.items()}
         _save(path, table)
         heads = [head for _, head in table.values()]
-    return [(h[0], h[1], h[2], h[3]) for h in heads if isinstance(h, list) and len(h) == 4]
+    return [
+        Head(h[0], h[1], h[2], h[3], tuple(h[4]))
+        for h in heads
+        if isinstance(h, list) and len(h) == 5 and isinstance(h[4], list)
+    ]
 
 
 def _at_head(home: Located, folder: str, names: set[str]) -> dict[str, Record | Problem]:
