@@ -145,13 +145,17 @@ def utcnow() -> datetime:
 
 
 _last_id_time: datetime | None = None
+# The millisecond stamp last issued and the suffixes issued in it (see new_id).
+_issued: list[Any] = ["", set()]
 
 
 def new_id(now: datetime | None = None) -> str:
     """A time-ordered id unique across machines: ``YYYYMMDD-HHMMSSmmm-<6 hex>``.
 
     The random suffix (24 bits) makes two machines writing in the same millisecond
-    collide with negligible probability; no counter is shared between machines.
+    collide with negligible probability; no counter is shared between machines. One
+    process never repeats a suffix within a millisecond (an import makes thousands of
+    ids in one, where 24 random bits alone would repeat about one run in ten).
     """
     import secrets  # imported here: reads never make ids
 
@@ -160,7 +164,15 @@ def new_id(now: datetime | None = None) -> str:
         # The wall clock can step back (NTP); ids made by one process never do.
         now = max(utcnow(), _last_id_time) if _last_id_time else utcnow()
         _last_id_time = now
-    return f"{now:%Y%m%d-%H%M%S}{now.microsecond // 1000:03d}-{secrets.token_hex(3)}"
+    stamp = f"{now:%Y%m%d-%H%M%S}{now.microsecond // 1000:03d}"
+    if _issued[0] != stamp:
+        _issued[:] = [stamp, set()]
+    used: set[str] = _issued[1]
+    suffix = secrets.token_hex(3)
+    while suffix in used:
+        suffix = secrets.token_hex(3)
+    used.add(suffix)
+    return f"{stamp}-{suffix}"
 
 
 def iso(moment: datetime) -> str:
