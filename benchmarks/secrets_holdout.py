@@ -332,7 +332,13 @@ def main() -> None:
         os.environ.setdefault(f"GIT_{name}_NAME", "bench")
         os.environ.setdefault(f"GIT_{name}_EMAIL", "bench@example.com")
     secrets, lookalikes = load(args.data)
-    results = run(secrets, lookalikes, paths)
+    # Every home (and each one's copy of the corpus) lives under one folder removed at the end.
+    with tempfile.TemporaryDirectory(prefix="brain-holdout-") as tmp:
+        tempfile.tempdir = tmp
+        try:
+            results = run(secrets, lookalikes, paths)
+        finally:
+            tempfile.tempdir = None
     if args.json:
         print(json.dumps(_as_json(results), indent=1))
     else:
