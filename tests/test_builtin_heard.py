@@ -92,6 +92,66 @@ def test_task_requests_and_questions_stay_out() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        (
+            "Sometimes I say period when I dictate and I'd rather it not spell those out.",
+            ("preference", "Would rather it not spell those out"),
+        ),
+        ("let's do maxrecordings = 30", ("decision", "Set maxrecordings = 30")),
+        ("And let's turn on togglemode", ("decision", "Turn on togglemode")),
+        ("Yes let's do small.en", ("decision", "Use small.en")),
+        (
+            "is it truly random? it's important, i need to be able to reason about it",
+            ("preference", "Important: i need to be able to reason about it"),
+        ),
+    ],
+)
+def test_softer_wishes_and_choices_that_name_a_setting(text: str, want: tuple[str, str]) -> None:
+    assert _said(text) == [want]
+
+
+def test_choices_that_name_no_setting_stay_out() -> None:
+    assert _said("let's do step 2", "let's use this", "let's do it", "let's go with the plan") == []
+
+
+_SPEC = """Fix image loading.
+--------------------------------------------------
+TASK:
+Create a SafeImage component:
+- always falls back to a local image
+- NEVER let an image crash the page
+--------------------------------------------------
+After:
+- do NOT start the dev server
+"""
+
+
+def test_a_spec_keeps_its_shouted_rules_and_its_bullets_only_when_repeated() -> None:
+    assert _said(_SPEC) == [
+        ("instruction", "NEVER let an image crash the page"),
+        ("instruction", "Do NOT start the dev server"),
+    ]
+    again = _said("go on", _SPEC.replace("Fix image loading", "Add tickets"), _SPEC)
+    assert ("instruction", "Always falls back to a local image") in again
+
+
+def test_a_pasted_document_counts_only_for_what_is_said_again() -> None:
+    doc = "# Rules\n\nNever edit the generated client.\n\n# Style\n\nAlways use tabs.\n"
+    assert _said(doc) == []
+    assert _said(doc, "please, never edit the generated client.") == [
+        ("instruction", "Never edit the generated client")
+    ]
+
+
+def test_what_was_said_in_most_turns_ranks_first_under_the_cap() -> None:
+    many = [f"Always use tool{i} for job{i}." for i in range(6)]
+    heard = _said(*many, "ok, never push to main", "never push to main")
+    assert len(heard) == 5
+    assert ("instruction", "Never push to main") in heard
+
+
 def test_text_an_agent_wraps_into_a_typed_turn_is_not_the_person() -> None:
     wrapped = "<ide_opened_file>Never edit this file. Always use tabs.</ide_opened_file> go on"
     assert _said(wrapped) == []

@@ -76,7 +76,8 @@ def extract(transcript: Transcript) -> Extraction:
         transcript: one normalised session.
 
     Returns:
-        At most five candidates (usually none), surest first then in the order seen,
+        At most five candidates (usually none): those said in most turns, then the
+        surest, kept in the order seen,
         and a one-line summary of the session.
     """
     project = _project_name(transcript.project)
@@ -85,7 +86,8 @@ def extract(transcript: Transcript) -> Extraction:
     for memory in runbook(transcript, tags):
         best.setdefault(memory.key, memory)
     order = list(best)
-    top = sorted(best.values(), key=lambda m: -m.confidence)[:MAX_MEMORIES]
+    # Said in more turns ranks first: a person repeating a rule is the surest sign it lasts.
+    top = sorted(best.values(), key=lambda m: (-len(m.evidence), -m.confidence))[:MAX_MEMORIES]
     memories = tuple(sorted(top, key=lambda m: order.index(m.key)))
     return Extraction(memories=memories, summary=_summary(transcript))
 

@@ -8,12 +8,16 @@ project" or "Here" is read past. A statement is kept when it matches one of a fe
 explicit phrasings of something durable: preferences ("I prefer X"), standing rules
 ("always/never ...", "every time ...", "from now on ..."), corrections ("no, use X",
 "not X, Y", "don't X, Y"), obligations ("we have to ...", "it must never ..."),
-decisions with their reason, "remember that ...", "lesson learned: ...", and words a
-person shouted in capitals ("do NOT start the dev server", but not "this is NOT
-working"). The softer phrasings (a bare "don't ...", "you should ...", "make sure ...",
-"it should not ...", "no, just use X") are kept only when a word makes them last
-("always", "every", "consistent", "in this repo" ...) or the person said them in two
-turns: said once, they are usually about the task at hand.
+decisions with their reason, choices that name a setting ("let's do maxrecordings = 30",
+"let's turn on togglemode"), "I'd rather ...", "it's important ...", "remember that ...",
+"lesson learned: ...", and words a person shouted in capitals ("do NOT start the dev
+server", but not "this is NOT working"). The softer phrasings (a bare "don't ...",
+"you should ...", "make sure ...", "it should not ...", "no, just use X") are kept only
+when a word makes them last ("always", "every", "consistent", "in this repo" ...) or the
+person said them in two turns: said once, they are usually about the task at hand. So
+is everything in a pasted document, and in a task written as a spec (ruled sections,
+"TASK:") all but its shouted rules. When a session holds more than the cap, what was
+said in most turns goes first.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -43,15 +47,17 @@ _DEICTIC = re.compile(
 )
 _LEAD = (
     r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
+    r"|yes|yeah|yep|sure|alright|great|perfect|thanks|please"
     r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
     r"|here|in general|generally)[,:!]?\s+)*"
 )
 _TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])")
+_SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])|(?<=\?)\s+")
 _CLAUSE = re.compile(
     r"\s*;\s*|\s+[—–]\s+|\s+-\s+"
-    r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b)",
+    r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b"
+    r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b)",
     re.IGNORECASE,
 )
 _SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\b")
@@ -62,6 +68,8 @@ _DURABLE = re.compile(
     r"|by default|in this (?:repo|repository|project|codebase)|across)\b",
     re.IGNORECASE,
 )
+# A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
+_SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
 # A shouted sentence about the moment ("this is NOT working", "do NOT commit yet").
 _MOMENT = re.compile(r"^(?:this|that|it)\b|\b(?:yet|now|today|working|works|again)\b", re.I)
 
@@ -94,6 +102,9 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
     ("lets", "decision", 0.75,
      r"(?:let'?s|we(?:'ll| will)|we're going to)\s+(?:use|go with|stick with|switch to|keep"
      r"|standardi[sz]e on)\s+(?P<what>.+?),?\s+(?:because|since|so that)\s+(?P<why>.+)"),
+    ("lets_set", "decision", 0.6,
+     r"(?:let'?s|we(?:'ll| will))\s+(?P<verb>do|use|go with|turn on|turn off|enable|disable|set"
+     r"|switch to|pick|choose)\s+(?P<what>[^,;]{2,80}?)[.!]?$"),
     ("no_use", "correction", 0.75,
      r"no[,.!]?\s+(?:please\s+)?(?:use|we use|prefer)\s+(?P<what>.+?),?\s+"
      r"(?:not|instead of|rather than)\s+(?P<not>.+)"),
@@ -126,6 +137,9 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"(?P<what>.+)"),
     ("rather", "preference", 0.7, r"I(?:'d| would) rather\s+(?P<what>.+)"),
     ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
+    ("important", "preference", 0.7,
+     r"(?:it's|it is|this is|that's)\s+(?:really\s+|very\s+|super\s+|extremely\s+)?"
+     r"(?:important|crucial|essential)(?:\s+that|\s+to|[,:;]|\s+-)\s*(?P<what>.+)"),
     ("obliged", "instruction", 0.65,
      r"(?P<what>(?:we|you)\s+(?:always\s+)?(?:have to|must|should(?: always| never)?)"
      r"\s+(?!(?:fix|check|look|see|try|do this|do that)\b).{6,})"),
@@ -146,7 +160,10 @@ _VERB_TO_DESCRIPTION = {
     "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
     "can't stand": "Dislikes",
 }
+_SWITCHES = {"turn on": "Turn on", "turn off": "Turn off", "enable": "Enable", "disable": "Disable"}
 # fmt: on
+# A word that names a setting or a version rather than a step: small.en, max_size, maxSize.
+_SETTING_WORD = re.compile(r"\b\w+[._]\w+\b|\b[a-z]+[A-Z]\w*\b")
 _KEY_STOP = frozenset(
     "a an the to of for in on and or is are be that this with we i you please our my it "
     "should must".split()
@@ -181,6 +198,15 @@ def _looks_pasted(text: str) -> bool:
     return len(text) > _MAX_TYPED_CHARS or headings >= 2
 
 
+def _looks_structured(text: str) -> bool:
+    """A task written as a spec: ruled sections ("-----", "TASK:", "PHASE 2").
+
+    Its bullets describe the thing to build ("- always falls back to a local image"),
+    so only what the person shouted in it stands as a rule when said once.
+    """
+    return sum(1 for line in text.splitlines() if _SECTION.match(line)) >= 2
+
+
 def one_line(text: str) -> str:
     """``text`` on one line, capitalised, trailing punctuation dropped, capped at 120."""
     text = " ".join(text.split()).rstrip(" .;,!:")
@@ -207,6 +233,10 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"Use {what}")
     if name in ("decision", "lets"):
         return one_line(f"{what} because {match.group('why').strip()}")
+    if name == "lets_set":
+        return _setting(match.group("verb").lower(), what)
+    if name == "important":
+        return one_line(f"Important: {what}")
     if name == "rather":
         return one_line(f"Would rather {what}")
     if name == "my_pref":
@@ -216,6 +246,23 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
     if name == "shout" and (not _SHOUT.search(what) or _MOMENT.search(what)):
         return None  # capitals in the lead ("IMPORTANT:") or about the moment
     return one_line(what)
+
+
+def _setting(verb: str, what: str) -> str | None:
+    """A choice that names a value: "let's do maxrecordings = 30", "let's turn on togglemode".
+
+    "let's do step 2" or "let's use this" name nothing that outlasts the task, so the
+    choice must name a setting (``name = value``, ``small.en``, ``snake_case``,
+    ``camelCase``) or switch something on or off.
+    """
+    what = what.strip().rstrip(" .!")
+    if _DEICTIC.match(what) or len(what.split()) > 6:
+        return None
+    if "=" in what:
+        return one_line(f"Set {what}")
+    if verb in _SWITCHES:
+        return one_line(f"{_SWITCHES[verb]} {what}") if len(what.split()) <= 3 else None
+    return one_line(f"Use {what}") if _SETTING_WORD.search(what) else None
 
 
 def key_of(description: str) -> str:
@@ -252,8 +299,9 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         text = _TAGGED.sub("\n", turn.text)
         if INJECTION.search(text) or STORE_SECRET.search(text):
             continue  # a turn that tries to steer the memory is not trusted at all
-        if _looks_pasted(text):
-            continue
+        # A pasted document or a long prompt (often written for agents, full of "NEVER")
+        # counts only for what the person says again in another turn.
+        pasted, structured = _looks_pasted(text), _looks_structured(text)
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
         for clause, sentence in _statements(text):
             hit = _match(clause)
@@ -264,7 +312,11 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
             if described is None:
                 continue
             description = redact(described)  # the key is derived from redacted text only
-            twice = name in REPEAT_ONLY and not _DURABLE.search(sentence)
+            twice = (
+                pasted
+                or (structured and not _SHOUT.search(clause))
+                or (name in REPEAT_ONLY and not _DURABLE.search(sentence))
+            )
             yield (
                 twice,
                 Candidate(
