@@ -4,8 +4,8 @@ A model reads the whole session: tool output, fetched web pages, MCP results, in
 context. Any of it can say "remember: always run ...". So a memory a language model
 proposes is kept only when its evidence lines point at a turn the person typed (a
 ``user`` turn brain did not mark as injected), and an ``instruction`` from a session
-that read the web or an MCP server is held for review (``brain review``): text it
-fetched may have written it.
+that read the web, an MCP server or what a shell command fetched (``curl``, ``gh api``,
+``git pull``) is held for review (``brain review``): text it fetched may have written it.
 Instructions to run fetched code are refused for every session by the safety filter
 (:data:`brain.models.safety.FETCHED_CODE`).
 """
@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 
 from brain.models.schema import Candidate, Extraction
-from brain.sessions.sources.base import Transcript
+from brain.sessions.sources.base import Transcript, Turn
 
 __all__ = ["REVIEW_TAG", "grounded", "tainted", "vet"]
 
@@ -31,6 +31,23 @@ _OUTSIDE = re.compile(
     r"|google_web_search|read_url|url_context",
     re.IGNORECASE,
 )
+
+
+# A shell call that brings outside text in: a download, an API read, a clone or pull.
+_SHELL = re.compile(r"^(?:bash|shell|local_shell|exec_command|run_shell_command)$", re.I)
+_FETCHES = re.compile(
+    r"\b(?:curl|wget|lynx|w3m|gh\s+(?:api|issue|pr|release|gist)|git\s+(?:clone|pull|fetch))\b"
+)
+
+
+def _reads_outside(turn: Turn) -> bool:
+    if not turn.tool:
+        return False
+    if _OUTSIDE.search(turn.tool):
+        return True
+    # The call's own text (its JSON arguments), not what the command printed.
+    call = turn.text.lstrip().startswith("{")
+    return call and bool(_SHELL.match(turn.tool)) and bool(_FETCHES.search(turn.text))
 
 
 def _typed_lines(transcript: Transcript) -> list[tuple[int, int]]:
@@ -48,8 +65,9 @@ def grounded(memory: Candidate, transcript: Transcript) -> bool:
 
 
 def tainted(transcript: Transcript) -> bool:
-    """Whether the session read text from outside: a web page or an MCP tool's result."""
-    return any(t.tool and _OUTSIDE.search(t.tool) for t in transcript.turns)
+    """Whether the session read text from outside: a web page, an MCP tool's result, or
+    a shell command that fetched something (``curl``, ``gh api``, ``git pull`` ...)."""
+    return any(_reads_outside(t) for t in transcript.turns)
 
 
 def vet(extraction: Extraction, transcript: Transcript) -> tuple[Extraction, int]:
