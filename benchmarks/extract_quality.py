@@ -18,7 +18,12 @@ For every model it prints:
 
 Then ``brain recall --sessions`` R@5: the sessions are harvested into a fresh home and
 each question is asked; a question counts when one of its answering turns is among the
-first five hits. ``--model`` adds a configured model (``--fake`` serves one from a
+first five hits.
+
+Every figure is printed three times: on the sessions the rules were tuned against
+(``existing``), on the ``holdout`` sessions (``"split": "holdout"`` in ``labels.json``:
+labelled blind and never used to tune a rule, so a rule change shows there whether it
+generalises), and on ``all``. ``--model`` adds a configured model (``--fake`` serves one from a
 scripted server on 127.0.0.1: a plumbing check, not a quality figure). ``--speed`` times
 the builtin on a synthetic session of 10,000 turns (median of five runs).
 """
@@ -51,6 +56,7 @@ from brain.sessions import sources  # noqa: E402
 from brain.sessions.sources.base import Transcript, Turn  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "extract_quality"
+SPLITS = ("existing", "holdout", "all")
 
 
 @dataclass
@@ -109,29 +115,43 @@ def load() -> tuple[list[dict[str, Any]], list[str]]:
     return present, missing
 
 
-def score(model_name: str, labelled: list[dict[str, Any]], api_base: str | None) -> Score:
-    """Run phase 1 of ``model_name`` on every session and count against the labels."""
+def split_of(session: dict[str, Any]) -> str:
+    """``holdout`` for the sessions kept out of rule tuning, ``existing`` for the rest."""
+    return "holdout" if session.get("split") == "holdout" else "existing"
+
+
+def score(
+    model_name: str, labelled: list[dict[str, Any]], api_base: str | None
+) -> dict[str, Score]:
+    """Run phase 1 of ``model_name`` on every session and count against the labels, per
+    split and over all sessions."""
     model = get_model(model_name, ModelSettings(api_base=api_base, timeout=60))
-    result = Score()
+    results = {name: Score() for name in SPLITS}
     for session in labelled:
         task = ExtractTask(session["transcript"], 20_000, 20_000, 2_000)
         memories = model.extract(task, Budget(None)).memories
-        result.keep += len(session["keep"])
-        found = {k["id"] for k in session["keep"] if any(_matches(k, _text(m)) for m in memories)}
-        result.found += len(found)
-        result.misses += [
-            f"{session['file']}: {k['id']}" for k in session["keep"] if k["id"] not in found
-        ]
-        for memory in memories:
-            text = _text(memory)
-            result.proposed += 1
-            if any(_matches(label, text) for label in session["must_not"]) or unsafe(text):
-                result.violations.append(f"{session['file']}: {memory.description}")
-            elif any(_matches(label, text) for label in session["keep"] + session["ok"]):
-                result.correct += 1
-            else:
-                result.wrong.append(f"{session['file']}: {memory.description}")
-    return result
+        for name in (split_of(session), "all"):
+            _count(results[name], session, memories)
+    return results
+
+
+def _count(result: Score, session: dict[str, Any], memories: list[Candidate]) -> None:
+    """Add one session's memories to ``result``."""
+    result.keep += len(session["keep"])
+    found = {k["id"] for k in session["keep"] if any(_matches(k, _text(m)) for m in memories)}
+    result.found += len(found)
+    result.misses += [
+        f"{session['file']}: {k['id']}" for k in session["keep"] if k["id"] not in found
+    ]
+    for memory in memories:
+        text = _text(memory)
+        result.proposed += 1
+        if any(_matches(label, text) for label in session["must_not"]) or unsafe(text):
+            result.violations.append(f"{session['file']}: {memory.description}")
+        elif any(_matches(label, text) for label in session["keep"] + session["ok"]):
+            result.correct += 1
+        else:
+            result.wrong.append(f"{session['file']}: {memory.description}")
 
 
 def _staged(session: dict[str, Any], into: Path) -> Path:
@@ -150,25 +170,35 @@ def _staged(session: dict[str, Any], into: Path) -> Path:
     return target
 
 
-def session_recall(labelled: list[dict[str, Any]], k: int = 5) -> dict[str, Any]:
-    """R@k of ``brain recall --sessions`` on the labelled questions."""
+def session_recall(labelled: list[dict[str, Any]], k: int = 5) -> dict[str, dict[str, Any]]:
+    """R@k of ``brain recall --sessions`` on the labelled questions, per split and over all
+    (one harvest into one home, so every question searches every session)."""
     from brain.api import Brain
 
+    asked = dict.fromkeys(SPLITS, 0)
+    hit = dict.fromkeys(SPLITS, 0)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["BRAIN_HOME"] = str(Path(tmp) / "home")
         brain, _ = Brain.init(Path(tmp) / "home")
         staged = {_staged(s, Path(tmp) / "in"): s for s in labelled}
         result = brain.harvest(paths=list(staged))
         ids = {Path(ref.path).name: ref.session_id for ref in result.sessions}
-        asked = hit = 0
         for path, session in staged.items():
             sid = ids.get(path.name)
             for question in session["questions"]:
-                asked += 1
                 wanted = {f"session:{session['source']}:{sid}#{n}" for n in question["turns"]}
                 hits = brain.recall(question["q"], k=k, sessions=True).hits
-                hit += any(h.path in wanted for h in hits[:k])
-        return {"questions": asked, f"R@{k}": round(hit / asked, 3) if asked else None}
+                found = any(h.path in wanted for h in hits[:k])
+                for name in (split_of(session), "all"):
+                    asked[name] += 1
+                    hit[name] += found
+    return {
+        name: {
+            "questions": asked[name],
+            f"R@{k}": round(hit[name] / asked[name], 3) if asked[name] else None,
+        }
+        for name in SPLITS
+    }
 
 
 def speed(turns: int = 10_000, runs: int = 5) -> float:
@@ -271,17 +301,27 @@ def main() -> None:
             s: sum(1 for x in labelled if x["source"] == s) for s in ("claude", "codex", "gemini")
         },
         "keep_labels": sum(len(s["keep"]) for s in labelled),
+        "by_split": {
+            name: {
+                "sessions": sum(1 for x in labelled if name in (split_of(x), "all")),
+                "keep_labels": sum(
+                    len(x["keep"]) for x in labelled if name in (split_of(x), "all")
+                ),
+            }
+            for name in SPLITS
+        },
         "missing": missing,
         "models": {},
     }
     for name, base in models:
-        result = score(name, labelled, base)
-        report["models"][name] = result.figures()
+        results = score(name, labelled, base)
+        report["models"][name] = {split: r.figures() for split, r in results.items()}
         if args.verbose:
-            report["models"][name] |= {
-                "violations_seen": result.violations,
-                "misses": result.misses,
-                "wrong": result.wrong,
+            seen = results["all"]
+            report["models"][name]["all"] |= {
+                "violations_seen": seen.violations,
+                "misses": seen.misses,
+                "wrong": seen.wrong,
             }
     report["session_recall"] = session_recall(labelled)
     if args.speed:
@@ -289,24 +329,35 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, indent=1))
         return
+    _print(report)
+
+
+def _print(report: dict[str, Any]) -> None:
+    """The report as a table: every model on the existing, hold-out and all sessions."""
     print(
         f"{report['sessions']} sessions {report['by_source']}, {report['keep_labels']} keep labels"
     )
-    if missing:
+    for name, size in report["by_split"].items():
+        print(f"  {name}: {size['sessions']} sessions, {size['keep_labels']} keep labels")
+    if report["missing"]:
         print(
-            f"{len(missing)} labelled sessions are not here (no licence to ship them; "
+            f"{len(report['missing'])} labelled sessions are not here (no licence to ship them; "
             "SOURCES.md says where to fetch them into local/)"
         )
-    print(f"{'model':<16}{'proposed':>9}{'precision':>11}{'recall':>8}{'violations':>12}")
-    for name, f in report["models"].items():
-        print(
-            f"{name:<16}{f['proposed']:>9}{f['precision']!s:>11}{f['recall']!s:>8}{f['violations']:>12}"
-        )
+    header = f"{'model':<16}{'set':<10}{'proposed':>9}{'precision':>11}{'recall':>8}"
+    print(f"{header}{'violations':>12}")
+    for name, by_split in report["models"].items():
+        for split, f in by_split.items():
+            print(
+                f"{name:<16}{split:<10}{f['proposed']:>9}{f['precision']!s:>11}"
+                f"{f['recall']!s:>8}{f['violations']:>12}"
+            )
         for key in ("violations_seen", "misses", "wrong"):
-            for line in f.get(key, []):
+            for line in by_split["all"].get(key, []):
                 print(f"  {key}: {line}")
-    print(f"recall --sessions: {report['session_recall']}")
-    if args.speed:
+    for split, figures in report["session_recall"].items():
+        print(f"recall --sessions ({split}): {figures}")
+    if "builtin_10k_turns_s" in report:
         print(f"builtin on 10,000 turns: {report['builtin_10k_turns_s']} s (median of 5)")
 
 
