@@ -112,6 +112,42 @@ def test_softer_wishes_and_choices_that_name_a_setting(text: str, want: tuple[st
     assert _said(text) == [want]
 
 
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        (
+            "right? (we use go-git explicitly in other places to not need a checkout)",
+            ("decision", "We use go-git explicitly in other places to not need a checkout"),
+        ),
+        (
+            "Option 1 fails since hashes change, that's why we add the trailer to commits.",
+            ("decision", "We add the trailer to commits"),
+        ),
+        (
+            "yeah let's update it but make sure you ask before the e2e tests since they cost",
+            ("instruction", "Make sure you ask before the e2e tests since they cost"),
+        ),
+        (
+            "I'd prefer small commits over big ones.",
+            ("preference", "Would rather small commits over big ones"),
+        ),
+        (
+            "I think we don't want to add new hook types constantly.",
+            ("preference", "We don't want to add new hook types constantly"),
+        ),
+    ],
+)
+def test_reasons_deliberate_choices_and_wishes_with_a_lasting_word(
+    text: str, want: tuple[str, str]
+) -> None:
+    assert _said(text) == [want]
+
+
+def test_picking_among_offered_options_is_about_the_moment() -> None:
+    assert _said("I like Option 1, from an enabling perspective", "I like the latter more") == []
+    assert _said("we want to fix the login page") == []
+
+
 def test_choices_that_name_no_setting_stay_out() -> None:
     assert _said("let's do step 2", "let's use this", "let's do it", "let's go with the plan") == []
 
@@ -201,6 +237,15 @@ def test_a_failure_then_a_fix_is_a_lesson() -> None:
     assert lesson.description.startswith("`npx hardhat compile` failed (Error HH19")
     assert "after `npm install --save-dev hardhat@^2.22.0`, an edit" in lesson.body
     assert lesson.evidence == ((7, 7),)  # the call that passed
+
+
+def test_a_run_of_one_chosen_test_is_not_the_runbook() -> None:
+    steps = [
+        ("go test ./... -run TestInstallHooks", "ok  pkg 0.3s\nexit code: 0"),
+        ("pytest tests/test_a.py::test_one", "1 passed\nexit code: 0"),
+        ("go test -c ./e2e/... -o /dev/null", "exit code: 0"),
+    ]
+    assert list(extract(_shell(*steps, *steps)).memories) == []
 
 
 def test_what_failed_every_time_or_ran_once_or_carries_a_secret_is_not_kept() -> None:

@@ -54,6 +54,11 @@ _CHROME = re.compile(r"(?:wall time|chunk id|original token count|output)\b:?", 
 _ERROR_WORD = re.compile(r"error|fail|cannot|can't|not found|unable|exception|invalid", re.I)
 _EDITS = re.compile(r"edit|write|patch|replace|create", re.IGNORECASE)
 _MIN_SUCCESSES = 2
+# A run that picks one test or throws its output away checks the moment's change, not
+# how the project is tested: `go test -run TestX`, `pytest -k name`, `pytest a.py::t`.
+_ONE_OFF = re.compile(
+    r"\s(?:-run|-k|-t|--grep|--filter|--testNamePattern)[\s=]|::\w|\s-o\s+/dev/null\b"
+)
 
 
 @dataclass
@@ -163,7 +168,7 @@ def _history(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, _Run]:
     runs: dict[str, _Run] = {}
     for command, call, result, before in _calls(transcript):
         tidy, passed = _tidy(command), _outcome(result)
-        if not _parts(tidy) or passed is None:
+        if not _parts(tidy) or passed is None or _ONE_OFF.search(tidy):
             continue
         run = runs.setdefault(tidy, _Run(tidy))
         if passed:

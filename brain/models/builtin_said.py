@@ -43,13 +43,15 @@ _MAX_STATEMENT_CHARS = 400
 _MAX_TYPED_CHARS = 8000
 
 _DEICTIC = re.compile(
-    r"^(?:this|that|it|these|those|what|where|how|when|the way you|your|them)\b", re.I
+    r"^(?:this|that|it|these|those|what|where|how|when|the way you|your|them|option\s+\w+"
+    r"|the (?:later|latter|former|first|second|last|other)(?: one)?)\b",
+    re.I,
 )
 _LEAD = (
     r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
     r"|yes|yeah|yep|sure|alright|great|perfect|thanks|please"
     r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
-    r"|here|in general|generally)[,:!]?\s+)*"
+    r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+)*"
 )
 _TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
@@ -57,7 +59,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])|(?<=\?)\s+")
 _CLAUSE = re.compile(
     r"\s*;\s*|\s+[—–]\s+|\s+-\s+"
     r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b"
-    r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b)",
+    r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b)"
+    r"|\s+but\s+(?=(?:please\s+)?(?:don't|do not|make sure)\b)"
+    r"|,\s+(?=(?:that's|that is|this is) why we\b)",
     re.IGNORECASE,
 )
 _SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\b")
@@ -65,7 +69,10 @@ _SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\b")
 # every page ...". Without one, a soft rule needs saying twice.
 _DURABLE = re.compile(
     r"\b(?:always|never|every|each|any|all|consistent(?:ly)?|from now on|going forward"
-    r"|by default|in this (?:repo|repository|project|codebase)|across)\b",
+    r"|by default|as (?:a|the) default|in this (?:repo|repository|project|codebase)|across"
+    r"|constantly|anyway|explicitly|deliberately)\b"
+    # A wish given with its reason outlasts the task: "... since they consume tokens".
+    r"|\b(?:since|because)\s+(?:they|it|that|this|we|the)\b",
     re.IGNORECASE,
 )
 # A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
@@ -135,7 +142,15 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"I\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|personally\s+)?"
      r"(?P<verb>prefer|like|love|hate|dislike|don't like|do not like|can't stand)\s+"
      r"(?P<what>.+)"),
-    ("rather", "preference", 0.7, r"I(?:'d| would) rather\s+(?P<what>.+)"),
+    ("rather", "preference", 0.7,
+     r"I(?:(?:'d| would)\s+(?:rather|prefer)|\s+rather would like)\s+(?P<what>.+)"),
+    ("on_purpose", "decision", 0.7,
+     r"(?P<what>(?:that's|that is|this is) why we\s+.{6,}|we\s+(?:explicitly|deliberately"
+     r"|intentionally|purposely)\s+(?:use|chose|choosed|picked|went with|added|add|keep|made)"
+     r"\b.{3,}|we\s+(?:use|chose|picked|added)\s+\S+(?:\s+\S+)?\s+(?:on purpose|deliberately"
+     r"|explicitly|intentionally)\b.*)"),
+    ("we_want", "preference", 0.55,
+     r"(?P<what>we\s+(?:really\s+)?(?:don't|do not|never)?\s*want\s+(?:to\s+)?.{6,})"),
     ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
     ("important", "preference", 0.7,
      r"(?:it's|it is|this is|that's)\s+(?:really\s+|very\s+|super\s+|extremely\s+)?"
@@ -154,12 +169,13 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
 # Said once without a word that makes it last (_DURABLE), these are usually about the
 # task at hand ("you should add a test", "make sure the build passes"); said in two
 # turns, they are a standing rule.
-REPEAT_ONLY = frozenset({"dont", "obliged", "must_not", "make_sure", "no_just_use"})
+REPEAT_ONLY = frozenset({"dont", "obliged", "must_not", "make_sure", "no_just_use", "we_want"})
 _VERB_TO_DESCRIPTION = {
     "prefer": "Prefers", "like": "Likes", "love": "Likes", "hate": "Dislikes",
     "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
     "can't stand": "Dislikes",
 }
+_WHY_WE = re.compile(r"^(?:that's|that is|this is) why we\s+", re.IGNORECASE)
 _SWITCHES = {"turn on": "Turn on", "turn off": "Turn off", "enable": "Enable", "disable": "Disable"}
 # fmt: on
 # A word that names a setting or a version rather than a step: small.en, max_size, maxSize.
@@ -183,7 +199,7 @@ def _statements(text: str) -> Iterator[tuple[str, str]]:
             continue
         for sentence in _SENTENCE_END.split(line):
             for clause in _CLAUSE.split(sentence):
-                clause = clause.strip().lstrip("-*• ").strip()
+                clause = clause.strip().lstrip("-*•( ").rstrip(")").strip()
                 if 12 <= len(clause) <= _MAX_STATEMENT_CHARS:
                     yield clause, sentence.strip().lstrip("-*• ").strip()
 
@@ -237,6 +253,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return _setting(match.group("verb").lower(), what)
     if name == "important":
         return one_line(f"Important: {what}")
+    if name == "on_purpose":
+        return one_line(_WHY_WE.sub("We ", what))
     if name == "rather":
         return one_line(f"Would rather {what}")
     if name == "my_pref":
