@@ -180,3 +180,19 @@ def test_serving_a_recall_imports_no_heavy_library(brain: Brain) -> None:
         check=True,
     )
     assert out.stdout.strip().splitlines()[-1] == "HEAVY:"
+
+
+def test_a_client_that_stops_reading_ends_the_server_quietly(brain: Brain) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "brain", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "BRAIN_HOME": str(brain.path)},
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdout.close()  # gone before the answer is written
+    process.stdin.write((json.dumps(initialize("2025-06-18")) + "\n").encode())
+    process.stdin.close()
+    assert process.wait(timeout=60) == 0
+    assert process.stderr is not None and process.stderr.read() == b""

@@ -195,5 +195,8 @@ def serve(home: Path, project: Path | None = None) -> None:
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    with out:
-        run(Session(home, project), sys.stdin.buffer, out)
+    try:
+        with out:
+            run(Session(home, project), sys.stdin.buffer, out)
+    except BrokenPipeError:  # the client closed its end: nobody is left to answer
+        pass
