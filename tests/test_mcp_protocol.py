@@ -74,6 +74,7 @@ def test_bad_lines_get_json_rpc_errors_and_the_server_goes_on(brain: Brain, tmp_
         "",  # a blank line is skipped
         {"jsonrpc": "2.0", "id": 3, "method": "logging/setLevel", "params": {"level": "info"}},
         {"jsonrpc": "2.0", "id": 4},
+        {"jsonrpc": "1.0", "id": 11, "method": "ping"},
         {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"arguments": {}}},
         {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "recall"}},
         {"jsonrpc": "2.0", "id": 7, "method": "prompts/list"},
@@ -88,16 +89,17 @@ def test_bad_lines_get_json_rpc_errors_and_the_server_goes_on(brain: Brain, tmp_
     errors = {a["id"]: a["error"] for a in answers if "error" in a}
     assert errors[None]["code"] == -32700 and "not JSON" in errors[None]["message"]
     assert errors[3] == {"code": -32601, "message": "Method not found: logging/setLevel"}
-    assert errors[4]["code"] == -32600
+    assert errors[4]["code"] == -32600 and "needs a method" in errors[4]["message"]
+    assert errors[11] == {"code": -32600, "message": 'Invalid Request: "jsonrpc" must be "2.0"'}
     assert errors[5]["code"] == -32602 and "params.name" in errors[5]["message"]
-    assert set(errors) == {None, 3, 4, 5}
+    assert set(errors) == {None, 3, 4, 5, 11}
     results = {a["id"]: a["result"] for a in answers if "result" in a}
     assert results[6]["isError"] and "missing required argument 'query'" in str(results[6])
     assert results[7] == {"prompts": []} and results[8] == {"resources": []}
     assert results[10]["structuredContent"]["key"] == "cafe"
     body = (brain.path / "memories" / "cafe.md").read_text().split("---\n")[-1]
     assert body == remember["text"] + "\n"
-    assert [a["id"] for a in answers] == [1, None, 3, 4, 5, 6, 7, 8, 10]
+    assert [a["id"] for a in answers] == [1, None, 3, 4, 11, 5, 6, 7, 8, 10]
 
 
 def batch_answers(session: Session, batch: list[Any]) -> Any:

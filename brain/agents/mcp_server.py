@@ -120,8 +120,10 @@ class Session:
 
     def answer(self, message: Any, in_batch: bool = False) -> dict[str, Any] | None:
         """The answer to one JSON-RPC message; None for a notification or a response."""
-        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
+        if not isinstance(message, dict):
             return _error(None, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 object")
+        if message.get("jsonrpc") != "2.0":
+            return _invalid(message, 'Invalid Request: "jsonrpc" must be "2.0"')
         request_id = message.get("id")
         method = message.get("method")
         if "method" not in message:  # a response: brain sends no requests, so none is awaited
@@ -173,9 +175,11 @@ def _valid_id(message: dict[str, Any]) -> bool:
     return isinstance(request_id, str | int) and not isinstance(request_id, bool)
 
 
-def _invalid(message: dict[str, Any]) -> dict[str, Any]:
+def _invalid(
+    message: dict[str, Any], why: str = "Invalid Request: needs a method and an id"
+) -> dict[str, Any]:
     request_id = message.get("id") if _valid_id(message) else None
-    return _error(request_id, INVALID_REQUEST, "Invalid Request: needs a method and an id")
+    return _error(request_id, INVALID_REQUEST, why)
 
 
 def run(session: Session, lines: Iterable[bytes], out: BinaryIO) -> None:
