@@ -1,4 +1,11 @@
-"""brain mcp: a real server subprocess driven by the mcp package's own stdio client."""
+"""brain mcp: a real server subprocess driven by the reference SDK's own client.
+
+brain serves MCP without the ``mcp`` package; the package is a test dependency only,
+so that every shape a client sees is checked against the reference implementation.
+``with_client`` uses its high-level ``Client`` (which probes ``server/discover`` and
+falls back to the ``initialize`` handshake); ``with_session`` its ``stdio_client`` and
+``ClientSession``, the handshake spelled out.
+"""
 
 from __future__ import annotations
 
@@ -126,81 +133,154 @@ def test_server_starts_without_a_home_and_says_so(home: Path, tmp_path: Path) ->
     assert result.is_error and "is not a brain home" in result.content[0].text
 
 
-def test_only_the_mcp_server_module_imports_mcp() -> None:
+def with_session(home: Path, cwd: Path, body: Callable[[Any], Awaitable[Any]]) -> Any:
+    """``body(session)`` over the SDK's stdio transport, after its ``initialize``."""
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "brain", "mcp"],
+        env={**os.environ, "BRAIN_HOME": str(home)},
+        cwd=str(cwd),
+    )
+
+    async def run() -> Any:
+        async with (
+            stdio_client(params) as (read, write),
+            ClientSession(read, write, read_timeout_seconds=60) as session,
+        ):
+            return await body(session)
+
+    return asyncio.run(run())
+
+
+def test_the_reference_client_initializes_lists_and_calls_every_tool(
+    brain: Brain, tmp_path: Path
+) -> None:
+    from mcp.shared.exceptions import MCPError
+    from mcp.types.version import LATEST_HANDSHAKE_VERSION
+
+    import brain as brain_package
+
+    async def body(session: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"init": await session.initialize()}
+        await session.send_ping()
+        out["tools"] = (await session.list_tools()).tools
+        for name, arguments in [
+            ("remember", {"text": "Builds run with uv, never pip.", "key": "build-tool"}),
+            ("recall", {"query": "uv pip", "k": 2, "type": "fact", "since": "30d"}),
+            ("read", {"key": "build-tool"}),
+            ("context", None),
+            ("forget", {"key": "build-tool"}),
+            ("read", {"key": "build-tool"}),  # gone: a tool error, not a protocol error
+            ("recall", {"k": "many"}),
+            ("remember", {"text": "t", "tags": "project:web"}),
+        ]:
+            out.setdefault(name, []).append(await session.call_tool(name, arguments))
+        try:
+            await session.call_tool("search", {"query": "x"})
+        except MCPError as exc:
+            out["unknown"] = exc
+        return out
+
+    out = with_session(brain.path, tmp_path, body)
+    init = out["init"]
+    assert init.protocol_version == LATEST_HANDSHAKE_VERSION
+    assert init.server_info.name == "brain"
+    assert init.server_info.version == brain_package.__version__
+    assert init.capabilities.tools is not None and "`recall` to search it" in init.instructions
+    assert [t.name for t in out["tools"]] == ["recall", "remember", "forget", "read", "context"]
+    remembered, forgotten = out["remember"][0], out["forget"][0]
+    assert not remembered.is_error and remembered.structured_content["key"] == "build-tool"
+    recalled = out["recall"][0].structured_content  # checked against outputSchema by the client
+    assert recalled["query"] == "uv pip" and recalled["hits"][0]["key"] == "build-tool"
+    assert out["read"][0].structured_content["body"] == "Builds run with uv, never pip."
+    context = out["context"][0]
+    assert context.structured_content == {"result": context.content[0].text}
+    assert "- build-tool: Builds run with uv" in context.content[0].text
+    assert not forgotten.is_error and forgotten.structured_content["key"] == "build-tool"
+    gone = out["read"][1]
+    assert (
+        gone.is_error
+        and gone.content[0].text == "no record 'build-tool' in memory; see 'brain list'"
+    )
+    missing, wrong = out["recall"][1], out["remember"][1]
+    assert missing.is_error and "missing required argument 'query'" in missing.content[0].text
+    assert wrong.is_error and "'tags' must be a list of strings or null" in wrong.content[0].text
+    assert out["unknown"].code == -32602 and "Unknown tool: search" in out["unknown"].error.message
+    assert git(brain.path, "log", "-1", "--format=%s").strip() == "forget: build-tool"
+
+
+def test_tools_are_listed_as_the_sdk_lists_the_same_python_signatures(
+    brain: Brain, tmp_path: Path
+) -> None:
+    """What MCPServer would derive from each tool's signature is what brain lists."""
+    from mcp import Client
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    from brain.agents.mcp_tools import TOOLS
+
+    def recall(
+        query: str,
+        k: int = 8,
+        type: str | None = None,
+        tag: str | None = None,
+        since: str | None = None,
+    ) -> dict[str, Any]: ...
+    def remember(
+        text: str, key: str | None = None, type: str = "fact", tags: list[str] | None = None
+    ) -> dict[str, Any]: ...
+    def forget(key: str) -> dict[str, Any]: ...
+    def read(key: str) -> dict[str, Any]: ...
+    def context() -> str: ...
+
+    reference = MCPServer("reference")
+    for function in (recall, remember, forget, read, context):
+        read_only, destructive, idempotent = TOOLS[function.__name__].hints
+        hints = ToolAnnotations(
+            read_only_hint=read_only, destructive_hint=destructive, idempotent_hint=idempotent
+        )
+        reference.add_tool(
+            function, description=TOOLS[function.__name__].description, annotations=hints
+        )
+
+    async def listed(client: Any) -> list[dict[str, Any]]:
+        tools = (await client.list_tools()).tools
+        return [t.model_dump(by_alias=True, exclude_none=True) for t in tools]
+
+    async def from_reference() -> list[dict[str, Any]]:
+        async with Client(reference, mode="legacy") as client:
+            return await listed(client)
+
+    assert with_client(brain.path, tmp_path, listed) == asyncio.run(from_reference())
+
+
+def test_handshake_versions_and_capabilities_follow_the_sdk() -> None:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
+
+    from brain.agents.mcp_server import CAPABILITIES, HANDSHAKE_VERSIONS
+
+    assert tuple(HANDSHAKE_PROTOCOL_VERSIONS) == HANDSHAKE_VERSIONS
+    assert HANDSHAKE_VERSIONS[-1] == LATEST_HANDSHAKE_VERSION
+    server = MCPServer("reference")
+    announced = server._lowlevel_server.create_initialization_options().capabilities
+    dumped = announced.model_dump(by_alias=True, exclude_none=True)
+    # An empty "extensions" is left off the wire.
+    assert {k: v for k, v in dumped.items() if v != {}} == CAPABILITIES
+
+
+def test_brain_never_imports_the_mcp_package() -> None:
+    """The SDK is a test dependency: ``brain mcp`` must run where it is not installed."""
     root = Path(__file__).resolve().parents[1] / "brain"
     importers = sorted(
         str(p.relative_to(root))
         for p in root.rglob("*.py")
         if any(
-            line.strip().startswith(("import mcp", "from mcp"))
+            line.strip().startswith(("import mcp", "from mcp ", "from mcp."))
             for line in p.read_text().splitlines()
         )
     )
-    assert importers == ["agents/mcp_server.py"]
-
-
-def initialize_then_ping(home: Path, cwd: Path, version: str) -> tuple[list[dict[str, Any]], str]:
-    """Answers (in order) and stderr of ``brain mcp`` sent initialize and then a ping."""
-    import json
-    import subprocess
-
-    request = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": version,
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"},
-        },
-    }
-    lines = [request, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
-    lines.append({"jsonrpc": "2.0", "id": 2, "method": "ping"})
-    process = subprocess.Popen(
-        [sys.executable, "-m", "brain", "mcp"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "BRAIN_HOME": str(home)},
-        cwd=cwd,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    process.stdin.write("".join(json.dumps(line) + "\n" for line in lines))
-    process.stdin.flush()
-    answers: list[dict[str, Any]] = []
-    while not answers or answers[-1].get("id") != 2:  # stdin stays open until the ping
-        line = process.stdout.readline()
-        assert line, "brain mcp stopped before answering the ping"
-        answers.append(json.loads(line))
-    _, stderr = process.communicate(timeout=60)
-    return answers, stderr
-
-
-@pytest.mark.parametrize("version", ["2025-06-18", "2024-11-05", "1999-01-01"])
-def test_initialize_is_answered_early_as_the_server_would(
-    brain: Brain, tmp_path: Path, version: str
-) -> None:
-    import brain as brain_package
-    from brain.agents.mcp_server import HANDSHAKE_VERSIONS
-
-    answers, stderr = initialize_then_ping(brain.path, tmp_path, version)
-    assert [a["id"] for a in answers] == [1, 2]  # the server's own answer to 1 was dropped
-    result = answers[0]["result"]
-    assert result["serverInfo"] == {"name": "brain", "version": brain_package.__version__}
-    assert result["protocolVersion"] == (version if version in HANDSHAKE_VERSIONS else "2025-11-25")
-    assert "answered early" not in stderr  # the server said the same, field for field
-
-
-def test_early_answer_follows_the_mcp_package(brain: Brain) -> None:
-    from mcp.server.runner import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
-
-    from brain.agents.mcp_server import CAPABILITIES, HANDSHAKE_VERSIONS, build_server
-
-    assert tuple(HANDSHAKE_PROTOCOL_VERSIONS) == HANDSHAKE_VERSIONS
-    assert HANDSHAKE_VERSIONS[-1] == LATEST_HANDSHAKE_VERSION
-    lowlevel = build_server(brain.path)._lowlevel_server
-    announced = lowlevel.create_initialization_options().capabilities
-    dumped = announced.model_dump(by_alias=True, exclude_none=True)
-    # An empty "extensions" is left off the wire, as the answer-for-answer test shows.
-    assert {k: v for k, v in dumped.items() if v != {}} == CAPABILITIES
+    assert importers == []

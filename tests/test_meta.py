@@ -25,7 +25,6 @@ OWNERS = {
     "litellm": ("brain/models/litellm_model.py",),
     "pydantic": ("brain/models/schema.py",),
     "click": ("brain/cli/",),
-    "mcp": ("brain/agents/mcp",),
     "tiktoken": ("brain/models/tokens.py",),
 }
 

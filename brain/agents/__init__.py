@@ -1,5 +1,5 @@
 """How AI coding agents use the memory: context, MCP tools, hooks, instruction files, citations.
 
-Nothing here is imported by ``brain recall`` or the write path; the ``mcp`` package is
-imported only by :mod:`brain.agents.mcp_server`, and only when ``brain mcp`` runs.
+Nothing here is imported by ``brain recall`` or the write path. ``brain mcp`` speaks the
+protocol itself (:mod:`brain.agents.mcp_server`), without the ``mcp`` package.
 """
