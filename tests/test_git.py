@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.git import RepoError, changed_between, head_sha, run_git
+from brain.home.git import RepoError, changed_between, dirty_paths, head_sha, run_git
 from brain.home.repo import Repo
 from tests.helpers import git
 
@@ -89,3 +89,22 @@ def test_a_failed_clone_names_the_url(tmp_path: Path) -> None:
     assert str(caught.value).startswith(f"git clone of {url} failed: fatal: repository ")
     assert caught.value.returncode == 128 and caught.value.command[1] == "clone"
     assert not (tmp_path / "copy").exists()
+
+
+def test_a_file_touched_but_not_changed_is_not_an_edit(repo: Repo) -> None:
+    import os
+
+    index = repo.path / ".git" / "index"
+    saved = index.read_bytes()
+    later = os.stat(repo.path / "memories" / "a.md").st_mtime + 3600
+    for name in ("memories/a.md", "memories/sub/b.md"):
+        os.utime(repo.path / name, (later, later))  # a restore or a copy without its times
+    assert git(repo.path, "diff-index", "--name-only", "HEAD").split() == [
+        "memories/a.md",
+        "memories/sub/b.md",
+    ]  # what git's saved dates alone say
+
+    assert dirty_paths(repo.path) == []
+    (repo.path / "memories" / "a.md").write_text("edited by hand\n")
+    assert dirty_paths(repo.path) == ["memories/a.md"]
+    assert index.read_bytes() == saved  # a read never writes git's index

@@ -200,7 +200,19 @@ def dirty_paths(home: Path) -> list[str]:
         return []
     # -z: git would otherwise quote a name with non-ASCII bytes ("cr\303\250me.md").
     out = run_git(home, "diff-index", "--name-only", "-z", "--no-renames", "HEAD", "--")
-    return [p for p in out.text.split("\0") if p]
+    if not out.text.strip("\0"):
+        return []
+    # diff-index trusts the file dates git saved, so a file whose date changed but not
+    # its text (restored from a backup, copied without its times, touched) looks edited,
+    # on every run. `git status` reads such files and names only what really differs;
+    # without optional locks it never writes git's index (`git diff` would), so a read
+    # cannot take git's lock from a writer.
+    out = run_git(
+        home, "--no-optional-locks", "status", "--porcelain=v1", "-z", "--no-renames",
+        "--untracked-files=no",
+    )  # fmt: skip
+    # -z: "XY path\0" per file, names unquoted.
+    return [entry[3:] for entry in out.text.split("\0") if len(entry) > 3]
 
 
 def changed_between(home: Path, old: str, new: str) -> dict[str, str] | None:
