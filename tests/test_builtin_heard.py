@@ -143,6 +143,60 @@ def test_reasons_deliberate_choices_and_wishes_with_a_lasting_word(
     assert _said(text) == [want]
 
 
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        (
+            'First and foremost, this skill is now called "What Happened", not wat anymore.',
+            (
+                "fact",
+                'First and foremost, this skill is now called "What Happened", not wat anymore',
+            ),
+        ),
+        (
+            "b. also a requirement is I can still use other skills in this process.",
+            ("instruction", "I can still use other skills in this process"),
+        ),
+        (
+            "That's not what I asked. What I said was run `git add && git commit` in one go.",
+            ("correction", "Run `git add && git commit` in one go"),
+        ),
+        (
+            ".collab should live in .entire folder",
+            ("instruction", ".collab should live in .entire folder"),
+        ),
+        (
+            "target is read only, we always overwrite",
+            ("instruction", "Always overwrite"),
+        ),
+        (
+            "I want replicate to not use materialize at all",
+            ("preference", "I want replicate to not use materialize at all"),
+        ),
+        (
+            "I think it's fine to run the tests in parallel",
+            ("preference", "Fine to run the tests in parallel"),
+        ),
+        (
+            "the prompts are small and they should not run in CI anyway",
+            ("instruction", "They should not run in CI anyway"),
+        ),
+        ("do not stash anything, read the files you need", None),
+    ],
+)
+def test_renames_requirements_and_wishes_with_a_lasting_word(
+    text: str, want: tuple[str, str] | None
+) -> None:
+    heard = _said(text)
+    assert len(heard) == 1, heard
+    assert want is None or heard[0] == want
+
+
+def test_wishes_about_the_moment_stay_out() -> None:
+    assert _said("I want to see the logs", "it's fine to leave it for now") == []
+    assert _said("don't change anything else", "it needs to be faster") == []
+
+
 def test_picking_among_offered_options_is_about_the_moment() -> None:
     assert _said("I like Option 1, from an enabling perspective", "I like the latter more") == []
     assert _said("we want to fix the login page") == []

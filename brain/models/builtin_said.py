@@ -9,7 +9,9 @@ explicit phrasings of something durable: preferences ("I prefer X"), standing ru
 ("always/never ...", "every time ...", "from now on ..."), corrections ("no, use X",
 "not X, Y", "don't X, Y"), obligations ("we have to ...", "it must never ..."),
 decisions with their reason, choices that name a setting ("let's do maxrecordings = 30",
-"let's turn on togglemode"), "I'd rather ...", "it's important ...", "remember that ...",
+"let's turn on togglemode"), deliberate ones ("we use go-git explicitly ...", "that's why
+we ..."), renames ("X is now called Y"), requirements, "I'd rather/prefer ...", "it's
+important ...", "it's fine to ...", "remember that ...",
 "lesson learned: ...", and words a person shouted in capitals ("do NOT start the dev
 server", but not "this is NOT working"). The softer phrasings (a bare "don't ...",
 "you should ...", "make sure ...", "it should not ...", "no, just use X") are kept only
@@ -53,15 +55,18 @@ _LEAD = (
     r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
     r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+)*"
 )
+# An answer's or a list's marker before the statement: "b. also ...", "2) ...".
+_MARKER = re.compile(r"^[a-z0-9]{1,2}[.)]\s+(?=\w)", re.IGNORECASE)
 _TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])|(?<=\?)\s+")
 _CLAUSE = re.compile(
     r"\s*;\s*|\s+[—–]\s+|\s+-\s+"
     r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b"
-    r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b)"
+    r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b"
+    r"|(?:they|it)\s+(?:should|must)(?:\s+not|\s+never|n't)\b)"
     r"|\s+but\s+(?=(?:please\s+)?(?:don't|do not|make sure)\b)"
-    r"|,\s+(?=(?:that's|that is|this is) why we\b)",
+    r"|,\s+(?=(?:that's|that is|this is) why we\b|(?:we|you|I)\s+(?:always|never)\b)",
     re.IGNORECASE,
 )
 _SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\b")
@@ -70,7 +75,7 @@ _SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\b")
 _DURABLE = re.compile(
     r"\b(?:always|never|every|each|any|all|consistent(?:ly)?|from now on|going forward"
     r"|by default|as (?:a|the) default|in this (?:repo|repository|project|codebase)|across"
-    r"|constantly|anyway|explicitly|deliberately)\b"
+    r"|constantly|anyway|explicitly|deliberately|at all|anything(?!\s+else))\b"
     # A wish given with its reason outlasts the task: "... since they consume tokens".
     r"|\b(?:since|because)\s+(?:they|it|that|this|we|the)\b",
     re.IGNORECASE,
@@ -149,6 +154,24 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"|intentionally|purposely)\s+(?:use|chose|choosed|picked|went with|added|add|keep|made)"
      r"\b.{3,}|we\s+(?:use|chose|picked|added)\s+\S+(?:\s+\S+)?\s+(?:on purpose|deliberately"
      r"|explicitly|intentionally)\b.*)"),
+    ("renamed", "fact", 0.7,
+     r"(?P<what>.{3,60}?\s+is now (?:called|named)\s+.{2,80})"),
+    ("fine_to", "preference", 0.55,
+     r"(?:it's|it is)\s+(?:fine|ok|okay|safe)\s+to\s+(?P<what>.{6,})"),
+    ("requirement", "instruction", 0.65,
+     r"(?:a|one|another|the)\s+(?:hard\s+|firm\s+)?requirement is(?:\s+that)?:?\s+(?P<what>.+)"),
+    ("what_i_said", "correction", 0.6,
+     r"what I (?:said|meant|asked for|asked) (?:was|is)(?:\s+to)?:?\s+(?P<what>.+)"),
+    ("lives_in", "instruction", 0.6,
+     r"(?P<what>[\w./-]*[./][\w./-]+\s+(?:should|must|has to|needs to)\s+(?:live|go|be|stay)"
+     r"\s+(?:in|under|inside)\s+.+)"),
+    ("needs_to_be", "instruction", 0.55,
+     r"(?:no[,.!]?\s+)?(?P<what>(?:it|this|that|they)\s+(?:needs? to|has to|have to)\s+be"
+     r"\s+.{6,})"),
+    ("i_want", "preference", 0.55,
+     r"(?P<what>I\s+(?:really\s+)?(?:don't\s+|do not\s+)?want\s+"
+     r"(?!to know|you to (?:fix|check|look|try|run|do|make|add))"
+     r".{6,})"),
     ("we_want", "preference", 0.55,
      r"(?P<what>we\s+(?:really\s+)?(?:don't|do not|never)?\s*want\s+(?:to\s+)?.{6,})"),
     ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
@@ -159,7 +182,8 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"(?P<what>(?:we|you)\s+(?:always\s+)?(?:have to|must|should(?: always| never)?)"
      r"\s+(?!(?:fix|check|look|see|try|do this|do that)\b).{6,})"),
     ("must_not", "instruction", 0.65,
-     r"(?P<what>(?:it|this|that|the [\w-]+(?: [\w-]+)?)\s+(?:must|should)(?:\s+not|\s+never|n't)"
+     r"(?P<what>(?:it|this|that|they|these|those|the [\w-]+(?: [\w-]+)?)\s+(?:must|should)"
+     r"(?:\s+not|\s+never|n't)"
      r"\s+.{4,})"),
     ("make_sure", "instruction", 0.55,
      r"(?:please\s+)?(?P<what>(?:always\s+)?make sure (?:to |you |that |u )?.{6,})"),
@@ -169,7 +193,9 @@ _RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
 # Said once without a word that makes it last (_DURABLE), these are usually about the
 # task at hand ("you should add a test", "make sure the build passes"); said in two
 # turns, they are a standing rule.
-REPEAT_ONLY = frozenset({"dont", "obliged", "must_not", "make_sure", "no_just_use", "we_want"})
+REPEAT_ONLY = frozenset(
+    {"dont", "obliged", "must_not", "make_sure", "no_just_use", "we_want", "i_want", "needs_to_be"}
+)
 _VERB_TO_DESCRIPTION = {
     "prefer": "Prefers", "like": "Likes", "love": "Likes", "hate": "Dislikes",
     "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
@@ -199,7 +225,7 @@ def _statements(text: str) -> Iterator[tuple[str, str]]:
             continue
         for sentence in _SENTENCE_END.split(line):
             for clause in _CLAUSE.split(sentence):
-                clause = clause.strip().lstrip("-*•( ").rstrip(")").strip()
+                clause = _MARKER.sub("", clause.strip().lstrip("-*•( ").rstrip(")").strip())
                 if 12 <= len(clause) <= _MAX_STATEMENT_CHARS:
                     yield clause, sentence.strip().lstrip("-*• ").strip()
 
@@ -253,6 +279,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return _setting(match.group("verb").lower(), what)
     if name == "important":
         return one_line(f"Important: {what}")
+    if name == "fine_to":
+        return None if _MOMENT.search(what) else one_line(f"Fine to {what}")
     if name == "on_purpose":
         return one_line(_WHY_WE.sub("We ", what))
     if name == "rather":
