@@ -97,6 +97,9 @@ class _Sent:
         for item in (*records, *raws):
             self.words.setdefault(item.key, set()).update(_runs(item.description, item.body))
 
+    def words_of(self, keys: Iterable[str]) -> set[tuple[str, ...]]:
+        return set().union(*(self.words[k] for k in keys))
+
     def scope(self, key: str) -> frozenset[str]:
         return projects_of(self.tags[key])
 
@@ -140,31 +143,34 @@ def _in_scope(op: Operation, sent: _Sent) -> Operation | None:
     scope = sent.scope(op.key)
     merged = tuple(k for k in op.merged_keys if k in sent.tags and k != op.key)
     merged = tuple(k for k in merged if sent.scope(k) == scope)
-    return _checked(op, sent, (op.key, *merged), sent.tags[op.key], merged)
+    own = sent.words_of(k for k in sent.tags if sent.scope(k) == scope)
+    # Another project's words are foreign; the person's own are shown everywhere anyway.
+    foreign = sent.words_of(k for k in sent.tags if sent.scope(k) not in (scope, frozenset()))
+    return _checked(op, own, foreign, sent.tags[op.key], merged)
 
 
 def _to_person(op: Operation, sent: _Sent) -> Operation | None:
+    """The op as the person's own record: it may say only what every scope said."""
     sources = _sources(op, sent)
+    by_scope: dict[frozenset[str], set[tuple[str, ...]]] = {}
+    for key in sources:
+        by_scope.setdefault(sent.scope(key), set()).update(sent.words[key])
+    shared = set.intersection(*by_scope.values())
+    own = shared | sent.words_of(k for k in sent.tags if not sent.scope(k))
+    foreign = sent.words_of(k for k in sent.tags if sent.scope(k))
     merged = tuple(k for k in sources if k != op.key)
-    return _checked(op, sent, sources, (), merged)
+    return _checked(op, own, foreign, (), merged)
 
 
 def _checked(
     op: Operation,
-    sent: _Sent,
-    own_keys: Sequence[str],
+    own: set[tuple[str, ...]],
+    foreign: set[tuple[str, ...]],
     scope_tags: Iterable[str],
     merged: tuple[str, ...],
 ) -> Operation | None:
-    """``op`` with its scope's project tags, or None when it copies another scope's words."""
-    scope = projects_of(scope_tags)
-    own = set().union(*(sent.words[k] for k in own_keys))
-    own |= set().union(*(sent.words[k] for k in sent.tags if sent.scope(k) == scope))
-    # Another project's words are foreign; the person's own are shown everywhere anyway.
-    others = [
-        k for k in sent.tags if k not in own_keys and sent.scope(k) not in (scope, frozenset())
-    ]
-    foreign = set().union(*(sent.words[k] for k in others))
+    """``op`` with its scope's project tags, or None when it copies words another scope
+    said and its own did not."""
     if _runs(op.description or "", op.body or "") & (foreign - own):
         return None
     projects = [t for t in scope_tags if t.startswith(PROJECT_TAG)]

@@ -158,6 +158,7 @@ class _Run:
 
 
 NOTHING_TO_DO = "no raw memories pending and no record to archive"
+_NOTHING_KEPT = "no operation of the model's was within bounds; {} raw memories stay pending"
 STEPS = 4  # a run's steps, for a progress display: find, ask, change, commit
 
 
@@ -232,7 +233,11 @@ def consolidate(
         _decay(run, {op.key for op in ops})
         step(3, STEPS)
         if not raw and not run.changes:  # no commit, and the last run's diff stays
-            return ConsolidateResult(run_id, model, False, NOTHING_TO_DO, raw_left=0)
+            why = NOTHING_TO_DO if not tied.dropped else _NOTHING_KEPT.format(len(sent))
+            left = len(pending) - len(raw)
+            return ConsolidateResult(
+                run_id, model, False, why, raw_left=left, dropped=tied.dropped, raw_sent=len(sent)
+            )
         sha, message = _commit(tx, run, run_id, ops, budget)
     step(STEPS, STEPS)
     runs.clear_error(home, "consolidate")
