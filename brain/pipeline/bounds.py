@@ -13,9 +13,10 @@ project A, or a record tagged ``project:A``, is written with ``project:A`` whate
 the model gave, and it absorbs only keys of the same scope. One widening is allowed:
 the same fact (one base key, ``prefer-pnpm`` for ``prefer-pnpm-web`` and
 ``prefer-pnpm-api``) said in two or more scopes may become, or join, the person's own
-record under the base key, when the model writes it with no project tag. An operation
-that copies words from another scope's memories (four words in a row that none of its
-own scope's memories has) is dropped: a project's text never reaches another's.
+record under the base key, when the model writes it with no project tag; a single
+project's memory never does. An operation that copies another project's words (four
+words in a row that its own scope's memories never said; for the person's record, that
+not every scope said) is dropped: a project's text never reaches another's.
 """
 
 from __future__ import annotations
