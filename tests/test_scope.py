@@ -21,6 +21,8 @@ from brain.api import Brain
 from brain.evals import write_session
 from brain.home.records import KEY_MAX, Record
 from brain.home.scope import base_key, project_name, scoped_key
+from brain.models.schema import Operation
+from brain.pipeline.bounds import tie
 from brain.pipeline.runs import pending_raw, read_raw
 from tests import fakemodel
 from tests.fakemodel import CannedModel
@@ -310,3 +312,44 @@ def test_two_machines_learning_in_different_projects_keep_both_rules(
         # The same rule in the same project on two machines is one record, one history.
         assert len(records[f"{key}-alpha"].supersedes) == 1
     assert _records(one)[f"{key}-alpha"].id == _records(two)[f"{key}-alpha"].id
+
+
+# -- phase 2's bounds, one operation at a time ----------------------------------------
+
+
+def _sent(key: str, text: str, project: str | None) -> Record:
+    tags = (f"project:{project}",) if project else ()
+    return Record(id="20260101-000000000-000000", key=key, type="fact", description=text,
+                  body=text, tags=tags)  # fmt: skip
+
+
+def _tie(op: dict[str, Any], raws: list[Record], records: list[Record]) -> Operation | None:
+    kept = tie([Operation(**op)], raws, records).operations
+    return kept[0] if kept else None
+
+
+def test_an_operation_absorbs_only_keys_of_its_own_scope() -> None:
+    raws = [_sent("a-alpha", "Alpha builds with make", "alpha"),
+            _sent("b-beta", "Beta builds with bazel", "beta")]  # fmt: skip
+    merge = _op("merge", "a-alpha", "Alpha builds with make", [], merged_keys=["b-beta"])
+    placed = _tie(merge, raws, [])
+    assert placed is not None and placed.merged_keys == () and placed.tags == ("project:alpha",)
+    tied = tie([Operation(**merge)], raws, [])
+    assert tied.handled == {"a-alpha"}  # beta's memory stays pending
+
+
+def test_a_run_archives_only_records_of_its_memories_projects_or_the_persons() -> None:
+    raws = [_sent("a-alpha", "Alpha builds with make", "alpha")]
+    records = [_sent("deploys-beta", "Beta deploys on Fridays", "beta"),
+               _sent("old-rule", "Tabs everywhere", None)]  # fmt: skip
+    archive = {"op": "archive", "key": "deploys-beta", "reason": "x"}
+    assert _tie(archive, raws, records) is None
+    assert _tie({**archive, "key": "old-rule"}, raws, records) is not None
+
+
+def test_a_record_of_the_persons_own_stays_the_persons() -> None:
+    records = [_sent("tabs", "Indent with tabs", None)]
+    raws = [_sent("tabs", "Indent with tabs in every file", None)]
+    update = _op("update", "tabs", "Indent with tabs in every file", ["project:alpha", "style"])
+    placed = _tie(update, raws, records)
+    assert placed is not None and placed.tags == ("style",)
