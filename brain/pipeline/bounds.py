@@ -94,15 +94,20 @@ class _Sent:
         self.record_keys = {r.key for r in records}
         self.tags: dict[str, tuple[str, ...]] = {r.key: r.tags for r in records}
         self.tags.update({r.key: r.tags for r in raws})
+        self.scopes = {key: projects_of(tags) for key, tags in self.tags.items()}
         self.words: dict[str, set[tuple[str, ...]]] = {}
+        self.by_scope: dict[frozenset[str], set[tuple[str, ...]]] = {}
         for item in (*records, *raws):
-            self.words.setdefault(item.key, set()).update(_runs(item.description, item.body))
-
-    def words_of(self, keys: Iterable[str]) -> set[tuple[str, ...]]:
-        return set().union(*(self.words[k] for k in keys))
+            runs = _runs(item.description, item.body)
+            self.words.setdefault(item.key, set()).update(runs)
+            self.by_scope.setdefault(self.scopes[item.key], set()).update(runs)
 
     def scope(self, key: str) -> frozenset[str]:
-        return projects_of(self.tags[key])
+        return self.scopes[key]
+
+    def projects_but(self, scope: frozenset[str]) -> list[set[tuple[str, ...]]]:
+        """The words of every project's memories but ``scope``'s."""
+        return [words for other, words in self.by_scope.items() if other and other != scope]
 
     def base(self, key: str) -> str:
         projects = self.scope(key)
@@ -144,9 +149,8 @@ def _in_scope(op: Operation, sent: _Sent) -> Operation | None:
     scope = sent.scope(op.key)
     merged = tuple(k for k in op.merged_keys if k in sent.tags and k != op.key)
     merged = tuple(k for k in merged if sent.scope(k) == scope)
-    own = sent.words_of(k for k in sent.tags if sent.scope(k) == scope)
     # Another project's words are foreign; the person's own are shown everywhere anyway.
-    foreign = sent.words_of(k for k in sent.tags if sent.scope(k) not in (scope, frozenset()))
+    own, foreign = sent.by_scope.get(scope, set()), sent.projects_but(scope)
     return _checked(op, own, foreign, sent.tags[op.key], merged)
 
 
@@ -157,8 +161,8 @@ def _to_person(op: Operation, sent: _Sent) -> Operation | None:
     for key in sources:
         by_scope.setdefault(sent.scope(key), set()).update(sent.words[key])
     shared = set.intersection(*by_scope.values())
-    own = shared | sent.words_of(k for k in sent.tags if not sent.scope(k))
-    foreign = sent.words_of(k for k in sent.tags if sent.scope(k))
+    own = shared | sent.by_scope.get(frozenset(), set())
+    foreign = sent.projects_but(frozenset())
     merged = tuple(k for k in sources if k != op.key)
     return _checked(op, own, foreign, (), merged)
 
@@ -166,14 +170,15 @@ def _to_person(op: Operation, sent: _Sent) -> Operation | None:
 def _checked(
     op: Operation,
     own: set[tuple[str, ...]],
-    foreign: set[tuple[str, ...]],
+    foreign: list[set[tuple[str, ...]]],
     scope_tags: Iterable[str],
     merged: tuple[str, ...],
 ) -> Operation | None:
     """``op`` with its scope's project tags, or None when it copies words another scope
     said and its own did not."""
-    if _runs(op.description or "", op.body or "") & (foreign - own):
-        return None
+    for run in _runs(op.description or "", op.body or "") - own:
+        if any(run in words for words in foreign):
+            return None
     projects = [t for t in scope_tags if t.startswith(PROJECT_TAG)]
     tags = tuple(dict.fromkeys([*(t for t in op.tags if not t.startswith(PROJECT_TAG)), *projects]))
     if (tags, merged) == (op.tags, op.merged_keys):
