@@ -353,3 +353,10 @@ def test_a_record_of_the_persons_own_stays_the_persons() -> None:
     update = _op("update", "tabs", "Indent with tabs in every file", ["project:alpha", "style"])
     placed = _tie(update, raws, records)
     assert placed is not None and placed.tags == ("style",)
+
+
+def test_a_relative_directory_is_named_by_where_it_is(
+    work: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(work["alpha"] / "src")
+    assert project_name(".") == "alpha" and project_name("/") is None

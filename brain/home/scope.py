@@ -87,16 +87,18 @@ def project_name(where: str | Path | None) -> str | None:
     if where is None or not str(where).strip():
         return None
     text = str(where).rstrip("/\\")
-    root = _checkout(Path(text)) if "/" in text or "\\" in text else None
-    name = root.name if root is not None else re.split(r"[\\/]", text)[-1]
-    return name or None
+    path = Path(text or "/")
+    if not path.is_absolute() and path.is_dir():  # "." or "src": a directory here
+        path = path.resolve()
+    root = _checkout(path)
+    return (root.name if root is not None else re.split(r"[\\/]", str(path))[-1]) or None
 
 
 def _checkout(start: Path) -> Path | None:
     """The nearest directory at or above ``start`` holding ``.git``, below the user's
     home directory (a dotfiles repository in ``~`` is not every folder's project)."""
     try:
-        if not start.is_absolute() or not start.is_dir():
+        if not start.is_dir():
             return None
         stop = {Path(start.anchor)}
         with contextlib.suppress(RuntimeError):  # no home directory: only the root stops
