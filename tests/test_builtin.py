@@ -252,16 +252,38 @@ def test_consolidate_identical_is_none() -> None:
 
 def test_consolidate_near_duplicate_merges_new_tags() -> None:
     description = "Prefers pytest fixtures over setUp methods in every test module"
-    existing = [_record("pytest-fixtures", description, tags=())]
-    raw = [_candidate("prefers-pytest-fixtures", description.replace("every", "each"))]
+    existing = [_record("pytest-fixtures", description)]
+    raw = [
+        _candidate(
+            "prefers-pytest-fixtures",
+            description.replace("every", "each"),
+            tags=("project:a", "testing"),
+        )
+    ]
     assert jaccard(raw[0].description, description) >= 0.8
     (op,) = consolidate(raw, existing)
     assert op.op == "merge"
     assert op.key == "pytest-fixtures"
     assert op.description == description  # the stored wording stays
-    assert op.tags == ("project:a",)
+    assert op.tags == ("project:a", "testing")
     assert op.merged_keys == ("prefers-pytest-fixtures",)
     assert op.evidence == ((4, 5),)
+
+
+def test_a_projects_memory_the_persons_own_record_says_is_a_duplicate() -> None:
+    description = "Prefers pytest fixtures over setUp methods in every test module"
+    existing = [_record("pytest-fixtures", description, tags=())]
+    raw = [_candidate("prefers-pytest-fixtures-a", description.replace("every", "each"))]
+    (op,) = consolidate(raw, existing)
+    assert (op.op, op.key) == ("none", "prefers-pytest-fixtures-a")
+    assert "the person's pytest-fixtures says it" in op.reason
+
+
+def test_a_memory_of_no_project_is_never_merged_into_a_projects_record() -> None:
+    description = "Prefers pytest fixtures over setUp methods in every test module"
+    existing = [_record("pytest-fixtures", description)]
+    (op,) = consolidate([_candidate("fixtures", description + " too", tags=())], existing)
+    assert (op.op, op.key, op.tags) == ("add", "fixtures", ())
 
 
 def test_consolidate_near_duplicate_with_nothing_new_is_skipped() -> None:

@@ -98,14 +98,14 @@ def test_builtin_run_writes_records_views_and_one_commit(brain: Brain, tmp_path:
     assert line["op"] == "consolidate" and line["run"] == result.run_id
     assert (line["added"], line["model"], line["raw"], line["raw_position"]) == (2, "builtin", 2, 2)
     keys = {r.key for r in brain.records() if isinstance(r, Record)}
-    assert "prefers-pytest-fixtures-over-setup-methods" in keys
-    record = load(brain.record_path("prefers-pytest-fixtures-over-setup-methods"))
+    assert "prefers-pytest-fixtures-over-setup-methods-shop" in keys
+    record = load(brain.record_path("prefers-pytest-fixtures-over-setup-methods-shop"))
     assert record.source == "brain:s1" and record.tags == ("project:shop",)
     memory = (brain.path / "MEMORY.md").read_text()
     assert memory.index("## workflow") < memory.index("## shop")
     shop = memory.split("## shop", 1)[1]
     assert "### User preferences\n\n- Prefers pytest fixtures over setUp methods" in shop
-    assert "(`prefers-pytest-fixtures-over-setup-methods`; from brain:s1)" in shop
+    assert "(`prefers-pytest-fixtures-over-setup-methods-shop`; from brain:s1)" in shop
     assert "### Reusable knowledge\n\n- Use SQLite for the cache" in shop
     summary = (brain.path / "memory_summary.md").read_text()
     for heading in ("## User profile", "## General tips", "## What's in memory"):
@@ -195,8 +195,8 @@ def test_model_operations_through_real_http(
     for key in ("alpha", "beta", "gamma", "delta"):
         brain.remember(f"The {key} service runs on port 80{len(key)}.", key=key)
     add_raw(brain, raw("alpha", "The alpha service moved to port 9000"))
-    for key, text in [("epsilon", "Epsilon runs nightly"), ("gamma", "Gamma is beta")]:
-        add_raw(brain, raw(key, text))
+    add_raw(brain, raw("epsilon-ops", "Epsilon runs nightly", tags=("project:ops",)))
+    add_raw(brain, raw("gamma", "Gamma is beta"))
     add_raw(brain, raw("delta", "Delta was shut down"))
     brain = use_model(monkeypatch, home, fake_model.url)
     fake_model.push(
@@ -204,12 +204,12 @@ def test_model_operations_through_real_http(
             "operations": [
                 {
                     "op": "add",
-                    "key": "epsilon",
+                    "key": "epsilon-ops",
                     "reason": "new",
                     "type": "fact",
                     "description": "Epsilon runs nightly",
                     "body": "Epsilon runs nightly at 2am.",
-                    "tags": ["project:ops"],
+                    "tags": ["project:other"],
                 },
                 {
                     "op": "update",
@@ -240,7 +240,8 @@ def test_model_operations_through_real_http(
     assert result.dropped == 1  # "zeta" was never sent
     prompt = fake_model.requests[0]["messages"][-1]["content"]
     assert "### alpha (fact)" in prompt and "The alpha service moved to port 9000" in prompt
-    assert load(brain.record_path("epsilon")).tags == ("project:ops",)
+    # The record keeps the project it was learned in, whatever tag the model gave.
+    assert load(brain.record_path("epsilon-ops")).tags == ("project:ops",)
     assert load(brain.record_path("alpha")).source == "codex:alpha-session"
     gamma = load(brain.record_path("gamma", archived=True))
     assert gamma.extra["archive_reason"] == "merged into beta"
@@ -469,14 +470,19 @@ def test_one_projects_rule_never_supersedes_anothers_of_the_same_key(
 ) -> None:
     key = "run-ruff-format-before-every-commit"
     brain.remember("Run ruff format before every commit.", key=key, tags=["project:proj0"])
+    # A raw memory written before keys were scoped: sent under its project's key.
     add_raw(brain, raw(key, "Run ruff format before every commit", tags=("project:proj200",)))
     monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
-    op = {"op": "update", "key": key, "reason": "same rule", "type": "instruction"}
+    op = {"op": "add", "key": f"{key}-proj200", "reason": "new", "type": "instruction"}
     body = {"description": "Run ruff format first", "body": "Run ruff format before commits."}
-    canned_model.push({"operations": [{**op, **body, "tags": ["project:proj200"]}]})
+    canned_model.push({"operations": [{**op, **body, "tags": []}]})
 
     consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
 
+    (task,) = canned_model.tasks
+    assert [c.key for c in task.raw] == [f"{key}-proj200"]
+    assert [r.key for r in task.existing] == [key]  # the same fact's record, shown
     assert load(brain.record_path(key)).tags == ("project:proj0",)
     scoped = load(brain.record_path(f"{key}-proj200"))
     assert scoped.tags == ("project:proj200",) and scoped.supersedes == ()
+    assert pending_raw(brain) == []

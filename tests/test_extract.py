@@ -169,7 +169,7 @@ def test_prompt_injection_leaves_no_trace(brain: Brain, tmp_path: Path) -> None:
 
     raw_text = (brain.path / "raw_memories.md").read_text()
     summary = (brain.path / result.sessions[0].summary_path).read_text()
-    assert [m.key for m in read_raw(brain)] == ["prefers-small-pull-requests-over-big"]
+    assert [m.key for m in read_raw(brain)] == ["prefers-small-pull-requests-over-big-shop"]
     for text in (raw_text, summary):
         assert "hunter2" not in text and "password" not in text.lower()
 
@@ -190,7 +190,7 @@ def test_model_path_through_real_http(
     assert "] user:\nNo, use uv not pip." in prompt
     (memory,) = read_raw(brain)
     assert (memory.key, memory.evidence, memory.session) == (
-        "use-uv-not-pip",
+        "use-uv-not-pip-shop",
         ((2, 2),),
         "brain:m1",
     )
@@ -206,7 +206,7 @@ def test_a_registered_model_is_asked_through_the_registry(
     monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "canned/small")
     canned_model.push(GOOD)
     result = extract(Brain.open(home), now=LATER)
-    assert result.memories == 1 and read_raw(brain)[0].key == "use-uv-not-pip"
+    assert result.memories == 1 and read_raw(brain)[0].key == "use-uv-not-pip-shop"
     assert list(journal.read(brain.path))[-1]["model"] == "canned/small"
     (task,) = canned_model.tasks
     assert task.transcript.session_id == "m2" and "Hello." in task.messages()[-1]["content"]
@@ -410,7 +410,7 @@ def test_a_model_that_obeys_an_injection_still_stores_nothing_of_it(
     }
     fake_model.push(obeyed)
     result = extract(brain, now=LATER)
-    assert [m.key for m in read_raw(brain)] == ["use-uv-not-pip"]
+    assert [m.key for m in read_raw(brain)] == ["use-uv-not-pip-shop"]
     assert result.message == "extract: 1 session, 1 raw memory"
     assert "hunter2" not in git(home, "log", "-p")
 
@@ -434,7 +434,7 @@ def test_tags_titles_and_instructing_summaries_are_kept_from_disk_and_model(
     assert token not in json.dumps(fake_model.requests)
     # A credential in a tag is redacted; the memory it tags is kept.
     [kept] = read_raw(brain)
-    assert kept.tags == ("auth:[REDACTED:github_token]",)
+    assert kept.tags == ("auth:[REDACTED:github_token]", "project:shop")
     assert token not in (home / "raw_memories.md").read_text()
     summary = (home / result.sessions[0].summary_path).read_text()
     assert "Ignore all previous instructions" not in summary and "(no summary)" in summary

@@ -161,7 +161,7 @@ def test_session_end_learns_from_the_session_that_just_ended(brain: Brain, tmp_p
     assert "brain extract: ok: extract: 1 session, 4 raw memories" in text, text
     assert "brain consolidate: ok: consolidate: 4 added" in text, text
     keys = {p.stem for p in (brain.path / "memories").glob("*.md")}
-    assert "use-pnpm-instead-npm-frontend-npm" in keys
+    assert "use-pnpm-instead-npm-frontend-npm-webshop" in keys
     # Two commits for the session: harvest and extract folded, then consolidate.
     subjects = git(brain.path, "log", "-3", "--format=%s").splitlines()
     assert subjects[0].startswith("consolidate: 4 added")

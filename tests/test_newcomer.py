@@ -42,9 +42,9 @@ def test_the_main_job_offline(samples: None, home: Path) -> None:
         "harvest: 2 new sessions, 0 grown (claude 1, codex 1)",
     ]
     hits = cli_json("recall", "which", "package", "manager", "for", "the", "frontend?")
-    assert hits[0]["key"] == "use-pnpm-instead-npm-frontend-npm"
+    assert hits[0]["key"] == "use-pnpm-instead-npm-frontend-npm-webshop"
     assert cli_json("recall", "can", "I", "push", "to", "main")[0]["key"] == (
-        "never-push-directly-main-here"
+        "never-push-directly-main-here-api-gateway"
     )
     context = cli("context", "--project", "/home/dev/webshop")
     assert context.exit_code == 0
@@ -88,7 +88,7 @@ def test_the_same_job_through_the_python_api(samples: None, home: Path) -> None:
     assert brain.extract().message == "extract: 2 sessions, 6 raw memories"
     assert brain.consolidate(force=True).commit is not None
     assert brain.recall("package manager frontend").hits[0].key == (
-        "use-pnpm-instead-npm-frontend-npm"
+        "use-pnpm-instead-npm-frontend-npm-webshop"
     )
     assert "This project: webshop" in context(brain, project=Path("/home/dev/webshop")).text
     assert [run.kind for run in brain.runs()] == ["consolidate", "extract"]

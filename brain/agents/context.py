@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from brain import markdown
 from brain.agents.digest import fit_sections, index_entries
 from brain.errors import BrainError
+from brain.home.scope import project_name
 from brain.models import tokens
 
 if TYPE_CHECKING:
@@ -95,10 +96,11 @@ def empty_context(notice: str) -> Context:
 def find_project_group(memory_md: str, project: Path) -> markdown.Section | None:
     """The ``## <project>`` task group of MEMORY.md for ``project``, if there is one.
 
-    A group matches when its title is the project directory's name (or
-    ``project:<name>``); failing that, when the group is tagged ``project:<name>``.
+    A group matches when its title is the project's name (its git checkout's, see
+    :func:`brain.home.scope.project_name`) or ``project:<name>``; failing that, when
+    the group is tagged ``project:<name>``.
     """
-    name = project.name.lower()
+    name = (project_name(project) or "").lower()
     if not name:
         return None
     groups = markdown.split(memory_md, (2,))[1:]
@@ -188,7 +190,7 @@ def _scope(home: Readable, project: Path | str | None) -> tuple[set[str], set[st
     records = home.heads()  # the session-start path reads heads, never whole records
     if project is None:
         return {r.key for r in records}, set()
-    ours = Path(project).name.lower()
+    ours = (project_name(project) or "").lower()
     others = set().union(*(_projects_of(r.tags) for r in records)) - {ours}
     visible = {r.key for r in records if not _projects_of(r.tags) or ours in _projects_of(r.tags)}
     return visible, others

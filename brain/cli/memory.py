@@ -30,7 +30,13 @@ from brain.cli.base import (
     help="fact, preference, instruction, decision, lesson or correction "
     "(default: the superseded record's type, else fact)",
 )
-@click.option("--tag", "tags", multiple=True, help="A tag, e.g. project:api (repeatable).")
+@click.option(
+    "--tag",
+    "tags",
+    multiple=True,
+    help="A tag (repeatable); project:api keeps the record to that project, "
+    "else it is shown in every project.",
+)
 @click.option("--description", "-d", help="One line shown in listings (default: first line).")
 @click.option("--source", help="Where this was learned, e.g. codex:session:ID.")
 @click.option("--profile", help="Which tool it came from.")

@@ -49,6 +49,7 @@ from brain.home.results import (
     ShowResult,
     WriteResult,
 )
+from brain.home.scope import projects_of, scoped_key
 from brain.home.transaction import (
     RecordNotFoundError,
     Staged,
@@ -239,14 +240,20 @@ class Home:
         """Store ``text`` as a record; an existing record with the same key is superseded.
 
         Relearning a key keeps the old record's type and tags unless new ones are given;
-        a new key defaults to type ``fact``.
+        a new key defaults to type ``fact``. The record is the person's own (shown in every
+        project) unless ``tags`` name one ``project:<name>``; then a key derived from the
+        text ends in ``-<name>``, so the same words in two projects are two records.
         """
         if type is not None:
             check_type(redact(type))  # the error echoes the type: never a secret in it
         body = redact(text).strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
-        key = validate_new_key(key) if key is not None else slugify(body)
+        if key is not None:
+            key = validate_new_key(key)
+        else:
+            projects = sorted(projects_of(tags))
+            key = scoped_key(slugify(body), projects[0] if len(projects) == 1 else None)
         if not 0.0 <= confidence <= 1.0:
             raise BrainError(f"confidence must be between 0 and 1, not {confidence}")
         summary = redact(description) if description else first_line(body)

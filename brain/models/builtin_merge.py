@@ -1,7 +1,8 @@
 """The built-in phase 2: fold new candidates into the stored records by rules.
 
-Same key supersedes; a near-duplicate (token Jaccard >= 0.8, same project scope) folds
-into the existing record, with the new tags merged in; the rest is added. No model, no
+Same key supersedes; a near-duplicate (token Jaccard >= 0.8) in the same project scope
+folds into the existing record, with the new tags merged in; a project's memory that
+the person's own record already says is a duplicate (``none``); the rest is added. No model, no
 prompt: what :class:`brain.models.builtin.BuiltinModel` answers for ``consolidate``.
 """
 
@@ -68,6 +69,12 @@ def _against_existing(memory: Candidate, existing: list[ExistingRecord]) -> Oper
         score = _similar(memory, record)
         if score < DUPLICATE_JACCARD or not _same_scope(memory.tags, record.tags):
             continue
+        if _projects(record.tags) != _projects(memory.tags):
+            if _projects(record.tags):
+                continue  # another scope's record: never merged into
+            # The person's own record says it already; a project's memory never widens
+            # into it (its scope is kept, see brain.pipeline.bounds).
+            return Operation("none", memory.key, f"the person's {record.key} says it ({score:.2f})")
         tags = tuple(dict.fromkeys(record.tags + memory.tags))
         if tags == record.tags:  # nothing new to fold in
             return Operation("none", record.key, f"duplicate of {record.key} ({score:.2f})")

@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterator
 from typing import cast
 
+from brain.home import scope
 from brain.home.records import slugify
 from brain.home.redact import redact
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
@@ -319,11 +320,8 @@ def key_of(description: str) -> str:
 
 
 def project_name(project: str | None) -> str | None:
-    """The last part of a session's working directory, Windows or POSIX."""
-    if not project:
-        return None
-    name = re.split(r"[\\/]", project.rstrip("/\\"))[-1]
-    return name or None
+    """The project a session's working directory belongs to (see :mod:`brain.home.scope`)."""
+    return scope.project_name(project)
 
 
 def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None:

@@ -1,10 +1,22 @@
 """What phase 2 may do with a model's answer: only what its input allows.
 
 A model asked to fold five raw memories into the records can answer anything: fifty
-``add`` operations, keys nobody asked about, a merge of records it was never shown.
-:func:`tie` keeps the operations on keys the run sent (the raw memories' and the
-shown records'), at most two per key sent (an update then an archive, say), and says
-which raw memories the kept operations account for; the rest stay pending.
+``add`` operations, keys nobody asked about, a merge of records it was never shown, a
+project's rule moved to another project or made everyone's. :func:`tie` keeps the
+operations on keys the run sent (the raw memories' and the shown records'), at most two
+per key sent (an update then an archive, say), and says which raw memories the kept
+operations account for; the rest stay pending.
+
+It also keeps each operation in its scope (see :mod:`brain.home.scope`). What an
+operation writes belongs to the project of the key it writes: a raw memory learned in
+project A, or a record tagged ``project:A``, is written with ``project:A`` whatever tags
+the model gave, and it absorbs only keys of the same scope. One widening is allowed:
+the same fact (one base key, ``prefer-pnpm`` for ``prefer-pnpm-web`` and
+``prefer-pnpm-api``) said in two or more scopes may become, or join, the person's own
+record under the base key, when the model writes it with no project tag; a single
+project's memory never does. An operation that copies another project's words (four
+words in a row that its own scope's memories never said; for the person's record, that
+not every scope said) is dropped: a project's text never reaches another's.
 """
 
 from __future__ import annotations
@@ -12,11 +24,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
-from brain.home.records import KEY_MAX
+from brain.home.scope import PROJECT_TAG, base_key, projects_of
 from brain.models.schema import Operation
 
-__all__ = ["Tied", "scoped_key", "tie"]
+__all__ = ["Source", "Tied", "tie"]
+
+_RUN = 4  # words in a row that count as copied text
+
+
+class Source(Protocol):
+    """A raw memory or a stored record as the run sent it."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def body(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,8 +52,9 @@ class Tied:
     """The operations a run may apply.
 
     Attributes:
-        operations: the kept operations, in the model's order.
-        dropped: how many the model gave that were not kept (unknown key, over the cap).
+        operations: the kept operations, in the model's order, tags set to their scope.
+        dropped: how many the model gave that were not kept (unknown key, over the cap,
+            out of scope).
         handled: the raw memory keys a kept operation names (its key or a merged key);
             only raw memories with one of these keys are consumed by the run.
     """
@@ -35,45 +64,132 @@ class Tied:
     handled: frozenset[str]
 
 
-def tie(ops: Sequence[Operation], raw_keys: Iterable[str], record_keys: Iterable[str]) -> Tied:
-    """Keep the operations on keys this run sent, at most twice as many as keys sent.
+def tie(ops: Sequence[Operation], raws: Sequence[Source], records: Sequence[Source]) -> Tied:
+    """Keep the operations on keys this run sent, each in its own scope.
 
     Args:
         ops: the model's operations (already through the safety filter).
-        raw_keys: the keys of the raw memories sent.
-        record_keys: the keys of the stored records sent.
+        raws: the raw memories sent.
+        records: the stored records sent.
 
     Returns:
         The kept operations, how many were dropped, and which raw keys they handle.
     """
-    raws, records = frozenset(raw_keys), frozenset(record_keys)
-    known = raws | records
-    cap = 2 * len(known)
+    sent = _Sent(raws, records)
+    cap = 2 * len(sent.tags)
     kept: list[Operation] = []
     for op in ops:
-        if len(kept) >= cap or op.key not in known:
-            continue
-        if op.op == "archive" and op.key not in records:
-            continue  # only a record that exists can be archived
-        merged = tuple(k for k in op.merged_keys if k in known and k != op.key)
-        kept.append(replace(op, merged_keys=merged) if merged != op.merged_keys else op)
+        placed = _place(op, sent) if len(kept) < cap else None
+        if placed is not None:
+            kept.append(placed)
     named = {k for op in kept for k in (op.key, *op.merged_keys)}
-    return Tied(tuple(kept), len(ops) - len(kept), frozenset(named & raws))
+    return Tied(tuple(kept), len(ops) - len(kept), frozenset(named & set(sent.raw_keys)))
 
 
-def _projects(tags: Iterable[str]) -> set[str]:
-    return {t[8:].strip().lower() for t in tags if t.startswith("project:") and t[8:].strip()}
+class _Sent:
+    """The run's keys, their tags and their words (a raw's tags win over a record's)."""
+
+    def __init__(self, raws: Sequence[Source], records: Sequence[Source]) -> None:
+        self.raw_keys = [r.key for r in raws]
+        self.record_keys = {r.key for r in records}
+        self.tags: dict[str, tuple[str, ...]] = {r.key: r.tags for r in records}
+        self.tags.update({r.key: r.tags for r in raws})
+        self.scopes = {key: projects_of(tags) for key, tags in self.tags.items()}
+        self.words: dict[str, set[tuple[str, ...]]] = {}
+        self.by_scope: dict[frozenset[str], set[tuple[str, ...]]] = {}
+        for item in (*records, *raws):
+            runs = _runs(item.description, item.body)
+            self.words.setdefault(item.key, set()).update(runs)
+            self.by_scope.setdefault(self.scopes[item.key], set()).update(runs)
+
+    def scope(self, key: str) -> frozenset[str]:
+        return self.scopes[key]
+
+    def projects_but(self, scope: frozenset[str]) -> list[set[tuple[str, ...]]]:
+        """The words of every project's memories but ``scope``'s."""
+        return [words for other, words in self.by_scope.items() if other and other != scope]
+
+    def base(self, key: str) -> str:
+        projects = self.scope(key)
+        return base_key(key, next(iter(projects))) if len(projects) == 1 else key
 
 
-def scoped_key(key: str, tags: Iterable[str], holder_tags: Iterable[str] | None) -> str:
-    """``key``, or the key made unique to its project when another project holds it.
+def _place(op: Operation, sent: _Sent) -> Operation | None:
+    """``op`` kept in its scope, or None when the run cannot apply it."""
+    if op.op == "none":
+        return op if op.key in sent.tags else None
+    if op.op == "archive":
+        # Only a record that exists, and only one of a scope this run's memories are in.
+        scopes = {sent.scope(k) for k in sent.raw_keys} | {frozenset[str]()}
+        return op if op.key in sent.record_keys and sent.scope(op.key) in scopes else None
+    if _global(op) and _widens(op, sent):
+        return _to_person(op, sent)
+    return _in_scope(op, sent) if op.key in sent.tags else None
 
-    "Run ruff format before every commit" learned in two projects is two rules: the
-    second must not supersede the first. A record with no project tag is the person's
-    own and is superseded by any project's record of the same key, as before.
-    """
-    mine, theirs = _projects(tags), _projects(holder_tags or ())
-    if not mine or not theirs or mine & theirs:
-        return key
-    suffix = "-" + re.sub(r"[^a-z0-9]+", "-", sorted(mine)[0]).strip("-")
-    return key[: KEY_MAX - len(suffix)].rstrip("-._") + suffix
+
+def _global(op: Operation) -> bool:
+    return not projects_of(op.tags)
+
+
+def _sources(op: Operation, sent: _Sent) -> list[str]:
+    return [k for k in dict.fromkeys((op.key, *op.merged_keys)) if k in sent.tags]
+
+
+def _widens(op: Operation, sent: _Sent) -> bool:
+    """The op makes one fact, said in two scopes or more, the person's own record."""
+    sources = _sources(op, sent)
+    if op.key in sent.tags and sent.scope(op.key):
+        return False  # a project's key stays that project's
+    scopes: set[frozenset[str]] = {sent.scope(k) for k in sources}
+    return len(scopes) >= 2 and all(sent.base(k) == op.key for k in sources)
+
+
+def _in_scope(op: Operation, sent: _Sent) -> Operation | None:
+    """The op with the tags of the key it writes, absorbing only keys of that scope."""
+    scope = sent.scope(op.key)
+    merged = tuple(k for k in op.merged_keys if k in sent.tags and k != op.key)
+    merged = tuple(k for k in merged if sent.scope(k) == scope)
+    # Another project's words are foreign; the person's own are shown everywhere anyway.
+    own, foreign = sent.by_scope.get(scope, set()), sent.projects_but(scope)
+    return _checked(op, own, foreign, sent.tags[op.key], merged)
+
+
+def _to_person(op: Operation, sent: _Sent) -> Operation | None:
+    """The op as the person's own record: it may say only what every scope said."""
+    sources = _sources(op, sent)
+    by_scope: dict[frozenset[str], set[tuple[str, ...]]] = {}
+    for key in sources:
+        by_scope.setdefault(sent.scope(key), set()).update(sent.words[key])
+    shared = set.intersection(*by_scope.values())
+    own = shared | sent.by_scope.get(frozenset(), set())
+    foreign = sent.projects_but(frozenset())
+    merged = tuple(k for k in sources if k != op.key)
+    return _checked(op, own, foreign, (), merged)
+
+
+def _checked(
+    op: Operation,
+    own: set[tuple[str, ...]],
+    foreign: list[set[tuple[str, ...]]],
+    scope_tags: Iterable[str],
+    merged: tuple[str, ...],
+) -> Operation | None:
+    """``op`` with its scope's project tags, or None when it copies words another scope
+    said and its own did not."""
+    for run in _runs(op.description or "", op.body or "") - own:
+        if any(run in words for words in foreign):
+            return None
+    projects = [t for t in scope_tags if t.startswith(PROJECT_TAG)]
+    tags = tuple(dict.fromkeys([*(t for t in op.tags if not t.startswith(PROJECT_TAG)), *projects]))
+    if (tags, merged) == (op.tags, op.merged_keys):
+        return op
+    return replace(op, tags=tags, merged_keys=merged)
+
+
+def _runs(*texts: str) -> set[tuple[str, ...]]:
+    """Every run of :data:`_RUN` words in ``texts`` (lowercased, punctuation ignored)."""
+    found: set[tuple[str, ...]] = set()
+    for text in texts:
+        words = re.findall(r"[^\W_]+", text.lower())
+        found.update(tuple(words[i : i + _RUN]) for i in range(len(words) - _RUN + 1))
+    return found

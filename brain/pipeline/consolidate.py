@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
 from brain.home.records import InvalidKeyError, Record, new_id, validate_key
+from brain.home.scope import projects_of, scoped_key
 from brain.home.uses import all_uses, last_used
 from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
-from brain.pipeline.bounds import scoped_key, tie
+from brain.pipeline.bounds import tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
 from brain.pipeline.related import existing_of, related_records
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
@@ -91,6 +92,13 @@ def _batch(home: Home, pending: list[RawMemory]) -> list[RawMemory]:
     return sorted(ranked[:cap], key=lambda m: order[m.id])
 
 
+def _scoped(memory: RawMemory) -> RawMemory:
+    """A raw memory under its project's key (those written before keys were scoped)."""
+    projects = sorted(projects_of(memory.tags))
+    key = scoped_key(memory.key, projects[0]) if len(projects) == 1 else memory.key
+    return memory if key == memory.key else replace(memory, key=key)
+
+
 def _candidate(memory: RawMemory) -> Candidate:
     return Candidate(
         key=memory.key,
@@ -150,6 +158,7 @@ class _Run:
 
 
 NOTHING_TO_DO = "no raw memories pending and no record to archive"
+_NOTHING_KEPT = "no operation of the model's was within bounds; {} raw memories stay pending"
 STEPS = 4  # a run's steps, for a progress display: find, ask, change, commit
 
 
@@ -197,7 +206,7 @@ def consolidate(
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
     chosen = open_model(home, model, "consolidate")
     step = progress or _quiet
-    raw = _batch(home, pending)
+    raw = [_scoped(m) for m in _batch(home, pending)]
     related = related_records(home, catalog, raw)
     step(1, STEPS)
     existing = [existing_of(r) for r in related.values()]
@@ -207,7 +216,7 @@ def consolidate(
     # Forced with nothing pending, the run only archives what decayed: no model call.
     answered = _operations(home, chosen, raw, existing, budget) if raw else []
     step(2, STEPS)
-    tied = tie(answered, [m.key for m in raw], related)
+    tied = tie(answered, raw, list(related.values()))
     ops = list(tied.operations)
     # Only the raw memories an operation accounts for are consumed; the rest stay pending.
     sent, raw = raw, [m for m in raw if m.key in tied.handled]
@@ -224,7 +233,11 @@ def consolidate(
         _decay(run, {op.key for op in ops})
         step(3, STEPS)
         if not raw and not run.changes:  # no commit, and the last run's diff stays
-            return ConsolidateResult(run_id, model, False, NOTHING_TO_DO, raw_left=0)
+            why = NOTHING_TO_DO if not tied.dropped else _NOTHING_KEPT.format(len(sent))
+            left = len(pending) - len(raw)
+            return ConsolidateResult(
+                run_id, model, False, why, raw_left=left, dropped=tied.dropped, raw_sent=len(sent)
+            )
         sha, message = _commit(tx, run, run_id, ops, budget)
     step(STEPS, STEPS)
     runs.clear_error(home, "consolidate")
@@ -286,10 +299,14 @@ def _apply(run: _Run, op: Operation) -> None:
     if op.op in ("add", "update", "merge"):
         sessions = _sessions_for(run, (op.key, *op.merged_keys))
         current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
-        key = scoped_key(op.key, op.tags, current.tags if current is not None else None)
-        if key != op.key:  # another project holds the key: this one gets its own
-            op = replace(op, key=key)
-            current = run.writes.get(key) or views.load_quietly(run.home.record_path(key))
+        if current is not None and projects_of(current.tags) != projects_of(op.tags):
+            # Another scope holds the key (a record written before keys were scoped):
+            # this project's record gets its own key; the person's never displaces one.
+            mine = sorted(projects_of(op.tags))
+            if len(mine) != 1:
+                return
+            op = replace(op, key=scoped_key(op.key, mine[0]))
+            current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
         record = views.record_from_operation(op, current, sessions, run.now)
         absorbed = []
         for other in op.merged_keys:

@@ -20,6 +20,7 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import iso, new_id, utcnow
 from brain.home.redact import redact
+from brain.home.scope import project_name, scoped_key, with_project
 from brain.models.base import Model, ModelError, ModelSettings
 from brain.models.budget import Budget
 from brain.models.registry import get_model
@@ -270,13 +271,16 @@ def _write_run(
 
 
 def _raw(memory: Candidate, ref: SessionRef, run_id: str, now: datetime) -> RawMemory:
+    # A memory belongs to the project its session ran in, whatever tags the model gave:
+    # one project's rule can never be written under another's name, nor as everyone's.
+    project = redact(project_name(ref.project) or "") or None
     return RawMemory(
         id=new_id(),
-        key=memory.key,
+        key=scoped_key(memory.key, project),
         type=memory.type,
         description=redact(memory.description),
         body=redact(memory.body),
-        tags=tuple(redact(t) for t in memory.tags),
+        tags=with_project((redact(t) for t in memory.tags), project),
         confidence=memory.confidence,
         session=session_label(ref),
         evidence=memory.evidence,

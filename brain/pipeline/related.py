@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from brain.home.scope import base_key, projects_of
 from brain.models.schema import ExistingRecord
 from brain.pipeline import views
 
@@ -42,7 +43,11 @@ def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> d
     index, _ = catalog.open()
     try:
         for memory in raw:
-            paths = [home.record_path(memory.key)]
+            # The record of its own key, and the person's (or an older, unscoped) record
+            # of the same fact: phase 2 may fold a project's memory into it.
+            projects = sorted(projects_of(memory.tags))
+            base = base_key(memory.key, projects[0]) if len(projects) == 1 else memory.key
+            paths = [home.record_path(k) for k in dict.fromkeys((memory.key, base))]
             hits = index.search(
                 f"{memory.description} {memory.body}", k=RELATED_K, kinds=["record"]
             )

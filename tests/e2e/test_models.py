@@ -153,14 +153,15 @@ def test_the_persons_cli_consolidates(provider: str, model: ModelServer, project
     set_up(env, provider, project)
     run(env, "config", "set", "consolidation_model", provider)
     model.match = INTERNAL_MARK
+    key = "e2e-command-proj"  # learned in the project "proj": its key says so
     add = {
         "op": "add",
-        "key": "e2e-command",
+        "key": key,
         "reason": "A standing way to run the suite.",
         "type": "fact",
         "description": "End-to-end tests run with make e2e",
         "body": FACT,
-        "merged_keys": ["e2e-command"],
+        "merged_keys": [key],
     }
     model.push(Reply(json.dumps(ANSWER)), Reply(json.dumps({"operations": [add]})))
     run(env, "extract")
@@ -170,7 +171,7 @@ def test_the_persons_cli_consolidates(provider: str, model: ModelServer, project
     assert not model.script and len(model.requests) == 2, done  # one call per phase
     asked = model.turns()[-1].text
     assert INTERNAL_MARK in asked and FACT in asked  # phase 2 sees the raw memory
-    record = Path(os.environ["BRAIN_HOME"]) / "memories" / "e2e-command.md"
+    record = Path(os.environ["BRAIN_HOME"]) / "memories" / f"{key}.md"
     assert FACT in record.read_text(), done
 
 

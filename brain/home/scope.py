@@ -1,0 +1,130 @@
+"""Which project a record belongs to, and the key that keeps it there.
+
+A record tagged ``project:<name>`` belongs to that project alone; a record with no
+project tag is the person's own and is shown in every project. A project's name is the
+name of the git checkout a session ran in (the nearest directory above its working
+directory that holds ``.git``; a linked worktree counts as its main checkout), else the
+working directory's own name. The session-start context, phase 1 and phase 2 all name
+a project through :func:`project_name`, so they agree on it.
+
+A key is unique per scope: a record learned in a project has a key that ends in
+``-<project>`` (:func:`scoped_key`), so "run ruff format before every commit" said in
+two projects is two records, and two machines learning it in the same project write the
+same one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from brain.home.records import KEY_MAX
+
+__all__ = [
+    "PROJECT_TAG",
+    "base_key",
+    "key_suffix",
+    "project_name",
+    "projects_of",
+    "scoped_key",
+    "with_project",
+]
+
+PROJECT_TAG = "project:"
+
+
+def projects_of(tags: Iterable[str]) -> frozenset[str]:
+    """The projects named by ``project:<name>`` tags, lowercased (empty: the person's own)."""
+    return frozenset(
+        t[len(PROJECT_TAG) :].strip().lower()
+        for t in tags
+        if t.startswith(PROJECT_TAG) and t[len(PROJECT_TAG) :].strip()
+    )
+
+
+def with_project(tags: Iterable[str], project: str | None) -> tuple[str, ...]:
+    """``tags`` with every project tag replaced by ``project:<project>`` (none: no project)."""
+    kept = [t for t in tags if not t.startswith(PROJECT_TAG)]
+    return tuple(dict.fromkeys([*kept, *([PROJECT_TAG + project] if project else [])]))
+
+
+def key_suffix(project: str) -> str:
+    """``-<project>`` as key characters; a name with no letter or digit gets a short hash."""
+    slug = re.sub(r"[^a-z0-9]+", "-", project.lower()).strip("-")[:40].strip("-")
+    return "-" + (slug or "p" + hashlib.sha256(project.encode()).hexdigest()[:8])
+
+
+def scoped_key(key: str, project: str | None) -> str:
+    """``key`` made unique to ``project``: ``<key>-<project>`` (unchanged without a project,
+    or when it already ends that way), cut to fit the key length limit."""
+    if not project:
+        return key
+    suffix = key_suffix(project)
+    if key.endswith(suffix):
+        return key
+    return key[: KEY_MAX - len(suffix)].rstrip("-._") + suffix
+
+
+def base_key(key: str, project: str | None) -> str:
+    """``key`` without ``project``'s suffix: what the same fact is called person-wide."""
+    suffix = key_suffix(project) if project else ""
+    return key[: -len(suffix)] if suffix and key.endswith(suffix) and key != suffix[1:] else key
+
+
+def project_name(where: str | Path | None) -> str | None:
+    """The project a working directory belongs to: its git checkout's name, else its own.
+
+    Args:
+        where: a session's working directory (POSIX or Windows), or a bare name.
+
+    Returns:
+        The name, or None for no directory. A directory that does not exist here (a
+        session from another machine, a bare ``--project`` name) is named by its last part.
+    """
+    if where is None or not str(where).strip():
+        return None
+    text = str(where).rstrip("/\\")
+    path = Path(text or "/")
+    if not path.is_absolute() and path.is_dir():  # "." or "src": a directory here
+        path = path.resolve()
+    root = _checkout(path)
+    return (root.name if root is not None else re.split(r"[\\/]", str(path))[-1]) or None
+
+
+def _checkout(start: Path) -> Path | None:
+    """The nearest directory at or above ``start`` holding ``.git``, below the user's
+    home directory (a dotfiles repository in ``~`` is not every folder's project)."""
+    try:
+        if not start.is_dir():
+            return None
+        stop = {Path(start.anchor)}
+        with contextlib.suppress(RuntimeError):  # no home directory: only the root stops
+            stop.add(Path.home())
+        for folder in (start, *start.parents):
+            if folder in stop:
+                return None
+            marker = folder / ".git"
+            if marker.is_dir():
+                return folder
+            if marker.is_file():
+                return _main_checkout(marker) or folder
+    except OSError:
+        return None
+    return None
+
+
+def _main_checkout(marker: Path) -> Path | None:
+    """A linked worktree's main checkout (``gitdir: <main>/.git/worktrees/<name>``)."""
+    try:
+        first = marker.read_text(encoding="utf-8", errors="replace").splitlines()[0]
+    except (OSError, IndexError):
+        return None
+    if not first.startswith("gitdir:"):
+        return None
+    gitdir = Path(first[len("gitdir:") :].strip())
+    if gitdir.parent.name == "worktrees" and gitdir.parent.parent.name == ".git":
+        return gitdir.parent.parent.parent
+    return None
