@@ -275,8 +275,8 @@ def test_a_shell_command_that_fetched_text_taints_the_session(
 
     extract(brain, now=LATER)
 
-    assert [m.key for m in brain.review().held] == (["lint-first"] if held else [])
-    assert [m.key for m in pending_raw(brain)] == ([] if held else ["lint-first"])
+    assert [m.key for m in brain.review().held] == (["lint-first-shop"] if held else [])
+    assert [m.key for m in pending_raw(brain)] == ([] if held else ["lint-first-shop"])
 
 
 def test_a_rejected_memory_never_reaches_phase_two(
