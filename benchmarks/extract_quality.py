@@ -20,12 +20,14 @@ Then ``brain recall --sessions`` R@5: the sessions are harvested into a fresh ho
 each question is asked; a question counts when one of its answering turns is among the
 first five hits.
 
-Every figure is printed three times: on the sessions the rules were tuned against
-(``existing``), on the ``holdout`` sessions (``"split": "holdout"`` in ``labels.json``:
-labelled blind and never used to tune a rule, so a rule change shows there whether it
-generalises), and on ``all``. ``--model`` adds a configured model (``--fake`` serves one from a
-scripted server on 127.0.0.1: a plumbing check, not a quality figure). ``--speed`` times
-the builtin on a synthetic session of 10,000 turns (median of five runs).
+Every figure is printed per set: on the sessions the rules were tuned against
+(``existing``, those without a ``"split"`` in ``labels.json``), on each named hold-out set
+(``"split": "holdout"``, ``"split": "holdout2"``, ...: labelled blind and not to be used to
+tune a rule, so a rule change shows there whether it generalises; ``holdout`` has since
+been tuned against, ``holdout2`` is the blind one), and on ``all``. ``--model`` adds a
+configured model (``--fake`` serves one from a scripted server on 127.0.0.1: a plumbing
+check, not a quality figure). ``--speed`` times the builtin on a synthetic session of
+10,000 turns (median of five runs).
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from brain.sessions import sources  # noqa: E402
 from brain.sessions.sources.base import Transcript, Turn  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "extract_quality"
-SPLITS = ("existing", "holdout", "all")
+EXISTING = "existing"
 
 
 @dataclass
@@ -116,8 +118,15 @@ def load() -> tuple[list[dict[str, Any]], list[str]]:
 
 
 def split_of(session: dict[str, Any]) -> str:
-    """``holdout`` for the sessions kept out of rule tuning, ``existing`` for the rest."""
-    return "holdout" if session.get("split") == "holdout" else "existing"
+    """The session's named set (``"split"`` in ``labels.json``), ``existing`` without one."""
+    return str(session.get("split") or EXISTING)
+
+
+def splits(labelled: list[dict[str, Any]]) -> list[str]:
+    """The sets to report: ``existing``, the named sets in the order they first appear in
+    ``labels.json``, then ``all``."""
+    named = [split_of(s) for s in labelled if split_of(s) != EXISTING]
+    return [EXISTING, *dict.fromkeys(named), "all"]
 
 
 def score(
@@ -126,7 +135,7 @@ def score(
     """Run phase 1 of ``model_name`` on every session and count against the labels, per
     split and over all sessions."""
     model = get_model(model_name, ModelSettings(api_base=api_base, timeout=60))
-    results = {name: Score() for name in SPLITS}
+    results = {name: Score() for name in splits(labelled)}
     for session in labelled:
         task = ExtractTask(session["transcript"], 20_000, 20_000, 2_000)
         memories = model.extract(task, Budget(None)).memories
@@ -175,8 +184,9 @@ def session_recall(labelled: list[dict[str, Any]], k: int = 5) -> dict[str, dict
     (one harvest into one home, so every question searches every session)."""
     from brain.api import Brain
 
-    asked = dict.fromkeys(SPLITS, 0)
-    hit = dict.fromkeys(SPLITS, 0)
+    names = splits(labelled)
+    asked = dict.fromkeys(names, 0)
+    hit = dict.fromkeys(names, 0)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["BRAIN_HOME"] = str(Path(tmp) / "home")
         brain, _ = Brain.init(Path(tmp) / "home")
@@ -197,7 +207,7 @@ def session_recall(labelled: list[dict[str, Any]], k: int = 5) -> dict[str, dict
             "questions": asked[name],
             f"R@{k}": round(hit[name] / asked[name], 3) if asked[name] else None,
         }
-        for name in SPLITS
+        for name in names
     }
 
 
@@ -308,7 +318,7 @@ def main() -> None:
                     len(x["keep"]) for x in labelled if name in (split_of(x), "all")
                 ),
             }
-            for name in SPLITS
+            for name in splits(labelled)
         },
         "missing": missing,
         "models": {},
@@ -333,7 +343,8 @@ def main() -> None:
 
 
 def _print(report: dict[str, Any]) -> None:
-    """The report as a table: every model on the existing, hold-out and all sessions."""
+    """The report as a table: every model on the existing sessions, each hold-out set and
+    all sessions."""
     print(
         f"{report['sessions']} sessions {report['by_source']}, {report['keep_labels']} keep labels"
     )
