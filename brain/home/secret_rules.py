@@ -14,8 +14,10 @@ Three groups, each a tuple of ``(kind, pattern)``:
   ``the password is stored in the vault`` say nothing secret.
 
 The shapes follow the providers' documented formats and the public gitleaks rule set;
-each pattern starts with a literal or a rare word so a scan of a long transcript stays
-fast (measured by ``benchmarks/redact.py``).
+a ``PREFIXED`` pattern starts with a literal character (or names in ``NEEDLES`` a
+literal every match holds) and the others with a rare word, so
+:mod:`brain.home.prefilter` can tell in a few passes which rules a long transcript
+needs at all (measured by ``benchmarks/redact.py``).
 """
 
 from __future__ import annotations
@@ -24,22 +26,31 @@ from typing import NamedTuple
 
 from brain.home.patterns import lazy
 
-__all__ = ["IN_CONTEXT", "NEEDLES", "PREFIXED", "PROSE", "Shape", "is_placeholder", "looks_secret"]
+__all__ = [
+    "IN_CONTEXT",
+    "KEY_HINTS",
+    "NEEDLES",
+    "PREFIXED",
+    "PROSE",
+    "Shape",
+    "is_placeholder",
+    "looks_secret",
+]
 
 _B64 = r"[A-Za-z0-9+/]"
-# A literal each of these shapes holds: the regex, which cannot skip ahead to it on its
-# own, runs only on a text that contains it.
+# A literal each of these shapes holds, for those whose regex does not start with one:
+# the regex runs only on a text that contains it.
 NEEDLES = {
     "telegram_bot_token": ":AA",
     "mailchimp_key": "-us",
     "azure_ad_secret": "Q~",
     "terraform_token": ".atlasv1.",
-    "twitter_bearer": "A" * 20,
     "mapbox_token": "k.eyJ",
 }
 _END = r"(?![A-Za-z0-9_-])"
 
-# Each pattern's leading literal must be common to all its matches (no top-level |).
+# Each pattern starts with one literal character common to all its matches (no
+# top-level |, no quantifier on it), unless NEEDLES names a literal for it.
 PREFIXED: tuple[tuple[str, str], ...] = (
     ("twilio_key", r"SK[0-9a-fA-F]{32}" + _END),
     ("mailgun_key", r"key-[0-9a-zA-Z]{32}" + _END),
@@ -91,7 +102,7 @@ PREFIXED: tuple[tuple[str, str], ...] = (
     ("jfrog_key", r"AKCp[A-Za-z0-9]{60,}"),
     ("mailchimp_key", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
     ("facebook_token", r"EAA[A-Za-z0-9]{90,}"),
-    ("twitter_bearer", r"A{20,}[A-Za-z0-9%]{30,}"),
+    ("twitter_bearer", "A" * 20 + r"A*[A-Za-z0-9%]{30,}"),  # a literal prefix scans fast
     ("sentry_token", r"sntry[su]_[A-Za-z0-9_=+/]{40,}"),
     ("infracost_key", r"ico-[A-Za-z0-9]{32}" + _END),
     ("typeform_token", r"tfp_[A-Za-z0-9_.=-]{40,60}"),
@@ -178,7 +189,29 @@ IN_CONTEXT: tuple[Shape, ...] = (
     ),
 )
 
-_WORD_HINTS = ("pass", "pwd", "pw", "secret", "token", "api", "access", "cred", "pin")
+
+def _joined(first: str, second: str, seps: str) -> tuple[str, ...]:
+    """``first`` and ``second`` written together, and with each separator between."""
+    return (first + second,) + tuple(first + sep + second for sep in seps)
+
+
+# The words a key of ``redact``'s assignment rule can start with, spelled out so that
+# ``api_timeout`` or ``author`` is not a place to try the rule.
+KEY_HINTS = (
+    ("password", "passwd", "passphrase", "pwd", "secret", "token", "credential")
+    + _joined("api", "key", "_.-")
+    + _joined("access", "key", "_.-")
+    + _joined("private", "key", "_.-")
+    + _joined("client", "secret", "_.-")
+    + _joined("auth", "key", "_.-")
+)
+
+# The words of ``_WORDS`` spelled out far enough that ``api_timeout`` is not one.
+_WORD_HINTS = (
+    ("pass", "pw", "secret", "token", "cred", "pin")
+    + _joined("api", "key", " _-")
+    + _joined("access", "key", " _-")
+)
 _WORDS = (
     r"(?:pass(?:word|wd|phrase|code)?s?|pwd|pw|secret(?:[ _-]?key)?s?|tokens?|api[ _-]?keys?"
     r"|access[ _-]?keys?|credentials?|creds|pin)"

@@ -1,0 +1,137 @@
+"""Tell in a few passes which redaction rules can match a text at all.
+
+A hundred rules, each scanning a long transcript, cost a hundred passes over it even
+when nothing matches, and a ``str.find`` for each rule's literal costs as much as the
+rule's own scan. Python's ``re`` skips ahead to a literal first character in C, but an
+alternation of literals that start with different characters makes it try every
+alternative at nearly every offset, which is slower still. So the literals are grouped
+by their first character: one regex per character, each a cheap scan, tells which
+rules are worth running (:class:`Heads`) or where the words a rule starts with are
+(:class:`Words`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+__all__ = ["Heads", "Words", "lead", "matches_at"]
+
+# Characters a head may start with as they are; any other must be escaped (``\.``).
+_PLAIN_LEADS = frozenset("-_:~/@=,;'\" ")
+
+
+def lead(head: str) -> tuple[str, str]:
+    """A head split into the literal character its matches start with and the rest.
+
+    Raises:
+        ValueError: the head does not start with a literal character standing alone,
+            or holds a capturing group (the groups say which head matched).
+    """
+    if head[:1] == "\\" and len(head) > 1 and not head[1].isalnum():
+        char, rest = head[1], head[2:]
+    elif head[:1].isalnum() or head[:1] in _PLAIN_LEADS:
+        char, rest = head[0], head[1:]
+    else:
+        raise ValueError(f"a head must start with a literal character: {head!r}")
+    if rest[:1] in ("*", "+", "?", "{") or re.compile(head).groups:
+        raise ValueError(f"a head must start with one literal and capture nothing: {head!r}")
+    return char, rest
+
+
+class Heads:
+    """Which of many regexes, each starting with a literal character, match a text.
+
+    A head is a regex every match of some rule starts with (or holds); the rule is worth
+    running on a text only if its head matches somewhere in it. The heads sharing a
+    first character are one regex, ``c(?:(?:rest1)()|(?:rest2)()|...)``: ``re`` skips
+    ahead to ``c`` in C and rejects most alternatives on their first character, and the
+    empty group that took part says which head matched.
+    """
+
+    def __init__(self, heads: Iterable[str]) -> None:
+        groups: dict[str, list[tuple[int, str]]] = {}
+        for i, head in enumerate(heads):
+            char, rest = lead(head)
+            groups.setdefault(char, []).append((i, rest))
+        self._groups = tuple(
+            (
+                char,
+                re.compile(
+                    re.escape(char) + "(?:" + "|".join(f"(?:{r})()" for _, r in members) + ")"
+                ),
+                tuple(i for i, _ in members),
+                tuple(re.compile(r) for _, r in members),
+            )
+            for char, members in groups.items()
+        )
+
+    def present(self, text: str) -> set[int]:
+        """The indices of the heads that match somewhere in ``text``."""
+        found: set[int] = set()
+        for char, regex, members, rests in self._groups:
+            for match in regex.finditer(text):
+                found.add(members[(match.lastindex or 1) - 1])
+                # Another head of the group matching inside this match (or at its start,
+                # listed later) is hidden by it; such matches are real secrets and rare,
+                # so they are looked for by hand.
+                pos = match.start()
+                while 0 <= pos < match.end():
+                    for i, rest in zip(members, rests, strict=True):
+                        if i not in found and rest.match(text, pos + 1):
+                            found.add(i)
+                    pos = text.find(char, pos + 1, match.end())
+        return found
+
+
+class Words:
+    """Where lower-case words start in a lower-cased text, one pass per first character."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        groups: dict[str, list[str]] = {}
+        for word in dict.fromkeys(words):
+            groups.setdefault(word[0], []).append(word)
+        self._groups = tuple(
+            # Longest first, so the alternation reports the longest word at an offset.
+            re.compile("|".join(re.escape(w) for w in sorted(members, key=len, reverse=True)))
+            for members in groups.values()
+        )
+        # A match consumes its word, hiding a word of the same group that starts inside
+        # it ("pass" inside "passw", "sshpass"): those are checked by hand there.
+        self._inside = {
+            word: tuple(
+                (other, k)
+                for other in members
+                for k in range(len(word))
+                if (k or other != word) and word.startswith(other[:1], k)
+            )
+            for members in groups.values()
+            for word in members
+        }
+
+    def offsets(self, lowered: str) -> dict[str, list[int]]:
+        """Every offset (overlapping ones too) of every word in ``lowered``."""
+        found: dict[str, list[int]] = {}
+        for regex in self._groups:
+            for match in regex.finditer(lowered):
+                word, pos = match.group(), match.start()
+                found.setdefault(word, []).append(pos)
+                for other, k in self._inside[word]:
+                    if lowered.startswith(other, pos + k):
+                        found.setdefault(other, []).append(pos + k)
+        for positions in found.values():
+            positions.sort()
+        return found
+
+
+def matches_at(
+    regex: re.Pattern[str], text: str, words: Iterable[str], offsets: dict[str, list[int]]
+) -> Iterator[re.Match[str]]:
+    """The matches of ``regex`` that start where one of ``words`` does (``offsets`` is
+    :meth:`Words.offsets` of the text lower-cased)."""
+    match_at = regex.match
+    for word in words:
+        for pos in offsets.get(word, ()):
+            match = match_at(text, pos)
+            if match is not None:
+                yield match
