@@ -51,10 +51,19 @@ def test_the_prefilter_finds_what_every_rule_run_everywhere_finds() -> None:
     assert find_secrets(joined) == _every_rule_everywhere(joined)
 
 
-NOISE = st.text(alphabet=string.ascii_letters + string.digits + " _-.:=\"'/@\n", max_size=40)
+NOISE = st.text(alphabet=string.ascii_letters + string.digits + " _-.:=\"'/@\n\t", max_size=40)
+# Pieces of what the rules with hint words look for, to be glued in any order.
+WORDISH = st.sampled_from(
+    ["password", "PassWord", "db_pwd", "Secret_Key", "api-key", "API KEY", "tokens", "token"]
+    + ["credentials", "creds", "pin", "passcode", "auth.key", "client-secret", "aws", "AWS"]
+    + [" as ", "\tas\t", " user ", "\tlogin ", " username ", "AccountKey=", "sig=", "cookie:"]
+    + ["Authorization", "Bearer ", "mysql ", "sshpass ", "-u ", "--user ", " -p", "sk_live_"]
+    + [" = ", ": ", "=", ":=", "=>", '"', "'", " is ", " was now ", " set to ", " / ", ", "]
+    + ["hunter2", "Sup3rS3cretPw", "Ab3dE6gH9jK2mN5pQ8sT", "x" * 8]
+)
 
 
-@given(st.lists(st.one_of(NOISE, TOKENS, st.sampled_from(TEXTS)), max_size=6))
+@given(st.lists(st.one_of(NOISE, TOKENS, st.sampled_from(TEXTS), WORDISH), max_size=8))
 @settings(max_examples=300)
 def test_the_prefilter_hides_nothing_in_mixed_text(parts: list[str]) -> None:
     text = "".join(parts)
@@ -66,6 +75,12 @@ def test_a_head_hidden_by_a_longer_match_of_its_group_is_still_found() -> None:
     assert heads.present("sk-ant-x") == {0, 1}  # same start, listed later
     assert heads.present("xaaxb") == {2, 3}  # starts inside the first match
     assert heads.present("nothing here") == set()
+
+
+def test_a_hint_can_ask_for_a_word_start_and_what_follows() -> None:
+    words = Words([r"\btokens?\b", r"token(?![a-z0-9])[:=]"])
+    found = words.offsets("max_tokens token_count tokens token:x")
+    assert found == {r"\btokens?\b": [23, 30], r"token(?![a-z0-9])[:=]": [30]}
 
 
 def test_words_are_found_where_they_overlap() -> None:

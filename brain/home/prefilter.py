@@ -85,43 +85,73 @@ class Heads:
 
 
 class Words:
-    """Where lower-case words start in a lower-cased text, one pass per first character."""
+    """Where hint words start in a lower-cased text, one pass per first character.
 
-    def __init__(self, words: Iterable[str]) -> None:
-        groups: dict[str, list[str]] = {}
-        for word in dict.fromkeys(words):
-            groups.setdefault(word[0], []).append(word)
-        self._groups = tuple(
-            # Longest first, so the alternation reports the longest word at an offset.
-            re.compile("|".join(re.escape(w) for w in sorted(members, key=len, reverse=True)))
-            for members in groups.values()
-        )
-        # A match consumes its word, hiding a word of the same group that starts inside
-        # it ("pass" inside "passw", "sshpass"): those are checked by hand there.
-        self._inside = {
-            word: tuple(
-                (other, k)
-                for other in members
-                for k in range(len(word))
-                if (k or other != word) and word.startswith(other[:1], k)
+    A hint is a literal lower-case word, optionally led by ``\\b`` (no word character
+    before it) and followed by a regex the text after it must match (``token\\b``,
+    ``password(?=[ \\t])``): the stricter the hint, the fewer places a rule is tried.
+    """
+
+    def __init__(self, hints: Iterable[str]) -> None:
+        groups: dict[str, list[tuple[str, str, bool, str]]] = {}
+        for hint in dict.fromkeys(hints):
+            left = hint.startswith("\\b")
+            word, tail = _split_hint(hint[2:] if left else hint)
+            tail = f"(?={tail})" if tail else ""  # a match holds the word alone
+            groups.setdefault(word[0], []).append((hint, word, left, tail))
+        self._groups = []
+        self._alone: dict[str, re.Pattern[str]] = {}
+        self._inside: dict[str, tuple[tuple[str, int], ...]] = {}
+        for char, members in groups.items():
+            members.sort(key=lambda m: len(m[1]), reverse=True)  # longest word first
+            alternatives = "|".join(
+                # The lookbehind follows the word, so each alternative starts with a
+                # literal that re rejects fast.
+                re.escape(word[1:]) + (_not_after_word(len(word)) if left else "") + tail + "()"
+                for _, word, left, tail in members
             )
-            for members in groups.values()
-            for word in members
-        }
+            self._groups.append((re.compile(f"{re.escape(char)}(?:{alternatives})"), members))
+            for hint, word, left, tail in members:
+                alone = ("(?<!\\w)" if left else "") + re.escape(word) + tail
+                self._alone[hint] = re.compile(alone)
+                # A match consumes its word, hiding a hint of the same group that starts
+                # inside it ("pass" in "passw", "sshpass"): those are tried there by hand.
+                self._inside[hint] = tuple(
+                    (other, k)
+                    for other, other_word, _, _ in members
+                    for k in range(len(word))
+                    if (k or other != hint) and word[k] == other_word[0]
+                )
 
     def offsets(self, lowered: str) -> dict[str, list[int]]:
-        """Every offset (overlapping ones too) of every word in ``lowered``."""
+        """Every offset (overlapping ones too) where each hint matches in ``lowered``."""
         found: dict[str, list[int]] = {}
-        for regex in self._groups:
+        for regex, members in self._groups:
             for match in regex.finditer(lowered):
-                word, pos = match.group(), match.start()
-                found.setdefault(word, []).append(pos)
-                for other, k in self._inside[word]:
-                    if lowered.startswith(other, pos + k):
+                hint, pos = members[(match.lastindex or 1) - 1][0], match.start()
+                found.setdefault(hint, []).append(pos)
+                for other, k in self._inside[hint]:
+                    if self._alone[other].match(lowered, pos + k):
                         found.setdefault(other, []).append(pos + k)
         for positions in found.values():
             positions.sort()
         return found
+
+
+def _not_after_word(length: int) -> str:
+    """A lookbehind, put after a word ``length`` long, that no word character is before it."""
+    return rf"(?<!\w[\s\S]{{{length}}})"
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 \t_.:=-")
+
+
+def _split_hint(hint: str) -> tuple[str, str]:
+    """A hint's literal word and the regex after it."""
+    cut = next((i for i, c in enumerate(hint) if c not in _WORD_CHARS), len(hint))
+    if hint[cut : cut + 1] in ("?", "*", "{"):
+        cut -= 1  # the quantifier is on the last letter: "tokens?"
+    return hint[:cut], hint[cut:]
 
 
 def matches_at(

@@ -41,6 +41,7 @@ from brain.home.prefilter import Heads, Words, matches_at
 from brain.home.secret_rules import (
     IN_CONTEXT,
     KEY_HINTS,
+    KEY_WORDS,
     NEEDLES,
     PREFIXED,
     PROSE,
@@ -100,13 +101,6 @@ _VALUE = (
     r"""(?:(?P<tpl>\{\{[^\n]*?\}\}|\$\{[^}\n]*\})"""  # {{ template }} or ${VAR}
     r"""|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
     r"""|(?P<bare>[^\s"'`,;)}\]]{1,4096}))"""
-)
-
-# Secret words a key may end with. ``pwd`` is here for ``db_pwd``; the shell's ``PWD``
-# working directory is filtered out by value (see ``secret_rules.is_placeholder``).
-_KEY_WORDS = (
-    r"pass(?:word|wd|phrase)|pwd|secret|secret[_.-]?key|token|api[_.-]?key|"
-    r"access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|auth[_.-]?key"
 )
 
 _RULES: tuple[_Rule, ...] = (
@@ -190,7 +184,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "secret_assignment",
         _lazy(
-            r"(?P<key>(?i:" + _KEY_WORDS + r"))(?![A-Za-z0-9])"
+            r"(?P<key>(?i:" + KEY_WORDS + r"))(?![A-Za-z0-9])"
             r"[\"']?[ \t]*(?::=|=>|[:=])[ \t]*" + _VALUE
         ),
         hints=KEY_HINTS,

@@ -29,6 +29,7 @@ from brain.home.patterns import lazy
 __all__ = [
     "IN_CONTEXT",
     "KEY_HINTS",
+    "KEY_WORDS",
     "NEEDLES",
     "PREFIXED",
     "PROSE",
@@ -190,32 +191,41 @@ IN_CONTEXT: tuple[Shape, ...] = (
 )
 
 
-def _joined(first: str, second: str, seps: str) -> tuple[str, ...]:
-    """``first`` and ``second`` written together, and with each separator between."""
-    return (first + second,) + tuple(first + sep + second for sep in seps)
-
-
-# The words a key of ``redact``'s assignment rule can start with, spelled out so that
-# ``api_timeout`` or ``author`` is not a place to try the rule.
-KEY_HINTS = (
-    ("password", "passwd", "passphrase", "pwd", "secret", "token", "credential")
-    + _joined("api", "key", "_.-")
-    + _joined("access", "key", "_.-")
-    + _joined("private", "key", "_.-")
-    + _joined("client", "secret", "_.-")
-    + _joined("auth", "key", "_.-")
+# The secret words a key of ``redact``'s assignment rule may end with, as a literal word
+# and the regex after it. ``pwd`` is here for ``db_pwd``; the shell's ``PWD`` working
+# directory is filtered out by value (see ``is_placeholder``).
+_KEY_FAMILIES = (
+    ("pass", "(?:word|wd|phrase)"),
+    ("pwd", ""),
+    ("secret", "(?:[_.-]?key)?"),
+    ("token", ""),
+    ("api", "[_.-]?key"),
+    ("access", "[_.-]?key"),
+    ("private", "[_.-]?key"),
+    ("client", "[_.-]?secret"),
+    ("credential", "s?"),
+    ("auth", "[_.-]?key"),
 )
+KEY_WORDS = "|".join(word + rest for word, rest in _KEY_FAMILIES)
+# A rule is tried only where one matches, so each hint spells out its word and what
+# must follow a key, and ``api_timeout`` or ``author`` is not a place to try it.
+KEY_HINTS = tuple(word + rest + r"(?![a-z0-9])[\"']?[ \t]*[:=]" for word, rest in _KEY_FAMILIES)
 
-# The words of ``_WORDS`` spelled out far enough that ``api_timeout`` is not one.
-_WORD_HINTS = (
-    ("pass", "pw", "secret", "token", "cred", "pin")
-    + _joined("api", "key", " _-")
-    + _joined("access", "key", " _-")
+# The words that announce a credential in prose, the same way.
+_WORD_FAMILIES = (
+    ("pass", "(?:word|wd|phrase|code)?s?"),
+    ("pwd", ""),
+    ("pw", ""),
+    ("secret", "(?:[ _-]?key)?s?"),
+    ("token", "s?"),
+    ("api", "[ _-]?keys?"),
+    ("access", "[ _-]?keys?"),
+    ("credential", "s?"),
+    ("creds", ""),
+    ("pin", ""),
 )
-_WORDS = (
-    r"(?:pass(?:word|wd|phrase|code)?s?|pwd|pw|secret(?:[ _-]?key)?s?|tokens?|api[ _-]?keys?"
-    r"|access[ _-]?keys?|credentials?|creds|pin)"
-)
+_WORDS = "(?:" + "|".join(word + rest for word, rest in _WORD_FAMILIES) + ")"
+_WORD_HINTS = tuple(rf"\b{word}{rest}\b" for word, rest in _WORD_FAMILIES)
 PROSE: tuple[Shape, ...] = (
     # "the staging db password is hunter2", "password set to `x`" (``key: value`` is
     # the assignment rule's).
@@ -233,14 +243,14 @@ PROSE: tuple[Shape, ...] = (
         "prose_secret",
         r"[ \t](?:as|user(?:name)?|login)[ \t]+[\w.@-]{1,64}[ \t]*(?:/|,|and)[ \t]*"
         r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,]{6,})",
-        (" as ", " user", " login"),
+        tuple(sep + w for sep in " \t" for w in ("as", "user", "login")),
         "loose",
     ),
     # .netrc / .pgpass style, or a label with no verb: "login bob password s3cret".
     Shape(
         "prose_secret",
         r"\bpassw(?:or)?d[ \t]+" + _SECRET + r"[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
-        ("passw",),
+        (r"\bpassword(?=[ \t])", r"\bpasswd(?=[ \t])"),
         "loose",
     ),
     # A 40-character AWS secret named in words anywhere before it on the line.
@@ -249,7 +259,7 @@ PROSE: tuple[Shape, ...] = (
         r"\baws[^\n]{0,40}?secret[^\n]{0,40}?(?<![A-Za-z0-9/+=])"
         + _SECRET
         + r"[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-        ("aws",),
+        (r"\baws",),
     ),
     # A long token a secret word names, a few words before it.
     Shape(
