@@ -90,10 +90,14 @@ def test_words_are_found_where_they_overlap() -> None:
     assert found == {"sshpass": [0], "pass": [3, 8, 17], "passw": [8]}
 
 
-@pytest.mark.parametrize("head", ["[sr]k_", "(?:a|b)", "A{20}", "a(b)c", ".x"])
+@pytest.mark.parametrize("head", ["[sr]k_", "(?:a|b)", "A{20}", "a(b)c", ".x", "ab|cd"])
 def test_a_head_must_start_with_one_literal_and_capture_nothing(head: str) -> None:
     with pytest.raises(ValueError, match="a head must start with"):
         lead(head)
+
+
+def test_a_bar_inside_a_group_or_a_class_is_fine_in_a_head() -> None:
+    assert lead(r"x(?:a|b)[|\]]\|y") == ("x", r"(?:a|b)[|\]]\|y")
 
 
 def test_every_rule_without_hint_words_has_heads_that_compile() -> None:

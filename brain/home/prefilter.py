@@ -34,9 +34,33 @@ def lead(head: str) -> tuple[str, str]:
         char, rest = head[0], head[1:]
     else:
         raise ValueError(f"a head must start with a literal character: {head!r}")
-    if rest[:1] in ("*", "+", "?", "{") or re.compile(head).groups:
-        raise ValueError(f"a head must start with one literal and capture nothing: {head!r}")
+    if rest[:1] in ("*", "+", "?", "{") or re.compile(head).groups or _top_level_bar(rest):
+        raise ValueError(
+            f"a head must start with one literal, capture nothing and have no top-level |: {head!r}"
+        )
     return char, rest
+
+
+def _top_level_bar(regex: str) -> bool:
+    """Whether ``regex`` has a ``|`` outside any group (its first character would lead
+    only the first alternative)."""
+    depth, i, in_class = 0, 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 1
+        elif in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            i += regex[i + 1 : i + 2] == "^"
+            i += regex[i + 1 : i + 2] == "]"  # "[]...]" and "[^]...]" hold a "]"
+        elif c in "()":
+            depth += 1 if c == "(" else -1
+        elif c == "|" and depth == 0:
+            return True
+        i += 1
+    return False
 
 
 class Heads:
