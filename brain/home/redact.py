@@ -39,10 +39,10 @@ from brain.home.patterns import compiled
 from brain.home.patterns import lazy as _lazy
 from brain.home.prefilter import Heads, Words, matches_at
 from brain.home.secret_rules import (
+    HEADS,
     IN_CONTEXT,
     KEY_HINTS,
     KEY_WORDS,
-    NEEDLES,
     PREFIXED,
     PROSE,
     is_placeholder,
@@ -202,7 +202,7 @@ _RULES += tuple(
         kind,
         _lazy(pattern),
         "" if pattern.startswith("(?<") else _TOKEN,  # its own lookbehind decides
-        heads=(re.escape(NEEDLES[kind]),) if kind in NEEDLES else (),
+        heads=(HEADS[kind],) if kind in HEADS else (),
     )
     for kind, pattern in PREFIXED
 )

@@ -14,8 +14,8 @@ Three groups, each a tuple of ``(kind, pattern)``:
   ``the password is stored in the vault`` say nothing secret.
 
 The shapes follow the providers' documented formats and the public gitleaks rule set;
-a ``PREFIXED`` pattern starts with a literal character (or names in ``NEEDLES`` a
-literal every match holds) and the others with a rare word, so
+a ``PREFIXED`` pattern starts with a literal character (or has in ``HEADS`` a regex
+led by one that every match holds) and the others with a rare word, so
 :mod:`brain.home.prefilter` can tell in a few passes which rules a long transcript
 needs at all (measured by ``benchmarks/redact.py``).
 """
@@ -27,10 +27,10 @@ from typing import NamedTuple
 from brain.home.patterns import lazy
 
 __all__ = [
+    "HEADS",
     "IN_CONTEXT",
     "KEY_HINTS",
     "KEY_WORDS",
-    "NEEDLES",
     "PREFIXED",
     "PROSE",
     "Shape",
@@ -39,19 +39,21 @@ __all__ = [
 ]
 
 _B64 = r"[A-Za-z0-9+/]"
-# A literal each of these shapes holds, for those whose regex does not start with one:
-# the regex runs only on a text that contains it.
-NEEDLES = {
-    "telegram_bot_token": ":AA",
-    "mailchimp_key": "-us",
-    "azure_ad_secret": "Q~",
-    "terraform_token": ".atlasv1.",
-    "mapbox_token": "k.eyJ",
+# A head (see :mod:`brain.home.prefilter`) for each shape whose regex does not start with
+# a literal character: a regex led by one that every match holds, with what comes
+# before it checked by a lookbehind. The rule runs only on a text where it matches, so a
+# rule that must try every offset costs nothing on a text without such a token.
+HEADS = {
+    "telegram_bot_token": r":(?<=\d:)AA[A-Za-z0-9_-]{32,34}(?![A-Za-z0-9_-])",
+    "mailchimp_key": r"-(?<=[0-9a-f]{32}-)us\d{1,2}\b",
+    "azure_ad_secret": r"Q(?<=[A-Za-z0-9_~.]{3}\dQ)~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_-])",
+    "terraform_token": r"\.(?<=[A-Za-z0-9]{14}\.)atlasv1\.[A-Za-z0-9_=-]{60,70}",
+    "mapbox_token": r"k(?<=[sp]k)\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{20,}",
 }
 _END = r"(?![A-Za-z0-9_-])"
 
 # Each pattern starts with one literal character common to all its matches (no
-# top-level |, no quantifier on it), unless NEEDLES names a literal for it.
+# top-level |, no quantifier on it), unless HEADS names a head for it.
 PREFIXED: tuple[tuple[str, str], ...] = (
     ("twilio_key", r"SK[0-9a-fA-F]{32}" + _END),
     ("mailgun_key", r"key-[0-9a-zA-Z]{32}" + _END),
