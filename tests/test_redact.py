@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
@@ -298,8 +298,16 @@ def test_token_in_prose_is_always_redacted(before: str, token: str, after: str) 
 @given(PROSE, st.text(alphabet="0123456789abcdefABCDEF", min_size=7, max_size=64), PROSE)
 @settings(max_examples=300)
 def test_hex_is_never_redacted(before: str, hexstr: str, after: str) -> None:
+    # Unless the words before announce a credential ("PASSWD 0000000", "as bob, ..."):
+    # then any value there is one, which a credential-shaped stand-in shows.
+    stand_in = f"{before} Xy3-zz9 {after}"
+    assume(redact(stand_in) == stand_in)
     text = f"{before} {hexstr} {after}"
     assert redact(text) == text
+
+
+def test_hex_after_a_password_word_is_a_password() -> None:
+    assert redact("PASSWD 0000000 ") == "PASSWD [REDACTED:prose_secret] "
 
 
 GLUE = st.text(alphabet=string.ascii_letters + string.digits + ":=@/\"'[]{}$-_. \n", max_size=15)

@@ -95,9 +95,13 @@ def test_a_password_in_words_never_names_the_record(brain: Brain, home: Path) ->
     [
         "xoxp-" + "1" * 11 + "-" + "a1b2" * 8,
         "shpat_" + "0f" * 16,
-        "deploy-" + "3a" * 16,
+        "deploy-" + "3a9f07c1d2e8b46f" * 2,
         "prod-db-password-is-hunter2",
         "with-pul-" + "ab12" * 10,
+        "db-password-correct-horse-9",  # DB_PASSWORD=correct-horse-9 made a slug
+        "pgpassword-0whosyvydmqm3li9-psql",
+        "aws-access-key-id-akiafp7cltmwmtuyup37",  # AKIA... lower-cased
+        "supabase-token-sbp-" + "ca0ee7b9b9" * 4,  # sbp_ lost its underscore
     ],
 )
 def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
@@ -111,6 +115,28 @@ def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
     line = {"key": key, "body": "x"}
     assert cli("import", "-", input=json.dumps(line) + "\n").exit_code == 1
     assert key not in everything_on_disk(home)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "ssh-ed25519-aaaac3nzac1lzdi1nte5aaaaiyvcwizl8ozyozi55a5vk0opqbvsdajedglbapfffyig-dev",
+        "test-vectors-" + "deadbeef" * 4,  # repeats a short unit: a credential is random
+        "x-request-id-4bf92f3577b34da6a3ce929d0e0e4736",
+        "password-reset-flow",
+        "deploy-token-location",
+        "tokens-per-second-85-3",
+    ],
+)
+def test_a_key_that_is_plainly_not_a_credential_is_fine(brain: Brain, home: Path, key: str) -> None:
+    assert cli("remember", "A fact about it.", "--key", key).exit_code == 0
+    assert (home / "memories" / f"{key}.md").is_file()
+
+
+def test_a_refused_key_says_how_to_keep_a_hex_id(brain: Brain) -> None:
+    result = cli("remember", "A fact.", "--key", "build-" + "4bf92f3577b34da6a3ce929d0e0e4736")
+    assert result.exit_code == 1
+    assert "A hex id or digest may stay if labelled (sha256-..., request-id-...)" in result.stderr
 
 
 def test_a_commit_id_or_a_labelled_digest_is_a_fine_key(brain: Brain) -> None:

@@ -22,11 +22,21 @@ class _LazyPattern:
         self._compiled: re.Pattern[str] | None = None
 
     def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled(), name)
+
+    def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
             self._compiled = re.compile(self._source, self._flags)
-        return getattr(self._compiled, name)
+        return self._compiled
 
 
 def lazy(source: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(source, flags)``, done when the pattern is first used."""
     return cast("re.Pattern[str]", _LazyPattern(source, flags))
+
+
+def compiled(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """The regex behind a :func:`lazy` pattern, compiled, so a hot loop skips the
+    attribute forwarding; a pattern compiled already is returned as it is."""
+    lazy_or_not: object = pattern
+    return lazy_or_not.compiled() if isinstance(lazy_or_not, _LazyPattern) else pattern

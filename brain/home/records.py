@@ -80,15 +80,41 @@ _TOKENISH = re.compile(
 )
 
 
+# Runs in a key that are plainly not credentials, however token-like: an OpenSSH public
+# key (its base64 starts with the key type's name), a hex id labelled as one
+# (``request-id-4bf9...``), and a run repeating a short unit (``deadbeefdeadbeef...``,
+# a test vector: a credential is random).
+_INNOCENT = re.compile(
+    r"aaaa(?:[bc]3nzac1|e2vjzhnh|gnnrlxnzac1)[a-z0-9]*(?:-[a-z]*\d[a-z0-9]*)*"
+    r"|(?<=id-)[0-9a-f]{32,64}(?![a-z0-9])"
+    r"|(?<![a-z0-9])([a-z0-9]{1,8})\1{3,}(?![a-z0-9])"
+)
+# A password word followed, within three words, by a number or a word with a digit after
+# a letter: the slug of ``DB_PASSWORD=correct-horse-9`` or ``password hunter2``.
+# ``password-reset-flow`` or ``password-stored-in-1password`` names a fact and is fine.
+_PASSWORD_VALUE = re.compile(
+    r"pass(?:word|wd|phrase|code)-(?:[a-z0-9]+-){0,2}"
+    r"(?:[a-z0-9]*[a-z][0-9][a-z0-9]*|[0-9]+)(?![a-z0-9])"
+)
+
+
 def key_holds_secret(key: str) -> bool:
-    """Whether a key carries a credential: a known token shape, or a long token-like run
-    (32+ hex characters, or 24+ letters and digits mixed). Keys become file names,
-    commit messages and journal lines, so a key is checked whole, never redacted."""
-    if _TOKENISH.search(key.lower()) or find_secrets(key.replace("-", " ")):
-        return True  # the second: a slug of "password is hunter2" still says it
+    """Whether a key carries a credential: a known token shape (in any case, with its
+    separators written as hyphens), a password word followed by a value, or a long
+    token-like run (32+ hex characters, or 24+ letters and digits mixed) that is not
+    plainly innocent. Keys become file names, commit messages and journal lines, so a
+    key is checked whole, never redacted."""
+    lowered = key.lower()
+    if _TOKENISH.search(_INNOCENT.sub("-", lowered)) or _PASSWORD_VALUE.search(lowered):
+        return True
+    # A slug of "password is hunter2" still says it; a slug of ghp_... or AKIA...
+    # lost its underscore or its case.
+    renderings = (key.replace("-", " "), key.replace("-", "_"), key.upper().replace("-", "_"))
+    if any(find_secrets(text) for text in renderings):
+        return True
     # A token glued to the word before it by a hyphen ("with-pul-...") is checked alone.
     starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
-    return any(find_secrets(key[i:]) for i in starts)
+    return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
 
 
 class SecretKeyError(BrainError):
@@ -96,9 +122,10 @@ class SecretKeyError(BrainError):
 
     def __init__(self) -> None:
         super().__init__(
-            "the key holds what looks like a credential (a token or a long hex string)",
-            hint="name the fact, not its value (e.g. --key deploy-token-location); "
-            "keys become file names and commit messages",
+            "the key holds what looks like a credential (a token, a password or a long hex string)",
+            hint="name the fact, not its value (e.g. --key deploy-token-location); keys become "
+            "file names and commit messages. A hex id or digest may stay if labelled "
+            "(sha256-..., request-id-...)",
         )
 
 

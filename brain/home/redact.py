@@ -32,12 +32,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
+from brain.home.patterns import compiled
 from brain.home.patterns import lazy as _lazy
+from brain.home.prefilter import Heads, Words, matches_at
 from brain.home.secret_rules import (
+    HEADS,
     IN_CONTEXT,
-    NEEDLES,
+    KEY_HINTS,
+    KEY_WORDS,
     PREFIXED,
     PROSE,
     is_placeholder,
@@ -74,12 +79,15 @@ class _Rule:
     not_after: str = ""
     # Lower-case words one of which every match starts with. A regex that starts with a
     # case-insensitive word has no literal prefix for the engine to skip ahead with, so
-    # these rules find the words with str.find and only try the regex there.
+    # the words are found first (one pass per first letter, see prefilter.py) and the
+    # regex is tried only there.
     hints: tuple[str, ...] = ()
     # "loose"/"strict": the ``secret`` group must also pass ``looks_secret``.
     check: str = ""
-    # A literal the text must hold for the regex to be worth running.
-    needle: str = ""
+    # For a rule without hints: regexes, each starting with a literal character, one of
+    # which every match holds; the rule runs only on a text where one matches. Default:
+    # the rule's own regex, which then must start with a literal character.
+    heads: tuple[str, ...] = ()
 
 
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -95,26 +103,6 @@ _VALUE = (
     r"""|(?P<bare>[^\s"'`,;)}\]]{1,4096}))"""
 )
 
-# Secret words a key may end with. ``pwd`` is here for ``db_pwd``; the shell's ``PWD``
-# working directory is filtered out by value (see ``secret_rules.is_placeholder``).
-_KEY_WORDS = (
-    r"pass(?:word|wd|phrase)|pwd|secret|secret[_.-]?key|token|api[_.-]?key|"
-    r"access[_.-]?key|private[_.-]?key|client[_.-]?secret|credentials?|auth[_.-]?key"
-)
-
-_KEY_HINTS = (
-    "pass",
-    "pwd",
-    "secret",
-    "token",
-    "api",
-    "access",
-    "private",
-    "client",
-    "cred",
-    "auth",
-)
-
 _RULES: tuple[_Rule, ...] = (
     # PEM / OpenSSH / PGP private key blocks, whole. A block cut off before its END line
     # (transcripts get truncated) is redacted through its base64 body.
@@ -126,6 +114,7 @@ _RULES: tuple[_Rule, ...] = (
             r"|(?:[A-Za-z0-9+/=:,. \t\r\n-]|\\[nr])*)",
             re.DOTALL,
         ),
+        heads=("-----BEGIN",),
     ),
     # AWS access key ids: long-lived (AKIA) and temporary STS (ASIA).
     _Rule("aws_access_key_id", _lazy(r"A(?:KI|SI)A[A-Z0-9]{16}(?![A-Za-z0-9])"), _ALNUM),
@@ -148,15 +137,13 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("anthropic_key", _lazy(r"sk-ant-[A-Za-z0-9_-]{20,}"), _TOKEN),
     # OpenAI project/service-account/admin keys, then legacy keys (no hyphen in the
     # body, so hyphenated words such as sk-learn-compatible are not hit).
-    _Rule(
-        "openai_key",
-        _lazy(r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{32,}"),
-        _TOKEN,
-    ),
+    _Rule("openai_key", _lazy(r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}"), _TOKEN),
+    _Rule("openai_key", _lazy(r"sk-[A-Za-z0-9]{32,}"), _TOKEN),
     # Google API keys (Maps, Gemini, Firebase...).
     _Rule("google_api_key", _lazy(r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"), _WORD),
     # Slack bot/user/app-level/refresh tokens.
-    _Rule("slack_token", _lazy(r"xox[baprse]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,}"), _WORD),
+    _Rule("slack_token", _lazy(r"xox[baprse]-[A-Za-z0-9-]{10,}"), _WORD),
+    _Rule("slack_token", _lazy(r"xapp-\d-[A-Za-z0-9-]{10,}"), _WORD),
     # Slack incoming webhooks: the URL path is the credential.
     _Rule(
         "slack_webhook",
@@ -164,7 +151,8 @@ _RULES: tuple[_Rule, ...] = (
         _WORD,
     ),
     # Stripe secret and restricted keys, live and test.
-    _Rule("stripe_key", _lazy(r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD, ("sk_", "rk_")),
+    _Rule("stripe_key", _lazy(r"sk_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD),
+    _Rule("stripe_key", _lazy(r"rk_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD),
     # npm automation/publish tokens.
     _Rule("npm_token", _lazy(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), _WORD),
     # Hugging Face user access tokens.
@@ -196,10 +184,10 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "secret_assignment",
         _lazy(
-            r"(?P<key>(?i:" + _KEY_WORDS + r"))(?![A-Za-z0-9])"
+            r"(?P<key>(?i:" + KEY_WORDS + r"))(?![A-Za-z0-9])"
             r"[\"']?[ \t]*(?::=|=>|[:=])[ \t]*" + _VALUE
         ),
-        hints=_KEY_HINTS,
+        hints=KEY_HINTS,
     ),
     # Command-line flags: --password hunter2, --api-key=... is the rule above.
     _Rule(
@@ -209,22 +197,12 @@ _RULES: tuple[_Rule, ...] = (
 )
 
 
-def _literal_prefix(pattern: str) -> str:
-    """The characters every match of ``pattern`` starts with, as plain text.
-
-    ``str.find`` looks for them many times faster than a regex scan does, so a rule
-    whose prefix a text does not hold costs one ``in`` test.
-    """
-    literal = re.match(r"(?:[A-Za-z0-9_~:-]|\\\.)*", pattern)
-    return literal.group().replace("\\.", ".") if literal else ""
-
-
 _RULES += tuple(
     _Rule(
         kind,
         _lazy(pattern),
         "" if pattern.startswith("(?<") else _TOKEN,  # its own lookbehind decides
-        needle=NEEDLES.get(kind) or _literal_prefix(pattern),
+        heads=(HEADS[kind],) if kind in HEADS else (),
     )
     for kind, pattern in PREFIXED
 )
@@ -257,49 +235,53 @@ def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
     return match.span()
 
 
-def _hinted_matches(
-    rule: _Rule, text: str, lowered: str | None, seen: dict[str, list[int]]
-) -> Iterator[re.Match[str]]:
-    """Matches of a rule with hints: tried only where a hint word starts.
-
-    ``seen`` keeps each hint's offsets for the other rules that share it.
-    """
-    if lowered is None:
-        yield from rule.pattern.finditer(text)
-        return
-    for hint in rule.hints:
-        if hint not in seen:
-            seen[hint] = _offsets(lowered, hint)
-        for pos in seen[hint]:
-            match = rule.pattern.match(text, pos)
-            if match is not None:
-                yield match
+def _heads(rule: _Rule) -> tuple[str, ...]:
+    """A rule's heads: its own, or its whole regex (named groups made plain, since the
+    heads of a group share one regex)."""
+    if rule.heads or rule.hints:
+        return rule.heads
+    return (re.sub(r"\(\?P<\w+>", "(?:", rule.pattern.pattern),)
 
 
-def _offsets(lowered: str, hint: str) -> list[int]:
-    found: list[int] = []
-    pos = lowered.find(hint)
-    while pos != -1:
-        found.append(pos)
-        pos = lowered.find(hint, pos + 1)
-    return found
+class _Plan(NamedTuple):
+    """What a scan needs, built once, on first use: it compiles every rule."""
+
+    heads: Heads
+    words: Words
+    # Per rule: the rule, its compiled regex, the indices of its heads, its hint words.
+    rules: tuple[tuple[_Rule, re.Pattern[str], frozenset[int], frozenset[str]], ...]
+
+
+@cache
+def _plan() -> _Plan:
+    heads: list[str] = []
+    rules = []
+    for rule in _RULES:
+        mine = _heads(rule)
+        ids = frozenset(range(len(heads), len(heads) + len(mine)))
+        heads += mine
+        rules.append((rule, compiled(rule.pattern), ids, frozenset(rule.hints)))
+    words = Words(h for rule in _RULES for h in rule.hints)
+    return _Plan(Heads(heads), words, tuple(rules))
 
 
 def _raw_findings(text: str) -> list[Finding]:
+    plan = _plan()
+    present = plan.heads.present(text)
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
-    # then the hinted rules fall back to a plain regex scan.
+    # then the rules with hint words fall back to a plain regex scan.
     lower = text.lower()
-    lowered = lower if len(lower) == len(text) else None
+    hinted = plan.words.offsets(lower) if len(lower) == len(text) else None
     found: list[Finding] = []
-    seen: dict[str, list[int]] = {}
-    for rule in _RULES:
-        if rule.needle and rule.needle not in text:
+    for rule, regex, ids, hints in plan.rules:
+        if ids and ids.isdisjoint(present):
             continue
-        matches = (
-            _hinted_matches(rule, text, lowered, seen)
-            if rule.hints
-            else rule.pattern.finditer(text)
-        )
+        if hints and hinted is not None:
+            if hints.isdisjoint(hinted):
+                continue
+            matches: Iterator[re.Match[str]] = matches_at(regex, text, rule.hints, hinted)
+        else:
+            matches = regex.finditer(text)
         for match in matches:
             start = match.start()
             if rule.not_after and start > 0 and text[start - 1] in rule.not_after:
@@ -322,8 +304,12 @@ def find_secrets(text: str) -> list[Finding]:
     Returns:
         Non-overlapping findings sorted by start offset.
     """
+    return _merge(_raw_findings(text))
+
+
+def _merge(findings: list[Finding]) -> list[Finding]:
     merged: list[Finding] = []
-    for f in sorted(_raw_findings(text), key=lambda f: (f.start, -f.end)):
+    for f in sorted(findings, key=lambda f: (f.start, -f.end)):
         if merged and f.start < merged[-1].end:
             last = merged[-1]
             kind = min(last.kind, f.kind, key=_PRIORITY.__getitem__)

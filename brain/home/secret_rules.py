@@ -14,8 +14,10 @@ Three groups, each a tuple of ``(kind, pattern)``:
   ``the password is stored in the vault`` say nothing secret.
 
 The shapes follow the providers' documented formats and the public gitleaks rule set;
-each pattern starts with a literal or a rare word so a scan of a long transcript stays
-fast (measured by ``benchmarks/redact.py``).
+a ``PREFIXED`` pattern starts with a literal character (or has in ``HEADS`` a regex
+led by one that every match holds) and the others with a rare word, so
+:mod:`brain.home.prefilter` can tell in a few passes which rules a long transcript
+needs at all (measured by ``benchmarks/redact.py``).
 """
 
 from __future__ import annotations
@@ -24,22 +26,34 @@ from typing import NamedTuple
 
 from brain.home.patterns import lazy
 
-__all__ = ["IN_CONTEXT", "NEEDLES", "PREFIXED", "PROSE", "Shape", "is_placeholder", "looks_secret"]
+__all__ = [
+    "HEADS",
+    "IN_CONTEXT",
+    "KEY_HINTS",
+    "KEY_WORDS",
+    "PREFIXED",
+    "PROSE",
+    "Shape",
+    "is_placeholder",
+    "looks_secret",
+]
 
 _B64 = r"[A-Za-z0-9+/]"
-# A literal each of these shapes holds: the regex, which cannot skip ahead to it on its
-# own, runs only on a text that contains it.
-NEEDLES = {
-    "telegram_bot_token": ":AA",
-    "mailchimp_key": "-us",
-    "azure_ad_secret": "Q~",
-    "terraform_token": ".atlasv1.",
-    "twitter_bearer": "A" * 20,
-    "mapbox_token": "k.eyJ",
+# A head (see :mod:`brain.home.prefilter`) for each shape whose regex does not start with
+# a literal character: a regex led by one that every match holds, with what comes
+# before it checked by a lookbehind. The rule runs only on a text where it matches, so a
+# rule that must try every offset costs nothing on a text without such a token.
+HEADS = {
+    "telegram_bot_token": r":(?<=\d:)AA[A-Za-z0-9_-]{32,34}(?![A-Za-z0-9_-])",
+    "mailchimp_key": r"-(?<=[0-9a-f]{32}-)us\d{1,2}\b",
+    "azure_ad_secret": r"Q(?<=[A-Za-z0-9_~.]{3}\dQ)~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_-])",
+    "terraform_token": r"\.(?<=[A-Za-z0-9]{14}\.)atlasv1\.[A-Za-z0-9_=-]{60,70}",
+    "mapbox_token": r"k(?<=[sp]k)\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{20,}",
 }
 _END = r"(?![A-Za-z0-9_-])"
 
-# Each pattern's leading literal must be common to all its matches (no top-level |).
+# Each pattern starts with one literal character common to all its matches (no
+# top-level |, no quantifier on it), unless HEADS names a head for it.
 PREFIXED: tuple[tuple[str, str], ...] = (
     ("twilio_key", r"SK[0-9a-fA-F]{32}" + _END),
     ("mailgun_key", r"key-[0-9a-zA-Z]{32}" + _END),
@@ -91,7 +105,7 @@ PREFIXED: tuple[tuple[str, str], ...] = (
     ("jfrog_key", r"AKCp[A-Za-z0-9]{60,}"),
     ("mailchimp_key", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
     ("facebook_token", r"EAA[A-Za-z0-9]{90,}"),
-    ("twitter_bearer", r"A{20,}[A-Za-z0-9%]{30,}"),
+    ("twitter_bearer", "A" * 20 + r"A*[A-Za-z0-9%]{30,}"),  # a literal prefix scans fast
     ("sentry_token", r"sntry[su]_[A-Za-z0-9_=+/]{40,}"),
     ("infracost_key", r"ico-[A-Za-z0-9]{32}" + _END),
     ("typeform_token", r"tfp_[A-Za-z0-9_.=-]{40,60}"),
@@ -178,11 +192,42 @@ IN_CONTEXT: tuple[Shape, ...] = (
     ),
 )
 
-_WORD_HINTS = ("pass", "pwd", "pw", "secret", "token", "api", "access", "cred", "pin")
-_WORDS = (
-    r"(?:pass(?:word|wd|phrase|code)?s?|pwd|pw|secret(?:[ _-]?key)?s?|tokens?|api[ _-]?keys?"
-    r"|access[ _-]?keys?|credentials?|creds|pin)"
+
+# The secret words a key of ``redact``'s assignment rule may end with, as a literal word
+# and the regex after it. ``pwd`` is here for ``db_pwd``; the shell's ``PWD`` working
+# directory is filtered out by value (see ``is_placeholder``).
+_KEY_FAMILIES = (
+    ("pass", "(?:word|wd|phrase)"),
+    ("pwd", ""),
+    ("secret", "(?:[_.-]?key)?"),
+    ("token", ""),
+    ("api", "[_.-]?key"),
+    ("access", "[_.-]?key"),
+    ("private", "[_.-]?key"),
+    ("client", "[_.-]?secret"),
+    ("credential", "s?"),
+    ("auth", "[_.-]?key"),
 )
+KEY_WORDS = "|".join(word + rest for word, rest in _KEY_FAMILIES)
+# A rule is tried only where one matches, so each hint spells out its word and what
+# must follow a key, and ``api_timeout`` or ``author`` is not a place to try it.
+KEY_HINTS = tuple(word + rest + r"(?![a-z0-9])[\"']?[ \t]*[:=]" for word, rest in _KEY_FAMILIES)
+
+# The words that announce a credential in prose, the same way.
+_WORD_FAMILIES = (
+    ("pass", "(?:word|wd|phrase|code)?s?"),
+    ("pwd", ""),
+    ("pw", ""),
+    ("secret", "(?:[ _-]?key)?s?"),
+    ("token", "s?"),
+    ("api", "[ _-]?keys?"),
+    ("access", "[ _-]?keys?"),
+    ("credential", "s?"),
+    ("creds", ""),
+    ("pin", ""),
+)
+_WORDS = "(?:" + "|".join(word + rest for word, rest in _WORD_FAMILIES) + ")"
+_WORD_HINTS = tuple(rf"\b{word}{rest}\b" for word, rest in _WORD_FAMILIES)
 PROSE: tuple[Shape, ...] = (
     # "the staging db password is hunter2", "password set to `x`" (``key: value`` is
     # the assignment rule's).
@@ -200,14 +245,14 @@ PROSE: tuple[Shape, ...] = (
         "prose_secret",
         r"[ \t](?:as|user(?:name)?|login)[ \t]+[\w.@-]{1,64}[ \t]*(?:/|,|and)[ \t]*"
         r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,]{6,})",
-        (" as ", " user", " login"),
+        tuple(sep + w for sep in " \t" for w in ("as", "user", "login")),
         "loose",
     ),
     # .netrc / .pgpass style, or a label with no verb: "login bob password s3cret".
     Shape(
         "prose_secret",
         r"\bpassw(?:or)?d[ \t]+" + _SECRET + r"[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
-        ("passw",),
+        (r"\bpassword(?=[ \t])", r"\bpasswd(?=[ \t])"),
         "loose",
     ),
     # A 40-character AWS secret named in words anywhere before it on the line.
@@ -216,7 +261,7 @@ PROSE: tuple[Shape, ...] = (
         r"\baws[^\n]{0,40}?secret[^\n]{0,40}?(?<![A-Za-z0-9/+=])"
         + _SECRET
         + r"[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-        ("aws",),
+        (r"\baws",),
     ),
     # A long token a secret word names, a few words before it.
     Shape(

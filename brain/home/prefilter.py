@@ -1,0 +1,191 @@
+"""Tell in a few passes which redaction rules can match a text at all.
+
+A hundred rules, each scanning a long transcript, cost a hundred passes over it even
+when nothing matches, and a ``str.find`` for each rule's literal costs as much as the
+rule's own scan. Python's ``re`` skips ahead to a literal first character in C, but an
+alternation of literals that start with different characters makes it try every
+alternative at nearly every offset, which is slower still. So the literals are grouped
+by their first character: one regex per character, each a cheap scan, tells which
+rules are worth running (:class:`Heads`) or where the words a rule starts with are
+(:class:`Words`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+__all__ = ["Heads", "Words", "lead", "matches_at"]
+
+# Characters a head may start with as they are; any other must be escaped (``\.``).
+_PLAIN_LEADS = frozenset("-_:~/@=,;'\" ")
+
+
+def lead(head: str) -> tuple[str, str]:
+    """A head split into the literal character its matches start with and the rest.
+
+    Raises:
+        ValueError: the head does not start with a literal character standing alone,
+            or holds a capturing group (the groups say which head matched).
+    """
+    if head[:1] == "\\" and len(head) > 1 and not head[1].isalnum():
+        char, rest = head[1], head[2:]
+    elif head[:1].isalnum() or head[:1] in _PLAIN_LEADS:
+        char, rest = head[0], head[1:]
+    else:
+        raise ValueError(f"a head must start with a literal character: {head!r}")
+    if rest[:1] in ("*", "+", "?", "{") or re.compile(head).groups or _top_level_bar(rest):
+        raise ValueError(
+            f"a head must start with one literal, capture nothing and have no top-level |: {head!r}"
+        )
+    return char, rest
+
+
+def _top_level_bar(regex: str) -> bool:
+    """Whether ``regex`` has a ``|`` outside any group (its first character would lead
+    only the first alternative)."""
+    depth, i, in_class = 0, 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 1
+        elif in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            i += regex[i + 1 : i + 2] == "^"
+            i += regex[i + 1 : i + 2] == "]"  # "[]...]" and "[^]...]" hold a "]"
+        elif c in "()":
+            depth += 1 if c == "(" else -1
+        elif c == "|" and depth == 0:
+            return True
+        i += 1
+    return False
+
+
+class Heads:
+    """Which of many regexes, each starting with a literal character, match a text.
+
+    A head is a regex every match of some rule starts with (or holds); the rule is worth
+    running on a text only if its head matches somewhere in it. The heads sharing a
+    first character are one regex, ``c(?:(?:rest1)()|(?:rest2)()|...)``: ``re`` skips
+    ahead to ``c`` in C and rejects most alternatives on their first character, and the
+    empty group that took part says which head matched.
+    """
+
+    def __init__(self, heads: Iterable[str]) -> None:
+        groups: dict[str, list[tuple[int, str]]] = {}
+        for i, head in enumerate(heads):
+            char, rest = lead(head)
+            groups.setdefault(char, []).append((i, rest))
+        self._groups = tuple(
+            (
+                char,
+                re.compile(
+                    re.escape(char) + "(?:" + "|".join(f"(?:{r})()" for _, r in members) + ")"
+                ),
+                tuple(i for i, _ in members),
+                tuple(re.compile(r) for _, r in members),
+            )
+            for char, members in groups.items()
+        )
+
+    def present(self, text: str) -> set[int]:
+        """The indices of the heads that match somewhere in ``text``."""
+        found: set[int] = set()
+        for char, regex, members, rests in self._groups:
+            for match in regex.finditer(text):
+                found.add(members[(match.lastindex or 1) - 1])
+                # Another head of the group matching inside this match (or at its start,
+                # listed later) is hidden by it; such matches are real secrets and rare,
+                # so they are looked for by hand.
+                pos = match.start()
+                while 0 <= pos < match.end():
+                    for i, rest in zip(members, rests, strict=True):
+                        if i not in found and rest.match(text, pos + 1):
+                            found.add(i)
+                    pos = text.find(char, pos + 1, match.end())
+        return found
+
+
+class Words:
+    """Where hint words start in a lower-cased text, one pass per first character.
+
+    A hint is a literal lower-case word, optionally led by ``\\b`` (no word character
+    before it) and followed by a regex the text after it must match (``token\\b``,
+    ``password(?=[ \\t])``): the stricter the hint, the fewer places a rule is tried.
+    """
+
+    def __init__(self, hints: Iterable[str]) -> None:
+        groups: dict[str, list[tuple[str, str, bool, str]]] = {}
+        for hint in dict.fromkeys(hints):
+            left = hint.startswith("\\b")
+            word, tail = _split_hint(hint[2:] if left else hint)
+            tail = f"(?={tail})" if tail else ""  # a match holds the word alone
+            groups.setdefault(word[0], []).append((hint, word, left, tail))
+        self._groups = []
+        self._alone: dict[str, re.Pattern[str]] = {}
+        self._inside: dict[str, tuple[tuple[str, int], ...]] = {}
+        for char, members in groups.items():
+            members.sort(key=lambda m: len(m[1]), reverse=True)  # longest word first
+            alternatives = "|".join(
+                # The lookbehind follows the word, so each alternative starts with a
+                # literal that re rejects fast.
+                re.escape(word[1:]) + (_not_after_word(len(word)) if left else "") + tail + "()"
+                for _, word, left, tail in members
+            )
+            self._groups.append((re.compile(f"{re.escape(char)}(?:{alternatives})"), members))
+            for hint, word, left, tail in members:
+                alone = ("(?<!\\w)" if left else "") + re.escape(word) + tail
+                self._alone[hint] = re.compile(alone)
+                # A match consumes its word, hiding a hint of the same group that starts
+                # inside it ("pass" in "passw", "sshpass"): those are tried there by hand.
+                self._inside[hint] = tuple(
+                    (other, k)
+                    for other, other_word, _, _ in members
+                    for k in range(len(word))
+                    if (k or other != hint) and word[k] == other_word[0]
+                )
+
+    def offsets(self, lowered: str) -> dict[str, list[int]]:
+        """Every offset (overlapping ones too) where each hint matches in ``lowered``."""
+        found: dict[str, list[int]] = {}
+        for regex, members in self._groups:
+            for match in regex.finditer(lowered):
+                hint, pos = members[(match.lastindex or 1) - 1][0], match.start()
+                found.setdefault(hint, []).append(pos)
+                for other, k in self._inside[hint]:
+                    if self._alone[other].match(lowered, pos + k):
+                        found.setdefault(other, []).append(pos + k)
+        for positions in found.values():
+            positions.sort()
+        return found
+
+
+def _not_after_word(length: int) -> str:
+    """A lookbehind, put after a word ``length`` long, that no word character is before it."""
+    return rf"(?<!\w[\s\S]{{{length}}})"
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 \t_.:=-")
+
+
+def _split_hint(hint: str) -> tuple[str, str]:
+    """A hint's literal word and the regex after it."""
+    cut = next((i for i, c in enumerate(hint) if c not in _WORD_CHARS), len(hint))
+    if hint[cut : cut + 1] in ("?", "*", "{"):
+        cut -= 1  # the quantifier is on the last letter: "tokens?"
+    return hint[:cut], hint[cut:]
+
+
+def matches_at(
+    regex: re.Pattern[str], text: str, words: Iterable[str], offsets: dict[str, list[int]]
+) -> Iterator[re.Match[str]]:
+    """The matches of ``regex`` that start where one of ``words`` does (``offsets`` is
+    :meth:`Words.offsets` of the text lower-cased)."""
+    match_at = regex.match
+    for word in words:
+        for pos in offsets.get(word, ()):
+            match = match_at(text, pos)
+            if match is not None:
+                yield match

@@ -1,0 +1,108 @@
+"""The prefilter that picks which redaction rules to run never hides a secret."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
+from brain.home import redact as redact_module
+from brain.home.prefilter import Heads, Words, lead
+from brain.home.redact import Finding, find_secrets
+from tests.test_redact import NEGATIVES, POSITIVES, TOKENS
+
+
+def _every_rule_everywhere(text: str) -> list[Finding]:
+    """find_secrets without the prefilter: each rule's regex over the whole text, a rule
+    with hint words tried at every offset (as it is where a hint word starts)."""
+    found: list[Finding] = []
+    for rule in redact_module._RULES:
+        if rule.hints:
+            tried = (rule.pattern.match(text, pos) for pos in range(len(text)))
+            matches = [m for m in tried if m is not None]
+        else:
+            matches = list(rule.pattern.finditer(text))
+        for match in matches:
+            start = match.start()
+            if rule.not_after and start > 0 and text[start - 1] in rule.not_after:
+                continue
+            span = redact_module._secret_span(rule, match)
+            if span is not None and span[0] < span[1]:
+                found.append(Finding(rule.kind, *span))
+    return redact_module._merge(found)
+
+
+TEXTS = (
+    [text for _, text, _ in SECRETS]
+    + [text for _, text, _ in POSITIVES]
+    + list(LOOKALIKES)
+    + NEGATIVES
+)
+
+
+def test_the_prefilter_finds_what_every_rule_run_everywhere_finds() -> None:
+    for text in TEXTS:
+        assert find_secrets(text) == _every_rule_everywhere(text), text
+    joined = "\n".join(TEXTS)  # many rules' heads in one text, secrets side by side
+    assert find_secrets(joined) == _every_rule_everywhere(joined)
+
+
+NOISE = st.text(alphabet=string.ascii_letters + string.digits + " _-.:=\"'/@\n\t", max_size=40)
+# Pieces of what the rules with hint words look for, to be glued in any order.
+WORDISH = st.sampled_from(
+    ["password", "PassWord", "db_pwd", "Secret_Key", "api-key", "API KEY", "tokens", "token"]
+    + ["credentials", "creds", "pin", "passcode", "auth.key", "client-secret", "aws", "AWS"]
+    + [" as ", "\tas\t", " user ", "\tlogin ", " username ", "AccountKey=", "sig=", "cookie:"]
+    + ["Authorization", "Bearer ", "mysql ", "sshpass ", "-u ", "--user ", " -p", "sk_live_"]
+    + [" = ", ": ", "=", ":=", "=>", '"', "'", " is ", " was now ", " set to ", " / ", ", "]
+    + ["hunter2", "Sup3rS3cretPw", "Ab3dE6gH9jK2mN5pQ8sT", "x" * 8]
+)
+
+
+@given(st.lists(st.one_of(NOISE, TOKENS, st.sampled_from(TEXTS), WORDISH), max_size=8))
+@settings(max_examples=300)
+def test_the_prefilter_hides_nothing_in_mixed_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert find_secrets(text) == _every_rule_everywhere(text)
+
+
+def test_a_head_hidden_by_a_longer_match_of_its_group_is_still_found() -> None:
+    heads = Heads(["sk-[a-z-]+", "sk-ant-", "xa[a-z]+", "xb"])
+    assert heads.present("sk-ant-x") == {0, 1}  # same start, listed later
+    assert heads.present("xaaxb") == {2, 3}  # starts inside the first match
+    assert heads.present("nothing here") == set()
+
+
+def test_a_hint_can_ask_for_a_word_start_and_what_follows() -> None:
+    words = Words([r"\btokens?\b", r"token(?![a-z0-9])[:=]"])
+    found = words.offsets("max_tokens token_count tokens token:x")
+    assert found == {r"\btokens?\b": [23, 30], r"token(?![a-z0-9])[:=]": [30]}
+
+
+def test_words_are_found_where_they_overlap() -> None:
+    words = Words([" as ", "pass", "passw", "sshpass"])
+    assert words.offsets(" as as ") == {" as ": [0, 3]}
+    found = words.offsets("sshpass password pass")
+    assert found == {"sshpass": [0], "pass": [3, 8, 17], "passw": [8]}
+
+
+@pytest.mark.parametrize("head", ["[sr]k_", "(?:a|b)", "A{20}", "a(b)c", ".x", "ab|cd"])
+def test_a_head_must_start_with_one_literal_and_capture_nothing(head: str) -> None:
+    with pytest.raises(ValueError, match="a head must start with"):
+        lead(head)
+
+
+def test_a_bar_inside_a_group_or_a_class_is_fine_in_a_head() -> None:
+    assert lead(r"x(?:a|b)[|\]]\|y") == ("x", r"(?:a|b)[|\]]\|y")
+
+
+def test_every_rule_without_hint_words_has_heads_that_compile() -> None:
+    plan = redact_module._plan()
+    for rule, _, ids, hints in plan.rules:
+        assert bool(ids) != bool(hints), rule.kind
+        assert all(re.compile(h) for h in redact_module._heads(rule))
+    assert plan.heads.present("") == set()
