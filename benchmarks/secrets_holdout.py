@@ -132,21 +132,16 @@ def _write_path(name: str) -> Callable[[list[str]], tuple[str, list[str | None]]
 
 
 def _mcp(texts: list[str]) -> tuple[str, list[str | None]]:
-    """The MCP ``remember`` tool, called in-process on the server ``brain mcp`` builds."""
-    import anyio
-
-    from brain.agents.mcp_server import build_server
+    """The MCP ``remember`` tool, called in-process as ``brain mcp`` calls it."""
+    from brain.agents.mcp_tools import TOOLS, call_tool
 
     home = Path(tempfile.mkdtemp()) / "home"
     Brain.init(home)
-    server = build_server(home)
+    remember = TOOLS["remember"]
     refusals: list[str | None] = []
     for text in texts:
-        try:
-            anyio.run(server.call_tool, "remember", {"text": text})
-            refusals.append(None)
-        except Exception as e:  # the server wraps a BrainError in its own tool error
-            refusals.append(f"{type(e).__name__}: {e}")
+        result = call_tool(remember, {"text": text}, home, None)
+        refusals.append(result["content"][0]["text"] if result["isError"] else None)
     return sp._disk(home), refusals
 
 
