@@ -27,22 +27,23 @@ from pathlib import Path
 
 from brain.home.git import RepoError, run_git
 
+GC_AUTO = 256
 # git's settings for the home, set when brain makes or clones it, and at the first write
-# to a home made before the settings changed.
-#   feature.manyFiles: index v4 and the untracked cache (the hand-edit check).
+# to a home made before the settings changed. Measured at 20,000 records:
+#   feature.manyFiles: index v4 (1.4 MB against 1.9 MB for v2) and the untracked cache;
+#     neither changed the time of a write measurably.
 #   core.looseCompression 0: the memories/ tree written on every commit is stored, not
-#     deflated (30 -> 21 ms per write at 20,000 records). A loose tree takes twice the
-#     room (940 KB against 496 KB at 20,000 records) until gc packs it; a pack is
-#     deflated at its own level (pack.compression), so the same size either way.
+#     deflated (update-index and write-tree: 30 -> 21 ms). A loose tree takes twice the
+#     room (940 KB against 496 KB) until gc packs it; a pack is deflated at its own
+#     level (pack.compression): the same size either way.
 #   gc.auto 256: pack at about 512 loose objects (git samples objects/17/ and packs
-#     once it holds two), about every 100 writes, instead of git's 6,700 (~1,400
-#     writes: ~1.3 GB of loose trees at 20,000 records).
+#     once it holds two; git cannot be asked for less), about every 100 writes, instead
+#     of git's 6,700 (~1,400 writes: ~1.3 GB of loose trees).
 SETTINGS = (
     ("feature.manyFiles", "true"),
     ("core.looseCompression", "0"),
-    ("gc.auto", "256"),
+    ("gc.auto", str(GC_AUTO)),
 )
-GC_AUTO = 256
 # A commit of at least this many files packs before it returns.
 BULK = 256
 # In .git: which SETTINGS the home has, so a write asks git nothing when they are set.

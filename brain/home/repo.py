@@ -3,8 +3,9 @@
 Each method is one thing brain does with its history (commit exactly these files, read
 the log, pull, ...) and returns a real type; the git command lines live here and in the
 runner, nowhere else. Commits go through git's plumbing (see :meth:`Repo.commit`): with
-the git CLI, committing one file into a 20k-file repository takes ~86 ms; with
-GitPython's pure-Python index it took ~524 ms.
+the git CLI, committing one file into a 20k-file repository took ~86 ms when measured
+against GitPython's pure-Python index (~524 ms); today's figure, with the home packed
+(:mod:`brain.home.packing`), is in benchmarks/README.md.
 """
 
 from __future__ import annotations
