@@ -99,6 +99,20 @@ def test_an_ordinary_write_packs_in_the_background_once_git_would(home: Path) ->
     assert git(home, "fsck", "--strict", "--no-progress") == ""
 
 
+def test_a_warning_from_the_last_background_gc_is_not_asked_again_for_a_day(
+    home: Path,
+) -> None:
+    brain, _ = Brain.init(home)
+    loose_in_17(home, 2)
+    log = home / ".git" / "gc.log"
+    log.write_text("warning: There are too many unreachable loose objects\n")
+    assert not packing.keep_packed(home)
+    day_ago = time.time() - 86400 - 60
+    os.utime(log, (day_ago, day_ago))
+    assert packing.keep_packed(home)  # git lets a day-old log expire (gc.logExpiry)
+    wait_for_gc(home)
+
+
 def test_writes_while_git_packs_the_home_lose_nothing(home: Path) -> None:
     brain, _ = Brain.init(home)
     # Loose objects enough for gc to take a while: committed past the transaction.

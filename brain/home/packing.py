@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import time
 from pathlib import Path
 
 from brain.home.git import RepoError, run_git
@@ -86,6 +87,17 @@ def would_pack(home: Path) -> bool:
     return loose_estimate(home) > 256 * math.ceil(GC_AUTO / 256)
 
 
+def _gc_refuses(home: Path) -> bool:
+    """Whether ``gc --auto`` would refuse: its last background run left a warning in
+    ``.git/gc.log`` less than a day ago (git's ``gc.logExpiry``). Unreachable loose
+    objects younger than two weeks (a write that failed, a rebase) keep git's estimate
+    high after it packed; asking again on every write would only cost a process."""
+    try:
+        return time.time() - (home / ".git" / "gc.log").stat().st_mtime < 86400
+    except OSError:
+        return False
+
+
 def keep_packed(home: Path, *, wait: bool = False) -> bool:
     """Pack the home's loose objects when git would; return whether git was started.
 
@@ -102,7 +114,7 @@ def keep_packed(home: Path, *, wait: bool = False) -> bool:
         except RepoError:
             return False
         return True
-    if not would_pack(home):
+    if not would_pack(home) or _gc_refuses(home):
         return False
     with contextlib.suppress(RepoError):
         run_git(home, "-c", "gc.autoDetach=true", "gc", "--auto", "--quiet")
