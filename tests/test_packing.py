@@ -13,6 +13,7 @@ import pytest
 
 from brain.api import Brain
 from brain.home import packing
+from brain.home.repo import Repo
 from tests.helpers import commit_count, git
 
 
@@ -139,6 +140,14 @@ def test_the_home_is_set_up_for_many_files_and_cheap_commits(home: Path) -> None
     Brain.init(home)
     for name, value in packing.SETTINGS:
         assert git(home, "config", "--get", name).strip() == value
+
+
+def test_a_clone_gets_the_settings_too(home: Path, tmp_path: Path) -> None:
+    brain, _ = Brain.init(home)
+    brain.remember("Cloned homes pack as well.", key="cloned")
+    clone = Repo.clone(str(home), tmp_path / "clone")
+    for name, value in packing.SETTINGS:
+        assert git(clone.path, "config", "--get", name).strip() == value
 
 
 def test_a_home_made_before_the_settings_gets_them_at_its_first_write(home: Path) -> None:
