@@ -240,6 +240,32 @@ def added_lines(home: Path, old: str, new: str, rel: str) -> list[str]:
     ]
 
 
+def read_blobs(home: Path, names: Sequence[str]) -> list[bytes | None]:
+    """The content of each named blob (``HEAD:path``, a sha), None where there is none.
+
+    One ``git cat-file --batch`` for all of them: a missing name is an answer in its
+    output, not a failed command.
+    """
+    if not names:
+        return []
+    out = run_git(
+        home, "cat-file", "--batch", stdin="".join(f"{n}\n" for n in names).encode()
+    ).stdout
+    found: list[bytes | None] = []
+    pos = 0
+    for _ in names:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()  # "<sha> <type> <size>" or "<name> missing"
+        if header[-1] in (b"missing", b"ambiguous"):
+            found.append(None)
+            pos = end + 1
+            continue
+        size = int(header[2])
+        found.append(out[end + 1 : end + 1 + size] if header[1] == b"blob" else None)
+        pos = end + 1 + size + 1  # the content, then a newline
+    return found
+
+
 def tracked_files(home: Path, *paths: str) -> list[str]:
     """Files git tracks under ``paths`` (relative to the home)."""
     out = run_git(home, "ls-files", "-z", "--", *paths)

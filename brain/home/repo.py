@@ -3,8 +3,9 @@
 Each method is one thing brain does with its history (commit exactly these files, read
 the log, pull, ...) and returns a real type; the git command lines live here and in the
 runner, nowhere else. Commits go through git's plumbing (see :meth:`Repo.commit`): with
-the git CLI, committing one file into a 20k-file repository takes ~86 ms; with
-GitPython's pure-Python index it took ~524 ms.
+the git CLI, committing one file into a 20k-file repository took ~86 ms when measured
+against GitPython's pure-Python index (~524 ms); today's figure, with the home packed
+(:mod:`brain.home.packing`), is in benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from brain.home.git import RepoError, check_writable, clear_stale_locks, head_sha, run_git
+from brain.home import packing
+from brain.home.git import (
+    RepoError,
+    check_writable,
+    clear_stale_locks,
+    head_sha,
+    read_blobs,
+    run_git,
+)
 from brain.home.journal import machine_name
 
 __all__ = ["BRANCH", "Commit", "Repo", "RepoError"]
@@ -44,15 +53,17 @@ class Repo:
         if not (path / ".git").exists():
             raise RepoError(f"{path} is not a git repository")
         self.path = path
+        # Who commits where git knows no one (see _identity), once git has been asked.
+        self._fallback: dict[str, str] | None = None
+        self._asked = False
 
     @classmethod
     def init(cls, path: Path) -> Repo:
         """Create a repository at ``path`` on branch ``main``, tuned for many files."""
         path.mkdir(parents=True, exist_ok=True)
         run_git(path, "init", "--quiet", f"--initial-branch={BRANCH}")
-        repo = cls(path)
-        repo._tune()
-        return repo
+        packing.tune(path)
+        return cls(path)
 
     @classmethod
     def clone(cls, url: str, path: Path) -> Repo:
@@ -67,22 +78,28 @@ class Repo:
                 returncode=exc.returncode,
                 stderr=exc.stderr,
             ) from exc
-        repo = cls(path)
-        repo._tune()
-        return repo
-
-    def _tune(self) -> None:
-        # Index v4 and the untracked cache keep commits fast with 10^4 record files;
-        # light compression of loose objects halves the cost of rewriting the large
-        # memories/ tree object on every commit (gc packs them properly later).
-        self._git("config", "feature.manyFiles", "true")
-        self._git("config", "core.looseCompression", "1")
+        packing.tune(path)
+        return cls(path)
 
     def _git(
         self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None
     ) -> str:
         """Run one git command in the home and return its stdout (see :func:`run_git`)."""
         return run_git(self.path, *args, stdin=stdin, env=env).text
+
+    def _commit_tree(self, *args: str) -> str:
+        """``git commit-tree args`` as the person, or as ``brain`` where git knows no one
+        (see :meth:`_identity`); return the new commit's sha.
+
+        git is asked who the person is only when commit-tree refuses (exit 128): two
+        ``git var`` processes fewer on every write where git knows them.
+        """
+        try:
+            return self._git("commit-tree", *args, env=self._fallback).strip()
+        except RepoError as exc:
+            if exc.returncode != 128 or self._asked:
+                raise
+        return self._git("commit-tree", *args, env=self._identity()).strip()
 
     def _identity(self) -> dict[str, str] | None:
         """Who commits: the person's git identity, or ``brain`` where git has none.
@@ -92,7 +109,8 @@ class Repo:
         variable, so ``GIT_AUTHOR_NAME`` goes while ``GIT_COMMITTER_NAME`` stays): the
         memory must still be written, so author and committer are each checked.
         """
-        if not hasattr(self, "_fallback"):
+        if not self._asked:
+            self._asked = True
             email = f"brain@{machine_name()}"
             fallback: dict[str, str] = {}
             for role in ("AUTHOR", "COMMITTER"):
@@ -100,7 +118,7 @@ class Repo:
                 known = run_git(self.path, "var", f"GIT_{role}_IDENT", ok=(0, 128))
                 if known.returncode != 0:
                     fallback |= {f"GIT_{role}_NAME": "brain", f"GIT_{role}_EMAIL": email}
-            self._fallback: dict[str, str] | None = fallback or None
+            self._fallback = fallback or None
         return self._fallback
 
     def head(self) -> str | None:
@@ -115,6 +133,7 @@ class Repo:
         ``update-ref`` with the old value refuses to move HEAD if it moved meanwhile.
         What the person staged by hand stays staged and out of the commit.
         """
+        packing.tune_once(self.path)  # a home made before brain's current settings
         paths = sorted(set(paths))
         # Paths go through stdin: an import of 10^5 records exceeds ARG_MAX.
         listed = "".join(f"{p}\0" for p in paths).encode()
@@ -130,7 +149,7 @@ class Repo:
         tree = self._tree_of(parent, listed) if foreign and parent else self._git("write-tree")
         tree = tree.strip()
         parents = ["-p", parent] if parent else []
-        sha = self._git("commit-tree", tree, *parents, "-m", message, env=self._identity()).strip()
+        sha = self._commit_tree(tree, *parents, "-m", message)
         self._git(
             "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", sha, parent or ""
         )
@@ -157,7 +176,7 @@ class Repo:
         base = self._git("rev-list", "--parents", "-n", "1", first).split()[1:]
         tree = self._git("rev-parse", f"{last}^{{tree}}").strip()
         args = [arg for parent in base for arg in ("-p", parent)]
-        sha = self._git("commit-tree", tree, *args, "-m", message, env=self._identity()).strip()
+        sha = self._commit_tree(tree, *args, "-m", message)
         self._git("update-ref", "-m", f"fold: {message.splitlines()[0]}", "HEAD", sha, last)
         return sha
 
@@ -255,7 +274,7 @@ class Repo:
 
     def file_at_head(self, rel: str) -> bytes | None:
         """The bytes of ``rel`` as HEAD has it, or None when HEAD does not have it."""
-        return self._blobs([f"HEAD:{rel}"])[0]
+        return read_blobs(self.path, [f"HEAD:{rel}"])[0]
 
     def files_at(self, rev: str, prefix: str) -> dict[str, bytes]:
         """Every file under ``prefix`` (a folder or one file) as it was at ``rev``.
@@ -275,35 +294,10 @@ class Repo:
         # "<mode> <type> <sha>\t<path>"; submodules ("commit") have no content here.
         entries = [e.split("\t", 1) for e in listing.split("\0") if e]
         blobs = [(meta.split()[2], path) for meta, path in entries if meta.split()[1] == "blob"]
-        contents = self._blobs([sha for sha, _ in blobs])
+        contents = read_blobs(self.path, [sha for sha, _ in blobs])
         return {
             path: data for (_, path), data in zip(blobs, contents, strict=True) if data is not None
         }
-
-    def _blobs(self, names: Sequence[str]) -> list[bytes | None]:
-        """The content of each named blob (``HEAD:path``, a sha), None where there is none.
-
-        One ``git cat-file --batch`` for all of them: a missing name is an answer in its
-        output, not a failed command.
-        """
-        if not names:
-            return []
-        out = run_git(
-            self.path, "cat-file", "--batch", stdin="".join(f"{n}\n" for n in names).encode()
-        ).stdout
-        found: list[bytes | None] = []
-        pos = 0
-        for _ in names:
-            end = out.index(b"\n", pos)
-            header = out[pos:end].split()  # "<sha> <type> <size>" or "<name> missing"
-            if header[-1] in (b"missing", b"ambiguous"):
-                found.append(None)
-                pos = end + 1
-                continue
-            size = int(header[2])
-            found.append(out[end + 1 : end + 1 + size] if header[1] == b"blob" else None)
-            pos = end + 1 + size + 1  # the content, then a newline
-        return found
 
     def remotes(self) -> dict[str, str]:
         """Configured remotes: name → url."""
@@ -351,7 +345,7 @@ class Repo:
 
     def blob(self, name: str) -> bytes | None:
         """The content of one blob by name (``:2:path`` is this side of a conflict)."""
-        return self._blobs([name])[0]
+        return read_blobs(self.path, [name])[0]
 
     def stage(self, paths: Sequence[str]) -> None:
         """Stage ``paths`` as they are on disk (additions, edits, deletions)."""

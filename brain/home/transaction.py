@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from brain.errors import BrainError
-from brain.home import journal, pending, uses
+from brain.home import journal, packing, pending, uses
 from brain.home.checks import HandEditError, check_text, clean_message, redacted
 from brain.home.files import atomic_write
 from brain.home.git import head_sha
@@ -217,6 +217,9 @@ class Transaction:
         note_journal_size(self)
         self._written = set()  # committed: nothing left to put back
         self._on_commit(before, sha, [*paths, journal.JOURNAL])
+        # A commit of many files (an import) leaves the home packed; any other starts
+        # git's packing in the background when git would pack (see brain.home.packing).
+        packing.keep_packed(self.path, wait=len(paths) >= packing.BULK)
         return sha
 
     def roll_back(self) -> None:

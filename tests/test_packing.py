@@ -1,0 +1,183 @@
+"""The home's git objects are packed: after an import at once, later in the background."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from brain.api import Brain
+from brain.home import packing
+from brain.home.repo import Repo
+from tests.helpers import commit_count, git
+
+
+def objects(home: Path) -> dict[str, int]:
+    """``git count-objects -v`` as numbers (count: loose objects, in-pack: packed)."""
+    out = git(home, "count-objects", "-v")
+    return {k: int(v) for k, v in (line.split(": ") for line in out.splitlines())}
+
+
+def lines(count: int, start: int = 0) -> list[str]:
+    return [
+        json.dumps({"key": f"fact-{i:05d}", "type": "fact", "body": f"Fact number {i}."})
+        for i in range(start, start + count)
+    ]
+
+
+def loose_in_17(home: Path, count: int) -> None:
+    """Commit ``count`` files whose blobs git files under objects/17/, the folder git
+    samples to estimate how many objects are loose (committed past the transaction, so
+    nothing packs them yet)."""
+    found: list[str] = []
+    n, salt = 0, os.urandom(8).hex()
+    while len(found) < count:
+        data = f"probe {salt} {n}\n".encode()
+        if hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest().startswith("17"):
+            (home / "memories" / f"probe-{n}.md").write_bytes(data)
+            found.append(f"memories/probe-{n}.md")
+        n += 1
+    Brain.open(home).repo.commit(found, "probes")
+
+
+def wait_for_gc(home: Path, deadline: float = 30.0) -> None:
+    end = time.monotonic() + deadline
+    while (home / ".git" / "gc.pid").exists() and time.monotonic() < end:
+        time.sleep(0.05)
+
+
+def test_an_import_of_many_records_leaves_the_home_packed(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    assert brain.import_(lines(600)).added == 600
+    counted = objects(home)
+    assert counted["count"] == 0
+    assert counted["in-pack"] >= 600 + 3  # the blobs, their trees and the commits
+    assert [c.message for c in brain.log()] == ["import: 600 records", "init: new memory home"]
+    assert git(home, "fsck", "--strict", "--no-progress") == ""
+    assert brain.show("fact-00417").record.body == "Fact number 417."
+    # The next write is an ordinary one: loose, and the history goes on.
+    brain.remember("One more fact after the import.", key="after-import")
+    assert objects(home)["count"] > 0
+    assert commit_count(home) == 3
+
+
+def test_a_small_import_packs_nothing(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    brain.import_(lines(20))
+    assert objects(home)["in-pack"] == 0
+
+
+def test_a_gc_auto_of_0_set_by_the_person_is_obeyed(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    git(home, "config", "gc.auto", "0")
+    brain.import_(lines(600))
+    assert objects(home)["in-pack"] == 0
+    loose_in_17(home, 3)
+    brain.remember("Packing is off in this home.", key="no-packing")
+    wait_for_gc(home)
+    assert objects(home)["in-pack"] == 0
+
+
+def test_an_ordinary_write_packs_in_the_background_once_git_would(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    loose_in_17(home, 1)
+    assert not packing.would_pack(home)  # git packs past one sampled object per 256
+    loose_in_17(home, 1)
+    assert packing.would_pack(home)
+    written = brain.remember("Deploys go out on Tuesdays only.", key="deploy-day")
+    end = time.monotonic() + 30
+    while objects(home)["count"] and time.monotonic() < end:
+        time.sleep(0.05)
+    wait_for_gc(home)
+    assert objects(home)["count"] == 0
+    assert not packing.would_pack(home)
+    assert brain.show("deploy-day").record.id == written.id
+    assert git(home, "fsck", "--strict", "--no-progress") == ""
+
+
+def test_a_warning_from_the_last_background_gc_is_not_asked_again_for_a_day(
+    home: Path,
+) -> None:
+    brain, _ = Brain.init(home)
+    loose_in_17(home, 2)
+    log = home / ".git" / "gc.log"
+    log.write_text("warning: There are too many unreachable loose objects\n")
+    assert not packing.keep_packed(home)
+    day_ago = time.time() - 86400 - 60
+    os.utime(log, (day_ago, day_ago))
+    assert packing.keep_packed(home)  # git lets a day-old log expire (gc.logExpiry)
+    wait_for_gc(home)
+
+
+def test_writes_while_git_packs_the_home_lose_nothing(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    # Loose objects enough for gc to take a while: committed past the transaction.
+    names = []
+    for i in range(3000):
+        (home / "memories" / f"bulk-{i:05d}.md").write_text(f"bulk {i}\n" * 20)
+        names.append(f"memories/bulk-{i:05d}.md")
+    brain.repo.commit(names, "bulk")
+    gc = subprocess.Popen(["git", "-C", str(home), "gc", "--quiet"], stderr=subprocess.PIPE)
+    keys = []
+    while gc.poll() is None or len(keys) < 3:
+        keys.append(f"during-gc-{len(keys)}")
+        brain.remember(f"Written while git packs, number {len(keys)}.", key=keys[-1])
+    assert gc.wait() == 0, gc.stderr.read() if gc.stderr else ""
+    wait_for_gc(home)
+    assert git(home, "fsck", "--strict", "--no-progress") == ""
+    at_head = set(git(home, "ls-tree", "--name-only", "HEAD", "memories/").split())
+    assert {f"memories/{k}.md" for k in keys} <= at_head
+    assert commit_count(home) == 2 + len(keys)
+    assert [brain.show(k).record.key for k in keys] == keys
+
+
+def test_the_home_is_set_up_for_many_files_and_cheap_commits(home: Path) -> None:
+    Brain.init(home)
+    for name, value in packing.SETTINGS:
+        assert git(home, "config", "--get", name).strip() == value
+
+
+def test_a_clone_gets_the_settings_too(home: Path, tmp_path: Path) -> None:
+    brain, _ = Brain.init(home)
+    brain.remember("Cloned homes pack as well.", key="cloned")
+    clone = Repo.clone(str(home), tmp_path / "clone")
+    for name, value in packing.SETTINGS:
+        assert git(clone.path, "config", "--get", name).strip() == value
+
+
+def test_a_home_made_before_the_settings_gets_them_at_its_first_write(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    git(home, "config", "core.looseCompression", "1")
+    git(home, "config", "--unset", "gc.auto")
+    (home / ".git" / "brain-tuned").unlink()
+    brain = Brain.open(home)
+    brain.remember("An older home still takes writes.", key="older-home")
+    assert git(home, "config", "--get", "core.looseCompression").strip() == "0"
+    assert git(home, "config", "--get", "gc.auto").strip() == "256"
+
+
+def test_a_write_runs_four_git_commands(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    brain, _ = Brain.init(home)
+    brain.remember("The first write of this process.", key="first")
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    Brain.open(home).remember("Who commits is not asked of git.", key="second")
+    monkeypatch.delenv("GIT_TRACE")
+    ran = [
+        line.split("built-in: git ")[1].split()
+        for line in trace.read_text().splitlines()
+        if "built-in: git " in line
+    ]
+    verbs = [next(a for a in args if not a.startswith("-")) for args in ran]
+    verbs = verbs[: verbs.index("gc")] if "gc" in verbs else verbs  # packing, if git would
+    assert verbs == ["update-index", "write-tree", "commit-tree", "update-ref"]
+    assert git(home, "log", "-1", "--format=%an <%ae>").strip() == (
+        f"{os.environ['GIT_AUTHOR_NAME']} <{os.environ['GIT_AUTHOR_EMAIL']}>"
+    )
