@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 from brain.home.files import atomic_write, read_text
-
-CONFIG = "brain.yaml"
+from brain.home.paths import CONFIG as CONFIG
 
 
 class ConfigError(BrainError):
@@ -64,6 +63,15 @@ class Config:
         ``BRAIN_NO_GENERATE`` in the environment (a switch for one run)."""
         switch = os.environ.get("BRAIN_NO_GENERATE", "").strip().lower()
         return self.generate_memories and switch not in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigValue:
+    """One setting's effective value and where it comes from (file, env, default)."""
+
+    name: str
+    value: Any
+    origin: str
 
 
 KNOWN = {f.name: f for f in fields(Config)}

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from brain.errors import BrainError
-from brain.home import config as config_mod
-from brain.home.paths import ARCHIVE, MEMORIES, STATE
+from brain.home.paths import ARCHIVE, CONFIG, MEMORIES, STATE
 from brain.home.recordcache import Head, cached_heads, cached_records
 from brain.home.records import Problem, Record
+
+if TYPE_CHECKING:
+    from brain.home import config as config_mod
 
 
 class NotAHomeError(BrainError):
@@ -54,12 +56,14 @@ class Reader:
     @classmethod
     def open(cls, path: Path) -> Reader:
         """Open an existing home, or raise :class:`NotAHomeError` saying how to make one."""
-        if not (path / config_mod.CONFIG).is_file() or not (path / ".git").exists():
+        if not (path / CONFIG).is_file() or not (path / ".git").exists():
             raise NotAHomeError(path)
         return cls(path)
 
     @cached_property
     def config(self) -> config_mod.Config:
+        from brain.home import config as config_mod  # a listing never reads the settings
+
         return config_mod.load(self.path)
 
     def records(self, *, archived: bool = False) -> Iterator[Record | Problem]:

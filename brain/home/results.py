@@ -1,4 +1,11 @@
-"""Frozen results returned by the library; every command can print them as JSON."""
+"""Frozen results of reading a home, and the JSON every result prints as.
+
+A result type lives next to the code that returns it: a write's in
+:mod:`brain.home.transaction`, an import's in :mod:`brain.home.exchange`, a remote's
+in :mod:`brain.home.remote`, a setting's in :mod:`brain.home.config`. Creating a frozen
+dataclass costs about half a millisecond at import, so a command creates only the
+result types of the code it runs (docs/architecture.md, "Start-up").
+"""
 
 from __future__ import annotations
 
@@ -23,32 +30,6 @@ def to_jsonable(value: Any) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
-class InitResult:
-    path: str
-    commit: str
-
-
-@dataclass(frozen=True, slots=True)
-class WriteResult:
-    """A write of one record: remember, archive, restore."""
-
-    action: str
-    key: str
-    id: str
-    path: str
-    commit: str
-    superseded: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ForgetResult:
-    key: str
-    id: str
-    path: str
-    commit: str
-
-
-@dataclass(frozen=True, slots=True)
 class ListResult:
     records: tuple[Record, ...]
     problems: tuple[Problem, ...] = ()
@@ -62,34 +43,8 @@ class ShowResult:
 
 
 @dataclass(frozen=True, slots=True)
-class ImportResult:
-    added: int
-    superseded: int
-    keys: tuple[str, ...]
-    commit: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class LogEntry:
     sha: str
     date: str
     message: str
     files: tuple[tuple[str, str], ...] = field(default_factory=tuple)
-
-
-@dataclass(frozen=True, slots=True)
-class SyncResult:
-    """A push, pull, sync or clone; ``resolved`` says how each conflict was settled."""
-
-    action: str
-    remote: str
-    head: str | None
-    message: str
-    resolved: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ConfigValue:
-    name: str
-    value: Any
-    origin: str
