@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from brain.models.schema import Candidate, Extraction
-from brain.sessions.sources.base import Transcript
+if TYPE_CHECKING:  # the run history reads REVIEW_TAG, and 'brain status' the history
+    from brain.models.schema import Candidate, Extraction
+    from brain.sessions.sources.base import Transcript
 
 __all__ = ["REVIEW_TAG", "grounded", "tainted", "vet"]
 
