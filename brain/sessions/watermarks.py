@@ -11,7 +11,6 @@ extract phase.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -160,6 +159,8 @@ def save_marks(home: Path, source: str, marks: dict[str, Mark], *, tmp_dir: Path
 
 def head_digest(path: Path, limit: int) -> tuple[int, str]:
     """Hash the first ``limit`` (decompressed) bytes of ``path``: (bytes hashed, hex)."""
+    import hashlib  # its OpenSSL load is not for 'brain status'
+
     from brain.sessions.sources.base import open_stream
 
     with open_stream(path) as fh:
