@@ -65,15 +65,6 @@ class Config:
         return self.generate_memories and switch not in {"1", "true", "yes", "on"}
 
 
-@dataclass(frozen=True, slots=True)
-class ConfigValue:
-    """One setting's effective value and where it comes from (file, env, default)."""
-
-    name: str
-    value: Any
-    origin: str
-
-
 KNOWN = {f.name: f for f in fields(Config)}
 
 DEFAULT_YAML = """\

@@ -35,15 +35,12 @@ from brain.home.records import (
     utcnow,
     validate_new_key,
 )
-from brain.home.redact import find_secrets, redact
-from brain.home.results import ListResult, LogEntry, Problem, ShowResult
+from brain.home.results import ConfigValue, ListResult, LogEntry, Problem, ShowResult
 
-# The write machinery (transaction, lock, git) and the settings are imported by the
-# methods that use them: 'brain list', 'show' and 'log' open a home on every call and
-# pay for reading it only (docs/architecture.md, "Start-up").
+# The methods that write or read settings import what they use (transaction, lock, git,
+# redaction): 'brain list', 'show' and 'log' pay for reading (docs/architecture.md).
 if TYPE_CHECKING:
     from brain.home import config as config_mod
-    from brain.home.config import ConfigValue
     from brain.home.repo import Repo
     from brain.home.transaction import ForgetResult, InitResult, Staged, Transaction, WriteResult
 
@@ -237,6 +234,8 @@ class Home:
         Relearning a key keeps the old record's type and tags unless new ones are given;
         a new key defaults to type ``fact``.
         """
+        from brain.home.redact import redact
+
         if type is not None:
             check_type(redact(type))  # the error echoes the type: never a secret in it
         body = redact(text).strip()
@@ -372,26 +371,27 @@ class Home:
             BrainError: the value holds a credential (brain.yaml is in the history, and
                 pushed with it), or the key or value is not valid.
         """
+        from brain.home import config as config_mod
+        from brain.home.redact import find_secrets
+
         if found := find_secrets(value):
             raise BrainError(
                 f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
                 "committed to the memory's history",
                 hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
             )
-        from brain.home import config as config_mod
-
         with self.transaction() as tx:
             typed = config_mod.set_value(self.path, name, value)
             tx.commit([CONFIG], f"config: {name} = {typed}", "config", name=name)
         self.__dict__.pop("config", None)  # the cached settings are stale now
-        return config_mod.ConfigValue(name, typed, "file")
+        return ConfigValue(name, typed, "file")
 
     def config_get(self, name: str) -> ConfigValue:
         """The effective value of one key and where it comes from."""
         from brain.home import config as config_mod
 
         value = config_mod.value_of(self.config, name)
-        return config_mod.ConfigValue(name, value, config_mod.origin_of(self.path, name))
+        return ConfigValue(name, value, config_mod.origin_of(self.path, name))
 
     def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""

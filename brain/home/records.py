@@ -10,7 +10,6 @@ from typing import Any
 
 from brain.errors import BrainError
 from brain.home.files import read_text
-from brain.home.redact import find_secrets
 
 KEY_MAX = 120
 _KEY_RE = re.compile(r"^[a-z0-9](?:[a-z0-9_.-]*[a-z0-9])?$")
@@ -84,6 +83,8 @@ def key_holds_secret(key: str) -> bool:
     """Whether a key carries a credential: a known token shape, or a long token-like run
     (32+ hex characters, or 24+ letters and digits mixed). Keys become file names,
     commit messages and journal lines, so a key is checked whole, never redacted."""
+    from brain.home.redact import find_secrets  # reading records never needs the filter
+
     if _TOKENISH.search(key.lower()) or find_secrets(key.replace("-", " ")):
         return True  # the second: a slug of "password is hunter2" still says it
     # A token glued to the word before it by a hyphen ("with-pul-...") is checked alone.

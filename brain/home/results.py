@@ -2,7 +2,7 @@
 
 A result type lives next to the code that returns it: a write's in
 :mod:`brain.home.transaction`, an import's in :mod:`brain.home.exchange`, a remote's
-in :mod:`brain.home.remote`, a setting's in :mod:`brain.home.config`. Creating a frozen
+in :mod:`brain.home.remote`. Creating a frozen
 dataclass costs about half a millisecond at import, so a command creates only the
 result types of the code it runs (docs/architecture.md, "Start-up").
 """
@@ -40,6 +40,15 @@ class ShowResult:
     record: Record
     path: str
     archived: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigValue:
+    """One setting's effective value and where it comes from (file, env, default)."""
+
+    name: str
+    value: Any
+    origin: str
 
 
 @dataclass(frozen=True, slots=True)
