@@ -47,11 +47,12 @@ class Readable(Protocol):
 
 
 class Reader:
-    """A memory home, read only. Open with :meth:`open`."""
+    """A memory home, read only, for one command. Open with :meth:`open`."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.state = path / STATE
+        self._heads: list[Head] | None = None
 
     @classmethod
     def open(cls, path: Path) -> Reader:
@@ -71,5 +72,11 @@ class Reader:
         return cached_records(self, ARCHIVE if archived else MEMORIES)
 
     def heads(self) -> list[Head]:
-        """The head of every readable live record, in key order."""
-        return cached_heads(self, MEMORIES)
+        """The head of every readable live record, in key order.
+
+        Read once: the session-start context asks twice (the project filter, the
+        index), and each read stats every record file.
+        """
+        if self._heads is None:
+            self._heads = cached_heads(self, MEMORIES)
+        return list(self._heads)
