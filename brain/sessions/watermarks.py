@@ -23,7 +23,6 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.journal import machine_id, machine_name
 from brain.home.records import iso
-from brain.home.redact import redact
 from brain.sessions.sources import get
 
 # The adapters' shapes and readers load where a transcript is read: 'brain status'
@@ -343,6 +342,8 @@ def merge_mark(
     old: Mark | None, parsed: ParseResult, file: SessionFile, *, stamp: str, extract: bool
 ) -> Mark:
     """The new mark: metadata from this parse, falling back to what was known."""
+    from brain.home.redact import redact  # a harvest that reads a transcript, not status
+
     t = parsed.transcript
     head_bytes, head_sha = head_digest(file.path, parsed.offset)
     base = asdict(old) if old is not None else {}
