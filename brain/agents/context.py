@@ -127,6 +127,8 @@ def _as_data(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Part:
+    """One section of the context: its name, its text, whether it was cut to fit."""
+
     name: str
     text: str
     truncated: bool = False

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:
+    """How many records an import added and superseded, and its commit."""
+
     added: int
     superseded: int
     keys: tuple[str, ...]

@@ -31,12 +31,16 @@ def to_jsonable(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class ListResult:
+    """Records matching a listing's filters, and the files that failed to parse."""
+
     records: tuple[Record, ...]
     problems: tuple[Problem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ShowResult:
+    """One record, where it is, and whether it is archived."""
+
     record: Record
     path: str
     archived: bool
@@ -53,6 +57,8 @@ class ConfigValue:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
+    """One commit of the memory's history, with the files it changed."""
+
     sha: str
     date: str
     message: str

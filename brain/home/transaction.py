@@ -51,6 +51,8 @@ class Staged:
 
 @dataclass(frozen=True, slots=True)
 class InitResult:
+    """A new home and its first commit."""
+
     path: str
     commit: str
 
@@ -69,6 +71,8 @@ class WriteResult:
 
 @dataclass(frozen=True, slots=True)
 class ForgetResult:
+    """A record deleted, and the commit that deleted it."""
+
     key: str
     id: str
     path: str

@@ -72,6 +72,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class _Settings:
+    """What one harvest run reads its files with: the clock, the windows, the settings."""
+
     now: float
     stamp: str
     idle: float
