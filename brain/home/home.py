@@ -35,13 +35,13 @@ from brain.home.records import (
     utcnow,
     validate_new_key,
 )
-from brain.home.results import ConfigValue, ListResult, LogEntry, Problem, ShowResult
+from brain.home.results import ConfigValue, ListResult, Problem, ShowResult
 
 # The methods that write or read settings import what they use (transaction, lock, git,
 # redaction): 'brain list', 'show' and 'log' pay for reading (docs/architecture.md).
 if TYPE_CHECKING:
     from brain.home import config as config_mod
-    from brain.home.repo import Repo
+    from brain.home.repo import Commit, Repo
     from brain.home.transaction import ForgetResult, InitResult, Staged, Transaction, WriteResult
 
 __all__ = ["Home", "HomeExistsError", "NotAHomeError"]
@@ -358,9 +358,9 @@ class Home:
             sha = tx.commit(paths, f"restore: {key}", "restore", key=key, id=staged.record.id)
         return WriteResult("restore", key, staged.record.id, staged.touched[-1], sha)
 
-    def log(self, limit: int | None = None) -> builtins.list[LogEntry]:
-        """The memory's history from git, newest first."""
-        return [LogEntry(c.sha, c.date, c.message, c.files) for c in self.repo.log(limit)]
+    def log(self, limit: int | None = None) -> builtins.list[Commit]:
+        """The memory's history from git, newest first, with the files each commit changed."""
+        return self.repo.log(limit)
 
     # -- settings --------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ result types of the code it runs (docs/architecture.md, "Start-up").
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, is_dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
 from brain.home.records import Problem as Problem
@@ -53,13 +53,3 @@ class ConfigValue:
     name: str
     value: Any
     origin: str
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One commit of the memory's history, with the files it changed."""
-
-    sha: str
-    date: str
-    message: str
-    files: tuple[tuple[str, str], ...] = field(default_factory=tuple)
