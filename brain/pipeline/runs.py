@@ -21,7 +21,6 @@ from brain.errors import BrainError
 from brain.home import journal
 from brain.home.files import atomic_write, make_private_dir, read_text
 from brain.home.records import iso, utcnow
-from brain.pipeline.trust import REVIEW_TAG
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -29,6 +28,9 @@ if TYPE_CHECKING:
 RAW = "raw_memories.md"
 STATE_FILE = "pipeline-state.json"
 KINDS = ("extract", "consolidate")
+# The tag on a raw memory held for a person's decision (``brain review``): phase 2
+# does not read it until it is accepted (:mod:`brain.pipeline.trust` sets it).
+REVIEW_TAG = "review:pending"
 
 
 def parse_time(value: str | None) -> datetime | None:
