@@ -10,6 +10,7 @@ from typing import Any
 
 from brain.errors import BrainError
 from brain.home.files import read_text
+from brain.home.patterns import lazy
 
 KEY_MAX = 120
 _KEY_RE = re.compile(r"^[a-z0-9](?:[a-z0-9_.-]*[a-z0-9])?$")
@@ -68,11 +69,11 @@ def validate_key(key: str) -> str:
     return key
 
 
-_MARKER = re.compile(r"\[REDACTED:[^\]\n]*\]")
+_MARKER = lazy(r"\[REDACTED:[^\]\n]*\]")
 # A run of hex or of mixed letters and digits this long in a key is a token, not a word.
 # A 40-hex git commit id is allowed (keys name the commit a lesson came from), and so is
 # a hex run labelled as a digest (``sha256-...``, ``md5-...``).
-_TOKENISH = re.compile(
+_TOKENISH = lazy(  # checked on writes only: reading records never compiles it
     r"(?<![a-z0-9])(?=[a-z0-9_]*\d)(?=[a-z0-9_]*[g-z_])[a-z0-9_]{24,}"
     r"|(?<![0-9a-f])(?<!sha1-)(?<!sha256-)(?<!sha512-)(?<!md5-)(?<!digest-)"
     r"(?:[0-9a-f]{32,39}|[0-9a-f]{41,})(?![0-9a-f])"
