@@ -77,6 +77,7 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     assert {n.split(".")[0] for n in names} & (HEAVY | {"click", "yaml", "ruamel"}) == set()
     assert names & {"brain.api", "brain.home.transaction", "brain.home.git", "subprocess"} == set()
     assert "brain.home.redact" not in names  # reading records needs no secret filter
+    assert "brain.agents.after_session" not in names  # the job a session end starts
 
 
 def test_context_imports_no_write_machinery(filled: Path) -> None:
