@@ -146,6 +146,7 @@ def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> N
     names = imported("harvest")
     assert "brain.sessions.harvest" in names
     assert names & {"brain.sessions.text", "brain.sessions.cite"} == set()
+    assert names & {"brain.index.store", "brain.index.query", "brain.index.fusion"} == set()
     assert {name for name in names if name.startswith("brain.pipeline")} == set()
 
 
