@@ -139,7 +139,7 @@ def test_status_counts_pending_sessions_without_loading_phase_1(filled: Path) ->
     # sessions from their marks, without the transcript adapters or the views.
     assert names & {"brain.models.agent_cli", "brain.models.schema", "brain.models.base"} == set()
     assert names & {"brain.sessions.sources.base", "brain.pipeline.views", "hashlib"} == set()
-    assert names & {"brain.home.redact", "brain.home.transaction"} == set()
+    assert names & {"brain.home.redact", "brain.home.transaction", "brain.cli.harvest"} == set()
 
 
 def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> None:
