@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain.home.home import Home
-from brain.home.results import ImportResult, SyncResult
 
 if TYPE_CHECKING:
     from brain.home.config import Config
+    from brain.home.exchange import ImportResult
+    from brain.home.remote import SyncResult
     from brain.index import Doc
     from brain.index.recall import RecallResult
     from brain.index.report import Embedder, IndexReport

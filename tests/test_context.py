@@ -296,3 +296,15 @@ def test_session_start_builds_no_tokenizer(brain: Brain, args: tuple[str, ...], 
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
     assert "brain.agents.context" in imported  # the import log is really there
     assert {name.split(".")[0] for name in imported} & {"tiktoken", "litellm"} == set()
+
+
+def test_a_read_only_home_reads_its_record_heads_once(brain: Brain) -> None:
+    from brain.home.reader import Reader
+
+    add_records(brain, 3)
+    reader = Reader.open(brain.path)
+    first = reader.heads()
+    assert cli("remember", "--key", "later", "Written after the context began.").exit_code == 0
+    # One command, one snapshot: the context's project filter and its index agree.
+    assert reader.heads() == first and "later" not in {h.key for h in first}
+    assert "later" in {h.key for h in Reader.open(brain.path).heads()}

@@ -13,12 +13,10 @@ from brain.sessions.harvest import (
     SessionMissingError,
     harvest,
     harvested_sessions,
-    iter_session_docs,
     load_transcript,
-    phase1_text,
-    session_docs,
 )
 from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.text import iter_session_docs, phase1_text, session_docs
 from tests.test_harvest_trees import (
     AWS_KEY,
     CLAUDE_ID,

@@ -17,8 +17,8 @@ from brain.index.turns import (
     questions,
     questions_answered,
 )
-from brain.sessions.harvest import session_docs
 from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.text import session_docs
 from brain.sessions.watermarks import SessionRef
 
 

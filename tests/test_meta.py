@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from brain.cli import main
+from brain.cli.commands import COMMANDS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "brain"
 
@@ -142,8 +145,12 @@ def test_the_rule_sees_git_started_by_hand(tmp_path: Path) -> None:
 
 
 def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    """Every command under ``group``, loading the lazily added ones."""
     found = []
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, f"'brain {prefix}{name}' is listed but not defined"
         found.append((f"{prefix}{name}", command))
         if isinstance(command, click.Group):
             found += _commands(command, f"{prefix}{name} ")
@@ -160,6 +167,52 @@ def test_every_command_has_help(name: str, command: click.Command) -> None:
                 name,
                 param.name,
             )
+
+
+def test_the_command_table_says_where_each_command_is_and_its_help() -> None:
+    loaded = dict(_commands(main))
+    for module, names in COMMANDS.items():
+        for name, short_help in names.items():
+            command = loaded[name]
+            assert command.callback is not None
+            assert command.callback.__module__ == f"brain.cli.{module}", name
+            for width in (30, 45, 200):  # what --help shows, however narrow
+                stand_in = click.Command(name, help=short_help)
+                assert command.get_short_help_str(width) == stand_in.get_short_help_str(width)
+    listed = {name for names in COMMANDS.values() for name in names}
+    assert {name for name in loaded if " " not in name} == listed
+
+
+def test_help_lists_every_command_without_loading_them() -> None:
+    def help_text(load: str, then: str = "") -> str:
+        run = "from brain.cli import main; main(['--help'], 'brain', standalone_mode=False)"
+        code = "\n".join([load, run, then])
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    every = ", ".join(f"brain.cli.{module}" for module in COMMANDS)
+    lazy = help_text("import sys", "assert 'brain.cli.memory' not in sys.modules")
+    assert lazy == help_text(f"import {every}")  # as if the table were not there
+    assert "  sync-instructions  Write the context into a brain-managed block" in lazy
+    unknown = CliRunner().invoke(main, ["nosuch"])
+    assert unknown.exit_code == 2 and "No such command 'nosuch'" in unknown.output
+
+
+@pytest.mark.parametrize(
+    "words,expected",
+    [
+        ("brain l", ["list", "log"]),
+        ("brain config ", ["get", "list", "set"]),
+        ("brain sy", ["sync", "sync-instructions"]),
+    ],
+)
+def test_shell_completion_finds_lazily_loaded_commands(words: str, expected: list[str]) -> None:
+    env = {**os.environ, "_BRAIN_COMPLETE": "bash_complete", "COMP_WORDS": words}
+    env["COMP_CWORD"] = str(len(words.split()) - (0 if words.endswith(" ") else 1))
+    script = "import sys; sys.argv[0] = 'brain'; from brain.__main__ import run; run()"
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert done.stdout.split() == [f"plain,{name}" for name in expected]
 
 
 LIGHT = """

@@ -1,4 +1,4 @@
-"""What everyday commands import at start-up, read from ``python -X importtime``.
+"""What everyday commands import at start-up, read from ``sys.modules`` at exit.
 
 Speed itself is measured by ``benchmarks/startup.py``; this keeps the heavy libraries
 (and, for the two short cuts, click and the write machinery) off these paths.
@@ -20,13 +20,23 @@ HEAVY = {"litellm", "jinja2", "pydantic", "tiktoken", "mcp", "openai", "numpy"}
 HOOK_PAYLOAD = '{"hook_event_name": "SessionStart", "source": "startup", "cwd": "/"}'
 
 
+# Runs ``python -m brain ARGS`` and prints, at exit, every module it loaded: what
+# ``-X importtime`` reports and also what ``importlib.import_module`` loaded, which
+# ``-X importtime`` leaves out (the command modules, the transcript adapters).
+LOADED = (
+    "import atexit, runpy, sys\n"
+    "atexit.register(lambda: sys.stderr.write('\\n'.join(['', *sys.modules])))\n"
+    "runpy.run_module('brain', run_name='__main__', alter_sys=True)\n"
+)
+
+
 def imported(*args: str, stdin: str = "") -> set[str]:
-    """The modules ``brain ARGS`` imports, as ``-X importtime`` reports them."""
-    command = [sys.executable, "-X", "importtime", "-m", "brain", *args]
+    """The modules ``brain ARGS`` has loaded when it exits."""
+    command = [sys.executable, "-c", LOADED, *args]
     done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    names = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
-    assert "brain" in names  # the import log is really there
+    names = {line.strip() for line in done.stderr.splitlines()}
+    assert "brain" in names  # the list is really there
     return names
 
 
@@ -66,12 +76,58 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     assert "brain.agents.context" in names
     assert {n.split(".")[0] for n in names} & (HEAVY | {"click", "yaml", "ruamel"}) == set()
     assert names & {"brain.api", "brain.home.transaction", "brain.home.git", "subprocess"} == set()
+    assert "brain.home.redact" not in names  # reading records needs no secret filter
+    assert "brain.agents.after_session" not in names  # the job a session end starts
 
 
 def test_context_imports_no_write_machinery(filled: Path) -> None:
     names = imported("context")
     assert "brain.agents.context" in names
     assert names & {"brain.api", "brain.home.home", "brain.home.transaction"} == set()
+    assert names & {"brain.home.redact", "brain.cli.memory", "brain.cli.pipeline"} == set()
+
+
+# What opening a home to read it must not load: other layers, the write machinery,
+# the settings, the secret filter, the other commands' modules.
+NOT_FOR_READING = {
+    "brain.pipeline",
+    "brain.sessions",
+    "brain.index",
+    "brain.models",
+    "brain.agents",
+    "brain.home.transaction",
+    "brain.home.lock",
+    "brain.home.config",
+    "brain.home.redact",
+    "brain.cli.agents",
+    "brain.cli.harvest",
+    "brain.cli.home",
+    "brain.cli.pipeline",
+    "brain.cli.recall",
+}
+
+
+@pytest.mark.parametrize(
+    "args", [("list",), ("show", "fact-1"), ("log",)], ids=lambda args: args[0]
+)
+def test_reading_commands_load_their_own_module_and_the_reading_home(
+    filled: Path, args: tuple[str, ...]
+) -> None:
+    names = imported(*args)
+    assert {"brain.cli.memory", "brain.home.home", "brain.home.recordcache"} <= names
+    packages = {".".join(name.split(".")[:2]) for name in names}
+    assert (names | packages) & NOT_FOR_READING == set()
+    git = {"brain.home.git", "brain.home.repo", "subprocess"}
+    assert names & git == (git if args == ("log",) else set())  # only the log runs git
+
+
+def test_help_loads_no_command_module(home: Path) -> None:
+    names = imported("--help")
+    assert {name for name in names if name.startswith("brain.cli.")} == {
+        "brain.cli.base",
+        "brain.cli.commands",
+    }
+    assert "brain.api" not in names and "brain.home.home" not in names
 
 
 def test_status_counts_pending_sessions_without_loading_phase_1(filled: Path) -> None:
@@ -79,6 +135,19 @@ def test_status_counts_pending_sessions_without_loading_phase_1(filled: Path) ->
     assert "brain.pipeline.pending" in names
     assert names & {"brain.pipeline.extract", "brain.pipeline.extract_calls"} == set()
     assert names & {"brain.models.registry", "brain.sessions.harvest"} == set()
+    # Which agent CLIs are installed, without the client that runs them; the harvested
+    # sessions from their marks, without the transcript adapters or the views.
+    assert names & {"brain.models.agent_cli", "brain.models.schema", "brain.models.base"} == set()
+    assert names & {"brain.sessions.sources.base", "brain.pipeline.views", "hashlib"} == set()
+    assert names & {"brain.home.redact", "brain.home.transaction", "brain.cli.harvest"} == set()
+
+
+def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> None:
+    names = imported("harvest")
+    assert "brain.sessions.harvest" in names
+    assert names & {"brain.sessions.text", "brain.sessions.cite"} == set()
+    assert names & {"brain.index.store", "brain.index.query", "brain.index.fusion"} == set()
+    assert {name for name in names if name.startswith("brain.pipeline")} == set()
 
 
 def test_version_answers_without_click(home: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from brain import markdown
 from brain.agents.digest import fit_sections, index_entries
@@ -127,8 +127,9 @@ def _as_data(text: str) -> str:
 # -- the parts ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Part:
+class _Part(NamedTuple):  # the hook runs before every session: see markdown.Section
+    """One section of the context: its name, its text, whether it was cut to fit."""
+
     name: str
     text: str
     truncated: bool = False

@@ -20,16 +20,13 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from brain.agents.context import Context, context, empty_context
 from brain.errors import BrainError
 from brain.home.files import append_line
 from brain.home.reader import Reader
 from brain.sessions.internal import in_internal_run
-
-if TYPE_CHECKING:
-    from brain.api import Brain
 
 TOOLS = ("claude-code", "codex", "gemini")
 # The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
@@ -118,7 +115,8 @@ def answer_json(tool: str, ctx: Context) -> str:
     return json.dumps(body, ensure_ascii=False)
 
 
-def _reason(exc: BaseException) -> str:
+def failure_reason(exc: BaseException) -> str:
+    """What a failed hook or job step logs and answers: the error's type and message."""
     text = str(exc) or type(exc).__name__
     return f"{type(exc).__name__}: {text}"
 
@@ -154,7 +152,7 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         ctx = context(Reader.open(home), project=project, budget=CONTEXT_BUDGET.get(tool))
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts
-        reason = _reason(exc)
+        reason = failure_reason(exc)
         import traceback  # only on failure: the hook's start-up is counted in milliseconds
 
         detail = reason if _expected(exc) else traceback.format_exc().rstrip()
@@ -210,68 +208,5 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
             )
         return JobStarted(process.pid, command, str(log_path))
     except Exception as exc:  # fail open
-        log_failure(home, "session-end", _reason(exc))
-        return JobStarted(None, (), None, _reason(exc))
-
-
-@dataclass(frozen=True, slots=True)
-class StepResult:
-    """One step of the after-session job and what it said."""
-
-    command: str
-    ok: bool
-    message: str
-    skipped: bool = False  # the step had nothing to do (consolidation under its threshold)
-
-
-def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
-    """Harvest the finished session, extract it, consolidate if enough has accumulated.
-
-    Runs in the background job. The session is extracted by name, so the idle window
-    (meant for sessions found by scanning) does not hold back one its tool says is over.
-    Harvest and extract end in one commit (none when nothing changed). Consolidation
-    keeps its threshold. A failed step stops the job; the next run of each step picks up
-    what was left.
-    """
-    from brain.api import Brain
-    from brain.pipeline.pending import session_label
-    from brain.sessions.watermarks import harvested_sessions
-
-    results: list[StepResult] = []
-    try:
-        brain = Brain.open(home)
-        harvested = brain.harvest(paths=[transcript] if transcript else None)
-        results.append(StepResult("brain harvest", True, harvested.message or "nothing new"))
-        wanted = {str(Path(transcript).resolve())} if transcript else set()
-        labels = [
-            session_label(ref)
-            for ref in harvested_sessions(brain)
-            if str(Path(ref.path).resolve()) in wanted
-        ]
-        extracted = brain.extract(sessions=labels)
-        results.append(StepResult("brain extract", True, _summary(extracted)))
-        _fold(brain, harvested, extracted)
-        consolidated = brain.consolidate()
-        if consolidated.ran:
-            results.append(StepResult("brain consolidate", True, _summary(consolidated)))
-        else:
-            reason = consolidated.reason or "nothing to do"
-            results.append(StepResult("brain consolidate", True, reason, skipped=True))
-    except Exception as exc:  # the job logs and stops; the agent was never waiting on it
-        step = ("brain harvest", "brain extract", "brain consolidate")[len(results)]
-        results.append(StepResult(step, False, _reason(exc)))
-    return results
-
-
-def _fold(brain: Brain, harvested: Any, extracted: Any) -> None:
-    """One ended session, one commit: the harvest's folded into the extract's."""
-    first, last = harvested.commit, extracted.commit
-    if not (first and last and harvested.message and extracted.message):
-        return
-    message = f"{extracted.message}; {harvested.message}\n\nRun: {extracted.run_id}"
-    with brain.transaction():
-        brain.repo.fold(first, last, message)
-
-
-def _summary(result: object) -> str:
-    return str(getattr(result, "message", None) or getattr(result, "commit", None) or "done")
+        log_failure(home, "session-end", failure_reason(exc))
+        return JobStarted(None, (), None, failure_reason(exc))

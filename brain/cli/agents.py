@@ -235,7 +235,7 @@ def hook_session_end(state: State, tool: str) -> None:
 @pass_state
 def hook_after_session(state: State, transcript: str | None) -> None:
     """The background job session-end starts: harvest, extract, consolidate."""
-    from brain.agents.hooks import run_after_session
+    from brain.agents.after_session import run_after_session
 
     for step in run_after_session(state.home, transcript):
         outcome = "skipped" if step.skipped else "ok" if step.ok else "failed"

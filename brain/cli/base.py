@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from brain import __version__
+from brain.cli.commands import COMMANDS
 from brain.errors import BrainError
 from brain.home.paths import resolve_home
 
@@ -26,7 +28,36 @@ class BrainGroup(click.Group):
 
     Under ``--json`` the error is ``{"error": ..., "hint": ...}`` on stdout instead, so
     a program reading the output always gets JSON; the exit status is the same.
+
+    Commands load lazily, as click's documentation shows for large command lines: a
+    command's module (which adds its commands to this group) is imported when the
+    command is looked up, and ``--help`` lists the short help from
+    :data:`brain.cli.commands.COMMANDS`, so one command never pays for the others.
     """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | {name for names in COMMANDS.values() for name in names})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            module = next((m for m, names in COMMANDS.items() if cmd_name in names), None)
+            if module is not None:
+                importlib.import_module(f"brain.cli.{module}")
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Click's command list, from the table for the commands not loaded."""
+        helps = {name: help for names in COMMANDS.values() for name, help in names.items()}
+        rows = [
+            (name, self.commands.get(name) or click.Command(name, help=helps[name]))
+            for name in self.list_commands(ctx)
+        ]
+        shown = [(name, command) for name, command in rows if not command.hidden]
+        limit = formatter.width - 6 - max(len(name) for name, _ in shown)
+        with formatter.section("Commands"):
+            formatter.write_dl(
+                [(name, command.get_short_help_str(limit)) for name, command in shown]
+            )
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

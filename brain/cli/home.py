@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 from brain.errors import BrainError
 from brain.home.paths import resolve_home
-from brain.home.results import SyncResult
+
+if TYPE_CHECKING:
+    from brain.home.remote import SyncResult
 
 
 @main.command()

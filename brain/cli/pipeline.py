@@ -7,7 +7,6 @@ from typing import Any
 import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
-from brain.cli.harvest import age_days
 
 
 def _money(cost: float | None) -> str:
@@ -84,6 +83,8 @@ def extract(
     commit. Zero memories from a session is the usual, correct outcome. Sessions older
     than max_rollout_age_days wait for --since or --all (try --dry-run first).
     """
+    from brain.cli.harvest import age_days  # 'brain status' does not load harvest's commands
+
     max_age = float("inf") if everything else age_days(since) if since else None
     with progress_bar("extracting", as_json) as progress:
         result = state.brain().extract(

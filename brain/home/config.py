@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 from brain.home.files import atomic_write, read_text
-
-CONFIG = "brain.yaml"
+from brain.home.paths import CONFIG as CONFIG
 
 
 class ConfigError(BrainError):

@@ -5,17 +5,27 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 from brain.home.checks import redacted
 from brain.home.records import FIELDS, Record, iso, new_id, utcnow, validate_new_key
 from brain.home.redact import redact
-from brain.home.results import ImportResult
 
 if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.progress import Progress
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """How many records an import added and superseded, and its commit."""
+
+    added: int
+    superseded: int
+    keys: tuple[str, ...]
+    commit: str | None
 
 
 class ImportLineError(BrainError):

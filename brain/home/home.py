@@ -16,14 +16,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from brain.errors import BrainError
-from brain.home import config as config_mod
 from brain.home import pending
 from brain.home.files import atomic_write, make_private_dir
-from brain.home.lock import home_lock, try_home_lock
-from brain.home.paths import ARCHIVE, MEMORIES, STATE, record_path
+from brain.home.paths import ARCHIVE, CONFIG, MEMORIES, STATE, record_path
 from brain.home.reader import NotAHomeError
 from brain.home.recordcache import Head, cached_heads, cached_records
 from brain.home.records import (
@@ -37,28 +35,16 @@ from brain.home.records import (
     utcnow,
     validate_new_key,
 )
-from brain.home.redact import find_secrets, redact
-from brain.home.repo import Repo
-from brain.home.results import (
-    ConfigValue,
-    ForgetResult,
-    InitResult,
-    ListResult,
-    LogEntry,
-    Problem,
-    ShowResult,
-    WriteResult,
-)
-from brain.home.scope import projects_of, scoped_key
-from brain.home.transaction import (
-    RecordNotFoundError,
-    Staged,
-    Transaction,
-    drop_orphan_journal_lines,
-    previous,
-)
+from brain.home.results import ConfigValue, ListResult, Problem, ShowResult
 
-__all__ = ["Home", "HomeExistsError", "NotAHomeError", "RecordNotFoundError", "Staged"]
+# The methods that write or read settings import what they use (transaction, lock, git,
+# redaction): 'brain list', 'show' and 'log' pay for reading (docs/architecture.md).
+if TYPE_CHECKING:
+    from brain.home import config as config_mod
+    from brain.home.repo import Commit, Repo
+    from brain.home.transaction import ForgetResult, InitResult, Staged, Transaction, WriteResult
+
+__all__ = ["Home", "HomeExistsError", "NotAHomeError"]
 
 GITIGNORE = ".brain/\n"
 GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
@@ -86,13 +72,13 @@ class Home:
     def open(cls, path: Path) -> Self:
         """Open an existing home, or raise :class:`NotAHomeError` saying how to make one."""
         path = Path(path)
-        if (path / config_mod.CONFIG).is_file() and not (path / ".git").exists():
+        if (path / CONFIG).is_file() and not (path / ".git").exists():
             raise NotAHomeError(
                 path,
                 f"{path} has brain.yaml but no git history (.git is missing)",
                 "run 'brain init' to start a new history from its files, or put .git back",
             )
-        if not (path / config_mod.CONFIG).is_file() or not (path / ".git").exists():
+        if not (path / CONFIG).is_file() or not (path / ".git").exists():
             raise NotAHomeError(path)
         home = cls(path)
         make_private_dir(home.state)
@@ -106,6 +92,9 @@ class Home:
         A read must not serve a dead writer's uncommitted records; a live writer's
         note is left to it.
         """
+        from brain.home.lock import try_home_lock
+        from brain.home.transaction import drop_orphan_journal_lines
+
         with try_home_lock(self.state / "lock") as held:
             if held:
                 pending.recover(self, self.repo)
@@ -116,10 +105,14 @@ class Home:
     @classmethod
     def init(cls, path: Path) -> tuple[Self, InitResult]:
         """Create a new home at ``path``: the layout of docs/architecture.md, one commit."""
+        from brain.home import config as config_mod
+        from brain.home.repo import Repo
+        from brain.home.transaction import InitResult
+
         path = Path(path)
-        if (path / config_mod.CONFIG).is_file() and not (path / ".git").exists():
+        if (path / CONFIG).is_file() and not (path / ".git").exists():
             return cls._init_history(path)
-        if (path / config_mod.CONFIG).exists():
+        if (path / CONFIG).exists():
             raise HomeExistsError(f"{path} is already a brain home")
         if path.exists() and any(path.iterdir()):
             raise HomeExistsError(
@@ -131,7 +124,7 @@ class Home:
         Repo.init(path)
         home = cls(path)
         files = {
-            config_mod.CONFIG: config_mod.DEFAULT_YAML,
+            CONFIG: config_mod.DEFAULT_YAML,
             ".gitignore": GITIGNORE,
             ".gitattributes": GITATTRIBUTES,
             f"{MEMORIES}/.gitkeep": "",
@@ -146,6 +139,9 @@ class Home:
     @classmethod
     def _init_history(cls, path: Path) -> tuple[Self, InitResult]:
         """A home whose ``.git`` was removed: a new history from the files it has."""
+        from brain.home.repo import Repo
+        from brain.home.transaction import InitResult
+
         make_private_dir(path / STATE)
         Repo.init(path)
         home = cls(path)
@@ -163,10 +159,14 @@ class Home:
 
     @cached_property
     def repo(self) -> Repo:
+        from brain.home.repo import Repo
+
         return Repo(self.path)
 
     @cached_property
     def config(self) -> config_mod.Config:
+        from brain.home import config as config_mod
+
         return config_mod.load(self.path)
 
     # -- what the layers above hook into ---------------------------------------------
@@ -191,7 +191,10 @@ class Home:
         Raises:
             RepoError: the home is not on its branch, or a merge or rebase is going on.
         """
-        with home_lock(self.state / "lock", progress=self._progress):
+        from brain.home.lock import home_lock
+        from brain.home.transaction import Transaction, drop_orphan_journal_lines, writer_progress
+
+        with home_lock(self.state / "lock", progress=lambda: writer_progress(self, self.repo)):
             self.repo.clear_stale_locks()
             pending.recover(self, self.repo)
             self.repo.check_writable()
@@ -205,17 +208,6 @@ class Home:
                 raise
             finally:
                 pending.end(self)
-
-    def _progress(self) -> object:
-        """What changes while the lock's holder works: HEAD and the pending note."""
-        marks: builtins.list[tuple[int, int] | None] = []
-        for path in (self.path / ".git" / "index", self.state / pending.PENDING):
-            try:
-                st = path.stat()
-                marks.append((st.st_mtime_ns, st.st_size))
-            except OSError:
-                marks.append(None)
-        return (self.repo.head(), *marks)
 
     # -- records ---------------------------------------------------------------------
 
@@ -244,6 +236,8 @@ class Home:
         project) unless ``tags`` name one ``project:<name>``; then a key derived from the
         text ends in ``-<name>``, so the same words in two projects are two records.
         """
+        from brain.home.redact import redact
+
         if type is not None:
             check_type(redact(type))  # the error echoes the type: never a secret in it
         body = redact(text).strip()
@@ -252,6 +246,8 @@ class Home:
         if key is not None:
             key = validate_new_key(key)
         else:
+            from brain.home.scope import projects_of, scoped_key
+
             projects = sorted(projects_of(tags))
             key = scoped_key(slugify(body), projects[0] if len(projects) == 1 else None)
         if not 0.0 <= confidence <= 1.0:
@@ -280,6 +276,8 @@ class Home:
 
     @staticmethod
     def _committed(tx: Transaction, staged: Staged, action: str) -> WriteResult:
+        from brain.home.transaction import WriteResult
+
         record, superseded = staged.record, staged.superseded
         message = f"{action}: {record.key}" + (f" (supersedes {superseded})" if superseded else "")
         sha = tx.commit(
@@ -289,6 +287,8 @@ class Home:
 
     def previous(self, key: str) -> tuple[Record, Path] | None:
         """The record a write of ``key`` would supersede (live first, then archived)."""
+        from brain.home.transaction import previous
+
         return previous(self.path, key)
 
     def show(self, key: str) -> ShowResult:
@@ -297,6 +297,8 @@ class Home:
             path = self.record_path(key, archived=archived)
             if path.exists():
                 return ShowResult(load(path), self.rel(path), archived)
+        from brain.home.transaction import RecordNotFoundError
+
         raise RecordNotFoundError(key, near=self.near_keys(key))
 
     def near_keys(self, key: str) -> builtins.list[str]:
@@ -334,6 +336,8 @@ class Home:
 
     def forget(self, key: str) -> ForgetResult:
         """Delete a record (live or archived); its text stays in git history."""
+        from brain.home.transaction import ForgetResult
+
         with self.transaction() as tx:
             shown = self.show(key)
             tx.remove(shown.path)
@@ -343,6 +347,8 @@ class Home:
 
     def archive(self, key: str, reason: str | None = None) -> WriteResult:
         """Move a record to ``archive/``: out of every listing and prompt, restorable."""
+        from brain.home.transaction import WriteResult
+
         with self.transaction() as tx:
             staged = tx.stage_move(key, archive=True, reason=reason)
             message = f"archive: {key}" + (f" ({reason})" if reason else "")
@@ -352,15 +358,17 @@ class Home:
 
     def restore(self, key: str) -> WriteResult:
         """Bring an archived record back into memory."""
+        from brain.home.transaction import WriteResult
+
         with self.transaction() as tx:
             staged = tx.stage_move(key, archive=False)
             paths = [*staged.touched, *self.views_again()]
             sha = tx.commit(paths, f"restore: {key}", "restore", key=key, id=staged.record.id)
         return WriteResult("restore", key, staged.record.id, staged.touched[-1], sha)
 
-    def log(self, limit: int | None = None) -> builtins.list[LogEntry]:
-        """The memory's history from git, newest first."""
-        return [LogEntry(c.sha, c.date, c.message, c.files) for c in self.repo.log(limit)]
+    def log(self, limit: int | None = None) -> builtins.list[Commit]:
+        """The memory's history from git, newest first, with the files each commit changed."""
+        return self.repo.log(limit)
 
     # -- settings --------------------------------------------------------------------
 
@@ -371,6 +379,9 @@ class Home:
             BrainError: the value holds a credential (brain.yaml is in the history, and
                 pushed with it), or the key or value is not valid.
         """
+        from brain.home import config as config_mod
+        from brain.home.redact import find_secrets
+
         if found := find_secrets(value):
             raise BrainError(
                 f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
@@ -379,15 +390,19 @@ class Home:
             )
         with self.transaction() as tx:
             typed = config_mod.set_value(self.path, name, value)
-            tx.commit([config_mod.CONFIG], f"config: {name} = {typed}", "config", name=name)
+            tx.commit([CONFIG], f"config: {name} = {typed}", "config", name=name)
         self.__dict__.pop("config", None)  # the cached settings are stale now
         return ConfigValue(name, typed, "file")
 
     def config_get(self, name: str) -> ConfigValue:
         """The effective value of one key and where it comes from."""
+        from brain.home import config as config_mod
+
         value = config_mod.value_of(self.config, name)
         return ConfigValue(name, value, config_mod.origin_of(self.path, name))
 
     def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""
-        return [self.config_get(name) for name in config_mod.KNOWN]
+        from brain.home.config import KNOWN
+
+        return [self.config_get(name) for name in KNOWN]

@@ -25,6 +25,7 @@ def resolve_home(flag: str | os.PathLike[str] | None = None) -> Path:
     return Path.home() / ".local" / "share" / "brain"
 
 
+CONFIG = "brain.yaml"
 MEMORIES = "memories"
 ARCHIVE = "archive"
 STATE = ".brain"

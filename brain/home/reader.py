@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from brain.errors import BrainError
-from brain.home import config as config_mod
-from brain.home.paths import ARCHIVE, MEMORIES, STATE
+from brain.home.paths import ARCHIVE, CONFIG, MEMORIES, STATE
 from brain.home.recordcache import Head, cached_heads, cached_records
 from brain.home.records import Problem, Record
+
+if TYPE_CHECKING:
+    from brain.home import config as config_mod
 
 
 class NotAHomeError(BrainError):
@@ -45,21 +47,24 @@ class Readable(Protocol):
 
 
 class Reader:
-    """A memory home, read only. Open with :meth:`open`."""
+    """A memory home, read only, for one command. Open with :meth:`open`."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.state = path / STATE
+        self._heads: list[Head] | None = None
 
     @classmethod
     def open(cls, path: Path) -> Reader:
         """Open an existing home, or raise :class:`NotAHomeError` saying how to make one."""
-        if not (path / config_mod.CONFIG).is_file() or not (path / ".git").exists():
+        if not (path / CONFIG).is_file() or not (path / ".git").exists():
             raise NotAHomeError(path)
         return cls(path)
 
     @cached_property
     def config(self) -> config_mod.Config:
+        from brain.home import config as config_mod  # a listing never reads the settings
+
         return config_mod.load(self.path)
 
     def records(self, *, archived: bool = False) -> Iterator[Record | Problem]:
@@ -67,5 +72,11 @@ class Reader:
         return cached_records(self, ARCHIVE if archived else MEMORIES)
 
     def heads(self) -> list[Head]:
-        """The head of every readable live record, in key order."""
-        return cached_heads(self, MEMORIES)
+        """The head of every readable live record, in key order.
+
+        Read once: the session-start context asks twice (the project filter, the
+        index), and each read stats every record file.
+        """
+        if self._heads is None:
+            self._heads = cached_heads(self, MEMORIES)
+        return list(self._heads)

@@ -10,7 +10,7 @@ from typing import Any
 
 from brain.errors import BrainError
 from brain.home.files import read_text
-from brain.home.redact import find_secrets
+from brain.home.patterns import lazy
 
 KEY_MAX = 120
 _KEY_RE = re.compile(r"^[a-z0-9](?:[a-z0-9_.-]*[a-z0-9])?$")
@@ -69,11 +69,11 @@ def validate_key(key: str) -> str:
     return key
 
 
-_MARKER = re.compile(r"\[REDACTED:[^\]\n]*\]")
+_MARKER = lazy(r"\[REDACTED:[^\]\n]*\]")
 # A run of hex or of mixed letters and digits this long in a key is a token, not a word.
 # A 40-hex git commit id is allowed (keys name the commit a lesson came from), and so is
 # a hex run labelled as a digest (``sha256-...``, ``md5-...``).
-_TOKENISH = re.compile(
+_TOKENISH = lazy(  # checked on writes only: reading records never compiles it
     r"(?<![a-z0-9])(?=[a-z0-9_]*\d)(?=[a-z0-9_]*[g-z_])[a-z0-9_]{24,}"
     r"|(?<![0-9a-f])(?<!sha1-)(?<!sha256-)(?<!sha512-)(?<!md5-)(?<!digest-)"
     r"(?:[0-9a-f]{32,39}|[0-9a-f]{41,})(?![0-9a-f])"
@@ -104,6 +104,8 @@ def key_holds_secret(key: str) -> bool:
     token-like run (32+ hex characters, or 24+ letters and digits mixed) that is not
     plainly innocent. Keys become file names, commit messages and journal lines, so a
     key is checked whole, never redacted."""
+    from brain.home.redact import find_secrets  # reading records never needs the filter
+
     lowered = key.lower()
     if _TOKENISH.search(_INNOCENT.sub("-", lowered)) or _PASSWORD_VALUE.search(lowered):
         return True

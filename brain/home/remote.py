@@ -10,6 +10,7 @@ it was: never half merged. ``sync`` is pull, then push, in one command.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,13 +18,23 @@ from brain.errors import BrainError
 from brain.home import merge, pending
 from brain.home.files import make_private_dir
 from brain.home.repo import BRANCH, Repo, RepoError
-from brain.home.results import SyncResult
 
 if TYPE_CHECKING:
     from brain.home.home import Home
 
 GENERATED = merge.GENERATED
 _PUSH_TRIES = 3  # another machine pushing between our pull and push: pull again
+
+
+@dataclass(frozen=True, slots=True)
+class SyncResult:
+    """A push, pull, sync or clone; ``resolved`` says how each conflict was settled."""
+
+    action: str
+    remote: str
+    head: str | None
+    message: str
+    resolved: tuple[str, ...] = ()
 
 
 class RemoteError(BrainError):

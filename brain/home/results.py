@@ -1,8 +1,15 @@
-"""Frozen results returned by the library; every command can print them as JSON."""
+"""Frozen results of reading a home, and the JSON every result prints as.
+
+A result type lives next to the code that returns it: a write's in
+:mod:`brain.home.transaction`, an import's in :mod:`brain.home.exchange`, a remote's
+in :mod:`brain.home.remote`. Creating a frozen
+dataclass costs about half a millisecond at import, so a command creates only the
+result types of the code it runs (docs/architecture.md, "Start-up").
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, is_dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
 from brain.home.records import Problem as Problem
@@ -23,73 +30,26 @@ def to_jsonable(value: Any) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
-class InitResult:
-    path: str
-    commit: str
-
-
-@dataclass(frozen=True, slots=True)
-class WriteResult:
-    """A write of one record: remember, archive, restore."""
-
-    action: str
-    key: str
-    id: str
-    path: str
-    commit: str
-    superseded: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ForgetResult:
-    key: str
-    id: str
-    path: str
-    commit: str
-
-
-@dataclass(frozen=True, slots=True)
 class ListResult:
+    """Records matching a listing's filters, and the files that failed to parse."""
+
     records: tuple[Record, ...]
     problems: tuple[Problem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ShowResult:
+    """One record, where it is, and whether it is archived."""
+
     record: Record
     path: str
     archived: bool
 
 
 @dataclass(frozen=True, slots=True)
-class ImportResult:
-    added: int
-    superseded: int
-    keys: tuple[str, ...]
-    commit: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    sha: str
-    date: str
-    message: str
-    files: tuple[tuple[str, str], ...] = field(default_factory=tuple)
-
-
-@dataclass(frozen=True, slots=True)
-class SyncResult:
-    """A push, pull, sync or clone; ``resolved`` says how each conflict was settled."""
-
-    action: str
-    remote: str
-    head: str | None
-    message: str
-    resolved: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class ConfigValue:
+    """One setting's effective value and where it comes from (file, env, default)."""
+
     name: str
     value: Any
     origin: str

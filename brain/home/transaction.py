@@ -49,6 +49,48 @@ class Staged:
     touched: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class InitResult:
+    """A new home and its first commit."""
+
+    path: str
+    commit: str
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    """A write of one record: remember, archive, restore."""
+
+    action: str
+    key: str
+    id: str
+    path: str
+    commit: str
+    superseded: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetResult:
+    """A record deleted, and the commit that deleted it."""
+
+    key: str
+    id: str
+    path: str
+    commit: str
+
+
+def writer_progress(home: Located, repo: Repo) -> object:
+    """What changes while the lock's holder works: HEAD and the pending note."""
+    marks: list[tuple[int, int] | None] = []
+    for path in (home.path / ".git" / "index", home.state / pending.PENDING):
+        try:
+            st = path.stat()
+            marks.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            marks.append(None)
+    return (repo.head(), *marks)
+
+
 def previous(root: Path, key: str) -> tuple[Record, Path] | None:
     """The record a write of ``key`` would supersede (live first, then archived)."""
     for archived in (False, True):

@@ -104,6 +104,8 @@ _FTS_FIRST = _fts(FTS_COLUMNS[:5], FTS_WEIGHTS[:5])
 _META = "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
 # Why the documents should be indexed again from their sources ('' or absent: no need).
 META_REBUILD = "rebuild_reason"
+# The commit the documents were last brought up to (brain.index.sync).
+META_COMMIT = "indexed_commit"
 
 # Who wrote a document (a transcript turn's speaker or role). Not searched as text: it
 # only lets a query that names an author prefer that author's documents.

@@ -18,6 +18,7 @@ import brain.index.rank as ranking
 from brain.index.author import named_authors, reward_author
 from brain.index.cjk import cjk_candidates, cjk_runs
 from brain.index.coverage import reward_coverage
+from brain.index.db import META_COMMIT as META_COMMIT
 from brain.index.db import META_REBUILD, IndexCorruptError, connect, transaction
 from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row, turn_key
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
@@ -33,7 +34,6 @@ from brain.index.snippet import snippet
 from brain.index.turns import discount_asking
 
 T = TypeVar("T")
-META_COMMIT = "indexed_commit"
 
 
 class Index:

@@ -22,13 +22,14 @@ from brain.home.git import added_lines, changed_between, dirty_paths, head_sha, 
 from brain.home.journal import JOURNAL, machine_name
 from brain.home.lock import HomeLockedError, home_lock
 from brain.home.records import iso, utcnow
-from brain.index import META_COMMIT, Doc, Index, IndexCorruptError
+from brain.index.db import META_COMMIT, IndexCorruptError
 from brain.index.files import INDEXED_DIRS, file_docs, is_indexed
 from brain.index.report import ExtraDocs, IndexReport, MakeEmbedder
 
 if TYPE_CHECKING:
     from brain.home.config import Config
     from brain.home.home import Home
+    from brain.index import Doc, Index
     from brain.progress import Progress
 
 
@@ -133,6 +134,8 @@ def _open(catalog: Catalog, path: Path) -> Index:
     embedder = None
     if config.semantic and config.embedding_model and catalog.make_embedder is not None:
         embedder = catalog.make_embedder(config)
+    from brain.index.store import Index  # the search code, when the index is opened
+
     return Index.open(path, semantic=config.semantic, embedder=embedder)
 
 

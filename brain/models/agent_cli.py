@@ -44,6 +44,7 @@ from brain.models.base import (
     Task,
 )
 from brain.models.budget import Budget, BudgetExceeded, Estimate, Usage
+from brain.models.options import PROGRAMS
 from brain.models.schema import A, AnswerError, parse_answer
 from brain.models.tokens import estimate_tokens
 from brain.sessions.internal import INTERNAL_ENV, INTERNAL_MARK
@@ -143,11 +144,11 @@ def _gemini_read(stdout: str) -> tuple[str, Usage]:
 
 
 CLIS: dict[str, AgentCli] = {
-    cli.provider: cli
-    for cli in (
-        AgentCli("claude-code", "claude", "claude, then /login", _claude_argv, _claude_read),
-        AgentCli("codex", "codex", "codex login", _codex_argv, _codex_read),
-        AgentCli("gemini-cli", "gemini", "gemini, then /auth", _gemini_argv, _gemini_read),
+    provider: AgentCli(provider, PROGRAMS[provider], login, argv, read)
+    for provider, login, argv, read in (
+        ("claude-code", "claude, then /login", _claude_argv, _claude_read),
+        ("codex", "codex login", _codex_argv, _codex_read),
+        ("gemini-cli", "gemini, then /auth", _gemini_argv, _gemini_read),
     )
 }
 

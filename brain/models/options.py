@@ -12,9 +12,12 @@ import os
 import shutil
 from dataclasses import dataclass
 
-from brain.models.agent_cli import CLIS
+__all__ = ["PROGRAMS", "ModelOption", "missing_program", "model_options", "options_text"]
 
-__all__ = ["ModelOption", "missing_program", "model_options", "options_text"]
+# Each agent CLI provider and the program it runs (:mod:`brain.models.agent_cli` calls
+# it). Here rather than there: 'brain status' looks for the programs on every call and
+# should not load a model client to do it.
+PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini-cli": "gemini"}
 
 # A key in the environment and a model of that provider worth starting with.
 _KEYS = (
@@ -41,9 +44,9 @@ def _option(name: str, why: str) -> ModelOption:
 def model_options() -> tuple[ModelOption, ...]:
     """The agent CLIs found on PATH and the providers whose API key is set."""
     found = [
-        _option(cli.provider, f"'{cli.program}' is on PATH (uses its login)")
-        for cli in CLIS.values()
-        if shutil.which(cli.program)
+        _option(provider, f"'{program}' is on PATH (uses its login)")
+        for provider, program in PROGRAMS.items()
+        if shutil.which(program)
     ]
     seen: set[str] = set()
     for variable, model in _KEYS:
@@ -66,9 +69,7 @@ def options_text(options: tuple[ModelOption, ...], current: str) -> list[str]:
 
 def missing_program(model: str) -> str | None:
     """What is wrong when ``model`` is an agent CLI whose program is not on PATH."""
-    cli = CLIS.get(model.partition("/")[0])
-    if cli is None or shutil.which(cli.program):
+    program = PROGRAMS.get(model.partition("/")[0])
+    if program is None or shutil.which(program):
         return None
-    return (
-        f"'{cli.program}' is not on PATH: install it, or set another model (builtin works offline)"
-    )
+    return f"'{program}' is not on PATH: install it, or set another model (builtin works offline)"

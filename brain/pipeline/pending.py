@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from brain.pipeline import views
-from brain.pipeline.runs import pipeline_state
+from brain.pipeline.runs import parse_time, pipeline_state
 from brain.sessions.watermarks import harvested_sessions
 
 if TYPE_CHECKING:
@@ -85,12 +84,12 @@ def _due(
     failure: dict[str, Any] | None,
     max_age_days: float | None,
 ) -> bool:
-    last = views.parse_time(ref.last_activity) or views.parse_time(ref.started)
+    last = parse_time(ref.last_activity) or parse_time(ref.started)
     days = config.max_rollout_age_days if max_age_days is None else max_age_days
     if last is not None:
         if (now - last).total_seconds() > days * 86_400:  # inf: timedelta cannot hold it
             return False
         if now - last < timedelta(hours=config.min_rollout_idle_hours):
             return False
-    retry = views.parse_time((failure or {}).get("retry_after"))
+    retry = parse_time((failure or {}).get("retry_after"))
     return retry is None or now >= retry

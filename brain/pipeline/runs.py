@@ -14,14 +14,13 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
 from brain.errors import BrainError
 from brain.home import journal
 from brain.home.files import atomic_write, make_private_dir, read_text
 from brain.home.records import iso, utcnow
-from brain.pipeline.trust import REVIEW_TAG
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -29,6 +28,22 @@ if TYPE_CHECKING:
 RAW = "raw_memories.md"
 STATE_FILE = "pipeline-state.json"
 KINDS = ("extract", "consolidate")
+# The tag on a raw memory held for a person's decision (``brain review``): phase 2
+# does not read it until it is accepted (:mod:`brain.pipeline.trust` sets it).
+REVIEW_TAG = "review:pending"
+
+
+def parse_time(value: str | None) -> datetime | None:
+    """An aware datetime from an ISO string (``Z`` allowed), or None."""
+    if not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 _RAW_HEADER = (
     "# Raw memories\n\nPhase 1 output: append-only, newest last. Phase 2 consolidates these "
     "into memories/; see journal.jsonl for what each run consumed.\n\n"

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from brain.models.schema import Candidate, Extraction
-from brain.sessions.sources.base import Transcript, Turn
+from brain.pipeline.runs import REVIEW_TAG as REVIEW_TAG
+
+if TYPE_CHECKING:
+    from brain.models.schema import Candidate, Extraction
+    from brain.sessions.sources.base import Transcript, Turn
 
 __all__ = ["REVIEW_TAG", "grounded", "tainted", "vet"]
 
-# The tag on a raw memory held for a person's decision (``brain review``): phase 2
-# does not read it until it is accepted.
-REVIEW_TAG = "review:pending"
 
 # Tools that bring outside text into a session: web fetches and searches, browsers,
 # and every MCP tool (Claude Code names them mcp__<server>__<tool>).

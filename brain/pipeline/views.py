@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import Record, iso, load, new_id
 from brain.home.redact import redact
+from brain.pipeline.runs import parse_time as parse_time  # its home: status reads it
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -44,17 +45,6 @@ class Change:
     description: str
     reason: str
     sessions: tuple[str, ...] = ()
-
-
-def parse_time(value: str | None) -> datetime | None:
-    """An aware datetime from an ISO string (``Z`` allowed), or None."""
-    if not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def group_of(record: Record) -> str:

@@ -21,8 +21,6 @@ from typing import TYPE_CHECKING
 from brain.errors import BrainError
 from brain.home import uses
 from brain.home.records import iso
-from brain.index import Doc
-from brain.sessions.cite import cited_records
 from brain.sessions.internal import is_internal
 from brain.sessions.mirror import (
     MirrorPlan,
@@ -33,9 +31,8 @@ from brain.sessions.mirror import (
 )
 from brain.sessions.results import HarvestResult, SourceCounts
 from brain.sessions.sources import get
-from brain.sessions.sources.base import NotAFileError, SessionFile, Transcript
+from brain.sessions.sources.base import NotAFileError, SessionFile
 from brain.sessions.sources.native import read_header
-from brain.sessions.text import iter_session_docs, phase1_text, session_docs
 from brain.sessions.watermarks import (
     DEFAULT_SOURCES,
     Mark,
@@ -51,30 +48,32 @@ from brain.sessions.watermarks import (
     to_ref,
 )
 
+# What reads a transcript (citations, search documents) is imported when one is read:
+# a harvest that finds nothing new stats the files and stops.
 if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.home.transaction import Transaction
+    from brain.index import Doc
     from brain.index.sync import Catalog
     from brain.progress import Progress
+    from brain.sessions.sources.base import Transcript
 
 __all__ = [
     "HarvestResult",
     "SessionMissingError",
     "SessionRef",
     "SourceCounts",
-    "Transcript",
     "harvest",
     "harvested_sessions",
     "import_session",
-    "iter_session_docs",
     "load_transcript",
-    "phase1_text",
-    "session_docs",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class _Settings:
+    """What one harvest run reads its files with: the clock, the windows, the settings."""
+
     now: float
     stamp: str
     idle: float
@@ -314,9 +313,17 @@ def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
     run.bump("bytes_read", parsed.offset - start)
     ref = to_ref(run.source, new)
     run.refs.append(ref)
-    run.cited += cited_records(parsed.transcript)
-    if settings.want_docs:
-        whole = parsed.transcript if start == 0 else load_transcript(ref)
+    _take(run, ref, parsed.transcript, start, settings.want_docs)
+
+
+def _take(run: _SourceRun, ref: SessionRef, read: Transcript, start: int, docs: bool) -> None:
+    """What a transcript read from ``start`` gives: the records it cites, its turns."""
+    from brain.sessions.cite import cited_records
+    from brain.sessions.text import session_docs
+
+    run.cited += cited_records(read)
+    if docs:
+        whole = read if start == 0 else load_transcript(ref)
         run.docs.extend(session_docs(ref, whole))
 
 

@@ -11,7 +11,6 @@ extract phase.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -24,13 +23,13 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.journal import machine_id, machine_name
 from brain.home.records import iso
-from brain.home.redact import redact
 from brain.sessions.sources import get
-from brain.sessions.sources.base import ParseResult, SessionFile, Transcript, open_stream
-from brain.sessions.sources.native import read_header
 
+# The adapters' shapes and readers load where a transcript is read: 'brain status'
+# lists the harvested sessions from their marks on every call and reads none.
 if TYPE_CHECKING:
     from brain.home.home import Home
+    from brain.sessions.sources.base import ParseResult, SessionFile, Transcript
 
 WATERMARK_DIR = "harvest"
 HEAD_BYTES = 64 * 1024
@@ -159,6 +158,10 @@ def save_marks(home: Path, source: str, marks: dict[str, Mark], *, tmp_dir: Path
 
 def head_digest(path: Path, limit: int) -> tuple[int, str]:
     """Hash the first ``limit`` (decompressed) bytes of ``path``: (bytes hashed, hex)."""
+    import hashlib  # its OpenSSL load is not for 'brain status'
+
+    from brain.sessions.sources.base import open_stream
+
     with open_stream(path) as fh:
         head = fh.read(min(limit, HEAD_BYTES))
     return len(head), hashlib.sha256(head).hexdigest()
@@ -295,6 +298,8 @@ class TranscriptFileError(BrainError):
 
 def explicit_files(paths: Iterable[Path | str]) -> dict[str, list[SessionFile]]:
     """Given transcript files, grouped by the adapter that reads them."""
+    from brain.sessions.sources.base import SessionFile
+
     work: dict[str, list[SessionFile]] = {}
     for raw in paths:
         # Not resolve(): a hook's path must match the discovered one, symlinks and all.
@@ -309,6 +314,7 @@ def explicit_files(paths: Iterable[Path | str]) -> dict[str, list[SessionFile]]:
 
 def source_of(path: Path) -> str:
     """The adapter that reads ``path``: brain's header, a tool's root, else the name."""
+    from brain.sessions.sources.native import read_header
 
     if read_header(path) is not None:
         return "brain"
@@ -336,6 +342,8 @@ def merge_mark(
     old: Mark | None, parsed: ParseResult, file: SessionFile, *, stamp: str, extract: bool
 ) -> Mark:
     """The new mark: metadata from this parse, falling back to what was known."""
+    from brain.home.redact import redact  # a harvest that reads a transcript, not status
+
     t = parsed.transcript
     head_bytes, head_sha = head_digest(file.path, parsed.offset)
     base = asdict(old) if old is not None else {}

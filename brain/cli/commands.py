@@ -1,0 +1,64 @@
+"""Which module defines each top-level command, and its one-line help for ``brain --help``.
+
+The group imports a command's module only when that command runs
+(:class:`brain.cli.base.BrainGroup`), so ``brain list`` pays for ``brain/cli/memory.py``
+and not for the modules of the other thirty commands. ``brain --help`` shows the help
+written here instead of importing every module; ``tests/test_meta.py`` checks that this
+table and the commands agree, so a new command fails the tests until it is listed.
+"""
+
+# One line per command, as `brain --help` shows it, reads best here.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+#: Module under ``brain.cli`` -> {command name: the short help ``brain --help`` shows}.
+COMMANDS: dict[str, dict[str, str]] = {
+    "memory": {
+        "archive": "Retire a record: out of listings and prompts, still in git, restorable.",
+        "export": "Print every record as JSONL (or a JSON array with --json), ready for 'brain import'.",
+        "forget": "Delete a record.",
+        "import": "Import records from a JSONL FILE ('-' for stdin), one commit for the batch.",
+        "list": "List records, newest first.",
+        "log": "The memory's history: what changed, when and why.",
+        "remember": "Remember TEXT ('-' reads stdin).",
+        "restore": "Bring an archived record back.",
+        "show": "Show one record, live or archived.",
+    },
+    "agents": {
+        "cite": "Show the <memory_citation> blocks in FILE and the records they cite.",
+        "context": "Print what an agent sees at session start: summary, project knowledge, record index.",
+        "doctor": "Per tool: brain's hooks, whether Codex trusts them, MCP, the last hook run.",
+        "hook": "Hook handlers that agent tools run.",
+        "hooks": "Install brain's session hooks into Claude Code, Codex CLI or Gemini CLI.",
+        "mcp": "Serve the memory to MCP clients over stdio: recall, remember, forget, read, context.",
+        "setup": "Set TOOL up: session hooks, the MCP server, read-only tools pre-approved.",
+        "sync-instructions": "Write the context into a brain-managed block of CLAUDE.md, AGENTS.md and GEMINI.md.",
+    },
+    "home": {
+        "clone": "Set up this machine from an existing home's remote, and build its search index.",
+        "config": "Read and change brain.yaml (comments are kept).",
+        "init": "Create a new memory home: a git repository with its first commit.",
+        "pull": "Merge what other machines pushed; conflicts settle by brain's rules.",
+        "push": "Back up the memory's history to its remote.",
+        "remote": "Manage the remote the home is backed up to.",
+        "sync": "Pull, settle conflicts, push: keep this machine and the remote the same.",
+    },
+    "pipeline": {
+        "consolidate": "Phase 2: merge new raw memories into memories/ and render MEMORY.md, in one commit.",
+        "eval": "Run the memory evals in throwaway homes; exit 1 if any check fails.",
+        "extract": "Phase 1: read harvested sessions and write down what is worth keeping.",
+        "review": "List the memories held for review, or accept or reject them by key.",
+        "runs": "Past extract and consolidate runs.",
+        "status": "Where the memory pipeline stands: last runs, pending work, sizes, errors.",
+    },
+    "harvest": {
+        "harvest": "Record finished agent sessions (Claude Code, Codex, Gemini) in one commit.",
+        "mirror": "Copy Claude Code's own memory files into the home as records (one commit).",
+        "sessions": "Harvested agent sessions: list, show, import.",
+    },
+    "recall": {
+        "index": "Bring the search index up to date with the home (it is derived, never the truth).",
+        "recall": "Find memories matching QUERY, best first.",
+    },
+}
