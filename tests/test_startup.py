@@ -78,6 +78,7 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     assert names & {"brain.api", "brain.home.transaction", "brain.home.git", "subprocess"} == set()
     assert "brain.home.redact" not in names  # reading records needs no secret filter
     assert "brain.agents.after_session" not in names  # the job a session end starts
+    assert "hashlib" not in names  # naming the project needs no digest
 
 
 def test_context_imports_no_write_machinery(filled: Path) -> None:

@@ -16,7 +16,6 @@ same one.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -54,7 +53,11 @@ def with_project(tags: Iterable[str], project: str | None) -> tuple[str, ...]:
 def key_suffix(project: str) -> str:
     """``-<project>`` as key characters; a name with no letter or digit gets a short hash."""
     slug = re.sub(r"[^a-z0-9]+", "-", project.lower()).strip("-")[:40].strip("-")
-    return "-" + (slug or "p" + hashlib.sha256(project.encode()).hexdigest()[:8])
+    if slug:
+        return "-" + slug
+    import hashlib  # rare (a name of no ASCII letter), and the session-start path reads this
+
+    return "-p" + hashlib.sha256(project.encode()).hexdigest()[:8]
 
 
 def scoped_key(key: str, project: str | None) -> str:
