@@ -7,6 +7,7 @@ alone: it names its time, machine and operation.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,13 @@ JOURNAL = "journal.jsonl"
 
 def machine_name() -> str:
     """This machine's short host name, as used in journal lines and watermark files."""
-    import socket  # imported here: only writes need it
+    if hasattr(os, "uname"):  # the host name without importing socket (~8 ms)
+        name = os.uname().nodename
+    else:
+        import socket
 
-    return socket.gethostname().split(".")[0] or "localhost"
+        name = socket.gethostname()
+    return name.split(".")[0] or "localhost"
 
 
 def machine_id() -> str:
