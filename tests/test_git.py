@@ -108,3 +108,16 @@ def test_a_file_touched_but_not_changed_is_not_an_edit(repo: Repo) -> None:
     (repo.path / "memories" / "a.md").write_text("edited by hand\n")
     assert dirty_paths(repo.path) == ["memories/a.md"]
     assert index.read_bytes() == saved  # a read never writes git's index
+
+
+def test_the_log_keeps_only_commits_with_a_matching_line(repo: Repo) -> None:
+    (repo.path / "memories" / "c.md").write_text("c\n")
+    repo.commit(["memories/c.md"], "extract: 1 session\n\nRun: 20261130-abc")
+    (repo.path / "memories" / "d.md").write_text("d\n")
+    repo.commit(["memories/d.md"], "remember: d (Run: is not a trailer here)")
+
+    runs = repo.log(grep="^Run: ")
+
+    assert [c.message.splitlines()[0] for c in runs] == ["extract: 1 session"]
+    assert runs[0].files == (("A", "memories/c.md"),)
+    assert len(repo.log()) == 3

@@ -368,7 +368,7 @@ class Home:
 
     def log(self, limit: int | None = None) -> builtins.list[Commit]:
         """The memory's history from git, newest first, with the files each commit changed."""
-        return self.repo.log(limit)
+        return self.repo.log(limit or 0)
 
     # -- settings --------------------------------------------------------------------
 

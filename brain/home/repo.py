@@ -2,10 +2,8 @@
 
 Each method is one thing brain does with its history (commit exactly these files, read
 the log, pull, ...) and returns a real type; the git command lines live here and in the
-runner, nowhere else. Commits go through git's plumbing (see :meth:`Repo.commit`): with
-the git CLI, committing one file into a 20k-file repository took ~86 ms when measured
-against GitPython's pure-Python index (~524 ms); today's figure, with the home packed
-(:mod:`brain.home.packing`), is in benchmarks/README.md.
+runner, nowhere else. Commits go through git's plumbing (:meth:`Repo.commit`; its cost,
+with the home packed by :mod:`brain.home.packing`, is in benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -248,13 +246,16 @@ class Repo:
         """See :func:`brain.home.git.clear_stale_locks`."""
         return clear_stale_locks(self.path, wait)
 
-    def log(self, limit: int | None = None, paths: Sequence[str] = ()) -> list[Commit]:
-        """The history, newest first, with the files each commit touched."""
+    def log(self, limit: int = 0, paths: Sequence[str] = (), grep: str = "") -> list[Commit]:
+        """The history, newest first, with each commit's files (``limit`` 0: all); ``grep``
+        keeps the commits with a message line matching it, before their files are listed."""
         if self.head() is None:
             return []
         args = ["log", f"--format={_RS}%H{_FS}%cI{_FS}%B{_FS}", "--name-status"]
         if limit:
             args.append(f"-n{limit}")
+        if grep:
+            args.append(f"--grep={grep}")
         out = self._git(*args, "--", *paths)
         commits = []
         for chunk in out.split(_RS)[1:]:

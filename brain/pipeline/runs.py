@@ -286,7 +286,9 @@ def list_runs(home: Home, *, limit: int | None = None) -> list[RunInfo]:
     """Past extract and consolidate runs, newest first, from git joined with the journal."""
     lines = _journal_runs(home)
     out = []
-    for commit in home.repo.log():
+    # Only a run's commit carries the trailer: git skips the others (an import's commit
+    # lists a file per record) before listing their files.
+    for commit in home.repo.log(grep="^Run: "):
         kind = commit.message.split(":", 1)[0]
         found = _RUN_TRAILER.search(commit.message)
         if kind not in KINDS or found is None:
