@@ -220,7 +220,7 @@ class Brain(Home):
             dry_run=dry_run,
             paths=paths,
             now=now,
-            catalog=self.catalog,
+            catalog=lambda: self.catalog,
             max_age_days=max_age_days,
             progress=progress,
         )
@@ -229,7 +229,7 @@ class Brain(Home):
         """Harvest one transcript in brain's own JSONL format."""
         from brain.sessions.harvest import import_session
 
-        return import_session(self, path, catalog=self.catalog)
+        return import_session(self, path, catalog=lambda: self.catalog)
 
     def sessions(
         self, *, source: str | None = None, project: str | None = None

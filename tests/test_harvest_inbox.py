@@ -105,7 +105,7 @@ def test_load_transcript_of_a_deleted_file(brain: Brain) -> None:
 def test_harvest_hands_turn_docs_to_an_existing_index(brain: Brain, home: Path) -> None:
     brain.catalog.open()[0].close()  # an index exists: harvest keeps it current
     claude_session()
-    result = harvest(brain, now=NOW, catalog=brain.catalog)
+    result = harvest(brain, now=NOW, catalog=lambda: brain.catalog)
     assert result.docs_indexed and result.index_error is None
     with Index.open(home / ".brain" / "index.sqlite") as index:
         turn_paths = {p for p in index.paths() if p.startswith("session:")}

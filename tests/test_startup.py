@@ -151,6 +151,22 @@ def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> N
     assert {name for name in names if name.startswith("brain.pipeline")} == set()
 
 
+def test_harvest_of_sessions_seen_before_never_opens_the_index(filled: Path) -> None:
+    fixture = Path(__file__).parent / "fixtures/transcripts/claude-code/marot-spotter/short.jsonl"
+    session = Path(os.environ["HOME"]) / ".claude/projects/-src-shop/short.jsonl"
+    session.parent.mkdir(parents=True)
+    session.write_bytes(fixture.read_bytes())
+    os.utime(session, (10**9, 10**9))  # long finished
+    assert cli("recall", "fact").exit_code == 0  # builds the index: there is one to load
+    first = cli("harvest", "--all")
+    assert first.exit_code == 0 and "1 new" in first.stdout, first.stdout
+
+    names = imported("harvest", "--all")  # the same session, unchanged
+
+    assert "brain.sessions.sources.claude" in names  # it was looked at
+    assert names & {"brain.index.sync", "sqlite3"} == set()
+
+
 def test_version_answers_without_click(home: Path) -> None:
     names = imported("--version")
     assert "click" not in names and "importlib.metadata" not in names

@@ -11,6 +11,7 @@ A run that finds nothing new costs one ``stat`` per transcript and makes no comm
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -79,7 +80,7 @@ class _Settings:
     idle: float
     max_age: float
     generate: bool
-    want_docs: bool
+    want_docs: Callable[[], bool]  # asked for a new session only (it may load the index)
     explicit: bool
 
 
@@ -109,7 +110,7 @@ def harvest(
     dry_run: bool = False,
     paths: Iterable[Path | str] | None = None,
     now: datetime | None = None,
-    catalog: Catalog | None = None,
+    catalog: Callable[[], Catalog] | None = None,
     max_age_days: float | None = None,
     progress: Progress | None = None,
 ) -> HarvestResult:
@@ -117,8 +118,10 @@ def harvest(
 
     Args:
         home: the home.
-        catalog: the home's search index, handed the sessions' turns and the citations
-            at once; without it they reach the index at its next rebuild.
+        catalog: gives the home's search index, handed the sessions' turns and the
+            citations at once; without it they reach the index at its next rebuild. It is
+            asked only when a session is new: a harvest that finds nothing new never
+            loads the index.
         sources: adapter names to scan (their default roots).
         dry_run: read and count, write nothing.
         paths: harvest exactly these transcript files, ignoring the quiet window
@@ -133,7 +136,15 @@ def harvest(
         was new).
     """
     began = time.perf_counter()
-    want_docs = not dry_run and catalog is not None and catalog.exists
+
+    @functools.cache
+    def index() -> Catalog | None:
+        return catalog() if catalog is not None and not dry_run else None
+
+    def want_docs() -> bool:
+        built = index()
+        return built is not None and built.exists
+
     settings = _settings(home, now, want_docs, paths is not None, max_age_days)
     work = explicit_files(paths) if paths is not None else _discovered(sources)
     total, done = sum(len(files) for files in work.values()), 0
@@ -152,14 +163,14 @@ def harvest(
         if not dry_run and message is not None:
             cited = [path for run in runs for path in run.cited]
             if cited:  # journaled by the commit below, as a recall batch
-                if catalog is not None:
-                    catalog.record_uses(cited)
+                if (built := index()) is not None:
+                    built.record_uses(cited)
                 else:
                     uses.note_uses(home, [p for p in cited if p.startswith("memories/")])
             sha = _write(tx, runs, plan, message)
     docs_indexed, index_error = (None, None)
-    if sha is not None and catalog is not None and settings.want_docs:
-        docs_indexed, index_error = _index(catalog, runs)
+    if sha is not None and (built := index()) is not None and built.exists:
+        docs_indexed, index_error = _index(built, runs)
     refs = tuple(ref for run in runs for ref in run.refs)
     return HarvestResult(
         sources=tuple(run.frozen() for run in runs),
@@ -178,7 +189,7 @@ def harvest(
 
 
 def import_session(
-    home: Home, path: Path | str, *, catalog: Catalog | None = None
+    home: Home, path: Path | str, *, catalog: Callable[[], Catalog] | None = None
 ) -> HarvestResult:
     """Register a transcript in brain's own format and harvest it (one commit).
 
@@ -207,7 +218,11 @@ class NotATranscriptError(BrainError):
 
 
 def _settings(
-    home: Home, now: datetime | None, want_docs: bool, explicit: bool, max_age_days: float | None
+    home: Home,
+    now: datetime | None,
+    want_docs: Callable[[], bool],
+    explicit: bool,
+    max_age_days: float | None,
 ) -> _Settings:
 
     moment = now or datetime.now(UTC)
@@ -313,7 +328,7 @@ def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
     run.bump("bytes_read", parsed.offset - start)
     ref = to_ref(run.source, new)
     run.refs.append(ref)
-    _take(run, ref, parsed.transcript, start, settings.want_docs)
+    _take(run, ref, parsed.transcript, start, settings.want_docs())
 
 
 def _take(run: _SourceRun, ref: SessionRef, read: Transcript, start: int, docs: bool) -> None:
