@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
+from brain.home import prefilter
 from brain.home import redact as redact_module
 from brain.home.prefilter import Heads, Words, lead
 from brain.home.redact import Finding, find_secrets
@@ -90,7 +91,9 @@ def test_words_are_found_where_they_overlap() -> None:
     assert found == {"sshpass": [0], "pass": [3, 8, 17], "passw": [8]}
 
 
-@pytest.mark.parametrize("head", ["[sr]k_", "(?:a|b)", "A{20}", "a(b)c", ".x", "ab|cd"])
+@pytest.mark.parametrize(
+    "head", ["[sr]k_", "(?:a|b)", "A{20}", "a(b)c", ".x", "ab|cd", "a(?P<v>b)", "a[(]((?:b))"]
+)
 def test_a_head_must_start_with_one_literal_and_capture_nothing(head: str) -> None:
     with pytest.raises(ValueError, match="a head must start with"):
         lead(head)
@@ -98,6 +101,14 @@ def test_a_head_must_start_with_one_literal_and_capture_nothing(head: str) -> No
 
 def test_a_bar_inside_a_group_or_a_class_is_fine_in_a_head() -> None:
     assert lead(r"x(?:a|b)[|\]]\|y") == ("x", r"(?:a|b)[|\]]\|y")
+    assert lead(r"x\((?=a)[(]b(?<!c)") == ("x", r"\((?=a)[(]b(?<!c)")
+
+
+def test_a_capturing_group_is_read_from_the_text_as_re_would_count_it() -> None:
+    heads = [h for rule in redact_module._RULES for h in redact_module._heads(rule)]
+    samples = [r"a\(b", r"[(]x", r"(?:a)(b)", r"[\]](c)", r"\\(d)", r"(?P<n>e)", r"(?#c)"]
+    for regex in heads + samples:
+        assert prefilter._captures(regex) == bool(re.compile(regex).groups), regex
 
 
 def test_every_rule_without_hint_words_has_heads_that_compile() -> None:

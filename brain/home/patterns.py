@@ -40,3 +40,9 @@ def compiled(pattern: re.Pattern[str]) -> re.Pattern[str]:
     attribute forwarding; a pattern compiled already is returned as it is."""
     lazy_or_not: object = pattern
     return lazy_or_not.compiled() if isinstance(lazy_or_not, _LazyPattern) else pattern
+
+
+def source(pattern: re.Pattern[str]) -> str:
+    """The text of a pattern, without compiling a :func:`lazy` one."""
+    lazy_or_not: object = pattern
+    return lazy_or_not._source if isinstance(lazy_or_not, _LazyPattern) else pattern.pattern

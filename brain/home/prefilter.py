@@ -34,11 +34,32 @@ def lead(head: str) -> tuple[str, str]:
         char, rest = head[0], head[1:]
     else:
         raise ValueError(f"a head must start with a literal character: {head!r}")
-    if rest[:1] in ("*", "+", "?", "{") or re.compile(head).groups or _top_level_bar(rest):
+    if rest[:1] in ("*", "+", "?", "{") or _captures(rest) or _top_level_bar(rest):
         raise ValueError(
             f"a head must start with one literal, capture nothing and have no top-level |: {head!r}"
         )
     return char, rest
+
+
+def _captures(regex: str) -> bool:
+    """Whether ``regex`` opens a capturing group: a ``(`` not escaped, not in a class,
+    and not followed by ``?`` (``(?:``, ``(?=``, ``(?<!`` capture nothing; ``(?P<`` does).
+    Read from the text: compiling each of a hundred heads to ask costs milliseconds."""
+    i, in_class = 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 1
+        elif in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            i += regex[i + 1 : i + 2] == "^"
+            i += regex[i + 1 : i + 2] == "]"
+        elif c == "(" and (regex[i + 1 : i + 2] != "?" or regex[i + 1 : i + 4] == "?P<"):
+            return True
+        i += 1
+    return False
 
 
 def _top_level_bar(regex: str) -> bool:
@@ -85,10 +106,11 @@ class Heads:
                     re.escape(char) + "(?:" + "|".join(f"(?:{r})()" for _, r in members) + ")"
                 ),
                 tuple(i for i, _ in members),
-                tuple(re.compile(r) for _, r in members),
+                tuple(r for _, r in members),
             )
             for char, members in groups.items()
         )
+        self._rests: dict[str, re.Pattern[str]] = {}  # compiled when a match needs them
 
     def present(self, text: str) -> set[int]:
         """The indices of the heads that match somewhere in ``text``."""
@@ -102,10 +124,15 @@ class Heads:
                 pos = match.start()
                 while 0 <= pos < match.end():
                     for i, rest in zip(members, rests, strict=True):
-                        if i not in found and rest.match(text, pos + 1):
+                        if i not in found and self._rest(rest).match(text, pos + 1):
                             found.add(i)
                     pos = text.find(char, pos + 1, match.end())
         return found
+
+    def _rest(self, regex: str) -> re.Pattern[str]:
+        if regex not in self._rests:
+            self._rests[regex] = re.compile(regex)
+        return self._rests[regex]
 
 
 class Words:
@@ -124,7 +151,8 @@ class Words:
             tail = f"(?={tail})" if tail else ""  # a match holds the word alone
             groups.setdefault(word[0], []).append((hint, word, left, tail))
         self._groups = []
-        self._alone: dict[str, re.Pattern[str]] = {}
+        self._alone: dict[str, str] = {}  # compiled, in _compiled, when first needed
+        self._compiled: dict[str, re.Pattern[str]] = {}
         self._inside: dict[str, tuple[tuple[str, int], ...]] = {}
         for char, members in groups.items():
             members.sort(key=lambda m: len(m[1]), reverse=True)  # longest word first
@@ -137,7 +165,7 @@ class Words:
             self._groups.append((re.compile(f"{re.escape(char)}(?:{alternatives})"), members))
             for hint, word, left, tail in members:
                 alone = ("(?<!\\w)" if left else "") + re.escape(word) + tail
-                self._alone[hint] = re.compile(alone)
+                self._alone[hint] = alone
                 # A match consumes its word, hiding a hint of the same group that starts
                 # inside it ("pass" in "passw", "sshpass"): those are tried there by hand.
                 self._inside[hint] = tuple(
@@ -155,11 +183,16 @@ class Words:
                 hint, pos = members[(match.lastindex or 1) - 1][0], match.start()
                 found.setdefault(hint, []).append(pos)
                 for other, k in self._inside[hint]:
-                    if self._alone[other].match(lowered, pos + k):
+                    if self._hint(other).match(lowered, pos + k):
                         found.setdefault(other, []).append(pos + k)
         for positions in found.values():
             positions.sort()
         return found
+
+    def _hint(self, hint: str) -> re.Pattern[str]:
+        if hint not in self._compiled:
+            self._compiled[hint] = re.compile(self._alone[hint])
+        return self._compiled[hint]
 
 
 def _not_after_word(length: int) -> str:

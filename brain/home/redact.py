@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
-from brain.home.patterns import compiled
+from brain.home.patterns import compiled, source
 from brain.home.patterns import lazy as _lazy
 from brain.home.prefilter import Heads, Words, matches_at
 from brain.home.secret_rules import (
@@ -240,15 +240,17 @@ def _heads(rule: _Rule) -> tuple[str, ...]:
     heads of a group share one regex)."""
     if rule.heads or rule.hints:
         return rule.heads
-    return (re.sub(r"\(\?P<\w+>", "(?:", rule.pattern.pattern),)
+    return (re.sub(r"\(\?P<\w+>", "(?:", source(rule.pattern)),)
 
 
 class _Plan(NamedTuple):
-    """What a scan needs, built once, on first use: it compiles every rule."""
+    """What a scan needs, built once, on first use. A rule's own regex is compiled when
+    a text first passes its heads or hints: a short text compiles a few of the hundred
+    (compiling them all costs a ``remember`` more than its git commands)."""
 
     heads: Heads
     words: Words
-    # Per rule: the rule, its compiled regex, the indices of its heads, its hint words.
+    # Per rule: the rule, its (lazy) regex, the indices of its heads, its hint words.
     rules: tuple[tuple[_Rule, re.Pattern[str], frozenset[int], frozenset[str]], ...]
 
 
@@ -260,7 +262,7 @@ def _plan() -> _Plan:
         mine = _heads(rule)
         ids = frozenset(range(len(heads), len(heads) + len(mine)))
         heads += mine
-        rules.append((rule, compiled(rule.pattern), ids, frozenset(rule.hints)))
+        rules.append((rule, rule.pattern, ids, frozenset(rule.hints)))
     words = Words(h for rule in _RULES for h in rule.hints)
     return _Plan(Heads(heads), words, tuple(rules))
 
@@ -279,9 +281,10 @@ def _raw_findings(text: str) -> list[Finding]:
         if hints and hinted is not None:
             if hints.isdisjoint(hinted):
                 continue
-            matches: Iterator[re.Match[str]] = matches_at(regex, text, rule.hints, hinted)
+            ready = compiled(regex)
+            matches: Iterator[re.Match[str]] = matches_at(ready, text, rule.hints, hinted)
         else:
-            matches = regex.finditer(text)
+            matches = compiled(regex).finditer(text)
         for match in matches:
             start = match.start()
             if rule.not_after and start > 0 and text[start - 1] in rule.not_after:
