@@ -38,6 +38,8 @@ SAID: list[tuple[str, str]] = [
     ("export GITEA_PAT=k3n9q2w8e7r6t5y4u1i0o9p8a7s6d5f4g3h2j1k0", "k3n9q2w8e7r6"),
     ("    client-key-data: TUlJRXZRSUJBREFOQmdrcWhraUc5dzBCQVFFRkFBU0NC", "TUlJRXZRSUJBREFO"),
     ('<add key="FeedPassword" value="Heron!73lake" />', "Heron!73lake"),
+    # A JWT cut before its signature.
+    ("SERVICE_ROLE=eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0", "eyJyb2xlIjoic2Vy"),
     # The value on the line after a command that prints it.
     (
         "$ aws configure get aws_secret_access_key\n" + "wJ8rXu2kLm9Qa7Zb3Nc5Vd1Fe4Gh6Jk0Lp2Mn4Pq",

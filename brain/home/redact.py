@@ -165,7 +165,8 @@ _RULES: tuple[_Rule, ...] = (
     # JSON Web Tokens: base64url header and payload (both JSON, so "eyJ"), signature.
     _Rule(
         "jwt",
-        _lazy(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
+        # A JWT cut before its signature is still one (a summary cuts long lines).
+        _lazy(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?"),
         _TOKEN,
     ),
     # HTTP Authorization headers (and a bare "Bearer <token>"): keep the scheme.
