@@ -31,13 +31,13 @@ _VALUE = (
 # The password word in other languages; the CJK ones have no word boundary before them.
 # Each word is one more pass over every text (see prefilter.py), so the list is short.
 _FOREIGN = ("mot de passe", "passwort", "kennwort", "contrase", "senha", "пароль")
-_CJK = ("パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호")
+_CJK = ("パスワード", "密码", "密碼")
 # A few words may stand between the word and the copula: "de la base de prod".
 _GAP = r"(?:[ \t][^\n:：=\[\]]{0,60}?)?"
 _COPULA = (
     r"(?:[ \t]*[:：=][ \t]*"
     r"|[ \t]+(?:est|ist|lautet|es|é|è|är|er|on|jest|is|je)[ \t]+"
-    r"|[ \t]*(?:は|是|为|為|는|은)[ \t]*)"
+    r"|[ \t]*(?:は|是|为|為)[ \t]*)"
 )
 _HEX_OR_UUID = (
     r"(?:sdk-|mob-)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
