@@ -118,6 +118,19 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("npm_token", "//registry.npmjs.org/:_authToken=npm_" + "aB3" * 12, "npm_" + "aB3" * 12),
     ("huggingface_token", "HF_TOKEN=hf_" + "AbCdEfGhIj" * 3 + "Kl", "hf_AbCdEfGhIj"),
     ("huggingface_token", "login with hf_" + "ZyXwVuTsRq" * 3 + "Po now", "hf_ZyXwVuTsRq"),
+    ("pgpass", "*:5432:orders:report:Tq7xLm2pWz", "Tq7xLm2pWz"),
+    ("dockerhub_token", "docker login -u me -p dckr_pat_" + "Xy9" * 9, "dckr_pat_Xy9Xy9"),
+    ("ngrok_token", "ngrok config add-authtoken 2Xy" + "kD3mP" * 7, "2XykD3mP"),
+    (
+        "seed_phrase",
+        "seed phrase: " + " ".join(["apple", "zebra", "mirror"] * 4),
+        "apple zebra",
+    ),
+    (
+        "discord_bot_token",
+        "client.login('NzkyNzE1NDU0MTk2MDg4ODQy.Xa1b2C." + "hJ3kL9mN0pQ" * 3 + "')",
+        "NzkyNzE1NDU0MTk2MDg4ODQy",
+    ),
 ]
 
 NEGATIVES: list[str] = [

@@ -102,6 +102,12 @@ def test_a_password_in_words_never_names_the_record(brain: Brain, home: Path) ->
         "pgpassword-0whosyvydmqm3li9-psql",
         "aws-access-key-id-akiafp7cltmwmtuyup37",  # AKIA... lower-cased
         "supabase-token-sbp-" + "ca0ee7b9b9" * 4,  # sbp_ lost its underscore
+        "buildkite-bkua-" + "ca0ee7b9b9" * 4 + "-for-ci",  # a 40-hex body, then words
+        "app-url-postgres-app-wintertide73x-db-internal",  # postgres://app:PW@db.internal
+        "curl-u-deploy-ember-falcon2841-https-ci",  # curl -u deploy:Ember_falcon2841
+        "mysql-u-root-pkestrel-harbor5530q-h-db",  # mysql -pKestrel-harbor5530q
+        "consul-http-token-5f0e2d1c-7a8b-4c9d-9e0f-1a2b3c4d5e6f",
+        "dd-app-key-" + "9c1f0e7a4b" * 4,  # DD_APP_KEY=<40 hex>, not a commit
     ],
 )
 def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
@@ -126,6 +132,17 @@ def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
         "password-reset-flow",
         "deploy-token-location",
         "tokens-per-second-85-3",
+        "password-min-length-12-password-require-symbols",
+        "go-sum-h1-wcu4eivi8spdyz36usby4tcanoeb7a-srwocqsjfjy",
+        "cargo-checksum-" + "8b917c4b61" * 6 + "cb7c",
+        "stripe-pk-live-51j7syiqvsxo4sgxy0hyye7lrbvsmvbf13gtddf4c4b5kn",
+        "wireguard-publickey-oxk40cu7n0tapn9r4uaolcnrc7kax51pch5rdscdrr4",
+        "recipient-age1ppvpmy3vj0tretppjzfgrcjrn0t8usp3tglkjl2qys0y3p9n5xnwfs2yvv",
+        "refund-to-0xcfab56548bc4cd09c35f8eee8b3e49a2037bc2a9",
+        "tx-" + "6923f3a0bb" * 6 + "572f-confirmed",
+        "begin-public-key-6y4ueixhte-yfozy1tldj9flikg-uklnq6znmrwrxwa9bbplhfk3",
+        "kms-key-arn-eu-west-1-123456789012-key-b88d4cb8-4e87-480d-9e64-c4bb6e7861c1",
+        "https-docs-example-com-guide-v2",
     ],
 )
 def test_a_key_that_is_plainly_not_a_credential_is_fine(brain: Brain, home: Path, key: str) -> None:

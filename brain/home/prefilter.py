@@ -205,7 +205,15 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789 \t_.:=-")
 
 def _split_hint(hint: str) -> tuple[str, str]:
     """A hint's literal word and the regex after it."""
-    cut = next((i for i, c in enumerate(hint) if c not in _WORD_CHARS), len(hint))
+    # Letters beyond ASCII are literal too ("contraseña", "パスワード").
+    cut = next(
+        (
+            i
+            for i, c in enumerate(hint)
+            if c not in _WORD_CHARS and (c.isascii() or not c.isalpha())
+        ),
+        len(hint),
+    )
     if hint[cut : cut + 1] in ("?", "*", "{"):
         cut -= 1  # the quantifier is on the last letter: "tokens?"
     return hint[:cut], hint[cut:]

@@ -6,6 +6,7 @@ import os
 import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, date, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -85,18 +86,59 @@ _TOKENISH = lazy(  # checked on writes only: reading records never compiles it
 # key (its base64 starts with the key type's name), a hex id labelled as one
 # (``request-id-4bf9...``), and a run repeating a short unit (``deadbeefdeadbeef...``,
 # a test vector: a credential is random).
-_INNOCENT = re.compile(
+_INNOCENT = lazy(
     r"aaaa(?:[bc]3nzac1|e2vjzhnh|gnnrlxnzac1)[a-z0-9]*(?:-[a-z]*\d[a-z0-9]*)*"
     r"|(?<=id-)[0-9a-f]{32,64}(?![a-z0-9])"
     r"|(?<![a-z0-9])([a-z0-9]{1,8})\1{3,}(?![a-z0-9])"
+    # Labelled public: a public key block, a certificate or an image, to the end...
+    r"|(?<![a-z0-9])(?:begin-(?:[a-z0-9]+-){0,3}(?:public-key(?:-block)?|certificate)"
+    r"|image-[a-z]+-base64)-.*"
+    # ... a run after a label that says public or digest...
+    r"|(?<![a-z0-9])(?:(?:public-?key|pk-live|pk-test|h1|nix-store|ipfs|checksum|integrity"
+    r"|hash|sha1|sha256|sha512|md5|digest|tx|event)-)+[a-z0-9]+|pk-eyj[a-z0-9]+"
+    # ... or a format that labels itself: age and bech32 public keys, an address, an IPFS CID.
+    r"|(?<![a-z0-9])(?:age1[a-z0-9]{58}|bc1[a-z0-9]{25,62}|0x[0-9a-f]{40}|bafy[a-z0-9]{50,})"
+    r"(?![a-z0-9])"
 )
 # A password word followed, within three words, by a number or a word with a digit after
 # a letter: the slug of ``DB_PASSWORD=correct-horse-9`` or ``password hunter2``.
 # ``password-reset-flow`` or ``password-stored-in-1password`` names a fact and is fine.
-_PASSWORD_VALUE = re.compile(
-    r"pass(?:word|wd|phrase|code)-(?:[a-z0-9]+-){0,2}"
-    r"(?:[a-z0-9]*[a-z][0-9][a-z0-9]*|[0-9]+)(?![a-z0-9])"
+# ``password-min-length-12`` states a policy, not a password.
+_POLICY = r"(?:min|max|minimum|maximum|length|len|size|chars?|characters|digits|count|days|age)"
+_PASSWORD_VALUE = lazy(
+    rf"pass(?:word|wd|phrase|code)-(?:(?!{_POLICY}-)[a-z0-9]+-){{0,2}}"
+    rf"(?:[a-z0-9]*[a-z][0-9][a-z0-9]*|[0-9]+(?!-{_POLICY}(?![a-z0-9])))(?![a-z0-9])"
 )
+
+
+# What a slug keeps of a credential in context: the password of a URL or of a
+# ``curl -u``/``mysql -p`` flag (8+ letters and digits, two digits or more, within three
+# words of the scheme or command); a UUID or hex run right after a credential word
+# (``consul-http-token-<uuid>``); a 40-hex run after a token prefix whose body is 40 hex
+# (``sbp-<hex>``), which alone would pass for a commit id.
+@cache
+def _in_context() -> re.Pattern[str]:
+    from brain.home.secret_rules import PREFIXED  # writes only: reading records never needs it
+
+    hex_bodied = sorted(
+        {
+            m[1].lower()
+            for _, p in PREFIXED
+            if "0-9]{40}" in p and (m := re.match(r"([A-Za-z]+)[_-]", p))
+        }
+    )
+    return re.compile(
+        r"(?<![a-z0-9])(?:postgres(?:ql)?|mysql|mariadb|mongodb|rediss?|amqps?|https?|s?ftp|smtp"
+        r"|ldaps?|curl|sshpass)-(?:[a-z0-9]+-){0,3}"
+        r"(?=[a-z0-9]{8,}(?![a-z0-9]))(?=[a-z0-9]*[a-z])(?:[a-z]*[0-9]){2}[a-z0-9]*"
+        r"|(?<![a-z0-9])(?:token|secret|pat|password|passwd|pwd|apikey|credentials?"
+        r"|(?:api|app|admin|sdk|secret|access|auth|private|master|encryption)-key)"
+        r"-(?:[a-z]{2,5}-)?"
+        r"(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})"
+        r"(?![0-9a-f])"
+        rf"|(?<![a-z0-9])(?:{'|'.join(hex_bodied)})-(?:[a-z0-9]+-){{0,2}}[0-9a-f]{{40}}"
+        r"(?![0-9a-f])"
+    )
 
 
 def key_holds_secret(key: str) -> bool:
@@ -109,6 +151,8 @@ def key_holds_secret(key: str) -> bool:
 
     lowered = key.lower()
     if _TOKENISH.search(_INNOCENT.sub("-", lowered)) or _PASSWORD_VALUE.search(lowered):
+        return True
+    if _in_context().search(lowered):
         return True
     # A slug of "password is hunter2" still says it; a slug of ghp_... or AKIA...
     # lost its underscore or its case.

@@ -2,7 +2,7 @@
 
 Every secret pattern brain knows lives in this module's ``_RULES`` table: the core
 rules below, then the provider tokens, context shapes and credentials announced in
-prose of :mod:`brain.home.secret_rules`.
+prose of :mod:`brain.home.secret_rules` and :mod:`brain.home.secret_prose`.
 ``redact`` replaces each secret with ``[REDACTED:<kind>]``; for ``key = value`` shapes
 (assignments, ``Authorization`` headers, ``user:pass@`` in URLs) only the value is
 replaced so the text still says *what* was there.
@@ -21,7 +21,8 @@ Choices worth knowing:
   positive costs a few characters of memory, a false negative leaks a credential.
 * Keys must *end* in a secret word (``DB_PASSWORD``, ``api_key``, ``GITHUB_TOKEN``),
   so ``password_reset_url`` or ``token_count`` are not secrets.
-* There is no entropy detection: hex ids, git shas, UUIDs and digests are never hit.
+* There is no entropy detection: hex ids, git shas, UUIDs and digests are hit only
+  right after a credential's name (``heroku api key <uuid>``, ``DD_APP_KEY=<hex>``).
   A long token is redacted without a known prefix only when a secret word names it a
   few words before, and only if it mixes letters, digits and case.
 * Idempotence holds for prose too: a marker is never a credential-shaped value.
@@ -38,6 +39,7 @@ from typing import Any, NamedTuple
 from brain.home.patterns import compiled, source
 from brain.home.patterns import lazy as _lazy
 from brain.home.prefilter import Heads, Words, matches_at
+from brain.home.secret_prose import SPOKEN
 from brain.home.secret_rules import (
     HEADS,
     IN_CONTEXT,
@@ -111,7 +113,10 @@ _RULES: tuple[_Rule, ...] = (
         _lazy(
             r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
             r"(?:.{0,65536}?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
-            r"|(?:[A-Za-z0-9+/=:,. \t\r\n-]|\\[nr])*)",
+            # Cut off: its body, if one follows (a header named in prose is no key).
+            r"|(?=(?:[ \t]*(?:\r?\n|\\[nr]))*(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)"
+            r"(?:[ \t]*(?:\r?\n|\\[nr]))*){0,3}[ \t]*[A-Za-z0-9+/=]{16})"
+            r"(?:[A-Za-z0-9+/=:,. \t\r\n-]|\\[nr])*)",
             re.DOTALL,
         ),
         heads=("-----BEGIN",),
@@ -130,7 +135,7 @@ _RULES: tuple[_Rule, ...] = (
     # GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens.
     _Rule("github_token", _lazy(r"gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])"), _WORD),
     # GitHub fine-grained personal access tokens.
-    _Rule("github_token", _lazy(r"github_pat_[A-Za-z0-9_]{22,255}"), _WORD),
+    _Rule("github_token", _lazy(r"github_pat_(?=[A-Za-z0-9_]{0,30}\d)[A-Za-z0-9_]{22,255}"), _WORD),
     # GitLab personal/project/group access tokens.
     _Rule("gitlab_token", _lazy(r"glpat-[A-Za-z0-9_-]{20,}"), _TOKEN),
     # Anthropic API and admin keys; listed before OpenAI, whose shape also fits them.
@@ -160,7 +165,8 @@ _RULES: tuple[_Rule, ...] = (
     # JSON Web Tokens: base64url header and payload (both JSON, so "eyJ"), signature.
     _Rule(
         "jwt",
-        _lazy(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
+        # A JWT cut before its signature is still one (a summary cuts long lines).
+        _lazy(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?"),
         _TOKEN,
     ),
     # HTTP Authorization headers (and a bare "Bearer <token>"): keep the scheme.
@@ -169,7 +175,7 @@ _RULES: tuple[_Rule, ...] = (
         _lazy(
             r"(?:(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?:(?i:bearer|basic|token|bot)\s+)?"
             r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/-]{16}))"
-            r"(?P<secret>[A-Za-z0-9._~+/=-]+|\$\{?\w+\}?|<[^>\n]*>|\[REDACTED:[^\]\n]*\])"
+            r"(?P<secret>[A-Za-z0-9._~+/=-]+|\$\{?\w+\}?|<[^>\n]*>|\[REDACTED[:\]][^\]\n]*\]?)"
         ),
         hints=("authorization", "bearer"),
     ),
@@ -193,6 +199,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "secret_assignment",
         _lazy(r"--(?:[a-z]+-)*(?P<key>password|passwd|token|secret|api-key) +" + _VALUE),
+        check="loose",  # "instead of --password so the value ..." is prose
     ),
 )
 
@@ -208,7 +215,7 @@ _RULES += tuple(
 )
 _RULES += tuple(
     _Rule(s.kind, _lazy(s.pattern, re.IGNORECASE if s.hints else 0), "", s.hints, s.check)
-    for s in IN_CONTEXT + PROSE
+    for s in IN_CONTEXT + PROSE + SPOKEN
 )
 
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(rule.kind for rule in _RULES))
@@ -230,6 +237,8 @@ def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
             return None
         name = next(g for g in ("dq", "sq", "bare") if groups[g] is not None)
         if is_placeholder(groups["key"], groups[name], bare=name == "bare"):
+            return None
+        if rule.check and name == "bare" and not looks_secret(groups[name]):
             return None
         return match.span(name)
     return match.span()

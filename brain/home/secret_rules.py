@@ -48,7 +48,11 @@ HEADS = {
     "mailchimp_key": r"-(?<=[0-9a-f]{32}-)us\d{1,2}\b",
     "azure_ad_secret": r"Q(?<=[A-Za-z0-9_~.]{3}\dQ)~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_-])",
     "terraform_token": r"\.(?<=[A-Za-z0-9]{14}\.)atlasv1\.[A-Za-z0-9_=-]{60,70}",
-    "mapbox_token": r"k(?<=[sp]k)\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{20,}",
+    "mapbox_token": r"k(?<=sk)\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{20,}",
+    # Discord bot tokens: the base64 of a user id, a 6-character stamp, an HMAC.
+    "discord_bot_token": r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])",
+    # A .pgpass line, host:port:database:user:password (the port may be *).
+    "pgpass": r":(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:[^\s:]",
 }
 _END = r"(?![A-Za-z0-9_-])"
 
@@ -90,7 +94,7 @@ PREFIXED: tuple[tuple[str, str], ...] = (
     ("perplexity_key", r"pplx-[A-Za-z0-9]{48}" + _END),
     ("xai_key", r"xai-[A-Za-z0-9]{70,90}" + _END),
     ("azure_ad_secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}" + _END),
-    ("mapbox_token", r"[sp]k\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{20,}"),
+    ("mapbox_token", r"sk\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{20,}"),
     ("cloudflare_ca_key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
     ("tailscale_key", r"tskey-(?:auth|api|client|webhook)-[A-Za-z0-9_-]{10,}"),
     ("sourcegraph_token", r"sgp_(?:[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}" + _END),
@@ -119,6 +123,18 @@ PREFIXED: tuple[tuple[str, str], ...] = (
     ("vercel_token", r"vc[pkiar]_[A-Za-z0-9]{40,}"),
     ("gitlab_token", r"gl(?:ptt|dt|rt|cbt|imt|agent|oas|ft|soat|ffct)-[A-Za-z0-9_-]{20,}"),
     ("github_token", r"ghp_[A-Za-z0-9]{36}"),  # a ghp_ token glued to a word
+    ("dockerhub_token", r"dckr_pat_[A-Za-z0-9_-]{27,}"),
+    (
+        "discord_bot_token",
+        r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}"
+        + _END,
+    ),
+    # Only the password field of five, the second a port (a line quoted in prose too).
+    (
+        "pgpass",
+        r"(?<![\w.*:-])[\w.*-]{1,253}:(?:\d{2,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:"
+        r"(?P<secret>[^\s:]{4,})(?!\S)",
+    ),
 )
 
 _SECRET = r"(?P<secret>"
@@ -207,6 +223,8 @@ _KEY_FAMILIES = (
     ("client", "[_.-]?secret"),
     ("credential", "s?"),
     ("auth", "[_.-]?key"),
+    ("client", "[_.-]?key[_.-]data"),  # a kubeconfig's client-key-data
+    ("_pat", ""),  # AZURE_DEVOPS_EXT_PAT: a personal access token; "compat" is not
 )
 KEY_WORDS = "|".join(word + rest for word, rest in _KEY_FAMILIES)
 # A rule is tried only where one matches, so each hint spells out its word and what
@@ -233,7 +251,8 @@ PROSE: tuple[Shape, ...] = (
     # the assignment rule's).
     Shape(
         "prose_secret",
-        r"\b" + _WORDS + r"\b(?:[ \t]+(?:for|of|on|to)[ \t]+[\w.@/-]{1,40})?[ \t]*"
+        r"\b" + _WORDS + r"\b(?:[ \t]*\([^()\n]{1,60}\))?"
+        r"(?:[ \t]+(?:for|of|on|to|in)(?:[ \t]+(?!(?:is|was|are)\b)[\w.@/-]{1,40}){1,5}?)?[ \t]*"
         r"\b(?:is|was|are|becomes|set[ \t]+to|changed[ \t]+to)\b"
         r"[ \t]*(?:now[ \t]+)?" + _SECRET + r"`[^`\n]{3,}`|\"[^\"\n]{3,}\"|'[^'\n]{3,}'"
         r"|[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
@@ -251,14 +270,14 @@ PROSE: tuple[Shape, ...] = (
     # .netrc / .pgpass style, or a label with no verb: "login bob password s3cret".
     Shape(
         "prose_secret",
-        r"\bpassw(?:or)?d[ \t]+" + _SECRET + r"[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
+        r"(?<![=-])\bpassw(?:or)?d[ \t]+" + _SECRET + r"[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
         (r"\bpassword(?=[ \t])", r"\bpasswd(?=[ \t])"),
         "loose",
     ),
     # A 40-character AWS secret named in words anywhere before it on the line.
     Shape(
         "aws_secret_access_key",
-        r"\baws[^\n]{0,40}?secret[^\n]{0,40}?(?<![A-Za-z0-9/+=])"
+        r"\baws[^\n]{0,40}?secret[^\n]{0,40}?(?:\n[ \t]*)?(?<![A-Za-z0-9/+=])"
         + _SECRET
         + r"[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
         (r"\baws",),
@@ -304,8 +323,13 @@ _PLACEHOLDER = lazy(
     r"""(?ix)
     (?:none|null|nil|true|false|yes|no|on|off|undefined|required|optional|string|str|\.\.\.)
     | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)? | \{\{.*\}\} | %\(?\w+\)?s?
-    | [*x•.#-]{3,} | \[REDACTED:.*
+    | [*x•.#-]{3,} | \[REDACTED[:\]].*
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*[(\[].*
+    | change[_-]?me | change[_-]?it | replace[_-]?me | placeholder
+    | your[_-][\w-]* | [\w-]*[_-]here                # YOUR_API_KEY, paste-token-here
+    | (?:[A-Za-z0-9]{1,12}[_-]){1,2}(?:x{4,}|\*{3,}|\.{3,}|…)  # sk-xxxx…, ghp_...
+    | op://\S+                                       # a 1Password reference
+    | pk[._](?:live_|test_)?\S*                      # a publishable key is public
     """
 )
 

@@ -1,0 +1,107 @@
+"""Credentials said in words, in other languages, and named keys; and what is not one."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.home.redact import find_secrets, redact
+
+HEX40 = "9c1f0e7a4b2d8c6e5f3a1b0d9e8f7c6a5b4d3e2f"
+UUID = "7d0c2f4e-91ab-4c3d-8e5f-a0b1c2d3e4f5"
+
+# (text, secret): the secret must vanish from redact(text).
+SAID: list[tuple[str, str]] = [
+    # A password word in another language, a few words, a copula or a colon, the value.
+    ("le mot de passe du routeur est Grive7!moulin, pas de panique", "Grive7!moulin"),
+    ("Das Kennwort des Testkontos lautet Birke-Amsel42", "Birke-Amsel42"),
+    ("Das Passwort ist Wolke_91Tal", "Wolke_91Tal"),
+    ("la contraseña de la wifi es Lince#2024sur", "Lince#2024sur"),
+    ("a senha da VPN é Caju*88rio", "Caju*88rio"),
+    ("la password della VPN è Tordo.55nebbia", "Tordo.55nebbia"),
+    ("ステージングのパスワードは Kitsune-2468 です", "Kitsune-2468"),
+    ("生产服务器的密码是 Xiongmao_1357", "Xiongmao_1357"),
+    ("пароль для базы: Berëza-9021", "Berëza-9021"),
+    # English, with more words between the noun and the verb.
+    ("my token for the billing service in prod is q7Rt2mXv9LpZ", "q7Rt2mXv9LpZ"),
+    ('the passphrase of the backup disk is "four calm ravens sing"', "four calm ravens sing"),
+    ("the master key (config/credentials.key) is 4e9a1c7b2d8f6a0e3c5b9d1f7a2e4c6b", "4e9a1c7b"),
+    ("sudo on the jump host needs Pelican&42road", "Pelican&42road"),
+    # A UUID or hex run right after its name.
+    (f"the pagerduty api key {UUID}", UUID),
+    (f"auth token: {HEX40}", HEX40),
+    # Assignments whose name says what the key guards.
+    ("APP_KEY=base64:dGhpcyBpcyBub3QgYSByZWFsIGtleSBhdCBhbGwh", "dGhpcyBpcyBub3Q"),
+    (f'SESSION_ENCRYPTION_KEY="{HEX40}"', HEX40),
+    (f"DD_APP_KEY={HEX40}", HEX40),
+    ("SEARCH_ADMIN_KEY=0f1e2d3c4b5a69788796a5b4c3d2e1f0", "0f1e2d3c4b5a6978"),
+    (f"FLAGS_SDK_KEY=sdk-{UUID}", UUID),
+    ("export GITEA_PAT=k3n9q2w8e7r6t5y4u1i0o9p8a7s6d5f4g3h2j1k0", "k3n9q2w8e7r6"),
+    ("    client-key-data: TUlJRXZRSUJBREFOQmdrcWhraUc5dzBCQVFFRkFBU0NC", "TUlJRXZRSUJBREFO"),
+    ('<add key="FeedPassword" value="Heron!73lake" />', "Heron!73lake"),
+    # A JWT cut before its signature.
+    ("SERVICE_ROLE=eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0", "eyJyb2xlIjoic2Vy"),
+    # The value on the line after a command that prints it.
+    (
+        "$ aws configure get aws_secret_access_key\n" + "wJ8rXu2kLm9Qa7Zb3Nc5Vd1Fe4Gh6Jk0Lp2Mn4Pq",
+        "wJ8rXu2kLm9Q",
+    ),
+    # A .pgpass line (the port may be *), alone or quoted.
+    ("pg.internal:5432:*:etl:Zq8vLw3xNk", "Zq8vLw3xNk"),
+    ("add this to ~/.pgpass: 10.0.0.7:*:app:ro:Mv4rTq9wLx then chmod 600", "Mv4rTq9wLx"),
+    # A seed phrase, whole or cut short by a summary.
+    ("wallet seed phrase: " + " ".join(["orbit", "candle", "miss", "tiger"] * 3), "orbit candle"),
+    ("Remember: the seed phrase is: orbit candle miss tiger lemon grape...", "orbit candle"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SAID, ids=[t[:24] for t, _ in SAID])
+def test_a_credential_said_in_words_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:" in out
+    assert redact(out) == out  # idempotent
+
+
+LEFT: list[str] = [
+    # Said in words, with nothing secret after the verb.
+    "le mot de passe est dans le coffre",
+    "Das Passwort ist abgelaufen.",
+    "la contraseña es obligatoria",
+    "パスワードは 管理者に聞いてください",
+    "sudo on the build host needs root",
+    "my key for the cache is stale",
+    "the token for the session is expired",
+    "the seed phrase: keep it offline, never type it into a website",
+    # Placeholders, references and public values after a secret name.
+    "password: changeme",
+    "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    'client = Client(api_key="YOUR_API_KEY")',
+    "export NPM_TOKEN=npm_...",
+    "Authorization: Bearer [REDACTED]",
+    "DB_PASSWORD=op://Infra/postgres/password",
+    "vault kv get -field=password kv/prod/db",
+    "stripe_publishable_key = pk_live_51Habc0dEfGhIjKlMnOpQrStUv",
+    "mapbox_access_token: pk.eyJ1IjoiZGVtbyIsImEiOiJja2V4YW1wbGUifQ.aBcDeFgHiJkLmNoPqRsTuV",
+    # Documentation.
+    "Pass --password-stdin rather than --password so it stays out of history.",
+    "The file must begin with -----BEGIN RSA PRIVATE KEY----- and end with its END line.",
+    "compat: 1.2.3",
+    "password_min_length: 12",
+    "host:8080 is up; db:5432 too",
+]
+
+
+@pytest.mark.parametrize("text", LEFT)
+def test_what_is_not_a_credential_is_left(text: str) -> None:
+    assert redact(text) == text
+    assert find_secrets(text) == []
+
+
+def test_a_private_key_cut_off_after_its_header_is_still_redacted() -> None:
+    text = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9u"
+    assert redact(text) == "[REDACTED:private_key]"
+    headers = (
+        "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES\n\n"
+        "MIIEowIBAAKCAQEA3Tz2"
+    )
+    assert "MIIEowIBAAKCAQEA" not in redact(headers)
