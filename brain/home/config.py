@@ -245,7 +245,20 @@ def origin_of(home: Path, name: str) -> str:
 
 
 def set_value(home: Path, name: str, raw: str) -> Any:
-    """Set ``name`` to ``raw`` in brain.yaml, keeping comments; return the typed value."""
+    """Set ``name`` to ``raw`` in brain.yaml, keeping comments; return the typed value.
+
+    Raises:
+        BrainError: the value holds a credential (brain.yaml is in the history, and
+            pushed with it), or the key or value is not valid.
+    """
+    from brain.home.redact import find_secrets
+
+    if found := find_secrets(raw):
+        raise BrainError(
+            f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
+            "committed to the memory's history",
+            hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
+        )
     if name not in KNOWN:
         raise _unknown(name, "brain config")
     value = _coerce(name, raw, "brain config set")

@@ -373,21 +373,10 @@ class Home:
     # -- settings --------------------------------------------------------------------
 
     def config_set(self, name: str, value: str) -> ConfigValue:
-        """Set one key in brain.yaml (comments kept) and commit the change.
-
-        Raises:
-            BrainError: the value holds a credential (brain.yaml is in the history, and
-                pushed with it), or the key or value is not valid.
-        """
+        """Set one key in brain.yaml (comments kept) and commit the change (see
+        :func:`brain.home.config.set_value` for what it refuses)."""
         from brain.home import config as config_mod
-        from brain.home.redact import find_secrets
 
-        if found := find_secrets(value):
-            raise BrainError(
-                f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
-                "committed to the memory's history",
-                hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
-            )
         with self.transaction() as tx:
             typed = config_mod.set_value(self.path, name, value)
             tx.commit([CONFIG], f"config: {name} = {typed}", "config", name=name)
