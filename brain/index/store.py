@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import brain.index.rank as ranking
+import brain.index.rows as rows
 from brain.index.author import named_authors, reward_author
 from brain.index.cjk import cjk_candidates, cjk_runs
 from brain.index.coverage import reward_coverage
 from brain.index.db import META_COMMIT as META_COMMIT
 from brain.index.db import META_REBUILD, IndexCorruptError, connect, transaction
-from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row, turn_key
+from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
 from brain.index.fusion import (
     RELATED_WORDS,
@@ -30,7 +31,6 @@ from brain.index.fusion import (
     interpolate,
 )
 from brain.index.query import ParsedQuery, or_match, parse
-from brain.index.snippet import snippet
 from brain.index.turns import discount_asking
 
 T = TypeVar("T")
@@ -301,7 +301,7 @@ class Index:
         half_life_days: float,
     ) -> list[Hit]:
         pool = max(100 if parsed.recent else 3 * k, 30)
-        candidates = self._candidates(or_match(parsed.terms), where, params, pool)
+        candidates = rows.candidates(self._conn, or_match(parsed.terms), where, params, pool)
         if runs := cjk_runs(text):  # unicode61 cannot split these: look for substrings
             candidates = interpolate(
                 candidates, cjk_candidates(self._conn, runs, where, params, pool), 1.0
@@ -316,12 +316,12 @@ class Index:
             first.sort(key=lambda c: -c.relevance)
             extra = expand_terms(self._conn, parsed.terms, [(c.doc_id, c.relevance) for c in first])
             if extra:
-                second = self._candidates(or_match(extra), where, params, pool)
+                second = rows.candidates(self._conn, or_match(extra), where, params, pool)
                 candidates = interpolate(candidates, second, EXPANSION_WEIGHT)
         if self._semantic is not None:
             candidates = self._add_related(parsed.terms, candidates, where, params, pool)
         if len(parsed.terms) > 1 and candidates:
-            texts = self._texts([c.doc_id for c in candidates])
+            texts = rows.texts(self._conn, [c.doc_id for c in candidates])
             candidates = reward_coverage(candidates, texts, parsed.terms)
         candidates = reward_author(candidates, named)
         if self._semantic is not None:
@@ -330,7 +330,7 @@ class Index:
         ranked = ranking.rank(
             candidates, now, newest_first=parsed.recent, half_life_days=half_life_days
         )[:k]
-        return self._hits(ranked, parsed.terms)
+        return rows.hits(self._conn, ranked, parsed.terms)
 
     def _add_related(
         self,
@@ -349,14 +349,8 @@ class Index:
         related = uncommon(self._conn, nearest, RELATED_WORDS)
         if not related:
             return candidates
-        found = self._candidates(or_match(related), where, params, pool)
+        found = rows.candidates(self._conn, or_match(related), where, params, pool)
         return interpolate(candidates, found, WORD_WEIGHT)
-
-    def _texts(self, ids: list[int]) -> dict[int, str]:
-        """The searchable text of these documents (key, description, question, body), by id."""
-        marks = ",".join("?" * len(ids))
-        sql = f"SELECT id, key, description, asked, body FROM docs WHERE id IN ({marks})"
-        return {i: f"{k} {d} {a} {b}" for i, k, d, a, b in self._conn.execute(sql, ids)}
 
     def _fuse_semantic(
         self, text: str, candidates: list[ranking.Candidate], where: str, params: list[Any]
@@ -374,37 +368,3 @@ class Index:
             )
             extra = [ranking.Candidate(*r) for r in self._conn.execute(sql, [*new_ids, *params])]
         return add_similarity(candidates + extra, sims, SEMANTIC_WEIGHT)
-
-    def _candidates(
-        self, match: str, where: str, params: list[Any], pool: int
-    ) -> list[ranking.Candidate]:
-        sql = (
-            "SELECT d.id, -docs_fts.rank, d.kind, d.updated, d.use_count, d.last_used, d.author, "
-            "d.asking "
-            "FROM docs_fts JOIN docs d ON d.id = docs_fts.rowid "
-            f"WHERE docs_fts MATCH ? {where} ORDER BY docs_fts.rank LIMIT ?"
-        )
-        rows = self._conn.execute(sql, [match, *params, pool]).fetchall()
-        return [ranking.Candidate(*row) for row in rows]
-
-    def _hits(self, ranked: list[ranking.Ranked], terms: tuple[str, ...]) -> list[Hit]:
-        if not ranked:
-            return []
-        ids = [r.doc_id for r in ranked]
-        marks = ",".join("?" * len(ids))
-        rows = {
-            row[0]: row
-            for row in self._conn.execute(
-                "SELECT id, path, key, type, kind, description, created, updated, body "
-                f"FROM docs WHERE id IN ({marks})",
-                ids,
-            )
-        }
-        hits = []
-        for r in ranked:
-            _, path, key, type_, kind, desc, created, updated, body = rows[r.doc_id]
-            key = key or turn_key(path)
-            hits.append(
-                Hit(path, key, type_, kind, desc, r.score, created, updated, snippet(body, terms))
-            )
-        return hits
