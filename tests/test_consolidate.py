@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -306,6 +307,26 @@ def test_related_records_are_found_without_counting_uses(brain: Brain) -> None:
     )
     assert "staging-reset" in found
     assert all_uses(brain) == {}
+
+
+def test_related_records_rank_by_the_homes_half_life(brain: Brain) -> None:
+    rows = [
+        {"key": "old-deploy", "description": "Deploys go out on Fridays from the release branch",
+         "body": "Deploys go out on Fridays from the release branch.",
+         "created": "2020-01-01T00:00:00Z", "updated": "2020-01-01T00:00:00Z"},
+        *({"key": f"new-{i}", "description": "Deploys go out on Fridays from the branch",
+           "body": f"Deploys go out on Fridays from the main branch, note {i}."} for i in range(3)),
+        *({"key": f"other-{i}", "description": f"Unrelated fact {i}",
+           "body": f"The cache holds {i} entries."} for i in range(20)),
+    ]  # fmt: skip
+    brain.import_([json.dumps(row) for row in rows], origin="test")
+    memory = raw("deploy-day", "Deploys go out on Fridays from the release branch")
+
+    # Untouched for years: under the default half-life the better match ranks fourth.
+    assert "old-deploy" not in related_records(brain, brain.catalog, [memory])
+    brain.config_set("decay_half_life_days", "100000")
+    reopened = Brain.open(brain.path)
+    assert "old-deploy" in related_records(reopened, reopened.catalog, [memory])
 
 
 def test_dry_run_shows_builtin_operations_and_writes_nothing(brain: Brain) -> None:

@@ -49,7 +49,10 @@ def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> d
             base = base_key(memory.key, projects[0]) if len(projects) == 1 else memory.key
             paths = [home.record_path(k) for k in dict.fromkeys((memory.key, base))]
             hits = index.search(
-                f"{memory.description} {memory.body}", k=RELATED_K, kinds=["record"]
+                f"{memory.description} {memory.body}",
+                k=RELATED_K,
+                kinds=["record"],
+                half_life_days=catalog.config.decay_half_life_days,  # as `brain recall` ranks
             )
             paths += [home.path / hit.path for hit in hits]
             for path in paths:
