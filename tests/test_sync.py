@@ -7,6 +7,7 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -193,3 +194,30 @@ def test_both_machines_consolidating_the_same_raw_memories_converge(tmp_path: Pa
         assert (a / view).read_text() == (b / view).read_text(), view
     assert "<<<<<<<" not in (a / "MEMORY.md").read_text()
     assert status(a) == status(b) == ""
+
+
+def test_sync_merges_on_a_machine_where_git_knows_no_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, (a, b) = _machines(tmp_path, 2)
+    cli("--home", str(b), "remember", "from b", "--key", "from-b")
+    assert cli("--home", str(b), "sync").exit_code == 0
+    for name in (
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("EMAIL", raising=False)
+    empty = tmp_path / "empty-gitconfig"
+    empty.write_text("[user]\n\tuseConfigOnly = true\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    cli("--home", str(a), "remember", "from a", "--key", "from-a")
+
+    result = cli("--home", str(a), "sync")  # the histories diverged: git makes a merge commit
+
+    assert result.exit_code == 0, result.stderr
+    assert git(a, "log", "-1", "--format=%P|%an|%cn").count(" ") == 1  # two parents
+    assert git(a, "log", "-1", "--format=%an|%cn").strip() == "brain|brain"
+    assert {"memories/from-a.md", "memories/from-b.md"} <= set(_files(a))

@@ -337,11 +337,11 @@ class Repo:
         Without rename detection: archiving moves a record to archive/, and a rename
         would carry the other side's new version of it into the archive. The
         ``recursive`` strategy, because git 2.39's ``ort`` detects renames even when
-        told not to.
+        told not to. The merge commit is made as :meth:`_identity` says, like brain's own.
         """
         self._git(
             "merge", "--no-edit", "--quiet", "-s", "recursive", "-Xno-renames",
-            *([] if commit else ["--no-commit"]), upstream,
+            *([] if commit else ["--no-commit"]), upstream, env=self._identity(),
         )  # fmt: skip
 
     def blob(self, name: str) -> bytes | None:
