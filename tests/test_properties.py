@@ -113,14 +113,11 @@ TRANSCRIPTS = [
 
 
 def _comparable(turn: Turn, lines: int) -> Turn:
-    """``turn`` with its line numbers counted from ``lines`` on, for comparing.
-
-    A tool result's tool name comes from the call, which may lie before the cut; a
-    parse from there cannot know it, so result names are left out of the comparison.
-    """
+    """``turn`` with its line numbers counted from ``lines`` on, for comparing. A tool
+    result's name comes from its call, which may lie before the cut: the parse from the
+    cut must still know it."""
     first, last = turn.lines
-    tool = None if turn.role == "tool" else turn.tool
-    return replace(turn, lines=(first - lines, last - lines), tool=tool)
+    return replace(turn, lines=(first - lines, last - lines))
 
 
 def _line_starts(path: Path) -> list[int]:

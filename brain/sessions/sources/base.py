@@ -6,7 +6,7 @@ import io
 import json
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -339,6 +339,30 @@ class JsonLines:
             self.malformed += 1
             return None
         return record
+
+
+class EarlierCalls:
+    """The tool name of each call made before byte ``end`` of a transcript, read on the
+    first ask: a parse resumed between a call and its result names the result's tool
+    from here (a web fetch's result must still taint the session)."""
+
+    def __init__(
+        self, path: Path, end: int, calls: Callable[[dict[str, Any]], Iterable[tuple[str, str]]]
+    ) -> None:
+        self._path, self._end, self._calls = path, end, calls
+        self._names: dict[str, str] | None = None
+
+    def name(self, call_id: str) -> str | None:
+        """The tool of call ``call_id``, if it was made before the resume point."""
+        if self._names is None:
+            self._names = {}
+            if self._end > 0:
+                reader = JsonLines(self._path)
+                for _, record in reader:
+                    if reader.offset > self._end:
+                        break
+                    self._names.update(self._calls(record))
+        return self._names.get(call_id)
 
 
 def _skip(fh: IO[bytes], start: int) -> None:

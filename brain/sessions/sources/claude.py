@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.sessions.sources.base import (
+    EarlierCalls,
     JsonLines,
     ParseResult,
     Role,
@@ -121,7 +122,7 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         The transcript and where to resume.
     """
     reader = JsonLines(path, start)
-    builder = _Builder(max_field_chars)
+    builder = _Builder(max_field_chars, EarlierCalls(path, start, _calls))
     for line_no, record in reader:
         builder.add(line_no, record)
     session_id, subagent = session_ids(path)
@@ -136,6 +137,15 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         turns=builder.turns(),
         subagent=subagent,
     )
+
+
+def _calls(record: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """The (id, tool name) of each tool call an assistant record makes."""
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    for block in content if record.get("type") == "assistant" and isinstance(content, list) else []:
+        if isinstance(block, dict) and block.get("type") == "tool_use":
+            yield str(block.get("id")), str(block.get("name") or "tool")
 
 
 @dataclass(slots=True)
@@ -163,6 +173,7 @@ class _Builder:
     """
 
     limit: int
+    earlier: EarlierCalls  # calls made before a resumed parse's start
     drafts: list[_Draft] = field(default_factory=list)
     by_message_id: dict[str, _Draft] = field(default_factory=dict)
     tool_names: dict[str, str] = field(default_factory=dict)
@@ -257,7 +268,8 @@ class _Builder:
             self._new("user", piece, line_no, stamp, injected=flagged)
 
     def _tool_result(self, line_no: int, block: dict[str, Any], stamp: datetime | None) -> None:
-        tool = self.tool_names.get(str(block.get("tool_use_id")))
+        called = str(block.get("tool_use_id"))
+        tool = self.tool_names.get(called) or self.earlier.name(called)
         text = _plain_text(block.get("content"))
         if block.get("is_error"):
             text = f"[error] {text}"

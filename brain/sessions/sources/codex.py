@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from brain.sessions.sources.base import (
+    EarlierCalls,
     JsonLines,
     ParseResult,
     Role,
@@ -102,7 +103,7 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         The transcript and where to resume.
     """
     reader = JsonLines(path, start)
-    builder = _Builder(max_field_chars)
+    builder = _Builder(max_field_chars, EarlierCalls(path, start, _calls))
     for line_no, record in reader:
         builder.add(line_no, record)
     match = _SESSION_ID.search(path.name)
@@ -118,6 +119,15 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
     )
 
 
+def _calls(record: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """The (call id, tool name) of a rollout line that calls a tool."""
+    payload = record.get("payload")
+    if record.get("type") == "response_item" and isinstance(payload, dict):
+        kind = as_str(payload.get("type"))
+        if kind in _CALLS:
+            yield str(payload.get("call_id")), str(payload.get("name") or kind)
+
+
 @dataclass(slots=True)
 class _Builder:
     """Folds rollout lines into turns.
@@ -128,6 +138,7 @@ class _Builder:
     """
 
     limit: int
+    earlier: EarlierCalls  # calls made before a resumed parse's start
     turns_: list[Turn] = field(default_factory=list)
     from_events: set[int] = field(default_factory=set)
     item_keys: set[bytes] = field(default_factory=set)
@@ -200,7 +211,8 @@ class _Builder:
             self.tool_names[str(payload.get("call_id"))] = tool
             self._add("tool", _call_text(payload), line_no, stamp, tool=tool)
         elif kind in _OUTPUTS:
-            called = self.tool_names.get(str(payload.get("call_id")))
+            call_id = str(payload.get("call_id"))
+            called = self.tool_names.get(call_id) or self.earlier.name(call_id)
             self._add("tool", _output_text(payload.get("output")), line_no, stamp, tool=called)
         # reasoning (with encrypted_content), ghost snapshots, compaction blobs: dropped
 
