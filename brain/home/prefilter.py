@@ -41,30 +41,9 @@ def lead(head: str) -> tuple[str, str]:
     return char, rest
 
 
-def _captures(regex: str) -> bool:
-    """Whether ``regex`` opens a capturing group: a ``(`` not escaped, not in a class,
-    and not followed by ``?`` (``(?:``, ``(?=``, ``(?<!`` capture nothing; ``(?P<`` does).
-    Read from the text: compiling each of a hundred heads to ask costs milliseconds."""
-    i, in_class = 0, False
-    while i < len(regex):
-        c = regex[i]
-        if c == "\\":
-            i += 1
-        elif in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            i += regex[i + 1 : i + 2] == "^"
-            i += regex[i + 1 : i + 2] == "]"
-        elif c == "(" and (regex[i + 1 : i + 2] != "?" or regex[i + 1 : i + 4] == "?P<"):
-            return True
-        i += 1
-    return False
-
-
-def _top_level_bar(regex: str) -> bool:
-    """Whether ``regex`` has a ``|`` outside any group (its first character would lead
-    only the first alternative)."""
+def _syntax(regex: str) -> Iterator[tuple[int, str, int]]:
+    """Each character of ``regex`` that is syntax, with its index and group depth:
+    escaped characters and character classes (``[|(]``, ``[]...]``) are skipped."""
     depth, i, in_class = 0, 0, False
     while i < len(regex):
         c = regex[i]
@@ -76,12 +55,27 @@ def _top_level_bar(regex: str) -> bool:
             in_class = True
             i += regex[i + 1 : i + 2] == "^"
             i += regex[i + 1 : i + 2] == "]"  # "[]...]" and "[^]...]" hold a "]"
-        elif c in "()":
-            depth += 1 if c == "(" else -1
-        elif c == "|" and depth == 0:
-            return True
+        else:
+            depth -= c == ")"
+            yield i, c, depth
+            depth += c == "("
         i += 1
-    return False
+
+
+def _captures(regex: str) -> bool:
+    """Whether ``regex`` opens a capturing group: a ``(`` not followed by ``?`` (``(?:``,
+    ``(?=``, ``(?<!`` capture nothing; ``(?P<`` does). Read from the text: compiling each
+    of a hundred heads to ask costs milliseconds."""
+    return any(
+        c == "(" and (regex[i + 1 : i + 2] != "?" or regex[i + 1 : i + 4] == "?P<")
+        for i, c, _ in _syntax(regex)
+    )
+
+
+def _top_level_bar(regex: str) -> bool:
+    """Whether ``regex`` has a ``|`` outside any group (its first character would lead
+    only the first alternative)."""
+    return any(c == "|" and depth == 0 for _, c, depth in _syntax(regex))
 
 
 class Heads:
