@@ -174,16 +174,21 @@ def _learn_with(
     assert result.exit_code == 0, result.stderr
 
 
-def test_a_model_that_writes_one_projects_text_under_another_is_kept_in_scope(
-    tmp_path: Path,
-    home: Path,
-    work: dict[str, Path],
-    canned_model: CannedModel,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def canned_home(
+    home: Path, canned_model: CannedModel, monkeypatch: pytest.MonkeyPatch
+) -> CannedModel:
+    """A home whose two phases ask the scripted models the test registers."""
     Brain.init(home)
     monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "canned/small")
     monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    return canned_model
+
+
+def test_a_model_that_writes_one_projects_text_under_another_is_kept_in_scope(
+    tmp_path: Path, home: Path, work: dict[str, Path], canned_home: CannedModel
+) -> None:
+    canned_model = canned_home
     a_text, b_text = "The staging RPC for alpha is mainnet", "The staging RPC for hunch is devnet"
     _learn_with(canned_model, tmp_path, "a1", work["alpha"], _memory("staging-rpc", a_text, []))
     _learn_with(
@@ -234,15 +239,9 @@ def test_a_model_that_writes_one_projects_text_under_another_is_kept_in_scope(
 
 
 def test_the_same_preference_in_two_projects_can_become_the_persons_own(
-    tmp_path: Path,
-    home: Path,
-    work: dict[str, Path],
-    canned_model: CannedModel,
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, home: Path, work: dict[str, Path], canned_home: CannedModel
 ) -> None:
-    Brain.init(home)
-    monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "canned/small")
-    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    canned_model = canned_home
     said = "I always prefer pnpm over npm"
     _learn_with(canned_model, tmp_path, "a1", work["alpha"], _memory("prefer-pnpm", said, []))
     _learn_with(canned_model, tmp_path, "b1", work["beta"], _memory("prefer-pnpm", said, []))
