@@ -24,26 +24,15 @@ from pathlib import Path
 
 from brain.api import Brain
 
+try:  # run as a script from benchmarks/, or imported as benchmarks.hook_latency
+    import startup
+except ImportError:
+    from benchmarks import startup
+
 
 def build_home(root: Path, size: int, summary: bool) -> Brain:
-    brain, _ = Brain.init(root / f"home-{size}")
-    lines = (
-        json.dumps(
-            {
-                "key": f"synthetic-{i:06d}",
-                "type": "fact",
-                "description": f"Synthetic fact number {i} about the build",
-                "body": f"Synthetic fact {i}.",
-            }
-        )
-        for i in range(size)
-    )
-    brain.import_(lines, origin="synthetic")
-    # Files changed in the last two seconds are read again on every run (the record
-    # cache's racy window); a home's files are older than that when an agent starts.
-    past = time.time() - 60
-    for path in (brain.path / "memories").iterdir():
-        os.utime(path, (past, past))
+    """The start-up benchmark's home of ``size`` records, with a long summary if asked."""
+    brain = startup.build_home(root / f"home-{size}", size)
     if summary:
         sections = [
             f"## Section {n}\n" + "The user prefers small, reviewed changes. " * 60 + "\n"

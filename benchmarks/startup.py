@@ -55,8 +55,9 @@ class Case:
     times: list[float] = field(default_factory=list)
 
 
-def build_home(path: Path, size: int) -> None:
-    """A home of ``size`` synthetic records, written in one import."""
+def build_home(path: Path, size: int) -> Brain:
+    """A home of ``size`` synthetic records, written in one import, as a home in use is:
+    its files older than the record cache's racy window, git's index aware of them."""
     brain, _ = Brain.init(path)
     lines = (
         json.dumps(
@@ -73,12 +74,13 @@ def build_home(path: Path, size: int) -> None:
     # Files changed in the last two seconds are parsed again on every read (the record
     # cache's racy window); in use, a home's files are older than that.
     past = time.time() - 60
-    for path in (brain.path / "memories").iterdir():
-        os.utime(path, (past, past))
+    for record in (brain.path / "memories").iterdir():
+        os.utime(record, (past, past))
     # git's index then learns the new dates, as it has them in a home in use (brain stages
     # what it writes; `git status` refreshes): a file whose date alone differs is read
     # again on every command to tell whether it was edited by hand.
-    subprocess.run(["git", "-C", str(path.parent.parent), "update-index", "-q", "--refresh"])
+    subprocess.run(["git", "-C", str(brain.path), "update-index", "-q", "--refresh"])
+    return brain
 
 
 def cases(small: Path, large: Path) -> list[Case]:

@@ -80,7 +80,6 @@ def remote() -> None:
 @pass_state
 def remote_add(state: State, url: str, name: str, as_json: bool) -> None:
     """Set the remote (any git URL or path) that 'brain push' backs up to."""
-
     emit(state.brain().remote_add(url, name), as_json, lambda r: r.message)
 
 

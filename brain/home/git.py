@@ -72,6 +72,12 @@ class RepoError(BrainError):
         """What git said, on one line; the message when no git command said anything."""
         return " ".join(self.stderr.split()) or self.message
 
+    def restated(self, message: str) -> RepoError:
+        """The same failure told in brain's words (``message``), git's details kept."""
+        return RepoError(
+            message, command=self.command, returncode=self.returncode, stderr=self.stderr
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class GitOutput:

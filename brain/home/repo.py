@@ -70,12 +70,7 @@ class Repo:
             # In the current directory, as a relative URL or path is meant from there.
             run_git(None, "clone", "--quiet", f"--branch={BRANCH}", "--", url, str(path))
         except RepoError as exc:
-            raise RepoError(
-                f"git clone of {url} failed: {exc.said}",
-                command=exc.command,
-                returncode=exc.returncode,
-                stderr=exc.stderr,
-            ) from exc
+            raise exc.restated(f"git clone of {url} failed: {exc.said}") from exc
         packing.tune(path)
         return cls(path)
 
@@ -286,12 +281,7 @@ class Repo:
         try:
             listing = self._git("ls-tree", "-r", "-z", "--full-tree", rev, "--", prefix)
         except RepoError as exc:
-            raise RepoError(
-                f"cannot read {prefix} at {rev}: {exc.said}",
-                command=exc.command,
-                returncode=exc.returncode,
-                stderr=exc.stderr,
-            ) from exc
+            raise exc.restated(f"cannot read {prefix} at {rev}: {exc.said}") from exc
         # "<mode> <type> <sha>\t<path>"; submodules ("commit") have no content here.
         entries = [e.split("\t", 1) for e in listing.split("\0") if e]
         blobs = [(meta.split()[2], path) for meta, path in entries if meta.split()[1] == "blob"]
