@@ -19,12 +19,12 @@ from collections import Counter
 from dataclasses import replace
 
 from brain.home.redact import redact
+from brain.home.scope import project_name
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
 from brain.models.builtin_merge import DUPLICATE_JACCARD, consolidate, jaccard
 from brain.models.builtin_runbook import runbook
 from brain.models.builtin_said import candidates, human_turns, one_line
-from brain.models.builtin_said import project_name as _project_name
 from brain.models.safety import states_credential, unsafe
 from brain.models.schema import MAX_MEMORIES, Candidate, Consolidation, Extraction
 from brain.sessions.sources.base import Transcript
@@ -42,7 +42,7 @@ def _summary(transcript: Transcript) -> str:
     title = one_line(title.splitlines()[0] if title.strip() else title)
     tools = Counter(t.tool for t in transcript.turns if t.tool)
     tool_list = ", ".join(name for name, _ in tools.most_common(6)) or "none"
-    where = f" in {_project_name(transcript.project)}" if transcript.project else ""
+    where = f" in {project_name(transcript.project)}" if transcript.project else ""
     return redact(
         f"{title} ({transcript.source} session{where}; {len(transcript.turns)} turns, "
         f"{len(human)} typed by the user; tools: {tool_list})"
@@ -80,7 +80,7 @@ def extract(transcript: Transcript) -> Extraction:
         surest, kept in the order seen,
         and a one-line summary of the session.
     """
-    project = _project_name(transcript.project)
+    project = project_name(transcript.project)
     tags = (f"project:{project}",) if project else ()
     best = _said(transcript, tags)
     for memory in runbook(transcript, tags):

@@ -31,7 +31,6 @@ import re
 from collections.abc import Iterator
 from typing import cast
 
-from brain.home import scope
 from brain.home.records import slugify
 from brain.home.redact import redact
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
@@ -39,7 +38,7 @@ from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
 from brain.sessions.text import typed_turns
 
-__all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line", "project_name"]
+__all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line"]
 
 _DESCRIPTION_CHARS = 120
 _MAX_STATEMENT_CHARS = 400
@@ -317,11 +316,6 @@ def key_of(description: str) -> str:
     unmarked = re.sub(r"\[REDACTED:[^\]]*\]", " ", description)  # never a key from a secret
     words = [w for w in re.findall(r"[a-z0-9]+", unmarked.lower()) if w not in _KEY_STOP]
     return slugify(" ".join(words), max_words=6, stopwords=False)
-
-
-def project_name(project: str | None) -> str | None:
-    """The project a session's working directory belongs to (see :mod:`brain.home.scope`)."""
-    return scope.project_name(project)
 
 
 def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None:
