@@ -94,6 +94,7 @@ class Tool:
     description: str
     params: tuple[Param, ...]
     hints: tuple[bool, bool, bool]  # read-only, destructive, idempotent
+    body: Callable[..., Any]  # called with the home, the project and the arguments
     returns_text: bool = False  # a string result (``context``), not an object
 
     def listing(self) -> dict[str, Any]:
@@ -124,6 +125,49 @@ class Tool:
         }
 
 
+# -- the bodies ---------------------------------------------------------------------
+
+
+def _open(home: Path) -> Brain:
+    from brain.api import Brain
+
+    return Brain.open(home)
+
+
+def _hit(hit: Any) -> dict[str, Any]:
+    fields = ("key", "path", "type", "kind", "description", "score", "updated", "snippet")
+    return {name: getattr(hit, name, None) for name in fields}
+
+
+def _recall(
+    home: Path, project: Path | None, query: str, k: int, type: Any, tag: Any, since: Any
+) -> dict[str, Any]:
+    result = _open(home).recall(query, k=k, type=type, tag=tag, since=since)
+    return {"query": result.query, "hits": [_hit(h) for h in result.hits]}
+
+
+def _remember(
+    home: Path, project: Path | None, text: str, key: Any, type: str, tags: Any
+) -> dict[str, Any]:
+    result = _open(home).remember(text, key=key, type=type, tags=tags or (), source="mcp")
+    return dict(to_jsonable(result))
+
+
+def _forget(home: Path, project: Path | None, key: str) -> dict[str, Any]:
+    return dict(to_jsonable(_open(home).forget(key)))
+
+
+def _read(home: Path, project: Path | None, key: str) -> dict[str, Any]:
+    shown = _open(home).show(key)
+    return {"path": shown.path, "archived": shown.archived, **shown.record.to_dict()}
+
+
+def _context(home: Path, project: Path | None) -> str:
+    from brain.agents.context import context as render
+
+    return render(_open(home), project=project).text
+
+
 _READING, _WRITING, _DELETING = (True, False, True), (False, False, False), (False, True, True)
 
 
@@ -145,6 +189,7 @@ TOOLS: dict[str, Tool] = {
                 _optional("since"),
             ),
             _READING,
+            _recall,
         ),
         Tool(
             "remember",
@@ -156,10 +201,11 @@ TOOLS: dict[str, Tool] = {
                 Param("tags", "array", None, nullable=True),
             ),
             _WRITING,
+            _remember,
         ),
-        Tool("forget", FORGET_DOC, (Param("key", "string"),), _DELETING),
-        Tool("read", READ_DOC, (Param("key", "string"),), _READING),
-        Tool("context", CONTEXT_DOC, (), _READING, returns_text=True),
+        Tool("forget", FORGET_DOC, (Param("key", "string"),), _DELETING, _forget),
+        Tool("read", READ_DOC, (Param("key", "string"),), _READING, _read),
+        Tool("context", CONTEXT_DOC, (), _READING, _context, returns_text=True),
     )
 }
 
@@ -230,7 +276,7 @@ def call_tool(
         names = ", ".join(p.name for p in tool.params) or "no arguments"
         return _text(f"invalid arguments for {tool.name}: {exc} ({tool.name} takes {names})", True)
     try:
-        result = _BODIES[tool.name](home, project, **values)
+        result = tool.body(home, project, **values)
     except BrainError as exc:
         return _text(str(exc), True)
     except Exception as exc:  # a bug: the model reads it, the trace goes to the log
@@ -241,55 +287,3 @@ def call_tool(
     structured = json.loads(json.dumps(result, default=_json_default))
     text = json.dumps(structured, indent=2, ensure_ascii=False)
     return {**_text(text, False), "structuredContent": structured}
-
-
-# -- the bodies ---------------------------------------------------------------------
-
-
-def _open(home: Path) -> Brain:
-    from brain.api import Brain
-
-    return Brain.open(home)
-
-
-def _hit(hit: Any) -> dict[str, Any]:
-    fields = ("key", "path", "type", "kind", "description", "score", "updated", "snippet")
-    return {name: getattr(hit, name, None) for name in fields}
-
-
-def _recall(
-    home: Path, project: Path | None, query: str, k: int, type: Any, tag: Any, since: Any
-) -> dict[str, Any]:
-    result = _open(home).recall(query, k=k, type=type, tag=tag, since=since)
-    return {"query": result.query, "hits": [_hit(h) for h in result.hits]}
-
-
-def _remember(
-    home: Path, project: Path | None, text: str, key: Any, type: str, tags: Any
-) -> dict[str, Any]:
-    result = _open(home).remember(text, key=key, type=type, tags=tags or (), source="mcp")
-    return dict(to_jsonable(result))
-
-
-def _forget(home: Path, project: Path | None, key: str) -> dict[str, Any]:
-    return dict(to_jsonable(_open(home).forget(key)))
-
-
-def _read(home: Path, project: Path | None, key: str) -> dict[str, Any]:
-    shown = _open(home).show(key)
-    return {"path": shown.path, "archived": shown.archived, **shown.record.to_dict()}
-
-
-def _context(home: Path, project: Path | None) -> str:
-    from brain.agents.context import context as render
-
-    return render(_open(home), project=project).text
-
-
-_BODIES: dict[str, Callable[..., Any]] = {
-    "recall": _recall,
-    "remember": _remember,
-    "forget": _forget,
-    "read": _read,
-    "context": _context,
-}
