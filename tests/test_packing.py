@@ -30,12 +30,12 @@ def lines(count: int, start: int = 0) -> list[str]:
     ]
 
 
-def loose_in_17(home: Path, count: int) -> None:
+def loose_in_17(home: Path, count: int, salt: str = "") -> None:
     """Commit ``count`` files whose blobs git files under objects/17/, the folder git
     samples to estimate how many objects are loose (committed past the transaction, so
     nothing packs them yet)."""
     found: list[str] = []
-    n, salt = 0, os.urandom(8).hex()
+    n, salt = 0, salt or os.urandom(8).hex()
     while len(found) < count:
         data = f"probe {salt} {n}\n".encode()
         if hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest().startswith("17"):
@@ -83,11 +83,17 @@ def test_a_gc_auto_of_0_set_by_the_person_is_obeyed(home: Path) -> None:
     assert objects(home)["in-pack"] == 0
 
 
-def test_an_ordinary_write_packs_in_the_background_once_git_would(home: Path) -> None:
+def test_an_ordinary_write_packs_in_the_background_once_git_would(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Commit and tree names depend on the time: with it fixed, no commit or tree of
+    # this home's lands in objects/17 beside the probes.
+    for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.setenv(name, "2026-01-01T00:00:00Z")
     brain, _ = Brain.init(home)
-    loose_in_17(home, 1)
-    assert not packing.would_pack(home)  # git packs past one sampled object per 256
-    loose_in_17(home, 1)
+    loose_in_17(home, 1, salt="first")
+    assert os.listdir(home / ".git" / "objects" / "17") and not packing.would_pack(home)
+    loose_in_17(home, 1, salt="second")
     assert packing.would_pack(home)
     written = brain.remember("Deploys go out on Tuesdays only.", key="deploy-day")
     end = time.monotonic() + 30
