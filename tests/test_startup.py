@@ -149,6 +149,8 @@ def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> N
     assert names & {"brain.sessions.text", "brain.sessions.cite"} == set()
     assert names & {"brain.index.store", "brain.index.query", "brain.index.fusion"} == set()
     assert {name for name in names if name.startswith("brain.pipeline")} == set()
+    # Nothing to write: no lock, no secret filter.
+    assert names & {"brain.home.transaction", "brain.home.lock", "brain.home.redact"} == set()
 
 
 def test_harvest_of_sessions_seen_before_never_opens_the_index(filled: Path) -> None:

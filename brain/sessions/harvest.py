@@ -23,13 +23,6 @@ from brain.errors import BrainError
 from brain.home import uses
 from brain.home.records import iso
 from brain.sessions.internal import is_internal
-from brain.sessions.mirror import (
-    MirrorPlan,
-    mirror_message,
-    plan_mirror,
-    result_of,
-    write_plan,
-)
 from brain.sessions.results import HarvestResult, SourceCounts
 from brain.sessions.sources import get
 from brain.sessions.sources.base import NotAFileError, SessionFile
@@ -57,6 +50,7 @@ if TYPE_CHECKING:
     from brain.index import Doc
     from brain.index.sync import Catalog
     from brain.progress import Progress
+    from brain.sessions.mirror import MirrorPlan
     from brain.sessions.sources.base import Transcript
 
 __all__ = [
@@ -155,9 +149,15 @@ def harvest(
         if progress is not None:
             progress(done, total)
 
+    mirror = "claude" in sources and paths is None
+    # Nothing new, the usual answer, is told without the home's lock: nothing is written.
+    if (runs := _screened(home, work, settings)) is not None:
+        plan = _plan(home, mirror)
+        if plan is None or not plan.records:
+            return _result(runs, plan, settings, dry_run, began)
     with home.transaction() as tx:
         runs = [_harvest_source(home, src, files, settings, tick) for src, files in work.items()]
-        plan = plan_mirror(home) if "claude" in sources and paths is None else None
+        plan = _plan(home, mirror)
         message = _message(runs, plan)
         sha = None
         if not dry_run and message is not None:
@@ -171,6 +171,21 @@ def harvest(
     docs_indexed, index_error = (None, None)
     if sha is not None and (built := index()) is not None and built.exists:
         docs_indexed, index_error = _index(built, runs)
+    return _result(runs, plan, settings, dry_run, began, message, sha, (docs_indexed, index_error))
+
+
+def _result(
+    runs: list[_SourceRun],
+    plan: MirrorPlan | None,
+    settings: _Settings,
+    dry_run: bool,
+    began: float,
+    message: str | None = None,
+    sha: str | None = None,
+    indexed: tuple[int | None, str | None] = (None, None),
+) -> HarvestResult:
+    from brain.sessions.mirror import result_of
+
     refs = tuple(ref for run in runs for ref in run.refs)
     return HarvestResult(
         sources=tuple(run.frozen() for run in runs),
@@ -179,13 +194,20 @@ def harvest(
         mirror=result_of(plan, sha) if plan is not None else None,
         generate_memories=settings.generate,
         marked_for_extraction=len(refs) if settings.generate else 0,
-        docs_indexed=docs_indexed,
-        index_error=index_error,
+        docs_indexed=indexed[0],
+        index_error=indexed[1],
         dry_run=dry_run,
         elapsed=round(time.perf_counter() - began, 3),
         message=message,
         commit=sha,
     )
+
+
+def _plan(home: Home, mirror: bool) -> MirrorPlan | None:
+    """What mirroring Claude Code's memory files would write (None: not asked)."""
+    from brain.sessions.mirror import plan_mirror
+
+    return plan_mirror(home) if mirror else None
 
 
 def import_session(
@@ -287,21 +309,46 @@ def _prior(run: _SourceRun, file: SessionFile) -> Mark | None:
     return None
 
 
-def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
-    if file.size < 0:
-        raise NotAFileError(file.path)
+def _screened(
+    home: Home, work: dict[str, list[SessionFile]], settings: _Settings
+) -> list[_SourceRun] | None:
+    """The runs of a harvest in which no transcript needs reading (each unchanged, too
+    old or still active, told by its size and date), or None if one does."""
+    runs = []
+    for source, files in work.items():
+        run = _SourceRun(source, load_marks(home.path, source))
+        for file in files:
+            run.bump("found")
+            if file.size < 0 or _screen(run, file, settings):
+                return None
+        runs.append(run)
+    return runs
+
+
+def _screen(run: _SourceRun, file: SessionFile, settings: _Settings) -> bool:
+    """Whether ``file`` needs reading; if not, count why (its size and date tell)."""
     mark = _prior(run, file)
     same_path = mark is not None and mark.path == str(file.path)
     if same_path and mark is not None and (mark.size, mark.mtime) == (file.size, file.mtime):
         run.bump("unchanged")
-        return
+        return False
     age = settings.now - file.mtime
     if not settings.explicit and age > settings.max_age:
         run.bump("skipped_old")
-        return
+        return False
     if not settings.explicit and age < settings.idle:
         run.bump("skipped_idle")
+        return False
+    return True
+
+
+def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
+    if file.size < 0:
+        raise NotAFileError(file.path)
+    if not _screen(run, file, settings):
         return
+    mark = _prior(run, file)
+    same_path = mark is not None and mark.path == str(file.path)
     start = resume_offset(run.source, mark, file)
     parsed = get(run.source).parse(file.path, start=start)
     if start == 0 and is_internal(parsed.transcript):
@@ -352,6 +399,8 @@ def _message(runs: list[_SourceRun], plan: MirrorPlan | None) -> str | None:
         noun = "session" if new == 1 else "sessions"
         parts.append(f"{new} new {noun}, {grown} grown ({per})")
     if plan is not None and plan.records:
+        from brain.sessions.mirror import mirror_message
+
         parts.append(mirror_message(plan).removeprefix("mirror: ") + " mirrored")
     return f"harvest: {'; '.join(parts)}" if parts else None
 
@@ -361,6 +410,8 @@ def _write(tx: Transaction, runs: list[_SourceRun], plan: MirrorPlan | None, mes
         save_marks(tx.path, run.source, run.marks, tmp_dir=tx.state) for run in runs if run.refs
     ]
     if plan is not None:
+        from brain.sessions.mirror import write_plan
+
         touched += write_plan(tx, plan)
     counts = {run.source: len(run.refs) for run in runs if run.refs}
     new = sum(run.counts.get("new", 0) for run in runs)

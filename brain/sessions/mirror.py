@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.home.records import KEY_MAX, Record, iso, new_id, utcnow, validate_key
-from brain.home.redact import redact
 from brain.sessions.sources import claude
 from brain.sessions.sources.claude_memory import MemoryFile, discover_memory_dirs, read_memory_dir
 
@@ -135,6 +134,8 @@ def write_plan(tx: Transaction, plan: MirrorPlan) -> list[str]:
 
 
 def _record(memory: MemoryFile, project: str | None) -> Record:
+    from brain.home.redact import redact
+
     now = iso(utcnow())
     body = redact(memory.body).strip() or redact(memory.description) or memory.name
     description = redact(memory.description).strip() or body.splitlines()[0][:100]

@@ -7,7 +7,6 @@ a ``type`` that Claude Code wrote at the top level up to 2.1.138 and under
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,6 +70,8 @@ def read_memory_dir(directory: Path) -> list[MemoryFile]:
 
 
 def _read(path: Path) -> MemoryFile:
+    import hashlib  # here: a harvest with no memory files skips OpenSSL's start-up
+
     raw = path.read_bytes()
     text = raw.decode("utf-8", errors="replace")
     import frontmatter  # here: status and harvest with no memory files skip it

@@ -7,7 +7,6 @@ never appended to again, so resuming one only happens after a full read).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -227,6 +226,8 @@ class _Builder:
 
 
 def _key(role: str, text: str) -> bytes:
+    import hashlib  # here: a harvest that reads no rollout skips OpenSSL's start-up
+
     return hashlib.blake2b(f"{role}\0{text}".encode(errors="replace"), digest_size=16).digest()
 
 

@@ -9,8 +9,6 @@ made after it; re-parse from 0 when an earlier message may have changed.
 
 from __future__ import annotations
 
-import hashlib
-import html
 import json
 import os
 import re
@@ -143,6 +141,8 @@ def project_root(path: Path, project_hash: str | None = None) -> str | None:
         projects = registry.get("projects", {})
     except (OSError, ValueError, AttributeError):
         return None
+    import hashlib  # here: a harvest that reads no chat skips OpenSSL's start-up
+
     for root, slug in projects.items() if isinstance(projects, dict) else []:
         digest = hashlib.sha256(root.encode()).hexdigest()
         if tmp_dir.name in (slug, digest) or digest == project_hash:
@@ -237,6 +237,8 @@ def _user_turns(text: str, stamp: datetime | None, line_no: int) -> list[Turn]:
     match = _HOOK_CONTEXT.search(text)
     pieces = [(text, False)]
     if match is not None:
+        import html
+
         hook = html.unescape(match.group("hook"))
         pieces = [(text[: match.start()], False), (hook, True), (text[match.end() :], False)]
     return [
