@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -68,8 +69,17 @@ class Echo:
 
 
 def _disk(home: Path) -> str:
-    files = [p for p in home.rglob("*") if p.is_file()]
-    texts = [p.read_bytes().decode("utf-8", "replace") for p in files if ".git" not in p.parts]
+    """Every file of the home outside .git, and git's history with its patches."""
+    # A write may have started git's gc in the background: let it finish first, so no
+    # folder goes away under the walk (or under the temporary directory's removal).
+    end = time.monotonic() + 60
+    while (home / ".git" / "gc.pid").exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    texts = []
+    for folder, subfolders, names in os.walk(home):
+        subfolders[:] = [name for name in subfolders if name != ".git"]
+        for name in names:
+            texts.append((Path(folder) / name).read_bytes().decode("utf-8", "replace"))
     log = subprocess.run(
         ["git", "-C", str(home), "log", "-p", "--all"], capture_output=True, text=True
     ).stdout

@@ -117,3 +117,10 @@ def test_every_rule_without_hint_words_has_heads_that_compile() -> None:
         assert bool(ids) != bool(hints), rule.kind
         assert all(re.compile(h) for h in redact_module._heads(rule))
     assert plan.heads.present("") == set()
+
+
+@pytest.mark.parametrize("lead", ["0", "wallet_", "my-"])
+def test_a_seed_phrase_is_found_after_any_character(lead: str) -> None:
+    text = lead + "seed phrase: " + "apple zebra mirror " * 4
+    assert [f.kind for f in find_secrets(text)] == ["seed_phrase"]
+    assert find_secrets(text) == _every_rule_everywhere(text)

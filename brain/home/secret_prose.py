@@ -96,7 +96,8 @@ SPOKEN: tuple[Shape, ...] = (
         + r"(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8}\b"
         # or a phrase cut short by an ellipsis, as a one-line summary cuts it
         + r"|(?:[a-z]{3,8}[ \t]+){4,22}[a-z]{3,8}(?=\.\.\.|…))",
-        (r"\bseed\b", r"\bmnemonic\b"),
+        # no word start asked: "wallet_seed: ..." and "0seed phrase: ..." are one too
+        (r"seed\b", r"mnemonic\b"),
     ),
     # A UUID or hex key right after its name: "heroku api key <uuid>".
     Shape(
