@@ -99,6 +99,13 @@ def test_a_head_must_start_with_one_literal_and_capture_nothing(head: str) -> No
         lead(head)
 
 
+def test_a_bad_head_is_refused_when_its_group_first_scans_a_text() -> None:
+    heads = Heads(["ab", "a(b)c"])
+    assert heads.present("no such letter in it") == set()
+    with pytest.raises(ValueError, match="a head must start with"):
+        heads.present("a text with an a")
+
+
 def test_a_bar_inside_a_group_or_a_class_is_fine_in_a_head() -> None:
     assert lead(r"x(?:a|b)[|\]]\|y") == ("x", r"(?:a|b)[|\]]\|y")
     assert lead(r"x\((?=a)[(]b(?<!c)") == ("x", r"\((?=a)[(]b(?<!c)")

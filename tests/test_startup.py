@@ -44,7 +44,8 @@ def imported(*args: str, stdin: str = "") -> set[str]:
 def filled(home: Path) -> Path:
     assert cli("init").exit_code == 0
     for n in range(3):
-        assert cli("remember", "--key", f"fact-{n}", f"Fact number {n}.").exit_code == 0
+        done = cli("remember", "--key", f"fact-{n}", f"Fact number {n}.")
+        assert done.exit_code == 0, done.output
     return home
 
 

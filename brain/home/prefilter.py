@@ -21,8 +21,11 @@ __all__ = ["Heads", "Words", "lead", "matches_at"]
 _PLAIN_LEADS = frozenset("-_:~/@=,;'\" ")
 
 
-def lead(head: str) -> tuple[str, str]:
+def lead(head: str, *, check: bool = True) -> tuple[str, str]:
     """A head split into the literal character its matches start with and the rest.
+
+    ``check=False`` leaves the rest unread (:func:`check_rest` reads it), so a hundred
+    heads split at start-up cost nothing.
 
     Raises:
         ValueError: the head does not start with a literal character standing alone,
@@ -34,11 +37,22 @@ def lead(head: str) -> tuple[str, str]:
         char, rest = head[0], head[1:]
     else:
         raise ValueError(f"a head must start with a literal character: {head!r}")
+    if check:
+        check_rest(char, rest)
+    return char, rest
+
+
+def check_rest(char: str, rest: str) -> None:
+    """Refuse a head's rest that quantifies its lead, captures, or has a top-level ``|``.
+
+    Raises:
+        ValueError: naming the head.
+    """
     if rest[:1] in ("*", "+", "?", "{") or _captures(rest) or _top_level_bar(rest):
         raise ValueError(
-            f"a head must start with one literal, capture nothing and have no top-level |: {head!r}"
+            "a head must start with one literal, capture nothing and have no top-level |: "
+            f"{char + rest!r}"
         )
-    return char, rest
 
 
 def _syntax(regex: str) -> Iterator[tuple[int, str, int]]:
@@ -91,14 +105,14 @@ class Heads:
     def __init__(self, heads: Iterable[str]) -> None:
         groups: dict[str, list[tuple[int, str]]] = {}
         for i, head in enumerate(heads):
-            char, rest = lead(head)
+            char, rest = lead(head, check=False)  # checked when its group is compiled
             groups.setdefault(char, []).append((i, rest))
+        # A group's regex is compiled the first time a text holds its character: a short
+        # text compiles a few of the forty.
         self._groups = tuple(
             (
                 char,
-                re.compile(
-                    re.escape(char) + "(?:" + "|".join(f"(?:{r})()" for _, r in members) + ")"
-                ),
+                re.escape(char) + "(?:" + "|".join(f"(?:{r})()" for _, r in members) + ")",
                 tuple(i for i, _ in members),
                 tuple(r for _, r in members),
             )
@@ -109,8 +123,13 @@ class Heads:
     def present(self, text: str) -> set[int]:
         """The indices of the heads that match somewhere in ``text``."""
         found: set[int] = set()
-        for char, regex, members, rests in self._groups:
-            for match in regex.finditer(text):
+        for char, source, members, rests in self._groups:
+            if char not in text:
+                continue
+            if source not in self._rests:
+                for rest in rests:
+                    check_rest(char, rest)
+            for match in self._rest(source).finditer(text):
                 found.add(members[(match.lastindex or 1) - 1])
                 # Another head of the group matching inside this match (or at its start,
                 # listed later) is hidden by it; such matches are real secrets and rare,
@@ -144,7 +163,8 @@ class Words:
             word, tail = _split_hint(hint[2:] if left else hint)
             tail = f"(?={tail})" if tail else ""  # a match holds the word alone
             groups.setdefault(word[0], []).append((hint, word, left, tail))
-        self._groups = []
+        self._groups: list[tuple[str, str, list[tuple[str, str, bool, str]]]] = []
+        self._scans: dict[str, re.Pattern[str]] = {}  # each group's, compiled when first needed
         self._alone: dict[str, str] = {}  # compiled, in _compiled, when first needed
         self._compiled: dict[str, re.Pattern[str]] = {}
         self._inside: dict[str, tuple[tuple[str, int], ...]] = {}
@@ -156,7 +176,7 @@ class Words:
                 re.escape(word[1:]) + (_not_after_word(len(word)) if left else "") + tail + "()"
                 for _, word, left, tail in members
             )
-            self._groups.append((re.compile(f"{re.escape(char)}(?:{alternatives})"), members))
+            self._groups.append((char, f"{re.escape(char)}(?:{alternatives})", members))
             for hint, word, left, tail in members:
                 alone = ("(?<!\\w)" if left else "") + re.escape(word) + tail
                 self._alone[hint] = alone
@@ -172,8 +192,12 @@ class Words:
     def offsets(self, lowered: str) -> dict[str, list[int]]:
         """Every offset (overlapping ones too) where each hint matches in ``lowered``."""
         found: dict[str, list[int]] = {}
-        for regex, members in self._groups:
-            for match in regex.finditer(lowered):
+        for char, source, members in self._groups:
+            if char not in lowered:
+                continue  # its regex is compiled the first time a text holds its character
+            if source not in self._scans:
+                self._scans[source] = re.compile(source)
+            for match in self._scans[source].finditer(lowered):
                 hint, pos = members[(match.lastindex or 1) - 1][0], match.start()
                 found.setdefault(hint, []).append(pos)
                 for other, k in self._inside[hint]:
