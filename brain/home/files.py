@@ -38,11 +38,8 @@ def atomic_write(
     directory of ``path`` by default), are flushed to disk, then renamed over ``path``.
     A batch writer may pass ``sync=False`` and call ``os.sync()`` once at the end.
     """
-    import tempfile  # imported here: read-only commands never write
-
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    directory = tmp_dir or path.parent
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _new_temporary(tmp_dir or path.parent, path.name)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
@@ -53,6 +50,19 @@ def atomic_write(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _new_temporary(directory: Path, name: str) -> tuple[int, str]:
+    """A new file ``.<name>.<random>.tmp`` in ``directory``, opened for writing by its
+    owner only (what ``tempfile.mkstemp`` does, without importing tempfile's ~4 ms)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = os.path.join(directory, f".{name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name for {name} in {directory}")
 
 
 def append_line(path: Path, line: str) -> None:
