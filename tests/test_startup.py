@@ -68,6 +68,12 @@ def test_everyday_commands_import_no_heavy_library(filled: Path, args: tuple[str
     assert found & HEAVY == set()
 
 
+def test_remember_writes_a_record_without_pyyaml(filled: Path) -> None:
+    names = imported("remember", "--key", "new-fact", "A new fact: with a colon.")
+    assert "brain.home.yamlhead" in names
+    assert {n.split(".")[0] for n in names} & {"yaml", "frontmatter", "tempfile"} == set()
+
+
 def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled: Path) -> None:
     for path in (filled / "memories").iterdir():  # older than the caches' racy window
         os.utime(path, ns=(10**18, 10**18))

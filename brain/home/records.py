@@ -285,7 +285,7 @@ class Record:
 
 def render(record: Record) -> str:
     """The file text of ``record``: YAML frontmatter in a fixed order, then the body."""
-    import yaml  # imported here: listing and recall never pay for it
+    from brain.home import yamlhead
 
     meta: dict[str, Any] = {}
     for name in FIELDS:
@@ -296,9 +296,13 @@ def render(record: Record) -> str:
             continue
         meta[name] = value
     meta.update(record.extra)
-    head = yaml.safe_dump(
-        meta, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000
-    )
+    head = yamlhead.dump(meta)  # PyYAML's text, without importing it, when it is simple
+    if head is None:
+        import yaml  # imported here: listing, recall and most writes never pay for it
+
+        head = yaml.safe_dump(
+            meta, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000
+        )
     body = record.body.strip("\n")
     return f"---\n{head}---\n{body}\n"
 

@@ -1,0 +1,106 @@
+"""A record's frontmatter written without PyYAML is the text PyYAML writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from brain.home import yamlhead
+from brain.home.records import FIELDS, Record, new_id, parse, render
+
+
+def pyyaml(meta: dict[str, Any]) -> str:
+    return yaml.safe_dump(
+        meta, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000
+    )
+
+
+# Strings made of what trips YAML up: indicators, quotes, spaces, digits, dates, words
+# YAML reads as booleans or nulls, characters beyond ASCII, and breaks and tabs.
+PIECES = st.sampled_from(
+    ["a", "Z", "0", "7", "_", "-", ".", ":", ": ", "#", " #", "'", '"', "[", "]", "{", "}"]
+    + [",", "?", "&", "*", "!", "|", ">", "%", "@", "`", "~", "<<", "=", "---", "..."]
+    + ["yes", "No", "on", "OFF", "null", "true", "0x1F", "0o7", "1e5", ".inf", ".NaN"]
+    + ["2026-12-01", "2026-12-01T00:49:34Z", "20261201-004934780-4f8e3d", "1_000", "12:30"]
+    + [" ", "  ", "\t", "\n", "é", "密码", "\u2028", "\x85", "\ufeff", "😀", "\x7f", "\xa0"]
+)
+TEXT = st.lists(PIECES, max_size=6).map("".join) | st.text(max_size=30)
+SCALAR = st.one_of(
+    TEXT, st.integers(-(10**6), 10**6), st.floats(allow_nan=True), st.booleans(), st.none()
+)
+KEYS = st.sampled_from([*FIELDS, "mirror_sha256", "on", "null", "Key", "x-y", "a b", "k1"])
+META = st.dictionaries(KEYS, SCALAR | st.lists(SCALAR, max_size=4), max_size=8)
+
+
+@given(META)
+@settings(max_examples=500)
+def test_what_it_writes_is_what_pyyaml_writes(meta: dict[str, Any]) -> None:
+    fast = yamlhead.dump(meta)
+    if fast is not None:
+        assert fast == pyyaml(meta)
+
+
+# Metadata the short way writes: one-line strings, finite numbers, a list among them.
+ONE_LINE = st.lists(
+    PIECES.filter(lambda p: p.isprintable() and p not in "\u2028\ufeff"), max_size=6
+).map("".join)
+PLAIN_SCALAR = st.one_of(
+    ONE_LINE, st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.booleans()
+)
+SIMPLE_META = st.dictionaries(
+    KEYS, PLAIN_SCALAR | st.lists(PLAIN_SCALAR, max_size=4), min_size=1, max_size=8
+).filter(lambda meta: any(isinstance(v, list) for v in meta.values()))
+
+
+@given(SIMPLE_META)
+@settings(max_examples=500)
+def test_simple_metadata_is_written_as_pyyaml_writes_it(meta: dict[str, Any]) -> None:
+    fast = yamlhead.dump(meta)
+    if fast is not None:
+        assert fast == pyyaml(meta)
+
+
+@given(st.lists(PIECES, min_size=1, max_size=6).map("".join))
+def test_a_one_line_string_is_written_like_pyyaml_or_left_to_it(text: str) -> None:
+    for meta in ({"description": text, "tags": []}, {"tags": [text, "project:brain"]}):
+        fast = yamlhead.dump(meta)
+        if fast is not None:
+            assert fast == pyyaml(meta)
+        else:
+            assert any(c in text for c in "\t\n\x85\u2028\ufeff\x7f") or text != text.strip()
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        {"id": "20261201-004934780-4f8e3d", "key": "deploy-day", "tags": ["ops"]},
+        {"description": "Use pnpm: always, never npm # really", "tags": ["project:brain", "x"]},
+        {"created": "2026-12-01T00:49:34Z", "confidence": 0.85, "supersedes": []},
+        {"description": "yes", "profile": "null", "source": "claude:memory:/a/b.md", "tags": []},
+        {"description": "It's the 'one' — 密码 ok", "tags": ["from:claude-memory"]},
+    ],
+)
+def test_common_frontmatter_takes_the_short_way(meta: dict[str, Any]) -> None:
+    assert yamlhead.dump(meta) == pyyaml(meta)
+
+
+def test_a_record_renders_and_parses_back_the_same() -> None:
+    record = Record(
+        id=new_id(),
+        key="deploy-day",
+        type="decision",
+        description="Deploys go out on Tuesdays: the team said so.",
+        body="Deploys go out on Tuesdays.\n\nWhy: the on-call rota.",
+        tags=("project:brain", "ops"),
+        created="2026-12-01T00:49:34Z",
+        updated="2026-12-01T00:49:34Z",
+        confidence=0.9,
+        extra={"evidence": ["s1#4"]},
+    )
+    text = render(record)
+    assert text.startswith("---\nid: " + record.id + "\nkey: deploy-day\ntype: decision\n")
+    assert parse(text, __import__("pathlib").Path("deploy-day.md")) == record
