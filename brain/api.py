@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain.home.home import Home
+from brain.home.paths import INDEX_FILE
 
 if TYPE_CHECKING:
     from brain.home.config import Config
@@ -81,8 +82,10 @@ class Brain(Home):
     # -- what the home hooks up to ---------------------------------------------------
 
     def after_commit(self, before: str | None, after: str, paths: Sequence[str]) -> None:
-        """Bring the catalog's rows for ``paths`` up to the new commit."""
-        self.catalog.after_commit(before, after, paths)
+        """Bring the catalog's rows for ``paths`` up to the new commit (a home with no
+        index yet loads no index code: its first read builds one)."""
+        if "catalog" in self.__dict__ or (self.state / INDEX_FILE).exists():
+            self.catalog.after_commit(before, after, paths)
 
     def views_again(self) -> list[str]:
         """Render MEMORY.md and memory_summary.md again (once a consolidation made them),

@@ -29,6 +29,7 @@ CONFIG = "brain.yaml"
 MEMORIES = "memories"
 ARCHIVE = "archive"
 STATE = ".brain"
+INDEX_FILE = "index.sqlite"  # in STATE: the search index, derived from the files
 
 
 class Located(Protocol):

@@ -21,6 +21,7 @@ from brain.home import uses
 from brain.home.git import added_lines, changed_between, dirty_paths, head_sha, tracked_files
 from brain.home.journal import JOURNAL, machine_name
 from brain.home.lock import HomeLockedError, home_lock
+from brain.home.paths import INDEX_FILE
 from brain.home.records import iso, utcnow
 from brain.index.db import META_COMMIT, IndexCorruptError
 from brain.index.files import INDEXED_DIRS, file_docs, is_indexed
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from brain.progress import Progress
 
 
-INDEX_FILE = "index.sqlite"
 META_DIRTY = "dirty_paths"
 META_SEMANTIC = "semantic"
 # The commit up to which other machines' journaled uses are in the index.
