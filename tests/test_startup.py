@@ -148,6 +148,7 @@ def test_status_counts_pending_sessions_without_loading_phase_1(filled: Path) ->
     assert names & {"brain.models.agent_cli", "brain.models.schema", "brain.models.base"} == set()
     assert names & {"brain.sessions.sources.base", "brain.pipeline.views", "hashlib"} == set()
     assert names & {"brain.home.redact", "brain.home.transaction", "brain.cli.harvest"} == set()
+    assert "shutil" not in names  # looking for the agent CLIs on PATH needs none of it
 
 
 def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> None:
