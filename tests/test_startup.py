@@ -157,8 +157,9 @@ def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> N
     assert names & {"brain.sessions.text", "brain.sessions.cite"} == set()
     assert names & {"brain.index.store", "brain.index.query", "brain.index.fusion"} == set()
     assert {name for name in names if name.startswith("brain.pipeline")} == set()
-    # Nothing to write: no lock, no secret filter.
+    # Nothing to write: no lock, no secret filter, no OpenSSL for naming the machine.
     assert names & {"brain.home.transaction", "brain.home.lock", "brain.home.redact"} == set()
+    assert "hashlib" not in names
 
 
 def test_harvest_of_sessions_seen_before_never_opens_the_index(filled: Path) -> None:
