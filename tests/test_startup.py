@@ -157,6 +157,10 @@ def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> N
     assert names & {"brain.sessions.text", "brain.sessions.cite"} == set()
     assert names & {"brain.index.store", "brain.index.query", "brain.index.fusion"} == set()
     assert {name for name in names if name.startswith("brain.pipeline")} == set()
+    assert {n for n in names if n.startswith("brain.sessions.sources.")} <= {
+        "brain.sessions.sources.locations",
+        "brain.sessions.sources.claude_memory",
+    }
     # Nothing to write: no lock, no secret filter, no OpenSSL for naming the machine.
     assert names & {"brain.home.transaction", "brain.home.lock", "brain.home.redact"} == set()
     assert "hashlib" not in names
@@ -174,8 +178,10 @@ def test_harvest_of_sessions_seen_before_never_opens_the_index(filled: Path) -> 
 
     names = imported("harvest", "--all")  # the same session, unchanged
 
-    assert "brain.sessions.sources.claude" in names  # it was looked at
+    assert cli("harvest", "--all").stdout.startswith("claude: 1 found, 0 new, 0 grown, 1 unchanged")
     assert names & {"brain.index.sync", "sqlite3"} == set()
+    # Its size and date tell it is unchanged: no adapter, no transcript types load.
+    assert names & {"brain.sessions.sources.claude", "brain.sessions.sources.base"} == set()
 
 
 def test_version_answers_without_click(home: Path) -> None:

@@ -24,9 +24,8 @@ from brain.home import uses
 from brain.home.records import iso
 from brain.sessions.internal import is_internal
 from brain.sessions.results import HarvestResult, SourceCounts
-from brain.sessions.sources import get
-from brain.sessions.sources.base import NotAFileError, SessionFile
-from brain.sessions.sources.native import read_header
+from brain.sessions.sources import get, locations
+from brain.sessions.sources.locations import NotAFileError, SessionFile
 from brain.sessions.watermarks import (
     DEFAULT_SOURCES,
     Mark,
@@ -221,6 +220,8 @@ def import_session(
         NotATranscriptError: the file is missing or not in brain's format.
     """
 
+    from brain.sessions.sources.native import read_header
+
     file = Path(path).expanduser().absolute()
     if not file.is_file() or read_header(file) is None:
         raise NotATranscriptError(file)
@@ -264,8 +265,8 @@ def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
     """Every main-session transcript under each source's default roots."""
     work: dict[str, list[SessionFile]] = {}
     for source in sources:
-        adapter = get(source)
-        files = [f for root in adapter.roots() for f in adapter.discover(root)]
+        # An adapter loads when one of its files is read, not to find them.
+        files = [f for root in locations.roots(source) for f in locations.discover(source, root)]
         work[source] = [f for f in files if f.subagent is None]
     return work
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.home.records import KEY_MAX, Record, iso, new_id, utcnow, validate_key
-from brain.sessions.sources import claude
+from brain.sessions.sources import locations
 from brain.sessions.sources.claude_memory import MemoryFile, discover_memory_dirs, read_memory_dir
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class MirrorPlan:
 
 def claude_root_default() -> Path:
     """``$CLAUDE_CONFIG_DIR`` or ``~/.claude``: the parent of the adapter's projects root."""
-    return claude.roots()[0].parent
+    return locations.claude_roots()[0].parent
 
 
 def mirror_claude_memory(home: Home, *, claude_root: Path | None = None) -> MirrorResult:

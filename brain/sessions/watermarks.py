@@ -29,7 +29,8 @@ from brain.sessions.sources import get
 # lists the harvested sessions from their marks on every call and reads none.
 if TYPE_CHECKING:
     from brain.home.home import Home
-    from brain.sessions.sources.base import ParseResult, SessionFile, Transcript
+    from brain.sessions.sources.base import ParseResult, Transcript
+    from brain.sessions.sources.locations import SessionFile
 
 WATERMARK_DIR = "harvest"
 HEAD_BYTES = 64 * 1024
@@ -298,7 +299,7 @@ class TranscriptFileError(BrainError):
 
 def explicit_files(paths: Iterable[Path | str]) -> dict[str, list[SessionFile]]:
     """Given transcript files, grouped by the adapter that reads them."""
-    from brain.sessions.sources.base import SessionFile
+    from brain.sessions.sources.locations import SessionFile
 
     work: dict[str, list[SessionFile]] = {}
     for raw in paths:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import io
 import json
 import re
-import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Literal, Protocol
+from typing import IO, TYPE_CHECKING, Any, Literal, Protocol
 
-from brain.errors import BrainError
+if TYPE_CHECKING:
+    from brain.sessions.sources.locations import SessionFile
 
 Role = Literal["user", "assistant", "tool"]
 
@@ -74,26 +74,6 @@ class Transcript:
     skipped: int = 0
     subagent: str | None = None
     evicted: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class SessionFile:
-    """A transcript file an adapter found on disk, before it is parsed.
-
-    Attributes:
-        path: the file.
-        session_id: the session it belongs to, guessed from the path (a subagent
-            file names its parent session here).
-        size: its size in bytes.
-        mtime: its modification time (seconds since the epoch).
-        subagent: the subagent's id when the file is a subagent's transcript.
-    """
-
-    path: Path
-    session_id: str
-    size: int
-    mtime: float
-    subagent: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,32 +167,6 @@ class Adapter(Protocol):
 
 
 # Shared helpers for the adapters -------------------------------------------------
-
-
-class NotAFileError(BrainError):
-    """A path named like a transcript is a dangling link, a pipe or a directory."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(
-            "not a regular file (a dangling link, a named pipe or a directory); skipped"
-        )
-        self.path = path
-
-
-def found(path: Path, session_id: str, subagent: str | None = None) -> SessionFile:
-    """The ``SessionFile`` for ``path``; size -1 when it is not a regular file.
-
-    A dangling link, a named pipe or a directory named like a transcript is still
-    yielded, so harvest can skip it with a warning instead of failing (a stat of a
-    dangling link raises) or hanging (reading a pipe waits for a writer).
-    """
-    try:
-        st = path.stat()
-    except OSError:
-        return SessionFile(path, session_id, -1, 0.0, subagent)
-    if not stat.S_ISREG(st.st_mode):
-        return SessionFile(path, session_id, -1, 0.0, subagent)
-    return SessionFile(path, session_id, st.st_size, st.st_mtime, subagent)
 
 
 #: A line longer than this is skipped (counted malformed) instead of being parsed,

@@ -7,7 +7,6 @@ and counted, never fatal.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,18 +14,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from brain.sessions.sources import locations
 from brain.sessions.sources.base import (
     EarlierCalls,
     JsonLines,
     ParseResult,
     Role,
     SessionFacts,
-    SessionFile,
     Turn,
     as_str,
     clean,
     compact_json,
-    found,
     parse_timestamp,
 )
 
@@ -75,39 +73,9 @@ _INJECTED_PREFIXES = (
 )
 
 
-def roots() -> list[Path]:
-    """Return ``$CLAUDE_CONFIG_DIR/projects`` (default ``~/.claude/projects``)."""
-    base = os.environ.get("CLAUDE_CONFIG_DIR") or "~/.claude"
-    return [Path(base).expanduser() / "projects"]
-
-
-def discover(root: Path) -> Iterator[SessionFile]:
-    """Yield every transcript under a ``projects`` directory, subagents included.
-
-    Args:
-        root: a ``projects`` directory (one of ``roots()``).
-
-    Yields:
-        One ``SessionFile`` per ``.jsonl``; files under ``<session>/subagents/``
-        name their parent session and carry the subagent id.
-    """
-    if not root.is_dir():
-        return
-    for path in sorted(root.rglob("*.jsonl")):
-        session_id, subagent = session_ids(path)
-        if subagent is None and path.parent.parent != root:
-            continue  # workflow journals and other side files, not transcripts
-        yield found(path, session_id, subagent)
-
-
-def session_ids(path: Path) -> tuple[str, str | None]:
-    """Return (session id, subagent id or None) from a transcript's path."""
-    parts = path.parts
-    if "subagents" in parts and path.stem.startswith("agent-"):
-        index = len(parts) - 1 - parts[::-1].index("subagents")
-        if index >= 1:
-            return parts[index - 1], path.stem.removeprefix("agent-")
-    return path.stem, None
+roots = locations.claude_roots
+discover = locations.claude_discover
+session_ids = locations.session_ids
 
 
 def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> ParseResult:

@@ -7,7 +7,6 @@ never appended to again, so resuming one only happens after a full read).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,18 +14,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from brain.sessions.sources import locations
 from brain.sessions.sources.base import (
     EarlierCalls,
     JsonLines,
     ParseResult,
     Role,
     SessionFacts,
-    SessionFile,
     Turn,
     as_str,
     clean,
     compact_json,
-    found,
     parse_timestamp,
 )
 
@@ -59,35 +57,11 @@ _INJECTED_PREFIXES = (
     "<turn_aborted>",
 )
 _CITATION = re.compile(r"<oai-mem-citation>.*?</oai-mem-citation>", re.S)
-_SESSION_ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")
+_SESSION_ID = locations.CODEX_SESSION_ID
 
 
-def roots() -> list[Path]:
-    """Return ``$CODEX_HOME/sessions`` and ``archived_sessions`` (default ``~/.codex``)."""
-    base = Path(os.environ.get("CODEX_HOME") or "~/.codex").expanduser()
-    return [base / "sessions", base / "archived_sessions"]
-
-
-def discover(root: Path) -> Iterator[SessionFile]:
-    """Yield the rollouts under ``root``; a plain ``.jsonl`` shadows its ``.zst``.
-
-    Args:
-        root: ``sessions`` or ``archived_sessions``.
-
-    Yields:
-        One ``SessionFile`` per rollout, its session id taken from the file name.
-    """
-    if not root.is_dir():
-        return
-    for path in sorted(root.rglob("rollout-*.jsonl*")):
-        if path.name.endswith(".jsonl.zst"):
-            if path.with_suffix("").exists():
-                continue  # Codex itself prefers the plain file when both exist
-        elif not path.name.endswith(".jsonl"):
-            continue
-        match = _SESSION_ID.search(path.name)
-        session_id = match.group(1) if match else path.name.split(".")[0]
-        yield found(path, session_id)
+roots = locations.codex_roots
+discover = locations.codex_discover
 
 
 def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> ParseResult:

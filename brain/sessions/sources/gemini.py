@@ -10,24 +10,21 @@ made after it; re-parse from 0 when an earlier message may have changed.
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from brain.sessions.sources import locations
 from brain.sessions.sources.base import (
     JsonLines,
     ParseResult,
     SessionFacts,
-    SessionFile,
     Turn,
     as_str,
     clean,
     compact_json,
-    found,
     parse_timestamp,
 )
 
@@ -41,32 +38,8 @@ _INJECTED_PREFIXES = ("<session_context>", "<hook_context>", "/", "?")
 _HOOK_CONTEXT = re.compile(r"<hook_context>(?P<hook>.*?)</hook_context>", re.S)
 
 
-def roots() -> list[Path]:
-    """Return ``~/.gemini/tmp`` (under ``$GEMINI_CLI_HOME`` when that is set)."""
-    base = Path(os.environ.get("GEMINI_CLI_HOME") or "~").expanduser()
-    return [base / ".gemini" / "tmp"]
-
-
-def discover(root: Path) -> Iterator[SessionFile]:
-    """Yield the chats under ``~/.gemini/tmp``; a ``.jsonl`` shadows its legacy ``.json``.
-
-    Args:
-        root: the ``tmp`` directory holding one directory per project.
-
-    Yields:
-        Main sessions (``chats/session-*``) and subagent sessions
-        (``chats/<parent session id>/<id>.jsonl``, named after their parent).
-    """
-    if not root.is_dir():
-        return
-    for chats in sorted(root.glob("*/chats")):
-        for path in sorted(chats.glob("session-*.json*")):
-            if path.suffix == ".json" and path.with_suffix(".jsonl").exists():
-                continue  # migrated on resume; the .jsonl is the live copy
-            if path.suffix in (".json", ".jsonl"):
-                yield found(path, path.stem)
-        for path in sorted(chats.glob("*/*.jsonl")):
-            yield found(path, path.parent.name, path.stem)
+roots = locations.gemini_roots
+discover = locations.gemini_discover
 
 
 def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> ParseResult:

@@ -20,14 +20,13 @@ from brain.sessions.sources.base import (
     JsonLines,
     ParseResult,
     Role,
-    SessionFile,
     Transcript,
     Turn,
     as_str,
     clean,
-    found,
     parse_timestamp,
 )
+from brain.sessions.sources.locations import SessionFile, found
 
 name = "brain"
 FORMAT = "brain-transcript"

@@ -1,0 +1,198 @@
+"""Where each agent tool keeps its transcripts, and the files found there.
+
+Finding a tool's transcripts takes a few stats and a directory walk; reading one takes
+its adapter (``claude.py``, ``codex.py``, ``gemini.py``), its parsing helpers and their
+types. They are apart so that a harvest that finds nothing new loads no adapter: each
+adapter's ``roots`` and ``discover`` are the functions here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from brain.errors import BrainError
+
+__all__ = [
+    "NotAFileError",
+    "SessionFile",
+    "claude_discover",
+    "claude_roots",
+    "codex_discover",
+    "codex_roots",
+    "discover",
+    "found",
+    "gemini_discover",
+    "gemini_roots",
+    "roots",
+    "session_ids",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFile:
+    """A transcript file an adapter found on disk, before it is parsed.
+
+    Attributes:
+        path: the file.
+        session_id: the session it belongs to, guessed from the path (a subagent
+            file names its parent session here).
+        size: its size in bytes.
+        mtime: its modification time (seconds since the epoch).
+        subagent: the subagent's id when the file is a subagent's transcript.
+    """
+
+    path: Path
+    session_id: str
+    size: int
+    mtime: float
+    subagent: str | None = None
+
+
+class NotAFileError(BrainError):
+    """A path named like a transcript is a dangling link, a pipe or a directory."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            "not a regular file (a dangling link, a named pipe or a directory); skipped"
+        )
+        self.path = path
+
+
+def found(path: Path, session_id: str, subagent: str | None = None) -> SessionFile:
+    """The ``SessionFile`` for ``path``; size -1 when it is not a regular file.
+
+    A dangling link, a named pipe or a directory named like a transcript is still
+    yielded, so harvest can skip it with a warning instead of failing (a stat of a
+    dangling link raises) or hanging (reading a pipe waits for a writer).
+    """
+    try:
+        st = path.stat()
+    except OSError:
+        return SessionFile(path, session_id, -1, 0.0, subagent)
+    if not stat.S_ISREG(st.st_mode):
+        return SessionFile(path, session_id, -1, 0.0, subagent)
+    return SessionFile(path, session_id, st.st_size, st.st_mtime, subagent)
+
+
+def roots(source: str) -> list[Path]:
+    """The default roots of ``source`` (``claude``, ``codex``, ``gemini``; none else)."""
+    where = {"claude": claude_roots, "codex": codex_roots, "gemini": gemini_roots}.get(source)
+    return where() if where is not None else []
+
+
+def discover(source: str, root: Path) -> Iterator[SessionFile]:
+    """The transcripts of ``source`` under ``root``, without loading its adapter when
+    the tool keeps nothing there."""
+    walk = {"claude": claude_discover, "codex": codex_discover, "gemini": gemini_discover}
+    if source in walk:
+        return walk[source](root)
+    from brain.sessions.sources import get
+
+    return get(source).discover(root)
+
+
+# -- Claude Code ------------------------------------------------------------------
+
+
+def claude_roots() -> list[Path]:
+    """Return ``$CLAUDE_CONFIG_DIR/projects`` (default ``~/.claude/projects``)."""
+    base = os.environ.get("CLAUDE_CONFIG_DIR") or "~/.claude"
+    return [Path(base).expanduser() / "projects"]
+
+
+def claude_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield every transcript under a ``projects`` directory, subagents included.
+
+    Args:
+        root: a ``projects`` directory (one of ``claude_roots()``).
+
+    Yields:
+        One ``SessionFile`` per ``.jsonl``; files under ``<session>/subagents/``
+        name their parent session and carry the subagent id.
+    """
+    if not root.is_dir():
+        return
+    for path in sorted(root.rglob("*.jsonl")):
+        session_id, subagent = session_ids(path)
+        if subagent is None and path.parent.parent != root:
+            continue  # workflow journals and other side files, not transcripts
+        yield found(path, session_id, subagent)
+
+
+def session_ids(path: Path) -> tuple[str, str | None]:
+    """Return (session id, subagent id or None) from a Claude transcript's path."""
+    parts = path.parts
+    if "subagents" in parts and path.stem.startswith("agent-"):
+        index = len(parts) - 1 - parts[::-1].index("subagents")
+        if index >= 1:
+            return parts[index - 1], path.stem.removeprefix("agent-")
+    return path.stem, None
+
+
+# -- Codex CLI --------------------------------------------------------------------
+
+CODEX_SESSION_ID = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")
+
+
+def codex_roots() -> list[Path]:
+    """Return ``$CODEX_HOME/sessions`` and ``archived_sessions`` (default ``~/.codex``)."""
+    base = Path(os.environ.get("CODEX_HOME") or "~/.codex").expanduser()
+    return [base / "sessions", base / "archived_sessions"]
+
+
+def codex_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield the rollouts under ``root``; a plain ``.jsonl`` shadows its ``.zst``.
+
+    Args:
+        root: ``sessions`` or ``archived_sessions``.
+
+    Yields:
+        One ``SessionFile`` per rollout, its session id taken from the file name.
+    """
+    if not root.is_dir():
+        return
+    for path in sorted(root.rglob("rollout-*.jsonl*")):
+        if path.name.endswith(".jsonl.zst"):
+            if path.with_suffix("").exists():
+                continue  # Codex itself prefers the plain file when both exist
+        elif not path.name.endswith(".jsonl"):
+            continue
+        match = CODEX_SESSION_ID.search(path.name)
+        session_id = match.group(1) if match else path.name.split(".")[0]
+        yield found(path, session_id)
+
+
+# -- Gemini CLI -------------------------------------------------------------------
+
+
+def gemini_roots() -> list[Path]:
+    """Return ``~/.gemini/tmp`` (under ``$GEMINI_CLI_HOME`` when that is set)."""
+    base = Path(os.environ.get("GEMINI_CLI_HOME") or "~").expanduser()
+    return [base / ".gemini" / "tmp"]
+
+
+def gemini_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield the chats under ``~/.gemini/tmp``; a ``.jsonl`` shadows its legacy ``.json``.
+
+    Args:
+        root: the ``tmp`` directory holding one directory per project.
+
+    Yields:
+        Main sessions (``chats/session-*``) and subagent sessions
+        (``chats/<parent session id>/<id>.jsonl``, named after their parent).
+    """
+    if not root.is_dir():
+        return
+    for chats in sorted(root.glob("*/chats")):
+        for path in sorted(chats.glob("session-*.json*")):
+            if path.suffix == ".json" and path.with_suffix(".jsonl").exists():
+                continue  # migrated on resume; the .jsonl is the live copy
+            if path.suffix in (".json", ".jsonl"):
+                yield found(path, path.stem)
+        for path in sorted(chats.glob("*/*.jsonl")):
+            yield found(path, path.parent.name, path.stem)
