@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -25,6 +24,7 @@ from typing import Any
 
 from brain.api import Brain
 from brain.errors import BrainError
+from brain.home import packing
 from brain.models import registry
 from brain.models.base import ConsolidateTask, ExtractTask, Task
 from brain.models.budget import Budget, Estimate
@@ -72,9 +72,7 @@ def _disk(home: Path) -> str:
     """Every file of the home outside .git, and git's history with its patches."""
     # A write may have started git's gc in the background: let it finish first, so no
     # folder goes away under the walk (or under the temporary directory's removal).
-    end = time.monotonic() + 60
-    while (home / ".git" / "gc.pid").exists() and time.monotonic() < end:
-        time.sleep(0.05)
+    packing.wait_for_background_gc(home)
     texts = []
     for folder, subfolders, names in os.walk(home):
         subfolders[:] = [name for name in subfolders if name != ".git"]

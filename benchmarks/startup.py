@@ -10,8 +10,9 @@ row prints the median, its ratio to the baseline's median and the target ratio.
 
 Homes are built in a temporary directory through ``brain import`` (one commit): one of
 ``--small`` records for the reading commands and the session-start hook, one of
-``--large`` records for ``remember``. ``HOME`` points at an empty directory, so
-``harvest`` finds nothing new.
+``--large`` records for ``remember``. ``HOME`` holds one finished session of each of
+Claude Code, Codex CLI and Gemini CLI, harvested before the runs, so ``harvest`` looks
+at three transcripts and finds nothing new.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 
 import brain as brain_pkg
 from brain.api import Brain
+from brain.home import packing
 
 PY = sys.executable
 HOOK_PAYLOAD = json.dumps(
@@ -81,6 +83,36 @@ def build_home(path: Path, size: int) -> Brain:
     # again on every command to tell whether it was edited by hand.
     subprocess.run(["git", "-C", str(brain.path), "update-index", "-q", "--refresh"])
     return brain
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "transcripts"
+# Where each tool keeps a session, under HOME, and a real one of its to put there.
+SESSIONS = (
+    (".claude/projects/-src-shop/short.jsonl", "claude-code/marot-spotter/short.jsonl"),
+    (
+        ".codex/sessions/2026/01/05/rollout-2026-01-05T10-00-00-"
+        "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl",
+        "codex/simonw-claude-code-transcripts/sample_codex_session.jsonl",
+    ),
+    (
+        ".gemini/tmp/shop/chats/session-2026-01-05T10-00-0199a1b2.jsonl",
+        "gemini/agent-sessions-stage0/jsonl_v040.jsonl",
+    ),
+)
+
+
+def seen_sessions(person: Path, home: Path, env: dict[str, str]) -> None:
+    """One finished session of each tool under ``person``, harvested into ``home``."""
+    past = time.time() - 86400
+    for where, fixture in SESSIONS:
+        path = person / where
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes((FIXTURES / fixture).read_bytes())
+        os.utime(path, (past, past))
+    subprocess.run(
+        [PY, "-m", "brain", "harvest"], env={**env, "BRAIN_HOME": str(home)}, check=True,
+        capture_output=True,
+    )  # fmt: skip
 
 
 def cases(small: Path, large: Path) -> list[Case]:
@@ -147,6 +179,7 @@ def main() -> None:
         (root / "person").mkdir()
         build_home(root / "small", args.small)
         build_home(root / "large", args.large)
+        seen_sessions(root / "person", root / "small", env)
         table = cases(root / "small", root / "large")
         for case in table:  # warm the page cache and the indexes
             run_once(case, -1, env)
@@ -154,6 +187,8 @@ def main() -> None:
         for run in range(args.runs):
             for case in table:
                 run_once(case, run, env)
+        for home in (root / "small", root / "large"):
+            packing.wait_for_background_gc(home)  # before the folder is removed
     report(table, args)
 
 

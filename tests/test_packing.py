@@ -45,10 +45,8 @@ def loose_in_17(home: Path, count: int, salt: str = "") -> None:
     Brain.open(home).repo.commit(found, "probes")
 
 
-def wait_for_gc(home: Path, deadline: float = 30.0) -> None:
-    end = time.monotonic() + deadline
-    while (home / ".git" / "gc.pid").exists() and time.monotonic() < end:
-        time.sleep(0.05)
+def wait_for_gc(home: Path) -> None:
+    assert packing.wait_for_background_gc(home, timeout=30.0)
 
 
 def test_an_import_of_many_records_leaves_the_home_packed(home: Path) -> None:

@@ -119,3 +119,15 @@ def keep_packed(home: Path, *, wait: bool = False) -> bool:
     with contextlib.suppress(RepoError):
         run_git(home, "-c", "gc.autoDetach=true", "gc", "--auto", "--quiet")
     return True
+
+
+def wait_for_background_gc(home: Path, timeout: float = 60.0) -> bool:
+    """Wait until no ``git gc`` works in the home (git's ``gc.pid`` is gone); return
+    whether it finished within ``timeout``. For a caller about to remove or copy the
+    whole home: the gc a write started may still be moving its objects."""
+    end = time.monotonic() + timeout
+    while (home / ".git" / "gc.pid").exists():
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.05)
+    return True
