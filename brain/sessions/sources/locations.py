@@ -86,14 +86,10 @@ def roots(source: str) -> list[Path]:
 
 
 def discover(source: str, root: Path) -> Iterator[SessionFile]:
-    """The transcripts of ``source`` under ``root``, without loading its adapter when
-    the tool keeps nothing there."""
+    """The transcripts of ``source`` under one of its :func:`roots` (a source with no
+    default roots, brain's own format, has none to walk)."""
     walk = {"claude": claude_discover, "codex": codex_discover, "gemini": gemini_discover}
-    if source in walk:
-        return walk[source](root)
-    from brain.sessions.sources import get
-
-    return get(source).discover(root)
+    return walk[source](root) if source in walk else iter(())
 
 
 # -- Claude Code ------------------------------------------------------------------
