@@ -78,7 +78,8 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     for path in (filled / "memories").iterdir():  # older than the caches' racy window
         os.utime(path, ns=(10**18, 10**18))
     cold = imported("hook", "session-start", stdin=HOOK_PAYLOAD)
-    assert "yaml" in cold  # the first run after a write parses the record files
+    assert "brain.home.yamlhead" in cold  # the first run after a write parses the records,
+    assert "yaml" not in cold  # brain's own frontmatter needing no PyYAML
     names = imported("hook", "session-start", stdin=HOOK_PAYLOAD)  # then, from the caches
     assert "brain.agents.context" in names
     assert {n.split(".")[0] for n in names} & (HEAVY | {"click", "yaml", "ruamel"}) == set()

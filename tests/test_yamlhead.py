@@ -104,3 +104,85 @@ def test_a_record_renders_and_parses_back_the_same() -> None:
     text = render(record)
     assert text.startswith("---\nid: " + record.id + "\nkey: deploy-day\ntype: decision\n")
     assert parse(text, __import__("pathlib").Path("deploy-day.md")) == record
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def frontmatter_parse(text: str) -> tuple[dict[str, Any], str]:
+    import frontmatter
+
+    return frontmatter.parse(text)
+
+
+@given(SIMPLE_META, ONE_LINE)
+@settings(max_examples=500)
+def test_what_pyyaml_writes_is_read_back_as_python_frontmatter_reads_it(
+    meta: dict[str, Any], body: str
+) -> None:
+    text = f"---\n{pyyaml(meta)}---\n{body}\n"
+    read = yamlhead.load(text)
+    if read is not None:
+        assert read == frontmatter_parse(text)
+    strings = all(
+        isinstance(v, str) or (isinstance(v, list) and all(isinstance(i, str) for i in v))
+        for v in meta.values()
+    )
+    if yamlhead.dump(meta) is not None and strings:
+        assert read is not None  # what the short way writes, it reads
+
+
+# Frontmatter lines as a person might edit them: comments, odd spacing, other YAML.
+HAND_LINE = st.one_of(
+    st.builds(lambda k, v: f"{k}: {v}", KEYS, st.lists(PIECES, max_size=5).map("".join)),
+    st.builds(lambda k, vs: f"{k}: [{', '.join(vs)}]", KEYS, st.lists(ONE_LINE, max_size=3)),
+    st.sampled_from(["# a comment", "  indented: x", "- item", "key:", "key:value", "..."]),
+)
+
+
+@given(st.lists(HAND_LINE, min_size=1, max_size=6), ONE_LINE)
+@settings(max_examples=800)
+def test_an_edited_frontmatter_is_read_as_python_frontmatter_reads_it_or_left_to_it(
+    lines: list[str], body: str
+) -> None:
+    text = "---\n" + "\n".join(lines) + f"\n---\n{body}\n"
+    read = yamlhead.load(text)
+    if read is None:
+        return
+    try:
+        expected = frontmatter_parse(text)
+    except yaml.YAMLError:
+        raise AssertionError(f"read what PyYAML refuses: {text!r}") from None
+    assert read == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nid: x\ntype: fact\ncreated: 2026-12-01T00:49:34Z\ntags: []\n---\nb\n",  # a date
+        "---\nid: x\ntype: fact # why\ntags: []\n---\nb\n",  # a comment
+        "---\nid: x\ntype: &a fact\ntags: []\n---\nb\n",  # an anchor
+        "---\nid: x\ntype: fact\ntags:\n- a\n---\nb\n",  # a block list
+        "---\nid: x\ndescription: two\n  lines\ntags: []\n---\nb\n",  # a folded value
+        "---\nid: x\ntype: yes\ntags: []\n---\nb\n",  # a YAML 1.1 boolean
+    ],
+)
+def test_other_yaml_is_left_to_pyyaml(text: str) -> None:
+    assert yamlhead.load(text) is None
+
+
+def test_reading_a_record_needs_no_pyyaml(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    record = Record(id=new_id(), key="k", type="fact", description="d: x", body="b", tags=("t",))
+    (tmp_path / "k.md").write_text(render(record))
+    code = (
+        "import sys; from pathlib import Path; from brain.home.records import load; "
+        f"r = load(Path({str(tmp_path / 'k.md')!r})); "
+        "assert 'yaml' not in sys.modules and 'frontmatter' not in sys.modules; "
+        "print(r.description)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "d: x\n"

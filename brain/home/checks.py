@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from brain.errors import BrainError
-from brain.home.records import Record, SecretKeyError, key_holds_secret
+from brain.home.keysecrets import SecretKeyError, key_holds_secret
+from brain.home.records import Record
 from brain.home.redact import redact, redact_fields
 
 # Control characters other than tab and newline, kept out of commit messages.

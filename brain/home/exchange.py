@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 from brain.home.checks import redacted
-from brain.home.records import FIELDS, Record, iso, new_id, utcnow, validate_new_key
+from brain.home.keysecrets import validate_new_key
+from brain.home.records import FIELDS, Record, iso, new_id, utcnow
 from brain.home.redact import redact
 
 if TYPE_CHECKING:

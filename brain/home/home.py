@@ -33,7 +33,6 @@ from brain.home.records import (
     new_id,
     slugify,
     utcnow,
-    validate_new_key,
 )
 from brain.home.results import ConfigValue, ListResult, Problem, ShowResult
 
@@ -244,6 +243,8 @@ class Home:
         if not body:
             raise BrainError("nothing to remember: the text is empty")
         if key is not None:
+            from brain.home.keysecrets import validate_new_key
+
             key = validate_new_key(key)
         else:
             from brain.home.scope import projects_of, scoped_key

@@ -1,4 +1,4 @@
-"""A record's frontmatter written without loading PyYAML, byte for byte as PyYAML would.
+"""A record's frontmatter written and read without PyYAML, exactly as PyYAML would.
 
 Importing PyYAML costs a write ~10 ms (its reader compiles one large Unicode class), more
 than rendering a record. Most frontmatter is a flat mapping of short one-line strings,
@@ -7,6 +7,12 @@ numbers and lists of strings: :func:`dump` writes exactly what
 width=1000)`` writes for those, and answers None for anything else (a nested mapping, a
 line break, a tab, a leading space, a line near PyYAML's width), which the caller then
 hands to PyYAML. ``tests/test_yamlhead.py`` compares the two on generated metadata.
+
+:func:`load` reads back what :func:`dump` writes (and a file edited by hand in the same
+shapes): ``key: value`` lines of plain or single-quoted strings, integers, decimals,
+``true``/``false`` and flow lists of strings, as python-frontmatter and PyYAML's safe
+loader read them; anything else (a comment, a multi-line value, a date left unquoted,
+an anchor) answers None, and the caller reads the file with python-frontmatter.
 
 The style rules below are PyYAML's (``Emitter.analyze_scalar``, ``choose_scalar_style``)
 and the patterns are its implicit resolvers (``yaml/resolver.py``, MIT licence), cut down
@@ -19,7 +25,7 @@ import math
 import re
 from typing import Any
 
-__all__ = ["dump"]
+__all__ = ["dump", "load"]
 
 # PyYAML folds a line once it passes its width (1000 as brain asks); lines kept well
 # short of it are never folded.
@@ -141,3 +147,88 @@ def _indicators(text: str) -> tuple[bool, bool]:
         elif ch == "#" and text[i - 1] in _BLANKS:
             flow = block = True
     return flow, block
+
+
+# python-frontmatter's boundary between the frontmatter and the body.
+_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)
+_LINE = re.compile(r"([a-z][a-z0-9_]*): (.+)")
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+")
+_QUOTED = re.compile(r"'((?:[^']|'')*)'")
+_SEPARATOR = ", "
+
+
+class _Unread(Exception):
+    """A value outside the shapes :func:`load` reads."""
+
+
+def load(text: str) -> tuple[dict[str, Any], str] | None:
+    """``frontmatter.parse(text)`` for frontmatter of the shapes :func:`dump` writes;
+    None for anything else."""
+    text = text.strip()
+    if not _BOUNDARY.match(text):
+        return None
+    parts = _BOUNDARY.split(text, 2)
+    if len(parts) != 3:
+        return None
+    meta: dict[str, Any] = {}
+    try:
+        for line in parts[1].split("\n"):
+            if not line:
+                continue
+            match = _LINE.fullmatch(line)
+            if match is None or match[1] in meta or _NOT_STR.fullmatch(match[1]):
+                return None
+            meta[match[1]] = _read(match[2])
+    except _Unread:
+        return None
+    return (meta, parts[2].strip()) if meta else None
+
+
+def _read(raw: str) -> Any:
+    if raw.startswith("["):
+        return _read_sequence(raw)
+    if raw.startswith("'"):
+        match = _QUOTED.fullmatch(raw)
+        if match is None or not _printable(match[1]):
+            raise _Unread
+        return match[1].replace("''", "'")
+    if _INT.fullmatch(raw):
+        return int(raw)
+    if _DECIMAL.fullmatch(raw):
+        return float(raw)
+    if raw in ("true", "false"):
+        return raw == "true"
+    if _string(raw, flow=False) != raw:
+        raise _Unread  # PyYAML would not write it plain: it may read it otherwise
+    return raw
+
+
+def _read_sequence(raw: str) -> list[str]:
+    """A flow list of strings as :func:`_sequence` writes it: ``[a, 'b: c']``."""
+    if raw == "[]":
+        return []
+    if not raw.endswith("]"):
+        raise _Unread
+    items: list[str] = []
+    pos, last = 1, len(raw) - 1
+    while True:
+        if raw.startswith("'", pos):
+            match = _QUOTED.match(raw, pos)
+            if match is None or not _printable(match[1]):
+                raise _Unread
+            items.append(match[1].replace("''", "'"))
+            pos = match.end()
+        else:
+            comma = raw.find(",", pos)
+            end = last if comma < 0 else comma
+            item = raw[pos:end]
+            if not item or _string(item, flow=True) != item:
+                raise _Unread
+            items.append(item)
+            pos = end
+        if pos == last:
+            return items
+        if not raw.startswith(_SEPARATOR, pos):
+            raise _Unread
+        pos += len(_SEPARATOR)

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from brain.home.records import key_holds_secret, slugify
+from brain.home.keysecrets import key_holds_secret
+from brain.home.records import slugify
 from brain.home.redact import redact
 
 if TYPE_CHECKING:

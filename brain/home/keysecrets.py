@@ -1,0 +1,114 @@
+"""Which record keys hold a credential: a key becomes a file name, a commit message and
+a journal line, so a key that holds a secret is refused whole, never redacted."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from brain.errors import BrainError
+from brain.home.patterns import lazy
+from brain.home.records import TOKENISH, validate_key
+
+__all__ = ["SecretKeyError", "key_holds_secret", "validate_new_key"]
+
+# Runs in a key that are plainly not credentials, however token-like: an OpenSSH public
+# key (its base64 starts with the key type's name), a hex id labelled as one
+# (``request-id-4bf9...``), and a run repeating a short unit (``deadbeefdeadbeef...``,
+# a test vector: a credential is random).
+_INNOCENT = lazy(
+    r"aaaa(?:[bc]3nzac1|e2vjzhnh|gnnrlxnzac1)[a-z0-9]*(?:-[a-z]*\d[a-z0-9]*)*"
+    r"|(?<=id-)[0-9a-f]{32,64}(?![a-z0-9])"
+    r"|(?<![a-z0-9])([a-z0-9]{1,8})\1{3,}(?![a-z0-9])"
+    # Labelled public: a public key block, a certificate or an image, to the end...
+    r"|(?<![a-z0-9])(?:begin-(?:[a-z0-9]+-){0,3}(?:public-key(?:-block)?|certificate)"
+    r"|image-[a-z]+-base64)-.*"
+    # ... a run after a label that says public or digest...
+    r"|(?<![a-z0-9])(?:(?:public-?key|pk-live|pk-test|h1|nix-store|ipfs|checksum|integrity"
+    r"|hash|sha1|sha256|sha512|md5|digest|tx|event)-)+[a-z0-9]+|pk-eyj[a-z0-9]+"
+    # ... or a format that labels itself: age and bech32 public keys, an address, an IPFS CID.
+    r"|(?<![a-z0-9])(?:age1[a-z0-9]{58}|bc1[a-z0-9]{25,62}|0x[0-9a-f]{40}|bafy[a-z0-9]{50,})"
+    r"(?![a-z0-9])"
+)
+# A password word followed, within three words, by a number or a word with a digit after
+# a letter: the slug of ``DB_PASSWORD=correct-horse-9`` or ``password hunter2``.
+# ``password-reset-flow`` or ``password-stored-in-1password`` names a fact and is fine.
+# ``password-min-length-12`` states a policy, not a password.
+_POLICY = r"(?:min|max|minimum|maximum|length|len|size|chars?|characters|digits|count|days|age)"
+_PASSWORD_VALUE = lazy(
+    rf"pass(?:word|wd|phrase|code)-(?:(?!{_POLICY}-)[a-z0-9]+-){{0,2}}"
+    rf"(?:[a-z0-9]*[a-z][0-9][a-z0-9]*|[0-9]+(?!-{_POLICY}(?![a-z0-9])))(?![a-z0-9])"
+)
+
+
+# What a slug keeps of a credential in context: the password of a URL or of a
+# ``curl -u``/``mysql -p`` flag (8+ letters and digits, two digits or more, within three
+# words of the scheme or command); a UUID or hex run right after a credential word
+# (``consul-http-token-<uuid>``); a 40-hex run after a token prefix whose body is 40 hex
+# (``sbp-<hex>``), which alone would pass for a commit id.
+@cache
+def _in_context() -> re.Pattern[str]:
+    from brain.home.secret_rules import PREFIXED  # writes only: reading records never needs it
+
+    hex_bodied = sorted(
+        {
+            m[1].lower()
+            for _, p in PREFIXED
+            if "0-9]{40}" in p and (m := re.match(r"([A-Za-z]+)[_-]", p))
+        }
+    )
+    return re.compile(
+        r"(?<![a-z0-9])(?:postgres(?:ql)?|mysql|mariadb|mongodb|rediss?|amqps?|https?|s?ftp|smtp"
+        r"|ldaps?|curl|sshpass)-(?:[a-z0-9]+-){0,3}"
+        r"(?=[a-z0-9]{8,}(?![a-z0-9]))(?=[a-z0-9]*[a-z])(?:[a-z]*[0-9]){2}[a-z0-9]*"
+        r"|(?<![a-z0-9])(?:token|secret|pat|password|passwd|pwd|apikey|credentials?"
+        r"|(?:api|app|admin|sdk|secret|access|auth|private|master|encryption)-key)"
+        r"-(?:[a-z]{2,5}-)?"
+        r"(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})"
+        r"(?![0-9a-f])"
+        rf"|(?<![a-z0-9])(?:{'|'.join(hex_bodied)})-(?:[a-z0-9]+-){{0,2}}[0-9a-f]{{40}}"
+        r"(?![0-9a-f])"
+    )
+
+
+def key_holds_secret(key: str) -> bool:
+    """Whether a key carries a credential: a known token shape (in any case, with its
+    separators written as hyphens), a password word followed by a value, or a long
+    token-like run (32+ hex characters, or 24+ letters and digits mixed) that is not
+    plainly innocent. Keys become file names, commit messages and journal lines, so a
+    key is checked whole, never redacted."""
+    from brain.home.redact import find_secrets  # reading records never needs the filter
+
+    lowered = key.lower()
+    if TOKENISH.search(_INNOCENT.sub("-", lowered)) or _PASSWORD_VALUE.search(lowered):
+        return True
+    if _in_context().search(lowered):
+        return True
+    # A slug of "password is hunter2" still says it; a slug of ghp_... or AKIA...
+    # lost its underscore or its case.
+    renderings = (key.replace("-", " "), key.replace("-", "_"), key.upper().replace("-", "_"))
+    if any(find_secrets(text) for text in renderings):
+        return True
+    # A token glued to the word before it by a hyphen ("with-pul-...") is checked alone.
+    starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
+    return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
+
+
+class SecretKeyError(BrainError):
+    """A key for a new record holds what looks like a credential."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the key holds what looks like a credential (a token, a password or a long hex string)",
+            hint="name the fact, not its value (e.g. --key deploy-token-location); keys become "
+            "file names and commit messages. A hex id or digest may stay if labelled "
+            "(sha256-..., request-id-...)",
+        )
+
+
+def validate_new_key(key: str) -> str:
+    """:func:`validate_key` for a key about to be written, refusing one that holds a
+    credential without repeating it in the message."""
+    if key_holds_secret(key):
+        raise SecretKeyError()
+    return validate_key(key)
