@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -138,6 +139,42 @@ def test_writes_while_git_packs_the_home_lose_nothing(home: Path) -> None:
     assert {f"memories/{k}.md" for k in keys} <= at_head
     assert commit_count(home) == 2 + len(keys)
     assert [brain.show(k).record.key for k in keys] == keys
+
+
+# What git's packing does to the object folders it empties (prune-packed, prune): rmdir
+# each one, as often as it can, until told to stop.
+_SWEEPER = """
+import os, sys
+objects, stop = sys.argv[1], sys.argv[2]
+folders = [os.path.join(objects, f"{n:02x}") for n in range(256)]
+while not os.path.exists(stop):
+    for folder in folders:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass
+"""
+
+
+def test_writes_while_git_removes_the_object_folders_it_emptied_all_land(
+    home: Path, tmp_path: Path
+) -> None:
+    brain, _ = Brain.init(home)
+    stop = tmp_path / "stop"
+    sweeper = subprocess.Popen(
+        [sys.executable, "-c", _SWEEPER, str(home / ".git" / "objects"), str(stop)]
+    )
+    keys = [f"swept-{n}" for n in range(120)]
+    try:
+        for key in keys:  # a few in a hundred lose their folder mid-write, unless retried
+            brain.remember(f"Written while folders go, {key}.", key=key)
+    finally:
+        stop.touch()
+        sweeper.wait()
+    assert commit_count(home) == 1 + len(keys)
+    assert git(home, "fsck", "--strict", "--no-progress") == ""
+    at_head = set(git(home, "ls-tree", "--name-only", "HEAD", "memories/").split())
+    assert {f"memories/{k}.md" for k in keys} <= at_head
 
 
 def test_the_home_is_set_up_for_many_files_and_cheap_commits(home: Path) -> None:
