@@ -297,7 +297,7 @@ def tracked_files(home: Path, *paths: str) -> list[str]:
 # -- locks and operations under way ------------------------------------------------
 
 
-def _git_running_in(home: Path, since: float) -> bool:
+def git_running_in(home: Path, since: float) -> bool:
     """Whether a git process that started before ``since`` (a lock's mtime) works in
     ``home``: only such a process can hold that lock.
 
@@ -388,7 +388,7 @@ def clear_stale_locks(home: Path, wait: float = 1.0) -> list[str]:
         time.sleep(0.05)
         stale = [p for p in stale if p.exists()]
     oldest = min((p.stat().st_mtime for p in stale if p.exists()), default=time.time())
-    if stale and _git_running_in(home, oldest):
+    if stale and git_running_in(home, oldest):
         return []
     for lock in stale:
         lock.unlink(missing_ok=True)
