@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
+from brain.home import packing
 from brain.sessions.harvest import harvest
 from tests.helpers import cli, cli_json, git, status
 from tests.test_harvest_trees import NOW, age, claude_session
@@ -73,6 +74,7 @@ def test_brain_dir_replaced_by_a_file_says_what_to_do(brain: Brain, home: Path) 
 
 def test_a_home_without_git_can_be_made_whole_again(brain: Brain, home: Path) -> None:
     brain.remember("kept fact", key="kept")
+    assert packing.wait_for_background_gc(home)  # a gc the write started ends first
     shutil.rmtree(home / ".git")
     result = cli("list")
     assert result.exit_code == 1

@@ -19,6 +19,8 @@ import fcntl, os, sys, time
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
 fcntl.flock(fd, fcntl.LOCK_EX)
 beat = sys.argv[2]
+with open(beat, "w") as fh:  # there to read before the waiter is told the lock is held
+    fh.write("held")
 open(beat + ".held", "w").close()
 for n in range(int(sys.argv[3])):
     with open(beat, "w") as fh:  # progress, as a commit would be
@@ -38,12 +40,13 @@ def _holder(lock: Path, beat: Path, beats: int, linger: float = 0) -> subprocess
 
 def test_a_waiter_outlasts_its_timeout_while_the_holder_progresses(tmp_path: Path) -> None:
     lock, beat = tmp_path / "lock", tmp_path / "beat"
-    proc = _holder(lock, beat, beats=12)  # holds ~1.2 s
+    proc = _holder(lock, beat, beats=25)  # holds ~2.5 s, a beat every 0.1 s
     started = time.monotonic()
-    with home_lock(lock, timeout=0.5, progress=lambda: beat.read_text()):
+    # Ten beats' room: a holder kept off the CPU a while by a loaded machine still beats.
+    with home_lock(lock, timeout=1.0, progress=lambda: beat.read_text()):
         waited = time.monotonic() - started
     proc.wait()
-    assert waited > 0.5
+    assert waited > 1.0
 
 
 def test_a_waiter_gives_up_when_nothing_moves(tmp_path: Path) -> None:

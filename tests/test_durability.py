@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from brain.api import Brain
+from brain.home import packing
 from brain.home.records import load
 from tests.helpers import commit_count, git
 
@@ -45,6 +46,8 @@ def test_eight_concurrent_writers(home: Path) -> None:
     assert [p.wait(timeout=300) for p in procs] == [0] * 8
     assert len(list((home / "memories").glob("*.md"))) == 200
     assert commit_count(home) == 201
+    # fsck reads .git while the packing a write started may still move objects there.
+    assert packing.wait_for_background_gc(home)
     subprocess.run(["git", "-C", str(home), "fsck", "--strict"], check=True, capture_output=True)
     lines = (home / "journal.jsonl").read_text().splitlines()
     entries = [json.loads(line) for line in lines]  # every line whole
@@ -71,6 +74,7 @@ def test_writer_killed_at_random_points_leaves_a_valid_home(home: Path) -> None:
         brain = Brain.open(home)
         result = brain.remember("after the crash", key="after-crash")
         assert git(home, "rev-parse", "HEAD").strip() == result.commit
+    assert packing.wait_for_background_gc(home)
     subprocess.run(["git", "-C", str(home), "fsck"], check=True, capture_output=True)
     assert not list((home / "memories").glob(".*.tmp"))
 

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -41,10 +42,13 @@ GOOD = {
 }
 
 
-def _closed_port() -> int:
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A port of 127.0.0.1 where a connection is refused: bound and never listened on,
+    and held so for the test, so no other test's server takes it meanwhile."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        yield int(sock.getsockname()[1])
 
 
 def test_valid_answer_through_real_http(fake_model: FakeModel) -> None:
@@ -135,8 +139,8 @@ def test_schema_failure_twice_raises_model_output_error(fake_model: FakeModel) -
     assert isinstance(caught.value, BrainError)
 
 
-def test_dead_endpoint_fails_fast_naming_the_model() -> None:
-    api_base = f"http://127.0.0.1:{_closed_port()}/v1"
+def test_dead_endpoint_fails_fast_naming_the_model(closed_port: int) -> None:
+    api_base = f"http://127.0.0.1:{closed_port}/v1"
     started = time.monotonic()
 
     with pytest.raises(ModelError) as caught:
@@ -159,8 +163,8 @@ def test_dead_endpoint_fails_fast_naming_the_model() -> None:
     assert type(caught.value.__cause__).__module__.startswith("litellm")
 
 
-def test_missing_key_says_which_setting() -> None:
-    api_base = f"http://127.0.0.1:{_closed_port()}"
+def test_missing_key_says_which_setting(closed_port: int) -> None:
+    api_base = f"http://127.0.0.1:{closed_port}"
     model = "anthropic/claude-3-5-haiku-20241022"
     with pytest.raises(ModelError) as caught:
         complete_json(

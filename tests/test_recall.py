@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
+from brain.home import packing
 from brain.home import remote as sync
 from brain.home.journal import machine_name
 from brain.index.rank import parse_time
@@ -419,6 +420,7 @@ def _use_counts(home: Path) -> dict[str, int]:
 
 def _rebuilt_use_counts(home: Path, tmp: Path) -> dict[str, int]:
     copy = tmp / "copy"
+    assert packing.wait_for_background_gc(home)  # no folder of .git goes away under the copy
     shutil.copytree(home, copy)
     assert cli("--home", str(copy), "index", "--rebuild").exit_code == 0
     return _use_counts(copy)

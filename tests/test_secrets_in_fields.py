@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
+from brain.home import packing
 from tests.helpers import cli, git
 
 GH_TOKEN = "ghp_Zk3Lm9Qx2Wv7Rt5Yp8Nb4Hc6Jd1Fg0Se2Ua3"
@@ -24,6 +25,7 @@ def brain(home: Path) -> Brain:
 
 def everything_on_disk(home: Path) -> str:
     """Every file of the home and every commit's message and diff."""
+    assert packing.wait_for_background_gc(home)  # no folder of .git goes away under the walk
     files = [p for p in home.rglob("*") if p.is_file() and ".git" not in p.parts]
     texts = [p.read_text(errors="replace") for p in files]
     return "\n".join(texts) + git(home, "log", "-p", "--all")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
+from brain.home import packing
 from brain.home.journal import machine_id
 from tests.helpers import cli, cli_json, commit_count, git, run_brain
 from tests.test_harvest_trees import (
@@ -143,6 +144,7 @@ def test_sessions_import_registers_a_native_transcript(
     data = json.loads((home / "harvest" / f"{machine_id()}-brain.json").read_text())
     assert [s["session_id"] for s in data["sessions"]] == ["aster-20260822-01"]
     assert data["sessions"][0]["path"] == str(src)
+    assert packing.wait_for_background_gc(home)  # no folder of .git goes away under the walk
     assert not list(home.rglob("session.jsonl"))  # the transcript stays outside the home
     assert cli_json("sessions", "show", "aster")["session"]["project"] == "/src/damage-control"
 

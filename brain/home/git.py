@@ -42,6 +42,14 @@ LOCK_WAIT = 5.0  # seconds a git command waits for another process's git lock
 # git's messages in English whatever the person's locale: a held lock is recognised by
 # its message, and an error reads the same in every bug report.
 _C_LOCALE = {"LC_ALL": "C", "LANGUAGE": "C"}
+# git's packing (the background ``gc --auto`` a write starts, see brain.home.packing)
+# removes each folder of .git/objects it leaves empty. A command writing an object
+# into that folder at that moment fails: git makes a missing folder again once, and
+# the rmdir can land between that and the temporary file it then creates.
+_FOLDER_GONE = "unable to create temporary file: No such file or directory"
+# Commands that write objects and at most git's index, in one locked step: one that
+# failed has changed nothing (loose objects nothing refers to aside), so it may run again.
+_REPEATABLE = frozenset({"update-index", "write-tree", "commit-tree"})
 
 
 class RepoError(BrainError):
@@ -103,7 +111,9 @@ def run_git(
 
     A lock file held by another git process (the person's own command, or an orphaned
     child of a killed writer) is waited out for up to :data:`LOCK_WAIT` seconds: either
-    lets go within moments, and a command refused for a lock has changed nothing.
+    lets go within moments, and a command refused for a lock has changed nothing. A
+    command that writes objects, refused because git's packing removed the folder it
+    was writing into (see :data:`_FOLDER_GONE`), runs again: the next try makes it.
 
     Args:
         home: the repository to run in (``git -C``).
@@ -138,7 +148,10 @@ def run_git(
         if done.returncode in ok:
             return GitOutput(done.returncode, done.stdout)
         stderr = done.stderr.decode("utf-8", "replace")
-        if ".lock': File exists" not in stderr:
+        gone = _FOLDER_GONE in stderr and _verb(command) in _REPEATABLE
+        if gone and time.monotonic() < deadline:
+            continue  # the next try makes the folder again
+        if gone or ".lock': File exists" not in stderr:
             raise _failed(command, done.returncode, stderr)
         if time.monotonic() >= deadline:
             raise RepoError(
@@ -156,12 +169,15 @@ def _detail(stderr: str) -> str:
     return " ".join(stderr.split())
 
 
-def _failed(command: list[str], returncode: int, stderr: str) -> RepoError:
-    # Name the verb, not the options before it (``--no-optional-locks status``).
+def _verb(command: list[str]) -> str:
+    # The verb, not the options before it (``--no-optional-locks status``).
     args = command[3:] if command[1:2] == ["-C"] else command[1:]
-    verb = next((a for a in args if not a.startswith("-")), "")
+    return next((a for a in args if not a.startswith("-")), "")
+
+
+def _failed(command: list[str], returncode: int, stderr: str) -> RepoError:
     return RepoError(
-        f"git {verb} failed: {_detail(stderr) or f'exit status {returncode}'}",
+        f"git {_verb(command)} failed: {_detail(stderr) or f'exit status {returncode}'}",
         command=command,
         returncode=returncode,
         stderr=stderr,
@@ -281,7 +297,7 @@ def tracked_files(home: Path, *paths: str) -> list[str]:
 # -- locks and operations under way ------------------------------------------------
 
 
-def _git_running_in(home: Path, since: float) -> bool:
+def git_running_in(home: Path, since: float) -> bool:
     """Whether a git process that started before ``since`` (a lock's mtime) works in
     ``home``: only such a process can hold that lock.
 
@@ -372,7 +388,7 @@ def clear_stale_locks(home: Path, wait: float = 1.0) -> list[str]:
         time.sleep(0.05)
         stale = [p for p in stale if p.exists()]
     oldest = min((p.stat().st_mtime for p in stale if p.exists()), default=time.time())
-    if stale and _git_running_in(home, oldest):
+    if stale and git_running_in(home, oldest):
         return []
     for lock in stale:
         lock.unlink(missing_ok=True)

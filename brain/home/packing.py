@@ -26,7 +26,7 @@ import os
 import time
 from pathlib import Path
 
-from brain.home.git import RepoError, run_git
+from brain.home.git import RepoError, git_running_in, run_git
 
 GC_AUTO = 256
 # git's settings for the home, set when brain makes or clones it, and at the first write
@@ -122,11 +122,17 @@ def keep_packed(home: Path, *, wait: bool = False) -> bool:
 
 
 def wait_for_background_gc(home: Path, timeout: float = 60.0) -> bool:
-    """Wait until no ``git gc`` works in the home (git's ``gc.pid`` is gone); return
-    whether it finished within ``timeout``. For a caller about to remove or copy the
-    whole home: the gc a write started may still be moving its objects."""
+    """Wait until no ``git gc`` works in the home; return whether it finished within
+    ``timeout``. For a caller about to remove, copy or check the whole home: the gc a
+    write started may still be moving its objects.
+
+    git's ``gc.pid`` alone does not tell: the background gc takes it again only after
+    the write's ``gc --auto`` has returned. So where processes can be listed (Linux),
+    any git working in the home is waited for too.
+    """
     end = time.monotonic() + timeout
-    while (home / ".git" / "gc.pid").exists():
+    listed = os.path.isdir("/proc")
+    while (home / ".git" / "gc.pid").exists() or (listed and git_running_in(home, time.time())):
         if time.monotonic() >= end:
             return False
         time.sleep(0.05)
