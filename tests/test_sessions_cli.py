@@ -104,6 +104,21 @@ def test_sessions_list_filters(brain: Brain) -> None:
     assert text[0].startswith("55604662-cf2  claude  2026-02-10T21:16     9 turns  /home/marco")
 
 
+def test_sessions_list_knows_a_project_by_its_git_checkout(brain: Brain, tmp_path: Path) -> None:
+    checkout = tmp_path / "src" / "shop"
+    (checkout / ".git").mkdir(parents=True)
+    (checkout / "web").mkdir()
+    session = claude_session()
+    cwd = str(checkout / "web")
+    session.write_text(session.read_text().replace("/home/marco/projects/spotter", cwd))
+    _old(session)
+    cli("harvest")
+    for name in ("shop", str(checkout), cwd, "web"):
+        found = cli_json("sessions", "list", "--project", name)
+        assert [s["session_id"] for s in found] == [CLAUDE_ID], name
+    assert cli_json("sessions", "list", "--project", "spotter") == []
+
+
 def test_sessions_show_by_prefix(brain: Brain) -> None:
     _old(claude_session())
     cli("harvest")

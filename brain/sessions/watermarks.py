@@ -261,16 +261,25 @@ def list_sessions(
     Args:
         home: the home.
         source: only this adapter's sessions.
-        project: a project path or its basename.
+        project: a project path, its basename, or the name of its git checkout (a
+            session started in ``~/src/shop/web`` is in project ``shop`` as its memories
+            are, when that checkout is on this machine).
     """
+    from functools import cache
+
+    from brain.home.scope import project_name
+
+    named = cache(project_name)  # one walk up per working directory, not per session
+    wanted = None if project is None else {project, project.rstrip("/"), named(project)}
     return [
         ref
         for ref in harvested_sessions(home)
         if (source is None or ref.source == source)
         and (
-            project is None
-            or (ref.project or "") in (project, project.rstrip("/"))
+            wanted is None
+            or (ref.project or "") in wanted
             or Path(ref.project or "").name == project
+            or (ref.project is not None and named(ref.project) in wanted)
         )
     ]
 
