@@ -65,7 +65,14 @@ def test_tools_are_listed_with_guidance_and_annotations(brain: Brain, tmp_path: 
     assert "git history" in remember and "one-off task state" in remember
     assert set(tools["recall"].input_schema["properties"]) == {"query", "k", "type", "tag", "since"}
     assert tools["recall"].input_schema["required"] == ["query"]
-    assert set(tools["remember"].input_schema["properties"]) == {"text", "key", "type", "tags"}
+    assert set(tools["remember"].input_schema["properties"]) == {
+        "text",
+        "key",
+        "type",
+        "tags",
+        "everywhere",
+    }
+    assert tools["remember"].input_schema["properties"]["everywhere"]["type"] == "boolean"
 
 
 def test_remember_recall_read_forget_round_trip(brain: Brain, tmp_path: Path) -> None:
@@ -110,6 +117,40 @@ def test_remember_recall_read_forget_round_trip(brain: Brain, tmp_path: Path) ->
     assert git(brain.path, "log", "-1", "--format=%s").strip() == "forget: pkg-manager"
     assert commit_count(brain.path) == commits + 2
     assert not (brain.path / "memories" / "pkg-manager.md").exists()
+
+
+def test_what_an_agent_remembers_in_a_project_stays_in_that_project(
+    brain: Brain, tmp_path: Path
+) -> None:
+    shop = tmp_path / "shop"
+    (shop / ".git").mkdir(parents=True)
+    (shop / "web").mkdir()
+    brain.remember("The user indents with tabs.", key="indent-style", type="preference")
+
+    async def body(client: Any) -> list[Any]:
+        calls = [
+            {"text": "Use pnpm here; npm breaks the lockfile.", "key": "pkg-manager"},
+            {"text": "Deploys of the shop go out on Tuesdays."},
+            {"text": "The user writes commit messages in English.", "everywhere": True},
+            {"text": "The user indents with tabs, width 4.", "key": "indent-style"},
+        ]
+        return [(await client.call_tool("remember", c)).structured_content for c in calls]
+
+    pkg, deploys, english, indent = with_client(brain.path, shop / "web", body)
+    assert pkg["key"] == "pkg-manager-shop"
+    assert brain.show("pkg-manager-shop").record.tags == ("project:shop",)
+    assert deploys["key"].endswith("-shop")
+    assert brain.show(deploys["key"]).record.tags == ("project:shop",)
+    assert brain.show(english["key"]).record.tags == ()  # said to hold everywhere
+    assert indent["key"] == "indent-style"  # a correction keeps the record where it is
+    assert brain.show("indent-style").record.tags == ()
+
+    # Outside any git checkout nothing names a project: the record is the person's own.
+    async def outside(client: Any) -> Any:
+        return await client.call_tool("remember", {"text": "x y z", "key": "loose"})
+
+    assert with_client(brain.path, tmp_path, outside).structured_content["key"] == "loose"
+    assert brain.show("loose").record.tags == ()
 
 
 def test_errors_are_tool_errors_the_model_can_read(brain: Brain, tmp_path: Path) -> None:
@@ -230,7 +271,11 @@ def test_tools_are_listed_as_the_sdk_lists_the_same_python_signatures(
         since: str | None = None,
     ) -> dict[str, Any]: ...
     def remember(
-        text: str, key: str | None = None, type: str = "fact", tags: list[str] | None = None
+        text: str,
+        key: str | None = None,
+        type: str = "fact",
+        tags: list[str] | None = None,
+        everywhere: bool = False,
     ) -> dict[str, Any]: ...
     def forget(key: str) -> dict[str, Any]: ...
     def read(key: str) -> dict[str, Any]: ...

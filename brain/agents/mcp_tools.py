@@ -48,7 +48,9 @@ REMEMBER_DOC = (
     "progress notes; anything already visible in the repository or its git history; guesses. "
     "Write one self-contained fact in plain sentences. Reusing a key replaces (supersedes) "
     "that record, which is how to correct it. type: fact, preference, decision, lesson, "
-    "instruction. tags: e.g. project:<name>."
+    "instruction. A new record belongs to the project (git checkout) you work in, and its "
+    "key ends in -<project>; set everywhere to true for what holds in all of the user's "
+    "projects (a personal preference). A reused key keeps the record where it is."
 )
 FORGET_DOC = (
     "Delete a record from long-term memory by key (one git commit; the text stays in git "
@@ -147,9 +149,18 @@ def _recall(
 
 
 def _remember(
-    home: Path, project: Path | None, text: str, key: Any, type: str, tags: Any
+    home: Path, project: Path | None, text: str, key: Any, type: str, tags: Any, everywhere: bool
 ) -> dict[str, Any]:
-    result = _open(home).remember(text, key=key, type=type, tags=tags or (), source="mcp")
+    from brain.home.scope import PROJECT_TAG, checkout_name, projects_of, scoped_key
+
+    brain, tags = _open(home), list(tags or ())
+    # What an agent learns in a project stays there, unless it says the fact holds in
+    # every project or corrects a record that exists (which keeps its place).
+    name = checkout_name(project) if project is not None and not everywhere else None
+    if name and not projects_of(tags) and (key is None or brain.previous(key) is None):
+        tags.append(PROJECT_TAG + name)
+        key = scoped_key(key, name) if key is not None else None
+    result = brain.remember(text, key=key, type=type, tags=tags, source="mcp")
     return dict(to_jsonable(result))
 
 
@@ -199,6 +210,7 @@ TOOLS: dict[str, Tool] = {
                 _optional("key"),
                 Param("type", "string", "fact"),
                 Param("tags", "array", None, nullable=True),
+                Param("everywhere", "boolean", False),
             ),
             _WRITING,
             _remember,
@@ -227,13 +239,23 @@ def _coerce(param: Param, value: Any) -> Any:
             return int(value)
         if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
             return int(value)
+    if param.kind == "boolean":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
     if param.kind == "array":
         if isinstance(value, str):  # some clients send a list as JSON text
             with contextlib.suppress(ValueError, RecursionError):
                 value = json.loads(value)
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             return value
-    wanted = {"string": "a string", "integer": "an integer", "array": "a list of strings"}
+    wanted = {
+        "string": "a string",
+        "integer": "an integer",
+        "boolean": "true or false",
+        "array": "a list of strings",
+    }
     nullable = " or null" if param.nullable else ""
     raise ArgumentsError(
         f"'{param.name}' must be {wanted[param.kind]}{nullable}, not {json.dumps(value)}"

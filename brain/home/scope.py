@@ -24,6 +24,7 @@ from brain.home.records import KEY_MAX
 
 __all__ = [
     "PROJECT_TAG",
+    "checkout_name",
     "base_key",
     "key_suffix",
     "project_name",
@@ -95,6 +96,13 @@ def project_name(where: str | Path | None) -> str | None:
         path = path.resolve()
     root = _checkout(path)
     return (root.name if root is not None else re.split(r"[\\/]", str(path))[-1]) or None
+
+
+def checkout_name(where: str | Path) -> str | None:
+    """The name of the git checkout ``where`` is in on this machine, or None outside one
+    (a directory that is no project: the home folder, a scratch folder)."""
+    root = _checkout(Path(where))
+    return root.name if root is not None else None
 
 
 def _checkout(start: Path) -> Path | None:

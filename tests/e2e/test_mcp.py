@@ -62,9 +62,11 @@ def test_recall_and_remember_answer_in_the_first_turn(
     first = json.dumps(turns[0].body.get("tools"))
     assert "recall" in first and "remember" in first, agent.runs[-1].stderr[-3000:]
     assert "Deploys go out on Tuesdays" in html.unescape(turns[1].text)
-    shown = brain("show", "staging-reset")
+    # Learned in the project the agent works in: the record is that project's.
+    shown = brain("show", f"staging-reset-{project.name}")
     assert shown.returncode == 0, (
         shown.stderr,
         [i for i in turns[2].body.get("input", []) if "output" in str(i.get("type"))],
     )
     assert "staging database resets nightly" in shown.stdout
+    assert f"project:{project.name}" in shown.stdout
