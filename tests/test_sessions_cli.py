@@ -119,6 +119,29 @@ def test_sessions_list_knows_a_project_by_its_git_checkout(brain: Brain, tmp_pat
     assert cli_json("sessions", "list", "--project", "spotter") == []
 
 
+def test_a_harvested_session_too_old_to_extract_is_said_with_what_takes_it(
+    brain: Brain,
+) -> None:
+    _old(claude_session())  # the file is recent; the session's last turn is from February
+    cli("harvest")
+    said = cli("extract")
+    assert said.exit_code == 0
+    assert said.stdout == (
+        "nothing to extract; harvested and waiting: 1 older than max_rollout_age_days "
+        "(brain extract --all or --since Nd takes them this once)\n"
+    )
+    assert cli_json("extract", "--dry-run")["waiting"] == {
+        "too_old": 1,
+        "still_active": 0,
+        "retry_later": 0,
+    }
+    status = cli("status").stdout
+    assert "0 sessions pending (1 older than max_rollout_age_days" in status
+    taken = cli("extract", "--all")
+    assert taken.exit_code == 0 and "extract: 1 session" in taken.stdout
+    assert cli_json("status")["waiting_sessions"]["too_old"] == 0
+
+
 def test_sessions_show_by_prefix(brain: Brain) -> None:
     _old(claude_session())
     cli("harvest")

@@ -13,6 +13,17 @@ def _money(cost: float | None) -> str:
     return "price unknown" if cost is None else f"${cost:.4f}"
 
 
+def _waiting_text(waiting: dict[str, int]) -> str:
+    """Why harvested sessions wait, each with the setting or flag that moves it."""
+    parts = [
+        (waiting.get("too_old", 0), "older than max_rollout_age_days (brain extract --all or "
+         "--since Nd takes them this once)"),
+        (waiting.get("still_active", 0), "active within min_rollout_idle_hours"),
+        (waiting.get("retry_later", 0), "failed and waiting to retry (brain status says why)"),
+    ]  # fmt: skip
+    return "; ".join(f"{n} {why}" for n, why in parts if n)
+
+
 def _extract_text(result: Any) -> str:
     if result.disabled:
         return "memory generation is off (generate_memories / BRAIN_NO_GENERATE): nothing done"
@@ -48,7 +59,8 @@ def _extract_text(result: Any) -> str:
     if result.commit:
         lines.append(f"{result.message} [{result.commit[:9]}]")
     elif not result.sessions and not result.left:
-        lines.append("nothing to extract")
+        waits = _waiting_text(result.waiting)
+        lines.append("nothing to extract" + (f"; harvested and waiting: {waits}" if waits else ""))
     return "\n".join(lines)
 
 
@@ -196,7 +208,8 @@ def _status_text(s: Any) -> str:
         f"consolidation {s.models['consolidation']}"
         + (f" at {s.models['api_base']}" if s.models["api_base"] else ""),
         f"generation   {'on' if s.generate_memories else 'off'}",
-        f"extract      last {last('extract')}; {len(s.pending_sessions)} sessions pending",
+        f"extract      last {last('extract')}; {len(s.pending_sessions)} sessions pending"
+        + (f" ({waits})" if (waits := _waiting_text(s.waiting_sessions)) else ""),
         f"consolidate  last {last('consolidate')}; {s.raw_pending} raw memories pending "
         f"(threshold {s.consolidation_threshold})",
         f"memory       {s.records} records, {s.archived} archived, "

@@ -11,7 +11,7 @@ normal outcome); a dead endpoint stops the run before anything is written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -31,9 +31,9 @@ from brain.pipeline.pending import (
     SUMMARIES,
     UNSAFE,
     is_extracted,
-    pending_sessions,
     safe_id,
     session_label,
+    triage,
 )
 from brain.pipeline.runs import RawMemory, note_error, record_failures
 from brain.sessions.harvest import load_transcript
@@ -111,6 +111,8 @@ class ExtractResult:
         tokens, cost, commit, message: what the calls used; the commit (None: no write).
         disabled: memory generation is off; nothing was done.
         offline: the model runs locally at no cost (a dry run counts no tokens).
+        waiting: harvested sessions the run did not take, by why they wait
+            (``too_old``, ``still_active``, ``retry_later``; see ``pending.triage``).
     """
 
     run_id: str
@@ -125,6 +127,7 @@ class ExtractResult:
     dry_run: bool = False
     disabled: bool = False
     offline: bool = False
+    waiting: dict[str, int] = field(default_factory=dict)
 
     @property
     def memories(self) -> int:
@@ -177,10 +180,12 @@ def extract(
     if not dry_run:
         with home.transaction():
             runs.drop_dead_runs_output(home, SUMMARIES)
-    refs = pending_sessions(home, now=moment, only=sessions, max_age_days=max_age_days)
+    refs, waiting = triage(home, now=moment, only=sessions, max_age_days=max_age_days)
     if dry_run:
         plans = tuple(_plan(home, chosen, refs))
-        return ExtractResult(run_id, model, plans=plans, dry_run=True, offline=chosen.offline)
+        return ExtractResult(
+            run_id, model, plans=plans, dry_run=True, offline=chosen.offline, waiting=waiting
+        )
     budget = Budget(home.config.max_tokens_per_run)
     done, left, fatal = call_all(home, chosen, refs, budget, progress)
     if fatal is not None and not any(d.extraction is not None for d in done):
@@ -200,6 +205,7 @@ def extract(
         commit=sha,
         message=message,
         offline=chosen.offline,
+        waiting=waiting,
     )
 
 

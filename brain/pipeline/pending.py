@@ -40,6 +40,10 @@ def is_extracted(home: Home, ref: SessionRef) -> bool:
     return folder.is_dir() and any(folder.glob(pattern))
 
 
+# Why a harvested session that is not extracted yet waits (see :func:`triage`).
+TOO_OLD, STILL_ACTIVE, RETRY_LATER = "too_old", "still_active", "retry_later"
+
+
 def pending_sessions(
     home: Home,
     *,
@@ -57,11 +61,24 @@ def pending_sessions(
         max_age_days: this time, take sessions up to this old (``inf``: any age)
             instead of the ``max_rollout_age_days`` setting.
     """
+    return triage(home, now=now, only=only, max_age_days=max_age_days)[0]
 
+
+def triage(
+    home: Home,
+    *,
+    now: datetime | None = None,
+    only: Sequence[str] = (),
+    max_age_days: float | None = None,
+) -> tuple[list[SessionRef], dict[str, int]]:
+    """The pending sessions (:func:`pending_sessions`) and how many others, harvested and
+    not extracted yet, wait and why: :data:`TOO_OLD` (``max_rollout_age_days``),
+    :data:`STILL_ACTIVE` (``min_rollout_idle_hours``), :data:`RETRY_LATER` (a failure's
+    backoff)."""
     moment = now or datetime.now(UTC)
     config = home.config
     failed = pipeline_state(home).get("failed", {})
-    out, seen = [], set()
+    out, seen, waiting = [], set(), dict.fromkeys((TOO_OLD, STILL_ACTIVE, RETRY_LATER), 0)
     for ref in harvested_sessions(home, for_extraction=True):
         if only and ref.session_id not in only and session_label(ref) not in only:
             continue
@@ -71,25 +88,28 @@ def pending_sessions(
         if is_extracted(home, ref):
             continue
         failure = failed.get(session_label(ref))
-        if not only and not _due(ref, moment, config, failure, max_age_days):
+        why = None if only else _waits(ref, moment, config, failure, max_age_days)
+        if why is not None:
+            waiting[why] += 1
             continue
         out.append(ref)
-    return out
+    return out, waiting
 
 
-def _due(
+def _waits(
     ref: SessionRef,
     now: datetime,
     config: Config,
     failure: dict[str, Any] | None,
     max_age_days: float | None,
-) -> bool:
+) -> str | None:
+    """Why ``ref`` is not due yet, or None when it is."""
     last = parse_time(ref.last_activity) or parse_time(ref.started)
     days = config.max_rollout_age_days if max_age_days is None else max_age_days
     if last is not None:
         if (now - last).total_seconds() > days * 86_400:  # inf: timedelta cannot hold it
-            return False
+            return TOO_OLD
         if now - last < timedelta(hours=config.min_rollout_idle_hours):
-            return False
+            return STILL_ACTIVE
     retry = parse_time((failure or {}).get("retry_after"))
-    return retry is None or now >= retry
+    return None if retry is None or now >= retry else RETRY_LATER

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from brain.models.options import ModelOption, model_options
-from brain.pipeline.pending import pending_sessions, session_label
+from brain.pipeline.pending import session_label, triage
 from brain.pipeline.runs import KINDS, RAW, list_runs, pending_raw, pipeline_state
 
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ class StatusResult:
     models: dict[str, str | None]
     last_runs: dict[str, dict[str, str] | None]
     pending_sessions: tuple[str, ...]
+    waiting_sessions: dict[str, int]
     raw_pending: int
     consolidation_threshold: int
     records: int
@@ -48,6 +49,7 @@ def status(home: Home, *, now: datetime | None = None) -> StatusResult:
             last[run.kind] = {"date": run.date, "run": run.id, "message": run.message}
     state = pipeline_state(home)
     raw = home.path / RAW
+    pending, waiting = triage(home, now=now)
     return StatusResult(
         generate_memories=home.config.generates,
         models={
@@ -56,7 +58,8 @@ def status(home: Home, *, now: datetime | None = None) -> StatusResult:
             "api_base": config.model_api_base,
         },
         last_runs=last,
-        pending_sessions=tuple(session_label(r) for r in pending_sessions(home, now=now)),
+        pending_sessions=tuple(session_label(r) for r in pending),
+        waiting_sessions=waiting,
         raw_pending=len(pending_raw(home)),
         consolidation_threshold=config.consolidation_threshold,
         records=_count(home, "memories"),
