@@ -31,3 +31,39 @@ def test_a_wish_said_once_outranks_commands_that_ran_in_many_turns() -> None:
     assert len(described) == 5
     assert described[0] == "Do not rebuild the website on every run"
     assert "Tests: `npm test`" in described
+
+
+def test_a_slip_of_the_shell_is_no_lesson_and_output_filters_are_not_the_command() -> None:
+    session = _session(
+        ("cd website && npm run build", "Exit code 1\nbash: line 1: cd: website: No such file"),
+        ("npm run build", "Exit code: 0\nbuilt"),
+        ("bun lint", "Exit code 1\nError: unrecognized subcommand 'lint'"),
+        ("bun run lint", "Exit code: 0\nok"),
+        ("go test ./... 2>&1 | grep -v '^ok'", "Exit code: 0\n"),
+        ("go test ./...", "Exit code: 0\nok"),
+    )
+    described = [(m.type, m.description) for m in extract(session).memories]
+    assert described == [("fact", "Tests: `go test ./...`")]
+
+
+def test_a_test_or_lint_run_named_at_source_files_is_not_the_runbook() -> None:
+    runs = [
+        ("bun test apps/web/src/sync-status.test.ts", "Exit code: 0\n3 pass"),
+        ("bunx biome check packages/core/src/results.ts", "Exit code: 0\nok"),
+        ("npx markdownlint-cli2 docs/colors.mdx", "Exit code: 0\nok"),
+        ("go build main.go", "Exit code: 0\n"),  # a build of one file is still the build
+    ]
+    described = [m.description for m in extract(_session(*runs, *runs)).memories]
+    assert described == ["Build: `go build main.go`"]
+
+
+def test_the_error_a_lesson_names_is_not_the_runners_echo_of_the_script() -> None:
+    session = _session(
+        ("bun run lint", "Exit code 1\n$ biome check --error-on-warnings\nsrc/App.tsx:1:1 lint"),
+        ("bun run lint:fix", "Exit code: 0\nfixed"),
+        ("bun run lint", "Exit code: 0\nok"),
+    )
+    (lesson,) = extract(session).memories
+    assert lesson.description == (
+        "`bun run lint` failed (Src/App.tsx:1:1 lint); it passed after `bun run lint:fix`"
+    )
