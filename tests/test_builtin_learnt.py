@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from brain.models.builtin import extract
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -67,3 +69,86 @@ def test_the_error_a_lesson_names_is_not_the_runners_echo_of_the_script() -> Non
     assert lesson.description == (
         "`bun run lint` failed (Src/App.tsx:1:1 lint); it passed after `bun run lint:fix`"
     )
+
+
+def _heard(*texts: str) -> list[tuple[str, str]]:
+    memories = extract(_session(*(("user", text) for text in texts))).memories
+    return [(m.type, m.description) for m in memories]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I actually prefer tabs over spaces.", ("preference", "Prefers tabs over spaces")),
+        ("I'm all in favour of one config file.", ("preference", "Favours one config file")),
+        (
+            "So maybe it's better to start with sqlite than postgres",
+            ("decision", "Better to start with sqlite than postgres"),
+        ),
+        (
+            "uv would be a better choice since it locks the environment",
+            ("decision", "Uv would be a better choice because it locks the environment"),
+        ),
+        (
+            "and we don't need backward compatibility for the old format",
+            ("decision", "We don't need backward compatibility for the old format"),
+        ),
+        (
+            "We no longer need the legacy runs folder.",
+            ("decision", "We no longer need the legacy runs folder"),
+        ),
+        (
+            "internal refactors are never breaking changes, only config behaviour is.",
+            (
+                "instruction",
+                "Internal refactors are never breaking changes, only config behaviour is",
+            ),
+        ),
+        (
+            "`max_retries` should stay at three for the sync job",
+            ("instruction", "`max_retries` should stay at three for the sync job"),
+        ),
+        (
+            "anything behind a feature flag can be removed, maybe document this as a learning.",
+            ("lesson", "Anything behind a feature flag can be removed"),
+        ),
+        (
+            "review the migration with Opus instead",
+            ("correction", "Review the migration with Opus"),
+        ),
+        (
+            "It's allowed to read the user's shell config, that is deliberate.",
+            ("preference", "Fine to read the user's shell config, that is deliberate"),
+        ),
+        (
+            "the eval package has been replaced by the sdk package",
+            ("fact", "The eval package has been replaced by the sdk package"),
+        ),
+    ],
+)
+def test_more_ways_people_state_what_lasts(text: str, want: tuple[str, str]) -> None:
+    assert _heard(text) == [want]
+
+
+def test_a_bare_use_as_needs_saying_twice() -> None:
+    assert _heard("continue but use haiku for subagents") == []
+    assert _heard("continue but use haiku for subagents", "ok, use haiku for subagents") == [
+        ("instruction", "Use haiku for subagents")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We don't need that now.",
+        "I'm in favour of this.",
+        "The easiest thing, theoretically, would be to always rebuild the cache.",
+        "Keys should be unique so that components keep their identity.",
+        "I think we should be clearer on the text.",
+        "Unused variable count - incremented but never asserted",
+        "use the other one instead",
+        "it's better to do this than that",
+    ],
+)
+def test_what_only_looks_like_those_stays_out(text: str) -> None:
+    assert _heard(text) == []
