@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -124,9 +126,41 @@ def _heard(*texts: str) -> list[tuple[str, str]]:
             "the eval package has been replaced by the sdk package",
             ("fact", "The eval package has been replaced by the sdk package"),
         ),
+        (
+            "merge the fixes in, do not run the whole suite every time, only on HEAD.",
+            ("instruction", "Do not run the whole suite every time, only on HEAD"),
+        ),
+        (
+            "For the docs site, I actually prefer a dark theme for code blocks.",
+            ("preference", "Prefers a dark theme for code blocks"),
+        ),
+        (
+            "move the reports to results we no longer need the reports folder",
+            ("decision", "We no longer need the reports folder"),
+        ),
+        (
+            "if the renderer only takes data, there's no reason to keep a JSON output",
+            ("decision", "There's no reason to keep a JSON output"),
+        ),
+        (
+            "also check is not the right subcommand since the scope is portability",
+            ("decision", "Check is not the right subcommand because the scope is portability"),
+        ),
+        (
+            "I think it's fine to run the e2e tests in parallel, can you revert that?",
+            ("preference", "Fine to run the e2e tests in parallel"),
+        ),
+        (
+            "I just want an otel collector so we don't need Phoenix.",
+            ("preference", "I just want an otel collector so we don't need Phoenix"),
+        ),
+        ("drop the old eval package as that's replaced by the sdk", None),
     ],
 )
-def test_more_ways_people_state_what_lasts(text: str, want: tuple[str, str]) -> None:
+def test_more_ways_people_state_what_lasts(text: str, want: tuple[str, str] | None) -> None:
+    if want is None:  # kept, whatever its wording
+        assert len(_heard(text)) == 1
+        return
     assert _heard(text) == [want]
 
 
@@ -148,7 +182,28 @@ def test_a_bare_use_as_needs_saying_twice() -> None:
         "Unused variable count - incremented but never asserted",
         "use the other one instead",
         "it's better to do this than that",
+        "we don't need to care about conflicts here",
+        "so we don't need the extra dependency do you think that's a lot of code",
+        "The easiest would be to, in theory, never cache anything.",
     ],
 )
 def test_what_only_looks_like_those_stays_out(text: str) -> None:
     assert _heard(text) == []
+
+
+def test_a_rule_is_skipped_only_when_it_could_not_match() -> None:
+    """The words a rule needs are a shortcut: wherever its pattern matches, one is there."""
+    from brain.models.builtin_rules import NEEDS, RULES
+    from tests import test_builtin, test_builtin_heard
+
+    assert set(NEEDS) <= {name for name, *_ in RULES}
+    said = [
+        line.strip(" \"',()")
+        for module in (test_builtin, test_builtin_heard, sys.modules[__name__])
+        for line in Path(str(module.__file__)).read_text(encoding="utf-8").splitlines()
+        if len(line.strip(" \"',()")) > 12
+    ]
+    for name, pattern, *_ in RULES:
+        for sentence in said:
+            if name in NEEDS and pattern.match(sentence):
+                assert any(word in sentence.lower() for word in NEEDS[name]), (name, sentence)

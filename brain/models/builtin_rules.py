@@ -13,13 +13,15 @@ from typing import cast
 
 from brain.models.schema import MemoryType
 
-__all__ = ["REPEAT_ONLY", "RULES", "Rule"]
+__all__ = ["NEEDS", "REPEAT_ONLY", "RULES", "Rule"]
 
 _LEAD = (
     r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
     r"|yes|yeah|yep|sure|alright|great|perfect|thanks|please"
     r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
-    r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+)*"
+    r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+"
+    # a topic the statement is about: "for the website design, I prefer ..."
+    r"|(?:for|on|about|regarding|as for)\s+(?:the\s+)?[\w' -]{2,40},\s+)*"
 )
 
 Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
@@ -111,13 +113,15 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"\b.{3,}|we\s+(?:use|chose|picked|added)\s+\S+(?:\s+\S+)?\s+(?:on purpose|deliberately"
      r"|explicitly|intentionally)\b.*)"),
     ("renamed", "fact", 0.7,
-     r"(?P<what>.{3,60}?\s+(?:is now (?:called|named)|(?:is|'s|has been|was) (?:now\s+)?"
-     r"(?:replaced|superseded) by|is deprecated in favou?r of)\s+.{2,80})"),
+     r"(?P<what>.{3,60}?(?:\s+is now (?:called|named)|(?:\s+is|'s|\s+has been|\s+was) (?:now\s+)?"
+     r"(?:replaced|superseded) by|\s+is deprecated in favou?r of)\s+.{2,80})"),
     ("fine_to", "preference", 0.55,
      r"(?:it's|it is)\s+(?:fine|ok|okay|safe|allowed)\s+to\s+(?P<what>.{6,})"),
-    ("no_need", "decision", 0.6,
-     r"(?:so\s+|I think\s+)*(?P<what>(?:we|you)\s+(?:don't|do not|no longer|won't|will not)\s+need"
-     r"\s+(?!(?:to\s+)?(?:do|worry|check|look|run|wait|see|this|that|it|them)\b).{4,})"),
+    ("right_thing", "decision", 0.65,
+     # "validate is not the appropriate subcommand since the scope is portability"
+     r".{0,80}?(?P<what>\b[\w`./-]+(?:\s+[\w`./-]+){0,2}\s+(?:is|isn't|is not)\s+(?:not\s+)?the\s+"
+     r"(?:right|appropriate|correct|wrong|best|proper)\s+.{3,60}?)\s+(?:since|because|as)\s+"
+     r"(?P<why>.{6,})"),
     ("requirement", "instruction", 0.65,
      r"(?:a|one|another|the)\s+(?:hard\s+|firm\s+)?requirement is(?:\s+that)?:?\s+(?P<what>.+)"),
     ("what_i_said", "correction", 0.6,
@@ -133,11 +137,20 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"(?:no[,.!]?\s+)?(?P<what>(?:it|this|that|they)\s+(?:needs? to|has to|have to)\s+be"
      r"\s+.{6,})"),
     ("i_want", "preference", 0.55,
-     r"(?P<what>I\s+(?:really\s+)?(?:don't\s+|do not\s+)?want\s+"
+     r"(?P<what>I\s+(?:really\s+|just\s+|only\s+|actually\s+|also\s+|still\s+)?"
+     r"(?:don't\s+|do not\s+)?want\s+"
      r"(?!to know|you to (?:fix|check|look|try|run|do|make|add))"
      r".{6,})"),
     ("we_want", "preference", 0.55,
      r"(?P<what>we\s+(?:really\s+)?(?:don't|do not|never)?\s*want\s+(?:to\s+)?.{6,})"),
+    ("no_need", "decision", 0.6,
+     # anywhere in a run-on sentence: "move the runs to results, we no longer need the runs
+     # folder"; "if the renderer works on data, there's no reason to keep a JSON output"
+     # ("we don't need to care about X" is mostly about the work at hand: a thing, not a step)
+     r".{0,160}?\b(?P<what>(?:(?:we|you)\s+(?:don't|do not|no longer|won't|will not)\s+"
+     r"need(?!\s+to\b)"
+     r"|there's no reason to|there is no reason to)"
+     r"\s+(?!(?:this|that|it|them)\b).{4,})"),
     ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
     ("important", "preference", 0.7,
      r"(?:it's|it is|this is|that's)\s+(?:really\s+|very\s+|super\s+|extremely\s+)?"
@@ -155,7 +168,10 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"(?:please\s+)?(?:just\s+)?(?P<what>use\s+(?!(?:this|that|it|them)\b)\S+(?:\s+\S+){0,4}?"
      r"\s+(?:as|for)\s+.{3,})"),
     ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST)\b.*)"),
-    ("dont", "instruction", 0.5, r"(?P<what>(?:please\s+)?(?:don't|do not)\s+\w+.{3,})"),
+    ("dont", "instruction", 0.5,
+     # after a first request in the same sentence: "fold the fixes in, do not run ..."
+     r"(?:(?P<cond>(?:when|whenever|if|before|after|once|unless)\b[^,]{3,80})?[^,]{0,80},\s*)?"
+     r"(?P<what>(?:please\s+)?(?:don't|do not)\s+\w+.{3,})"),
 ))
 # Said once without a word that makes it last (_DURABLE), these are usually about the
 # task at hand ("you should add a test", "make sure the build passes"); said in two
@@ -166,4 +182,17 @@ REPEAT_ONLY = frozenset(
         "needs_to_be", "use_as",
     }
 )
+# A word a statement must hold for a rule to be tried (lower case): most statements hold
+# none, and a substring test is far cheaper than a pattern that scans the whole statement.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "document_this": ("document", "note", "record", "write down", "capture"),
+    "better": ("better",), "better_since": ("better",), "instead": ("instead",),
+    "invariant": ("never", "always"), "named_should": ("should", "must"),
+    "renamed": ("called", "named", "replaced", "superseded", "deprecated"),
+    "no_need": ("need", "reason"), "right_thing": ("the right", "appropriate", "correct",
+    "the wrong", "the best", "proper"), "favour": ("favor", "favour"),
+    "dont": ("don't", "do not"), "shout": ("not", "never", "always", "must"),
+    "every_time": ("every time", "each time"), "lives_in": ("should", "must", "has to", "needs to"),
+    "must_not": ("must", "should"), "fine_to": (" to ",), "use_as": ("use ",),
+}
 # fmt: on

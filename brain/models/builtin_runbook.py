@@ -188,7 +188,7 @@ def _history(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, _Run]:
         tidy, passed = _tidy(command), _outcome(result)
         if not _parts(tidy) or passed is None or _ONE_OFF.search(tidy):
             continue
-        if _kind(tidy) in ("Tests", "Lint") and _NAMED_FILES.search(tidy):
+        if _kind(tidy) not in ("Build", "Run") and _NAMED_FILES.search(tidy):
             continue
         run = runs.setdefault(tidy, _Run(tidy))
         if passed:

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 
 from brain.home.records import slugify
 from brain.home.redact import redact
-from brain.models.builtin_rules import REPEAT_ONLY, RULES
+from brain.models.builtin_rules import NEEDS, REPEAT_ONLY, RULES
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
@@ -80,11 +80,17 @@ _DURABLE = re.compile(
     # A wish given with its reason outlasts the task: "... since they consume tokens".
     r"|\b(?:since|because)\s+(?:they|it|that|this|we|the)\b"
     # ... or its purpose: "... so we don't need Phoenix", "... to avoid these issues".
-    r"|\b(?:so (?:that )?we (?:don't|do not|can|won't)|to avoid|otherwise)\b",
+    r"|\b(?:so (?:that )?(?:we|I) (?:don't|do not|can|won't)|to avoid|otherwise|that way)\b",
     re.IGNORECASE,
 )
 # A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
 _SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
+# A request tacked onto a statement ("it's fine to run them in parallel, can you revert
+# that?") leaves the statement standing; a question typed without its "?" does not state.
+_TACKED_REQUEST = re.compile(r",\s*(?:so\s+)?(?:can|could|would|will) you\b[^,?]*\?\s*$", re.I)
+_ASKS = re.compile(
+    r"\b(?:do you think|what do you think|would that work|does that make sense)\b", re.I
+)
 # A sentence that muses rather than rules ("the easiest thing, theoretically, would be to
 # ... always use the parent color"): what it says is a thought to test, not a rule.
 _HEDGE = re.compile(r"\b(?:theoretically|in theory|hypothetically|would be to)\b", re.I)
@@ -157,6 +163,8 @@ def one_line(text: str) -> str:
 def _describe(name: str, match: re.Match[str]) -> str | None:
     """The one-line description for a matched statement, or None to reject it."""
     what = match.group("what").strip()
+    if _ASKS.search(what):
+        return None  # a question typed without its "?": "... do you think that's much code"
     if name == "prefer":
         if _DEICTIC.match(what):
             return None  # "I like this" is about the moment, not a durable taste
@@ -177,9 +185,10 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"Better to {what.rstrip(' .')} than {match.group('not')}")
     if name == "favour":
         return one_line(f"Favours {what}")
-    if name == "no_need" and (_MOMENT.search(what) or _DEICTIC.match(what.split("need", 1)[1])):
+    needed = re.split(r"\b(?:need|reason)\b(?:\s+to\b)?\s*", what, maxsplit=1)[-1]
+    if name == "no_need" and (_MOMENT.search(what) or _DEICTIC.match(needed)):
         return None  # "we don't need that now" is about the moment
-    if name in ("decision", "lets", "better_since"):
+    if name in ("decision", "lets", "better_since", "right_thing"):
         return one_line(f"{what} because {match.group('why').strip()}")
     if name == "lets_set":
         return _setting(match.group("verb").lower(), what)
@@ -193,7 +202,7 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"Would rather {what}")
     if name == "my_pref":
         return one_line(f"Prefers {what}")
-    if name == "always" and match.group("cond"):
+    if name in ("always", "dont") and match.group("cond"):
         return one_line(f"{match.group('cond')}, {what}")
     if name == "shout" and (not _SHOUT.search(what) or _MOMENT.search(what)):
         return None  # capitals in the lead ("IMPORTANT:") or about the moment
@@ -225,9 +234,14 @@ def key_of(description: str) -> str:
 
 
 def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None:
+    sentence = _TACKED_REQUEST.sub("", sentence)
     if sentence.rstrip().endswith("?"):
         return None  # a question asks; it does not state
+    lower = sentence.lower()
     for name, pattern, kind, confidence in RULES:
+        needs = NEEDS.get(name)
+        if needs is not None and not any(word in lower for word in needs):
+            continue
         found = pattern.match(sentence)
         # "use uv not pip" and "let's use click because ..." name their subject in one
         # word; the other rules need a phrase.
