@@ -207,3 +207,14 @@ def test_a_rule_is_skipped_only_when_it_could_not_match() -> None:
         for sentence in said:
             if name in NEEDS and pattern.match(sentence):
                 assert any(word in sentence.lower() for word in NEEDS[name]), (name, sentence)
+
+
+def test_a_statement_about_a_pronoun_carries_the_sentence_before_it() -> None:
+    text = "The e2e tests use Haiku and cost little. They should never run in CI."
+    (memory,) = extract(_session(("user", text))).memories
+    assert memory.description == "They should never run in CI"
+    assert memory.body == text
+    (alone,) = extract(
+        _session(("user", "Docs are generated. Never edit docs/api by hand."))
+    ).memories
+    assert alone.body == "Never edit docs/api by hand."

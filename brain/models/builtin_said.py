@@ -91,6 +91,13 @@ _TACKED_REQUEST = re.compile(r",\s*(?:so\s+)?(?:can|could|would|will) you\b[^,?]
 _ASKS = re.compile(
     r"\b(?:do you think|what do you think|would that work|does that make sense)\b", re.I
 )
+# A statement whose subject is a pronoun ("they should not run in CI anyway") names its
+# subject in the sentence before.
+_LEANS = re.compile(
+    r"^(?:(?:ok|so|and|but|also|yes|yeah|no|I think)[,]?\s+)*(?:they|it|this|that|these|those"
+    r"|them|there|same|the same)\b",
+    re.IGNORECASE,
+)
 # A sentence that muses rather than rules ("the easiest thing, theoretically, would be to
 # ... always use the parent color"): what it says is a thought to test, not a rule.
 _HEDGE = re.compile(r"\b(?:theoretically|in theory|hypothetically|would be to)\b", re.I)
@@ -119,17 +126,21 @@ def human_turns(transcript: Transcript) -> Iterator[Turn]:
     yield from typed_turns(transcript)
 
 
-def _statements(text: str) -> Iterator[tuple[str, str]]:
-    """Prose clauses of a user turn, each with its sentence; code, quotes and logs skipped."""
+def _statements(text: str) -> Iterator[tuple[str, str, str]]:
+    """Prose clauses of a user turn, each with its sentence and the sentence before it;
+    code, quotes and logs skipped."""
+    before = ""
     for line in _FENCE.sub("\n", text).splitlines():
         line = line.strip()
         if not line or line.startswith((">", "$", "#", "|", "at ", "File ", "Traceback")):
             continue
         for sentence in _SENTENCE_END.split(line):
+            sentence = sentence.strip().lstrip("-*• ").strip()
             for clause in _CLAUSE.split(sentence):
                 clause = _MARKER.sub("", clause.strip().lstrip("-*•( ").rstrip(")").strip())
                 if 12 <= len(clause) <= _MAX_STATEMENT_CHARS:
-                    yield clause, sentence.strip().lstrip("-*• ").strip()
+                    yield clause, sentence, before
+            before = sentence
 
 
 def _looks_pasted(text: str) -> bool:
@@ -251,6 +262,15 @@ def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None
     return None
 
 
+def _body(sentence: str, before: str, clause: str) -> str:
+    """The sentence a statement was said in, after the one before it when the statement
+    leans on it ("They should not run in CI", "always overwrite"): a memory stands alone."""
+    said = " ".join(sentence[:_MAX_STATEMENT_CHARS].split())
+    if before and _LEANS.match(clause) and not (unsafe(before) or states_credential(before)):
+        said = " ".join(before[:_MAX_STATEMENT_CHARS].split()) + " " + said
+    return redact(said)
+
+
 def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[bool, Candidate]]:
     """Every statement a rule keeps, in the order said, and whether it must be said twice."""
     for turn in human_turns(transcript):
@@ -261,7 +281,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         # counts only for what the person says again in another turn.
         pasted, structured = _looks_pasted(text), _looks_structured(text)
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
-        for clause, sentence in _statements(text):
+        for clause, sentence, before in _statements(text):
             hit = _match(clause)
             if hit is None or unsafe(sentence) or states_credential(sentence):
                 continue
@@ -283,7 +303,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
                     key=key_of(description),
                     type=kind,
                     description=description,
-                    body=redact(" ".join(sentence[:_MAX_STATEMENT_CHARS].split())),
+                    body=_body(sentence, before, clause),
                     tags=tags,
                     confidence=confidence,
                     evidence=evidence,
