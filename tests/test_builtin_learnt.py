@@ -155,6 +155,10 @@ def _heard(*texts: str) -> list[tuple[str, str]]:
             ("preference", "I just want an otel collector so we don't need Phoenix"),
         ),
         ("drop the old eval package as that's replaced by the sdk", None),
+        (
+            "Looks good. It would be great if the sync never committed on its own.",
+            ("preference", "Would like it if the sync never committed on its own"),
+        ),
     ],
 )
 def test_more_ways_people_state_what_lasts(text: str, want: tuple[str, str] | None) -> None:
@@ -183,6 +187,7 @@ def test_a_bare_use_as_needs_saying_twice() -> None:
         "use the other one instead",
         "it's better to do this than that",
         "we don't need to care about conflicts here",
+        "it would be nice to see that",
         "so we don't need the extra dependency do you think that's a lot of code",
         "The easiest would be to, in theory, never cache anything.",
     ],

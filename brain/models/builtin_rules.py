@@ -151,6 +151,9 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"need(?!\s+to\b)"
      r"|there's no reason to|there is no reason to)"
      r"\s+(?!(?:this|that|it|them)\b).{4,})"),
+    ("great_if", "preference", 0.55,
+     # a wish for how the thing should behave: "it would be great if it didn't commit"
+     r"(?:it|that)(?:'d| would) be (?:great|nice|good|ideal)\s+(?P<what>(?:if|to)\s+.{8,})"),
     ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
     ("important", "preference", 0.7,
      r"(?:it's|it is|this is|that's)\s+(?:really\s+|very\s+|super\s+|extremely\s+)?"
@@ -191,6 +194,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "renamed": ("called", "named", "replaced", "superseded", "deprecated"),
     "no_need": ("need", "reason"), "right_thing": ("the right", "appropriate", "correct",
     "the wrong", "the best", "proper"), "favour": ("favor", "favour"),
+    "great_if": ("would be", "'d be"),
     "dont": ("don't", "do not"), "shout": ("not", "never", "always", "must"),
     "every_time": ("every time", "each time"), "lives_in": ("should", "must", "has to", "needs to"),
     "must_not": ("must", "should"), "fine_to": (" to ",), "use_as": ("use ",),

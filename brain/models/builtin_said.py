@@ -98,6 +98,7 @@ _LEANS = re.compile(
     r"|them|there|same|the same)\b",
     re.IGNORECASE,
 )
+_POINTS = re.compile(r"\b(?:this|that|it|them|those|these)[.!]?$", re.IGNORECASE)
 # A sentence that muses rather than rules ("the easiest thing, theoretically, would be to
 # ... always use the parent color"): what it says is a thought to test, not a rule.
 _HEDGE = re.compile(r"\b(?:theoretically|in theory|hypothetically|would be to)\b", re.I)
@@ -194,6 +195,9 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return None  # "it's better to do this than that" points at the screen
     if name == "better":
         return one_line(f"Better to {what.rstrip(' .')} than {match.group('not')}")
+    if name == "great_if":
+        # "it would be nice to see that" points at the screen
+        return None if _POINTS.search(what) else one_line(f"Would like it {what}")
     if name == "favour":
         return one_line(f"Favours {what}")
     needed = re.split(r"\b(?:need|reason)\b(?:\s+to\b)?\s*", what, maxsplit=1)[-1]
