@@ -156,6 +156,10 @@ def _heard(*texts: str) -> list[tuple[str, str]]:
         ),
         ("drop the old eval package as that's replaced by the sdk", None),
         (
+            "For each new file, always add a licence header.",
+            ("instruction", "For each new file, always add a licence header"),
+        ),
+        (
             "Looks good. It would be great if the sync never committed on its own.",
             ("preference", "Would like it if the sync never committed on its own"),
         ),

@@ -21,7 +21,7 @@ _LEAD = (
     r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
     r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+"
     # a topic the statement is about: "for the website design, I prefer ..."
-    r"|(?:for|on|about|regarding|as for)\s+(?:the\s+)?[\w' -]{2,40},\s+)*"
+    r"|(?:for|on|about|regarding|as for)\s+(?:the|our|my)\s+[\w' -]{2,40},\s+)*"
 )
 
 Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
