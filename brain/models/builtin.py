@@ -76,18 +76,24 @@ def extract(transcript: Transcript) -> Extraction:
         transcript: one normalised session.
 
     Returns:
-        At most five candidates (usually none): those said in most turns, then the
-        surest, kept in the order seen,
-        and a one-line summary of the session.
+        At most five candidates (usually none): what the person said before what the
+        tools showed, each those said in most turns, then the surest, kept in the order
+        seen; and a one-line summary of the session.
     """
     project = project_name(transcript.project)
     tags = (f"project:{project}",) if project else ()
     best = _said(transcript, tags)
+    said = len(best)
     for memory in runbook(transcript, tags):
         best.setdefault(memory.key, memory)
     order = list(best)
-    # Said in more turns ranks first: a person repeating a rule is the surest sign it lasts.
-    top = sorted(best.values(), key=lambda m: (-len(m.evidence), -m.confidence))[:MAX_MEMORIES]
+    # What the person said ranks before what the tools showed (a command that ran in ten
+    # turns is one fact, not ten times surer than a wish said once); within each, said in
+    # more turns ranks first: a person repeating a rule is the surest sign it lasts.
+    top = sorted(
+        best.values(),
+        key=lambda m: (order.index(m.key) >= said, -len(m.evidence), -m.confidence),
+    )[:MAX_MEMORIES]
     memories = tuple(sorted(top, key=lambda m: order.index(m.key)))
     return Extraction(memories=memories, summary=_summary(transcript))
 

@@ -33,7 +33,11 @@ _FAILED = re.compile(
 )
 _PASSED = re.compile(r"(?:exit code:?|exited with code)\s*0\b|^Script completed", re.I | re.M)
 _PENDING = re.compile(r"^Script running with cell ID", re.I)
-_NOISE = re.compile(r"\s*(?:2>&1|\|\s*(?:head|tail|tee|sed|cat|less)\b.*|<\s*/dev/null)\s*$")
+_NOISE = re.compile(
+    r"\s*(?:2>&1|\|\s*(?:head|tail|tee|sed|cat|less|grep|rg|findstr|select-string)\b.*"
+    r"|<\s*/dev/null)\s*$",
+    re.IGNORECASE,
+)
 _CD = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)+")
 _RUNNER = re.compile(
     r"^(?:npm(?:\.cmd)?|pnpm|yarn|bun|npx|pnpx|bunx|deno|cargo|go|make|just|uv|uvx|poetry"
@@ -58,6 +62,17 @@ _MIN_SUCCESSES = 2
 # how the project is tested: `go test -run TestX`, `pytest -k name`, `pytest a.py::t`.
 _ONE_OFF = re.compile(
     r"\s(?:-run|-k|-t|--grep|--filter|--testNamePattern)[\s=]|::\w|\s-o\s+/dev/null\b"
+)
+# A test or lint run named at source files checks the files just changed, not the project.
+_NAMED_FILES = re.compile(
+    r"\s\S+\.(?:[jt]sx?|mjs|py|go|rs|rb|exs?|java|kt|cs|php|swift|mdx?|css|scss|html)\b"
+)
+# A failure of the shell or the runner's own command line, not of the project: a wrong
+# directory, a mistyped or missing program, an unknown subcommand.
+_SLIP = re.compile(
+    r"\bcd: .*no such file|command not found|not recognized as (?:an internal|the name)"
+    r"|unrecognized (?:subcommand|command|option)|unknown (?:command|option|flag)",
+    re.IGNORECASE,
 )
 
 
@@ -105,7 +120,10 @@ def _error_line(text: str) -> str:
     lines = [
         _BOILERPLATE.sub("", _BOILERPLATE.sub("", line)).strip() for line in text.splitlines()[:80]
     ]
-    lines = [line for line in lines if line and not _CHROME.match(line)]
+    # A runner echoes the script it runs ("$ biome check ...", "> tsc -b"): not the error.
+    lines = [
+        line for line in lines if line and not _CHROME.match(line) and line[:2] not in ("$ ", "> ")
+    ]
     said = next((line for line in lines if _ERROR_WORD.search(line)), lines[0] if lines else "")
     return one_line(said)[:100]
 
@@ -146,7 +164,7 @@ def _lesson(run: _Run, fixes: list[str], tags: tuple[str, ...], line: tuple[int,
     useful = (f for f in fixes if f != run.command and (f.startswith("edit:") or _parts(f)))
     changed = list(dict.fromkeys(useful))[-2:]
     # A server that would not start is about the moment (a port in use), not the project.
-    if not changed or not run.error or _kind(run.command) == "Run":
+    if not changed or not run.error or _kind(run.command) == "Run" or _SLIP.search(run.error):
         return
     what = ", ".join("an edit" if c.startswith("edit:") else f"`{c}`" for c in changed)
     description = one_line(f"`{run.command}` failed ({run.error}); it passed after {what}")
@@ -169,6 +187,8 @@ def _history(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, _Run]:
     for command, call, result, before in _calls(transcript):
         tidy, passed = _tidy(command), _outcome(result)
         if not _parts(tidy) or passed is None or _ONE_OFF.search(tidy):
+            continue
+        if _kind(tidy) not in ("Build", "Run") and _NAMED_FILES.search(tidy):
             continue
         run = runs.setdefault(tidy, _Run(tidy))
         if passed:

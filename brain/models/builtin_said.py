@@ -5,18 +5,25 @@ compaction summaries, with any ``<tag>...</tag>`` block an agent wraps into the 
 removed). A turn is cut into statements at sentence ends, at ``;`` and dashes, and at
 "and" before a new rule ("... and always ..."); a leading "In this repo", "For this
 project" or "Here" is read past. A statement is kept when it matches one of a few
-explicit phrasings of something durable: preferences ("I prefer X"), standing rules
-("always/never ...", "every time ...", "from now on ..."), corrections ("no, use X",
-"not X, Y", "don't X, Y"), obligations ("we have to ...", "it must never ..."),
-decisions with their reason, choices that name a setting ("let's do maxrecordings = 30",
-"let's turn on togglemode"), deliberate ones ("we use go-git explicitly ...", "that's why
-we ..."), renames ("X is now called Y"), requirements, "I'd rather/prefer ...", "it's
-important ...", "it's fine to ...", "remember that ...",
-"lesson learned: ...", and words a person shouted in capitals ("do NOT start the dev
-server", but not "this is NOT working"). The softer phrasings (a bare "don't ...",
-"you should ...", "make sure ...", "it should not ...", "no, just use X") are kept only
-when a word makes them last ("always", "every", "consistent", "in this repo" ...) or the
-person said them in two turns: said once, they are usually about the task at hand. So
+explicit phrasings of something durable (the table is :mod:`brain.models.builtin_rules`):
+preferences ("I prefer X", "I'm in favour of X"), standing rules ("always/never ...",
+"every time ...", "from now on ...", "X are never Y", "`max_size` should stay ..."),
+corrections ("no, use X", "not X, Y", "don't X, Y", "review it with X instead"),
+obligations ("we have to ...", "it must never ..."), decisions with their reason or
+against another choice ("it's better to X than Y", "X would be a better name since ..."),
+what is no longer needed ("we don't need backward compatibility"), choices that name a
+setting ("let's do maxrecordings = 30", "let's turn on togglemode"), deliberate ones
+("we use go-git explicitly ...", "that's why we ..."), renames and replacements ("X is
+now called Y", "X was replaced by Y"), requirements, "I'd rather/prefer ...", "it's
+important ...", "it's fine/allowed to ...", "remember that ...", "lesson learned: ...",
+what the person asks to be written down ("..., document this as a learning"), and words
+a person shouted in capitals ("do NOT start the dev server", but not "this is NOT
+working"). A sentence that muses ("theoretically, the easiest would be to ...") states
+no rule. The softer phrasings (a bare "don't ...", "you should ...", "make sure ...", "it
+should not ...", "no, just use X", "use X for Y") are kept only when a word makes them
+last ("always", "every", "consistent", "no longer", a reason such as "so we don't ..."
+...) or the person said them in two turns: said once, they are usually about the task at
+hand. So
 is everything in a pasted document, and in a task written as a spec (ruled sections,
 "TASK:") all but its shouted rules. When a session holds more than the cap, what was
 said in most turns goes first.
@@ -29,10 +36,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import cast
 
 from brain.home.records import slugify
 from brain.home.redact import redact
+from brain.models.builtin_rules import NEEDS, REPEAT_ONLY, RULES
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
@@ -49,12 +56,6 @@ _DEICTIC = re.compile(
     r"|the (?:later|latter|former|first|second|last|other)(?: one)?)\b",
     re.I,
 )
-_LEAD = (
-    r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
-    r"|yes|yeah|yep|sure|alright|great|perfect|thanks|please"
-    r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
-    r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+)*"
-)
 # An answer's or a list's marker before the statement: "b. also ...", "2) ...".
 _MARKER = re.compile(r"^[a-z0-9]{1,2}[.)]\s+(?=\w)", re.IGNORECASE)
 _TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
@@ -65,7 +66,7 @@ _CLAUSE = re.compile(
     r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b"
     r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b"
     r"|(?:they|it)\s+(?:should|must)(?:\s+not|\s+never|n't)\b)"
-    r"|\s+but\s+(?=(?:please\s+)?(?:don't|do not|make sure)\b)"
+    r"|\s+but\s+(?=(?:please\s+)?(?:don't|do not|make sure|use)\b)"
     r"|,\s+(?=(?:that's|that is|this is) why we\b|(?:we|you|I)\s+(?:always|never)\b)",
     re.IGNORECASE,
 )
@@ -75,127 +76,36 @@ _SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\b")
 _DURABLE = re.compile(
     r"\b(?:always|never|every|each|any|all|consistent(?:ly)?|from now on|going forward"
     r"|by default|as (?:a|the) default|in this (?:repo|repository|project|codebase)|across"
-    r"|constantly|anyway|explicitly|deliberately|at all|anything(?!\s+else))\b"
+    r"|constantly|anyway|explicitly|deliberately|at all|anything(?!\s+else)|no longer|any ?more)\b"
     # A wish given with its reason outlasts the task: "... since they consume tokens".
-    r"|\b(?:since|because)\s+(?:they|it|that|this|we|the)\b",
+    r"|\b(?:since|because)\s+(?:they|it|that|this|we|the)\b"
+    # ... or its purpose: "... so we don't need Phoenix", "... to avoid these issues".
+    r"|\b(?:so (?:that )?(?:we|I) (?:don't|do not|can|won't)|to avoid|otherwise|that way)\b",
     re.IGNORECASE,
 )
 # A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
 _SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
+# A request tacked onto a statement ("it's fine to run them in parallel, can you revert
+# that?") leaves the statement standing; a question typed without its "?" does not state.
+_TACKED_REQUEST = re.compile(r",\s*(?:so\s+)?(?:can|could|would|will) you\b[^,?]*\?\s*$", re.I)
+_ASKS = re.compile(
+    r"\b(?:do you think|what do you think|would that work|does that make sense)\b", re.I
+)
+# A statement whose subject is a pronoun ("they should not run in CI anyway") names its
+# subject in the sentence before.
+_LEANS = re.compile(
+    r"^(?:(?:ok|so|and|but|also|yes|yeah|no|I think)[,]?\s+)*(?:they|it|this|that|these|those"
+    r"|them|there|same|the same)\b",
+    re.IGNORECASE,
+)
+_POINTS = re.compile(r"\b(?:this|that|it|them|those|these)[.!]?$", re.IGNORECASE)
+# A sentence that muses rather than rules ("the easiest thing, theoretically, would be to
+# ... always use the parent color"): what it says is a thought to test, not a rule.
+_HEDGE = re.compile(r"\b(?:theoretically|in theory|hypothetically|would be to)\b", re.I)
 # A shouted sentence about the moment ("this is NOT working", "do NOT commit yet").
 _MOMENT = re.compile(r"^(?:this|that|it)\b|\b(?:yet|now|today|working|works|again)\b", re.I)
 
-Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
-_IMPERATIVE = (
-    r"(?:run|use|bump|update|add|check|make sure|remember|write|call|restart|rebuild"
-    r"|regenerate|commit|push|test|lint|format|ask|tell|open|close|clear)"
-)
-
-
-def _rule(name: str, kind: str, confidence: float, pattern: str) -> Rule:
-    # The table below is literal rows; the cast names their type for the checker.
-    return (name, re.compile(_LEAD + pattern, re.IGNORECASE), cast(MemoryType, kind), confidence)
-
-
-# Order matters: the first rule that matches a statement classifies it.
 # fmt: off
-_RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
-    ("from_now_on", "instruction", 0.9,
-     r"(?:please\s+)?(?:from now on|going forward|in future)[,:]?\s+(?P<what>.+)"),
-    ("remember", "fact", 0.9,
-     r"(?:please\s+)?(?:always\s+)?(?:remember|keep in mind|note for the future)"
-     r"(?:\s+that|:|,)\s+(?P<what>.+)"),
-    ("lesson", "lesson", 0.8,
-     r"(?:lesson learned|the lesson (?:here )?is|TIL|today I learned)[:,]?\s+"
-     r"(?:that\s+)?(?P<what>.+)"),
-    ("decision", "decision", 0.8,
-     r"(?:we|I)\s+(?:have\s+|'ve\s+)?(?:decided|chose|agreed|settled)\s+"
-     r"(?:to\s+|on\s+)?(?P<what>.+?)\s+(?:because|since|as|so that)\s+(?P<why>.+)"),
-    ("lets", "decision", 0.75,
-     r"(?:let'?s|we(?:'ll| will)|we're going to)\s+(?:use|go with|stick with|switch to|keep"
-     r"|standardi[sz]e on)\s+(?P<what>.+?),?\s+(?:because|since|so that)\s+(?P<why>.+)"),
-    ("lets_set", "decision", 0.6,
-     r"(?:let'?s|we(?:'ll| will))\s+(?P<verb>do|use|go with|turn on|turn off|enable|disable|set"
-     r"|switch to|pick|choose)\s+(?P<what>[^,;]{2,80}?)[.!]?$"),
-    ("no_use", "correction", 0.75,
-     r"no[,.!]?\s+(?:please\s+)?(?:use|we use|prefer)\s+(?P<what>.+?),?\s+"
-     r"(?:not|instead of|rather than)\s+(?P<not>.+)"),
-    ("dont_use", "correction", 0.75,
-     r"(?:no[,.!]?\s+)?(?:please\s+)?(?:don't|do not|never)\s+use\s+"
-     r"(?P<not>.+?)[,;]\s*(?:use|we use|prefer)\s+(?P<what>.+)"),
-    ("dont_but", "correction", 0.7,
-     r"(?:no[,.!]?\s+)?(?:please\s+)?(?:don't|do not)\s+(?P<not>\w+\s+.+?),\s*"
-     r"(?:instead\s+|rather\s+)?(?P<what>(?:use|run|call|write|put|keep|add|prefer)\s+.+)"),
-    ("not_but", "correction", 0.7,
-     r"(?:no[,.!]?\s+)?not\s+(?P<not>[\w./@-]+(?:\s+[\w./@-]+)?),\s*(?:use\s+)?"
-     r"(?P<what>[\w./@-]+(?:\s+[\w./@-]+){0,3})[.!]?$"),
-    ("use_instead", "correction", 0.65,
-     r"(?:please\s+)?(?:use|prefer)\s+(?P<what>.+?),?\s+(?:instead of|rather than|not)\s+"
-     r"(?P<not>.+)"),
-    ("no_just_use", "correction", 0.6, r"no[,.!]\s+(?:just\s+)?(?:use|we use)\s+(?P<what>.+)"),
-    ("actually", "correction", 0.6,
-     r"actually[,:]?\s+(?P<what>(?:we|our|this project|the project|in this repo)\b.*"
-     r"\b(?:use|uses|prefer|always|never|don't|do not|require|requires|must)\b.*)"),
-    ("always", "instruction", 0.85,
-     r"(?:(?P<cond>(?:when|whenever|every time|each time|if|before|after|for)\b[^,]{3,80}),"
-     r"\s*)?(?:please\s+)?(?:you should\s+|make sure (?:to|you)\s+|we\s+)?"
-     r"(?P<what>(?:always|never|don't ever|do not ever)\s+(?!mind\b).+)"),
-    ("every_time", "instruction", 0.75,
-     r"(?P<what>(?:every|each) time (?:you|we)\b[^,]{3,80},\s*(?:please\s+)?" + _IMPERATIVE
-     + r"\b.+|(?:please\s+)?" + _IMPERATIVE + r"\b.{3,}\s(?:every|each) time[.!]?$)"),
-    ("prefer", "preference", 0.8,
-     r"I\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|personally\s+)?"
-     r"(?P<verb>prefer|like|love|hate|dislike|don't like|do not like|can't stand)\s+"
-     r"(?P<what>.+)"),
-    ("rather", "preference", 0.7,
-     r"I(?:(?:'d| would)\s+(?:rather|prefer)|\s+rather would like)\s+(?P<what>.+)"),
-    ("on_purpose", "decision", 0.7,
-     r"(?P<what>(?:that's|that is|this is) why we\s+.{6,}|we\s+(?:explicitly|deliberately"
-     r"|intentionally|purposely)\s+(?:use|chose|choosed|picked|went with|added|add|keep|made)"
-     r"\b.{3,}|we\s+(?:use|chose|picked|added)\s+\S+(?:\s+\S+)?\s+(?:on purpose|deliberately"
-     r"|explicitly|intentionally)\b.*)"),
-    ("renamed", "fact", 0.7,
-     r"(?P<what>.{3,60}?\s+is now (?:called|named)\s+.{2,80})"),
-    ("fine_to", "preference", 0.55,
-     r"(?:it's|it is)\s+(?:fine|ok|okay|safe)\s+to\s+(?P<what>.{6,})"),
-    ("requirement", "instruction", 0.65,
-     r"(?:a|one|another|the)\s+(?:hard\s+|firm\s+)?requirement is(?:\s+that)?:?\s+(?P<what>.+)"),
-    ("what_i_said", "correction", 0.6,
-     r"what I (?:said|meant|asked for|asked) (?:was|is)(?:\s+to)?:?\s+(?P<what>.+)"),
-    ("lives_in", "instruction", 0.6,
-     r"(?P<what>[\w./-]*[./][\w./-]+\s+(?:should|must|has to|needs to)\s+(?:live|go|be|stay)"
-     r"\s+(?:in|under|inside)\s+.+)"),
-    ("needs_to_be", "instruction", 0.55,
-     r"(?:no[,.!]?\s+)?(?P<what>(?:it|this|that|they)\s+(?:needs? to|has to|have to)\s+be"
-     r"\s+.{6,})"),
-    ("i_want", "preference", 0.55,
-     r"(?P<what>I\s+(?:really\s+)?(?:don't\s+|do not\s+)?want\s+"
-     r"(?!to know|you to (?:fix|check|look|try|run|do|make|add))"
-     r".{6,})"),
-    ("we_want", "preference", 0.55,
-     r"(?P<what>we\s+(?:really\s+)?(?:don't|do not|never)?\s*want\s+(?:to\s+)?.{6,})"),
-    ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
-    ("important", "preference", 0.7,
-     r"(?:it's|it is|this is|that's)\s+(?:really\s+|very\s+|super\s+|extremely\s+)?"
-     r"(?:important|crucial|essential)(?:\s+that|\s+to|[,:;]|\s+-)\s*(?P<what>.+)"),
-    ("obliged", "instruction", 0.65,
-     r"(?P<what>(?:we|you)\s+(?:always\s+)?(?:have to|must|should(?: always| never)?)"
-     r"\s+(?!(?:fix|check|look|see|try|do this|do that)\b).{6,})"),
-    ("must_not", "instruction", 0.65,
-     r"(?P<what>(?:it|this|that|they|these|those|the [\w-]+(?: [\w-]+)?)\s+(?:must|should)"
-     r"(?:\s+not|\s+never|n't)"
-     r"\s+.{4,})"),
-    ("make_sure", "instruction", 0.55,
-     r"(?:please\s+)?(?P<what>(?:always\s+)?make sure (?:to |you |that |u )?.{6,})"),
-    ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST)\b.*)"),
-    ("dont", "instruction", 0.5, r"(?P<what>(?:please\s+)?(?:don't|do not)\s+\w+.{3,})"),
-))
-# Said once without a word that makes it last (_DURABLE), these are usually about the
-# task at hand ("you should add a test", "make sure the build passes"); said in two
-# turns, they are a standing rule.
-REPEAT_ONLY = frozenset(
-    {"dont", "obliged", "must_not", "make_sure", "no_just_use", "we_want", "i_want", "needs_to_be"}
-)
 _VERB_TO_DESCRIPTION = {
     "prefer": "Prefers", "like": "Likes", "love": "Likes", "hate": "Dislikes",
     "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
@@ -217,17 +127,21 @@ def human_turns(transcript: Transcript) -> Iterator[Turn]:
     yield from typed_turns(transcript)
 
 
-def _statements(text: str) -> Iterator[tuple[str, str]]:
-    """Prose clauses of a user turn, each with its sentence; code, quotes and logs skipped."""
+def _statements(text: str) -> Iterator[tuple[str, str, str]]:
+    """Prose clauses of a user turn, each with its sentence and the sentence before it;
+    code, quotes and logs skipped."""
+    before = ""
     for line in _FENCE.sub("\n", text).splitlines():
         line = line.strip()
         if not line or line.startswith((">", "$", "#", "|", "at ", "File ", "Traceback")):
             continue
         for sentence in _SENTENCE_END.split(line):
+            sentence = sentence.strip().lstrip("-*• ").strip()
             for clause in _CLAUSE.split(sentence):
                 clause = _MARKER.sub("", clause.strip().lstrip("-*•( ").rstrip(")").strip())
                 if 12 <= len(clause) <= _MAX_STATEMENT_CHARS:
-                    yield clause, sentence.strip().lstrip("-*• ").strip()
+                    yield clause, sentence, before
+            before = sentence
 
 
 def _looks_pasted(text: str) -> bool:
@@ -261,6 +175,8 @@ def one_line(text: str) -> str:
 def _describe(name: str, match: re.Match[str]) -> str | None:
     """The one-line description for a matched statement, or None to reject it."""
     what = match.group("what").strip()
+    if _ASKS.search(what):
+        return None  # a question typed without its "?": "... do you think that's much code"
     if name == "prefer":
         if _DEICTIC.match(what):
             return None  # "I like this" is about the moment, not a durable taste
@@ -273,7 +189,21 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"{what.rstrip(' .')}, not {match.group('not')}")
     if name == "no_just_use":
         return one_line(f"Use {what}")
-    if name in ("decision", "lets"):
+    if name in ("favour", "better") and (
+        _DEICTIC.match(what) or (name == "better" and _DEICTIC.match(match.group("not")))
+    ):
+        return None  # "it's better to do this than that" points at the screen
+    if name == "better":
+        return one_line(f"Better to {what.rstrip(' .')} than {match.group('not')}")
+    if name == "great_if":
+        # "it would be nice to see that" points at the screen
+        return None if _POINTS.search(what) else one_line(f"Would like it {what}")
+    if name == "favour":
+        return one_line(f"Favours {what}")
+    needed = re.split(r"\b(?:need|reason)\b(?:\s+to\b)?\s*", what, maxsplit=1)[-1]
+    if name == "no_need" and (_MOMENT.search(what) or _DEICTIC.match(needed)):
+        return None  # "we don't need that now" is about the moment
+    if name in ("decision", "lets", "better_since", "right_thing"):
         return one_line(f"{what} because {match.group('why').strip()}")
     if name == "lets_set":
         return _setting(match.group("verb").lower(), what)
@@ -287,7 +217,7 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"Would rather {what}")
     if name == "my_pref":
         return one_line(f"Prefers {what}")
-    if name == "always" and match.group("cond"):
+    if name in ("always", "dont") and match.group("cond"):
         return one_line(f"{match.group('cond')}, {what}")
     if name == "shout" and (not _SHOUT.search(what) or _MOMENT.search(what)):
         return None  # capitals in the lead ("IMPORTANT:") or about the moment
@@ -319,9 +249,14 @@ def key_of(description: str) -> str:
 
 
 def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None:
+    sentence = _TACKED_REQUEST.sub("", sentence)
     if sentence.rstrip().endswith("?"):
         return None  # a question asks; it does not state
-    for name, pattern, kind, confidence in _RULES:
+    lower = sentence.lower()
+    for name, pattern, kind, confidence in RULES:
+        needs = NEEDS.get(name)
+        if needs is not None and not any(word in lower for word in needs):
+            continue
         found = pattern.match(sentence)
         # "use uv not pip" and "let's use click because ..." name their subject in one
         # word; the other rules need a phrase.
@@ -329,6 +264,15 @@ def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None
         if found and len(found.group("what").split()) >= least:
             return name, found, kind, confidence
     return None
+
+
+def _body(sentence: str, before: str, clause: str) -> str:
+    """The sentence a statement was said in, after the one before it when the statement
+    leans on it ("They should not run in CI", "always overwrite"): a memory stands alone."""
+    said = " ".join(sentence[:_MAX_STATEMENT_CHARS].split())
+    if before and _LEANS.match(clause) and not (unsafe(before) or states_credential(before)):
+        said = " ".join(before[:_MAX_STATEMENT_CHARS].split()) + " " + said
+    return redact(said)
 
 
 def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[bool, Candidate]]:
@@ -341,9 +285,11 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         # counts only for what the person says again in another turn.
         pasted, structured = _looks_pasted(text), _looks_structured(text)
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
-        for clause, sentence in _statements(text):
+        for clause, sentence, before in _statements(text):
             hit = _match(clause)
             if hit is None or unsafe(sentence) or states_credential(sentence):
+                continue
+            if _HEDGE.search(sentence) and hit[0] != "document_this":
                 continue
             name, found, kind, confidence = hit
             described = _describe(name, found)
@@ -361,7 +307,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
                     key=key_of(description),
                     type=kind,
                     description=description,
-                    body=redact(" ".join(sentence[:_MAX_STATEMENT_CHARS].split())),
+                    body=_body(sentence, before, clause),
                     tags=tags,
                     confidence=confidence,
                     evidence=evidence,

@@ -1,0 +1,202 @@
+"""The built-in model's table of phrasings: how people state something that lasts.
+
+Each row names a phrasing, the kind of memory it makes, a confidence, and the pattern
+that must match a statement from its start (after a lead such as "ok," or "in this
+repo"); ``what`` is the part a description is made of. :mod:`brain.models.builtin_said`
+cuts a person's turns into statements and asks these rows, in order, which one fits.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import cast
+
+from brain.models.schema import MemoryType
+
+__all__ = ["NEEDS", "REPEAT_ONLY", "RULES", "Rule"]
+
+_LEAD = (
+    r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
+    r"|yes|yeah|yep|sure|alright|great|perfect|thanks|please"
+    r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
+    r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+"
+    # a topic the statement is about: "for the website design, I prefer ..."
+    r"|(?:for|on|about|regarding|as for)\s+(?:the|our|my)\s+[\w' -]{2,40},\s+)*"
+)
+
+Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
+_IMPERATIVE = (
+    r"(?:run|use|bump|update|add|check|make sure|remember|write|call|restart|rebuild"
+    r"|regenerate|commit|push|test|lint|format|ask|tell|open|close|clear)"
+)
+
+
+def _rule(name: str, kind: str, confidence: float, pattern: str) -> Rule:
+    # The table below is literal rows; the cast names their type for the checker.
+    return (name, re.compile(_LEAD + pattern, re.IGNORECASE), cast(MemoryType, kind), confidence)
+
+
+# Order matters: the first rule that matches a statement classifies it.
+# fmt: off
+RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
+    ("from_now_on", "instruction", 0.9,
+     r"(?:please\s+)?(?:from now on|going forward|in future)[,:]?\s+(?P<what>.+)"),
+    ("remember", "fact", 0.9,
+     r"(?:please\s+)?(?:always\s+)?(?:remember|keep in mind|note for the future)"
+     r"(?:\s+that|:|,)\s+(?P<what>.+)"),
+    ("document_this", "lesson", 0.8,
+     r"(?P<what>.{8,}?),?\s+(?:so\s+|and\s+)?(?:maybe\s+|please\s+)?(?:document|note|record"
+     r"|write down|capture)\s+(?:this|that|it)\s+(?:down\s+)?(?:as\s+(?:a\s+)?(?:learning|lesson"
+     r"|rule|convention|gotcha)|in (?:the )?(?:repo|docs|readme|agents\.md|claude\.md))\b.*"),
+    ("lesson", "lesson", 0.8,
+     r"(?:lesson learned|the lesson (?:here )?is|TIL|today I learned)[:,]?\s+"
+     r"(?:that\s+)?(?P<what>.+)"),
+    ("decision", "decision", 0.8,
+     r"(?:we|I)\s+(?:have\s+|'ve\s+)?(?:decided|chose|agreed|settled)\s+"
+     r"(?:to\s+|on\s+)?(?P<what>.+?)\s+(?:because|since|as|so that)\s+(?P<why>.+)"),
+    ("lets", "decision", 0.75,
+     r"(?:let'?s|we(?:'ll| will)|we're going to)\s+(?:use|go with|stick with|switch to|keep"
+     r"|standardi[sz]e on)\s+(?P<what>.+?),?\s+(?:because|since|so that)\s+(?P<why>.+)"),
+    ("better", "decision", 0.7,
+     r"(?:so\s+|maybe\s+|I think\s+)*(?:it's|it is|it'd be|it would be|would be)\s+better\s+to\s+"
+     r"(?P<what>.+?)\s+(?:than|rather than|instead of)\s+(?P<not>.+)"),
+    ("better_since", "decision", 0.7,
+     r"(?:so\s+|maybe\s+|I think\s+)*(?P<what>(?!(?:this|that|it|which)\b)\S+(?:\s+\S+){0,3}"
+     r"\s+(?:would be|is)\s+(?:a\s+)?better\s+.{2,60}?)\s+(?:since|because|as)\s+(?P<why>.{6,})"),
+    ("lets_set", "decision", 0.6,
+     r"(?:let'?s|we(?:'ll| will))\s+(?P<verb>do|use|go with|turn on|turn off|enable|disable|set"
+     r"|switch to|pick|choose)\s+(?P<what>[^,;]{2,80}?)[.!]?$"),
+    ("no_use", "correction", 0.75,
+     r"no[,.!]?\s+(?:please\s+)?(?:use|we use|prefer)\s+(?P<what>.+?),?\s+"
+     r"(?:not|instead of|rather than)\s+(?P<not>.+)"),
+    ("dont_use", "correction", 0.75,
+     r"(?:no[,.!]?\s+)?(?:please\s+)?(?:don't|do not|never)\s+use\s+"
+     r"(?P<not>.+?)[,;]\s*(?:use|we use|prefer)\s+(?P<what>.+)"),
+    ("dont_but", "correction", 0.7,
+     r"(?:no[,.!]?\s+)?(?:please\s+)?(?:don't|do not)\s+(?P<not>\w+\s+.+?),\s*"
+     r"(?:instead\s+|rather\s+)?(?P<what>(?:use|run|call|write|put|keep|add|prefer)\s+.+)"),
+    ("not_but", "correction", 0.7,
+     r"(?:no[,.!]?\s+)?not\s+(?P<not>[\w./@-]+(?:\s+[\w./@-]+)?),\s*(?:use\s+)?"
+     r"(?P<what>[\w./@-]+(?:\s+[\w./@-]+){0,3})[.!]?$"),
+    ("use_instead", "correction", 0.65,
+     r"(?:please\s+)?(?:use|prefer)\s+(?P<what>.+?),?\s+(?:instead of|rather than|not)\s+"
+     r"(?P<not>.+)"),
+    ("instead", "correction", 0.65,
+     r"(?P<what>(?:please\s+)?(?:use|\w+\s+(?:[\w-]+\s+){0,4}?with)\s+"
+     r"(?!(?:this|that|it|the other)\b)\S+(?:\s+\S+){0,3}?)\s+instead[.!]?$"),
+    ("no_just_use", "correction", 0.6, r"no[,.!]\s+(?:just\s+)?(?:use|we use)\s+(?P<what>.+)"),
+    ("actually", "correction", 0.6,
+     r"actually[,:]?\s+(?P<what>(?:we|our|this project|the project|in this repo)\b.*"
+     r"\b(?:use|uses|prefer|always|never|don't|do not|require|requires|must)\b.*)"),
+    ("always", "instruction", 0.85,
+     r"(?:(?P<cond>(?:when|whenever|every time|each time|if|before|after|for)\b[^,]{3,80}),"
+     r"\s*)?(?:please\s+)?(?:you should\s+|make sure (?:to|you)\s+|we\s+)?"
+     r"(?P<what>(?:always|never|don't ever|do not ever)\s+(?!mind\b).+)"),
+    ("invariant", "instruction", 0.7,
+     r"(?P<what>(?!(?:this|that|it|there|which|what|who|nothing|everything)\b)[\w`'./ -]{3,60}?"
+     r"\s+(?:is|are|must be|should be)\s+(?:never|always)\b.{3,})"),
+    ("every_time", "instruction", 0.75,
+     r"(?P<what>(?:every|each) time (?:you|we)\b[^,]{3,80},\s*(?:please\s+)?" + _IMPERATIVE
+     + r"\b.+|(?:please\s+)?" + _IMPERATIVE + r"\b.{3,}\s(?:every|each) time[.!]?$)"),
+    ("prefer", "preference", 0.8,
+     r"I\s+(?:\w+ly\s+|actually\s+|still\s+|also\s+|just\s+|do\s+)?"
+     r"(?P<verb>prefer|like|love|hate|dislike|don't like|do not like|can't stand)\s+"
+     r"(?P<what>.+)"),
+    ("rather", "preference", 0.7,
+     r"I(?:(?:'d| would)\s+(?:rather|prefer)|\s+rather would like)\s+(?P<what>.+)"),
+    ("favour", "preference", 0.7,
+     r"I(?:'m| am)?\s+(?:\w+ly\s+|actually\s+|all\s+|very much\s+)?(?:in favou?r of|favou?r)\s+"
+     r"(?P<what>.+)"),
+    ("on_purpose", "decision", 0.7,
+     r"(?P<what>(?:that's|that is|this is) why we\s+.{6,}|we\s+(?:explicitly|deliberately"
+     r"|intentionally|purposely)\s+(?:use|chose|choosed|picked|went with|added|add|keep|made)"
+     r"\b.{3,}|we\s+(?:use|chose|picked|added)\s+\S+(?:\s+\S+)?\s+(?:on purpose|deliberately"
+     r"|explicitly|intentionally)\b.*)"),
+    ("renamed", "fact", 0.7,
+     r"(?P<what>.{3,60}?(?:\s+is now (?:called|named)|(?:\s+is|'s|\s+has been|\s+was) (?:now\s+)?"
+     r"(?:replaced|superseded) by|\s+is deprecated in favou?r of)\s+.{2,80})"),
+    ("fine_to", "preference", 0.55,
+     r"(?:it's|it is)\s+(?:fine|ok|okay|safe|allowed)\s+to\s+(?P<what>.{6,})"),
+    ("right_thing", "decision", 0.65,
+     # "validate is not the appropriate subcommand since the scope is portability"
+     r".{0,80}?(?P<what>\b[\w`./-]+(?:\s+[\w`./-]+){0,2}\s+(?:is|isn't|is not)\s+(?:not\s+)?the\s+"
+     r"(?:right|appropriate|correct|wrong|best|proper)\s+.{3,60}?)\s+(?:since|because|as)\s+"
+     r"(?P<why>.{6,})"),
+    ("requirement", "instruction", 0.65,
+     r"(?:a|one|another|the)\s+(?:hard\s+|firm\s+)?requirement is(?:\s+that)?:?\s+(?P<what>.+)"),
+    ("what_i_said", "correction", 0.6,
+     r"what I (?:said|meant|asked for|asked) (?:was|is)(?:\s+to)?:?\s+(?P<what>.+)"),
+    ("lives_in", "instruction", 0.6,
+     r"(?P<what>[\w./-]*[./][\w./-]+\s+(?:should|must|has to|needs to)\s+(?:live|go|be|stay)"
+     r"\s+(?:in|under|inside)\s+.+)"),
+    ("named_should", "instruction", 0.6,
+     r"(?P<what>(?:`[^`]{2,60}`|[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?-i:[a-z]+[A-Z]\w*))\s+(?:should|must)"
+     r"(?:\s+not|\s+never|\s+always|\s+only)?\s+(?:be|stay|remain)\s+(?!(?:fixed|updated|changed"
+     r"|removed|deleted|added|moved|renamed|checked|tested|reverted|done|visible)\b).{3,})"),
+    ("needs_to_be", "instruction", 0.55,
+     r"(?:no[,.!]?\s+)?(?P<what>(?:it|this|that|they)\s+(?:needs? to|has to|have to)\s+be"
+     r"\s+.{6,})"),
+    ("i_want", "preference", 0.55,
+     r"(?P<what>I\s+(?:really\s+|just\s+|only\s+|actually\s+|also\s+|still\s+)?"
+     r"(?:don't\s+|do not\s+)?want\s+"
+     r"(?!to know|you to (?:fix|check|look|try|run|do|make|add))"
+     r".{6,})"),
+    ("we_want", "preference", 0.55,
+     r"(?P<what>we\s+(?:really\s+)?(?:don't|do not|never)?\s*want\s+(?:to\s+)?.{6,})"),
+    ("no_need", "decision", 0.6,
+     # anywhere in a run-on sentence: "move the runs to results, we no longer need the runs
+     # folder"; "if the renderer works on data, there's no reason to keep a JSON output"
+     # ("we don't need to care about X" is mostly about the work at hand: a thing, not a step)
+     r".{0,160}?\b(?P<what>(?:(?:we|you)\s+(?:don't|do not|no longer|won't|will not)\s+"
+     r"need(?!\s+to\b)"
+     r"|there's no reason to|there is no reason to)"
+     r"\s+(?!(?:this|that|it|them)\b).{4,})"),
+    ("great_if", "preference", 0.55,
+     # a wish for how the thing should behave: "it would be great if it didn't commit"
+     r"(?:it|that)(?:'d| would) be (?:great|nice|good|ideal)\s+(?P<what>(?:if|to)\s+.{8,})"),
+    ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
+    ("important", "preference", 0.7,
+     r"(?:it's|it is|this is|that's)\s+(?:really\s+|very\s+|super\s+|extremely\s+)?"
+     r"(?:important|crucial|essential)(?:\s+that|\s+to|[,:;]|\s+-)\s*(?P<what>.+)"),
+    ("obliged", "instruction", 0.65,
+     r"(?P<what>(?:we|you)\s+(?:always\s+)?(?:have to|must|should(?: always| never)?)"
+     r"\s+(?!(?:fix|check|look|see|try|do this|do that)\b).{6,})"),
+    ("must_not", "instruction", 0.65,
+     r"(?P<what>(?:it|this|that|they|these|those|the [\w-]+(?: [\w-]+)?)\s+(?:must|should)"
+     r"(?:\s+not|\s+never|n't)"
+     r"\s+.{4,})"),
+    ("make_sure", "instruction", 0.55,
+     r"(?:please\s+)?(?P<what>(?:always\s+)?make sure (?:to |you |that |u )?.{6,})"),
+    ("use_as", "instruction", 0.55,
+     r"(?:please\s+)?(?:just\s+)?(?P<what>use\s+(?!(?:this|that|it|them)\b)\S+(?:\s+\S+){0,4}?"
+     r"\s+(?:as|for)\s+.{3,})"),
+    ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST)\b.*)"),
+    ("dont", "instruction", 0.5,
+     # after a first request in the same sentence: "fold the fixes in, do not run ..."
+     r"(?:(?P<cond>(?:when|whenever|if|before|after|once|unless)\b[^,]{3,80})?[^,]{0,80},\s*)?"
+     r"(?P<what>(?:please\s+)?(?:don't|do not)\s+\w+.{3,})"),
+))
+# Said once without a word that makes it last (_DURABLE), these are usually about the
+# task at hand ("you should add a test", "make sure the build passes"); said in two
+# turns, they are a standing rule.
+REPEAT_ONLY = frozenset(
+    {
+        "dont", "obliged", "must_not", "make_sure", "no_just_use", "we_want", "i_want",
+        "needs_to_be", "use_as",
+    }
+)
+# A word a statement must hold for a rule to be tried (lower case): most statements hold
+# none, and a substring test is far cheaper than a pattern that scans the whole statement.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "document_this": ("document", "note", "record", "write down", "capture"),
+    "better": ("better",), "better_since": ("better",), "instead": ("instead",),
+    "invariant": ("never", "always"), "named_should": ("should", "must"),
+    "renamed": ("called", "named", "replaced", "superseded", "deprecated"),
+    "no_need": ("need", "reason"), "right_thing": ("the right", "appropriate", "correct",
+    "the wrong", "the best", "proper"), "favour": ("favor", "favour"),
+    "great_if": ("would be", "'d be"),
+    "dont": ("don't", "do not"), "shout": ("not", "never", "always", "must"),
+    "every_time": ("every time", "each time"), "lives_in": ("should", "must", "has to", "needs to"),
+    "must_not": ("must", "should"), "fine_to": (" to ",), "use_as": ("use ",),
+}
+# fmt: on

@@ -1,0 +1,229 @@
+"""The built-in model on phrasings and runs seen in more people's sessions."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from brain.models.builtin import extract
+from brain.sessions.sources.base import Transcript, Turn
+
+
+def _session(*steps: tuple[str, str]) -> Transcript:
+    """A session of typed turns (``("user", text)``) and shell calls (command, result)."""
+    turns: list[Turn] = []
+    for first, second in steps:
+        n = len(turns) + 1
+        if first == "user":
+            turns.append(Turn("user", second, lines=(n, n)))
+            continue
+        turns.append(Turn("tool", json.dumps({"command": first}), tool="Bash", lines=(n, n)))
+        turns.append(Turn("tool", second, tool="Bash", lines=(n + 1, n + 1)))
+    return Transcript("claude", "s", "/x.jsonl", "/home/ana/shop", turns=tuple(turns))
+
+
+def test_a_wish_said_once_outranks_commands_that_ran_in_many_turns() -> None:
+    runs = [
+        (command, "Exit code: 0\nok")
+        for command in ("npm test", "npm run build", "npm run lint", "npx tsc", "go build ./...")
+    ]
+    session = _session(*runs, ("user", "Do not rebuild the website on every run."), *runs)
+    described = [m.description for m in extract(session).memories]
+    assert len(described) == 5
+    assert described[0] == "Do not rebuild the website on every run"
+    assert "Tests: `npm test`" in described
+
+
+def test_a_slip_of_the_shell_is_no_lesson_and_output_filters_are_not_the_command() -> None:
+    session = _session(
+        ("cd website && npm run build", "Exit code 1\nbash: line 1: cd: website: No such file"),
+        ("npm run build", "Exit code: 0\nbuilt"),
+        ("bun lint", "Exit code 1\nError: unrecognized subcommand 'lint'"),
+        ("bun run lint", "Exit code: 0\nok"),
+        ("go test ./... 2>&1 | grep -v '^ok'", "Exit code: 0\n"),
+        ("go test ./...", "Exit code: 0\nok"),
+    )
+    described = [(m.type, m.description) for m in extract(session).memories]
+    assert described == [("fact", "Tests: `go test ./...`")]
+
+
+def test_a_test_or_lint_run_named_at_source_files_is_not_the_runbook() -> None:
+    runs = [
+        ("bun test apps/web/src/sync-status.test.ts", "Exit code: 0\n3 pass"),
+        ("bunx biome check packages/core/src/results.ts", "Exit code: 0\nok"),
+        ("npx markdownlint-cli2 docs/colors.mdx", "Exit code: 0\nok"),
+        ("go build main.go", "Exit code: 0\n"),  # a build of one file is still the build
+    ]
+    described = [m.description for m in extract(_session(*runs, *runs)).memories]
+    assert described == ["Build: `go build main.go`"]
+
+
+def test_the_error_a_lesson_names_is_not_the_runners_echo_of_the_script() -> None:
+    session = _session(
+        ("bun run lint", "Exit code 1\n$ biome check --error-on-warnings\nsrc/App.tsx:1:1 lint"),
+        ("bun run lint:fix", "Exit code: 0\nfixed"),
+        ("bun run lint", "Exit code: 0\nok"),
+    )
+    (lesson,) = extract(session).memories
+    assert lesson.description == (
+        "`bun run lint` failed (Src/App.tsx:1:1 lint); it passed after `bun run lint:fix`"
+    )
+
+
+def _heard(*texts: str) -> list[tuple[str, str]]:
+    memories = extract(_session(*(("user", text) for text in texts))).memories
+    return [(m.type, m.description) for m in memories]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I actually prefer tabs over spaces.", ("preference", "Prefers tabs over spaces")),
+        ("I'm all in favour of one config file.", ("preference", "Favours one config file")),
+        (
+            "So maybe it's better to start with sqlite than postgres",
+            ("decision", "Better to start with sqlite than postgres"),
+        ),
+        (
+            "uv would be a better choice since it locks the environment",
+            ("decision", "Uv would be a better choice because it locks the environment"),
+        ),
+        (
+            "and we don't need backward compatibility for the old format",
+            ("decision", "We don't need backward compatibility for the old format"),
+        ),
+        (
+            "We no longer need the legacy runs folder.",
+            ("decision", "We no longer need the legacy runs folder"),
+        ),
+        (
+            "internal refactors are never breaking changes, only config behaviour is.",
+            (
+                "instruction",
+                "Internal refactors are never breaking changes, only config behaviour is",
+            ),
+        ),
+        (
+            "`max_retries` should stay at three for the sync job",
+            ("instruction", "`max_retries` should stay at three for the sync job"),
+        ),
+        (
+            "anything behind a feature flag can be removed, maybe document this as a learning.",
+            ("lesson", "Anything behind a feature flag can be removed"),
+        ),
+        (
+            "review the migration with Opus instead",
+            ("correction", "Review the migration with Opus"),
+        ),
+        (
+            "It's allowed to read the user's shell config, that is deliberate.",
+            ("preference", "Fine to read the user's shell config, that is deliberate"),
+        ),
+        (
+            "the eval package has been replaced by the sdk package",
+            ("fact", "The eval package has been replaced by the sdk package"),
+        ),
+        (
+            "merge the fixes in, do not run the whole suite every time, only on HEAD.",
+            ("instruction", "Do not run the whole suite every time, only on HEAD"),
+        ),
+        (
+            "For the docs site, I actually prefer a dark theme for code blocks.",
+            ("preference", "Prefers a dark theme for code blocks"),
+        ),
+        (
+            "move the reports to results we no longer need the reports folder",
+            ("decision", "We no longer need the reports folder"),
+        ),
+        (
+            "if the renderer only takes data, there's no reason to keep a JSON output",
+            ("decision", "There's no reason to keep a JSON output"),
+        ),
+        (
+            "also check is not the right subcommand since the scope is portability",
+            ("decision", "Check is not the right subcommand because the scope is portability"),
+        ),
+        (
+            "I think it's fine to run the e2e tests in parallel, can you revert that?",
+            ("preference", "Fine to run the e2e tests in parallel"),
+        ),
+        (
+            "I just want an otel collector so we don't need Phoenix.",
+            ("preference", "I just want an otel collector so we don't need Phoenix"),
+        ),
+        ("drop the old eval package as that's replaced by the sdk", None),
+        (
+            "For each new file, always add a licence header.",
+            ("instruction", "For each new file, always add a licence header"),
+        ),
+        (
+            "Looks good. It would be great if the sync never committed on its own.",
+            ("preference", "Would like it if the sync never committed on its own"),
+        ),
+    ],
+)
+def test_more_ways_people_state_what_lasts(text: str, want: tuple[str, str] | None) -> None:
+    if want is None:  # kept, whatever its wording
+        assert len(_heard(text)) == 1
+        return
+    assert _heard(text) == [want]
+
+
+def test_a_bare_use_as_needs_saying_twice() -> None:
+    assert _heard("continue but use haiku for subagents") == []
+    assert _heard("continue but use haiku for subagents", "ok, use haiku for subagents") == [
+        ("instruction", "Use haiku for subagents")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We don't need that now.",
+        "I'm in favour of this.",
+        "The easiest thing, theoretically, would be to always rebuild the cache.",
+        "Keys should be unique so that components keep their identity.",
+        "I think we should be clearer on the text.",
+        "Unused variable count - incremented but never asserted",
+        "use the other one instead",
+        "it's better to do this than that",
+        "we don't need to care about conflicts here",
+        "it would be nice to see that",
+        "so we don't need the extra dependency do you think that's a lot of code",
+        "The easiest would be to, in theory, never cache anything.",
+    ],
+)
+def test_what_only_looks_like_those_stays_out(text: str) -> None:
+    assert _heard(text) == []
+
+
+def test_a_rule_is_skipped_only_when_it_could_not_match() -> None:
+    """The words a rule needs are a shortcut: wherever its pattern matches, one is there."""
+    from brain.models.builtin_rules import NEEDS, RULES
+    from tests import test_builtin, test_builtin_heard
+
+    assert set(NEEDS) <= {name for name, *_ in RULES}
+    said = [
+        line.strip(" \"',()")
+        for module in (test_builtin, test_builtin_heard, sys.modules[__name__])
+        for line in Path(str(module.__file__)).read_text(encoding="utf-8").splitlines()
+        if len(line.strip(" \"',()")) > 12
+    ]
+    for name, pattern, *_ in RULES:
+        for sentence in said:
+            if name in NEEDS and pattern.match(sentence):
+                assert any(word in sentence.lower() for word in NEEDS[name]), (name, sentence)
+
+
+def test_a_statement_about_a_pronoun_carries_the_sentence_before_it() -> None:
+    text = "The e2e tests use Haiku and cost little. They should never run in CI."
+    (memory,) = extract(_session(("user", text))).memories
+    assert memory.description == "They should never run in CI"
+    assert memory.body == text
+    (alone,) = extract(
+        _session(("user", "Docs are generated. Never edit docs/api by hand."))
+    ).memories
+    assert alone.body == "Never edit docs/api by hand."
