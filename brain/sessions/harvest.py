@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,23 +21,18 @@ from typing import TYPE_CHECKING
 from brain.errors import BrainError
 from brain.home import uses
 from brain.home.records import iso
-from brain.sessions.internal import is_internal
 from brain.sessions.results import HarvestResult, SourceCounts
-from brain.sessions.sources import get, locations
-from brain.sessions.sources.locations import NotAFileError, SessionFile
+from brain.sessions.sources import locations
+from brain.sessions.sources.locations import SessionFile
+from brain.sessions.visit import Settings, SourceRun, harvest_source, screened
 from brain.sessions.watermarks import (
     DEFAULT_SOURCES,
-    Mark,
     SessionMissingError,
     SessionRef,
     explicit_files,
     harvested_sessions,
-    load_marks,
     load_transcript,
-    merge_mark,
-    resume_offset,
     save_marks,
-    to_ref,
 )
 
 # What reads a transcript (citations, search documents) is imported when one is read:
@@ -46,11 +40,9 @@ from brain.sessions.watermarks import (
 if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.home.transaction import Transaction
-    from brain.index import Doc
     from brain.index.sync import Catalog
     from brain.progress import Progress
     from brain.sessions.mirror import MirrorPlan
-    from brain.sessions.sources.base import Transcript
 
 __all__ = [
     "HarvestResult",
@@ -62,38 +54,6 @@ __all__ = [
     "import_session",
     "load_transcript",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class _Settings:
-    """What one harvest run reads its files with: the clock, the windows, the settings."""
-
-    now: float
-    stamp: str
-    idle: float
-    max_age: float
-    generate: bool
-    want_docs: Callable[[], bool]  # asked for a new session only (it may load the index)
-    explicit: bool
-
-
-@dataclass
-class _SourceRun:
-    """One source's harvest in progress: counts, the marks, what changed."""
-
-    source: str
-    marks: dict[str, Mark]
-    counts: dict[str, int] = field(default_factory=dict)
-    refs: list[SessionRef] = field(default_factory=list)
-    docs: list[Doc] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-    cited: list[str] = field(default_factory=list)  # record paths agents cited
-
-    def bump(self, name: str, by: int = 1) -> None:
-        self.counts[name] = self.counts.get(name, 0) + by
-
-    def frozen(self) -> SourceCounts:
-        return SourceCounts(self.source, **self.counts)
 
 
 def harvest(
@@ -150,12 +110,12 @@ def harvest(
 
     mirror = "claude" in sources and paths is None
     # Nothing new, the usual answer, is told without the home's lock: nothing is written.
-    if (runs := _screened(home, work, settings)) is not None:
+    if (runs := screened(home, work, settings)) is not None:
         plan = _plan(home, mirror)
         if plan is None or not plan.records:
             return _result(runs, plan, settings, dry_run, began)
     with home.transaction() as tx:
-        runs = [_harvest_source(home, src, files, settings, tick) for src, files in work.items()]
+        runs = [harvest_source(home, src, files, settings, tick) for src, files in work.items()]
         plan = _plan(home, mirror)
         message = _message(runs, plan)
         sha = None
@@ -174,9 +134,9 @@ def harvest(
 
 
 def _result(
-    runs: list[_SourceRun],
+    runs: list[SourceRun],
     plan: MirrorPlan | None,
-    settings: _Settings,
+    settings: Settings,
     dry_run: bool,
     began: float,
     message: str | None = None,
@@ -246,11 +206,11 @@ def _settings(
     want_docs: Callable[[], bool],
     explicit: bool,
     max_age_days: float | None,
-) -> _Settings:
+) -> Settings:
 
     moment = now or datetime.now(UTC)
     config = home.config
-    return _Settings(
+    return Settings(
         now=moment.timestamp(),
         stamp=iso(moment),
         idle=config.min_idle_minutes * 60,
@@ -271,126 +231,7 @@ def _discovered(sources: Sequence[str]) -> dict[str, list[SessionFile]]:
     return work
 
 
-def _harvest_source(
-    home: Home,
-    source: str,
-    files: list[SessionFile],
-    settings: _Settings,
-    tick: Callable[[], None],
-) -> _SourceRun:
-    run = _SourceRun(source, load_marks(home.path, source))
-    for file in files:
-        run.bump("found")
-        try:
-            _visit(run, file, settings)
-        except (OSError, ValueError, EOFError, BrainError) as exc:
-            run.bump("failed")
-            run.failures.append(f"{file.path}: {exc}")
-        except Exception as exc:  # zstandard's errors and the like: one file, not the run
-            run.bump("failed")
-            run.failures.append(f"{file.path}: {type(exc).__name__}: {exc}")
-        tick()
-    return run
-
-
-def _prior(run: _SourceRun, file: SessionFile) -> Mark | None:
-    """The mark of ``file``, or of the same session under a path that is gone.
-
-    Codex recompresses old rollouts to ``.jsonl.zst``: the session moves, its bytes
-    (decompressed) do not, so the offset still holds.
-    """
-    mark = run.marks.get(str(file.path))
-    if mark is not None:
-        return mark
-    # The old mark stays until ``_visit`` writes the new one: a moved file that is then
-    # skipped (still active, too old) or fails must not lose its session.
-    for key, old in run.marks.items():
-        if old.session_id == file.session_id and not Path(key).exists():
-            return old
-    return None
-
-
-def _screened(
-    home: Home, work: dict[str, list[SessionFile]], settings: _Settings
-) -> list[_SourceRun] | None:
-    """The runs of a harvest in which no transcript needs reading (each unchanged, too
-    old or still active, told by its size and date), or None if one does."""
-    runs = []
-    for source, files in work.items():
-        run = _SourceRun(source, load_marks(home.path, source))
-        for file in files:
-            run.bump("found")
-            if file.size < 0 or _screen(run, file, settings):
-                return None
-        runs.append(run)
-    return runs
-
-
-def _screen(run: _SourceRun, file: SessionFile, settings: _Settings) -> bool:
-    """Whether ``file`` needs reading; if not, count why (its size and date tell)."""
-    mark = _prior(run, file)
-    same_path = mark is not None and mark.path == str(file.path)
-    if same_path and mark is not None and (mark.size, mark.mtime) == (file.size, file.mtime):
-        run.bump("unchanged")
-        return False
-    age = settings.now - file.mtime
-    if not settings.explicit and age > settings.max_age:
-        run.bump("skipped_old")
-        return False
-    if not settings.explicit and age < settings.idle:
-        run.bump("skipped_idle")
-        return False
-    return True
-
-
-def _visit(run: _SourceRun, file: SessionFile, settings: _Settings) -> None:
-    if file.size < 0:
-        raise NotAFileError(file.path)
-    if not _screen(run, file, settings):
-        return
-    mark = _prior(run, file)
-    same_path = mark is not None and mark.path == str(file.path)
-    start = resume_offset(run.source, mark, file)
-    parsed = get(run.source).parse(file.path, start=start)
-    if start == 0 and is_internal(parsed.transcript):
-        run.bump("skipped_internal")  # brain's own model run: never learned from
-        return
-    if mark is not None and parsed.offset == mark.offset and same_path:
-        run.bump("unchanged")  # only a partial last line was added: read it next time
-        return
-    last = parsed.last_timestamp
-    if (
-        not settings.explicit
-        and last is not None
-        and settings.now - last.timestamp() < settings.idle
-    ):
-        run.bump("skipped_idle")
-        return
-    new = merge_mark(
-        mark if start else None, parsed, file, stamp=settings.stamp, extract=settings.generate
-    )
-    if mark is not None and not same_path:
-        run.marks.pop(mark.path, None)
-    run.marks[new.path] = new
-    run.bump("grown" if start or mark is not None else "new")
-    run.bump("bytes_read", parsed.offset - start)
-    ref = to_ref(run.source, new)
-    run.refs.append(ref)
-    _take(run, ref, parsed.transcript, start, settings.want_docs())
-
-
-def _take(run: _SourceRun, ref: SessionRef, read: Transcript, start: int, docs: bool) -> None:
-    """What a transcript read from ``start`` gives: the records it cites, its turns."""
-    from brain.sessions.cite import cited_records
-    from brain.sessions.text import session_docs
-
-    run.cited += cited_records(read)
-    if docs:
-        whole = read if start == 0 else load_transcript(ref)
-        run.docs.extend(session_docs(ref, whole))
-
-
-def _message(runs: list[_SourceRun], plan: MirrorPlan | None) -> str | None:
+def _message(runs: list[SourceRun], plan: MirrorPlan | None) -> str | None:
     """``harvest: 3 new sessions, 1 grown (claude 2, codex 2)``; None if nothing changed."""
     new = sum(r.counts.get("new", 0) for r in runs)
     grown = sum(r.counts.get("grown", 0) for r in runs)
@@ -406,7 +247,7 @@ def _message(runs: list[_SourceRun], plan: MirrorPlan | None) -> str | None:
     return f"harvest: {'; '.join(parts)}" if parts else None
 
 
-def _write(tx: Transaction, runs: list[_SourceRun], plan: MirrorPlan | None, message: str) -> str:
+def _write(tx: Transaction, runs: list[SourceRun], plan: MirrorPlan | None, message: str) -> str:
     touched = [
         save_marks(tx.path, run.source, run.marks, tmp_dir=tx.state) for run in runs if run.refs
     ]
@@ -420,7 +261,7 @@ def _write(tx: Transaction, runs: list[_SourceRun], plan: MirrorPlan | None, mes
     return tx.commit(touched, message, "harvest", sessions=counts, new=new, mirrored=mirrored)
 
 
-def _index(catalog: Catalog, runs: list[_SourceRun]) -> tuple[int, str | None]:
+def _index(catalog: Catalog, runs: list[SourceRun]) -> tuple[int, str | None]:
     """Hand the harvested sessions' turn documents to the catalog."""
     docs = [doc for run in runs for doc in run.docs]
     prefixes = [f"session:{ref.source}:{ref.session_id}#" for run in runs for ref in run.refs]

@@ -1,0 +1,187 @@
+"""One harvest's reading of transcripts against this machine's marks.
+
+Each transcript is screened by its size and date first (:func:`screen`): unchanged,
+too old or still active, it is counted and left unread. The rest are parsed from where
+the last read stopped (:func:`visit`), their marks moved, their citations and search
+documents gathered for the one commit :mod:`brain.sessions.harvest` makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brain.errors import BrainError
+from brain.sessions.internal import is_internal
+from brain.sessions.results import SourceCounts
+from brain.sessions.sources import get
+from brain.sessions.sources.locations import NotAFileError, SessionFile
+from brain.sessions.watermarks import (
+    Mark,
+    SessionRef,
+    load_marks,
+    load_transcript,
+    merge_mark,
+    resume_offset,
+    to_ref,
+)
+
+if TYPE_CHECKING:
+    from brain.home.home import Home
+    from brain.index import Doc
+    from brain.sessions.sources.base import Transcript
+
+__all__ = ["Settings", "SourceRun", "harvest_source", "screened"]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What one harvest run reads its files with: the clock, the windows, the settings."""
+
+    now: float
+    stamp: str
+    idle: float
+    max_age: float
+    generate: bool
+    want_docs: Callable[[], bool]  # asked for a new session only (it may load the index)
+    explicit: bool
+
+
+@dataclass
+class SourceRun:
+    """One source's harvest in progress: counts, the marks, what changed."""
+
+    source: str
+    marks: dict[str, Mark]
+    counts: dict[str, int] = field(default_factory=dict)
+    refs: list[SessionRef] = field(default_factory=list)
+    docs: list[Doc] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    cited: list[str] = field(default_factory=list)  # record paths agents cited
+
+    def bump(self, name: str, by: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + by
+
+    def frozen(self) -> SourceCounts:
+        return SourceCounts(self.source, **self.counts)
+
+
+def harvest_source(
+    home: Home,
+    source: str,
+    files: list[SessionFile],
+    settings: Settings,
+    tick: Callable[[], None],
+) -> SourceRun:
+    run = SourceRun(source, load_marks(home.path, source))
+    for file in files:
+        run.bump("found")
+        try:
+            visit(run, file, settings)
+        except (OSError, ValueError, EOFError, BrainError) as exc:
+            run.bump("failed")
+            run.failures.append(f"{file.path}: {exc}")
+        except Exception as exc:  # zstandard's errors and the like: one file, not the run
+            run.bump("failed")
+            run.failures.append(f"{file.path}: {type(exc).__name__}: {exc}")
+        tick()
+    return run
+
+
+def _prior(run: SourceRun, file: SessionFile) -> Mark | None:
+    """The mark of ``file``, or of the same session under a path that is gone.
+
+    Codex recompresses old rollouts to ``.jsonl.zst``: the session moves, its bytes
+    (decompressed) do not, so the offset still holds.
+    """
+    mark = run.marks.get(str(file.path))
+    if mark is not None:
+        return mark
+    # The old mark stays until ``_visit`` writes the new one: a moved file that is then
+    # skipped (still active, too old) or fails must not lose its session.
+    for key, old in run.marks.items():
+        if old.session_id == file.session_id and not Path(key).exists():
+            return old
+    return None
+
+
+def screened(
+    home: Home, work: dict[str, list[SessionFile]], settings: Settings
+) -> list[SourceRun] | None:
+    """The runs of a harvest in which no transcript needs reading (each unchanged, too
+    old or still active, told by its size and date), or None if one does."""
+    runs = []
+    for source, files in work.items():
+        run = SourceRun(source, load_marks(home.path, source))
+        for file in files:
+            run.bump("found")
+            if file.size < 0 or screen(run, file, settings):
+                return None
+        runs.append(run)
+    return runs
+
+
+def screen(run: SourceRun, file: SessionFile, settings: Settings) -> bool:
+    """Whether ``file`` needs reading; if not, count why (its size and date tell)."""
+    mark = _prior(run, file)
+    same_path = mark is not None and mark.path == str(file.path)
+    if same_path and mark is not None and (mark.size, mark.mtime) == (file.size, file.mtime):
+        run.bump("unchanged")
+        return False
+    age = settings.now - file.mtime
+    if not settings.explicit and age > settings.max_age:
+        run.bump("skipped_old")
+        return False
+    if not settings.explicit and age < settings.idle:
+        run.bump("skipped_idle")
+        return False
+    return True
+
+
+def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
+    if file.size < 0:
+        raise NotAFileError(file.path)
+    if not screen(run, file, settings):
+        return
+    mark = _prior(run, file)
+    same_path = mark is not None and mark.path == str(file.path)
+    start = resume_offset(run.source, mark, file)
+    parsed = get(run.source).parse(file.path, start=start)
+    if start == 0 and is_internal(parsed.transcript):
+        run.bump("skipped_internal")  # brain's own model run: never learned from
+        return
+    if mark is not None and parsed.offset == mark.offset and same_path:
+        run.bump("unchanged")  # only a partial last line was added: read it next time
+        return
+    last = parsed.last_timestamp
+    if (
+        not settings.explicit
+        and last is not None
+        and settings.now - last.timestamp() < settings.idle
+    ):
+        run.bump("skipped_idle")
+        return
+    new = merge_mark(
+        mark if start else None, parsed, file, stamp=settings.stamp, extract=settings.generate
+    )
+    if mark is not None and not same_path:
+        run.marks.pop(mark.path, None)
+    run.marks[new.path] = new
+    run.bump("grown" if start or mark is not None else "new")
+    run.bump("bytes_read", parsed.offset - start)
+    ref = to_ref(run.source, new)
+    run.refs.append(ref)
+    _take(run, ref, parsed.transcript, start, settings.want_docs())
+
+
+def _take(run: SourceRun, ref: SessionRef, read: Transcript, start: int, docs: bool) -> None:
+    """What a transcript read from ``start`` gives: the records it cites, its turns."""
+    from brain.sessions.cite import cited_records
+    from brain.sessions.text import session_docs
+
+    run.cited += cited_records(read)
+    if docs:
+        whole = read if start == 0 else load_transcript(ref)
+        run.docs.extend(session_docs(ref, whole))
