@@ -33,6 +33,7 @@ def home_with_session(home: Path, tmp_path: Path) -> Path:
 
 def test_extract_then_consolidate_then_runs_and_status(home_with_session: Path) -> None:
     home = home_with_session
+    assert cli_json("status")["last_runs"] == {"extract": None, "consolidate": None}
     result = cli("extract")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines() == [
@@ -55,8 +56,9 @@ def test_extract_then_consolidate_then_runs_and_status(home_with_session: Path) 
         f"commit       {done['commit']}" in shown.stdout and "A memory_summary.md" in shown.stdout
     )
 
-    state = cli_json("status")
+    state = cli_json("status")  # the runs since the last status, not what it remembered
     assert state["last_runs"]["consolidate"]["run"] == done["run_id"]
+    assert state["last_runs"]["extract"]["run"] == runs[1]["id"]
     assert state["pending_sessions"] == [] and state["raw_pending"] == 0
     assert state["records"] == 2 and state["raw_bytes"] > 0
     assert state["models"] == {"extract": "builtin", "consolidation": "builtin", "api_base": None}

@@ -150,6 +150,10 @@ def test_status_counts_pending_sessions_without_loading_phase_1(filled: Path) ->
     assert names & {"brain.sessions.sources.base", "brain.pipeline.views", "hashlib"} == set()
     assert names & {"brain.home.redact", "brain.home.transaction", "brain.cli.harvest"} == set()
     assert "shutil" not in names  # looking for the agent CLIs on PATH needs none of it
+    # The last runs come from a cache while HEAD has not moved: no git process.
+    assert "subprocess" not in imported("status")
+    assert cli("remember", "--key", "later-fact", "A later fact.").exit_code == 0
+    assert "subprocess" in imported("status")  # HEAD moved: git's log is read again
 
 
 def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> None:

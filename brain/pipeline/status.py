@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from brain.home.files import atomic_write
+from brain.home.git import head_sha
 from brain.models.options import ModelOption, model_options
 from brain.pipeline.pending import session_label, triage
 from brain.pipeline.runs import KINDS, RAW, list_runs, pending_raw, pipeline_state
@@ -40,13 +44,29 @@ def _count(home: Home, folder: str) -> int:
         return sum(1 for e in entries if e.name.endswith(".md") and not e.name.startswith("."))
 
 
-def status(home: Home, *, now: datetime | None = None) -> StatusResult:
-    """When each phase last ran, what is pending, how big the memory is, what failed."""
-    config = home.config
+def _last_runs(home: Home) -> dict[str, dict[str, str] | None]:
+    """The newest run of each kind: from ``.brain/cache/last-runs.json`` while HEAD is
+    the commit it was read at (a commit names its whole history), else from git's log."""
+    head = head_sha(home.path)
+    cache = home.state / "cache" / "last-runs.json"
+    with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if head is not None and cached["head"] == head and set(cached["last"]) == set(KINDS):
+            return dict(cached["last"])
     last: dict[str, dict[str, str] | None] = dict.fromkeys(KINDS)
     for run in list_runs(home):
         if last.get(run.kind) is None:
             last[run.kind] = {"date": run.date, "run": run.id, "message": run.message}
+    with contextlib.suppress(OSError):  # a cache not written costs the next status a log
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(cache, json.dumps({"head": head, "last": last}), sync=False)
+    return last
+
+
+def status(home: Home, *, now: datetime | None = None) -> StatusResult:
+    """When each phase last ran, what is pending, how big the memory is, what failed."""
+    config = home.config
+    last = _last_runs(home)
     state = pipeline_state(home)
     raw = home.path / RAW
     pending, waiting = triage(home, now=now)
