@@ -14,8 +14,9 @@ packed, 21 ms packed with loose objects stored uncompressed. So after each commi
 looks (one directory listing) at whether git would pack, and if so starts git's own
 ``gc --auto``, in the background: an ordinary write never waits for it. A commit of
 many files (an import) runs ``git gc`` before it returns, and leaves the home packed.
-git's locks make a write that lands while gc runs safe (``tests/test_packing.py`` runs
-one).
+git's locks make a write that lands while gc runs safe, and a write's git command that
+loses its object folder to gc's clean-up runs again (:func:`brain.home.git.run_git`);
+``tests/test_packing.py`` runs both.
 """
 
 from __future__ import annotations
