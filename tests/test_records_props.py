@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from brain.errors import BrainError
-from brain.home.records import KEY_MAX, Record, new_id, parse, render, slugify, validate_key
+from brain.home.keys import KEY_MAX, validate_key
+from brain.home.records import Record, new_id, parse, render, slugify
 
 
 @given(st.text(max_size=300))

@@ -19,7 +19,8 @@ import pytest
 
 from brain.api import Brain
 from brain.evals import write_session
-from brain.home.records import KEY_MAX, Record
+from brain.home.keys import KEY_MAX
+from brain.home.records import Record
 from brain.home.scope import base_key, project_name, scoped_key
 from brain.models.schema import Operation
 from brain.pipeline.bounds import tie

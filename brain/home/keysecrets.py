@@ -7,8 +7,9 @@ import re
 from functools import cache
 
 from brain.errors import BrainError
+from brain.home.keys import validate_key
 from brain.home.patterns import lazy
-from brain.home.records import TOKENISH, validate_key
+from brain.home.records import TOKENISH
 
 __all__ = ["SecretKeyError", "key_holds_secret", "validate_new_key"]
 

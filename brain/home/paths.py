@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Protocol
 
-from brain.home.records import validate_key
+from brain.home.keys import validate_key
 
 
 def resolve_home(flag: str | os.PathLike[str] | None = None) -> Path:

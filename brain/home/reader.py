@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Protocol
 from brain.errors import BrainError
 from brain.home.paths import ARCHIVE, CONFIG, MEMORIES, STATE
 from brain.home.recordcache import Head, cached_heads, cached_records
-from brain.home.records import Problem, Record
 
 if TYPE_CHECKING:
     from brain.home import config as config_mod
+    from brain.home.records import Problem, Record
 
 
 class NotAHomeError(BrainError):

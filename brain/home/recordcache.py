@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from brain.errors import BrainError
 from brain.home import pending
 from brain.home.files import atomic_write
-from brain.home.records import Problem, Record, load
 
+# The record types load when a file is parsed or a record thawed: the session-start
+# hook reads the heads' cache and creates neither dataclass.
 if TYPE_CHECKING:
     from brain.home.paths import Located
+    from brain.home.records import Problem, Record
 
 VERSION = 1
 # A file changed within this many ns of being read may change again within the
@@ -49,6 +51,8 @@ def _load_cache(path: Path) -> dict[str, Any]:
 
 def _entry(home: Located, path: Path) -> dict[str, Any]:
     """What a file holds: a record's fields, or the problem reading it."""
+    from brain.home.records import Problem, load
+
     try:
         return {"record": asdict(load(path))}
     except BrainError as exc:
@@ -57,6 +61,8 @@ def _entry(home: Located, path: Path) -> dict[str, Any]:
 
 
 def _thaw(entry: dict[str, Any]) -> Record | Problem:
+    from brain.home.records import Problem, Record
+
     if "problem" in entry:
         return Problem(**entry["problem"])
     fields = dict(entry["record"])
@@ -179,6 +185,8 @@ def cached_heads(home: Located, folder: str) -> list[Head]:
     any file changed, the full cache is refreshed first and the heads taken from it.
     """
     if _noted(home, folder):  # a writer at work: take the committed view
+        from brain.home.records import Record
+
         return [
             Head(r.key, r.description, r.updated, r.id, r.tags)
             for r in cached_records(home, folder)
@@ -206,7 +214,7 @@ def cached_heads(home: Located, folder: str) -> list[Head]:
 def _at_head(home: Located, folder: str, names: set[str]) -> dict[str, Record | Problem]:
     if not names:
         return {}
-    from brain.home.records import parse
+    from brain.home.records import Problem, parse
     from brain.home.repo import Repo
 
     repo = Repo(home.path)

@@ -13,8 +13,6 @@ from brain.errors import BrainError
 from brain.home.files import read_text
 from brain.home.patterns import lazy
 
-KEY_MAX = 120
-_KEY_RE = re.compile(r"^[a-z0-9](?:[a-z0-9_.-]*[a-z0-9])?$")
 _STOPWORDS = frozenset(
     "a an the and or but of to in on at for with by from is are was were be been it its this "
     "that these those i we you he she they my our your their me us them do does did not no "
@@ -36,17 +34,6 @@ FIELDS = (
 )
 
 
-class InvalidKeyError(BrainError):
-    """A record key is not a safe slug."""
-
-    def __init__(self, key: str, why: str) -> None:
-        super().__init__(
-            f"invalid key {key[:60]!r}: {why}",
-            hint=f"use lowercase letters, digits, '-', '_' or '.', at most {KEY_MAX} characters",
-        )
-        self.key = key
-
-
 class RecordFormatError(BrainError):
     """A record file cannot be parsed."""
 
@@ -55,19 +42,6 @@ class RecordFormatError(BrainError):
         super().__init__(f"{where}: {problem}", hint="fix the file by hand or 'git checkout' it")
         self.path = path
         self.line = line
-
-
-def validate_key(key: str) -> str:
-    """Return ``key`` if it is a safe slug, else raise :class:`InvalidKeyError`."""
-    if not key:
-        raise InvalidKeyError(key, "it is empty")
-    if len(key) > KEY_MAX:
-        raise InvalidKeyError(key, f"it is {len(key)} characters long")
-    if "/" in key or "\\" in key or ".." in key:
-        raise InvalidKeyError(key, "it contains a path separator or '..'")
-    if not _KEY_RE.match(key):
-        raise InvalidKeyError(key, "it is not a slug")
-    return key
 
 
 _MARKER = lazy(r"\[REDACTED:[^\]\n]*\]")

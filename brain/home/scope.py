@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from brain.home.records import KEY_MAX
+from brain.home.keys import KEY_MAX
 
 __all__ = [
     "PROJECT_TAG",

@@ -17,7 +17,8 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
-from brain.home.records import InvalidKeyError, Record, new_id, validate_key
+from brain.home.keys import InvalidKeyError, validate_key
+from brain.home.records import Record, new_id
 from brain.home.scope import projects_of, scoped_key
 from brain.home.uses import all_uses, last_used
 from brain.models.base import ConsolidateTask, Model, ModelError

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from brain.errors import BrainError
-from brain.home.records import validate_key
+from brain.home.keys import validate_key
 from brain.sessions.sources.base import Transcript
 
 _BLOCK = re.compile(r"<memory_citation\s*>(.*?)(?:</memory_citation\s*>|\Z)", re.S | re.I)

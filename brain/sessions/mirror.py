@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brain.home.records import KEY_MAX, Record, iso, new_id, utcnow, validate_key
+from brain.home.keys import KEY_MAX, validate_key
+from brain.home.records import Record, iso, new_id, utcnow
 from brain.sessions.sources import locations
 from brain.sessions.sources.claude_memory import MemoryFile, discover_memory_dirs, read_memory_dir
 
