@@ -1,9 +1,10 @@
 """One harvest's reading of transcripts against this machine's marks.
 
-Each transcript is screened by its size and date first (:func:`screen`): unchanged,
-too old or still active, it is counted and left unread. The rest are parsed from where
-the last read stopped (:func:`visit`), their marks moved, their citations and search
-documents gathered for the one commit :mod:`brain.sessions.harvest` makes.
+Each transcript is screened by its size and date first: unchanged, too old or still
+active, it is counted and left unread (:func:`screened` asks it of every file, so a run
+with nothing new reads none). The rest are parsed from where the last read stopped
+(:func:`visit`), their marks moved, their citations and search documents gathered for
+the one commit :mod:`brain.sessions.harvest` makes.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def _prior(run: SourceRun, file: SessionFile) -> Mark | None:
     mark = run.marks.get(str(file.path))
     if mark is not None:
         return mark
-    # The old mark stays until ``_visit`` writes the new one: a moved file that is then
+    # The old mark stays until ``visit`` writes the new one: a moved file that is then
     # skipped (still active, too old) or fails must not lose its session.
     for key, old in run.marks.items():
         if old.session_id == file.session_id and not Path(key).exists():
@@ -117,15 +118,15 @@ def screened(
         run = SourceRun(source, load_marks(home.path, source))
         for file in files:
             run.bump("found")
-            if file.size < 0 or screen(run, file, settings):
+            if file.size < 0 or _screen(run, file, settings, _prior(run, file)):
                 return None
         runs.append(run)
     return runs
 
 
-def screen(run: SourceRun, file: SessionFile, settings: Settings) -> bool:
-    """Whether ``file`` needs reading; if not, count why (its size and date tell)."""
-    mark = _prior(run, file)
+def _screen(run: SourceRun, file: SessionFile, settings: Settings, mark: Mark | None) -> bool:
+    """Whether ``file`` (whose mark is ``mark``) needs reading; if not, count why (its
+    size and date tell)."""
     same_path = mark is not None and mark.path == str(file.path)
     if same_path and mark is not None and (mark.size, mark.mtime) == (file.size, file.mtime):
         run.bump("unchanged")
@@ -143,9 +144,9 @@ def screen(run: SourceRun, file: SessionFile, settings: Settings) -> bool:
 def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
     if file.size < 0:
         raise NotAFileError(file.path)
-    if not screen(run, file, settings):
-        return
     mark = _prior(run, file)
+    if not _screen(run, file, settings, mark):
+        return
     same_path = mark is not None and mark.path == str(file.path)
     start = resume_offset(run.source, mark, file)
     parsed = get(run.source).parse(file.path, start=start)
