@@ -23,7 +23,7 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.journal import machine_id, machine_name
 from brain.home.records import iso
-from brain.sessions.sources import get
+from brain.sessions.sources import get, locations
 
 # The adapters' shapes and readers load where a transcript is read: 'brain status'
 # lists the harvested sessions from their marks on every call and reads none.
@@ -329,7 +329,7 @@ def source_of(path: Path) -> str:
     if read_header(path) is not None:
         return "brain"
     for source in DEFAULT_SOURCES:
-        if any(path.is_relative_to(root.expanduser()) for root in get(source).roots()):
+        if any(path.is_relative_to(root.expanduser()) for root in locations.roots(source)):
             return source
     if path.name.startswith("rollout-"):
         return "codex"

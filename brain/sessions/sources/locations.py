@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,15 +81,13 @@ def found(path: Path, session_id: str, subagent: str | None = None) -> SessionFi
 
 def roots(source: str) -> list[Path]:
     """The default roots of ``source`` (``claude``, ``codex``, ``gemini``; none else)."""
-    where = {"claude": claude_roots, "codex": codex_roots, "gemini": gemini_roots}.get(source)
-    return where() if where is not None else []
+    return _TOOLS[source][0]() if source in _TOOLS else []
 
 
 def discover(source: str, root: Path) -> Iterator[SessionFile]:
     """The transcripts of ``source`` under one of its :func:`roots` (a source with no
     default roots, brain's own format, has none to walk)."""
-    walk = {"claude": claude_discover, "codex": codex_discover, "gemini": gemini_discover}
-    return walk[source](root) if source in walk else iter(())
+    return _TOOLS[source][1](root) if source in _TOOLS else iter(())
 
 
 # -- Claude Code ------------------------------------------------------------------
@@ -192,3 +190,11 @@ def gemini_discover(root: Path) -> Iterator[SessionFile]:
                 yield found(path, path.stem)
         for path in sorted(chats.glob("*/*.jsonl")):
             yield found(path, path.parent.name, path.stem)
+
+
+# Each tool's roots and its walk of one root (brain's own format has no default root).
+_TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[SessionFile]]]] = {
+    "claude": (claude_roots, claude_discover),
+    "codex": (codex_roots, codex_discover),
+    "gemini": (gemini_roots, gemini_discover),
+}
