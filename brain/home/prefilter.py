@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 __all__ = ["Heads", "Words", "lead", "matches_at"]
 
@@ -118,7 +119,6 @@ class Heads:
             )
             for char, members in groups.items()
         )
-        self._rests: dict[str, re.Pattern[str]] = {}  # compiled when a match needs them
 
     def present(self, text: str) -> set[int]:
         """The indices of the heads that match somewhere in ``text``."""
@@ -126,10 +126,7 @@ class Heads:
         for char, source, members, rests in self._groups:
             if char not in text:
                 continue
-            if source not in self._rests:
-                for rest in rests:
-                    check_rest(char, rest)
-            for match in self._rest(source).finditer(text):
+            for match in _group(char, source, rests).finditer(text):
                 found.add(members[(match.lastindex or 1) - 1])
                 # Another head of the group matching inside this match (or at its start,
                 # listed later) is hidden by it; such matches are real secrets and rare,
@@ -137,15 +134,10 @@ class Heads:
                 pos = match.start()
                 while 0 <= pos < match.end():
                     for i, rest in zip(members, rests, strict=True):
-                        if i not in found and self._rest(rest).match(text, pos + 1):
+                        if i not in found and _compiled(rest).match(text, pos + 1):
                             found.add(i)
                     pos = text.find(char, pos + 1, match.end())
         return found
-
-    def _rest(self, regex: str) -> re.Pattern[str]:
-        if regex not in self._rests:
-            self._rests[regex] = re.compile(regex)
-        return self._rests[regex]
 
 
 class Words:
@@ -164,9 +156,7 @@ class Words:
             tail = f"(?={tail})" if tail else ""  # a match holds the word alone
             groups.setdefault(word[0], []).append((hint, word, left, tail))
         self._groups: list[tuple[str, str, list[tuple[str, str, bool, str]]]] = []
-        self._scans: dict[str, re.Pattern[str]] = {}  # each group's, compiled when first needed
-        self._alone: dict[str, str] = {}  # compiled, in _compiled, when first needed
-        self._compiled: dict[str, re.Pattern[str]] = {}
+        self._alone: dict[str, str] = {}  # each hint's regex alone (compiled when needed)
         self._inside: dict[str, tuple[tuple[str, int], ...]] = {}
         for char, members in groups.items():
             members.sort(key=lambda m: len(m[1]), reverse=True)  # longest word first
@@ -195,22 +185,31 @@ class Words:
         for char, source, members in self._groups:
             if char not in lowered:
                 continue  # its regex is compiled the first time a text holds its character
-            if source not in self._scans:
-                self._scans[source] = re.compile(source)
-            for match in self._scans[source].finditer(lowered):
+            for match in _compiled(source).finditer(lowered):
                 hint, pos = members[(match.lastindex or 1) - 1][0], match.start()
                 found.setdefault(hint, []).append(pos)
                 for other, k in self._inside[hint]:
-                    if self._hint(other).match(lowered, pos + k):
+                    if _compiled(self._alone[other]).match(lowered, pos + k):
                         found.setdefault(other, []).append(pos + k)
         for positions in found.values():
             positions.sort()
         return found
 
-    def _hint(self, hint: str) -> re.Pattern[str]:
-        if hint not in self._compiled:
-            self._compiled[hint] = re.compile(self._alone[hint])
-        return self._compiled[hint]
+
+@cache
+def _compiled(regex: str) -> re.Pattern[str]:
+    """``regex`` compiled the first time a text needs it (a short text needs a few of the
+    hundred; compiling them all would cost a ``remember`` more than its git commands)."""
+    return re.compile(regex)
+
+
+@cache
+def _group(char: str, regex: str, rests: tuple[str, ...]) -> re.Pattern[str]:
+    """A group of heads' regex, its heads checked (:func:`check_rest`) when it is first
+    compiled: a bad head fails the first text that holds its character."""
+    for rest in rests:
+        check_rest(char, rest)
+    return re.compile(regex)
 
 
 def _not_after_word(length: int) -> str:
