@@ -108,15 +108,17 @@ def harvest(
         if progress is not None:
             progress(done, total)
 
+    from brain.sessions.mirror import plan_mirror  # small; what it reads is read lazily
+
     mirror = "claude" in sources and paths is None
     # Nothing new, the usual answer, is told without the home's lock: nothing is written.
     if (runs := screened(home, work, settings)) is not None:
-        plan = _plan(home, mirror)
+        plan = plan_mirror(home) if mirror else None
         if plan is None or not plan.records:
             return _result(runs, plan, settings, dry_run, began)
     with home.transaction() as tx:
         runs = [harvest_source(home, src, files, settings, tick) for src, files in work.items()]
-        plan = _plan(home, mirror)
+        plan = plan_mirror(home) if mirror else None
         message = _message(runs, plan)
         sha = None
         if not dry_run and message is not None:
@@ -160,13 +162,6 @@ def _result(
         message=message,
         commit=sha,
     )
-
-
-def _plan(home: Home, mirror: bool) -> MirrorPlan | None:
-    """What mirroring Claude Code's memory files would write (None: not asked)."""
-    from brain.sessions.mirror import plan_mirror
-
-    return plan_mirror(home) if mirror else None
 
 
 def import_session(
