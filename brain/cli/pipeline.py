@@ -15,11 +15,13 @@ def _money(cost: float | None) -> str:
 
 def _waiting_text(waiting: dict[str, int]) -> str:
     """Why harvested sessions wait, each with the setting or flag that moves it."""
+    from brain.pipeline.pending import RETRY_LATER, STILL_ACTIVE, TOO_OLD
+
     parts = [
-        (waiting.get("too_old", 0), "older than max_rollout_age_days (brain extract --all or "
+        (waiting.get(TOO_OLD, 0), "older than max_rollout_age_days (brain extract --all or "
          "--since Nd takes them this once)"),
-        (waiting.get("still_active", 0), "active within min_rollout_idle_hours"),
-        (waiting.get("retry_later", 0), "failed and waiting to retry (brain status says why)"),
+        (waiting.get(STILL_ACTIVE, 0), "active within min_rollout_idle_hours"),
+        (waiting.get(RETRY_LATER, 0), "failed and waiting to retry (brain status says why)"),
     ]  # fmt: skip
     return "; ".join(f"{n} {why}" for n, why in parts if n)
 
