@@ -86,15 +86,15 @@ def extract(transcript: Transcript) -> Extraction:
     said = len(best)
     for memory in runbook(transcript, tags):
         best.setdefault(memory.key, memory)
-    order = list(best)
+    seen = {key: n for n, key in enumerate(best)}
     # What the person said ranks before what the tools showed (a command that ran in ten
     # turns is one fact, not ten times surer than a wish said once); within each, said in
     # more turns ranks first: a person repeating a rule is the surest sign it lasts.
     top = sorted(
         best.values(),
-        key=lambda m: (order.index(m.key) >= said, -len(m.evidence), -m.confidence),
+        key=lambda m: (seen[m.key] >= said, -len(m.evidence), -m.confidence),
     )[:MAX_MEMORIES]
-    memories = tuple(sorted(top, key=lambda m: order.index(m.key)))
+    memories = tuple(sorted(top, key=lambda m: seen[m.key]))
     return Extraction(memories=memories, summary=_summary(transcript))
 
 
