@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from brain.home import packing
 from brain.home.git import (
@@ -34,8 +34,7 @@ _STAMP = "brain-index-stamp"
 _FS, _RS = "\x1f", "\x1e"
 
 
-@dataclass(frozen=True, slots=True)
-class Commit:
+class Commit(NamedTuple):
     """One commit of the home's history."""
 
     sha: str
@@ -146,6 +145,7 @@ class Repo:
         self._git(
             "update-ref", "-m", f"commit: {message.splitlines()[0]}", "HEAD", sha, parent or ""
         )
+        packing.keep_index_split(self.path)  # before the stamp: it may rewrite the index
         stamp = self.path / ".git" / _STAMP
         with contextlib.suppress(OSError):  # only a shortcut: without it, git is asked
             if foreign:  # still staged: every commit must ask until the person commits
