@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -45,11 +46,55 @@ TEXTS = (
 )
 
 
+def _each_way() -> Iterator[str]:
+    """Run the body with texts searched by the groups' regexes, then head by head."""
+    was = prefilter.SHORT
+    try:
+        for short, way in ((-1, "by groups"), (10**9, "head by head")):
+            prefilter.SHORT = short
+            yield way
+    finally:
+        prefilter.SHORT = was
+
+
 def test_the_prefilter_finds_what_every_rule_run_everywhere_finds() -> None:
-    for text in TEXTS:
-        assert find_secrets(text) == _every_rule_everywhere(text), text
     joined = "\n".join(TEXTS)  # many rules' heads in one text, secrets side by side
-    assert find_secrets(joined) == _every_rule_everywhere(joined)
+    expected = {text: _every_rule_everywhere(text) for text in [*TEXTS, joined]}
+    for way in _each_way():
+        for text, findings in expected.items():
+            assert find_secrets(text) == findings, (way, text[:200])
+
+
+def test_a_short_text_is_searched_head_by_head_and_a_long_one_by_groups() -> None:
+    heads = Heads([r"sk-[a-z]{3}", r"xa[a-z]+", r"ab?c"])
+    short = "an sk-abc and xaq and ac"
+    long = short + " " * prefilter.SHORT
+    assert heads.present(short) == heads.present(long) == {0, 1, 2}
+    words = Words([r"\btoken\b", "pass"])
+    assert words.offsets("a token, a passpass") == {r"\btoken\b": [2], "pass": [11, 15]}
+    assert words.offsets("a token, a passpass" + " " * prefilter.SHORT) == {
+        r"\btoken\b": [2],
+        "pass": [11, 15],
+    }
+
+
+@pytest.mark.parametrize(
+    ("regex", "start"),
+    [
+        ("k-ant-[a-z]", "k-ant-"),
+        ("ab?c", "a"),
+        ("ab+c", "ab"),
+        ("ab*", "a"),
+        ("ab{2}", "a"),
+        (r"\.com/x", ".com/x"),
+        (r"o\d", "o"),
+        ("(?:a|b)c", ""),
+        ("ab|c", "ab"),
+        ("a[bc]", "a"),
+    ],
+)
+def test_a_heads_literal_start_is_what_every_match_starts_with(regex: str, start: str) -> None:
+    assert prefilter.literal_start(regex) == start
 
 
 NOISE = st.text(alphabet=string.ascii_letters + string.digits + " _-.:=\"'/@\n\t", max_size=40)
@@ -68,14 +113,17 @@ WORDISH = st.sampled_from(
 @settings(max_examples=300)
 def test_the_prefilter_hides_nothing_in_mixed_text(parts: list[str]) -> None:
     text = "".join(parts)
-    assert find_secrets(text) == _every_rule_everywhere(text)
+    expected = _every_rule_everywhere(text)
+    for way in _each_way():
+        assert find_secrets(text) == expected, way
 
 
 def test_a_head_hidden_by_a_longer_match_of_its_group_is_still_found() -> None:
     heads = Heads(["sk-[a-z-]+", "sk-ant-", "xa[a-z]+", "xb"])
-    assert heads.present("sk-ant-x") == {0, 1}  # same start, listed later
-    assert heads.present("xaaxb") == {2, 3}  # starts inside the first match
-    assert heads.present("nothing here") == set()
+    for _ in _each_way():
+        assert heads.present("sk-ant-x") == {0, 1}  # same start, listed later
+        assert heads.present("xaaxb") == {2, 3}  # starts inside the first match
+        assert heads.present("nothing here") == set()
 
 
 def test_a_hint_can_ask_for_a_word_start_and_what_follows() -> None:
@@ -86,9 +134,10 @@ def test_a_hint_can_ask_for_a_word_start_and_what_follows() -> None:
 
 def test_words_are_found_where_they_overlap() -> None:
     words = Words([" as ", "pass", "passw", "sshpass"])
-    assert words.offsets(" as as ") == {" as ": [0, 3]}
-    found = words.offsets("sshpass password pass")
-    assert found == {"sshpass": [0], "pass": [3, 8, 17], "passw": [8]}
+    for _ in _each_way():
+        assert words.offsets(" as as ") == {" as ": [0, 3]}
+        found = words.offsets("sshpass password pass")
+        assert found == {"sshpass": [0], "pass": [3, 8, 17], "passw": [8]}
 
 
 @pytest.mark.parametrize(
@@ -100,10 +149,11 @@ def test_a_head_must_start_with_one_literal_and_capture_nothing(head: str) -> No
 
 
 def test_a_bad_head_is_refused_when_its_group_first_scans_a_text() -> None:
-    heads = Heads(["ab", "a(b)c"])
-    assert heads.present("no such letter in it") == set()
-    with pytest.raises(ValueError, match="a head must start with"):
-        heads.present("a text with an a")
+    for _ in _each_way():
+        heads = Heads(["ab", "a(b)c"])
+        assert heads.present("no such letter in it") == set()
+        with pytest.raises(ValueError, match="a head must start with"):
+            heads.present("a text with an a")
 
 
 def test_a_bar_inside_a_group_or_a_class_is_fine_in_a_head() -> None:

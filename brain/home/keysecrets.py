@@ -81,9 +81,14 @@ def key_holds_secret(key: str) -> bool:
     from brain.home.redact import find_secrets  # reading records never needs the filter
 
     lowered = key.lower()
-    if TOKENISH.search(_INNOCENT.sub("-", lowered)) or _PASSWORD_VALUE.search(lowered):
+    # Each regex below needs a run of 8 or more letters, digits or underscores (the
+    # password one, the word "pass"): most keys have neither, and skip compiling them.
+    long_run = _longest_run(lowered) >= 8
+    if long_run and TOKENISH.search(_INNOCENT.sub("-", lowered)):
         return True
-    if _in_context().search(lowered):
+    if long_run and _in_context().search(lowered):
+        return True
+    if "pass" in lowered and _PASSWORD_VALUE.search(lowered):
         return True
     # A slug of "password is hunter2" still says it; a slug of ghp_... or AKIA...
     # lost its underscore or its case.
@@ -93,6 +98,18 @@ def key_holds_secret(key: str) -> bool:
     # A token glued to the word before it by a hyphen ("with-pul-...") is checked alone.
     starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
     return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
+
+
+def _longest_run(text: str) -> int:
+    """The length of the longest run of ``[a-z0-9_]`` in ``text``."""
+    longest = run = 0
+    for c in text:
+        run = run + 1 if c in _RUN else 0
+        longest = max(longest, run)
+    return longest
+
+
+_RUN = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 class SecretKeyError(BrainError):

@@ -16,10 +16,16 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import cache
 
-__all__ = ["Heads", "Words", "lead", "matches_at"]
+__all__ = ["SHORT", "Heads", "Words", "lead", "matches_at"]
 
 # Characters a head may start with as they are; any other must be escaped (``\.``).
 _PLAIN_LEADS = frozenset("-_:~/@=,;'\" ")
+# A text up to this long is searched for each head or word alone: a ``str`` search for
+# its literal start, a regex only where that start is. A group's regex costs ~0.2 ms to
+# compile, more than a short text's searches: a ``remember`` compiled a dozen groups for
+# a one-line fact. Longer texts (a transcript) take the groups' few passes instead.
+SHORT = 2048
+_SYNTAX = frozenset("\\[](){}|.^$*+?")
 
 
 def lead(head: str, *, check: bool = True) -> tuple[str, str]:
@@ -54,6 +60,29 @@ def check_rest(char: str, rest: str) -> None:
             "a head must start with one literal, capture nothing and have no top-level |: "
             f"{char + rest!r}"
         )
+
+
+def literal_start(regex: str) -> str:
+    """The literal text every match of ``regex`` starts with ('' when it starts with
+    syntax): ``k-ant-[a-z]`` starts with ``k-ant-``, ``ab?c`` with ``a``."""
+    start: list[str] = []
+    i = 0
+    while i < len(regex):
+        c, step = regex[i], 1
+        if c == "\\":
+            c, step = regex[i + 1 : i + 2], 2
+            if not c or c.isalnum():  # \d, \b, \1: a class, an anchor or a reference
+                break
+        elif c in _SYNTAX:
+            break
+        after = regex[i + step : i + step + 1]
+        if after in ("?", "*", "{"):  # the character may be absent
+            break
+        start.append(c)
+        if after == "+":
+            break
+        i += step
+    return "".join(start)
 
 
 def _syntax(regex: str) -> Iterator[tuple[int, str, int]]:
@@ -123,8 +152,14 @@ class Heads:
     def present(self, text: str) -> set[int]:
         """The indices of the heads that match somewhere in ``text``."""
         found: set[int] = set()
+        short = len(text) <= SHORT
         for char, source, members, rests in self._groups:
             if char not in text:
+                continue
+            if short:
+                for i, (start, alone) in zip(members, _alone_heads(char, rests), strict=True):
+                    if start in text and _compiled(alone).search(text):
+                        found.add(i)
                 continue
             for match in _group(char, source, rests).finditer(text):
                 found.add(members[(match.lastindex or 1) - 1])
@@ -155,6 +190,7 @@ class Words:
             word, tail = _split_hint(hint[2:] if left else hint)
             tail = f"(?={tail})" if tail else ""  # a match holds the word alone
             groups.setdefault(word[0], []).append((hint, word, left, tail))
+        self._words = tuple((hint, word) for m in groups.values() for hint, word, _, _ in m)
         self._groups: list[tuple[str, str, list[tuple[str, str, bool, str]]]] = []
         self._alone: dict[str, str] = {}  # each hint's regex alone (compiled when needed)
         self._inside: dict[str, tuple[tuple[str, int], ...]] = {}
@@ -182,6 +218,14 @@ class Words:
     def offsets(self, lowered: str) -> dict[str, list[int]]:
         """Every offset (overlapping ones too) where each hint matches in ``lowered``."""
         found: dict[str, list[int]] = {}
+        if len(lowered) <= SHORT:
+            for hint, word in self._words:
+                pos = lowered.find(word)
+                while pos >= 0:
+                    if _compiled(self._alone[hint]).match(lowered, pos):
+                        found.setdefault(hint, []).append(pos)
+                    pos = lowered.find(word, pos + 1)
+            return found
         for char, source, members in self._groups:
             if char not in lowered:
                 continue  # its regex is compiled the first time a text holds its character
@@ -210,6 +254,15 @@ def _group(char: str, regex: str, rests: tuple[str, ...]) -> re.Pattern[str]:
     for rest in rests:
         check_rest(char, rest)
     return re.compile(regex)
+
+
+@cache
+def _alone_heads(char: str, rests: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each head of a group as a literal start and a regex of its own, its rest checked
+    (:func:`check_rest`) as when the group is compiled."""
+    for rest in rests:
+        check_rest(char, rest)
+    return tuple((char + literal_start(rest), f"{re.escape(char)}(?:{rest})") for rest in rests)
 
 
 def _not_after_word(length: int) -> str:
