@@ -25,8 +25,8 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from brain.errors import BrainError
 
@@ -87,8 +87,7 @@ class RepoError(BrainError):
         )
 
 
-@dataclass(frozen=True, slots=True)
-class GitOutput:
+class GitOutput(NamedTuple):
     """What one git command answered."""
 
     returncode: int

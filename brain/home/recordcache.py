@@ -57,7 +57,7 @@ def _entry(home: Located, path: Path) -> dict[str, Any]:
         return {"record": asdict(load(path))}
     except BrainError as exc:
         rel = path.relative_to(home.path).as_posix()
-        return {"problem": asdict(Problem(rel, getattr(exc, "line", None), str(exc)))}
+        return {"problem": Problem(rel, getattr(exc, "line", None), str(exc))._asdict()}
 
 
 def _thaw(entry: dict[str, Any]) -> Record | Problem:

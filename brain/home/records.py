@@ -7,7 +7,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from brain.errors import BrainError
 from brain.home.files import read_text
@@ -248,8 +248,7 @@ def load(path: Path) -> Record:
     return parse(read_text(path), path)
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """A file in the home that could not be read; the rest still works."""
 
     path: str

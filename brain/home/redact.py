@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -56,8 +55,7 @@ __all__ = ["KINDS", "Finding", "find_secrets", "redact"]
 _MARKER_PREFIX = "[REDACTED:"
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One secret found in a text.
 
     Attributes:
@@ -71,8 +69,7 @@ class Finding:
     end: int
 
 
-@dataclass(frozen=True)
-class _Rule:
+class _Rule(NamedTuple):
     kind: str
     pattern: re.Pattern[str]
     # The preceding character must not be one of these: a token glued to a longer word

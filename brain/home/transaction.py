@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from brain.errors import BrainError
 from brain.home import journal, packing, pending, uses
@@ -40,8 +40,7 @@ class RecordNotFoundError(BrainError):
         self.key = key
 
 
-@dataclass(frozen=True, slots=True)
-class Staged:
+class Staged(NamedTuple):
     """A record written to disk but not yet committed."""
 
     record: Record
@@ -49,16 +48,14 @@ class Staged:
     touched: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class InitResult:
+class InitResult(NamedTuple):
     """A new home and its first commit."""
 
     path: str
     commit: str
 
 
-@dataclass(frozen=True, slots=True)
-class WriteResult:
+class WriteResult(NamedTuple):
     """A write of one record: remember, archive, restore."""
 
     action: str
@@ -69,8 +66,7 @@ class WriteResult:
     superseded: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ForgetResult:
+class ForgetResult(NamedTuple):
     """A record deleted, and the commit that deleted it."""
 
     key: str
