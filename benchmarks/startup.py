@@ -2,11 +2,13 @@
 
 Usage: python benchmarks/startup.py [--runs 7] [--small 1000] [--large 20000] [--json]
 
-Each command runs as a fresh process (``python -m brain ...``), as a person or an agent
-tool starts it, so the wall time covers interpreter start-up, imports, reading the home
-and printing. The baseline is ``python -c "import json"`` measured in the same run, with
-the runs of every command interleaved so that a busy machine slows them all alike. Each
-row prints the median, its ratio to the baseline's median and the target ratio.
+Each command runs as a fresh process of the installed ``brain`` script (``python -m
+brain`` where the script is not next to this Python), as a person or an agent tool
+starts it, so the wall time covers interpreter start-up, imports, reading the home,
+printing and the interpreter's exit. The baseline is ``python -c "import json"``
+measured in the same run, with the runs of every command interleaved so that a busy
+machine slows them all alike. Each row prints the median, its ratio to the baseline's
+median and the target ratio.
 
 Homes are built in a temporary directory through ``brain import`` (one commit): one of
 ``--small`` records for the reading commands and the session-start hook, one of
@@ -34,6 +36,8 @@ from brain.api import Brain
 from brain.home import packing
 
 PY = sys.executable
+_SCRIPT = Path(PY).with_name("brain")
+BRAIN = [str(_SCRIPT)] if _SCRIPT.is_file() else [PY, "-m", "brain"]
 HOOK_PAYLOAD = json.dumps(
     {
         "session_id": "bench",
@@ -119,7 +123,7 @@ def cases(small: Path, large: Path) -> list[Case]:
     """The commands and their targets (a ratio to the baseline)."""
 
     def brain(*args: str) -> Callable[[int], list[str]]:
-        return lambda _run: [PY, "-m", "brain", *args]
+        return lambda _run: [*BRAIN, *args]
 
     return [
         Case("python -c 'import json'", lambda _r: [PY, "-c", "import json"], None, None),
@@ -139,7 +143,7 @@ def cases(small: Path, large: Path) -> list[Case]:
         Case("harvest (nothing new)", brain("harvest"), str(small), 4.0),
         Case(
             "remember (large home)",
-            lambda run: [PY, "-m", "brain", "remember", "--key", f"bench-{run}", f"fact {run}"],
+            lambda run: [*BRAIN, "remember", "--key", f"bench-{run}", f"fact {run}"],
             str(large),
             5.0,
         ),
@@ -212,7 +216,9 @@ def report(table: list[Case], args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps({"runs": args.runs, "rows": rows}, indent=2))
         return
-    print(f"{args.runs} runs each; homes of {args.small} and {args.large} records")
+    print(
+        f"{args.runs} runs each; homes of {args.small} and {args.large} records; {' '.join(BRAIN)}"
+    )
     print(f"{'command':<26}{'median':>10}{'ratio':>8}{'target':>8}  met")
     for row in rows:
         target = "" if row["target"] is None else f"{row['target']:.0f}x"

@@ -157,8 +157,8 @@ class Heads:
             if char not in text:
                 continue
             if short:
-                for i, (start, alone) in zip(members, _alone_heads(char, rests), strict=True):
-                    if start in text and _compiled(alone).search(text):
+                for i, rest, start in zip(members, rests, _starts(char, rests), strict=True):
+                    if start in text and _head(char, rest).search(text):
                         found.add(i)
                 continue
             for match in _group(char, source, rests).finditer(text):
@@ -257,12 +257,16 @@ def _group(char: str, regex: str, rests: tuple[str, ...]) -> re.Pattern[str]:
 
 
 @cache
-def _alone_heads(char: str, rests: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """Each head of a group as a literal start and a regex of its own, its rest checked
-    (:func:`check_rest`) as when the group is compiled."""
-    for rest in rests:
-        check_rest(char, rest)
-    return tuple((char + literal_start(rest), f"{re.escape(char)}(?:{rest})") for rest in rests)
+def _starts(char: str, rests: tuple[str, ...]) -> tuple[str, ...]:
+    """The literal start of each head of a group."""
+    return tuple(char + literal_start(rest) for rest in rests)
+
+
+@cache
+def _head(char: str, rest: str) -> re.Pattern[str]:
+    """One head's regex, the head checked (:func:`check_rest`) when first compiled."""
+    check_rest(char, rest)
+    return re.compile(f"{re.escape(char)}(?:{rest})")
 
 
 def _not_after_word(length: int) -> str:
