@@ -7,7 +7,6 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,12 +70,14 @@ class BrainGroup(click.Group):
             ctx.exit(1)
 
 
-@dataclass
 class State:
     """What the group passes to every command."""
 
-    home_flag: str | None = None
-    as_json: bool = False
+    __slots__ = ("as_json", "home_flag")
+
+    def __init__(self, home_flag: str | None = None, as_json: bool = False) -> None:
+        self.home_flag = home_flag
+        self.as_json = as_json
 
     @property
     def home(self) -> Path:

@@ -258,19 +258,28 @@ class _Plan(NamedTuple):
     words: Words
     # Per rule: the rule, its (lazy) regex, the indices of its heads, its hint words.
     rules: tuple[tuple[_Rule, re.Pattern[str], frozenset[int], frozenset[str]], ...]
+    # Which rules (indices into ``rules``) a head, or a hint word, lets run.
+    by_head: tuple[int, ...]
+    by_hint: dict[str, tuple[int, ...]]
 
 
 @cache
 def _plan() -> _Plan:
     heads: list[str] = []
     rules = []
-    for rule in _RULES:
+    by_head: list[int] = []
+    by_hint: dict[str, list[int]] = {}
+    for n, rule in enumerate(_RULES):
         mine = _heads(rule)
         ids = frozenset(range(len(heads), len(heads) + len(mine)))
         heads += mine
+        by_head += [n] * len(mine)
+        for hint in rule.hints:
+            by_hint.setdefault(hint, []).append(n)
         rules.append((rule, rule.pattern, ids, frozenset(rule.hints)))
     words = Words(h for rule in _RULES for h in rule.hints)
-    return _Plan(Heads(heads), words, tuple(rules))
+    hinted = {hint: tuple(ns) for hint, ns in by_hint.items()}
+    return _Plan(Heads(heads), words, tuple(rules), tuple(by_head), hinted)
 
 
 def _raw_findings(text: str) -> list[Finding]:
@@ -280,13 +289,15 @@ def _raw_findings(text: str) -> list[Finding]:
     # then the rules with hint words fall back to a plain regex scan.
     lower = text.lower()
     hinted = plan.words.offsets(lower) if len(lower) == len(text) else None
+    if hinted is None:
+        tried = {n for n, (_, _, _, hints) in enumerate(plan.rules) if hints}
+    else:
+        tried = {n for hint in hinted for n in plan.by_hint[hint]}
+    tried.update(plan.by_head[i] for i in present)
     found: list[Finding] = []
-    for rule, regex, ids, hints in plan.rules:
-        if ids and ids.isdisjoint(present):
-            continue
+    for n in sorted(tried):  # in the rules' order, as if every rule ran
+        rule, regex, _, hints = plan.rules[n]
         if hints and hinted is not None:
-            if hints.isdisjoint(hinted):
-                continue
             ready = compiled(regex)
             matches: Iterator[re.Match[str]] = matches_at(ready, text, rule.hints, hinted)
         else:
