@@ -221,3 +221,45 @@ def test_a_write_runs_four_git_commands(
     assert git(home, "log", "-1", "--format=%an <%ae>").strip() == (
         f"{os.environ['GIT_AUTHOR_NAME']} <{os.environ['GIT_AUTHOR_EMAIL']}>"
     )
+
+
+def _entries_in_split_part(home: Path) -> int:
+    """How many entries git's index file itself holds (the rest are in its shared index)."""
+    data = (home / ".git" / "index").read_bytes()
+    assert data[:4] == b"DIRC"
+    return int.from_bytes(data[8:12], "big")
+
+
+def test_a_write_moves_entries_a_refresh_left_in_the_index_back_to_a_shared_one(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    brain, _ = Brain.init(home)
+    brain.import_(lines(300), origin="test")
+    # New dates on every file, learned by a refresh (as `git status` does): git keeps
+    # each refreshed entry in the index file itself from then on.
+    past = time.time() - 3600
+    for record in (home / "memories").iterdir():
+        os.utime(record, (past, past))
+    git(home, "update-index", "-q", "--refresh")
+    assert _entries_in_split_part(home) >= 300
+    monkeypatch.setattr(packing, "SPLIT_MAX", 4096)  # the index of 300 entries is ~20 KB
+    Brain.open(home).remember("The index stays small.", key="small-index")
+    assert _entries_in_split_part(home) < 10
+    assert git(home, "status", "--porcelain") == ""
+    Brain.open(home).remember("And the next write keeps it so.", key="still-small")
+    assert _entries_in_split_part(home) < 10
+    wait_for_gc(home)
+    assert git(home, "fsck", "--strict", "--no-progress") == ""
+
+
+def test_a_home_whose_person_turned_the_split_index_off_keeps_it_whole(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    brain, _ = Brain.init(home)
+    git(home, "config", "core.splitIndex", "false")
+    brain.import_(lines(100), origin="test")
+    monkeypatch.setattr(packing, "SPLIT_MAX", 1024)
+    shared = set((home / ".git").glob("sharedindex.*"))
+    Brain.open(home).remember("No shared index here.", key="whole-index")
+    assert _entries_in_split_part(home) > 100
+    assert set((home / ".git").glob("sharedindex.*")) == shared
