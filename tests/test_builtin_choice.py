@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from brain.models.builtin import extract
 from brain.models.schema import Candidate
 from brain.sessions import sources
+from tests.helpers import claude_transcript
 
 OPTIONS = """Both hooks fire: they merge, they do not override. The options:
 
@@ -25,16 +25,7 @@ What do you think?"""
 
 def _session(tmp_path: Path, *said: tuple[str, str]) -> list[Candidate]:
     """The memories of a real Claude Code transcript of ``said`` (role, text) turns."""
-    records = []
-    for n, (role, text) in enumerate(said):
-        content = text if role == "user" else [{"type": "text", "text": text}]
-        message = {"role": role, "content": content} | ({"id": f"m{n}"} if role != "user" else {})
-        records.append(
-            {"type": role, "sessionId": "s-1", "cwd": "/src/shop", "uuid": f"u{n}",
-             "timestamp": f"2026-01-02T03:04:{n:02d}Z", "message": message}
-        )  # fmt: skip
-    path = tmp_path / "session.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    path = claude_transcript(tmp_path / "session.jsonl", *said)
     return list(extract(sources.get("claude").parse(path).transcript).memories)
 
 

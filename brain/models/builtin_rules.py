@@ -129,6 +129,12 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
     ("lives_in", "instruction", 0.6,
      r"(?P<what>[\w./-]*[./][\w./-]+\s+(?:should|must|has to|needs to)\s+(?:live|go|be|stay)"
      r"\s+(?:in|under|inside)\s+.+)"),
+    ("named_means", "fact", 0.6,
+     # what a named thing is or does, said plainly: '"--all-refs" is best effort',
+     # "`--tags` means all tags", "--all-refs on first sync wouldn't work for pull refs"
+     r"(?:.{0,80}?[,:]\s+)?(?:basically\s+|so\s+)?(?P<what>(?:`[^`]{2,60}`|\"[^\"]{2,40}\""
+     r"|--[\w-]{2,40})(?:\s+[\w-]+){0,4}?\s+(?:is|are|means|stays|remains|keeps|wouldn't"
+     r"|won't|doesn't|does not|can't|cannot|never|always|only)\s+.{4,})"),
     ("named_should", "instruction", 0.6,
      r"(?P<what>(?:`[^`]{2,60}`|[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?-i:[a-z]+[A-Z]\w*))\s+(?:should|must)"
      r"(?:\s+not|\s+never|\s+always|\s+only)?\s+(?:be|stay|remain)\s+(?!(?:fixed|updated|changed"
@@ -198,5 +204,6 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "dont": ("don't", "do not"), "shout": ("not", "never", "always", "must"),
     "every_time": ("every time", "each time"), "lives_in": ("should", "must", "has to", "needs to"),
     "must_not": ("must", "should"), "fine_to": (" to ",), "use_as": ("use ",),
+    "named_means": ("`", '"', "--"),
 }
 # fmt: on

@@ -2,9 +2,11 @@
 
 Only what a person typed is read (user turns that are neither injected context nor
 compaction summaries, with any ``<tag>...</tag>`` block an agent wraps into the turn
-removed). A turn is cut into statements at sentence ends, at ``;`` and dashes, and at
-"and" before a new rule ("... and always ..."); a leading "In this repo", "For this
-project" or "Here" is read past. A statement is kept when it matches one of a few
+removed). A turn is cut into statements at sentence ends (and at ".." typed between two
+words), at ``;`` and dashes, and at "and" or "but" before a new rule ("... and always
+...", "... but always write X"); a leading "In this repo", "For this project" or "Here" is
+read past, and so is a short question tacked on after a comma ("I don't like turn, any
+other suggestions?"). A statement is kept when it matches one of a few
 explicit phrasings of something durable (the table is :mod:`brain.models.builtin_rules`):
 preferences ("I prefer X", "I'm in favour of X"), standing rules ("always/never ...",
 "every time ...", "from now on ...", "X are never Y", "`max_size` should stay ..."),
@@ -14,7 +16,8 @@ against another choice ("it's better to X than Y", "X would be a better name sin
 what is no longer needed ("we don't need backward compatibility"), choices that name a
 setting ("let's do maxrecordings = 30", "let's turn on togglemode"), deliberate ones
 ("we use go-git explicitly ...", "that's why we ..."), renames and replacements ("X is
-now called Y", "X was replaced by Y"), requirements, "I'd rather/prefer ...", "it's
+now called Y", "X was replaced by Y"), what a named thing is or does ('"--all-refs" is best
+effort', "`--tags` means all tags"), requirements, "I'd rather/prefer ...", "it's
 important ...", "it's fine/allowed to ...", "remember that ...", "lesson learned: ...",
 what the person asks to be written down ("..., document this as a learning"), and words
 a person shouted in capitals ("do NOT start the dev server", but not "this is NOT
@@ -56,17 +59,20 @@ _DEICTIC = re.compile(
     r"|the (?:later|latter|former|first|second|last|other)(?: one)?)\b",
     re.I,
 )
+# A bullet before the statement, but not the dashes of a flag ("--all-refs is ...").
+_BULLET = re.compile(r"^(?:[*•(]|-(?!-\w))[-*•( ]*")
 # An answer's or a list's marker before the statement: "b. also ...", "2) ...".
 _MARKER = re.compile(r"^[a-z0-9]{1,2}[.)]\s+(?=\w)", re.IGNORECASE)
 _TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])|(?<=\?)\s+")
+# "..." ends a sentence too when typed between two words: "any details..i just want".
+_SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])|(?<=\?)\s+|(?<=\w)\.{2,}\s*(?=[a-zA-Z])")
 _CLAUSE = re.compile(
     r"\s*;\s*|\s+[—–]\s+|\s+-\s+"
     r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b"
     r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b"
     r"|(?:they|it)\s+(?:should|must)(?:\s+not|\s+never|n't)\b)"
-    r"|\s+but\s+(?=(?:please\s+)?(?:don't|do not|make sure|use)\b)"
+    r"|\s+but\s+(?=(?:please\s+)?(?:don't|do not|make sure|use)\b|(?:always|never)\s+\w+\s+\S)"
     r"|,\s+(?=(?:that's|that is|this is) why we\b|(?:we|you|I)\s+(?:always|never)\b)",
     re.IGNORECASE,
 )
@@ -87,7 +93,13 @@ _DURABLE = re.compile(
 _SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
 # A request tacked onto a statement ("it's fine to run them in parallel, can you revert
 # that?") leaves the statement standing; a question typed without its "?" does not state.
-_TACKED_REQUEST = re.compile(r",\s*(?:so\s+)?(?:can|could|would|will) you\b[^,?]*\?\s*$", re.I)
+# So does a short question tacked on after a comma ("I don't like turn, any other
+# suggestions?", "..., right?").
+_TACKED_REQUEST = re.compile(
+    r",\s*(?:so\s+)?(?:(?:can|could|would|will) you\b[^,?]*|(?:any|anything|what|how|right"
+    r"|or|ok|okay|correct|agreed|thoughts|ideas|alternatives|suggestions)\b[^,?]{0,40})\?\s*$",
+    re.I,
+)
 _ASKS = re.compile(
     r"\b(?:do you think|what do you think|would that work|does that make sense)\b", re.I
 )
@@ -136,9 +148,9 @@ def _statements(text: str) -> Iterator[tuple[str, str, str]]:
         if not line or line.startswith((">", "$", "#", "|", "at ", "File ", "Traceback")):
             continue
         for sentence in _SENTENCE_END.split(line):
-            sentence = sentence.strip().lstrip("-*• ").strip()
+            sentence = _BULLET.sub("", sentence.strip()).strip()
             for clause in _CLAUSE.split(sentence):
-                clause = _MARKER.sub("", clause.strip().lstrip("-*•( ").rstrip(")").strip())
+                clause = _MARKER.sub("", _BULLET.sub("", clause.strip()).rstrip(")").strip())
                 if 12 <= len(clause) <= _MAX_STATEMENT_CHARS:
                     yield clause, sentence, before
             before = sentence
@@ -219,6 +231,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"Prefers {what}")
     if name in ("always", "dont") and match.group("cond"):
         return one_line(f"{match.group('cond')}, {what}")
+    if name == "named_means" and _MOMENT.search(what):
+        return None  # "`make test` is failing again" is about the moment
     if name == "shout" and (not _SHOUT.search(what) or _MOMENT.search(what)):
         return None  # capitals in the lead ("IMPORTANT:") or about the moment
     return one_line(what)
@@ -258,9 +272,9 @@ def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None
         if needs is not None and not any(word in lower for word in needs):
             continue
         found = pattern.match(sentence)
-        # "use uv not pip" and "let's use click because ..." name their subject in one
-        # word; the other rules need a phrase.
-        least = 1 if kind in ("correction", "decision") else 2
+        # "use uv not pip", "let's use click because ..." and "I don't like turn" name
+        # their subject in one word; the other rules need a phrase.
+        least = 1 if kind in ("correction", "decision") or name == "prefer" else 2
         if found and len(found.group("what").split()) >= least:
             return name, found, kind, confidence
     return None
