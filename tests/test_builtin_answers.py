@@ -66,3 +66,19 @@ def test_two_dots_between_words_end_a_sentence(tmp_path: Path) -> None:
     reply = "ok and I don't want to remove any details..we just move them to docs/usage.md"
     heard = _heard(tmp_path, reply)
     assert [(k, d) for k, d, _ in heard] == [("preference", "I don't want to remove any details")]
+
+
+def test_what_the_person_thinks_is_not_needed_is_a_decision(tmp_path: Path) -> None:
+    reply = "I'd like to change this: I don't think we need suffixes, we just use one branch."
+    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [
+        ("decision", "I don't think we need suffixes, we just use one branch")
+    ]
+    assert _heard(tmp_path, "I don't think we need that, revert it") == []
+
+
+def test_a_principle_stated_after_a_bare_yes(tmp_path: Path) -> None:
+    reply = "yes. the overriding directive is to not get in the way of the user, log instead"
+    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [
+        ("instruction", "To not get in the way of the user, log instead")
+    ]
+    assert _heard(tmp_path, "yes. the plan is to fix it after lunch") == []

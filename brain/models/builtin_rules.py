@@ -19,7 +19,7 @@ _LEAD = (
     r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
     r"|yes|yeah|yep|sure|alright|great|perfect|thanks|please"
     r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
-    r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+"
+    r"|here|in general|generally|I think|I guess|I believe)[,.:!]?\s+"
     # a topic the statement is about: "for the website design, I prefer ..."
     r"|(?:for|on|about|regarding|as for)\s+(?:the|our|my)\s+[\w' -]{2,40},\s+)*"
 )
@@ -123,7 +123,9 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"(?:right|appropriate|correct|wrong|best|proper)\s+.{3,60}?)\s+(?:since|because|as)\s+"
      r"(?P<why>.{6,})"),
     ("requirement", "instruction", 0.65,
-     r"(?:a|one|another|the)\s+(?:hard\s+|firm\s+)?requirement is(?:\s+that)?:?\s+(?P<what>.+)"),
+     r"(?:a|one|another|the|our|my)\s+(?:hard\s+|firm\s+|overriding\s+|main\s+|guiding\s+)?"
+     r"(?:requirement|rule|principle|directive|policy|convention|constraint|invariant)"
+     r" is(?:\s+that)?:?\s+(?P<what>.+)"),
     ("what_i_said", "correction", 0.6,
      r"what I (?:said|meant|asked for|asked) (?:was|is)(?:\s+to)?:?\s+(?P<what>.+)"),
     ("lives_in", "instruction", 0.6,
@@ -154,7 +156,7 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      # folder"; "if the renderer works on data, there's no reason to keep a JSON output"
      # ("we don't need to care about X" is mostly about the work at hand: a thing, not a step)
      r".{0,160}?\b(?P<what>(?:(?:we|you)\s+(?:don't|do not|no longer|won't|will not)\s+"
-     r"need(?!\s+to\b)"
+     r"need(?!\s+to\b)|I\s+(?:don't|do not)\s+think\s+(?:we|you)\s+need(?!\s+to\b)"
      r"|there's no reason to|there is no reason to)"
      r"\s+(?!(?:this|that|it|them)\b).{4,})"),
     ("great_if", "preference", 0.55,

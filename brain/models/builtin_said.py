@@ -3,33 +3,32 @@
 Only what a person typed is read (user turns that are neither injected context nor
 compaction summaries, with any ``<tag>...</tag>`` block an agent wraps into the turn
 removed). A turn is cut into statements at sentence ends (and at ".." typed between two
-words), at ``;`` and dashes, and at "and" or "but" before a new rule ("... and always
-...", "... but always write X"); a leading "In this repo", "For this project" or "Here" is
-read past, and so is a short question tacked on after a comma ("I don't like turn, any
-other suggestions?"). A statement is kept when it matches one of a few
-explicit phrasings of something durable (the table is :mod:`brain.models.builtin_rules`):
-preferences ("I prefer X", "I'm in favour of X"), standing rules ("always/never ...",
-"every time ...", "from now on ...", "X are never Y", "`max_size` should stay ..."),
-corrections ("no, use X", "not X, Y", "don't X, Y", "review it with X instead"),
-obligations ("we have to ...", "it must never ..."), decisions with their reason or
-against another choice ("it's better to X than Y", "X would be a better name since ..."),
-what is no longer needed ("we don't need backward compatibility"), choices that name a
-setting ("let's do maxrecordings = 30", "let's turn on togglemode"), deliberate ones
-("we use go-git explicitly ...", "that's why we ..."), renames and replacements ("X is
-now called Y", "X was replaced by Y"), what a named thing is or does ('"--all-refs" is best
-effort', "`--tags` means all tags"), requirements, "I'd rather/prefer ...", "it's
-important ...", "it's fine/allowed to ...", "remember that ...", "lesson learned: ...",
-what the person asks to be written down ("..., document this as a learning"), and words
-a person shouted in capitals ("do NOT start the dev server", but not "this is NOT
-working"). A sentence that muses ("theoretically, the easiest would be to ...") states
-no rule. The softer phrasings (a bare "don't ...", "you should ...", "make sure ...", "it
-should not ...", "no, just use X", "use X for Y") are kept only when a word makes them
-last ("always", "every", "consistent", "no longer", a reason such as "so we don't ..."
-...) or the person said them in two turns: said once, they are usually about the task at
-hand. So
-is everything in a pasted document, and in a task written as a spec (ruled sections,
-"TASK:") all but its shouted rules. When a session holds more than the cap, what was
-said in most turns goes first.
+words), at ``;`` and dashes, and at "and" or "but" before a new rule ("... and always ...",
+"... but always write X"); a leading "In this repo", "For this project" or "Here" is read
+past, and so is a short question tacked on after a comma ("I don't like turn, any other
+suggestions?"). A statement is kept when it matches one of a few explicit phrasings of
+something durable (the table is :mod:`brain.models.builtin_rules`): preferences ("I prefer
+X", "I'm in favour of X"), standing rules ("always/never ...", "every time ...", "from now
+on ...", "X are never Y", "`max_size` should stay ..."), corrections ("no, use X", "not X,
+Y", "don't X, Y", "review it with X instead"), obligations ("we have to ...", "it must never
+..."), decisions with their reason or against another choice ("it's better to X than Y", "X
+would be a better name since ..."), what is no longer needed ("we don't need backward
+compatibility", "I don't think we need suffixes"), choices that name a setting ("let's do
+maxrecordings = 30", "let's turn on togglemode"), deliberate ones ("we use go-git explicitly
+...", "that's why we ..."), renames and replacements ("X is now called Y", "X was replaced
+by Y"), what a named thing is or does ('"--all-refs" is best effort', "`--tags` means all
+tags"), requirements, "I'd rather/prefer ...", "it's important ...", "it's fine/allowed to
+...", a principle ("the overriding directive is to ..."), "remember that ...", "lesson
+learned: ...", what the person asks to be written down ("..., document this as a learning"),
+and words a person shouted in capitals ("do NOT start the dev server", but not "this is NOT
+working"). A sentence that muses ("theoretically, the easiest would be to ...") states no
+rule. The softer phrasings (a bare "don't ...", "you should ...", "make sure ...", "it
+should not ...", "no, just use X", "use X for Y") are kept only when a word makes them last
+("always", "every", "consistent", "no longer", a reason such as "so we don't ..." ...) or
+the person said them in two turns: said once, they are usually about the task at hand. So is
+everything in a pasted document, and in a task written as a spec (ruled sections, "TASK:")
+all but its shouted rules. When a session holds more than the cap, what was said in most
+turns goes first.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
