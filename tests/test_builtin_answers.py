@@ -82,3 +82,19 @@ def test_a_principle_stated_after_a_bare_yes(tmp_path: Path) -> None:
         ("instruction", "To not get in the way of the user, log instead")
     ]
     assert _heard(tmp_path, "yes. the plan is to fix it after lunch") == []
+
+
+def test_another_way_proposed_instead_is_a_correction(tmp_path: Path) -> None:
+    reply = "For consistency with the other timestamps, consider using time.Now().UTC() instead."
+    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [("correction", reply.rstrip("."))]
+    # described, not proposed: what the code does instead of something else
+    assert _heard(tmp_path, "The README uses go run instead of the installed binary.") == []
+
+
+def test_a_review_finding_pasted_in_is_not_the_persons_rule(tmp_path: Path) -> None:
+    finding = (
+        "Tools passed as one string\n\nHigh Severity\n\n"
+        "The tools should be appended as individual args instead."
+    )
+    assert _heard(tmp_path, finding) == []
+    assert len(_heard(tmp_path, finding.replace("High Severity", "My notes"))) == 1

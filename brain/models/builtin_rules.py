@@ -178,6 +178,11 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
     ("use_as", "instruction", 0.55,
      r"(?:please\s+)?(?:just\s+)?(?P<what>use\s+(?!(?:this|that|it|them)\b)\S+(?:\s+\S+){0,4}?"
      r"\s+(?:as|for)\s+.{3,})"),
+    ("proposes_instead", "correction", 0.6,
+     # another way than the one taken, proposed with a modal: "we could create a new writer
+     # instead of ...", "consider using time.Now().UTC() instead", "let's rename to steps
+     # instead" (checked in builtin_said: the modal comes before "instead")
+     r"(?P<what>.{6,}?\binstead\b.*)"),
     ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST)\b.*)"),
     ("dont", "instruction", 0.5,
      # after a first request in the same sentence: "fold the fixes in, do not run ..."
@@ -206,6 +211,6 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "dont": ("don't", "do not"), "shout": ("not", "never", "always", "must"),
     "every_time": ("every time", "each time"), "lives_in": ("should", "must", "has to", "needs to"),
     "must_not": ("must", "should"), "fine_to": (" to ",), "use_as": ("use ",),
-    "named_means": ("`", '"', "--"),
+    "named_means": ("`", '"', "--"), "proposes_instead": ("instead",),
 }
 # fmt: on

@@ -10,25 +10,25 @@ suggestions?"). A statement is kept when it matches one of a few explicit phrasi
 something durable (the table is :mod:`brain.models.builtin_rules`): preferences ("I prefer
 X", "I'm in favour of X"), standing rules ("always/never ...", "every time ...", "from now
 on ...", "X are never Y", "`max_size` should stay ..."), corrections ("no, use X", "not X,
-Y", "don't X, Y", "review it with X instead"), obligations ("we have to ...", "it must never
-..."), decisions with their reason or against another choice ("it's better to X than Y", "X
-would be a better name since ..."), what is no longer needed ("we don't need backward
-compatibility", "I don't think we need suffixes"), choices that name a setting ("let's do
-maxrecordings = 30", "let's turn on togglemode"), deliberate ones ("we use go-git explicitly
-...", "that's why we ..."), renames and replacements ("X is now called Y", "X was replaced
-by Y"), what a named thing is or does ('"--all-refs" is best effort', "`--tags` means all
-tags"), requirements, "I'd rather/prefer ...", "it's important ...", "it's fine/allowed to
-...", a principle ("the overriding directive is to ..."), "remember that ...", "lesson
-learned: ...", what the person asks to be written down ("..., document this as a learning"),
-and words a person shouted in capitals ("do NOT start the dev server", but not "this is NOT
-working"). A sentence that muses ("theoretically, the easiest would be to ...") states no
-rule. The softer phrasings (a bare "don't ...", "you should ...", "make sure ...", "it
-should not ...", "no, just use X", "use X for Y") are kept only when a word makes them last
-("always", "every", "consistent", "no longer", a reason such as "so we don't ..." ...) or
-the person said them in two turns: said once, they are usually about the task at hand. So is
-everything in a pasted document, and in a task written as a spec (ruled sections, "TASK:")
-all but its shouted rules. When a session holds more than the cap, what was said in most
-turns goes first.
+Y", "don't X, Y", "review it with X instead", "we could X instead"), obligations ("we have
+to ...", "it must never ..."), decisions with their reason or against another choice ("it's
+better to X than Y", "X would be a better name since ..."), what is no longer needed ("we
+don't need backward compatibility", "I don't think we need suffixes"), choices that name a
+setting ("let's do maxrecordings = 30", "let's turn on togglemode"), deliberate ones ("we
+use go-git explicitly ...", "that's why we ..."), renames and replacements ("X is now called
+Y", "X was replaced by Y"), what a named thing is or does ('"--all-refs" is best effort',
+"`--tags` means all tags"), requirements, "I'd rather/prefer ...", "it's important ...",
+"it's fine/allowed to ...", a principle ("the overriding directive is to ..."), "remember
+that ...", "lesson learned: ...", what the person asks to be written down ("..., document
+this as a learning"), and words a person shouted in capitals ("do NOT start the dev server",
+but not "this is NOT working"). A sentence that muses ("theoretically, the easiest would be
+to ...") states no rule. The softer phrasings (a bare "don't ...", "you should ...", "make
+sure ...", "it should not ...", "no, just use X", "use X for Y") are kept only when a word
+makes them last ("always", "every", "consistent", "no longer", a reason such as "so we don't
+..." ...) or the person said them in two turns: said once, they are usually about the task
+at hand. So is everything in a pasted document, and in a task written as a spec (ruled
+sections, "TASK:") all but its shouted rules. When a session holds more than the cap, what
+was said in most turns goes first.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -88,6 +88,7 @@ _DURABLE = re.compile(
     r"|\b(?:so (?:that )?(?:we|I) (?:don't|do not|can|won't)|to avoid|otherwise|that way)\b",
     re.IGNORECASE,
 )
+_SEVERITY = re.compile(r"^\s*(?:low|medium|high|critical)\s+severity\s*$", re.I | re.M)
 # A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
 _SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
 # A request tacked onto a statement ("it's fine to run them in parallel, can you revert
@@ -113,6 +114,8 @@ _POINTS = re.compile(r"\b(?:this|that|it|them|those|these)[.!]?$", re.IGNORECASE
 # A sentence that muses rather than rules ("the easiest thing, theoretically, would be to
 # ... always use the parent color"): what it says is a thought to test, not a rule.
 _HEDGE = re.compile(r"\b(?:theoretically|in theory|hypothetically|would be to)\b", re.I)
+# A way to do something proposed rather than described: "we could ...", "let's ...".
+_PROPOSES = re.compile(r"\b(?:let'?s|consider|could|should|would|we'll|I'd)\b", re.I)
 # A shouted sentence about the moment ("this is NOT working", "do NOT commit yet").
 _MOMENT = re.compile(r"^(?:this|that|it)\b|\b(?:yet|now|today|working|works|again)\b", re.I)
 
@@ -156,13 +159,15 @@ def _statements(text: str) -> Iterator[tuple[str, str, str]]:
 
 
 def _looks_pasted(text: str) -> bool:
-    """A long turn with markdown headings is a pasted document or a tool's prompt.
+    """A long turn with markdown headings is a pasted document or a tool's prompt, and a
+    turn with a severity line ("High Severity") is a review bot's finding pasted in.
 
     Rules written for agents (CLAUDE.md, a compaction prompt) say "NEVER ..." all
-    the time; they are not the person stating a preference in their own words.
+    the time, and a finding says what "should be" done; they are not the person stating
+    a preference in their own words.
     """
     headings = sum(1 for line in text.splitlines() if line.lstrip().startswith("#"))
-    return len(text) > _MAX_TYPED_CHARS or headings >= 2
+    return len(text) > _MAX_TYPED_CHARS or headings >= 2 or bool(_SEVERITY.search(text))
 
 
 def _looks_structured(text: str) -> bool:
@@ -230,6 +235,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"Prefers {what}")
     if name in ("always", "dont") and match.group("cond"):
         return one_line(f"{match.group('cond')}, {what}")
+    if name == "proposes_instead" and not _PROPOSES.search(what.split("instead")[0]):
+        return None  # "Tools passed as a string instead of args" describes; it proposes nothing
     if name == "named_means" and _MOMENT.search(what):
         return None  # "`make test` is failing again" is about the moment
     if name == "shout" and (not _SHOUT.search(what) or _MOMENT.search(what)):
