@@ -98,3 +98,13 @@ def test_a_review_finding_pasted_in_is_not_the_persons_rule(tmp_path: Path) -> N
     )
     assert _heard(tmp_path, finding) == []
     assert len(_heard(tmp_path, finding.replace("High Severity", "My notes"))) == 1
+
+
+def test_a_home_folder_in_a_rule_is_written_as_a_tilde(tmp_path: Path) -> None:
+    reply = "Always read the config from /home/ana/.config/shop/config.toml first."
+    assert [(d, b) for _, d, b in _heard(tmp_path, reply)] == [
+        (
+            "Always read the config from ~/.config/shop/config.toml first",
+            "Always read the config from ~/.config/shop/config.toml first.",
+        )
+    ]

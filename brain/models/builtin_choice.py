@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from brain.home.redact import redact
-from brain.models.builtin_said import human_turns, key_of, one_line
+from brain.models.builtin_said import human_turns, key_of, one_line, unhomed
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
@@ -191,9 +191,10 @@ def _answer(reply: str, offered: list[Turn]) -> tuple[_Option, Turn] | None:
 def _memory(
     option: _Option, reply: str, evidence: tuple[tuple[int, int], ...], tags: tuple[str, ...]
 ) -> Candidate:
-    description = redact(one_line(f"Chose option {option.key.upper()}: {option.text}"))
-    said = " ".join(reply.split())[:_BODY_REPLY_CHARS]
-    offered = " ".join(f"{option.text}. {option.detail}".split())[:_OPTION_CHARS]
+    text = unhomed(option.text)
+    description = redact(one_line(f"Chose option {option.key.upper()}: {text}"))
+    said = " ".join(unhomed(reply).split())[:_BODY_REPLY_CHARS]
+    offered = " ".join(unhomed(f"{text}. {option.detail}").split())[:_OPTION_CHARS]
     return Candidate(
         key=key_of(description),
         type="decision",

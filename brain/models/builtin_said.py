@@ -47,7 +47,7 @@ from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
 from brain.sessions.text import typed_turns
 
-__all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line"]
+__all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line", "unhomed"]
 
 _DESCRIPTION_CHARS = 120
 _MAX_STATEMENT_CHARS = 400
@@ -88,6 +88,7 @@ _DURABLE = re.compile(
     r"|\b(?:so (?:that )?(?:we|I) (?:don't|do not|can|won't)|to avoid|otherwise|that way)\b",
     re.IGNORECASE,
 )
+_HOME = re.compile(r"(?<![\w.])(?:/Users|/home|[A-Z]:\\Users)[/\\][^/\\\s'\"`]+")
 _SEVERITY = re.compile(r"^\s*(?:low|medium|high|critical)\s+severity\s*$", re.I | re.M)
 # A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
 _SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
@@ -177,6 +178,11 @@ def _looks_structured(text: str) -> bool:
     so only what the person shouted in it stands as a rule when said once.
     """
     return sum(1 for line in text.splitlines() if _SECTION.match(line)) >= 2
+
+
+def unhomed(text: str) -> str:
+    """``text`` with a home folder written as ``~``: a memory names no one's account."""
+    return _HOME.sub("~", text)
 
 
 def one_line(text: str) -> str:
@@ -292,7 +298,7 @@ def _body(sentence: str, before: str, clause: str) -> str:
     said = " ".join(sentence[:_MAX_STATEMENT_CHARS].split())
     if before and _LEANS.match(clause) and not (unsafe(before) or states_credential(before)):
         said = " ".join(before[:_MAX_STATEMENT_CHARS].split()) + " " + said
-    return redact(said)
+    return redact(unhomed(said))
 
 
 def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[bool, Candidate]]:
@@ -315,7 +321,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
             described = _describe(name, found)
             if described is None:
                 continue
-            description = redact(described)  # the key is derived from redacted text only
+            description = redact(unhomed(described))  # the key is derived from redacted text only
             twice = (
                 pasted
                 or (structured and not _SHOUT.search(clause))
