@@ -35,14 +35,17 @@ _BODY_REPLY_CHARS = 300
 # The concession a reply opens with, and what kind of memory it makes: a point conceded
 # is how things are, a call agreed with is a decision.
 _CONCEDES = re.compile(
-    r"^\W*(?:(?P<point>you(?:'re| are) (?:absolutely |completely )?right|(?:yes|yeah|ah),? exactly"
-    r"|exactly|correct|that's (?:right|correct)|right|ah,? (?:yes|right)|good point|fair point"
-    r"|good catch)|(?P<call>good call|agreed|makes sense|great call|good idea))\b[\s!.,:;—–-]*",
+    r"^\W*(?:(?P<point>you(?:['’]re| are) (?:absolutely |completely )?right"
+    r"|(?:yes|yeah|ah),? exactly|exactly|correct|that['’]s (?:right|correct)|right"
+    r"|ah,? (?:yes|right)|good point|fair point"
+    r"|good catch|that['’]s an? (?:\w+ ){0,2}?(?:point|distinction|catch|insight|observation))"
+    r"|(?P<call>good call|agreed|makes sense|great call|good idea"
+    r"|that['’]s an? (?:\w+ ){0,2}?(?:call|middle ground|simplification)))\b[\s!.,:;—–-]*",
     re.IGNORECASE,
 )
 # What a reply does rather than says: "Let me check ...", "I'll move it ...".
 _ANNOUNCES = re.compile(
-    r"^(?:let me|let's|I'll|I will|I'm going|I am going|I need|now|ok(?:ay)?|sure)\b", re.I
+    r"^(?:let me|let['’]s|I['’]ll|I will|I['’]m going|I am going|I need|now|ok(?:ay)?|sure)\b", re.I
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 _NUMBERED_ANSWERS = re.compile(r"^\s*[1-9][.):]\s", re.MULTILINE)
