@@ -108,3 +108,9 @@ def test_a_home_folder_in_a_rule_is_written_as_a_tilde(tmp_path: Path) -> None:
             "Always read the config from ~/.config/shop/config.toml first.",
         )
     ]
+
+
+def test_a_typographic_apostrophe_reads_as_a_plain_one(tmp_path: Path) -> None:
+    assert [(k, d) for k, d, _ in _heard(tmp_path, "Don’t use requests, use httpx.")] == [
+        ("correction", "Use httpx instead of requests")
+    ]

@@ -304,7 +304,8 @@ def _body(sentence: str, before: str, clause: str) -> str:
 def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[bool, Candidate]]:
     """Every statement a rule keeps, in the order said, and whether it must be said twice."""
     for turn in human_turns(transcript):
-        text = _TAGGED.sub("\n", turn.text)
+        # A typographic apostrophe ("don’t", typed on a phone or pasted) reads as a plain one.
+        text = _TAGGED.sub("\n", turn.text).replace("’", "'")
         if INJECTION.search(text) or STORE_SECRET.search(text):
             continue  # a turn that tries to steer the memory is not trusted at all
         # A pasted document or a long prompt (often written for agents, full of "NEVER")
