@@ -51,11 +51,13 @@ def _ordinal(group: str) -> str:
     )
 
 
-# What may follow a choice said first: punctuation, the end, or a word that carries on the
-# answer ("c", "b. also ...", "3 is better", "2 please", "B, but ...").
+# What may follow a choice said first: punctuation, the end, a word that carries on the
+# answer, or praise ("c", "b. also ...", "2 please", "B, but ...", "3 is better"; not "2 is
+# wrong").
 _GOES_ON = (
-    r"(?=\s*(?:[.,;:!)]|$)|\s+(?:is|sounds|seems|looks|would be|feels|works|please|then|but"
-    r"|because|since|as|for now|it is)\b)"
+    r"(?=\s*(?:[.,;:!)]|$)|\s+(?:please|then|but|because|since|as|for now)\b"
+    r"|\s+(?:is|sounds|seems|looks|would be|feels|works)\s+(?:\w+\s+)?(?:better|best|good|great"
+    r"|fine|right|perfect|ok|okay|nicer|cleaner|simpler|preferable|the way)\b)"
 )
 _PICK = (
     r"(?:go(?:ing)?\s+(?:ahead\s+)?with|stick\s+(?:to|with)|pick|choose|chose|take|prefer|like"
@@ -153,8 +155,10 @@ def _chosen(match: re.Match[str], options: list[_Option]) -> _Option | None:
 
 
 def _durable(option: _Option, question: str) -> bool:
-    """Not a step of the work at hand, nor a menu of what to do next."""
-    return bool(option.text) and not _STEP.match(option.text) and not _NEXT.search(question)
+    """Not a question, a step of the work at hand, nor a menu of what to do next."""
+    if not option.text or "?" in option.text or _STEP.match(option.text):
+        return False  # a question asked in a list ("1. Show orphans?") offers nothing
+    return not _NEXT.search(question)
 
 
 def _reply(reply: str) -> tuple[re.Match[str], str] | None:
