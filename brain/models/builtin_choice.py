@@ -210,6 +210,13 @@ def _memory(
     )
 
 
+def _safe(text: str) -> bool:
+    """Neither steering the memory nor carrying a secret."""
+    if INJECTION.search(text) or STORE_SECRET.search(text):
+        return False
+    return not (unsafe(text) or states_credential(text))
+
+
 def choices(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
     """Every lasting choice a person made among options the assistant had just offered."""
     typed = {id(t) for t in human_turns(transcript)}
@@ -224,12 +231,8 @@ def choices(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate
             offered = [*offered[-(_REPLIES_BACK - 1) :], latest]
             latest = None
         reply = turn.text
-        if INJECTION.search(reply) or STORE_SECRET.search(reply):
-            continue
-        if unsafe(reply) or states_credential(reply):
-            continue
-        answer = _answer(reply, offered)
-        if answer is None or unsafe(answer[0].text) or states_credential(answer[0].text):
+        answer = _answer(reply, offered)  # first: most replies choose nothing
+        if answer is None or not all(_safe(x) for x in (reply, answer[0].text)):
             continue
         option, asked = answer
         evidence = tuple(x for x in (asked.lines, turn.lines) if x != (0, 0))
