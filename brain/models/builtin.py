@@ -1,7 +1,7 @@
 """The built-in model: rules that run offline, free, and predictably.
 
 This is not a language model and does not understand a session. Phase 1 keeps two kinds of
-things. What a person typed and meant to last (:mod:`brain.models.builtin_said`: "In this
+things first. What a person typed and meant to last (:mod:`brain.models.builtin_said`: "In this
 repo I prefer pnpm; always use pnpm", "no, use uv not pip", "we have to keep it
 consistent"), and what the tools showed more than once
 (:mod:`brain.models.builtin_runbook`: the command that ran the tests and passed in several
