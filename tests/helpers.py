@@ -58,3 +58,18 @@ def older_index(path: Path, migrations: int) -> sqlite3.Connection:
         conn.executescript(sql)
         conn.execute("INSERT INTO migrations VALUES (?, '')", (name,))
     return conn
+
+
+def claude_transcript(path: Path, *said: tuple[str, str], cwd: str = "/src/shop") -> Path:
+    """A Claude Code transcript at ``path`` of ``said`` (role, text) turns, one a line."""
+    records = []
+    for n, (role, text) in enumerate(said):
+        message: dict[str, Any] = {"role": role, "content": text}
+        if role == "assistant":
+            message |= {"id": f"m{n}", "content": [{"type": "text", "text": text}]}
+        records.append(
+            {"type": role, "sessionId": "s-1", "cwd": cwd, "uuid": f"u{n}",
+             "timestamp": f"2026-01-02T03:04:{n % 60:02d}Z", "message": message}
+        )  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path

@@ -19,7 +19,7 @@ _LEAD = (
     r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
     r"|yes|yeah|yep|sure|alright|great|perfect|thanks|please"
     r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
-    r"|here|in general|generally|I think|I guess|I believe)[,:!]?\s+"
+    r"|here|in general|generally|I think|I guess|I believe)[,.:!]?\s+"
     # a topic the statement is about: "for the website design, I prefer ..."
     r"|(?:for|on|about|regarding|as for)\s+(?:the|our|my)\s+[\w' -]{2,40},\s+)*"
 )
@@ -123,12 +123,20 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"(?:right|appropriate|correct|wrong|best|proper)\s+.{3,60}?)\s+(?:since|because|as)\s+"
      r"(?P<why>.{6,})"),
     ("requirement", "instruction", 0.65,
-     r"(?:a|one|another|the)\s+(?:hard\s+|firm\s+)?requirement is(?:\s+that)?:?\s+(?P<what>.+)"),
+     r"(?:a|one|another|the|our|my)\s+(?:hard\s+|firm\s+|overriding\s+|main\s+|guiding\s+)?"
+     r"(?:requirement|rule|principle|directive|policy|convention|constraint|invariant)"
+     r" is(?:\s+that)?:?\s+(?P<what>.+)"),
     ("what_i_said", "correction", 0.6,
      r"what I (?:said|meant|asked for|asked) (?:was|is)(?:\s+to)?:?\s+(?P<what>.+)"),
     ("lives_in", "instruction", 0.6,
      r"(?P<what>[\w./-]*[./][\w./-]+\s+(?:should|must|has to|needs to)\s+(?:live|go|be|stay)"
      r"\s+(?:in|under|inside)\s+.+)"),
+    ("named_means", "fact", 0.6,
+     # what a named thing is or does, said plainly: '"--all-refs" is best effort',
+     # "`--tags` means all tags", "--all-refs on first sync wouldn't work for pull refs"
+     r"(?:.{0,80}?[,:]\s+)?(?:basically\s+|so\s+)?(?P<what>(?:`[^`]{2,60}`|\"[^\"]{2,40}\""
+     r"|--[\w-]{2,40})(?:\s+[\w-]+){0,4}?\s+(?:is|are|means|stays|remains|keeps|wouldn't"
+     r"|won't|doesn't|does not|can't|cannot|never|always|only)\s+.{4,})"),
     ("named_should", "instruction", 0.6,
      r"(?P<what>(?:`[^`]{2,60}`|[A-Za-z][\w-]*(?:[._/][\w-]+)+|(?-i:[a-z]+[A-Z]\w*))\s+(?:should|must)"
      r"(?:\s+not|\s+never|\s+always|\s+only)?\s+(?:be|stay|remain)\s+(?!(?:fixed|updated|changed"
@@ -148,7 +156,7 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      # folder"; "if the renderer works on data, there's no reason to keep a JSON output"
      # ("we don't need to care about X" is mostly about the work at hand: a thing, not a step)
      r".{0,160}?\b(?P<what>(?:(?:we|you)\s+(?:don't|do not|no longer|won't|will not)\s+"
-     r"need(?!\s+to\b)"
+     r"need(?!\s+to\b)|I\s+(?:don't|do not)\s+think\s+(?:we|you)\s+need(?!\s+to\b)"
      r"|there's no reason to|there is no reason to)"
      r"\s+(?!(?:this|that|it|them)\b).{4,})"),
     ("great_if", "preference", 0.55,
@@ -170,6 +178,11 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
     ("use_as", "instruction", 0.55,
      r"(?:please\s+)?(?:just\s+)?(?P<what>use\s+(?!(?:this|that|it|them)\b)\S+(?:\s+\S+){0,4}?"
      r"\s+(?:as|for)\s+.{3,})"),
+    ("proposes_instead", "correction", 0.6,
+     # another way than the one taken, proposed with a modal: "we could create a new writer
+     # instead of ...", "consider using time.Now().UTC() instead", "let's rename to steps
+     # instead" (checked in builtin_said: the modal comes before "instead")
+     r"(?P<what>.{6,}?\binstead\b.*)"),
     ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST)\b.*)"),
     ("dont", "instruction", 0.5,
      # after a first request in the same sentence: "fold the fixes in, do not run ..."
@@ -198,5 +211,6 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "dont": ("don't", "do not"), "shout": ("not", "never", "always", "must"),
     "every_time": ("every time", "each time"), "lives_in": ("should", "must", "has to", "needs to"),
     "must_not": ("must", "should"), "fine_to": (" to ",), "use_as": ("use ",),
+    "named_means": ("`", '"', "--"), "proposes_instead": ("instead",),
 }
 # fmt: on

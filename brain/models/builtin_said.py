@@ -2,31 +2,33 @@
 
 Only what a person typed is read (user turns that are neither injected context nor
 compaction summaries, with any ``<tag>...</tag>`` block an agent wraps into the turn
-removed). A turn is cut into statements at sentence ends, at ``;`` and dashes, and at
-"and" before a new rule ("... and always ..."); a leading "In this repo", "For this
-project" or "Here" is read past. A statement is kept when it matches one of a few
-explicit phrasings of something durable (the table is :mod:`brain.models.builtin_rules`):
-preferences ("I prefer X", "I'm in favour of X"), standing rules ("always/never ...",
-"every time ...", "from now on ...", "X are never Y", "`max_size` should stay ..."),
-corrections ("no, use X", "not X, Y", "don't X, Y", "review it with X instead"),
-obligations ("we have to ...", "it must never ..."), decisions with their reason or
-against another choice ("it's better to X than Y", "X would be a better name since ..."),
-what is no longer needed ("we don't need backward compatibility"), choices that name a
-setting ("let's do maxrecordings = 30", "let's turn on togglemode"), deliberate ones
-("we use go-git explicitly ...", "that's why we ..."), renames and replacements ("X is
-now called Y", "X was replaced by Y"), requirements, "I'd rather/prefer ...", "it's
-important ...", "it's fine/allowed to ...", "remember that ...", "lesson learned: ...",
-what the person asks to be written down ("..., document this as a learning"), and words
-a person shouted in capitals ("do NOT start the dev server", but not "this is NOT
-working"). A sentence that muses ("theoretically, the easiest would be to ...") states
-no rule. The softer phrasings (a bare "don't ...", "you should ...", "make sure ...", "it
-should not ...", "no, just use X", "use X for Y") are kept only when a word makes them
-last ("always", "every", "consistent", "no longer", a reason such as "so we don't ..."
-...) or the person said them in two turns: said once, they are usually about the task at
-hand. So
-is everything in a pasted document, and in a task written as a spec (ruled sections,
-"TASK:") all but its shouted rules. When a session holds more than the cap, what was
-said in most turns goes first.
+removed). A turn is cut into statements at sentence ends (and at ".." typed between two
+words), at ``;`` and dashes, and at "and" or "but" before a new rule ("... and always ...",
+"... but always write X"); a leading "In this repo", "For this project" or "Here" is read
+past, and so is a short question tacked on after a comma ("I don't like turn, any other
+suggestions?"). A statement is kept when it matches one of a few explicit phrasings of
+something durable (the table is :mod:`brain.models.builtin_rules`): preferences ("I prefer
+X", "I'm in favour of X"), standing rules ("always/never ...", "every time ...", "from now
+on ...", "X are never Y", "`max_size` should stay ..."), corrections ("no, use X", "not X,
+Y", "don't X, Y", "review it with X instead", "we could X instead"), obligations ("we have
+to ...", "it must never ..."), decisions with their reason or against another choice ("it's
+better to X than Y", "X would be a better name since ..."), what is no longer needed ("we
+don't need backward compatibility", "I don't think we need suffixes"), choices that name a
+setting ("let's do maxrecordings = 30", "let's turn on togglemode"), deliberate ones ("we
+use go-git explicitly ...", "that's why we ..."), renames and replacements ("X is now called
+Y", "X was replaced by Y"), what a named thing is or does ('"--all-refs" is best effort',
+"`--tags` means all tags"), requirements, "I'd rather/prefer ...", "it's important ...",
+"it's fine/allowed to ...", a principle ("the overriding directive is to ..."), "remember
+that ...", "lesson learned: ...", what the person asks to be written down ("..., document
+this as a learning"), and words a person shouted in capitals ("do NOT start the dev server",
+but not "this is NOT working"). A sentence that muses ("theoretically, the easiest would be
+to ...") states no rule. The softer phrasings (a bare "don't ...", "you should ...", "make
+sure ...", "it should not ...", "no, just use X", "use X for Y") are kept only when a word
+makes them last ("always", "every", "consistent", "no longer", a reason such as "so we don't
+..." ...) or the person said them in two turns: said once, they are usually about the task
+at hand. So is everything in a pasted document, and in a task written as a spec (ruled
+sections, "TASK:") all but its shouted rules. When a session holds more than the cap, what
+was said in most turns goes first.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -45,7 +47,7 @@ from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
 from brain.sessions.text import typed_turns
 
-__all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line"]
+__all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line", "unhomed"]
 
 _DESCRIPTION_CHARS = 120
 _MAX_STATEMENT_CHARS = 400
@@ -56,17 +58,20 @@ _DEICTIC = re.compile(
     r"|the (?:later|latter|former|first|second|last|other)(?: one)?)\b",
     re.I,
 )
+# A bullet before the statement, but not the dashes of a flag ("--all-refs is ...").
+_BULLET = re.compile(r"^(?:[*•(]|-(?!-\w))[-*•( ]*")
 # An answer's or a list's marker before the statement: "b. also ...", "2) ...".
 _MARKER = re.compile(r"^[a-z0-9]{1,2}[.)]\s+(?=\w)", re.IGNORECASE)
 _TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])|(?<=\?)\s+")
+# "..." ends a sentence too when typed between two words: "any details..i just want".
+_SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])|(?<=\?)\s+|(?<=\w)\.{2,}\s*(?=[a-zA-Z])")
 _CLAUSE = re.compile(
     r"\s*;\s*|\s+[—–]\s+|\s+-\s+"
     r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b"
     r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b"
     r"|(?:they|it)\s+(?:should|must)(?:\s+not|\s+never|n't)\b)"
-    r"|\s+but\s+(?=(?:please\s+)?(?:don't|do not|make sure|use)\b)"
+    r"|\s+but\s+(?=(?:please\s+)?(?:don't|do not|make sure|use)\b|(?:always|never)\s+\w+\s+\S)"
     r"|,\s+(?=(?:that's|that is|this is) why we\b|(?:we|you|I)\s+(?:always|never)\b)",
     re.IGNORECASE,
 )
@@ -83,11 +88,19 @@ _DURABLE = re.compile(
     r"|\b(?:so (?:that )?(?:we|I) (?:don't|do not|can|won't)|to avoid|otherwise|that way)\b",
     re.IGNORECASE,
 )
+_HOME = re.compile(r"(?<![\w.])(?:/Users|/home|[A-Z]:\\Users)[/\\][^/\\\s'\"`]+")
+_SEVERITY = re.compile(r"^\s*(?:low|medium|high|critical)\s+severity\s*$", re.I | re.M)
 # A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
 _SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
 # A request tacked onto a statement ("it's fine to run them in parallel, can you revert
 # that?") leaves the statement standing; a question typed without its "?" does not state.
-_TACKED_REQUEST = re.compile(r",\s*(?:so\s+)?(?:can|could|would|will) you\b[^,?]*\?\s*$", re.I)
+# So does a short question tacked on after a comma ("I don't like turn, any other
+# suggestions?", "..., right?").
+_TACKED_REQUEST = re.compile(
+    r",\s*(?:so\s+)?(?:(?:can|could|would|will) you\b[^,?]*|(?:any|anything|what|how|right"
+    r"|or|ok|okay|correct|agreed|thoughts|ideas|alternatives|suggestions)\b[^,?]{0,40})\?\s*$",
+    re.I,
+)
 _ASKS = re.compile(
     r"\b(?:do you think|what do you think|would that work|does that make sense)\b", re.I
 )
@@ -102,6 +115,8 @@ _POINTS = re.compile(r"\b(?:this|that|it|them|those|these)[.!]?$", re.IGNORECASE
 # A sentence that muses rather than rules ("the easiest thing, theoretically, would be to
 # ... always use the parent color"): what it says is a thought to test, not a rule.
 _HEDGE = re.compile(r"\b(?:theoretically|in theory|hypothetically|would be to)\b", re.I)
+# A way to do something proposed rather than described: "we could ...", "let's ...".
+_PROPOSES = re.compile(r"\b(?:let'?s|consider|could|should|would|we'll|I'd)\b", re.I)
 # A shouted sentence about the moment ("this is NOT working", "do NOT commit yet").
 _MOMENT = re.compile(r"^(?:this|that|it)\b|\b(?:yet|now|today|working|works|again)\b", re.I)
 
@@ -136,22 +151,24 @@ def _statements(text: str) -> Iterator[tuple[str, str, str]]:
         if not line or line.startswith((">", "$", "#", "|", "at ", "File ", "Traceback")):
             continue
         for sentence in _SENTENCE_END.split(line):
-            sentence = sentence.strip().lstrip("-*• ").strip()
+            sentence = _BULLET.sub("", sentence.strip()).strip()
             for clause in _CLAUSE.split(sentence):
-                clause = _MARKER.sub("", clause.strip().lstrip("-*•( ").rstrip(")").strip())
+                clause = _MARKER.sub("", _BULLET.sub("", clause.strip()).rstrip(")").strip())
                 if 12 <= len(clause) <= _MAX_STATEMENT_CHARS:
                     yield clause, sentence, before
             before = sentence
 
 
 def _looks_pasted(text: str) -> bool:
-    """A long turn with markdown headings is a pasted document or a tool's prompt.
+    """A long turn with markdown headings is a pasted document or a tool's prompt, and a
+    turn with a severity line ("High Severity") is a review bot's finding pasted in.
 
     Rules written for agents (CLAUDE.md, a compaction prompt) say "NEVER ..." all
-    the time; they are not the person stating a preference in their own words.
+    the time, and a finding says what "should be" done; they are not the person stating
+    a preference in their own words.
     """
     headings = sum(1 for line in text.splitlines() if line.lstrip().startswith("#"))
-    return len(text) > _MAX_TYPED_CHARS or headings >= 2
+    return len(text) > _MAX_TYPED_CHARS or headings >= 2 or bool(_SEVERITY.search(text))
 
 
 def _looks_structured(text: str) -> bool:
@@ -161,6 +178,11 @@ def _looks_structured(text: str) -> bool:
     so only what the person shouted in it stands as a rule when said once.
     """
     return sum(1 for line in text.splitlines() if _SECTION.match(line)) >= 2
+
+
+def unhomed(text: str) -> str:
+    """``text`` with a home folder written as ``~``: a memory names no one's account."""
+    return _HOME.sub("~", text)
 
 
 def one_line(text: str) -> str:
@@ -219,6 +241,10 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return one_line(f"Prefers {what}")
     if name in ("always", "dont") and match.group("cond"):
         return one_line(f"{match.group('cond')}, {what}")
+    if name == "proposes_instead" and not _PROPOSES.search(what.split("instead")[0]):
+        return None  # "Tools passed as a string instead of args" describes; it proposes nothing
+    if name == "named_means" and _MOMENT.search(what):
+        return None  # "`make test` is failing again" is about the moment
     if name == "shout" and (not _SHOUT.search(what) or _MOMENT.search(what)):
         return None  # capitals in the lead ("IMPORTANT:") or about the moment
     return one_line(what)
@@ -258,9 +284,9 @@ def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None
         if needs is not None and not any(word in lower for word in needs):
             continue
         found = pattern.match(sentence)
-        # "use uv not pip" and "let's use click because ..." name their subject in one
-        # word; the other rules need a phrase.
-        least = 1 if kind in ("correction", "decision") else 2
+        # "use uv not pip", "let's use click because ..." and "I don't like turn" name
+        # their subject in one word; the other rules need a phrase.
+        least = 1 if kind in ("correction", "decision") or name == "prefer" else 2
         if found and len(found.group("what").split()) >= least:
             return name, found, kind, confidence
     return None
@@ -272,13 +298,14 @@ def _body(sentence: str, before: str, clause: str) -> str:
     said = " ".join(sentence[:_MAX_STATEMENT_CHARS].split())
     if before and _LEANS.match(clause) and not (unsafe(before) or states_credential(before)):
         said = " ".join(before[:_MAX_STATEMENT_CHARS].split()) + " " + said
-    return redact(said)
+    return redact(unhomed(said))
 
 
 def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[bool, Candidate]]:
     """Every statement a rule keeps, in the order said, and whether it must be said twice."""
     for turn in human_turns(transcript):
-        text = _TAGGED.sub("\n", turn.text)
+        # A typographic apostrophe ("don’t", typed on a phone or pasted) reads as a plain one.
+        text = _TAGGED.sub("\n", turn.text).replace("’", "'")
         if INJECTION.search(text) or STORE_SECRET.search(text):
             continue  # a turn that tries to steer the memory is not trusted at all
         # A pasted document or a long prompt (often written for agents, full of "NEVER")
@@ -295,7 +322,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
             described = _describe(name, found)
             if described is None:
                 continue
-            description = redact(described)  # the key is derived from redacted text only
+            description = redact(unhomed(described))  # the key is derived from redacted text only
             twice = (
                 pasted
                 or (structured and not _SHOUT.search(clause))

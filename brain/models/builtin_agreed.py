@@ -1,0 +1,148 @@
+"""A point the person made that the assistant agreed with: the built-in model's corrections.
+
+When a person corrects the assistant or states how something works, the assistant's next
+reply usually opens by conceding it: "Good call.", "You're right -", "Correct —", "Exactly.",
+"Agreed,", "Good point". That opening is the sign; the person's wording is the memory
+("no, remove this again, the risk someone assumes it's a stable link is too big"), with
+the assistant's restatement after the concession in its body ("Stale SHA pointing to a
+rebased commit would be misleading"). When the person only asked ("the initial sync could
+just work, right?"), the restatement is what was settled and names the memory.
+
+An acknowledgement of an order ("Got it, I'll revert", "Understood.") is not taken: it
+follows requests about the work at hand as often as rules. Nor is a concession that only
+announces work ("Good point. Let me check ..."), when the person's words state nothing
+either; nor a reply to answers given one by one ("1. no / 2. yes").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from brain.home.redact import redact
+from brain.models.builtin_said import human_turns, key_of, one_line, unhomed
+from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
+from brain.models.schema import Candidate, MemoryType
+from brain.sessions.sources.base import Transcript, Turn
+
+__all__ = ["agreed"]
+
+_CONFIDENCE = 0.55
+_MAX_SAID_CHARS = 1500
+_BODY_SAID_CHARS = 400
+_BODY_REPLY_CHARS = 300
+
+# The concession a reply opens with, and what kind of memory it makes: a point conceded
+# is how things are, a call agreed with is a decision.
+_CONCEDES = re.compile(
+    r"^\W*(?:(?P<point>you(?:['’]re| are) (?:absolutely |completely )?right"
+    r"|(?:yes|yeah|ah),? exactly|exactly|correct|that['’]s (?:right|correct)|right"
+    r"|ah,? (?:yes|right)|good point|fair point"
+    r"|good catch|that['’]s an? (?:\w+ ){0,2}?(?:point|distinction|catch|insight|observation))"
+    r"|(?P<call>good call|agreed|makes sense|great call|good idea"
+    r"|that['’]s an? (?:\w+ ){0,2}?(?:call|middle ground|simplification)))\b[\s!.,:;—–-]*",
+    re.IGNORECASE,
+)
+# What a reply does rather than says: "Let me check ...", "I'll move it ...".
+_ANNOUNCES = re.compile(
+    r"^(?:let me|let['’]s|I['’]ll|I will|I['’]m going|I am going|I need|now|ok(?:ay)?|sure)\b", re.I
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
+_NUMBERED_ANSWERS = re.compile(r"^\s*[1-9][.):]\s", re.MULTILINE)
+_DEICTIC_START = re.compile(
+    r"^(?:(?:ok|so|but|and|no|yes|yeah|hmm|well)[,.]?\s+)*(?:this|that|it|these|those|them)\b",
+    re.IGNORECASE,
+)
+_QUOTES = re.compile(r"^(?:[-*>•]\s|you (?:wrote|said)\b)", re.IGNORECASE)
+_HEADINGS = re.compile(r"^\s*#", re.MULTILINE)
+_TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
+
+
+def _sentences(text: str) -> list[str]:
+    return [x.strip() for x in _SENTENCE.split(text.strip()) if x.strip()]
+
+
+def _states(said: str) -> str | None:
+    """The first of the person's first three sentences that states something standing
+    alone: not a question, a preamble ("Question:"), a pointer ("this should ..."), nor a
+    quote of the assistant ("- X now does Y", "you wrote: ...")."""
+    for sentence in _sentences(said)[:3]:
+        if sentence.endswith(("?", ":")) or len(sentence.split()) < 4:
+            continue
+        if _DEICTIC_START.match(sentence) or _QUOTES.match(sentence):
+            continue
+        return sentence
+    return None
+
+
+def _restated(reply: str, conceded: re.Match[str]) -> str:
+    """What the assistant says after its concession, up to a code block or a table, when it
+    says rather than acts."""
+    rest = reply[conceded.end() :].strip()
+    rest = re.split(r"\n\s*(?:```|\|)", rest, maxsplit=1)[0].strip()
+    return "" if _ANNOUNCES.match(rest) or rest.startswith(("```", "|")) else rest
+
+
+def _heard(said: str, reply: str) -> tuple[MemoryType, str, str] | None:
+    """The kind, description and restatement of a point ``reply`` concedes to ``said``."""
+    if len(said) > _MAX_SAID_CHARS or len(_HEADINGS.findall(said)) >= 2:
+        return None  # a pasted document is not the person's point
+    if len(_NUMBERED_ANSWERS.findall(said)) >= 2:
+        return None
+    conceded = _CONCEDES.match(reply)
+    if conceded is None:
+        return None
+    restated = _restated(reply, conceded)
+    stated = _states(said) or next(iter(_sentences(restated)), "")
+    if not stated or len(stated.split()) < 4:
+        return None
+    kind: MemoryType = "decision" if conceded.group("call") else "fact"
+    return kind, stated, restated
+
+
+def _memory(
+    heard: tuple[MemoryType, str, str],
+    said: str,
+    evidence: tuple[tuple[int, int], ...],
+    tags: tuple[str, ...],
+) -> Candidate:
+    kind, stated, restated = heard
+    description = redact(one_line(unhomed(stated)))
+    body = " ".join(unhomed(said).split())[:_BODY_SAID_CHARS]
+    if restated:
+        body += "\nAgreed: " + " ".join(unhomed(restated).split())[:_BODY_REPLY_CHARS]
+    return Candidate(
+        key=key_of(description),
+        type=kind,
+        description=description,
+        body=redact(body),
+        tags=tags,
+        confidence=_CONFIDENCE,
+        evidence=evidence,
+    )
+
+
+def _safe(text: str) -> bool:
+    return not (
+        INJECTION.search(text) or STORE_SECRET.search(text) or unsafe(text)
+    ) and not states_credential(text)
+
+
+def agreed(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[Turn, Candidate]]:
+    """Every point a person made that the assistant's next reply conceded, with the turn
+    the person typed it in."""
+    typed = {id(t) for t in human_turns(transcript)}
+    said: Turn | None = None
+    for turn in transcript.turns:
+        if id(turn) in typed:
+            said = turn
+            continue
+        if said is None or turn.role != "assistant" or not turn.text.strip():
+            continue
+        person, said = said, None  # only the first thing the assistant says answers
+        text = _TAGGED.sub("\n", person.text).strip()
+        heard = _heard(text, turn.text.strip())
+        if heard is None or not _safe(text) or not _safe(heard[2]):
+            continue
+        evidence = tuple(x for x in (person.lines, turn.lines) if x != (0, 0))
+        yield person, _memory(heard, text, evidence, tags)

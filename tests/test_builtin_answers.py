@@ -1,0 +1,116 @@
+"""The built-in model hears what a person says back to the assistant: a rejection with a
+question tacked on, a rule after "but", what a named thing is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brain.models.builtin import extract
+from brain.sessions import sources
+from tests.helpers import claude_transcript
+
+PROPOSAL = "I'd rename the small units to **turns**: each prompt and its response is one turn."
+
+
+def _heard(tmp_path: Path, reply: str, asked: str = PROPOSAL) -> list[tuple[str, str, str]]:
+    path = claude_transcript(tmp_path / "s.jsonl", ("assistant", asked), ("user", reply))
+    memories = extract(sources.get("claude").parse(path).transcript).memories
+    return [(m.type, m.description, m.body) for m in memories]
+
+
+def test_a_rejection_with_a_question_tacked_on_is_heard(tmp_path: Path) -> None:
+    assert _heard(tmp_path, "I don't like turn, any other suggestions?") == [
+        ("preference", "Dislikes turn", "I don't like turn, any other suggestions?")
+    ]
+    # a question that is the whole sentence still states nothing
+    assert _heard(tmp_path, "do you like turn, or any other suggestions?") == []
+    assert _heard(tmp_path, "I don't like turn, what do you mean by it, and why?") == []
+
+
+def test_a_rule_after_but_is_its_own_statement(tmp_path: Path) -> None:
+    reply = (
+        'ok, let\'s rename to "steps". keep backwards compatibility to also read '
+        '"checkpoint_count" but always write "steps_count" now'
+    )
+    ((kind, description, body),) = _heard(tmp_path, reply)
+    assert (kind, description) == ("instruction", 'Always write "steps_count" now')
+    assert 'also read "checkpoint_count"' in body
+    # "but never" with nothing after it to do is no rule
+    assert _heard(tmp_path, "the counter is incremented but never asserted") == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "want"),
+    [
+        (
+            '1: yes, 2: yes, basically "--all-refs" is best effort, `--tags` means all tags',
+            '"--all-refs" is best effort, `--tags` means all tags',
+        ),
+        (
+            "--all-refs on first sync wouldn't work for pull refs when the target is GitHub",
+            "--all-refs on first sync wouldn't work for pull refs when the target is GitHub",
+        ),
+    ],
+)
+def test_what_a_named_thing_is_or_does_is_a_fact(tmp_path: Path, reply: str, want: str) -> None:
+    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [("fact", want)]
+
+
+def test_a_named_thing_failing_now_is_not_a_fact(tmp_path: Path) -> None:
+    assert _heard(tmp_path, "`make test` is failing again on my machine") == []
+
+
+def test_two_dots_between_words_end_a_sentence(tmp_path: Path) -> None:
+    reply = "ok and I don't want to remove any details..we just move them to docs/usage.md"
+    heard = _heard(tmp_path, reply)
+    assert [(k, d) for k, d, _ in heard] == [("preference", "I don't want to remove any details")]
+
+
+def test_what_the_person_thinks_is_not_needed_is_a_decision(tmp_path: Path) -> None:
+    reply = "I'd like to change this: I don't think we need suffixes, we just use one branch."
+    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [
+        ("decision", "I don't think we need suffixes, we just use one branch")
+    ]
+    assert _heard(tmp_path, "I don't think we need that, revert it") == []
+
+
+def test_a_principle_stated_after_a_bare_yes(tmp_path: Path) -> None:
+    reply = "yes. the overriding directive is to not get in the way of the user, log instead"
+    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [
+        ("instruction", "To not get in the way of the user, log instead")
+    ]
+    assert _heard(tmp_path, "yes. the plan is to fix it after lunch") == []
+
+
+def test_another_way_proposed_instead_is_a_correction(tmp_path: Path) -> None:
+    reply = "For consistency with the other timestamps, consider using time.Now().UTC() instead."
+    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [("correction", reply.rstrip("."))]
+    # described, not proposed: what the code does instead of something else
+    assert _heard(tmp_path, "The README uses go run instead of the installed binary.") == []
+
+
+def test_a_review_finding_pasted_in_is_not_the_persons_rule(tmp_path: Path) -> None:
+    finding = (
+        "Tools passed as one string\n\nHigh Severity\n\n"
+        "The tools should be appended as individual args instead."
+    )
+    assert _heard(tmp_path, finding) == []
+    assert len(_heard(tmp_path, finding.replace("High Severity", "My notes"))) == 1
+
+
+def test_a_home_folder_in_a_rule_is_written_as_a_tilde(tmp_path: Path) -> None:
+    reply = "Always read the config from /home/ana/.config/shop/config.toml first."
+    assert [(d, b) for _, d, b in _heard(tmp_path, reply)] == [
+        (
+            "Always read the config from ~/.config/shop/config.toml first",
+            "Always read the config from ~/.config/shop/config.toml first.",
+        )
+    ]
+
+
+def test_a_typographic_apostrophe_reads_as_a_plain_one(tmp_path: Path) -> None:
+    assert [(k, d) for k, d, _ in _heard(tmp_path, "Don’t use requests, use httpx.")] == [
+        ("correction", "Use httpx instead of requests")
+    ]
