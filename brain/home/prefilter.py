@@ -64,7 +64,10 @@ def check_rest(char: str, rest: str) -> None:
 
 def literal_start(regex: str) -> str:
     """The literal text every match of ``regex`` starts with ('' when it starts with
-    syntax): ``k-ant-[a-z]`` starts with ``k-ant-``, ``ab?c`` with ``a``."""
+    syntax): ``k-ant-[a-z]`` starts with ``k-ant-``, ``ab?c`` with ``a``, ``ab|c`` with
+    nothing."""
+    if _top_level_bar(regex):
+        return ""
     start: list[str] = []
     i = 0
     while i < len(regex):
