@@ -18,7 +18,9 @@ For every model it prints:
 
 Then ``brain recall --sessions`` R@5: the sessions are harvested into a fresh home and
 each question is asked; a question counts when one of its answering turns is among the
-first five hits.
+first five hits. It is asked twice: across every session, and from the project the
+session ran in (``--project``, as a person asks from their checkout), where the other
+people's sessions in the same home no longer compete.
 
 Every figure is printed per set: on the sessions the rules were tuned against
 (``existing``, those without a ``"split"`` in ``labels.json``), on each named hold-out set
@@ -190,25 +192,36 @@ def session_recall(labelled: list[dict[str, Any]], k: int = 5) -> dict[str, dict
     names = splits(labelled)
     asked = dict.fromkeys(names, 0)
     hit = dict.fromkeys(names, 0)
+    hit_in_project = dict.fromkeys(names, 0)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["BRAIN_HOME"] = str(Path(tmp) / "home")
         brain, _ = Brain.init(Path(tmp) / "home")
         staged = {_staged(s, Path(tmp) / "in"): s for s in labelled}
         result = brain.harvest(paths=list(staged))
-        ids = {Path(ref.path).name: ref.session_id for ref in result.sessions}
+        refs = {Path(ref.path).name: ref for ref in result.sessions}
         for path, session in staged.items():
-            sid = ids.get(path.name)
+            ref = refs[path.name]
             for question in session["questions"]:
-                wanted = {f"session:{session['source']}:{sid}#{n}" for n in question["turns"]}
+                wanted = {
+                    f"session:{session['source']}:{ref.session_id}#{n}" for n in question["turns"]
+                }
                 hits = brain.recall(question["q"], k=k, sessions=True).hits
                 found = any(h.path in wanted for h in hits[:k])
+                # Asked from the project the session ran in (``recall --project``).
+                if ref.project:
+                    hits = brain.recall(question["q"], k=k, sessions=True, project=ref.project).hits
+                found_in_project = any(h.path in wanted for h in hits[:k])
                 for name in (split_of(session), "all"):
                     asked[name] += 1
                     hit[name] += found
+                    hit_in_project[name] += found_in_project
     return {
         name: {
             "questions": asked[name],
             f"R@{k}": round(hit[name] / asked[name], 3) if asked[name] else None,
+            f"R@{k} in project": (
+                round(hit_in_project[name] / asked[name], 3) if asked[name] else None
+            ),
         }
         for name in names
     }

@@ -109,6 +109,7 @@ class Brain(Home):
         since: str | None = None,
         as_of: str | None = None,
         sessions: bool = False,
+        project: str | None = None,
     ) -> RecallResult:
         """Search the memory; see :func:`brain.index.recall.recall`."""
         from brain.index.recall import recall
@@ -123,6 +124,7 @@ class Brain(Home):
             since=since,
             as_of=as_of,
             sessions=sessions,
+            project=project,
         )
 
     def index(self, *, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:

@@ -34,6 +34,13 @@ def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
 @click.option("--since", help="Only what changed since DATE (YYYY-MM-DD, or 7d, 2w).")
 @click.option("--as-of", "as_of", help="Recall the memory as it stood at DATE, from git history.")
 @click.option("--sessions", is_flag=True, help="Also search harvested transcript turns.")
+@click.option(
+    "--project",
+    "-p",
+    metavar="NAME",
+    help="Only this project's records and sessions, and your own records "
+    "(a name, or a folder in it: -p . is the project you are in).",
+)
 @json_option
 @pass_state
 def recall(
@@ -46,6 +53,7 @@ def recall(
     since: str | None,
     as_of: str | None,
     sessions: bool,
+    project: str | None,
     as_json: bool,
 ) -> None:
     """Find memories matching QUERY, best first."""
@@ -62,6 +70,7 @@ def recall(
             since=since,
             as_of=as_of,
             sessions=sessions,
+            project=project,
         )
     if result.notice:
         click.echo(result.notice, err=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from brain.index.rank import parse_time
 from brain.index.turns import asking_share
@@ -78,16 +78,37 @@ def turn_key(path: str) -> str:
     return path.removeprefix("session:").partition(":")[2]
 
 
+class Scope(NamedTuple):
+    """One project, as a search is kept to it: its name (records carry it as a
+    ``project:<name>`` tag) and the working directories its sessions ran in."""
+
+    name: str
+    folders: tuple[str, ...]
+
+
 def filters(
     types: Sequence[str] | None,
     tags: Sequence[str] | None,
     profile: str | None,
     since: datetime | str | None,
     kinds: Sequence[str] | None,
+    scope: Scope | None = None,
 ) -> tuple[str, list[Any]]:
-    """SQL conditions (each starting with AND) and their parameters."""
+    """SQL conditions (each starting with AND) and their parameters.
+
+    With a ``scope``, records of that project or of no project, transcript turns of its
+    sessions, and the views (MEMORY.md sections, session summaries) are kept."""
     clauses: list[str] = []
     params: list[Any] = []
+    if scope is not None:
+        folders = ",".join("?" * len(scope.folders)) or "NULL"
+        clauses.append(
+            "AND CASE d.kind"
+            " WHEN 'record' THEN (d.id IN (SELECT doc_id FROM doc_tags WHERE tag = ?)"
+            " OR d.id NOT IN (SELECT doc_id FROM doc_tags WHERE tag LIKE 'project:%'))"
+            f" WHEN 'turn' THEN d.project IN ({folders}) ELSE 1 END"
+        )
+        params.extend([f"project:{scope.name}", *scope.folders])
     for column, values in (("d.type", types), ("d.kind", kinds)):
         if values:
             clauses.append(f"AND {column} IN ({','.join('?' * len(values))})")

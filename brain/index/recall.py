@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from brain.errors import BrainError
 from brain.home import uses
 from brain.index import META_COMMIT, Hit, Index
+from brain.index.docs import Scope
 from brain.index.files import file_docs, is_indexed
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ def recall(
     since: str | None = None,
     as_of: str | None = None,
     sessions: bool = False,
+    project: str | None = None,
 ) -> RecallResult:
     """Search the memory.
 
@@ -87,6 +89,10 @@ def recall(
         since: keep only documents updated since this date (or span, e.g. ``7d``).
         as_of: search the memory as it stood at this date, from git history.
         sessions: also search harvested transcript turns (the episodic layer).
+        project: keep to one project (a name, or a folder in it): its records and the
+            person's own, its sessions' turns, and the views. A session is in the
+            project its working directory's git checkout is named after (as
+            ``brain sessions list --project`` counts it).
     """
     filters: dict[str, Any] = {
         "k": k,
@@ -98,8 +104,12 @@ def recall(
         "half_life_days": catalog.config.decay_half_life_days,
     }
     if as_of:
+        if project:
+            filters["scope"] = Scope(_name(project), ())
         return _recall_as_of(catalog, query, as_of, filters)
     index, report = catalog.open(reuse=True)
+    if project:
+        filters["scope"] = _scope(index, project)
     hits = tuple(index.search(query, **filters))
     used = [h.path for h in hits if h.kind == "record"]
     if used:
@@ -109,6 +119,29 @@ def recall(
             index.bump_use(used, datetime.now(UTC))
     notice = f"index {report.action}: {report.reason}" if report.action == "rebuilt" else None
     return RecallResult(query, hits, None, notice)
+
+
+def _name(project: str) -> str:
+    """A project's name as records carry it, from a name or a folder."""
+    from brain.home.scope import project_name
+
+    return (project_name(project) or project).strip().lower()
+
+
+def _scope(index: Index, project: str) -> Scope:
+    """``project`` and the working directories of its indexed sessions."""
+    from brain.home.scope import project_name
+
+    name = _name(project)
+    folders = tuple(
+        sorted(
+            folder
+            for folder in index.session_folders()
+            if folder.rstrip("/\\") == project.rstrip("/\\")
+            or (project_name(folder) or "").lower() == name
+        )
+    )
+    return Scope(name, folders)
 
 
 def _recall_as_of(catalog: Catalog, query: str, when: str, filters: dict[str, Any]) -> RecallResult:

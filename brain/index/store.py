@@ -21,7 +21,7 @@ from brain.index.cjk import cjk_candidates, cjk_runs
 from brain.index.coverage import reward_coverage
 from brain.index.db import META_COMMIT as META_COMMIT
 from brain.index.db import META_REBUILD, IndexCorruptError, connect, transaction
-from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, filters, iso, row
+from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, Scope, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
 from brain.index.fusion import (
     RELATED_WORDS,
@@ -191,6 +191,11 @@ class Index:
             self._guard(lambda: self._conn.execute("SELECT count(*) FROM docs").fetchone()[0])
         )
 
+    def session_folders(self) -> set[str]:
+        """The working directories of the indexed sessions."""
+        sql = "SELECT DISTINCT project FROM docs WHERE kind = 'turn' AND project != ''"
+        return self._guard(lambda: {r[0] for r in self._conn.execute(sql)})
+
     def paths(self) -> set[str]:
         """Every indexed path (for comparing the catalog with the files)."""
         return self._guard(lambda: {r[0] for r in self._conn.execute("SELECT path FROM docs")})
@@ -259,6 +264,7 @@ class Index:
         profile: str | None = None,
         since: datetime | str | None = None,
         kinds: Sequence[str] | None = None,
+        scope: Scope | None = None,
         now: datetime | None = None,
         expand: bool = True,
         half_life_days: float = ranking.HALF_LIFE_DAYS,
@@ -272,6 +278,8 @@ class Index:
             tags: keep only documents carrying every one of these tags.
             profile: keep only documents from this profile.
             since: keep only documents updated at or after this time.
+            scope: keep only one project's records and sessions, and the person's own
+                records (see :func:`brain.index.docs.filters`).
             now: reference time for decay (default: the current time).
             expand: add terms from the best first-pass matches (pseudo-relevance feedback).
             half_life_days: how fast an untouched document's age factor decays (the
@@ -283,7 +291,7 @@ class Index:
         parsed = parse(query)
         if not parsed.terms or k <= 0:
             return []
-        where, params = filters(types, tags, profile, since, kinds)
+        where, params = filters(types, tags, profile, since, kinds, scope)
         reference = now or datetime.now(UTC)
         return self._guard(
             lambda: self._search(query, parsed, k, where, params, reference, expand, half_life_days)
