@@ -63,7 +63,14 @@ def test_tools_are_listed_with_guidance_and_annotations(brain: Brain, tmp_path: 
         "Do NOT store: secrets" in remember and "decisions together with their reasons" in remember
     )
     assert "git history" in remember and "one-off task state" in remember
-    assert set(tools["recall"].input_schema["properties"]) == {"query", "k", "type", "tag", "since"}
+    assert set(tools["recall"].input_schema["properties"]) == {
+        "query",
+        "k",
+        "type",
+        "tag",
+        "since",
+        "everywhere",
+    }
     assert tools["recall"].input_schema["required"] == ["query"]
     assert set(tools["remember"].input_schema["properties"]) == {
         "text",
@@ -151,6 +158,30 @@ def test_what_an_agent_remembers_in_a_project_stays_in_that_project(
 
     assert with_client(brain.path, tmp_path, outside).structured_content["key"] == "loose"
     assert brain.show("loose").record.tags == ()
+
+
+def test_what_an_agent_recalls_in_a_project_is_that_projects_and_the_users_own(
+    brain: Brain, tmp_path: Path
+) -> None:
+    shop = tmp_path / "shop"
+    (shop / ".git").mkdir(parents=True)
+    brain.remember("Deploy the shop with make release.", key="deploy-shop", tags=["project:shop"])
+    brain.remember("Deploy the blog by pushing pages.", key="deploy-blog", tags=["project:blog"])
+    brain.remember("The user deploys from a terminal, never a console.", key="deploy-mine")
+
+    async def body(client: Any) -> list[set[str]]:
+        found = []
+        for args in ({"query": "deploy"}, {"query": "deploy", "everywhere": True}):
+            hits = (await client.call_tool("recall", args)).structured_content["hits"]
+            found.append({h["key"] for h in hits})
+        return found
+
+    here, everywhere = with_client(brain.path, shop, body)
+    assert here == {"deploy-shop", "deploy-mine"}
+    assert everywhere == {"deploy-shop", "deploy-blog", "deploy-mine"}
+    # Outside any git checkout every project's records are searched.
+    [outside, _] = with_client(brain.path, tmp_path, body)
+    assert outside == everywhere
 
 
 def test_errors_are_tool_errors_the_model_can_read(brain: Brain, tmp_path: Path) -> None:
@@ -269,6 +300,7 @@ def test_tools_are_listed_as_the_sdk_lists_the_same_python_signatures(
         type: str | None = None,
         tag: str | None = None,
         since: str | None = None,
+        everywhere: bool = False,
     ) -> dict[str, Any]: ...
     def remember(
         text: str,

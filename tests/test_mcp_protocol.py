@@ -140,6 +140,7 @@ def test_arguments_are_checked_with_the_leniency_clients_had(tmp_path: Path) -> 
         "type": None,
         "tag": None,
         "since": None,
+        "everywhere": False,
     }
     assert check_arguments(recall, {"query": "q", "k": 2.0, "tag": None})["k"] == 2
     tags = check_arguments(remember, {"text": "t", "tags": '["project:web"]'})["tags"]
