@@ -245,11 +245,23 @@ def test_a_write_moves_entries_a_refresh_left_in_the_index_back_to_a_shared_one(
     monkeypatch.setattr(packing, "SPLIT_MAX", 16384)  # the index of 1000 entries is ~65 KB
     Brain.open(home).remember("The index stays small.", key="small-index")
     assert _entries_in_split_part(home) < 10
+    assert git(home, "config", "core.splitIndex").strip() == "true"  # large: split from now
     assert git(home, "status", "--porcelain") == ""
     Brain.open(home).remember("And the next write keeps it so.", key="still-small")
     assert _entries_in_split_part(home) < 10
     wait_for_gc(home)
     assert git(home, "fsck", "--strict", "--no-progress") == ""
+
+
+def test_a_small_home_keeps_a_whole_index_that_libgit2_tools_can_read(home: Path) -> None:
+    brain, _ = Brain.init(home)
+    brain.import_(lines(300), origin="test")
+    Brain.open(home).remember("Small homes stay simple.", key="small-home")
+    tracked = git(home, "ls-files", "-z").count("\0")
+    assert tracked > 300 and _entries_in_split_part(home) == tracked  # one whole index
+    assert not list((home / ".git").glob("sharedindex.*"))
+    unset = subprocess.run(["git", "-C", str(home), "config", "core.splitIndex"])
+    assert unset.returncode == 1
 
 
 def test_a_home_whose_person_turned_the_split_index_off_keeps_it_whole(

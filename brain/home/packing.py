@@ -38,28 +38,22 @@ GC_AUTO = 256
 #     deflated (update-index and write-tree: 30 -> 21 ms). A loose tree takes twice the
 #     room (940 KB against 496 KB) until gc packs it; a pack is deflated at its own
 #     level (pack.compression): the same size either way.
-#   core.splitIndex: git's index is written as a small file of what changed since a
-#     shared index of every entry (1.4 MB), which git rewrites only once a fifth of
-#     the entries changed: update-index and write-tree each write ~1 KB instead of
-#     the whole index (a remember: 33 -> 23 ms of git, median of 9).
 #   gc.auto 256: pack at about 512 loose objects (git samples objects/17/ and packs
 #     once it holds two; git cannot be asked for less), about every 100 writes, instead
 #     of git's 6,700 (~1,400 writes: ~1.3 GB of loose trees).
 SETTINGS = (
     ("feature.manyFiles", "true"),
     ("core.looseCompression", "0"),
-    ("core.splitIndex", "true"),
     ("gc.auto", str(GC_AUTO)),
 )
 # A commit of at least this many files packs before it returns.
 BULK = 256
-# git's index past this size holds most entries in its split part: a `git status` that
-# refreshed every file's date puts each entry there, and git writes a new shared index
-# only for entries added, never for those refreshed. The next write moves them back.
+# A home whose git index is larger than this (about 3,500 records) has it split: see
+# keep_index_split.
 SPLIT_MAX = 256 * 1024
 # In .git: which SETTINGS the home has, so a write asks git nothing when they are set.
 _TUNED = "brain-tuned"
-_VERSION = "3"
+_VERSION = "2"
 
 
 def tune(home: Path) -> None:
@@ -81,15 +75,29 @@ def tune_once(home: Path) -> None:
 
 
 def keep_index_split(home: Path) -> None:
-    """Move what git's index holds in its split part to a new shared index once it is
-    larger than :data:`SPLIT_MAX`, so a write again rewrites a small file, not every
-    entry. Nothing is done where the person turned ``core.splitIndex`` off."""
+    """Split git's index once it is larger than :data:`SPLIT_MAX`.
+
+    A split index (``core.splitIndex``) is a small file of what changed since a shared
+    index of every entry, which git rewrites only once a fifth of the entries changed:
+    a write's ``update-index`` and ``write-tree`` each rewrite ~1 KB instead of the
+    whole index (at 20,000 records, git's part of a write went from 33 to 23 ms,
+    median of 9). Tools built on libgit2 cannot read a split index (powerlevel10k's
+    git status, GitKraken), so a small home, where it saves nothing, keeps a whole one.
+    Run after each commit, this is one ``stat`` unless the index is large: then it
+    sets ``core.splitIndex`` where it is unset and splits the index again, which also
+    moves back what a ``git status`` refreshing every entry left in the small file
+    (git makes a new shared index for added entries only). A person's
+    ``core.splitIndex false`` is left as it is.
+    """
     try:
         if (home / ".git" / "index").stat().st_size <= SPLIT_MAX:
             return
-        split = run_git(home, "config", "--bool", "--get", "core.splitIndex", ok=(0, 1))
-        if split.text.strip() == "true":
-            run_git(home, "update-index", "--split-index")
+        said = run_git(home, "config", "--bool", "--get", "core.splitIndex", ok=(0, 1))
+        if said.text.strip() == "false":
+            return
+        if said.returncode == 1:
+            run_git(home, "config", "core.splitIndex", "true")
+        run_git(home, "update-index", "--split-index")
     except (OSError, RepoError):
         pass  # only slower writes, until the next one tries again
 
