@@ -10,23 +10,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from tests.helpers import run_brain
-
-
-def transcript(path: Path, session: str, cwd: str, *said: tuple[str, str]) -> Path:
-    """A Claude Code transcript of ``said`` (role, text) turns, run in ``cwd``."""
-    lines = []
-    for n, (role, text) in enumerate(said):
-        message: dict[str, object] = {"role": role, "content": text}
-        if role == "assistant":
-            message |= {"id": f"{session}-m{n}", "content": [{"type": "text", "text": text}]}
-        lines.append(
-            {"type": role, "sessionId": session, "cwd": cwd, "uuid": f"{session}-u{n}",
-             "timestamp": f"2026-01-02T03:04:{n:02d}Z", "message": message}
-        )  # fmt: skip
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return path
+from tests.helpers import claude_transcript, run_brain
 
 
 @pytest.fixture
@@ -41,15 +25,17 @@ def two_projects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Brain
         (src / name / "web").mkdir(parents=True)
         subprocess.run(["git", "init", "-q", str(src / name)], check=True)
     sessions = [
-        transcript(
-            tmp_path / "in" / "shop.jsonl", "s-shop", str(src / "shop" / "web"),
+        claude_transcript(
+            tmp_path / "shop.jsonl",
             ("user", "How do we deploy the storefront?"),
             ("assistant", "The storefront deploy runs make release on the build host."),
+            cwd=str(src / "shop" / "web"),
         ),
-        transcript(
-            tmp_path / "in" / "blog.jsonl", "s-blog", str(src / "blog"),
+        claude_transcript(
+            tmp_path / "blog.jsonl",
             ("user", "How do we deploy the blog?"),
             ("assistant", "The blog deploy is a push to the pages branch."),
+            cwd=str(src / "blog"),
         ),
     ]  # fmt: skip
     brain.harvest(paths=sessions)
