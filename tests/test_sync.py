@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import tempfile
 from datetime import timedelta
@@ -221,3 +223,30 @@ def test_sync_merges_on_a_machine_where_git_knows_no_one(
     assert git(a, "log", "-1", "--format=%P|%an|%cn").count(" ") == 1  # two parents
     assert git(a, "log", "-1", "--format=%an|%cn").strip() == "brain|brain"
     assert {"memories/from-a.md", "memories/from-b.md"} <= set(_files(a))
+
+
+def test_a_fetch_that_lost_its_object_folder_to_gc_runs_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's background packing removes the object folders it empties; a fetch writing
+    into one at that moment fails with nothing changed, and brain fetches again."""
+    _, (a, b) = _machines(tmp_path, 2)
+    cli("--home", str(a), "remember", "fetched once the folder is back", "--key", "late")
+    assert cli("--home", str(a), "push").exit_code == 0
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    failed = tmp_path / "fetch-failed-once"
+    (shim / "git").write_text(
+        "#!/bin/sh\n"
+        f'case " $* " in *" fetch "*) if [ ! -e "{failed}" ]; then touch "{failed}"; '
+        'echo "error: unable to create temporary file: No such file or directory" >&2; '
+        'echo "fatal: failed to write object" >&2; exit 128; fi;; esac\n'
+        f'exec {shutil.which("git")} "$@"\n'
+    )
+    (shim / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim}:{os.environ['PATH']}")
+    result = cli("--home", str(b), "sync")
+    assert result.exit_code == 0, result.stderr
+    assert failed.exists()  # the first fetch did fail
+    assert (b / "memories" / "late.md").exists()
+    assert status(b) == ""

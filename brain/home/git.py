@@ -47,9 +47,10 @@ _C_LOCALE = {"LC_ALL": "C", "LANGUAGE": "C"}
 # into that folder at that moment fails: git makes a missing folder again once, and
 # the rmdir can land between that and the temporary file it then creates.
 _FOLDER_GONE = "unable to create temporary file: No such file or directory"
-# Commands that write objects and at most git's index, in one locked step: one that
-# failed has changed nothing (loose objects nothing refers to aside), so it may run again.
-_REPEATABLE = frozenset({"update-index", "write-tree", "commit-tree"})
+# Commands that write objects and at most git's index or a remote-tracking ref, in one
+# locked step: one that failed has changed nothing (loose objects nothing refers to
+# aside), so it may run again. (A merge may have touched the working tree: not here.)
+_REPEATABLE = frozenset({"update-index", "write-tree", "commit-tree", "fetch"})
 
 
 class RepoError(BrainError):
