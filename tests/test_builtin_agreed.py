@@ -92,3 +92,53 @@ def test_a_concession_in_other_words(tmp_path: Path) -> None:
             "The squash merge in GitHub keeps the trailers",
         )
     assert _memories(tmp_path, said, "That's a good question. Let me check.") == []
+
+
+def test_a_concession_in_part_or_as_praise_of_the_call(tmp_path: Path) -> None:
+    said = "the revocation risk is low, since sharing is only available in the browser"
+    (memory,) = _memories(tmp_path, said, "You're largely correct. The key never leaves it.")
+    assert (memory.type, memory.description) == ("fact", said[:1].upper() + said[1:])
+    said = "we could sign in with the wallet at the API and exchange it for our own token"
+    for reply in (
+        "That's a much cleaner architecture. Every user then gets the same key handling.",
+        "That’s a good instinct. The placeholders keep the demo neutral.",
+    ):
+        (memory,) = _memories(tmp_path, said, reply)
+        assert memory.type == "decision"
+        assert memory.description.startswith("We could sign in with the wallet")
+    # Curiosity or a compliment on the question concedes nothing.
+    assert _memories(tmp_path, said, "That's an interesting idea. The flow would be:") == []
+    assert _memories(tmp_path, said, "That's a good question. The flow would be:") == []
+
+
+def test_a_question_conceded_is_named_by_the_first_sentence_that_stands_alone(
+    tmp_path: Path,
+) -> None:
+    said = "why would the baseline create the table if the dedicated migration creates it?"
+    reply = (
+        "You're right — that's unnecessary duplication. The dedicated migration always runs "
+        "after the baseline and creates the table itself."
+    )
+    (memory,) = _memories(tmp_path, said, reply)
+    assert memory.description == (
+        "The dedicated migration always runs after the baseline and creates the table itself"
+    )
+    assert memory.body.startswith(said + "\nAgreed: that's unnecessary duplication.")
+
+
+def test_a_remark_that_points_at_the_work_is_not_named_by_the_reply(tmp_path: Path) -> None:
+    reply = "Right, I can see from the branch name that the buttons are fixed already."
+    assert _memories(tmp_path, "uuum, that has already been fixed", reply) == []
+    assert _memories(tmp_path, "hmmm, that has already been fixed", reply) == []
+    # A short naming of what was meant is named by what was settled.
+    (memory,) = _memories(tmp_path, "vercel I mean", "Right — Vercel's runner is binary per try.")
+    assert memory.description == "Vercel's runner is binary per try"
+
+
+def test_only_the_part_of_the_reply_kept_is_checked_for_secrets(tmp_path: Path) -> None:
+    said = "the file keys could be random like the folder keys, nothing derives them"
+    reply = "You're right — nothing in recovery derives them." + " The tree is walked." * 20
+    kept = _memories(tmp_path, said, reply + "\n- Store the private key in the parent.")
+    assert [m.description for m in kept] == [said[:1].upper() + said[1:]]
+    assert "Store the private key" not in kept[0].body
+    assert _memories(tmp_path, said, "You're right — store the private key in the parent.") == []

@@ -1,12 +1,16 @@
 """A point the person made that the assistant agreed with: the built-in model's corrections.
 
 When a person corrects the assistant or states how something works, the assistant's next
-reply usually opens by conceding it: "Good call.", "You're right -", "Correct —", "Exactly.",
-"Agreed,", "Good point". That opening is the sign; the person's wording is the memory
+reply usually opens by conceding it: "Good call.", "You're right -", "You're largely correct",
+"Correct —", "Exactly.", "Agreed,", "Good point", or by praising the call ("That's a much
+cleaner architecture", "That's a good instinct"). That opening is the sign; the person's
+wording is the memory
 ("no, remove this again, the risk someone assumes it's a stable link is too big"), with
 the assistant's restatement after the concession in its body ("Stale SHA pointing to a
 rebased commit would be misleading"). When the person only asked ("the initial sync could
-just work, right?"), the restatement is what was settled and names the memory.
+just work, right?") or named what they meant ("vercel I mean"), the restatement's first
+sentence that stands alone is what was settled and names the memory; a remark that points
+at the work ("uuum, that has already been fixed") names none.
 
 An acknowledgement of an order ("Got it, I'll revert", "Understood.") is not taken: it
 follows requests about the work at hand as often as rules. Nor is a concession that only
@@ -34,13 +38,26 @@ _BODY_REPLY_CHARS = 300
 
 # The concession a reply opens with, and what kind of memory it makes: a point conceded
 # is how things are, a call agreed with is a decision.
+_PRAISE = (
+    r"(?:good|great|clean(?:er)?|sound|solid|nice|smart|neat|sensible|reasonable|elegant|better"
+    r"|simpler|excellent)"
+)
+_PROPOSAL = (
+    r"(?:idea|approach|architecture|design|separation|solution|plan|instinct|choice|direction"
+    r"|compromise|split|pattern|model|trade-?off)"
+)
 _CONCEDES = re.compile(
-    r"^\W*(?:(?P<point>you(?:['’]re| are) (?:absolutely |completely )?right"
+    r"^\W*(?:(?P<point>you(?:['’]re| are) (?:absolutely |completely |largely |mostly |basically "
+    r"|partly |essentially )?(?:right|correct)"
     r"|(?:yes|yeah|ah),? exactly|exactly|correct|that['’]s (?:right|correct)|right"
     r"|ah,? (?:yes|right)|good point|fair point"
     r"|good catch|that['’]s an? (?:\w+ ){0,2}?(?:point|distinction|catch|insight|observation))"
     r"|(?P<call>good call|agreed|makes sense|great call|good idea"
-    r"|that['’]s an? (?:\w+ ){0,2}?(?:call|middle ground|simplification)))\b[\s!.,:;—–-]*",
+    r"|that['’]s an? (?:\w+ ){0,2}?(?:call|middle ground|simplification)"
+    # a call the assistant praises: "That's a much cleaner architecture", "That's a really
+    # sound architectural instinct" (not "That's an interesting idea": curiosity concedes nothing)
+    rf"|that['’]s an? (?:(?:much|really|very|far)\s+)?{_PRAISE}\s+(?:\w+\s+)?{_PROPOSAL}))"
+    r"\b[\s!.,:;—–-]*",
     re.IGNORECASE,
 )
 # What a reply does rather than says: "Let me check ...", "I'll move it ...".
@@ -50,7 +67,9 @@ _ANNOUNCES = re.compile(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 _NUMBERED_ANSWERS = re.compile(r"^\s*[1-9][.):]\s", re.MULTILINE)
 _DEICTIC_START = re.compile(
-    r"^(?:(?:ok|so|but|and|no|yes|yeah|hmm|well)[,.]?\s+)*(?:this|that|it|these|those|them)\b",
+    # a lead word or a sound ("uuum", "hmmm", "ahh") before the pointer
+    r"^(?:(?:ok|so|but|and|no|yes|yeah|well|u+h*m+|h+m+|e+r*m+|a+h+|o+h+)[,.]?\s+)*"
+    r"(?:this|that|it|these|those|them)\b",
     re.IGNORECASE,
 )
 _QUOTES = re.compile(r"^(?:[-*>•]\s|you (?:wrote|said)\b)", re.IGNORECASE)
@@ -93,11 +112,17 @@ def _heard(said: str, reply: str) -> tuple[MemoryType, str, str] | None:
     if conceded is None:
         return None
     restated = _restated(reply, conceded)
-    stated = _states(said) or next(iter(_sentences(restated)), "")
-    if not stated or len(stated.split()) < 4:
+    stated = _states(said)
+    if stated is None and (said.rstrip().endswith("?") or len(said.split()) < 4):
+        # The person only asked, or named what they meant ("vercel I mean"): what was
+        # settled names the memory. A remark that points ("uuum, that's fixed") names none.
+        stated = _states(restated)
+    if not stated:
         return None
     kind: MemoryType = "decision" if conceded.group("call") else "fact"
-    return kind, stated, restated
+    # Only what the memory keeps of the reply is its to answer for (a later paragraph
+    # may well say "store the private key ..." about the design at hand).
+    return kind, stated, " ".join(restated.split())[:_BODY_REPLY_CHARS]
 
 
 def _memory(
@@ -110,7 +135,7 @@ def _memory(
     description = redact(one_line(unhomed(stated)))
     body = " ".join(unhomed(said).split())[:_BODY_SAID_CHARS]
     if restated:
-        body += "\nAgreed: " + " ".join(unhomed(restated).split())[:_BODY_REPLY_CHARS]
+        body += "\nAgreed: " + unhomed(restated)
     return Candidate(
         key=key_of(description),
         type=kind,
@@ -142,7 +167,7 @@ def agreed(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[Turn
         person, said = said, None  # only the first thing the assistant says answers
         text = _TAGGED.sub("\n", person.text).strip()
         heard = _heard(text, turn.text.strip())
-        if heard is None or not _safe(text) or not _safe(heard[2]):
+        if heard is None or not all(_safe(x) for x in (text, heard[1], heard[2])):
             continue
         evidence = tuple(x for x in (person.lines, turn.lines) if x != (0, 0))
         yield person, _memory(heard, text, evidence, tags)
