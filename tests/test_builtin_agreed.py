@@ -142,3 +142,35 @@ def test_only_the_part_of_the_reply_kept_is_checked_for_secrets(tmp_path: Path) 
     assert [m.description for m in kept] == [said[:1].upper() + said[1:]]
     assert "Store the private key" not in kept[0].body
     assert _memories(tmp_path, said, "You're right — store the private key in the parent.") == []
+
+
+def test_a_verdict_on_the_persons_question_keeps_the_answer(tmp_path: Path) -> None:
+    said = "ok i am adding the mail records. should they have the proxy mode disabled?"
+    reply = (
+        "Yes — disable proxy mode for all mail DNS records. Proxied, the CNAMEs resolve to "
+        "the proxy and DKIM fails."
+    )
+    (memory,) = _memories(tmp_path, said, reply)
+    assert (memory.type, memory.description) == (
+        "fact",
+        "Disable proxy mode for all mail DNS records",
+    )
+    assert memory.body == f"{said}\nAnswer: {reply[6:]}"
+    said = "does the backend not also have the email, since it signs the tokens?"
+    reply = "Actually no — the backend signs with the user's id (a UUID like `d528e2db-...`)."
+    (memory,) = _memories(tmp_path, said, reply)
+    assert memory.description == "The backend signs with the user's id (a UUID like `…-...`)"
+
+
+def test_a_verdict_on_a_question_about_the_work_or_without_a_verdict_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    for said, reply in (
+        ("did you push?", "Yes — everything is pushed to the branch and the tree is clean."),
+        ("can you combine add and commit?", "Yes. I will use one command for tracked files."),
+        ("should we intervene in the build?", "No — leave it, its brief is already sharp."),
+        ("will this require a reset?", "No staging reset needed for the existing databases."),
+        ("the records should not be proxied", "Yes — disable proxy mode for all mail records."),
+        ("should the records be proxied?", "Yes. Let me check the DNS settings for you."),
+    ):
+        assert _memories(tmp_path, said, reply) == [], said

@@ -1,4 +1,4 @@
-"""A point the person made that the assistant agreed with: the built-in model's corrections.
+"""What the assistant conceded or answered to the person: the built-in model's corrections.
 
 When a person corrects the assistant or states how something works, the assistant's next
 reply usually opens by conceding it: "Good call.", "You're right -", "You're largely correct",
@@ -11,6 +11,13 @@ rebased commit would be misleading"). When the person only asked ("the initial s
 just work, right?") or named what they meant ("vercel I mean"), the restatement's first
 sentence that stands alone is what was settled and names the memory; a remark that points
 at the work ("uuum, that has already been fixed") names none.
+
+When the person asked how things are ("should the DNS records be proxied?", "if I
+understand it correctly, the vault keys are for the republisher?") and the reply opens with
+its verdict ("Yes —", "No.", "Not quite.", "Actually no —"), the answer's first sentence that
+stands alone is the memory, with the question in its body. A question about the work ("did
+you push?", "can you combine them?", "should we intervene?") is not taken. An identifier of
+the moment in the assistant's words (a commit, a task, a user's id) is left out.
 
 An acknowledgement of an order ("Got it, I'll revert", "Understood.") is not taken: it
 follows requests about the work at hand as often as rules. Nor is a concession that only
@@ -60,6 +67,23 @@ _CONCEDES = re.compile(
     r"\b[\s!.,:;—–-]*",
     re.IGNORECASE,
 )
+# A verdict a reply opens with when the person asked: "Yes —", "No.", "Not quite.".
+_VERDICT = re.compile(
+    # said as a verdict, with its punctuation: not "No staging reset needed"
+    r"^\W*(?:yes|yeah|yep|nope|no|not quite|not exactly|actually,? no)(?=\s*[!.,:;—–-])"
+    r"[\s!.,:;—–-]*",
+    re.I,
+)
+# An identifier of the moment in the assistant's words (a commit, a task, a user's id):
+# "(a UUID like `d528e2db-...`)" names nothing that lasts.
+_MOMENT_ID = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+# A question about the work or the assistant's doing, not about how things are: "did you
+# push?", "can you combine them?", "should we intervene?", "want me to ...?".
+_ASKS_FOR_WORK = re.compile(
+    r"\b(?:(?:can|could|would|will|did|have|has|are|were)\s+(?:you|u)|(?:should|shall)\s+(?:we|I)"
+    r"|do you (?:want|need)|want me)\b",
+    re.I,
+)
 # What a reply does rather than says: "Let me check ...", "I'll move it ...".
 _ANNOUNCES = re.compile(
     r"^(?:let me|let['’]s|I['’]ll|I will|I['’]m going|I am going|I need|now|ok(?:ay)?|sure)\b", re.I
@@ -86,7 +110,7 @@ def _states(said: str) -> str | None:
     alone: not a question, a preamble ("Question:"), a pointer ("this should ..."), nor a
     quote of the assistant ("- X now does Y", "you wrote: ...")."""
     for sentence in _sentences(said)[:3]:
-        if sentence.endswith(("?", ":")) or len(sentence.split()) < 4:
+        if sentence.rstrip("*_”\"'` ").endswith(("?", ":")) or len(sentence.split()) < 4:
             continue
         if _DEICTIC_START.match(sentence) or _QUOTES.match(sentence):
             continue
@@ -102,16 +126,20 @@ def _restated(reply: str, conceded: re.Match[str]) -> str:
     return "" if _ANNOUNCES.match(rest) or rest.startswith(("```", "|")) else rest
 
 
-def _heard(said: str, reply: str) -> tuple[MemoryType, str, str] | None:
-    """The kind, description and restatement of a point ``reply`` concedes to ``said``."""
+# What a reply settled: the kind, description, restatement and how it was settled.
+Heard = tuple[MemoryType, str, str, str]
+
+
+def _heard(said: str, reply: str) -> Heard | None:
+    """What ``reply`` concedes to ``said``, or answers when ``said`` asked."""
     if len(said) > _MAX_SAID_CHARS or len(_HEADINGS.findall(said)) >= 2:
         return None  # a pasted document is not the person's point
     if len(_NUMBERED_ANSWERS.findall(said)) >= 2:
         return None
     conceded = _CONCEDES.match(reply)
     if conceded is None:
-        return None
-    restated = _restated(reply, conceded)
+        return _answered(said, reply)
+    restated = _MOMENT_ID.sub("…", _restated(reply, conceded))
     stated = _states(said)
     if stated is None and (said.rstrip().endswith("?") or len(said.split()) < 4):
         # The person only asked, or named what they meant ("vercel I mean"): what was
@@ -122,20 +150,34 @@ def _heard(said: str, reply: str) -> tuple[MemoryType, str, str] | None:
     kind: MemoryType = "decision" if conceded.group("call") else "fact"
     # Only what the memory keeps of the reply is its to answer for (a later paragraph
     # may well say "store the private key ..." about the design at hand).
-    return kind, stated, " ".join(restated.split())[:_BODY_REPLY_CHARS]
+    return kind, stated, " ".join(restated.split())[:_BODY_REPLY_CHARS], "Agreed"
+
+
+def _answered(said: str, reply: str) -> Heard | None:
+    """How things are, as the reply's verdict on the person's question says ("should the
+    DNS records be proxied?" "No — ..."): its first sentence that stands alone."""
+    asked = [x for x in _sentences(said) if x.endswith("?")]
+    verdict = _VERDICT.match(reply) if asked else None
+    if verdict is None or _ASKS_FOR_WORK.search(asked[-1]):
+        return None
+    answer = _MOMENT_ID.sub("…", _restated(reply, verdict))
+    stated = _states(answer)
+    if stated is None:
+        return None
+    return "fact", stated, " ".join(answer.split())[:_BODY_REPLY_CHARS], "Answer"
 
 
 def _memory(
-    heard: tuple[MemoryType, str, str],
+    heard: Heard,
     said: str,
     evidence: tuple[tuple[int, int], ...],
     tags: tuple[str, ...],
 ) -> Candidate:
-    kind, stated, restated = heard
+    kind, stated, restated, how = heard
     description = redact(one_line(unhomed(stated)))
     body = " ".join(unhomed(said).split())[:_BODY_SAID_CHARS]
     if restated:
-        body += "\nAgreed: " + unhomed(restated)
+        body += f"\n{how}: " + unhomed(restated)
     return Candidate(
         key=key_of(description),
         type=kind,
