@@ -174,3 +174,23 @@ def test_a_verdict_on_a_question_about_the_work_or_without_a_verdict_is_not_kept
         ("should the records be proxied?", "Yes. Let me check the DNS settings for you."),
     ):
         assert _memories(tmp_path, said, reply) == [], said
+
+
+def test_how_something_works_asked_and_answered_plainly_is_kept(tmp_path: Path) -> None:
+    said = "ok now how am i meant to get a code?"
+    reply = "The code is logged to the API console in dev mode. Enter your email first."
+    (memory,) = _memories(tmp_path, said, reply)
+    assert (memory.type, memory.description) == (
+        "fact",
+        "The code is logged to the API console in dev mode",
+    )
+    assert memory.confidence == 0.5
+    for said, reply in (
+        ("what's next in the stack?", "Next is the pull request that adds chunking."),
+        ("how does the mirror flag handle this?", "Good question - the flag copies all refs."),
+        ("how does the mirror flag handle this?", "Cause: the flag copies every namespace."),
+        ("how does the mirror flag handle this?", "Let me check how the flag handles it."),
+        ("can we get back to main?", "On `main`, up to date with the remote branch."),
+        ("the mirror flag copies all refs", "The mirror flag copies all refs, tags included."),
+    ):
+        assert _memories(tmp_path, said, reply) == [], said

@@ -1,23 +1,27 @@
 """What the assistant conceded or answered to the person: the built-in model's corrections.
 
 When a person corrects the assistant or states how something works, the assistant's next
-reply usually opens by conceding it: "Good call.", "You're right -", "You're largely correct",
-"Correct —", "Exactly.", "Agreed,", "Good point", or by praising the call ("That's a much
-cleaner architecture", "That's a good instinct"). That opening is the sign; the person's
-wording is the memory
-("no, remove this again, the risk someone assumes it's a stable link is too big"), with
-the assistant's restatement after the concession in its body ("Stale SHA pointing to a
-rebased commit would be misleading"). When the person only asked ("the initial sync could
-just work, right?") or named what they meant ("vercel I mean"), the restatement's first
-sentence that stands alone is what was settled and names the memory; a remark that points
-at the work ("uuum, that has already been fixed") names none.
+reply usually opens by conceding it: "Good call.", "You're right -", "You're largely
+correct", "Correct —", "Exactly.", "Agreed,", "Good point", or by praising the call
+("That's a much cleaner architecture", "That's a good instinct"). That opening is the sign;
+the person's wording is the memory ("no, remove this again, the risk someone assumes it's a
+stable link is too big"), with the assistant's restatement after the concession in its
+body ("Stale SHA pointing to a rebased commit would be misleading"). When the person only
+asked ("the initial sync could just work, right?") or named what they meant ("vercel I
+mean"), the restatement's first sentence that stands alone is what was settled and names
+the memory; a remark that points at the work ("uuum, that has already been fixed") names
+none.
 
 When the person asked how things are ("should the DNS records be proxied?", "if I
 understand it correctly, the vault keys are for the republisher?") and the reply opens with
-its verdict ("Yes —", "No.", "Not quite.", "Actually no —"), the answer's first sentence that
-stands alone is the memory, with the question in its body. A question about the work ("did
-you push?", "can you combine them?", "should we intervene?") is not taken. An identifier of
-the moment in the assistant's words (a commit, a task, a user's id) is left out.
+its verdict ("Yes —", "No.", "Not quite.", "Actually no —"), the answer's first sentence
+that stands alone is the memory, with the question in its body. So is the first sentence
+of a reply that answers how something works without a verdict ("how am I meant to get a
+code?" "The OTP is logged to the API console in dev mode."), unless it opens by reacting
+("Good question -", "Done —", "Cause:"). An answer is a little less sure than a point
+conceded. A question about the work ("did you push?", "can you combine them?", "should we
+intervene?") is not taken. An identifier of the moment in the assistant's words (a commit,
+a task, a user's id) is left out.
 
 An acknowledgement of an order ("Got it, I'll revert", "Understood.") is not taken: it
 follows requests about the work at hand as often as rules. Nor is a concession that only
@@ -39,6 +43,7 @@ from brain.sessions.sources.base import Transcript, Turn
 __all__ = ["agreed"]
 
 _CONFIDENCE = 0.55
+_ANSWER_CONFIDENCE = 0.5  # a question answered is less sure than a point conceded
 _MAX_SAID_CHARS = 1500
 _BODY_SAID_CHARS = 400
 _BODY_REPLY_CHARS = 300
@@ -82,6 +87,18 @@ _MOMENT_ID = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _ASKS_FOR_WORK = re.compile(
     r"\b(?:(?:can|could|would|will|did|have|has|are|were)\s+(?:you|u)|(?:should|shall)\s+(?:we|I)"
     r"|do you (?:want|need)|want me)\b",
+    re.I,
+)
+# A question about how something is or works: "how am I meant to get a code?", "what is
+# count=1 doing?", "where does the theme logic come from?" (not "what's next?").
+_HOW_ASKED = re.compile(
+    r"^(?:(?:ok|so|and|but|also|now|hmm+)[,.]?\s+)*(?:how|where|why|what)\b"
+    r"(?!['’]?s next|\s+(?:about|if|else|next)\b)",
+    re.I,
+)
+# A reply's opening that reacts rather than answers: "Done —", "Good question -", "Cause:".
+_REACTS = re.compile(
+    r"^\W*(?:\S+\s+){0,2}?\S+?\s*(?:[—–:]|\s-\s)|^\W*(?:done|good|great|honestly|nothing|your)\b",
     re.I,
 )
 # What a reply does rather than says: "Let me check ...", "I'll move it ...".
@@ -157,11 +174,16 @@ def _answered(said: str, reply: str) -> Heard | None:
     """How things are, as the reply's verdict on the person's question says ("should the
     DNS records be proxied?" "No — ..."): its first sentence that stands alone."""
     asked = [x for x in _sentences(said) if x.endswith("?")]
-    verdict = _VERDICT.match(reply) if asked else None
-    if verdict is None or _ASKS_FOR_WORK.search(asked[-1]):
+    if not asked or _ASKS_FOR_WORK.search(asked[-1]):
         return None
+    verdict = _VERDICT.match(reply)
+    if verdict is None:
+        if not _HOW_ASKED.match(asked[-1]) or _REACTS.match(reply):
+            return None
+        verdict = re.match(r"\s*", reply)  # the reply answers from its first word
+        assert verdict is not None
     answer = _MOMENT_ID.sub("…", _restated(reply, verdict))
-    stated = _states(answer)
+    stated = _states(answer if _VERDICT.match(reply) else next(iter(_sentences(answer)), ""))
     if stated is None:
         return None
     return "fact", stated, " ".join(answer.split())[:_BODY_REPLY_CHARS], "Answer"
@@ -184,7 +206,7 @@ def _memory(
         description=description,
         body=redact(body),
         tags=tags,
-        confidence=_CONFIDENCE,
+        confidence=_ANSWER_CONFIDENCE if how == "Answer" else _CONFIDENCE,
         evidence=evidence,
     )
 
