@@ -11,7 +11,10 @@ options the assistant had just offered is kept too, in the assistant's words
 so is a point the person made that the assistant's next reply conceded, or the answer to a
 question of theirs about how things are (:mod:`brain.models.builtin_agreed`: "Good call.",
 "You're right -", "Not quite. ..."), and the answers the person gave one by one to the
-assistant's numbered questions (:mod:`brain.models.builtin_asked`). Anything subtler is
+assistant's numbered questions (:mod:`brain.models.builtin_asked`), and what the person
+asked to have written down for later, as the assistant reported keeping it
+(:mod:`brain.models.builtin_recorded`: "log a .learnings entry and memorize the setup").
+Anything subtler is
 missed: the price of never inventing a memory. Most sessions yield zero memories, as
 intended; a real model configured as ``extract_model`` does the same job with judgement.
 
@@ -32,6 +35,7 @@ from brain.models.builtin_agreed import agreed
 from brain.models.builtin_asked import asked
 from brain.models.builtin_choice import choices
 from brain.models.builtin_merge import DUPLICATE_JACCARD, consolidate, jaccard
+from brain.models.builtin_recorded import recorded
 from brain.models.builtin_runbook import runbook
 from brain.models.builtin_said import candidates, human_turns, one_line
 from brain.models.safety import states_credential, unsafe
@@ -94,6 +98,9 @@ def extract(transcript: Transcript) -> Extraction:
     best = _said(transcript, tags)
     tier = dict.fromkeys(best, 0)
     for memory in choices(transcript, tags):
+        tier.setdefault(memory.key, 1)
+        best.setdefault(memory.key, memory)
+    for memory in recorded(transcript, tags):
         tier.setdefault(memory.key, 1)
         best.setdefault(memory.key, memory)
     for memory in asked(transcript, tags):
