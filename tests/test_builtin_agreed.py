@@ -194,3 +194,11 @@ def test_how_something_works_asked_and_answered_plainly_is_kept(tmp_path: Path) 
         ("the mirror flag copies all refs", "The mirror flag copies all refs, tags included."),
     ):
         assert _memories(tmp_path, said, reply) == [], said
+
+
+def test_a_verdict_on_the_state_of_the_work_is_not_kept(tmp_path: Path) -> None:
+    for said in ("is the build passing now?", "is the upload still failing?"):
+        reply = "Yes — all 225 tests of the upload pass on the branch."
+        assert _memories(tmp_path, said, reply) == [], said
+    reply = "Yes — the upload retries three times before it gives up."
+    assert len(_memories(tmp_path, "does the upload retry on a timeout?", reply)) == 1

@@ -15,13 +15,13 @@ none.
 When the person asked how things are ("should the DNS records be proxied?", "if I
 understand it correctly, the vault keys are for the republisher?") and the reply opens with
 its verdict ("Yes —", "No.", "Not quite.", "Actually no —"), the answer's first sentence
-that stands alone is the memory, with the question in its body. So is the first sentence
-of a reply that answers how something works without a verdict ("how am I meant to get a
-code?" "The OTP is logged to the API console in dev mode."), unless it opens by reacting
-("Good question -", "Done —", "Cause:"). An answer is a little less sure than a point
-conceded. A question about the work ("did you push?", "can you combine them?", "should we
-intervene?") is not taken. An identifier of the moment in the assistant's words (a commit,
-a task, a user's id) is left out.
+that stands alone is the memory, with the question in its body. So is the first sentence of
+a reply that answers how something works without a verdict ("how am I meant to get a code?"
+"The OTP is logged to the API console in dev mode."), unless it opens by reacting ("Good
+question -", "Done —", "Cause:"). An answer is a little less sure than a point conceded. A
+question about the work ("did you push?", "can you combine them?", "should we intervene?",
+"is the build passing now?") is not taken. An identifier of the moment in the assistant's
+words (a commit, a task, a user's id) is left out.
 
 An acknowledgement of an order ("Got it, I'll revert", "Understood.") is not taken: it
 follows requests about the work at hand as often as rules. Nor is a concession that only
@@ -87,6 +87,11 @@ _MOMENT_ID = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _ASKS_FOR_WORK = re.compile(
     r"\b(?:(?:can|could|would|will|did|have|has|are|were)\s+(?:you|u)|(?:should|shall)\s+(?:we|I)"
     r"|do you (?:want|need)|want me)\b",
+    re.I,
+)
+# A question about the state of the work: "is the build passing now?", "still failing?".
+_ASKS_STATE = re.compile(
+    r"\b(?:yet|still|working|works|again|done|passing|failing|fixed|finished|broken)\b|\bnow\?$",
     re.I,
 )
 # A question about how something is or works: "how am I meant to get a code?", "what is
@@ -174,7 +179,7 @@ def _answered(said: str, reply: str) -> Heard | None:
     """How things are, as the reply's verdict on the person's question says ("should the
     DNS records be proxied?" "No — ..."): its first sentence that stands alone."""
     asked = [x for x in _sentences(said) if x.endswith("?")]
-    if not asked or _ASKS_FOR_WORK.search(asked[-1]):
+    if not asked or _ASKS_FOR_WORK.search(asked[-1]) or _ASKS_STATE.search(asked[-1]):
         return None
     verdict = _VERDICT.match(reply)
     if verdict is None:
