@@ -50,6 +50,9 @@ def test_a_report_without_a_rule_is_named_by_the_request(tmp_path: Path) -> None
         "Can we also add a .learnings entry about metadata versions, with a link to the doc"
     )
     assert memory.body.endswith("Kept: " + report)
+    report += " You should restart the session so the new entry is always read."
+    (memory,) = _memories(tmp_path, ("user", request), ("assistant", report))
+    assert memory.description.startswith("Can we also add a .learnings entry")
 
 
 def test_work_that_only_mentions_memory_or_has_no_report_is_not_kept(tmp_path: Path) -> None:

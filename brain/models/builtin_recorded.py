@@ -39,7 +39,8 @@ _KEEP_ASKED = re.compile(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
 # A sentence of the report that states a rule rather than what was done.
 _RULE = re.compile(r"\b(?:must|never|always|should|rule|don't|do not|every)\b", re.IGNORECASE)
-_DOES = re.compile(r"^(?:let me|I['’]ll|I will|I['’]ve|I have|now|done|added|updated)\b", re.I)
+# What was done, or advice to the person ("You should restart the session"), states no rule.
+_DOES = re.compile(r"^(?:let me|I['’]ll|I will|I['’]ve|I have|now|done|added|updated|you)\b", re.I)
 _LABEL = re.compile(r"^(?:[\w ]{2,30}:\s+)+")  # "Memory updated: Key rule: ..."
 # Of the moment: a date (and the dated file it names), a commit or task id.
 _MOMENT = re.compile(
