@@ -24,9 +24,9 @@ Every figure is printed per set: on the sessions the rules were tuned against
 (``existing``, those without a ``"split"`` in ``labels.json``), on each named hold-out set
 (``"split": "holdout"``, ``"split": "holdout2"``, ...: labelled blind and not to be used to
 tune a rule, so a rule change shows there whether it generalises; ``holdout`` has since
-been tuned against; ``holdout2`` was blind once, then tuned on; ``holdout3`` is the blind
-one, from another project and person than every other set; ``dev2`` was labelled blind
-too, then used to learn new phrasings), and on ``all``. ``--model`` adds a
+been tuned against; ``holdout2`` was blind once, then tuned on; ``holdout3``, from another
+project and person than every other set, was blind once, then tuned on; ``dev2`` was
+labelled blind too, then used to learn new phrasings), and on ``all``. ``--model`` adds a
 configured model (``--fake`` serves one from a scripted server on 127.0.0.1: a plumbing
 check, not a quality figure). ``--speed`` times the builtin on a synthetic session of
 10,000 turns (median of five runs).
