@@ -1,8 +1,8 @@
 """The built-in model: rules that run offline, free, and predictably.
 
 This is not a language model and does not understand a session. Phase 1 keeps two kinds of
-things first. What a person typed and meant to last (:mod:`brain.models.builtin_said`: "In this
-repo I prefer pnpm; always use pnpm", "no, use uv not pip", "we have to keep it
+things first. What a person typed and meant to last (:mod:`brain.models.builtin_said`: "In
+this repo I prefer pnpm; always use pnpm", "no, use uv not pip", "we have to keep it
 consistent"), and what the tools showed more than once
 (:mod:`brain.models.builtin_runbook`: the command that ran the tests and passed in several
 turns, a command that failed and then passed after a change). What a person chose among
@@ -14,9 +14,9 @@ question of theirs about how things are (:mod:`brain.models.builtin_agreed`: "Go
 assistant's numbered questions (:mod:`brain.models.builtin_asked`), and what the person
 asked to have written down for later, as the assistant reported keeping it
 (:mod:`brain.models.builtin_recorded`: "log a .learnings entry and memorize the setup").
-Anything subtler is
-missed: the price of never inventing a memory. Most sessions yield zero memories, as
-intended; a real model configured as ``extract_model`` does the same job with judgement.
+Anything subtler is missed: the price of never inventing a memory. Most sessions yield zero
+memories, as intended; a real model configured as ``extract_model`` does the same job with
+judgement.
 
 Phase 2 is :func:`brain.models.builtin_merge.consolidate`. :class:`BuiltinModel` is how
 the registry serves both under the name ``builtin``.
