@@ -63,3 +63,11 @@ def test_work_that_only_mentions_memory_or_has_no_report_is_not_kept(tmp_path: P
     ):
         assert _memories(tmp_path, ("user", request), ("assistant", report)) == [], request
     assert _memories(tmp_path, ("user", "add this to CLAUDE.md please")) == []
+
+
+def test_a_feature_named_like_a_lesson_is_not_a_request(tmp_path: Path) -> None:
+    report = "Done. Every lesson page must now show its quiz first."
+    said = ("user", "add a quiz to the lessons page")
+    assert _memories(tmp_path, said, ("assistant", report)) == []
+    said = ("user", "add this to the lessons learned doc")
+    assert len(_memories(tmp_path, said, ("assistant", report))) == 1

@@ -33,7 +33,7 @@ _BODY_CHARS = 400
 _KEEP_ASKED = re.compile(
     r"\bmemori[sz]e\b|\b(?:add|put|write|note|log|record|save|document)\b[^?!\n]{0,40}?"
     r"(?:\b(?:CLAUDE|AGENTS|GEMINI)\.md\b|\b(?:to|in|into) (?:your |the |persistent )?memory\b"
-    r"|\blearnings?\b|\blessons?(?: learned)?\b)",
+    r"|\blearnings?\b|\blessons? learned\b)",
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
