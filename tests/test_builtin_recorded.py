@@ -59,6 +59,7 @@ def test_work_that_only_mentions_memory_or_has_no_report_is_not_kept(tmp_path: P
     report = "Done. The cache now holds at most 100 entries and every miss is logged."
     for request in (
         "add a cache so we save memory on repeated lookups",
+        "add a cache so the index stays in memory",
         "# Notes\n\n# Steps\n\nadd this to CLAUDE.md",
     ):
         assert _memories(tmp_path, ("user", request), ("assistant", report)) == [], request
@@ -70,4 +71,6 @@ def test_a_feature_named_like_a_lesson_is_not_a_request(tmp_path: Path) -> None:
     said = ("user", "add a quiz to the lessons page")
     assert _memories(tmp_path, said, ("assistant", report)) == []
     said = ("user", "add this to the lessons learned doc")
+    assert len(_memories(tmp_path, said, ("assistant", report))) == 1
+    said = ("user", "please write this into your memory")
     assert len(_memories(tmp_path, said, ("assistant", report))) == 1

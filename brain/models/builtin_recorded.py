@@ -32,7 +32,7 @@ _BODY_CHARS = 400
 # "log a .learnings entry", "write it into your memory" (not "add a cache to save memory").
 _KEEP_ASKED = re.compile(
     r"\bmemori[sz]e\b|\b(?:add|put|write|note|log|record|save|document)\b[^?!\n]{0,40}?"
-    r"(?:\b(?:CLAUDE|AGENTS|GEMINI)\.md\b|\b(?:to|in|into) (?:your |the |persistent )?memory\b"
+    r"(?:\b(?:CLAUDE|AGENTS|GEMINI)\.md\b|\b(?:your|persistent|long-term) memor(?:y|ies)\b"
     r"|\blearnings?\b|\blessons? learned\b)",
     re.IGNORECASE,
 )
