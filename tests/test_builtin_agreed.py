@@ -197,7 +197,7 @@ def test_how_something_works_asked_and_answered_plainly_is_kept(tmp_path: Path) 
 
 
 def test_a_verdict_on_the_state_of_the_work_is_not_kept(tmp_path: Path) -> None:
-    for said in ("is the build passing now?", "is the upload still failing?"):
+    for said in ("is the build passing now?", "is the upload still failing?", "what happened?"):
         reply = "Yes — all 225 tests of the upload pass on the branch."
         assert _memories(tmp_path, said, reply) == [], said
     reply = "Yes — the upload retries three times before it gives up."

@@ -89,9 +89,10 @@ _ASKS_FOR_WORK = re.compile(
     r"|do you (?:want|need)|want me)\b",
     re.I,
 )
-# A question about the state of the work: "is the build passing now?", "still failing?".
+# A question about the state of the work: "is the build passing now?", "what happened?".
 _ASKS_STATE = re.compile(
-    r"\b(?:yet|still|working|works|again|done|passing|failing|fixed|finished|broken)\b|\bnow\?$",
+    r"\b(?:yet|still|working|works|again|done|passing|failing|fixed|finished|broken|wrong|errors?"
+    r"|happen(?:s|ed|ing)|going on)\b|\bnow\?$",
     re.I,
 )
 # A question about how something is or works: "how am I meant to get a code?", "what is
