@@ -26,10 +26,10 @@ Every figure is printed per set: on the sessions the rules were tuned against
 (``existing``, those without a ``"split"`` in ``labels.json``), on each named hold-out set
 (``"split": "holdout"``, ``"split": "holdout2"``, ...: labelled blind and not to be used to
 tune a rule, so a rule change shows there whether it generalises; ``holdout`` has since
-been tuned against; ``holdout2`` was blind once, then tuned on; ``holdout3`` and
-``holdout4`` are blind, ``holdout3`` from one other project and person, ``holdout4`` from
-three more people and projects than every other set; ``dev2`` was labelled blind too, then
-used to learn new phrasings), and on ``all``. ``--model`` adds a
+been tuned against; ``holdout2`` was blind once, then tuned on; ``holdout3``, from another
+project and person than every other set, was blind once, then tuned on; ``holdout4``,
+from three more people and projects, is the blind one; ``dev2`` was labelled blind too,
+then used to learn new phrasings), and on ``all``. ``--model`` adds a
 configured model (``--fake`` serves one from a scripted server on 127.0.0.1: a plumbing
 check, not a quality figure). ``--speed`` times the builtin on a synthetic session of
 10,000 turns (median of five runs).

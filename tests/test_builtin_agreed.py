@@ -92,3 +92,113 @@ def test_a_concession_in_other_words(tmp_path: Path) -> None:
             "The squash merge in GitHub keeps the trailers",
         )
     assert _memories(tmp_path, said, "That's a good question. Let me check.") == []
+
+
+def test_a_concession_in_part_or_as_praise_of_the_call(tmp_path: Path) -> None:
+    said = "the revocation risk is low, since sharing is only available in the browser"
+    (memory,) = _memories(tmp_path, said, "You're largely correct. The key never leaves it.")
+    assert (memory.type, memory.description) == ("fact", said[:1].upper() + said[1:])
+    said = "we could sign in with the wallet at the API and exchange it for our own token"
+    for reply in (
+        "That's a much cleaner architecture. Every user then gets the same key handling.",
+        "That’s a good instinct. The placeholders keep the demo neutral.",
+    ):
+        (memory,) = _memories(tmp_path, said, reply)
+        assert memory.type == "decision"
+        assert memory.description.startswith("We could sign in with the wallet")
+    # Curiosity or a compliment on the question concedes nothing.
+    assert _memories(tmp_path, said, "That's an interesting idea. The flow would be:") == []
+    assert _memories(tmp_path, said, "That's a good question. The flow would be:") == []
+
+
+def test_a_question_conceded_is_named_by_the_first_sentence_that_stands_alone(
+    tmp_path: Path,
+) -> None:
+    said = "why would the baseline create the table if the dedicated migration creates it?"
+    reply = (
+        "You're right — that's unnecessary duplication. The dedicated migration always runs "
+        "after the baseline and creates the table itself."
+    )
+    (memory,) = _memories(tmp_path, said, reply)
+    assert memory.description == (
+        "The dedicated migration always runs after the baseline and creates the table itself"
+    )
+    assert memory.body.startswith(said + "\nAgreed: that's unnecessary duplication.")
+
+
+def test_a_remark_that_points_at_the_work_is_not_named_by_the_reply(tmp_path: Path) -> None:
+    reply = "Right, I can see from the branch name that the buttons are fixed already."
+    assert _memories(tmp_path, "uuum, that has already been fixed", reply) == []
+    assert _memories(tmp_path, "hmmm, that has already been fixed", reply) == []
+    # A short naming of what was meant is named by what was settled.
+    (memory,) = _memories(tmp_path, "vercel I mean", "Right — Vercel's runner is binary per try.")
+    assert memory.description == "Vercel's runner is binary per try"
+
+
+def test_only_the_part_of_the_reply_kept_is_checked_for_secrets(tmp_path: Path) -> None:
+    said = "the file keys could be random like the folder keys, nothing derives them"
+    reply = "You're right — nothing in recovery derives them." + " The tree is walked." * 20
+    kept = _memories(tmp_path, said, reply + "\n- Store the private key in the parent.")
+    assert [m.description for m in kept] == [said[:1].upper() + said[1:]]
+    assert "Store the private key" not in kept[0].body
+    assert _memories(tmp_path, said, "You're right — store the private key in the parent.") == []
+
+
+def test_a_verdict_on_the_persons_question_keeps_the_answer(tmp_path: Path) -> None:
+    said = "ok i am adding the mail records. should they have the proxy mode disabled?"
+    reply = (
+        "Yes — disable proxy mode for all mail DNS records. Proxied, the CNAMEs resolve to "
+        "the proxy and DKIM fails."
+    )
+    (memory,) = _memories(tmp_path, said, reply)
+    assert (memory.type, memory.description) == (
+        "fact",
+        "Disable proxy mode for all mail DNS records",
+    )
+    assert memory.body == f"{said}\nAnswer: {reply[6:]}"
+    said = "does the backend not also have the email, since it signs the tokens?"
+    reply = "Actually no — the backend signs with the user's id (a UUID like `d528e2db-...`)."
+    (memory,) = _memories(tmp_path, said, reply)
+    assert memory.description == "The backend signs with the user's id (a UUID like `…-...`)"
+
+
+def test_a_verdict_on_a_question_about_the_work_or_without_a_verdict_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    for said, reply in (
+        ("did you push?", "Yes — everything is pushed to the branch and the tree is clean."),
+        ("can you combine add and commit?", "Yes. I will use one command for tracked files."),
+        ("should we intervene in the build?", "No — leave it, its brief is already sharp."),
+        ("will this require a reset?", "No staging reset needed for the existing databases."),
+        ("the records should not be proxied", "Yes — disable proxy mode for all mail records."),
+        ("should the records be proxied?", "Yes. Let me check the DNS settings for you."),
+    ):
+        assert _memories(tmp_path, said, reply) == [], said
+
+
+def test_how_something_works_asked_and_answered_plainly_is_kept(tmp_path: Path) -> None:
+    said = "ok now how am i meant to get a code?"
+    reply = "The code is logged to the API console in dev mode. Enter your email first."
+    (memory,) = _memories(tmp_path, said, reply)
+    assert (memory.type, memory.description) == (
+        "fact",
+        "The code is logged to the API console in dev mode",
+    )
+    assert memory.confidence == 0.5
+    for said, reply in (
+        ("what's next in the stack?", "Next is the pull request that adds chunking."),
+        ("how does the mirror flag handle this?", "Good question - the flag copies all refs."),
+        ("how does the mirror flag handle this?", "Cause: the flag copies every namespace."),
+        ("how does the mirror flag handle this?", "Let me check how the flag handles it."),
+        ("can we get back to main?", "On `main`, up to date with the remote branch."),
+        ("the mirror flag copies all refs", "The mirror flag copies all refs, tags included."),
+    ):
+        assert _memories(tmp_path, said, reply) == [], said
+
+
+def test_a_verdict_on_the_state_of_the_work_is_not_kept(tmp_path: Path) -> None:
+    for said in ("is the build passing now?", "is the upload still failing?", "what happened?"):
+        reply = "Yes — all 225 tests of the upload pass on the branch."
+        assert _memories(tmp_path, said, reply) == [], said
+    reply = "Yes — the upload retries three times before it gives up."
+    assert len(_memories(tmp_path, "does the upload retry on a timeout?", reply)) == 1

@@ -1,17 +1,22 @@
 """The built-in model: rules that run offline, free, and predictably.
 
 This is not a language model and does not understand a session. Phase 1 keeps two kinds of
-things first. What a person typed and meant to last (:mod:`brain.models.builtin_said`: "In this
-repo I prefer pnpm; always use pnpm", "no, use uv not pip", "we have to keep it
+things first. What a person typed and meant to last (:mod:`brain.models.builtin_said`: "In
+this repo I prefer pnpm; always use pnpm", "no, use uv not pip", "we have to keep it
 consistent"), and what the tools showed more than once
 (:mod:`brain.models.builtin_runbook`: the command that ran the tests and passed in several
 turns, a command that failed and then passed after a change). What a person chose among
 options the assistant had just offered is kept too, in the assistant's words
 (:mod:`brain.models.builtin_choice`: "I like Option 1", "c", "I'd go with option 4"), and
-so is a point the person made that the assistant's next reply conceded
-(:mod:`brain.models.builtin_agreed`: "Good call.", "You're right -"). Anything subtler is
-missed: the price of never inventing a memory. Most sessions yield zero memories, as
-intended; a real model configured as ``extract_model`` does the same job with judgement.
+so is a point the person made that the assistant's next reply conceded, or the answer to a
+question of theirs about how things are (:mod:`brain.models.builtin_agreed`: "Good call.",
+"You're right -", "Not quite. ..."), and the answers the person gave one by one to the
+assistant's numbered questions (:mod:`brain.models.builtin_asked`), and what the person
+asked to have written down for later, as the assistant reported keeping it
+(:mod:`brain.models.builtin_recorded`: "log a .learnings entry and memorize the setup").
+Anything subtler is missed: the price of never inventing a memory. Most sessions yield zero
+memories, as intended; a real model configured as ``extract_model`` does the same job with
+judgement.
 
 Phase 2 is :func:`brain.models.builtin_merge.consolidate`. :class:`BuiltinModel` is how
 the registry serves both under the name ``builtin``.
@@ -27,8 +32,10 @@ from brain.home.scope import project_name
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
 from brain.models.builtin_agreed import agreed
+from brain.models.builtin_asked import asked
 from brain.models.builtin_choice import choices
 from brain.models.builtin_merge import DUPLICATE_JACCARD, consolidate, jaccard
+from brain.models.builtin_recorded import recorded
 from brain.models.builtin_runbook import runbook
 from brain.models.builtin_said import candidates, human_turns, one_line
 from brain.models.safety import states_credential, unsafe
@@ -93,6 +100,12 @@ def extract(transcript: Transcript) -> Extraction:
     for memory in choices(transcript, tags):
         tier.setdefault(memory.key, 1)
         best.setdefault(memory.key, memory)
+    for memory in recorded(transcript, tags):
+        tier.setdefault(memory.key, 1)
+        best.setdefault(memory.key, memory)
+    for memory in asked(transcript, tags):
+        tier.setdefault(memory.key, 1)
+        best.setdefault(memory.key, memory)
     heard = {line for memory in best.values() for line in memory.evidence}
     for turn, memory in agreed(transcript, tags):
         if turn.lines not in heard:  # a rule already heard in that turn says it
@@ -102,10 +115,11 @@ def extract(transcript: Transcript) -> Extraction:
         tier.setdefault(memory.key, 2)
         best.setdefault(memory.key, memory)
     seen = {key: n for n, key in enumerate(best)}
-    # What the person said ranks before what they chose among the assistant's options or
-    # made the assistant concede, and all before what the tools showed (a command that ran
-    # in ten turns is one fact, not ten times surer than a wish said once); within each,
-    # said in more turns ranks first: a person repeating a rule is the surest sign it lasts.
+    # What the person said ranks before what they chose among the assistant's options,
+    # answered or made the assistant concede, and all before what the tools showed (a
+    # command that ran in ten turns is one fact, not ten times surer than a wish said once);
+    # within each, said in more turns ranks first: a person repeating a rule is the surest
+    # sign it lasts.
     top = sorted(
         best.values(),
         key=lambda m: (tier[m.key], -len(m.evidence), -m.confidence),

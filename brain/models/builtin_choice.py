@@ -87,8 +87,9 @@ _OPTION_LINE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-# Answers to numbered questions, one per line: "1. no\n2. we show ...".
-_NUMBERED_ANSWERS = re.compile(r"^\s*[1-9][.):]\s", re.MULTILINE)
+# Answers to numbered questions, one per line or in a row: "1. no\n2. we show ...", "1 -
+# yeah, 2 - definitely" (see builtin_asked).
+_NUMBERED_ANSWERS = re.compile(r"(?:^|(?<=[\s,;/]))\(?[1-9](?:[.):]|\s+[-—–])\s", re.MULTILINE)
 # An option that is a step of the work at hand, not a way the project works.
 _STEP = re.compile(
     r"^(?:run|start|begin|continue|proceed|review|check|commit|push|merge|rebase|deploy|stop"
