@@ -202,3 +202,26 @@ def test_a_verdict_on_the_state_of_the_work_is_not_kept(tmp_path: Path) -> None:
         assert _memories(tmp_path, said, reply) == [], said
     reply = "Yes — the upload retries three times before it gives up."
     assert len(_memories(tmp_path, "does the upload retry on a timeout?", reply)) == 1
+
+
+def test_a_spoken_lead_in_and_bold_marks_are_not_part_of_the_description(
+    tmp_path: Path,
+) -> None:
+    said = "Hmmm, ok so given the **privacy** focus, no PII goes in localStorage"
+    reply = "You're right — the **session token** is all that stays there."
+    (memory,) = _memories(tmp_path, said, reply)
+    assert memory.description == "Given the privacy focus, no PII goes in localStorage"
+    assert memory.key.startswith("given-privacy-focus")
+    assert memory.body.startswith(said)  # what was typed stays whole in the body
+
+
+def test_an_abbreviation_does_not_end_the_sentence_a_memory_is_named_by(tmp_path: Path) -> None:
+    said = "preview deploys have their own URLs, right?"
+    reply = (
+        "Yes — previews get dynamic URLs (e.g. app-pr-12.example.com), so each needs its own "
+        "OAuth origin. I'll add them."
+    )
+    (memory,) = _memories(tmp_path, said, reply)
+    assert memory.description == (
+        "Previews get dynamic URLs (e.g. app-pr-12.example.com), so each needs its own OAuth origin"
+    )

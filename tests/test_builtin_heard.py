@@ -148,10 +148,8 @@ def test_reasons_deliberate_choices_and_wishes_with_a_lasting_word(
     [
         (
             'First and foremost, this skill is now called "What Happened", not wat anymore.',
-            (
-                "fact",
-                'First and foremost, this skill is now called "What Happened", not wat anymore',
-            ),
+            # the lead-in is dropped from the description, kept in the body
+            ("fact", 'This skill is now called "What Happened", not wat anymore'),
         ),
         (
             "b. also a requirement is I can still use other skills in this process.",

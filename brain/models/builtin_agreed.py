@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterator
 
 from brain.home.redact import redact
-from brain.models.builtin_said import human_turns, key_of, one_line, unhomed
+from brain.models.builtin_said import NOT_ABBREVIATED, human_turns, key_of, one_line, unhomed
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
@@ -111,7 +111,7 @@ _REACTS = re.compile(
 _ANNOUNCES = re.compile(
     r"^(?:let me|let['’]s|I['’]ll|I will|I['’]m going|I am going|I need|now|ok(?:ay)?|sure)\b", re.I
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
+_SENTENCE = re.compile(rf"(?<=[.!?]){NOT_ABBREVIATED}\s+|\n")
 _NUMBERED_ANSWERS = re.compile(r"^\s*[1-9][.):]\s", re.MULTILINE)
 _DEICTIC_START = re.compile(
     # a lead word or a sound ("uuum", "hmmm", "ahh") before the pointer

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from brain.home.redact import redact
-from brain.models.builtin_said import human_turns, key_of, one_line, unhomed
+from brain.models.builtin_said import NOT_ABBREVIATED, human_turns, key_of, one_line, unhomed
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
@@ -36,7 +36,7 @@ _KEEP_ASKED = re.compile(
     r"|\blearnings?\b|\blessons? learned\b)",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
+_SENTENCE = re.compile(rf"(?<=[.!?]){NOT_ABBREVIATED}\s+|\n")
 # A sentence of the report that states a rule rather than what was done.
 _RULE = re.compile(r"\b(?:must|never|always|should|rule|don't|do not|every)\b", re.IGNORECASE)
 # What was done, or advice to the person ("You should restart the session"), states no rule.

@@ -64,8 +64,22 @@ _BULLET = re.compile(r"^(?:[*•(]|-(?!-\w))[-*•( ]*")
 _MARKER = re.compile(r"^[a-z0-9]{1,2}[.)]\s+(?=\w)", re.IGNORECASE)
 _TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+# The full stop of "e.g.", "i.e.", "etc.", "vs." or "cf." ends no sentence.
+NOT_ABBREVIATED = "".join(
+    rf"(?<!(?i:\b{a}))" for a in (r"e\.g\.", r"i\.e\.", r"etc\.", r"vs\.", r"cf\.")
+)
 # "..." ends a sentence too when typed between two words: "any details..i just want".
-_SENTENCE_END = re.compile(r"(?<=[.!])\s+(?=[A-Z\"'(])|(?<=\?)\s+|(?<=\w)\.{2,}\s*(?=[a-zA-Z])")
+_SENTENCE_END = re.compile(
+    rf"(?<=[.!]){NOT_ABBREVIATED}\s+(?=[A-Z\"'(])|(?<=\?)\s+|(?<=\w)\.{{2,}}\s*(?=[a-zA-Z])"
+)
+# Sounds and words a spoken sentence starts with that say nothing ("Hmmm,", "Ok so",
+# "Yeah,", "Ahh ok"): a description starts at what is said.
+_LEAD_IN = re.compile(
+    r"^(?:(?:u+h*m+|h+m+|e+r*m+|a+h+|o+h+|ok(?:ay)?|so(?! (?:far|that|much|many)\b)|yeah|yes"
+    r"|well|also|alright|basically|like|i mean|just to be sure|first and foremost)[,.!:;]*\s+)+",
+    re.IGNORECASE,
+)
+_EMPHASIS = re.compile(r"\*\*|__")
 _CLAUSE = re.compile(
     r"\s*;\s*|\s+[—–]\s+|\s+-\s+"
     r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b"
@@ -186,8 +200,10 @@ def unhomed(text: str) -> str:
 
 
 def one_line(text: str) -> str:
-    """``text`` on one line, capitalised, trailing punctuation dropped, capped at 120."""
-    text = " ".join(text.split()).rstrip(" .;,!:")
+    """``text`` on one line, capitalised, without a spoken lead-in ("Hmmm, ", "Ok so ")
+    or bold marks, trailing punctuation dropped, capped at 120 characters."""
+    text = " ".join(_EMPHASIS.sub("", text).split()).rstrip(" .;,!:")
+    text = _LEAD_IN.sub("", text) or text
     if len(text) <= _DESCRIPTION_CHARS:
         return text[:1].upper() + text[1:]
     cut = text[: _DESCRIPTION_CHARS - 3].rsplit(" ", 1)[0]
