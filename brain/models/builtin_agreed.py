@@ -35,8 +35,14 @@ import re
 from collections.abc import Iterator
 
 from brain.home.redact import redact
-from brain.models.builtin_said import NOT_ABBREVIATED, human_turns, key_of, one_line, unhomed
-from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
+from brain.models.builtin_said import (
+    NOT_ABBREVIATED,
+    human_turns,
+    key_of,
+    one_line,
+    safe_to_keep,
+    unhomed,
+)
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -217,12 +223,6 @@ def _memory(
     )
 
 
-def _safe(text: str) -> bool:
-    return not (
-        INJECTION.search(text) or STORE_SECRET.search(text) or unsafe(text)
-    ) and not states_credential(text)
-
-
 def agreed(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[Turn, Candidate]]:
     """Every point a person made that the assistant's next reply conceded, with the turn
     the person typed it in."""
@@ -237,7 +237,7 @@ def agreed(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[Turn
         person, said = said, None  # only the first thing the assistant says answers
         text = _TAGGED.sub("\n", person.text).strip()
         heard = _heard(text, turn.text.strip())
-        if heard is None or not all(_safe(x) for x in (text, heard[1], heard[2])):
+        if heard is None or not all(safe_to_keep(x) for x in (text, heard[1], heard[2])):
             continue
         evidence = tuple(x for x in (person.lines, turn.lines) if x != (0, 0))
         yield person, _memory(heard, text, evidence, tags)

@@ -18,8 +18,7 @@ import re
 from collections.abc import Iterator
 
 from brain.home.redact import redact
-from brain.models.builtin_said import human_turns, key_of, one_line, unhomed
-from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
+from brain.models.builtin_said import human_turns, key_of, one_line, safe_to_keep, unhomed
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -107,13 +106,6 @@ def _memory(
     )
 
 
-def _safe(text: str) -> bool:
-    """Neither steering the memory nor carrying a secret."""
-    if INJECTION.search(text) or STORE_SECRET.search(text):
-        return False
-    return not (unsafe(text) or states_credential(text))
-
-
 def asked(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
     """Every reply that answered the assistant's numbered questions one by one."""
     typed = {id(t) for t in human_turns(transcript)}
@@ -127,7 +119,7 @@ def asked(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
         if offered is None or "?" not in offered.text:
             continue
         pairs = _settled(offered.text, turn.text)
-        if not pairs or not all(_safe(f"{q} {a}") for _, q, a in pairs):
+        if not pairs or not all(safe_to_keep(f"{q} {a}") for _, q, a in pairs):
             continue
         evidence = tuple(x for x in (offered.lines, turn.lines) if x != (0, 0))
         yield _memory(pairs, evidence, tags)

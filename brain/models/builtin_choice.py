@@ -20,8 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from brain.home.redact import redact
-from brain.models.builtin_said import human_turns, key_of, one_line, unhomed
-from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
+from brain.models.builtin_said import human_turns, key_of, one_line, safe_to_keep, unhomed
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -211,13 +210,6 @@ def _memory(
     )
 
 
-def _safe(text: str) -> bool:
-    """Neither steering the memory nor carrying a secret."""
-    if INJECTION.search(text) or STORE_SECRET.search(text):
-        return False
-    return not (unsafe(text) or states_credential(text))
-
-
 def choices(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
     """Every lasting choice a person made among options the assistant had just offered."""
     typed = {id(t) for t in human_turns(transcript)}
@@ -233,7 +225,7 @@ def choices(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate
             latest = None
         reply = turn.text
         answer = _answer(reply, offered)  # first: most replies choose nothing
-        if answer is None or not all(_safe(x) for x in (reply, answer[0].text)):
+        if answer is None or not all(safe_to_keep(x) for x in (reply, answer[0].text)):
             continue
         option, asked = answer
         evidence = tuple(x for x in (asked.lines, turn.lines) if x != (0, 0))

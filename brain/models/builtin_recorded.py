@@ -17,8 +17,14 @@ import re
 from collections.abc import Iterator
 
 from brain.home.redact import redact
-from brain.models.builtin_said import NOT_ABBREVIATED, human_turns, key_of, one_line, unhomed
-from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
+from brain.models.builtin_said import (
+    NOT_ABBREVIATED,
+    human_turns,
+    key_of,
+    one_line,
+    safe_to_keep,
+    unhomed,
+)
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -76,7 +82,7 @@ def _memory(
     report = _MOMENT.sub("…", report)
     stated = _rule(report) or request
     kept = " ".join(report.split())[:_BODY_CHARS]
-    if not all(_safe(x) for x in (request, stated, kept)):
+    if not all(safe_to_keep(x) for x in (request, stated, kept)):
         return None
     description = redact(one_line(unhomed(stated)))
     said = " ".join(unhomed(request).split())
@@ -89,13 +95,6 @@ def _memory(
         confidence=_CONFIDENCE,
         evidence=evidence,
     )
-
-
-def _safe(text: str) -> bool:
-    """Neither steering the memory nor carrying a secret."""
-    if INJECTION.search(text) or STORE_SECRET.search(text):
-        return False
-    return not (unsafe(text) or states_credential(text))
 
 
 def _exchanges(transcript: Transcript) -> Iterator[tuple[Turn, Turn | None]]:

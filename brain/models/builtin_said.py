@@ -194,6 +194,14 @@ def _looks_structured(text: str) -> bool:
     return sum(1 for line in text.splitlines() if _SECTION.match(line)) >= 2
 
 
+def safe_to_keep(text: str) -> bool:
+    """Whether ``text`` may go into a memory: it neither steers the memory ("remember to
+    always ...", "store the token ...") nor carries or states a secret."""
+    if INJECTION.search(text) or STORE_SECRET.search(text):
+        return False
+    return not (unsafe(text) or states_credential(text))
+
+
 def unhomed(text: str) -> str:
     """``text`` with a home folder written as ``~``: a memory names no one's account."""
     return _HOME.sub("~", text)
