@@ -18,9 +18,9 @@ import re
 from collections.abc import Iterator
 
 from brain.home.redact import redact
-from brain.models.builtin_said import human_turns, key_of, one_line, safe_to_keep, unhomed
+from brain.models.builtin_said import key_of, one_line, replies, safe_to_keep, unhomed
 from brain.models.schema import Candidate
-from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.sources.base import Transcript
 
 __all__ = ["asked"]
 
@@ -108,14 +108,7 @@ def _memory(
 
 def asked(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
     """Every reply that answered the assistant's numbered questions one by one."""
-    typed = {id(t) for t in human_turns(transcript)}
-    latest: Turn | None = None
-    for turn in transcript.turns:
-        if id(turn) not in typed:
-            if turn.role == "assistant" and turn.text.strip() and not turn.injected:
-                latest = turn
-            continue
-        offered, latest = latest, None
+    for offered, turn in replies(transcript):
         if offered is None or "?" not in offered.text:
             continue
         pairs = _settled(offered.text, turn.text)

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from brain.home.redact import redact
-from brain.models.builtin_said import human_turns, key_of, one_line, safe_to_keep, unhomed
+from brain.models.builtin_said import key_of, one_line, replies, safe_to_keep, unhomed
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -212,17 +212,10 @@ def _memory(
 
 def choices(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
     """Every lasting choice a person made among options the assistant had just offered."""
-    typed = {id(t) for t in human_turns(transcript)}
     offered: list[Turn] = []  # the last assistant text of each of the latest replies
-    latest: Turn | None = None
-    for turn in transcript.turns:
-        if id(turn) not in typed:
-            if turn.role == "assistant" and turn.text.strip() and not turn.injected:
-                latest = turn
-            continue
+    for latest, turn in replies(transcript):
         if latest is not None:
             offered = [*offered[-(_REPLIES_BACK - 1) :], latest]
-            latest = None
         reply = turn.text
         answer = _answer(reply, offered)  # first: most replies choose nothing
         if answer is None or not all(safe_to_keep(x) for x in (reply, answer[0].text)):

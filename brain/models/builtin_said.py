@@ -194,6 +194,19 @@ def _looks_structured(text: str) -> bool:
     return sum(1 for line in text.splitlines() if _SECTION.match(line)) >= 2
 
 
+def replies(transcript: Transcript) -> Iterator[tuple[Turn | None, Turn]]:
+    """Each turn the person typed, with the assistant's last text before it since the
+    person's previous turn (None when the assistant said nothing in between)."""
+    typed = {id(t) for t in human_turns(transcript)}
+    latest: Turn | None = None
+    for turn in transcript.turns:
+        if id(turn) in typed:
+            yield latest, turn
+            latest = None
+        elif turn.role == "assistant" and turn.text.strip() and not turn.injected:
+            latest = turn
+
+
 def safe_to_keep(text: str) -> bool:
     """Whether ``text`` may go into a memory: it neither steers the memory ("remember to
     always ...", "store the token ...") nor carries or states a secret."""
