@@ -308,3 +308,21 @@ def test_a_read_only_home_reads_its_record_heads_once(brain: Brain) -> None:
     # One command, one snapshot: the context's project filter and its index agree.
     assert reader.heads() == first and "later" not in {h.key for h in first}
     assert "later" in {h.key for h in Reader.open(brain.path).heads()}
+
+
+def test_a_summary_of_another_projects_only_is_left_out_not_shown_as_empty_headings(
+    brain: Brain, tmp_path: Path
+) -> None:
+    (brain.path / "memory_summary.md").write_text(
+        "# Memory summary\n\n## User profile\n\n- Prefers tabs (shop)\n\n"
+        "## General tips\n\n- Deploy on Tuesdays (shop)\n- Run make lint first (blog)\n\n"
+        "## What's in memory\n\n- shop: 2 records\n- blog: 1 record\n"
+    )
+    brain.remember("Prefers tabs.", key="tabs-shop", tags=["project:shop"])
+    brain.remember("Run make lint first.", key="lint-blog", tags=["project:blog"])
+    blog = context(brain, project=tmp_path / "blog").text
+    assert "## Memory summary" in blog and "- Run make lint first (blog)" in blog
+    assert "User profile" not in blog and "(shop)" not in blog  # its only line was shop's
+    assert "### General tips" in blog and "### What's in memory" in blog
+    elsewhere = context(brain, project=tmp_path / "garden").text
+    assert "Memory summary" not in elsewhere and "User profile" not in elsewhere

@@ -140,6 +140,8 @@ def _summary_part(home: Readable, limit: int, others: set[str]) -> _Part | None:
     if text is None or not text.strip():
         return None
     text = _without_projects(text, others)
+    if not re.search(r"^(?!#|\d+ more records? )\S", text, re.M):
+        return None  # every line named another project: headings alone say nothing
     kept, shown, total = fit_sections(text, limit, 2)
     if shown == total:
         return _Part("summary", f"## Memory summary\n{_demote(kept)}")
@@ -198,12 +200,14 @@ def _scope(home: Readable, project: Path | str | None) -> tuple[set[str], set[st
 
 
 def _without_projects(text: str, others: set[str]) -> str:
-    """The summary without the lines that name another project's group."""
+    """The summary without the lines that name another project's group, and without the
+    headings those lines leave empty."""
     if not others:
         return text
     names = "|".join(re.escape(name) for name in sorted(others))
     line = re.compile(rf"^- (?:.*\((?i:{names})\)|(?i:{names}): \d+ records?)[ \t]*\n?", re.M)
-    return line.sub("", text)
+    emptied = re.compile(r"^#{2,6} [^\n]*\n(?:[ \t]*\n)*(?=#{1,6} |\Z)", re.M)
+    return emptied.sub("", line.sub("", text))
 
 
 def _index_lines(home: Readable, visible: set[str]) -> list[str]:
