@@ -132,7 +132,9 @@ _RULES: tuple[_Rule, ...] = (
     # GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens.
     _Rule("github_token", _lazy(r"gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])"), _WORD),
     # GitHub fine-grained personal access tokens.
-    _Rule("github_token", _lazy(r"github_pat_(?=[A-Za-z0-9_]{0,30}\d)[A-Za-z0-9_]{22,255}"), _WORD),
+    _Rule(
+        "github_token", _lazy(r"github_pat_(?=[A-Za-z0-9_]{0,254}\d)[A-Za-z0-9_]{22,255}"), _WORD
+    ),
     # GitLab personal/project/group access tokens.
     _Rule("gitlab_token", _lazy(r"glpat-[A-Za-z0-9_-]{20,}"), _TOKEN),
     # Anthropic API and admin keys; listed before OpenAI, whose shape also fits them.
@@ -256,30 +258,20 @@ class _Plan(NamedTuple):
 
     heads: Heads
     words: Words
-    # Per rule: the rule, its (lazy) regex, the indices of its heads, its hint words.
-    rules: tuple[tuple[_Rule, re.Pattern[str], frozenset[int], frozenset[str]], ...]
-    # Which rules (indices into ``rules``) a head, or a hint word, lets run.
+    # Which rules (indices into ``_RULES``) each head, or each hint word, lets run.
     by_head: tuple[int, ...]
     by_hint: dict[str, tuple[int, ...]]
 
 
 @cache
 def _plan() -> _Plan:
-    heads: list[str] = []
-    rules = []
-    by_head: list[int] = []
+    heads = [(n, head) for n, rule in enumerate(_RULES) for head in _heads(rule)]
     by_hint: dict[str, list[int]] = {}
     for n, rule in enumerate(_RULES):
-        mine = _heads(rule)
-        ids = frozenset(range(len(heads), len(heads) + len(mine)))
-        heads += mine
-        by_head += [n] * len(mine)
         for hint in rule.hints:
             by_hint.setdefault(hint, []).append(n)
-        rules.append((rule, rule.pattern, ids, frozenset(rule.hints)))
-    words = Words(h for rule in _RULES for h in rule.hints)
     hinted = {hint: tuple(ns) for hint, ns in by_hint.items()}
-    return _Plan(Heads(heads), words, tuple(rules), tuple(by_head), hinted)
+    return _Plan(Heads(h for _, h in heads), Words(hinted), tuple(n for n, _ in heads), hinted)
 
 
 def _raw_findings(text: str) -> list[Finding]:
@@ -290,18 +282,18 @@ def _raw_findings(text: str) -> list[Finding]:
     lower = text.lower()
     hinted = plan.words.offsets(lower) if len(lower) == len(text) else None
     if hinted is None:
-        tried = {n for n, (_, _, _, hints) in enumerate(plan.rules) if hints}
+        tried = {n for n, rule in enumerate(_RULES) if rule.hints}
     else:
         tried = {n for hint in hinted for n in plan.by_hint[hint]}
     tried.update(plan.by_head[i] for i in present)
     found: list[Finding] = []
     for n in sorted(tried):  # in the rules' order, as if every rule ran
-        rule, regex, _, hints = plan.rules[n]
-        if hints and hinted is not None:
-            ready = compiled(regex)
-            matches: Iterator[re.Match[str]] = matches_at(ready, text, rule.hints, hinted)
+        rule = _RULES[n]
+        regex = compiled(rule.pattern)
+        if rule.hints and hinted is not None:
+            matches: Iterator[re.Match[str]] = matches_at(regex, text, rule.hints, hinted)
         else:
-            matches = compiled(regex).finditer(text)
+            matches = regex.finditer(text)
         for match in matches:
             start = match.start()
             if rule.not_after and start > 0 and text[start - 1] in rule.not_after:
