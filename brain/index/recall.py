@@ -109,7 +109,9 @@ def recall(
         return _recall_as_of(catalog, query, as_of, filters)
     index, report = catalog.open(reuse=True)
     if project:
-        filters["scope"] = _scope(index, project)
+        # Only turns are kept by the folder their session ran in: a search of the home
+        # alone (the MCP tool's, on every call) needs no look at the sessions.
+        filters["scope"] = _scope(index, project) if sessions else Scope(_name(project), ())
     hits = tuple(index.search(query, **filters))
     used = [h.path for h in hits if h.kind == "record"]
     if used:
