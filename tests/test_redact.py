@@ -362,3 +362,11 @@ def test_trimmed_phase1_text_keeps_the_tail_it_asks_for() -> None:
     tail = kept.split(" characters cut ...]\n", 1)[1]
     assert tail.startswith("t" * 100) and tail.endswith("]" + "u" * 8_000)
     assert "BEGIN RSA" not in kept and "[REDACTED:" in tail
+
+
+def test_a_fine_grained_github_token_whose_first_digit_comes_late_is_redacted() -> None:
+    token = "github_pat_" + "A" * 31 + "0" * 51  # hypothesis found the digit past 30
+    assert redact(f" {token} ") == " [REDACTED:github_token] "
+    assert redact("the github_pat_token_name_here setting") == (
+        "the github_pat_token_name_here setting"
+    )
