@@ -12,6 +12,7 @@ import io
 import json
 import math
 import os
+import sys
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -244,6 +245,39 @@ def origin_of(home: Path, name: str) -> str:
     return "file" if name in read_file(home) else "default"
 
 
+def missing_semantic_modules(embedding_model: str | None) -> list[str]:
+    """The libraries the semantic layer needs that this Python cannot import.
+
+    numpy always; wordllama unless an outside ``embedding_model`` makes the vectors.
+    """
+    from importlib.util import find_spec
+
+    def missing(name: str) -> bool:
+        try:
+            return find_spec(name) is None
+        except (ImportError, ValueError):
+            return True
+
+    needed = ["numpy"] if embedding_model else ["numpy", "wordllama"]
+    return [name for name in needed if missing(name)]
+
+
+SEMANTIC_INSTALL = (
+    "install the semantic extra: pip install 'brain-memory[semantic]' "
+    "(with pipx: pipx inject brain-memory wordllama)"
+)
+
+
+def _check_semantic_installed(home: Path) -> None:
+    model = os.environ.get("BRAIN_EMBEDDING_MODEL") or read_file(home).get("embedding_model")
+    if missing := missing_semantic_modules(str(model) if model else None):
+        raise ConfigError(
+            f"semantic needs {' and '.join(missing)}, which this Python "
+            f"({sys.executable}) cannot import; nothing was changed",
+            hint=SEMANTIC_INSTALL,
+        )
+
+
 def set_value(home: Path, name: str, raw: str) -> Any:
     """Set ``name`` to ``raw`` in brain.yaml, keeping comments; return the typed value.
 
@@ -262,6 +296,8 @@ def set_value(home: Path, name: str, raw: str) -> Any:
     if name not in KNOWN:
         raise _unknown(name, "brain config")
     value = _coerce(name, raw, "brain config set")
+    if name == "semantic" and value is True:
+        _check_semantic_installed(home)
     path = home / CONFIG
     yaml = _yaml()
     data = yaml.load(read_text(path)) if path.exists() else None

@@ -27,6 +27,10 @@ FTS_COLUMNS = ("key", "description", "tags", "body", "context", "asked")
 FTS_WEIGHTS = (4.0, 3.0, 2.0, 1.0, 0.3, 3.0)
 
 
+class EmbeddingError(BrainError):
+    """The embedding model could not be loaded (a library missing, its files gone)."""
+
+
 class IndexCorruptError(BrainError):
     """The index file is not a readable SQLite database (or not this schema).
 

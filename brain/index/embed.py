@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from brain.errors import BrainError
+from brain.index.db import EmbeddingError as EmbeddingError
 from brain.index.query import content_words
 
 DENSE_CANDIDATES = 20  # nearest documents by embedding added to the BM25 candidates
@@ -47,10 +47,6 @@ CREATE TABLE IF NOT EXISTS embeddings (
 );
 CREATE TABLE IF NOT EXISTS vocabulary (word TEXT PRIMARY KEY, vector BLOB NOT NULL)
 """
-
-
-class EmbeddingError(BrainError):
-    """The embedding model could not be loaded."""
 
 
 def load_model(cache_dir: Path) -> Any:

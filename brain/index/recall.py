@@ -119,7 +119,10 @@ def recall(
         # A busy index skips the bump: the uses are noted, and a rebuild counts them.
         with contextlib.suppress(sqlite3.OperationalError):
             index.bump_use(used, datetime.now(UTC))
-    notice = f"index {report.action}: {report.reason}" if report.action == "rebuilt" else None
+    notices = [f"index {report.action}: {report.reason}"] if report.action == "rebuilt" else []
+    if catalog.semantic_problem:
+        notices.append(f"warning: searched without the semantic layer: {catalog.semantic_problem}")
+    notice = "\n".join(notices) or None
     return RecallResult(query, hits, None, notice)
 
 

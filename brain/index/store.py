@@ -20,7 +20,7 @@ from brain.index.author import named_authors, reward_author
 from brain.index.cjk import cjk_candidates, cjk_runs
 from brain.index.coverage import reward_coverage
 from brain.index.db import META_COMMIT as META_COMMIT
-from brain.index.db import META_REBUILD, IndexCorruptError, connect, transaction
+from brain.index.db import META_REBUILD, EmbeddingError, IndexCorruptError, connect, transaction
 from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, Scope, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
 from brain.index.fusion import (
@@ -65,7 +65,14 @@ class Index:
         conn = connect(path)
         layer = None
         if semantic:
-            from brain.index.embed import SemanticLayer  # heavy: only when asked for
+            try:
+                from brain.index.embed import SemanticLayer  # heavy: only when asked for
+            except ImportError as exc:
+                conn.close()
+                raise EmbeddingError(
+                    f"the semantic layer needs {exc.name or 'numpy'}, which is not installed",
+                    hint="install the semantic extra: pip install 'brain-memory[semantic]'",
+                ) from exc
 
             layer = SemanticLayer(conn, path.parent / "wordllama", model=embedder)
         return cls(conn, path, layer)

@@ -23,7 +23,7 @@ from brain.home.journal import JOURNAL, machine_name
 from brain.home.lock import HomeLockedError, home_lock
 from brain.home.paths import INDEX_FILE
 from brain.home.records import iso, utcnow
-from brain.index.db import META_COMMIT, IndexCorruptError
+from brain.index.db import META_COMMIT, EmbeddingError, IndexCorruptError
 from brain.index.files import INDEXED_DIRS, file_docs, is_indexed
 from brain.index.report import ExtraDocs, IndexReport, MakeEmbedder
 
@@ -68,6 +68,8 @@ class Catalog:
         self.dirty_checked_at: float | None = None
         # Told how many documents a rebuild has indexed, of all (a command on a terminal).
         self.progress: Progress | None = None
+        # Why ``semantic: true`` could not be honoured here (a library missing), if so.
+        self.semantic_problem: str | None = None
 
     @property
     def path(self) -> Path:
@@ -131,18 +133,30 @@ def _open(catalog: Catalog, path: Path) -> Index:
     set, else with the wordllama weights shipped in its wheel.
     """
     config = catalog.config
-    embedder = None
-    if config.semantic and config.embedding_model and catalog.make_embedder is not None:
-        embedder = catalog.make_embedder(config)
     from brain.index.store import Index  # the search code, when the index is opened
 
-    return Index.open(path, semantic=config.semantic, embedder=embedder)
+    if _semantic(catalog):
+        try:
+            embedder = None
+            if config.embedding_model and catalog.make_embedder is not None:
+                embedder = catalog.make_embedder(config)
+            return Index.open(path, semantic=True, embedder=embedder)
+        except EmbeddingError as exc:
+            # A missing optional library never takes a command down: search stays
+            # lexical, and the command says why (``catalog.semantic_problem``).
+            catalog.semantic_problem = str(exc)
+    return Index.open(path, semantic=False)
+
+
+def _semantic(catalog: Catalog) -> bool:
+    """Whether the semantic layer is on and was not found unusable in this process."""
+    return catalog.config.semantic and catalog.semantic_problem is None
 
 
 def _semantic_setting(catalog: Catalog) -> str:
     """What the index's vectors were made with; a change means a rebuild."""
     config = catalog.config
-    return f"on:{config.embedding_model or 'wordllama'}" if config.semantic else "off"
+    return f"on:{config.embedding_model or 'wordllama'}" if _semantic(catalog) else "off"
 
 
 def _remove_files(path: Path) -> None:
@@ -328,8 +342,10 @@ def open_index(
         if reason is None and index.get_meta(META_SEMANTIC) != _semantic_setting(catalog):
             reason = "the semantic layer was " + (
                 f"set to {catalog.config.embedding_model or 'wordllama'}"
-                if catalog.config.semantic
+                if _semantic(catalog)
                 else "turned off"
+                if catalog.semantic_problem is None
+                else "unavailable"
             )
         try:
             if reason:
