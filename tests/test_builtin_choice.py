@@ -94,7 +94,7 @@ def test_what_to_do_next_is_not_a_decision(tmp_path: Path) -> None:
 def test_answers_to_numbered_questions_and_quotes_pick_nothing(tmp_path: Path) -> None:
     asked = "Questions:\n\n1. Show orphaned sessions?\n2. How far back should we look?\n"
     for reply in ("1. no\n2. 50 commits", "1 - no, 2 - 50 commits"):
-        # No choice among options: the answers, one by one (builtin_asked).
+        # No choice among options: the answers, one by one (builtin.asked).
         heard = _session(tmp_path, ("assistant", asked), ("user", reply))
         assert [m.description for m in heard] == ["Show orphaned sessions? no"]
     offered = "1. Track it per file\n2. Attribute the delta to human edits\n"

@@ -202,7 +202,7 @@ def test_what_only_looks_like_those_stays_out(text: str) -> None:
 
 def test_a_rule_is_skipped_only_when_it_could_not_match() -> None:
     """The words a rule needs are a shortcut: wherever its pattern matches, one is there."""
-    from brain.models.builtin_rules import NEEDS, RULES
+    from brain.models.builtin.said import NEEDS, RULES
     from tests import test_builtin, test_builtin_heard
 
     assert set(NEEDS) <= {name for name, *_ in RULES}

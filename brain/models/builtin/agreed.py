@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterator
 
 from brain.home.redact import redact
-from brain.models.builtin_said import (
+from brain.models.builtin.said import (
     NOT_ABBREVIATED,
     human_turns,
     key_of,

@@ -7,7 +7,7 @@ words), at ``;`` and dashes, and at "and" or "but" before a new rule ("... and a
 "... but always write X"); a leading "In this repo", "For this project" or "Here" is read
 past, and so is a short question tacked on after a comma ("I don't like turn, any other
 suggestions?"). A statement is kept when it matches one of a few explicit phrasings of
-something durable (the table is :mod:`brain.models.builtin_rules`): preferences ("I prefer
+something durable (``PHRASINGS`` in :mod:`brain.models.builtin.tables`): preferences ("I prefer
 X", "I'm in favour of X"), standing rules ("always/never ...", "every time ...", "from now
 on ...", "X are never Y", "`max_size` should stay ..."), corrections ("no, use X", "not X,
 Y", "don't X, Y", "review it with X instead", "we could X instead"), obligations ("we have
@@ -38,16 +38,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import cast
 
 from brain.home.records import slugify
 from brain.home.redact import redact
-from brain.models.builtin_rules import NEEDS, REPEAT_ONLY, RULES
+from brain.models.builtin.tables import (
+    KEY_STOP,
+    LEAD,
+    NEEDS,
+    PHRASINGS,
+    REPEAT_ONLY,
+    SWITCHES,
+    TASTES,
+)
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
 from brain.sessions.text import typed_turns
 
-__all__ = ["REPEAT_ONLY", "candidates", "human_turns", "key_of", "one_line", "unhomed"]
+__all__ = [
+    "NEEDS",
+    "REPEAT_ONLY",
+    "RULES",
+    "candidates",
+    "human_turns",
+    "key_of",
+    "one_line",
+    "unhomed",
+]
 
 _DESCRIPTION_CHARS = 120
 _MAX_STATEMENT_CHARS = 400
@@ -134,20 +152,14 @@ _PROPOSES = re.compile(r"\b(?:let'?s|consider|could|should|would|we'll|I'd)\b", 
 # A shouted sentence about the moment ("this is NOT working", "do NOT commit yet").
 _MOMENT = re.compile(r"^(?:this|that|it)\b|\b(?:yet|now|today|working|works|again)\b", re.I)
 
-# fmt: off
-_VERB_TO_DESCRIPTION = {
-    "prefer": "Prefers", "like": "Likes", "love": "Likes", "hate": "Dislikes",
-    "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
-    "can't stand": "Dislikes",
-}
 _WHY_WE = re.compile(r"^(?:that's|that is|this is) why we\s+", re.IGNORECASE)
-_SWITCHES = {"turn on": "Turn on", "turn off": "Turn off", "enable": "Enable", "disable": "Disable"}
-# fmt: on
 # A word that names a setting or a version rather than a step: small.en, max_size, maxSize.
 _SETTING_WORD = re.compile(r"\b\w+[._]\w+\b|\b[a-z]+[A-Z]\w*\b")
-_KEY_STOP = frozenset(
-    "a an the to of for in on and or is are be that this with we i you please our my it "
-    "should must".split()
+Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
+# The phrasings, compiled once: each must match a statement from its start, after a lead.
+RULES: tuple[Rule, ...] = tuple(
+    (name, re.compile(LEAD + pattern, re.IGNORECASE), cast(MemoryType, kind), confidence)
+    for name, kind, confidence, pattern in PHRASINGS
 )
 
 
@@ -239,7 +251,7 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
     if name == "prefer":
         if _DEICTIC.match(what):
             return None  # "I like this" is about the moment, not a durable taste
-        return one_line(f"{_VERB_TO_DESCRIPTION[match.group('verb').lower()]} {what}")
+        return one_line(f"{TASTES[match.group('verb').lower()]} {what}")
     if name == "not_but" and _DEICTIC.match(match.group("not")):
         return None  # "not that file, the other one" points at the screen
     if name in ("no_use", "dont_use", "use_instead", "not_but"):
@@ -299,15 +311,15 @@ def _setting(verb: str, what: str) -> str | None:
         return None
     if "=" in what:
         return one_line(f"Set {what}")
-    if verb in _SWITCHES:
-        return one_line(f"{_SWITCHES[verb]} {what}") if len(what.split()) <= 3 else None
+    if verb in SWITCHES:
+        return one_line(f"{SWITCHES[verb]} {what}") if len(what.split()) <= 3 else None
     return one_line(f"Use {what}") if _SETTING_WORD.search(what) else None
 
 
 def key_of(description: str) -> str:
     """The key a description gives: its first six meaningful words."""
     unmarked = re.sub(r"\[REDACTED:[^\]]*\]", " ", description)  # never a key from a secret
-    words = [w for w in re.findall(r"[a-z0-9]+", unmarked.lower()) if w not in _KEY_STOP]
+    words = [w for w in re.findall(r"[a-z0-9]+", unmarked.lower()) if w not in KEY_STOP]
     return slugify(" ".join(words), max_words=6, stopwords=False)
 
 

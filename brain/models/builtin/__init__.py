@@ -1,24 +1,24 @@
 """The built-in model: rules that run offline, free, and predictably.
 
 This is not a language model and does not understand a session. Phase 1 keeps two kinds of
-things first. What a person typed and meant to last (:mod:`brain.models.builtin_said`: "In
+things first. What a person typed and meant to last (:mod:`brain.models.builtin.said`: "In
 this repo I prefer pnpm; always use pnpm", "no, use uv not pip", "we have to keep it
 consistent"), and what the tools showed more than once
-(:mod:`brain.models.builtin_runbook`: the command that ran the tests and passed in several
+(:mod:`brain.models.builtin.runbook`: the command that ran the tests and passed in several
 turns, a command that failed and then passed after a change). What a person chose among
 options the assistant had just offered is kept too, in the assistant's words
-(:mod:`brain.models.builtin_choice`: "I like Option 1", "c", "I'd go with option 4"), and
+(:mod:`brain.models.builtin.choice`: "I like Option 1", "c", "I'd go with option 4"), and
 so is a point the person made that the assistant's next reply conceded, or the answer to a
-question of theirs about how things are (:mod:`brain.models.builtin_agreed`: "Good call.",
+question of theirs about how things are (:mod:`brain.models.builtin.agreed`: "Good call.",
 "You're right -", "Not quite. ..."), and the answers the person gave one by one to the
-assistant's numbered questions (:mod:`brain.models.builtin_asked`), and what the person
+assistant's numbered questions (:mod:`brain.models.builtin.asked`), and what the person
 asked to have written down for later, as the assistant reported keeping it
-(:mod:`brain.models.builtin_recorded`: "log a .learnings entry and memorize the setup").
+(:mod:`brain.models.builtin.recorded`: "log a .learnings entry and memorize the setup").
 Anything subtler is missed: the price of never inventing a memory. Most sessions yield zero
 memories, as intended; a real model configured as ``extract_model`` does the same job with
 judgement.
 
-Phase 2 is :func:`brain.models.builtin_merge.consolidate`. :class:`BuiltinModel` is how
+Phase 2 is :func:`brain.models.builtin.merge.consolidate`. :class:`BuiltinModel` is how
 the registry serves both under the name ``builtin``.
 """
 
@@ -31,13 +31,13 @@ from brain.home.redact import redact
 from brain.home.scope import project_name
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
-from brain.models.builtin_agreed import agreed
-from brain.models.builtin_asked import asked
-from brain.models.builtin_choice import choices
-from brain.models.builtin_merge import DUPLICATE_JACCARD, consolidate, jaccard
-from brain.models.builtin_recorded import recorded
-from brain.models.builtin_runbook import runbook
-from brain.models.builtin_said import candidates, human_turns, one_line
+from brain.models.builtin.agreed import agreed
+from brain.models.builtin.asked import asked
+from brain.models.builtin.choice import choices
+from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
+from brain.models.builtin.recorded import recorded
+from brain.models.builtin.runbook import runbook
+from brain.models.builtin.said import candidates, human_turns, one_line
 from brain.models.safety import states_credential, unsafe
 from brain.models.schema import MAX_MEMORIES, Candidate, Consolidation, Extraction
 from brain.sessions.sources.base import Transcript
@@ -146,7 +146,7 @@ class BuiltinModel:
         return extract(task.transcript)
 
     def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
-        """Phase 2 by rules (see :func:`brain.models.builtin_merge.consolidate`)."""
+        """Phase 2 by rules (see :func:`brain.models.builtin.merge.consolidate`)."""
         return Consolidation(tuple(consolidate(list(task.raw), list(task.existing))))
 
     def estimate(self, task: Task) -> Estimate:

@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from brain.home.redact import redact
-from brain.models.builtin_said import key_of, one_line
+from brain.models.builtin.said import key_of, one_line
+from brain.models.builtin.tables import KINDS, MANAGERS, RUNNERS
 from brain.models.safety import unsafe
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
@@ -39,18 +40,9 @@ _NOISE = re.compile(
     re.IGNORECASE,
 )
 _CD = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)+")
-_RUNNER = re.compile(
-    r"^(?:npm(?:\.cmd)?|pnpm|yarn|bun|npx|pnpx|bunx|deno|cargo|go|make|just|uv|uvx|poetry"
-    r"|pipenv|hatch|tox|nox|pytest|python3?\s+-m|mix|gradle|\./gradlew|mvn|dotnet|forge"
-    r"|anchor|hardhat|ruff|mypy|tsc|eslint|prettier|bundle|rake|composer|cmake|ctest|bazel)\b"
-)
-_KINDS = (
-    ("Tests", r"\b(?:test|tests|pytest|vitest|jest|mocha|rspec|ctest|tox|nox)\b"),
-    ("Lint", r"\b(?:lint|clippy|ruff|eslint|flake8|pylint|mypy|tsc|typecheck|check|prettier)\b"),
-    ("Build", r"\b(?:build|compile)\b"),
-    ("Run", r"\b(?:dev|serve|server|start|run\s+-p|phx\.server|runserver|preview)\b"),
-)
-_MANAGER = re.compile(r"^(npm|pnpm|yarn|bun|cargo|go|uv|poetry|pipenv|hatch|mix|dotnet|bundle)")
+_RUNNER = re.compile(rf"^(?:{'|'.join(RUNNERS)})\b")
+_KINDS = tuple((kind, re.compile(rf"\b(?:{'|'.join(words)})\b")) for kind, words in KINDS)
+_MANAGER = re.compile(rf"^({'|'.join(MANAGERS)})")
 _BOILERPLATE = re.compile(
     r"\x1b\[[0-9;]*m|^\[error\]\s*|^(?:process exited with code|exit code:?)\s*\d+\s*", re.I
 )
@@ -155,7 +147,7 @@ def _parts(command: str) -> list[str]:
 
 def _kind(command: str) -> str | None:
     for kind, pattern in _KINDS:
-        if re.search(pattern, command):
+        if pattern.search(command):
             return kind
     return None
 

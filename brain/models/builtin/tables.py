@@ -1,21 +1,34 @@
-"""The built-in model's table of phrasings: how people state something that lasts.
+"""The built-in model's tables: the words and phrasings its rules read, as plain data.
 
-Each row names a phrasing, the kind of memory it makes, a confidence, and the pattern
-that must match a statement from its start (after a lead such as "ok," or "in this
-repo"); ``what`` is the part a description is made of. :mod:`brain.models.builtin_said`
-cuts a person's turns into statements and asks these rows, in order, which one fits.
+Nothing here runs: each table is read by one module of the package, which says how.
+
+- ``PHRASINGS`` (read by :mod:`brain.models.builtin.said`): how people state something that
+  lasts. Each row names a phrasing, the kind of memory it makes, a confidence, and the
+  pattern that must match a statement from its start (after ``LEAD``, a lead such as "ok,"
+  or "in this repo"); ``what`` is the part a description is made of. Order matters: the
+  first row that matches a statement classifies it. ``REPEAT_ONLY`` names the rows that
+  need a word that makes them last or a second turn, ``NEEDS`` the words a row needs.
+- The runbook's programs and what each kind of command is called
+  (:mod:`brain.models.builtin.runbook`).
 """
 
 from __future__ import annotations
 
-import re
-from typing import cast
+__all__ = [
+    "IMPERATIVE",
+    "KINDS",
+    "KEY_STOP",
+    "LEAD",
+    "MANAGERS",
+    "NEEDS",
+    "PHRASINGS",
+    "REPEAT_ONLY",
+    "RUNNERS",
+    "SWITCHES",
+    "TASTES",
+]
 
-from brain.models.schema import MemoryType
-
-__all__ = ["NEEDS", "REPEAT_ONLY", "RULES", "Rule"]
-
-_LEAD = (
+LEAD = (
     r"^(?:(?:ok(?:ay)?|also|and|btw|oh|hey|so|fyi|one more thing|note|ps|important|critical"
     r"|yes|yeah|yep|sure|alright|great|perfect|thanks|please"
     r"|in this (?:repo(?:sitory)?|project|codebase)|for this (?:repo(?:sitory)?|project)"
@@ -24,21 +37,14 @@ _LEAD = (
     r"|(?:for|on|about|regarding|as for)\s+(?:the|our|my)\s+[\w' -]{2,40},\s+)*"
 )
 
-Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
-_IMPERATIVE = (
+IMPERATIVE = (
     r"(?:run|use|bump|update|add|check|make sure|remember|write|call|restart|rebuild"
     r"|regenerate|commit|push|test|lint|format|ask|tell|open|close|clear)"
 )
 
-
-def _rule(name: str, kind: str, confidence: float, pattern: str) -> Rule:
-    # The table below is literal rows; the cast names their type for the checker.
-    return (name, re.compile(_LEAD + pattern, re.IGNORECASE), cast(MemoryType, kind), confidence)
-
-
 # Order matters: the first rule that matches a statement classifies it.
 # fmt: off
-RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
+PHRASINGS: tuple[tuple[str, str, float, str], ...] = (
     ("from_now_on", "instruction", 0.9,
      r"(?:please\s+)?(?:from now on|going forward|in future)[,:]?\s+(?P<what>.+)"),
     ("remember", "fact", 0.9,
@@ -96,8 +102,8 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
      r"(?P<what>(?!(?:this|that|it|there|which|what|who|nothing|everything)\b)[\w`'./ -]{3,60}?"
      r"\s+(?:is|are|must be|should be)\s+(?:never|always)\b.{3,})"),
     ("every_time", "instruction", 0.75,
-     r"(?P<what>(?:every|each) time (?:you|we)\b[^,]{3,80},\s*(?:please\s+)?" + _IMPERATIVE
-     + r"\b.+|(?:please\s+)?" + _IMPERATIVE + r"\b.{3,}\s(?:every|each) time[.!]?$)"),
+     r"(?P<what>(?:every|each) time (?:you|we)\b[^,]{3,80},\s*(?:please\s+)?" + IMPERATIVE
+     + r"\b.+|(?:please\s+)?" + IMPERATIVE + r"\b.{3,}\s(?:every|each) time[.!]?$)"),
     ("prefer", "preference", 0.8,
      r"I\s+(?:\w+ly\s+|actually\s+|still\s+|also\s+|just\s+|do\s+)?"
      r"(?P<verb>prefer|like|love|hate|dislike|don't like|do not like|can't stand)\s+"
@@ -181,14 +187,14 @@ RULES: tuple[Rule, ...] = tuple(_rule(*row) for row in (
     ("proposes_instead", "correction", 0.6,
      # another way than the one taken, proposed with a modal: "we could create a new writer
      # instead of ...", "consider using time.Now().UTC() instead", "let's rename to steps
-     # instead" (checked in builtin_said: the modal comes before "instead")
+     # instead" (checked in said.py: the modal comes before "instead")
      r"(?P<what>.{6,}?\binstead\b.*)"),
     ("shout", "instruction", 0.7, r"(?P<what>.*\b(?-i:NOT|NEVER|ALWAYS|MUST)\b.*)"),
     ("dont", "instruction", 0.5,
      # after a first request in the same sentence: "fold the fixes in, do not run ..."
      r"(?:(?P<cond>(?:when|whenever|if|before|after|once|unless)\b[^,]{3,80})?[^,]{0,80},\s*)?"
      r"(?P<what>(?:please\s+)?(?:don't|do not)\s+\w+.{3,})"),
-))
+)
 # Said once without a word that makes it last (_DURABLE), these are usually about the
 # task at hand ("you should add a test", "make sure the build passes"); said in two
 # turns, they are a standing rule.
@@ -213,4 +219,42 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "must_not": ("must", "should"), "fine_to": (" to ",), "use_as": ("use ",),
     "named_means": ("`", '"', "--"), "proposes_instead": ("instead",),
 }
+
+# How a description names a taste: "I prefer X" is "Prefers X".
+TASTES = {
+    "prefer": "Prefers", "like": "Likes", "love": "Likes", "hate": "Dislikes",
+    "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
+    "can't stand": "Dislikes",
+}
+# How a description names a switch a person chose: "let's turn on X" is "Turn on X".
+SWITCHES = {"turn on": "Turn on", "turn off": "Turn off", "enable": "Enable", "disable": "Disable"}
+# Words a key is not made of.
+KEY_STOP = frozenset(
+    "a an the to of for in on and or is are be that this with we i you please our my it "
+    "should must".split()
+)
+
+# The runbook. A program that builds, tests, checks or runs a project (a pattern each, read
+# from a command's start).
+RUNNERS = (
+    r"npm(?:\.cmd)?", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx", "deno", "cargo", "go", "make",
+    "just", "uv", "uvx", "poetry", "pipenv", "hatch", "tox", "nox", "pytest", r"python3?\s+-m",
+    "mix", "gradle", r"\./gradlew", "mvn", "dotnet", "forge", "anchor", "hardhat", "ruff", "mypy",
+    "tsc", "eslint", "prettier", "bundle", "rake", "composer", "cmake", "ctest", "bazel",
+)
+# What a command does, by the first of these words (patterns) it holds.
+KINDS = (
+    ("Tests", ("test", "tests", "pytest", "vitest", "jest", "mocha", "rspec", "ctest", "tox",
+               "nox")),
+    ("Lint", ("lint", "clippy", "ruff", "eslint", "flake8", "pylint", "mypy", "tsc", "typecheck",
+              "check", "prettier")),
+    ("Build", ("build", "compile")),
+    ("Run", ("dev", "serve", "server", "start", r"run\s+-p", r"phx\.server", "runserver",
+             "preview")),
+)
+# The package manager a command's first word names.
+MANAGERS = (
+    "npm", "pnpm", "yarn", "bun", "cargo", "go", "uv", "poetry", "pipenv", "hatch", "mix",
+    "dotnet", "bundle",
+)
 # fmt: on

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from brain.home.redact import redact
-from brain.models.builtin_said import key_of, one_line, replies, safe_to_keep, unhomed
+from brain.models.builtin.said import key_of, one_line, replies, safe_to_keep, unhomed
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -87,7 +87,7 @@ _OPTION_LINE = re.compile(
 )
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 # Answers to numbered questions, one per line or in a row: "1. no\n2. we show ...", "1 -
-# yeah, 2 - definitely" (see builtin_asked).
+# yeah, 2 - definitely" (see builtin.asked).
 _NUMBERED_ANSWERS = re.compile(r"(?:^|(?<=[\s,;/]))\(?[1-9](?:[.):]|\s+[-—–])\s", re.MULTILINE)
 # An option that is a step of the work at hand, not a way the project works.
 _STEP = re.compile(
