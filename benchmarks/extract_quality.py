@@ -1,7 +1,7 @@
 """Extraction quality on labelled real sessions, and session recall on their questions.
 
 Usage: python benchmarks/extract_quality.py [--model NAME [--api-base URL]] [--fake]
-                                            [--speed] [--json] [--verbose]
+                                            [--speed] [--json] [--verbose] [--without SET]
 
 The sessions in ``benchmarks/data/extract_quality/sessions/`` are real Claude Code, Codex
 CLI and Gemini CLI transcripts people published (see ``SOURCES.md`` there). For each,
@@ -32,7 +32,8 @@ from three more people and projects, is the blind one; ``dev2`` was labelled bli
 then used to learn new phrasings), and on ``all``. ``--model`` adds a
 configured model (``--fake`` serves one from a scripted server on 127.0.0.1: a plumbing
 check, not a quality figure). ``--speed`` times the builtin on a synthetic session of
-10,000 turns (median of five runs).
+10,000 turns (median of five runs). ``--without SET`` (repeatable) leaves a set out, unread
+and unscored: a blind set stays blind while rules change.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -107,12 +109,15 @@ def session_path(name: str) -> Path | None:
     return None
 
 
-def load() -> tuple[list[dict[str, Any]], list[str]]:
+def load(without: Sequence[str] = ()) -> tuple[list[dict[str, Any]], list[str]]:
     """The labelled sessions that are present, each with its parsed transcript under
-    ``transcript``, and the names of those whose file is not here."""
+    ``transcript``, and the names of those whose file is not here; the sets named in
+    ``without`` are left out before any of their sessions is read."""
     labelled: list[dict[str, Any]] = json.loads((DATA / "labels.json").read_text())["sessions"]
     present, missing = [], []
     for session in labelled:
+        if split_of(session) in without:
+            continue
         path = session_path(session["file"])
         if path is None:
             missing.append(session["file"])
@@ -314,8 +319,11 @@ def main() -> None:
     parser.add_argument("--speed", action="store_true", help="time 10,000 turns")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list misses and wrong memories")
+    parser.add_argument(
+        "--without", action="append", default=[], metavar="SET", help="leave this set out"
+    )
     args = parser.parse_args()
-    labelled, missing = load()
+    labelled, missing = load(args.without)
     models: list[tuple[str, str | None]] = [("builtin", None)]
     if args.fake:
         models.append(("openai/fake", _serve_fake()))
