@@ -67,7 +67,8 @@ def age_days(age: str) -> float:
     "paths",
     multiple=True,
     type=click.Path(exists=True, dir_okay=False),
-    help="Harvest exactly this transcript file, even if recently active (repeatable).",
+    help="Harvest exactly this transcript file, even if recently active (repeatable); "
+    "its content says which tool wrote it, unless --source names one.",
 )
 @click.option(
     "--since",
@@ -104,6 +105,8 @@ def harvest(
         )
     for failure in result.failures:
         warn(f"could not read {failure}")
+    for empty in result.empty:
+        warn(_empty_text(empty, forced=source != "all"))
     if result.index_error:
         warn(f"search index not updated: {result.index_error}")
     more = ""
@@ -116,6 +119,32 @@ def harvest(
             f"brain extract --since or --all takes older ones this time"
         )
     emit(result, as_json, lambda r: _harvest_text(r) + more)
+
+
+_TOOLS = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI", "brain": "brain"}
+
+
+def _empty_text(e: Any, *, forced: bool) -> str:
+    """Why a file named with --path gave nothing, and what to do about it."""
+    head = f"{e.path}: no turns found, nothing recorded"
+    if e.sniffed is None and forced:
+        return (
+            f"{head}; read as a {_TOOLS[e.source]} transcript (--source {e.source}), but it "
+            f"does not look like one: check the file, or give the --source of the tool that "
+            f"wrote it"
+        )
+    if e.sniffed is None:
+        return (
+            f"{head}; it is not a transcript brain can read (Claude Code, Codex CLI or Gemini "
+            f"CLI JSONL, or brain's own format, docs/transcript-format.md); if one of those "
+            f"tools wrote it, say which with --source claude|codex|gemini"
+        )
+    if e.sniffed != e.source:
+        return (
+            f"{head}; read as {_TOOLS[e.source]} (--source {e.source}), but it looks like a "
+            f"{_TOOLS[e.sniffed]} transcript: run it again without --source"
+        )
+    return f"{head}; it is a {_TOOLS[e.source]} transcript with no messages in it yet"
 
 
 def _cost_text(e: Any) -> str:

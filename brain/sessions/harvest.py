@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from brain.errors import BrainError
 from brain.home import uses
 from brain.home.records import iso
-from brain.sessions.results import HarvestResult, SourceCounts
+from brain.sessions.results import EmptyTranscript, HarvestResult, SourceCounts
 from brain.sessions.sources import locations
 from brain.sessions.sources.locations import SessionFile
 from brain.sessions.visit import Settings, SourceRun, harvest_source, screened
@@ -79,6 +79,8 @@ def harvest(
         dry_run: read and count, write nothing.
         paths: harvest exactly these transcript files, ignoring the quiet window
             and the age limit (an agent's SessionEnd hook knows the session is over).
+            Each is read as the format its first lines show, or as ``sources`` when it
+            names one; a file that gives no turns is reported in ``empty``, not recorded.
         now: the current time (for tests); default the clock.
         max_age_days: read sessions up to this old this time (``--since``, ``--all``),
             instead of the ``max_age_days`` setting.
@@ -99,7 +101,10 @@ def harvest(
         return built is not None and built.exists
 
     settings = _settings(home, now, want_docs, paths is not None, max_age_days)
-    work = explicit_files(paths) if paths is not None else _discovered(sources)
+    if paths is not None:  # one source named reads them all; else each file's content says
+        work = explicit_files(paths, sources[0] if len(sources) == 1 else None)
+    else:
+        work = _discovered(sources)
     total, done = sum(len(files) for files in work.values()), 0
 
     def tick() -> None:
@@ -152,6 +157,7 @@ def _result(
         sources=tuple(run.frozen() for run in runs),
         sessions=refs,
         failures=tuple(f for run in runs for f in run.failures),
+        empty=tuple(_empty(run.source, path) for run in runs for path in run.empty),
         mirror=result_of(plan, sha) if plan is not None else None,
         generate_memories=settings.generate,
         marked_for_extraction=len(refs) if settings.generate else 0,
@@ -162,6 +168,12 @@ def _result(
         message=message,
         commit=sha,
     )
+
+
+def _empty(source: str, path: str) -> EmptyTranscript:
+    from brain.sessions.sources.sniff import sniff
+
+    return EmptyTranscript(path, source, sniff(Path(path)))
 
 
 def import_session(

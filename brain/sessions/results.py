@@ -31,6 +31,22 @@ class SourceCounts:
 
 
 @dataclass(frozen=True, slots=True)
+class EmptyTranscript:
+    """A file named to harvest that gave no turns, so nothing of it was recorded.
+
+    Attributes:
+        path: the file.
+        source: the adapter it was read with.
+        sniffed: the format its first lines show (None: none brain reads). When it
+            differs from ``source``, ``--source`` chose the adapter.
+    """
+
+    path: str
+    source: str
+    sniffed: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class HarvestResult:
     """A harvest run (JSON-able through ``brain.home.results.to_jsonable``).
 
@@ -38,6 +54,7 @@ class HarvestResult:
         sources: per-source counts.
         sessions: the sessions harvested (new or grown) in this run.
         failures: ``path: reason`` for transcripts that could not be read.
+        empty: files named to harvest (``paths``) that gave no turns; not recorded.
         mirror: the Claude memory mirror's part, when the claude source ran.
         generate_memories: False when ``generate_memories: false`` or
             ``BRAIN_NO_GENERATE=1``: the watermarks are written with ``extract: false``
@@ -53,6 +70,7 @@ class HarvestResult:
     sources: tuple[SourceCounts, ...]
     sessions: tuple[SessionRef, ...] = ()
     failures: tuple[str, ...] = ()
+    empty: tuple[EmptyTranscript, ...] = ()
     mirror: MirrorResult | None = None
     generate_memories: bool = True
     marked_for_extraction: int = 0

@@ -60,6 +60,7 @@ class SourceRun:
     refs: list[SessionRef] = field(default_factory=list)
     docs: list[Doc] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)  # named files that gave no turns
     cited: list[str] = field(default_factory=list)  # record paths agents cited
 
     def bump(self, name: str, by: int = 1) -> None:
@@ -167,6 +168,9 @@ def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
     new = merge_mark(
         mark if start else None, parsed, file, stamp=settings.stamp, extract=settings.generate
     )
+    if settings.explicit and new.turns == 0:
+        run.empty.append(str(file.path))  # told, not recorded: it may be another format
+        return
     if mark is not None and not same_path:
         run.marks.pop(mark.path, None)
     run.marks[new.path] = new

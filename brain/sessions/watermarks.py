@@ -306,8 +306,19 @@ class TranscriptFileError(BrainError):
         self.path = path
 
 
-def explicit_files(paths: Iterable[Path | str]) -> dict[str, list[SessionFile]]:
-    """Given transcript files, grouped by the adapter that reads them."""
+def explicit_files(
+    paths: Iterable[Path | str], source: str | None = None
+) -> dict[str, list[SessionFile]]:
+    """Given transcript files, grouped by the adapter that reads them.
+
+    Args:
+        paths: the files.
+        source: read every file with this adapter (``--source``); by default each
+            file's content says which (:func:`source_of`).
+
+    Raises:
+        TranscriptFileError: a path is not a file.
+    """
     from brain.sessions.sources.locations import SessionFile
 
     work: dict[str, list[SessionFile]] = {}
@@ -318,16 +329,18 @@ def explicit_files(paths: Iterable[Path | str]) -> dict[str, list[SessionFile]]:
         if stat is None:
             raise TranscriptFileError(path)
         file = SessionFile(path, path.stem, stat.st_size, stat.st_mtime)
-        work.setdefault(source_of(path), []).append(file)
+        work.setdefault(source or source_of(path), []).append(file)
     return work
 
 
 def source_of(path: Path) -> str:
-    """The adapter that reads ``path``: brain's header, a tool's root, else the name."""
-    from brain.sessions.sources.native import read_header
+    """The adapter that reads ``path``: what its first lines show, else the tool whose
+    folder holds it, else its name; a file that shows nothing is tried as Claude Code's."""
+    from brain.sessions.sources.sniff import sniff
 
-    if read_header(path) is not None:
-        return "brain"
+    found = sniff(path)
+    if found is not None:
+        return found
     for source in DEFAULT_SOURCES:
         if any(path.is_relative_to(root.expanduser()) for root in locations.roots(source)):
             return source

@@ -27,6 +27,7 @@ from brain.sessions.sources.base import (
     compact_json,
     parse_timestamp,
 )
+from brain.sessions.sources.sniff import whole_document
 
 name = "gemini"
 
@@ -54,7 +55,7 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         The transcript and where to resume.
     """
     builder = _Builder(max_field_chars)
-    if path.suffix == ".json":
+    if path.suffix == ".json" or whole_document(path):  # a legacy chat saved under any name
         offset, malformed, lines = _parse_legacy(path, start, builder)
     else:
         reader = JsonLines(path, start)
