@@ -80,7 +80,12 @@ def test_older_index_gains_the_author_column(tmp_path: Path) -> None:
     path = tmp_path / "index.sqlite"
     conn = older_index(path, 3)
     conn.execute("INSERT INTO docs(path, kind, body) VALUES ('old', 'turn', 'kept text')")
-    assert migrate(conn) == ["0004_docs_author", "0005_docs_asked", "0006_uses"]
+    assert migrate(conn) == [
+        "0004_docs_author",
+        "0005_docs_asked",
+        "0006_uses",
+        "0007_view_projects",
+    ]
     conn.close()
     with Index.open(path) as index:
         assert [h.path for h in index.search("kept text")] == ["old"]

@@ -184,6 +184,28 @@ def test_what_an_agent_recalls_in_a_project_is_that_projects_and_the_users_own(
     assert outside == everywhere
 
 
+def test_an_agent_in_a_project_recalls_no_other_projects_memory_md_section(
+    brain: Brain, tmp_path: Path
+) -> None:
+    from brain.pipeline.views import regenerate_views
+
+    shop = tmp_path / "shop"
+    (shop / ".git").mkdir(parents=True)
+    brain.remember("Never push directly to main.", key="no-push", tags=["project:blog"])
+    brain.remember("Push the shop through review.", key="push-shop", tags=["project:shop"])
+    git(brain.path, "add", *regenerate_views(brain))
+    git(brain.path, "commit", "-qm", "views")
+
+    async def body(client: Any) -> list[dict[str, Any]]:
+        found = await client.call_tool("recall", {"query": "push", "k": 20})
+        hits: list[dict[str, Any]] = found.structured_content["hits"]
+        return hits
+
+    hits = with_client(brain.path, shop, body)
+    assert {h["kind"] for h in hits} >= {"record", "memory_section"}
+    assert not any("directly to main" in h["snippet"] + h["description"] for h in hits), hits
+
+
 def test_errors_are_tool_errors_the_model_can_read(brain: Brain, tmp_path: Path) -> None:
     async def body(client: Any) -> Any:
         return (

@@ -23,6 +23,7 @@ from pathlib import Path
 from brain.home.keys import KEY_MAX
 
 __all__ = [
+    "PERSONAL_GROUP",
     "PROJECT_TAG",
     "checkout_name",
     "base_key",
@@ -34,6 +35,8 @@ __all__ = [
 ]
 
 PROJECT_TAG = "project:"
+# The task group of MEMORY.md that holds the person's own records (no project).
+PERSONAL_GROUP = "workflow"
 
 
 def projects_of(tags: Iterable[str]) -> frozenset[str]:

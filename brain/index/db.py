@@ -140,6 +140,11 @@ INSERT INTO uses(path, count, last_used)
     SELECT path, use_count, last_used FROM docs WHERE use_count > 0 OR last_used != '';
 """
 
+# MEMORY.md sections and session summaries carry their project as a tag since this
+# migration (brain.index.files); no table changes, but an index made before it is
+# rebuilt from the home, so a project's search no longer finds another's views.
+_VIEW_PROJECTS = "DELETE FROM doc_tags WHERE 0;"
+
 # Append only: a migration, once released, is never edited or reordered.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_docs", _DOCS),
@@ -148,6 +153,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0004_docs_author", _AUTHOR),
     ("0005_docs_asked", _ASKED),
     ("0006_uses", _USES),
+    ("0007_view_projects", _VIEW_PROJECTS),
 )
 
 

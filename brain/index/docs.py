@@ -96,19 +96,20 @@ def filters(
 ) -> tuple[str, list[Any]]:
     """SQL conditions (each starting with AND) and their parameters.
 
-    With a ``scope``, records of that project or of no project, transcript turns of its
-    sessions, and the views (MEMORY.md sections, session summaries) are kept."""
+    With a ``scope``, transcript turns of its sessions are kept, and every other kind
+    (records, MEMORY.md sections, session summaries) of that project or of no project:
+    each carries its project as a ``project:<name>`` tag (:mod:`brain.index.files`)."""
     clauses: list[str] = []
     params: list[Any] = []
     if scope is not None:
         folders = ",".join("?" * len(scope.folders)) or "NULL"
         clauses.append(
             "AND CASE d.kind"
-            " WHEN 'record' THEN (d.id IN (SELECT doc_id FROM doc_tags WHERE tag = ?)"
-            " OR d.id NOT IN (SELECT doc_id FROM doc_tags WHERE tag LIKE 'project:%'))"
-            f" WHEN 'turn' THEN d.project IN ({folders}) ELSE 1 END"
+            f" WHEN 'turn' THEN d.project IN ({folders})"
+            " ELSE (d.id IN (SELECT doc_id FROM doc_tags WHERE tag = ?)"
+            " OR d.id NOT IN (SELECT doc_id FROM doc_tags WHERE tag LIKE 'project:%')) END"
         )
-        params.extend([f"project:{scope.name}", *scope.folders])
+        params.extend([*scope.folders, f"project:{scope.name}"])
     for column, values in (("d.type", types), ("d.kind", kinds)):
         if values:
             clauses.append(f"AND {column} IN ({','.join('?' * len(values))})")

@@ -2,6 +2,12 @@
 
 Records (``memories/<key>.md``) are one document each, MEMORY.md one per ``##``/``###``
 section, rollout summaries one each. Everything else in the home is not searched.
+
+Every document carries its project as a record does, a ``project:<name>`` tag, so a
+search kept to one project treats them all alike: a MEMORY.md section under a
+project's ``## <name>`` group is that project's (the ``## workflow`` group is the
+person's own), and a rollout summary is the project of the session's working
+directory (its ``- project:`` line), named as phase 1 names it.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from pathlib import Path
 from brain import markdown
 from brain.errors import BrainError
 from brain.home.records import RecordFormatError, parse
+from brain.home.scope import PERSONAL_GROUP, PROJECT_TAG, project_name
 from brain.index import Doc
 
 INDEXED_DIRS = ("memories", "rollout_summaries", "MEMORY.md")
@@ -60,15 +67,34 @@ def file_docs(rel: str, text: str) -> list[Doc]:
             type="summary",
             description=first[:200],
             body=text,
+            tags=_project_tags(_summary_project(text)),
             created=_date_of(stem),
         )
     ]
 
 
+_SUMMARY_PROJECT = re.compile(r"^- project: (.+?)[ \t]*$", re.M)
+
+
+def _summary_project(text: str) -> str | None:
+    """The project of a rollout summary's session: its ``- project:`` line, named as
+    phase 1 names the session's project (unknown: none)."""
+    found = _SUMMARY_PROJECT.search(text)
+    where = found.group(1) if found else ""
+    return None if where in ("", "unknown") else project_name(where)
+
+
+def _project_tags(project: str | None) -> tuple[str, ...]:
+    return (PROJECT_TAG + project.strip().lower(),) if project and project.strip() else ()
+
+
 def _sections(text: str) -> list[Doc]:
     """MEMORY.md split at its ``##``/``###`` headings, one document per section."""
     docs = []
+    group = ""
     for i, section in enumerate(markdown.split(text, (2, 3))[1:]):
+        if section.level == 2:
+            group = section.title.strip().strip("`")
         body = section.body.strip()
         if not body:
             continue
@@ -81,6 +107,7 @@ def _sections(text: str) -> list[Doc]:
                 type="section",
                 description=section.title[:200],
                 body=body,
+                tags=_project_tags(None if group.lower() == PERSONAL_GROUP else group),
             )
         )
     return docs

@@ -20,6 +20,7 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import Record, iso, load, new_id
 from brain.home.redact import redact
+from brain.home.scope import PERSONAL_GROUP
 from brain.pipeline.runs import parse_time as parse_time  # its home: status reads it
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ MEMORY_MD = "MEMORY.md"
 SUMMARY_MD = "memory_summary.md"
 DIFF_MD = "phase2_workspace_diff.md"
 ACTIONS = ("added", "superseded", "merged", "archived")
-GENERAL = "workflow"
+GENERAL = PERSONAL_GROUP
 PREFERENCE_TYPES = frozenset({"preference", "instruction", "correction"})
 SUMMARY_ENTRIES = 15
 
