@@ -25,6 +25,7 @@ from brain.home.paths import INDEX_FILE
 
 if TYPE_CHECKING:
     from brain.home.config import Config
+    from brain.home.edit import EditResult
     from brain.home.exchange import ImportResult
     from brain.home.remote import SyncResult
     from brain.index import Doc
@@ -161,6 +162,30 @@ class Brain(Home):
         from brain.home.exchange import export_records
 
         return export_records(self, archived=archived)
+
+    def edit_text(self, key: str) -> str:
+        """The text of record ``key`` as it is on disk, to edit."""
+        from brain.home.edit import text_to_edit
+
+        return text_to_edit(self, key)
+
+    def edit(self, key: str, text: str) -> EditResult:
+        """Check the edited text of a record and commit it; see :mod:`brain.home.edit`."""
+        from brain.home.edit import save_edit
+
+        return save_edit(self, key, text)
+
+    def discard_edit(self, key: str) -> EditResult:
+        """Put back the last committed version of a record edited by hand."""
+        from brain.home.edit import discard_edit
+
+        return discard_edit(self, key)
+
+    def commit_hand_edits(self) -> tuple[EditResult, tuple[str, ...]]:
+        """Commit the record files edited by hand that read as records."""
+        from brain.home.edit import commit_hand_edits
+
+        return commit_hand_edits(self)
 
     def remote_add(self, url: str, name: str = "origin") -> SyncResult:
         """Name a remote to push the memory to."""

@@ -53,7 +53,7 @@ def test_a_record_edited_by_hand_is_not_overwritten(home: Path, brain: Brain, co
     result = cli(*command)
     assert result.exit_code == 1
     assert "memories/deploy-day.md has changes that are not committed" in result.stderr
-    assert f"git -C {home} checkout -- memories/deploy-day.md" in result.stderr
+    assert "'brain edit deploy-day --discard' puts back the committed version" in result.stderr
     assert record.read_text() == edited
     assert git(home, "rev-parse", "HEAD") == head
     git(home, "commit", "-qam", "hand edit")

@@ -85,17 +85,19 @@ def test_clone_from_a_remote_whose_default_branch_is_not_main(tmp_path: Path) ->
     assert cli_json("--home", str(tmp_path / "b"), "show", "kept")["record"]["body"] == "kept"
 
 
-def test_a_pull_that_git_refuses_says_why(machines: tuple[Path, Path, Path]) -> None:
+def test_a_pull_commits_a_hand_edit_before_it_merges(machines: tuple[Path, Path, Path]) -> None:
     _, a, b = machines
     cli("--home", str(a), "remember", "A's version", "--key", "first")
     cli("--home", str(a), "push")
     record = b / "memories" / "first.md"
     record.write_text(record.read_text() + "\nA hand note.\n")  # not committed
     result = cli("--home", str(b), "pull")
-    assert result.exit_code == 1
-    assert "would be overwritten by merge" in result.stderr
-    assert "There is no merge to abort" not in result.stderr
+    assert result.exit_code == 0, result.stderr
+    assert "committed hand edit of first" in result.stdout
+    # The hand edit is the later write of the key, so it stays live after the merge.
     assert "A hand note." in record.read_text()
+    assert git(b, "status", "--porcelain") == ""
+    assert "hand edit: first" in git(b, "log", "--format=%s")
 
 
 def test_archive_and_restore_never_overwrite_the_other_copy(home: Path) -> None:

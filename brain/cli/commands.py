@@ -16,6 +16,7 @@ from __future__ import annotations
 COMMANDS: dict[str, dict[str, str]] = {
     "memory": {
         "archive": "Retire a record: out of listings and prompts, still in git, restorable.",
+        "edit": "Edit a record in $EDITOR; the text is checked and committed as one commit.",
         "export": "Print every record as JSONL (or a JSON array with --json), ready for 'brain import'.",
         "forget": "Delete a record.",
         "import": "Import records from a JSONL FILE ('-' for stdin), one commit for the batch.",

@@ -144,7 +144,8 @@ def sync(state: State, name: str, as_json: bool) -> None:
 
 
 def _synced(result: SyncResult) -> str:
-    return "\n".join([result.message, *(f"  {line}" for line in result.resolved)])
+    lines = [*result.hand_edits, result.message, *(f"  {line}" for line in result.resolved)]
+    return "\n".join(lines)
 
 
 @main.command()

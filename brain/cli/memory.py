@@ -1,4 +1,5 @@
-"""Commands on records: remember, show, list, forget, archive, restore, import, export, log."""
+"""Commands on records: remember, show, list, edit, forget, archive, restore, import, export,
+log."""
 
 from __future__ import annotations
 
@@ -123,6 +124,39 @@ def list_(state: State, type_: str | None, tag: str | None, archived: bool, as_j
 
 @main.command()
 @click.argument("key")
+@click.option("--discard", is_flag=True, help="Drop a hand edit: put back the committed version.")
+@json_option
+@pass_state
+def edit(state: State, key: str, discard: bool, as_json: bool) -> None:
+    """Edit a record in $EDITOR; the text is checked and committed as one commit.
+
+    A record already edited by hand (or unreadable) opens as it is on disk; closing the
+    editor without a change commits that edit once it reads as a record.
+    """
+    from brain.home.records import RecordFormatError
+
+    brain = state.brain()
+    if discard:
+        emit(brain.discard_edit(key), as_json, lambda r: r.message)
+        return
+    text = brain.edit_text(key)
+    while True:
+        edited = click.edit(text, extension=".md", require_save=False)
+        text = text if edited is None else edited
+        try:
+            result = brain.edit(key, text)
+            break
+        except RecordFormatError as exc:
+            if as_json or not (sys.stdin.isatty() and sys.stdout.isatty()):
+                raise
+            click.echo(f"Error: {exc}", err=True)
+            if not click.confirm("edit it again?", default=True, err=True):
+                raise click.exceptions.Exit(1) from None
+    emit(result, as_json, lambda r: f"{r.message}" + (f" ({r.commit[:7]})" if r.commit else ""))
+
+
+@main.command()
+@click.argument("key")
 @json_option
 @pass_state
 def forget(state: State, key: str, as_json: bool) -> None:
@@ -183,6 +217,9 @@ def import_(state: State, file: IO[str], as_json: bool) -> None:
 def export(state: State, archived: bool, as_json: bool) -> None:
     """Print every record as JSONL (or a JSON array with --json), ready for 'brain import'."""
     records = state.brain().export(archived=archived)
+    for record in records:
+        if "unreadable" in record:
+            warn(f"{record['unreadable']} (exported as its raw text)")
     if as_json:
         click.echo(json.dumps(records, indent=2, ensure_ascii=False))
         return

@@ -214,9 +214,13 @@ def _status_text(s: Any) -> str:
         + (f" ({waits})" if (waits := _waiting_text(s.waiting_sessions)) else ""),
         f"consolidate  last {last('consolidate')}; {s.raw_pending} raw memories pending "
         f"(threshold {s.consolidation_threshold})",
-        f"memory       {s.records} records, {s.archived} archived, "
+        f"memory       {s.records} records"
+        + (f" ({len(s.unreadable)} unreadable)" if s.unreadable else "")
+        + f", {s.archived} archived, "
         f"raw_memories.md {s.raw_bytes} bytes",
     ]
+    for problem in s.unreadable:
+        lines.append(f"unreadable   {problem}")
     for session, failure in s.failed_sessions.items():
         lines.append(
             f"failed       {session}: {failure.get('reason')} "

@@ -80,15 +80,16 @@ class HandEditError(BrainError):
     """A write would replace or delete a record file with edits git does not have."""
 
     def __init__(self, home: Path, rel: str, how: str) -> None:
-        git = f"git -C {home}"
+        key = Path(rel).stem
         if how == "untracked":
             problem = f"{rel} is not in the memory's history yet (written by hand?)"
-            hint = f"commit it ({git} add {rel} && {git} commit -m 'hand-written record') "
-            hint += "or remove it, then retry"
+            hint = f"'brain edit {key}' checks it and commits it (or delete the file), then retry"
         else:
             problem = f"{rel} has changes that are not committed (edited by hand?)"
-            hint = f"commit them ({git} commit -m 'hand edit' -- {rel}) or discard them "
-            hint += f"({git} checkout -- {rel}), then retry"
+            hint = (
+                f"'brain edit {key}' checks your edit and commits it ('brain edit {key} "
+                "--discard' puts back the committed version), then retry"
+            )
         super().__init__(f"{problem}; nothing was written", hint=hint)
 
 

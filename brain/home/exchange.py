@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.errors import BrainError
 from brain.home.checks import redacted
@@ -106,9 +107,16 @@ def _decoded(lines: Iterable[str], origin: str) -> Iterator[str]:
             raise ImportLineError(origin, number, "not UTF-8 text (binary data?)") from None
 
 
-def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
+class RawFile(NamedTuple):
+    """A record file exported as it was because it could not be read."""
+
+    key: str
+    text: str
+
+
+def parse_lines(lines: Iterable[str], origin: str) -> list[Record | RawFile]:
     """Parse and validate every line first, so a bad line imports nothing."""
-    records = []
+    records: list[Record | RawFile] = []
     for number, text in enumerate(_decoded(lines, origin), 1):
         if not text.strip():
             continue
@@ -116,6 +124,13 @@ def parse_lines(lines: Iterable[str], origin: str) -> list[Record]:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ImportLineError(origin, number, f"invalid JSON ({exc.msg})") from None
+        if isinstance(obj, dict) and isinstance(obj.get("raw"), str) and "unreadable" in obj:
+            try:
+                key = validate_new_key(str(obj.get("key") or ""))
+            except BrainError as exc:
+                raise ImportLineError(origin, number, str(exc)) from None
+            records.append(RawFile(key, obj["raw"]))
+            continue
         records.append(_record_from(obj, origin, number))
     return records
 
@@ -128,14 +143,19 @@ def import_records(
     Every line is validated before anything is written, so a bad line imports nothing.
     ``progress`` hears how many of the records that change something are staged, of all.
     """
-    records = parse_lines(lines, origin)
-    if not records:
+    parsed = parse_lines(lines, origin)
+    if not parsed:
         return ImportResult(0, 0, (), None)
     superseded = 0
     touched: dict[str, None] = {}
     with home.transaction() as tx, tx.hand_edits_known():
-        records = [r for r in records if not _already_there(home, r)]
-        if not records:
+        raws = [r for r in parsed if isinstance(r, RawFile) and _raw_missing(home, r)]
+        records = [r for r in parsed if isinstance(r, Record) and not _already_there(home, r)]
+        for raw in raws:
+            # Put back as it was exported (secrets redacted): the person fixes it with
+            # 'brain edit KEY', as on the machine it came from.
+            touched.update(dict.fromkeys(tx.stage_raw(raw.key, redact(raw.text))))
+        if not records and not raws:
             return ImportResult(0, 0, (), None)
         for done, record in enumerate(records, 1):
             staged = tx.stage(record, sync=False)
@@ -144,7 +164,7 @@ def import_records(
             if progress is not None:
                 progress(done, len(records))
         os.sync()  # one flush for the batch instead of one per file
-        keys = tuple(dict.fromkeys(r.key for r in records))
+        keys = tuple(dict.fromkeys([*(r.key for r in records), *(r.key for r in raws)]))
         message = f"import: {len(keys)} records" + (
             f", {superseded} superseded" if superseded else ""
         )
@@ -157,6 +177,11 @@ def import_records(
             origin=origin,
         )
     return ImportResult(len(keys), superseded, keys, sha)
+
+
+def _raw_missing(home: Home, raw: RawFile) -> bool:
+    """Whether an unreadable file's key has no file in the home (live or archived)."""
+    return not any(home.record_path(raw.key, archived=a).exists() for a in (False, True))
 
 
 def _already_there(home: Home, record: Record) -> bool:
@@ -177,9 +202,23 @@ def _already_there(home: Home, record: Record) -> bool:
 
 
 def export_records(home: Home, *, archived: bool = False) -> list[dict[str, Any]]:
-    """Every readable record as a dict (frontmatter fields plus ``body``)."""
+    """Every record as a dict (frontmatter fields plus ``body``).
+
+    A file that cannot be read is exported too, as its raw text: ``{"key", "raw",
+    "unreadable"}`` (the problem), so a backup made with export loses nothing, and
+    ``brain import`` puts the file back as it was.
+    """
+    from brain.home.files import read_text
+    from brain.home.records import Problem
+
     out = []
     for item in home.records(archived=archived):
         if isinstance(item, Record):
             out.append(item.to_dict())
+        elif isinstance(item, Problem):
+            path = home.path / item.path
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                raw = read_text(path)
+                problem = item.message.replace(f"{home.path}{os.sep}", "")
+                out.append({"key": path.stem, "unreadable": problem, "raw": raw})
     return out

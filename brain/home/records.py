@@ -39,7 +39,7 @@ class RecordFormatError(BrainError):
 
     def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
         where = f"{path}:{line}" if line else str(path)
-        super().__init__(f"{where}: {problem}", hint="fix the file by hand or 'git checkout' it")
+        super().__init__(f"{where}: {problem}", hint=f"fix it with 'brain edit {path.stem}'")
         self.path = path
         self.line = line
 

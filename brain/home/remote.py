@@ -35,6 +35,8 @@ class SyncResult:
     head: str | None
     message: str
     resolved: tuple[str, ...] = ()
+    # Hand edits of records found before merging: committed, or why one was not.
+    hand_edits: tuple[str, ...] = ()
 
 
 class RemoteError(BrainError):
@@ -118,17 +120,28 @@ def _default_branch(home: Home, remote: str) -> None:
 def pull(home: Home, name: str = "origin") -> SyncResult:
     """Fetch and merge the remote's history, settling conflicts by brain's rules."""
     remote = _remote(home, name)
+    edits = _take_hand_edits(home)
     with home.transaction():
         before = home.repo.head()
         resolved = _pull(home, remote)
         after = home.repo.head()
     message = "already up to date" if after == before else f"merged {remote}/{BRANCH}"
-    return SyncResult("pull", remote, after, message, tuple(resolved))
+    return SyncResult("pull", remote, after, message, tuple(resolved), edits)
+
+
+def _take_hand_edits(home: Home) -> tuple[str, ...]:
+    """Commit the person's hand edits of records before a merge could trip on them."""
+    from brain.home.edit import commit_hand_edits
+
+    done, unreadable = commit_hand_edits(home)
+    lines = [f"committed hand edit of {key}" for key in done.keys]
+    return (*lines, *(f"not committed: {line}" for line in unreadable))
 
 
 def sync(home: Home, name: str = "origin") -> SyncResult:
     """Pull (merging and settling), then push: one command, safe from a hook or cron."""
     remote = _remote(home, name)
+    edits = _take_hand_edits(home)
     resolved: list[str] = []
     with home.transaction():
         before = home.repo.head()
@@ -145,7 +158,7 @@ def sync(home: Home, name: str = "origin") -> SyncResult:
     message = f"{merged} {BRANCH} with {remote}" + (
         f"; settled {len(resolved)} conflict{'s' if len(resolved) != 1 else ''}" if resolved else ""
     )
-    return SyncResult("sync", remote, after, message, tuple(resolved))
+    return SyncResult("sync", remote, after, message, tuple(resolved), edits)
 
 
 def _pull(home: Home, remote: str) -> list[str]:

@@ -119,6 +119,9 @@ class Transaction:
         # of many writes (None: look per write).
         self._written: set[str] = set()
         self._hand_edits: dict[str, str] | None = None
+        # Hand-edited files this write commits as they are: never put back to HEAD's
+        # version, so a failed or killed write leaves the person's text where it was.
+        self._taken: set[str] = set()
 
     @property
     def written(self) -> frozenset[str]:
@@ -155,6 +158,17 @@ class Transaction:
         self._written.update(touched)
         superseded = old[0].id if old and old[0].id != record.id else None
         return Staged(record, superseded, tuple(touched))
+
+    def stage_raw(self, key: str, text: str) -> tuple[str]:
+        """Write ``text`` as the file of record ``key`` as it is, unparsed (an unreadable
+        record coming back from an export); commit nothing. Returns its path."""
+        path = record_path(self.path, key)
+        self.refuse_hand_edits(path)
+        rel = self.rel(path)
+        self.note([rel])
+        atomic_write(path, text, tmp_dir=self.state)
+        self._written.add(rel)
+        return (rel,)
 
     def stage_move(self, key: str, *, archive: bool, reason: str | None = None) -> Staged:
         """Move a record into (or out of) ``archive/``; commit nothing.
@@ -201,6 +215,10 @@ class Transaction:
 
     # -- hand edits ------------------------------------------------------------------
 
+    def take_over(self, rel: str) -> None:
+        """Commit the person's edit of ``rel`` with this write instead of refusing it."""
+        self._taken.add(rel)
+
     @contextlib.contextmanager
     def hand_edits_known(self) -> Iterator[None]:
         """Look for hand edits once for a run of many writes (an import)."""
@@ -213,7 +231,8 @@ class Transaction:
     def refuse_hand_edits(self, *paths: Path) -> None:
         """Refuse to replace, move or delete a record file the person edited by hand
         and did not commit: files are the truth, and that text is nowhere else."""
-        rels = [r for p in paths if p.exists() and (r := self.rel(p)) not in self._written]
+        done = self._written | self._taken
+        rels = [r for p in paths if p.exists() and (r := self.rel(p)) not in done]
         known = self._hand_edits
         edited = (
             {r: known[r] for r in rels if r in known}
@@ -238,7 +257,8 @@ class Transaction:
         journal_path = self.path / journal.JOURNAL
         size = journal_path.stat().st_size if journal_path.exists() else 0
         before = self.repo.head()
-        self.note(paths)
+        ours = [p for p in paths if p not in self._taken]
+        self.note(ours)
         folded = uses.take_pending_uses(self)
         if folded:
             journal.append(self.path, "recall", uses=folded)
@@ -246,7 +266,7 @@ class Transaction:
         try:
             sha = self.repo.commit([*paths, journal.JOURNAL], message)
         except BrainError:
-            restore_paths(self.path, self.repo, paths)
+            restore_paths(self.path, self.repo, ours)
             with journal_path.open("r+b") as fh:
                 fh.truncate(size)
             uses.note_uses(self, [p for p, n in folded.items() for _ in range(n)])

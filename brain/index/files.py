@@ -34,12 +34,24 @@ def is_indexed(rel: str) -> bool:
 
 
 def file_docs(rel: str, text: str) -> list[Doc]:
-    """The documents one home file contributes (an unreadable record contributes none)."""
+    """The documents one home file contributes (an unreadable record: its raw text)."""
     if rel.startswith("memories/"):
         try:
             record = parse(text, Path(rel))
-        except (RecordFormatError, BrainError):
-            return []
+        except (RecordFormatError, BrainError) as exc:
+            # Still found, as the text it is, and saying why it cannot be read.
+            stem = Path(rel).stem
+            problem = str(exc).removeprefix(f"{rel}:").lstrip("0123456789: ")
+            return [
+                Doc(
+                    path=rel,
+                    kind="record",
+                    key=stem,
+                    type="unreadable",
+                    description=f"cannot be read: {problem}",
+                    body=text,
+                )
+            ]
         return [
             Doc(
                 path=rel,
