@@ -43,10 +43,12 @@ def test_a_slip_of_the_shell_is_no_lesson_and_output_filters_are_not_the_command
         ("npm run build", "Exit code: 0\nbuilt"),
         ("bun lint", "Exit code 1\nError: unrecognized subcommand 'lint'"),
         ("bun run lint", "Exit code: 0\nok"),
-        ("go test ./... 2>&1 | grep -v '^ok'", "Exit code: 0\n"),
+        ("go test ./... 2>&1 | grep -v '^ok'", "Exit code: 0\n"),  # filtered: not a run of it
         ("go test ./...", "Exit code: 0\nok"),
     )
-    described = [(m.type, m.description) for m in extract(session).memories]
+    assert extract(session).memories == ()
+    again = _session(("go test ./...", "Exit code: 0\nok"), ("go test ./...", "Exit code: 0\nok"))
+    described = [(m.type, m.description) for m in extract(again).memories]
     assert described == [("fact", "Tests: `go test ./...`")]
 
 
@@ -227,3 +229,100 @@ def test_a_statement_about_a_pronoun_carries_the_sentence_before_it() -> None:
         _session(("user", "Docs are generated. Never edit docs/api by hand."))
     ).memories
     assert alone.body == "Never edit docs/api by hand."
+
+
+# a runbook line is a command as typed whose every run passed ------------------------------
+
+
+def test_a_filtered_command_is_not_the_command_nor_one_with_another_filter() -> None:
+    """Two runs of a type check, each piped through a different filter, the first showing
+    an error: not "passed 2 times", and not one command."""
+    session = _session(
+        (
+            "bun tsc --noEmit -p apps/web/tsconfig.json 2>&1 | grep -E 'error' | head -20",
+            "apps/web/src/page.tsx(12,7): error TS2339: Property 'id' does not exist",
+        ),
+        (
+            "bun tsc --noEmit -p apps/web/tsconfig.json 2>&1 | grep -c error | head -1",
+            "0",
+        ),
+    )
+    assert extract(session).memories == ()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npm test || true",
+        "npm test; echo done",
+        "npm run build > /tmp/build.log",
+        "npm run dev &",
+        "for p in a b; do npm test; done",
+        "npm test 2>&1 | grep -v '^ok'",
+    ],
+)
+def test_a_command_whose_failure_or_output_is_hidden_is_not_the_runbook(command: str) -> None:
+    assert extract(_session((command, "Exit code: 0\nok"), (command, "ok"))).memories == ()
+
+
+def test_output_cut_for_display_is_still_the_commands_own() -> None:
+    session = _session(
+        ("cd web && npm test 2>&1 | tail -5", "Exit code: 0\nTests: 12 passed"),
+        ("npm test < /dev/null", "Exit code: 0\nTests: 12 passed"),
+    )
+    (memory,) = extract(session).memories
+    assert memory.description == "Tests: `npm test`"
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        "src/a.ts(3,4): error TS2339: Property 'x' does not exist on type 'Y'.",
+        " FAIL  src/cart.test.ts\n  ● adds an item",
+        "Error: Cannot find module './config'",
+        "TypeError: undefined is not a function",
+        "npm ERR! code ELIFECYCLE",
+        "Process exited with code 2",
+    ],
+)
+def test_a_command_that_failed_once_is_not_the_runbook(result: str) -> None:
+    session = _session(
+        ("npm run check:all", "Exit code: 0\nok"),
+        ("npm test", result),
+        ("npm test", "Exit code: 0\nTests: 12 passed"),
+        ("npm test", "Exit code: 0\nTests: 12 passed"),
+    )
+    assert [m.type for m in extract(session).memories] == []
+
+
+def test_a_passing_summary_that_counts_no_failure_is_a_pass() -> None:
+    ok = "test result: ok. 5 passed; 0 failed; 0 ignored"
+    (memory,) = extract(_session(("cargo test", ok), ("cargo test", ok))).memories
+    assert memory.description == "Tests: `cargo test`"
+
+
+@pytest.mark.parametrize(
+    ("command", "named"),
+    [
+        ("bun tsc --noEmit -p apps/web/tsconfig.json", "Typecheck"),
+        ("npx tsc --noEmit", "Typecheck"),
+        ("uv run mypy brain", "Typecheck"),
+        ("pnpm typecheck", "Typecheck"),
+        ("cargo check --workspace", "Typecheck"),
+        ("npm run lint", "Lint"),
+        ("cargo clippy", "Lint"),
+        ("uv run ruff check .", "Lint"),
+        ("npm run build", "Build"),
+        ("pnpm dev", "Run"),
+        ("go test ./...", "Tests"),
+    ],
+)
+def test_a_runbook_line_is_named_by_what_the_command_does(command: str, named: str) -> None:
+    runs = [(command, "Exit code: 0\nok")] * 2
+    (memory,) = extract(_session(*runs)).memories
+    assert memory.description == f"{named}: `{command}`"
+
+
+def test_a_command_no_kind_names_is_not_named_at_all() -> None:
+    runs = [("npm run check", "Exit code: 0\nok")] * 2
+    assert extract(_session(*runs)).memories == ()

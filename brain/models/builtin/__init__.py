@@ -31,12 +31,10 @@ from brain.home.redact import redact
 from brain.home.scope import project_name
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
-from brain.models.builtin.agreed import agreed
-from brain.models.builtin.asked import asked
-from brain.models.builtin.choice import choices
+
+# The readers by module, so that ``brain.models.builtin.runbook`` stays the module.
+from brain.models.builtin import agreed, asked, choice, recorded, runbook
 from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
-from brain.models.builtin.recorded import recorded
-from brain.models.builtin.runbook import runbook
 from brain.models.builtin.said import candidates, human_turns, one_line
 from brain.models.safety import states_credential, unsafe
 from brain.models.schema import MAX_MEMORIES, Candidate, Consolidation, Extraction
@@ -97,21 +95,21 @@ def extract(transcript: Transcript) -> Extraction:
     tags = (f"project:{project}",) if project else ()
     best = _said(transcript, tags)
     tier = dict.fromkeys(best, 0)
-    for memory in choices(transcript, tags):
+    for memory in choice.choices(transcript, tags):
         tier.setdefault(memory.key, 1)
         best.setdefault(memory.key, memory)
-    for memory in recorded(transcript, tags):
+    for memory in recorded.recorded(transcript, tags):
         tier.setdefault(memory.key, 1)
         best.setdefault(memory.key, memory)
-    for memory in asked(transcript, tags):
+    for memory in asked.asked(transcript, tags):
         tier.setdefault(memory.key, 1)
         best.setdefault(memory.key, memory)
     heard = {line for memory in best.values() for line in memory.evidence}
-    for turn, memory in agreed(transcript, tags):
+    for turn, memory in agreed.agreed(transcript, tags):
         if turn.lines not in heard:  # a rule already heard in that turn says it
             tier.setdefault(memory.key, 1)
             best.setdefault(memory.key, memory)
-    for memory in runbook(transcript, tags):
+    for memory in runbook.runbook(transcript, tags):
         tier.setdefault(memory.key, 2)
         best.setdefault(memory.key, memory)
     seen = {key: n for n, key in enumerate(best)}

@@ -1,13 +1,22 @@
 """What the tools did: the project's runbook and its lessons, mined from shell calls.
 
-A session's shell calls are paired with their results (in order, per tool). A call
-that builds, tests, lints or runs the project through a known runner (npm, pnpm,
-cargo, pytest, make, mix ...) and succeeded in two turns or more becomes a ``fact``:
-"Tests: `cargo test --workspace`", with the package manager it implies and the lines
-it ran on. A command that failed, then passed after something changed, becomes a
-``lesson`` naming the first error line and what changed in between. One success is
-not a runbook and one failure is not a lesson; a command or an error line carrying a
-secret is never kept.
+A session's shell calls are paired with their results (in order, per tool). A call that
+builds, tests, type-checks, lints or runs the project through a known runner (npm, pnpm,
+cargo, pytest, make, mix ...) and passed in two turns or more, and never failed, becomes a
+``fact`` named by what it does: "Tests: `cargo test --workspace`", "Typecheck: `tsc
+--noEmit`", with the package manager it implies and the lines it ran on. A command that
+failed, then passed after something changed, becomes a ``lesson`` naming the first error
+line and what changed in between. One success is not a runbook and one failure is not a
+lesson; a command or an error line carrying a secret is never kept.
+
+Only a command as typed is read. Its leading ``cd DIR &&``, a ``2>&1`` and a ``< /dev/null``
+change nothing it does, and its output cut for display (``| tail -5``, ``| head -50``) is
+still its own output. A command whose output is filtered (``| grep ...``, ``| sed``), whose
+failure is hidden (``|| true``, ``; echo $?``) or sent elsewhere (``> log``), or that runs in
+a loop, is another command: what it printed says nothing of the command's runs, so it is
+never kept nor counted with the command. A run failed when its result says so
+(``FAILED_SIGNS`` in :mod:`brain.models.builtin.tables`: a non-zero exit, ``error TS2339``,
+``FAIL``, ``Error:``, ``npm ERR!`` ...).
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ from dataclasses import dataclass, field
 
 from brain.home.redact import redact
 from brain.models.builtin.said import key_of, one_line
-from brain.models.builtin.tables import KINDS, MANAGERS, RUNNERS
+from brain.models.builtin.tables import FAILED_SIGNS, KINDS, MANAGERS, RUNNERS
 from brain.models.safety import unsafe
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
@@ -27,18 +36,17 @@ from brain.sessions.sources.base import Transcript, Turn
 __all__ = ["runbook"]
 
 _COMMAND = re.compile(r'"(?:cmd|command)"\s*:\s*("(?:[^"\\]|\\.)*")')
-_FAILED = re.compile(
-    r"^(?:\[error\])|(?:exit code:?|exited with code)\s*[1-9]|\b[1-9]\d* (?:failed|errors?)\b"
-    r"|\berror(?:\[|:)|\bpanicked\b|\bFAILED\b|command timed out",
-    re.IGNORECASE | re.MULTILINE,
-)
+_FAILED = re.compile("|".join(FAILED_SIGNS), re.IGNORECASE | re.MULTILINE)
 _PASSED = re.compile(r"(?:exit code:?|exited with code)\s*0\b|^Script completed", re.I | re.M)
 _PENDING = re.compile(r"^Script running with cell ID", re.I)
-_NOISE = re.compile(
-    r"\s*(?:2>&1|\|\s*(?:head|tail|tee|sed|cat|less|grep|rg|findstr|select-string)\b.*"
-    r"|<\s*/dev/null)\s*$",
-    re.IGNORECASE,
-)
+# What changes nothing a command does, outside its quotes: a leading "cd DIR &&", "2>&1",
+# "< /dev/null"; and its output cut for display at the end: "| tail -5", "| head -n 50".
+_UNCHANGED = re.compile(r"\s*(?:2>&1|<\s*/dev/null)(?=\s|$)")
+_DISPLAY = re.compile(r"\s*\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?\s*$")
+# What makes the line another command: a pipe to a filter, "||", ";", a redirect, a job in
+# the background, a loop, a command substituted in backquotes.
+_ANOTHER = re.compile(r"[|;>`]|(?<!&)&(?!&)|^(?:for|while|until|if)\b")
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 _CD = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)+")
 _RUNNER = re.compile(rf"^(?:{'|'.join(RUNNERS)})\b")
 _KINDS = tuple((kind, re.compile(rf"\b(?:{'|'.join(words)})\b")) for kind, words in KINDS)
@@ -90,20 +98,36 @@ def _command(text: str) -> str | None:
     return command if isinstance(command, str) else None
 
 
-def _tidy(command: str) -> str:
-    command = " ".join(command.split())
-    command = _CD.sub("", command)
-    while (tidier := _NOISE.sub("", command)) != command:
-        command = tidier
-    return command
+def _masked(command: str) -> str:
+    """``command`` with what its quotes hold blanked out, each character kept in place."""
+    return _QUOTED.sub(
+        lambda m: m.group(0)[0] + "_" * (len(m.group(0)) - 2) + m.group(0)[0], command
+    )
+
+
+def _cut(command: str, pattern: re.Pattern[str]) -> str:
+    """``command`` without what ``pattern`` finds outside its quotes."""
+    for found in reversed(list(pattern.finditer(_masked(command)))):
+        command = command[: found.start()] + command[found.end() :]
+    return command.strip()
+
+
+def _as_typed(command: str) -> str | None:
+    """The command as typed, without what changes nothing it does; None when the line is
+    another command (filtered, its failure hidden or its output sent elsewhere)."""
+    command = _CD.sub("", " ".join(command.split()))
+    command = _cut(command, _UNCHANGED)
+    while (shown := _cut(command, _DISPLAY)) != command:
+        command = shown
+    return None if _ANOTHER.search(_masked(command)) else command
 
 
 def _outcome(text: str) -> bool | None:
     """True when a result says the command passed, False when it failed, else None."""
     if _PENDING.match(text):
         return None
-    if _FAILED.search(text[:4000]):
-        return False
+    if _FAILED.search(text[:4000]) or _FAILED.search(text[-4000:]):
+        return False  # a test run's summary comes last
     return True if _PASSED.search(text[:400]) or text.strip() else None
 
 
@@ -136,7 +160,7 @@ def _calls(transcript: Transcript) -> Iterator[tuple[str, Turn, str, list[str]]]
         elif queue := pending.get(turn.tool or ""):
             command, call = queue.pop(0)
             yield command, call, turn.text, before
-            before.append(_tidy(command))
+            before.append(_as_typed(command) or command)
         elif turn.tool and _EDITS.search(turn.tool):
             before.append(f"edit:{turn.tool}")
 
@@ -177,12 +201,12 @@ def _lesson(run: _Run, fixes: list[str], tags: tuple[str, ...], line: tuple[int,
 def _history(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, _Run]:
     runs: dict[str, _Run] = {}
     for command, call, result, before in _calls(transcript):
-        tidy, passed = _tidy(command), _outcome(result)
-        if not _parts(tidy) or passed is None or _ONE_OFF.search(tidy):
+        typed, passed = _as_typed(command), _outcome(result)
+        if typed is None or not _parts(typed) or passed is None or _ONE_OFF.search(typed):
             continue
-        if _kind(tidy) not in ("Build", "Run") and _NAMED_FILES.search(tidy):
+        if _kind(typed) not in ("Build", "Run") and _NAMED_FILES.search(typed):
             continue
-        run = runs.setdefault(tidy, _Run(tidy))
+        run = runs.setdefault(typed, _Run(typed))
         if passed:
             if run.failed_at is not None and run.lesson is None:
                 _lesson(run, before[run.failed_at :], tags, call.lines)
@@ -193,14 +217,15 @@ def _history(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, _Run]:
 
 
 def runbook(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
-    """The commands that built, tested, linted or ran the project, and their lessons."""
+    """The commands that built, tested, type-checked, linted or ran the project, and their
+    lessons."""
     runs = _history(transcript, tags)
     seen: set[str] = set()
     for run in runs.values():
         if run.lesson is not None:
             yield run.lesson
-        if len(run.passed) < _MIN_SUCCESSES:
-            continue
+        if len(run.passed) < _MIN_SUCCESSES or run.failed_at is not None:
+            continue  # a runbook line is a command whose every run passed
         for part in _parts(run.command):
             kind = _kind(part)
             if kind is None or part in seen or unsafe(part):

@@ -8,13 +8,14 @@ Nothing here runs: each table is read by one module of the package, which says h
   or "in this repo"); ``what`` is the part a description is made of. Order matters: the
   first row that matches a statement classifies it. ``REPEAT_ONLY`` names the rows that
   need a word that makes them last or a second turn, ``NEEDS`` the words a row needs.
-- The runbook's programs and what each kind of command is called
+- The runbook's programs, what each kind of command is called, and what says a run failed
   (:mod:`brain.models.builtin.runbook`).
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "FAILED_SIGNS",
     "IMPERATIVE",
     "KINDS",
     "KEY_STOP",
@@ -242,15 +243,27 @@ RUNNERS = (
     "mix", "gradle", r"\./gradlew", "mvn", "dotnet", "forge", "anchor", "hardhat", "ruff", "mypy",
     "tsc", "eslint", "prettier", "bundle", "rake", "composer", "cmake", "ctest", "bazel",
 )
-# What a command does, by the first of these words (patterns) it holds.
+# What a command does, by the first of these words (patterns) it holds: `tsc --noEmit` and
+# `mypy` check types, they do not lint. A command none names (`npm run check`) is not kept.
 KINDS = (
     ("Tests", ("test", "tests", "pytest", "vitest", "jest", "mocha", "rspec", "ctest", "tox",
                "nox")),
-    ("Lint", ("lint", "clippy", "ruff", "eslint", "flake8", "pylint", "mypy", "tsc", "typecheck",
-              "check", "prettier")),
+    ("Typecheck", ("tsc", "vue-tsc", "mypy", "pyright", "typecheck", "type-check", "check-types",
+                   "svelte-check", r"cargo\s+check")),
+    ("Lint", ("lint", "clippy", "ruff", "eslint", "flake8", "pylint", "biome", "prettier",
+              "golangci-lint", r"go\s+vet")),
     ("Build", ("build", "compile")),
     ("Run", ("dev", "serve", "server", "start", r"run\s+-p", r"phx\.server", "runserver",
              "preview")),
+)
+# What says a run failed, anywhere in its result (patterns, case ignored unless marked):
+# a non-zero exit, an error the tool marked, a count of failures, a compiler's or a
+# runtime's error line, a test runner's FAIL line.
+FAILED_SIGNS = (
+    r"^\[error\]", r"(?:exit code:?|exited with code|exit status)\s*[1-9]",
+    r"\b[1-9]\d* (?:failed|failing|errors?)\b", r"\berror(?:\[|:)", r"\berror TS\d+",
+    r"(?-i:\w+Error:)", r"(?-i:^Error\b)", r"(?-i:\bFAIL\b)", r"(?-i:\bFAILED\b)", r"\bpanicked\b",
+    r"npm ERR!", r"\bELIFECYCLE\b", r"^Traceback \(most recent call last\)", r"command timed out",
 )
 # The package manager a command's first word names.
 MANAGERS = (
