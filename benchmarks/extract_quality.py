@@ -29,8 +29,10 @@ tune a rule, so a rule change shows there whether it generalises; ``holdout`` ha
 been tuned against; ``holdout2`` was blind once, then tuned on; ``holdout3``, from another
 project and person than every other set, was blind once, then tuned on; ``holdout4``,
 from three more people and projects, and ``holdout5``, from four more (six of its ten
-sessions typed in Chinese, four in Codex CLI), are the blind ones; ``dev2`` was labelled
-blind too, then used to learn new phrasings), and on ``all``. ``--model`` adds a
+sessions typed in Chinese, four in Codex CLI), are the blind ones; ``holdout6``, from
+three more (typed in Japanese and Chinese), is kept for a later blind score: leave it out
+with ``--without holdout6`` until then; ``dev2`` was labelled blind too, then used to learn
+new phrasings), and on ``all``. ``--model`` adds a
 configured model (``--fake`` serves one from a scripted server on 127.0.0.1: a plumbing
 check, not a quality figure). ``--speed`` times the builtin on a synthetic session of
 10,000 turns (median of five runs). ``--without SET`` (repeatable) leaves a set out, unread
