@@ -1,7 +1,8 @@
 """Extraction quality on labelled real sessions, and session recall on their questions.
 
 Usage: python benchmarks/extract_quality.py [--model NAME [--api-base URL]] [--fake]
-                                            [--speed] [--json] [--verbose] [--without SET]
+                                            [--input] [--speed] [--json] [--verbose]
+                                            [--without SET]
 
 The sessions in ``benchmarks/data/extract_quality/sessions/`` are real Claude Code, Codex
 CLI and Gemini CLI transcripts people published (see ``SOURCES.md`` there). For each,
@@ -9,6 +10,16 @@ CLI and Gemini CLI transcripts people published (see ``SOURCES.md`` there). For 
 are acceptable but not required (``ok``), those that must never be kept (``must_not``),
 and questions with the turns that answer them. A label is a set of regular expressions
 that must all match a memory's description and body.
+
+First, what phase 1 sends a language model (at the default ``extract_session_tokens``):
+- visible: ``keep`` labels whose expressions all match the text of the prompt, of all
+  ``keep`` labels (what a model cannot see, it cannot keep);
+- typed whole: typed turns shown whole, of all typed turns;
+- whole: sessions shown with nothing cut by the budget (a long tool output is still cut
+  to its head and tail);
+- tokens sent per session, median and p90 (estimated: instructions and session), and the
+  model calls per session.
+``--input`` prints only these.
 
 For every model it prints:
 - precision: memories matching a ``keep`` or ``ok`` label / memories proposed;
@@ -59,16 +70,20 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from brain.home.config import Config  # noqa: E402
 from brain.models.base import ExtractTask, ModelSettings  # noqa: E402
 from brain.models.budget import Budget  # noqa: E402
+from brain.models.phase1_text import shown_turns  # noqa: E402
 from brain.models.registry import get_model  # noqa: E402
 from brain.models.safety import unsafe  # noqa: E402
 from brain.models.schema import Candidate  # noqa: E402
+from brain.models.tokens import estimate_tokens  # noqa: E402
 from brain.sessions import sources  # noqa: E402
 from brain.sessions.sources.base import Transcript, Turn  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "extract_quality"
 EXISTING = "existing"
+SESSION_TOKENS = Config().extract_session_tokens
 
 
 @dataclass
@@ -150,11 +165,58 @@ def score(
     model = get_model(model_name, ModelSettings(api_base=api_base, timeout=60))
     results = {name: Score() for name in splits(labelled)}
     for session in labelled:
-        task = ExtractTask(session["transcript"], 20_000, 20_000, 2_000)
+        task = ExtractTask(session["transcript"], SESSION_TOKENS, 2_000)
         memories = model.extract(task, Budget(None)).memories
         for name in (split_of(session), "all"):
             _count(results[name], session, memories)
     return results
+
+
+def _quantile(values: list[int], q: float) -> int | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def phase1_input(
+    labelled: list[dict[str, Any]], budget: int = SESSION_TOKENS
+) -> dict[str, dict[str, Any]]:
+    """What phase 1 sends of each session at ``budget``, per split and over all: the keep
+    labels visible in it, the typed turns shown whole, the sessions shown whole, the
+    tokens sent and the calls made per session."""
+    names = splits(labelled)
+    rows: dict[str, list[tuple[int, int, int, int, int, int]]] = {n: [] for n in names}
+    for session in labelled:
+        transcript = session["transcript"]
+        messages = ExtractTask(transcript, budget, 2_000).messages()
+        sent = "\n".join(m["content"] for m in messages)
+        shown = shown_turns(transcript, budget)
+        visible = sum(1 for k in session["keep"] if _matches(k, sent))
+        row = (
+            visible,
+            len(session["keep"]),
+            shown.typed_whole,
+            shown.typed,
+            int(shown.whole),
+            estimate_tokens(sent),
+        )
+        for name in (split_of(session), "all"):
+            rows[name].append(row)
+    figures = {}
+    for name, got in rows.items():
+        keep = sum(r[1] for r in got)
+        typed = sum(r[3] for r in got)
+        tokens = [r[5] for r in got]
+        figures[name] = {
+            "visible": round(sum(r[0] for r in got) / keep, 3) if keep else None,
+            "typed_whole": round(sum(r[2] for r in got) / typed, 3) if typed else None,
+            "whole": f"{sum(r[4] for r in got)}/{len(got)}",
+            "tokens_median": _quantile(tokens, 0.5),
+            "tokens_p90": _quantile(tokens, 0.9),
+            "calls": 1.0 if got else None,
+        }
+    return figures
 
 
 def _count(result: Score, session: dict[str, Any], memories: list[Candidate]) -> None:
@@ -319,6 +381,7 @@ def main() -> None:
     parser.add_argument("--model", help="also score this configured model")
     parser.add_argument("--api-base", help="the configured model's endpoint")
     parser.add_argument("--fake", action="store_true", help="score a scripted local model")
+    parser.add_argument("--input", action="store_true", help="only what phase 1 sends")
     parser.add_argument("--speed", action="store_true", help="time 10,000 turns")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list misses and wrong memories")
@@ -348,8 +411,12 @@ def main() -> None:
             for name in splits(labelled)
         },
         "missing": missing,
+        "session_tokens": SESSION_TOKENS,
+        "input": phase1_input(labelled),
         "models": {},
     }
+    if args.input:
+        models = []
     for name, base in models:
         results = score(name, labelled, base)
         report["models"][name] = {split: r.figures() for split, r in results.items()}
@@ -360,7 +427,8 @@ def main() -> None:
                 "misses": seen.misses,
                 "wrong": seen.wrong,
             }
-    report["session_recall"] = session_recall(labelled)
+    if not args.input:
+        report["session_recall"] = session_recall(labelled)
     if args.speed:
         report["builtin_10k_turns_s"] = round(speed(), 3)
     if args.json:
@@ -382,6 +450,18 @@ def _print(report: dict[str, Any]) -> None:
             f"{len(report['missing'])} labelled sessions are not here (no licence to ship them; "
             "SOURCES.md says where to fetch them into local/)"
         )
+    print(f"what phase 1 sends (extract_session_tokens {report['session_tokens']}, estimated):")
+    print(
+        f"  {'set':<10}{'visible':>8}{'typed whole':>12}{'whole':>8}"
+        f"{'tokens median':>14}{'p90':>8}{'calls':>6}"
+    )
+    for split, f in report["input"].items():
+        print(
+            f"  {split:<10}{f['visible']!s:>8}{f['typed_whole']!s:>12}{f['whole']:>8}"
+            f"{f['tokens_median']!s:>14}{f['tokens_p90']!s:>8}{f['calls']!s:>6}"
+        )
+    if not report["models"]:
+        return
     header = f"{'model':<16}{'set':<10}{'proposed':>9}{'precision':>11}{'recall':>8}"
     print(f"{header}{'violations':>12}")
     for name, by_split in report["models"].items():
@@ -393,7 +473,7 @@ def _print(report: dict[str, Any]) -> None:
         for key in ("violations_seen", "misses", "wrong"):
             for line in by_split["all"].get(key, []):
                 print(f"  {key}: {line}")
-    for split, figures in report["session_recall"].items():
+    for split, figures in report.get("session_recall", {}).items():
         print(f"recall --sessions ({split}): {figures}")
     if "builtin_10k_turns_s" in report:
         print(f"builtin on 10,000 turns: {report['builtin_10k_turns_s']} s (median of 5)")

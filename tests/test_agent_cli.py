@@ -76,7 +76,7 @@ def bin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _task() -> ExtractTask:
     turns = (Turn("user", "run the tests with pnpm test", lines=(1, 1)),)
-    return ExtractTask(Transcript("claude", "s1", "/x.jsonl", "/src", turns=turns), 4000, 4000, 500)
+    return ExtractTask(Transcript("claude", "s1", "/x.jsonl", "/src", turns=turns), 8000, 500)
 
 
 def _claude(answer: object, **usage: int) -> dict[str, Any]:

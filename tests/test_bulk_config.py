@@ -104,6 +104,16 @@ def test_unknown_key_in_file_names_file_and_key(brain: Brain, home: Path) -> Non
     assert result.stderr.startswith(f"Error: {home}/brain.yaml: unknown key 'colour'; known keys:")
 
 
+def test_a_retired_key_in_the_file_says_what_took_its_place(brain: Brain, home: Path) -> None:
+    (home / "brain.yaml").write_text("trim_head_chars: 15000\n")
+    result = cli("config", "list")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {home}/brain.yaml: 'trim_head_chars' is no longer a setting; remove it; its "
+        "place is taken by extract_session_tokens (phase 1 now cuts a session to tokens)\n"
+    )
+
+
 def test_environment_beats_file(brain: Brain, monkeypatch: pytest.MonkeyPatch) -> None:
     cli("config", "set", "summary_token_limit", "100")
     monkeypatch.setenv("BRAIN_SUMMARY_TOKEN_LIMIT", "200")

@@ -36,6 +36,7 @@ TRANSCRIPT = Transcript(
         Turn(role="user", text="No, use uv not pip. Fix the webhook retries.", lines=(2, 2)),
         Turn(role="assistant", text="Looking at the retry loop.", lines=(3, 3)),
         Turn(role="tool", text="x" * 1000, tool="shell", lines=(4, 9)),
+        Turn(role="tool", text="y" * 5000, tool="shell", lines=(10, 10)),
     ),
 )
 
@@ -49,11 +50,22 @@ def test_extract_prompt_renders_the_session() -> None:
     assert "[L2-2] user:\nNo, use uv not pip. Fix the webhook retries." in text
     assert "[L1-1] user (injected, not typed by the person):" in text
     assert "[L4-9] tool shell:" in text
-    assert "x" * 1000 not in text  # tool output is cut
     assert "- project: /home/ana/damage-control" in text
     assert "- title: Fix webhook retries" in text
     assert "at most 5 memories" in text
     assert "{{" not in text and "{%" not in text
+
+
+def test_extract_messages_show_the_cut_turns_and_no_injected_text() -> None:
+    from brain.models.prompts import extract_messages
+
+    system, user = extract_messages(TRANSCRIPT, 64_000)
+    assert system["role"] == "system" and user["role"] == "user"
+    data = user["content"]
+    assert "No, use uv not pip. Fix the webhook retries." in data
+    assert "<environment_context>" not in data  # injected: left out
+    assert "x" * 1000 in data  # short tool output whole
+    assert "y" * 5000 not in data and "characters cut ...]" in data  # long output: head, tail
 
 
 def test_transcript_text_cannot_close_the_evidence_block() -> None:
@@ -154,7 +166,7 @@ def test_asset_path_prefers_the_packaged_folder(tmp_path: Path) -> None:
 def test_prompts_name_no_unknown_variables() -> None:
     # Every top-level variable a prompt reads is one its header comment documents.
     for name, documented in (
-        ("extract.md.j2", {"transcript", "turns", "max_memories", "tool_chars"}),
+        ("extract.md.j2", {"transcript", "turns", "max_memories"}),
         ("consolidate.md.j2", {"raw", "existing", "origins"}),
     ):
         source = (REPO / "prompts" / name).read_text()

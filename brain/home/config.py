@@ -44,11 +44,12 @@ class Config:
     consolidation_threshold: int = 5
     max_rollout_age_days: int = 30
     min_rollout_idle_hours: float = 1.0
+    # The most estimated tokens of one session phase 1 shows a model: every typed turn
+    # whole, the rest cut to fit. The labelled sessions in benchmarks/ fit whole at p90.
+    extract_session_tokens: int = 64_000
     # Harvest.
     min_idle_minutes: float = 10.0
     max_age_days: int = 30
-    trim_head_chars: int = 15_000
-    trim_tail_chars: int = 15_000
     # Recall.
     semantic: bool = False
     embedding_model: str | None = None
@@ -104,6 +105,7 @@ _POSITIVE = frozenset(
         "model_timeout",
         "max_tokens_per_run",
         "max_raw_memories_for_consolidation",
+        "extract_session_tokens",
     }
 )
 
@@ -165,7 +167,19 @@ def _convert(kind: str, value: Any) -> Any:
     return str(value)
 
 
+# Keys brain once read, with what took their place.
+RETIRED = {
+    "trim_head_chars": "extract_session_tokens (phase 1 now cuts a session to tokens)",
+    "trim_tail_chars": "extract_session_tokens (phase 1 now cuts a session to tokens)",
+}
+
+
 def _unknown(name: str, origin: str) -> ConfigError:
+    if name in RETIRED:
+        return ConfigError(
+            f"{origin}: {name!r} is no longer a setting",
+            hint=f"remove it; its place is taken by {RETIRED[name]}",
+        )
     return ConfigError(
         f"{origin}: unknown key {name!r}", hint=f"known keys: {', '.join(sorted(KNOWN))}"
     )

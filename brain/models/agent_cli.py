@@ -212,7 +212,7 @@ class AgentCliModel(PromptedModel):
             raise self._error(
                 f"no answer after {self.timeout:g}s",
                 "timeout",
-                "run it again; a smaller prompt (trim_head_chars, trim_tail_chars) answers sooner",
+                "run it again; a smaller prompt (extract_session_tokens) answers sooner",
             ) from exc
 
     def _failure(self, done: subprocess.CompletedProcess[str]) -> str:

@@ -55,21 +55,20 @@ class ExtractTask:
 
     Attributes:
         transcript: the normalised session.
-        head_chars: how much of the session's start a prompt keeps (``trim_head_chars``).
-        tail_chars: how much of its end (``trim_tail_chars``).
+        session_tokens: the most estimated tokens of the session a prompt shows
+            (``extract_session_tokens``; see :mod:`brain.models.phase1_text`).
         max_tokens: the answer's cap.
     """
 
     transcript: Transcript
-    head_chars: int
-    tail_chars: int
+    session_tokens: int
     max_tokens: int
 
     def messages(self) -> list[Message]:
         """The prompt, rendered only for the models that send one."""
         from brain.models.prompts import extract_messages
 
-        return extract_messages(self.transcript, self.head_chars, self.tail_chars)
+        return extract_messages(self.transcript, self.session_tokens)
 
 
 @dataclass(frozen=True, slots=True)

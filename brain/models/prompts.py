@@ -11,52 +11,18 @@ from dataclasses import replace
 
 from brain import assets
 from brain.home.redact import redact
+from brain.models.phase1_text import shown_turns
 from brain.models.schema import Candidate, ExistingRecord
-from brain.sessions.sources.base import Transcript, Turn
-from brain.sessions.text import trim_redacted
+from brain.sessions.sources.base import Transcript
 
 Message = dict[str, str]
 
 
-def prompt_turns(transcript: Transcript, head_chars: int, tail_chars: int) -> list[Turn]:
-    """The turns phase 1 shows a model: typed and tool turns, redacted, middle trimmed.
+def extract_messages(transcript: Transcript, session_tokens: int) -> list[Message]:
+    """The chat messages phase 1 sends for one session, its turns cut to ``session_tokens``
+    (:func:`brain.models.phase1_text.shown_turns`)."""
 
-    The same rules as ``harvest.phase1_text`` (injected text left out, secrets redacted,
-    head and tail kept), at turn granularity so the prompt keeps each turn's role and
-    source lines.
-    """
-
-    turns = [t for t in transcript.turns if not t.injected and t.text.strip()]
-    sizes = [len(t.text) for t in turns]
-    head: list[int] = []
-    used = 0
-    while len(head) < len(turns) and used + sizes[len(head)] <= head_chars:
-        used += sizes[len(head)]
-        head.append(len(head))
-    tail: list[int] = []
-    used = 0
-    i = len(turns) - 1
-    while i >= len(head) and used + sizes[i] <= tail_chars:
-        used += sizes[i]
-        tail.insert(0, i)
-        i -= 1
-    keep = head + tail
-    if not keep and turns:  # one huge turn: cut inside it
-        keep = [0]
-    out = []
-    for n in keep:
-        turn = turns[n]
-        out.append(replace(turn, text=trim_redacted(turn.text, head_chars, tail_chars)))
-        if n == len(head) - 1 and tail and tail[0] > n + 1:
-            cut = sum(sizes[n + 1 : tail[0]])
-            out.append(Turn("user", f"[... {cut} characters cut ...]", summary=True, lines=(0, 0)))
-    return out
-
-
-def extract_messages(transcript: Transcript, head_chars: int, tail_chars: int) -> list[Message]:
-    """The chat messages phase 1 sends for one session."""
-
-    turns = prompt_turns(transcript, head_chars, tail_chars)
+    turns = list(shown_turns(transcript, session_tokens).turns)
     # The tool's own title (often the first prompt) and the paths come from the raw file.
     transcript = replace(
         transcript,

@@ -3,8 +3,8 @@
 ``brain harvest --since 180d --dry-run`` shows what reading a person's history would
 bring in; this says what phase 1 would then cost with the configured ``extract_model``:
 nothing for the built-in rules, the prompt tokens (and a price, where the provider has
-one) for any other model. Each session's prompt is at most its trimmed head and tail,
-so its size is bounded by the transcript file and ``trim_head_chars + trim_tail_chars``.
+one) for any other model. Each session's prompt shows at most ``extract_session_tokens``
+of it, so its size is bounded by the transcript file and that budget.
 """
 
 from __future__ import annotations
@@ -49,11 +49,11 @@ class ExtractionEstimate:
     offline: bool
 
 
-def _sized(chars: int, head: int, tail: int) -> ExtractTask:
+def _sized(chars: int, session_tokens: int) -> ExtractTask:
     """A stand-in task whose prompt is as long as a session of ``chars`` characters."""
     turn = Turn("user", "word " * (chars // 5), lines=(1, 1))
     return ExtractTask(
-        Transcript("brain", "estimate", "-", turns=(turn,)), head, tail, EXTRACT_MAX_TOKENS
+        Transcript("brain", "estimate", "-", turns=(turn,)), session_tokens, EXTRACT_MAX_TOKENS
     )
 
 
@@ -63,15 +63,16 @@ def estimate_extraction(home: Home, refs: Sequence[SessionRef]) -> ExtractionEst
     model = get_model(config.extract_model, ModelSettings(api_base=config.model_api_base))
     if model.offline:
         return ExtractionEstimate(model.name, len(refs), 0, 0, 0.0, True)
-    head, tail = config.trim_head_chars, config.trim_tail_chars
+    budget = config.extract_session_tokens
     seen: dict[int, Estimate] = {}  # most long sessions hit the cap: estimate each size once
     tokens = answers = 0
     cost: float | None = 0.0
     for ref in refs:
         path = Path(ref.path)
-        chars = min(path.stat().st_size if path.is_file() else 0, head + tail)
+        # The stand-in's text is estimated at four characters a token.
+        chars = min(path.stat().st_size if path.is_file() else 0, budget * 4)
         if chars not in seen:
-            seen[chars] = model.estimate(_sized(chars, head, tail))
+            seen[chars] = model.estimate(_sized(chars, budget))
         one = seen[chars]
         tokens, answers = tokens + one.prompt_tokens, answers + one.max_completion_tokens
         cost = None if cost is None or one.cost is None else cost + one.cost

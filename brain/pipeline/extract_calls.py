@@ -26,10 +26,7 @@ EXTRACT_MAX_TOKENS = 2_000
 
 
 def task_for(home: Home, transcript: Transcript) -> ExtractTask:
-    config = home.config
-    return ExtractTask(
-        transcript, config.trim_head_chars, config.trim_tail_chars, EXTRACT_MAX_TOKENS
-    )
+    return ExtractTask(transcript, home.config.extract_session_tokens, EXTRACT_MAX_TOKENS)
 
 
 @dataclass

@@ -3,7 +3,7 @@
 Transcripts stay where their tools left them. What the home gets is this machine's
 watermarks (``harvest/<machine>-<source>.json``): per transcript, how far it was read
 and the session's metadata. The extract phase reads sessions through the session
-inbox (``harvested_sessions``, ``load_transcript``, ``phase1_text``); recall gets one
+inbox (``harvested_sessions``, ``load_transcript``); recall gets one
 search document per typed turn through ``brain.index.sync``.
 
 A run that finds nothing new costs one ``stat`` per transcript and makes no commit.

@@ -1,7 +1,9 @@
-"""Turning a transcript into text: the phase 1 input and the episodic recall documents.
+"""Turning a transcript into text: the episodic recall documents, and the pieces phase 1
+uses (the typed turns, a redacted cut).
 
-Both are redacted here, so no caller can forget to: a secret typed into a session
-never reaches a model prompt or the search index.
+Everything is redacted here, so no caller can forget to: a secret typed into a session
+never reaches the search index. What phase 1 sends a model is
+:mod:`brain.models.phase1_text`, redacted there.
 """
 
 from __future__ import annotations
@@ -26,50 +28,12 @@ from brain.sessions.watermarks import (
 if TYPE_CHECKING:
     from brain.home.home import Home
 
-TOOL_CHARS = 300
 DOC_BODY_CHARS = 4_000
 CONTEXT_CHARS = 300
 TAIL_CHARS = 1_000  # the end of a long turn read for the questions it asks
 # Extra characters redacted on each side of a cut, so a secret straddling the cut
 # is seen whole by the redactor before the text is trimmed.
 _MARGIN = 2_000
-
-
-def render_turn(turn: Turn, *, tool_chars: int = TOOL_CHARS) -> str:
-    """One turn as ``[L12-L15] role: text``; only shortened tool text is redacted here."""
-    first, last = turn.lines
-    where = f"[L{first}]" if first == last else f"[L{first}-L{last}]"
-    text = turn.text.strip()
-    if turn.summary:
-        return f"{where} summary of earlier turns (compacted): {text}"
-    if turn.role == "tool":
-        # Redacted in context: a cut through a secret must not hide it from the redactor.
-        short = " ".join(redact_slice(text, 0, tool_chars, _MARGIN).split())
-        if len(text) > tool_chars:
-            short += f" [... {len(text) - tool_chars} characters cut ...]"
-        return f"{where} tool({turn.tool or '?'}): {short}"
-    return f"{where} {turn.role}: {text}"
-
-
-def phase1_text(
-    transcript: Transcript, *, head_chars: int = 15_000, tail_chars: int = 15_000
-) -> str:
-    """The transcript as phase 1 reads it: rendered, trimmed, redacted.
-
-    Injected text (system reminders, environment context) is left out; compaction
-    summaries are kept and marked; tool calls and results are shortened to a line.
-
-    Args:
-        transcript: a whole session (see ``load_transcript``).
-        head_chars: characters kept from the start.
-        tail_chars: characters kept from the end.
-
-    Returns:
-        Lines like ``[L12-L15] user: ...``; when longer than ``head_chars +
-        tail_chars`` the middle is replaced by ``[... N characters cut ...]``.
-    """
-    text = "\n".join(render_turn(t) for t in transcript.turns if not t.injected)
-    return trim_redacted(text, head_chars, tail_chars)
 
 
 def trim_redacted(text: str, head_chars: int, tail_chars: int) -> str:
@@ -121,7 +85,7 @@ def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
         turns' text as low-weight context, and the question a turn answers.
     """
     picked = [(n, t) for n, t in enumerate(transcript.turns, 1) if _doc_worthy(t)]
-    # Redacted in context before the cap, for the same reason as in ``render_turn``.
+    # Redacted in context before the cap: a cut through a secret must not hide it.
     texts = [_head(t.text.strip()) for _, t in picked]
     asked = questions_answered(
         [(t.role, _with_tail(t, text)) for (_, t), text in zip(picked, texts, strict=True)]
