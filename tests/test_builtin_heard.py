@@ -104,7 +104,7 @@ def test_task_requests_and_questions_stay_out() -> None:
         ("Yes let's do small.en", ("decision", "Use small.en")),
         (
             "is it truly random? it's important, i need to be able to reason about it",
-            ("preference", "Important: i need to be able to reason about it"),
+            ("instruction", "Important: i need to be able to reason about it"),
         ),
     ],
 )

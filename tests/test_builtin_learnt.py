@@ -326,3 +326,58 @@ def test_a_runbook_line_is_named_by_what_the_command_does(command: str, named: s
 def test_a_command_no_kind_names_is_not_named_at_all() -> None:
     runs = [("npm run check", "Exit code: 0\nok")] * 2
     assert extract(_session(*runs)).memories == ()
+
+
+# a proposal is a whole statement the person made ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The cell renderer takes whatever the column returns — always text. Numbers come later.",
+        "Right now `formatLabel()` returns a string — always text, never a node — and that's it.",
+        "The `title` field is a plain string - always text - so the template escapes it.",
+    ],
+)
+def test_words_after_a_dash_in_a_description_of_code_are_no_rule(text: str) -> None:
+    assert _heard(text) == []
+
+
+def test_a_rule_said_after_a_dash_is_kept_as_the_whole_sentence() -> None:
+    text = "We probably should NOT file issues in this way - we ought to check guidelines first."
+    assert _heard(text) == [("instruction", text.rstrip("."))]
+
+
+def test_lines_the_person_quoted_are_their_words_too() -> None:
+    pasted = (
+        "Here are the rules from my old setup:\n"
+        "> Always run the linter before committing.\n"
+        "> > Never edit generated files by hand.\n"
+        "Apply them here."
+    )
+    assert _heard(pasted) == [
+        ("instruction", "Always run the linter before committing"),
+        ("instruction", "Never edit generated files by hand"),
+    ]
+
+
+def test_a_quote_of_the_assistant_is_not_the_persons_rule() -> None:
+    said = "Done. From now on I will **always run the linter** before committing."
+    session = Transcript(
+        "claude",
+        "s",
+        "/x.jsonl",
+        "/home/ana/shop",
+        turns=(
+            Turn("user", "set up the linter", lines=(1, 1)),
+            Turn("assistant", said, lines=(2, 2)),
+            Turn("user", "> always run the linter before committing\nwhy?", lines=(3, 3)),
+        ),
+    )
+    assert extract(session).memories == ()
+
+
+def test_what_is_important_is_an_instruction() -> None:
+    assert _heard("It's important that the tests run offline.") == [
+        ("instruction", "Important: the tests run offline")
+    ]

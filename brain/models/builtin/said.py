@@ -2,33 +2,36 @@
 
 Only what a person typed is read (user turns that are neither injected context nor
 compaction summaries, with any ``<tag>...</tag>`` block an agent wraps into the turn
-removed). A turn is cut into statements at sentence ends (and at ".." typed between two
-words), at ``;`` and dashes, and at "and" or "but" before a new rule ("... and always ...",
-"... but always write X"); a leading "In this repo", "For this project" or "Here" is read
-past, and so is a short question tacked on after a comma ("I don't like turn, any other
-suggestions?"). A statement is kept when it matches one of a few explicit phrasings of
-something durable (``PHRASINGS`` in :mod:`brain.models.builtin.tables`): preferences ("I prefer
-X", "I'm in favour of X"), standing rules ("always/never ...", "every time ...", "from now
-on ...", "X are never Y", "`max_size` should stay ..."), corrections ("no, use X", "not X,
-Y", "don't X, Y", "review it with X instead", "we could X instead"), obligations ("we have
-to ...", "it must never ..."), decisions with their reason or against another choice ("it's
-better to X than Y", "X would be a better name since ..."), what is no longer needed ("we
-don't need backward compatibility", "I don't think we need suffixes"), choices that name a
-setting ("let's do maxrecordings = 30", "let's turn on togglemode"), deliberate ones ("we
-use go-git explicitly ...", "that's why we ..."), renames and replacements ("X is now called
-Y", "X was replaced by Y"), what a named thing is or does ('"--all-refs" is best effort',
-"`--tags` means all tags"), requirements, "I'd rather/prefer ...", "it's important ...",
-"it's fine/allowed to ...", a principle ("the overriding directive is to ..."), "remember
-that ...", "lesson learned: ...", what the person asks to be written down ("..., document
-this as a learning"), and words a person shouted in capitals ("do NOT start the dev server",
-but not "this is NOT working"). A sentence that muses ("theoretically, the easiest would be
-to ...") states no rule. The softer phrasings (a bare "don't ...", "you should ...", "make
-sure ...", "it should not ...", "no, just use X", "use X for Y") are kept only when a word
-makes them last ("always", "every", "consistent", "no longer", a reason such as "so we don't
-..." ...) or the person said them in two turns: said once, they are usually about the task
-at hand. So is everything in a pasted document, and in a task written as a spec (ruled
-sections, "TASK:") all but its shouted rules. When a session holds more than the cap, what
-was said in most turns goes first.
+removed); a line quoted with ``>`` is theirs too (their own instructions pasted in), unless
+it repeats what the assistant said. A turn is cut into statements at sentence ends (and at
+".." typed between two words), at ``;``, and at "and" or "but" before a new rule ("... and
+always ...", "... but always write X"), never at a dash: what follows a dash stays in its
+sentence ("returns a string — always text" describes code); a leading "In this repo", "For
+this project" or "Here" is read past, and so is a short question tacked on after a comma ("I
+don't like turn, any other suggestions?"). A statement is kept when it matches one of a few
+explicit phrasings of something durable (``PHRASINGS`` in
+:mod:`brain.models.builtin.tables`): preferences ("I prefer X", "I'm in favour of X"),
+standing rules ("always/never ...", "every time ...", "from now on ...", "X are never Y",
+"`max_size` should stay ..."), corrections ("no, use X", "not X, Y", "don't X, Y", "review
+it with X instead", "we could X instead"), obligations ("we have to ...", "it must never
+..."), decisions with their reason or against another choice ("it's better to X than Y", "X
+would be a better name since ..."), what is no longer needed ("we don't need backward
+compatibility", "I don't think we need suffixes"), choices that name a setting ("let's do
+maxrecordings = 30", "let's turn on togglemode"), deliberate ones ("we use go-git explicitly
+...", "that's why we ..."), renames and replacements ("X is now called Y", "X was replaced
+by Y"), what a named thing is or does ('"--all-refs" is best effort', "`--tags` means all
+tags"), requirements, "I'd rather/prefer ...", "it's important ...", "it's fine/allowed to
+...", a principle ("the overriding directive is to ..."), "remember that ...", "lesson
+learned: ...", what the person asks to be written down ("..., document this as a learning"),
+and words a person shouted in capitals ("do NOT start the dev server", but not "this is NOT
+working"). A sentence that muses ("theoretically, the easiest would be to ...") states no
+rule. The softer phrasings (a bare "don't ...", "you should ...", "make sure ...", "it
+should not ...", "no, just use X", "use X for Y") are kept only when a word makes them last
+("always", "every", "consistent", "no longer", a reason such as "so we don't ..." ...) or
+the person said them in two turns: said once, they are usually about the task at hand. So is
+everything in a pasted document, and in a task written as a spec (ruled sections, "TASK:")
+all but its shouted rules. When a session holds more than the cap, what was said in most
+turns goes first.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -98,8 +101,11 @@ _LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 _EMPHASIS = re.compile(r"\*\*|__")
+_QUOTE_MARK = re.compile(r"^(?:>\s*)+")
+# A dash is not among them: what follows a dash belongs to its sentence ("returns a string
+# — always text" describes the code; it asks for nothing).
 _CLAUSE = re.compile(
-    r"\s*;\s*|\s+[—–]\s+|\s+-\s+"
+    r"\s*;\s*"
     r"|,?\s+and\s+(?=(?:please\s+)?(?:always|never|don't|do not|make sure|use|we)\b"
     r"|I(?:'d| would) rather\b|I (?:really |strongly )?(?:prefer|like|love|hate)\b"
     r"|(?:they|it)\s+(?:should|must)(?:\s+not|\s+never|n't)\b)"
@@ -168,13 +174,19 @@ def human_turns(transcript: Transcript) -> Iterator[Turn]:
     yield from typed_turns(transcript)
 
 
-def _statements(text: str) -> Iterator[tuple[str, str, str]]:
+def _statements(text: str, heard: str = "") -> Iterator[tuple[str, str, str]]:
     """Prose clauses of a user turn, each with its sentence and the sentence before it;
-    code, quotes and logs skipped."""
+    code and logs skipped. A line quoted with ``>`` is the person's words too (their own
+    instructions pasted in), unless it quotes what the assistant said (``heard``, on one
+    line in lower case)."""
     before = ""
     for line in _FENCE.sub("\n", text).splitlines():
         line = line.strip()
-        if not line or line.startswith((">", "$", "#", "|", "at ", "File ", "Traceback")):
+        if line.startswith(">"):
+            line = _QUOTE_MARK.sub("", line)
+            if not line or " ".join(_EMPHASIS.sub("", line).split()).lower() in heard:
+                continue
+        if not line or line.startswith(("$", "#", "|", "at ", "File ", "Traceback")):
             continue
         for sentence in _SENTENCE_END.split(line):
             sentence = _BULLET.sub("", sentence.strip()).strip()
@@ -352,7 +364,13 @@ def _body(sentence: str, before: str, clause: str) -> str:
 
 def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[bool, Candidate]]:
     """Every statement a rule keeps, in the order said, and whether it must be said twice."""
-    for turn in human_turns(transcript):
+    typed = {id(t) for t in human_turns(transcript)}
+    heard: list[str] = []  # what the assistant said so far, which a quote may repeat
+    for turn in transcript.turns:
+        if id(turn) not in typed:
+            if turn.role == "assistant" and not turn.injected:
+                heard.append(" ".join(_EMPHASIS.sub("", turn.text).split()).lower())
+            continue
         # A typographic apostrophe ("don’t", typed on a phone or pasted) reads as a plain one.
         text = _TAGGED.sub("\n", turn.text).replace("’", "'")
         if INJECTION.search(text) or STORE_SECRET.search(text):
@@ -361,7 +379,8 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         # counts only for what the person says again in another turn.
         pasted, structured = _looks_pasted(text), _looks_structured(text)
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
-        for clause, sentence, before in _statements(text):
+        quoting = "\n".join(heard) if ">" in text else ""
+        for clause, sentence, before in _statements(text, quoting):
             hit = _match(clause)
             if hit is None or unsafe(sentence) or states_credential(sentence):
                 continue

@@ -170,7 +170,7 @@ PHRASINGS: tuple[tuple[str, str, float, str], ...] = (
      # a wish for how the thing should behave: "it would be great if it didn't commit"
      r"(?:it|that)(?:'d| would) be (?:great|nice|good|ideal)\s+(?P<what>(?:if|to)\s+.{8,})"),
     ("my_pref", "preference", 0.8, r"my preference is\s+(?:to\s+|for\s+)?(?P<what>.+)"),
-    ("important", "preference", 0.7,
+    ("important", "instruction", 0.7,
      r"(?:it's|it is|this is|that's)\s+(?:really\s+|very\s+|super\s+|extremely\s+)?"
      r"(?:important|crucial|essential)(?:\s+that|\s+to|[,:;]|\s+-)\s*(?P<what>.+)"),
     ("obliged", "instruction", 0.65,
