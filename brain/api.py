@@ -240,6 +240,7 @@ class Brain(Home):
         now: datetime | None = None,
         max_age_days: float | None = None,
         progress: Progress | None = None,
+        mirror: bool | None = None,
     ) -> HarvestResult:
         """Harvest finished agent sessions; see :func:`brain.sessions.harvest.harvest`."""
         from brain.sessions.harvest import harvest
@@ -253,6 +254,7 @@ class Brain(Home):
             catalog=lambda: self.catalog,
             max_age_days=max_age_days,
             progress=progress,
+            mirror=mirror,
         )
 
     def import_session(self, path: Path | str) -> HarvestResult:
@@ -275,11 +277,13 @@ class Brain(Home):
 
         return show_session(self, ident)
 
-    def mirror(self) -> MirrorResult:
-        """Copy Claude Code's own memory files in as records."""
-        from brain.sessions.mirror import mirror_claude_memory
+    def mirror(self, tools: Sequence[str] | None = None) -> MirrorResult:
+        """Copy what Claude Code, Gemini CLI and Codex CLI remember themselves in as
+        records (``tools`` picks some of ``claude``, ``gemini``, ``codex``)."""
+        from brain.sessions.mirror import mirror_native
+        from brain.sessions.sources.native_memory import TOOLS
 
-        return mirror_claude_memory(self)
+        return mirror_native(self, tools or TOOLS)
 
     # -- the model pipeline ----------------------------------------------------------
 

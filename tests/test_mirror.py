@@ -1,4 +1,5 @@
-"""Claude Code's memory files mirrored into the home: one commit, supersede on change."""
+"""Claude Code's memory files mirrored into the home: one commit, supersede on change,
+archive on deletion."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from brain.api import Brain
 from brain.home.records import load
 from brain.sessions.harvest import harvest
-from brain.sessions.mirror import mirror_claude_memory
+from brain.sessions.mirror import mirror_native, provenance
 from tests.helpers import cli, cli_json, commit_count, git, status
 from tests.test_harvest_trees import NOW, age, claude_line, user_home
 
@@ -52,10 +53,10 @@ def memory_dir(project: str = "-src-app") -> Path:
 
 def test_mirror_writes_typed_records_in_one_commit(brain: Brain, home: Path) -> None:
     memory_dir()
-    result = mirror_claude_memory(brain)
+    result = mirror_native(brain, ["claude"])
     assert (result.found, result.added, result.superseded, result.unchanged) == (3, 3, 0, 0)
     assert commit_count(home) == 2
-    assert git(home, "log", "-1", "--format=%s").strip() == "mirror: 3 claude memories"
+    assert git(home, "log", "-1", "--format=%s").strip() == "mirror: 3 memories (claude 3)"
     record = load(home / "memories" / "claude-app-no-fabricated-results.md")
     assert record.type == "instruction" and record.profile == "claude"
     assert record.tags == ("from:claude-memory", "project:app")
@@ -63,7 +64,8 @@ def test_mirror_writes_typed_records_in_one_commit(brain: Brain, home: Path) -> 
     assert record.body == "Run the tests before saying they pass."
     assert record.source is not None and record.source.startswith("claude:memory:")
     assert record.source.endswith("feedback_no-fabrication.md")
-    assert len(record.extra["mirror_sha256"]) == 64
+    [(sha, origin)] = provenance(record)
+    assert len(sha) == 64 and origin == record.source
     assert load(home / "memories" / "claude-app-staging-deploy-window.md").type == "fact"
     assert load(home / "memories" / "claude-app-role.md").type == "preference"
     assert status(home) == ""
@@ -71,20 +73,20 @@ def test_mirror_writes_typed_records_in_one_commit(brain: Brain, home: Path) -> 
 
 def test_unchanged_files_do_nothing_and_an_edit_supersedes(brain: Brain, home: Path) -> None:
     folder = memory_dir()
-    mirror_claude_memory(brain)
+    mirror_native(brain, ["claude"])
     old = load(home / "memories" / "claude-app-staging-deploy-window.md")
-    again = mirror_claude_memory(brain)
+    again = mirror_native(brain, ["claude"])
     assert again.commit is None and again.unchanged == 3
     assert commit_count(home) == 2
     (folder / "staging.md").write_text(CURRENT.replace("16:00", "17:00"))
-    changed = mirror_claude_memory(brain)
+    changed = mirror_native(brain, ["claude"])
     assert (changed.added, changed.superseded, changed.keys) == (
         0,
         1,
         ("claude-app-staging-deploy-window",),
     )
     assert git(home, "log", "-1", "--format=%s").strip() == (
-        "mirror: 1 claude memory (1 superseded)"
+        "mirror: 1 memory (claude 1; 1 superseded)"
     )
     new = load(home / "memories" / "claude-app-staging-deploy-window.md")
     assert new.supersedes == (old.id,) and "17:00" in new.body
@@ -95,10 +97,10 @@ def test_same_name_in_two_projects_stays_apart(brain: Brain, home: Path) -> None
     memory_dir("-src-app")
     other = memory_dir("-src-web")
     (other.parent / "s1.jsonl").unlink()  # no transcript: the slug's tail names it
-    result = mirror_claude_memory(brain)
+    result = mirror_native(brain, ["claude"])
     assert result.added == 6
     assert (home / "memories" / "claude-web-role.md").exists()
-    assert mirror_claude_memory(brain).commit is None
+    assert mirror_native(brain, ["claude"]).commit is None
 
 
 def test_harvest_mirrors_in_its_own_single_commit(brain: Brain, home: Path) -> None:
@@ -108,7 +110,7 @@ def test_harvest_mirrors_in_its_own_single_commit(brain: Brain, home: Path) -> N
     assert result.new == 1 and result.commit is not None
     assert commit_count(home) == 2
     assert git(home, "log", "-1", "--format=%s").strip() == (
-        "harvest: 1 new session, 0 grown (claude 1); 3 claude memories mirrored"
+        "harvest: 1 new session, 0 grown (claude 1); 3 memories mirrored (claude 3)"
     )
     touched = git(home, "show", "--name-only", "--format=", "HEAD").split()
     assert "memories/claude-app-role.md" in touched and "harvest/" in " ".join(touched)
@@ -119,4 +121,45 @@ def test_mirror_command(brain: Brain, home: Path) -> None:
     memory_dir()
     out = cli_json("mirror")
     assert out["added"] == 3 and out["commit"]
-    assert cli("mirror").stdout == "3 Claude memory files: 0 added, 0 updated, 3 unchanged\n"
+    assert cli("mirror").stdout == (
+        "native memory: 3 found, 0 added, 0 updated, 0 merged, 0 archived, 3 unchanged\n"
+    )
+
+
+def test_a_deleted_file_archives_its_record(brain: Brain, home: Path) -> None:
+    folder = memory_dir()
+    mirror_native(brain, ["claude"])
+    (folder / "user_role.md").unlink()
+    gone = mirror_native(brain, ["claude"])
+    assert (gone.archived, gone.keys, gone.unchanged) == (1, ("claude-app-role",), 2)
+    subject = git(home, "log", "-1", "--format=%s").strip()
+    assert subject == "mirror: 1 memory (claude 1; 1 archived)"
+    assert not (home / "memories" / "claude-app-role.md").exists()
+    archived = load(home / "archive" / "claude-app-role.md")
+    assert archived.extra["archive_reason"] == "gone from claude's own memory"
+    assert mirror_native(brain, ["claude"]).commit is None
+    (folder / "user_role.md").write_text(USER)  # written again: the record comes back
+    back = mirror_native(brain, ["claude"])
+    assert back.added == 1 and (home / "memories" / "claude-app-role.md").exists()
+    assert not (home / "archive" / "claude-app-role.md").exists()
+
+
+def test_a_record_mirrored_before_provenance_lines_is_still_known(brain: Brain, home: Path) -> None:
+    folder = memory_dir()
+    mirror_native(brain, ["claude"])
+    path = home / "memories" / "claude-app-role.md"
+    record = load(path)
+    [(sha, origin)] = provenance(record)
+    legacy = (
+        path.read_text()
+        .replace(f"mirror:\n- {sha} {origin}\n", "")
+        .replace(f"mirror: ['{sha} {origin}']\n", "")
+    )
+    legacy = legacy.replace("---\nThe user", f"mirror_sha256: {sha}\n---\nThe user")
+    path.write_text(legacy)
+    git(home, "commit", "-qam", "an older mirror's record")
+    assert provenance(load(path)) == [(sha, origin)]
+    assert mirror_native(brain, ["claude"]).commit is None
+    (folder / "user_role.md").write_text(USER.replace("data", "platform"))
+    assert mirror_native(brain, ["claude"]).superseded == 1
+    assert "mirror_sha256" not in load(path).extra

@@ -165,7 +165,10 @@ def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> N
     assert {name for name in names if name.startswith("brain.pipeline")} == set()
     assert {n for n in names if n.startswith("brain.sessions.sources.")} <= {
         "brain.sessions.sources.locations",
+        "brain.sessions.sources.native_memory",
         "brain.sessions.sources.claude_memory",
+        "brain.sessions.sources.gemini_memory",
+        "brain.sessions.sources.codex_memory",
     }
     # Nothing to write: no lock, no secret filter, no OpenSSL for naming the machine.
     assert names & {"brain.home.transaction", "brain.home.lock", "brain.home.redact"} == set()

@@ -28,7 +28,8 @@ class StepResult:
 
 
 def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
-    """Harvest the finished session, extract it, consolidate if enough has accumulated.
+    """Harvest the finished session (and mirror the tools' own memories), extract it,
+    consolidate if enough has accumulated.
 
     Runs in the background job. The session is extracted by name, so the idle window
     (meant for sessions found by scanning) does not hold back one its tool says is over.
@@ -43,7 +44,7 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
     results: list[StepResult] = []
     try:
         brain = Brain.open(home)
-        harvested = brain.harvest(paths=[transcript] if transcript else None)
+        harvested = brain.harvest(paths=[transcript] if transcript else None, mirror=True)
         results.append(StepResult("brain harvest", True, harvested.message or "nothing new"))
         wanted = {str(Path(transcript).resolve())} if transcript else set()
         labels = [

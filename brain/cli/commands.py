@@ -55,7 +55,7 @@ COMMANDS: dict[str, dict[str, str]] = {
     },
     "harvest": {
         "harvest": "Record finished agent sessions (Claude Code, Codex, Gemini) in one commit.",
-        "mirror": "Copy Claude Code's own memory files into the home as records (one commit).",
+        "mirror": "Copy what Claude Code, Gemini CLI and Codex remember themselves in as records.",
         "sessions": "Harvested agent sessions: list, show, import.",
     },
     "recall": {

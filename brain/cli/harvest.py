@@ -10,6 +10,7 @@ import click
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 
 _SOURCES = ("claude", "codex", "gemini")
+_MEMORY_TOOLS = ("claude", "gemini", "codex")
 
 
 def _harvest_text(result: Any) -> str:
@@ -28,8 +29,7 @@ def _harvest_text(result: Any) -> str:
             f"{c.unchanged} unchanged{skipped}" + (f", {c.failed} failed" if c.failed else "")
         )
     if result.mirror is not None:
-        m = result.mirror
-        lines.append(f"claude memory: {m.found} files, {m.added} added, {m.superseded} updated")
+        lines.append(_mirror_text(result.mirror))
     if not result.generate_memories:
         lines.append("memory generation is off: sessions are recorded, not extracted")
     if result.dry_run:
@@ -226,17 +226,34 @@ def sessions_import(state: State, file: str, as_json: bool) -> None:
     emit(state.brain().import_session(file), as_json, _harvest_text)
 
 
+def _mirror_text(r: Any) -> str:
+    """``native memory: 4 found, 1 added, 1 updated, 1 merged, 0 archived, 2 unchanged``."""
+    return (
+        f"native memory: {r.found} found, {r.added} added, {r.superseded} updated, "
+        f"{r.merged} merged, {r.archived} archived, {r.unchanged} unchanged"
+    )
+
+
 @main.command()
+@click.option(
+    "--tool",
+    "-t",
+    "tools",
+    type=click.Choice(_MEMORY_TOOLS),
+    multiple=True,
+    help="Mirror only this tool's memory (repeatable; default: all three).",
+)
 @json_option
 @pass_state
-def mirror(state: State, as_json: bool) -> None:
-    """Copy Claude Code's own memory files into the home as records (one commit)."""
-    result = state.brain().mirror()
+def mirror(state: State, tools: tuple[str, ...], as_json: bool) -> None:
+    """Copy what Claude Code, Gemini CLI and Codex remember themselves in as records.
+
+    One commit a run: an edited memory supersedes its record, a deleted one archives it,
+    and a memory a record already states joins that record.
+    """
+    result = state.brain().mirror(tools or None)
     emit(
         result,
         as_json,
-        lambda r: (
-            f"{r.found} Claude memory files: {r.added} added, {r.superseded} updated, "
-            f"{r.unchanged} unchanged" + (f" [{r.commit[:9]}]" if r.commit else "")
-        ),
+        lambda r: _mirror_text(r) + (f" [{r.commit[:9]}]" if r.commit else ""),
     )

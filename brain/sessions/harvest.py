@@ -66,6 +66,7 @@ def harvest(
     catalog: Callable[[], Catalog] | None = None,
     max_age_days: float | None = None,
     progress: Progress | None = None,
+    mirror: bool | None = None,
 ) -> HarvestResult:
     """Harvest finished sessions into this machine's watermarks, in one commit.
 
@@ -85,6 +86,8 @@ def harvest(
         max_age_days: read sessions up to this old this time (``--since``, ``--all``),
             instead of the ``max_age_days`` setting.
         progress: called with the transcript files read so far and their total.
+        mirror: also mirror the tools' own memories (of the tools among ``sources``) in
+            the same commit; default: when no ``paths`` are given.
 
     Returns:
         Counts per source, the sessions harvested and the commit (None when nothing
@@ -114,16 +117,18 @@ def harvest(
             progress(done, total)
 
     from brain.sessions.mirror import plan_mirror  # small; what it reads is read lazily
+    from brain.sessions.sources.native_memory import TOOLS
 
-    mirror = "claude" in sources and paths is None
+    wanted = paths is None if mirror is None else mirror
+    tools = [tool for tool in TOOLS if tool in sources] if wanted else []
     # Nothing new, the usual answer, is told without the home's lock: nothing is written.
     if (runs := screened(home, work, settings)) is not None:
-        plan = plan_mirror(home) if mirror else None
-        if plan is None or not plan.records:
+        plan = plan_mirror(home, tools) if tools else None
+        if plan is None or not plan.changed:
             return _result(runs, plan, settings, dry_run, began)
     with home.transaction() as tx:
         runs = [harvest_source(home, src, files, settings, tick) for src, files in work.items()]
-        plan = plan_mirror(home) if mirror else None
+        plan = plan_mirror(home, tools) if tools else None
         message = _message(runs, plan)
         sha = None
         if not dry_run and message is not None:
@@ -247,10 +252,12 @@ def _message(runs: list[SourceRun], plan: MirrorPlan | None) -> str | None:
         per = ", ".join(f"{r.source} {len(r.refs)}" for r in runs if r.refs)
         noun = "session" if new == 1 else "sessions"
         parts.append(f"{new} new {noun}, {grown} grown ({per})")
-    if plan is not None and plan.records:
+    if plan is not None and plan.changed:
         from brain.sessions.mirror import mirror_message
 
-        parts.append(mirror_message(plan).removeprefix("mirror: ") + " mirrored")
+        mirrored = mirror_message(plan).removeprefix("mirror: ")
+        count, _, rest = mirrored.partition(" (")
+        parts.append(f"{count} mirrored ({rest}")
     return f"harvest: {'; '.join(parts)}" if parts else None
 
 
@@ -264,7 +271,7 @@ def _write(tx: Transaction, runs: list[SourceRun], plan: MirrorPlan | None, mess
         touched += write_plan(tx, plan)
     counts = {run.source: len(run.refs) for run in runs if run.refs}
     new = sum(run.counts.get("new", 0) for run in runs)
-    mirrored = len(plan.records) if plan is not None else 0
+    mirrored = len(plan.records) + len(plan.archive) if plan is not None else 0
     return tx.commit(touched, message, "harvest", sessions=counts, new=new, mirrored=mirrored)
 
 

@@ -1,31 +1,41 @@
-"""Mirror Claude Code's own memory files into the home as records, without a model.
+"""Mirror what the agent tools remember themselves into the home as records, without a model.
 
-Claude Code keeps ``~/.claude/projects/<slug>/memory/*.md``; each becomes the record
-``claude-<project>-<name>``. The file's sha256 is kept in the record's
-``mirror_sha256`` field: an unchanged file does nothing, an edited one supersedes
-its record the way ``brain remember`` does with the same key.
+Claude Code's memory files, Gemini CLI's saved memories and Codex CLI's memories (read by
+``sources/claude_memory``, ``gemini_memory`` and ``codex_memory``) each become a record
+tagged ``from:<tool>-memory`` and, when the tool says where it was written, with its
+``project:<name>``. A run ends in one commit, or none when nothing changed:
+
+- an item whose text is as last mirrored does nothing;
+- an edited item supersedes its record (the same key, the old version in git);
+- an item gone from the tool's files archives its record (restorable);
+- a new item that says what a record of its scope already says (the rule is
+  :mod:`brain.sessions.sameness`) is not a second record: its provenance joins that
+  record's (a ``from:<tool>-memory`` tag and a line in ``mirror``).
+
+A record's provenance is its ``mirror`` field: one ``<sha256> <origin>`` line per tool
+item it stands for (the origin is where the item lives, see
+:mod:`brain.sessions.sources.native_memory`). Records mirrored before there was a
+``mirror`` field carry ``mirror_sha256`` and the origin as their ``source``.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from brain.home.keys import KEY_MAX, validate_key
 from brain.home.records import Record, iso, new_id, utcnow
-from brain.sessions.sources import locations
-from brain.sessions.sources.claude_memory import MemoryFile, discover_memory_dirs, read_memory_dir
+from brain.home.scope import PROJECT_TAG, projects_of
+from brain.sessions import sameness
+from brain.sessions.sources.native_memory import TOOLS, NativeMemory, tag_of
 
 if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.home.transaction import Transaction
 
-PROFILE = "claude"
-TAG = "from:claude-memory"
-_TYPES = {"user": "preference", "feedback": "instruction", "project": "fact", "reference": "fact"}
+FIELD = "mirror"
+_LEGACY = "mirror_sha256"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,48 +43,80 @@ class MirrorResult:
     """What a mirror run did.
 
     Attributes:
-        found: memory files read.
+        found: tool memories read.
         added: records created.
-        superseded: records replaced because their file changed.
-        unchanged: files whose record already matches.
-        keys: the keys written.
+        superseded: records replaced because their item changed.
+        merged: items that joined a record saying the same thing.
+        archived: records archived because their item is gone.
+        unchanged: items whose record already matches.
+        keys: the keys written or archived.
+        tools: ``<tool> <n>`` for each tool with changes, in the order of ``TOOLS``.
         commit: the commit sha, or None when nothing changed.
     """
 
     found: int
     added: int
     superseded: int
+    merged: int
+    archived: int
     unchanged: int
     keys: tuple[str, ...]
+    tools: tuple[str, ...] = ()
     commit: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MirrorPlan:
-    """The records a mirror run will write, decided before anything is written."""
+    """The writes a mirror run will make, decided before anything is written."""
 
-    records: tuple[Record, ...]
-    found: int
-    superseded: int
+    records: dict[str, Record] = field(default_factory=dict)
+    archive: dict[str, str] = field(default_factory=dict)  # key -> reason
+    found: int = 0
+    added: int = 0
+    superseded: int = 0
+    merged: int = 0
+    per_tool: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.records or self.archive)
+
+    def count(self, tool: str) -> None:
+        self.per_tool[tool] = self.per_tool.get(tool, 0) + 1
 
 
-def claude_root_default() -> Path:
-    """``$CLAUDE_CONFIG_DIR`` or ``~/.claude``: the parent of the adapter's projects root."""
-    return locations.claude_roots()[0].parent
+def read_native(tools: Iterable[str] = TOOLS) -> list[NativeMemory]:
+    """Every memory the given tools keep on this machine, from their default places."""
+    found: list[NativeMemory] = []
+    for tool in tools:
+        if tool == "claude":
+            from brain.sessions.sources.claude_memory import read_claude_memories
+            from brain.sessions.sources.locations import claude_roots
+
+            found += read_claude_memories(claude_roots()[0].parent)
+        elif tool == "gemini":
+            from brain.sessions.sources.gemini_memory import read_gemini_memories
+
+            found += read_gemini_memories()
+        elif tool == "codex":
+            from brain.sessions.sources.codex_memory import read_codex_memories
+
+            found += read_codex_memories()
+    return found
 
 
-def mirror_claude_memory(home: Home, *, claude_root: Path | None = None) -> MirrorResult:
-    """Copy Claude Code's memory files into the home as records, in one commit.
+def mirror_native(home: Home, tools: Sequence[str] = TOOLS) -> MirrorResult:
+    """Copy what the tools remember into the home as records, in one commit.
 
     Args:
         home: the home.
-        claude_root: Claude's config directory (default ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``).
+        tools: which tools' memories to read (``claude``, ``gemini``, ``codex``).
 
     Returns:
-        Counts and the commit (None when every file was already mirrored).
+        Counts and the commit (None when every memory was already mirrored).
     """
     with home.transaction() as tx:
-        plan = plan_mirror(home, claude_root)
+        plan = plan_mirror(home, tools)
         touched = write_plan(tx, plan)
         sha = None
         if touched:
@@ -82,115 +124,260 @@ def mirror_claude_memory(home: Home, *, claude_root: Path | None = None) -> Mirr
                 touched,
                 mirror_message(plan),
                 "mirror",
-                added=len(plan.records) - plan.superseded,
+                added=plan.added,
                 superseded=plan.superseded,
+                merged=plan.merged,
+                archived=len(plan.archive),
             )
     return result_of(plan, sha)
 
 
 def result_of(plan: MirrorPlan, sha: str | None) -> MirrorResult:
     """The result of a written plan."""
-    written = len(plan.records)
+    changed_items = plan.added + plan.superseded + plan.merged
     return MirrorResult(
         found=plan.found,
-        added=written - plan.superseded,
+        added=plan.added,
         superseded=plan.superseded,
-        unchanged=plan.found - written,
-        keys=tuple(r.key for r in plan.records),
+        merged=plan.merged,
+        archived=len(plan.archive),
+        unchanged=plan.found - changed_items,
+        keys=(*plan.records, *plan.archive),
+        tools=tuple(f"{t} {plan.per_tool[t]}" for t in TOOLS if t in plan.per_tool),
         commit=sha,
     )
 
 
 def mirror_message(plan: MirrorPlan) -> str:
-    """``mirror: 3 claude memories (1 superseded)``."""
-    count = len(plan.records)
+    """``mirror: 3 memories (claude 2, gemini 1; 1 superseded, 1 archived)``."""
+    count = sum(plan.per_tool.values())
     noun = "memory" if count == 1 else "memories"
-    extra = f" ({plan.superseded} superseded)" if plan.superseded else ""
-    return f"mirror: {count} claude {noun}{extra}"
-
-
-def plan_mirror(home: Home, claude_root: Path | None = None) -> MirrorPlan:
-    """Decide which records to write; reads only. Call inside a transaction."""
-    root = claude_root or claude_root_default()
-    records: dict[str, Record] = {}
-    found = superseded = 0
-    for directory in discover_memory_dirs(root):
-        project = _project_of(directory.parent)
-        for memory in read_memory_dir(directory):
-            found += 1
-            record = _record(memory, project)
-            if record.key in records:
-                continue  # two files slug alike: the first (sorted) wins, stably
-            old = home.previous(record.key)
-            if old is not None and old[0].extra.get("mirror_sha256") == memory.sha256:
-                continue
-            superseded += old is not None
-            records[record.key] = record
-    return MirrorPlan(tuple(records.values()), found, superseded)
+    tools = ", ".join(f"{t} {plan.per_tool[t]}" for t in TOOLS if t in plan.per_tool)
+    extra = [
+        f"{n} {what}"
+        for n, what in (
+            (plan.superseded, "superseded"),
+            (plan.merged, "merged"),
+            (len(plan.archive), "archived"),
+        )
+        if n
+    ]
+    return f"mirror: {count} {noun} ({tools}{'; ' + ', '.join(extra) if extra else ''})"
 
 
 def write_plan(tx: Transaction, plan: MirrorPlan) -> list[str]:
-    """Write the planned records (superseding by key); return the paths touched."""
-    return [path for record in plan.records for path in tx.stage(record).touched]
+    """Write the planned records and archive the planned ones; return the paths touched."""
+    touched = [path for record in plan.records.values() for path in tx.stage(record).touched]
+    for key, reason in plan.archive.items():
+        touched += tx.stage_move(key, archive=True, reason=reason).touched
+    return touched
 
 
-def _record(memory: MemoryFile, project: str | None) -> Record:
-    from brain.home.redact import redact
-
-    now = iso(utcnow())
-    body = redact(memory.body).strip() or redact(memory.description) or memory.name
-    description = redact(memory.description).strip() or body.splitlines()[0][:100]
-    tags = [TAG] + ([f"project:{project}"] if project else [])
-    return Record(
-        id=new_id(),
-        key=memory_key(redact(memory.name), project),
-        type=_TYPES.get(memory.type or "", "fact"),
-        description=" ".join(description.split()),
-        body=body,
-        tags=tuple(tags),
-        profile=PROFILE,
-        source=f"claude:memory:{memory.path}",
-        created=now,
-        updated=now,
-        extra={"mirror_sha256": memory.sha256},
-    )
+# -- planning ---------------------------------------------------------------------
 
 
-def memory_key(name: str, project: str | None) -> str:
-    """``claude-<project>-<name>`` as a valid key (project names keep memories apart)."""
-    parts = ["claude", project or "", name]
-    slug = "-".join(p for p in (_slug(x) for x in parts) if p)
-    return validate_key(slug[:KEY_MAX].rstrip("-._"))
+def provenance(record: Record) -> list[tuple[str, str]]:
+    """The ``(sha256, origin)`` of each tool item ``record`` stands for."""
+    lines = record.extra.get(FIELD)
+    if isinstance(lines, list):
+        pairs = [str(line).partition(" ") for line in lines]
+        return [(sha, origin) for sha, _, origin in pairs if sha and origin]
+    legacy = record.extra.get(_LEGACY)
+    if isinstance(legacy, str) and record.source and _tool_of(record.source):
+        return [(legacy, record.source)]
+    return []
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+def _tool_of(origin: str) -> str | None:
+    tool = origin.partition(":memory:")[0]
+    return tool if tool in TOOLS and ":memory:" in origin else None
 
 
-def _project_of(project_dir: Path) -> str | None:
-    """The basename of the project a ``projects/<slug>`` directory belongs to.
-
-    The slug replaces every ``/`` (and ``.``) with ``-``, so it cannot be inverted;
-    a session transcript in the directory records the real ``cwd``.
-    """
-    for transcript in sorted(project_dir.glob("*.jsonl"))[:3]:
-        cwd = _first_cwd(transcript)
-        if cwd:
-            return Path(cwd.replace("\\", "/")).name or None
-    tail = project_dir.name.rstrip("-").rsplit("-", 1)[-1]
-    return tail or None
+def _made_by_mirror(record: Record) -> bool:
+    return bool(record.source and _tool_of(record.source))
 
 
-def _first_cwd(path: Path, max_lines: int = 50) -> str | None:
-    try:
-        with path.open("rb") as fh:
-            for _, line in zip(range(max_lines), fh, strict=False):
-                try:
-                    cwd = json.loads(line).get("cwd")
-                except (ValueError, AttributeError):
+class _Planner:
+    """One run's decisions over the home's live records and the tools' items."""
+
+    def __init__(self, home: Home, tools: Sequence[str], items: list[NativeMemory]) -> None:
+        self.home = home
+        self.tools = set(tools)
+        self.items = {item.origin: item for item in items}
+        self.plan = MirrorPlan(found=len(self.items))
+        self.live: dict[str, Record] = {}
+        for record in home.records():
+            if isinstance(record, Record):
+                self.live[record.key] = record
+        self.handled: set[str] = set()
+
+    def run(self) -> MirrorPlan:
+        vanished: list[tuple[str, str]] = []
+        for key, record in list(self.live.items()):
+            for sha, origin in provenance(record):
+                if _tool_of(origin) not in self.tools:
                     continue
-                if isinstance(cwd, str) and cwd:
-                    return cwd
-    except OSError:
+                item = self.items.get(origin)
+                if item is None:
+                    vanished.append((key, origin))
+                elif item.sha256 == sha:
+                    self.handled.add(origin)
+                elif (current := self.live.get(key)) is not None:
+                    self._edited(current, origin, item)
+        for key, origin in vanished:
+            self._vanished(key, origin)
+        for origin, item in self.items.items():
+            if origin not in self.handled:
+                self._new(item)
+        return self.plan
+
+    # -- what happened to one item
+
+    def _edited(self, record: Record, origin: str, item: NativeMemory) -> None:
+        """An item whose text changed: its own record is superseded; a record it had
+        joined lets it go, and it is taken as new."""
+        if _made_by_mirror(record) and len(provenance(record)) == 1:
+            self._put(self._record_of(item, key=record.key, like=record))
+            self.plan.superseded += 1
+            self.plan.count(item.tool)
+            self.handled.add(origin)
+        else:
+            self._drop(record, origin)
+
+    def _vanished(self, key: str, origin: str) -> None:
+        record = self.live.get(key)
+        if record is None:
+            return
+        if "#" in origin and _made_by_mirror(record) and len(provenance(record)) == 1:
+            # A bullet reworded enough to move its anchor is the same item, edited.
+            path = origin.partition("#")[0]
+            for new_origin, item in self.items.items():
+                if (
+                    new_origin not in self.handled
+                    and new_origin.partition("#")[0] == path
+                    and _says(item, record, relaxed=True)
+                ):
+                    self._put(self._record_of(item, key=key, like=record))
+                    self.plan.superseded += 1
+                    self.plan.count(item.tool)
+                    self.handled.add(new_origin)
+                    return
+        self._drop(record, origin)
+
+    def _new(self, item: NativeMemory) -> None:
+        twin = self._twin(item)
+        if twin is not None:
+            lines = [*_lines(twin), f"{item.sha256} {item.origin}"]
+            tags = tuple(dict.fromkeys([*twin.tags, tag_of(item.tool)]))
+            self._put(twin.evolve(tags=tags, extra={**twin.extra, FIELD: lines}))
+            self.plan.merged += 1
+        else:
+            self._put(self._record_of(item, key=self._free_key(item)))
+            self.plan.added += 1
+        self.plan.count(item.tool)
+        self.handled.add(item.origin)
+
+    # -- records
+
+    def _drop(self, record: Record, origin: str) -> None:
+        """Take ``origin`` out of ``record``'s provenance; a mirror's own record left with
+        none is archived, a record brain learned itself is only untagged."""
+        left = [(s, o) for s, o in provenance(record) if o != origin]
+        tool = _tool_of(origin) or ""
+        if not left and _made_by_mirror(record):
+            self.plan.archive[record.key] = f"gone from {tool}'s own memory"
+            self.plan.records.pop(record.key, None)
+            self.live.pop(record.key, None)
+            self.plan.count(tool)
+            return
+        tools = {_tool_of(o) for _, o in left}
+        tags = tuple(t for t in record.tags if not (t == tag_of(tool) and tool not in tools))
+        extra = {k: v for k, v in record.extra.items() if k not in (FIELD, _LEGACY)}
+        if left:
+            extra[FIELD] = [f"{s} {o}" for s, o in left]
+        self._put(record.evolve(tags=tags, extra=extra))
+        self.plan.count(tool)
+
+    def _put(self, record: Record) -> None:
+        self.plan.records[record.key] = record
+        self.live[record.key] = record
+
+    def _record_of(self, item: NativeMemory, *, key: str, like: Record | None = None) -> Record:
+        now = iso(utcnow())
+        tags = [tag_of(item.tool), *([PROJECT_TAG + item.project] if item.project else [])]
+        if like is not None:  # the person's own tags on the old version stay
+            tags += [t for t in like.tags if not t.startswith((PROJECT_TAG, "from:"))]
+        extra = {k: v for k, v in (like.extra if like else {}).items() if k != _LEGACY}
+        extra[FIELD] = [f"{item.sha256} {item.origin}"]
+        return Record(
+            id=new_id(),
+            key=key,
+            type=item.type,
+            description=item.description,
+            body=item.body,
+            tags=tuple(dict.fromkeys(tags)),
+            profile=item.tool,
+            source=item.origin,
+            created=now,
+            updated=now,
+            extra=extra,
+        )
+
+    def _free_key(self, item: NativeMemory) -> str:
+        """``<tool>-<project>-<name>``, with ``-2``, ``-3`` when another item has it."""
+        base = memory_key(item.tool, item.name, item.project)
+        key, n = base, 1
+        while key in self.plan.records or self._taken(key, item.origin):
+            n += 1
+            key = validate_key(f"{base[: KEY_MAX - 4].rstrip('-._')}-{n}")
+        return key
+
+    def _taken(self, key: str, origin: str) -> bool:
+        old = self.live.get(key)
+        if old is None:
+            found = self.home.previous(key)  # archived: this item coming back revives it
+            old = found[0] if found else None
+            return old is not None and old.source != origin
+        return True
+
+    def _twin(self, item: NativeMemory) -> Record | None:
+        """A live record of the item's scope that says what the item says."""
+        project = (item.project or "").lower()
+        for record in self.live.values():
+            scope = projects_of(record.tags)
+            if scope and scope != {project}:
+                continue  # another project's, or several: never merged into
+            if any(o == item.origin for _, o in provenance(record)):
+                continue
+            if _says(item, record):
+                return record
         return None
-    return None
+
+
+def _lines(record: Record) -> list[str]:
+    return [f"{s} {o}" for s, o in provenance(record)]
+
+
+def _says(item: NativeMemory, record: Record, *, relaxed: bool = False) -> bool:
+    """Whether ``item`` and ``record`` state the same thing (``relaxed``: half the words
+    in common is enough; used only to pair an item with its own earlier version)."""
+    if relaxed:
+        a, b = sameness.words(item.body), sameness.words(record.body)
+        return bool(a and b) and len(a & b) / len(a | b) >= 0.5
+    texts = (item.description, item.body)
+    return any(sameness.same(x, y) for x in texts for y in (record.description, record.body))
+
+
+def plan_mirror(home: Home, tools: Sequence[str] = TOOLS) -> MirrorPlan:
+    """Decide which records to write and archive; reads only. Call inside a transaction."""
+    tools = [t for t in tools if t in TOOLS]
+    return _Planner(home, tools, read_native(tools)).run()
+
+
+def memory_key(tool: str, name: str, project: str | None) -> str:
+    """``<tool>-<project>-<name>`` as a valid key (project names keep memories apart)."""
+    import re
+
+    parts = (re.sub(r"[^a-z0-9]+", "-", x.lower()).strip("-") for x in (tool, project or "", name))
+    slug = "-".join(p for p in parts if p)
+    return validate_key(slug[:KEY_MAX].rstrip("-._"))

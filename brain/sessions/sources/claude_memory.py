@@ -7,10 +7,15 @@ a ``type`` that Claude Code wrote at the top level up to 2.1.138 and under
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from brain.sessions.sources.native_memory import NativeMemory
+
 INDEX_NAME = "MEMORY.md"
+TOOL = "claude"
+_TYPES = {"user": "preference", "feedback": "instruction", "project": "fact", "reference": "fact"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,3 +99,64 @@ def _read(path: Path) -> MemoryFile:
         mtime=path.stat().st_mtime,
         sha256=hashlib.sha256(raw).hexdigest(),
     )
+
+
+def read_claude_memories(claude_root: Path) -> list[NativeMemory]:
+    """Every memory file under a Claude config root, in the project it was written in.
+
+    Args:
+        claude_root: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``.
+
+    Returns:
+        One memory per topic file (the ``MEMORY.md`` index is not one), sorted by path.
+    """
+    found = []
+    for directory in discover_memory_dirs(claude_root):
+        project = project_of(directory.parent)
+        for memory in read_memory_dir(directory):
+            from brain.home.redact import redact  # a key is made of the name: no secret in it
+
+            body = memory.body.strip() or memory.description or memory.name
+            description = memory.description.strip() or body.splitlines()[0][:100]
+            found.append(
+                NativeMemory(
+                    tool=TOOL,
+                    origin=f"claude:memory:{memory.path}",
+                    name=redact(memory.name),
+                    project=project,
+                    type=_TYPES.get(memory.type or "", "fact"),
+                    description=" ".join(description.split()),
+                    body=body,
+                    sha256=memory.sha256,
+                )
+            )
+    return found
+
+
+def project_of(project_dir: Path) -> str | None:
+    """The basename of the project a ``projects/<slug>`` directory belongs to.
+
+    The slug replaces every ``/`` (and ``.``) with ``-``, so it cannot be inverted;
+    a session transcript in the directory records the real ``cwd``.
+    """
+    for transcript in sorted(project_dir.glob("*.jsonl"))[:3]:
+        cwd = _first_cwd(transcript)
+        if cwd:
+            return Path(cwd.replace("\\", "/")).name or None
+    tail = project_dir.name.rstrip("-").rsplit("-", 1)[-1]
+    return tail or None
+
+
+def _first_cwd(path: Path, max_lines: int = 50) -> str | None:
+    try:
+        with path.open("rb") as fh:
+            for _, line in zip(range(max_lines), fh, strict=False):
+                try:
+                    cwd = json.loads(line).get("cwd")
+                except (ValueError, AttributeError):
+                    continue
+                if isinstance(cwd, str) and cwd:
+                    return cwd
+    except OSError:
+        return None
+    return None

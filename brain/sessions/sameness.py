@@ -1,0 +1,53 @@
+"""When two memories say the same thing: the rule the mirror and the context share.
+
+Two statements are the same when, after :func:`normalize` (lower case, markdown marks,
+links and punctuation taken out, spaces collapsed), their texts are equal, or when their
+content words (stop words and one-letter words left out) overlap by
+:data:`OVERLAP` or more (Jaccard: shared words over all words), each having at least
+:data:`MIN_WORDS` of them. Statements of fewer words must be equal ("use pnpm, not
+npm" and "use npm, not pnpm" share every word). The overlap is high on purpose: the rule
+would rather keep two records of one rule than merge two rules into one; word order does
+not count, so two long statements that differ only in it are taken as one.
+
+Only the standard library: the session-start context imports this.
+"""
+
+from __future__ import annotations
+
+import re
+
+OVERLAP = 0.8
+MIN_WORDS = 5
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MARKS = re.compile(r"[`*_~>#]+")
+_NON_WORD = re.compile(r"[^\w]+")
+_STOP = frozenset(
+    "a an the and or but of to in on at for with by from is are was were be been it its this "
+    "that these those we you they our your their do does not no so as if then than too "
+    "very can will just should would could about into over when always never".split()
+)
+
+
+def normalize(text: str) -> str:
+    """``text`` as compared: lower case, without markdown marks, links' targets or
+    punctuation, spaces collapsed."""
+    plain = _MARKS.sub(" ", _LINK.sub(r"\1", text)).lower()
+    return " ".join(_NON_WORD.sub(" ", plain).split())
+
+
+def words(text: str) -> frozenset[str]:
+    """The content words of ``text`` (normalized, stop words and single letters out)."""
+    return frozenset(w for w in normalize(text).split() if len(w) > 1 and w not in _STOP)
+
+
+def same(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` say the same thing (see the module docstring)."""
+    left, right = normalize(a), normalize(b)
+    if not left or not right:
+        return False
+    if left == right:
+        return True
+    wa, wb = words(a), words(b)
+    if len(wa) < MIN_WORDS or len(wb) < MIN_WORDS:
+        return False
+    return len(wa & wb) / len(wa | wb) >= OVERLAP
