@@ -125,6 +125,33 @@ def test_session_start_with_memory_off_is_empty(brain: Brain, tmp_path: Path) ->
     assert context == "" and stderr == ""
 
 
+def test_each_hooks_last_run_and_how_it_ended_is_noted(brain: Brain, tmp_path: Path) -> None:
+    last = brain.path / ".brain" / "logs" / "last-hook-codex.txt"
+    session_start(tmp_path, "--tool", "codex")
+    assert last.read_text().endswith(" session-start ok\n")
+    (brain.path / "brain.yaml").write_text("nonsense_key: 1\n")
+    session_start(tmp_path, "--tool", "codex")
+    done = run_brain("hook", "session-end", "--tool", "codex", input="{", timeout=30)
+    assert done.returncode == 0
+    start, end = last.read_text().splitlines()
+    assert " session-start failed: ConfigError: " in start and "nonsense_key" in start
+    assert " session-end failed: JSONDecodeError: " in end
+
+
+def test_doctors_dry_run_writes_nothing_and_says_what_failed(brain: Brain, tmp_path: Path) -> None:
+    logs = brain.path / ".brain" / "logs"
+    env = {**os.environ, "BRAIN_HOOK_CHECK": "1"}
+    payload = json.dumps({**PAYLOAD, "cwd": str(tmp_path)})
+    for event in ("session-start", "session-end"):
+        done = run_brain("hook", event, input=payload, env=env, timeout=30)
+        assert done.returncode == 0 and json.loads(done.stdout) is not None
+        assert done.stderr == ""
+    (brain.path / "brain.yaml").write_text("nonsense_key: 1\n")
+    done = run_brain("hook", "session-start", input=payload, env=env, timeout=30)
+    assert done.returncode == 0 and "session-start: ConfigError: " in done.stderr
+    assert not logs.exists() or sorted(p.name for p in logs.iterdir()) == []
+
+
 # -- session end ---------------------------------------------------------------------
 
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import cli
 
@@ -60,12 +64,56 @@ def test_claude_setup_keeps_the_persons_settings_and_takes_out_only_its_own() ->
     assert json.loads(settings.read_text()) == mine
 
 
-def test_doctor_reports_each_tool() -> None:
+def test_doctor_reports_the_tools_in_use_here() -> None:
     assert cli("init").exit_code == 0
+    assert cli("doctor").stdout.startswith("no agent tool found here")
+    (Path.home() / ".codex").mkdir()  # Codex is used here; Claude Code and Gemini CLI not
     result = cli("doctor")
     assert result.exit_code == 0
-    assert "claude-code: hooks none" in result.stdout
     assert "codex: hooks none" in result.stdout and "trusted: no" in result.stdout
-    assert "to do: run 'brain setup gemini'" in result.stdout
+    assert "to do: run 'brain setup codex'" in result.stdout
+    assert "claude-code" not in result.stdout and "gemini" not in result.stdout
     assert cli("setup", "gemini").exit_code == 0
-    assert "gemini: hooks SessionStart, SessionEnd" in cli("doctor", "gemini").stdout
+    shown = cli("doctor")
+    assert "gemini: hooks SessionStart, SessionEnd" in shown.stdout
+    assert "  hook command: " in shown.stdout and "(works)" in shown.stdout
+    assert "claude-code: hooks none" in cli("doctor", "claude-code").stdout  # named
+
+
+def test_setup_writes_an_absolute_command_even_with_brain_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "brain").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "brain").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    assert cli("init").exit_code == 0
+    assert cli("setup", "claude-code").exit_code == 0
+    settings = json.loads((Path.home() / ".claude" / "settings.json").read_text())
+    commands = [h["command"] for g in settings["hooks"].values() for h in g[0]["hooks"]]
+    server = json.loads((Path.home() / ".claude.json").read_text())["mcpServers"]["brain"]
+    programs = {shlex.split(c)[0] for c in commands} | {server["command"]}
+    assert len(programs) == 1 and os.path.isabs(programs.pop()), (commands, server)
+
+
+def test_doctor_runs_the_hook_command_and_says_when_it_fails(tmp_path: Path) -> None:
+    assert cli("init").exit_code == 0
+    assert cli("setup", "claude-code").exit_code == 0
+    assert cli("doctor", "claude-code").exit_code == 0
+    broken = tmp_path / "venv" / "bin" / "brain"  # a brain that cannot start any more
+    broken.parent.mkdir(parents=True)
+    broken.write_text("#!/bin/sh\necho 'No module named brain' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    path = Path.home() / ".claude" / "settings.json"
+    settings = json.loads(path.read_text())
+    for groups in settings["hooks"].values():
+        handler = groups[0]["hooks"][0]
+        handler["command"] = f"{broken} hook " + handler["command"].split(" hook ", 1)[1]
+    path.write_text(json.dumps(settings))
+
+    result = cli("doctor", "claude-code")
+    assert result.exit_code == 1
+    assert f"hook command: {broken} hook session-start --tool claude-code (FAILS)" in result.stdout
+    assert "problem: the SessionStart hook exits 1: No module named brain" in result.stdout
+    assert "to do: run 'brain setup claude-code'" in result.stdout

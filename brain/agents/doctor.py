@@ -1,8 +1,14 @@
-"""``brain doctor``: is brain wired into each agent tool, and is the tool using it?
+"""``brain doctor``: is brain wired into each agent tool, and does it work there?
 
-Per tool: which of brain's hooks are in its settings, whether Codex trusts them,
-whether brain's MCP server is registered, and when the tool last ran one of brain's
-hooks. Only reads files; changes nothing.
+Per tool: which of brain's hooks are in its settings, whether the command they run
+works (doctor runs it, as the tool would, in a dry run that writes nothing), whether
+the program it names is still there, whether Codex trusts the hooks, whether brain's
+MCP server is registered, and how the tool's last call of a brain hook ended. What is
+wrong is listed in ``problems`` (the command exits 1 when there is any); what to do
+about it in ``advice``. Changes nothing.
+
+Only the tools a person uses are looked at unless named: a tool whose program is on
+``PATH``, whose settings folder exists, or that brain is already set up in.
 
 Codex runs a hook only once the person has trusted it, and keeps that trust in
 ``config.toml`` as ``hooks.state."<file>:<event>:<group>:<handler>".trusted_hash``,
@@ -13,7 +19,11 @@ trusted hash; it cannot tell a hash made for an older command from a current one
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import shutil
+import subprocess
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +32,9 @@ from brain.agents import hooks, installers, setup
 from brain.errors import BrainError
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
+# The program each tool runs as, and the folder it keeps its settings in.
+PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini"}
+CHECK_TIMEOUT = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,35 +47,40 @@ class ToolHealth:
     missing: tuple[str, ...]  # events brain hooks that are not installed
     trusted: bool | None  # Codex: all of brain's hooks trusted; None: the tool has no trust
     mcp: str | None  # the file that registers brain's MCP server
-    last_hook: str | None  # "<time> <event>" of the tool's last call of a brain hook
+    last_hook: str | None  # "<time> <event> <outcome>" of the tool's last call of a brain hook
     advice: tuple[str, ...] = ()
+    command: str | None = None  # the command brain's session-start hook runs
+    command_works: bool | None = None  # the dry run of every hook command succeeded
+    problems: tuple[str, ...] = ()  # what is wrong, each a sentence
+    last_hooks: tuple[str, ...] = ()  # the last call of each hook, "<time> <event> <outcome>"
 
 
 @dataclass(frozen=True, slots=True)
 class DoctorResult:
-    """Every tool's health."""
+    """Every tool's health; ``ok`` when no tool has a problem."""
 
     tools: tuple[ToolHealth, ...]
+    ok: bool = True
 
 
-def _positions(path: Path) -> dict[str, tuple[int, int]]:
-    """Brain's hook per event in a settings file: (group, handler) positions."""
+def _commands(path: Path) -> dict[str, tuple[int, int, str]]:
+    """Brain's hook per event in a settings file: (group, handler, command)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    found: dict[str, tuple[int, int]] = {}
+    found: dict[str, tuple[int, int, str]] = {}
     table = data.get("hooks") if isinstance(data, dict) else None
     for event, groups in (table or {}).items() if isinstance(table, dict) else ():
         for g, group in enumerate(groups if isinstance(groups, list) else []):
             inner = group.get("hooks") if isinstance(group, dict) else None
             for h, handler in enumerate(inner if isinstance(inner, list) else []):
                 if installers.is_ours(handler):
-                    found.setdefault(event, (g, h))
+                    found.setdefault(event, (g, h, str(handler.get("command", ""))))
     return found
 
 
-def _codex_trusted(hooks_file: Path, positions: dict[str, tuple[int, int]]) -> bool:
+def _codex_trusted(hooks_file: Path, positions: dict[str, tuple[int, int, str]]) -> bool:
     config = hooks_file.with_name("config.toml")
     try:
         data = tomllib.loads(config.read_text(encoding="utf-8"))
@@ -72,7 +90,7 @@ def _codex_trusted(hooks_file: Path, positions: dict[str, tuple[int, int]]) -> b
     trusted = {
         key for key, value in state.items() if isinstance(value, dict) and value.get("trusted_hash")
     }
-    for event, (g, h) in positions.items():
+    for event, (g, h, _) in positions.items():
         tail = f"{hooks_file.name}:{_SNAKE.sub('_', event).lower()}:{g}:{h}"
         if not any(key.endswith(tail) for key in trusted):
             return False
@@ -80,50 +98,181 @@ def _codex_trusted(hooks_file: Path, positions: dict[str, tuple[int, int]]) -> b
 
 
 def _mcp(tool: str) -> str | None:
+    return _mcp_entry(tool)[0]
+
+
+def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
+    """The file that registers brain's MCP server in ``tool``, and the command line it
+    starts the server with (empty when it cannot be read)."""
     if tool == "codex":
         path = installers.settings_path("codex").with_name("config.toml")
         text = path.read_text(encoding="utf-8") if path.exists() else ""
-        return str(path) if f"[mcp_servers.{setup.SERVER}]" in text else None
-    path = setup.claude_json() if tool == "claude-code" else installers.settings_path(tool)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    servers = data.get("mcpServers") if isinstance(data, dict) else None
-    return str(path) if isinstance(servers, dict) and setup.SERVER in servers else None
+        if f"[mcp_servers.{setup.SERVER}]" not in text:
+            return None, []
+        try:
+            entry = tomllib.loads(text).get("mcp_servers", {}).get(setup.SERVER, {})
+        except ValueError:
+            entry = {}
+    else:
+        path = setup.claude_json() if tool == "claude-code" else installers.settings_path(tool)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None, []
+        servers = data.get("mcpServers") if isinstance(data, dict) else None
+        if not isinstance(servers, dict) or setup.SERVER not in servers:
+            return None, []
+        entry = servers[setup.SERVER]
+    command = entry.get("command") if isinstance(entry, dict) else None
+    args = entry.get("args") if isinstance(entry, dict) else None
+    argv = [str(command), *map(str, args if isinstance(args, list) else [])] if command else []
+    return str(path), argv
 
 
-def _last(home: Path, tool: str) -> str | None:
+def _last(home: Path, tool: str) -> list[str]:
+    """The last call of each of brain's hooks by ``tool``, oldest first."""
     try:
-        return hooks.last_run_path(home, tool).read_text(encoding="utf-8").strip() or None
+        text = hooks.last_run_path(home, tool).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def program_problem(command: str, what: str = "the hook command") -> str | None:
+    """What is wrong with the program a command names, before running it: not an
+    absolute path (the tool's PATH decides), gone, or a script whose interpreter is gone."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        return f"{what} cannot be read ({exc}): {command}"
+    program = argv[0] if argv else ""
+    if not os.path.isabs(program):
+        where = shutil.which(program) if program else None
+        found = f" (here it is {where})" if where else ", and it is not on this PATH either"
+        return (
+            f"{what} runs {program!r} from the tool's PATH{found}; "
+            "a tool started from elsewhere may not find it"
+        )
+    if not os.path.exists(program):
+        return f"{what} runs {program}, which is gone (a removed virtualenv or a moved checkout)"
+    interpreter = _shebang(Path(program))
+    if interpreter and os.path.isabs(interpreter) and not os.path.exists(interpreter):
+        return f"{what} runs {program}, whose interpreter {interpreter} is gone"
+    return None
+
+
+def _shebang(path: Path) -> str | None:
+    try:
+        with path.open("rb") as file:
+            head = file.read(512)
     except OSError:
         return None
+    if not head.startswith(b"#!"):
+        return None
+    parts = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    return parts[0] if parts else None
+
+
+def run_check(command: str, event: str) -> str | None:
+    """Run a hook's command as the tool would (a shell, a JSON payload on stdin), in the
+    dry run that writes nothing; what went wrong, or None when it works."""
+    payload = json.dumps({"hook_event_name": event, "cwd": os.getcwd()})
+    env = {**os.environ, hooks.CHECK_ENV: "1"}
+    try:
+        done = subprocess.run(
+            command,
+            shell=True,
+            input=payload,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=CHECK_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        return f"the {event} hook did not answer within {CHECK_TIMEOUT} s"
+    except OSError as exc:
+        return f"the {event} hook cannot start: {exc}"
+    said = " ".join(done.stderr.split())[-300:]
+    if done.returncode != 0:
+        return f"the {event} hook exits {done.returncode}: {said or 'no message'}"
+    try:
+        json.loads(done.stdout or "null")
+    except ValueError:
+        return f"the {event} hook does not answer JSON: {done.stdout.strip()[:200]}"
+    if "brain:" in done.stderr:
+        return f"the {event} hook fails: {said}"
+    return None
+
+
+def in_use(tool: str) -> bool:
+    """Whether the person uses ``tool`` here: its program on PATH, its settings folder, or
+    brain set up in it."""
+    if shutil.which(PROGRAMS[tool]):
+        return True
+    if installers.settings_path(tool).parent.is_dir():
+        return True
+    return _mcp(tool) is not None
 
 
 def check(tool: str, home: Path) -> ToolHealth:
     """One tool's health (user scope)."""
     spec = installers.spec_for(tool)
     path = installers.settings_path(tool)
-    positions = _positions(path)
+    commands = _commands(path)
     wanted = [event for event, _ in spec.events]
-    missing = tuple(e for e in wanted if e not in positions)
-    trusted = _codex_trusted(path, positions) if spec.positional else None
+    missing = tuple(e for e in wanted if e not in commands)
+    trusted = _codex_trusted(path, commands) if spec.positional else None
     mcp = _mcp(tool)
-    advice = []
-    if missing or mcp is None:
+    last = _last(home, tool)
+    problems: list[str] = []
+    advice: list[str] = []
+    if commands and missing:
+        problems.append(f"brain's {', '.join(missing)} hook is missing from {path}")
+    if commands and mcp is None:
+        problems.append("brain's MCP server is not registered")
+    checked: dict[str, str | None] = {}
+    for event, (_, _, command) in commands.items():
+        if command not in checked:
+            checked[command] = program_problem(command) or run_check(command, event)
+    problems += [problem for problem in checked.values() if problem]
+    server = _mcp_entry(tool)[1]
+    if server:
+        problems.append(program_problem(shlex.join(server), "the MCP server") or "")
+    problems = list(dict.fromkeys(p for p in problems if p))
+    for line in last:
+        if " failed: " in line:
+            event = line.split(" ")[1] if " " in line else "hook"
+            reason = line.split(" failed: ", 1)[1]
+            problems.append(f"the last {event} hook run failed: {reason}")
+    if not commands or problems:
         advice.append(f"run 'brain setup {tool}'")
-    if trusted is False and positions:
+    if trusted is False and commands:
         advice.append("start 'codex', type /hooks and trust brain's hooks")
+    first = commands.get(wanted[0]) or next(iter(commands.values()), None)
     return ToolHealth(
-        tool, str(path), tuple(positions), missing, trusted, mcp, _last(home, tool), tuple(advice)
+        tool,
+        str(path),
+        tuple(commands),
+        missing,
+        trusted,
+        mcp,
+        last[-1] if last else None,
+        tuple(advice),
+        first[2] if first else None,
+        None if not checked else not any(checked.values()),
+        tuple(problems),
+        tuple(last),
     )
 
 
-def doctor(home: Path, tools: tuple[str, ...] = hooks.TOOLS) -> DoctorResult:
-    """Every named tool's health; an unknown tool name is an error."""
+def doctor(home: Path, tools: tuple[str, ...] = ()) -> DoctorResult:
+    """The health of each named tool, or of every tool in use here; an unknown tool name
+    is an error."""
     for tool in tools:
         if tool not in installers.SPECS:
             raise BrainError(
                 f"unknown tool {tool!r}", hint=f"use one of: {', '.join(installers.SPECS)}"
             )
-    return DoctorResult(tuple(check(tool, home) for tool in tools))
+    chosen = tools or tuple(tool for tool in hooks.TOOLS if in_use(tool))
+    found = tuple(check(tool, home) for tool in chosen)
+    return DoctorResult(found, not any(t.problems for t in found))

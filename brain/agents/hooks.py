@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -65,24 +66,43 @@ def _stamp() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
 
+# Set by ``brain doctor`` when it runs a hook's command to see that it works: the hook
+# does all its reading, writes nothing (no note, no log, no job) and says on stderr
+# what went wrong.
+CHECK_ENV = "BRAIN_HOOK_CHECK"
+
+
+def checking() -> bool:
+    """Whether this hook call is doctor's dry run (:data:`CHECK_ENV`)."""
+    return os.environ.get(CHECK_ENV, "") not in ("", "0")
+
+
 def last_run_path(home: Path, tool: str) -> Path:
-    """Where the time and event of ``tool``'s last hook call are kept (for doctor)."""
+    """Where the time, event and outcome of ``tool``'s last hook call are kept (for doctor)."""
     return home / LOG_DIR / f"last-hook-{tool}.txt"
 
 
-def note_run(home: Path, tool: str, event: str) -> None:
-    """Note that ``tool`` called a hook now; best effort, one small local file per tool."""
-    if tool in TOOLS and (home / ".brain").is_dir():
-        with contextlib.suppress(OSError):
-            last_run_path(home, tool).parent.mkdir(parents=True, exist_ok=True)
-            last_run_path(home, tool).write_text(f"{_stamp()} {event}\n", encoding="utf-8")
+def note_run(home: Path, tool: str, event: str, error: str | None = None) -> None:
+    """Note that ``tool`` called a hook now and how it ended (``ok``, or ``failed:`` and
+    why): one line per event, the last call of each, in one small local file per tool;
+    best effort. Doctor's dry run notes nothing."""
+    if tool not in TOOLS or not (home / ".brain").is_dir() or checking():
+        return
+    outcome = "ok" if error is None else f"failed: {' '.join(error.split())[:300]}"
+    path = last_run_path(home, tool)
+    with contextlib.suppress(OSError, UnicodeDecodeError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        old = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        kept = [line for line in old if line.split(" ")[1:2] != [event]]
+        path.write_text("\n".join([*kept, f"{_stamp()} {event} {outcome}"]) + "\n", "utf-8")
 
 
 def log_failure(home: Path, event: str, message: str) -> None:
-    """Record why a hook failed open: in the home's hooks.log, else on stderr."""
+    """Record why a hook failed open: in the home's hooks.log, else (and in doctor's dry
+    run) on stderr."""
     line = f"{_stamp()} {event}: {message}"
     state = home / ".brain"
-    if state.is_dir():
+    if state.is_dir() and not checking():
         try:
             (home / LOG_DIR).mkdir(parents=True, exist_ok=True)
             append_line(home / LOG_DIR / HOOK_LOG, line)
@@ -142,13 +162,13 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
     if in_internal_run():  # brain's own model run: it needs no memory, and gets none
         return HookAnswer(answer_json(tool, empty_context(_INTERNAL)), None, _INTERNAL)
     try:
-        note_run(home, tool, "session-start")
         payload = parse_payload(raw_payload)
         cwd = payload.get("cwd")
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
         # A reader, not the porcelain: the context only reads files, and the write
         # machinery would cost the start-up of every agent session.
         ctx = context(Reader.open(home), project=project, budget=CONTEXT_BUDGET.get(tool))
+        note_run(home, tool, "session-start")
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts
         reason = failure_reason(exc)
@@ -156,6 +176,7 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
 
         detail = reason if _expected(exc) else traceback.format_exc().rstrip()
         log_failure(home, "session-start", detail)
+        note_run(home, tool, "session-start", reason)
         ctx = empty_context(f"brain memory unavailable: {reason}")
         return HookAnswer(answer_json(tool, ctx), ctx, reason)
 
@@ -183,12 +204,13 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
     if in_internal_run():  # brain's own model run ended: nothing to learn from it
         return JobStarted(None, (), None, _INTERNAL)
     try:
-        note_run(home, tool, "session-end")
         payload = parse_payload(raw_payload)
         transcript = payload.get("transcript_path")
         transcript = transcript if isinstance(transcript, str) and transcript else None
         if not (home / ".brain").is_dir():
             raise FileNotFoundError(f"{home} is not a brain home; run 'brain init'")
+        if checking():  # doctor's dry run: the job would start
+            return JobStarted(None, (), None)
         import subprocess
 
         command = after_session_command(home, transcript)
@@ -205,7 +227,9 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
                 start_new_session=True,
                 close_fds=True,
             )
+        note_run(home, tool, "session-end")
         return JobStarted(process.pid, command, str(log_path))
     except Exception as exc:  # fail open
         log_failure(home, "session-end", failure_reason(exc))
+        note_run(home, tool, "session-end", failure_reason(exc))
         return JobStarted(None, (), None, failure_reason(exc))

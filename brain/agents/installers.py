@@ -33,7 +33,7 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 
 _OURS = re.compile(
-    r"""(?:^|[\s/\\])brain(?:\.exe)?\s+(?:--home\s+(?:'[^']*'|\S+)\s+)?hook\s+session-"""
+    r"""(?:^|[\s/\\])brain(?:\.exe)?'?\s+(?:--home\s+(?:'[^']*'|\S+)\s+)?hook\s+session-"""
 )
 
 
@@ -139,10 +139,52 @@ def settings_path(tool: str, scope: str = "user", project: Path | None = None) -
     return Path.home().joinpath(*spec.user_file)
 
 
-def brain_command(home: Path | None = None) -> str:
-    """How the tool should run brain: ``brain`` when it is on PATH, else this Python."""
+def brain_program() -> tuple[str, ...]:
+    """The absolute command line of the brain running now, as hooks and MCP should run it.
+
+    An agent tool starts hooks and servers with its own ``PATH`` (a desktop launcher's,
+    a shell without the virtualenv), so a bare ``brain`` is never written. In order:
+    the ``brain`` script this process runs as; this Python with ``-m brain`` when it
+    finds brain without ``PYTHONPATH`` (which Gemini CLI drops, and an agent's shell may
+    not have); the ``brain`` on ``PATH``; this Python with ``-m brain`` after all.
+    """
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is not None and script.name in ("brain", "brain.exe") and script.is_file():
+        return (os.path.abspath(script),)
+    if _importable_without_pythonpath():
+        return (sys.executable, "-m", "brain")
     found = shutil.which("brain")
-    base = "brain" if found else f"{_quote(sys.executable)} -m brain"
+    if found:
+        return (os.path.abspath(found),)
+    return (sys.executable, "-m", "brain")
+
+
+def _importable_without_pythonpath() -> bool:
+    """Whether this Python finds the brain running now from anywhere, without ``PYTHONPATH``
+    (a checkout run from its own folder, or through ``PYTHONPATH``, is found only there)."""
+    import subprocess
+    import tempfile
+
+    import brain
+
+    probe = "import brain; print(brain.__file__)"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-E", "-c", probe],
+            capture_output=True,
+            text=True,
+            cwd=tempfile.gettempdir(),
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    found = done.stdout.strip()
+    return done.returncode == 0 and bool(found) and os.path.samefile(found, brain.__file__)
+
+
+def brain_command(home: Path | None = None) -> str:
+    """The shell command line a hook runs brain by: :func:`brain_program`, and the home."""
+    base = " ".join(_quote(part) for part in brain_program())
     return f"{base} --home {_quote(str(home))}" if home else base
 
 

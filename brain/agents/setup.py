@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,9 +60,7 @@ class SetupResult:
 
 def server_entry(home: Path) -> dict[str, Any]:
     """How a tool should start ``brain mcp`` for ``home``, needing nothing from its env."""
-    found = shutil.which("brain")
-    command = found or sys.executable
-    args = [] if found else ["-m", "brain"]
+    command, *args = installers.brain_program()  # the hooks' program, absolute
     return {"command": command, "args": [*args, "--home", str(home), "mcp"]}
 
 

@@ -166,10 +166,18 @@ def _doctor_text(result: Any) -> str:
     for t in result.tools:
         trust = "" if t.trusted is None else f"; trusted: {'yes' if t.trusted else 'no'}"
         hooks = ", ".join(t.hooks) or "none"
-        lines.append(f"{t.tool}: hooks {hooks} ({t.settings}){trust}")
+        missing = f" ({', '.join(t.missing)} missing)" if t.hooks and t.missing else ""
+        lines.append(f"{t.tool}: hooks {hooks}{missing} ({t.settings}){trust}")
+        if t.command:
+            works = {True: "works", False: "FAILS", None: "not run"}[t.command_works]
+            lines.append(f"  hook command: {t.command} ({works})")
         lines.append(f"  MCP server: {t.mcp or 'not registered'}")
         lines.append(f"  last hook run: {t.last_hook or 'never'}")
+        lines += [f"                 {line}" for line in t.last_hooks[:-1]]
+        lines += [f"  problem: {problem}" for problem in t.problems]
         lines += [f"  to do: {advice}" for advice in t.advice]
+    if not result.tools:
+        lines.append("no agent tool found here (claude, codex or gemini on PATH, or its settings)")
     return "\n".join(lines)
 
 
@@ -178,11 +186,15 @@ def _doctor_text(result: Any) -> str:
 @json_option
 @pass_state
 def doctor_(state: State, tools: tuple[str, ...], as_json: bool) -> None:
-    """Per tool: brain's hooks, whether Codex trusts them, MCP, the last hook run."""
+    """Per tool: brain's hooks and whether they run, Codex trust, MCP, the last hook run.
+
+    Exits 1 when something is wrong."""
     from brain.agents.doctor import doctor
 
-    result = doctor(state.home, tools) if tools else doctor(state.home)
+    result = doctor(state.home, tools)
     emit(result, as_json, _doctor_text)
+    if not result.ok:
+        raise SystemExit(1)
 
 
 # -- the hooks themselves (run by agent tools; they always exit 0) ----------------

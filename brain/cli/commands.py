@@ -29,7 +29,7 @@ COMMANDS: dict[str, dict[str, str]] = {
     "agents": {
         "cite": "Show the <memory_citation> blocks in FILE and the records they cite.",
         "context": "Print what an agent sees at session start: summary, project knowledge, record index.",
-        "doctor": "Per tool: brain's hooks, whether Codex trusts them, MCP, the last hook run.",
+        "doctor": "Per tool: brain's hooks and whether they run, Codex trust, MCP, the last hook run.",
         "hook": "Hook handlers that agent tools run.",
         "hooks": "Install brain's session hooks into Claude Code, Codex CLI or Gemini CLI.",
         "mcp": "Serve the memory to MCP clients over stdio: recall, remember, forget, read, context.",

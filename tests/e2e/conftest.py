@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import subprocess
 import sys
 import time
@@ -68,19 +67,32 @@ def brain(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[st
 def agent_env(**extra: str) -> dict[str, str]:
     """The environment a CLI runs in: this test's HOME and home, this tree's brain on PATH.
 
-    A shim named ``brain`` runs this source tree, as an installed ``brain`` would, even
-    where a tool strips the environment before starting a hook or an MCP server.
+    A script named ``brain`` runs this source tree, as an installed ``brain`` script
+    would (a Python script whose first line names the interpreter), even where a tool
+    strips the environment before starting a hook or an MCP server.
     """
     env = dict(os.environ)
-    shims = Path(env["HOME"]) / ".brain-e2e-bin"
-    if not (shims / "brain").exists():
-        shims.mkdir(exist_ok=True)
-        code, python = shlex.quote(str(ROOT)), shlex.quote(sys.executable)
-        (shims / "brain").write_text(f'#!/bin/sh\nPYTHONPATH={code} exec {python} -m brain "$@"\n')
-        (shims / "brain").chmod(0o755)
+    shims = shim_dir()
     env["PATH"] = f"{shims}{os.pathsep}{env['PATH']}"
     env.update(extra)
     return env
+
+
+def shim_dir() -> Path:
+    """The folder of the ``brain`` script that runs this tree (made on first use)."""
+    shims = Path(os.environ["HOME"]) / ".brain-e2e-bin"
+    if not (shims / "brain").exists():
+        shims.mkdir(exist_ok=True)
+        (shims / "brain").write_text(
+            f"#!{sys.executable}\n"
+            "import os, sys\n"
+            f"sys.path.insert(0, {str(ROOT)!r})\n"
+            f"os.environ['PYTHONPATH'] = {str(ROOT)!r}  # the jobs it starts run this tree too\n"
+            "from brain.__main__ import run\n"
+            "run()\n"
+        )
+        (shims / "brain").chmod(0o755)
+    return shims
 
 
 @dataclass

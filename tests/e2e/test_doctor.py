@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from brain.agents.installers import settings_path
-from tests.e2e.conftest import AGENTS, brain
+from tests.e2e.conftest import AGENTS, ROOT, agent_env, brain, shim_dir
 from tests.e2e.servers import ModelServer
 
 
 def health(tool: str) -> dict[str, object]:
     done = brain("doctor", tool, "--json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode in (0, 1), done.stderr  # 1: something is wrong, said in the JSON
     found: dict[str, object] = json.loads(done.stdout)["tools"][0]
     return found
 
@@ -53,3 +56,77 @@ def test_doctor_says_whether_codex_trusts_brains_hooks(model: ModelServer) -> No
     )
     config.write_text(config.read_text() + trust)
     assert health("codex")["trusted"] is True
+
+
+def _without_brain(path: str) -> str:
+    """``PATH`` with no folder that holds a ``brain`` program."""
+    return os.pathsep.join(p for p in path.split(os.pathsep) if not (Path(p) / "brain").exists())
+
+
+@pytest.mark.parametrize("tool", list(AGENTS))
+def test_hooks_run_when_the_tool_starts_without_brain_on_its_path(
+    tool: str, model: ModelServer, project: Path
+) -> None:
+    agent = AGENTS[tool](model)
+    assert brain("init").returncode == 0
+    assert brain("remember", "Deploys go out on Tuesdays.", "--key", "deploy-day").returncode == 0
+    assert brain("setup", tool).returncode == 0  # brain is on the PATH setup runs with
+    agent.env["PATH"] = _without_brain(agent.env["PATH"])  # and not on the tool's
+
+    agent.run("hello", project)
+    assert "deploy-day" in json.dumps(model.turns()[0].body)  # session start's context
+    found = health(tool)
+    assert str(found["last_hook"]).endswith(" ok"), found
+    assert found["command_works"] is True and found["problems"] == []
+
+
+def test_doctor_says_when_the_program_the_hooks_name_is_gone(model: ModelServer) -> None:
+    AGENTS["claude-code"](model)
+    assert brain("init").returncode == 0
+    assert brain("setup", "claude-code").returncode == 0
+    assert health("claude-code")["command_works"] is True
+
+    env = {**agent_env(), "PYTHONPATH": str(ROOT)}  # brain run from this tree, as a module
+    program = shim_dir() / "brain"
+    kept = program.read_bytes()
+    program.unlink()  # 'make clean' took the virtualenv, or the checkout moved
+    gone = subprocess.run(
+        [sys.executable, "-m", "brain", "doctor", "claude-code"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert gone.returncode == 1, gone.stdout + gone.stderr
+    assert f"problem: the hook command runs {program}, which is gone" in gone.stdout
+
+    dead = b"#!/nonexistent/venv/bin/python\n" + kept.split(b"\n", 1)[1]
+    program.write_bytes(dead)
+    program.chmod(0o755)
+    again = subprocess.run(
+        [sys.executable, "-m", "brain", "doctor", "claude-code", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert again.returncode == 1
+    hook, server = json.loads(again.stdout)["tools"][0]["problems"]
+    assert hook.startswith(f"the hook command runs {program}, whose interpreter")
+    assert hook.endswith("interpreter /nonexistent/venv/bin/python is gone")
+    assert server == hook.replace("the hook command", "the MCP server")
+
+
+@pytest.mark.parametrize("tool", ["claude-code", "gemini"])
+def test_doctor_reports_a_hook_run_that_failed(
+    tool: str, model: ModelServer, project: Path, home: Path
+) -> None:
+    agent = AGENTS[tool](model)
+    assert brain("init").returncode == 0
+    assert brain("setup", tool).returncode == 0
+    (home / "brain.yaml").write_text("no_such_setting: 1\n")  # every command now refuses
+    agent.run("hello", project)  # the hook fails open: the session runs
+
+    done = brain("doctor", tool)
+    assert done.returncode == 1, done.stdout
+    assert " session-start failed: ConfigError: " in done.stdout  # the last runs
+    assert "problem: the last session-start hook run failed: ConfigError:" in done.stdout
+    assert "no_such_setting" in done.stdout
