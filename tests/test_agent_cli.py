@@ -247,14 +247,15 @@ def test_init_and_status_offer_the_models_found_and_turn_none_on(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     said = cli("init").stdout.splitlines()
     assert said[1:] == [
+        "learning: builtin (offline rules): finds about 1 in 5 of what a careful reader keeps; "
+        "'brain setup codex --learn' uses your agent's own login",
         "models you could use (each spends your quota; none is on until you set it):",
-        "  codex               'codex' is on PATH (uses its login): "
-        "brain config set extract_model codex",
+        "  codex               'codex' is on PATH (uses its login): brain setup codex --learn",
         "  openai/gpt-4o-mini  OPENAI_API_KEY is set: "
         "brain config set extract_model openai/gpt-4o-mini",
     ]
     status = cli("status").stdout
-    assert "brain config set extract_model codex" in status
+    assert "brain setup codex --learn" in status
     assert cli("config", "get", "extract_model").stdout == "builtin\n"
     assert Stub(bin_dir, "codex").calls() == []  # finding it ran nothing
 

@@ -69,16 +69,13 @@ def test_bad_import_line_imports_nothing(brain: Brain, home: Path) -> None:
 def test_config_set_keeps_comments_and_commits(brain: Brain, home: Path) -> None:
     path = home / "brain.yaml"
     path.write_text(path.read_text() + "# my own note\nsemantic: false  # trailing note\n")
-    result = cli("config", "set", "extract_model", "openai/gpt-4o-mini")
+    result = cli("config", "set", "summary_token_limit", "900")
     assert result.exit_code == 0
     text = path.read_text()
     assert "# my own note" in text and "# trailing note" in text
-    assert "extract_model: openai/gpt-4o-mini" in text
-    assert cli("config", "get", "extract_model").stdout == "openai/gpt-4o-mini\n"
-    assert (
-        git(home, "log", "-1", "--format=%s").strip()
-        == "config: extract_model = openai/gpt-4o-mini"
-    )
+    assert "summary_token_limit: 900" in text
+    assert cli("config", "get", "summary_token_limit").stdout == "900\n"
+    assert git(home, "log", "-1", "--format=%s").strip() == "config: summary_token_limit = 900"
 
 
 def test_config_rejects_unknown_keys_and_bad_values(brain: Brain, home: Path) -> None:
@@ -122,6 +119,7 @@ def test_environment_beats_file(brain: Brain, monkeypatch: pytest.MonkeyPatch) -
         "name": "summary_token_limit",
         "value": 200,
         "origin": "env",
+        "synced": None,
     }
-    assert values["extract_model"]["origin"] == "file"
+    assert values["max_tokens_per_run"]["origin"] == "file"
     assert values["semantic"]["origin"] == "default"

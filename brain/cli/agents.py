@@ -126,11 +126,58 @@ def _setup_text(result: Any) -> str:
     return "\n".join([*lines, *(f"note: {note}" for note in result.notes)])
 
 
+def _cost_text(cost: Any) -> str:
+    """What learning with a tool costs, as the question at setup shows it."""
+    from brain.models.options import BUILTIN_FINDS
+
+    program = {"claude-code": "claude"}.get(cost.tool, cost.tool)
+    where = (
+        f"the median of this machine's last {cost.sessions_measured} {cost.tool} sessions"
+        if cost.sessions_measured
+        else f"no {cost.tool} sessions on this machine yet: a long session's figure"
+    )
+    return "\n".join(
+        [
+            f"Learn from your sessions with {program}'s own login?",
+            f"  phase 1: {cost.extract} reads each finished session: 1 call per session "
+            "(a second only when its answer must be asked again)",
+            f"  phase 2: {cost.consolidate} merges what was learned: 1 call each time "
+            f"{cost.consolidation_threshold} new memories have gathered",
+            f"  expected: about {cost.tokens_per_session:,} tokens per session ({where}; "
+            f"the largest {cost.tokens_most:,})",
+            f"  capped: max_tokens_per_run {cost.budget:,} tokens per run; every call spends "
+            f"your {program} quota",
+            f"  without it: builtin (offline rules) {BUILTIN_FINDS}",
+            "  the choice is this machine's own (local.yaml): it is never synced",
+        ]
+    )
+
+
+def _wants_learning(state: State, tool: str, learn: bool | None, quiet: bool) -> bool | None:
+    """The person's answer: the flag, else a question on a terminal, else nothing."""
+    import sys
+
+    if learn is not None or quiet or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return learn
+    from brain.agents.learn import expected_cost, learner
+
+    if state.brain().config.extract_model.partition("/")[0] == learner(tool).provider:
+        return None  # already learning with it: asked before
+
+    click.echo(_cost_text(expected_cost(state.brain(), tool)))
+    return click.confirm("Learn with it?", default=False)
+
+
 @main.command("setup")
 @click.argument("tool", type=TOOL_CHOICE)
 @click.option("--uninstall", is_flag=True, help="Take out everything setup added.")
 @click.option(
     "--instructions", is_flag=True, help="Also write the context into the project's file."
+)
+@click.option(
+    "--learn/--no-learn",
+    default=None,
+    help="Learn with TOOL's own CLI and login (this machine's setting); asked on a terminal.",
 )
 @project_option
 @click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
@@ -141,24 +188,54 @@ def setup_(
     tool: str,
     uninstall: bool,
     instructions: bool,
+    learn: bool | None,
     project: Path | None,
     dry_run: bool,
     as_json: bool,
 ) -> None:
-    """Set TOOL up: session hooks, the MCP server, read-only tools pre-approved."""
+    """Set TOOL up: session hooks, the MCP server, read-only tools pre-approved.
+
+    With --learn, TOOL's own CLI (and login) becomes this machine's model that learns;
+    on a terminal without --learn or --no-learn, setup asks once, showing the cost.
+    """
     from brain.agents import setup
 
     if uninstall:
         emit(setup.uninstall(tool, dry_run=dry_run), as_json, _setup_text)
         return
+    if learn:
+        from brain.agents.learn import check_program
+
+        check_program(tool)  # before anything is written
+    wanted = _wants_learning(state, tool, learn, dry_run or as_json)
     result = setup.setup(tool, state.home, dry_run=dry_run)
     emit(result, as_json, _setup_text)
+    _learning(state, tool, wanted, dry_run, as_json)
     if instructions:
         from brain.agents.instructions import sync_instructions
 
         files = (_INSTRUCTION_FILE[tool],)
         done = sync_instructions(state.brain(), project, files, dry_run=dry_run)
         emit(done, as_json, _sync_text)
+
+
+def _learning(state: State, tool: str, wanted: bool | None, dry_run: bool, as_json: bool) -> None:
+    """Turn learning on or off as asked; without an answer, say what learns now."""
+    from brain.agents.learn import learner, set_learning
+
+    if wanted is not None and not dry_run:
+        emit(set_learning(state.brain(), tool, wanted), as_json, lambda r: r.message)
+        return
+    if as_json:
+        return
+    if wanted:
+        chosen = learner(tool)
+        click.echo(f"would learn with {chosen.extract} and {chosen.consolidate}")
+        return
+    from brain.models.options import learning_text
+
+    config = state.brain().config
+    click.echo(f"learning: {learning_text(config.extract_model, config.consolidation_model)}")
 
 
 def _doctor_text(result: Any) -> str:

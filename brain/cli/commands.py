@@ -38,7 +38,7 @@ COMMANDS: dict[str, dict[str, str]] = {
     },
     "home": {
         "clone": "Set up this machine from an existing home's remote, and build its search index.",
-        "config": "Read and change brain.yaml (comments are kept).",
+        "config": "Read and change settings: brain.yaml, and this machine's own local.yaml.",
         "init": "Create a new memory home: a git repository with its first commit.",
         "pull": "Merge what other machines pushed; conflicts settle by brain's rules.",
         "push": "Back up the memory's history to its remote.",

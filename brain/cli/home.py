@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,16 +26,17 @@ if TYPE_CHECKING:
 def init(state: State, home_dir: str | None, as_json: bool) -> None:
     """Create a new memory home: a git repository with its first commit."""
     from brain.api import Brain  # the one command that makes a home
-    from brain.models.options import model_options, options_text
+    from brain.models.options import learning_text, model_options, options_text
 
     _, result = Brain.init(resolve_home(home_dir) if home_dir else state.home)
-    offered = options_text(model_options(), "builtin")
-    emit(result, as_json, lambda r: "\n".join([f"created a brain home in {r.path}", *offered]))
+    lines = [f"learning: {learning_text('builtin', 'builtin')}"]
+    lines += options_text(model_options(), "builtin")
+    emit(result, as_json, lambda r: "\n".join([f"created a brain home in {r.path}", *lines]))
 
 
 @main.group()
 def config() -> None:
-    """Read and change brain.yaml (comments are kept)."""
+    """Read and change settings: brain.yaml, and this machine's own local.yaml."""
 
 
 @config.command("get")
@@ -54,9 +55,29 @@ def config_get(state: State, name: str, as_json: bool) -> None:
 @json_option
 @pass_state
 def config_set(state: State, name: str, value: str, as_json: bool) -> None:
-    """Set one setting in brain.yaml (one commit)."""
+    """Set one setting in brain.yaml (one commit); which model learns and where text is
+    sent (extract_model, consolidation_model, model_api_base, embedding_model) is this
+    machine's own, kept in local.yaml (never committed or synced)."""
     result = state.brain().config_set(name, value)
-    emit(result, as_json, lambda r: f"{r.name} = {r.value}")
+    emit(
+        result,
+        as_json,
+        lambda r: (
+            f"{r.name} = {r.value}"
+            + ("  (this machine only: local.yaml)" if r.origin == "local" else "")
+        ),
+    )
+
+
+def config_line(v: Any) -> str:
+    """One setting as 'config list' shows it, with a synced value this machine ignores."""
+    line = f"{v.name} = {v.value}  ({v.origin})"
+    if v.synced is not None:
+        line += (
+            f"; brain.yaml (synced) says {v.synced}, not used on this machine: "
+            f"'brain config set {v.name} {v.synced}' uses it"
+        )
+    return line
 
 
 @config.command("list")
@@ -65,7 +86,7 @@ def config_set(state: State, name: str, value: str, as_json: bool) -> None:
 def config_list(state: State, as_json: bool) -> None:
     """Every setting, its value and where the value comes from."""
     values = state.brain().config_list()
-    emit(values, as_json, lambda vs: "\n".join(f"{v.name} = {v.value}  ({v.origin})" for v in vs))
+    emit(values, as_json, lambda vs: "\n".join(map(config_line, vs)))
 
 
 @main.group()

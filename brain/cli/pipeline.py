@@ -203,9 +203,18 @@ def runs_show(state: State, run_id: str, as_json: bool) -> None:
 def _status_text(s: Any) -> str:
     def last(kind: str) -> str:
         run = s.last_runs.get(kind)
-        return f"{run['date']} ({run['message']})" if run else "never"
+        if not run:
+            return "never"
+        cost = ""
+        if run.get("calls"):
+            cost = (
+                f"; {run['calls']} model call{'s' if run['calls'] != 1 else ''}, "
+                f"{run.get('tokens_in', 0):,} tokens in, {run.get('tokens_out', 0):,} out"
+            )
+        return f"{run['date']} ({run['message']}{cost})"
 
     lines = [
+        f"learning     {s.learning}",
         f"models       extract {s.models['extract']}, "
         f"consolidation {s.models['consolidation']}"
         + (f" at {s.models['api_base']}" if s.models["api_base"] else ""),
@@ -225,6 +234,11 @@ def _status_text(s: Any) -> str:
         lines.append(
             f"failed       {session}: {failure.get('reason')} "
             f"(retry after {failure.get('retry_after')})"
+        )
+    for name, value in (s.held or {}).items():
+        lines.append(
+            f"not used     brain.yaml (synced) sets {name} {value}, not used on this machine: "
+            f"'brain config set {name} {value}' uses it"
         )
     for phase, error in s.last_errors.items():
         lines.append(f"last error   {phase} at {error.get('when')}: {error.get('message')}")

@@ -1,8 +1,18 @@
-"""``brain.yaml``: the home's settings, read once into a frozen dataclass.
+"""``brain.yaml`` and ``local.yaml``: the home's settings, read once into a frozen dataclass.
 
-Precedence: command-line flag > environment (``BRAIN_<KEY>``) > ``brain.yaml`` >
-default. The file is edited with ruamel.yaml's round-trip mode, so comments a person
-wrote there survive ``brain config set``.
+Precedence: command-line flag > environment (``BRAIN_<KEY>``) > ``local.yaml`` >
+``brain.yaml`` > default. Both files are edited with ruamel.yaml's round-trip mode, so
+comments a person wrote there survive ``brain config set``.
+
+``brain.yaml`` is tracked and synced to every machine. ``local.yaml`` is this machine's
+own: git-ignored, never committed, never synced. The settings that choose where text is
+sent (:data:`MACHINE_KEYS`: the models and the endpoint) live there, so a model or an
+endpoint set on one machine never makes another send its transcripts elsewhere. Once a
+machine has its ``local.yaml``, a value of those keys in ``brain.yaml`` (arriving by
+``brain sync``) is not obeyed; :func:`held` names it, and ``brain config set`` of the
+same value is the consent that turns it on here. A home made before ``local.yaml``
+existed has none; :func:`adopt` writes one with the values ``brain.yaml`` had, which
+this machine was already using.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from brain.errors import BrainError
 from brain.home.files import atomic_write, read_text
 from brain.home.paths import CONFIG as CONFIG
+from brain.home.paths import LOCAL_CONFIG as LOCAL_CONFIG
 
 
 class ConfigError(BrainError):
@@ -69,17 +80,29 @@ class Config:
 
 KNOWN = {f.name: f for f in fields(Config)}
 
-DEFAULT_YAML = """\
-# brain settings. 'brain config list' shows every key and where its value comes from;
-# 'brain config set KEY VALUE' edits this file and keeps your comments.
+# The settings that decide where a transcript's text is sent: this machine's own.
+MACHINE_KEYS = frozenset(
+    {"extract_model", "consolidation_model", "model_api_base", "embedding_model"}
+)
 
-# Models go through litellm: anthropic/..., openai/..., gemini/..., ollama/...
-# 'builtin' is the offline rule-based model: no API key, no network.
-extract_model: builtin
-consolidation_model: builtin
+DEFAULT_YAML = """\
+# brain settings, shared by every machine this home syncs to. 'brain config list' shows
+# every key and where its value comes from; 'brain config set KEY VALUE' edits this file
+# and keeps your comments.
+#
+# Which model learns and where text is sent (extract_model, consolidation_model,
+# model_api_base, embedding_model) is each machine's own choice: 'brain config set'
+# keeps those in local.yaml, which is never committed or synced.
 
 # A hard cap on the tokens one extract or consolidate run may spend.
 max_tokens_per_run: 200000
+"""
+
+LOCAL_YAML = """\
+# This machine's own brain settings: git-ignored, never committed, never synced.
+# Which model reads your transcripts and where text is sent is chosen here
+# ('brain config set extract_model ...', 'brain setup TOOL --learn').
+# 'builtin' (the default) is the offline rule-based model: no API key, no network.
 """
 
 
@@ -185,19 +208,19 @@ def _unknown(name: str, origin: str) -> ConfigError:
     )
 
 
-def read_file(home: Path) -> dict[str, Any]:
-    """The raw mapping in brain.yaml (empty when the file is absent or empty).
+def read_file(home: Path, name: str = CONFIG) -> dict[str, Any]:
+    """The raw mapping in brain.yaml (or ``name``; empty when absent or empty).
 
     A parsed copy is kept in ``.brain/`` under the file's size and mtime, so commands
     on the hot path (recall, the session-start hook) skip importing a YAML parser.
     """
-    path = home / CONFIG
+    path = home / name
     try:
         stat = path.stat()
     except FileNotFoundError:
         return {}
     stamp = [stat.st_size, stat.st_mtime_ns]
-    cache = home / ".brain" / "config.json"
+    cache = home / ".brain" / ("config.json" if name == CONFIG else "local-config.json")
     try:
         cached = json.loads(cache.read_text(encoding="utf-8"))
         if cached.get("stamp") == stamp and isinstance(cached.get("data"), dict):
@@ -227,14 +250,30 @@ def _parse(path: Path) -> dict[str, Any]:
     return {str(k): v for k, v in data.items()}
 
 
+def _file_values(home: Path, name: str) -> dict[str, Any]:
+    """The typed settings in one file; an unknown key or bad value names the file."""
+    path, values = home / name, {}
+    for key, value in read_file(home, name).items():
+        if key not in KNOWN:
+            raise _unknown(str(key), str(path))
+        values[key] = _coerce(key, value, str(path))
+    return values
+
+
+def has_local(home: Path) -> bool:
+    """Whether this machine has its own ``local.yaml`` (then brain.yaml's machine keys
+    are not obeyed)."""
+    return (home / LOCAL_CONFIG).is_file()
+
+
 def load(home: Path, overrides: dict[str, Any] | None = None) -> Config:
-    """Read the effective settings: overrides > environment > brain.yaml > defaults."""
-    values: dict[str, Any] = {}
-    path = home / CONFIG
-    for name, value in read_file(home).items():
-        if name not in KNOWN:
-            raise _unknown(str(name), str(path))
-        values[name] = _coerce(name, value, str(path))
+    """Read the effective settings: overrides > environment > local.yaml > brain.yaml >
+    defaults; brain.yaml's :data:`MACHINE_KEYS` count only on a machine without
+    local.yaml (a home made before it existed)."""
+    values = _file_values(home, CONFIG)
+    if has_local(home):
+        values = {k: v for k, v in values.items() if k not in MACHINE_KEYS}
+        values.update(_file_values(home, LOCAL_CONFIG))
     for name in KNOWN:
         env = os.environ.get(f"BRAIN_{name.upper()}")
         if env is not None:
@@ -253,9 +292,13 @@ def value_of(config: Config, name: str) -> Any:
 
 
 def origin_of(home: Path, name: str) -> str:
-    """Where the effective value of ``name`` comes from: env, file or default."""
+    """Where the effective value of ``name`` comes from: env, local, file or default."""
     if f"BRAIN_{name.upper()}" in os.environ:
         return "env"
+    if has_local(home) and name in read_file(home, LOCAL_CONFIG):
+        return "local"
+    if name in MACHINE_KEYS and has_local(home):
+        return "default"  # brain.yaml's value is not obeyed here: see held()
     return "file" if name in read_file(home) else "default"
 
 
@@ -283,13 +326,74 @@ SEMANTIC_INSTALL = (
 
 
 def _check_semantic_installed(home: Path) -> None:
-    model = os.environ.get("BRAIN_EMBEDDING_MODEL") or read_file(home).get("embedding_model")
-    if missing := missing_semantic_modules(str(model) if model else None):
+    model = load(home).embedding_model  # this machine's (local.yaml), or the environment's
+    if missing := missing_semantic_modules(model):
         raise ConfigError(
             f"semantic needs {' and '.join(missing)}, which this Python "
             f"({sys.executable}) cannot import; nothing was changed",
             hint=SEMANTIC_INSTALL,
         )
+
+
+def held(home: Path, config: Config) -> dict[str, Any]:
+    """brain.yaml's values of machine keys that this machine does not obey.
+
+    Each differs from the effective value and from the default (an old home's
+    ``extract_model: builtin`` says nothing). ``brain config set KEY VALUE`` with the
+    same value is how this machine consents to one.
+    """
+    if not has_local(home):
+        return {}
+    synced = _file_values(home, CONFIG)
+    return {
+        name: value
+        for name, value in synced.items()
+        if name in MACHINE_KEYS and value != getattr(config, name) and value != KNOWN[name].default
+    }
+
+
+def adopt(home: Path) -> bool:
+    """Give a home made before ``local.yaml`` existed this machine's own file, holding
+    the machine keys brain.yaml set (this machine was using them); True if written.
+
+    A new home (``brain init``) and a clone (``brain clone``) get an empty one instead,
+    so a cloned brain.yaml's model is not obeyed without this machine's consent.
+    """
+    if has_local(home) or not (home / CONFIG).is_file():
+        return False
+    kept = {k: v for k, v in read_file(home).items() if k in MACHINE_KEYS}
+    write_local(home, kept)
+    return True
+
+
+def write_local(home: Path, values: dict[str, Any] | None = None) -> None:
+    """Write ``local.yaml`` with ``values`` under its header comment, and keep it out
+    of git for a home whose .gitignore predates it."""
+    out = io.StringIO(LOCAL_YAML)
+    out.seek(0, io.SEEK_END)
+    if values:
+        _yaml().dump(dict(values), out)
+    atomic_write(home / LOCAL_CONFIG, out.getvalue())
+    exclude_local(home)
+
+
+def exclude_local(home: Path) -> None:
+    """List ``local.yaml`` in the repository's own ``info/exclude`` (never synced), so a
+    home made before its .gitignore named it never commits it."""
+    info = home / ".git" / "info"
+    if not info.parent.is_dir():
+        return
+    exclude = info / "exclude"
+    try:
+        text = exclude.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    if f"/{LOCAL_CONFIG}" in text.split():
+        return
+    info.mkdir(exist_ok=True)
+    atomic_write(
+        exclude, text + ("" if not text or text.endswith("\n") else "\n") + f"/{LOCAL_CONFIG}\n"
+    )
 
 
 def set_value(home: Path, name: str, raw: str) -> Any:
@@ -312,13 +416,22 @@ def set_value(home: Path, name: str, raw: str) -> Any:
     value = _coerce(name, raw, "brain config set")
     if name == "semantic" and value is True:
         _check_semantic_installed(home)
-    path = home / CONFIG
+    if name in MACHINE_KEYS and not has_local(home):
+        write_local(home)
+    path = home / file_of(name)
     yaml = _yaml()
-    data = yaml.load(read_text(path)) if path.exists() else None
-    if data is None:
-        data = yaml.load("{}\n")
-    data[name] = value
+    text = read_text(path) if path.exists() else ""
+    data = yaml.load(text) if text else None
     out = io.StringIO()
+    if data is None:  # no settings yet (perhaps only comments): keep the text, add one
+        out.write(text if not text or text.endswith("\n") else text + "\n")
+        data = {}
+    data[name] = value
     yaml.dump(data, out)
     atomic_write(path, out.getvalue())
     return value
+
+
+def file_of(name: str) -> str:
+    """The file ``brain config set NAME`` writes: local.yaml for a machine key."""
+    return LOCAL_CONFIG if name in MACHINE_KEYS else CONFIG

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Self
 from brain.errors import BrainError
 from brain.home import pending
 from brain.home.files import atomic_write, make_private_dir
-from brain.home.paths import ARCHIVE, CONFIG, MEMORIES, STATE, record_path
+from brain.home.paths import ARCHIVE, CONFIG, LOCAL_CONFIG, MEMORIES, STATE, record_path
 from brain.home.reader import NotAHomeError
 from brain.home.recordcache import Head, cached_heads, cached_records
 from brain.home.records import (
@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Home", "HomeExistsError", "NotAHomeError"]
 
-GITIGNORE = ".brain/\n"
+# local.yaml: this machine's own settings (brain.home.config), never committed or synced.
+GITIGNORE = ".brain/\nlocal.yaml\n"
 GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
 
 
@@ -83,6 +84,10 @@ class Home:
         make_private_dir(home.state)
         if pending.exists(home):
             home.recover()
+        if not (path / LOCAL_CONFIG).is_file():
+            from brain.home import config as config_mod
+
+            config_mod.adopt(path)  # a home made before local.yaml: keep what it used
         return home
 
     def recover(self) -> None:
@@ -131,6 +136,7 @@ class Home:
         }
         for name, text in files.items():
             atomic_write(path / name, text)
+        config_mod.write_local(path)  # this machine's own settings: none chosen yet
         with home.transaction() as tx:
             sha = tx.commit(list(files), "init: new memory home", "init")
         return home, InitResult(str(path), sha)
@@ -150,7 +156,7 @@ class Home:
         files = [
             p.relative_to(path).as_posix()
             for p in sorted(path.rglob("*"))
-            if p.is_file() and p.relative_to(path).parts[0] not in {STATE, ".git"}
+            if p.is_file() and p.relative_to(path).parts[0] not in {STATE, ".git", LOCAL_CONFIG}
         ]
         with home.transaction() as tx:
             sha = tx.commit(files, "init: new history from the files in the home", "init")
@@ -374,10 +380,15 @@ class Home:
     # -- settings --------------------------------------------------------------------
 
     def config_set(self, name: str, value: str) -> ConfigValue:
-        """Set one key in brain.yaml (comments kept) and commit the change (see
+        """Set one key in brain.yaml (comments kept) and commit the change; a key that
+        chooses where text is sent goes into this machine's local.yaml, uncommitted (see
         :func:`brain.home.config.set_value` for what it refuses)."""
         from brain.home import config as config_mod
 
+        if config_mod.file_of(name) == LOCAL_CONFIG:
+            typed = config_mod.set_value(self.path, name, value)
+            self.__dict__.pop("config", None)
+            return ConfigValue(name, typed, "local")
         with self.transaction() as tx:
             typed = config_mod.set_value(self.path, name, value)
             tx.commit([CONFIG], f"config: {name} = {typed}", "config", name=name)
@@ -385,11 +396,13 @@ class Home:
         return ConfigValue(name, typed, "file")
 
     def config_get(self, name: str) -> ConfigValue:
-        """The effective value of one key and where it comes from."""
+        """The effective value of one key, where it comes from, and a value brain.yaml
+        holds for it that this machine does not obey (set on another machine)."""
         from brain.home import config as config_mod
 
         value = config_mod.value_of(self.config, name)
-        return ConfigValue(name, value, config_mod.origin_of(self.path, name))
+        synced = config_mod.held(self.path, self.config).get(name)
+        return ConfigValue(name, value, config_mod.origin_of(self.path, name), synced)
 
     def config_list(self) -> builtins.list[ConfigValue]:
         """Every key's effective value and origin."""

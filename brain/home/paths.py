@@ -26,6 +26,7 @@ def resolve_home(flag: str | os.PathLike[str] | None = None) -> Path:
 
 
 CONFIG = "brain.yaml"
+LOCAL_CONFIG = "local.yaml"  # this machine's own settings: git-ignored, never synced
 MEMORIES = "memories"
 ARCHIVE = "archive"
 STATE = ".brain"

@@ -47,8 +47,10 @@ class ShowResult(NamedTuple):
 
 
 class ConfigValue(NamedTuple):
-    """One setting's effective value and where it comes from (file, env, default)."""
+    """One setting's effective value and where it comes from (env, local, file,
+    default); ``synced``: a value brain.yaml holds that this machine does not obey."""
 
     name: str
     value: Any
     origin: str
+    synced: Any = None

@@ -117,3 +117,14 @@ class Budget:
 
     def __repr__(self) -> str:
         return f"Budget(max_tokens={self.max_tokens}, used={self.used.total_tokens})"
+
+
+def spent(budget: Budget) -> dict[str, int]:
+    """What a run's calls used, for its journal line: calls, tokens in and out (as the
+    provider reported them, or estimated where it said nothing)."""
+    used = budget.used
+    return {
+        "calls": budget.calls,
+        "tokens_in": used.prompt_tokens,
+        "tokens_out": used.completion_tokens,
+    }

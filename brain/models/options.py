@@ -12,8 +12,10 @@ import os
 from dataclasses import dataclass
 
 __all__ = [
+    "BUILTIN_FINDS",
     "PROGRAMS",
     "ModelOption",
+    "learning_text",
     "missing_program",
     "model_options",
     "on_path",
@@ -24,6 +26,10 @@ __all__ = [
 # it). Here rather than there: 'brain status' looks for the programs on every call and
 # should not load a model client to do it.
 PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini-cli": "gemini"}
+
+# What the offline rules find, from benchmarks/README.md: on sessions of people they were
+# never shaped on, about a fifth of what a careful engineer keeps (recall ~0.2).
+BUILTIN_FINDS = "finds about 1 in 5 of what a careful reader keeps"
 
 # A key in the environment and a model of that provider worth starting with.
 _KEYS = (
@@ -58,6 +64,10 @@ def on_path(program: str) -> str | None:
     return None
 
 
+# The tool name 'brain setup' takes for each agent CLI provider.
+TOOLS = {"claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini"}
+
+
 def _option(name: str, why: str) -> ModelOption:
     return ModelOption(name, why, f"brain config set extract_model {name}")
 
@@ -65,7 +75,11 @@ def _option(name: str, why: str) -> ModelOption:
 def model_options() -> tuple[ModelOption, ...]:
     """The agent CLIs found on PATH and the providers whose API key is set."""
     found = [
-        _option(provider, f"'{program}' is on PATH (uses its login)")
+        ModelOption(
+            provider,
+            f"'{program}' is on PATH (uses its login)",
+            f"brain setup {TOOLS[provider]} --learn",
+        )
         for provider, program in PROGRAMS.items()
         if on_path(program)
     ]
@@ -94,3 +108,20 @@ def missing_program(model: str) -> str | None:
     if program is None or on_path(program):
         return None
     return f"'{program}' is not on PATH: install it, or set another model (builtin works offline)"
+
+
+def learning_text(extract: str, consolidation: str) -> str:
+    """Which path learns, in one line: the built-in rules and what they miss, or the
+    models of each phase."""
+    if extract == "builtin":
+        found = [TOOLS[p] for p, program in PROGRAMS.items() if on_path(program)]
+        tool = found[0] if found else "claude-code"
+        return (
+            f"builtin (offline rules): {BUILTIN_FINDS}; 'brain setup {tool} --learn' "
+            "uses your agent's own login"
+        )
+    provider = extract.partition("/")[0]
+    how = f"{PROGRAMS[provider]}'s own login" if provider in PROGRAMS else "a model you set"
+    if consolidation == extract:
+        return f"{extract} reads each session and consolidates ({how})"
+    return f"{extract} reads each session, {consolidation} consolidates ({how})"

@@ -22,7 +22,7 @@ from brain.home.records import Record, new_id
 from brain.home.scope import projects_of, scoped_key
 from brain.home.uses import all_uses, last_used
 from brain.models.base import ConsolidateTask, Model, ModelError
-from brain.models.budget import Budget, BudgetExceeded
+from brain.models.budget import Budget, BudgetExceeded, spent
 from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
 from brain.pipeline.bounds import tie
@@ -391,5 +391,6 @@ def _commit(
         raw_ids=sorted(ids),
         tokens=budget.used.total_tokens,
         cost=budget.used.cost,
+        **spent(budget),
     )
     return sha, message

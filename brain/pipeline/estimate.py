@@ -22,10 +22,11 @@ from brain.sessions.sources.base import Transcript, Turn
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from brain.home.config import Config
     from brain.home.home import Home
     from brain.sessions.watermarks import SessionRef
 
-__all__ = ["ExtractionEstimate", "estimate_extraction"]
+__all__ = ["ExtractionEstimate", "estimate_extraction", "session_tokens"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,3 +78,16 @@ def estimate_extraction(home: Home, refs: Sequence[SessionRef]) -> ExtractionEst
         tokens, answers = tokens + one.prompt_tokens, answers + one.max_completion_tokens
         cost = None if cost is None or one.cost is None else cost + one.cost
     return ExtractionEstimate(model.name, len(refs), tokens, answers, cost, False)
+
+
+def session_tokens(model_name: str, sizes: Sequence[int], config: Config) -> list[int]:
+    """The most one phase 1 call of ``model_name`` would use (prompt plus answer cap)
+    on a transcript of each size in bytes, as the home's settings cut it."""
+    model = get_model(model_name, ModelSettings(api_base=config.model_api_base))
+    head, tail = config.trim_head_chars, config.trim_tail_chars
+    seen: dict[int, int] = {}
+    for size in sizes:
+        chars = min(size, head + tail)
+        if chars not in seen:
+            seen[chars] = model.estimate(_sized(chars, head, tail)).total_tokens
+    return [seen[min(size, head + tail)] for size in sizes]

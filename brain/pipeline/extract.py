@@ -22,7 +22,7 @@ from brain.home.records import iso, new_id, utcnow
 from brain.home.redact import redact
 from brain.home.scope import project_name, scoped_key, with_project
 from brain.models.base import Model, ModelError, ModelSettings
-from brain.models.budget import Budget
+from brain.models.budget import Budget, spent
 from brain.models.registry import get_model
 from brain.models.schema import Candidate
 from brain.pipeline import runs, views
@@ -272,6 +272,7 @@ def _write_run(
             failed=[o.session for o in outcomes if o.status == "failed"],
             tokens=budget.used.total_tokens,
             cost=budget.used.cost,
+            **spent(budget),
         )
     return outcomes, message, sha
 

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from brain.home.config import held
 from brain.home.files import atomic_write
 from brain.home.git import head_sha
-from brain.models.options import ModelOption, model_options
+from brain.models.options import ModelOption, learning_text, model_options
 from brain.pipeline.pending import session_label, triage
 from brain.pipeline.runs import KINDS, RAW, list_runs, pending_raw, pipeline_state
 
@@ -25,7 +26,7 @@ class StatusResult:
 
     generate_memories: bool
     models: dict[str, str | None]
-    last_runs: dict[str, dict[str, str] | None]
+    last_runs: dict[str, dict[str, Any] | None]
     pending_sessions: tuple[str, ...]
     waiting_sessions: dict[str, int]
     raw_pending: int
@@ -39,6 +40,8 @@ class StatusResult:
     # Record files that cannot be read ("path:line: problem"): counted in ``records``,
     # missing from recall, context and the views until fixed.
     unreadable: tuple[str, ...] = ()
+    learning: str = ""  # which path learns, in one line
+    held: dict[str, Any] | None = None  # brain.yaml's synced models this machine ignores
 
 
 def unreadable_records(home: Home) -> tuple[str, ...]:
@@ -59,7 +62,7 @@ def _count(home: Home, folder: str) -> int:
         return sum(1 for e in entries if e.name.endswith(".md") and not e.name.startswith("."))
 
 
-def _last_runs(home: Home) -> dict[str, dict[str, str] | None]:
+def _last_runs(home: Home) -> dict[str, dict[str, Any] | None]:
     """The newest run of each kind: from ``.brain/cache/last-runs.json`` while HEAD is
     the commit it was read at (a commit names its whole history), else from git's log."""
     head = head_sha(home.path)
@@ -68,10 +71,19 @@ def _last_runs(home: Home) -> dict[str, dict[str, str] | None]:
         cached = json.loads(cache.read_text(encoding="utf-8"))
         if head is not None and cached["head"] == head and set(cached["last"]) == set(KINDS):
             return dict(cached["last"])
-    last: dict[str, dict[str, str] | None] = dict.fromkeys(KINDS)
+    last: dict[str, dict[str, Any] | None] = dict.fromkeys(KINDS)
     for run in list_runs(home):
         if last.get(run.kind) is None:
-            last[run.kind] = {"date": run.date, "run": run.id, "message": run.message}
+            spent = {
+                k: run.counts[k] for k in ("calls", "tokens_in", "tokens_out") if k in run.counts
+            }
+            last[run.kind] = {
+                "date": run.date,
+                "run": run.id,
+                "message": run.message,
+                "model": run.model,
+                **spent,
+            }
     with contextlib.suppress(OSError):  # a cache not written costs the next status a log
         cache.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(cache, json.dumps({"head": head, "last": last}), sync=False)
@@ -104,4 +116,6 @@ def status(home: Home, *, now: datetime | None = None) -> StatusResult:
         model_options=model_options(),
         last_errors=state.get("last_error", {}),
         unreadable=unreadable_records(home),
+        learning=learning_text(config.extract_model, config.consolidation_model),
+        held=held(home.path, config),
     )

@@ -1,0 +1,192 @@
+"""``brain setup TOOL --learn``: learn with the agent's own CLI and login, by choice.
+
+Each agent CLI serves two models (see :mod:`brain.models.agent_cli`): a cheap, fast one
+reads each finished session (phase 1: one call per session, most of the tokens), and a
+stronger one merges what phase 1 found into records (phase 2: one call each time
+``consolidation_threshold`` raw memories have gathered, judging supersessions and
+merges across sessions). The choice is this machine's own (``local.yaml``), since it
+decides where transcripts go: it never reaches another machine by sync.
+
+What a session would cost is estimated from this machine's own transcripts of that
+tool (their sizes, cut as phase 1 cuts them), before anything is spent.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from brain.errors import BrainError
+from brain.models.options import PROGRAMS, on_path
+
+if TYPE_CHECKING:
+    from brain.home.home import Home
+
+__all__ = [
+    "LEARNERS",
+    "LearnCost",
+    "LearnResult",
+    "Learner",
+    "check_program",
+    "expected_cost",
+    "learner",
+    "set_learning",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Learner:
+    """The two models one agent CLI offers brain, and the transcripts it leaves.
+
+    Attributes:
+        provider: the model provider prefix (``claude-code``).
+        extract: the phase 1 model: cheap and fast, one call per session.
+        consolidate: the phase 2 model: stronger, called far less often.
+        source: the transcript source of this tool (``claude``), for the estimate.
+    """
+
+    provider: str
+    extract: str
+    consolidate: str
+    source: str
+
+    @property
+    def program(self) -> str:
+        """The CLI's program on PATH."""
+        return PROGRAMS[self.provider]
+
+
+# Claude Code's aliases follow its newest models of each tier. Codex 0.171's own model
+# list calls gpt-6-luna "fast and affordable ... for easier tasks" and gpt-6.2-sol its
+# "go-to model for coding and everyday work". Gemini CLI's default is gemini-2.5-pro;
+# naming each model skips the "auto" router's extra call.
+LEARNERS = {
+    "claude-code": Learner("claude-code", "claude-code/haiku", "claude-code/sonnet", "claude"),
+    "codex": Learner("codex", "codex/gpt-6-luna", "codex/gpt-6.2-sol", "codex"),
+    "gemini": Learner(
+        "gemini-cli", "gemini-cli/gemini-2.5-flash", "gemini-cli/gemini-2.5-pro", "gemini"
+    ),
+}
+# The figure stated when this machine has no transcripts of the tool yet: a session long
+# enough to be cut to phase 1's head and tail.
+_SAMPLE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class LearnCost:
+    """What learning with a tool's CLI is expected to spend.
+
+    Attributes:
+        tool: the tool (``claude-code``).
+        extract, consolidate: the models of phase 1 and phase 2.
+        tokens_per_session: the median phase 1 call (prompt plus its answer's cap).
+        tokens_most: the largest session's call (a session cut to phase 1's limit).
+        sessions_measured: how many of this machine's transcripts the figures come
+            from; 0 means none yet, and the figures are those of a long session.
+        consolidation_threshold: raw memories that gather before a phase 2 call.
+        budget: ``max_tokens_per_run``, the cap on every run.
+    """
+
+    tool: str
+    extract: str
+    consolidate: str
+    tokens_per_session: int
+    tokens_most: int
+    sessions_measured: int
+    consolidation_threshold: int
+    budget: int
+
+
+@dataclass(frozen=True, slots=True)
+class LearnResult:
+    """What ``--learn`` / ``--no-learn`` left as this machine's models."""
+
+    tool: str
+    learning: bool
+    extract_model: str
+    consolidation_model: str
+    changed: bool
+    message: str
+
+
+def learner(tool: str) -> Learner:
+    """The learner of ``tool``; an unknown tool is an error naming the known ones."""
+    try:
+        return LEARNERS[tool]
+    except KeyError:
+        raise BrainError(
+            f"unknown tool {tool!r}", hint=f"use one of: {', '.join(LEARNERS)}"
+        ) from None
+
+
+def _sizes(source: str) -> list[int]:
+    """The sizes of this machine's newest transcripts of ``source``."""
+    from brain.sessions.sources.locations import discover, roots
+
+    files = [f for root in roots(source) for f in discover(source, root) if f.size > 0]
+    files.sort(key=lambda f: f.mtime, reverse=True)
+    return [f.size for f in files[:_SAMPLE] if f.subagent is None]
+
+
+def expected_cost(home: Home, tool: str) -> LearnCost:
+    """Phase 1's tokens per session on this machine's own history of ``tool``."""
+    from brain.pipeline.estimate import session_tokens
+
+    chosen = learner(tool)
+    config = home.config
+    sizes = _sizes(chosen.source)
+    cap = config.trim_head_chars + config.trim_tail_chars
+    calls = session_tokens(chosen.extract, sizes or [cap], config)
+    return LearnCost(
+        tool,
+        chosen.extract,
+        chosen.consolidate,
+        int(statistics.median(calls)),
+        max(calls),
+        len(sizes),
+        config.consolidation_threshold,
+        config.max_tokens_per_run,
+    )
+
+
+def check_program(tool: str) -> None:
+    """Raise unless ``tool``'s program is on PATH (learning with it would fail)."""
+    chosen = learner(tool)
+    if on_path(chosen.program) is None:
+        raise BrainError(
+            f"'{chosen.program}' is not on PATH, so brain cannot learn with it",
+            hint=f"install {chosen.program} (and log in), then run 'brain setup {tool} --learn'",
+        )
+
+
+def set_learning(home: Home, tool: str, on: bool) -> LearnResult:
+    """Make ``tool``'s CLI this machine's models (``on``), or put back the built-in rules
+    where they are this tool's (``--no-learn`` leaves another tool's choice alone).
+
+    Raises:
+        BrainError: ``on`` and the tool's program is not on PATH.
+    """
+    chosen = learner(tool)
+    config = home.config
+    old = (config.extract_model, config.consolidation_model)
+    if on:
+        check_program(tool)
+    mine = all(m.partition("/")[0] == chosen.provider for m in old)
+    if on:
+        new = (chosen.extract, chosen.consolidate)
+    elif mine:
+        new = ("builtin", "builtin")
+    else:
+        new = old
+    for name, value, was in zip(("extract_model", "consolidation_model"), new, old, strict=True):
+        if value != was:
+            home.config_set(name, value)
+    if on:
+        message = f"learning with {chosen.program}'s own login: {new[0]} reads each session, "
+        message += f"{new[1]} consolidates (this machine only: local.yaml)"
+    elif new != old:
+        message = "learning with builtin (offline rules) again (this machine only: local.yaml)"
+    else:
+        message = f"learning stays with {old[0]}"
+    return LearnResult(tool, on, new[0], new[1], new != old, message)
