@@ -136,8 +136,7 @@ def expected_cost(home: Home, tool: str) -> LearnCost:
     chosen = learner(tool)
     config = home.config
     sizes = _sizes(chosen.source)
-    cap = config.trim_head_chars + config.trim_tail_chars
-    calls = session_tokens(chosen.extract, sizes or [cap], config)
+    calls = session_tokens(chosen.extract, sizes or [config.extract_session_tokens * 4], config)
     return LearnCost(
         tool,
         chosen.extract,

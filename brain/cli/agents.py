@@ -143,8 +143,8 @@ def _cost_text(cost: Any) -> str:
             "(a second only when its answer must be asked again)",
             f"  phase 2: {cost.consolidate} merges what was learned: 1 call each time "
             f"{cost.consolidation_threshold} new memories have gathered",
-            f"  expected: about {cost.tokens_per_session:,} tokens per session ({where}; "
-            f"the largest {cost.tokens_most:,})",
+            f"  expected: at most about {cost.tokens_per_session:,} tokens per session "
+            f"({where}; the largest {cost.tokens_most:,})",
             f"  capped: max_tokens_per_run {cost.budget:,} tokens per run; every call spends "
             f"your {program} quota",
             f"  without it: builtin (offline rules) {BUILTIN_FINDS}",

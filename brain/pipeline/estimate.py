@@ -82,12 +82,13 @@ def estimate_extraction(home: Home, refs: Sequence[SessionRef]) -> ExtractionEst
 
 def session_tokens(model_name: str, sizes: Sequence[int], config: Config) -> list[int]:
     """The most one phase 1 call of ``model_name`` would use (prompt plus answer cap)
-    on a transcript of each size in bytes, as the home's settings cut it."""
+    on a transcript of each size in bytes, as ``extract_session_tokens`` cuts it (a
+    transcript's file is larger than the text phase 1 shows: an upper bound)."""
     model = get_model(model_name, ModelSettings(api_base=config.model_api_base))
-    head, tail = config.trim_head_chars, config.trim_tail_chars
+    budget = config.extract_session_tokens
     seen: dict[int, int] = {}
     for size in sizes:
-        chars = min(size, head + tail)
+        chars = min(size, budget * 4)  # the stand-in's text is estimated at 4 chars a token
         if chars not in seen:
-            seen[chars] = model.estimate(_sized(chars, head, tail)).total_tokens
-    return [seen[min(size, head + tail)] for size in sizes]
+            seen[chars] = model.estimate(_sized(chars, budget)).total_tokens
+    return [seen[min(size, budget * 4)] for size in sizes]
