@@ -44,6 +44,20 @@ class BrainGroup(click.Group):
                 importlib.import_module(f"brain.cli.{module}")
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Click's lookup, with the commands spelled like a mistyped one suggested."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            near = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
+            if near:
+                names = " or ".join(f"'{n}'" for n in near)
+                ctx.fail(f"No such command '{name}'. Did you mean {names}?")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Click's command list, from the table for the commands not loaded."""
         helps = {name: help for names in COMMANDS.values() for name, help in names.items()}
@@ -66,7 +80,7 @@ class BrainGroup(click.Group):
             if state is not None and state.as_json:
                 click.echo(json.dumps({"error": exc.message, "hint": exc.hint}, ensure_ascii=False))
             else:
-                click.echo(f"Error: {exc}", err=True)
+                click.echo(f"{paint('Error:', err=True, fg='red', bold=True)} {exc}", err=True)
             ctx.exit(1)
 
 
@@ -146,9 +160,19 @@ def progress_bar(label: str, as_json: bool) -> Iterator[Progress | None]:
             bars[0].__exit__(None, None, None)
 
 
+def paint(text: str, *, err: bool = False, **style: Any) -> str:
+    """``text`` in ``style`` (click.style's) on a terminal, unless NO_COLOR is set."""
+    import os
+
+    stream = sys.stderr if err else sys.stdout
+    if os.environ.get("NO_COLOR") or not stream.isatty():
+        return text
+    return click.style(text, **style)
+
+
 def warn(message: str) -> None:
     """A warning on stderr; the command goes on."""
-    click.echo(f"warning: {message}", err=True)
+    click.echo(f"{paint('warning:', err=True, fg='yellow')} {message}", err=True)
 
 
 def read_input(value: str) -> str:
@@ -156,7 +180,11 @@ def read_input(value: str) -> str:
     return sys.stdin.read() if value == "-" else value
 
 
-@click.group(cls=BrainGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=BrainGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--home",
     "home_flag",
@@ -173,3 +201,6 @@ def main(ctx: click.Context, home_flag: str | None) -> None:
     is one commit, so 'brain log' is the memory's history and 'brain push' its backup.
     """
     ctx.obj = State(home_flag)
+    if ctx.invoked_subcommand is None:  # bare `brain`: what it can do, and success
+        click.echo(ctx.get_help())
+        ctx.exit(0)

@@ -21,7 +21,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "forget": "Delete a record.",
         "import": "Import records from a JSONL FILE ('-' for stdin), one commit for the batch.",
         "list": "List records, newest first.",
-        "log": "The memory's history: what changed, when and why.",
+        "log": "The memory's history: what changed, when and why (of one record, given its KEY).",
         "remember": "Remember TEXT ('-' reads stdin).",
         "restore": "Bring an archived record back.",
         "show": "Show one record, live or archived.",

@@ -14,6 +14,7 @@ from brain.cli.base import (
     emit,
     json_option,
     main,
+    paint,
     pass_state,
     progress_bar,
     read_input,
@@ -22,7 +23,7 @@ from brain.cli.base import (
 
 
 @main.command()
-@click.argument("text")
+@click.argument("text", nargs=-1, required=True)
 @click.option("--key", "-k", help="The record's key (a slug); derived from TEXT if omitted.")
 @click.option(
     "--type",
@@ -52,7 +53,7 @@ from brain.cli.base import (
 @pass_state
 def remember(
     state: State,
-    text: str,
+    text: tuple[str, ...],
     key: str | None,
     type_: str | None,
     tags: tuple[str, ...],
@@ -64,7 +65,7 @@ def remember(
 ) -> None:
     """Remember TEXT ('-' reads stdin). The same key again supersedes the old record."""
     result = state.brain().remember(
-        read_input(text),
+        read_input(" ".join(text)),
         key=key,
         type=type_,
         tags=tags,
@@ -83,37 +84,79 @@ def remember(
     )
 
 
+def _key(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """Keys are lowercase slugs: ``PKG`` names ``pkg``."""
+    return value.lower() if value else value
+
+
+key_argument = click.argument("key", callback=_key)
+
+
 @main.command()
-@click.argument("key")
+@key_argument
+@click.option("--history", is_flag=True, help="Also show every change to it, as diffs.")
 @json_option
 @pass_state
-def show(state: State, key: str, as_json: bool) -> None:
+def show(state: State, key: str, history: bool, as_json: bool) -> None:
     """Show one record, live or archived."""
     from brain.home.records import render
 
-    result = state.brain().show(key)
+    brain = state.brain()
+    result = brain.show(key)
+    if history:
+        from brain.home.history import record_patches
+
+        patches = record_patches(brain, key)
+        if as_json:
+            click.echo(json.dumps({"record": result.record.to_dict(), "history": patches}))
+            return
+        click.echo(render(result.record) + "\n" + patches.rstrip())
+        return
     emit(result, as_json, lambda r: ("(archived)\n" if r.archived else "") + render(r.record))
 
 
 @main.command("list")
 @click.option("--type", "-t", "type_", help="Only records of this type.")
 @click.option("--tag", help="Only records with this tag.")
+@click.option(
+    "--project",
+    "-p",
+    help="Only what an agent in this project sees: its records and your own ('.': here).",
+)
+@click.option("-n", "limit", type=click.IntRange(min=1), help="List at most N records.")
 @click.option("--archived", is_flag=True, help="List the archive instead.")
 @json_option
 @pass_state
-def list_(state: State, type_: str | None, tag: str | None, archived: bool, as_json: bool) -> None:
+def list_(
+    state: State,
+    type_: str | None,
+    tag: str | None,
+    project: str | None,
+    limit: int | None,
+    archived: bool,
+    as_json: bool,
+) -> None:
     """List records, newest first."""
     result = state.brain().list(type=type_, tag=tag, archived=archived)
     for problem in result.problems:
         warn(problem.message)
+    records = list(result.records)
+    if project is not None:
+        from brain.home.scope import project_name, projects_of
+
+        name = (project_name(project) or project).strip().lower()
+        records = [r for r in records if not (p := projects_of(r.tags)) or name in p]
     emit(
-        list(result.records),
+        records[:limit] if limit else records,
         as_json,
         lambda records: (
-            "\n".join(f"{r.key}  [{r.type}]  {r.description}" for r in records)
+            "\n".join(
+                f"{paint(r.key, bold=True)}  {paint(f'[{r.type}]', fg='cyan')}  {r.description}"
+                for r in records
+            )
             or (
                 "no records match"
-                if type_ or tag
+                if type_ or tag or project
                 else "the archive is empty"
                 if archived
                 else "no records yet; add one with 'brain remember'"
@@ -123,7 +166,7 @@ def list_(state: State, type_: str | None, tag: str | None, archived: bool, as_j
 
 
 @main.command()
-@click.argument("key")
+@key_argument
 @click.option("--discard", is_flag=True, help="Drop a hand edit: put back the committed version.")
 @json_option
 @pass_state
@@ -156,7 +199,7 @@ def edit(state: State, key: str, discard: bool, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("key")
+@key_argument
 @json_option
 @pass_state
 def forget(state: State, key: str, as_json: bool) -> None:
@@ -166,7 +209,7 @@ def forget(state: State, key: str, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("key")
+@key_argument
 @click.option("--reason", "-r", help="Why it is retired.")
 @json_option
 @pass_state
@@ -177,7 +220,7 @@ def archive(state: State, key: str, reason: str | None, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("key")
+@key_argument
 @json_option
 @pass_state
 def restore(state: State, key: str, as_json: bool) -> None:
@@ -204,7 +247,7 @@ def import_(state: State, file: IO[str], as_json: bool) -> None:
         result,
         as_json,
         lambda r: (
-            f"imported {r.added} records"
+            f"imported {r.added} record{'' if r.added == 1 else 's'}"
             + (f" ({r.superseded} superseded)" if r.superseded else "")
         ),
     )
@@ -228,12 +271,16 @@ def export(state: State, archived: bool, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("key", required=False, callback=_key)
 @click.option("-n", "limit", type=click.IntRange(min=1), help="Show at most N entries.")
 @json_option
 @pass_state
-def log(state: State, limit: int | None, as_json: bool) -> None:
-    """The memory's history: what changed, when and why."""
-    entries = state.brain().log(limit)
+def log(state: State, key: str | None, limit: int | None, as_json: bool) -> None:
+    """The memory's history: what changed, when and why (of one record, given its KEY)."""
+    entries = state.brain().log(limit, key=key)
+    if key is not None and not entries and not as_json:
+        click.echo(f"no commit changed {key}")
+        return
     emit(
         entries,
         as_json,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
+from brain.cli.base import State, emit, json_option, main, paint, pass_state, progress_bar
 
 
 def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
@@ -12,7 +12,8 @@ def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
     for hit in result.hits:
         when = (hit.updated or hit.created)[:10]
         dated = f"  ({when})" if when else ""
-        lines.append(f"{hit.key}  [{hit.type or hit.kind}]  {hit.description}{dated}")
+        kind = paint(f"[{hit.type or hit.kind}]", fg="cyan")
+        lines.append(f"{paint(hit.key, bold=True)}  {kind}  {hit.description}{dated}")
         if hit.snippet:
             lines.append(f"    {hit.snippet}")
     return "\n".join(lines) if lines else "no matches"

@@ -42,6 +42,9 @@ def atomic_write(
     fd, tmp = _new_temporary(tmp_dir or path.parent, path.name)
     try:
         with os.fdopen(fd, "wb") as fh:
+            # The mode git gives the files it checks out (a pull's, a clone's): one mode
+            # for every file of the home, private by its 0700 folders.
+            os.fchmod(fh.fileno(), 0o666 & ~_umask())
             fh.write(raw)
             fh.flush()
             if sync:
@@ -50,6 +53,18 @@ def atomic_write(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+_UMASK: list[int] = []
+
+
+def _umask() -> int:
+    """The process's umask, read once (reading it means setting it)."""
+    if not _UMASK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        _UMASK.append(mask)
+    return _UMASK[0]
 
 
 def _new_temporary(directory: Path, name: str) -> tuple[int, str]:
