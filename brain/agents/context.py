@@ -183,14 +183,26 @@ def _projects_of(tags: tuple[str, ...]) -> set[str]:
     return {t[8:].strip().lower() for t in tags if t.startswith("project:") and t[8:].strip()}
 
 
-def _scope(home: Readable, project: Path | str | None) -> tuple[set[str], set[str]]:
+# Which memory of its own each tool loads itself: its records are not shown to it again.
+OWN_MEMORY = {
+    "claude-code": "from:claude-memory",
+    "codex": "from:codex-memory",
+    "gemini": "from:gemini-memory",
+}
+
+
+def _scope(
+    home: Readable, project: Path | str | None, tool: str | None = None
+) -> tuple[set[str], set[str]]:
     """The keys of the records an agent in ``project`` may see, and the other projects.
 
     A record tagged with another project belongs to that project alone: it is never
     shown in this one's context or instruction files. Untagged records are the
-    person's own and shown everywhere. Without a project, everything is shown.
+    person's own and shown everywhere. Without a project, everything is shown. A record
+    mirrored from ``tool``'s own memory is not shown to ``tool``: it loads that itself.
     """
-    records = home.heads()  # the session-start path reads heads, never whole records
+    own = OWN_MEMORY.get(tool or "")
+    records = [r for r in home.heads() if own not in r.tags]  # heads, never whole records
     if project is None:
         return {r.key for r in records}, set()
     ours = (project_name(project) or "").lower()
@@ -211,10 +223,15 @@ def _without_projects(text: str, others: set[str]) -> str:
 
 
 def _index_lines(home: Readable, visible: set[str]) -> list[str]:
-    lines = []
+    """One line per visible record, newest first; a record whose description says what a
+    line shown already says (normalized text equal) is not a second line."""
+    from brain.sessions.sameness import normalize
+
+    lines, said = [], set()
     for key, description in index_entries(home):
-        if key not in visible:
+        if key not in visible or (description and normalize(description) in said):
             continue
+        said.add(normalize(description))
         description = " ".join(description.split())
         if len(description) > _DESCRIPTION_MAX:
             description = description[: _DESCRIPTION_MAX - 1] + "…"
@@ -253,6 +270,7 @@ def context(
     home: Readable,
     project: Path | str | None = None,
     budget: int | None = None,
+    tool: str | None = None,
 ) -> Context:
     """Render what an agent should see at session start.
 
@@ -264,6 +282,8 @@ def context(
         budget: the most (estimated) tokens the whole context may take (default: no
             overall cap; the summary is still capped at ``summary_token_limit`` and the
             index at ``context_max_entries``).
+        tool: the agent (``claude-code``, ``codex``, ``gemini``): records mirrored from
+            its own memory are left out, since it loads that memory itself.
 
     Returns:
         The fenced context and how it was cut. Empty, with a notice, when
@@ -286,7 +306,7 @@ def context(
         return cap if left is None else left if cap is None else min(cap, left)
 
     parts: list[_Part] = []
-    visible, others = _scope(home, project)
+    visible, others = _scope(home, project, tool)
     # Under a budget the summary takes at most half, so the index always gets a share.
     cap = (
         config.summary_token_limit

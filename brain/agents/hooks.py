@@ -167,7 +167,9 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
         # A reader, not the porcelain: the context only reads files, and the write
         # machinery would cost the start-up of every agent session.
-        ctx = context(Reader.open(home), project=project, budget=CONTEXT_BUDGET.get(tool))
+        ctx = context(
+            Reader.open(home), project=project, budget=CONTEXT_BUDGET.get(tool), tool=tool
+        )
         note_run(home, tool, "session-start")
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from brain.home.home import Home
 
 DEFAULT_FILES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md")
+# The tool that reads each file (by default: AGENTS.md is Codex's).
+READER = {"CLAUDE.MD": "claude-code", "AGENTS.MD": "codex", "GEMINI.MD": "gemini"}
 BEGIN = "<!-- brain:begin -->"
 END = "<!-- brain:end -->"
 NOTE = (
@@ -159,12 +161,21 @@ def sync_instructions(
         raise InstructionFileError(
             f"{root} is not a directory", hint="give the project's directory with --project"
         )
-    ctx = context(home, project=root, budget=budget)
     for name in files:
         if Path(name).is_absolute() or ".." in Path(name).parts:
             raise InstructionFileError(
                 f"{name!r} is not a file name inside the project",
                 hint="give names such as CLAUDE.md",
             )
-    results = tuple(sync_file(root / name, ctx, dry_run=dry_run) for name in files)
-    return InstructionsResult(str(root), results, ctx.tokens, dry_run)
+    # Each tool's file leaves out what came from that tool's own memory (it loads it).
+    made: dict[str | None, Context] = {}
+    for name in files:
+        tool = READER.get(Path(name).name.upper())
+        if tool not in made:
+            made[tool] = context(home, project=root, budget=budget, tool=tool)
+    results = tuple(
+        sync_file(root / name, made[READER.get(Path(name).name.upper())], dry_run=dry_run)
+        for name in files
+    )
+    first = next(iter(made.values()), None) or context(home, project=root, budget=budget)
+    return InstructionsResult(str(root), results, first.tokens, dry_run)

@@ -220,6 +220,11 @@ def _codex(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
 
 
 _REGISTER = {"claude-code": _claude, "codex": _codex, "gemini": _gemini}
+_OWN_MEMORY = {
+    "claude-code": "~/.claude/projects/*/memory",
+    "codex": "~/.codex/memories",
+    "gemini": "~/.gemini/GEMINI.md and ~/.gemini/tmp/*/memory",
+}
 
 
 def _hook_change(result: installers.InstallResult) -> Change:
@@ -237,7 +242,11 @@ def setup(tool: str, home: Path, *, dry_run: bool = False) -> SetupResult:
     spec = installers.spec_for(tool)
     hooks = installers.install(tool, dry_run=dry_run, home=home)
     changes = [_hook_change(hooks), *_REGISTER[tool](server_entry(home), dry_run)]
-    return SetupResult("setup", tool, dry_run, tuple(changes), spec.notes)
+    native = (
+        f"its own memory ({_OWN_MEMORY[spec.name]}) is read into brain at harvest and session "
+        "end and never written to; what the other tools remember reaches it in the context"
+    )
+    return SetupResult("setup", tool, dry_run, tuple(changes), (*spec.notes, native))
 
 
 def uninstall(tool: str, *, dry_run: bool = False) -> SetupResult:

@@ -21,14 +21,23 @@ project_option = click.option(
 @main.command("context")
 @project_option
 @click.option("--budget", type=click.IntRange(min=1), help="The most tokens the context may take.")
+@click.option(
+    "--tool",
+    type=TOOL_CHOICE,
+    help="As this tool sees it: what came from its own memory is left out.",
+)
 @json_option
 @pass_state
-def context_(state: State, project: Path | None, budget: int | None, as_json: bool) -> None:
+def context_(
+    state: State, project: Path | None, budget: int | None, tool: str | None, as_json: bool
+) -> None:
     """Print what an agent sees at session start: summary, project knowledge, record index."""
     from brain.agents.context import context
     from brain.home.reader import Reader  # reads only: none of the write machinery
 
-    result = context(Reader.open(state.home), project=project or Path.cwd(), budget=budget)
+    result = context(
+        Reader.open(state.home), project=project or Path.cwd(), budget=budget, tool=tool
+    )
     if result.notice and not as_json:
         click.echo(result.notice, err=True)
     emit(result, as_json, lambda r: r.text.rstrip("\n"))
