@@ -57,10 +57,11 @@ class ToolHealth:
 
 @dataclass(frozen=True, slots=True)
 class DoctorResult:
-    """Every tool's health; ``ok`` when no tool has a problem."""
+    """Every tool's health; ``ok`` when no tool has a problem and every model can run."""
 
     tools: tuple[ToolHealth, ...]
     ok: bool = True
+    models: tuple[str, ...] = ()  # what keeps a configured model from running here
 
 
 def _commands(path: Path) -> dict[str, tuple[int, int, str]]:
@@ -275,4 +276,25 @@ def doctor(home: Path, tools: tuple[str, ...] = ()) -> DoctorResult:
             )
     chosen = tools or tuple(tool for tool in hooks.TOOLS if in_use(tool))
     found = tuple(check(tool, home) for tool in chosen)
-    return DoctorResult(found, not any(t.problems for t in found))
+    models = model_problems(home)
+    return DoctorResult(found, not models and not any(t.problems for t in found), models)
+
+
+def model_problems(home: Path) -> tuple[str, ...]:
+    """Each phase whose model cannot run here (its program or its key missing), said
+    before the next extract fails on it; none when ``home`` is not a home yet."""
+    from brain.home.reader import Reader
+    from brain.models.options import missing_key, missing_program
+
+    try:
+        config = Reader.open(home).config
+    except BrainError:
+        return ()
+    found = []
+    for phase, model in (
+        ("extract", config.extract_model),
+        ("consolidation", config.consolidation_model),
+    ):
+        if problem := missing_program(model) or missing_key(model, config.model_api_base):
+            found.append(f"{phase} model {model}: {problem}")
+    return tuple(found)

@@ -67,6 +67,12 @@ def config_set(state: State, name: str, value: str, as_json: bool) -> None:
             + ("  (this machine only: local.yaml)" if r.origin == "local" else "")
         ),
     )
+    if name in ("extract_model", "consolidation_model"):
+        from brain.models.options import missing_key, missing_program
+
+        api_base = state.brain().config.model_api_base
+        if problem := missing_program(value) or missing_key(value, api_base):
+            warn(f"{name} {value}: {problem}")
 
 
 def config_line(v: Any) -> str:

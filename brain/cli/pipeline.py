@@ -242,10 +242,11 @@ def _status_text(s: Any) -> str:
         )
     for phase, error in s.last_errors.items():
         lines.append(f"last error   {phase} at {error.get('when')}: {error.get('message')}")
-    from brain.models.options import missing_program, options_text
+    from brain.models.options import missing_key, missing_program, options_text
 
     for phase in ("extract", "consolidation"):
-        if problem := missing_program(s.models[phase] or ""):
+        model = s.models[phase] or ""
+        if problem := missing_program(model) or missing_key(model, s.models["api_base"]):
             lines.append(f"model        {phase}: {problem}")
     if s.models["extract"] == "builtin":
         lines += options_text(s.model_options, "builtin")

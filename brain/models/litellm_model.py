@@ -30,7 +30,7 @@ from brain.models.schema import (
     parse_answer,
 )
 
-__all__ = ["LitellmModel", "ModelReply", "complete_json", "estimate", "send"]
+__all__ = ["LitellmModel", "ModelReply", "complete_json", "estimate", "missing_keys", "send"]
 
 _ERROR_DETAIL_CHARS = 300
 _MAX_WAIT = 60.0
@@ -90,6 +90,16 @@ def estimate(model: str, messages: list[dict[str, Any]], max_tokens: int) -> Est
     except Exception:  # an unknown tokenizer must not stop a run: fall back to ~4 chars/token
         prompt_tokens = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
     return Estimate(prompt_tokens, max_tokens, _price(model, prompt_tokens, max_tokens))
+
+
+def missing_keys(model: str, api_base: str | None = None) -> list[str]:
+    """The environment variables ``model``'s provider needs that are not set, as litellm
+    knows them (read offline, nothing sent); none for a provider litellm does not know."""
+    try:
+        found = _litellm().validate_environment(model=model, api_base=api_base)
+    except Exception:  # an unknown provider is the call's error to report, not this check's
+        return []
+    return [str(name) for name in found.get("missing_keys") or []]
 
 
 def _short(exc: BaseException) -> str:

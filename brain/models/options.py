@@ -16,6 +16,7 @@ __all__ = [
     "PROGRAMS",
     "ModelOption",
     "learning_text",
+    "missing_key",
     "missing_program",
     "model_options",
     "on_path",
@@ -100,6 +101,29 @@ def options_text(options: tuple[ModelOption, ...], current: str) -> list[str]:
     width = max(len(o.name) for o in options)
     lines += [f"  {o.name:<{width}}  {o.why}: {o.turn_on}" for o in options]
     return lines
+
+
+def missing_key(model: str, api_base: str | None = None) -> str | None:
+    """What is wrong when ``model`` is a litellm model whose provider's key is not set.
+
+    litellm names each provider's variables and checks them offline; it is loaded only
+    for such a model (builtin and the agent CLIs never pay for it). A local
+    OpenAI-compatible server at ``api_base`` needs no key (the call sends a placeholder).
+    """
+    provider, slash, _ = model.partition("/")
+    if not slash or provider in PROGRAMS or (provider == "openai" and api_base):
+        return None
+    from brain.models.litellm_model import missing_keys
+
+    names = missing_keys(model, api_base)
+    if not names:
+        return None
+    one = len(names) == 1
+    unset = f"{names[0]} is not set" if one else f"{', '.join(names)} are not set"
+    return (
+        f"{unset} (litellm's {provider} provider reads {'it' if one else 'them'}): export "
+        f"{'it' if one else 'them'} where brain runs, or set another model (builtin works offline)"
+    )
 
 
 def missing_program(model: str) -> str | None:
