@@ -381,3 +381,53 @@ def test_what_is_important_is_an_instruction() -> None:
     assert _heard("It's important that the tests run offline.") == [
         ("instruction", "Important: the tests run offline")
     ]
+
+
+# typed in Chinese or Japanese: the few explicit forms, as the whole sentence ---------------
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("以后都用 pnpm，不要用 npm。", ("instruction", "以后都用 pnpm，不要用 npm")),
+        ("以后所有流程图都要有判断节点", ("instruction", "以后所有流程图都要有判断节点")),
+        ("提交前必须跑 pnpm test。", ("instruction", "提交前必须跑 pnpm test")),
+        ("所有的注释都不要写中文", ("instruction", "所有的注释都不要写中文")),
+        ("请记住我喜欢用 Markdown 写文档", ("fact", "请记住我喜欢用 Markdown 写文档")),
+        ("必ず日本語で回答してください。", ("instruction", "必ず日本語で回答してください")),
+        (
+            "今後は migration を編集しないで、新しく追加してください",
+            ("instruction", "今後は migration を編集しないで、新しく追加してください"),
+        ),
+    ],
+)
+def test_a_rule_said_outright_in_chinese_or_japanese_is_kept_whole(
+    text: str, want: tuple[str, str]
+) -> None:
+    assert _heard(text) == [want]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "还是一样的错误，你总是改来改去，但是为什么dev能启动？",  # a complaint, and a question
+        "这次把输出写详细点",  # about the moment
+        "以后再说",  # "later"
+        "以后帮我写文档用什么格式好?",  # a question
+        "不要继续前文，新的任务是修复接口",  # a request of the moment
+        "不要长期记这个，我今天有点焦虑。",  # asks not to be remembered
+        "コミットメッセージに絵文字を使わないでください。",  # a request, said once
+        "技术栈是B/S架构系统，node.js技术栈。",  # a decision in no explicit form: a model's job
+    ],
+)
+def test_chinese_or_japanese_without_an_explicit_lasting_form_is_not_kept(text: str) -> None:
+    assert _heard(text) == []
+
+
+def test_a_request_not_to_do_something_typed_in_two_turns_is_kept() -> None:
+    said = "コミットメッセージに絵文字を使わないでください。"
+    memories = extract(_session(("user", said), ("user", "ok"), ("user", said))).memories
+    assert [(m.type, m.description, m.evidence) for m in memories] == [
+        ("instruction", said.rstrip("。"), ((1, 1), (3, 3)))
+    ]
+    assert memories[0].key.startswith("rule-")

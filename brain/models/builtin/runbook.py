@@ -36,7 +36,9 @@ from brain.sessions.sources.base import Transcript, Turn
 __all__ = ["runbook"]
 
 _COMMAND = re.compile(r'"(?:cmd|command)"\s*:\s*("(?:[^"\\]|\\.)*")')
-_FAILED = re.compile("|".join(FAILED_SIGNS), re.IGNORECASE | re.MULTILINE)
+_FAILED = tuple(
+    (word, re.compile(sign, re.IGNORECASE | re.MULTILINE)) for word, sign in FAILED_SIGNS
+)
 _PASSED = re.compile(r"(?:exit code:?|exited with code)\s*0\b|^Script completed", re.I | re.M)
 _PENDING = re.compile(r"^Script running with cell ID", re.I)
 # What changes nothing a command does, outside its quotes: a leading "cd DIR &&", "2>&1",
@@ -126,8 +128,10 @@ def _outcome(text: str) -> bool | None:
     """True when a result says the command passed, False when it failed, else None."""
     if _PENDING.match(text):
         return None
-    if _FAILED.search(text[:4000]) or _FAILED.search(text[-4000:]):
-        return False  # a test run's summary comes last
+    read = text if len(text) <= 8000 else f"{text[:4000]}\n{text[-4000:]}"  # a summary comes last
+    lower = read.lower()
+    if any(word in lower and sign.search(read) for word, sign in _FAILED):
+        return False
     return True if _PASSED.search(text[:400]) or text.strip() else None
 
 

@@ -45,6 +45,7 @@ from typing import cast
 
 from brain.home.records import slugify
 from brain.home.redact import redact
+from brain.models.builtin import cjk
 from brain.models.builtin.tables import (
     KEY_STOP,
     LEAD,
@@ -379,6 +380,8 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         # counts only for what the person says again in another turn.
         pasted, structured = _looks_pasted(text), _looks_structured(text)
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
+        if cjk.has_cjk(text):
+            yield from _cjk_rules(text, evidence, tags, pasted)
         quoting = "\n".join(heard) if ">" in text else ""
         for clause, sentence, before in _statements(text, quoting):
             hit = _match(clause)
@@ -408,3 +411,26 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
                     evidence=evidence,
                 ),
             )
+
+
+def _cjk_rules(
+    text: str, evidence: tuple[tuple[int, int], ...], tags: tuple[str, ...], pasted: bool
+) -> Iterator[tuple[bool, Candidate]]:
+    """The rules said outright in Chinese or Japanese (:mod:`brain.models.builtin.cjk`),
+    each the whole sentence typed."""
+    for sentence, kind, twice in cjk.rules(text):
+        if not safe_to_keep(sentence):
+            continue
+        said = redact(unhomed(sentence.rstrip("。！；;")))
+        yield (
+            twice or pasted,
+            Candidate(
+                key=cjk.key_for(said),
+                type=kind,
+                description=one_line(said),
+                body=said,
+                tags=tags,
+                confidence=0.6,
+                evidence=evidence,
+            ),
+        )

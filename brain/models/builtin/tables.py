@@ -8,6 +8,8 @@ Nothing here runs: each table is read by one module of the package, which says h
   or "in this repo"); ``what`` is the part a description is made of. Order matters: the
   first row that matches a statement classifies it. ``REPEAT_ONLY`` names the rows that
   need a word that makes them last or a second turn, ``NEEDS`` the words a row needs.
+- The few explicit forms of a rule in Chinese and Japanese
+  (:mod:`brain.models.builtin.cjk`).
 - The runbook's programs, what each kind of command is called, and what says a run failed
   (:mod:`brain.models.builtin.runbook`).
 """
@@ -15,6 +17,11 @@ Nothing here runs: each table is read by one module of the package, which says h
 from __future__ import annotations
 
 __all__ = [
+    "CJK_ASKING",
+    "CJK_DURABLE",
+    "CJK_LASTING",
+    "CJK_NOT_A_RULE",
+    "CJK_REMEMBER",
     "FAILED_SIGNS",
     "IMPERATIVE",
     "KINDS",
@@ -256,18 +263,39 @@ KINDS = (
     ("Run", ("dev", "serve", "server", "start", r"run\s+-p", r"phx\.server", "runserver",
              "preview")),
 )
-# What says a run failed, anywhere in its result (patterns, case ignored unless marked):
-# a non-zero exit, an error the tool marked, a count of failures, a compiler's or a
-# runtime's error line, a test runner's FAIL line.
+# What says a run failed, anywhere in its result: a non-zero exit, an error the tool marked,
+# a count of failures, a compiler's or a runtime's error line, a test runner's FAIL line.
+# Each pattern (case ignored unless marked) is tried only when the result holds its word
+# (in lower case): most results hold none of them.
 FAILED_SIGNS = (
-    r"^\[error\]", r"(?:exit code:?|exited with code|exit status)\s*[1-9]",
-    r"\b[1-9]\d* (?:failed|failing|errors?)\b", r"\berror(?:\[|:)", r"\berror TS\d+",
-    r"(?-i:\w+Error:)", r"(?-i:^Error\b)", r"(?-i:\bFAIL\b)", r"(?-i:\bFAILED\b)", r"\bpanicked\b",
-    r"npm ERR!", r"\bELIFECYCLE\b", r"^Traceback \(most recent call last\)", r"command timed out",
+    ("[error]", r"^\[error\]"), ("exit", r"(?:exit code:?|exited with code|exit status)\s*[1-9]"),
+    ("fail", r"\b[1-9]\d* (?:failed|failing)\b"), ("error", r"\b[1-9]\d* errors?\b"),
+    ("error", r"\berror(?:\[|:)"), ("error ts", r"\berror TS\d+"), ("error:", r"(?-i:[a-z]Error:)"),
+    ("error", r"(?-i:^Error\b)"), ("fail", r"(?-i:\bFAIL(?:ED)?\b)"), ("panicked", r"\bpanicked\b"),
+    ("npm err!", r"npm ERR!"), ("elifecycle", r"\bELIFECYCLE\b"),
+    ("traceback", r"^Traceback \(most recent call last\)"), ("timed out", r"command timed out"),
 )
 # The package manager a command's first word names.
 MANAGERS = (
     "npm", "pnpm", "yarn", "bun", "cargo", "go", "uv", "poetry", "pipenv", "hatch", "mix",
     "dotnet", "bundle",
+)
+# Chinese and Japanese. A form that says outright that a rule lasts (patterns): "from now
+# on" at the start of a sentence (以后 / 今后, not 以后再 "later"), "remember" ...
+CJK_LASTING = (
+    r"^(?:请\s*)?(?:记住[，,：:]?\s*)?(?:以后|今后|往后|从今以后|从现在开始)(?!再)", "以后都",
+    "以后一律", "以后不要", "以后别", "以后不能", "永远不要", "永远别", "一律", "务必", "始终",
+    "总是要", "每次都要", "必须", "禁止", "绝对不要", "千万不要", "不允许", "不准", "记住",
+    "长期记", "常に", "必ず", "今後は", "これからは", "毎回", "絶対に", "決して", "覚えて",
+)
+# Of these, a fact to remember rather than a rule to follow.
+CJK_REMEMBER = ("记住", "长期记", "覚えて")
+# A request not to do something, which lasts only with a word below, or typed in two turns.
+CJK_ASKING = ("不要", "别", "しないで", "ないでください")
+CJK_DURABLE = ("所有", "每次", "任何", "统一", "全部", "全て", "すべて", "いつも", "どの")
+# A complaint or a sentence about the moment: no rule.
+CJK_NOT_A_RULE = (
+    "你总是", "你老是", "你又", "现在", "今天", "这次", "刚才", "今回", "今日", "さっき",
+    "不要长期记", "不要记", "别记",
 )
 # fmt: on

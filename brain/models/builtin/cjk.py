@@ -1,0 +1,80 @@
+"""What a person typed in Chinese or Japanese: the few explicit forms of a lasting rule.
+
+The statement rules of :mod:`brain.models.builtin.said` read English words. In Chinese and
+Japanese a rule is rarely said in a fixed phrase, and there are no spaces to cut a
+description at, so this module keeps only what says outright that it lasts, as the whole
+sentence the person typed (cut at 。！？; and line ends, never inside):
+
+- a strong form, kept when said once (``CJK_LASTING`` in :mod:`brain.models.builtin.tables`):
+  以后 or 今后 opening the sentence, 以后都 / 以后不要 / 永远不要 / 一律 / 务必 / 始终 /
+  必须 / 禁止 ..., 常に / 必ず / 今後は / これからは / 毎回 / 絶対に ...; and 记住 / 长期记 /
+  覚えて, what to remember, kept as a fact;
+- a request not to do something (``CJK_ASKING``: 不要 / 别, しないで / ないでください), kept
+  when the same sentence holds a word that makes it last (``CJK_DURABLE``: 所有 / 每次 / 任何,
+  全て / いつも ...) or the person typed it in two turns.
+
+A complaint ("你总是改来改去": "you always keep changing it") and a sentence about the moment
+(现在 / 今天 / 这次, 今回 / 今日) state no rule, nor does a question. Everything else a person
+means in these languages (a decision, a preference said in passing, what a reply settled)
+needs a model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+
+from brain.models.builtin.tables import (
+    CJK_ASKING,
+    CJK_DURABLE,
+    CJK_LASTING,
+    CJK_NOT_A_RULE,
+    CJK_REMEMBER,
+)
+from brain.models.schema import MemoryType
+
+__all__ = ["has_cjk", "key_for", "rules"]
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_SENTENCE = re.compile(r"(?<=[。！？!?；;])|\n")
+_LASTING = re.compile("|".join(CJK_LASTING))
+_ASKING = re.compile("|".join(CJK_ASKING))
+_DURABLE = re.compile("|".join(CJK_DURABLE))
+_NOT_A_RULE = re.compile("|".join(CJK_NOT_A_RULE))
+_REMEMBER = re.compile("|".join(CJK_REMEMBER))
+# A list marker or a label the sentence starts with ("1、", "（2）", "【问题回复】").
+_LEAD = re.compile(r"^(?:[0-9０-９]+[、.．)）]\s*|[（(][0-9]+[)）]\s*|【[^】]{1,12}】\s*)+")
+_ASKED = ("?", "？", "吗", "吗。", "か", "か。")
+_MIN_CHARS = 6
+_MAX_CHARS = 200
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds Chinese or Japanese characters."""
+    return bool(_CJK.search(text))
+
+
+def rules(text: str) -> Iterator[tuple[str, MemoryType, bool]]:
+    """Each sentence of ``text`` in Chinese or Japanese that states a lasting rule (or a
+    fact to remember), its kind, and whether it counts only when typed in two turns."""
+    for sentence in _SENTENCE.split(text):
+        sentence = sentence.strip(" \t-*•>#")
+        sentence = _LEAD.sub("", sentence)
+        if not (_MIN_CHARS <= len(sentence) <= _MAX_CHARS) or not _CJK.search(sentence):
+            continue
+        if sentence.endswith(_ASKED) or _NOT_A_RULE.search(sentence):
+            continue  # a question, a complaint, or about the moment
+        if _LASTING.search(sentence):
+            yield sentence, "fact" if _REMEMBER.search(sentence) else "instruction", False
+        elif _ASKING.search(sentence):
+            yield sentence, "instruction", not _DURABLE.search(sentence)
+
+
+def key_for(sentence: str) -> str:
+    """A key for a sentence with few or no Latin words: those words, then a short digest of
+    the sentence (the same sentence typed again gives the same key)."""
+    unmarked = re.sub(r"\[REDACTED:[^\]]*\]", " ", sentence)  # never a key from a secret
+    words = re.findall(r"[a-z0-9]+", unmarked.lower())[:4]
+    digest = hashlib.sha1(sentence.encode("utf-8")).hexdigest()[:8]
+    return "-".join([*words, digest]) if words else f"rule-{digest}"
