@@ -117,3 +117,16 @@ def test_doctor_runs_the_hook_command_and_says_when_it_fails(tmp_path: Path) -> 
     assert f"hook command: {broken} hook session-start --tool claude-code (FAILS)" in result.stdout
     assert "problem: the SessionStart hook exits 1: No module named brain" in result.stdout
     assert "to do: run 'brain setup claude-code'" in result.stdout
+
+
+def test_doctor_names_the_missing_event() -> None:
+    assert cli("init").exit_code == 0
+    assert cli("setup", "claude-code").exit_code == 0
+    path = Path.home() / ".claude" / "settings.json"
+    settings = json.loads(path.read_text())
+    del settings["hooks"]["SessionEnd"]
+    path.write_text(json.dumps(settings))
+    result = cli("doctor", "claude-code")
+    assert result.exit_code == 1
+    assert "claude-code: hooks SessionStart (SessionEnd missing)" in result.stdout
+    assert f"problem: brain's SessionEnd hook is missing from {path}" in result.stdout

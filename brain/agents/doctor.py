@@ -18,6 +18,7 @@ trusted hash; it cannot tell a hash made for an older command from a current one
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -27,6 +28,7 @@ import subprocess
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from brain.agents import hooks, installers, setup
 from brain.errors import BrainError
@@ -81,21 +83,87 @@ def _commands(path: Path) -> dict[str, tuple[int, int, str]]:
     return found
 
 
-def _codex_trusted(hooks_file: Path, positions: dict[str, tuple[int, int, str]]) -> bool:
-    config = hooks_file.with_name("config.toml")
-    try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    state = data.get("hooks", {}).get("state", {})
-    trusted = {
-        key for key, value in state.items() if isinstance(value, dict) and value.get("trusted_hash")
+# Codex clamps a SessionEnd hook's timeout to this many seconds (and hashes the clamped one).
+CODEX_SESSION_END_MAX = 3
+CODEX_DEFAULT_TIMEOUT = 600
+
+
+def codex_hook_hash(event: str, handler: dict[str, Any], matcher: Any) -> str:
+    """The hash Codex trusts a command hook by: SHA-256 of the canonical JSON (keys
+    sorted, compact) of its event, matcher and handler, the timeout as Codex runs it."""
+    timeout = handler.get("timeout", CODEX_DEFAULT_TIMEOUT)
+    if event == "session_end" and isinstance(timeout, int):
+        timeout = min(timeout, CODEX_SESSION_END_MAX)
+    body: dict[str, Any] = {
+        "async": bool(handler.get("async", False)),
+        "command": handler.get("command", ""),
+        "timeout": timeout,
+        "type": "command",
     }
-    for event, (g, h, _) in positions.items():
-        tail = f"{hooks_file.name}:{_SNAKE.sub('_', event).lower()}:{g}:{h}"
-        if not any(key.endswith(tail) for key in trusted):
-            return False
-    return bool(positions)
+    if handler.get("statusMessage") is not None:
+        body["statusMessage"] = handler["statusMessage"]
+    identity: dict[str, Any] = {"event_name": event, "hooks": [body]}
+    if matcher is not None:
+        identity["matcher"] = matcher
+    canonical = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def codex_trust(hooks_file: Path) -> dict[str, str]:
+    """How Codex stands to each of brain's hooks in ``hooks_file``, by event:
+    ``trusted``, ``modified`` (trusted once, changed since: Codex skips it),
+    ``untrusted`` or ``disabled``, as Codex's ``/hooks`` lists them."""
+    try:
+        data = json.loads(hooks_file.read_text(encoding="utf-8"))
+        config = tomllib.loads(hooks_file.with_name("config.toml").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        config = {}
+    except (OSError, ValueError):
+        return {}
+    state = config.get("hooks", {}).get("state", {}) if isinstance(config, dict) else {}
+    found: dict[str, str] = {}
+    for event, (g, h, _) in _commands(hooks_file).items():
+        snake = _SNAKE.sub("_", event).lower()
+        group = data["hooks"][event][g]
+        handler = group["hooks"][h]
+        tail = f"{hooks_file.name}:{snake}:{g}:{h}"
+        entry = next((v for k, v in state.items() if isinstance(v, dict) and k.endswith(tail)), {})
+        if entry.get("enabled") is False:
+            found[event] = "disabled"
+        elif not entry.get("trusted_hash"):
+            found[event] = "untrusted"
+        elif entry["trusted_hash"] == codex_hook_hash(snake, handler, group.get("matcher")):
+            found[event] = "trusted"
+        else:
+            found[event] = "modified"
+    return found
+
+
+def gemini_gate(settings: Path) -> str | None:
+    """What in Gemini CLI's settings keeps brain's hooks from running, if anything."""
+    try:
+        data = json.loads(settings.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    gate = data.get("hooksConfig") if isinstance(data, dict) else None
+    if not isinstance(gate, dict):
+        return None
+    if gate.get("enabled") is False:
+        return f"hooksConfig.enabled is false in {settings}: Gemini CLI runs no hooks"
+    disabled = gate.get("disabled")
+    ours = (
+        [n for n in disabled if str(n).startswith("brain-")] if isinstance(disabled, list) else []
+    )
+    if ours:
+        return f"hooksConfig.disabled in {settings} turns off {', '.join(map(str, ours))}"
+    return None
+
+
+_CODEX_TRUST = {
+    "modified": "Codex lists brain's {events} hook as modified since you trusted it, and skips it",
+    "untrusted": "Codex skips brain's {events} hook until you trust it",
+    "disabled": "brain's {events} hook is turned off in Codex (/hooks)",
+}
 
 
 def _mcp(tool: str) -> str | None:
@@ -215,21 +283,15 @@ def in_use(tool: str) -> bool:
     return _mcp(tool) is not None
 
 
-def check(tool: str, home: Path) -> ToolHealth:
-    """One tool's health (user scope)."""
-    spec = installers.spec_for(tool)
-    path = installers.settings_path(tool)
-    commands = _commands(path)
-    wanted = [event for event, _ in spec.events]
-    missing = tuple(e for e in wanted if e not in commands)
-    trusted = _codex_trusted(path, commands) if spec.positional else None
-    mcp = _mcp(tool)
-    last = _last(home, tool)
+def _wiring_problems(
+    tool: str, path: Path, commands: dict[str, tuple[int, int, str]], missing: tuple[str, ...]
+) -> tuple[list[str], bool | None]:
+    """What is wrong with brain's entries in ``tool`` (``brain setup`` mends these), and
+    whether every hook command's dry run worked (None: none to run)."""
     problems: list[str] = []
-    advice: list[str] = []
     if commands and missing:
         problems.append(f"brain's {', '.join(missing)} hook is missing from {path}")
-    if commands and mcp is None:
+    if commands and _mcp(tool) is None:
         problems.append("brain's MCP server is not registered")
     checked: dict[str, str | None] = {}
     for event, (_, _, command) in commands.items():
@@ -239,16 +301,54 @@ def check(tool: str, home: Path) -> ToolHealth:
     server = _mcp_entry(tool)[1]
     if server:
         problems.append(program_problem(shlex.join(server), "the MCP server") or "")
-    problems = list(dict.fromkeys(p for p in problems if p))
+    works = None if not checked else not any(checked.values())
+    return list(dict.fromkeys(p for p in problems if p)), works
+
+
+def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[str], list[str]]:
+    """What in the tool's own settings keeps brain's hooks from running, and what to do."""
+    problems, advice = [], []
+    for state in ("modified", "untrusted", "disabled"):
+        events = [event for event, found in trust.items() if found == state]
+        if events:
+            problems.append(_CODEX_TRUST[state].format(events=" and ".join(events)))
+    if problems:
+        advice.append("start 'codex', type /hooks and trust brain's hooks")
+    gate = gemini_gate(path) if tool == "gemini" else None
+    if gate:
+        problems.append(gate)
+        advice.append(
+            "set hooksConfig.enabled to true (and take brain's hooks out of "
+            f"hooksConfig.disabled) in {path}"
+        )
+    return problems, advice
+
+
+def _failed_runs(last: list[str]) -> list[str]:
+    found = []
     for line in last:
         if " failed: " in line:
             event = line.split(" ")[1] if " " in line else "hook"
-            reason = line.split(" failed: ", 1)[1]
-            problems.append(f"the last {event} hook run failed: {reason}")
-    if not commands or problems:
-        advice.append(f"run 'brain setup {tool}'")
-    if trusted is False and commands:
-        advice.append("start 'codex', type /hooks and trust brain's hooks")
+            found.append(f"the last {event} hook run failed: {line.split(' failed: ', 1)[1]}")
+    return found
+
+
+def check(tool: str, home: Path) -> ToolHealth:
+    """One tool's health (user scope)."""
+    spec = installers.spec_for(tool)
+    path = installers.settings_path(tool)
+    commands = _commands(path)
+    wanted = [event for event, _ in spec.events]
+    missing = tuple(e for e in wanted if e not in commands)
+    trust = codex_trust(path) if spec.positional else {}
+    trusted = (bool(trust) and set(trust.values()) == {"trusted"}) if spec.positional else None
+    last = _last(home, tool)
+    wiring, works = _wiring_problems(tool, path, commands, missing)
+    gated, advice = _gate_problems(tool, path, trust) if commands else ([], [])
+    if not commands or wiring:
+        advice.insert(0, f"run 'brain setup {tool}'")
+    if not commands and trusted is False:
+        advice.append("then start 'codex', type /hooks and trust brain's hooks")
     first = commands.get(wanted[0]) or next(iter(commands.values()), None)
     return ToolHealth(
         tool,
@@ -256,12 +356,12 @@ def check(tool: str, home: Path) -> ToolHealth:
         tuple(commands),
         missing,
         trusted,
-        mcp,
+        _mcp(tool),
         last[-1] if last else None,
         tuple(advice),
         first[2] if first else None,
-        None if not checked else not any(checked.values()),
-        tuple(problems),
+        works,
+        tuple([*wiring, *gated, *_failed_runs(last)]),
         tuple(last),
     )
 

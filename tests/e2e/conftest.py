@@ -180,3 +180,36 @@ def wait_for_learning(home: Path, runs: int = 1, timeout: float = 90) -> str:
             return text
         time.sleep(0.2)
     raise AssertionError(f"the session-end job did not finish:\n{text}")
+
+
+def codex_hooks(agent: Agent, cwd: Path) -> list[dict[str, object]]:
+    """The hooks Codex itself lists for ``cwd`` (``codex app-server``'s ``hooks/list``: each
+    with its ``key``, ``currentHash`` and ``trustStatus``, as ``/hooks`` shows them)."""
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"clientInfo": {"name": "brain-e2e", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [str(cwd)]}},
+    ]  # fmt: skip
+    server = subprocess.Popen(
+        [str(binary("codex")), "app-server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=agent.env,
+        cwd=cwd,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        server.stdin.write("".join(json.dumps(line) + "\n" for line in lines))
+        server.stdin.flush()
+        for raw in server.stdout:
+            answer = json.loads(raw)
+            if answer.get("id") == 2:
+                hooks: list[dict[str, object]] = answer["result"]["data"][0]["hooks"]
+                return hooks
+        raise AssertionError("codex app-server did not answer hooks/list")
+    finally:
+        server.kill()
+        server.wait()

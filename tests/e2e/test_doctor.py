@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from brain.agents.installers import settings_path
-from tests.e2e.conftest import AGENTS, ROOT, agent_env, brain, shim_dir
+from tests.e2e.conftest import AGENTS, ROOT, agent_env, brain, codex_hooks, shim_dir
 from tests.e2e.servers import ModelServer
 
 
@@ -38,24 +38,62 @@ def test_doctor_sees_setup_and_the_tools_hook_runs(
     assert "session-" in str(health(tool)["last_hook"])
 
 
-def test_doctor_says_whether_codex_trusts_brains_hooks(model: ModelServer) -> None:
-    AGENTS["codex"](model)
+def test_doctor_says_whether_codex_trusts_brains_hooks_as_codex_does(
+    model: ModelServer, project: Path, tmp_path: Path
+) -> None:
+    agent = AGENTS["codex"](model)
     assert brain("init").returncode == 0
     installed = brain("setup", "codex")
     assert "/hooks" in installed.stdout  # the install says how to trust them
     found = health("codex")
     assert found["trusted"] is False
     assert any("/hooks" in advice for advice in found["advice"])  # type: ignore[attr-defined]
+    assert brain("doctor", "codex").returncode == 1  # untrusted hooks do not run
+    listed = codex_hooks(agent, project)
+    assert {h["trustStatus"] for h in listed} == {"untrusted"}
 
     # What Codex writes when the person trusts the hooks in /hooks.
-    hooks_file = settings_path("codex")
-    config = hooks_file.with_name("config.toml")
+    config = settings_path("codex").with_name("config.toml")
     trust = "".join(
-        f'\n[hooks.state."{hooks_file}:{event}:0:0"]\ntrusted_hash = "sha256:0"\n'
-        for event in ("session_start", "session_end")
+        f'\n[hooks.state."{h["key"]}"]\ntrusted_hash = "{h["currentHash"]}"\n' for h in listed
     )
     config.write_text(config.read_text() + trust)
-    assert health("codex")["trusted"] is True
+    assert {h["trustStatus"] for h in codex_hooks(agent, project)} == {"trusted"}
+    found = health("codex")
+    assert found["trusted"] is True and found["problems"] == [], found
+    assert brain("doctor", "codex").returncode == 0
+
+    # The command changes (here: another home pinned in it): Codex no longer runs it.
+    other = tmp_path / "other-home"
+    assert brain("--home", str(other), "init").returncode == 0
+    assert brain("--home", str(other), "setup", "codex").returncode == 0
+    assert {h["trustStatus"] for h in codex_hooks(agent, project)} == {"modified"}
+    done = brain("doctor", "codex")
+    assert done.returncode == 1
+    assert "trusted: no" in done.stdout
+    assert (
+        "problem: Codex lists brain's SessionStart and SessionEnd hook as modified since you "
+        "trusted it, and skips it"
+    ) in done.stdout
+
+
+def test_doctor_says_when_gemini_runs_no_hooks(
+    model: ModelServer, project: Path, home: Path
+) -> None:
+    agent = AGENTS["gemini"](model)
+    assert brain("init").returncode == 0
+    assert brain("setup", "gemini").returncode == 0
+    settings = settings_path("gemini")
+    data = json.loads(settings.read_text())
+    data["hooksConfig"] = {"enabled": False}
+    settings.write_text(json.dumps(data))
+    agent.run("hello", project)
+    assert not (home / ".brain" / "logs" / "last-hook-gemini.txt").exists()  # none ran
+
+    done = brain("doctor", "gemini")
+    assert done.returncode == 1
+    assert f"problem: hooksConfig.enabled is false in {settings}" in done.stdout
+    assert "to do: set hooksConfig.enabled to true" in done.stdout
 
 
 def _without_brain(path: str) -> str:
