@@ -115,7 +115,9 @@ def test_hooks_run_when_the_tool_starts_without_brain_on_its_path(
     assert "deploy-day" in json.dumps(model.turns()[0].body)  # session start's context
     found = health(tool)
     assert str(found["last_hook"]).endswith(" ok"), found
-    assert found["command_works"] is True and found["problems"] == []
+    # Headless, Codex ran them untrusted (--dangerously-bypass-hook-trust): doctor says so.
+    problems = [p for p in found["problems"] if not p.startswith("Codex skips")]  # type: ignore[attr-defined]
+    assert found["command_works"] is True and problems == [], found
 
 
 def test_doctor_says_when_the_program_the_hooks_name_is_gone(model: ModelServer) -> None:
