@@ -1,4 +1,7 @@
-"""Codex CLI's own memory: ``$CODEX_HOME/memories`` (default ``~/.codex/memories``).
+"""Codex CLI's own memory: ``$CODEX_HOME/memories_v2`` (0.171) or ``memories`` (before).
+
+``$CODEX_HOME`` defaults to ``~/.codex``. 0.171 keeps its memory in ``memories_v2/`` (a
+git repository of its own); earlier versions used ``memories/``. Both are read.
 
 With the ``memories`` feature on, Codex distils finished sessions in two phases: phase 1
 writes one raw memory per session (``raw_memories.md``, each under ``## Thread `<id>```
@@ -19,7 +22,7 @@ note at once: ``extensions/ad_hoc/notes/<YYYY-MM-DDTHH-MM-SS>-<slug>.md``, the n
 Markdown verbatim, kept until phase 2 folds it into ``MEMORY.md``.
 
 Read as memories: ``MEMORY.md``'s consolidated bullets (in the project its
-``applies_to`` or its rollout files' ``cwd`` names), ``memory_summary.md``'s
+``applies_to`` names, or without one its rollout files' ``cwd``), ``memory_summary.md``'s
 ``## User preferences`` (the person's own), and each ad-hoc note (the person's own).
 ``raw_memories.md`` and ``rollout_summaries/`` are phase 2's inputs, recaps of sessions
 brain reads itself, and are not mirrored.
@@ -53,21 +56,28 @@ _CWD = re.compile(r"\bcwd=([^,;)\s]+)")
 _TASK_REFS = re.compile(r"(?:\s*\[Task \d+\])+\s*$")
 
 
-def codex_memories_default() -> Path:
-    """``$CODEX_HOME/memories``, else ``~/.codex/memories``."""
-    return Path(os.environ.get("CODEX_HOME") or "~/.codex").expanduser() / "memories"
+FOLDERS = ("memories_v2", "memories")
+
+
+def codex_memories_default() -> list[Path]:
+    """``$CODEX_HOME/memories_v2`` and ``$CODEX_HOME/memories`` (``~/.codex`` by default)."""
+    base = Path(os.environ.get("CODEX_HOME") or "~/.codex").expanduser()
+    return [base / name for name in FOLDERS]
 
 
 def read_codex_memories(memories_dir: Path | None = None) -> list[NativeMemory]:
     """Every memory Codex keeps: ``MEMORY.md``'s, the summary's preferences, ad-hoc notes.
 
     Args:
-        memories_dir: Codex's memory folder (default :func:`codex_memories_default`).
+        memories_dir: one Codex memory folder (default: both of
+            :func:`codex_memories_default`).
 
     Returns:
         The memories; none when Codex's memories were never turned on here.
     """
-    root = memories_dir or codex_memories_default()
+    if memories_dir is None:
+        return [m for root in codex_memories_default() for m in read_codex_memories(root)]
+    root = memories_dir
     if not root.is_dir():
         return []
     found = _handbook(root / "MEMORY.md") + _summary(root / "memory_summary.md")
@@ -96,13 +106,14 @@ def _handbook(path: Path) -> list[NativeMemory]:
 
 
 def _block_project(block: str) -> str | None:
-    """The project of a task group: its ``applies_to: cwd=``, else its first rollout's
-    ``cwd=``; None when neither names a directory (a workflow, not a checkout)."""
-    for pattern in (_APPLIES, _CWD):
-        for match in pattern.finditer(block):
-            cwd = match.group(1).strip().strip("`")
-            if cwd.startswith(("/", "~")) or re.match(r"[A-Za-z]:[\\/]", cwd):
-                return project_name(Path(cwd).expanduser())
+    """The project of a task group: the directory its ``applies_to: cwd=`` names; failing an
+    ``applies_to`` line, its first rollout's ``cwd=``. None when ``applies_to`` names a
+    workflow rather than a directory (the person's own, shown everywhere)."""
+    applies = _APPLIES.search(block)
+    found = [applies.group(1)] if applies else [m.group(1) for m in _CWD.finditer(block)][:1]
+    for cwd in (c.strip().strip("`") for c in found):
+        if cwd.startswith(("/", "~")) or re.match(r"[A-Za-z]:[\\/]", cwd):
+            return project_name(Path(cwd).expanduser())
     return None
 
 
