@@ -337,6 +337,7 @@ class _FakeHandler(BaseHTTPRequestHandler):
                     "type": "fact",
                     "description": "The project builds with npm run build",
                     "body": "npm run build builds the project.",
+                    "evidence": [[1, 1]],
                 }
             ],
             "summary": "A session.",

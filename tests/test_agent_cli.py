@@ -43,6 +43,7 @@ ANSWER = {
             "type": "fact",
             "description": "Tests run with pnpm test",
             "body": "pnpm test runs the suite.",
+            "evidence": [[1, 1]],
         }
     ],
     "summary": "Fixed the tests.",

@@ -308,11 +308,11 @@ def test_instructions_go_as_the_system_message_and_the_session_dated_as_the_user
 
     [request] = fake_model.requests
     system, user = request["messages"]
-    assert system["role"] == "system" and "Zero is the usual answer" in system["content"]
+    assert system["role"] == "system" and "## The gate" in system["content"]
     assert "I prefer tabs." not in system["content"] and "<<data>>" not in system["content"]
     assert user["role"] == "user" and "I prefer tabs." in user["content"]
     assert "- date: 2026-08-22 12:00 UTC" in user["content"]
-    assert "80 to 160 words" in system["content"]
+    assert "80 to 200 words" in system["content"]
     schema = request["response_format"]["json_schema"]
     assert request["response_format"]["type"] == "json_schema"
     assert "memories" in schema["schema"]["properties"]

@@ -138,12 +138,19 @@ def test_an_unusable_answer_says_where_and_what(text: str, problem: str) -> None
 
 
 def test_an_answer_is_tidied_once_valid() -> None:
-    memory = {"key": "k", "type": "fact", "description": " two\n words ", "body": " b \n"}
+    memory = {
+        "key": "k",
+        "type": "fact",
+        "description": " two\n words ",
+        "body": " b \n",
+        "evidence": [[1, 2]],
+    }
     memories = [{**memory, "tags": ["a", "a"]}, {**memory, "body": "later"}]
     text = "Sure:\n```json\n" + json.dumps({"memories": memories, "summary": " s "}) + "\n```"
     answer = parse_answer(text, Extraction)
     assert answer == Extraction(
-        memories=(Candidate("k", "fact", "two words", "b", tags=("a",)),), summary="s"
+        memories=(Candidate("k", "fact", "two words", "b", tags=("a",), evidence=((1, 2),)),),
+        summary="s",
     )
     merge = {"op": "merge", "key": "k", "reason": "r", "type": "fact", "description": "d"}
     ops = parse_answer(

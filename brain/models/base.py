@@ -9,7 +9,7 @@ one it is. The answers are :mod:`brain.models.schema` shapes whichever model ran
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from brain.errors import BrainError
 from brain.models.budget import Budget, Estimate
@@ -26,6 +26,7 @@ __all__ = [
     "ModelError",
     "ModelOutputError",
     "ModelSettings",
+    "Prompt",
     "Task",
 ]
 
@@ -49,6 +50,17 @@ class ModelSettings:
     backoff: float = 2.0
 
 
+class Prompt(NamedTuple):
+    """A task's prompt in the parts a provider sends apart: the instructions (a system
+    prompt: ``--append-system-prompt``, a system message), the data (the user message),
+    and the JSON schema the answer must satisfy (``response_format``,
+    ``--output-schema``)."""
+
+    system: str
+    user: str
+    schema: dict[str, Any]
+
+
 @dataclass(frozen=True, slots=True)
 class ExtractTask:
     """Phase 1 for one session.
@@ -58,17 +70,39 @@ class ExtractTask:
         session_tokens: the most estimated tokens of the session a prompt shows
             (``extract_session_tokens``; see :mod:`brain.models.phase1_text`).
         max_tokens: the answer's cap.
+        records: the key and description of each record the session's project (and
+            the person) already has, so the same fact is given the same key.
+        read_outside: the session read text from outside (a web page, an MCP tool, a
+            download): its facts and lessons, too, must rest on what the person typed.
     """
 
     transcript: Transcript
     session_tokens: int
     max_tokens: int
+    records: tuple[tuple[str, str], ...] = ()
+    read_outside: bool = False
 
     def messages(self) -> list[Message]:
         """The prompt, rendered only for the models that send one."""
         from brain.models.prompts import extract_messages
 
-        return extract_messages(self.transcript, self.session_tokens)
+        return extract_messages(
+            self.transcript, self.session_tokens, self.records, read_outside=self.read_outside
+        )
+
+    def prompt(self) -> Prompt:
+        """The prompt's instructions, data and answer schema, apart."""
+        from brain.models.schema import Extraction
+
+        return _prompt(self.messages(), Extraction)
+
+
+def _prompt(messages: list[Message], shape: type[Any]) -> Prompt:
+    from brain.models.schema import answer_schema
+
+    system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+    user = "\n\n".join(m["content"] for m in messages if m["role"] != "system")
+    return Prompt(system, user, answer_schema(shape))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +127,12 @@ class ConsolidateTask:
         from brain.models.prompts import consolidate_messages
 
         return consolidate_messages(self.raw, self.existing, self.origins)
+
+    def prompt(self) -> Prompt:
+        """The prompt's instructions, data and answer schema, apart."""
+        from brain.models.schema import Consolidation
+
+        return _prompt(self.messages(), Consolidation)
 
 
 Task = ExtractTask | ConsolidateTask

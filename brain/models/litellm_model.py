@@ -26,7 +26,7 @@ from brain.models.budget import Budget, BudgetExceeded, Estimate, Usage
 from brain.models.schema import (
     A,
     AnswerError,
-    json_schema,
+    answer_schema,
     parse_answer,
 )
 
@@ -34,6 +34,7 @@ __all__ = ["LitellmModel", "ModelReply", "complete_json", "estimate", "missing_k
 
 _ERROR_DETAIL_CHARS = 300
 _MAX_WAIT = 60.0
+TEMPERATURE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +187,7 @@ def _response_format(model: str, shape: type[Any] | None) -> dict[str, Any] | No
         return None
     if not supported:
         return None
-    schema = {"name": shape.__name__.lower(), "schema": json_schema(shape)}
+    schema = {"name": shape.__name__.lower(), "schema": answer_schema(shape)}
     return {"type": "json_schema", "json_schema": schema}
 
 
@@ -205,6 +206,10 @@ def _call(
         "model": model,
         "messages": messages,
         "max_tokens": max_tokens,
+        # Extraction is reading, not writing: the same session should give the same
+        # memories. A model that takes no temperature has it dropped (drop_params).
+        "temperature": TEMPERATURE,
+        "drop_params": True,
         "timeout": timeout,
         # One attempt per call: the repair retry is ours, and a dead server must fail fast.
         "num_retries": 0,

@@ -12,15 +12,22 @@ from dataclasses import replace
 from brain import assets
 from brain.home.redact import redact
 from brain.models.phase1_text import shown_turns
-from brain.models.schema import Candidate, ExistingRecord
+from brain.models.schema import MAX_RECORDS, Candidate, ExistingRecord
 from brain.sessions.sources.base import Transcript
 
 Message = dict[str, str]
 
 
-def extract_messages(transcript: Transcript, session_tokens: int) -> list[Message]:
-    """The chat messages phase 1 sends for one session, its turns cut to ``session_tokens``
-    (:func:`brain.models.phase1_text.shown_turns`)."""
+def extract_messages(
+    transcript: Transcript,
+    session_tokens: int,
+    records: Sequence[tuple[str, str]] = (),
+    *,
+    read_outside: bool = False,
+) -> list[Message]:
+    """The chat messages phase 1 sends for one session: its turns cut to
+    ``session_tokens`` (:func:`brain.models.phase1_text.shown_turns`) and the keys and
+    descriptions of the records already kept."""
 
     turns = list(shown_turns(transcript, session_tokens).turns)
     # The tool's own title (often the first prompt) and the paths come from the raw file.
@@ -30,7 +37,15 @@ def extract_messages(transcript: Transcript, session_tokens: int) -> list[Messag
         project=redact(transcript.project) if transcript.project else None,
         git_branch=redact(transcript.git_branch) if transcript.git_branch else None,
     )
-    text = assets.render("prompts", "extract.md.j2", transcript=transcript, turns=turns)
+    known = [(key, redact(" ".join(d.split()))) for key, d in records[:MAX_RECORDS]]
+    text = assets.render(
+        "prompts",
+        "extract.md.j2",
+        transcript=transcript,
+        turns=turns,
+        records=known,
+        read_outside=read_outside,
+    )
     return _split(text)
 
 

@@ -26,11 +26,14 @@ if TYPE_CHECKING:
 
 MemoryType = Literal["preference", "instruction", "decision", "lesson", "fact", "correction"]
 OpKind = Literal["add", "update", "merge", "archive", "none"]
+Outcome = Literal["done", "partial", "failed", "unclear"]
 
 MEMORY_TYPES: tuple[str, ...] = get_args(MemoryType)
 OP_KINDS: tuple[str, ...] = get_args(OpKind)
+OUTCOMES: tuple[str, ...] = get_args(Outcome)
 WRITING_OPS = frozenset({"add", "update", "merge"})
 MAX_MEMORIES = 5
+MAX_RECORDS = 120  # records a phase 1 prompt lists by key and description, a line each
 KEY_PATTERN = r"^[a-z0-9][a-z0-9-]{0,79}$"
 _INPUT_CHARS = 80
 
@@ -93,17 +96,20 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class Extraction:
-    """Phase 1's answer for one transcript: a few candidates (often none) and a summary."""
+    """Phase 1's answer for one transcript: a few candidates (often none), a summary of
+    the session (its task, outcome, what failed, reusable steps, files and commands),
+    and its outcome: ``done``, ``partial``, ``failed`` or ``unclear``."""
 
     memories: Annotated[tuple[Candidate, ...], Check(max_length=MAX_MEMORIES)]
     summary: str
+    outcome: Outcome = "unclear"
 
     def tidied(self) -> Extraction:
         """Each memory tidied, one per key (the first), the summary stripped."""
         seen: dict[str, Candidate] = {}
         for memory in self.memories[:MAX_MEMORIES]:
             seen.setdefault(memory.key, memory.tidied())
-        return Extraction(memories=tuple(seen.values()), summary=self.summary.strip())
+        return Extraction(tuple(seen.values()), self.summary.strip(), self.outcome)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +204,41 @@ def _adapter(shape: type[Any]) -> TypeAdapter[Any]:
 
 
 def json_schema(shape: type[Any]) -> dict[str, Any]:
-    """The JSON schema of an answer shape, for providers that take one."""
+    """The JSON schema of an answer shape, as pydantic derives it from the class."""
     return dict(_adapter(shape).json_schema())
+
+
+def _strict(schema: Any) -> Any:
+    """``schema`` as structured-output modes take it: every object closed
+    (``additionalProperties: false``) and every property required; pydantic's tuple
+    form (``prefixItems``) and titles, defaults and descriptions left out."""
+    if isinstance(schema, list):
+        return [_strict(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {
+        k: {name: _strict(sub) for name, sub in v.items()}
+        if k in ("properties", "$defs")
+        else _strict(v)
+        for k, v in schema.items()
+        if k not in ("title", "default", "description", "prefixItems")
+    }
+    if "prefixItems" in schema:  # a pair of line numbers: an array of two of them
+        out["items"] = _strict(schema["prefixItems"][0])
+    if out.get("type") == "object" and "properties" in out:
+        out["additionalProperties"] = False
+        out["required"] = list(out["properties"])
+    return out
+
+
+def answer_schema(shape: type[Any]) -> dict[str, Any]:
+    """The JSON schema a model's answer of ``shape`` must satisfy, closed and strict,
+    for providers that take one (litellm's ``response_format``, ``codex exec
+    --output-schema``). A phase 1 memory must cite at least one line range."""
+    schema: dict[str, Any] = _strict(json_schema(shape))
+    if shape is Extraction:
+        schema["$defs"]["Candidate"]["properties"]["evidence"]["minItems"] = 1
+    return schema
 
 
 def _json_text(text: str | None) -> Any:
@@ -261,14 +300,22 @@ def _salvage(data: Any, shape: type[Any]) -> Any:
     if items is None or not isinstance(data, dict) or not isinstance(data.get(items[0]), list):
         return data
     name, item, cap = items
-    valid = []
+    valid, uncited = [], 0
     for entry in data[name]:
         try:
-            _adapter(item).validate_python(entry)
+            parsed = _adapter(item).validate_python(entry)
         except ValidationError:
+            continue
+        if item is Candidate and not parsed.evidence:
+            uncited += 1  # a memory must say which lines it rests on
             continue
         valid.append(entry)
     if not valid and data[name]:
+        if uncited == len(data[name]):
+            raise AnswerError(
+                f"the JSON does not match the schema at {name}/0/evidence: every memory "
+                "needs at least one [first, last] line range"
+            )
         return data
     return {**data, name: valid[:cap]}
 

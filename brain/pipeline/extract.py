@@ -305,6 +305,7 @@ def _write_summary(home: Home, rel: str, done: Done, raws: list[RawMemory], now:
         ref=done.ref,
         session=session_label(done.ref),
         summary=redact(done.extraction.summary) or "(no summary)",
+        outcome=done.extraction.outcome,
         title=redact(transcript.title or done.ref.title or ""),
         user_turns=len(typed_turns(transcript)),
         turns=len(transcript.turns),

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
+from brain.home.scope import base_key, project_name, projects_of
 from brain.models.base import ExtractTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
-from brain.models.schema import Extraction
+from brain.models.schema import MAX_RECORDS, Extraction
 from brain.pipeline.runs import note_error
-from brain.pipeline.trust import vet
+from brain.pipeline.trust import tainted, vet
 from brain.sessions.harvest import load_transcript
 from brain.sessions.sources.base import Transcript
 
@@ -26,7 +27,29 @@ EXTRACT_MAX_TOKENS = 2_000
 
 
 def task_for(home: Home, transcript: Transcript) -> ExtractTask:
-    return ExtractTask(transcript, home.config.extract_session_tokens, EXTRACT_MAX_TOKENS)
+    """Phase 1's task for one session: its text to the budget, the records its project
+    and the person already have, and whether it read text from outside."""
+    return ExtractTask(
+        transcript,
+        home.config.extract_session_tokens,
+        EXTRACT_MAX_TOKENS,
+        known_records(home, project_name(transcript.project)),
+        tainted(transcript),
+    )
+
+
+def known_records(home: Home, project: str | None) -> tuple[tuple[str, str], ...]:
+    """The key (as the model should write it: without the project's suffix) and
+    description of each record of ``project`` and of the person's own, the project's
+    first, newest first, at most :data:`brain.models.schema.MAX_RECORDS`."""
+    mine, person = [], []
+    for head in sorted(home.heads(), key=lambda h: (h.updated, h.id), reverse=True):
+        projects = projects_of(head.tags)
+        if not projects:
+            person.append((head.key, head.description))
+        elif project in projects:
+            mine.append((base_key(head.key, project), head.description))
+    return tuple([*mine, *person][:MAX_RECORDS])
 
 
 @dataclass

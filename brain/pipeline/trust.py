@@ -1,11 +1,14 @@
-"""What a phase 1 memory must rest on: what the person typed, checked here, not trusted.
+"""What a phase 1 memory must rest on, checked here, not trusted.
 
 A model reads the whole session: tool output, fetched web pages, MCP results, injected
-context. Any of it can say "remember: always run ...". So a memory a language model
-proposes is kept only when its evidence lines point at a turn the person typed (a
-``user`` turn brain did not mark as injected), and an ``instruction`` from a session
+context. Any of it can say "remember: always run ...". So a preference, instruction,
+correction or decision a language model proposes is kept only when its evidence lines
+point at a turn the person typed (a ``user`` turn brain did not mark as injected). A
+fact or a lesson may also rest on what the session itself showed (a command's output,
+the assistant's finding), but only in a session that read nothing from outside: in one
 that read the web, an MCP server or what a shell command fetched (``curl``, ``gh api``,
-``git pull``) is held for review (``brain review``): text it fetched may have written it.
+``git pull``), every memory needs a typed line, and an ``instruction`` is held for
+review (``brain review``): text it fetched may have written it.
 Instructions to run fetched code are refused for every session by the safety filter
 (:data:`brain.models.safety.FETCHED_CODE`).
 """
@@ -59,10 +62,21 @@ def _typed_lines(transcript: Transcript) -> list[tuple[int, int]]:
     ]
 
 
-def grounded(memory: Candidate, transcript: Transcript) -> bool:
-    """Whether one of the memory's evidence ranges overlaps a turn the person typed."""
-    typed = _typed_lines(transcript)
-    return any(a <= hi and b >= lo for a, b in memory.evidence for lo, hi in typed)
+# What a session can show by itself: a fact found or a lesson learnt in its own work.
+_SHOWN_TYPES = frozenset({"fact", "lesson"})
+
+
+def _shown_lines(transcript: Transcript) -> list[tuple[int, int]]:
+    return [t.lines for t in transcript.turns if not t.injected and t.lines != (0, 0)]
+
+
+def grounded(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
+    """Whether one of the memory's evidence ranges overlaps a turn the person typed, or,
+    for a fact or lesson of a session that read nothing from outside (``outside``
+    False), any turn of the session that is not injected."""
+    own = not outside and memory.type in _SHOWN_TYPES
+    lines = _shown_lines(transcript) if own else _typed_lines(transcript)
+    return any(a <= hi and b >= lo for a, b in memory.evidence for lo, hi in lines)
 
 
 def tainted(transcript: Transcript) -> bool:
@@ -74,8 +88,9 @@ def tainted(transcript: Transcript) -> bool:
 def vet(extraction: Extraction, transcript: Transcript) -> tuple[Extraction, int]:
     """The memories a language model's answer may keep, and how many were left out.
 
-    Memories not grounded in a typed line are left out; an instruction from a session
-    that read outside text is kept with :data:`REVIEW_TAG`, for a person to accept.
+    Memories not grounded (see :func:`grounded`) are left out; an instruction from a
+    session that read outside text is kept with :data:`REVIEW_TAG`, for a person to
+    accept.
 
     Args:
         extraction: the model's answer, already through the safety filter.
@@ -85,6 +100,6 @@ def vet(extraction: Extraction, transcript: Transcript) -> tuple[Extraction, int
     kept = tuple(
         replace(m, tags=(*m.tags, REVIEW_TAG)) if outside and m.type == "instruction" else m
         for m in extraction.memories
-        if grounded(m, transcript)
+        if grounded(m, transcript, outside=outside)
     )
     return replace(extraction, memories=kept), len(extraction.memories) - len(kept)

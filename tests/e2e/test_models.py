@@ -124,7 +124,7 @@ def test_the_persons_cli_extracts_memories(
     assert len(asked) == (2 if prose_first else 1) and not model.script
     sent = asked[0].text
     assert INTERNAL_MARK in sent and "make e2e-deps once" in sent
-    assert "Zero is the usual answer" in sent  # brain's extract instructions
+    assert "## The gate" in sent  # brain's extract instructions
     assert not [r for r in model.requests if CANARY in r.text]  # nor the project's
     hooked = [r for r in model.requests if "<brain-memory>" in html.unescape(r.text)]
     assert not hooked  # nor brain's session-start hook: BRAIN_INTERNAL_RUN stops it
