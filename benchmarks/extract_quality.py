@@ -39,9 +39,10 @@ Every figure is printed per set: on the sessions the rules were tuned against
 tune a rule, so a rule change shows there whether it generalises; ``holdout`` has since
 been tuned against; ``holdout2`` was blind once, then tuned on; ``holdout3``, from another
 project and person than every other set, was blind once, then tuned on; ``holdout4``,
-from three more people and projects, and ``holdout5``, from four more (six of its ten
-sessions typed in Chinese, four in Codex CLI), are the blind ones; ``holdout6``, from
-three more (typed in Japanese and Chinese), is kept for a later blind score: leave it out
+from three more people and projects, was blind once, then tuned on; ``holdout5``, from
+four more (six of its ten sessions typed in Chinese, four in Codex CLI), is the blind one;
+``holdout6``, from three more (typed in Japanese and Chinese), is kept for a later blind
+score: leave it out
 with ``--without holdout6`` until then; ``dev2`` was labelled blind too, then used to learn
 new phrasings), and on ``all``. ``--model`` adds a
 configured model (``--fake`` serves one from a scripted server on 127.0.0.1: a plumbing
