@@ -130,3 +130,37 @@ def test_doctor_names_the_missing_event() -> None:
     assert result.exit_code == 1
     assert "claude-code: hooks SessionStart (SessionEnd missing)" in result.stdout
     assert f"problem: brain's SessionEnd hook is missing from {path}" in result.stdout
+
+
+def test_codex_starts_brain_behind_a_stand_in_that_answers_when_brain_is_gone(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import tomllib
+
+    assert cli("init").exit_code == 0
+    assert cli("setup", "codex").exit_code == 0
+    config = tomllib.loads((Path.home() / ".codex" / "config.toml").read_text())
+    server = config["mcp_servers"]["brain"]
+    assert server["required"] is True
+    gone = tmp_path / "gone" / "bin" / "brain"
+    args = [*server["args"][:3], str(gone), *server["args"][4:]]
+    said = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-03-26", "clientInfo": {"name": "codex"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": "two", "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "recall"}},
+    ]  # fmt: skip
+    done = subprocess.run(
+        [server["command"], *args],
+        input="".join(json.dumps(m) + "\n" for m in said),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [1, "two", 3]
+    assert answers[0]["result"]["protocolVersion"] == "2025-03-26"
+    assert answers[1]["result"] == {"tools": []} and answers[2]["error"]["code"] == -32601
+    assert f"brain: {gone} cannot run" in done.stderr

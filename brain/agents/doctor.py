@@ -195,6 +195,8 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
     command = entry.get("command") if isinstance(entry, dict) else None
     args = entry.get("args") if isinstance(entry, dict) else None
     argv = [str(command), *map(str, args if isinstance(args, list) else [])] if command else []
+    if argv[:3] == ["/bin/sh", "-c", setup.STAND_IN]:
+        argv = argv[4:]  # Codex's: brain behind the stand-in, after the script's name
     return str(path), argv
 
 

@@ -12,7 +12,9 @@ brain commits as ``brain`` when git cannot tell who the author is.
   ``env.MCP_CONNECTION_NONBLOCKING = "0"`` there, so the first request has the tools.
 * Codex CLI: a ``[mcp_servers.brain]`` table in ``$CODEX_HOME/config.toml``, between
   two marker comments so removing it gives the file back byte for byte; ``required``,
-  because Codex leaves an optional server still starting out of the first turn; the
+  because Codex leaves an optional server still starting out of the first turn, and
+  started through a few lines of shell that answer MCP with no tools when brain's
+  program is gone (:data:`STAND_IN`), so a required brain never stops Codex; the
   read-only tools with ``approval_mode = "approve"``.
 * Gemini CLI: ``mcpServers.brain`` in ``~/.gemini/settings.json``, the read-only tools
   in ``tools.allowed`` (headless, Gemini offers the model no tool that needs asking).
@@ -179,10 +181,53 @@ def _gemini(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
     return [_write_json("MCP server, read-only tools pre-approved", path, old, new, dry)]
 
 
+# Codex starts brain's server through this, so that a brain uninstalled or moved never
+# stops Codex: ``required`` makes Codex wait for the server (an optional one still
+# starting is left out of the first turn) and fail every session if it cannot start.
+# When the program is not there, a stand-in answers MCP's handshake with no tools.
+STAND_IN = r"""ok=0
+if [ -x "$1" ]; then
+  ok=1
+  if [ "$(head -c 2 "$1" 2>/dev/null)" = "#!" ]; then
+    i=$(head -n 1 "$1"); i=${i#??}; i=${i# }; i=${i%% *}
+    [ -x "$i" ] || ok=0
+  fi
+fi
+[ "$ok" = 1 ] && exec "$@"
+echo "brain: $1 cannot run (gone, or its interpreter is); run 'brain setup codex' again" >&2
+while IFS= read -r line; do printf '%s\n' "$line" | awk '{
+  id = ""; if (match($0, /"id"[ \t]*:[ \t]*("[^"]*"|-?[0-9]+)/)) {
+    id = substr($0, RSTART, RLENGTH); sub(/^"id"[ \t]*:[ \t]*/, "", id) }
+  if (id == "") exit
+  v = "2025-06-18"
+  if (match($0, /"protocolVersion"[ \t]*:[ \t]*"[^"]*"/)) {
+    v = substr($0, RSTART, RLENGTH); sub(/^"protocolVersion"[ \t]*:[ \t]*"/, "", v)
+    sub(/"$/, "", v) }
+  q = "\""
+  if ($0 ~ /"method"[ \t]*:[ \t]*"initialize"/)
+    r = q "result" q ":{" q "protocolVersion" q ":" q v q "," q "capabilities" q ":{" \
+      q "tools" q ":{}}," q "serverInfo" q ":{" q "name" q ":" q "brain" q "," \
+      q "version" q ":" q "missing" q "}}"
+  else if ($0 ~ /"method"[ \t]*:[ \t]*"tools\/list"/) r = q "result" q ":{" q "tools" q ":[]}"
+  else if ($0 ~ /"method"[ \t]*:[ \t]*"ping"/) r = q "result" q ":{}"
+  else r = q "error" q ":{" q "code" q ":-32601," q "message" q ":" \
+    q "brain is not installed here" q "}"
+  print "{" q "jsonrpc" q ":" q "2.0" q "," q "id" q ":" id "," r "}"
+}'; done
+"""
+
+
+def codex_command(entry: dict[str, Any]) -> tuple[str, list[str]]:
+    """The command and arguments Codex starts brain's server with: ``entry`` behind
+    :data:`STAND_IN`."""
+    return "/bin/sh", ["-c", STAND_IN, "brain-mcp", entry["command"], *entry["args"]]
+
+
 def _toml_block(entry: dict[str, Any]) -> str:
     # JSON strings are valid TOML basic strings.
-    lines = [TOML_BEGIN, f"[mcp_servers.{SERVER}]", f"command = {json.dumps(entry['command'])}"]
-    lines.append(f"args = [{', '.join(json.dumps(a) for a in entry['args'])}]")
+    command, args = codex_command(entry)
+    lines = [TOML_BEGIN, f"[mcp_servers.{SERVER}]", f"command = {json.dumps(command)}"]
+    lines.append(f"args = [{', '.join(json.dumps(a) for a in args)}]")
     lines.append("startup_timeout_sec = 20")
     lines.append("required = true")
     for name in READ_ONLY:

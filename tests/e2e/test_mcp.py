@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import AGENTS, brain
+from tests.e2e.conftest import AGENTS, brain, shim_dir
 from tests.e2e.servers import ModelServer, Reply
 
 # What each CLI needs to let a write tool run headless; the read-only ones are pre-approved
@@ -70,3 +70,18 @@ def test_recall_and_remember_answer_in_the_first_turn(
     )
     assert "staging database resets nightly" in shown.stdout
     assert f"project:{project.name}" in shown.stdout
+
+
+def test_codex_runs_when_brain_is_gone(model: ModelServer, project: Path) -> None:
+    agent = AGENTS["codex"](model)
+    assert brain("init").returncode == 0
+    assert brain("setup", "codex").returncode == 0
+    config = Path(agent.env["CODEX_HOME"]) / "config.toml"
+    assert "required = true" in config.read_text()  # brain's tools wait for it to start
+    (shim_dir() / "brain").unlink()  # brain uninstalled, its virtualenv cleaned or moved
+
+    model.push(Reply("Hello."))
+    done = agent.run("hello", project)  # fails the test if Codex stops
+    assert "Hello." in done.stdout
+    first = json.dumps(model.turns()[0].body.get("tools"))
+    assert "recall" not in first  # the stand-in offers no tools
