@@ -27,8 +27,12 @@ def project(tmp_path: Path) -> Path:
     return path
 
 
+ALL = ("--files", "CLAUDE.md,AGENTS.md,GEMINI.md")
+
+
 def sync(project: Path, *extra: str) -> list[dict]:
-    result = cli("sync-instructions", "--project", str(project), *extra, "--json")
+    named = extra if "--files" in extra else (*ALL, *extra)
+    result = cli("sync-instructions", "--project", str(project), *named, "--json")
     assert result.exit_code == 0, result.stderr
     return json.loads(result.stdout)["files"]
 
@@ -112,7 +116,7 @@ def test_dry_run_writes_nothing(brain: Brain, project: Path) -> None:
     assert [f["action"] for f in files] == ["updated", "created", "created"]
     assert sorted(p.name for p in project.iterdir()) == ["CLAUDE.md"]
     assert (project / "CLAUDE.md").read_text() == "mine\n"
-    human = cli("sync-instructions", "--project", str(project), "--dry-run").stdout
+    human = cli("sync-instructions", "--project", str(project), *ALL, "--dry-run").stdout
     assert f"{project / 'CLAUDE.md'}: would be updated\n" in human
 
 
@@ -168,7 +172,7 @@ def test_a_memory_quoting_the_markers_cannot_end_the_block(brain: Brain, project
 
 def test_a_project_that_does_not_exist_is_refused(brain: Brain, tmp_path: Path) -> None:
     missing = tmp_path / "no" / "such" / "projct"
-    result = cli("sync-instructions", "--project", str(missing))
+    result = cli("sync-instructions", "--project", str(missing), *ALL)
     assert result.exit_code == 1 and "is not a directory" in result.stderr
     assert not missing.exists()
 
@@ -199,3 +203,61 @@ def test_another_projects_records_never_reach_this_projects_files(
     context = cli("context", "--project", str(alpha)).stdout
     assert "hunch" not in context and "alpha-deploy" in context
     assert "hunch-rpc" in cli("context", "--project", str(hunch)).stdout
+
+
+def test_by_default_only_the_files_of_tools_set_up_are_written(brain: Brain, project: Path) -> None:
+    refused = cli("sync-instructions", "--project", str(project))
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        "Error: brain is set up in no agent tool, so it writes no instruction file; "
+        "run 'brain setup TOOL' first, or name the files: --files CLAUDE.md\n"
+    )
+    assert not list(project.iterdir())
+    assert cli("setup", "codex", "--no-learn").exit_code == 0
+    written = cli("sync-instructions", "--project", str(project))
+    assert written.exit_code == 0, written.stderr
+    assert sorted(p.name for p in project.iterdir()) == ["AGENTS.md"]
+
+
+def _git_checkout(path: Path) -> Path:
+    import subprocess
+
+    path.mkdir()
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    return path
+
+
+def test_inside_a_repository_your_own_records_stay_out_unless_asked(
+    brain: Brain, tmp_path: Path
+) -> None:
+    repo = _git_checkout(tmp_path / "team")
+    brain.remember("The team repo builds with make.", key="team-build", tags=["project:team"])
+    sync(repo, "--files", "CLAUDE.md")
+    text = (repo / "CLAUDE.md").read_text()
+    assert "team-build" in text
+    assert "deploy-gate" not in text and "staging gate" not in text  # the person's own
+    assert "## Memory summary" not in text
+    sync(repo, "--files", "CLAUDE.md", "--personal")
+    assert "deploy-gate" in (repo / "CLAUDE.md").read_text()
+
+
+def test_a_written_block_follows_what_the_next_session_taught(brain: Brain, tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from brain.evals import write_session
+
+    repo = _git_checkout(tmp_path / "web")
+    sync(repo, "--files", "CLAUDE.md")
+    assert "pnpm" not in (repo / "CLAUDE.md").read_text()
+    when = datetime.now(UTC) - timedelta(hours=2)
+    rule = "In this repo I prefer pnpm over npm; always use pnpm. Never push directly to main."
+    path = write_session(tmp_path / "s", "s1", [rule], when=when, project=str(repo))
+    done = cli("hook", "after-session", "--path", str(path))
+    assert "brain sync-instructions: ok: 1 of 1 files updated" in done.stderr, done.stderr
+    text = (repo / "CLAUDE.md").read_text()
+    assert "Learned recently, not yet consolidated" in text and "pnpm" in text
+    assert "(no records yet" not in text and "(none consolidated yet" in text
+    # A block the person took out is not written back.
+    (repo / "CLAUDE.md").write_text("# mine\n")
+    cli("hook", "after-session", "--path", str(path))
+    assert (repo / "CLAUDE.md").read_text() == "# mine\n"

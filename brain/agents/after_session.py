@@ -61,10 +61,25 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
         else:
             reason = consolidated.reason or "nothing to do"
             results.append(StepResult("brain consolidate", True, reason, skipped=True))
+        results.append(_refresh(brain))
     except Exception as exc:  # the job logs and stops; the agent was never waiting on it
-        step = ("brain harvest", "brain extract", "brain consolidate")[len(results)]
-        results.append(StepResult(step, False, failure_reason(exc)))
+        steps = ("brain harvest", "brain extract", "brain consolidate", "brain sync-instructions")
+        results.append(StepResult(steps[len(results)], False, failure_reason(exc)))
     return results
+
+
+def _refresh(brain: Brain) -> StepResult:
+    """The instruction file blocks brain wrote, written again with what memory holds now
+    (a session's memories reach them at once, consolidated or not)."""
+    from brain.agents.instructions import refresh_instructions
+
+    done = refresh_instructions(brain)
+    changed = [item.path for item in done if item.action != "unchanged"]
+    if not done:
+        return StepResult("brain sync-instructions", True, "no block written", skipped=True)
+    return StepResult(
+        "brain sync-instructions", True, f"{len(changed)} of {len(done)} files updated"
+    )
 
 
 def _fold(brain: Brain, harvested: Any, extracted: Any) -> None:

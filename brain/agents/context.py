@@ -52,6 +52,11 @@ memories/<key>.md:<first line>-<last line>|note=[what it told you]
 </memory_citation>"""
 OFF_NOTE = "memory use is off (use_memories: false in brain.yaml); no context given"
 _DESCRIPTION_MAX = 160
+NONE_CONSOLIDATED = "(none consolidated yet: what recent sessions taught is listed above)"
+NO_RECORDS = (
+    "(no records yet: brain learns from each session when it ends; `brain recall QUERY` "
+    "searches what it has)"
+)
 _CLOSE_TAG = re.compile(r"</\s*brain-memory", re.I)
 
 
@@ -67,8 +72,8 @@ class Context:
     (:func:`brain.models.tokens.estimate_tokens`, named in ``tokenizer``): session start
     runs at every agent start and must not pay for building a tokenizer.
 
-    ``sections`` names what is in ``text`` (``summary``, ``project``, ``index``,
-    ``citation``); ``entries_shown`` of ``entries_total`` records are indexed.
+    ``sections`` names what is in ``text`` (``summary``, ``project``, ``learned``,
+    ``index``, ``citation``); ``entries_shown`` of ``entries_total`` records are indexed.
     """
 
     text: str
@@ -192,13 +197,17 @@ OWN_MEMORY = {
 
 
 def _scope(
-    home: Readable, project: Path | str | None, tool: str | None = None
+    home: Readable,
+    project: Path | str | None,
+    tool: str | None = None,
+    personal: bool = True,
 ) -> tuple[set[str], set[str]]:
     """The keys of the records an agent in ``project`` may see, and the other projects.
 
     A record tagged with another project belongs to that project alone: it is never
     shown in this one's context or instruction files. Untagged records are the
-    person's own and shown everywhere. Without a project, everything is shown. A record
+    person's own and shown everywhere, unless ``personal`` is False (a file inside a
+    repository others may read). Without a project, everything is shown. A record
     mirrored from ``tool``'s own memory is not shown to ``tool``: it loads that itself.
     """
     own = OWN_MEMORY.get(tool or "")
@@ -207,7 +216,11 @@ def _scope(
         return {r.key for r in records}, set()
     ours = (project_name(project) or "").lower()
     others = set().union(*(_projects_of(r.tags) for r in records)) - {ours}
-    visible = {r.key for r in records if not _projects_of(r.tags) or ours in _projects_of(r.tags)}
+    visible = {
+        r.key
+        for r in records
+        if ours in _projects_of(r.tags) or (personal and not _projects_of(r.tags))
+    }
     return visible, others
 
 
@@ -239,7 +252,45 @@ def _index_lines(home: Readable, visible: set[str]) -> list[str]:
     return lines
 
 
-def _index_part(lines: list[str], cap: int, room: int | None) -> tuple[_Part, int]:
+LEARNED_HINT = (
+    "What recent sessions taught, not yet merged into the records above or below (brain "
+    "consolidates once a few have gathered); newest first."
+)
+_LEARNED_MAX = 20
+
+
+def _learned_part(
+    home: Readable, project: Path | str | None, room: int | None, personal: bool = True
+) -> _Part | None:
+    """This project's (and the person's own) raw memories no consolidation has taken."""
+    from brain.agents.learned import pending_learned
+
+    ours = (project_name(project) or "").lower() if project is not None else None
+    lines = []
+    for item in pending_learned(home):
+        projects = _projects_of(item.tags)
+        if ours is not None and (ours not in projects if projects else not personal):
+            continue
+        description = " ".join(item.description.split())[:_DESCRIPTION_MAX] or item.key
+        lines.append(f"- {item.key} [{item.type}]: {description}")
+    if not lines:
+        return None
+    head = f"## Learned recently, not yet consolidated\n{LEARNED_HINT}\n"
+    shown = min(len(lines), _LEARNED_MAX)
+    while (
+        shown > 0
+        and room is not None
+        and tokens.estimate_tokens(head + "\n".join(lines[:shown])) > room
+    ):
+        shown -= 1
+    if shown == 0:
+        return None
+    return _Part("learned", head + "\n".join(lines[:shown]), shown < len(lines))
+
+
+def _index_part(
+    lines: list[str], cap: int, room: int | None, empty: str = NO_RECORDS
+) -> tuple[_Part, int]:
     """The index within ``cap`` entries and ``room`` tokens; returns it and entries shown."""
     head = f"## Records\n{INDEX_HINT}\n"
     shown = min(cap, len(lines))
@@ -254,7 +305,7 @@ def _index_part(lines: list[str], cap: int, room: int | None) -> tuple[_Part, in
         while shown > 0 and tokens.estimate_tokens(render(shown)) > room:
             # Shrink by a share at a time: 1,000 one-token steps would be slow.
             shown = max(0, shown - max(1, shown // 8))
-    text = render(shown) if lines else head + "(no records yet)"
+    text = render(shown) if lines else head + empty
     return _Part("index", text, shown < len(lines)), shown
 
 
@@ -271,6 +322,8 @@ def context(
     project: Path | str | None = None,
     budget: int | None = None,
     tool: str | None = None,
+    *,
+    personal: bool = True,
 ) -> Context:
     """Render what an agent should see at session start.
 
@@ -284,6 +337,8 @@ def context(
             index at ``context_max_entries``).
         tool: the agent (``claude-code``, ``codex``, ``gemini``): records mirrored from
             its own memory are left out, since it loads that memory itself.
+        personal: include the person's own records and the memory summary; False
+            keeps to what belongs to ``project`` (a file others may read).
 
     Returns:
         The fenced context and how it was cut. Empty, with a notice, when
@@ -306,14 +361,14 @@ def context(
         return cap if left is None else left if cap is None else min(cap, left)
 
     parts: list[_Part] = []
-    visible, others = _scope(home, project, tool)
+    visible, others = _scope(home, project, tool, personal)
     # Under a budget the summary takes at most half, so the index always gets a share.
     cap = (
         config.summary_token_limit
         if budget is None
         else min(config.summary_token_limit, budget // 2)
     )
-    summary = _summary_part(home, room(cap) or 0, others)
+    summary = _summary_part(home, room(cap) or 0, others) if personal else None
     if summary is not None:
         parts.append(summary)
         used = measure(parts)
@@ -323,8 +378,14 @@ def context(
         if group is not None:
             parts.append(group)
             used = measure(parts)
+    left = room(None)
+    learned = _learned_part(home, project, None if left is None else left // 2, personal)
+    if learned is not None:
+        parts.append(learned)
+        used = measure(parts)
     lines = _index_lines(home, visible)
-    index, shown = _index_part(lines, config.context_max_entries, room(None))
+    empty = NO_RECORDS if learned is None else NONE_CONSOLIDATED
+    index, shown = _index_part(lines, config.context_max_entries, room(None), empty)
     parts = [*parts, index, citation]
     text = _fence([_Part(p.name, _as_data(p.text), p.truncated) for p in parts])
     return Context(

@@ -285,6 +285,11 @@ def in_use(tool: str) -> bool:
     return _mcp(tool) is not None
 
 
+def set_up(tool: str) -> bool:
+    """Whether brain is set up in ``tool`` (user scope): its hooks or its MCP server."""
+    return bool(_commands(installers.settings_path(tool))) or _mcp(tool) is not None
+
+
 def _wiring_problems(
     tool: str, path: Path, commands: dict[str, tuple[int, int, str]], missing: tuple[str, ...]
 ) -> tuple[list[str], bool | None]:

@@ -357,28 +357,39 @@ def _sync_text(result: Any) -> str:
 @project_option
 @click.option(
     "--files",
-    default="CLAUDE.md,AGENTS.md,GEMINI.md",
-    show_default=True,
-    help="Comma-separated instruction files in the project.",
+    help="Comma-separated instruction files in the project "
+    "(default: CLAUDE.md, AGENTS.md or GEMINI.md of each tool brain is set up in).",
 )
 @click.option("--budget", type=click.IntRange(min=1), help="The most tokens the context may take.")
+@click.option(
+    "--personal/--no-personal",
+    default=None,
+    help="Include your own records and the memory summary (default: only outside a git "
+    "checkout, whose files others may read).",
+)
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @json_option
 @pass_state
 def sync_instructions_(
     state: State,
     project: Path | None,
-    files: str,
+    files: str | None,
     budget: int | None,
+    personal: bool | None,
     dry_run: bool,
     as_json: bool,
 ) -> None:
-    """Write the context into a brain-managed block of CLAUDE.md, AGENTS.md and GEMINI.md."""
-    names = [name.strip() for name in files.split(",") if name.strip()]
-    from brain.agents.instructions import DEFAULT_FILES, sync_instructions
+    """Write the context into a brain-managed block of each set-up tool's instruction file.
 
-    chosen = tuple(names) if names else DEFAULT_FILES
-    result = sync_instructions(state.brain(), project, chosen, budget=budget, dry_run=dry_run)
+    Inside a git checkout the block holds only what belongs to that project unless
+    --personal; brain writes the block again after each session.
+    """
+    from brain.agents.instructions import sync_instructions
+
+    names = None if files is None else [n.strip() for n in files.split(",") if n.strip()]
+    result = sync_instructions(
+        state.brain(), project, names or None, budget=budget, dry_run=dry_run, personal=personal
+    )
     emit(result, as_json, _sync_text)
 
 

@@ -34,7 +34,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "hooks": "Install brain's session hooks into Claude Code, Codex CLI or Gemini CLI.",
         "mcp": "Serve the memory to MCP clients over stdio: recall, remember, forget, read, context.",
         "setup": "Set TOOL up: session hooks, the MCP server, read-only tools pre-approved.",
-        "sync-instructions": "Write the context into a brain-managed block of CLAUDE.md, AGENTS.md and GEMINI.md.",
+        "sync-instructions": "Write the context into a brain-managed block of each set-up tool's instruction file.",
     },
     "home": {
         "clone": "Set up this machine from an existing home's remote, and build its search index.",

@@ -24,6 +24,7 @@ from brain.home.records import iso, utcnow
 
 if TYPE_CHECKING:
     from brain.home.home import Home
+    from brain.home.paths import Located
 
 RAW = "raw_memories.md"
 STATE_FILE = "pipeline-state.json"
@@ -140,7 +141,7 @@ def _entry(key: str, meta: dict[str, str], body: list[str]) -> RawMemory:
     )
 
 
-def read_raw(home: Home) -> list[RawMemory]:
+def read_raw(home: Located) -> list[RawMemory]:
     """The raw memory log of the home, oldest first."""
     path = home.path / RAW
     return parse_raw(read_text(path)) if path.exists() else []
@@ -155,7 +156,7 @@ def append_raw(home: Home, memories: Iterable[RawMemory]) -> str:
     return RAW
 
 
-def consumed_ids(home: Home) -> set[str]:
+def consumed_ids(home: Located) -> set[str]:
     """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
     done: set[str] = set()
     for entry in journal.read(home.path):

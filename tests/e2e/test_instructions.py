@@ -17,7 +17,9 @@ def test_synced_instructions_reach_the_model(tool: str, model: ModelServer, proj
     assert brain("init").returncode == 0
     stored = brain("remember", "Release branches are cut on Thursdays.", "--key", "release-day")
     assert stored.returncode == 0, stored.stderr
-    synced = brain("sync-instructions", "--project", str(project))
+    # The project is a git checkout: a record of the person's own goes in when asked.
+    named = {"claude-code": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}[tool]
+    synced = brain("sync-instructions", "--project", str(project), "--files", named, "--personal")
     assert synced.returncode == 0, synced.stderr
 
     agent.run("When are release branches cut?", project)
