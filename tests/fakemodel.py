@@ -21,7 +21,7 @@ import json
 import threading
 import zlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -57,6 +57,8 @@ class FakeModel:
     completion_tokens: int = 7
     fail_with: int | None = None  # answer every chat request with this HTTP status
     fail_next: deque[int] = field(default_factory=deque)  # then these, one per request
+    # With no scripted reply left, the reply made from the request's JSON body, if set.
+    answer: Callable[[dict[str, Any]], str] | None = None
 
     def push(self, *replies: str | dict[str, Any]) -> None:
         """Queue answers; dicts are sent as their JSON text."""
@@ -70,9 +72,9 @@ class FakeModel:
             return self.fail_with, {"error": {"message": "Incorrect API key provided"}}
         if self.fail_next:
             return self.fail_next.popleft(), {"error": {"message": "Rate limit reached"}}
-        if not self.replies:
+        if not self.replies and self.answer is None:
             return 500, {"error": {"message": "fake model has no scripted reply left"}}
-        content = self.replies.popleft()
+        content = self.replies.popleft() if self.replies else self.answer(body)  # type: ignore[misc]
         return 200, {
             "id": f"chatcmpl-fake-{len(self.requests)}",
             "object": "chat.completion",

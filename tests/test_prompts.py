@@ -120,9 +120,19 @@ def test_consolidate_prompt_renders_records_and_candidates() -> None:
             tags=("project:damage-control",),
         ),
     ]
-    text = render("prompts", "consolidate.md.j2", raw=raw, existing=existing)
+    text = render(
+        "prompts",
+        "consolidate.md.j2",
+        raw=raw,
+        existing=existing,
+        strength=[(3, 2, "2026-08-20T10:00:00Z")],
+        rollouts=[("codex:019910a2", "# Fix webhook retries\n\nTask: fix the retries.")],
+    )
     assert "### package-manager (preference; project:damage-control)\nUses pip" in text
-    assert f"### {raw[0].key} (correction, confidence 0.75; project:damage-control)" in text
+    assert f"### {raw[0].key} (correction; project:damage-control)" in text
+    assert "confidence 0.75" not in text  # phase 1's confidence is not what bears it out
+    assert "Learned in 3 sessions; its record used 2 times, last 2026-08-20T10:00:00Z." in text
+    assert "## The sessions they came from (1)\n\n### codex:019910a2" in text
     assert "## Existing records (1)" in text and "## New raw memories (1)" in text
     flat = _flat(text)
     assert "This is the preferred answer whenever" in flat
@@ -179,7 +189,7 @@ def test_prompts_name_no_unknown_variables() -> None:
     # Every top-level variable a prompt reads is one its header comment documents.
     for name, documented in (
         ("extract.md.j2", {"transcript", "turns", "records", "read_outside", "max_memories"}),
-        ("consolidate.md.j2", {"raw", "existing", "origins"}),
+        ("consolidate.md.j2", {"raw", "existing", "origins", "strength", "rollouts"}),
     ):
         source = (REPO / "prompts" / name).read_text()
         env = jinja2.Environment()

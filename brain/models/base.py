@@ -115,18 +115,25 @@ class ConsolidateTask:
         max_tokens: the answer's cap.
         origins: for each raw candidate, the date it was learned and its session, so
             a model told "newer wins" can see which is newer.
+        strength: for each raw candidate, its evidence: the sessions it was learned in,
+            the uses of its record (recall hits, citations) and the last use (ISO UTC).
+        rollouts: ``(session, summary)`` of the sessions the candidates came from.
     """
 
     raw: tuple[Candidate, ...]
     existing: tuple[ExistingRecord, ...]
     max_tokens: int
     origins: tuple[tuple[str, str], ...] = ()
+    strength: tuple[tuple[int, int, str], ...] = ()
+    rollouts: tuple[tuple[str, str], ...] = ()
 
     def messages(self) -> list[Message]:
         """The prompt, rendered only for the models that send one."""
         from brain.models.prompts import consolidate_messages
 
-        return consolidate_messages(self.raw, self.existing, self.origins)
+        return consolidate_messages(
+            self.raw, self.existing, self.origins, self.strength, self.rollouts
+        )
 
     def prompt(self) -> Prompt:
         """The prompt's instructions, data and answer schema, apart."""

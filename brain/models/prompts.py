@@ -53,14 +53,19 @@ def consolidate_messages(
     raw: Sequence[Candidate],
     existing: Sequence[ExistingRecord],
     origins: Sequence[tuple[str, str]] = (),
+    strength: Sequence[tuple[int, int, str]] = (),
+    rollouts: Sequence[tuple[str, str]] = (),
 ) -> list[Message]:
-    """The chat messages phase 2 sends; ``origins`` dates each raw candidate."""
+    """The chat messages phase 2 sends; ``origins`` dates each raw candidate,
+    ``strength`` says how borne out it is, ``rollouts`` summarise its sessions."""
     text = assets.render(
         "prompts",
         "consolidate.md.j2",
         raw=list(raw),
         existing=list(existing),
         origins=list(origins),
+        strength=list(strength),
+        rollouts=[(session, redact(summary)) for session, summary in rollouts],
     )
     return _split(text)
 

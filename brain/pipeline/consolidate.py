@@ -2,9 +2,12 @@
 
 A run takes the raw memories no consolidation has consumed yet (each run's journal
 line lists the raw ids it consumed, so ``git revert`` of a run makes them pending
-again), most used first, with the stored records they may touch, and asks the
+again), best borne out first (most used, then learned in most sessions, then newest:
+:mod:`brain.pipeline.strength`), with the stored records they may touch, and asks the
 consolidation model for operations: add, update (supersede by key), merge, archive,
-none. It also archives records unused past the decay horizon. Then it writes
+none. Many raw memories (a backfill) are asked in batches whose answers each fit the
+answer's cap; the operations of every batch are applied together. It also archives
+records unused past the decay horizon. Then it writes
 ``memories/``, ``archive/``, ``MEMORY.md``, ``memory_summary.md`` and
 ``phase2_workspace_diff.md`` and makes ONE commit. Records are archived, never deleted.
 """
@@ -20,7 +23,7 @@ from brain.errors import BrainError
 from brain.home.keys import InvalidKeyError, validate_key
 from brain.home.records import Record, new_id
 from brain.home.scope import projects_of, scoped_key
-from brain.home.uses import all_uses, last_used
+from brain.home.uses import last_used
 from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded, spent
 from brain.models.schema import Candidate, ExistingRecord, Operation
@@ -29,6 +32,7 @@ from brain.pipeline.bounds import tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
 from brain.pipeline.related import existing_of, related_records
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
+from brain.pipeline.strength import Strength, batches, ranked, rollouts, strengths
 from brain.pipeline.views import Change
 
 if TYPE_CHECKING:
@@ -79,18 +83,23 @@ class ConsolidateResult:
     offline: bool = False
     dropped: int = 0
     raw_sent: int = 0
+    calls: int = 0
 
 
-def _batch(home: Home, pending: list[RawMemory]) -> list[RawMemory]:
-    """Up to ``max_raw_memories_for_consolidation``, most used keys first, kept in order."""
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """The raw memories a run takes, best borne out first, with their strength."""
 
-    cap = home.config.max_raw_memories_for_consolidation
-    if len(pending) <= cap:
-        return pending
-    uses = all_uses(home)
-    order = {m.id: n for n, m in enumerate(pending)}
-    ranked = sorted(pending, key=lambda m: (-uses.get(f"memories/{m.key}.md", 0), order[m.id]))
-    return sorted(ranked[:cap], key=lambda m: order[m.id])
+    raw: list[RawMemory]
+    strength: list[Strength]
+
+
+def _taken(home: Home, pending: list[RawMemory]) -> _Ranked:
+    """Up to ``max_raw_memories_for_consolidation``, best borne out first."""
+    raw = [_scoped(m) for m in pending]
+    strength = strengths(home, raw, [_scoped(m) for m in read_raw(home)])
+    order = ranked(raw, strength)[: home.config.max_raw_memories_for_consolidation]
+    return _Ranked([raw[n] for n in order], [strength[n] for n in order])
 
 
 def _scoped(memory: RawMemory) -> RawMemory:
@@ -115,32 +124,89 @@ def _candidate(memory: RawMemory) -> Candidate:
 # -- asking the model -------------------------------------------------------------------
 
 
-def _task(raw: list[RawMemory], existing: list[ExistingRecord]) -> ConsolidateTask:
-    candidates = tuple(_candidate(m) for m in raw)
-    origins = tuple((m.date, m.session) for m in raw)
-    return ConsolidateTask(candidates, tuple(existing), CONSOLIDATE_MAX_TOKENS, origins)
+@dataclass
+class _Batch:
+    """One batch of a run: its raw memories, their strength, the records they touch."""
+
+    raw: list[RawMemory]
+    strength: list[Strength]
+    related: dict[str, Record]
+    task: ConsolidateTask
 
 
-def _operations(
-    home: Home,
-    model: Model,
-    raw: list[RawMemory],
-    existing: list[ExistingRecord],
-    budget: Budget,
-) -> list[Operation]:
-    try:
-        answer = model.consolidate(_task(raw, existing), budget)
-    except ModelError as exc:
-        note_error(home, "consolidate", str(exc))
-        if exc.repeats:
-            raise ModelUnreachableError("consolidate", exc) from exc
-        raise ConsolidateError(
-            f"consolidate stopped: {exc.message}; nothing was written", hint=exc.hint
-        ) from exc
-    except BudgetExceeded as exc:
-        note_error(home, "consolidate", str(exc))
-        raise ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint) from exc
-    return list(answer.operations)
+def _batches(home: Home, catalog: Catalog, taken: _Ranked) -> list[_Batch]:
+    out = []
+    for group in batches(taken.raw, CONSOLIDATE_MAX_TOKENS):
+        raw = [taken.raw[n] for n in group]
+        strength = [taken.strength[n] for n in group]
+        related = related_records(home, catalog, raw)
+        existing = [existing_of(r) for r in related.values()]
+        out.append(_Batch(raw, strength, related, _task(home, raw, strength, existing)))
+    return out
+
+
+def _task(
+    home: Home, raw: list[RawMemory], strength: list[Strength], existing: list[ExistingRecord]
+) -> ConsolidateTask:
+    return ConsolidateTask(
+        tuple(_candidate(m) for m in raw),
+        tuple(existing),
+        CONSOLIDATE_MAX_TOKENS,
+        tuple((m.date, m.session) for m in raw),
+        tuple((s.sessions, s.uses, s.last_used) for s in strength),
+        rollouts(home, [m.session for m in raw]),
+    )
+
+
+@dataclass
+class _Answers:
+    """What the batches' answers allow: the operations, the raw memories they handle."""
+
+    operations: list[Operation] = field(default_factory=list)
+    handled: set[str] = field(default_factory=set)
+    sent: list[RawMemory] = field(default_factory=list)
+    dropped: int = 0
+    calls: int = 0
+
+
+def _ask(home: Home, model: Model, work: list[_Batch], budget: Budget) -> _Answers:
+    """Every batch's answer, tied to what that batch sent.
+
+    A failure every later call would repeat (a dead endpoint), or a spent budget, stops
+    the asking; another failure (an unusable answer) leaves that batch's raw memories
+    pending and the next batch is asked. What was answered is kept; with nothing
+    answered the run stops and writes nothing.
+    """
+    got = _Answers()
+    failure: BrainError | None = None
+    for batch in work:
+        got.calls += 1
+        try:
+            answer = model.consolidate(batch.task, budget)
+        except (ModelError, BudgetExceeded) as exc:
+            note_error(home, "consolidate", str(exc))
+            failure = _stopped(exc)
+            if isinstance(exc, BudgetExceeded) or exc.repeats:
+                break
+            continue
+        tied = tie(list(answer.operations), batch.raw, list(batch.related.values()))
+        got.operations += tied.operations
+        got.handled |= tied.handled
+        got.sent += batch.raw
+        got.dropped += tied.dropped
+    if failure is not None and not got.sent:
+        raise failure
+    return got
+
+
+def _stopped(exc: ModelError | BudgetExceeded) -> BrainError:
+    if isinstance(exc, BudgetExceeded):
+        return ConsolidateError(f"consolidate stopped: {exc.message}", hint=exc.hint)
+    if exc.repeats:
+        return ModelUnreachableError("consolidate", exc)
+    return ConsolidateError(
+        f"consolidate stopped: {exc.message}; nothing was written", hint=exc.hint
+    )
 
 
 # -- a run --------------------------------------------------------------------------------
@@ -207,20 +273,18 @@ def consolidate(
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
     chosen = open_model(home, model, "consolidate")
     step = progress or _quiet
-    raw = [_scoped(m) for m in _batch(home, pending)]
-    related = related_records(home, catalog, raw)
+    work = _batches(home, catalog, _taken(home, pending))
     step(1, STEPS)
-    existing = [existing_of(r) for r in related.values()]
+    existing = len({key for batch in work for key in batch.related})
     if dry_run:
-        return _dry_run(chosen, run_id, raw, existing, len(pending))
+        return _dry_run(chosen, run_id, work, existing, len(pending))
     budget = Budget(home.config.max_tokens_per_run)
     # Forced with nothing pending, the run only archives what decayed: no model call.
-    answered = _operations(home, chosen, raw, existing, budget) if raw else []
+    got = _ask(home, chosen, work, budget) if work else _Answers()
     step(2, STEPS)
-    tied = tie(answered, raw, list(related.values()))
-    ops = list(tied.operations)
+    ops = got.operations
     # Only the raw memories an operation accounts for are consumed; the rest stay pending.
-    sent, raw = raw, [m for m in raw if m.key in tied.handled]
+    sent, raw = got.sent, [m for m in got.sent if m.key in got.handled]
     run = _Run(home, moment, raw)
     with home.transaction() as tx:
         # The model was asked outside the lock; a run that finished meanwhile wins.
@@ -234,10 +298,17 @@ def consolidate(
         _decay(run, {op.key for op in ops})
         step(3, STEPS)
         if not raw and not run.changes:  # no commit, and the last run's diff stays
-            why = NOTHING_TO_DO if not tied.dropped else _NOTHING_KEPT.format(len(sent))
+            why = NOTHING_TO_DO if not got.dropped else _NOTHING_KEPT.format(len(sent))
             left = len(pending) - len(raw)
             return ConsolidateResult(
-                run_id, model, False, why, raw_left=left, dropped=tied.dropped, raw_sent=len(sent)
+                run_id,
+                model,
+                False,
+                why,
+                raw_left=left,
+                dropped=got.dropped,
+                raw_sent=len(sent),
+                calls=got.calls,
             )
         sha, message = _commit(tx, run, run_id, ops, budget)
     step(STEPS, STEPS)
@@ -249,10 +320,11 @@ def consolidate(
         changes=tuple(run.changes),
         raw_used=len(raw),
         raw_left=len(pending) - len(raw),
-        existing=len(existing),
+        existing=existing,
         operations=tuple(ops),
-        dropped=tied.dropped,
+        dropped=got.dropped,
         raw_sent=len(sent),
+        calls=got.calls,
         tokens=budget.used.total_tokens,
         cost=budget.used.cost,
         commit=sha,
@@ -262,26 +334,33 @@ def consolidate(
 
 
 def _dry_run(
-    model: Model, run_id: str, raw: list[RawMemory], existing: list[ExistingRecord], pending: int
+    model: Model, run_id: str, work: list[_Batch], existing: int, pending: int
 ) -> ConsolidateResult:
-    task = _task(raw, existing)
-    guess = model.estimate(task)
+    guesses = [model.estimate(batch.task) for batch in work]
     # An offline model costs nothing to run: show what it would do.
-    ops = model.consolidate(task, Budget(None)).operations if model.offline else ()
+    ops = (
+        tuple(op for b in work for op in model.consolidate(b.task, Budget(None)).operations)
+        if model.offline
+        else ()
+    )
+    costs = [g.cost for g in guesses]
+    raw = sum(len(b.raw) for b in work)
+    calls = f" in {len(work)} calls" if len(work) > 1 else ""
     return ConsolidateResult(
         run_id,
         model.name,
         False,
-        f"dry run: {len(raw)} raw memories and {len(existing)} records would be sent",
-        raw_used=len(raw),
-        raw_left=pending - len(raw),
-        existing=len(existing),
+        f"dry run: {raw} raw memories and {existing} records would be sent{calls}",
+        raw_used=raw,
+        raw_left=pending - raw,
+        existing=existing,
         operations=ops,
-        prompt_tokens=guess.prompt_tokens,
-        tokens=guess.total_tokens,
-        cost=guess.cost,
+        prompt_tokens=sum(g.prompt_tokens for g in guesses),
+        tokens=sum(g.total_tokens for g in guesses),
+        cost=None if any(c is None for c in costs) else sum(c or 0.0 for c in costs),
         dry_run=True,
         offline=model.offline,
+        calls=len(work),
     )
 
 
