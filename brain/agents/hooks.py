@@ -122,15 +122,22 @@ def parse_payload(raw: str) -> dict[str, Any]:
     return payload
 
 
+# Gemini CLI writes every "<" and ">" of a hook's context as "&lt;" and "&gt;" before the
+# model reads it; the angle quotes read the same and pass through unchanged.
+_GEMINI_SAFE = str.maketrans({"<": "\u2039", ">": "\u203a"})
+
+
 def answer_json(tool: str, ctx: Context) -> str:
     """The session-start answer in ``tool``'s format.
 
     Claude Code, Codex and Gemini CLI all read ``hookSpecificOutput.additionalContext``
-    from a SessionStart hook's JSON on stdout.
+    from a SessionStart hook's JSON on stdout; Gemini CLI's gets angle quotes for angle
+    brackets, which it would send the model HTML-escaped.
     """
     if tool not in TOOLS:
         tool = "claude-code"
-    body = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ctx.text}}
+    text = ctx.text.translate(_GEMINI_SAFE) if tool == "gemini" else ctx.text
+    body = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
     return json.dumps(body, ensure_ascii=False)
 
 

@@ -64,6 +64,7 @@ class ToolSpec:
     named: bool = False
     notes: tuple[str, ...] = ()
     positional: bool = False  # trust is keyed by position: never move other entries
+    longest: tuple[tuple[str, int], ...] = ()  # (event, the most timeout the tool takes)
 
 
 SPECS = {
@@ -92,6 +93,9 @@ SPECS = {
         (".codex", "hooks.json"),
         (("SessionStart", "session-start"), ("SessionEnd", "session-end")),
         timeout=10,
+        # Codex clamps a SessionEnd hook to 3 s, saying so on every run; session end
+        # only starts the learning job, which takes milliseconds.
+        longest=(("SessionEnd", 3),),
         notes=(
             "Codex skips a new hook, silently, until you trust it: start 'codex', type "
             "/hooks, and trust brain's SessionStart and SessionEnd hooks. "
@@ -204,7 +208,7 @@ def _handler(spec: ToolSpec, event: str, sub: str, base: str) -> dict[str, Any]:
     if spec.named:
         handler["name"] = f"brain-{sub}"
     handler["command"] = f"{base} hook {sub} --tool {spec.name}"
-    handler["timeout"] = spec.timeout
+    handler["timeout"] = min(spec.timeout, dict(spec.longest).get(event, spec.timeout))
     return handler
 
 

@@ -17,7 +17,8 @@ brain commits as ``brain`` when git cannot tell who the author is.
   program is gone (:data:`STAND_IN`), so a required brain never stops Codex; the
   read-only tools with ``approval_mode = "approve"``.
 * Gemini CLI: ``mcpServers.brain`` in ``~/.gemini/settings.json``, the read-only tools
-  in ``tools.allowed`` (headless, Gemini offers the model no tool that needs asking).
+  allowed in a policy file of brain's own, ``~/.gemini/policies/brain.toml`` (headless,
+  Gemini offers the model no tool that needs asking).
 
 Removing (``uninstall``) takes out exactly what setup added and nothing else.
 """
@@ -172,13 +173,47 @@ def _claude(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
     ]
 
 
+def gemini_policy() -> str:
+    """The policy file that lets Gemini CLI run brain's read-only tools unasked.
+
+    Headless, Gemini CLI offers the model only tools that need no confirmation; its
+    policy engine (``~/.gemini/policies/*.toml``) is where that is said now, as
+    ``tools.allowed`` in settings.json is deprecated (a warning on every run).
+    """
+    names = ", ".join(json.dumps(f"mcp_{SERVER}_{name}") for name in READ_ONLY)
+    return (
+        "# Written by 'brain setup gemini'; 'brain setup --uninstall gemini' removes it.\n"
+        "# brain's read-only MCP tools run without asking (and so are offered headless).\n"
+        "[[rule]]\n"
+        f'mcpName = "{SERVER}"\n'
+        f"toolName = [{names}]\n"
+        'decision = "allow"\n'
+        "priority = 100\n"
+    )
+
+
 def _gemini(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
     path = settings_path("gemini")
     old = _read_json(path)
-    # Headless, Gemini CLI offers the model only tools that need no confirmation.
+    # What older versions of setup pre-approved in the deprecated tools.allowed goes.
     ours = [f"mcp_{SERVER}_{name}" for name in READ_ONLY]
-    new = _allowed(path, _servers(path, old, entry), entry is not None, "tools", "allowed", ours)
-    return [_write_json("MCP server, read-only tools pre-approved", path, old, new, dry)]
+    listed = old.get("tools", {}).get("allowed") if isinstance(old.get("tools"), dict) else None
+    new = _servers(path, old, entry)
+    if isinstance(listed, list) and any(name in listed for name in ours):
+        new = _allowed(path, new, False, "tools", "allowed", ours)
+    policy = path.parent / "policies" / f"{SERVER}.toml"
+    text = gemini_policy() if entry is not None else ""
+    was = policy.read_text(encoding="utf-8") if policy.exists() else ""
+    if text != was and not dry:
+        if text:
+            policy.parent.mkdir(parents=True, exist_ok=True)
+            write_keeping_mode(policy, text)
+        else:
+            policy.unlink()
+    return [
+        _write_json("MCP server", path, old, new, dry),
+        Change("read-only tools pre-approved", str(policy), text != was, text),
+    ]
 
 
 # Codex starts brain's server through this, so that a brain uninstalled or moved never

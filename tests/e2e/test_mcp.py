@@ -41,11 +41,12 @@ def test_recall_and_remember_answer_in_the_first_turn(
         config.write_text(
             config.read_text() + '[mcp_servers.brain.tools.remember]\napproval_mode = "approve"\n'
         )
-    if tool == "gemini":  # the flag --allowed-tools would replace the settings' list
-        settings = Path.home() / ".gemini" / "settings.json"
-        data = json.loads(settings.read_text())
-        data["tools"]["allowed"].append("mcp_brain_remember")
-        settings.write_text(json.dumps(data))
+    if tool == "gemini":  # the person allows the write tool in a policy of their own
+        policies = Path.home() / ".gemini" / "policies"
+        (policies / "mine.toml").write_text(
+            '[[rule]]\nmcpName = "brain"\ntoolName = "mcp_brain_remember"\n'
+            'decision = "allow"\npriority = 100\n'
+        )
 
     model.push(
         Reply(tool="recall", args={"query": "deploy day"}),
