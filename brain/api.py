@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from brain.home.edit import EditResult
     from brain.home.exchange import ImportResult
     from brain.home.remote import SyncResult
+    from brain.home.repo import Commit
+    from brain.home.results import ConfigValue
+    from brain.home.transaction import WriteResult
     from brain.index import Doc
     from brain.index.recall import RecallResult
     from brain.index.report import Embedder, IndexReport
@@ -163,6 +166,24 @@ class Brain(Home):
 
         return export_records(self, archived=archived)
 
+    def restore(self, key: str) -> WriteResult:
+        """Bring an archived record back, or a forgotten one from history (see
+        :func:`brain.home.history.restore_forgotten`)."""
+        if not self.record_path(key, archived=True).exists():
+            from brain.home.history import restore_forgotten
+
+            return restore_forgotten(self, key)
+        return super().restore(key)
+
+    def log(self, limit: int | None = None, key: str | None = None) -> list[Commit]:
+        """The memory's history, newest first (only the commits that changed record
+        ``key``, when given)."""
+        if key is not None:
+            from brain.home.history import record_log
+
+            return record_log(self, key, limit)
+        return super().log(limit)
+
     def edit_text(self, key: str) -> str:
         """The text of record ``key`` as it is on disk, to edit."""
         from brain.home.edit import text_to_edit
@@ -186,6 +207,18 @@ class Brain(Home):
         from brain.home.edit import commit_hand_edits
 
         return commit_hand_edits(self)
+
+    def config_set(self, name: str, value: str) -> ConfigValue:
+        """Set one key (see :meth:`Home.config_set`); a model whose library is not
+        installed is refused with the line that installs it."""
+        if name in {"extract_model", "consolidation_model", "embedding_model"}:
+            from brain.models.registry import missing_library
+
+            if problem := missing_library(value.strip()):
+                from brain.home.config import ConfigError
+
+                raise ConfigError(f"{problem}; nothing was changed")
+        return super().config_set(name, value)
 
     def remote_add(self, url: str, name: str = "origin") -> SyncResult:
         """Name a remote to push the memory to."""

@@ -1,6 +1,7 @@
-"""A plain install has no semantic extra: the setting is refused, and a home whose
-brain.yaml says ``semantic: true`` (set on another machine, arrived by sync) still
-answers every command, lexically, saying why."""
+"""A plain install has neither the semantic nor the litellm extra: a setting that needs
+one is refused with the line that installs it, and a home whose brain.yaml says
+``semantic: true`` (set on another machine, arrived by sync) still answers every
+command, lexically, saying why."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ import pytest
 
 from tests.helpers import commit_count, git, run_brain
 
-# Makes numpy and wordllama unimportable in the subprocess, as on a plain install.
+# Makes numpy, wordllama and litellm unimportable in the subprocess, as on a plain install.
 BLOCKER = """\
 import sys
 
 class _Missing:
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {"numpy", "wordllama"}:
+        if name.split(".")[0] in {"numpy", "wordllama", "litellm"}:
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return None
 
@@ -69,3 +70,21 @@ def test_a_synced_setting_leaves_every_command_working(home: Path, plain_env: di
     again = run_brain("recall", "pnpm", env=plain_env)
     assert "index rebuilt" not in again.stderr  # the lexical index is kept, not rebuilt
     assert "pkg" in again.stdout
+
+
+def test_an_api_model_without_litellm_is_refused_and_the_rest_works(
+    home: Path, plain_env: dict[str, str]
+):
+    done = run_brain("config", "set", "extract_model", "openai/gpt-4o-mini", env=plain_env)
+    assert done.returncode == 1
+    assert "openai/gpt-4o-mini is reached through litellm, which is not installed" in done.stderr
+    assert "pip install 'brain-memory[litellm]'" in done.stderr
+    assert "Traceback" not in done.stderr
+    shown = run_brain("config", "get", "extract_model", env=plain_env)
+    assert shown.stdout.strip().endswith("builtin")
+    # The builtin and the agent CLIs need no litellm.
+    assert run_brain("config", "set", "extract_model", "claude-code", env=plain_env).returncode == 0
+    assert run_brain("remember", "Use uv", "--key", "uv", env=plain_env).returncode == 0
+    assert "uv" in run_brain("recall", "uv", env=plain_env).stdout
+    status = run_brain("status", env=plain_env)
+    assert status.returncode == 0, status.stderr

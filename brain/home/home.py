@@ -364,26 +364,17 @@ class Home:
         return WriteResult("archive", key, staged.record.id, staged.touched[-1], sha)
 
     def restore(self, key: str) -> WriteResult:
-        """Bring an archived record back into memory, or a forgotten one from history."""
+        """Bring an archived record back into memory."""
         from brain.home.transaction import WriteResult
 
-        if not self.record_path(key, archived=True).exists():
-            from brain.home.history import restore_forgotten
-
-            return restore_forgotten(self, key)
         with self.transaction() as tx:
             staged = tx.stage_move(key, archive=False)
             paths = [*staged.touched, *self.views_again()]
             sha = tx.commit(paths, f"restore: {key}", "restore", key=key, id=staged.record.id)
         return WriteResult("restore", key, staged.record.id, staged.touched[-1], sha)
 
-    def log(self, limit: int | None = None, key: str | None = None) -> builtins.list[Commit]:
-        """The memory's history from git, newest first, with the files each commit changed
-        (only the commits that changed record ``key``, when given)."""
-        if key is not None:
-            from brain.home.history import record_log
-
-            return record_log(self, key, limit)
+    def log(self, limit: int | None = None) -> builtins.list[Commit]:
+        """The memory's history from git, newest first, with the files each commit changed."""
         return self.repo.log(limit or 0)
 
     # -- settings --------------------------------------------------------------------

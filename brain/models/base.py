@@ -197,6 +197,14 @@ class PromptedModel:
         return self._ask(task, Consolidation, budget)
 
 
+# What to run for a model of any provider litellm serves, when litellm is not installed.
+LITELLM_INSTALL = (
+    "install brain's litellm extra: pip install 'brain-memory[litellm]' "
+    "(with pipx: pipx inject brain-memory litellm; with uv: uv tool install "
+    "'brain-memory[litellm]')"
+)
+
+
 class ModelError(BrainError):
     """A model call failed; the message names the model and what to do.
 

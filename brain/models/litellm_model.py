@@ -57,7 +57,18 @@ class ModelReply(Generic[A]):
 def _litellm() -> Any:
     # Never fetch the remote price table: offline by default, and a recall must not wait.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
+    try:
+        import litellm
+    except ImportError as exc:
+        from brain.models.base import LITELLM_INSTALL
+
+        raise ModelError(
+            "API models are reached through litellm, which is not installed",
+            hint=LITELLM_INSTALL + "; or learn with your agent's own login: "
+            "'brain setup claude-code --learn' (or codex, gemini)",
+            model="litellm",
+            kind="model",
+        ) from exc
 
     litellm.suppress_debug_info = True
     return litellm

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from brain.models.base import (
+    LITELLM_INSTALL,
     ConsolidateTask,
     ExtractTask,
     Model,
@@ -129,6 +130,24 @@ def _factory(name: str) -> Factory:
     if found is None:
         raise UnknownModelError(name, known())
     return found
+
+
+def missing_library(name: str) -> str | None:
+    """What model ``name`` needs that this Python lacks (litellm, for any provider it
+    serves), as a sentence with the install line; None when nothing is missing."""
+    from importlib.util import find_spec
+
+    try:
+        factory = _factory(name)
+    except UnknownModelError:
+        return None  # said when the model is used, with the names brain knows
+    try:
+        found = find_spec("litellm") is not None
+    except (ImportError, ValueError):
+        found = False
+    if factory is _registry.get(ANY_PROVIDER) and not found:
+        return f"{name} is reached through litellm, which is not installed; {LITELLM_INSTALL}"
+    return None
 
 
 def get_model(name: str, settings: ModelSettings | None = None) -> Model:

@@ -116,7 +116,10 @@ def _cache_dirs() -> list[str]:
     dirs = [os.environ.get("TIKTOKEN_CACHE_DIR"), os.environ.get("DATA_GYM_CACHE_DIR")]
     dirs.append(os.path.join(tempfile.gettempdir(), "data-gym-cache"))
     # find_spec locates litellm without importing it (its import takes seconds).
-    spec = find_spec("litellm")
+    try:
+        spec = find_spec("litellm")
+    except (ImportError, ValueError):  # an install without the litellm extra
+        spec = None
     for location in (spec.submodule_search_locations or []) if spec else []:
         dirs.append(os.path.join(location, "litellm_core_utils", "tokenizers"))
     return [d for d in dirs if d]
