@@ -1,7 +1,8 @@
 """Extraction quality on labelled real sessions, and session recall on their questions.
 
 Usage: python benchmarks/extract_quality.py [--model NAME [--api-base URL]] [--fake]
-                                            [--input] [--speed] [--json] [--verbose]
+                                            [--input] [--plumbing] [--speed] [--json]
+                                            [--verbose]
                                             [--without SET]
 
 The sessions in ``benchmarks/data/extract_quality/sessions/`` are real Claude Code, Codex
@@ -19,7 +20,10 @@ First, what phase 1 sends a language model (at the default ``extract_session_tok
   to its head and tail);
 - tokens sent per session, median and p90 (estimated: instructions and session), and the
   model calls per session.
-``--input`` prints only these.
+``--input`` prints only these. ``--plumbing`` also proves the model path through a
+scripted model on 127.0.0.1 (``benchmarks/plumbing.py``: the schema sent as structured
+output, one repair of an answer citing no lines, evidence checked by type, a backfill of
+157 raw memories consolidated in batches in one commit); no model's quality is measured.
 
 For every model it prints:
 - precision: memories matching a ``keep`` or ``ok`` label / memories proposed;
@@ -384,6 +388,9 @@ def main() -> None:
     parser.add_argument("--api-base", help="the configured model's endpoint")
     parser.add_argument("--fake", action="store_true", help="score a scripted local model")
     parser.add_argument("--input", action="store_true", help="only what phase 1 sends")
+    parser.add_argument(
+        "--plumbing", action="store_true", help="also prove the model path on a scripted model"
+    )
     parser.add_argument("--speed", action="store_true", help="time 10,000 turns")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="list misses and wrong memories")
@@ -429,6 +436,13 @@ def main() -> None:
                 "misses": seen.misses,
                 "wrong": seen.wrong,
             }
+    if args.plumbing:
+        import plumbing
+
+        report["plumbing"] = {
+            "phase1": plumbing.phase1(labelled, SESSION_TOKENS),
+            "phase2": plumbing.phase2(),
+        }
     if not args.input:
         report["session_recall"] = session_recall(labelled)
     if args.speed:
@@ -462,6 +476,8 @@ def _print(report: dict[str, Any]) -> None:
             f"  {split:<10}{f['visible']!s:>8}{f['typed_whole']!s:>12}{f['whole']:>8}"
             f"{f['tokens_median']!s:>14}{f['tokens_p90']!s:>8}{f['calls']!s:>6}"
         )
+    for phase, figures in report.get("plumbing", {}).items():
+        print(f"plumbing through a scripted model, {phase}: {figures}")
     if not report["models"]:
         return
     header = f"{'model':<16}{'set':<10}{'proposed':>9}{'precision':>11}{'recall':>8}"
