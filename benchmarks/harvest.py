@@ -1,12 +1,14 @@
 """Harvest throughput on a synthetic tree, the cost of a nothing-new run, and peak RSS.
 
-Usage: python benchmarks/harvest.py [--sessions 1000] [--mb-per-session 0.4] [--json]
+Usage: python benchmarks/harvest.py [--sessions 1000] [--mb-per-session 0.4] [--index] [--json]
 
 Builds ``--sessions`` transcripts (half Claude Code, half Codex rollouts, each about
 ``--mb-per-session`` MB, mostly tool output as in real sessions) in a temporary
 directory, harvests them into a fresh home, then harvests again with nothing new.
 Prints sessions/s and MB/s of the first run, the time of the second, and the process's
-peak RSS. The defaults (~400 MB) run in a few minutes.
+peak RSS. The defaults (~400 MB) run in a few minutes. With ``--index`` the home's search
+index exists before the first run, so the harvest also builds and stores each session's
+search documents (its turns, tool calls and results), as a person's harvest does.
 """
 
 from __future__ import annotations
@@ -138,6 +140,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--mb-per-session", type=float, default=0.4)
+    parser.add_argument("--index", action="store_true", help="Index the sessions as read.")
     parser.add_argument("--json", action="store_true", help="Print JSON.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,8 +158,12 @@ def main() -> None:
         from brain.sessions.harvest import harvest
 
         brain, _ = Brain.init(root / "home")
-        first = harvest(brain)
-        second = harvest(brain)
+        catalog = None
+        if args.index:
+            brain.index()
+            catalog = lambda: brain.catalog  # noqa: E731
+        first = harvest(brain, catalog=catalog)
+        second = harvest(brain, catalog=catalog)
         mb = total / 1e6
         report = {
             "sessions": args.sessions,
@@ -167,6 +174,7 @@ def main() -> None:
             "mb_per_s": round(mb / first.elapsed, 1),
             "second_s": second.elapsed,
             "second_commit": second.commit,
+            "docs_indexed": first.docs_indexed,
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         }
         assert first.new == args.sessions, first
@@ -179,6 +187,8 @@ def main() -> None:
         f"{report['mb_per_s']} MB/s"
     )
     print(f"second harvest (nothing new): {report['second_s']} s, commit {report['second_commit']}")
+    if args.index:
+        print(f"search documents indexed: {report['docs_indexed']}")
     print(f"peak RSS: {report['peak_rss_mb']} MB")
 
 

@@ -304,11 +304,12 @@ class Brain(Home):
 
         return list_sessions(self, source=source, project=project)
 
-    def session(self, ident: str) -> SessionView:
-        """One harvested session with its turns, by id or unique prefix."""
+    def session(self, ident: str, *, turn: int | None = None, around: int = 3) -> SessionView:
+        """One harvested session with its turns, by id or unique prefix; with ``turn``,
+        that turn and ``around`` neighbours on each side."""
         from brain.sessions.text import show_session
 
-        return show_session(self, ident)
+        return show_session(self, ident, turn=turn, around=around)
 
     def mirror(self, tools: Sequence[str] | None = None) -> MirrorResult:
         """Copy what Claude Code, Gemini CLI and Codex CLI remember themselves in as

@@ -92,7 +92,9 @@ def test_session_docs_carry_the_question_a_turn_answers() -> None:
     )
     ref = SessionRef("claude", "s1", "/x.jsonl", None, None, None, None, None, 4)
     docs = session_docs(ref, transcript)
-    assert [d.asked for d in docs] == ["", "", "Should I also update the changelog?"]
+    turns = [d.asked for d in docs if d.kind == "turn"]
+    assert turns == ["", "", "Should I also update the changelog?"]
+    assert [(d.kind, d.body, d.asked) for d in docs[3:]] == [("tool", "ok", "")]
 
 
 def test_the_closing_question_of_a_long_reply_is_answered() -> None:

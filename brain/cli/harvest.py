@@ -193,25 +193,44 @@ def _show_text(view: Any) -> str:
     ]
     if s.title:
         head.append(f"title    {s.title}")
+    if view.focus is not None:
+        head.append(f"turn     {view.focus} (with its neighbours; turns #N)")
     body = []
     for t in view.turns:
         first, last = t.lines
         where = f"L{first}" if first == last else f"L{first}-L{last}"
+        if view.focus is not None:
+            where = f"{'>' if t.number == view.focus else '#'}{t.number} {where}"
         role = f"tool({t.tool})" if t.role == "tool" else t.role
         flag = " (injected)" if t.injected else " (summary)" if t.summary else ""
-        text = " ".join(t.text.split()) if t.role == "tool" else t.text
-        body.append(f"[{where}] {role}{flag}: {text[:300] if t.role == 'tool' else text}")
+        text = t.text
+        if t.role == "tool" and view.focus is None:
+            text = " ".join(text.split())[:300]
+        body.append(f"[{where}] {role}{flag}: {text}")
     return "\n".join(head) + "\n\n" + "\n".join(body)
 
 
 @sessions.command("show")
 @click.argument("session_id")
+@click.option(
+    "--around",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="With ID#TURN, how many turns to show on each side of it.",
+)
 @json_option
 @pass_state
-def sessions_show(state: State, session_id: str, as_json: bool) -> None:
-    """Show a harvested session (SESSION_ID, a unique prefix, or a recall hit's ID#TURN)."""
-    # A recall hit names a turn as ID#TURN: the session is the part before the #.
-    emit(state.brain().session(session_id.partition("#")[0]), as_json, _show_text)
+def sessions_show(state: State, session_id: str, around: int, as_json: bool) -> None:
+    """Show a harvested session (SESSION_ID or a unique prefix); a recall hit's ID#TURN
+    shows that turn with its neighbours."""
+    ident, _, number = session_id.partition("#")
+    if number and not number.isdigit():
+        raise click.BadParameter(
+            f"'{session_id}' is not ID or ID#TURN (a turn is a number)", param_hint="SESSION_ID"
+        )
+    turn = int(number) if number else None
+    emit(state.brain().session(ident, turn=turn, around=around), as_json, _show_text)
 
 
 @sessions.command("import")

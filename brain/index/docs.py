@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from brain.index.rank import parse_time
 from brain.index.turns import asking_share
 
-KINDS = ("record", "memory_section", "rollout_summary", "turn")
+KINDS = ("record", "memory_section", "rollout_summary", "turn", "tool")
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Doc:
             for sections or turns, e.g. ``MEMORY.md#deploys``).
         kind: one of ``KINDS``.
         key, type, description, body, tags, profile, source: the record's fields.
-        session, project: for transcript turns.
+        session, project: for transcript turns and tool calls.
         created, updated: ISO UTC times; ``updated`` defaults to ``created``.
         use_count, last_used: recall statistics (an upsert never lowers them).
         context: extra text searched with a low weight, e.g. neighbouring turns.
@@ -96,9 +96,9 @@ def filters(
 ) -> tuple[str, list[Any]]:
     """SQL conditions (each starting with AND) and their parameters.
 
-    With a ``scope``, transcript turns of its sessions are kept, and every other kind
-    (records, MEMORY.md sections, session summaries) of that project or of no project:
-    each carries its project as a ``project:<name>`` tag (:mod:`brain.index.files`)."""
+    With a ``scope``, transcript turns and tool calls of its sessions are kept, and every
+    other kind (records, MEMORY.md sections, session summaries) of that project or of no
+    project: each carries its project as a ``project:<name>`` tag (:mod:`brain.index.files`)."""
     clauses: list[str] = []
     params: list[Any] = []
     if scope is not None:
@@ -106,10 +106,11 @@ def filters(
         clauses.append(
             "AND CASE d.kind"
             f" WHEN 'turn' THEN d.project IN ({folders})"
+            f" WHEN 'tool' THEN d.project IN ({folders})"
             " ELSE (d.id IN (SELECT doc_id FROM doc_tags WHERE tag = ?)"
             " OR d.id NOT IN (SELECT doc_id FROM doc_tags WHERE tag LIKE 'project:%')) END"
         )
-        params.extend([*scope.folders, f"project:{scope.name}"])
+        params.extend([*scope.folders, *scope.folders, f"project:{scope.name}"])
     for column, values in (("d.type", types), ("d.kind", kinds)):
         if values:
             clauses.append(f"AND {column} IN ({','.join('?' * len(values))})")

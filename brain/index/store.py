@@ -200,7 +200,7 @@ class Index:
 
     def session_folders(self) -> set[str]:
         """The working directories of the indexed sessions."""
-        sql = "SELECT DISTINCT project FROM docs WHERE kind = 'turn' AND project != ''"
+        sql = "SELECT DISTINCT project FROM docs WHERE kind IN ('turn', 'tool') AND project != ''"
         return self._guard(lambda: {r[0] for r in self._conn.execute(sql)})
 
     def paths(self) -> set[str]:
@@ -300,8 +300,11 @@ class Index:
             return []
         where, params = filters(types, tags, profile, since, kinds, scope)
         reference = now or datetime.now(UTC)
+        tools = kinds is None or "tool" in kinds
         return self._guard(
-            lambda: self._search(query, parsed, k, where, params, reference, expand, half_life_days)
+            lambda: self._search(
+                query, parsed, k, where, params, reference, expand, half_life_days, tools
+            )
         )
 
     def _search(
@@ -314,8 +317,13 @@ class Index:
         now: datetime,
         expand: bool,
         half_life_days: float,
+        tools: bool = False,
     ) -> list[Hit]:
         pool = max(100 if parsed.recent else 3 * k, 30)
+        # What the tools did (a command's output) is looked up on its own: a long output
+        # matching many words must not take the pool's places from what was said, nor
+        # lend its words to the feedback.
+        everything, where = where, f"{where} AND d.kind != 'tool'"
         candidates = rows.candidates(self._conn, or_match(parsed.terms), where, params, pool)
         if runs := cjk_runs(text):  # unicode61 cannot split these: look for substrings
             candidates = interpolate(
@@ -335,12 +343,15 @@ class Index:
                 candidates = interpolate(candidates, second, EXPANSION_WEIGHT)
         if self._semantic is not None:
             candidates = self._add_related(parsed.terms, candidates, where, params, pool)
+        if tools:
+            only = f"{everything} AND d.kind = 'tool'"
+            candidates += rows.candidates(self._conn, or_match(parsed.terms), only, params, k)
         if len(parsed.terms) > 1 and candidates:
             texts = rows.texts(self._conn, [c.doc_id for c in candidates])
             candidates = reward_coverage(candidates, texts, parsed.terms)
         candidates = reward_author(candidates, named)
         if self._semantic is not None:
-            candidates = self._fuse_semantic(text, candidates, where, params)
+            candidates = self._fuse_semantic(text, candidates, everything, params)
         candidates = discount_asking(candidates)
         ranked = ranking.rank(
             candidates, now, newest_first=parsed.recent, half_life_days=half_life_days

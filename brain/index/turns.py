@@ -95,7 +95,7 @@ def asking_share(text: str) -> float:
 
 
 def _non_blank(text: str) -> int:
-    return len(text) - sum(ch.isspace() for ch in text)
+    return len("".join(text.split()))  # split() drops exactly the str.isspace characters
 
 
 def discount_asking(candidates: list[Candidate], weight: float = ASKING_WEIGHT) -> list[Candidate]:

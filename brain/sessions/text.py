@@ -12,11 +12,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from brain.errors import BrainError
 from brain.home.records import iso
 from brain.home.redact import redact, redact_slice
 from brain.index import Doc
 from brain.index.turns import questions_answered
 from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.tooldocs import tool_docs, trimmed_result
 from brain.sessions.watermarks import (
     SessionMissingError,
     SessionRef,
@@ -73,7 +75,8 @@ def _short(text: str, limit: int) -> str:
 
 
 def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
-    """One search document per typed user turn and per assistant text turn.
+    """One search document per typed user turn and per assistant text turn, and one per
+    tool call with its result (:func:`brain.sessions.tooldocs.tool_docs`).
 
     Args:
         ref: the harvested session.
@@ -114,7 +117,7 @@ def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
                 asked=asked[i],
             )
         )
-    return docs
+    return docs + tool_docs(ref, transcript)
 
 
 def _with_tail(turn: Turn, head: str) -> str:
@@ -160,31 +163,59 @@ class TurnView:
 
 @dataclass(frozen=True, slots=True)
 class SessionView:
-    """A harvested session's metadata and its turns."""
+    """A harvested session's metadata and its turns (around ``focus``, when one is asked)."""
 
     session: SessionRef
     turns: tuple[TurnView, ...]
+    focus: int | None = None
 
 
-def show_session(home: Home, ident: str) -> SessionView:
+class TurnNotFoundError(BrainError):
+    """A session has no turn of the number asked for (``ID#TURN``)."""
+
+    def __init__(self, session_id: str, number: int, count: int) -> None:
+        super().__init__(
+            f"session {session_id} has no turn {number}",
+            hint=f"its turns are 1 to {count}; 'brain sessions show {session_id}' shows them all",
+        )
+        self.number = number
+
+
+def show_session(
+    home: Home, ident: str, *, turn: int | None = None, around: int = 3
+) -> SessionView:
     """A harvested session by id or unique id prefix, re-read from disk.
+
+    Args:
+        home: the home.
+        ident: a session id or a unique prefix of one.
+        turn: show only this turn (1-based over all turns, as recall's ``ID#TURN``
+            names it) and ``around`` turns on each side; a tool's output is then cut to
+            its head, its failure lines and its tail, not to one line.
+        around: neighbours shown on each side of ``turn``.
 
     Raises:
         SessionNotFoundError: no session, or several, match ``ident``.
         SessionMissingError: its transcript is gone.
+        TurnNotFoundError: the session has no turn ``turn``.
     """
     ref = find_session(home, ident)
     transcript = load_transcript(ref)
+    numbered = list(enumerate(transcript.turns, 1))
+    if turn is not None:
+        if not 1 <= turn <= len(numbered):
+            raise TurnNotFoundError(ref.session_id, turn, len(numbered))
+        numbered = numbered[max(0, turn - 1 - around) : turn + around]
     turns = tuple(
         TurnView(
             number=n,
             role=t.role,
             lines=t.lines,
-            text=redact(t.text.strip()),
+            text=trimmed_result(t.text) if turn and t.role == "tool" else redact(t.text.strip()),
             tool=t.tool,
             injected=t.injected,
             summary=t.summary,
         )
-        for n, t in enumerate(transcript.turns, 1)
+        for n, t in numbered
     )
-    return SessionView(ref, turns)
+    return SessionView(ref, turns, turn)

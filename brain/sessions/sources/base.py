@@ -31,6 +31,8 @@ class Turn:
             context, AGENTS.md injections, slash-command wrappers, meta records).
         summary: True for a compaction summary standing in for earlier turns.
         lines: the 1-based, inclusive range of source lines the turn came from.
+        call: the tool's own id of the call a tool turn makes or answers (the call comes
+            first), where the tool records one.
     """
 
     role: Role
@@ -40,6 +42,7 @@ class Turn:
     injected: bool = False
     summary: bool = False
     lines: tuple[int, int] = (0, 0)
+    call: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

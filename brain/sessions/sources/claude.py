@@ -128,6 +128,7 @@ class _Draft:
     tool: str | None = None
     injected: bool = False
     summary: bool = False
+    call: str | None = None
 
 
 @dataclass(slots=True)
@@ -187,6 +188,7 @@ class _Builder:
                 injected=d.injected,
                 summary=d.summary,
                 lines=(d.first, d.last),
+                call=d.call,
             )
             for d in self.drafts
         )
@@ -241,7 +243,7 @@ class _Builder:
         text = _plain_text(block.get("content"))
         if block.get("is_error"):
             text = f"[error] {text}"
-        self._new("tool", text, line_no, stamp, tool=tool)
+        self._new("tool", text, line_no, stamp, tool=tool, call=called)
 
     def _assistant(self, line_no: int, record: dict[str, Any], stamp: datetime | None) -> None:
         message = record.get("message")
@@ -256,9 +258,10 @@ class _Builder:
             if block.get("type") == "text":
                 self._assistant_text(line_no, str(block.get("text") or ""), stamp, message_id)
             elif block.get("type") == "tool_use":
-                tool = str(block.get("name") or "tool")
-                self.tool_names[str(block.get("id"))] = tool
-                self._new("tool", compact_json(block.get("input")), line_no, stamp, tool=tool)
+                tool, call = str(block.get("name") or "tool"), str(block.get("id"))
+                self.tool_names[call] = tool
+                text = compact_json(block.get("input"))
+                self._new("tool", text, line_no, stamp, tool=tool, call=call)
             # thinking (and its signature), redacted_thinking, server blocks: dropped
 
     def _assistant_text(

@@ -180,13 +180,14 @@ class _Builder:
                 injected = role != "user" or text.lstrip().startswith(_INJECTED_PREFIXES)
                 self._add("user", text, line_no, stamp, injected=injected)
         elif kind in _CALLS:
-            tool = str(payload.get("name") or kind)
-            self.tool_names[str(payload.get("call_id"))] = tool
-            self._add("tool", _call_text(payload), line_no, stamp, tool=tool)
+            tool, call_id = str(payload.get("name") or kind), as_str(payload.get("call_id"))
+            self.tool_names[str(call_id)] = tool
+            self._add("tool", _call_text(payload), line_no, stamp, tool=tool, call=call_id)
         elif kind in _OUTPUTS:
-            call_id = str(payload.get("call_id"))
-            called = self.tool_names.get(call_id) or self.earlier.name(call_id)
-            self._add("tool", _output_text(payload.get("output")), line_no, stamp, tool=called)
+            call_id = as_str(payload.get("call_id"))
+            called = self.tool_names.get(str(call_id)) or self.earlier.name(str(call_id))
+            output = _output_text(payload.get("output"))
+            self._add("tool", output, line_no, stamp, tool=called, call=call_id)
         # reasoning (with encrypted_content), ghost snapshots, compaction blobs: dropped
 
     def _event(self, line_no: int, payload: dict[str, Any], stamp: datetime | None) -> None:

@@ -192,7 +192,15 @@ class _Builder:
 
     def _capped(self, turn: Turn) -> Turn:
         text = clean(turn.text.strip(), self.limit)
-        return Turn(turn.role, text, turn.timestamp, turn.tool, turn.injected, lines=turn.lines)
+        return Turn(
+            turn.role,
+            text,
+            turn.timestamp,
+            turn.tool,
+            turn.injected,
+            lines=turn.lines,
+            call=turn.call,
+        )
 
     def _tool_turns(self, call: dict[str, Any], stamp: datetime | None, line_no: int) -> list[Turn]:
         tool = str(call.get("name") or "tool")
@@ -200,9 +208,11 @@ class _Builder:
         result = _result_text(call.get("result"))
         if not result and isinstance(call.get("resultDisplay"), str):
             result = call["resultDisplay"]
+        ident = call.get("id") if isinstance(call.get("id"), str) else None
+        where = (line_no, line_no)
         return [
-            Turn("tool", compact_json(call.get("args")), when, tool, lines=(line_no, line_no)),
-            Turn("tool", result, when, tool, lines=(line_no, line_no)),
+            Turn("tool", compact_json(call.get("args")), when, tool, lines=where, call=ident),
+            Turn("tool", result, when, tool, lines=where, call=ident),
         ]
 
 
