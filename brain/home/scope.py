@@ -108,6 +108,11 @@ def checkout_name(where: str | Path) -> str | None:
     return root.name if root is not None else None
 
 
+def checkout_root(where: str | Path) -> Path | None:
+    """The top folder of the git checkout ``where`` is in on this machine, or None."""
+    return _checkout(Path(where))
+
+
 def _checkout(start: Path) -> Path | None:
     """The nearest directory at or above ``start`` holding ``.git``, below the user's
     home directory (a dotfiles repository in ``~`` is not every folder's project)."""

@@ -220,6 +220,8 @@ def _settings(
     max_age_days: float | None,
 ) -> Settings:
 
+    from brain.sessions.projects import known_roots
+
     moment = now or datetime.now(UTC)
     config = home.config
     return Settings(
@@ -230,6 +232,7 @@ def _settings(
         generate=config.generates,
         want_docs=want_docs,
         explicit=explicit,
+        roots=functools.cache(functools.partial(known_roots, home)),
     )
 
 

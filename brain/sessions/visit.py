@@ -9,8 +9,8 @@ the one commit :mod:`brain.sessions.harvest` makes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,6 +48,7 @@ class Settings:
     generate: bool
     want_docs: Callable[[], bool]  # asked for a new session only (it may load the index)
     explicit: bool
+    roots: Callable[[], Sequence[str]] = tuple  # project roots known (a Gemini chat's hash)
 
 
 @dataclass
@@ -151,6 +152,11 @@ def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
     same_path = mark is not None and mark.path == str(file.path)
     start = resume_offset(run.source, mark, file)
     parsed = get(run.source).parse(file.path, start=start)
+    if run.source == "gemini" and parsed.transcript.project is None:
+        from brain.sessions.projects import gemini_project
+
+        project = gemini_project(file.path, known=settings.roots)
+        parsed = replace(parsed, transcript=replace(parsed.transcript, project=project))
     if start == 0 and is_internal(parsed.transcript):
         run.bump("skipped_internal")  # brain's own model run: never learned from
         return

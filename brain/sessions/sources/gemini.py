@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -94,34 +95,73 @@ def _parse_legacy(path: Path, start: int, builder: _Builder) -> tuple[int, int, 
     return size, 0, 1
 
 
-def project_root(path: Path, project_hash: str | None = None) -> str | None:
-    """Find the project a chat belongs to from gemini-cli's own registry.
+def project_root(
+    path: Path, project_hash: str | None = None, known: Iterable[str] = ()
+) -> str | None:
+    """Find the project a chat (or a file in a project's folder) belongs to.
+
+    Gemini CLI keeps a project's files in ``~/.gemini/tmp/<id>/``: since 0.30 ``<id>`` is
+    a short name listed in ``~/.gemini/projects.json`` with a ``.project_root`` file
+    naming the root, before it was ``sha256(root)``; every chat records ``projectHash``,
+    ``sha256(root)``, wherever the file was copied to.
 
     Args:
-        path: the chat file, inside ``~/.gemini/tmp/<project-id>/chats/``.
-        project_hash: the chat's ``projectHash`` (sha256 of the root), if known.
+        path: the chat file (inside ``~/.gemini/tmp/<id>/chats/``, or anywhere).
+        project_hash: the chat's ``projectHash``, if known.
+        known: other project roots to try against the hashes (the working directories
+            of other sessions, their git checkouts).
 
     Returns:
         The project's absolute root, or None when nothing records it.
     """
     tmp_dir = next((p.parent for p in path.parents if p.name == "chats"), None)
-    if tmp_dir is None:
+    if tmp_dir is not None and (tmp_dir / ".project_root").is_file():
+        return _marker(tmp_dir / ".project_root")
+    hashes = {h for h in (project_hash, tmp_dir.name if tmp_dir else None) if h}
+    base = tmp_dir.parent if tmp_dir is not None else locations.gemini_roots()[0]
+    registry = _registry(base.parent / "projects.json")
+    if tmp_dir is not None:
+        named = next((root for root, slug in registry.items() if slug == tmp_dir.name), None)
+        if named is not None:
+            return named
+    if not hashes:
         return None
-    marker = tmp_dir / ".project_root"
-    if marker.is_file():
-        return marker.read_text(encoding="utf-8", errors="replace").strip() or None
-    try:
-        registry = json.loads((tmp_dir.parent.parent / "projects.json").read_text("utf-8"))
-        projects = registry.get("projects", {})
-    except (OSError, ValueError, AttributeError):
-        return None
+    markers = (_marker(m) for m in sorted(base.glob("*/.project_root")) if m.is_file())
     import hashlib  # here: a harvest that reads no chat skips OpenSSL's start-up
 
-    for root, slug in projects.items() if isinstance(projects, dict) else []:
-        digest = hashlib.sha256(root.encode()).hexdigest()
-        if tmp_dir.name in (slug, digest) or digest == project_hash:
-            return str(root)
+    for root in (*registry, *(m for m in markers if m), *known):
+        if hashlib.sha256(root.encode()).hexdigest() in hashes:
+            return root
     return None
+
+
+def read_project_hash(path: Path) -> str | None:
+    """The ``projectHash`` a chat records in its first line (JSONL) or document."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(64 * 1024)
+    except OSError:
+        return None
+    match = re.search(rb'"projectHash"\s*:\s*"([0-9a-f]{64})"', head)
+    return match.group(1).decode() if match else None
+
+
+def _marker(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").strip() or None
+    except OSError:
+        return None
+
+
+def _registry(path: Path) -> dict[str, str]:
+    """``projects.json``: each project root and its folder's name."""
+    try:
+        projects = json.loads(path.read_text("utf-8")).get("projects", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(projects, dict):
+        return {}
+    return {str(root): str(slug) for root, slug in projects.items()}
 
 
 @dataclass(slots=True)

@@ -1,0 +1,98 @@
+"""A Gemini CLI session's project, when its folder does not say: the roots brain knows."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from brain.api import Brain
+from brain.home.journal import machine_id
+from brain.sessions.projects import gemini_project, known_roots
+from tests.helpers import claude_transcript, cli, cli_json
+from tests.test_harvest_trees import FIXTURES, GEMINI_ID, user_home
+
+CHAT = FIXTURES / "gemini" / "agent-sessions-stage0" / "jsonl_v040.jsonl"
+FIXTURE_HASH = "0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9"
+
+
+@pytest.fixture
+def checkout(home: Path, tmp_path: Path) -> Path:
+    """A home that harvested a Claude Code session in the git checkout ``shop``."""
+    Brain.init(home)
+    root = tmp_path / "src" / "shop"
+    (root / "web").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    session = claude_transcript(
+        tmp_path / "claude.jsonl", ("user", "Deploy the shop."), cwd=str(root / "web")
+    )
+    assert cli("harvest", "--path", str(session)).exit_code == 0
+    return root
+
+
+def _chat(dest: Path, root: Path) -> Path:
+    """The recorded chat, as Gemini CLI would have written it in project ``root``."""
+    digest = hashlib.sha256(str(root).encode()).hexdigest()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(CHAT.read_text().replace(FIXTURE_HASH, digest))
+    stamp = (datetime.now(UTC) - timedelta(days=1)).timestamp()
+    os.utime(dest, (stamp, stamp))
+    return dest
+
+
+def _project(home: Path) -> object:
+    marks = json.loads((home / "harvest" / f"{machine_id()}-gemini.json").read_text())
+    [mark] = marks["sessions"]
+    return mark["project"]
+
+
+def test_known_roots_are_sessions_folders_and_their_checkouts(checkout: Path, home: Path) -> None:
+    assert known_roots(Brain.open(home)) == [str(checkout), str(checkout / "web")]
+
+
+def test_a_chat_saved_elsewhere_finds_its_project_by_its_hash(checkout: Path, home: Path) -> None:
+    chat = _chat(home.parent / "exports" / "chat.jsonl", checkout)
+    assert cli("harvest", "--path", str(chat)).exit_code == 0
+    assert _project(home) == str(checkout)
+    listed = cli_json("sessions", "list", "--project", "shop")
+    assert {s["source"] for s in listed} == {"claude", "gemini"}
+
+
+def test_a_chat_in_an_old_hash_folder_finds_its_project(checkout: Path, home: Path) -> None:
+    digest = hashlib.sha256(str(checkout).encode()).hexdigest()
+    chats = user_home() / ".gemini" / "tmp" / digest / "chats"
+    _chat(chats / "session-2026-04-29T21-39-gemini_s.jsonl", checkout)
+    assert cli("harvest", "--source", "gemini").exit_code == 0
+    assert _project(home) == str(checkout)
+
+
+def test_a_project_nothing_knows_stays_unknown(home: Path, tmp_path: Path) -> None:
+    Brain.init(home)
+    chat = _chat(tmp_path / "chat.jsonl", tmp_path / "elsewhere")
+    assert cli("harvest", "--path", str(chat)).exit_code == 0
+    assert _project(home) is None
+    listed = cli_json("sessions", "list")
+    assert [(s["session_id"], s["project"]) for s in listed] == [(GEMINI_ID, None)]
+
+
+def test_gemini_registry_names_a_saved_chats_project(home: Path, tmp_path: Path) -> None:
+    root = tmp_path / "src" / "blog"
+    folder = user_home() / ".gemini" / "tmp" / "blog"
+    folder.mkdir(parents=True)
+    (folder / ".project_root").write_text(f"{root}\n")
+    chat = _chat(tmp_path / "saved.jsonl", root)
+    assert gemini_project(chat) == str(root)
+
+
+def test_a_file_in_a_projects_folder_has_its_project(checkout: Path, home: Path) -> None:
+    digest = hashlib.sha256(str(checkout).encode()).hexdigest()
+    memory = user_home() / ".gemini" / "tmp" / digest / "memory" / "MEMORY.md"
+    memory.parent.mkdir(parents=True)
+    memory.write_text("- Deploy with make release.\n")
+    assert gemini_project(memory) is None  # Gemini's own files do not say
+    assert gemini_project(memory, home=Brain.open(home)) == str(checkout)
