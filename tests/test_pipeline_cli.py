@@ -116,6 +116,22 @@ def test_extract_through_fake_server(
     assert result["message"] == "extract: 1 session, 0 raw memories"
 
 
+def test_a_failed_session_exits_1_saying_how_to_retry_it(
+    home_with_session: Path, fake_model: FakeModel, monkeypatch
+) -> None:
+    monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "openai/fake")
+    monkeypatch.setenv("BRAIN_MODEL_API_BASE", fake_model.url)
+    fake_model.push("Sure! Nothing worth keeping.", "Really, nothing.")
+
+    result = cli("extract")
+
+    assert result.exit_code == 1
+    label = result.stdout.partition(": failed (")[0]
+    assert label.endswith(":cli1")
+    retry = f"will retry later, or now with brain extract --session {label}\n"
+    assert result.stdout.endswith(retry)
+
+
 def test_generation_off(home_with_session: Path, monkeypatch) -> None:
     monkeypatch.setenv("BRAIN_NO_GENERATE", "1")
     for command in ("extract", "consolidate"):

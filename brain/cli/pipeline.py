@@ -51,7 +51,10 @@ def _extract_text(result: Any) -> str:
         if s.status == "done":
             lines.append(f"{s.session}: {len(s.memories)} memories")
         else:
-            lines.append(f"{s.session}: failed ({s.reason}); will retry later")
+            lines.append(
+                f"{s.session}: failed ({s.reason}); will retry later, or now with "
+                f"brain extract --session {s.session}"
+            )
     if result.left:
         lines.append(
             f"stopped before the token budget ran out; left for the next run: "
@@ -95,7 +98,8 @@ def extract(
 
     Appends to raw_memories.md and writes one rollout summary per session, in one
     commit. Zero memories from a session is the usual, correct outcome. Sessions older
-    than max_rollout_age_days wait for --since or --all (try --dry-run first).
+    than max_rollout_age_days wait for --since or --all (try --dry-run first). Exits 1
+    when a session failed (what finished is still written).
     """
     from brain.cli.harvest import age_days  # 'brain status' does not load harvest's commands
 
@@ -105,6 +109,8 @@ def extract(
             sessions=sessions, dry_run=dry_run, max_age_days=max_age, progress=progress
         )
     emit(result, as_json, _extract_text)
+    if any(s.status == "failed" for s in result.sessions):
+        raise SystemExit(1)  # what did finish is written; a script must see the rest failed
 
 
 def _consolidate_text(result: Any) -> str:

@@ -2,40 +2,46 @@
 
 Most people who run these tools have a subscription login, not an API key. The
 providers ``claude-code[/MODEL]``, ``codex[/MODEL]`` and ``gemini-cli[/MODEL]`` run the
-CLI the person already has, with its own login, no tools, and the same prompts and
-answer shapes as the litellm path:
+CLI the person already has, with its own login, and the same prompts and answer shapes
+as the litellm path. How each CLI is called (no tools, no MCP servers, no hooks, a cheap
+model with a small answer cap, brain's instructions as the system prompt) is
+:mod:`brain.models.agent_cli_flags`.
 
-- ``claude -p --output-format json --tools "" --strict-mcp-config --no-session-persistence``
-- ``codex exec --json --ephemeral --sandbox read-only --skip-git-repo-check -``
-- ``gemini -o json -p <short instruction> --skip-trust -e none`` (the prompt on standard
-  input)
-
-The prompt goes on standard input (argv has a per-argument limit), and the CLI runs in
-an empty temporary directory, so no project's instruction files reach it. The child gets
-``BRAIN_INTERNAL_RUN=1``, which brain's hook handlers check; Claude Code and Codex are
-asked not to keep the session (``--no-session-persistence``, ``--ephemeral``), and the
-prompt starts with brain's internal-run mark, which harvest skips wherever a CLI keeps a
-transcript anyway (:mod:`brain.sessions.internal`).
+The data goes on standard input (argv has a per-argument limit), and the CLI runs in an
+empty temporary directory, so no project's instruction files reach it; the files a call
+needs (the instructions, the schema, Gemini CLI's own home) are in a second one, and
+both are removed after the call. The CLI starts in a process group of its own, and a
+call that outlives its timeout kills the whole group, so no child (Codex's native
+binary, Gemini CLI's relaunched node) keeps running and spending after brain gives up.
+The child gets ``BRAIN_INTERNAL_RUN=1``, which brain's hook handlers check; the
+prompt starts with brain's internal-run mark, which harvest skips wherever a CLI keeps
+a transcript anyway (:mod:`brain.sessions.internal`).
 
 The contract is litellm's: a timeout per call, a retry with backoff when the CLI says
-it hit a rate limit, the budget checked before a call (the prompt's tokens plus the
+it hit a rate limit (Claude Code is told not to retry by itself, so it says so at once),
+the budget checked before a call (the prompt's tokens, the CLI's own overhead and the
 answer's cap) and charged after it with the usage the CLI reports (or an estimate),
 one repair attempt for an answer that is not the JSON asked for, and a clear
-:class:`ModelError` when the CLI is missing, logged out or keeps answering prose.
+:class:`ModelError` when the CLI is missing, logged out or keeps answering badly.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from brain.models.agent_cli_flags import DEFAULT_MODELS, PREPARE, Call, Launch
 from brain.models.base import (
     ModelError,
     ModelOutputError,
@@ -49,9 +55,12 @@ from brain.models.schema import A, AnswerError, parse_answer
 from brain.models.tokens import estimate_tokens
 from brain.sessions.internal import INTERNAL_ENV, INTERNAL_MARK
 
-__all__ = ["CLIS", "AgentCli", "AgentCliModel", "available"]
+__all__ = ["CLIS", "AgentCli", "AgentCliModel", "available", "request", "run_group"]
 
-_RATE = re.compile(r"rate.?limit|\b429\b|quota|usage limit|too many requests|overloaded", re.I)
+_RATE = re.compile(
+    r"rate.?limit|\b429\b|quota|usage limit|too many requests|overloaded|resource.?exhausted",
+    re.I,
+)
 _AUTH = re.compile(
     r"log ?in|logged out|not logged|authenticat|unauthori[sz]ed|\b401\b|api[ _]?key|credential",
     re.I,
@@ -67,21 +76,20 @@ class AgentCli:
         provider: the provider prefix (``claude-code``).
         program: the executable looked up on PATH (``claude``).
         login: what to run to log in, for the error that says so.
-        argv: the arguments after the program, given the model (or None).
+        prepare: the arguments and environment for a call, its files written in a folder.
         read: the answer text and usage from the CLI's standard output.
+        overhead: tokens the CLI adds to each request besides brain's own text (its
+            framing, date and tool list, as the pinned CLI sends them run as
+            :mod:`brain.models.agent_cli_flags` says; ``benchmarks/agent_cli_overhead.py``
+            measures them).
     """
 
     provider: str
     program: str
     login: str
-    argv: Callable[[str | None], list[str]]
+    prepare: Callable[[Call, Path], Launch]
     read: Callable[[str], tuple[str, Usage]]
-
-
-def _claude_argv(model: str | None) -> list[str]:
-    argv = ["-p", "--output-format", "json", "--tools", "", "--strict-mcp-config"]
-    argv += ["--no-session-persistence"]
-    return argv + (["--model", model] if model else [])
+    overhead: int
 
 
 def _claude_read(stdout: str) -> tuple[str, Usage]:
@@ -95,11 +103,6 @@ def _claude_read(stdout: str) -> tuple[str, Usage]:
     return str(data.get("result") or ""), Usage(
         prompt, int(usage.get("output_tokens") or 0), float(cost) if cost is not None else None
     )
-
-
-def _codex_argv(model: str | None) -> list[str]:
-    argv = ["exec", "--json", "--ephemeral", "--sandbox", "read-only", "--skip-git-repo-check"]
-    return argv + (["--model", model] if model else []) + ["-"]
 
 
 def _codex_read(stdout: str) -> tuple[str, Usage]:
@@ -122,17 +125,20 @@ def _codex_read(stdout: str) -> tuple[str, Usage]:
     return text, usage
 
 
-def _gemini_argv(model: str | None) -> list[str]:
-    argv = ["-o", "json", "-p", "Answer the request given on standard input."]
-    # With folder trust on, headless runs refuse an untrusted directory (exit 55); the
-    # empty directory brain runs it in is safe to trust. No extensions: no MCP servers
-    # or context files of theirs.
-    argv += ["--skip-trust", "-e", "none"]
-    return argv + (["-m", model] if model else [])
+def _gemini_json(output: str) -> dict[str, Any]:
+    """Gemini CLI's JSON: after its notices, or, on a failure, after the error's report."""
+    first, last = output.find("{"), output.rfind("\n{") + 1
+    try:
+        data = json.loads(output[first:])
+    except json.JSONDecodeError:
+        if last <= first:
+            raise
+        data = json.loads(output[last:])
+    return data if isinstance(data, dict) else {}
 
 
 def _gemini_read(stdout: str) -> tuple[str, Usage]:
-    data = json.loads(stdout[stdout.find("{") :])
+    data = _gemini_json(stdout)
     if data.get("error"):
         raise ValueError(str((data["error"] or {}).get("message") or data["error"]))
     prompt = completion = 0
@@ -143,22 +149,83 @@ def _gemini_read(stdout: str) -> tuple[str, Usage]:
     return str(data.get("response") or ""), Usage(prompt, completion)
 
 
+# The overhead measured with benchmarks/agent_cli_overhead.py on the pinned CLIs (Claude
+# Code 2.1.197: its agent line and the date, ~128 tokens; Codex 0.171.0: the answer's
+# schema as structured output, ~51; Gemini CLI 0.61.0: its session context, ~160),
+# rounded up.
 CLIS: dict[str, AgentCli] = {
-    provider: AgentCli(provider, PROGRAMS[provider], login, argv, read)
-    for provider, login, argv, read in (
-        ("claude-code", "claude, then /login", _claude_argv, _claude_read),
-        ("codex", "codex login", _codex_argv, _codex_read),
-        ("gemini-cli", "gemini, then /auth", _gemini_argv, _gemini_read),
+    provider: AgentCli(provider, PROGRAMS[provider], login, PREPARE[provider], read, overhead)
+    for provider, login, read, overhead in (
+        ("claude-code", "claude, then /login", _claude_read, 130),
+        ("codex", "codex login", _codex_read, 60),
+        ("gemini-cli", "gemini, then /auth", _gemini_read, 160),
     )
 }
 
 
-def _prompt(task: Task) -> str:
-    parts = [INTERNAL_MARK]
-    for message in task.messages():
-        parts.append(f"## {message['role']}\n\n{message['content']}")
-    parts.append("Do not use any tool. Reply with only the JSON object asked for above.")
-    return "\n\n".join(parts)
+def request(task: Task, model: str) -> Call:
+    """What a call of ``task`` sends: its prompt's instructions as the system prompt, its
+    data (after brain's internal-run mark) on standard input, and its answer's schema."""
+    prompt = task.prompt()
+    data = f"{INTERNAL_MARK}\n\n{prompt.user}\n\nReply with only the JSON object asked for."
+    return Call(prompt.system, data, prompt.schema, task.max_tokens, model)
+
+
+def run_group(
+    argv: list[str], *, stdin: str, env: dict[str, str], cwd: str, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` in a process group of its own; on a timeout, kill the whole group.
+
+    A CLI that starts children (Codex's native binary, Gemini CLI relaunching node)
+    would leave them running if only the first process were killed. The group is also
+    killed once the first process has exited, for any child it left behind.
+
+    Raises:
+        subprocess.TimeoutExpired: no answer within ``timeout`` seconds (all killed).
+    """
+    child = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=cwd,
+        start_new_session=True,
+    )
+    try:
+        out, err = child.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(child)
+        out, err = _rest(child)
+        raise subprocess.TimeoutExpired(argv, timeout, out, err) from None
+    except BaseException:  # the person's Ctrl-C
+        _kill_group(child)
+        _rest(child)
+        raise
+    _kill_group(child)
+    return subprocess.CompletedProcess(argv, child.returncode, out, err)
+
+
+def _rest(child: subprocess.Popen[str]) -> tuple[str, str]:
+    """What a killed group wrote; nothing if a process outside it holds the pipes open."""
+    try:
+        return child.communicate(timeout=5)
+    except subprocess.TimeoutExpired:
+        child.wait()
+        return "", ""
+
+
+def _kill_group(child: subprocess.Popen[str]) -> None:
+    if os.name == "nt":  # no process groups: the first process only
+        child.kill()
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # none of it is left
+        os.killpg(child.pid, signal.SIGKILL)
+
+
+def _text(output: str | bytes | None) -> str:
+    return output.decode(errors="replace") if isinstance(output, bytes) else output or ""
 
 
 class AgentCliModel(PromptedModel):
@@ -167,25 +234,26 @@ class AgentCliModel(PromptedModel):
     Args:
         name: ``claude-code``, ``codex`` or ``gemini-cli``, optionally ``/MODEL``.
         settings: the timeout per call; ``api_base`` is not used.
-        backoff: seconds to wait before each retry after a rate limit.
+        backoff: seconds to wait before each retry after a rate limit (default: 5 and
+            30 seconds, as many of them as ``settings.retries`` allows).
     """
 
     offline = False
 
     def __init__(
-        self, name: str, settings: ModelSettings, backoff: tuple[float, ...] = (5.0, 30.0)
+        self, name: str, settings: ModelSettings, backoff: tuple[float, ...] | None = None
     ) -> None:
         provider, _, model = name.partition("/")
         self.name = name
         self.cli = CLIS[provider]
-        self.model = model or None
+        self.model = model or DEFAULT_MODELS[provider]
         self.timeout = settings.timeout
-        self.backoff = backoff
+        self.backoff = (5.0, 30.0)[: max(settings.retries, 0)] if backoff is None else backoff
 
     def _error(self, message: str, kind: str, hint: str) -> ModelError:
         return ModelError(f"{self.name}: {message}", model=self.name, hint=hint, kind=kind)
 
-    def _run_once(self, prompt: str) -> subprocess.CompletedProcess[str]:
+    def _run_once(self, call: Call) -> subprocess.CompletedProcess[str]:
         program = shutil.which(self.cli.program)
         if program is None:
             raise self._error(
@@ -193,26 +261,36 @@ class AgentCliModel(PromptedModel):
                 "unreachable",
                 "install it, or set extract_model to another model (brain status lists them)",
             )
-        env = {**os.environ, INTERNAL_ENV: "1"}
         try:
-            # An empty directory: run in a project, each CLI reads its CLAUDE.md, AGENTS.md
-            # or GEMINI.md and git state into the prompt, and files the run under it.
-            with tempfile.TemporaryDirectory(prefix="brain-model-") as cwd:
-                return subprocess.run(
-                    [program, *self.cli.argv(self.model)],
-                    input=prompt,
-                    capture_output=True,
-                    text=True,
-                    timeout=self.timeout,
+            # An empty directory to run in: run in a project, each CLI reads its CLAUDE.md,
+            # AGENTS.md or GEMINI.md and git state into the prompt, and files the run
+            # under it. The call's own files go in a second one.
+            with (
+                tempfile.TemporaryDirectory(prefix="brain-model-") as cwd,
+                tempfile.TemporaryDirectory(prefix="brain-call-") as files,
+            ):
+                launch = self.cli.prepare(call, Path(files))
+                env = {**os.environ, **launch.env, INTERNAL_ENV: "1"}
+                return run_group(
+                    [program, *launch.argv],
+                    stdin=call.prompt,
                     env=env,
                     cwd=cwd,
-                    check=False,
+                    timeout=self.timeout,
                 )
         except subprocess.TimeoutExpired as exc:
+            said = " ".join(f"{_text(exc.stderr)} {_text(exc.stdout)}".split())
+            if _RATE.search(said):  # the CLI was waiting out a rate limit by itself
+                raise self._error(
+                    f"rate limited, no answer after {self.timeout:g}s: {said[-_DETAIL_CHARS:]}",
+                    "rate_limit",
+                    "wait and run again",
+                ) from exc
             raise self._error(
-                f"no answer after {self.timeout:g}s",
+                f"no answer after {self.timeout:g}s (the CLI was stopped, with its children)",
                 "timeout",
-                "run it again; a smaller prompt (extract_session_tokens) answers sooner",
+                "run it again; a smaller prompt (extract_session_tokens) answers sooner, or "
+                "raise model_timeout",
             ) from exc
 
     def _failure(self, done: subprocess.CompletedProcess[str]) -> str:
@@ -230,10 +308,10 @@ class AgentCliModel(PromptedModel):
         said = " ".join(f"{done.stderr} {done.stdout}".split())[-_DETAIL_CHARS:]
         return said or f"exit status {done.returncode}"
 
-    def _call(self, prompt: str) -> tuple[str, Usage]:
+    def _call(self, call: Call) -> tuple[str, Usage]:
         """One answer from the CLI, waiting out rate limits; raises ModelError."""
         for wait in (*self.backoff, None):
-            done = self._run_once(prompt)
+            done = self._run_once(call)
             try:
                 if done.returncode != 0:
                     raise ValueError(self._failure(done))
@@ -252,17 +330,21 @@ class AgentCliModel(PromptedModel):
             )
         raise AssertionError("unreachable: the last attempt returns or raises")
 
+    def _sent(self, call: Call) -> int:
+        """The tokens one call sends: brain's text and what the CLI adds to it."""
+        return estimate_tokens(call.system) + estimate_tokens(call.prompt) + self.cli.overhead
+
     def _ask(self, task: Task, shape: type[A], budget: Budget) -> A:
-        prompt, raw, error = _prompt(task), "", ""
+        call, raw, error = request(task, self.model), "", ""
         for _attempt in (1, 2):
-            ceiling = Estimate(estimate_tokens(prompt), task.max_tokens, None)
+            ceiling = Estimate(self._sent(call), task.max_tokens, None)
             if budget.would_exceed(ceiling):
                 raise BudgetExceeded(
                     f"a call to {self.name} could use {ceiling.total_tokens} tokens, over the "
                     f"budget ({budget.used.total_tokens} of {budget.max_tokens} used)",
                     hint="raise the budget (brain config set max_tokens_per_run N)",
                 )
-            raw, usage = self._call(prompt)
+            raw, usage = self._call(call)
             if usage.total_tokens == 0:  # the CLI did not say: count what was sent
                 usage = Usage(ceiling.prompt_tokens, estimate_tokens(raw))
             budget.charge(usage)
@@ -271,19 +353,22 @@ class AgentCliModel(PromptedModel):
             except AnswerError as exc:
                 error = str(exc)
             prompt = (
-                f"{prompt}\n\n## your previous answer\n\n{raw}\n\nIt could not be used: "
+                f"{call.prompt}\n\n## your previous answer\n\n{raw}\n\nIt could not be used: "
                 f"{error}. Reply again with only one JSON object of the required shape."
             )
+            call = Call(call.system, prompt, call.schema, call.max_tokens, call.model)
+        said = "prose, not the JSON asked for" if "{" not in raw else "JSON that cannot be used"
         raise ModelOutputError(
-            f"{self.name} answered prose, not the JSON asked for, twice: {error}",
+            f"{self.name} answered {said}, twice: {error}",
             model=self.name,
             raw=raw,
             hint="try another model, or 'builtin'",
         )
 
     def estimate(self, task: Task) -> Estimate:
-        """The prompt's tokens plus a full answer; a subscription has no price per call."""
-        return Estimate(estimate_tokens(_prompt(task)), task.max_tokens, None)
+        """What one call sends (brain's text and the CLI's own) plus a full answer; a
+        subscription has no price per call."""
+        return Estimate(self._sent(request(task, self.model)), task.max_tokens, None)
 
 
 def available() -> list[tuple[str, bool]]:

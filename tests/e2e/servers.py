@@ -55,6 +55,9 @@ class ModelServer:
         self.script: deque[Reply] = deque()
         self.requests: list[Logged] = []
         self.match: str | None = None
+        self.refuse: int | None = None
+        self.stall = False
+        self.stopping = threading.Event()
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
@@ -69,6 +72,7 @@ class ModelServer:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         self._httpd.shutdown()
         self._httpd.server_close()
 
@@ -97,7 +101,12 @@ class ModelServer:
 
 def _tool_names(body: dict[str, Any]) -> list[str]:
     names: list[str] = []
-    for tool in body.get("tools") or []:
+    # Codex offers some tools inside its input, as an "additional_tools" item.
+    extra = [i for i in body.get("input") or [] if isinstance(i, dict)]
+    offered = [
+        t for i in extra if i.get("type") == "additional_tools" for t in i.get("tools") or []
+    ]
+    for tool in [*(body.get("tools") or []), *offered]:
         if not isinstance(tool, dict):
             continue
         if "name" in tool:
@@ -351,6 +360,13 @@ def _handler_for(server: ModelServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 body = {"raw": raw.decode("utf-8", "replace")}
             path = self.path.split("?")[0]
+            if server.stall or server.refuse:
+                server.requests.append(Logged(self.path, body))
+                if server.stall:
+                    server.stopping.wait()
+                    return
+                self._refuse(server.refuse or 500)
+                return
             reply, names = server.next_reply(self.path, body)
             n = len(server.requests)
             model = str(body.get("model", "model"))
@@ -371,6 +387,18 @@ def _handler_for(server: ModelServer) -> type[BaseHTTPRequestHandler]:
                 self._json(200, {"totalTokens": 100})
             else:
                 self._json(404, {"error": {"message": f"no route {path}"}})
+
+        def _refuse(self, status: int) -> None:
+            message = "Resource has been exhausted (e.g. check quota)." if status == 429 else "no"
+            if "/v1/messages" in self.path:
+                kind = "rate_limit_error" if status == 429 else "api_error"
+                self._json(status, {"type": "error", "error": {"type": kind, "message": message}})
+            elif "/responses" in self.path:
+                kind = "rate_limit_exceeded" if status == 429 else "server_error"
+                self._json(status, {"error": {"type": kind, "code": kind, "message": message}})
+            else:
+                state = "RESOURCE_EXHAUSTED" if status == 429 else "INTERNAL"
+                self._json(status, {"error": {"code": status, "message": message, "status": state}})
 
         def _json(self, status: int, data: dict[str, Any]) -> None:
             payload = json.dumps(data).encode()
