@@ -33,16 +33,21 @@ bench: install  ## print the benchmarks' figures (see benchmarks/README.md)
 	@if [ -f "$(LOCOMO)" ]; then $(BIN)/python benchmarks/locomo.py --data "$(LOCOMO)"; \
 	else echo "LoCoMo data not found at $(LOCOMO); pass LOCOMO=path"; fi
 
-# The real agent programs, pinned, for tests/e2e/ (installed into .e2e/, git-ignored).
+# The real agent programs, pinned, for tests/e2e/ (installed into .e2e/, git-ignored),
+# and the newest each registry has where it is not the pinned one (into .e2e/latest/;
+# the newest Codex CLI and Gemini CLI are the pinned ones).
 E2E := .e2e
 E2E_PACKAGES := @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0
+E2E_NEWEST := @anthropic-ai/claude-code@2.1.332
 
-e2e-deps:  ## install the pinned Claude Code, Codex CLI and Gemini CLI into .e2e/ with npm
-	mkdir -p $(E2E)
+e2e-deps:  ## install the pinned and the newest Claude Code, Codex CLI and Gemini CLI with npm
+	mkdir -p $(E2E) $(E2E)/latest
 	npm install --prefix $(E2E) --no-audit --no-fund --save-exact --loglevel=error $(E2E_PACKAGES)
+	npm install --prefix $(E2E)/latest --no-audit --no-fund --save-exact --loglevel=error $(E2E_NEWEST)
 
 e2e: install  ## drive the real agent programs against scripted model servers (run e2e-deps first)
 	$(BIN)/python -m pytest -n 2 -q tests/e2e
+	BRAIN_E2E_NEWEST=1 $(BIN)/python -m pytest -n 2 -q tests/e2e -k claude
 
 demo: install  ## run brain's main job on the bundled sample transcripts, offline
 	@bash scripts/demo.sh

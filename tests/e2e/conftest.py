@@ -23,14 +23,22 @@ from tests.e2e.servers import ModelServer
 ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / ".e2e" / "node_modules" / ".bin"
 VERSIONS = {"claude": "2.1.197", "codex": "0.171.0", "gemini": "0.61.0"}
+# The newest each registry had where it differs from the pinned one (Codex's and Gemini
+# CLI's newest are the pinned), in .e2e/latest; BRAIN_E2E_NEWEST=1 runs the tests on them.
+NEWEST_BIN = ROOT / ".e2e" / "latest" / "node_modules" / ".bin"
+NEWEST = {"claude": "2.1.332"}
 TIMEOUT = 120
 
 
 def binary(name: str) -> Path:
-    """The pinned CLI, or a skip saying how to install it."""
-    path = BIN / name
+    """The pinned CLI (the newest with ``BRAIN_E2E_NEWEST=1``), or a skip saying how to
+    install it."""
+    if os.environ.get("BRAIN_E2E_NEWEST") and name in NEWEST:
+        path, version = NEWEST_BIN / name, NEWEST[name]
+    else:
+        path, version = BIN / name, VERSIONS[name]
     if not path.exists():
-        pytest.skip(f"{name} {VERSIONS[name]} is not installed; run 'make e2e-deps'")
+        pytest.skip(f"{name} {version} is not installed; run 'make e2e-deps'")
     return path
 
 
