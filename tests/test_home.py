@@ -18,8 +18,8 @@ def test_init_creates_the_layout_and_one_commit(home: Path) -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith(
         f"created a brain home in {home}\nlearning: builtin (offline rules): finds about 1 in 5 "
-        "of what a careful reader keeps; 'brain setup claude-code --learn' uses your agent's "
-        "own login\nmodels you could use"
+        "of what a careful reader keeps; 'brain setup TOOL --learn' (claude-code, codex or "
+        "gemini) uses your agent's own login\nmodels you could use"
     )
     for name in ("brain.yaml", "journal.jsonl", ".gitignore", ".gitattributes"):
         assert (home / name).is_file(), name

@@ -198,3 +198,24 @@ def test_status_says_which_path_learns_and_what_the_last_run_cost(
     assert "learning     openai/fake reads each session, builtin consolidates" in text
     assert "1 model call, 11 tokens in, 7 out)" in text
     assert cli_json("status")["last_runs"]["extract"]["tokens_in"] == 11
+
+
+def test_doctor_says_which_path_learns_and_what_its_last_run_cost(
+    brain: Brain, home: Path, tmp_path: Path, fake_model: FakeModel, programs: Path
+) -> None:
+    said = cli("doctor", "claude-code").stdout.splitlines()
+    assert BUILTIN_LINE in said
+    when = datetime.now(UTC) - timedelta(hours=2)
+    path = write_session(tmp_path / "sessions", "cli1", ["Always use pnpm here."], when=when)
+    assert cli("harvest", "--path", str(path)).exit_code == 0
+    cli("config", "set", "extract_model", "openai/fake")
+    cli("config", "set", "model_api_base", fake_model.url)
+    fake_model.push({"memories": [], "summary": "Talked about pnpm."})
+    assert cli("extract").exit_code == 0
+    said = cli("doctor", "claude-code").stdout.splitlines()
+    assert (
+        "learning: openai/fake reads each session, builtin consolidates (a model you set)" in said
+    )
+    (last,) = [line for line in said if line.startswith("last extract: ")]
+    assert last.endswith(" with openai/fake: 1 model call, 11 tokens in, 7 out")
+    assert cli_json("doctor", "claude-code")["learning"][0].startswith("learning: openai/fake")

@@ -64,6 +64,7 @@ class DoctorResult:
     tools: tuple[ToolHealth, ...]
     ok: bool = True
     models: tuple[str, ...] = ()  # what keeps a configured model from running here
+    learning: tuple[str, ...] = ()  # which path learns, what its last runs cost
 
 
 def _commands(path: Path) -> dict[str, tuple[int, int, str]]:
@@ -384,7 +385,10 @@ def doctor(home: Path, tools: tuple[str, ...] = ()) -> DoctorResult:
     chosen = tools or tuple(tool for tool in hooks.TOOLS if in_use(tool))
     found = tuple(check(tool, home) for tool in chosen)
     models = model_problems(home)
-    return DoctorResult(found, not models and not any(t.problems for t in found), models)
+    from brain.agents.learn import learning_lines
+
+    ok = not models and not any(t.problems for t in found)
+    return DoctorResult(found, ok, models, learning_lines(home, chosen))
 
 
 def model_problems(home: Path) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
@@ -31,6 +32,7 @@ __all__ = [
     "check_program",
     "expected_cost",
     "learner",
+    "learning_lines",
     "set_learning",
 ]
 
@@ -189,3 +191,35 @@ def set_learning(home: Home, tool: str, on: bool) -> LearnResult:
     else:
         message = f"learning stays with {old[0]}"
     return LearnResult(tool, on, new[0], new[1], new != old, message)
+
+
+def learning_lines(path: Path, tools: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Which path learns on this machine and what each phase's last run cost, for
+    ``brain doctor``; none when ``path`` is not a home yet."""
+    from brain.home.home import Home
+    from brain.models.options import learning_text
+    from brain.pipeline.runs import list_runs
+
+    try:
+        home = Home.open(path)
+        config = home.config
+    except BrainError:
+        return ()
+    said = learning_text(config.extract_model, config.consolidation_model, tools)
+    lines = [f"learning: {said}"]
+    seen: set[str] = set()
+    for run in list_runs(home):
+        if run.kind in seen:
+            continue
+        seen.add(run.kind)
+        calls = run.counts.get("calls")
+        spent = (
+            f"{calls} model call{'s' if calls != 1 else ''}, "
+            f"{run.counts.get('tokens_in', 0):,} tokens in, {run.counts.get('tokens_out', 0):,} out"
+            if calls
+            else "no model call"
+        )
+        lines.append(f"last {run.kind}: {run.date[:16]} with {run.model or '?'}: {spent}")
+        if seen == {"extract", "consolidate"}:
+            break
+    return tuple(lines)

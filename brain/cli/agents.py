@@ -264,6 +264,7 @@ def _doctor_text(result: Any) -> str:
         lines += [f"  to do: {advice}" for advice in t.advice]
     if not result.tools:
         lines.append("no agent tool found here (claude, codex or gemini on PATH, or its settings)")
+    lines += list(result.learning)
     lines += [f"model: {problem}" for problem in result.models]
     return "\n".join(lines)
 

@@ -134,14 +134,16 @@ def missing_program(model: str) -> str | None:
     return f"'{program}' is not on PATH: install it, or set another model (builtin works offline)"
 
 
-def learning_text(extract: str, consolidation: str) -> str:
+def learning_text(extract: str, consolidation: str, tools: tuple[str, ...] = ()) -> str:
     """Which path learns, in one line: the built-in rules and what they miss, or the
-    models of each phase."""
+    models of each phase. The command offered names the first of ``tools`` (those in
+    use), else the first agent CLI on PATH."""
     if extract == "builtin":
-        found = [TOOLS[p] for p, program in PROGRAMS.items() if on_path(program)]
-        tool = found[0] if found else "claude-code"
+        found = list(tools) or [TOOLS[p] for p, program in PROGRAMS.items() if on_path(program)]
+        tool = found[0] if found else "TOOL"
+        which = "" if found else " (claude-code, codex or gemini)"
         return (
-            f"builtin (offline rules): {BUILTIN_FINDS}; 'brain setup {tool} --learn' "
+            f"builtin (offline rules): {BUILTIN_FINDS}; 'brain setup {tool} --learn'{which} "
             "uses your agent's own login"
         )
     provider = extract.partition("/")[0]
