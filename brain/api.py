@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from brain.pipeline.extract import ExtractResult
     from brain.pipeline.review import ReviewResult
     from brain.pipeline.runs import RunInfo
+    from brain.pipeline.session_ops import SessionsChanged
     from brain.pipeline.status import StatusResult
     from brain.progress import Progress
     from brain.sessions.harvest import HarvestResult
@@ -310,6 +311,30 @@ class Brain(Home):
         from brain.sessions.text import show_session
 
         return show_session(self, ident, turn=turn, around=around)
+
+    def session_delete(self, idents: Sequence[str]) -> SessionsChanged:
+        """Delete harvested sessions from brain (not from disk), in one commit: their
+        turns leave the index, their summaries and raw memories are marked."""
+        from brain.pipeline.session_ops import delete_sessions
+        from brain.sessions.watermarks import find_session
+
+        refs = list(dict.fromkeys(find_session(self, i) for i in idents))
+        names = ", ".join(r.session_id for r in refs)
+        return delete_sessions(
+            self, refs, message=f"sessions: delete {names}", catalog=lambda: self.catalog
+        )
+
+    def session_rename(self, ident: str, title: str) -> SessionsChanged:
+        """Give a harvested session a title of your own, in one commit."""
+        from brain.pipeline.session_ops import rename_session
+
+        return rename_session(self, ident, title)
+
+    def sessions_prune(self, older_than_days: float) -> SessionsChanged:
+        """Delete the harvested sessions last active more than ``older_than_days`` ago."""
+        from brain.pipeline.session_ops import prune_sessions
+
+        return prune_sessions(self, older_than_days, catalog=lambda: self.catalog)
 
     def mirror(self, tools: Sequence[str] | None = None) -> MirrorResult:
         """Copy what Claude Code, Gemini CLI and Codex CLI remember themselves in as

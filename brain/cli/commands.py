@@ -56,7 +56,7 @@ COMMANDS: dict[str, dict[str, str]] = {
     "harvest": {
         "harvest": "Record finished agent sessions (Claude Code, Codex, Gemini) in one commit.",
         "mirror": "Copy what Claude Code, Gemini CLI and Codex remember themselves in as records.",
-        "sessions": "Harvested agent sessions: list, show, import.",
+        "sessions": "Harvested agent sessions: list, show, rename, delete, prune, import.",
     },
     "recall": {
         "index": "Bring the search index up to date with the home (it is derived, never the truth).",

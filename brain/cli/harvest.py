@@ -1,4 +1,5 @@
-"""Commands on agent sessions: harvest, sessions list|show|import, mirror."""
+"""Commands on agent sessions: harvest, sessions list|show|rename|delete|prune|import,
+mirror."""
 
 from __future__ import annotations
 
@@ -158,7 +159,7 @@ def _cost_text(e: Any) -> str:
 
 @main.group()
 def sessions() -> None:
-    """Harvested agent sessions: list, show, import."""
+    """Harvested agent sessions: list, show, rename, delete, prune, import."""
 
 
 @sessions.command("list")
@@ -231,6 +232,64 @@ def sessions_show(state: State, session_id: str, around: int, as_json: bool) -> 
         )
     turn = int(number) if number else None
     emit(state.brain().session(ident, turn=turn, around=around), as_json, _show_text)
+
+
+def _changed_text(verb: str) -> Any:
+    def text(r: Any) -> str:
+        if r.commit is None:
+            return f"no sessions {verb}"
+        noun = "session" if len(r.sessions) == 1 else "sessions"
+        lines = [f"{verb} {len(r.sessions)} {noun} [{r.commit[:9]}]"]
+        lines += [f"  {s.session_id}  {s.source}  {s.project or '-'}" for s in r.sessions]
+        if verb != "renamed":
+            lines.append(
+                f"{len(r.summaries)} rollout summaries and {r.raw_memories} raw memories "
+                "marked; the transcripts stay where their tools keep them"
+            )
+        return "\n".join(lines)
+
+    return text
+
+
+@sessions.command("delete")
+@click.argument("session_ids", nargs=-1, required=True)
+@json_option
+@pass_state
+def sessions_delete(state: State, session_ids: tuple[str, ...], as_json: bool) -> None:
+    """Forget harvested sessions (SESSION_ID or a unique prefix) in one commit.
+
+    Their turns leave the search index, their rollout summaries and raw memories are
+    marked deleted, and no harvest reads them again; the transcript files are left alone.
+    """
+    ids = [i.partition("#")[0] for i in session_ids]
+    emit(state.brain().session_delete(ids), as_json, _changed_text("deleted"))
+
+
+@sessions.command("rename")
+@click.argument("session_id")
+@click.argument("title", nargs=-1, required=True)
+@json_option
+@pass_state
+def sessions_rename(state: State, session_id: str, title: tuple[str, ...], as_json: bool) -> None:
+    """Give a harvested session a TITLE of your own (one commit)."""
+    result = state.brain().session_rename(session_id.partition("#")[0], " ".join(title))
+    emit(result, as_json, _changed_text("renamed"))
+
+
+@sessions.command("prune")
+@click.option(
+    "--older-than", "older_than", metavar="AGE", required=True,
+    help="Delete the sessions last active longer ago than AGE (180d, 26w).",
+)  # fmt: skip
+@json_option
+@pass_state
+def sessions_prune(state: State, older_than: str, as_json: bool) -> None:
+    """Delete every harvested session older than --older-than, in one commit."""
+    try:
+        days = age_days(older_than)
+    except click.BadParameter as exc:
+        raise click.BadParameter(str(exc.message), param_hint="--older-than") from None
+    emit(state.brain().sessions_prune(days), as_json, _changed_text("deleted"))
 
 
 @sessions.command("import")

@@ -24,6 +24,10 @@ from brain.index import Doc
 INDEXED_DIRS = ("memories", "rollout_summaries", "MEMORY.md")
 
 
+#: The line ``brain sessions delete`` adds to a deleted session's rollout summary.
+DELETED_MARK = "\n- deleted: "
+
+
 def is_indexed(rel: str) -> bool:
     """Whether a home file feeds the catalog."""
     return (
@@ -69,6 +73,8 @@ def file_docs(rel: str, text: str) -> list[Doc]:
         ]
     if rel == "MEMORY.md":
         return _sections(text)
+    if DELETED_MARK in text:  # the summary of a session the person deleted
+        return []
     stem = Path(rel).stem
     first = next((ln.strip("# ").strip() for ln in text.splitlines() if ln.strip()), stem)
     return [

@@ -162,7 +162,9 @@ def consumed_ids(home: Located) -> set[str]:
     for entry in journal.read(home.path):
         # A review consumes what it decided: the rejected, and the accepted originals
         # (an accepted memory is appended again, without its review tag).
-        if entry.get("op") in ("consolidate", "review") and isinstance(entry.get("raw_ids"), list):
+        # A deleted session's raw memories are marked consumed by its delete's line.
+        ops = ("consolidate", "review", "session-delete")
+        if entry.get("op") in ops and isinstance(entry.get("raw_ids"), list):
             done.update(str(i) for i in entry["raw_ids"])
     return done
 

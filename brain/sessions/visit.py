@@ -133,6 +133,9 @@ def _screen(run: SourceRun, file: SessionFile, settings: Settings, mark: Mark | 
     if same_path and mark is not None and (mark.size, mark.mtime) == (file.size, file.mtime):
         run.bump("unchanged")
         return False
+    if mark is not None and mark.deleted:
+        run.bump("unchanged")  # the person deleted it: never read again
+        return False
     age = settings.now - file.mtime
     if not settings.explicit and age > settings.max_age:
         run.bump("skipped_old")

@@ -72,6 +72,8 @@ class Mark:
         harvested: when this entry was last written (ISO UTC).
         extract: False when memory generation was off at harvest: the extract
             phase leaves the session alone.
+        deleted: when the person deleted the session (``brain sessions delete``): it is
+            never read again, listed, searched or extracted.
     """
 
     path: str
@@ -90,6 +92,7 @@ class Mark:
     turns: int = 0
     harvested: str = ""
     extract: bool = True
+    deleted: str | None = None
 
 
 _MARK_FIELDS = {f.name for f in fields(Mark)}
@@ -217,7 +220,7 @@ def harvested_sessions(home: Home, *, for_extraction: bool = False) -> list[Sess
     refs: list[tuple[str, SessionRef]] = []
     for source in watermark_sources(home.path):
         for mark in load_marks(home.path, source).values():
-            if for_extraction and not mark.extract:
+            if (for_extraction and not mark.extract) or mark.deleted:
                 continue
             refs.append(
                 (mark.last_activity or mark.started or mark.harvested, to_ref(source, mark))
