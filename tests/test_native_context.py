@@ -92,7 +92,8 @@ def test_instruction_files_leave_out_each_tools_own_memory(brain: Brain) -> None
     shop = checkout("shop")
     claude_memory(shop)
     mirror_native(brain)
-    assert cli("sync-instructions", "--project", str(shop)).exit_code == 0
+    files = "CLAUDE.md,AGENTS.md,GEMINI.md"
+    assert cli("sync-instructions", "--project", str(shop), "--files", files).exit_code == 0
     assert lines_with((shop / "AGENTS.md").read_text(), RULE) != []
     assert lines_with((shop / "GEMINI.md").read_text(), RULE) != []
     assert lines_with((shop / "CLAUDE.md").read_text(), RULE) == []

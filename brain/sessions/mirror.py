@@ -210,6 +210,7 @@ class _Planner:
             if isinstance(record, Record):
                 self.live[record.key] = record
         self.handled: set[str] = set()
+        self._index: _TextIndex | None = None
 
     def run(self) -> MirrorPlan:
         vanished: list[tuple[str, str]] = []
@@ -301,6 +302,8 @@ class _Planner:
     def _put(self, record: Record) -> None:
         self.plan.records[record.key] = record
         self.live[record.key] = record
+        if self._index is not None:
+            self._index.add(record)
 
     def _record_of(self, item: NativeMemory, *, key: str, like: Record | None = None) -> Record:
         now = iso(utcnow())
@@ -341,9 +344,21 @@ class _Planner:
         return True
 
     def _twin(self, item: NativeMemory) -> Record | None:
-        """A live record of the item's scope that says what the item says."""
+        """A live record of the item's scope that says what the item says.
+
+        Candidates come from an index of the records' texts: an equal normalized text, or
+        (for the overlap rule) a record holding one of the item's rarest words, which any
+        record sharing 80% of the item's words must hold (prefix filtering).
+        """
+        if self._index is None:
+            self._index = _TextIndex()
+            for each in self.live.values():
+                self._index.add(each)
         project = (item.project or "").lower()
-        for record in self.live.values():
+        for key in self._index.candidates((item.description, item.body)):
+            record = self.live.get(key)
+            if record is None:
+                continue
             scope = projects_of(record.tags)
             if scope and scope != {project}:
                 continue  # another project's, or several: never merged into
@@ -352,6 +367,35 @@ class _Planner:
             if _says(item, record):
                 return record
         return None
+
+
+class _TextIndex:
+    """The records' normalized texts and words, to find a record saying the same thing."""
+
+    def __init__(self) -> None:
+        self.by_text: dict[str, set[str]] = {}
+        self.postings: dict[str, set[str]] = {}
+
+    def add(self, record: Record) -> None:
+        for text in (record.description, record.body):
+            norm = sameness.normalize(text)
+            if norm:
+                self.by_text.setdefault(norm, set()).add(record.key)
+            for word in sameness.words(text):
+                self.postings.setdefault(word, set()).add(record.key)
+
+    def candidates(self, texts: Iterable[str]) -> list[str]:
+        found: set[str] = set()
+        for text in texts:
+            found |= self.by_text.get(sameness.normalize(text), set())
+            words = sameness.words(text)
+            if len(words) < sameness.MIN_WORDS:
+                continue
+            rarest = sorted(words, key=lambda w: (len(self.postings.get(w, ())), w))
+            allowed = int(len(words) * (1 - sameness.OVERLAP) + 1e-9)  # words B may lack
+            for word in rarest[: allowed + 1]:
+                found |= self.postings.get(word, set())
+        return sorted(found)
 
 
 def _lines(record: Record) -> list[str]:

@@ -4,10 +4,12 @@ Two statements are the same when, after :func:`normalize` (lower case, markdown 
 links and punctuation taken out, spaces collapsed), their texts are equal, or when their
 content words (stop words and one-letter words left out) overlap by
 :data:`OVERLAP` or more (Jaccard: shared words over all words), each having at least
-:data:`MIN_WORDS` of them. Statements of fewer words must be equal ("use pnpm, not
-npm" and "use npm, not pnpm" share every word). The overlap is high on purpose: the rule
-would rather keep two records of one rule than merge two rules into one; word order does
-not count, so two long statements that differ only in it are taken as one.
+:data:`MIN_WORDS` of them and naming the same numbers (a port, a version, a limit:
+"port 5433" and "port 5432" are two rules however much else they share). Statements of
+fewer words must be equal ("use pnpm, not npm" and "use npm, not pnpm" share every word).
+The overlap is high on purpose: the rule would rather keep two records of one rule than
+merge two rules into one; word order does not count, so two long statements that differ
+only in it are taken as one.
 
 Only the standard library: the session-start context imports this.
 """
@@ -50,4 +52,10 @@ def same(a: str, b: str) -> bool:
     wa, wb = words(a), words(b)
     if len(wa) < MIN_WORDS or len(wb) < MIN_WORDS:
         return False
+    if _numbers(wa) != _numbers(wb):
+        return False  # "port 5433" and "port 5432" are two rules, however long the rest
     return len(wa & wb) / len(wa | wb) >= OVERLAP
+
+
+def _numbers(found: frozenset[str]) -> frozenset[str]:
+    return frozenset(w for w in found if any(c.isdigit() for c in w))
