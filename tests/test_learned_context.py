@@ -102,3 +102,20 @@ def test_the_learned_lines_fit_the_budget_and_index_still_gets_room(
 def test_an_empty_home_says_where_to_look_not_no_records(brain: Brain, projects: tuple) -> None:
     out = cli("context", "--project", str(projects[0]))
     assert "(no records yet: brain learns from each session when it ends" in out.stdout
+
+
+def test_a_pending_rule_a_record_already_says_is_not_shown_twice(
+    brain: Brain, tmp_path: Path, projects: tuple[Path, Path]
+) -> None:
+    web, _ = projects
+    _ended(_session(tmp_path, web, ["Never push directly to main."]))
+    pending = cli("context", "--project", str(web)).stdout
+    assert "Learned recently, not yet consolidated" in pending
+    line = next(ln for ln in pending.splitlines() if "[instruction]" in ln)
+    description = line.split("]: ", 1)[1]
+    # The same rule, kept as a record too (another tool's memory, a hand-written one).
+    written = cli("remember", description, "--key", "no-push-main", "--tag", "project:web")
+    assert written.exit_code == 0, written.stderr
+    text = cli("context", "--project", str(web)).stdout
+    assert text.lower().count("push directly to main") == 1
+    assert "- no-push-main:" in text

@@ -260,16 +260,25 @@ _LEARNED_MAX = 20
 
 
 def _learned_part(
-    home: Readable, project: Path | str | None, room: int | None, personal: bool = True
+    home: Readable,
+    project: Path | str | None,
+    room: int | None,
+    personal: bool = True,
+    visible: set[str] | frozenset[str] = frozenset(),
 ) -> _Part | None:
-    """This project's (and the person's own) raw memories no consolidation has taken."""
+    """This project's (and the person's own) raw memories no consolidation has taken,
+    but for what a visible record says already (its key, or its description's words)."""
     from brain.agents.learned import pending_learned
+    from brain.sessions.sameness import normalize
 
     ours = (project_name(project) or "").lower() if project is not None else None
+    said = {normalize(d) for k, d in index_entries(home) if k in visible and d}
     lines = []
     for item in pending_learned(home):
         projects = _projects_of(item.tags)
         if ours is not None and (ours not in projects if projects else not personal):
+            continue
+        if item.key in visible or (item.description and normalize(item.description) in said):
             continue
         description = " ".join(item.description.split())[:_DESCRIPTION_MAX] or item.key
         lines.append(f"- {item.key} [{item.type}]: {description}")
@@ -379,7 +388,7 @@ def context(
             parts.append(group)
             used = measure(parts)
     left = room(None)
-    learned = _learned_part(home, project, None if left is None else left // 2, personal)
+    learned = _learned_part(home, project, None if left is None else left // 2, personal, visible)
     if learned is not None:
         parts.append(learned)
         used = measure(parts)
