@@ -114,15 +114,16 @@ def _claude_sessions(count: int) -> None:
         (folder / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
 
 
-def _on_a_terminal(args: list[str], answer: str) -> str:
-    """Run brain with stdin and stdout on a pseudo-terminal; type ``answer``; its output."""
+def _on_a_terminal(args: list[str], *answers: str) -> str:
+    """Run brain with stdin and stdout on a pseudo-terminal; type ``answers``, one to each
+    question (Enter to any after them); its output."""
     main, other = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
     child = subprocess.Popen(
         [sys.executable, "-m", "brain", *args], stdin=other, stdout=other, stderr=other, env=env
     )
     os.close(other)
-    out, sent = b"", False
+    out, sent = b"", 0
     while True:
         ready, _, _ = select.select([main], [], [], 60)
         if not ready:
@@ -135,9 +136,10 @@ def _on_a_terminal(args: list[str], answer: str) -> str:
         if not chunk:
             break
         out += chunk
-        if not sent and b"[y/N]" in out:
+        if out.count(b"[y/N]") > sent:
+            answer = answers[sent] if sent < len(answers) else ""
             os.write(main, answer.encode() + b"\n")
-            sent = True
+            sent += 1
     child.wait(timeout=60)
     os.close(main)
     return out.decode().replace("\r\n", "\n")
@@ -147,7 +149,7 @@ def test_on_a_terminal_it_asks_once_with_this_machines_cost(
     brain: Brain, home: Path, programs: Path
 ) -> None:
     _claude_sessions(3)
-    out = _on_a_terminal(["setup", "claude-code"], "y")
+    out = _on_a_terminal(["setup", "claude-code"], "y", "y")  # learn; and remember unasked
     assert "Learn from your sessions with claude's own login?" in out
     assert (
         "  phase 1: claude-code/haiku reads each finished session: 1 call per session "
@@ -158,6 +160,7 @@ def test_on_a_terminal_it_asks_once_with_this_machines_cost(
     assert "  capped: max_tokens_per_run 200,000 tokens per run" in out
     assert "builtin (offline rules) finds about 1 in 5 of what a careful reader keeps" in out
     assert Brain.open(home).config.extract_model == "claude-code/haiku"
+    assert "store what it learns through brain's remember tool" in out
     # Asked once: set up again, it does not ask.
     again = _on_a_terminal(["setup", "claude-code"], "n")
     assert "[y/N]" not in again

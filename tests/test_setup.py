@@ -164,3 +164,34 @@ def test_codex_starts_brain_behind_a_stand_in_that_answers_when_brain_is_gone(
     assert answers[0]["result"]["protocolVersion"] == "2025-03-26"
     assert answers[1]["result"] == {"tools": []} and answers[2]["error"]["code"] == -32601
     assert f"brain: {gone} cannot run" in done.stderr
+
+
+def test_remember_is_approved_only_with_consent_and_kept_until_taken_back() -> None:
+    assert cli("init").exit_code == 0
+    claude = Path.home() / ".claude" / "settings.json"
+    codex = Path.home() / ".codex" / "config.toml"
+    gemini = Path.home() / ".gemini" / "policies" / "brain.toml"
+
+    def approved() -> list[bool]:
+        allow = json.loads(claude.read_text())["permissions"]["allow"]
+        return [
+            "mcp__brain__remember" in allow,
+            "[mcp_servers.brain.tools.remember]" in codex.read_text(),
+            '"mcp_brain_remember"' in gemini.read_text(),
+        ]
+
+    for tool in ("claude-code", "codex", "gemini"):  # no terminal, no flag: nothing
+        assert cli("setup", tool).exit_code == 0
+    assert approved() == [False, False, False]
+    for tool in ("claude-code", "codex", "gemini"):
+        done = cli("setup", tool, "--allow-remember")
+        assert done.exit_code == 0 and "remember" in done.stdout, done.stdout
+    assert approved() == [True, True, True]
+    assert "mcp__brain__forget" not in claude.read_text()  # forget always asks
+    for tool in ("claude-code", "codex", "gemini"):  # setup again: kept as it is
+        assert cli("setup", tool).exit_code == 0
+    assert approved() == [True, True, True]
+    assert cli("setup", "codex", "--no-allow-remember").exit_code == 0
+    assert approved() == [True, False, True]
+    assert cli("setup", "--uninstall", "claude-code").exit_code == 0
+    assert "mcp__brain__" not in claude.read_text()

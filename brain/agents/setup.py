@@ -20,6 +20,14 @@ brain commits as ``brain`` when git cannot tell who the author is.
   allowed in a policy file of brain's own, ``~/.gemini/policies/brain.toml`` (headless,
   Gemini offers the model no tool that needs asking).
 
+With the person's consent (``brain setup TOOL --allow-remember``, or a yes when setup
+asks on a terminal), ``remember`` is approved the same way, so a headless run can store
+what it learns instead of having the call refused: ``mcp__brain__remember`` in Claude
+Code's ``permissions.allow``, ``approval_mode = "approve"`` in Codex's
+``[mcp_servers.brain.tools.remember]``, ``mcp_brain_remember`` in the rule of brain's
+Gemini CLI policy file. ``--no-allow-remember`` takes that approval out again; with neither,
+setup keeps what is there. ``forget`` is never approved: it asks every time.
+
 Removing (``uninstall``) takes out exactly what setup added and nothing else.
 """
 
@@ -36,6 +44,7 @@ from brain.agents.installers import SettingsError, settings_path, write_keeping_
 
 SERVER = "brain"
 READ_ONLY = ("recall", "read", "context")
+WRITE = "remember"  # approved only with the person's consent
 TOML_BEGIN = "# brain:begin (written by 'brain setup codex'; 'brain setup --uninstall codex')"
 TOML_END = "# brain:end"
 
@@ -107,6 +116,17 @@ def _servers(path: Path, data: dict[str, Any], entry: dict[str, Any] | None) -> 
     return result
 
 
+def _listed(data: dict[str, Any], table: str, key: str) -> list[Any]:
+    section = data.get(table)
+    listed = section.get(key) if isinstance(section, dict) else None
+    return listed if isinstance(listed, list) else []
+
+
+def _keeps_write(entry: dict[str, Any] | None, allow: bool | None, approved: bool) -> bool:
+    """Whether ``remember`` is approved after this: as the person said, else as it was."""
+    return entry is not None and (approved if allow is None else allow)
+
+
 def _allowed(
     path: Path, data: dict[str, Any], add: bool, table: str, key: str, ours: list[str]
 ) -> dict[str, Any]:
@@ -115,7 +135,7 @@ def _allowed(
     if not isinstance(section, dict) or not isinstance(section.get(key, []), list):
         raise SettingsError(path, f"'{table}.{key}' is not a list")
     listed = [rule for rule in section.get(key, []) if rule not in ours]
-    listed += ours if add else []
+    listed += [rule for rule in ours if rule not in listed] if add else []
     section = {**section, key: listed}
     if not listed:
         section.pop(key)
@@ -146,44 +166,42 @@ def _waiting(path: Path, data: dict[str, Any], add: bool) -> dict[str, Any]:
     return result
 
 
-def _claude(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
+def _claude(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
     registry, settings = claude_json(), settings_path("claude-code")
     reg_old, set_old = _read_json(registry), _read_json(settings)
     stdio = None if entry is None else {"type": "stdio", **entry}
+    rules = [f"mcp__{SERVER}__{name}" for name in READ_ONLY]
+    write = f"mcp__{SERVER}__{WRITE}"
+    keep = _keeps_write(entry, allow, write in _listed(set_old, "permissions", "allow"))
+    allowed = _allowed(settings, set_old, entry is not None, "permissions", "allow", rules)
+    allowed = _allowed(settings, allowed, keep, "permissions", "allow", [write])
+    what = "pre-approved read-only MCP tools" + (" and remember" if keep else "")
     return [
         _write_json("MCP server", registry, reg_old, _servers(registry, reg_old, stdio), dry),
         _write_json(
-            "pre-approved read-only MCP tools, MCP waited for at start",
+            f"{what}, MCP waited for at start",
             settings,
             set_old,
-            _waiting(
-                settings,
-                _allowed(
-                    settings,
-                    set_old,
-                    entry is not None,
-                    "permissions",
-                    "allow",
-                    [f"mcp__{SERVER}__{name}" for name in READ_ONLY],
-                ),
-                entry is not None,
-            ),
+            _waiting(settings, allowed, entry is not None),
             dry,
         ),
     ]
 
 
-def gemini_policy() -> str:
-    """The policy file that lets Gemini CLI run brain's read-only tools unasked.
+def gemini_policy(write: bool = False) -> str:
+    """The policy file that lets Gemini CLI run brain's read-only tools unasked (and
+    ``remember``, with ``write``).
 
     Headless, Gemini CLI offers the model only tools that need no confirmation; its
     policy engine (``~/.gemini/policies/*.toml``) is where that is said now, as
     ``tools.allowed`` in settings.json is deprecated (a warning on every run).
     """
-    names = ", ".join(json.dumps(f"mcp_{SERVER}_{name}") for name in READ_ONLY)
+    tools = (*READ_ONLY, WRITE) if write else READ_ONLY
+    names = ", ".join(json.dumps(f"mcp_{SERVER}_{name}") for name in tools)
     return (
         "# Written by 'brain setup gemini'; 'brain setup --uninstall gemini' removes it.\n"
-        "# brain's read-only MCP tools run without asking (and so are offered headless).\n"
+        f"# brain's {'MCP tools' if write else 'read-only MCP tools'} run without asking "
+        "(and so are offered headless).\n"
         "[[rule]]\n"
         f'mcpName = "{SERVER}"\n'
         f"toolName = [{names}]\n"
@@ -192,7 +210,7 @@ def gemini_policy() -> str:
     )
 
 
-def _gemini(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
+def _gemini(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
     path = settings_path("gemini")
     old = _read_json(path)
     # What older versions of setup pre-approved in the deprecated tools.allowed goes.
@@ -202,8 +220,9 @@ def _gemini(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
     if isinstance(listed, list) and any(name in listed for name in ours):
         new = _allowed(path, new, False, "tools", "allowed", ours)
     policy = path.parent / "policies" / f"{SERVER}.toml"
-    text = gemini_policy() if entry is not None else ""
     was = policy.read_text(encoding="utf-8") if policy.exists() else ""
+    keep = _keeps_write(entry, allow, json.dumps(f"mcp_{SERVER}_{WRITE}") in was)
+    text = gemini_policy(keep) if entry is not None else ""
     if text != was and not dry:
         if text:
             policy.parent.mkdir(parents=True, exist_ok=True)
@@ -212,7 +231,12 @@ def _gemini(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
             policy.unlink()
     return [
         _write_json("MCP server", path, old, new, dry),
-        Change("read-only tools pre-approved", str(policy), text != was, text),
+        Change(
+            "read-only tools" + (" and remember" if keep else "") + " pre-approved",
+            str(policy),
+            text != was,
+            text,
+        ),
     ]
 
 
@@ -258,14 +282,14 @@ def codex_command(entry: dict[str, Any]) -> tuple[str, list[str]]:
     return "/bin/sh", ["-c", STAND_IN, "brain-mcp", entry["command"], *entry["args"]]
 
 
-def _toml_block(entry: dict[str, Any]) -> str:
+def _toml_block(entry: dict[str, Any], write: bool) -> str:
     # JSON strings are valid TOML basic strings.
     command, args = codex_command(entry)
     lines = [TOML_BEGIN, f"[mcp_servers.{SERVER}]", f"command = {json.dumps(command)}"]
     lines.append(f"args = [{', '.join(json.dumps(a) for a in args)}]")
     lines.append("startup_timeout_sec = 20")
     lines.append("required = true")
-    for name in READ_ONLY:
+    for name in (*READ_ONLY, WRITE) if write else READ_ONLY:
         lines += ["", f"[mcp_servers.{SERVER}.tools.{name}]", 'approval_mode = "approve"']
     return "\n".join([*lines, TOML_END]) + "\n"
 
@@ -280,9 +304,10 @@ def _without_block(text: str) -> str:
     return before.removesuffix("\n") + after if before.endswith("\n\n") else before + after
 
 
-def _codex(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
+def _codex(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
     path = settings_path("codex").with_name("config.toml")
     old = path.read_text(encoding="utf-8") if path.exists() else ""
+    keep = _keeps_write(entry, allow, f"[mcp_servers.{SERVER}.tools.{WRITE}]" in old)
     text = _without_block(old)
     if f"[mcp_servers.{SERVER}]" in text:
         raise SettingsError(
@@ -292,11 +317,12 @@ def _codex(entry: dict[str, Any] | None, dry: bool) -> list[Change]:
         )
     if entry is not None:
         gap = "" if not text else "\n" if text.endswith("\n") else "\n\n"
-        text = text + gap + _toml_block(entry)
+        text = text + gap + _toml_block(entry, keep)
     if text != old and not dry:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_keeping_mode(path, text)
-    return [Change("MCP server", str(path), text != old, text)]
+    what = "MCP server" + (", remember approved" if keep else "")
+    return [Change(what, str(path), text != old, text)]
 
 
 _REGISTER = {"claude-code": _claude, "codex": _codex, "gemini": _gemini}
@@ -307,21 +333,40 @@ _OWN_MEMORY = {
 }
 
 
+def remember_approved(tool: str) -> bool:
+    """Whether ``tool``'s files already approve brain's ``remember`` for headless runs."""
+    if tool == "codex":
+        path = settings_path("codex").with_name("config.toml")
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        return f"[mcp_servers.{SERVER}.tools.{WRITE}]" in text
+    if tool == "claude-code":
+        data = _read_json(settings_path("claude-code"))
+        return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
+    policy = settings_path("gemini").parent / "policies" / f"{SERVER}.toml"
+    text = policy.read_text(encoding="utf-8") if policy.exists() else ""
+    return json.dumps(f"mcp_{SERVER}_{WRITE}") in text
+
+
 def _hook_change(result: installers.InstallResult) -> Change:
     return Change("hooks", result.path, result.changed, result.text)
 
 
-def setup(tool: str, home: Path, *, dry_run: bool = False) -> SetupResult:
+def setup(
+    tool: str, home: Path, *, dry_run: bool = False, allow_remember: bool | None = None
+) -> SetupResult:
     """Install brain's hooks in ``tool`` and register its MCP server there (user scope).
 
     Args:
         tool: ``claude-code``, ``codex`` or ``gemini``.
         home: the memory home the hooks and the server use.
         dry_run: compute every file but write none.
+        allow_remember: approve ``remember`` for headless runs (True), take that approval
+            out (False), or keep what the files say (None).
     """
     spec = installers.spec_for(tool)
     hooks = installers.install(tool, dry_run=dry_run, home=home)
-    changes = [_hook_change(hooks), *_REGISTER[tool](server_entry(home), dry_run)]
+    registered = _REGISTER[tool](server_entry(home), dry_run, allow_remember)
+    changes = [_hook_change(hooks), *registered]
     native = (
         f"its own memory ({_OWN_MEMORY[spec.name]}) is read into brain at harvest and session "
         "end and never written to; what the other tools remember reaches it in the context"
@@ -332,5 +377,6 @@ def setup(tool: str, home: Path, *, dry_run: bool = False) -> SetupResult:
 def uninstall(tool: str, *, dry_run: bool = False) -> SetupResult:
     """Take out everything :func:`setup` added to ``tool``'s files."""
     hooks = installers.uninstall(tool, dry_run=dry_run)
-    changes = [_hook_change(hooks), *_REGISTER[installers.spec_for(tool).name](None, dry_run)]
+    register = _REGISTER[installers.spec_for(tool).name]
+    changes = [_hook_change(hooks), *register(None, dry_run, False)]
     return SetupResult("uninstall", tool, dry_run, tuple(changes))

@@ -177,6 +177,14 @@ def _wants_learning(state: State, tool: str, learn: bool | None, quiet: bool) ->
     return click.confirm("Learn with it?", default=False)
 
 
+def _asks(quiet: bool) -> bool:
+    """Whether a question can be put to a person: a terminal both ways, and not quiet
+    (--dry-run, --json)."""
+    import sys
+
+    return not quiet and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 @main.command("setup")
 @click.argument("tool", type=TOOL_CHOICE)
 @click.option("--uninstall", is_flag=True, help="Take out everything setup added.")
@@ -188,6 +196,12 @@ def _wants_learning(state: State, tool: str, learn: bool | None, quiet: bool) ->
     default=None,
     help="Learn with TOOL's own CLI and login (this machine's setting); asked on a terminal.",
 )
+@click.option(
+    "--allow-remember/--no-allow-remember",
+    default=None,
+    help="Approve (or stop approving) brain's remember tool, so the agent can store "
+    "memories in headless runs; asked on a terminal, left as it is otherwise.",
+)
 @project_option
 @click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
 @json_option
@@ -198,6 +212,7 @@ def setup_(
     uninstall: bool,
     instructions: bool,
     learn: bool | None,
+    allow_remember: bool | None,
     project: Path | None,
     dry_run: bool,
     as_json: bool,
@@ -206,6 +221,8 @@ def setup_(
 
     With --learn, TOOL's own CLI (and login) becomes this machine's model that learns;
     on a terminal without --learn or --no-learn, setup asks once, showing the cost.
+    With --allow-remember, TOOL's headless runs may call brain's remember unasked (on a
+    terminal, setup asks once).
     """
     from brain.agents import setup
 
@@ -217,7 +234,13 @@ def setup_(
 
         check_program(tool)  # before anything is written
     wanted = _wants_learning(state, tool, learn, dry_run or as_json)
-    result = setup.setup(tool, state.home, dry_run=dry_run)
+    if allow_remember is None and _asks(dry_run or as_json) and not setup.remember_approved(tool):
+        allow_remember = click.confirm(
+            f"Let {tool} store what it learns through brain's remember tool without asking "
+            "each time (it never stores secrets; forget still asks)?",
+            default=False,
+        )
+    result = setup.setup(tool, state.home, dry_run=dry_run, allow_remember=allow_remember)
     emit(result, as_json, _setup_text)
     _learning(state, tool, wanted, dry_run, as_json)
     if instructions:

@@ -1,4 +1,8 @@
-"""Scenario 2: after 'brain setup', the model calls recall and remember in its FIRST turn."""
+"""Scenario 2: after 'brain setup', the model calls recall and remember in its FIRST turn.
+
+With ``--allow-remember`` (the person's consent), a headless run of each real CLI lets
+the model store what it learned, as the tool's description tells it to, unasked.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +15,6 @@ import pytest
 
 from tests.e2e.conftest import AGENTS, brain, shim_dir
 from tests.e2e.servers import ModelServer, Reply
-
-# What each CLI needs to let a write tool run headless; the read-only ones are pre-approved
-# by 'brain setup' where the tool allows it.
-WRITE_ALLOWED = {
-    "claude-code": ["--allowedTools=mcp__brain__remember"],
-    "codex": [],
-    "gemini": [],
-}
 
 
 @pytest.mark.parametrize("tool", list(AGENTS))
@@ -39,19 +35,9 @@ def test_recall_and_remember_answer_in_the_first_turn(
         "remember", "Deploys go out on Tuesdays after the freeze.", "--key", "deploy-day"
     )
     assert stored.returncode == 0, stored.stderr
-    done = brain("setup", tool)
+    # The person agreed that the agent may remember unasked; headless, nothing asks.
+    done = brain("setup", tool, "--allow-remember")
     assert done.returncode == 0, done.stderr
-    if tool == "codex":  # the person allows the write tool too
-        config = Path(agent.env["CODEX_HOME"]) / "config.toml"
-        config.write_text(
-            config.read_text() + '[mcp_servers.brain.tools.remember]\napproval_mode = "approve"\n'
-        )
-    if tool == "gemini":  # the person allows the write tool in a policy of their own
-        policies = Path.home() / ".gemini" / "policies"
-        (policies / "mine.toml").write_text(
-            '[[rule]]\nmcpName = "brain"\ntoolName = "mcp_brain_remember"\n'
-            'decision = "allow"\npriority = 100\n'
-        )
 
     model.push(
         Reply(tool="recall", args={"query": "deploy day"}),
@@ -61,12 +47,14 @@ def test_recall_and_remember_answer_in_the_first_turn(
         ),
         Reply("Noted."),
     )
-    agent.run("When do we deploy?", project, *WRITE_ALLOWED[tool])
+    agent.run("When do we deploy?", project)
 
     turns = model.turns()
     assert len(turns) >= 3, [t.path for t in model.requests]
     first = json.dumps(turns[0].body.get("tools"))
     assert "recall" in first and "remember" in first, agent.runs[-1].stderr[-3000:]
+    # The model is told when to remember, one fact per call, under a stable key.
+    assert "One fact per call" in first and "stable kebab-case" in first
     assert "Deploys go out on Tuesdays" in html.unescape(turns[1].text)
     # Learned in the project the agent works in: the record is that project's.
     shown = brain("show", f"staging-reset-{project.name}")
