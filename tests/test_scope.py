@@ -64,7 +64,7 @@ def brain(*args: str, cwd: Path | None = None) -> str:
 
 
 def _files(project: Path) -> str:
-    brain("sync-instructions", "--project", str(project))
+    brain("sync-instructions", "--project", str(project), "--files", ",".join(FILES), "--personal")
     return "\n".join((project / name).read_text() for name in FILES)
 
 
