@@ -68,7 +68,11 @@ def test_session_docs_one_per_typed_turn(brain: Brain) -> None:
         for n, t in enumerate(transcript.turns, 1)
         if t.role in ("user", "assistant") and not t.injected and not t.summary
     ]
-    assert [d.path for d in docs] == [f"session:claude:{CLAUDE_ID}#{n}" for n in typed]
+    turns = [d for d in docs if d.kind == "turn"]
+    assert [d.path for d in turns] == [f"session:claude:{CLAUDE_ID}#{n}" for n in typed]
+    calls = [d for d in docs if d.kind == "tool"]  # one per tool call, its result with it
+    assert calls and all(transcript.turns[int(d.path.rpartition("#")[2]) - 1].role == "tool"
+                         for d in calls)  # fmt: skip
     first = docs[0]
     assert first.kind == "turn" and first.session == CLAUDE_ID
     assert first.project == "/home/marco/projects/spotter"

@@ -117,7 +117,8 @@ def test_a_secret_in_a_tools_output_never_reaches_the_index(home: Path, tmp_path
     # One secret in the kept error lines, one straddling the head's cut, one in the tail.
     leaked = long_log[:cut] + f"error: auth failed for {GH_TOKEN}\n" + long_log[cut:]
     leaked = leaked[:590] + GH_TOKEN + leaked[590:] + f"\ntoken={GH_TOKEN}"
-    session = _session(tmp_path / "s.jsonl", "/src/shop", leaked)
+    said = f"Installing with the token {GH_TOKEN} set."  # the call's context
+    session = _session(tmp_path / "s.jsonl", "/src/shop", leaked, said=said)
     session.write_text(
         session.read_text().replace('"pnpm install"', f'"pnpm install --token {GH_TOKEN}"')
     )

@@ -121,7 +121,7 @@ def tool_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
 class _Call:
     number: int  # the call's turn number
     turn: Turn
-    said: str  # the words said last before it, as the document's context
+    said: Turn | None  # the turn said last before it, the document's context
     result: Turn | None = None
 
 
@@ -134,11 +134,11 @@ def _calls(turns: Sequence[Turn]) -> list[_Call]:
     calls: list[_Call] = []
     by_id: dict[str, _Call] = {}
     waiting: dict[str, list[_Call]] = {}  # tool name -> unanswered calls without an id
-    said = ""
+    said: Turn | None = None
     for number, turn in enumerate(turns, 1):
         if turn.role != "tool":
             if not turn.injected and not turn.summary and turn.text.strip():
-                said = f"{turn.role}: {_flat(turn.text, LINE_CHARS)}"
+                said = turn
             continue
         name = turn.tool or "tool"
         if turn.call is not None and turn.call in by_id:
@@ -178,8 +178,16 @@ def _doc(ref: SessionRef, transcript: Transcript, call: _Call) -> Doc | None:
         session=ref.session_id,
         project=ref.project or "",
         created=iso(stamp) if stamp else "",
-        context=call.said,
+        context=_context(call.said),
     )
+
+
+def _context(said: Turn | None) -> str:
+    """The words said last before a call, redacted in context, then cut."""
+    if said is None:
+        return ""
+    text = said.text.strip()
+    return f"{said.role}: {_flat(redact_slice(text, 0, LINE_CHARS, _MARGIN), LINE_CHARS)}"
 
 
 def call_summary(text: str) -> str:
