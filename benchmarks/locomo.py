@@ -100,10 +100,24 @@ def documents(sample: dict, window: int) -> list[Doc]:
 
 
 def evaluate(
-    samples: list[dict], ks: list[int], window: int, expand: bool, semantic: bool = False
+    samples: list[dict],
+    ks: list[int],
+    window: int,
+    expand: bool,
+    semantic: bool = False,
+    floor: float | None = None,
 ) -> dict:
-    """Index each conversation, ask every question; return per-question recall rows."""
+    """Index each conversation, ask every question; return per-question recall rows.
+
+    Each question is also asked for 10 hits: the top 10 must not depend on how many hits
+    are asked for (``k_dependent`` counts the questions where it does), and ``shown`` is
+    how many hits a search for 10 returns on average (the score floor cuts weak ones).
+    """
     rows = []
+    options = {} if floor is None else {"floor": floor}
+    asked = max(*ks, 100)
+    k_dependent = 0
+    shown = 0
     with tempfile.TemporaryDirectory() as tmp:
         for sample in samples:
             docs = documents(sample, window)
@@ -117,11 +131,21 @@ def evaluate(
                     gold = evidence_ids(qa.get("evidence", []))
                     if not gold:
                         continue
-                    hits = index.search(qa["question"], k=max(ks), now=now, expand=expand)
+                    question = qa["question"]
+                    hits = index.search(question, k=asked, now=now, expand=expand, **options)
                     found = [h.path for h in hits]
+                    ten = [
+                        h.path
+                        for h in index.search(question, k=10, now=now, expand=expand, **options)
+                    ]
+                    k_dependent += ten != found[:10]
+                    shown += len(ten)
                     recall = {k: len(gold & set(found[:k])) / len(gold) for k in ks}
                     rows.append({"category": qa["category"], "recall": recall})
-    return summarise(rows, ks)
+    result = summarise(rows, ks)
+    result["k_dependent"] = k_dependent
+    result["shown_at_10"] = round(shown / max(1, len(rows)), 2)
+    return result
 
 
 def summarise(rows: list[dict], ks: list[int]) -> dict:
@@ -155,6 +179,11 @@ def table(result: dict, ks: list[int]) -> str:
     for name, values in rows:
         n = values.get("questions", "")
         lines.append(f"{name:28}" + "".join(f"{values[f'R@{k}']:>8.3f}" for k in ks) + f"{n:>6}")
+    lines.append(
+        f"top 10 of k=10 differs from the first 10 of k=100: {result['k_dependent']} of "
+        f"{result['questions']} questions (want 0)"
+    )
+    lines.append(f"hits returned when 10 are asked for: {result['shown_at_10']} on average")
     return "\n".join(lines)
 
 
@@ -170,13 +199,16 @@ def main(argv: list[str] | None = None) -> int:
         "--semantic", action="store_true", help="the wordllama layer: related words, fusion"
     )
     parser.add_argument("--only", default="", help="comma-separated sample ids to evaluate")
+    parser.add_argument(
+        "--floor", type=float, default=None, help="the relative score floor (default: the engine's)"
+    )
     args = parser.parse_args(argv)
     ks = sorted({int(k) for k in args.k.split(",") if k.strip()})
     samples = json.loads(args.data.read_text())
     if args.only:
         wanted = set(args.only.split(","))
         samples = [s for s in samples if s["sample_id"] in wanted]
-    result = evaluate(samples, ks, args.window, not args.no_expand, args.semantic)
+    result = evaluate(samples, ks, args.window, not args.no_expand, args.semantic, args.floor)
     print(json.dumps(result, indent=2) if args.json else table(result, ks))
     return 0
 

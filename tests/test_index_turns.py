@@ -72,10 +72,12 @@ def test_the_answer_outranks_the_question(tmp_path: Path) -> None:
         index.upsert(docs)
         assert [h.path for h in index.search("staging API port", k=2)] == ["t1", "t0"]
         # Without the question the reply shares no query word: only the question matches
-        # (feedback finds the reply again through "listens", behind the question).
+        # (feedback finds the reply again through "listens", behind the question, far
+        # enough behind for the score floor to leave it out).
         index.upsert([Doc(path="t1", kind="turn", body=turns[1][1], author="assistant")])
         assert [h.path for h in index.search("staging API port", expand=False)] == ["t0"]
-        assert [h.path for h in index.search("staging API port", k=2)] == ["t0", "t1"]
+        assert [h.path for h in index.search("staging API port", k=2, floor=0)] == ["t0", "t1"]
+        assert [h.path for h in index.search("staging API port", k=2)] == ["t0"]
 
 
 def test_session_docs_carry_the_question_a_turn_answers() -> None:

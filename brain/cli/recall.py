@@ -7,11 +7,13 @@ import click
 from brain.cli.base import State, emit, json_option, main, paint, pass_state, progress_bar
 
 
-def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
+def _human_hits(result, verbose: bool = False) -> str:  # type: ignore[no-untyped-def]
     lines = []
     for hit in result.hits:
         when = (hit.updated or hit.created)[:10]
-        dated = f"  ({when})" if when else ""
+        said = [when] if when else []
+        said += [f"score {hit.score:.2f}"] if verbose else []
+        dated = f"  ({', '.join(said)})" if said else ""
         kind = paint(f"[{hit.type or hit.kind}]", fg="cyan")
         lines.append(f"{paint(hit.key, bold=True)}  {kind}  {hit.description}{dated}")
         if hit.snippet:
@@ -27,7 +29,7 @@ def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
     type=click.IntRange(min=1),
     default=10,
     show_default=True,
-    help="How many hits at most.",
+    help="How many hits at most (up to 100; the first ones do not change with it).",
 )
 @click.option("--type", "-t", "type_", help="Only records of this type.")
 @click.option("--tag", help="Only records with this tag.")
@@ -35,6 +37,9 @@ def _human_hits(result) -> str:  # type: ignore[no-untyped-def]
 @click.option("--since", help="Only what changed since DATE (YYYY-MM-DD, or 7d, 2w).")
 @click.option("--as-of", "as_of", help="Recall the memory as it stood at DATE, from git history.")
 @click.option("--sessions", is_flag=True, help="Also search harvested transcript turns.")
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Show each hit's score (hits far below the best are cut)."
+)
 @click.option(
     "--project",
     "-p",
@@ -55,6 +60,7 @@ def recall(
     as_of: str | None,
     sessions: bool,
     project: str | None,
+    verbose: bool,
     as_json: bool,
 ) -> None:
     """Find memories matching QUERY, best first."""
@@ -75,7 +81,7 @@ def recall(
         )
     if result.notice:
         click.echo(result.notice, err=True)
-    emit(list(result.hits) if as_json else result, as_json, _human_hits)
+    emit(list(result.hits) if as_json else result, as_json, lambda r: _human_hits(r, verbose))
 
 
 @main.command()

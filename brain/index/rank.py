@@ -80,6 +80,7 @@ class Ranked:
 
     doc_id: int
     score: float
+    kind: str = ""
 
 
 def parse_time(text: str) -> datetime | None:
@@ -152,4 +153,4 @@ def rank(
         strong.sort(key=lambda cs: (cs[0].updated, cs[1]), reverse=True)
         scored = strong + [cs for cs in scored if cs[1] < cut]
     scored.sort(key=lambda cs: cs[0].kind != "record")  # stable: order kept within each
-    return [Ranked(doc_id=c.doc_id, score=s) for c, s in scored]
+    return [Ranked(doc_id=c.doc_id, score=s, kind=c.kind) for c, s in scored]

@@ -23,6 +23,7 @@ from brain.index.db import META_COMMIT as META_COMMIT
 from brain.index.db import META_REBUILD, EmbeddingError, IndexCorruptError, connect, transaction
 from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, Scope, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
+from brain.index.floor import SCORE_FLOOR, above_floor
 from brain.index.fusion import (
     RELATED_WORDS,
     SEMANTIC_WEIGHT,
@@ -31,9 +32,16 @@ from brain.index.fusion import (
     interpolate,
 )
 from brain.index.query import ParsedQuery, or_match, parse
+from brain.index.repeats import drop_repeats
 from brain.index.turns import discount_asking
 
 T = TypeVar("T")
+
+# How many matches each retriever hands on to be ranked, whatever the number of hits
+# asked for: a pool that grew with k (it was 3 x k) ranked a different set for -k 10 and
+# -k 100, so the first ten hits changed with how many were asked for. A search returns
+# at most this many hits.
+CANDIDATE_POOL = 100
 
 
 class Index:
@@ -275,6 +283,7 @@ class Index:
         now: datetime | None = None,
         expand: bool = True,
         half_life_days: float = ranking.HALF_LIFE_DAYS,
+        floor: float = SCORE_FLOOR,
     ) -> list[Hit]:
         """Find the ``k`` best documents for a free-text query.
 
@@ -291,9 +300,15 @@ class Index:
             expand: add terms from the best first-pass matches (pseudo-relevance feedback).
             half_life_days: how fast an untouched document's age factor decays (the
                 home's ``decay_half_life_days``).
+            floor: leave out hits scoring under this share of the best
+                unless they hold every query word (:mod:`brain.index.floor`; 0 keeps
+                every match).
 
         Returns:
-            Hits, best first. An empty or stopword-only query returns [].
+            Hits, best first, at most ``min(k, CANDIDATE_POOL)``; the first n are the
+            same whatever ``k`` is. A MEMORY.md section or a session summary that only
+            repeats a record among the hits is left out (:mod:`brain.index.repeats`).
+            An empty or stopword-only query returns [].
         """
         parsed = parse(query)
         if not parsed.terms or k <= 0:
@@ -303,7 +318,7 @@ class Index:
         tools = kinds is None or "tool" in kinds
         return self._guard(
             lambda: self._search(
-                query, parsed, k, where, params, reference, expand, half_life_days, tools
+                query, parsed, k, where, params, reference, expand, half_life_days, floor, tools
             )
         )
 
@@ -317,9 +332,10 @@ class Index:
         now: datetime,
         expand: bool,
         half_life_days: float,
+        floor: float,
         tools: bool = False,
     ) -> list[Hit]:
-        pool = max(100 if parsed.recent else 3 * k, 30)
+        pool = CANDIDATE_POOL
         # What the tools did (a command's output) is looked up on its own: a long output
         # matching many words must not take the pool's places from what was said, nor
         # lend its words to the feedback.
@@ -345,7 +361,7 @@ class Index:
             candidates = self._add_related(parsed.terms, candidates, where, params, pool)
         if tools:
             only = f"{everything} AND d.kind = 'tool'"
-            candidates += rows.candidates(self._conn, or_match(parsed.terms), only, params, k)
+            candidates += rows.candidates(self._conn, or_match(parsed.terms), only, params, pool)
         if len(parsed.terms) > 1 and candidates:
             texts = rows.texts(self._conn, [c.doc_id for c in candidates])
             candidates = reward_coverage(candidates, texts, parsed.terms)
@@ -355,8 +371,10 @@ class Index:
         candidates = discount_asking(candidates)
         ranked = ranking.rank(
             candidates, now, newest_first=parsed.recent, half_life_days=half_life_days
-        )[:k]
-        return rows.hits(self._conn, ranked, parsed.terms)
+        )
+        ranked = above_floor(self._conn, ranked, parsed.terms, floor)
+        ranked = drop_repeats(self._conn, ranked, parsed.terms)
+        return rows.hits(self._conn, ranked[:k], parsed.terms)
 
     def _add_related(
         self,

@@ -52,6 +52,7 @@ def related_records(home: Home, catalog: Catalog, raw: Sequence[RawMemory]) -> d
                 f"{memory.description} {memory.body}",
                 k=RELATED_K,
                 kinds=["record"],
+                floor=0.0,  # phase 2 weighs a weak match itself
                 half_life_days=catalog.config.decay_half_life_days,  # as `brain recall` ranks
             )
             paths += [home.path / hit.path for hit in hits]
