@@ -89,9 +89,16 @@ def test_an_ordinary_write_packs_in_the_background_once_git_would(
     # this home's lands in objects/17 beside the probes.
     for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
         monkeypatch.setenv(name, "2026-01-01T00:00:00Z")
-    brain, _ = Brain.init(home)
-    loose_in_17(home, 1, salt="first")
-    assert os.listdir(home / ".git" / "objects" / "17") and not packing.would_pack(home)
+    # The first journal line holds the time of the init, so now and then (about one
+    # home in a hundred) an object of the home's own lands in objects/17 too: such a
+    # home cannot start from one object there, and a new one is made.
+    for attempt in range(20):
+        home = home.with_name(f"{home.name}-{attempt}") if attempt else home
+        brain, _ = Brain.init(home)
+        loose_in_17(home, 1, salt="first")
+        if len(os.listdir(home / ".git" / "objects" / "17")) == 1:
+            break
+    assert not packing.would_pack(home)
     loose_in_17(home, 1, salt="second")
     assert packing.would_pack(home)
     written = brain.remember("Deploys go out on Tuesdays only.", key="deploy-day")
