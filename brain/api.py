@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from brain.pipeline.runs import RunInfo
     from brain.pipeline.session_ops import SessionsChanged
     from brain.pipeline.status import StatusResult
+    from brain.pipeline.undo import UndoResult
     from brain.progress import Progress
     from brain.sessions.harvest import HarvestResult
     from brain.sessions.mirror import MirrorResult
@@ -412,6 +413,13 @@ class Brain(Home):
         from brain.pipeline.runs import show_run
 
         return show_run(self, run_id)
+
+    def undo_run(self, run_id: str) -> UndoResult:
+        """Put back what one extract or consolidate run changed, in one commit; see
+        :func:`brain.pipeline.undo.undo_run`."""
+        from brain.pipeline.undo import undo_run
+
+        return undo_run(self, run_id)
 
     def status(self) -> StatusResult:
         """Where the pipeline stands: last runs, pending work, sizes, last errors."""

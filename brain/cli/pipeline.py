@@ -136,8 +136,8 @@ def _consolidate_text(result: Any) -> str:
 def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None:
     """Phase 2: merge new raw memories into memories/ and render MEMORY.md, in one commit.
 
-    Also archives records unused past archive_after_days. 'git revert' of the run's
-    commit undoes it.
+    Also archives records unused past archive_after_days. 'brain runs undo ID' undoes
+    a run.
     """
     with progress_bar("consolidating", as_json) as progress:
         result = state.brain().consolidate(force=force, dry_run=dry_run, progress=progress)
@@ -171,7 +171,8 @@ def runs() -> None:
 
 
 def _run_line(run: Any) -> str:
-    return f"{run.id}  {run.kind:<11}  {run.date[:16]}  {run.commit[:9]}  {run.message}"
+    undone = "  (undone)" if run.undone else ""
+    return f"{run.id}  {run.kind:<11}  {run.date[:16]}  {run.commit[:9]}  {run.message}{undone}"
 
 
 @runs.command("list")
@@ -204,6 +205,24 @@ def _show_text(run: Any) -> str:
 def runs_show(state: State, run_id: str, as_json: bool) -> None:
     """Show one run: its counts, model and the files it changed."""
     emit(state.brain().run(run_id), as_json, _show_text)
+
+
+@runs.command("undo")
+@click.argument("run_id", metavar="ID")
+@json_option
+@pass_state
+def runs_undo(state: State, run_id: str, as_json: bool) -> None:
+    """Undo one run: what it wrote goes back as it was before it, in one commit.
+
+    A consolidation's raw memories are pending again; an extract's sessions are read
+    again by the next extract. Refused, changing nothing, when a file the run wrote
+    changed after it.
+    """
+    emit(
+        state.brain().undo_run(run_id),
+        as_json,
+        lambda r: f"{r.message} [{r.commit[:9]}]: {len(r.paths)} files put back",
+    )
 
 
 def _status_text(s: Any) -> str:

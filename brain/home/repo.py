@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -32,6 +33,8 @@ BRANCH = "main"
 _STAMP = "brain-index-stamp"
 # Field and record separators for `git log --format`; they never occur in messages.
 _FS, _RS = "\x1f", "\x1e"
+# A commit id or an abbreviation of one, as a page or a person names it.
+_SHA = re.compile(r"[0-9a-f]{4,40}")
 
 
 class Commit(NamedTuple):
@@ -257,7 +260,10 @@ class Repo:
             args.append(f"-n{limit}")
         if grep:
             args.append(f"--grep={grep}")
-        out = self._git(*args, "--", *paths)
+        return self._parse_log(self._git(*args, "--", *paths))
+
+    @staticmethod
+    def _parse_log(out: str) -> list[Commit]:
         commits = []
         for chunk in out.split(_RS)[1:]:
             parts = chunk.split(_FS, 3)
@@ -394,3 +400,31 @@ class Repo:
     def patches(self, *paths: str) -> str:
         """The history of ``paths`` as patches, newest first (``git log -p``)."""
         return self._git("log", "-p", "--", *paths)
+
+    def blobs(self, names: Sequence[str]) -> list[bytes | None]:
+        """The content of each named blob (``SHA:path``), None where there is none."""
+        return read_blobs(self.path, names)
+
+    def changed_in(self, sha: str) -> list[tuple[str, str]]:
+        """The files commit ``sha`` changed against its first parent, as (status, path),
+        a move listed as its deletion and its addition."""
+        out = self._git("diff-tree", "-r", "--no-commit-id", "--no-renames", "-z",
+                        "--name-status", "--root", sha)  # fmt: skip
+        fields = [f for f in out.split("\0") if f]
+        return [(fields[i], fields[i + 1]) for i in range(0, len(fields) - 1, 2)]
+
+    def commit_of(self, rev: str) -> Commit | None:
+        """One commit by sha or unique prefix, with its files; None when there is none."""
+        if not _SHA.fullmatch(rev):
+            return None
+        if run_git(self.path, "cat-file", "-e", f"{rev}^{{commit}}", ok=(0, 1, 128)).returncode:
+            return None
+        args = ["log", "-n1", f"--format={_RS}%H{_FS}%cI{_FS}%B{_FS}", "--name-status"]
+        found = self._parse_log(self._git(*args, rev, "--"))
+        return found[0] if found else None
+
+    def patch_of(self, sha: str, *paths: str) -> str:
+        """What commit ``sha`` changed, as a patch (of ``paths`` only, when given)."""
+        if not _SHA.fullmatch(sha):
+            raise RepoError(f"{sha!r} is not a commit id")
+        return self._git("show", "--format=", "--no-renames", sha, "--", *paths)

@@ -200,6 +200,19 @@ class Transaction:
         self._written.update(touched)
         return Staged(record, None, touched)
 
+    def put(self, rel: str, data: bytes | None) -> None:
+        """Write ``data`` as the file ``rel`` of the home, or delete it when None (a
+        version from history coming back); commit nothing."""
+        path = self.path / rel
+        self.refuse_hand_edits(path)
+        self.note([rel])
+        if data is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, data, tmp_dir=self.state)
+        self._written.add(rel)
+
     def remove(self, rel: str) -> None:
         """Delete one file of the home; commit nothing (its text stays in git history)."""
         path = self.path / rel

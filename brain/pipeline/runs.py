@@ -158,15 +158,19 @@ def append_raw(home: Home, memories: Iterable[RawMemory]) -> str:
 
 def consumed_ids(home: Located) -> set[str]:
     """Raw memory ids that past consolidation runs consumed (from their journal lines)."""
-    done: set[str] = set()
-    for entry in journal.read(home.path):
+    done: dict[str, set[str]] = {}
+    undone: set[str] = set()
+    for n, entry in enumerate(journal.read(home.path)):
         # A review consumes what it decided: the rejected, and the accepted originals
         # (an accepted memory is appended again, without its review tag).
         # A deleted session's raw memories are marked consumed by its delete's line.
+        # An undone consolidation consumed nothing (brain.pipeline.undo).
         ops = ("consolidate", "review", "session-delete")
         if entry.get("op") in ops and isinstance(entry.get("raw_ids"), list):
-            done.update(str(i) for i in entry["raw_ids"])
-    return done
+            done[str(entry.get("run") or f"line {n}")] = {str(i) for i in entry["raw_ids"]}
+        elif entry.get("op") == "undo" and entry.get("run"):
+            undone.add(str(entry["run"]))
+    return {i for run, ids in done.items() if run not in undone for i in ids}
 
 
 def pending_raw(home: Home) -> list[RawMemory]:
@@ -275,6 +279,7 @@ class RunInfo:
     tokens: int | None
     counts: dict[str, Any]
     files: tuple[str, ...] = ()
+    undone: bool = False
 
 
 def _journal_runs(home: Home) -> dict[str, dict[str, Any]]:
@@ -285,9 +290,16 @@ def _journal_runs(home: Home) -> dict[str, dict[str, Any]]:
     }
 
 
+def undone_runs(home: Located) -> set[str]:
+    """Ids of the runs an ``undo`` journal line names (:mod:`brain.pipeline.undo`)."""
+    lines = journal.read(home.path)
+    return {str(e["run"]) for e in lines if e.get("op") == "undo" and e.get("run")}
+
+
 def list_runs(home: Home, *, limit: int | None = None) -> list[RunInfo]:
     """Past extract and consolidate runs, newest first, from git joined with the journal."""
     lines = _journal_runs(home)
+    undone = undone_runs(home)
     out = []
     # Only a run's commit carries the trailer: git skips the others (an import's commit
     # lists a file per record) before listing their files.
@@ -309,6 +321,7 @@ def list_runs(home: Home, *, limit: int | None = None) -> list[RunInfo]:
                 tokens=entry.get("tokens"),
                 counts={k: v for k, v in entry.items() if k not in skip},
                 files=tuple(f"{status} {path}" for status, path in commit.files),
+                undone=found.group(1) in undone,
             )
         )
         if limit and len(out) >= limit:
