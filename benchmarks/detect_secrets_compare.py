@@ -28,7 +28,7 @@ from typing import Any
 from redact import synthetic
 from secrets_corpus import LOOKALIKES, SECRETS
 
-from brain.home.redact import redact
+from brain.home.secrets.redact import redact
 
 try:
     from detect_secrets.core.scan import scan_file
@@ -118,7 +118,7 @@ def main() -> None:
     with default_settings(), tempfile.TemporaryDirectory() as tmp:
         lines = _recall(Path(tmp)) + _speed(megabytes)
     lines.append("import time (median of 5, fresh interpreter):")
-    for module in ("brain.home.redact", "detect_secrets.core.scan"):
+    for module in ("brain.home.secrets.redact", "detect_secrets.core.scan"):
         lines.append(f"  {module:26} {_import_ms(module):8.1f} ms")
     print("\n".join(lines))
 

@@ -17,7 +17,7 @@ import string
 import sys
 import time
 
-from brain.home.redact import find_secrets, redact
+from brain.home.secrets.redact import find_secrets, redact
 
 _LINES = (
     "The test suite failed because the fixture path was wrong; I fixed conftest.py.",

@@ -185,7 +185,7 @@ ALL = ("redact()", *WRITE_PATHS, *ECHO)
 
 
 def _run_redact(secrets: list[Item], lookalikes: list[Item]) -> Result:
-    from brain.home.redact import redact
+    from brain.home.secrets.redact import redact
 
     result = Result()
     for item in secrets:
@@ -195,7 +195,7 @@ def _run_redact(secrets: list[Item], lookalikes: list[Item]) -> Result:
 
 
 def _run_write(name: str, secrets: list[Item], lookalikes: list[Item]) -> Result:
-    from brain.home.redact import redact
+    from brain.home.secrets.redact import redact
 
     result = Result(checks_lookalikes=name != "builtin harvest+extract+consolidate")
     disk, refusals = WRITE_PATHS[name]([x.text for x in secrets])
@@ -250,7 +250,7 @@ def run(secrets: list[Item], lookalikes: list[Item], paths: list[str]) -> dict[s
 
 def report(results: dict[str, Result], secrets: list[Item], lookalikes: list[Item]) -> list[str]:
     """The figures per path, then every kind missed and every false positive, verbatim."""
-    from brain.home.redact import redact
+    from brain.home.secrets.redact import redact
 
     n, m = len(secrets), len(lookalikes)
     lines = [f"{n} secrets ({len({x.kind for x in secrets})} kinds), {m} look-alikes", ""]

@@ -164,7 +164,7 @@ class Tally:
 
 def run(secrets: list[tuple[str, str, str]], lookalikes: list[str]) -> dict[str, Tally]:
     """Caught / missed / false positives per entry path."""
-    from brain.home.redact import redact
+    from brain.home.secrets.redact import redact
 
     tallies: dict[str, Tally] = {}
     t = tallies["redact()"] = Tally()

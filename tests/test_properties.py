@@ -20,7 +20,7 @@ from brain.errors import BrainError
 from brain.home import config
 from brain.home.exchange import export_records, import_records
 from brain.home.records import FIELDS, Record, parse, render
-from brain.home.redact import find_secrets
+from brain.home.secrets.redact import find_secrets
 from brain.sessions import sources
 from brain.sessions.sources.base import Turn
 

@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
-from brain.home.redact import KINDS, Finding, find_secrets, redact
+from brain.home.secrets.redact import KINDS, Finding, find_secrets, redact
 
 # Fake credentials assembled at run time so no scanner mistakes this file for a leak.
 B62 = string.ascii_letters + string.digits
@@ -339,7 +339,7 @@ def test_idempotent_with_tokens_glued_to_punctuation(
 
 
 def test_a_slice_never_keeps_a_piece_of_a_secret_it_cuts() -> None:
-    from brain.home.redact import redact_slice
+    from brain.home.secrets.redact import redact_slice
 
     token = "ghp_" + "etb3MUZTzKJH9tTs" + "Q1w2E3r4T5y6U7i8O9p0"
     pem = "-----BEGIN RSA PRIVATE KEY-----\n" + "A" * 3300 + "\n-----END RSA PRIVATE KEY-----"

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
-from brain.home import prefilter
-from brain.home import redact as redact_module
-from brain.home.prefilter import Heads, Words, lead
-from brain.home.redact import Finding, find_secrets
+from brain.home.secrets import prefilter
+from brain.home.secrets import redact as redact_module
+from brain.home.secrets.prefilter import Heads, Words, lead
+from brain.home.secrets.redact import Finding, find_secrets
 from tests.test_redact import NEGATIVES, POSITIVES, TOKENS
 
 

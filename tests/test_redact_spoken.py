@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brain.home.redact import find_secrets, redact
+from brain.home.secrets.redact import find_secrets, redact
 
 HEX40 = "9c1f0e7a4b2d8c6e5f3a1b0d9e8f7c6a5b4d3e2f"
 UUID = "7d0c2f4e-91ab-4c3d-8e5f-a0b1c2d3e4f5"

@@ -84,7 +84,7 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     assert "brain.agents.context" in names
     assert {n.split(".")[0] for n in names} & (HEAVY | {"click", "yaml", "ruamel"}) == set()
     assert names & {"brain.api", "brain.home.transaction", "brain.home.git", "subprocess"} == set()
-    assert "brain.home.redact" not in names  # reading records needs no secret filter
+    assert "brain.home.secrets.redact" not in names  # reading records needs no secret filter
     assert "brain.agents.after_session" not in names  # the job a session end starts
     assert "hashlib" not in names  # naming the project needs no digest
     assert "brain.home.records" not in names  # the heads' cache: no record type is made
@@ -94,7 +94,7 @@ def test_context_imports_no_write_machinery(filled: Path) -> None:
     names = imported("context")
     assert "brain.agents.context" in names
     assert names & {"brain.api", "brain.home.home", "brain.home.transaction"} == set()
-    assert names & {"brain.home.redact", "brain.cli.memory", "brain.cli.pipeline"} == set()
+    assert names & {"brain.home.secrets.redact", "brain.cli.memory", "brain.cli.pipeline"} == set()
 
 
 # What opening a home to read it must not load: other layers, the write machinery,
@@ -108,7 +108,7 @@ NOT_FOR_READING = {
     "brain.home.transaction",
     "brain.home.lock",
     "brain.home.config",
-    "brain.home.redact",
+    "brain.home.secrets.redact",
     "brain.cli.agents",
     "brain.cli.harvest",
     "brain.cli.home",
@@ -149,7 +149,10 @@ def test_status_counts_pending_sessions_without_loading_phase_1(filled: Path) ->
     # sessions from their marks, without the transcript adapters or the views.
     assert names & {"brain.models.agent_cli", "brain.models.schema", "brain.models.base"} == set()
     assert names & {"brain.sessions.sources.base", "brain.pipeline.views", "hashlib"} == set()
-    assert names & {"brain.home.redact", "brain.home.transaction", "brain.cli.harvest"} == set()
+    assert (
+        names & {"brain.home.secrets.redact", "brain.home.transaction", "brain.cli.harvest"}
+        == set()
+    )
     assert "shutil" not in names  # looking for the agent CLIs on PATH needs none of it
     # The last runs come from a cache while HEAD has not moved: no git process.
     assert "subprocess" not in imported("status")
@@ -171,7 +174,9 @@ def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> N
         "brain.sessions.sources.codex_memory",
     }
     # Nothing to write: no lock, no secret filter, no OpenSSL for naming the machine.
-    assert names & {"brain.home.transaction", "brain.home.lock", "brain.home.redact"} == set()
+    assert (
+        names & {"brain.home.transaction", "brain.home.lock", "brain.home.secrets.redact"} == set()
+    )
     assert "hashlib" not in names
 
 

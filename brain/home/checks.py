@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from brain.errors import BrainError
-from brain.home.keysecrets import SecretKeyError, key_holds_secret
 from brain.home.records import Record
-from brain.home.redact import redact, redact_fields
+from brain.home.secrets.keysecrets import SecretKeyError, key_holds_secret
+from brain.home.secrets.redact import redact, redact_fields
 
 # Control characters other than tab and newline, kept out of commit messages.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -59,7 +59,8 @@ def _encodes(value: Any) -> bool:
 
 
 def redacted(record: Record) -> Record:
-    """``record`` with every secret in its text fields replaced (see :mod:`brain.home.redact`).
+    """``record`` with every secret in its text fields replaced (see
+    :mod:`brain.home.secrets.redact`).
 
     Every write goes through :meth:`brain.home.transaction.Transaction.stage`, so no
     field of a record on disk, whichever command wrote it, can carry a credential. A NUL

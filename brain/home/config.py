@@ -403,7 +403,7 @@ def set_value(home: Path, name: str, raw: str) -> Any:
         BrainError: the value holds a credential (brain.yaml is in the history, and
             pushed with it), or the key or value is not valid.
     """
-    from brain.home.redact import find_secrets
+    from brain.home.secrets.redact import find_secrets
 
     if found := find_secrets(raw):
         raise BrainError(

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.errors import BrainError
 from brain.home.checks import redacted
-from brain.home.keysecrets import validate_new_key
 from brain.home.records import FIELDS, Record, iso, new_id, utcnow
-from brain.home.redact import redact
+from brain.home.secrets.keysecrets import validate_new_key
+from brain.home.secrets.redact import redact
 
 if TYPE_CHECKING:
     from brain.home.home import Home

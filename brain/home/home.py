@@ -241,7 +241,7 @@ class Home:
         project) unless ``tags`` name one ``project:<name>``; then a key derived from the
         text ends in ``-<name>``, so the same words in two projects are two records.
         """
-        from brain.home.redact import redact
+        from brain.home.secrets.redact import redact
 
         if type is not None:
             check_type(redact(type))  # the error echoes the type: never a secret in it
@@ -249,7 +249,7 @@ class Home:
         if not body:
             raise BrainError("nothing to remember: the text is empty")
         if key is not None:
-            from brain.home.keysecrets import validate_new_key
+            from brain.home.secrets.keysecrets import validate_new_key
 
             key = validate_new_key(key)
         else:

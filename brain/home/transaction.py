@@ -21,8 +21,8 @@ from brain.home.files import atomic_write
 from brain.home.git import head_sha
 from brain.home.paths import ARCHIVE, MEMORIES, Located, record_path
 from brain.home.records import Record, RecordFormatError, iso, load, render, utcnow
-from brain.home.redact import redact, redact_fields
 from brain.home.repo import Repo
+from brain.home.secrets.redact import redact, redact_fields
 
 # The journal's size after brain's last commit, in .brain/ (see drop_orphan_journal_lines).
 JOURNAL_SIZE = "journal-size"

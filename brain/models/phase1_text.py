@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from brain.home.redact import redact, redact_slice
+from brain.home.secrets.redact import redact, redact_slice
 from brain.models.tokens import estimate_tokens
 from brain.sessions.sources.base import Transcript, Turn
 

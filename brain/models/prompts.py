@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from brain import assets
-from brain.home.redact import redact
+from brain.home.secrets.redact import redact
 from brain.models.phase1_text import shown_turns
 from brain.models.schema import MAX_RECORDS, Candidate, ExistingRecord
 from brain.sessions.sources.base import Transcript

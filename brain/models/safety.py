@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from brain.home.keysecrets import key_holds_secret
 from brain.home.records import slugify
-from brain.home.redact import redact
+from brain.home.secrets.keysecrets import key_holds_secret
+from brain.home.secrets.redact import redact
 
 if TYPE_CHECKING:
     from brain.models.schema import Extraction, Operation

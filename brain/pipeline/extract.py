@@ -19,8 +19,8 @@ from brain import assets
 from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import iso, new_id, utcnow
-from brain.home.redact import redact
 from brain.home.scope import project_name, scoped_key, with_project
+from brain.home.secrets.redact import redact
 from brain.models.base import Model, ModelError, ModelSettings
 from brain.models.budget import Budget, spent
 from brain.models.registry import get_model

@@ -123,7 +123,7 @@ def prune_sessions(
 
 def rename_session(home: Home, ident: str, title: str) -> SessionsChanged:
     """Give a harvested session a title of the person's own, in one commit."""
-    from brain.home.redact import redact
+    from brain.home.secrets.redact import redact
 
     ref = find_session(home, ident)
     title = redact(" ".join(title.split()))

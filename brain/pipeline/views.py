@@ -19,8 +19,8 @@ from brain import assets
 from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import Record, iso, load, new_id
-from brain.home.redact import redact
 from brain.home.scope import PERSONAL_GROUP
+from brain.home.secrets.redact import redact
 from brain.pipeline.runs import parse_time as parse_time  # its home: status reads it
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
 from brain.home.records import iso
-from brain.home.redact import redact, redact_slice
+from brain.home.secrets.redact import redact, redact_slice
 from brain.index import Doc
 from brain.index.turns import questions_answered
 from brain.sessions.sources.base import Transcript, Turn

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from brain.home.records import iso
-from brain.home.redact import redact, redact_slice
+from brain.home.secrets.redact import redact, redact_slice
 from brain.index import Doc
 
 if TYPE_CHECKING:

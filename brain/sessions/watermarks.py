@@ -368,7 +368,7 @@ def merge_mark(
     old: Mark | None, parsed: ParseResult, file: SessionFile, *, stamp: str, extract: bool
 ) -> Mark:
     """The new mark: metadata from this parse, falling back to what was known."""
-    from brain.home.redact import redact  # a harvest that reads a transcript, not status
+    from brain.home.secrets.redact import redact  # a harvest that reads a transcript, not status
 
     t = parsed.transcript
     head_bytes, head_sha = head_digest(file.path, parsed.offset)

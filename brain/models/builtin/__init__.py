@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from brain.home.redact import redact
 from brain.home.scope import project_name
+from brain.home.secrets.redact import redact
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
 

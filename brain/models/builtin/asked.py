@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from brain.home.redact import redact
+from brain.home.secrets.redact import redact
 from brain.models.builtin.said import key_of, one_line, replies, safe_to_keep, unhomed
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript

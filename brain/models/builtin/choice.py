@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from brain.home.redact import redact
+from brain.home.secrets.redact import redact
 from brain.models.builtin.said import key_of, one_line, replies, safe_to_keep, unhomed
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn

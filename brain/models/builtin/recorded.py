@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from brain.home.redact import redact
+from brain.home.secrets.redact import redact
 from brain.models.builtin.said import (
     NOT_ABBREVIATED,
     human_turns,

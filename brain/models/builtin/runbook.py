@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from brain.home.redact import redact
+from brain.home.secrets.redact import redact
 from brain.models.builtin.said import key_of, one_line
 from brain.models.builtin.tables import FAILED_SIGNS, KINDS, MANAGERS, RUNNERS
 from brain.models.safety import unsafe

@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from typing import cast
 
 from brain.home.records import slugify
-from brain.home.redact import redact
+from brain.home.secrets.redact import redact
 from brain.models.builtin import cjk
 from brain.models.builtin.tables import (
     KEY_STOP,

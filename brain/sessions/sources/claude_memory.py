@@ -114,7 +114,8 @@ def read_claude_memories(claude_root: Path) -> list[NativeMemory]:
     for directory in discover_memory_dirs(claude_root):
         project = project_of(directory.parent)
         for memory in read_memory_dir(directory):
-            from brain.home.redact import redact  # a key is made of the name: no secret in it
+            # a key is made of the name: no secret in it
+            from brain.home.secrets.redact import redact
 
             body = memory.body.strip() or memory.description or memory.name
             description = memory.description.strip() or body.splitlines()[0][:100]

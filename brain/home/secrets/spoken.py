@@ -1,7 +1,7 @@
-"""Credentials announced in words :mod:`brain.home.secret_rules` does not cover.
+"""Credentials announced in words :mod:`brain.home.secrets.rules` does not cover.
 
-``SPOKEN`` holds :class:`~brain.home.secret_rules.Shape` rules, each starting with the
-word its hints name (so :mod:`brain.home.prefilter` tries it only where that word is):
+``SPOKEN`` holds :class:`~brain.home.secrets.rules.Shape` rules, each starting with the
+word its hints name (so :mod:`brain.home.secrets.prefilter` tries it only where that word is):
 
 * a password word in another language, then a copula or a colon and the value
   (``le mot de passe de prod est …``, ``Passwort … lautet …``, ``パスワードは …``);
@@ -16,7 +16,7 @@ The value a word announces must look like a credential (``looks_secret``, loose)
 
 from __future__ import annotations
 
-from brain.home.secret_rules import KEY_WORDS, Shape
+from brain.home.secrets.rules import KEY_WORDS, Shape
 
 __all__ = ["SPOKEN"]
 

@@ -1,4 +1,4 @@
-"""The credential shapes :mod:`brain.home.redact` knows beyond its core rules.
+"""The credential shapes :mod:`brain.home.secrets.redact` knows beyond its core rules.
 
 Three groups, each a tuple of ``(kind, pattern)``:
 
@@ -16,7 +16,7 @@ Three groups, each a tuple of ``(kind, pattern)``:
 The shapes follow the providers' documented formats and the public gitleaks rule set;
 a ``PREFIXED`` pattern starts with a literal character (or has in ``HEADS`` a regex
 led by one that every match holds) and the others with a rare word, so
-:mod:`brain.home.prefilter` can tell in a few passes which rules a long transcript
+:mod:`brain.home.secrets.prefilter` can tell in a few passes which rules a long transcript
 needs at all (measured by ``benchmarks/redact.py``).
 """
 
@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 _B64 = r"[A-Za-z0-9+/]"
-# A head (see :mod:`brain.home.prefilter`) for each shape whose regex does not start with
+# A head (see :mod:`brain.home.secrets.prefilter`) for each shape whose regex does not start with
 # a literal character: a regex led by one that every match holds, with what comes
 # before it checked by a lookbehind. The rule runs only on a text where it matches, so a
 # rule that must try every offset costs nothing on a text without such a token.

@@ -2,7 +2,7 @@
 
 Every secret pattern brain knows lives in this module's ``_RULES`` table: the core
 rules below, then the provider tokens, context shapes and credentials announced in
-prose of :mod:`brain.home.secret_rules` and :mod:`brain.home.secret_prose`.
+prose of :mod:`brain.home.secrets.rules` and :mod:`brain.home.secrets.spoken`.
 ``redact`` replaces each secret with ``[REDACTED:<kind>]``; for ``key = value`` shapes
 (assignments, ``Authorization`` headers, ``user:pass@`` in URLs) only the value is
 replaced so the text still says *what* was there.
@@ -37,9 +37,8 @@ from typing import Any, NamedTuple
 
 from brain.home.patterns import compiled, source
 from brain.home.patterns import lazy as _lazy
-from brain.home.prefilter import Heads, Words, matches_at
-from brain.home.secret_prose import SPOKEN
-from brain.home.secret_rules import (
+from brain.home.secrets.prefilter import Heads, Words, matches_at
+from brain.home.secrets.rules import (
     HEADS,
     IN_CONTEXT,
     KEY_HINTS,
@@ -49,6 +48,7 @@ from brain.home.secret_rules import (
     is_placeholder,
     looks_secret,
 )
+from brain.home.secrets.spoken import SPOKEN
 
 __all__ = ["KINDS", "Finding", "find_secrets", "redact"]
 

@@ -49,7 +49,7 @@ _PASSWORD_VALUE = lazy(
 # (``sbp-<hex>``), which alone would pass for a commit id.
 @cache
 def _in_context() -> re.Pattern[str]:
-    from brain.home.secret_rules import PREFIXED  # writes only: reading records never needs it
+    from brain.home.secrets.rules import PREFIXED  # writes only: reading records never needs it
 
     hex_bodied = sorted(
         {
@@ -78,7 +78,7 @@ def key_holds_secret(key: str) -> bool:
     token-like run (32+ hex characters, or 24+ letters and digits mixed) that is not
     plainly innocent. Keys become file names, commit messages and journal lines, so a
     key is checked whole, never redacted."""
-    from brain.home.redact import find_secrets  # reading records never needs the filter
+    from brain.home.secrets.redact import find_secrets  # reading records never needs the filter
 
     lowered = key.lower()
     # Each regex below needs a run of 8 or more letters, digits or underscores (the

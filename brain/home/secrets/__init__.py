@@ -1,0 +1,10 @@
+"""The secret filter: every field written to the home, and every text shown to a model,
+passes through :func:`brain.home.secrets.redact.redact`.
+
+``redact`` holds the core rules and the scan; ``rules`` the provider token shapes,
+context shapes and credentials announced in prose; ``spoken`` the passwords said in
+other languages, seed phrases and values right after a named key; ``prefilter`` tells in
+a few passes which rules a text can match at all; ``keysecrets`` refuses a record key
+that holds a credential. Nothing is imported here, so reading records (the session-start
+hook) never loads the filter.
+"""
