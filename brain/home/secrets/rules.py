@@ -4,6 +4,7 @@ Three groups, each a tuple of ``(kind, pattern)``:
 
 * ``PREFIXED``: tokens a provider marks with a fixed prefix (``dop_v1_``, ``lin_api_``,
   ``AGE-SECRET-KEY-1``). The prefix makes them safe to find anywhere, in any text.
+  They are data, in ``data/tokens.toml``.
 * ``IN_CONTEXT``: secrets that only have a shape next to what carries them: a Sentry
   DSN's key before ``@...sentry.io``, Docker's ``"auth":`` blob, a ``mysql -p`` or
   ``sshpass -p`` flag, Azure's ``AccountKey=``. Only the named group ``secret`` is
@@ -22,6 +23,8 @@ needs at all (measured by ``benchmarks/redact.py``).
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from typing import NamedTuple
 
 from brain.home.patterns import lazy
@@ -39,103 +42,27 @@ __all__ = [
 ]
 
 _B64 = r"[A-Za-z0-9+/]"
-# A head (see :mod:`brain.home.secrets.prefilter`) for each shape whose regex does not start with
-# a literal character: a regex led by one that every match holds, with what comes
-# before it checked by a lookbehind. The rule runs only on a text where it matches, so a
-# rule that must try every offset costs nothing on a text without such a token.
-HEADS = {
-    "telegram_bot_token": r":(?<=\d:)AA[A-Za-z0-9_-]{32,34}(?![A-Za-z0-9_-])",
-    "mailchimp_key": r"-(?<=[0-9a-f]{32}-)us\d{1,2}\b",
-    "azure_ad_secret": r"Q(?<=[A-Za-z0-9_~.]{3}\dQ)~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_-])",
-    "terraform_token": r"\.(?<=[A-Za-z0-9]{14}\.)atlasv1\.[A-Za-z0-9_=-]{60,70}",
-    "mapbox_token": r"k(?<=sk)\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{20,}",
-    # Discord bot tokens: the base64 of a user id, a 6-character stamp, an HMAC.
-    "discord_bot_token": r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])",
-    # A .pgpass line, host:port:database:user:password (the port may be *).
-    "pgpass": r":(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:[^\s:]",
-}
 _END = r"(?![A-Za-z0-9_-])"
+_DATA = Path(__file__).with_name("data")
 
-# Each pattern starts with one literal character common to all its matches (no
-# top-level |, no quantifier on it), unless HEADS names a head for it.
-PREFIXED: tuple[tuple[str, str], ...] = (
-    ("twilio_key", r"SK[0-9a-fA-F]{32}" + _END),
-    ("mailgun_key", r"key-[0-9a-zA-Z]{32}" + _END),
-    ("digitalocean_token", r"do[opr]_v1_[a-f0-9]{64}" + _END),
-    ("discord_webhook", r"discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
-    ("linear_key", r"lin_(?:api|oauth)_[A-Za-z0-9]{32,}"),
-    ("age_secret_key", r"AGE-SECRET-KEY-1[0-9A-Z]{50,}"),
-    ("firebase_fcm_key", r"AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{100,}"),
-    ("shopify_token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _END),
-    ("sendgrid_key", r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}"),
-    ("pypi_token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{30,}"),
-    ("telegram_bot_token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{32,34}" + _END),
-    ("square_token", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}"),
-    ("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?" + _END),
-    ("doppler_token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}"),
-    ("pulumi_token", r"pul-[a-f0-9]{40}" + _END),
-    ("postman_key", r"PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}"),
-    ("grafana_token", r"glc_[A-Za-z0-9+/]{32,400}={0,2}"),
-    ("grafana_token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
-    ("newrelic_key", r"NR(?:AK|II|JS)-[A-Za-z0-9]{19,32}" + _END),
-    ("atlassian_token", r"ATATT3[A-Za-z0-9_=-]{60,}"),
-    ("vault_token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
-    ("terraform_token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}"),
-    ("figma_token", r"figd_[A-Za-z0-9_-]{40}"),
-    ("dropbox_token", r"sl\.[A-Za-z0-9_=-]{130,}"),
-    ("airtable_token", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
-    ("notion_token", r"secret_[A-Za-z0-9]{43}" + _END),
-    ("notion_token", r"ntn_\d{11}[A-Za-z0-9]{35}" + _END),
-    ("supabase_token", r"sbp_[a-f0-9]{40}" + _END),
-    ("flyio_token", r"fo1_[A-Za-z0-9_-]{43}"),
-    ("flyio_token", r"fm[12][ar]?_[A-Za-z0-9+/=]{60,}"),
-    ("groq_key", r"gsk_[A-Za-z0-9]{48,56}" + _END),
-    ("replicate_token", r"r8_[A-Za-z0-9]{37}" + _END),
-    ("perplexity_key", r"pplx-[A-Za-z0-9]{48}" + _END),
-    ("xai_key", r"xai-[A-Za-z0-9]{70,90}" + _END),
-    ("azure_ad_secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}" + _END),
-    ("mapbox_token", r"sk\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{20,}"),
-    ("cloudflare_ca_key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
-    ("tailscale_key", r"tskey-(?:auth|api|client|webhook)-[A-Za-z0-9_-]{10,}"),
-    ("sourcegraph_token", r"sgp_(?:[a-fA-F0-9]{16}_)?[a-fA-F0-9]{40}" + _END),
-    ("buildkite_token", r"bkua_[a-f0-9]{40}" + _END),
-    ("contentful_token", r"CFPAT-[A-Za-z0-9_-]{43}"),
-    ("clojars_token", r"CLOJARS_[a-z0-9]{60}"),
-    ("rubygems_key", r"rubygems_[a-f0-9]{48}"),
-    ("planetscale_token", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}"),
-    ("prefect_key", r"pnu_[A-Za-z0-9]{36}" + _END),
-    ("readme_key", r"rdme_[a-z0-9]{70}"),
-    ("dynatrace_token", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
-    ("jfrog_key", r"AKCp[A-Za-z0-9]{60,}"),
-    ("mailchimp_key", r"\b[0-9a-f]{32}-us\d{1,2}\b"),
-    ("facebook_token", r"EAA[A-Za-z0-9]{90,}"),
-    ("twitter_bearer", "A" * 20 + r"A*[A-Za-z0-9%]{30,}"),  # a literal prefix scans fast
-    ("sentry_token", r"sntry[su]_[A-Za-z0-9_=+/]{40,}"),
-    ("infracost_key", r"ico-[A-Za-z0-9]{32}" + _END),
-    ("typeform_token", r"tfp_[A-Za-z0-9_.=-]{40,60}"),
-    ("easypost_key", r"EZ[AT]K[A-Za-z0-9]{54}"),
-    ("circleci_token", r"CCIPAT_[A-Za-z0-9]{20,}_[a-f0-9]{40}"),
-    ("openrouter_key", r"sk-or-v1-[a-f0-9]{64}"),
-    ("langsmith_key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
-    ("render_key", r"rnd_[A-Za-z0-9]{28,}"),
-    ("netlify_token", r"nfp_[A-Za-z0-9]{36,}"),
-    ("heroku_key", r"HRKU-[A-Za-z0-9_-]{30,}"),
-    ("vercel_token", r"vc[pkiar]_[A-Za-z0-9]{40,}"),
-    ("gitlab_token", r"gl(?:ptt|dt|rt|cbt|imt|agent|oas|ft|soat|ffct)-[A-Za-z0-9_-]{20,}"),
-    ("github_token", r"ghp_[A-Za-z0-9]{36}"),  # a ghp_ token glued to a word
-    ("dockerhub_token", r"dckr_pat_[A-Za-z0-9_-]{27,}"),
-    (
-        "discord_bot_token",
-        r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}"
-        + _END,
-    ),
-    # Only the password field of five, the second a port (a line quoted in prose too).
-    (
-        "pgpass",
-        r"(?<![\w.*:-])[\w.*-]{1,253}:(?:\d{2,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:"
-        r"(?P<secret>[^\s:]{4,})(?!\S)",
-    ),
-)
+
+def _tokens() -> tuple[tuple[tuple[str, str], ...], dict[str, str]]:
+    """The provider tokens of ``data/tokens.toml``: ``(kind, pattern)`` in order, and the
+    heads of the kinds whose pattern does not start with a literal character."""
+    with (_DATA / "tokens.toml").open("rb") as f:
+        table = tomllib.load(f)
+    tokens = tuple(
+        (t["kind"], t["pattern"] + (_END if t.get("end") else "")) for t in table["token"]
+    )
+    return tokens, dict(table["heads"])
+
+
+# PREFIXED: each pattern starts with one literal character common to all its matches (no
+# top-level |, no quantifier on it), unless HEADS names a head for it: a regex led by
+# one that every match holds, with what comes before it checked by a lookbehind. The
+# rule runs only on a text where it matches, so a rule that must try every offset costs
+# nothing on a text without such a token.
+PREFIXED, HEADS = _tokens()
 
 _SECRET = r"(?P<secret>"
 
