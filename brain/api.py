@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from brain.home.remote import SyncResult
     from brain.home.repo import Commit
     from brain.home.results import ConfigValue
+    from brain.home.stale import StaleReport
     from brain.home.transaction import WriteResult
     from brain.index import Doc
     from brain.index.recall import RecallResult
@@ -396,11 +397,54 @@ class Brain(Home):
             self, force=force, dry_run=dry_run, now=now, catalog=self.catalog, progress=progress
         )
 
-    def review(self, *, accept: Sequence[str] = (), reject: Sequence[str] = ()) -> ReviewResult:
-        """Held memories, or a decision on them; see :func:`brain.pipeline.review.review`."""
+    def review(
+        self,
+        *,
+        accept: Sequence[str] = (),
+        reject: Sequence[str] = (),
+        where: Path | str | None = None,
+    ) -> ReviewResult:
+        """Held memories and records, or a decision on them; see
+        :func:`brain.pipeline.review.review`. Records are held when every file they rest
+        on in a checkout on this machine (``where``'s first) was deleted."""
         from brain.pipeline.review import review
 
-        return review(self, accept=accept, reject=reject)
+        gone = [r for r in self.stale(where=where).records if r.held]
+        return review(self, accept=accept, reject=reject, gone=gone)
+
+    def checkouts(self, where: Path | str | None = None) -> dict[str, Path]:
+        """The projects' git checkouts on this machine, by project name: ``where``'s
+        first, then those of the folders harvested sessions ran in."""
+        from brain.home.checkouts import top_of
+        from brain.home.scope import project_name
+        from brain.sessions.projects import known_roots
+
+        found: dict[str, Path] = {}
+        for folder in [*([str(where)] if where is not None else []), *known_roots(self)]:
+            top, name = top_of(folder), project_name(folder)
+            if top is not None and name and name.lower() not in {n.lower() for n in found}:
+                found[name] = top
+        return found
+
+    def stale(
+        self, project: Path | str | None = None, *, where: Path | str | None = None
+    ) -> StaleReport:
+        """The possibly stale records of every checkout on this machine, or of
+        ``project`` (a folder in a checkout, or a project's name); ``where`` is the
+        folder the command runs in. See :func:`brain.home.stale.stale`."""
+        from brain.home.scope import project_name
+        from brain.home.stale import stale
+
+        folder = project if project is not None and Path(project).is_dir() else None
+        only = project_name(project) if project is not None else None
+        return stale(self, self.checkouts(folder or where), only=only)
+
+    def confirm(self, key: str, *, where: Path | str | None = None) -> WriteResult:
+        """Record ``key`` still holds: its commit moves to its checkout's HEAD, in one
+        commit. See :func:`brain.home.stale.confirm`."""
+        from brain.home.stale import confirm
+
+        return confirm(self, key, self.checkouts(where))
 
     def runs(self, *, limit: int | None = None) -> list[RunInfo]:
         """Past extract and consolidate runs, newest first."""

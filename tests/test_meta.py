@@ -20,7 +20,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "brain"
 # The one module that runs git (and may import GitPython, which it does not need).
 GIT_RUNNER = "brain/home/git.py"
 # Modules that spell out git command lines for the runner to run.
-GIT_COMMANDS = (GIT_RUNNER, "brain/home/repo.py", "brain/home/packing.py")
+GIT_COMMANDS = (
+    GIT_RUNNER,
+    "brain/home/repo.py",
+    "brain/home/packing.py",
+    "brain/home/checkouts.py",
+)
 
 # Each outside library is imported by one module (or package) only.
 OWNERS = {

@@ -235,12 +235,13 @@ def _without_projects(text: str, others: set[str]) -> str:
     return emptied.sub("", line.sub("", text))
 
 
-def _index_lines(home: Readable, visible: set[str]) -> list[str]:
-    """One line per visible record, newest first; a record whose description says what a
-    line shown already says (normalized text equal) is not a second line."""
+def _index_lines(home: Readable, visible: set[str], stale: dict[str, str]) -> list[str]:
+    """One line per visible record, newest first, the possibly stale ones after the rest
+    with a few words saying why; a record whose description says what a line shown
+    already says (normalized text equal) is not a second line."""
     from brain.sessions.sameness import normalize
 
-    lines, said = [], set()
+    lines, later, said = [], [], set()
     for key, description in index_entries(home):
         if key not in visible or (description and normalize(description) in said):
             continue
@@ -248,8 +249,33 @@ def _index_lines(home: Readable, visible: set[str]) -> list[str]:
         description = " ".join(description.split())
         if len(description) > _DESCRIPTION_MAX:
             description = description[: _DESCRIPTION_MAX - 1] + "…"
-        lines.append(f"- {key}: {description}" if description else f"- {key}")
-    return lines
+        line = f"- {key}: {description}" if description else f"- {key}"
+        if key in stale:
+            later.append(f"{line} ({stale[key]})")
+        else:
+            lines.append(line)
+    return lines + later
+
+
+def _stale_notes(home: Readable, project: Path | str | None, visible: set[str]) -> dict[str, str]:
+    """Why each visible record of ``project``'s checkout may be stale, by key (one git
+    process at most; none while the checkout's HEAD has not moved)."""
+    if project is None:
+        return {}
+    from brain.home.checkouts import top_of
+
+    name = (project_name(project) or "").lower()
+    anchored = {h.key: h.anchor for h in home.heads() if h.anchor and h.key in visible}
+    mine = {k: a for k, a in anchored.items() if a[0].lower() == name}
+    top = top_of(project) if mine else None
+    if top is None:
+        return {}
+    from brain.home.anchors import Anchor
+    from brain.home.staleness import check, note
+
+    anchors = {k: Anchor(a[0], a[1], tuple(a[2:])) for k, a in mine.items()}
+    verdicts = check(home.state, top, anchors)
+    return {k: note(v) for k, v in verdicts.items() if v.stale}
 
 
 LEARNED_HINT = (
@@ -392,7 +418,7 @@ def context(
     if learned is not None:
         parts.append(learned)
         used = measure(parts)
-    lines = _index_lines(home, visible)
+    lines = _index_lines(home, visible, _stale_notes(home, project, visible))
     empty = NO_RECORDS if learned is None else NONE_CONSOLIDATED
     index, shown = _index_part(lines, config.context_max_entries, room(None), empty)
     parts = [*parts, index, citation]

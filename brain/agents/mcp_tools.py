@@ -188,7 +188,7 @@ def _remember(
     if name and not projects_of(tags) and (key is None or brain.previous(key) is None):
         tags.append(PROJECT_TAG + name)
         key = scoped_key(key, name) if key is not None else None
-    result = brain.remember(text, key=key, type=type, tags=tags, source="mcp")
+    result = brain.remember(text, key=key, type=type, tags=tags, source="mcp", where=project)
     return dict(to_jsonable(result))
 
 

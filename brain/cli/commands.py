@@ -16,6 +16,7 @@ from __future__ import annotations
 COMMANDS: dict[str, dict[str, str]] = {
     "memory": {
         "archive": "Retire a record: out of listings and prompts, still in git, restorable.",
+        "confirm": "Say record KEY still holds: its commit moves to its checkout's HEAD, in one commit.",
         "edit": "Edit a record in $EDITOR; the text is checked and committed as one commit.",
         "export": "Print every record as JSONL (or a JSON array with --json), ready for 'brain import'.",
         "forget": "Delete a record.",
@@ -25,6 +26,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "remember": "Remember TEXT ('-' reads stdin).",
         "restore": "Bring an archived record back.",
         "show": "Show one record, live or archived.",
+        "stale": "List records whose files changed, went or were renamed since their commit.",
     },
     "agents": {
         "cite": "Show the <memory_citation> blocks in FILE and the records they cite.",

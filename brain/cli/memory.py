@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import IO
 
 import click
@@ -73,6 +74,7 @@ def remember(
         source=source,
         profile=profile,
         confidence=confidence,
+        where=Path.cwd(),
     )
     emit(
         result,
@@ -288,3 +290,56 @@ def log(state: State, key: str | None, limit: int | None, as_json: bool) -> None
             f"{e.sha[:9]} {e.date[:19].replace('T', ' ')}  {e.message.splitlines()[0]}" for e in es
         ),
     )
+
+
+@main.command()
+@click.option(
+    "--project",
+    "-p",
+    help="Only this project's records: a folder in its checkout ('.': here) or its name.",
+)
+@json_option
+@pass_state
+def stale(state: State, project: str | None, as_json: bool) -> None:
+    """List records whose files changed, went or were renamed since their commit.
+
+    Each changed file is shown with the commits that touched it (git log --oneline
+    COMMIT..HEAD -- PATH). 'brain confirm KEY' says a record still holds.
+    """
+    report = state.brain().stale(project, where=Path.cwd())
+    emit(report, as_json, _stale_text)
+
+
+def _stale_text(report: object) -> str:
+    from brain.home.stale import StaleReport
+
+    assert isinstance(report, StaleReport)
+    out = []
+    for record in report.records:
+        held = paint(" (held for review: every file it rests on was deleted)", fg="yellow")
+        out.append(
+            f"{paint(record.key, bold=True)}  {record.checkout} @ {record.commit[:7]}"
+            f"{held if record.held else ''}  {record.description}"
+        )
+        for change in record.files:
+            what = f"renamed to {change.renamed}" if change.renamed else change.status
+            out.append(f"  {change.path} {what}")
+            out += [f"    {line}" for line in change.commits]
+    count = len(report.records)
+    noun = "record" if report.checked == 1 else "records"
+    out.append(f"{report.checked} {noun} checked, {count} possibly stale")
+    if report.unknown:
+        out.append("their commit is not in the checkout: " + ", ".join(report.unknown))
+    if report.unchecked:
+        out.append("not checked, no checkout here: " + ", ".join(report.unchecked))
+    return "\n".join(out)
+
+
+@main.command()
+@key_argument
+@json_option
+@pass_state
+def confirm(state: State, key: str, as_json: bool) -> None:
+    """Say record KEY still holds: its commit moves to its checkout's HEAD, in one commit."""
+    result = state.brain().confirm(key, where=Path.cwd())
+    emit(result, as_json, lambda r: f"confirmed {r.key}: it rests on its checkout's HEAD now")

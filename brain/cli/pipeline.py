@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -153,15 +154,21 @@ def review(state: State, accept: tuple[str, ...], reject: tuple[str, ...], as_js
     """List the memories held for review, or accept or reject them by key.
 
     An instruction learned in a session that read web pages or MCP results is held:
-    the page may have written it. Accepted ones reach the next consolidation.
+    the page may have written it. Accepted ones reach the next consolidation. A record
+    every file of which was deleted since its commit is held too: accepting keeps it,
+    rejecting archives it.
     """
-    emit(state.brain().review(accept=accept, reject=reject), as_json, _review_text)
+    result = state.brain().review(accept=accept, reject=reject, where=Path.cwd())
+    emit(result, as_json, _review_text)
 
 
 def _review_text(result: Any) -> str:
     lines = [f"accepted {k}" for k in result.accepted] + [f"rejected {k}" for k in result.rejected]
     for m in result.held:
         lines.append(f"{m.key}  [{m.type}]  {m.description}  (from {m.session})")
+    for r in result.records:
+        files = ", ".join(f.path for f in r.files)
+        lines.append(f"{r.key}  {r.description}  (record: {files} deleted in {r.checkout})")
     return "\n".join(lines) or "nothing held for review"
 
 

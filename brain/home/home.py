@@ -233,6 +233,7 @@ class Home:
         source: str | None = None,
         profile: str | None = None,
         confidence: float = 1.0,
+        where: str | Path | None = None,
     ) -> WriteResult:
         """Store ``text`` as a record; an existing record with the same key is superseded.
 
@@ -240,6 +241,9 @@ class Home:
         a new key defaults to type ``fact``. The record is the person's own (shown in every
         project) unless ``tags`` name one ``project:<name>``; then a key derived from the
         text ends in ``-<name>``, so the same words in two projects are two records.
+        Written in ``where``, a folder of a git checkout, the record rests on the commit
+        checked out there and the checkout's files the text names
+        (:mod:`brain.home.anchors`), unless its tags give it to another project.
         """
         from brain.home.secrets.redact import redact
 
@@ -278,6 +282,12 @@ class Home:
             old = self.previous(key) if type is None or not tags else None
             if old is not None:
                 record = record.evolve(type=type or old[0].type, tags=record.tags or old[0].tags)
+            if where is not None:
+                from brain.home.anchors import anchor_here, with_anchor
+
+                anchor = anchor_here(where, body, record.tags)
+                if anchor is not None:
+                    record = record.evolve(extra=with_anchor(record.extra, anchor))
             staged = tx.stage(record)
             return self._committed(tx, staged, "remember")
 

@@ -162,19 +162,29 @@ class Head(NamedTuple):
     updated: str
     id: str
     tags: tuple[str, ...]
+    # What the record rests on: (checkout, commit, *paths), or () (see brain.home.anchors).
+    anchor: tuple[str, ...] = ()
 
 
 def _head(entry: dict[str, Any]) -> list[Any] | None:
+    from brain.home.anchors import from_extra
+
     record = entry.get("record")
     if not isinstance(record, dict):
         return None
     fields = [str(record.get(name) or "") for name in ("key", "description", "updated", "id")]
-    return [*fields, [str(t) for t in record.get("tags") or ()]]
+    extra = record.get("extra")
+    anchor = from_extra(extra) if isinstance(extra, dict) else None
+    rests = [anchor.checkout, anchor.commit, *anchor.paths] if anchor is not None else []
+    return [*fields, [str(t) for t in record.get("tags") or ()], rests]
+
+
+_SHAPE = 6  # the fields of a cached head; an older cache's heads are shorter
 
 
 def _current(head: Any) -> bool:
-    """A cached head of today's shape (an older cache lacks the tags, or is a problem)."""
-    return head is None or (isinstance(head, list) and len(head) == 5)
+    """A cached head of today's shape (an older cache lacks the anchor, or is a problem)."""
+    return head is None or (isinstance(head, list) and len(head) == _SHAPE)
 
 
 def cached_heads(home: Located, folder: str) -> list[Head]:
@@ -185,13 +195,16 @@ def cached_heads(home: Located, folder: str) -> list[Head]:
     any file changed, the full cache is refreshed first and the heads taken from it.
     """
     if _noted(home, folder):  # a writer at work: take the committed view
+        from brain.home.anchors import from_extra
         from brain.home.records import Record
 
-        return [
-            Head(r.key, r.description, r.updated, r.id, r.tags)
-            for r in cached_records(home, folder)
-            if isinstance(r, Record)
-        ]
+        heads = []
+        for r in cached_records(home, folder):
+            if isinstance(r, Record):
+                anchor = from_extra(r.extra)
+                rests = (anchor.checkout, anchor.commit, *anchor.paths) if anchor else ()
+                heads.append(Head(r.key, r.description, r.updated, r.id, r.tags, rests))
+        return heads
     path = home.state / "cache" / f"heads-{folder}.json"
     listing = _listing(home, folder)
     old = _load_cache(path)
@@ -205,9 +218,12 @@ def cached_heads(home: Located, folder: str) -> list[Head]:
         _save(path, table)
         heads = [head for _, head in table.values()]
     return [
-        Head(h[0], h[1], h[2], h[3], tuple(h[4]))
+        Head(h[0], h[1], h[2], h[3], tuple(h[4]), tuple(h[5]))
         for h in heads
-        if isinstance(h, list) and len(h) == 5 and isinstance(h[4], list)
+        if isinstance(h, list)
+        and len(h) == _SHAPE
+        and isinstance(h[4], list)
+        and isinstance(h[5], list)
     ]
 
 

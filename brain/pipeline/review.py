@@ -5,6 +5,10 @@ written by that outside text, so phase 1 holds it (:data:`brain.pipeline.trust.R
 instead of letting the next consolidation make it a rule every agent reads. Accepting
 appends it again without the tag, for the next consolidation; rejecting drops it. Either
 way the decision is one commit, and its journal line consumes the held entries.
+
+A record every file of which was deleted since its commit (:mod:`brain.home.stale`) is
+held too: accepting keeps it, resting on the checkout's HEAD and on no file; rejecting
+archives it, saying which files went.
 """
 
 from __future__ import annotations
@@ -14,12 +18,15 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
-from brain.home.records import new_id
+from brain.home.anchors import Anchor, from_extra, with_anchor
+from brain.home.records import Record, iso, new_id, utcnow
 from brain.pipeline.runs import RAW, RawMemory, append_raw, consumed_ids, read_raw
 from brain.pipeline.trust import REVIEW_TAG
 
 if TYPE_CHECKING:
     from brain.home.home import Home
+    from brain.home.stale import StaleRecord
+    from brain.home.transaction import Transaction
 
 __all__ = ["ReviewResult", "held", "review"]
 
@@ -32,12 +39,14 @@ class ReviewResult:
         held: the memories still held after the call.
         accepted: keys accepted now; rejected: keys rejected now.
         commit: the decision's commit, None when nothing was decided.
+        records: the records held after the call, every file they rest on deleted.
     """
 
     held: tuple[RawMemory, ...]
     accepted: tuple[str, ...] = ()
     rejected: tuple[str, ...] = ()
     commit: str | None = None
+    records: tuple[StaleRecord, ...] = ()
 
 
 def held(home: Home) -> list[RawMemory]:
@@ -46,16 +55,24 @@ def held(home: Home) -> list[RawMemory]:
     return [m for m in read_raw(home) if REVIEW_TAG in m.tags and m.id not in done]
 
 
-def review(home: Home, *, accept: Sequence[str] = (), reject: Sequence[str] = ()) -> ReviewResult:
-    """Accept or reject held memories by key, in one commit; with neither, list them.
+def review(
+    home: Home,
+    *,
+    accept: Sequence[str] = (),
+    reject: Sequence[str] = (),
+    gone: Sequence[StaleRecord] = (),
+) -> ReviewResult:
+    """Accept or reject held memories and records by key, in one commit; with neither,
+    list them. ``gone`` are the records held because their files were all deleted.
 
     Raises:
         BrainError: a key is not held, or is both accepted and rejected; nothing changes.
     """
     waiting = held(home)
+    records = {r.key: r for r in gone if r.held}
     if not accept and not reject:
-        return ReviewResult(tuple(waiting))
-    keys = {m.key for m in waiting}
+        return ReviewResult(tuple(waiting), records=tuple(records.values()))
+    keys = {m.key for m in waiting} | set(records)
     unknown = sorted((set(accept) | set(reject)) - keys)
     if unknown or set(accept) & set(reject):
         what = (
@@ -71,9 +88,36 @@ def review(home: Home, *, accept: Sequence[str] = (), reject: Sequence[str] = ()
         if m.key in accept
     ]
     with home.transaction() as tx:
-        touched = [append_raw(home, again)] if again else [RAW]
+        touched = [append_raw(home, again)] if again else ([RAW] if decided else [])
+        touched += _decide_records(home, tx, records, accept, reject)
         message = f"review: {len(set(accept))} accepted, {len(set(reject))} rejected"
         sha = tx.commit(touched, message, "review", raw_ids=sorted(m.id for m in decided))
+    left = tuple(r for k, r in records.items() if k not in set(accept) | set(reject))
     return ReviewResult(
-        tuple(m for m in waiting if m not in decided), tuple(accept), tuple(reject), sha
+        tuple(m for m in waiting if m not in decided), tuple(accept), tuple(reject), sha, left
     )
+
+
+def _decide_records(
+    home: Home,
+    tx: Transaction,
+    records: dict[str, StaleRecord],
+    accept: Sequence[str],
+    reject: Sequence[str],
+) -> list[str]:
+    """Keep (resting on HEAD, on no file) or archive each held record decided."""
+    touched: list[str] = []
+    for key, held_record in records.items():
+        if key in reject:
+            files = ", ".join(f.path for f in held_record.files)
+            reason = f"the files it rested on were deleted: {files}"
+            touched += tx.stage_move(key, archive=True, reason=reason).touched
+        elif key in accept:
+            record = home.show(key).record
+            anchor = from_extra(record.extra)
+            if not isinstance(record, Record) or anchor is None or not held_record.head:
+                continue
+            moved = Anchor(anchor.checkout, held_record.head, ())
+            kept = record.evolve(extra=with_anchor(record.extra, moved), updated=iso(utcnow()))
+            touched += tx.stage(kept).touched
+    return touched

@@ -1,0 +1,174 @@
+"""Questions brain asks of a project's git checkout (not of the home's repository).
+
+A record learned in a project rests on a commit of its checkout and some of its files
+(:mod:`brain.home.anchors`). Whether those files changed since is asked here, through
+the home's one git runner (:func:`brain.home.git.run_git`), imported only when a
+question needs git: the session-start hook reads a checkout's HEAD from its files and
+asks git nothing while HEAD stays where it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from brain.errors import BrainError
+
+__all__ = [
+    "Change",
+    "changes_since",
+    "commit_before",
+    "head_of",
+    "log_since",
+    "object_ids",
+    "top_of",
+]
+
+
+def top_of(where: str | Path) -> Path | None:
+    """The top folder of the git checkout ``where`` is in (a linked worktree's own top),
+    or None outside one. The person's home folder is never a project's checkout."""
+    try:
+        start = Path(where).resolve()
+        if not start.is_dir():
+            return None
+        stop = {Path(start.anchor)}
+        with contextlib.suppress(RuntimeError):
+            stop.add(Path.home())
+        for folder in (start, *start.parents):
+            if folder in stop:
+                return None
+            if (folder / ".git").exists():
+                return folder
+    except OSError:
+        return None
+    return None
+
+
+def _git_dir(top: Path) -> tuple[Path, Path] | None:
+    """The checkout's git folder and the folder its refs are in (they differ in a
+    linked worktree)."""
+    marker = top / ".git"
+    if marker.is_dir():
+        return marker, marker
+    first = marker.read_text(encoding="utf-8").splitlines()[0]
+    if not first.startswith("gitdir:"):
+        return None
+    gitdir = (top / first[len("gitdir:") :].strip()).resolve()
+    common = gitdir
+    if (gitdir / "commondir").is_file():
+        common = (gitdir / (gitdir / "commondir").read_text().strip()).resolve()
+    return gitdir, common
+
+
+def head_of(top: Path) -> str | None:
+    """The checkout's HEAD commit, read from its files (no process); None when they do
+    not say plainly (an unborn branch, a layout this does not read)."""
+    try:
+        dirs = _git_dir(top)
+        if dirs is None:
+            return None
+        gitdir, common = dirs
+        head = (gitdir / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return head if len(head) == 40 else None
+        ref = head[5:]
+        for folder in (gitdir, common):
+            loose = folder / ref
+            if loose.is_file():
+                sha = loose.read_text().strip()
+                return sha if len(sha) == 40 else None
+        packed = common / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text().splitlines():
+                if line.endswith(f" {ref}") and not line.startswith(("#", "^")):
+                    return line.split(" ", 1)[0]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return None
+    return None
+
+
+def object_ids(top: Path, names: Sequence[str]) -> list[str | None] | None:
+    """The object id of each name (``HEAD``, ``<commit>``, ``<commit>:<path>``), None
+    where the checkout has none; one ``git cat-file --batch-check`` for all of them.
+
+    Returns None when git cannot answer in ``top`` at all (not a repository, no git).
+    """
+    from brain.home.git import run_git
+
+    if not names:
+        return []
+    try:
+        out = run_git(
+            top, "cat-file", "--batch-check", stdin="".join(f"{n}\n" for n in names).encode()
+        )
+    except BrainError:
+        return None
+    lines = out.text.splitlines()
+    if len(lines) != len(names):
+        return None
+    found: list[str | None] = []
+    for line in lines:
+        parts = line.split()
+        found.append(None if len(parts) != 3 or parts[-1] in ("missing", "ambiguous") else parts[0])
+    return found
+
+
+def commit_before(top: Path, when: str) -> str | None:
+    """The last commit of the checkout's HEAD at or before ``when`` (an ISO time), or
+    None (no such commit, or no git answer)."""
+    from brain.home.git import run_git
+
+    try:
+        out = run_git(top, "rev-list", "-1", f"--before={when}", "HEAD", "--")
+    except BrainError:
+        return None
+    sha = out.text.strip()
+    return sha if len(sha) == 40 else None
+
+
+class Change(NamedTuple):
+    """What happened to one file between a commit and HEAD: ``M`` changed, ``D`` deleted,
+    ``R`` renamed (to ``renamed``), ``A`` added."""
+
+    status: str
+    path: str
+    renamed: str | None = None
+
+
+def changes_since(top: Path, commit: str) -> dict[str, Change] | None:
+    """Each file that differs between ``commit`` and HEAD, by its name at ``commit``,
+    renames found; None when the checkout has no such commit."""
+    from brain.home.git import run_git
+
+    try:
+        out = run_git(top, "diff", "--name-status", "-z", "-M", commit, "HEAD", "--")
+    except BrainError:
+        return None
+    fields = out.text.split("\0")
+    found: dict[str, Change] = {}
+    at = 0
+    while at < len(fields) and fields[at]:
+        status = fields[at][0]
+        if status in "RC":
+            old, new = fields[at + 1], fields[at + 2]
+            if status == "R":
+                found[old] = Change("R", old, new)
+            at += 3
+            continue
+        found[fields[at + 1]] = Change(status, fields[at + 1])
+        at += 2
+    return found
+
+
+def log_since(top: Path, commit: str, path: str) -> list[str]:
+    """``git log --oneline <commit>..HEAD -- <path>``: the commits that touched ``path``."""
+    from brain.home.git import run_git
+
+    try:
+        out = run_git(top, "log", "--oneline", "--no-decorate", f"{commit}..HEAD", "--", path)
+    except BrainError:
+        return []
+    return out.text.splitlines()

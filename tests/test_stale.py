@@ -1,0 +1,237 @@
+"""Records tied to the code they are about: possibly stale when a file they rest on
+changed since their commit, on real git checkouts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from brain.agents.context import context
+from brain.home.reader import Reader
+from tests.helpers import cli, cli_json, commit_count, git
+
+
+@pytest.fixture
+def web(tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home, and a checkout ``web`` at commit A with src/pay.py and README.md, as the
+    current directory."""
+    assert cli("init").exit_code == 0
+    checkout = tmp_path / "web"
+    (checkout / "src").mkdir(parents=True)
+    (checkout / "src" / "pay.py").write_text("RETRIES = 6\n")
+    (checkout / "README.md").write_text("# web\n")
+    git(checkout, "init", "-q")
+    git(checkout, "add", ".")
+    git(checkout, "commit", "-qm", "A")
+    monkeypatch.chdir(checkout)
+    return checkout
+
+
+def change(checkout: Path, rel: str, text: str, message: str) -> str:
+    (checkout / rel).write_text(text)
+    git(checkout, "commit", "-qam", message)
+    return git(checkout, "rev-parse", "HEAD").strip()
+
+
+def remember_pay(home: Path) -> dict[str, object]:
+    done = cli("remember", "--tag", "project:web", "--key", "pay-web",
+               "Payment retries are capped at six in src/pay.py")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    return cli_json("show", "pay-web")["record"]  # type: ignore[no-any-return]
+
+
+def index_lines(home: Path, checkout: Path) -> list[str]:
+    text = context(Reader.open(home), project=checkout).text
+    return [line for line in text.splitlines() if line.startswith("- ")]
+
+
+def test_a_record_remembered_in_a_checkout_rests_on_its_commit_and_the_file_it_names(
+    home: Path, web: Path
+) -> None:
+    record = remember_pay(home)
+    assert record["checkout"] == "web"
+    assert record["commit"] == git(web, "rev-parse", "HEAD").strip()
+    assert record["paths"] == ["src/pay.py"]
+    text = (home / "memories" / "pay-web.md").read_text()
+    assert "checkout: web\n" in text and "paths: [src/pay.py]\n" in text
+
+
+def test_a_change_to_its_file_makes_it_possibly_stale_and_one_to_another_does_not(
+    home: Path, web: Path
+) -> None:
+    done = cli(
+        "remember", "--tag", "project:web", "--key", "deploy-web", "Deploys go out on Fridays"
+    )
+    assert done.exit_code == 0
+    remember_pay(home)  # the newer record
+    change(web, "README.md", "# web\nmore\n", "readme only")
+    assert index_lines(home, web) == [
+        "- pay-web: Payment retries are capped at six in src/pay.py",
+        "- deploy-web: Deploys go out on Fridays",
+    ]
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    # Marked, and ranked below the fresh record although it is the newer one.
+    assert index_lines(home, web) == [
+        "- deploy-web: Deploys go out on Fridays",
+        "- pay-web: Payment retries are capped at six in src/pay.py "
+        "(possibly stale: src/pay.py changed)",
+    ]
+    shown = cli("stale")
+    assert shown.exit_code == 0
+    assert "pay-web  web @" in shown.output
+    assert "  src/pay.py changed\n" in shown.output
+    assert "pay: eight retries" in shown.output
+    assert "deploy-web" not in shown.output
+
+
+@pytest.fixture
+def learned_at_a(home: Path, web: Path) -> str:
+    """``pay-web`` remembered at commit A; returns A."""
+    remember_pay(home)
+    return git(web, "rev-parse", "HEAD").strip()
+
+
+def test_stale_names_the_commits_that_changed_the_file(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    change(web, "README.md", "# web\nmore\n", "readme only")
+    assert cli_json("stale")["records"] == []
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    report = cli_json("stale")
+    assert report["checked"] == 1
+    [record] = report["records"]
+    assert record["key"] == "pay-web" and record["commit"] == learned_at_a
+    [file] = record["files"]
+    logged = git(web, "log", "--oneline", f"{learned_at_a}..HEAD", "--", "src/pay.py")
+    assert file["path"] == "src/pay.py" and file["status"] == "changed"
+    assert file["commits"] == logged.splitlines()
+    assert record["held"] is False
+    assert "(possibly stale: src/pay.py changed)" in index_lines(home, web)[0]
+
+
+def test_a_confirmed_record_is_fresh_again_in_one_commit(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    head = change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    before = commit_count(home)
+    done = cli("confirm", "pay-web")
+    assert done.exit_code == 0, done.output
+    assert commit_count(home) == before + 1
+    assert git(home, "log", "-1", "--format=%s").strip() == "confirm: pay-web"
+    assert cli_json("show", "pay-web")["record"]["commit"] == head
+    assert cli_json("stale")["records"] == []
+    assert index_lines(home, web) == ["- pay-web: Payment retries are capped at six in src/pay.py"]
+
+
+def test_a_record_whose_files_are_all_deleted_is_held_for_review(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    git(web, "rm", "-q", "src/pay.py")
+    git(web, "commit", "-qm", "pay: gone")
+    [record] = cli_json("stale")["records"]
+    assert record["held"] is True
+    assert record["files"][0]["status"] == "deleted"
+    assert "(possibly stale: src/pay.py gone)" in index_lines(home, web)[0]
+    listed = cli("review")
+    assert listed.exit_code == 0
+    assert "pay-web" in listed.output and "src/pay.py" in listed.output
+
+
+def test_a_renamed_file_is_reported_with_its_new_name(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    git(web, "mv", "src/pay.py", "src/payment.py")
+    git(web, "commit", "-qm", "pay: renamed")
+    [record] = cli_json("stale")["records"]
+    assert record["held"] is False
+    assert record["files"][0]["status"] == "renamed"
+    assert record["files"][0]["renamed"] == "src/payment.py"
+    assert "src/pay.py renamed to src/payment.py" in cli("stale").output
+    assert cli("confirm", "pay-web").exit_code == 0  # follows the file to its new name
+    assert cli_json("show", "pay-web")["record"]["paths"] == ["src/payment.py"]
+    assert cli_json("stale")["records"] == []
+
+
+def test_the_answer_is_kept_while_head_stays_so_a_start_runs_no_git(
+    home: Path, web: Path, learned_at_a: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    assert "possibly stale" in index_lines(home, web)[0]
+    cache = json.loads((home / ".brain" / "cache" / "checkouts.json").read_text())
+    assert cache["tops"][str(web)]["head"] == git(web, "rev-parse", "HEAD").strip()
+    empty = tmp_path / "no-git"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))  # no git to run at all
+    assert "possibly stale" in index_lines(home, web)[0]
+
+
+def test_without_git_nothing_is_marked(
+    home: Path, web: Path, learned_at_a: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    empty = tmp_path / "no-git"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    assert index_lines(home, web) == ["- pay-web: Payment retries are capped at six in src/pay.py"]
+
+
+def test_records_of_no_checkout_are_not_touched(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cli("init").exit_code == 0
+    elsewhere = tmp_path / "scratch"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert cli("remember", "--key", "tabs", "I prefer tabs in src/pay.py").exit_code == 0
+    record = cli_json("show", "tabs")["record"]
+    assert {"checkout", "commit", "paths"} & set(record) == set()
+    assert cli_json("stale") == {"records": [], "checked": 0, "unchecked": [], "unknown": []}
+
+
+def test_a_preference_said_in_a_checkout_naming_none_of_its_files_rests_on_nothing(
+    home: Path, web: Path
+) -> None:
+    assert cli("remember", "--key", "tabs", "I prefer tabs everywhere").exit_code == 0
+    record = cli_json("show", "tabs")["record"]
+    assert "commit" not in record
+
+
+def test_confirm_of_a_record_resting_on_nothing_says_so(home: Path, web: Path) -> None:
+    assert cli("remember", "--key", "tabs", "I prefer tabs everywhere").exit_code == 0
+    done = cli("confirm", "tabs")
+    assert done.exit_code == 1
+    assert done.stderr == (
+        "Error: tabs rests on no commit of a checkout; there is nothing to confirm; "
+        "only records learned or remembered in a git checkout are checked\n"
+    )
+
+
+def test_a_hand_written_record_with_malformed_fields_stays_readable(home: Path, web: Path) -> None:
+    (home / "memories" / "odd.md").write_text(
+        "---\nid: 20260101-000000000-abcdef\nkey: odd\ntype: fact\ndescription: Odd\n"
+        "tags: [project:web]\ncheckout: web\ncommit: not-a-sha\npaths: src/pay.py\n---\nOdd.\n"
+    )
+    assert index_lines(home, web) == ["- odd: Odd"]
+    assert cli_json("stale")["checked"] == 0
+
+
+def test_a_held_record_is_kept_or_archived_by_review(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    assert cli("remember", "--tag", "project:web", "--key", "readme-web",
+               "README.md says how to start").exit_code == 0  # fmt: skip
+    git(web, "rm", "-q", "src/pay.py", "README.md")
+    git(web, "commit", "-qm", "everything gone")
+    before = commit_count(home)
+    done = cli("review", "--accept", "pay-web", "--reject", "readme-web")
+    assert done.exit_code == 0, done.output
+    assert commit_count(home) == before + 1
+    kept = cli_json("show", "pay-web")["record"]
+    assert kept["commit"] == git(web, "rev-parse", "HEAD").strip() and "paths" not in kept
+    archived = cli_json("show", "readme-web")
+    assert archived["archived"] is True
+    assert "README.md" in archived["record"]["archive_reason"]
+    assert cli_json("stale")["records"] == []
+    assert cli("review").output == "nothing held for review\n"
