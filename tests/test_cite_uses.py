@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from brain.api import Brain
-from brain.home.uses import all_uses
-from tests.helpers import cli, cli_json
+from brain.home.uses import all_uses, copy_name, tallies
+from tests.helpers import cli, cli_json, git
 
 ANSWER = """Retries stop after six attempts, as the team decided.
 
@@ -57,9 +57,10 @@ def test_citations_in_a_harvested_session_count_as_uses(home: Path, tmp_path: Pa
     result = cli("sessions", "import", str(session))
     assert result.exit_code == 0, result.stderr
     assert all_uses(brain)["memories/webhook-retry-policy.md"] == 1
-    entries = [json.loads(x) for x in (home / "journal.jsonl").read_text().splitlines()]
-    recall_lines = [e for e in entries if e["op"] == "recall"]
-    assert recall_lines and recall_lines[-1]["uses"] == {"memories/webhook-retry-policy.md": 1}
-    assert not (home / ".brain" / "uses.jsonl").exists()  # folded into the harvest commit
+    counts = tallies(brain)["memories/webhook-retry-policy.md"]
+    assert (counts.cited, counts.recalled) == (1, 0)
+    changed = git(home, "show", "--name-only", "--format=", "HEAD").split()
+    assert f"uses/{copy_name(brain)}.json" in changed  # folded into the harvest commit
+    assert not list((home / "uses").glob("*.jsonl"))
     found = cli_json("cite", "--parse", str(session))
     assert "memories/webhook-retry-policy.md" in json.dumps(found)

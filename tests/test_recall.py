@@ -15,6 +15,7 @@ from brain.api import Brain
 from brain.home import packing
 from brain.home import remote as sync
 from brain.home.journal import machine_name
+from brain.home.uses import all_uses
 from brain.index.rank import parse_time
 from tests import fakemodel
 from tests.fakemodel import FakeModel
@@ -179,16 +180,29 @@ def test_index_deleted_or_corrupted_mid_use(brain: Brain, home: Path) -> None:
     assert json.loads(result.stdout)[0]["key"] == "deploy-day"
 
 
+def _copy_counts(home: Path) -> dict[str, dict[str, list[object]]]:
+    """This copy's committed use counts (uses/<copy>.json at HEAD)."""
+    from brain.home.uses import USES_DIR, copy_name
+
+    rel = f"{USES_DIR}/{copy_name(Brain.open(home))}.json"
+    records: dict[str, dict[str, list[object]]] = json.loads(git(home, "show", f"HEAD:{rel}"))[
+        "records"
+    ]
+    return records
+
+
 def test_use_counts_ride_along_with_the_next_commit(brain: Brain, home: Path) -> None:
     commits = int(git(home, "rev-list", "--count", "HEAD"))
     cli("recall", "webhook retries")
     cli("recall", "webhook backoff")
     assert int(git(home, "rev-list", "--count", "HEAD")) == commits  # no commit per query
+    assert (home / "uses" / "pending.jsonl").exists()
+    assert git(home, "status", "--porcelain") == ""  # the pending file is git-ignored
     brain.remember("Something new.", key="something-new")
-    lines = [json.loads(x) for x in (home / "journal.jsonl").read_text().splitlines()]
-    recall_lines = [x for x in lines if x["op"] == "recall"]
-    assert recall_lines[-1]["uses"]["memories/webhook-retry-policy.md"] == 2
-    assert not (home / ".brain" / "uses.jsonl").exists()
+    assert int(git(home, "rev-list", "--count", "HEAD")) == commits + 1
+    assert _copy_counts(home)["memories/webhook-retry-policy.md"]["recalled"][0] == 2
+    assert not list((home / "uses").glob("*.jsonl"))
+    assert not [x for x in (home / "journal.jsonl").read_text().splitlines() if '"recall"' in x]
 
 
 def test_as_of_recalls_the_past(brain: Brain, home: Path) -> None:
@@ -389,26 +403,37 @@ def test_a_rebuild_keeps_when_each_record_was_last_used(brain: Brain, home: Path
             return dict(conn.execute("SELECT path, last_used FROM docs WHERE last_used != ''"))
 
     cli("recall", "webhook retries")
-    brain.remember("Something new.", key="something-new")  # folds the use into the journal
+    brain.remember("Something new.", key="something-new")  # folds the use into uses/
     used = last_used()
     assert list(used) == ["memories/webhook-retry-policy.md"]
     cli("index", "--rebuild")
     rebuilt = last_used()
     assert list(rebuilt) == list(used)
-    # The journal dates a use when it was folded into a commit: the same second or later.
+    # A use keeps the time it was noted: the same second as the index's bump, or one later.
     assert 0 <= (parse_time(rebuilt[list(used)[0]]) - parse_time(used[list(used)[0]])).seconds < 5
 
 
 def test_uses_a_killed_fold_left_behind_are_kept(brain: Brain, home: Path) -> None:
     cli("recall", "webhook retries")
-    pending = home / ".brain" / "uses.jsonl"
-    pending.rename(home / ".brain" / "uses.jsonl.folding")  # a fold killed mid-way
+    pending = home / "uses" / "pending.jsonl"
+    pending.rename(home / "uses" / "folding-killed.jsonl")  # a fold killed mid-way
     cli("recall", "webhook backoff")
     brain.remember("Something new.", key="something-new")
-    lines = [json.loads(x) for x in (home / "journal.jsonl").read_text().splitlines()]
-    folded = [x for x in lines if x["op"] == "recall"]
-    assert folded[-1]["uses"]["memories/webhook-retry-policy.md"] == 2
-    assert not list((home / ".brain").glob("uses.jsonl*"))
+    assert _copy_counts(home)["memories/webhook-retry-policy.md"]["recalled"][0] == 2
+    assert not list((home / "uses").glob("*.jsonl"))
+    # A fold killed after its commit, before deleting its file: counted once, not twice.
+    cli("recall", "webhook retries")
+    brain.remember("Something else.", key="something-else")
+    folded = json.loads(
+        git(home, "show", "HEAD:" + next(f"uses/{p.name}" for p in (home / "uses").glob("*.json")))
+    )["folded"]
+    (home / "uses" / f"folding-{folded[0]}.jsonl").write_text(
+        json.dumps({"ts": "2026-12-01T00:00:00Z", "kind": "recalled",
+                    "paths": ["memories/webhook-retry-policy.md"]}) + "\n"
+    )  # fmt: skip
+    assert all_uses(brain)["memories/webhook-retry-policy.md"] == 3
+    brain.remember("A third.", key="a-third")
+    assert _copy_counts(home)["memories/webhook-retry-policy.md"]["recalled"][0] == 3
 
 
 def _use_counts(home: Path) -> dict[str, int]:

@@ -45,8 +45,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Home", "HomeExistsError", "NotAHomeError"]
 
-# local.yaml: this machine's own settings (brain.home.config), never committed or synced.
-GITIGNORE = ".brain/\nlocal.yaml\n"
+# local.yaml: this machine's own settings (brain.home.config), never committed or synced;
+# uses/*.jsonl: this copy's uses not yet folded into its uses/<copy>.json (brain.home.uses).
+GITIGNORE = ".brain/\nlocal.yaml\n/uses/*.jsonl\n"
 GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
 
 

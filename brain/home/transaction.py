@@ -261,8 +261,8 @@ class Transaction:
     def commit(self, paths: Sequence[str], message: str, op: str, **fields: object) -> str:
         """Journal ``op`` and commit ``paths`` with it; undo both if the commit fails.
 
-        Use counts that recalls left in ``.brain/`` since the last commit ride along as
-        one ``recall`` journal line.
+        Use counts noted since the last commit ride along, folded into this copy's file
+        in ``uses/`` (:mod:`brain.home.uses`).
         """
         # A reason, a key or a config value typed with a secret in it must not reach
         # the history either; nor control characters, which `brain log` reads between.
@@ -272,18 +272,20 @@ class Transaction:
         before = self.repo.head()
         ours = [p for p in paths if p not in self._taken]
         self.note(ours)
-        folded = uses.take_pending_uses(self)
-        if folded:
-            journal.append(self.path, "recall", uses=folded)
+        folded = uses.fold(self, self.note)
+        if folded is not None and folded.rel not in paths:
+            paths, ours = [*paths, folded.rel], [*ours, folded.rel]
         journal.append(self.path, op, **fields)
         try:
             sha = self.repo.commit([*paths, journal.JOURNAL], message)
         except BrainError:
+            # The folded files stay: the next commit counts them again.
             restore_paths(self.path, self.repo, ours)
             with journal_path.open("r+b") as fh:
                 fh.truncate(size)
-            uses.note_uses(self, [p for p, n in folded.items() for _ in range(n)])
             raise
+        if folded is not None:
+            uses.finish(folded)
         pending.end(self)
         note_journal_size(self)
         self._written = set()  # committed: nothing left to put back

@@ -1,112 +1,346 @@
-"""Use counts: which records recall returned or agents cited.
+"""Use counts: how often each record was shown at session start, returned by recall and
+cited by an agent, and when each last happened.
 
-A recall must not cost a commit, so uses are appended to ``.brain/uses.jsonl`` (and
-bumped in the index at once); the next commit of any kind folds them into one
-``recall`` line of the journal, which is where a rebuilt index reads them from.
+Noting a use costs no commit and survives deleting ``.brain/``: it appends one line to
+``uses/pending.jsonl``, this copy's own file (git-ignored, never synced). The next
+commit brain makes anyway folds the pending lines into ``uses/<copy>.json``, the
+running totals this copy of the home has counted, and commits that file with it.
+``<copy>`` is the host name and a digest of the machine's id and the home's folder, so
+no two copies of a home ever write the same file: a pull brings another machine's file
+in beside this one's, without a conflict, and a record's count is the sum over every
+copy's file, the pending lines, and the ``recall`` lines brain's older versions wrote
+in the journal. A rebuilt index reads them all (``docs/architecture.md``, "Use counts").
+
+A fold is safe against a kill: the pending file is renamed to
+``uses/folding-<batch>.jsonl`` first, the batch's name is written into the copy's file
+with its counts, and the folding file is deleted only after the commit. A folding file
+whose batch the committed file names is counted already; any other is folded again.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections import Counter
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from brain.home import journal
 from brain.home.files import append_line
-from brain.home.records import iso, utcnow
 
 if TYPE_CHECKING:
     from brain.home.paths import Located
 
-USES_FILE = "uses.jsonl"
+USES_DIR = "uses"
+PENDING = "pending.jsonl"  # in USES_DIR, this copy's own (git-ignored)
+FOLDING = "folding-"  # + batch + ".jsonl": a pending file being folded
+IGNORED = f"/{USES_DIR}/*.jsonl"  # the pending and folding files: never committed
+# Where brain's versions before the uses/ folder kept what was not journaled yet.
+LEGACY = ("uses.jsonl", "uses.jsonl.folding")
+VERSION = 1
+KINDS = ("shown", "recalled", "cited")
+SHOWN, RECALLED, CITED = KINDS
+_JOURNAL = "journal.jsonl"
+_LEGACY_MARK = '"op": "recall"'
+
+
+class Use(NamedTuple):
+    """One record's counts and the ISO UTC time of each kind's last (empty: never)."""
+
+    shown: int = 0
+    shown_last: str = ""
+    recalled: int = 0
+    recalled_last: str = ""
+    cited: int = 0
+    cited_last: str = ""
+
+    @property
+    def used(self) -> int:
+        """Recalls and citations: what being shown at session start is not."""
+        return self.recalled + self.cited
+
+    @property
+    def last_used(self) -> str:
+        return max(self.recalled_last, self.cited_last)
+
+    def plus(self, kind: str, count: int, when: str) -> Use:
+        """These counts with ``count`` more of ``kind``, the last at ``when``."""
+        if kind == SHOWN:
+            return self._replace(shown=self.shown + count, shown_last=max(self.shown_last, when))
+        if kind == CITED:
+            return self._replace(cited=self.cited + count, cited_last=max(self.cited_last, when))
+        return self._replace(
+            recalled=self.recalled + count, recalled_last=max(self.recalled_last, when)
+        )
+
+    def of(self, kind: str) -> tuple[int, str]:
+        """How many of ``kind``, and the last."""
+        if kind == SHOWN:
+            return self.shown, self.shown_last
+        if kind == CITED:
+            return self.cited, self.cited_last
+        return self.recalled, self.recalled_last
+
+    def add(self, other: Use) -> Use:
+        return Use(
+            self.shown + other.shown,
+            max(self.shown_last, other.shown_last),
+            self.recalled + other.recalled,
+            max(self.recalled_last, other.recalled_last),
+            self.cited + other.cited,
+            max(self.cited_last, other.cited_last),
+        )
+
+
+def _now() -> str:
+    # brain.home.records.iso(utcnow()) without importing the record types (the hook).
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+# -- noting --------------------------------------------------------------------------
+
+
+def note(home: Located, kind: str, paths: Sequence[str], when: str | None = None) -> None:
+    """Note one use of each of ``paths`` of ``kind`` (``shown``, ``recalled``, ``cited``):
+    one appended line, folded into this copy's file by the next commit."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown use kind {kind!r}")
+    if not paths:
+        return
+    folder = home.path / USES_DIR
+    if not folder.is_dir():
+        folder.mkdir(exist_ok=True)
+        keep_out_of_git(home.path)
+    line = json.dumps({"ts": when or _now(), "kind": kind, "paths": list(paths)})
+    append_line(folder / PENDING, line)
 
 
 def note_uses(home: Located, paths: Sequence[str], when: str | None = None) -> None:
-    """Remember that recall returned ``paths``; folded into the journal on the next commit."""
-    if paths:
-        line = json.dumps({"ts": when or iso(utcnow()), "paths": list(paths)})
-        append_line(home.state / USES_FILE, line)
+    """Note that recall returned ``paths`` (see :func:`note`)."""
+    note(home, RECALLED, paths, when)
 
 
-def take_pending_uses(home: Located) -> dict[str, int]:
-    """Move the pending use counts out of ``.brain/`` (the caller journals them)."""
-    pending = home.state / USES_FILE
-    taking = home.state / f"{USES_FILE}.folding"
-    if taking.exists() and pending.exists():
-        # A fold killed before it finished left its lines behind: keep them too.
-        for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
-            append_line(taking, line)
-        pending.unlink()
+def keep_out_of_git(home: Path) -> None:
+    """List the pending files in the repository's own ``info/exclude``, so a home whose
+    .gitignore predates them never commits them (a new home's .gitignore names them)."""
+    exclude = home / ".git" / "info" / "exclude"
+    if not exclude.parent.parent.is_dir():
+        return
     try:
-        os.replace(pending, taking)
+        text = exclude.read_text(encoding="utf-8")
     except FileNotFoundError:
-        if not taking.exists():
-            return {}
-    counts = _count_uses(taking.read_text(encoding="utf-8", errors="replace").splitlines())
-    taking.unlink(missing_ok=True)
-    return dict(counts)
+        text = ""
+    except OSError:
+        return
+    if IGNORED in text.split():
+        return
+    exclude.parent.mkdir(exist_ok=True)
+    with exclude.open("a", encoding="utf-8") as fh:
+        fh.write(("" if not text or text.endswith("\n") else "\n") + IGNORED + "\n")
 
 
-def _count_uses(lines: Iterable[str]) -> Counter[str]:
-    counts: Counter[str] = Counter()
+# -- reading -------------------------------------------------------------------------
+
+
+def copy_name(home: Located) -> str:
+    """This copy's file name in ``uses/``, without ``.json``: the host name and a digest
+    of the machine's id and the home's folder (two clones on one machine differ too)."""
+    from brain.home.journal import machine_id, machine_name, sha256_hex
+
+    where = f"{machine_id()}\0{home.path.resolve()}".encode()
+    return f"{machine_name()}-{sha256_hex(where)[:8]}"
+
+
+def _pending_lines(lines: Iterable[str]) -> Iterator[tuple[str, str, list[str]]]:
+    """(kind, time, paths) of each well-formed pending line; a line older versions
+    wrote has no kind and counted recalls and citations alike: it counts as recalls."""
     for line in lines:
         try:
-            counts.update(json.loads(line).get("paths", []))
-        except (json.JSONDecodeError, AttributeError):
+            item = json.loads(line)
+            paths = [str(p) for p in item["paths"]]
+            kind = str(item.get("kind") or RECALLED)
+            yield (kind if kind in KINDS else RECALLED), str(item.get("ts") or ""), paths
+        except (ValueError, KeyError, TypeError, AttributeError):
             continue
-    return counts
 
 
-def all_uses(home: Located) -> Counter[str]:
-    """Use counts from the journal's recall batches plus the pending file."""
-    counts: Counter[str] = Counter()
-    for entry in journal.read(home.path):
-        if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
-            counts.update({str(k): int(v) for k, v in entry["uses"].items()})
-    for pending in _pending_files(home):
-        counts.update(
-            _count_uses(pending.read_text(encoding="utf-8", errors="replace").splitlines())
-        )
-    return counts
+def _read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
 
 
-def _pending_files(home: Located) -> list[Path]:
-    """The uses not yet in the journal: the pending file, and one a killed fold left."""
-    names = (USES_FILE, f"{USES_FILE}.folding")
-    return [p for p in (home.state / n for n in names) if p.exists()]
+def _copy_file(path: Path) -> tuple[dict[str, Use], list[str]]:
+    """A copy's counts and the batches folded into it; empty when unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        records = data["records"]
+        out = {}
+        for rel, kinds in records.items():
+            use = Use()
+            for kind, (count, when) in kinds.items():
+                if kind in KINDS:
+                    use = use.plus(kind, int(count), str(when))
+            out[str(rel)] = use
+        return out, [str(b) for b in data.get("folded") or ()]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}, []
+
+
+def _unfolded(home: Located, folded: Iterable[str]) -> list[Path]:
+    """The pending files whose uses no copy's file holds yet."""
+    done = set(folded)
+    folder = home.path / USES_DIR
+    files = [home.state / name for name in LEGACY]
+    if folder.is_dir():
+        files += sorted(folder.glob(f"{FOLDING}*.jsonl"))
+        files.append(folder / PENDING)
+    return [
+        p
+        for p in files
+        if p.is_file() and p.name.removeprefix(FOLDING).removesuffix(".jsonl") not in done
+    ]
+
+
+def _journaled(home: Located) -> Iterator[tuple[str, int, str]]:
+    """(path, count, time) of the ``recall`` lines older versions wrote in the journal.
+
+    The journal holds one line per write; only those lines are parsed (a text search
+    finds them), so a long journal costs a read, not a parse.
+    """
+    try:
+        text = (home.path / _JOURNAL).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return
+    at = text.find(_LEGACY_MARK)
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        try:
+            entry = json.loads(text[start:end])
+            if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
+                for path, count in entry["uses"].items():
+                    yield str(path), int(count), str(entry.get("ts", ""))
+        except (ValueError, TypeError, AttributeError):
+            pass
+        at = text.find(_LEGACY_MARK, end)
+
+
+def tallies(home: Located) -> dict[str, Use]:
+    """Every path's uses: every copy's file, the pending lines, the journal's old lines."""
+    found: dict[str, Use] = {}
+
+    def add(path: str, use: Use) -> None:
+        found[path] = found[path].add(use) if path in found else use
+
+    folded: list[str] = []
+    folder = home.path / USES_DIR
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        counts, batches = _copy_file(path)
+        folded += batches
+        for rel, use in counts.items():
+            add(rel, use)
+    for pending in _unfolded(home, folded):
+        for kind, when, paths in _pending_lines(_read_lines(pending)):
+            for rel in paths:
+                add(rel, Use().plus(kind, 1, when))
+    for rel, count, when in _journaled(home):
+        add(rel, Use().plus(RECALLED, count, when))
+    return found
+
+
+def all_uses(home: Located) -> dict[str, int]:
+    """Recalls and citations of each path (a session start's showing is no use)."""
+    return {p: u.used for p, u in tallies(home).items() if u.used}
 
 
 def last_used(home: Located) -> dict[str, str]:
-    """When each record path was last returned or cited (ISO UTC), journal and pending.
+    """When each path was last recalled or cited (ISO UTC)."""
+    return {p: u.last_used for p, u in tallies(home).items() if u.last_used}
 
-    A journal batch carries the time it was folded into a commit: a use is dated no
-    earlier than it happened, which is the safe side for decay.
-    """
-    seen: dict[str, str] = {}
-    for entry in journal.read(home.path):
-        if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
-            when = str(entry.get("ts", ""))
-            for path in entry["uses"]:
-                seen[path] = max(seen.get(path, ""), when)
-    for pending in _pending_files(home):
-        for line in pending.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                item = json.loads(line)
-                for path in item["paths"]:
-                    seen[path] = max(seen.get(path, ""), str(item["ts"]))
-            except (ValueError, KeyError, TypeError):
-                continue
-    return seen
+
+# -- folding -------------------------------------------------------------------------
+
+
+class Fold(NamedTuple):
+    """A fold staged for a commit: the copy's file to commit, the batch it names, and
+    the pending files to delete once the commit is made."""
+
+    rel: str
+    batch: str
+    taken: tuple[Path, ...]
+
+
+def fold(home: Located, note_path: Callable[[Sequence[str]], None]) -> Fold | None:
+    """Move the pending uses into this copy's file (written, not committed); None when
+    there are none. ``note_path`` is called with the file's path before it is written
+    (the transaction's note, so a killed write puts it back)."""
+    name = copy_name(home)
+    rel = f"{USES_DIR}/{name}.json"
+    path = home.path / rel
+    counts, folded = _copy_file(path)
+    folder = home.path / USES_DIR
+    for done in folded:  # its commit was made and the writer died before deleting it
+        (folder / f"{FOLDING}{done}.jsonl").unlink(missing_ok=True)
+    batch = f"{_now().replace(':', '').replace('-', '')}-{os.urandom(4).hex()}"
+    taking = folder / f"{FOLDING}{batch}.jsonl"
+    if (folder / PENDING).is_file():
+        os.replace(folder / PENDING, taking)
+    for legacy in LEGACY:  # what an older version left in .brain/: it becomes a batch
+        old = home.state / legacy
+        if old.is_file():
+            folder.mkdir(exist_ok=True)
+            with taking.open("a", encoding="utf-8") as fh:
+                fh.write(old.read_text(encoding="utf-8", errors="replace").rstrip("\n") + "\n")
+            old.unlink()
+    taken = _unfolded(home, folded)
+    taken = [p for p in taken if p.parent == folder and p.name != PENDING]
+    if not taken:
+        return None
+    batches = []
+    for pending in taken:
+        batches.append(pending.name.removeprefix(FOLDING).removesuffix(".jsonl"))
+        for kind, when, paths in _pending_lines(_read_lines(pending)):
+            for one in paths:
+                counts[one] = counts.get(one, Use()).plus(kind, 1, when)
+    note_path([rel])
+    _write_copy(path, home, counts, batches)
+    return Fold(rel, batch, tuple(taken))
+
+
+def _write_copy(path: Path, home: Located, counts: dict[str, Use], batches: list[str]) -> None:
+    from brain.home.files import atomic_write
+    from brain.home.journal import machine_name
+
+    lines = []
+    for rel in sorted(counts):
+        use = counts[rel]
+        kinds = {kind: list(use.of(kind)) for kind in KINDS if use.of(kind)[0]}
+        lines.append(f"  {json.dumps(rel, ensure_ascii=False)}: {json.dumps(kinds)}")
+    head = (
+        f'{{"version": {VERSION}, "machine": {json.dumps(machine_name())}, '
+        f'"folded": {json.dumps(batches)}, "records": {{\n'
+    )
+    atomic_write(path, head + ",\n".join(lines) + ("\n" if lines else "") + "}}\n",
+                 tmp_dir=home.state)  # fmt: skip
+
+
+def finish(done: Fold) -> None:
+    """The fold's commit is made: its pending files are counted in the copy's file."""
+    for path in done.taken:
+        path.unlink(missing_ok=True)
+
+
+# -- the journal's recall lines (brain's versions before uses/) ----------------------
 
 
 def uses_from_elsewhere(lines: Iterable[str], here: str) -> dict[str, tuple[int, str]]:
     """Uses in journal lines that other machines wrote: path -> (count, last time).
 
-    A recall on this machine counted its uses in the index at once; the lines of other
-    machines arrive by pull, and only they are news to this machine's index.
+    Older versions journaled a copy's uses as a ``recall`` line; a machine still
+    running one sends them by push.
     """
     found: dict[str, tuple[int, str]] = {}
     for line in lines:
@@ -127,7 +361,8 @@ def uses_from_elsewhere(lines: Iterable[str], here: str) -> dict[str, tuple[int,
 
 def restore_folded(home: Located, lines: Iterable[str]) -> None:
     """Put the uses of ``recall`` journal lines that were never committed back into the
-    pending file, so the next commit journals them (a writer died after folding them)."""
+    pending file, so the next commit counts them (a writer of an older version died
+    after journaling them)."""
     for line in lines:
         try:
             entry = json.loads(line)

@@ -249,23 +249,24 @@ class Index:
 
         def run() -> None:
             with transaction(self._conn) as conn:
-                if noting:
-                    conn.execute(
-                        "INSERT INTO meta(name, value) VALUES (?, ?) "
-                        "ON CONFLICT(name) DO UPDATE SET value = excluded.value",
-                        noting,
-                    )
-                conn.executemany(
-                    "UPDATE docs SET use_count = use_count + ?, last_used = max(last_used, ?) "
-                    "WHERE path = ?",
-                    [(n, iso(when) if when else "", p) for p, (n, when) in found.items()],
+                _add_uses(conn, found, noting)
+
+        self._guard(run)
+
+    def set_uses(
+        self, found: Mapping[str, tuple[int, str]], *, noting: tuple[str, str] | None = None
+    ) -> None:
+        """Replace every path's uses with ``found``: path -> (how many, ISO time of the
+        last); ``noting`` is a (name, value) meta row set in the same transaction."""
+
+        def run() -> None:
+            with transaction(self._conn) as conn:
+                conn.execute(
+                    "UPDATE docs SET use_count = 0, last_used = '' "
+                    "WHERE path IN (SELECT path FROM uses)"
                 )
-                conn.executemany(
-                    "INSERT INTO uses(path, count, last_used) VALUES (?, ?, ?) "
-                    "ON CONFLICT(path) DO UPDATE SET count = count + excluded.count, "
-                    "last_used = max(last_used, excluded.last_used)",
-                    [(p, n, iso(when) if when else "") for p, (n, when) in found.items()],
-                )
+                conn.execute("DELETE FROM uses")
+                _add_uses(conn, found, noting)
 
         self._guard(run)
 
@@ -412,3 +413,27 @@ class Index:
             )
             extra = [ranking.Candidate(*r) for r in self._conn.execute(sql, [*new_ids, *params])]
         return add_similarity(candidates + extra, sims, SEMANTIC_WEIGHT)
+
+
+def _add_uses(
+    conn: sqlite3.Connection,
+    found: Mapping[str, tuple[int, str]],
+    noting: tuple[str, str] | None,
+) -> None:
+    if noting:
+        conn.execute(
+            "INSERT INTO meta(name, value) VALUES (?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+            noting,
+        )
+    values = [(n, iso(when) if when else "", p) for p, (n, when) in found.items()]
+    conn.executemany(
+        "UPDATE docs SET use_count = use_count + ?, last_used = max(last_used, ?) WHERE path = ?",
+        values,
+    )
+    conn.executemany(
+        "INSERT INTO uses(path, count, last_used) VALUES (?, ?, ?) "
+        "ON CONFLICT(path) DO UPDATE SET count = count + excluded.count, "
+        "last_used = max(last_used, excluded.last_used)",
+        [(p, n, when) for n, when, p in values],
+    )

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.home import uses
-from brain.home.git import added_lines, changed_between, dirty_paths, head_sha, tracked_files
-from brain.home.journal import JOURNAL, machine_name
+from brain.home.git import changed_between, dirty_paths, head_sha, tracked_files
+from brain.home.journal import JOURNAL
 from brain.home.lock import HomeLockedError, home_lock
 from brain.home.paths import INDEX_FILE
 from brain.home.records import iso, utcnow
@@ -178,7 +178,7 @@ def record_uses(catalog: Catalog, paths: Sequence[str]) -> None:
     records = [p for p in paths if p.startswith("memories/")]
     if not records:
         return
-    uses.note_uses(catalog, records)
+    uses.note(catalog, uses.CITED, records)
     path = catalog.state / INDEX_FILE
     if path.exists():
         with _index_lock(catalog):
@@ -196,9 +196,8 @@ def _build(catalog: Catalog, index: Index, reason: str | None) -> IndexReport:
     start = time.perf_counter()
     index.clear()
     head, dirty = head_sha(catalog.path), dirty_paths(catalog.path)
-    counts, last = uses.all_uses(catalog), uses.last_used(catalog)
     # Every path's uses, indexed or not: an archived record restored later keeps them.
-    index.add_uses({p: (n, last.get(p, "")) for p, n in counts.items() if n})
+    index.add_uses(_counted(catalog))
     # The same rule as ``_apply``: a file is indexed while it is tracked and on disk.
     texts = {rel: _read(catalog, rel) for rel in tracked_files(catalog.path, *INDEXED_DIRS)}
     docs = [
@@ -279,7 +278,7 @@ def refresh(catalog: Catalog, index: Index, *, check_dirty: bool = True) -> Inde
         if between is None:
             return _build(catalog, index, "the indexed commit is no longer in history")
         changes = between
-        if JOURNAL in changes and indexed:
+        if indexed and any(p == JOURNAL or p.startswith(f"{uses.USES_DIR}/") for p in changes):
             _count_pulled_uses(catalog, index, indexed, head or "HEAD")
     for rel in [*before_dirty, *dirty]:
         changes.setdefault(rel, "M")
@@ -298,17 +297,19 @@ def refresh(catalog: Catalog, index: Index, *, check_dirty: bool = True) -> Inde
 
 
 def _count_pulled_uses(catalog: Catalog, index: Index, indexed: str, head: str) -> None:
-    """Add the uses other machines' recalls journaled since they were last counted.
+    """Count again the uses of every copy of the home, when a pull brought another's.
 
-    Counting and noting the commit counted up to are one SQLite transaction, so a
-    catch-up cut short never counts the same lines twice.
+    The counts are replaced, not added to, in one SQLite transaction with the commit
+    they were counted at, so a catch-up cut short never counts a use twice.
     """
-
-    start = index.get_meta(META_USES_AT) or indexed
-    if start == head:
+    if index.get_meta(META_USES_AT) == head:
         return
-    lines = added_lines(catalog.path, start, head, JOURNAL)
-    index.add_uses(uses.uses_from_elsewhere(lines, machine_name()), noting=(META_USES_AT, head))
+    index.set_uses(_counted(catalog), noting=(META_USES_AT, head))
+
+
+def _counted(catalog: Catalog) -> dict[str, tuple[int, str]]:
+    """Each path's recalls and citations, and the last (:func:`brain.home.uses.tallies`)."""
+    return {p: (u.used, u.last_used) for p, u in uses.tallies(catalog).items() if u.used}
 
 
 # A long-lived process (the MCP server) re-runs the O(files) dirty check at most this

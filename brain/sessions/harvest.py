@@ -133,11 +133,11 @@ def harvest(
         sha = None
         if not dry_run and message is not None:
             cited = [path for run in runs for path in run.cited]
-            if cited:  # journaled by the commit below, as a recall batch
+            if cited:  # counted by the commit below (brain.home.uses)
                 if (built := index()) is not None:
                     built.record_uses(cited)
                 else:
-                    uses.note_uses(home, [p for p in cited if p.startswith("memories/")])
+                    uses.note(home, uses.CITED, [p for p in cited if p.startswith("memories/")])
             sha = _write(tx, runs, plan, message)
     docs_indexed, index_error = (None, None)
     if sha is not None and (built := index()) is not None and built.exists:

@@ -1,0 +1,101 @@
+"""What each record is worth: its uses kept outside the index, summed across machines."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+from brain.api import Brain
+from brain.home.uses import copy_name, tallies
+from tests.helpers import cli, cli_json, git, status
+
+RECORDS = [
+    ("deploy-day", "Deploys go out on Tuesdays after the freeze."),
+    ("deploy-window", "The deploy window is two hours on a Tuesday."),
+    ("pkg-manager", "Use pnpm in the frontend, never npm."),
+]
+
+
+def _home(path: Path) -> Brain:
+    brain, _ = Brain.init(path)
+    for key, text in RECORDS:
+        brain.remember(text, key=key)
+    return brain
+
+
+def _index_counts(home: Path) -> dict[str, int]:
+    with sqlite3.connect(home / ".brain" / "index.sqlite") as conn:
+        return dict(conn.execute("SELECT path, use_count FROM docs WHERE use_count > 0"))
+
+
+def test_uses_not_yet_committed_survive_deleting_the_index(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _home(home)
+    for _ in range(3):
+        cli("--home", str(home), "recall", "deploy window hours")
+    counts = _index_counts(home)
+    assert counts["memories/deploy-window.md"] >= 3
+    before = [hit["key"] for hit in cli_json("--home", str(home), "recall", "deploy")]
+    assert before[0] == "deploy-window"  # the most used first, of two alike
+    counts = _index_counts(home)
+    assert (home / "uses" / "pending.jsonl").is_file()  # no commit was made for them
+    shutil.rmtree(home / ".brain")
+    assert cli("--home", str(home), "index", "--rebuild").exit_code == 0
+    assert _index_counts(home) == counts
+    after = [hit["key"] for hit in cli_json("--home", str(home), "recall", "deploy")]
+    assert after == before
+    # Once a commit folds them in, a rebuild finds them in the committed file.
+    counts = _index_counts(home)
+    Brain.open(home).remember("Tests run on two cores.", key="cores")
+    assert not (home / "uses" / "pending.jsonl").exists()
+    shutil.rmtree(home / ".brain")
+    cli("--home", str(home), "index", "--rebuild")
+    assert _index_counts(home) == counts
+
+
+def test_two_machines_syncing_sum_their_counts_without_a_conflict(tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", "-b", "main", str(remote)], check=True)
+    laptop, desk = tmp_path / "laptop", tmp_path / "desk"
+    _home(laptop)
+    cli("--home", str(laptop), "remote", "add", str(remote))
+    assert cli("--home", str(laptop), "push").exit_code == 0
+    assert cli("clone", str(remote), "--home", str(desk)).exit_code == 0
+    for _ in range(3):
+        cli("--home", str(laptop), "recall", "pnpm frontend")
+    for _ in range(2):
+        cli("--home", str(desk), "recall", "pnpm frontend")
+    Brain.open(laptop).remember("Laptop fact.", key="laptop-fact")
+    Brain.open(desk).remember("Desk fact.", key="desk-fact")
+    assert cli("--home", str(laptop), "push").exit_code == 0
+    synced = cli("--home", str(desk), "sync")
+    assert synced.exit_code == 0, synced.stderr
+    assert "conflict" not in synced.stdout + synced.stderr
+    assert cli("--home", str(laptop), "pull").exit_code == 0
+    names = {f"{copy_name(Brain.open(h))}.json" for h in (laptop, desk)}
+    assert len(names) == 2  # each copy writes its own file
+    for home in (laptop, desk):
+        assert {p.name for p in (home / "uses").glob("*.json")} == names
+        assert tallies(Brain.open(home))["memories/pkg-manager.md"].recalled == 5
+        cli("--home", str(home), "index")
+        assert _index_counts(home)["memories/pkg-manager.md"] == 5
+        assert status(home) == ""
+    shutil.rmtree(desk / ".brain")
+    cli("--home", str(desk), "index", "--rebuild")
+    assert _index_counts(desk)["memories/pkg-manager.md"] == 5
+
+
+def test_the_copy_file_is_one_record_a_line(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    brain = _home(home)
+    cli("--home", str(home), "recall", "pnpm frontend")
+    brain.remember("Another.", key="another")
+    text = (home / "uses" / f"{copy_name(brain)}.json").read_text()
+    data = json.loads(text)
+    assert data["version"] == 1 and len(data["folded"]) == 1
+    line = next(x for x in text.splitlines() if "pkg-manager" in x)
+    assert line.startswith('  "memories/pkg-manager.md": {"recalled": [1, "')
+    assert git(home, "check-ignore", "uses/pending.jsonl").strip() == "uses/pending.jsonl"
