@@ -109,6 +109,8 @@ LOCAL_YAML = """\
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
 
+    from brain.home.yamllimits import YamlLimitError
+
 
 def _yaml() -> YAML:
     from ruamel.yaml import YAML  # imported here: commands that never read config skip it
@@ -227,22 +229,55 @@ def read_file(home: Path, name: str = CONFIG) -> dict[str, Any]:
             return dict(cached["data"])
     except (OSError, ValueError):
         pass
-    data = _parse(path)
+    data = _parse(path, stat.st_size)
     # A cache that cannot be written only costs the next command a parse.
     with contextlib.suppress(OSError, TypeError):
         atomic_write(cache, json.dumps({"stamp": stamp, "data": data}))
     return data
 
 
-def _parse(path: Path) -> dict[str, Any]:
+def _load(text: str, path: Path) -> Any:
+    """The YAML in ``text`` (the file ``path``), round-trip, within the limits of
+    :mod:`brain.home.yamllimits`: no aliases, bounded size and depth."""
     from ruamel.yaml.error import YAMLError
 
+    from brain.home import yamllimits
+
+    yaml = _yaml()
     try:
-        data = _yaml().load(read_text(path))
+        yamllimits.check_size(len(text.encode("utf-8")), yamllimits.MAX_SETTINGS_BYTES)
+        yamllimits.check(text, aliases=False, fallback=lambda: yaml.scan(text))
+        return yaml.load(text)
+    except yamllimits.YamlLimitError as exc:
+        raise _refused(path, exc) from None
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark else str(path)
         raise ConfigError(f"{where}: invalid YAML", hint="fix the file by hand") from exc
+
+
+def _refused(path: Path, exc: YamlLimitError) -> ConfigError:
+    """The one-line error for a settings file over a limit: where, what, what to do."""
+    where = f"{path}:{exc.line}" if exc.line else str(path)
+    earlier = (
+        f" (its earlier text: git -C {path.parent} log -p -- {path.name})"
+        if path.name == CONFIG
+        else ""
+    )
+    return ConfigError(
+        f"{where}: refused, {exc.problem}",
+        hint=f"write each setting there as one plain value, key: value{earlier}",
+    )
+
+
+def _parse(path: Path, size: int) -> dict[str, Any]:
+    from brain.home import yamllimits
+
+    try:  # a file far too long is refused before it is read
+        yamllimits.check_size(size, yamllimits.MAX_SETTINGS_BYTES)
+    except yamllimits.YamlLimitError as exc:
+        raise _refused(path, exc) from None
+    data = _load(read_text(path), path)
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -421,7 +456,7 @@ def set_value(home: Path, name: str, raw: str) -> Any:
     path = home / file_of(name)
     yaml = _yaml()
     text = read_text(path) if path.exists() else ""
-    data = yaml.load(text) if text else None
+    data = _load(text, path) if text else None
     out = io.StringIO()
     if data is None:  # no settings yet (perhaps only comments): keep the text, add one
         out.write(text if not text or text.endswith("\n") else text + "\n")

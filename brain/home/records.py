@@ -188,14 +188,19 @@ def _plain(value: Any) -> Any:
 
 
 def _frontmatter(text: str, path: Path) -> tuple[dict[str, Any], str]:
-    """python-frontmatter's reading of ``text``, its YAML errors told with the line."""
-    import frontmatter
+    """python-frontmatter's reading of ``text``, within the limits of
+    :mod:`brain.home.yamllimits`, its YAML errors told with the line."""
     import yaml
+
+    from brain.home import yamllimits
 
     try:
         # parse, not loads: loads builds Post(content, handler, **metadata), which fails
         # on a record whose frontmatter has a ``content`` or ``handler`` key.
-        return frontmatter.parse(text)
+        return yamllimits.parse_frontmatter(text)
+    except yamllimits.YamlLimitError as exc:
+        # The frontmatter's text starts on the opening '---' line: its lines are the file's.
+        raise RecordFormatError(path, f"frontmatter refused, {exc.problem}", exc.line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         # The frontmatter starts after the opening '---' line.

@@ -79,11 +79,11 @@ def _read(path: Path) -> MemoryFile:
 
     raw = path.read_bytes()
     text = raw.decode("utf-8", errors="replace")
-    import frontmatter  # here: status and harvest with no memory files skip it
+    from brain.home import yamllimits  # here: status and harvest with no memory files skip it
 
     try:
-        # parse, not loads: loads fails on a ``content`` or ``handler`` key.
-        meta, body = frontmatter.parse(text)
+        # Within limits (an alias bomb or deep nesting is a bad header like any other).
+        meta, body = yamllimits.parse_frontmatter(text)
     except Exception:  # a bad YAML header must not hide the memory itself
         meta, body = {}, text
     nested = meta.get("metadata")
