@@ -270,7 +270,7 @@ def test_a_heads_cache_of_an_older_shape_is_read_again(brain: Brain) -> None:
         entry[1] = entry[1][:4]  # as a cache written before heads carried tags
     heads.write_text(json.dumps(cached))
     assert [key for key, _ in index_entries(brain)] == ["fact-001", "fact-000"]
-    assert all(len(e[1]) == 6 for e in json.loads(heads.read_text())["files"].values())
+    assert all(len(e[1]) == 7 for e in json.loads(heads.read_text())["files"].values())
 
 
 @pytest.mark.parametrize(

@@ -99,3 +99,54 @@ def test_the_copy_file_is_one_record_a_line(tmp_path: Path) -> None:
     line = next(x for x in text.splitlines() if "pkg-manager" in x)
     assert line.startswith('  "memories/pkg-manager.md": {"recalled": [1, "')
     assert git(home, "check-ignore", "uses/pending.jsonl").strip() == "uses/pending.jsonl"
+
+
+def _index_keys(home: Path) -> list[str]:
+    text = cli_json("--home", str(home), "context")["text"]
+    block = text.split("## Records\n", 1)[1].split("\n## ", 1)[0]
+    return [line[2:].split(":", 1)[0] for line in block.splitlines() if line.startswith("- ")]
+
+
+def test_session_start_ranks_records_by_use_then_recurrence_not_confidence(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    brain, _ = Brain.init(home)
+    lines = [
+        {"key": "learned-thrice", "type": "fact", "body": "Builds run on two cores.",
+         "sessions": ["s-1", "s-2", "s-3"], "confidence": 0.3,
+         "updated": "2026-01-01T00:00:00Z", "created": "2026-01-01T00:00:00Z"},
+        {"key": "used-often", "type": "fact", "body": "Staging lives at staging.example.",
+         "confidence": 0.2, "updated": "2025-06-01T00:00:00Z", "created": "2025-06-01T00:00:00Z"},
+        {"key": "sure-and-new", "type": "fact", "body": "Logs rotate weekly.",
+         "confidence": 1.0},
+    ]  # fmt: skip
+    brain.import_(json.dumps(line) for line in lines)
+    assert _index_keys(home) == ["learned-thrice", "sure-and-new", "used-often"]
+    for _ in range(2):
+        cli("--home", str(home), "recall", "staging example")
+    assert _index_keys(home) == ["used-often", "learned-thrice", "sure-and-new"]
+    shutil.rmtree(home / ".brain")  # the order does not live in the index
+    assert _index_keys(home) == ["used-often", "learned-thrice", "sure-and-new"]
+
+
+def test_session_start_counts_the_records_it_showed_without_a_commit(tmp_path: Path) -> None:
+    from tests.helpers import commit_count, run_brain
+
+    home = tmp_path / "home"
+    _home(home)
+    commits = commit_count(home)
+    payload = json.dumps({"cwd": str(tmp_path), "session_id": "s"})
+    env = {**__import__("os").environ, "BRAIN_HOME": str(home)}
+    for _ in range(2):
+        done = run_brain("hook", "session-start", input=payload, env=env, timeout=30)
+        assert done.returncode == 0 and "pkg-manager" in done.stdout
+    assert commit_count(home) == commits
+    counts = tallies(Brain.open(home))
+    assert {p: u.shown for p, u in counts.items()} == {
+        f"memories/{key}.md": 2 for key, _ in RECORDS
+    }
+    assert all(u.used == 0 for u in counts.values())  # shown is no use
+    # doctor's dry run of the hook counts nothing
+    run_brain("hook", "session-start", input=payload, env={**env, "BRAIN_HOOK_CHECK": "1"})
+    assert tallies(Brain.open(home))["memories/pkg-manager.md"].shown == 2

@@ -56,3 +56,22 @@ def index_entries(home: Readable) -> list[tuple[str, str]]:
     """
     heads = sorted(home.heads(), key=lambda h: (h.updated, h.id), reverse=True)
     return [(h.key, h.description) for h in heads]
+
+
+def ranked_entries(home: Readable) -> list[tuple[str, str]]:
+    """(key, description) of every live record, most used first (recalls and citations),
+    then learned in most sessions, then newest: what an agent is shown at session start.
+
+    A record's own confidence, a model's guess, plays no part.
+    """
+    from brain.home.uses import tallies
+
+    counts = tallies(home)
+    newest = sorted(home.heads(), key=lambda h: (h.updated, h.id), reverse=True)
+
+    def used(key: str) -> int:
+        use = counts.get(f"memories/{key}.md")
+        return use.used if use is not None else 0
+
+    heads = sorted(newest, key=lambda h: (-used(h.key), -h.sessions))  # stable: newest next
+    return [(h.key, h.description) for h in heads]

@@ -5,9 +5,10 @@ error (no home, a broken brain.yaml, a locked or corrupt home, a bad payload) is
 written to ``.brain/logs/hooks.log`` (stderr when there is no home), the exit status
 stays 0, and session start still answers valid JSON, with an empty context.
 
-Session start takes no lock and does not touch the search index: it reads files
-only, so a writer holding the home's lock or a garbled ``index.sqlite`` cannot delay
-it. Session end starts a detached background job and returns at once; the job runs
+Session start takes no lock and does not touch the search index: it reads files and
+appends one line naming the records it showed (``uses/pending.jsonl``, no commit), so
+a writer holding the home's lock or a garbled ``index.sqlite`` cannot delay it.
+Session end starts a detached background job and returns at once; the job runs
 ``brain harvest --path <transcript>``, ``brain extract`` of that session, and
 ``brain consolidate`` when enough raw memories have accumulated.
 """
@@ -174,9 +175,9 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         project = Path(cwd) if isinstance(cwd, str) and cwd else None
         # A reader, not the porcelain: the context only reads files, and the write
         # machinery would cost the start-up of every agent session.
-        ctx = context(
-            Reader.open(home), project=project, budget=CONTEXT_BUDGET.get(tool), tool=tool
-        )
+        reader = Reader.open(home)
+        ctx = context(reader, project=project, budget=CONTEXT_BUDGET.get(tool), tool=tool)
+        note_shown(reader, ctx)
         note_run(home, tool, "session-start")
         return HookAnswer(answer_json(tool, ctx), ctx)
     except Exception as exc:  # fail open: whatever broke, the agent still starts
@@ -188,6 +189,16 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         note_run(home, tool, "session-start", reason)
         ctx = empty_context(f"brain memory unavailable: {reason}")
         return HookAnswer(answer_json(tool, ctx), ctx, reason)
+
+
+def note_shown(home: Reader, ctx: Context) -> None:
+    """Count the records the context showed (a line appended, no commit; see
+    :mod:`brain.home.uses`); best effort, and nothing in doctor's dry run."""
+    if ctx.keys and not checking():
+        from brain.home import uses
+
+        with contextlib.suppress(OSError):
+            uses.note(home, uses.SHOWN, [f"memories/{key}.md" for key in ctx.keys])
 
 
 def _expected(exc: Exception) -> bool:

@@ -164,6 +164,8 @@ class Head(NamedTuple):
     tags: tuple[str, ...]
     # What the record rests on: (checkout, commit, *paths), or () (see brain.home.anchors).
     anchor: tuple[str, ...] = ()
+    # In how many sessions it was learned (its ``sessions`` list; one without it).
+    sessions: int = 1
 
 
 def _head(entry: dict[str, Any]) -> list[Any] | None:
@@ -176,14 +178,21 @@ def _head(entry: dict[str, Any]) -> list[Any] | None:
     extra = record.get("extra")
     anchor = from_extra(extra) if isinstance(extra, dict) else None
     rests = [anchor.checkout, anchor.commit, *anchor.paths] if anchor is not None else []
-    return [*fields, [str(t) for t in record.get("tags") or ()], rests]
+    sessions = _sessions(extra if isinstance(extra, dict) else {})
+    return [*fields, [str(t) for t in record.get("tags") or ()], rests, sessions]
 
 
-_SHAPE = 6  # the fields of a cached head; an older cache's heads are shorter
+def _sessions(extra: dict[str, Any]) -> int:
+    """In how many sessions a record was learned: its ``sessions`` list, else one."""
+    found = extra.get("sessions")
+    return max(1, len(found)) if isinstance(found, list) else 1
+
+
+_SHAPE = 7  # the fields of a cached head; an older cache's heads are shorter
 
 
 def _current(head: Any) -> bool:
-    """A cached head of today's shape (an older cache lacks the anchor, or is a problem)."""
+    """A cached head of today's shape (an older cache lacks the sessions, or is a problem)."""
     return head is None or (isinstance(head, list) and len(head) == _SHAPE)
 
 
@@ -203,7 +212,8 @@ def cached_heads(home: Located, folder: str) -> list[Head]:
             if isinstance(r, Record):
                 anchor = from_extra(r.extra)
                 rests = (anchor.checkout, anchor.commit, *anchor.paths) if anchor else ()
-                heads.append(Head(r.key, r.description, r.updated, r.id, r.tags, rests))
+                sessions = _sessions(r.extra)
+                heads.append(Head(r.key, r.description, r.updated, r.id, r.tags, rests, sessions))
         return heads
     path = home.state / "cache" / f"heads-{folder}.json"
     listing = _listing(home, folder)
@@ -218,12 +228,13 @@ def cached_heads(home: Located, folder: str) -> list[Head]:
         _save(path, table)
         heads = [head for _, head in table.values()]
     return [
-        Head(h[0], h[1], h[2], h[3], tuple(h[4]), tuple(h[5]))
+        Head(h[0], h[1], h[2], h[3], tuple(h[4]), tuple(h[5]), int(h[6]))
         for h in heads
         if isinstance(h, list)
         and len(h) == _SHAPE
         and isinstance(h[4], list)
         and isinstance(h[5], list)
+        and isinstance(h[6], int)
     ]
 
 
