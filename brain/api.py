@@ -193,11 +193,11 @@ class Brain(Home):
 
         return text_to_edit(self, key)
 
-    def edit(self, key: str, text: str) -> EditResult:
+    def edit(self, key: str, text: str, *, where: Path | str | None = None) -> EditResult:
         """Check the edited text of a record and commit it; see :mod:`brain.home.edit`."""
         from brain.home.edit import save_edit
 
-        return save_edit(self, key, text)
+        return save_edit(self, key, text, where)
 
     def discard_edit(self, key: str) -> EditResult:
         """Put back the last committed version of a record edited by hand."""

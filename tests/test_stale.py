@@ -235,3 +235,29 @@ def test_a_held_record_is_kept_or_archived_by_review(
     assert "README.md" in archived["record"]["archive_reason"]
     assert cli_json("stale")["records"] == []
     assert cli("review").output == "nothing held for review\n"
+
+
+def test_an_edit_in_the_checkout_moves_the_record_to_its_head(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    from brain.api import Brain
+
+    head = change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    brain = Brain.open(home)
+    text = brain.edit_text("pay-web").replace("capped at six", "capped at eight")
+    assert brain.edit("pay-web", text, where=web).commit is not None
+    assert cli_json("show", "pay-web")["record"]["commit"] == head
+    assert cli_json("stale")["records"] == []
+
+
+def test_an_edit_that_names_the_commit_itself_keeps_it(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    from brain.api import Brain
+
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    brain = Brain.open(home)
+    text = brain.edit_text("pay-web").replace(learned_at_a, learned_at_a[:12])
+    brain.edit("pay-web", text, where=web)
+    assert cli_json("show", "pay-web")["record"]["commit"] == learned_at_a[:12]
+    assert len(cli_json("stale")["records"]) == 1

@@ -189,7 +189,7 @@ def edit(state: State, key: str, discard: bool, as_json: bool) -> None:
         edited = click.edit(text, extension=".md", require_save=False)
         text = text if edited is None else edited
         try:
-            result = brain.edit(key, text)
+            result = brain.edit(key, text, where=Path.cwd())
             break
         except RecordFormatError as exc:
             if as_json or not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -89,8 +89,13 @@ def check_edit(path: Path, text: str, before: Record | None) -> Record:
     return record
 
 
-def save_edit(home: Home, key: str, text: str) -> EditResult:
+def save_edit(home: Home, key: str, text: str, where: str | Path | None = None) -> EditResult:
     """Write the edited ``text`` of record ``key`` as one commit ``edit: KEY``.
+
+    Edited in ``where``, a folder of the checkout the record rests on (or of its
+    project), the record rests on the commit checked out there from now on, and on the
+    files of it its text names (:mod:`brain.home.anchors`), unless the edit itself
+    changed what it rests on.
 
     Raises:
         RecordFormatError: the text is not a record (its file on disk is left as it was).
@@ -101,11 +106,28 @@ def save_edit(home: Home, key: str, text: str) -> EditResult:
     record = check_edit(path, text, before)
     if before is not None and _same(record, before) and not home.repo.hand_edited([rel]):
         return EditResult((), (rel,), None, "nothing changed")
+    record = _rests_here(record, before, where)
     with home.transaction() as tx:
         tx.take_over(rel)
         atomic_write(path, _render(record), tmp_dir=home.state)
         sha = tx.commit([rel, *home.views_again()], f"edit: {key}", "edit", key=key)
     return EditResult((key,), (rel,), sha, f"edited {key}")
+
+
+def _rests_here(record: Record, before: Record | None, where: str | Path | None) -> Record:
+    from brain.home.anchors import anchor_here, from_extra, with_anchor
+
+    if where is None:
+        return record
+    current = from_extra(record.extra)
+    if before is not None and current != from_extra(before.extra):
+        return record  # the person wrote what it rests on
+    fresh = anchor_here(where, record.body, record.tags, current.paths if current else ())
+    if fresh is None or (
+        current is not None and current.checkout.lower() != fresh.checkout.lower()
+    ):
+        return record
+    return record.evolve(extra=with_anchor(record.extra, fresh))
 
 
 def discard_edit(home: Home, key: str) -> EditResult:
@@ -181,7 +203,8 @@ def _at_head(home: Home, rel: str, path: Path) -> Record | None:
 
 
 def _same(record: Record, before: Record) -> bool:
-    return record.evolve(updated=before.updated) == before
+    # A record's equality leaves out its extra fields; an edit of one is a change.
+    return record.evolve(updated=before.updated) == before and record.extra == before.extra
 
 
 def _render(record: Record) -> str:

@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
+from brain.home.anchors import from_extra, with_anchor
 from brain.home.keys import InvalidKeyError, validate_key
 from brain.home.records import Record, new_id
 from brain.home.scope import projects_of, scoped_key
@@ -30,6 +31,7 @@ from brain.models.schema import Candidate, ExistingRecord, Operation
 from brain.pipeline import runs, views
 from brain.pipeline.bounds import tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
+from brain.pipeline.grounds import anchor_of_raws
 from brain.pipeline.related import existing_of, related_records
 from brain.pipeline.runs import RAW, RawMemory, note_error, pending_raw, read_raw
 from brain.pipeline.strength import Strength, batches, ranked, rollouts, strengths
@@ -388,6 +390,7 @@ def _apply(run: _Run, op: Operation) -> None:
             op = replace(op, key=scoped_key(op.key, mine[0]))
             current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
         record = views.record_from_operation(op, current, sessions, run.now)
+        record = _grounded(run, record, (op.key, *op.merged_keys))
         absorbed = []
         for other in op.merged_keys:
             old = views.load_quietly(run.home.record_path(other)) if other != op.key else None
@@ -401,12 +404,27 @@ def _apply(run: _Run, op: Operation) -> None:
         run.retire.pop(op.key, None)  # a later write wins over an earlier archive
         action = "added" if current is None else ("merged" if op.op == "merge" else "superseded")
         _note(run, Change(action, op.key, record.description, op.reason, sessions))
+    elif op.op == "none" and op.key not in run.writes:
+        # A session restated a record: it holds at that session's commit.
+        current = views.load_quietly(run.home.record_path(op.key))
+        moved = _grounded(run, current, (op.key,)) if current is not None else None
+        if current is not None and moved is not None and moved.extra != current.extra:
+            run.writes[op.key] = moved
     elif op.op == "archive":
         old = views.load_quietly(run.home.record_path(op.key))
         if old is not None and op.key not in run.retire:
             run.writes.pop(op.key, None)
             run.retire[op.key] = (old, op.reason)
             _note(run, Change("archived", op.key, old.description, op.reason))
+
+
+def _grounded(run: _Run, record: Record, keys: Sequence[str]) -> Record:
+    """``record`` resting on what the raw memories of ``keys`` rest on (its checkout's
+    commit and files; :func:`brain.pipeline.grounds.anchor_of_raws`)."""
+    wanted = set(keys)
+    current = from_extra(record.extra)
+    anchor = anchor_of_raws([m for m in run.raw if m.key in wanted], current)
+    return record if anchor == current else record.evolve(extra=with_anchor(record.extra, anchor))
 
 
 def _note(run: _Run, change: Change) -> None:

@@ -27,6 +27,7 @@ from brain.models.registry import get_model
 from brain.models.schema import Candidate
 from brain.pipeline import runs, views
 from brain.pipeline.extract_calls import Done, call_all, note_stop, task_for
+from brain.pipeline.grounds import anchors_for
 from brain.pipeline.pending import (
     SUMMARIES,
     UNSAFE,
@@ -40,6 +41,7 @@ from brain.sessions.harvest import load_transcript
 from brain.sessions.text import typed_turns
 
 if TYPE_CHECKING:
+    from brain.home.anchors import Anchor
     from brain.home.home import Home
     from brain.progress import Progress
     from brain.sessions.watermarks import SessionRef
@@ -245,7 +247,9 @@ def _write_run(
         entries, touched = [], []
         for d in good:
             assert d.extraction is not None and d.transcript is not None
-            raws = [_raw(c, d.ref, run_id, now) for c in d.extraction.memories]
+            memories = d.extraction.memories
+            anchors = anchors_for(d.ref, d.transcript, memories)
+            raws = [_raw(c, d.ref, run_id, now, a) for c, a in zip(memories, anchors, strict=True)]
             entries += raws
             rel = summary_rel(d.ref)
             tx.note([rel, runs.RAW])  # put back by the next command if this one dies
@@ -277,7 +281,9 @@ def _write_run(
     return outcomes, message, sha
 
 
-def _raw(memory: Candidate, ref: SessionRef, run_id: str, now: datetime) -> RawMemory:
+def _raw(
+    memory: Candidate, ref: SessionRef, run_id: str, now: datetime, anchor: Anchor | None
+) -> RawMemory:
     # A memory belongs to the project its session ran in, whatever tags the model gave:
     # one project's rule can never be written under another's name, nor as everyone's.
     project = redact(project_name(ref.project) or "") or None
@@ -293,6 +299,9 @@ def _raw(memory: Candidate, ref: SessionRef, run_id: str, now: datetime) -> RawM
         evidence=memory.evidence,
         date=iso(now),
         run=run_id,
+        checkout=anchor.checkout if anchor is not None else "",
+        commit=anchor.commit if anchor is not None else "",
+        paths=anchor.paths if anchor is not None else (),
     )
 
 

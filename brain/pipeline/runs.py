@@ -79,6 +79,10 @@ class RawMemory:
     evidence: tuple[tuple[int, int], ...] = ()
     date: str = ""
     run: str = ""
+    # What it rests on (brain.home.anchors): the checkout, its commit, files of it.
+    checkout: str = ""
+    commit: str = ""
+    paths: tuple[str, ...] = ()
 
 
 def _one_line(text: str) -> str:
@@ -100,6 +104,9 @@ def render_raw(memory: RawMemory) -> str:
         ("date", memory.date),
         ("run", memory.run),
     ]
+    if memory.checkout and memory.commit:  # a session in no checkout rests on nothing
+        fields += [("checkout", memory.checkout), ("commit", memory.commit)]
+        fields += [("paths", ", ".join(memory.paths))] if memory.paths else []
     head = "\n".join(f"- {name}: {_one_line(value)}" for name, value in fields)
     body = "\n".join(f"> {line}".rstrip() for line in memory.body.strip().splitlines())
     return f"### {memory.key}\n\n{head}\n\n{body}\n\n"
@@ -138,6 +145,9 @@ def _entry(key: str, meta: dict[str, str], body: list[str]) -> RawMemory:
         evidence=tuple((int(a), int(b)) for a, b in spans),
         date=meta.get("date", ""),
         run=meta.get("run", ""),
+        checkout=meta.get("checkout", ""),
+        commit=meta.get("commit", ""),
+        paths=tuple(p.strip() for p in meta.get("paths", "").split(",") if p.strip()),
     )
 
 
