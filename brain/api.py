@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from brain.home.config import Config
     from brain.home.edit import EditResult
     from brain.home.exchange import ImportResult
+    from brain.home.purge import PurgeResult
     from brain.home.remote import SyncResult
     from brain.home.repo import Commit
     from brain.home.results import ConfigValue
@@ -247,6 +248,36 @@ class Brain(Home):
 
         return remote.remote_show(self)
 
+    def purge(
+        self,
+        *,
+        text: str | None = None,
+        key: str | None = None,
+        dry_run: bool = False,
+        remote: str = "origin",
+    ) -> PurgeResult:
+        """Rewrite the history without ``text`` (or record ``key``), push it with a lease,
+        and rebuild the index and caches; see :mod:`brain.home.purge`."""
+        from brain.home.purge import purge
+
+        result = purge(self, text=text, key=key, dry_run=dry_run, remote=remote)
+        if not result.dry_run:
+            self._after_rewrite()
+        return result
+
+    def _after_rewrite(self) -> None:
+        """The history was rewritten: what was derived from the old one goes (the index,
+        the indexes of past revisions, the caches), and the index is built again."""
+        import shutil
+
+        self.close()
+        self.__dict__.pop("catalog", None)
+        for name in (INDEX_FILE, f"{INDEX_FILE}-wal", f"{INDEX_FILE}-shm"):
+            (self.state / name).unlink(missing_ok=True)
+        for folder in ("as-of", "cache"):
+            shutil.rmtree(self.state / folder, ignore_errors=True)
+        self.index(rebuild=True)
+
     def push(self, name: str = "origin") -> SyncResult:
         """Push the memory's history to a remote."""
         from brain.home import remote
@@ -257,13 +288,19 @@ class Brain(Home):
         """Fetch and merge a remote's history; generated views are rendered again."""
         from brain.home import remote
 
-        return remote.pull(self, name)
+        result = remote.pull(self, name)
+        if result.rewritten:
+            self._after_rewrite()
+        return result
 
     def sync(self, name: str = "origin") -> SyncResult:
         """Pull, settle conflicts by the records' own history, then push."""
         from brain.home import remote
 
-        return remote.sync(self, name)
+        result = remote.sync(self, name)
+        if result.rewritten:
+            self._after_rewrite()
+        return result
 
     # -- sessions --------------------------------------------------------------------
 

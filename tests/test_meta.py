@@ -25,6 +25,7 @@ GIT_COMMANDS = (
     "brain/home/repo.py",
     "brain/home/packing.py",
     "brain/home/checkouts.py",
+    "brain/home/rewrite_repo.py",
 )
 
 # Each outside library is imported by one module (or package) only.
@@ -34,6 +35,7 @@ OWNERS = {
     "pydantic": ("brain/models/schema.py",),
     "click": ("brain/cli/",),
     "tiktoken": ("brain/models/tokens.py",),
+    "git_filter_repo": ("brain/home/rewrite.py",),
 }
 
 

@@ -42,6 +42,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "clone": "Set up this machine from an existing home's remote, and build its search index.",
         "config": "Read and change settings: brain.yaml, and this machine's own local.yaml.",
         "init": "Create a new memory home: a git repository with its first commit.",
+        "purge": "Rewrite the history without a leaked TEXT or record KEY; --dry-run first.",
         "pull": "Merge what other machines pushed; conflicts settle by brain's rules.",
         "push": "Back up the memory's history to its remote.",
         "remote": "Manage the remote the home is backed up to.",

@@ -1,4 +1,4 @@
-"""Commands on the home itself: init, config, remote, push, pull, sync, clone."""
+"""Commands on the home itself: init, config, remote, push, pull, sync, clone, purge."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from brain.errors import BrainError
 from brain.home.paths import resolve_home
 
 if TYPE_CHECKING:
+    from brain.home.purge import PurgeResult
     from brain.home.remote import SyncResult
 
 
@@ -199,3 +200,80 @@ def clone(state: State, url: str, home_dir: str | None, as_json: bool) -> None:
     except BrainError as exc:  # the index is derived: the clone stands, a read builds it
         warn(f"search index not built yet ({exc}); the first recall builds it")
     emit(result, as_json, lambda r: r.message)
+
+
+@main.command()
+@click.argument("text", required=False)
+@click.option("--key", help="Purge the record KEY (its file, live or archived) instead of a text.")
+@click.option("--dry-run", is_flag=True, help="List the commits and files it would rewrite.")
+@click.option("--yes", is_flag=True, help="Rewrite without asking (needed off a terminal).")
+@click.option("--remote", "name", default="origin", show_default=True)
+@json_option
+@pass_state
+def purge(
+    state: State,
+    text: str | None,
+    key: str | None,
+    dry_run: bool,
+    yes: bool,
+    name: str,
+    as_json: bool,
+) -> None:
+    """Rewrite the history without a leaked TEXT or record KEY; --dry-run first.
+
+    TEXT ('-' asks for it unechoed, or reads it from a pipe) becomes [purged] in every
+    file, file name and message of every commit; --key KEY takes that record's file out
+    of every commit.
+    The rewrite is pushed with a lease, and other machines take it at their next
+    'brain sync'. The only history rewrite brain does. Change the secret where it is
+    used as well.
+    """
+    import sys
+
+    if text == "-" and sys.stdin.isatty():  # asked without echo, kept out of shell history
+        text = click.prompt("text to purge", hide_input=True, err=True)
+    elif text == "-":
+        text = sys.stdin.readline().rstrip("\r\n")
+    brain = state.brain()
+    if not dry_run and not yes:
+        if as_json or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise click.UsageError(
+                "purge rewrites the memory's history: see what it would change with "
+                "--dry-run, then run it with --yes"
+            )
+        click.echo(_receipt(brain.purge(text=text, key=key, dry_run=True, remote=name)))
+        if not click.confirm("Rewrite the history?", default=False):
+            click.echo("nothing was changed")
+            return
+    result = brain.purge(text=text, key=key, dry_run=dry_run, remote=name)
+    emit(result, as_json, _receipt)
+
+
+def _receipt(result: PurgeResult) -> str:
+    what = "the text" if result.kind == "text" else "the record"
+    plural = "s" if result.total != 1 else ""
+    head = (
+        f"dry run: purging {what} would rewrite {result.rewritten} of {result.total} commit{plural}"
+        if result.dry_run
+        else f"purge {result.id}: rewrote {result.rewritten} of {result.total} commit{plural}"
+    )
+    if result.dropped:
+        head += f" ({result.dropped} left empty and removed)"
+    lines = [*result.merged, head, "commits where it was:"]
+    for t in result.touched:
+        found = ", ".join(w.replace(":", " ", 1) for w in t.what)
+        lines.append(f"  {t.commit[:10]} {t.date[:10]} {t.subject}  [{found}]")
+    if result.files:
+        lines.append(f"files written over: {', '.join(result.files)}")
+    if result.dry_run:
+        lines.append("nothing was changed; run again with --yes to purge")
+        return "\n".join(lines)
+    where = f"pushed to {result.remote} with a lease" if result.remote else "no remote to push to"
+    lines += [
+        f"receipt: {result.receipt} ({where})",
+        "old history pruned from this machine; search index rebuilt",
+        "other machines take the rewrite at their next 'brain sync'",
+    ]
+    lines += [f"still holding the old history: {ref}" for ref in result.still_held]
+    lines.append("change the secret where it is used: the history held it until now")
+    return "\n".join(lines)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from brain.errors import BrainError
 from brain.home import merge, pending
@@ -37,6 +37,16 @@ class SyncResult:
     resolved: tuple[str, ...] = ()
     # Hand edits of records found before merging: committed, or why one was not.
     hand_edits: tuple[str, ...] = ()
+    # The remote's history was rewritten by a purge, and this home took the rewrite.
+    rewritten: bool = False
+
+
+class Pulled(NamedTuple):
+    """What one fetch and merge did: the conflicts settled, and whether the home took
+    a purge's rewrite instead of merging."""
+
+    resolved: list[str]
+    rewritten: bool
 
 
 class RemoteError(BrainError):
@@ -120,16 +130,20 @@ def _default_branch(home: Home, remote: str) -> None:
 def pull(home: Home, name: str = "origin") -> SyncResult:
     """Fetch and merge the remote's history, settling conflicts by brain's rules."""
     remote = _remote(home, name)
-    edits = _take_hand_edits(home)
+    edits = take_hand_edits(home)
     with home.transaction():
         before = home.repo.head()
-        resolved = _pull(home, remote)
+        pulled = _pull(home, remote)
         after = home.repo.head()
     message = "already up to date" if after == before else f"merged {remote}/{BRANCH}"
-    return SyncResult("pull", remote, after, message, tuple(resolved), edits)
+    if pulled.rewritten:
+        message = f"took the purged history of {remote}/{BRANCH}"
+    return SyncResult(
+        "pull", remote, after, message, tuple(pulled.resolved), edits, pulled.rewritten
+    )
 
 
-def _take_hand_edits(home: Home) -> tuple[str, ...]:
+def take_hand_edits(home: Home) -> tuple[str, ...]:
     """Commit the person's hand edits of records before a merge could trip on them."""
     from brain.home.edit import commit_hand_edits
 
@@ -141,12 +155,17 @@ def _take_hand_edits(home: Home) -> tuple[str, ...]:
 def sync(home: Home, name: str = "origin") -> SyncResult:
     """Pull (merging and settling), then push: one command, safe from a hook or cron."""
     remote = _remote(home, name)
-    edits = _take_hand_edits(home)
+    edits = take_hand_edits(home)
     resolved: list[str] = []
+    rewritten = False
+    settled = 0
     with home.transaction():
         before = home.repo.head()
         for attempt in range(_PUSH_TRIES):
-            resolved += _pull(home, remote)
+            pulled = _pull(home, remote)
+            resolved += pulled.resolved
+            settled += 0 if pulled.rewritten else len(pulled.resolved)
+            rewritten = rewritten or pulled.rewritten
             try:
                 _push(home, remote)
                 break
@@ -155,18 +174,40 @@ def sync(home: Home, name: str = "origin") -> SyncResult:
                     raise
         after = home.repo.head()
     merged = "merged and pushed" if after != before else "pushed"
+    if rewritten:
+        merged = "took the purged history and pushed"
     message = f"{merged} {BRANCH} with {remote}" + (
-        f"; settled {len(resolved)} conflict{'s' if len(resolved) != 1 else ''}" if resolved else ""
+        f"; settled {settled} conflict{'s' if settled != 1 else ''}" if settled else ""
     )
-    return SyncResult("sync", remote, after, message, tuple(resolved), edits)
+    return SyncResult("sync", remote, after, message, tuple(resolved), edits, rewritten)
 
 
-def _pull(home: Home, remote: str) -> list[str]:
-    """Fetch and merge under the caller's transaction; return the settled conflicts."""
-    home.repo.fetch(remote)
+def pull_locked(home: Home, remote: str) -> Pulled:
+    """Fetch and merge (or take a purge's rewrite) under the caller's transaction."""
+    return _pull(home, _remote(home, remote))
+
+
+def _pull(home: Home, remote: str) -> Pulled:
+    """Fetch and merge under the caller's transaction; return the settled conflicts.
+
+    A remote whose history a purge rewrote is not merged: the home takes the rewrite,
+    with this machine's own unpushed commits put on top (:mod:`brain.home.takeover`).
+    """
+    from brain.home import takeover
+
     upstream = f"{remote}/{BRANCH}"
+    prior = takeover.remote_tip(home, upstream)  # before the fetch moves it
+    home.repo.fetch(remote)
     if not home.repo.has_remote_branch(upstream):
-        return []
+        return Pulled([], False)
+    taken = takeover.take_rewrite(home, remote, upstream, prior)
+    if taken is not None:
+        return Pulled(taken, True)
+    return Pulled(_merge(home, upstream), False)
+
+
+def _merge(home: Home, upstream: str) -> list[str]:
+    """Merge ``upstream`` and settle every conflict."""
     pending.begin(home, home.repo, "merge")  # killed mid-merge: the next command aborts it
     merging = home.path / ".git" / "MERGE_HEAD"
     try:
