@@ -33,6 +33,7 @@ def _leaky_home(root: Path) -> tuple[Path, Path]:
     assert cli("--home", h, "remember", "the vault is in the basement",
                "--key", f"where-{SECRET}").exit_code == 0  # fmt: skip
     assert cli("--home", h, "remember", "deploys go out on Thursdays", "--key", "deploy-day")
+    assert cli("--home", h, "recall", SECRET).exit_code == 0  # its uses are counted too
     assert cli("--home", h, "sync").exit_code == 0
     return remote, home
 
@@ -52,7 +53,7 @@ def test_dry_run_lists_what_it_would_rewrite_and_changes_nothing(tmp_path: Path)
     assert out.startswith("dry run: purging the text would rewrite 3 of 4 commits\n")
     assert "remember: vault-word  [content memories/vault-word.md]" in out
     assert (
-        "remember: where-[purged]  [content journal.jsonl, content memories/where-purged.md,"
+        "remember: where-purged  [content journal.jsonl, content memories/where-purged.md,"
         " message, name memories/where-purged.md]\n"
     ) in out
     assert out.endswith("nothing was changed; run again with --yes to purge\n")
@@ -101,6 +102,7 @@ def test_purge_leaves_no_trace_in_history_objects_index_or_remote(tmp_path: Path
     # The index was rebuilt from the new files: nothing of the old text is in it.
     assert SECRET.encode() not in (home / ".brain" / "index.sqlite").read_bytes()
     assert "no matches" in cli("--home", h, "recall", SECRET).stdout
+    assert _on_disk(home) == []
 
     # The receipt is committed and pushed, and holds no trace of the text.
     receipts = list((home / "purges").glob("*.json"))
@@ -201,6 +203,16 @@ def test_a_rewrite_killed_midway_loses_nothing(tmp_path: Path, monkeypatch) -> N
     assert cli("--home", str(home), "purge", SECRET, "--yes").exit_code == 0
 
 
+def _on_disk(home: Path) -> list[str]:
+    """Files of the home, outside git's own store, that hold SECRET."""
+    return [
+        p.relative_to(home).as_posix()
+        for p in home.rglob("*")
+        if p.is_file() and ".git" not in p.relative_to(home).parts[:1]
+        and SECRET.encode() in p.read_bytes()
+    ]  # fmt: skip
+
+
 def _files(home: Path) -> dict[str, str]:
     return {
         p.relative_to(home).as_posix(): p.read_text()
@@ -232,6 +244,7 @@ def test_another_machine_takes_the_rewrite_and_keeps_its_own_records(tmp_path: P
     gone = subprocess.run(["git", "-C", str(b), "cat-file", "-e", old_blob], capture_output=True)
     assert gone.returncode != 0
     assert SECRET.encode() not in (b / ".brain" / "index.sqlite").read_bytes()
+    assert _on_disk(b) == []
     # b's own records are there, on top of the rewritten history.
     assert cli_json("--home", str(b), "show", "b-clean")["record"]["body"] == "b's own clean fact"
     saw = cli_json("--home", str(b), "show", "b-saw")["record"]["body"]

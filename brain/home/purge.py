@@ -291,7 +291,7 @@ def _settle(
     rr.delete_ref(repo, rr.NEW_REF)
     if spec.text is not None:
         text = spec.text
-        scrub_state(home.state, lambda data: literal_spans(data, text))
+        scrub_state(home.path, lambda data: literal_spans(data, text))
     still = tuple(rr.refs_holding(repo, done.first_changed))
     rr.forget_old_objects(repo)
     return _with(result, receipt=receipt_path, head=final, still_held=still)

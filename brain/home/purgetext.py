@@ -22,11 +22,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brain.home.files import atomic_write
+from brain.home.paths import STATE
+from brain.home.uses import USES_DIR
 
 PURGES = "purges"  # the receipts, one JSON file per purge, committed and synced
 MARK = b"[purged]"
 SLUG = b"purged"
 _KEY_LINE = b"key:"
+# A byte next to the text that makes it part of a slug or a path.
+_JOINERS = (b"-", b"_", b".", b"/")
 
 
 class Fingerprint(NamedTuple):
@@ -104,16 +108,19 @@ def literal_spans(data: bytes, text: bytes) -> list[tuple[int, int]]:
 
 
 def scrub(data: bytes, where: Sequence[tuple[int, int]]) -> bytes:
-    """``data`` with each span written over: :data:`SLUG` on a ``key:`` line (the
-    record's key names its file), :data:`MARK` elsewhere."""
+    """``data`` with each span written over: :data:`SLUG` on a ``key:`` line and inside
+    a name or path (``where-<text>.md``, ``memories/<text>``: a key or a path must still
+    name the renamed file), :data:`MARK` elsewhere."""
     if not where:
         return data
     out: list[bytes] = []
     last = 0
     for begin, end in where:
         line_start = data.rfind(b"\n", 0, begin) + 1
-        on_key_line = data.startswith(_KEY_LINE, line_start)
-        out += [data[last:begin], SLUG if on_key_line else MARK]
+        in_name = data.startswith(_KEY_LINE, line_start)
+        in_name = in_name or data[begin - 1 : begin] in _JOINERS and begin > 0
+        in_name = in_name or data[end : end + 1] in _JOINERS and end < len(data)
+        out += [data[last:begin], SLUG if in_name else MARK]
         last = end
     out.append(data[last:])
     return b"".join(out)
@@ -130,18 +137,22 @@ def scrub_name(name: bytes, where: Sequence[tuple[int, int]]) -> bytes:
     return b"".join(out)
 
 
-def scrub_state(state: Path, find: Callable[[bytes], list[tuple[int, int]]]) -> list[str]:
-    """Write over the text in this machine's own files in ``.brain/`` (use counts keyed
-    by path, notes of runs): as in a file name, so a path there names the renamed file.
-    The index is not among them: the layer above builds it again.
+def scrub_state(home: Path, find: Callable[[bytes], list[tuple[int, int]]]) -> list[str]:
+    """Write over the text in this machine's own files, which are in no commit: the
+    derived ones in ``.brain/`` and the uses not yet committed (``uses/*.jsonl``), as in
+    a file name, so a path there names the renamed file. The index is not among them:
+    the layer above builds it again.
 
     Returns:
-        The files written, relative to ``.brain/``.
+        The files written, relative to the home.
     """
+    state = home / STATE
+    candidates = [*state.rglob("*"), *(home / USES_DIR).glob("*.jsonl")]
     written = []
-    for path in sorted(state.rglob("*")):
-        rel = path.relative_to(state).as_posix()
-        if not path.is_file() or rel.startswith(_NOT_STATE) or "lock" in path.name:
+    for path in sorted(candidates):
+        rel = path.relative_to(home).as_posix()
+        inner = rel.removeprefix(f"{STATE}/")
+        if not path.is_file() or inner.startswith(_NOT_STATE) or "lock" in path.name:
             continue
         try:
             data = path.read_bytes()

@@ -138,7 +138,7 @@ def take_rewrite(home: Home, remote: str, upstream: str, prior: str | None) -> l
         raise
     _views_again(home)
     if texts:
-        scrub_state(home.state, lambda data: spans(data, texts))
+        scrub_state(home.path, lambda data: spans(data, texts))
     rr.forget_old_objects(repo)
     return lines
 
