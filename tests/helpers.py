@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -12,6 +13,15 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from brain.cli import main
+
+# A deeper run of the property tests draws this many times their examples
+# (``BRAIN_TEST_DEPTH=10 make test``); ``make test`` draws enough to catch a regression.
+DEPTH = max(1, int(os.environ.get("BRAIN_TEST_DEPTH") or 1))
+
+
+def examples(n: int) -> int:
+    """How many examples a property test draws: ``n``, times ``BRAIN_TEST_DEPTH``."""
+    return n * DEPTH
 
 
 def cli(*args: str, input: str | None = None) -> Result:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import subprocess
 import sys
@@ -39,8 +40,14 @@ OWNERS = {
 }
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A module of the package, parsed once for all the checks here."""
+    return ast.parse(path.read_text(), str(path))
+
+
 def imported_roots(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parsed(path)
     roots = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -54,8 +61,9 @@ def test_each_outside_library_has_one_owner() -> None:
     offenders = []
     for path in PACKAGE.rglob("*.py"):
         rel = path.relative_to(PACKAGE.parent).as_posix()
+        roots = imported_roots(path)
         for lib, owners in OWNERS.items():
-            if lib in imported_roots(path) and not rel.startswith(owners):
+            if lib in roots and not rel.startswith(owners):
                 offenders.append(f"{rel} imports {lib}")
     assert offenders == []
 
@@ -85,7 +93,7 @@ def _subprocess_names(tree: ast.AST) -> set[str]:
 def git_calls(path: Path) -> list[str]:
     """Where a module starts git itself: a ``git ...`` argv written anywhere, or a shell
     line beginning with ``git`` handed to subprocess or os."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parsed(path)
     starters = _subprocess_names(tree)
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -122,7 +130,7 @@ def test_git_command_lines_stay_with_the_runner() -> None:
         rel = path.relative_to(PACKAGE.parent).as_posix()
         if rel in GIT_COMMANDS:
             continue
-        for node in ast.walk(ast.parse(path.read_text(), rel)):
+        for node in ast.walk(parsed(path)):
             called = node.func if isinstance(node, ast.Call) else None
             name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
             if name in {"run_git", "_git"}:

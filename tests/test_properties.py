@@ -23,6 +23,7 @@ from brain.home.records import FIELDS, Record, parse, render
 from brain.home.secrets.redact import find_secrets
 from brain.sessions import sources
 from brain.sessions.sources.base import Turn
+from tests.helpers import examples
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "transcripts"
 FAST = settings(max_examples=50, deadline=None)
@@ -84,7 +85,7 @@ def test_content_and_handler_keys_are_kept() -> None:
 # -- export and import ------------------------------------------------------------
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(records(), min_size=1, max_size=4, unique_by=lambda r: r.key))
 def test_export_then_import_keeps_every_record(batch: list[Record]) -> None:
     # An extra ``body`` key cannot live beside the body in an export line.

@@ -1,13 +1,14 @@
 """Projects stay apart: what is learned in one project never reaches another's files.
 
 Two projects are real git checkouts; their sessions go through the real pipeline (the
-built-in model in a real ``brain`` subprocess, or a scripted model registered through
-``brain.models.registry``), and what each project's agents read is checked through
+built-in model through brain's command line, in process, or a scripted model registered
+through ``brain.models.registry``), and what each project's agents read is checked through
 ``brain sync-instructions`` and ``brain context``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -27,7 +28,7 @@ from brain.pipeline.bounds import tie
 from brain.pipeline.runs import pending_raw, read_raw
 from tests import fakemodel
 from tests.fakemodel import CannedModel
-from tests.helpers import cli, run_brain
+from tests.helpers import cli
 
 canned_model = fakemodel.canned_model
 
@@ -57,9 +58,10 @@ def _session(tmp_path: Path, sid: str, cwd: Path, lines: list[str]) -> Path:
 
 
 def brain(*args: str, cwd: Path | None = None) -> str:
-    """``brain ARGS`` as a real process; its stdout."""
-    done = run_brain(*args, cwd=cwd, env=dict(os.environ), timeout=120)
-    assert done.returncode == 0, done.stderr
+    """``brain ARGS`` through the command line (in process, run from ``cwd``); its stdout."""
+    with contextlib.chdir(cwd or Path.cwd()):
+        done = cli(*args)
+    assert done.exit_code == 0, done.stderr
     return done.stdout
 
 

@@ -13,6 +13,7 @@ from brain.errors import BrainError
 from brain.sessions import sources
 from brain.sessions.sources import base, claude, codex, gemini, native
 from brain.sessions.sources.base import JsonLines, cap, clean, parse_timestamp
+from tests.helpers import examples
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 VALID = {
@@ -260,7 +261,9 @@ _lines = st.one_of(
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     source=st.sampled_from(["claude", "codex", "gemini", "brain"]),

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from brain.api import Brain
 from brain.errors import BrainError
-from tests.helpers import cli, cli_json, git, status
+from tests.helpers import cli, cli_json, examples, git, status
 
 
 def _bare(path: Path) -> Path:
@@ -143,7 +143,7 @@ def _run(brain: Brain, verb: str, key: str, n: int, written: set[str], gone: set
         assert verb in {"forget", "archive"}, exc  # a key this machine does not have
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(6))
 @given(count=st.integers(2, 3), steps=_steps)
 def test_sync_converges_and_loses_no_write(count: int, steps: list[tuple[int, str, str]]) -> None:
     with tempfile.TemporaryDirectory() as root:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from brain.home import yamlhead
 from brain.home.records import FIELDS, Record, new_id, parse, render
+from tests.helpers import examples
 
 
 def pyyaml(meta: dict[str, Any]) -> str:
@@ -49,7 +50,7 @@ SIMPLE_META = st.dictionaries(
 
 
 @given(META | SIMPLE_META)
-@settings(max_examples=1000)
+@settings(max_examples=examples(250))
 def test_what_it_writes_is_what_pyyaml_writes(meta: dict[str, Any]) -> None:
     fast = yamlhead.dump(meta)
     if fast is not None:
@@ -108,7 +109,7 @@ def frontmatter_parse(text: str) -> tuple[dict[str, Any], str]:
 
 
 @given(SIMPLE_META, ONE_LINE)
-@settings(max_examples=500)
+@settings(max_examples=examples(150))
 def test_what_pyyaml_writes_is_read_back_as_python_frontmatter_reads_it(
     meta: dict[str, Any], body: str
 ) -> None:
@@ -133,7 +134,7 @@ HAND_LINE = st.one_of(
 
 
 @given(st.lists(HAND_LINE, min_size=1, max_size=6), ONE_LINE)
-@settings(max_examples=800)
+@settings(max_examples=examples(200))
 def test_an_edited_frontmatter_is_read_as_python_frontmatter_reads_it_or_left_to_it(
     lines: list[str], body: str
 ) -> None:
