@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from brain.agents import hooks
 from brain.api import Brain
 from tests.helpers import cli, git, run_brain
 
@@ -168,6 +169,40 @@ def test_session_end_starts_a_detached_job_and_returns(brain: Brain, tmp_path: P
     text = log.read_text()
     assert f"hook after-session --path {transcript}" in text
     assert "brain harvest: " in text and "after-session done" in text
+
+
+def test_a_session_ended_twice_starts_one_job(brain: Brain, tmp_path: Path) -> None:
+    """Gemini CLI runs its exit cleanup twice on /quit; the same transcript, unchanged,
+    ending again moments later starts no second job. A session that went on is new."""
+    log = brain.path / ".brain" / "logs" / "after-session.log"
+
+    def ends() -> list[str]:
+        text = log.read_text() if log.exists() else ""
+        return [line for line in text.splitlines() if " gemini session ended" in line]
+
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text('{"type": "user", "message": {"content": "hi"}}\n')
+    payload = json.dumps({**PAYLOAD, "transcript_path": str(transcript)})
+    first = hooks.session_end(brain.path, payload, "gemini")
+    again = hooks.session_end(brain.path, payload, "gemini")
+    assert first.pid is not None and first.error is None
+    assert again.pid is None and again.error and "already answered" in again.error
+    assert [line.split(" ", 1)[1].split(";")[0] for line in ends()] == [
+        "gemini session ended", "gemini session ended again"]  # fmt: skip
+    with transcript.open("a") as grown:
+        grown.write('{"type": "user", "message": {"content": "and more"}}\n')
+    assert hooks.session_end(brain.path, payload, "gemini").pid is not None
+    # Long after, the same unchanged transcript ending is a new end (a resumed session
+    # the tool closed without a word): it is answered again.
+    mark = brain.path / ".brain" / "logs" / hooks.ENDED_MARK
+    seen, _ = mark.read_text().split("\n")
+    mark.write_text(f"{seen}\n{time.time() - hooks.ENDED_AGAIN_SECONDS - 1}")
+    assert hooks.session_end(brain.path, payload, "gemini").pid is not None
+    assert sum("starting" in line for line in ends()) == 3
+    deadline = time.monotonic() + 120
+    while log.read_text().count("after-session done") < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert log.read_text().count("after-session done") == 3
 
 
 def test_session_end_learns_from_the_session_that_just_ended(brain: Brain, tmp_path: Path) -> None:

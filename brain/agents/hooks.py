@@ -61,6 +61,12 @@ class JobStarted(NamedTuple):
 
 
 _INTERNAL = "skipped: an agent run brain started itself (BRAIN_INTERNAL_RUN is set)"
+_AGAIN = "skipped: this session's end was already answered (the tool said so twice)"
+# A session end for the same transcript, unchanged, within this many seconds is the tool
+# saying it twice (Gemini CLI runs its exit cleanup once when asked and once more as its
+# screen closes), not a new end: one learning job answers both.
+ENDED_AGAIN_SECONDS = 120
+ENDED_MARK = "session-end.last"
 
 
 def _stamp() -> str:
@@ -215,6 +221,25 @@ def after_session_command(home: Path, transcript: str | None) -> tuple[str, ...]
     return tuple(args)
 
 
+def _ended_before(home: Path, transcript: str) -> bool:
+    """Whether this transcript, as it is now, started a learning job moments ago; marks
+    that it starts one now otherwise."""
+    try:
+        stat = os.stat(transcript)
+        seen = f"{Path(transcript).resolve()} {stat.st_size} {stat.st_mtime_ns}"
+    except OSError:  # no file to learn from: the job says so in its log
+        return False
+    mark = home / LOG_DIR / ENDED_MARK
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        last = mark.read_text().split("\n", 1)
+        if last[0] == seen and time.time() - float(last[1]) < ENDED_AGAIN_SECONDS:
+            return True
+    with contextlib.suppress(OSError):
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.write_text(f"{seen}\n{time.time()}")
+    return False
+
+
 def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobStarted:
     """Answer a SessionEnd hook: start the learning job in the background; never raises.
 
@@ -231,10 +256,13 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
             raise FileNotFoundError(f"{home} is not a brain home; run 'brain init'")
         if checking():  # doctor's dry run: the job would start
             return JobStarted(None, (), None)
+        log_path = home / LOG_DIR / JOB_LOG
+        if transcript and _ended_before(home, transcript):
+            append_line(log_path, f"{_stamp()} {tool} session ended again; its job is started")
+            return JobStarted(None, (), None, _AGAIN)
         import subprocess
 
         command = after_session_command(home, transcript)
-        log_path = home / LOG_DIR / JOB_LOG
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with log_path.open("ab") as log:
             log.write(f"{_stamp()} {tool} session ended; starting {' '.join(command)}\n".encode())
