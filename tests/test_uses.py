@@ -150,3 +150,84 @@ def test_session_start_counts_the_records_it_showed_without_a_commit(tmp_path: P
     # doctor's dry run of the hook counts nothing
     run_brain("hook", "session-start", input=payload, env={**env, "BRAIN_HOOK_CHECK": "1"})
     assert tallies(Brain.open(home))["memories/pkg-manager.md"].shown == 2
+
+
+def _old_records(home: Path) -> Brain:
+    brain, _ = Brain.init(home)
+    old = {"updated": "2025-01-01T00:00:00Z", "created": "2025-01-01T00:00:00Z"}
+    lines = [
+        {"key": "used-long-ago", "type": "fact", "body": "Staging is on port 8443.", **old},
+        {"key": "never-used", "type": "fact", "body": "The wiki is on Confluence.", **old},
+        {"key": "used-lately", "type": "fact", "body": "Releases are cut on Mondays.", **old},
+        {"key": "brand-new", "type": "fact", "body": "The API speaks gRPC now."},
+    ]
+    brain.import_(json.dumps(line) for line in lines)
+    from brain.home import uses
+
+    uses.note(brain, uses.RECALLED, ["memories/used-long-ago.md"], when="2025-03-01T00:00:00Z")
+    uses.note(brain, uses.CITED, ["memories/used-lately.md"])
+    for _ in range(5):
+        uses.note(brain, uses.SHOWN, ["memories/never-used.md", "memories/used-lately.md"])
+    uses.note(brain, uses.SHOWN, ["memories/brand-new.md"])
+    return brain
+
+
+def test_list_unused_and_since(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _old_records(home)
+    ever = cli_json("--home", str(home), "list", "--unused")
+    assert [r["key"] for r in ever] == ["never-used", "brand-new"]  # most shown first
+    assert ever[0]["worth"]["shown"] == 5 and ever[0]["worth"]["learn_tokens"] is None
+    recent = cli_json("--home", str(home), "list", "--unused", "--since", "90d")
+    assert [r["key"] for r in recent] == ["never-used", "used-long-ago"]
+    text = cli("--home", str(home), "list", "--unused", "--since", "90d").stdout
+    assert text.splitlines()[0].startswith("never-used  [fact]  ")
+    assert text.splitlines()[0].endswith("(shown 5x at session start)")
+    wrong = cli("--home", str(home), "list", "--since", "90d")
+    assert wrong.exit_code == 2 and "--since goes with --unused" in wrong.stderr
+    shutil.rmtree(home / ".brain")  # none of it lives in the index
+    assert [r["key"] for r in cli_json("--home", str(home), "list", "--unused")] == [
+        "never-used",
+        "brand-new",
+    ]
+
+
+def test_show_says_how_often_a_record_was_of_use(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _old_records(home)
+    shown = cli("--home", str(home), "show", "used-lately").stdout
+    assert (
+        shown.rstrip().splitlines()[-1].startswith("[uses: shown at session start 5 times, last ")
+    )
+    assert "; recalled never; cited 1 time, last " in shown
+    assert shown.rstrip().endswith("; written by no model run]")
+    worth = cli_json("--home", str(home), "show", "used-long-ago")["worth"]
+    assert (worth["recalled"], worth["recalled_last"]) == (1, "2025-03-01T00:00:00Z")
+
+
+def test_what_a_record_cost_to_learn_is_its_share_of_the_runs_that_wrote_it(
+    tmp_path: Path,
+) -> None:
+    from brain.pipeline.runs import RawMemory, append_raw
+
+    home = tmp_path / "home"
+    brain, _ = Brain.init(home)
+    raws = [
+        RawMemory(id=f"20261201-00000000{n}-00000{n}", key=key, type="instruction",
+                  description=text, body=text, confidence=0.9, session=f"claude:s{n}",
+                  evidence=((1, 1),), date="2026-12-01T00:00:00Z", run="phase-one")
+        for n, (key, text) in enumerate(
+            [("pkg-manager", "Always use pnpm, never npm"), ("no-push-main", "Never push to main")]
+        )
+    ]  # fmt: skip
+    with brain.transaction() as tx:
+        # A phase 1 run that spent 300 tokens and found these two.
+        path = append_raw(brain, raws)
+        tx.commit([path], "extract: 1 session, 2 raw memories", "extract",
+                  run="phase-one", tokens=300, memories=2)  # fmt: skip
+    assert cli("--home", str(home), "consolidate", "--force").exit_code == 0
+    line = [json.loads(x) for x in (home / "journal.jsonl").read_text().splitlines()][-1]
+    assert line["op"] == "consolidate"
+    assert line["learned_tokens"] == {"pkg-manager": 150, "no-push-main": 150}
+    shown = cli("--home", str(home), "show", "pkg-manager").stdout
+    assert shown.rstrip().endswith("; learned with 150 tokens]")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import click
 
@@ -21,6 +21,10 @@ from brain.cli.base import (
     read_input,
     warn,
 )
+from brain.home.results import to_jsonable
+
+if TYPE_CHECKING:
+    from brain.home.worth import Worth
 
 
 @main.command()
@@ -114,7 +118,35 @@ def show(state: State, key: str, history: bool, as_json: bool) -> None:
             return
         click.echo(render(result.record) + "\n" + patches.rstrip())
         return
-    emit(result, as_json, lambda r: ("(archived)\n" if r.archived else "") + render(r.record))
+    worth = brain.worth(key)
+    if as_json:
+        click.echo(json.dumps({**to_jsonable(result), "worth": worth._asdict()}))
+        return
+    click.echo(
+        ("(archived)\n" if result.archived else "") + render(result.record) + worth_line(worth)
+    )
+
+
+def _times(count: int, last: str) -> str:
+    if not count:
+        return "never"
+    when = last[:16].replace("T", " ")
+    return f"{count} time{'' if count == 1 else 's'}" + (f", last {when}" if when else "")
+
+
+def worth_line(worth: Worth) -> str:
+    """One line of what a record cost and how often it was of use."""
+    cost = (
+        "written by no model run"
+        if worth.learn_tokens is None
+        else f"learned with {worth.learn_tokens:,} tokens"
+        + (f" over {worth.learn_runs} runs" if worth.learn_runs > 1 else "")
+    )
+    return (
+        f"\n[uses: shown at session start {_times(worth.shown, worth.shown_last)}; "
+        f"recalled {_times(worth.recalled, worth.recalled_last)}; "
+        f"cited {_times(worth.cited, worth.cited_last)}; {cost}]"
+    )
 
 
 @main.command("list")
@@ -127,6 +159,17 @@ def show(state: State, key: str, history: bool, as_json: bool) -> None:
 )
 @click.option("-n", "limit", type=click.IntRange(min=1), help="List at most N records.")
 @click.option("--archived", is_flag=True, help="List the archive instead.")
+@click.option(
+    "--unused",
+    is_flag=True,
+    help="Only records never recalled or cited, the most often shown at session start first, "
+    "with what each cost to learn.",
+)
+@click.option(
+    "--since",
+    help="With --unused: not recalled or cited since DATE (YYYY-MM-DD, or 90d, 12w), "
+    "and written before it.",
+)
 @json_option
 @pass_state
 def list_(
@@ -136,9 +179,16 @@ def list_(
     project: str | None,
     limit: int | None,
     archived: bool,
+    unused: bool,
+    since: str | None,
     as_json: bool,
 ) -> None:
     """List records, newest first."""
+    if since is not None and not unused:
+        raise click.UsageError("--since goes with --unused", ctx=click.get_current_context())
+    if unused:
+        _list_unused(state, since, type_, tag, project, limit, archived, as_json)
+        return
     result = state.brain().list(type=type_, tag=tag, archived=archived)
     for problem in result.problems:
         warn(problem.message)
@@ -165,6 +215,46 @@ def list_(
             )
         ),
     )
+
+
+def _list_unused(
+    state: State,
+    since: str | None,
+    type_: str | None,
+    tag: str | None,
+    project: str | None,
+    limit: int | None,
+    archived: bool,
+    as_json: bool,
+) -> None:
+    if archived or type_ or tag or project:
+        raise click.UsageError(
+            "--unused lists every live record; it takes only --since and -n",
+            ctx=click.get_current_context(),
+        )
+    when = None
+    if since is not None:
+        from brain.index.recall import parse_when
+
+        when = parse_when(since)
+    found = state.brain().unused(when)[:limit] if limit else state.brain().unused(when)
+    if as_json:
+        rows = [{**to_jsonable(r), "worth": w._asdict()} for r, w in found]
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    if not found:
+        click.echo(
+            f"no record went unused since {since} (records written since are left out)"
+            if since
+            else "every record was recalled or cited"
+        )
+        return
+    for record, worth in found:
+        cost = "" if worth.learn_tokens is None else f", learned with {worth.learn_tokens:,} tokens"
+        click.echo(
+            f"{paint(record.key, bold=True)}  {paint(f'[{record.type}]', fg='cyan')}  "
+            f"{record.description}  (shown {worth.shown}x at session start{cost})"
+        )
 
 
 @main.command()

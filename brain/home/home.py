@@ -39,9 +39,12 @@ from brain.home.results import ConfigValue, ListResult, Problem, ShowResult
 # The methods that write or read settings import what they use (transaction, lock, git,
 # redaction): 'brain list', 'show' and 'log' pay for reading (docs/architecture.md).
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from brain.home import config as config_mod
     from brain.home.repo import Commit, Repo
     from brain.home.transaction import ForgetResult, InitResult, Staged, Transaction, WriteResult
+    from brain.home.worth import Worth
 
 __all__ = ["Home", "HomeExistsError", "NotAHomeError"]
 
@@ -318,6 +321,21 @@ class Home:
         from brain.home.transaction import RecordNotFoundError
 
         raise RecordNotFoundError(key, near=self.near_keys(key))
+
+    def worth(self, key: str) -> Worth:
+        """What record ``key`` (live or archived) cost to learn and how often it was of
+        use (:mod:`brain.home.worth`)."""
+        from brain.home.worth import worth_of
+
+        shown = self.show(key)
+        return worth_of(self, [key], archived=shown.archived)[key]
+
+    def unused(self, since: datetime | None = None) -> builtins.list[tuple[Record, Worth]]:
+        """Live records neither recalled nor cited (since ``since``), the most often
+        shown at session start first (:func:`brain.home.worth.unused`)."""
+        from brain.home.worth import unused
+
+        return unused(self, self.list().records, since)
 
     def near_keys(self, key: str) -> builtins.list[str]:
         """Keys of records (live or archived) spelled like ``key``, closest first."""

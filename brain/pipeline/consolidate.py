@@ -25,6 +25,7 @@ from brain.home.keys import InvalidKeyError, validate_key
 from brain.home.records import Record, new_id
 from brain.home.scope import projects_of, scoped_key
 from brain.home.uses import last_used
+from brain.home.worth import extract_costs, shares
 from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded, spent
 from brain.models.schema import Candidate, ExistingRecord, Operation
@@ -489,5 +490,20 @@ def _commit(
         tokens=budget.used.total_tokens,
         cost=budget.used.cost,
         **spent(budget),
+        learned_tokens=_learned_tokens(run, ops, budget),
     )
     return sha, message
+
+
+def _learned_tokens(run: _Run, ops: list[Operation], budget: Budget) -> dict[str, int]:
+    """What learning each record this run writes cost (:mod:`brain.home.worth`)."""
+    merged: dict[str, set[str]] = {}
+    for op in ops:
+        merged.setdefault(op.key, set()).update(op.merged_keys)
+    folded: dict[str, list[str]] = {key: [] for key in run.writes}
+    for memory in run.raw:
+        for key in run.writes:
+            if memory.key == key or memory.key in merged.get(key, ()):
+                folded[key].append(memory.id)
+    runs_of = {m.id: m.run for m in run.raw}
+    return shares(budget.used.total_tokens, folded, runs_of, extract_costs(run.home))

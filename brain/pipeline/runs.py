@@ -319,7 +319,7 @@ def list_runs(home: Home, *, limit: int | None = None) -> list[RunInfo]:
         if kind not in KINDS or found is None:
             continue
         entry = lines.get(found.group(1), {})
-        skip = {"ts", "machine", "op", "run", "model", "tokens", "raw_ids"}
+        skip = {"ts", "machine", "op", "run", "model", "tokens", "raw_ids", "learned_tokens"}
         out.append(
             RunInfo(
                 id=found.group(1),
