@@ -213,6 +213,45 @@ def _on_disk(home: Path) -> list[str]:
     ]  # fmt: skip
 
 
+def test_a_push_by_another_machine_while_purging_refuses_the_rewrite(
+    tmp_path: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    """Another machine pushes between the purge's fetch and its push: the lease refuses
+    the rewrite, which would drop that push, and nothing changes here or there."""
+    remote, home = _leaky_home(tmp_path)
+    b = tmp_path / "b"
+    assert cli("clone", str(remote), "--home", str(b)).exit_code == 0
+    assert cli("--home", str(b), "remember", "b pushes meanwhile", "--key", "b-meanwhile")
+    real_git = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True)
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(  # b's push lands just before the purge's own
+        '#!/bin/sh\nfor a in "$@"; do case "$a" in --force-with-lease*) '
+        f"{real_git.stdout.strip()} -C {b} push -q origin main;; esac; done\n"
+        f'exec {real_git.stdout.strip()} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    head, files = git(home, "rev-parse", "HEAD"), _files(home)
+    result = cli("--home", str(home), "purge", SECRET, "--yes")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: origin changed while purging (another machine pushed); nothing was changed "
+        "here or there; run 'brain purge' again\n"
+    )
+    assert git(home, "rev-parse", "HEAD") == head and _files(home) == files
+    assert git(remote, "rev-parse", "main") == git(b, "rev-parse", "HEAD")  # b's push stands
+    monkeypatch.setenv("PATH", os.environ["PATH"].split(os.pathsep, 1)[1])
+    again = cli("--home", str(home), "purge", SECRET, "--yes", "--json")
+    assert again.exit_code == 0, again.stderr
+    done = json.loads(again.stdout)
+    assert done["dry_run"] is False and done["remote"] == "origin"
+    assert done["receipt"].startswith("purges/") and done["rewritten"] == 4
+    assert (home / "memories" / "b-meanwhile.md").exists()  # merged in before rewriting
+    assert SECRET not in _everything(remote)
+
+
 def _files(home: Path) -> dict[str, str]:
     return {
         p.relative_to(home).as_posix(): p.read_text()
@@ -257,3 +296,25 @@ def test_another_machine_takes_the_rewrite_and_keeps_its_own_records(tmp_path: P
     # The next syncs are ordinary again.
     again = cli("--home", str(b), "sync")
     assert again.exit_code == 0 and again.stdout == "pushed main with origin\n"
+
+
+def test_a_sync_with_uncommitted_changes_does_not_take_the_rewrite_yet(tmp_path: Path) -> None:
+    remote, a = _leaky_home(tmp_path)
+    b = tmp_path / "b"
+    assert cli("clone", str(remote), "--home", str(b)).exit_code == 0
+    assert cli("--home", str(a), "purge", SECRET, "--yes").exit_code == 0
+    with (b / "brain.yaml").open("a") as fh:
+        fh.write("# a note typed by hand\n")
+    head = git(b, "rev-parse", "HEAD")
+    result = cli("--home", str(b), "sync")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: origin/main was rewritten by a purge, and these files have changes not "
+        "committed: brain.yaml; nothing was changed; commit or put them back, then run "
+        "'brain sync' again\n"
+    )
+    assert git(b, "rev-parse", "HEAD") == head
+    assert "# a note typed by hand" in (b / "brain.yaml").read_text()
+    git(b, "checkout", "brain.yaml")
+    assert cli("--home", str(b), "sync").exit_code == 0
+    assert SECRET not in _everything(b)

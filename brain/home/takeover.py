@@ -1,9 +1,9 @@
 """A sync that finds the remote's history rewritten by ``brain purge`` takes the rewrite.
 
-Merging would bring the old history, and the purged text in it, back. So when the
-remote's branch no longer holds what this home last fetched, the receipts in the
-remote's ``purges/`` are read: a receipt whose first rewritten commits are in this
-home's history says this home holds the old history. Then:
+Merging would bring the old history, and the purged text in it, back. So whenever the
+remote's branch and this home's have parted (neither holds the other), the receipts in
+the remote's ``purges/`` are read (one ``ls-tree``): a receipt whose first rewritten
+commits are in this home's history says this home holds the old history. Then:
 
 - this machine's own commits (in its history, not in what it had fetched nor in the
   history the purge rewrote) are put on top of the remote's branch, file by file by
@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, NamedTuple
 
+from brain.errors import BrainError
 from brain.home import merge, pending
 from brain.home import rewrite_repo as rr
 from brain.home.git import read_blobs
@@ -43,6 +44,10 @@ if TYPE_CHECKING:
     from brain.home.repo import Repo
 
 APPEND_ONLY = (JOURNAL, "raw_memories.md")
+
+
+class TakeoverError(BrainError):
+    """The remote's purged history cannot be taken yet; nothing was changed."""
 
 
 class Receipt(NamedTuple):
@@ -101,16 +106,25 @@ def take_rewrite(home: Home, remote: str, upstream: str, prior: str | None) -> l
     head, up = repo.head(), rr.rev(repo, f"refs/remotes/{upstream}")
     if head is None or up is None or head == up:
         return None
-    if prior is not None and rr.is_ancestor(repo, prior, up):
-        return None  # the remote only moved on: an ordinary merge
+    # Not what was fetched last time (``prior``) but the receipts decide: a sync that
+    # failed or was killed after its fetch has moved ``prior`` onto the rewrite already.
     if rr.is_ancestor(repo, up, head) or rr.is_ancestor(repo, head, up):
         return None
     every = receipts(repo, up)
     matched = [r for r in every if any(rr.is_ancestor(repo, c, head) for c in r.first_changed)]
     if not matched:
         return None
+    dirty = rr.tracked_changes(repo)
+    if dirty:
+        raise TakeoverError(
+            f"{upstream} was rewritten by a purge, and these files have changes not "
+            f"committed: {', '.join(sorted(dirty)[:5])}; nothing was changed",
+            hint="commit or put them back, then run 'brain sync' again",
+        )
+    # What the remote had (fetched before, or in the purged history) is not this
+    # machine's own; neither is the history both share from before the first rewrite.
     known = [s for s in (prior, *(r.old_head for r in matched)) if s and rr.has_commit(repo, s)]
-    own = rr.own_commits(repo, head, known)
+    own = rr.own_commits(repo, head, [*known, up])
     texts = [r.fingerprint for r in every if r.kind == "text"]
     keys = [r.fingerprint for r in every if r.kind == "key"]
     replay = _Replay(repo, up, texts, keys)
