@@ -231,3 +231,24 @@ def test_what_a_record_cost_to_learn_is_its_share_of_the_runs_that_wrote_it(
     assert line["learned_tokens"] == {"pkg-manager": 150, "no-push-main": 150}
     shown = cli("--home", str(home), "show", "pkg-manager").stdout
     assert shown.rstrip().endswith("; learned with 150 tokens]")
+
+
+def test_decay_archives_what_costs_context_unused_and_its_commit_says_so(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _old_records(home)
+    done = cli("--home", str(home), "consolidate", "--force")
+    assert done.exit_code == 0, done.stderr
+    message = git(home, "log", "-1", "--format=%B")
+    subject, *body = message.strip().splitlines()
+    assert subject == "consolidate: 0 added, 0 superseded, 2 archived (2 by decay)"
+    assert "Archived by decay, what costs context and was not used:" in body
+    never = next(line for line in body if line.startswith("- never-used: "))
+    assert "shown at 5 session starts (~" in never and "tokens of context)" in never
+    assert never.endswith(", never recalled or cited")
+    assert "decay horizon 365 days" in never
+    old = next(line for line in body if line.startswith("- used-long-ago: "))
+    assert old.endswith("never shown at session start, last recalled or cited 2025-03-01")
+    archived = {p.stem for p in (home / "archive").glob("*.md")}
+    assert archived == {"never-used", "used-long-ago"}  # used lately, or new: kept
+    reason = (home / "archive" / "never-used.md").read_text()
+    assert "archive_reason: 'unused for " in reason and "never recalled or cited" in reason

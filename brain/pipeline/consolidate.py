@@ -24,11 +24,12 @@ from brain.home.anchors import from_extra, with_anchor
 from brain.home.keys import InvalidKeyError, validate_key
 from brain.home.records import Record, new_id
 from brain.home.scope import projects_of, scoped_key
-from brain.home.uses import last_used
+from brain.home.uses import Use, tallies
 from brain.home.worth import extract_costs, shares
 from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded, spent
 from brain.models.schema import Candidate, ExistingRecord, Operation
+from brain.models.tokens import estimate_tokens
 from brain.pipeline import runs, views
 from brain.pipeline.bounds import tie
 from brain.pipeline.extract import ModelUnreachableError, open_model
@@ -225,6 +226,7 @@ class _Run:
     writes: dict[str, Record] = field(default_factory=dict)
     retire: dict[str, tuple[Record, str]] = field(default_factory=dict)
     changes: list[Change] = field(default_factory=list)
+    decayed: list[str] = field(default_factory=list)  # keys archived by decay
 
 
 NOTHING_TO_DO = "no raw memories pending and no record to archive"
@@ -440,21 +442,44 @@ def _note(run: _Run, change: Change) -> None:
 
 
 def _decay(run: _Run, reaffirmed: set[str]) -> None:
-    """Archive records neither updated nor recalled within ``archive_after_days``."""
+    """Archive records neither updated nor recalled or cited within ``archive_after_days``,
+    saying what each cost: the session starts that showed it, and its last use."""
     horizon = timedelta(days=run.home.config.archive_after_days)
-    used = last_used(run.home)
+    counts = tallies(run.home)
     for item in run.home.records():
         if not isinstance(item, Record) or item.key in reaffirmed:
             continue
         if item.key in run.writes or item.key in run.retire:
             continue
-        last = max(item.updated or item.created, used.get(f"memories/{item.key}.md", ""))
-        moment = views.parse_time(last)
+        use = counts.get(f"memories/{item.key}.md", Use())
+        moment = views.parse_time(max(item.updated or item.created, use.last_used))
         if moment is not None and run.now - moment > horizon:
             days = (run.now - moment).days
-            reason = f"unused for {days} days (decay horizon {horizon.days} days)"
+            reason = f"unused for {days} days (decay horizon {horizon.days} days): " + _cost(
+                item, use
+            )
             run.retire[item.key] = (item, reason)
+            run.decayed.append(item.key)
             run.changes.append(Change("archived", item.key, item.description, reason))
+
+
+def _cost(record: Record, use: Use) -> str:
+    """What a record cost the context and how it was used, in a few words."""
+    if use.shown:
+        line = f"- {record.key}: {' '.join(record.description.split())}"
+        tokens = estimate_tokens(line) * use.shown
+        shown = (
+            f"shown at {use.shown} session start{'s' if use.shown != 1 else ''} "
+            f"(~{tokens:,} tokens of context)"
+        )
+    else:
+        shown = "never shown at session start"
+    if not use.used:
+        return f"{shown}, never recalled or cited"
+    return f"{shown}, last recalled or cited {use.last_used[:10]}"
+
+
+_DECAY_LINES = 50  # records a commit message names one by one
 
 
 def _commit(
@@ -470,14 +495,22 @@ def _commit(
     parts = [f"{counts['added']} added", f"{counts['superseded']} superseded"]
     if counts["merged"]:
         parts.append(f"{counts['merged']} merged")
-    parts.append(f"{counts['archived']} archived")
+    decayed = [k for k in run.decayed if k in run.retire]
+    parts.append(
+        f"{counts['archived']} archived" + (f" ({len(decayed)} by decay)" if decayed else "")
+    )
     message = "consolidate: " + ", ".join(parts)
+    body = "".join(f"\n- {key}: {run.retire[key][1]}" for key in decayed[:_DECAY_LINES])
+    if len(decayed) > _DECAY_LINES:
+        body += f"\n- and {len(decayed) - _DECAY_LINES} more (phase2_workspace_diff.md)"
+    if body:
+        body = "\n\nArchived by decay, what costs context and was not used:" + body
     raw_all = read_raw(home)
     ids = {m.id for m in run.raw}
     position = max((n + 1 for n, m in enumerate(raw_all) if m.id in ids), default=0)
     sha = tx.commit(
         touched,
-        f"{message}\n\nRun: {run_id}",
+        f"{message}{body}\n\nRun: {run_id}",
         "consolidate",
         run=run_id,
         model=home.config.consolidation_model,
