@@ -304,7 +304,7 @@ def session_recall(labelled: list[dict[str, Any]], k: int = 5) -> dict[str, dict
 
 def speed(turns: int = 10_000, runs: int = 5) -> float:
     """Median seconds the builtin takes on a synthetic session of ``turns`` turns."""
-    from brain.models.builtin import extract
+    from brain.models.builtin.model import extract
 
     said = [
         "In this repo we use pnpm; always run pnpm test before pushing.",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.models.builtin import consolidate, extract, jaccard
+from brain.models.builtin.model import consolidate, extract, jaccard
 from brain.models.schema import KEY_PATTERN, Candidate, ExistingRecord
 from brain.sessions import sources
 from brain.sessions.sources.base import Transcript, Turn

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from brain.models.builtin import extract
+from brain.models.builtin.model import extract
 from brain.models.schema import Candidate
 from brain.sessions import sources
 from tests.helpers import claude_transcript

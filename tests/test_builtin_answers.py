@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.models.builtin import extract
+from brain.models.builtin.model import extract
 from brain.sessions import sources
 from tests.helpers import claude_transcript
 

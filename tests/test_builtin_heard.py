@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from brain.models.builtin import extract
+from brain.models.builtin.model import extract
 from brain.sessions.sources.base import Transcript, Turn
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.models.builtin import extract
+from brain.models.builtin.model import extract
 from brain.sessions.sources.base import Transcript, Turn
 
 

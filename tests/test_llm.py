@@ -313,7 +313,7 @@ def test_unexpected_embedding_call_fails_the_test() -> None:
 
 def test_importing_the_models_does_not_import_litellm_or_pydantic() -> None:
     code = (
-        "import brain.models.builtin, brain.models.litellm_model, brain.models.schema, "
+        "import brain.models.builtin.model, brain.models.litellm_model, brain.models.schema, "
         "brain.models.registry, brain.pipeline.extract, brain.pipeline.consolidate, "
         "brain.assets, sys\n"
         "heavy = [m for m in ('litellm', 'pydantic', 'jsonschema') if m in sys.modules]\n"

@@ -13,7 +13,7 @@ import pytest
 
 from brain import assets
 from brain.assets import AssetNotFound, asset_path, render
-from brain.models.builtin import extract
+from brain.models.builtin.model import extract
 from brain.models.schema import ExistingRecord
 from brain.sessions.sources.base import Transcript, Turn
 

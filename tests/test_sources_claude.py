@@ -236,7 +236,7 @@ def test_roots_follow_claude_config_dir(tmp_path: Path, monkeypatch) -> None:
 
 
 def test_shell_mode_and_ide_blocks_are_not_typed_and_every_count_agrees(tmp_path: Path) -> None:
-    from brain.models.builtin import _summary
+    from brain.models.builtin.model import _summary
     from brain.sessions.text import typed_turns
 
     def user(text: str, **extra: object) -> dict:

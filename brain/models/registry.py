@@ -71,7 +71,7 @@ def _lazy(module: str, attr: str) -> Factory:
 
 # The providers brain ships. A new one is a module plus one line here.
 _PROVIDERS: dict[str, Factory] = {
-    "builtin": _lazy("brain.models.builtin", "BuiltinModel"),
+    "builtin": _lazy("brain.models.builtin.model", "BuiltinModel"),
     "claude-code/": _lazy("brain.models.agent_cli", "AgentCliModel"),
     "codex/": _lazy("brain.models.agent_cli", "AgentCliModel"),
     "gemini-cli/": _lazy("brain.models.agent_cli", "AgentCliModel"),
@@ -84,7 +84,7 @@ _registry: dict[str, Factory] = dict(_PROVIDERS)
 
 if TYPE_CHECKING:  # mypy checks that the shipped providers are factories of a Model
     from brain.models.agent_cli import AgentCliModel
-    from brain.models.builtin import BuiltinModel
+    from brain.models.builtin.model import BuiltinModel
     from brain.models.litellm_model import LitellmModel
 
     _SHIPPED: tuple[Factory, ...] = (BuiltinModel, LitellmModel, AgentCliModel)

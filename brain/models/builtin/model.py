@@ -1,0 +1,128 @@
+"""The built-in model as the registry serves it: phase 1's readers in turn, phase 2's merge."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from brain.home.scope import project_name
+from brain.home.secrets.redact import redact
+from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
+from brain.models.budget import Budget, Estimate
+from brain.models.builtin import agreed, asked, choice, recorded, runbook
+from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
+from brain.models.builtin.said import candidates, human_turns, one_line
+from brain.models.safety import states_credential, unsafe
+from brain.models.schema import MAX_MEMORIES, Candidate, Consolidation, Extraction
+from brain.sessions.sources.base import Transcript
+
+__all__ = ["DUPLICATE_JACCARD", "BuiltinModel", "consolidate", "extract", "human_turns", "jaccard"]
+
+
+def _summary(transcript: Transcript) -> str:
+    human = list(human_turns(transcript))
+    # Never quote a request that carries a credential or tries to steer the memory.
+    quotable = next(
+        (t.text for t in human if not unsafe(t.text) and not states_credential(t.text)), ""
+    )
+    title = transcript.title or quotable or "(no quotable request)"
+    title = one_line(title.splitlines()[0] if title.strip() else title)
+    tools = Counter(t.tool for t in transcript.turns if t.tool)
+    tool_list = ", ".join(name for name, _ in tools.most_common(6)) or "none"
+    where = f" in {project_name(transcript.project)}" if transcript.project else ""
+    return redact(
+        f"{title} ({transcript.source} session{where}; {len(transcript.turns)} turns, "
+        f"{len(human)} typed by the user; tools: {tool_list})"
+    )
+
+
+def _said(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, Candidate]:
+    """The person's statements, one per key: first wording, all evidence, surest confidence."""
+    best: dict[str, Candidate] = {}
+    needs_repeat: set[str] = set()
+    for twice, memory in candidates(transcript, tags):
+        kept = best.get(memory.key)
+        if kept is None:
+            best[memory.key] = memory
+            if twice:
+                needs_repeat.add(memory.key)
+        else:
+            evidence = tuple(dict.fromkeys(kept.evidence + memory.evidence))
+            confidence = max(kept.confidence, memory.confidence)
+            best[memory.key] = replace(kept, evidence=evidence, confidence=confidence)
+    for key in needs_repeat:
+        if len(best[key].evidence) < 2:
+            del best[key]
+    return best
+
+
+def extract(transcript: Transcript) -> Extraction:
+    """Phase 1 by rules: durable statements a person typed and the session's runbook.
+
+    Args:
+        transcript: one normalised session.
+
+    Returns:
+        At most five candidates (usually none): what the person said before what the
+        tools showed, each those said in most turns, then the surest, kept in the order
+        seen; and a one-line summary of the session.
+    """
+    project = project_name(transcript.project)
+    tags = (f"project:{project}",) if project else ()
+    best = _said(transcript, tags)
+    tier = dict.fromkeys(best, 0)
+    for memory in choice.choices(transcript, tags):
+        tier.setdefault(memory.key, 1)
+        best.setdefault(memory.key, memory)
+    for memory in recorded.recorded(transcript, tags):
+        tier.setdefault(memory.key, 1)
+        best.setdefault(memory.key, memory)
+    for memory in asked.asked(transcript, tags):
+        tier.setdefault(memory.key, 1)
+        best.setdefault(memory.key, memory)
+    heard = {line for memory in best.values() for line in memory.evidence}
+    for turn, memory in agreed.agreed(transcript, tags):
+        if turn.lines not in heard:  # a rule already heard in that turn says it
+            tier.setdefault(memory.key, 1)
+            best.setdefault(memory.key, memory)
+    for memory in runbook.runbook(transcript, tags):
+        tier.setdefault(memory.key, 2)
+        best.setdefault(memory.key, memory)
+    seen = {key: n for n, key in enumerate(best)}
+    # What the person said ranks before what they chose among the assistant's options,
+    # answered or made the assistant concede, and all before what the tools showed (a
+    # command that ran in ten turns is one fact, not ten times surer than a wish said once);
+    # within each, said in more turns ranks first: a person repeating a rule is the surest
+    # sign it lasts.
+    top = sorted(
+        best.values(),
+        key=lambda m: (tier[m.key], -len(m.evidence), -m.confidence),
+    )[:MAX_MEMORIES]
+    memories = tuple(sorted(top, key=lambda m: seen[m.key]))
+    return Extraction(memories=memories, summary=_summary(transcript))
+
+
+class BuiltinModel:
+    """The rules above behind the model protocol: offline, free, no prompt, no budget.
+
+    Args:
+        name: ``builtin``.
+        settings: unused; the rules need no endpoint.
+    """
+
+    offline = True
+
+    def __init__(self, name: str = "builtin", settings: ModelSettings | None = None) -> None:
+        self.name = name
+
+    def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
+        """Phase 1 by rules (see :func:`extract`)."""
+        return extract(task.transcript)
+
+    def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
+        """Phase 2 by rules (see :func:`brain.models.builtin.merge.consolidate`)."""
+        return Consolidation(tuple(consolidate(list(task.raw), list(task.existing))))
+
+    def estimate(self, task: Task) -> Estimate:
+        """Nothing: the rules cost no tokens."""
+        return Estimate(0, 0, 0.0)
