@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
 from brain.home.secrets.redact import KINDS, Finding, find_secrets, redact
+from tests.helpers import examples
 
 # Fake credentials assembled at run time so no scanner mistakes this file for a leak.
 B62 = string.ascii_letters + string.digits
@@ -286,21 +287,21 @@ PROSE = st.lists(
 
 
 @given(st.text())
-@settings(max_examples=300)
+@settings(max_examples=examples(100))
 def test_never_raises_and_is_idempotent(text: str) -> None:
     once = redact(text)
     assert redact(once) == once
 
 
 @given(st.text(alphabet=string.printable + "İ:=\"'@/", max_size=200))
-@settings(max_examples=300)
+@settings(max_examples=examples(100))
 def test_idempotent_on_secret_shaped_noise(text: str) -> None:
     once = redact("password=" + text + " https://u:" + text + "@h")
     assert redact(once) == once
 
 
 @given(PROSE, TOKENS, PROSE)
-@settings(max_examples=300)
+@settings(max_examples=examples(100))
 def test_token_in_prose_is_always_redacted(before: str, token: str, after: str) -> None:
     out = redact(f"{before} {token} {after}")
     assert token not in out
@@ -309,7 +310,7 @@ def test_token_in_prose_is_always_redacted(before: str, token: str, after: str) 
 
 
 @given(PROSE, st.text(alphabet="0123456789abcdefABCDEF", min_size=7, max_size=64), PROSE)
-@settings(max_examples=300)
+@settings(max_examples=examples(100))
 def test_hex_is_never_redacted(before: str, hexstr: str, after: str) -> None:
     # Unless the words before announce a credential ("PASSWD 0000000", "as bob, ..."):
     # then any value there is one, which a credential-shaped stand-in shows.
@@ -330,7 +331,7 @@ KEYS = st.sampled_from(
 
 
 @given(GLUE, KEYS, TOKENS, GLUE)
-@settings(max_examples=500)
+@settings(max_examples=examples(150))
 def test_idempotent_with_tokens_glued_to_punctuation(
     before: str, key: str, token: str, after: str
 ) -> None:

@@ -15,6 +15,7 @@ from brain.home.secrets import prefilter
 from brain.home.secrets import redact as redact_module
 from brain.home.secrets.prefilter import Heads, Words, lead
 from brain.home.secrets.redact import Finding, find_secrets
+from tests.helpers import examples
 from tests.test_redact import NEGATIVES, POSITIVES, TOKENS
 
 
@@ -111,7 +112,7 @@ WORDISH = st.sampled_from(
 
 
 @given(st.lists(st.one_of(NOISE, TOKENS, st.sampled_from(TEXTS), WORDISH), max_size=8))
-@settings(max_examples=300)
+@settings(max_examples=examples(100))
 def test_the_prefilter_hides_nothing_in_mixed_text(parts: list[str]) -> None:
     text = "".join(parts)
     expected = _every_rule_everywhere(text)
