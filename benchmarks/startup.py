@@ -1,6 +1,7 @@
 """Whole-process start-up of brain's everyday commands, against plain Python.
 
-Usage: python benchmarks/startup.py [--runs 7] [--small 1000] [--large 20000] [--json]
+Usage: python benchmarks/startup.py [--runs 7] [--small 1000] [--large 20000]
+    [--projects 20] [--json]
 
 Each command runs as a fresh process of the installed ``brain`` script (``python -m
 brain`` where the script is not next to this Python), as a person or an agent tool
@@ -15,6 +16,14 @@ Homes are built in a temporary directory through ``brain import`` (one commit): 
 ``--large`` records for ``remember``. ``HOME`` holds one finished session of each of
 Claude Code, Codex CLI and Gemini CLI, harvested before the runs, so ``harvest`` looks
 at three transcripts and finds nothing new.
+
+The session-start hook is also started in a project's git checkout, against two more
+homes of ``--small`` records spread over ``--projects`` projects (each a real checkout):
+one whose records rest on nothing, and one whose records each rest on a commit of their
+project's checkout and a file of it (``checkout``, ``commit``, ``paths``), so the hook
+checks them for staleness: with HEAD where it was (the answer kept in
+``.brain/cache/checkouts.json``), and with a new commit made in the checkout before each
+run (one ``git cat-file`` a start).
 """
 
 from __future__ import annotations
@@ -51,7 +60,8 @@ HOOK_PAYLOAD = json.dumps(
 
 @dataclass
 class Case:
-    """One command line to time; ``argv`` may depend on the run number."""
+    """One command line to time; ``argv`` may depend on the run number, and ``before``
+    (not timed) runs before each run."""
 
     name: str
     argv: Callable[[int], list[str]]
@@ -59,24 +69,42 @@ class Case:
     target: float | None
     stdin: str | None = None
     times: list[float] = field(default_factory=list)
+    before: Callable[[int], None] | None = None
 
 
-def build_home(path: Path, size: int) -> Brain:
+def build_home(
+    path: Path,
+    size: int,
+    checkouts: dict[str, tuple[Path, str]] | None = None,
+    anchored: bool = False,
+) -> Brain:
     """A home of ``size`` synthetic records, written in one import, as a home in use is:
-    its files older than the record cache's racy window, git's index aware of them."""
+    its files older than the record cache's racy window, git's index aware of them.
+
+    With ``checkouts`` (name -> (top, commit)), record ``i`` belongs to the ``i % n``-th
+    project; ``anchored`` records also rest on its commit and on one of its files."""
     brain, _ = Brain.init(path)
-    lines = (
-        json.dumps(
-            {
-                "key": f"synthetic-{i:06d}",
-                "type": "fact",
-                "description": f"Synthetic fact number {i} about the build",
-                "body": f"Synthetic fact {i}: the build runs on two cores.",
-            }
-        )
-        for i in range(size)
-    )
-    brain.import_(lines, origin="synthetic")
+    names = sorted(checkouts or {})
+
+    def record(i: int) -> dict[str, object]:
+        fields: dict[str, object] = {
+            "key": f"synthetic-{i:06d}",
+            "type": "fact",
+            "description": f"Synthetic fact number {i} about the build",
+            "body": f"Synthetic fact {i}: the build runs on two cores.",
+        }
+        if names:
+            name = names[i % len(names)]
+            fields["tags"] = [f"project:{name}"]
+            if anchored and checkouts is not None:
+                fields |= {
+                    "checkout": name,
+                    "commit": checkouts[name][1],
+                    "paths": [f"src/mod{i % FILES:02d}.py"],
+                }
+        return fields
+
+    brain.import_((json.dumps(record(i)) for i in range(size)), origin="synthetic")
     # Files changed in the last two seconds are parsed again on every read (the record
     # cache's racy window); in use, a home's files are older than that.
     past = time.time() - 60
@@ -87,6 +115,40 @@ def build_home(path: Path, size: int) -> Brain:
     # again on every command to tell whether it was edited by hand.
     subprocess.run(["git", "-C", str(brain.path), "update-index", "-q", "--refresh"])
     return brain
+
+
+FILES = 10  # files in each project's checkout
+
+
+def git(top: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(top), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def build_checkouts(root: Path, count: int) -> dict[str, tuple[Path, str]]:
+    """``count`` git checkouts of ``FILES`` files each, one commit: name -> (top, commit)."""
+    found = {}
+    for n in range(count):
+        top = root / f"project-{n:02d}"
+        (top / "src").mkdir(parents=True)
+        for f in range(FILES):
+            (top / "src" / f"mod{f:02d}.py").write_text(f"VALUE = {f}\n")
+        git(top, "init", "-q")
+        git(top, "add", ".")
+        git(top, "commit", "-qm", "first")
+        found[top.name] = (top, git(top, "rev-parse", "HEAD"))
+    return found
+
+
+def move_head(top: Path) -> Callable[[int], None]:
+    """Before each run, a commit in ``top`` that changes one file (HEAD moves)."""
+
+    def commit(run: int) -> None:
+        (top / "src" / "mod00.py").write_text(f"VALUE = changed {run}\n")
+        git(top, "commit", "-qam", f"change {run}")
+
+    return commit
 
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "transcripts"
@@ -119,12 +181,34 @@ def seen_sessions(person: Path, home: Path, env: dict[str, str]) -> None:
     )  # fmt: skip
 
 
-def cases(small: Path, large: Path) -> list[Case]:
-    """The commands and their targets (a ratio to the baseline)."""
+def cases(
+    small: Path, large: Path, projects: tuple[Path, Path, Path, Path] | None = None
+) -> list[Case]:
+    """The commands and their targets (a ratio to the baseline). ``projects``: the homes
+    without and with anchors, the checkout the hook starts in, the one whose HEAD moves."""
 
     def brain(*args: str) -> Callable[[int], list[str]]:
         return lambda _run: [*BRAIN, *args]
 
+    def payload(top: Path) -> str:
+        return json.dumps({**json.loads(HOOK_PAYLOAD), "cwd": str(top)})
+
+    in_project = []
+    if projects is not None:
+        plain, anchored, here, moving = projects
+        hook = brain("hook", "session-start")
+        in_project = [
+            Case("hook, project, no anchors", hook, str(plain), 3.0, stdin=payload(here)),
+            Case("hook, project, HEAD kept", hook, str(anchored), 3.0, stdin=payload(here)),
+            Case(
+                "hook, project, HEAD moved",
+                hook,
+                str(anchored),
+                3.0,
+                stdin=payload(moving),
+                before=move_head(moving),
+            ),
+        ]
     return [
         Case("python -c 'import json'", lambda _r: [PY, "-c", "import json"], None, None),
         Case(
@@ -134,6 +218,7 @@ def cases(small: Path, large: Path) -> list[Case]:
             3.0,
             stdin=HOOK_PAYLOAD,
         ),
+        *in_project,
         Case("--version", brain("--version"), None, 4.0),
         Case("context", brain("context"), str(small), 4.0),
         Case("status", brain("status"), str(small), 4.0),
@@ -154,6 +239,8 @@ def run_once(case: Case, run: int, env: dict[str, str]) -> None:
     """Time one run of ``case``; a failing command stops the benchmark."""
     if case.home:
         env = {**env, "BRAIN_HOME": case.home}
+    if case.before is not None:
+        case.before(run)
     start = time.perf_counter()
     done = subprocess.run(case.argv(run), input=case.stdin, capture_output=True, text=True, env=env)
     case.times.append(time.perf_counter() - start)
@@ -166,6 +253,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=20000)
+    parser.add_argument("--projects", type=int, default=20, help="0: no hook in a project")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -184,14 +272,23 @@ def main() -> None:
         build_home(root / "small", args.small)
         build_home(root / "large", args.large)
         seen_sessions(root / "person", root / "small", env)
-        table = cases(root / "small", root / "large")
+        projects = None
+        if args.projects:
+            tops = build_checkouts(root / "code", args.projects)
+            build_home(root / "plain", args.small, tops)
+            build_home(root / "anchored", args.small, tops, anchored=True)
+            first, second = (top for top, _ in list(tops.values())[:2])
+            projects = (root / "plain", root / "anchored", first, second)
+        table = cases(root / "small", root / "large", projects)
         for case in table:  # warm the page cache and the indexes
             run_once(case, -1, env)
             case.times.clear()
         for run in range(args.runs):
             for case in table:
                 run_once(case, run, env)
-        for home in (root / "small", root / "large"):
+        for home in (root / "small", root / "large", root / "plain", root / "anchored"):
+            if not home.exists():
+                continue
             packing.wait_for_background_gc(home)  # before the folder is removed
     report(table, args)
 
@@ -219,12 +316,12 @@ def report(table: list[Case], args: argparse.Namespace) -> None:
     print(
         f"{args.runs} runs each; homes of {args.small} and {args.large} records; {' '.join(BRAIN)}"
     )
-    print(f"{'command':<26}{'median':>10}{'ratio':>8}{'target':>8}  met")
+    print(f"{'command':<28}{'median':>10}{'ratio':>8}{'target':>8}  met")
     for row in rows:
         target = "" if row["target"] is None else f"{row['target']:.0f}x"
         met = "" if row["met"] is None else ("yes" if row["met"] else "NO")
         print(
-            f"{row['command']:<26}{row['median_ms']:>8.1f}ms{row['ratio']:>7.2f}x{target:>8}  {met}"
+            f"{row['command']:<28}{row['median_ms']:>8.1f}ms{row['ratio']:>7.2f}x{target:>8}  {met}"
         )
 
 

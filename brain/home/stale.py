@@ -85,52 +85,71 @@ def stale(home: Home, tops: Mapping[str, Path], *, only: str | None = None) -> S
     """The records resting on files of the checkouts ``tops`` (name → top folder) that
     changed, were deleted or renamed since the record's commit.
 
+    Each checkout's records are checked as the session-start context checks them (one
+    ``git cat-file`` a checkout, :func:`brain.home.staleness.check`); only the possibly
+    stale ones are looked at further (a diff for renames, a log per changed file).
+
     Args:
         home: the home.
         tops: the checkouts on this machine, by name.
         only: just the records of this checkout (a project's name).
     """
-    from brain.home.checkouts import changes_since, log_since, object_ids
+    from brain.home.staleness import check
 
-    found, checked, unchecked, unknown = [], 0, set(), []
-    heads: dict[Path, str] = {}
+    by_top: dict[Path, dict[str, tuple[Record, Anchor]]] = {}
+    unchecked: set[str] = set()
     for record, anchor in _anchored(home):
         if only is not None and anchor.checkout.lower() != only.lower():
             continue
         top = _top(tops, anchor.checkout)
         if top is None:
             unchecked.add(anchor.checkout)
-            continue
-        checked += 1
-        changes = changes_since(top, anchor.commit)
-        if changes is None:
-            unknown.append(record.key)
-            continue
+        else:
+            by_top.setdefault(top, {})[record.key] = (record, anchor)
+    found: list[StaleRecord] = []
+    unknown: list[str] = []
+    for top, records in by_top.items():
+        verdicts = check(home.state, top, {k: a for k, (_, a) in records.items()})
+        unknown += [k for k, v in verdicts.items() if v.state == "unknown"]
+        doubtful = [records[k] for k, v in verdicts.items() if v.stale]
+        found += _described(top, doubtful)
+    checked = sum(len(records) for records in by_top.values())
+    return StaleReport(tuple(found), checked, tuple(sorted(unchecked)), tuple(unknown))
+
+
+def _described(top: Path, records: list[tuple[Record, Anchor]]) -> list[StaleRecord]:
+    """What became of each file of ``records`` (a diff with renames, and the commits)."""
+    from brain.home.checkouts import changes_since, log_since, object_ids
+
+    if not records:
+        return []
+    head = (object_ids(top, ["HEAD"]) or [None])[0] or ""
+    found = []
+    for record, anchor in records:
+        changes = changes_since(top, anchor.commit) or {}
         files = []
         for rel in anchor.paths:
             change = changes.get(rel)
-            if change is None or change.status == "A":
+            if change is None:
                 continue
             status = {"D": "deleted", "R": "renamed"}.get(change.status, "changed")
             commits = tuple(log_since(top, anchor.commit, rel))
             files.append(FileChange(rel, status, change.renamed, commits))
-        if files:
-            held = len(files) == len(anchor.paths) and all(f.status == "deleted" for f in files)
-            if top not in heads:
-                ids = object_ids(top, ["HEAD"]) or [None]
-                heads[top] = ids[0] or ""
-            found.append(
-                StaleRecord(
-                    record.key,
-                    record.description,
-                    anchor.checkout,
-                    anchor.commit,
-                    tuple(files),
-                    held,
-                    heads[top],
-                )
-            )
-    return StaleReport(tuple(found), checked, tuple(sorted(unchecked)), tuple(unknown))
+        if not files:
+            continue
+        held = len(files) == len(anchor.paths) and all(f.status == "deleted" for f in files)
+        found.append(
+            StaleRecord(
+                record.key,
+                record.description,
+                anchor.checkout,
+                anchor.commit,
+                tuple(files),
+                held,
+                head,
+            )  # fmt: skip
+        )
+    return found
 
 
 class NotAnchoredError(BrainError):
