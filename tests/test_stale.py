@@ -261,3 +261,17 @@ def test_an_edit_that_names_the_commit_itself_keeps_it(
     brain.edit("pay-web", text, where=web)
     assert cli_json("show", "pay-web")["record"]["commit"] == learned_at_a[:12]
     assert len(cli_json("stale")["records"]) == 1
+
+
+def test_a_start_in_the_checkout_runs_no_git_while_its_head_stays(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    from tests.test_startup import imported
+
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    payload = json.dumps({"hook_event_name": "SessionStart", "cwd": str(web)})
+    first = imported("hook", "session-start", stdin=payload)
+    assert "brain.home.git" in first  # HEAD moved since the record: git is asked once
+    again = imported("hook", "session-start", stdin=payload)
+    assert "brain.home.staleness" in again
+    assert again & {"brain.home.git", "subprocess"} == set()

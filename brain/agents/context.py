@@ -268,7 +268,8 @@ def _stale_notes(home: Readable, project: Path | str | None, visible: set[str]) 
     from brain.home.checkouts import top_of
 
     name = (project_name(project) or "").lower()
-    anchored = {h.key: h.anchor for h in home.heads() if h.anchor and h.key in visible}
+    # (checkout, commit, *paths): a record resting on no file is never stale.
+    anchored = {h.key: h.anchor for h in home.heads() if len(h.anchor) > 2 and h.key in visible}
     mine = {k: a for k, a in anchored.items() if a[0].lower() == name}
     top = top_of(project) if mine else None
     if top is None:
