@@ -2,7 +2,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test lint bench demo clean e2e-deps e2e
+.PHONY: install test lint bench demo clean e2e-deps e2e browser-deps browser
 
 $(BIN)/brain: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(BIN)/brain: pyproject.toml
 install: $(BIN)/brain  ## create .venv and install brain with its dev tools
 
 test: install  ## run the test suite (the real agent programs are 'make e2e')
-	$(BIN)/python -m pytest -n 2 -q --ignore=tests/e2e
+	$(BIN)/python -m pytest -n 2 -q --ignore=tests/e2e --ignore=tests/browser
 
 lint: install  ## ruff check, ruff format --check, mypy
 	$(BIN)/ruff check brain tests benchmarks
@@ -49,6 +49,18 @@ e2e-deps:  ## install the pinned and the newest Claude Code, Codex CLI and Gemin
 e2e: install  ## drive the real agent programs against scripted model servers (run e2e-deps first)
 	$(BIN)/python -m pytest -n 2 -q tests/e2e
 	BRAIN_E2E_NEWEST=1 $(BIN)/python -m pytest -n 2 -q tests/e2e -k claude
+
+# Debian's Chromium for tests/browser, driven by Playwright for Python (the dev extra);
+# Playwright never downloads a browser of its own here.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+browser-deps:  ## install Debian's chromium for the browser tests of 'brain ui'
+	@if [ -x /usr/bin/chromium ]; then /usr/bin/chromium --version; else \
+	$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; fi
+
+browser: install  ## drive 'brain ui' in a real Chromium (run browser-deps first)
+	$(BIN)/python -m pytest -q tests/browser
 
 demo: install  ## run brain's main job on the bundled sample transcripts, offline
 	@bash scripts/demo.sh

@@ -118,6 +118,7 @@ class Brain(Home):
         as_of: str | None = None,
         sessions: bool = False,
         project: str | None = None,
+        count_uses: bool = True,
     ) -> RecallResult:
         """Search the memory; see :func:`brain.index.recall.recall`."""
         from brain.index.recall import recall
@@ -133,6 +134,7 @@ class Brain(Home):
             as_of=as_of,
             sessions=sessions,
             project=project,
+            count_uses=count_uses,
         )
 
     def index(self, *, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:

@@ -88,3 +88,28 @@ def render(kind: AssetKind, name: str, **variables: Any) -> str:
     """
     path = asset_path(kind, name)
     return _environment(path.parent).get_template(name).render(**variables)
+
+
+@lru_cache(maxsize=1)
+def html_environment() -> jinja2.Environment:
+    """The environment of ``brain ui``'s pages (``templates/ui/``): every value is
+    escaped, since what records and transcripts hold is untrusted text."""
+    import jinja2
+
+    folder = _folder("templates") / "ui"
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def ui_static(name: str) -> bytes:
+    """One of ``brain ui``'s static files (``templates/ui/static/``), by name.
+
+    Raises:
+        AssetNotFound: no such file (or the name tries to leave the folder).
+    """
+    return asset_path("templates", f"ui/static/{name}").read_bytes()

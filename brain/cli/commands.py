@@ -61,6 +61,9 @@ COMMANDS: dict[str, dict[str, str]] = {
         "mirror": "Copy what Claude Code, Gemini CLI and Codex remember themselves in as records.",
         "sessions": "Harvested agent sessions: list, show, rename, delete, prune, import.",
     },
+    "ui": {
+        "ui": "Browse, search, review, edit and undo the memory in a local web page.",
+    },
     "recall": {
         "index": "Bring the search index up to date with the home (it is derived, never the truth).",
         "recall": "Find memories matching QUERY, best first.",

@@ -79,6 +79,7 @@ def recall(
     as_of: str | None = None,
     sessions: bool = False,
     project: str | None = None,
+    count_uses: bool = True,
 ) -> RecallResult:
     """Search the memory.
 
@@ -93,6 +94,8 @@ def recall(
             person's own, its sessions' turns, and the views. A session is in the
             project its working directory's git checkout is named after (as
             ``brain sessions list --project`` counts it).
+        count_uses: count the records found as used (an agent's recall is a use; a
+            person browsing the memory in ``brain ui`` is not).
     """
     filters: dict[str, Any] = {
         "k": k,
@@ -114,7 +117,7 @@ def recall(
         filters["scope"] = _scope(index, project) if sessions else Scope(_name(project), ())
     hits = tuple(index.search(query, **filters))
     used = [h.path for h in hits if h.kind == "record"]
-    if used:
+    if used and count_uses:
         uses.note_uses(catalog, used)
         # A busy index skips the bump: the uses are noted, and a rebuild counts them.
         with contextlib.suppress(sqlite3.OperationalError):

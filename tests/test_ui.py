@@ -1,0 +1,209 @@
+"""``brain ui`` over HTTP: what every request must carry, what a change does, and how
+hostile record text comes back. A real server on 127.0.0.1 and a real home; the pages in
+a real browser are tests/browser/."""
+
+from __future__ import annotations
+
+import http.client
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+
+from brain.api import Brain
+from brain.ui.app import make_server
+from brain.ui.server import CSP, UiServer
+from tests.helpers import cli, commit_count, git
+from tests.uihome import HOSTILE
+
+
+class Client:
+    """Plain HTTP to the server, with the headers a test chooses."""
+
+    def __init__(self, server: UiServer) -> None:
+        self.server = server
+        self.host = f"127.0.0.1:{server.port}"
+        self.prefix = urlsplit(server.url).path.rstrip("/")
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        form: dict[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+        token: bool = True,
+    ) -> tuple[int, dict[str, str], str]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        sent = {"Host": self.host, **(headers or {})}
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, (self.prefix if token else "") + path, body, sent)
+        response = connection.getresponse()
+        text = response.read().decode("utf-8")
+        connection.close()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+
+    def get(self, path: str, **kwargs: object) -> tuple[int, dict[str, str], str]:
+        return self.request("GET", path, **kwargs)  # type: ignore[arg-type]
+
+    def post(
+        self, path: str, form: dict[str, str], **kwargs: object
+    ) -> tuple[int, dict[str, str], str]:
+        return self.request("POST", path, form=form, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    brain = Brain.init(home)[0]
+    brain.remember("Use ruff format, not black.", key="formatter", type="preference")
+    brain.remember(HOSTILE, key="hostile-note")
+    return brain
+
+
+@pytest.fixture
+def client(brain: Brain) -> Iterator[Client]:
+    server, app = make_server(brain.path)
+    server.start()
+    yield Client(server)
+    server.shutdown()
+    app.close()
+
+
+def csrf(client: Client) -> str:
+    return client.server.csrf
+
+
+def test_it_listens_on_loopback_with_a_token_in_the_address(client: Client) -> None:
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{24}/", client.server.url)
+    status, headers, text = client.get("/")
+    assert status == 200 and "What brain remembers" in text
+    assert headers["content-security-policy"] == CSP
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/", "/records", "/static/ui.js", "/x/records"])
+def test_a_request_without_the_token_is_refused(client: Client, path: str) -> None:
+    status, headers, text = client.get(path, token=False)
+    assert status == 403
+    assert text == "this address needs the token 'brain ui' printed\n"
+    assert headers["content-security-policy"] == CSP
+
+
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:{port}", "127.0.0.1.nip.io:{port}", "127.0.0.1:1", ""]
+)
+def test_another_host_header_is_refused(client: Client, host: str) -> None:
+    status, _, text = client.get("/", headers={"Host": host.format(port=client.server.port)})
+    assert status == 421
+    assert "only at 127.0.0.1 or localhost" in text
+
+
+def test_localhost_is_a_host_it_answers_to(client: Client) -> None:
+    status, _, _ = client.get("/", headers={"Host": f"localhost:{client.server.port}"})
+    assert status == 200
+
+
+def test_a_write_without_the_csrf_token_changes_nothing(client: Client, brain: Brain) -> None:
+    commits = commit_count(brain.path)
+    for form in ({}, {"csrf": "guess"}, {"csrf": client.server.token}):
+        status, _, text = client.post("/record/formatter/forget", form)
+        assert status == 403 and "out of date" in text
+    assert commit_count(brain.path) == commits
+    assert brain.record_path("formatter").exists()
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+     {"Origin": "http://evil.example"}, {"Origin": "null"}],
+)  # fmt: skip
+def test_a_write_from_another_site_changes_nothing(
+    client: Client, brain: Brain, headers: dict[str, str]
+) -> None:
+    commits = commit_count(brain.path)
+    status, _, text = client.post(
+        "/record/formatter/forget", {"csrf": csrf(client)}, headers=headers
+    )
+    assert status == 403 and "brain ui's own page" in text
+    assert commit_count(brain.path) == commits
+
+
+def test_a_get_never_writes(client: Client, brain: Brain) -> None:
+    commits = commit_count(brain.path)
+    status, _, text = client.get("/record/formatter/forget")
+    assert status == 404 and "no page" in text
+    assert client.request("PUT", "/record/formatter/forget")[0] == 405
+    assert commit_count(brain.path) == commits
+
+
+def test_archive_restore_forget_each_commit_once_and_say_which(
+    client: Client, brain: Brain
+) -> None:
+    for verb, message in (("archive", "archive: formatter"), ("restore", "restore: formatter"),
+                          ("forget", "forget: formatter")):  # fmt: skip
+        commits = commit_count(brain.path)
+        origin = {"Origin": f"http://127.0.0.1:{client.server.port}"}
+        status, headers, _ = client.post(
+            f"/record/formatter/{verb}", {"csrf": csrf(client)}, headers=origin
+        )
+        assert status == 303
+        assert commit_count(brain.path) == commits + 1
+        head = git(brain.path, "rev-parse", "HEAD").strip()
+        assert git(brain.path, "log", "-1", "--format=%s").strip().startswith(message)
+        assert headers["location"].endswith(f"done={head}")
+        page = client.get(
+            urlsplit(headers["location"]).path.removeprefix(client.prefix) + f"?done={head}"
+        )[2]
+        assert f"<code>{head[:9]}</code></a>: {message}" in page
+    assert not brain.record_path("formatter").exists()
+
+
+def test_an_edit_through_the_page_is_brain_edit(client: Client, brain: Brain) -> None:
+    text = brain.edit_text("formatter").replace("not black", "never black")
+    status, headers, _ = client.post("/record/formatter/edit", {"csrf": csrf(client), "text": text})
+    assert status == 303
+    assert git(brain.path, "log", "-1", "--format=%s").strip() == "edit: formatter"
+    assert "never black" in brain.record_path("formatter").read_text()
+    broken = "---\nkey: [x\n---\nbody\n"
+    bad = client.post("/record/formatter/edit", {"csrf": csrf(client), "text": broken})
+    assert bad[0] == 400 and 'class="error"' in bad[2]
+
+
+def test_hostile_text_comes_back_escaped(client: Client) -> None:
+    for path in ("/record/hostile-note", "/records", "/records?q=ignore+beacon", "/"):
+        text = client.get(path)[2]
+        assert "<script>window" not in text and "<img src=" not in text, path
+        assert "<iframe" not in text and "<style>" not in text and 'href="javascript:' not in text
+    page = client.get("/record/hostile-note")[2]
+    assert "&lt;script&gt;window.__pwned = 1; alert(&#39;script&#39;)&lt;/script&gt;" in page
+    assert re.findall(r"<script[^>]*>", page) == [
+        f'<script src="{client.prefix}/static/ui.js" defer>'
+    ]
+
+
+def test_browsing_and_searching_count_no_uses(client: Client, brain: Brain) -> None:
+    assert client.get("/records?q=ruff+format")[2].count('class="key">formatter<') == 1
+    assert not (brain.state / "uses.jsonl").exists()
+
+
+def test_static_files_and_unknown_pages(client: Client) -> None:
+    status, headers, text = client.get("/static/ui.js")
+    assert status == 200 and headers["content-type"].startswith("text/javascript")
+    assert "fetch(" in text
+    assert client.get("/static/../../brain.yaml")[0] == 404
+    assert client.get("/nope")[0] == 404
+    assert client.get("/record/no-such-key")[0] == 404
+    assert client.get("/commit/--output=x")[0] == 404
+
+
+def test_ui_needs_a_home(tmp_path: Path) -> None:
+    result = cli("--home", str(tmp_path / "nothing"), "ui", "--no-open")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ")
+    assert "brain init" in result.output
