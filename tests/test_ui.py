@@ -189,7 +189,9 @@ def test_hostile_text_comes_back_escaped(client: Client) -> None:
 
 def test_browsing_and_searching_count_no_uses(client: Client, brain: Brain) -> None:
     assert client.get("/records?q=ruff+format")[2].count('class="key">formatter<') == 1
-    assert not (brain.state / "uses.jsonl").exists()
+    assert not (brain.path / "uses" / "pending.jsonl").exists()
+    assert brain.recall("ruff format").hits  # an agent's recall does count
+    assert (brain.path / "uses" / "pending.jsonl").exists()
 
 
 def test_static_files_and_unknown_pages(client: Client) -> None:

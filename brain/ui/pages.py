@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.errors import BrainError
-from brain.home import journal
 from brain.home.records import Record
 from brain.pipeline.views import group_of, sessions_of
 
@@ -121,13 +120,21 @@ def weekly(
     return list(zip(starts, counts, strict=True))
 
 
-def uses_by_week(brain: Brain) -> list[tuple[str, int]]:
-    """Each recall batch of the journal: when it was folded, and how many uses."""
-    out = []
-    for entry in journal.read(brain.path):
-        if entry.get("op") == "recall" and isinstance(entry.get("uses"), dict):
-            out.append((str(entry.get("ts", "")), sum(int(v) for v in entry["uses"].values())))
-    return out
+def last_uses(brain: Brain) -> list[tuple[str, int]]:
+    """When each record was last recalled or cited: use counts keep a total and the
+    last time per record, so the chart counts records by the week of their last use."""
+    from brain.home.uses import last_used
+
+    return [(when, 1) for when in last_used(brain).values()]
+
+
+def stale_records(brain: Brain) -> Any:
+    """``brain stale``'s report; None when it cannot be made here (it reads the
+    checkouts records rest on, which a home on another disk may not reach)."""
+    try:
+        return brain.stale()
+    except (BrainError, OSError):
+        return None
 
 
 def overview(brain: Brain, live: Sequence[Record]) -> dict[str, Any]:
@@ -145,7 +152,7 @@ def overview(brain: Brain, live: Sequence[Record]) -> dict[str, Any]:
     kinds = ("extract", "consolidate")
     last = {kind: next((r for r in runs if r.kind == kind), None) for kind in kinds}
     learned = weekly(((r.created or "", 1) for r in live), moment)
-    used = weekly(uses_by_week(brain), moment)
+    used = weekly(last_uses(brain), moment)
     return {
         "total": len(live),
         "archived": _count(brain.path / "archive"),
@@ -158,6 +165,7 @@ def overview(brain: Brain, live: Sequence[Record]) -> dict[str, Any]:
         "last_runs": last,
         "learned": learned,
         "used": used,
+        "stale": stale_records(brain),
     }
 
 
