@@ -209,3 +209,14 @@ def test_ui_needs_a_home(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output.startswith("Error: ")
     assert "brain init" in result.output
+
+
+def test_the_overview_lists_what_was_never_used_and_what_looks_stale(
+    client: Client, brain: Brain
+) -> None:
+    assert brain.recall("ruff format").hits  # formatter is used now
+    page = client.get("/")[2]
+    never = page.split('id="unused"')[1].split("</table>")[0]
+    assert 'class="key">hostile-note<' in never and 'class="key">formatter<' not in never
+    assert "1 record no recall or citation has used" in page
+    assert "None of the 0 records resting on a checkout here looks stale." in page

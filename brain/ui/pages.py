@@ -128,6 +128,13 @@ def last_uses(brain: Brain) -> list[tuple[str, int]]:
     return [(when, 1) for when in last_used(brain).values()]
 
 
+def unused(brain: Brain, live: Sequence[Record]) -> list[tuple[Record, Any]]:
+    """``brain list --unused``: records never recalled nor cited, most shown first."""
+    from brain.home.worth import unused as never_used
+
+    return never_used(brain, live)
+
+
 def stale_records(brain: Brain) -> Any:
     """``brain stale``'s report; None when it cannot be made here (it reads the
     checkouts records rest on, which a home on another disk may not reach)."""
@@ -152,6 +159,7 @@ def overview(brain: Brain, live: Sequence[Record]) -> dict[str, Any]:
     kinds = ("extract", "consolidate")
     last = {kind: next((r for r in runs if r.kind == kind), None) for kind in kinds}
     learned = weekly(((r.created or "", 1) for r in live), moment)
+    never = unused(brain, live)
     used = weekly(last_uses(brain), moment)
     return {
         "total": len(live),
@@ -166,6 +174,8 @@ def overview(brain: Brain, live: Sequence[Record]) -> dict[str, Any]:
         "learned": learned,
         "used": used,
         "stale": stale_records(brain),
+        "unused": never[:20],
+        "unused_count": len(never),
     }
 
 
@@ -336,8 +346,6 @@ def history(brain: Brain, key: str) -> list[dict[str, Any]]:
 
 def record_page(brain: Brain, live: Sequence[Record], key: str) -> dict[str, Any]:
     """One record: its fields, provenance, chain, history and uses."""
-    from brain.home.uses import all_uses, last_used
-
     shown = brain.show(key)
     record = shown.record
     merged_into = [
@@ -353,8 +361,7 @@ def record_page(brain: Brain, live: Sequence[Record], key: str) -> dict[str, Any
         "merged_into": merged_into,
         "merged_from": merged_from,
         "history": history(brain, key),
-        "uses": all_uses(brain).get(shown.path, 0),
-        "last_used": last_used(brain).get(shown.path),
+        "worth": brain.worth(key),
     }
 
 
