@@ -20,10 +20,11 @@ wrong shape is ignored, never an error: the record stays readable.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
+
+from brain.home.patterns import lazy
 
 __all__ = [
     "CHECKOUT",
@@ -43,10 +44,11 @@ PATHS = "paths"
 FIELDS = (CHECKOUT, COMMIT, PATHS)
 #: At most this many files per record: a record resting on fifty files rests on none.
 MAX_PATHS = 12
-_SHA = re.compile(r"[0-9a-f]{7,40}")
+# Compiled on first use: the session-start hook reads anchors from its cache and uses neither.
+_SHA = lazy(r"[0-9a-f]{7,40}")
 # A file named in prose: optional folders, then a name with an extension
 # (``src/pay.py``, ``./README.md``, ``package.json``); not part of a URL or a longer word.
-_NAMED = re.compile(
+_NAMED = lazy(
     r"(?<![\w./:@-])(?:\./)?((?:[\w@+-][\w.@+-]*/)*[\w@+-][\w.@+-]*\.[A-Za-z][A-Za-z0-9]{0,9})"
     r"(?![\w/-])"
 )
