@@ -65,11 +65,9 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -331,54 +329,21 @@ def speed(turns: int = 10_000, runs: int = 5) -> float:
     return statistics.median(times)
 
 
-class _FakeHandler(BaseHTTPRequestHandler):
-    """An OpenAI-compatible chat endpoint answering one fixed memory."""
-
-    answer = json.dumps(
-        {
-            "memories": [
-                {
-                    "key": "build-command",
-                    "type": "fact",
-                    "description": "The project builds with npm run build",
-                    "body": "npm run build builds the project.",
-                    "evidence": [[1, 1]],
-                }
-            ],
-            "summary": "A session.",
-        }
-    )
-
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
-        self.rfile.read(int(self.headers.get("content-length", 0)))
-        body = {
-            "id": "fake",
-            "object": "chat.completion",
-            "model": "fake",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": self.answer},
-                }
-            ],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-        }
-        data = json.dumps(body).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        """Quiet."""
-
-
-def _serve_fake() -> str:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeHandler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/v1"
+# One fixed memory, the answer of ``--fake``'s scripted model to every session.
+_FAKE_ANSWER = json.dumps(
+    {
+        "memories": [
+            {
+                "key": "build-command",
+                "type": "fact",
+                "description": "The project builds with npm run build",
+                "body": "npm run build builds the project.",
+                "evidence": [[1, 1]],
+            }
+        ],
+        "summary": "A session.",
+    }
+)
 
 
 def main() -> None:
@@ -401,7 +366,9 @@ def main() -> None:
     labelled, missing = load(args.without)
     models: list[tuple[str, str | None]] = [("builtin", None)]
     if args.fake:
-        models.append(("openai/fake", _serve_fake()))
+        from benchmarks.chat_server import serve
+
+        models.append(("openai/fake", serve(lambda _body: _FAKE_ANSWER).url))
     if args.model:
         models.append((args.model, args.api_base))
     report: dict[str, Any] = {

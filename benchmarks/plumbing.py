@@ -22,11 +22,10 @@ import os
 import re
 import subprocess
 import tempfile
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from benchmarks.chat_server import serve
 from brain.models.base import ExtractTask, ModelSettings
 from brain.models.budget import Budget
 from brain.models.registry import get_model
@@ -37,37 +36,6 @@ MODEL = "openai/gpt-4o-mini"  # litellm sends a response schema to it
 _TYPED = re.compile(r"^\[L(\d+)-(\d+)\] user:$", re.M)
 _TOOL = re.compile(r"^\[L(\d+)-(\d+)\] tool ", re.M)
 _RAW = re.compile(r"^### ([a-z0-9-]+) \(", re.M)
-
-
-class _Script(BaseHTTPRequestHandler):
-    requests: list[dict[str, Any]] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
-        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-        self.requests.append(body)
-        content = _answer(body)
-        reply = {
-            "id": "scripted",
-            "object": "chat.completion",
-            "model": body.get("model", "scripted"),
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": content},
-                }
-            ],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-        }
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        """Quiet."""
 
 
 def _memory(key: str, kind: str, lines: tuple[int, int] | None) -> dict[str, Any]:
@@ -109,18 +77,11 @@ def _answer(body: dict[str, Any]) -> str:
     return json.dumps({"memories": memories, "summary": "Task: x", "outcome": "done"})
 
 
-def _serve() -> tuple[ThreadingHTTPServer, str]:
-    _Script.requests = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Script)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/v1"
-
-
 def phase1(labelled: list[dict[str, Any]], session_tokens: int) -> dict[str, Any]:
     """Every labelled session through phase 1's model path and brain's evidence check."""
-    server, url = _serve()
+    server = serve(_answer)
     try:
-        model = get_model(MODEL, ModelSettings(api_base=url, timeout=60, retries=0))
+        model = get_model(MODEL, ModelSettings(api_base=server.url, timeout=60, retries=0))
         kept: dict[str, int] = {"preference": 0, "lesson": 0, "instruction": 0}
         offered: dict[str, int] = dict.fromkeys(kept, 0)
         outside = 0
@@ -132,9 +93,9 @@ def phase1(labelled: list[dict[str, Any]], session_tokens: int) -> dict[str, Any
             outside += tainted(transcript)
             for memory in vet(answer, transcript)[0].memories:
                 kept[memory.type] += 1
-        requests = list(_Script.requests)
+        requests = list(server.requests)
     finally:
-        server.shutdown()
+        server.stop()
     schema = answer_schema(Extraction)
     structured = sum(
         1
@@ -163,7 +124,7 @@ def phase2(count: int = 157) -> dict[str, Any]:
     from brain.pipeline.consolidate import CONSOLIDATE_MAX_TOKENS, consolidate
     from brain.pipeline.runs import RawMemory, append_raw
 
-    server, url = _serve()
+    server = serve(_answer)
     saved = {k: os.environ.get(k) for k in ("BRAIN_CONSOLIDATION_MODEL", "BRAIN_MODEL_API_BASE")}
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -186,20 +147,20 @@ def phase2(count: int = 157) -> dict[str, Any]:
             with brain.transaction() as tx:
                 tx.commit([append_raw(brain, raws)], "extract: a backfill", "extract")
             os.environ["BRAIN_CONSOLIDATION_MODEL"] = MODEL
-            os.environ["BRAIN_MODEL_API_BASE"] = url
+            os.environ["BRAIN_MODEL_API_BASE"] = server.url
             brain = Brain.open(home)
             before = _commits(home)
             result = consolidate(brain, catalog=brain.catalog)
             records = len(list((home / "memories").glob("*.md")))
             commits = _commits(home) - before
     finally:
-        server.shutdown()
+        server.stop()
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    caps = sorted({r.get("max_tokens") for r in _Script.requests}, key=str)
+    caps = sorted({r.get("max_tokens") for r in server.requests}, key=str)
     return {
         "raw": count,
         "calls": result.calls,
