@@ -318,3 +318,24 @@ def test_a_sync_with_uncommitted_changes_does_not_take_the_rewrite_yet(tmp_path:
     git(b, "checkout", "brain.yaml")
     assert cli("--home", str(b), "sync").exit_code == 0
     assert SECRET not in _everything(b)
+
+
+def test_a_purge_killed_before_it_cleaned_up_leaves_no_copy_behind(tmp_path: Path) -> None:
+    _, home = _leaky_home(tmp_path)
+    stale = home / ".brain" / "purge-killed"
+    subprocess.run(["git", "clone", "-q", "--bare", str(home), str(stale / "copy.git")], check=True)
+    assert cli("--home", str(home), "purge", SECRET, "--dry-run").exit_code == 0
+    assert not stale.exists()
+    assert not list((home / ".brain").glob("purge-*"))
+
+
+def test_a_text_that_would_break_the_records_is_refused(tmp_path: Path) -> None:
+    _, home = _leaky_home(tmp_path)
+    head = git(home, "rev-parse", "HEAD")
+    result = cli("--home", str(home), "purge", "description", "--yes")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "Error: writing over the text would leave memories/deploy-day.md unreadable ("
+    )
+    assert result.stderr.endswith("nothing was changed; purge a longer, more particular text\n")
+    assert git(home, "rev-parse", "HEAD") == head

@@ -33,14 +33,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from brain.errors import BrainError
-from brain.home import pending
+from brain.home import merge, pending
 from brain.home import rewrite_repo as rr
 from brain.home.git import RepoError
 from brain.home.journal import machine_name
@@ -199,7 +199,12 @@ class _Rewritten(NamedTuple):
 
 @contextmanager
 def _workdir(home: Home) -> Iterator[Path]:
-    """A private folder beside the home's derived files, removed afterwards."""
+    """A private folder beside the home's derived files, removed afterwards.
+
+    A purge killed midway left its folder, a copy of the old history: it goes first.
+    """
+    for stale in home.state.glob("purge-*"):
+        shutil.rmtree(stale, ignore_errors=True)
     work = Path(tempfile.mkdtemp(prefix="purge-", dir=home.state))
     try:
         yield work
@@ -263,11 +268,11 @@ def _settle(
     repo = home.repo
     if not done.commits:
         raise PurgeError(f"{spec.shown} is in no commit of the history; nothing was changed")
-    _check_records(home, done.new_tip)
     touched = _touched(home, spec, done)
     files = sorted(
         {w.split(":", 1)[1] for t in touched for w in t.what if w.startswith(("content:", "name:"))}
     )
+    _check_records(home, done.new_tip, files)
     purge_id = new_id()
     rewritten = sum(1 for old, new in done.renames.items() if new != old)
     dropped = sum(1 for new in done.renames.values() if new is None)
@@ -297,27 +302,31 @@ def _settle(
     return _with(result, receipt=receipt_path, head=final, still_held=still)
 
 
-def _check_records(home: Home, tip: str) -> None:
-    """Refuse a rewrite that would leave a record unreadable that reads today."""
-    before = _unreadable(home.repo.files_at("HEAD", MEMORIES))
-    after = _unreadable(home.repo.files_at(tip, MEMORIES))
-    if len(after) > len(before):
-        rel, why = sorted(after.items())[0]
+def _check_records(home: Home, tip: str, files: Sequence[str]) -> None:
+    """Refuse a rewrite that would leave a record it wrote over unreadable (a text that
+    is part of a field's name, say), unless it was unreadable already."""
+    for rel in files:
+        if not merge.is_record(rel):
+            continue
+        data = home.repo.blob(f"{tip}:{rel}")
+        why = _unreadable(data, rel) if data is not None else None
+        if why is None:
+            continue
+        before = home.repo.blob(f"HEAD:{rel}")
+        if before is not None and _unreadable(before, rel) is not None:
+            continue
         raise PurgeError(
             f"writing over the text would leave {rel} unreadable ({why}); nothing was changed",
             hint="purge a longer, more particular text",
         )
 
 
-def _unreadable(files: dict[str, bytes]) -> dict[str, str]:
-    broken = {}
-    for rel, data in files.items():
-        if rel.endswith(".md"):
-            try:
-                parse(data.decode("utf-8", "replace"), Path(rel))
-            except RecordFormatError as exc:
-                broken[rel] = str(exc)
-    return broken
+def _unreadable(data: bytes, rel: str) -> str | None:
+    try:
+        parse(data.decode("utf-8", "replace"), Path(rel))
+    except RecordFormatError as exc:
+        return exc.message
+    return None
 
 
 def _touched(home: Home, spec: _Spec, done: _Rewritten) -> list[Touched]:
