@@ -1,6 +1,6 @@
 """Whole-process start-up of brain's everyday commands, against plain Python.
 
-Usage: python benchmarks/startup.py [--runs 7] [--small 1000] [--large 20000]
+Usage: python benchmarks/startup.py [--runs 7] [--small 1000] [--large 20000] [--uses]
     [--projects 20] [--json]
 
 Each command runs as a fresh process of the installed ``brain`` script (``python -m
@@ -77,12 +77,15 @@ def build_home(
     size: int,
     checkouts: dict[str, tuple[Path, str]] | None = None,
     anchored: bool = False,
+    used: bool = False,
 ) -> Brain:
     """A home of ``size`` synthetic records, written in one import, as a home in use is:
     its files older than the record cache's racy window, git's index aware of them.
 
     With ``checkouts`` (name -> (top, commit)), record ``i`` belongs to the ``i % n``-th
-    project; ``anchored`` records also rest on its commit and on one of its files."""
+    project; ``anchored`` records also rest on its commit and on one of its files.
+    ``used``: every record was shown, recalled and cited once (the harvest that follows
+    folds that into the home's committed use counts)."""
     brain, _ = Brain.init(path)
     names = sorted(checkouts or {})
 
@@ -105,6 +108,11 @@ def build_home(
         return fields
 
     brain.import_((json.dumps(record(i)) for i in range(size)), origin="synthetic")
+    if used:
+        from brain.home import uses
+
+        for kind in uses.KINDS:
+            uses.note(brain, kind, [f"memories/synthetic-{i:06d}.md" for i in range(size)])
     # Files changed in the last two seconds are parsed again on every read (the record
     # cache's racy window); in use, a home's files are older than that.
     past = time.time() - 60
@@ -255,6 +263,9 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=20000)
     parser.add_argument("--projects", type=int, default=20, help="0: no hook in a project")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--uses", action="store_true", help="give every record of the small home uses first"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -269,7 +280,7 @@ def main() -> None:
             os.environ.setdefault(f"GIT_{name}_NAME", "bench")
             os.environ.setdefault(f"GIT_{name}_EMAIL", "bench@example.invalid")
         (root / "person").mkdir()
-        build_home(root / "small", args.small)
+        build_home(root / "small", args.small, used=args.uses)
         build_home(root / "large", args.large)
         seen_sessions(root / "person", root / "small", env)
         projects = None

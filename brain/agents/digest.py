@@ -64,14 +64,10 @@ def ranked_entries(home: Readable) -> list[tuple[str, str]]:
 
     A record's own confidence, a model's guess, plays no part.
     """
-    from brain.home.uses import tallies
+    from brain.home.uses import all_uses
 
-    counts = tallies(home)
+    counts = all_uses(home)
     newest = sorted(home.heads(), key=lambda h: (h.updated, h.id), reverse=True)
-
-    def used(key: str) -> int:
-        use = counts.get(f"memories/{key}.md")
-        return use.used if use is not None else 0
-
-    heads = sorted(newest, key=lambda h: (-used(h.key), -h.sessions))  # stable: newest next
+    # Stable: the newest first among records alike.
+    heads = sorted(newest, key=lambda h: (-counts.get(f"memories/{h.key}.md", 0), -h.sessions))
     return [(h.key, h.description) for h in heads]

@@ -42,6 +42,7 @@ KINDS = ("shown", "recalled", "cited")
 SHOWN, RECALLED, CITED = KINDS
 _JOURNAL = "journal.jsonl"
 _LEGACY_MARK = '"op": "recall"'
+_SHOWN_MARK = '"kind": "shown"'  # as note() writes it
 
 
 class Use(NamedTuple):
@@ -252,8 +253,32 @@ def tallies(home: Located) -> dict[str, Use]:
 
 
 def all_uses(home: Located) -> dict[str, int]:
-    """Recalls and citations of each path (a session start's showing is no use)."""
-    return {p: u.used for p, u in tallies(home).items() if u.used}
+    """Recalls and citations of each path (a session start's showing is no use).
+
+    What :func:`tallies` gives as ``used``, read for the session-start hook: plain
+    counts, no :class:`Use` made, and a pending line of a showing is not parsed.
+    """
+    found: dict[str, int] = {}
+    folded: list[str] = []
+    folder = home.path / USES_DIR
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            folded += [str(b) for b in data.get("folded") or ()]
+            for rel, kinds in data["records"].items():
+                n = sum(int(kinds[k][0]) for k in (RECALLED, CITED) if k in kinds)
+                if n:
+                    found[rel] = found.get(rel, 0) + n
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+            continue
+    for pending in _unfolded(home, folded):
+        lines = [x for x in _read_lines(pending) if _SHOWN_MARK not in x]
+        for _kind, _when, paths in _pending_lines(lines):
+            for rel in paths:
+                found[rel] = found.get(rel, 0) + 1
+    for rel, count, _when in _journaled(home):
+        found[rel] = found.get(rel, 0) + count
+    return {p: n for p, n in found.items() if n}
 
 
 def last_used(home: Located) -> dict[str, str]:
