@@ -265,13 +265,15 @@ def _stale_notes(home: Readable, project: Path | str | None, visible: set[str]) 
     process at most; none while the checkout's HEAD has not moved)."""
     if project is None:
         return {}
-    from brain.home.checkouts import top_of
-
     name = (project_name(project) or "").lower()
     # (checkout, commit, *paths): a record resting on no file is never stale.
     anchored = {h.key: h.anchor for h in home.heads() if len(h.anchor) > 2 and h.key in visible}
     mine = {k: a for k, a in anchored.items() if a[0].lower() == name}
-    top = top_of(project) if mine else None
+    if not mine:  # nothing to check: the hook loads none of the checking
+        return {}
+    from brain.home.checkouts import top_of
+
+    top = top_of(project)
     if top is None:
         return {}
     from brain.home.anchors import Anchor
