@@ -9,8 +9,10 @@ that what brain sends and does with an answer works on real sessions:
   is used;
 - evidence by type: the second answer gives, per session, a preference citing the
   person's first typed line, a lesson citing the first tool line and an instruction
-  citing that tool line; brain keeps the preference, keeps the lesson only in a session
-  that read nothing from outside, and never keeps the instruction;
+  citing that tool line, each quoting the first words of the line it cites (honest
+  memories); brain keeps the preference, keeps the lesson only in a session that read
+  nothing from outside, and never keeps the instruction; those it keeps but holds for
+  ``brain review`` are counted too (an honest memory held is a false hold);
 - batching: a backfill of 157 raw memories in a fresh home goes to phase 2 in batches
   whose answers each fit the answer's cap, and is written in one commit.
 """
@@ -33,17 +35,19 @@ from brain.models.schema import Extraction, answer_schema
 from brain.pipeline.trust import tainted, vet
 
 MODEL = "openai/gpt-4o-mini"  # litellm sends a response schema to it
-_TYPED = re.compile(r"^\[L(\d+)-(\d+)\] user:$", re.M)
-_TOOL = re.compile(r"^\[L(\d+)-(\d+)\] tool ", re.M)
+_TYPED = re.compile(r"^\[L(\d+)-(\d+)\] user:\n(.*)$", re.M)
+_TOOL = re.compile(r"^\[L(\d+)-(\d+)\] tool [^\n]*\n(.*)$", re.M)
 _RAW = re.compile(r"^### ([a-z0-9-]+) \(", re.M)
 
 
-def _memory(key: str, kind: str, lines: tuple[int, int] | None) -> dict[str, Any]:
+def _memory(key: str, kind: str, lines: tuple[int, int] | None, said: str = "") -> dict[str, Any]:
+    # An honest memory: the first words of the line it cites, as a model quoting it would.
+    words = " ".join(said.split()[:15]) or f"A {kind} of the session"
     memory: dict[str, Any] = {
         "key": key,
         "type": kind,
-        "description": f"A {kind} of the session",
-        "body": f"The {kind} the scripted model read.",
+        "description": words[:200],
+        "body": f"{words}.",
         "tags": [],
         "confidence": 0.5,
     }
@@ -70,10 +74,14 @@ def _answer(body: dict[str, Any]) -> str:
     tool = _TOOL.search(data)
     memories = []
     if typed:
-        memories.append(_memory("a-preference", "preference", (int(typed[1]), int(typed[2]))))
+        lines = (int(typed[1]), int(typed[2]))
+        memories.append(_memory("a-preference", "preference", lines, typed[3]))
     if tool:
         lines = (int(tool[1]), int(tool[2]))
-        memories += [_memory("a-lesson", "lesson", lines), _memory("a-rule", "instruction", lines)]
+        memories += [
+            _memory("a-lesson", "lesson", lines, tool[3]),
+            _memory("a-rule", "instruction", lines, tool[3]),
+        ]
     return json.dumps({"memories": memories, "summary": "Task: x", "outcome": "done"})
 
 
@@ -84,6 +92,7 @@ def phase1(labelled: list[dict[str, Any]], session_tokens: int) -> dict[str, Any
         model = get_model(MODEL, ModelSettings(api_base=server.url, timeout=60, retries=0))
         kept: dict[str, int] = {"preference": 0, "lesson": 0, "instruction": 0}
         offered: dict[str, int] = dict.fromkeys(kept, 0)
+        held: dict[str, int] = dict.fromkeys(kept, 0)
         outside = 0
         for session in labelled:
             transcript = session["transcript"]
@@ -93,6 +102,7 @@ def phase1(labelled: list[dict[str, Any]], session_tokens: int) -> dict[str, Any
             outside += tainted(transcript)
             for memory in vet(answer, transcript)[0].memories:
                 kept[memory.type] += 1
+                held[memory.type] += "review:pending" in memory.tags
         requests = list(server.requests)
     finally:
         server.stop()
@@ -113,6 +123,7 @@ def phase1(labelled: list[dict[str, Any]], session_tokens: int) -> dict[str, Any
         "repairs": repairs,
         "offered": offered,
         "kept": kept,
+        "of_which_held_for_review": held,
     }
 
 

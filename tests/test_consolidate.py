@@ -196,7 +196,7 @@ def test_model_operations_through_real_http(
     for key in ("alpha", "beta", "gamma", "delta"):
         brain.remember(f"The {key} service runs on port 80{len(key)}.", key=key)
     add_raw(brain, raw("alpha", "The alpha service moved to port 9000"))
-    add_raw(brain, raw("epsilon-ops", "Epsilon runs nightly", tags=("project:ops",)))
+    add_raw(brain, raw("epsilon-ops", "Epsilon runs nightly at 2am", tags=("project:ops",)))
     add_raw(brain, raw("gamma", "Gamma is beta"))
     add_raw(brain, raw("delta", "Delta was shut down"))
     brain = use_model(monkeypatch, home, fake_model.url)
@@ -481,9 +481,11 @@ def test_operations_past_twice_the_keys_sent_are_dropped(
     add_raw(brain, raw("only", "The only fact"))
     monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
     op = {"op": "add", "key": "only", "reason": "x", "type": "fact", "description": "d"}
-    canned_model.push({"operations": [{**op, "body": f"Take {n}."} for n in range(6)]})
+    takes = ("first", "second", "third", "fourth", "fifth", "sixth")
+    canned_model.push({"operations": [{**op, "body": f"The only fact ({w})."} for w in takes]})
     result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
-    assert result.dropped == 4 and load(brain.record_path("only")).body == "Take 1."
+    body = load(brain.record_path("only")).body
+    assert result.dropped == 4 and body == "The only fact (second)."
 
 
 def test_one_projects_rule_never_supersedes_anothers_of_the_same_key(

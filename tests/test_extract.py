@@ -267,7 +267,7 @@ def test_malformed_answers_mark_only_that_session_failed(
     home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
 ) -> None:
     session(brain, tmp_path, "bad", ["Hello."], NOW)
-    session(brain, tmp_path, "ok", ["Hello again."], NOW - timedelta(hours=1))
+    session(brain, tmp_path, "ok", ["No, use uv not pip."], NOW - timedelta(hours=1))
     brain = use_model(monkeypatch, home, fake_model.url, extract_concurrency="1")
     # Newest activity first: "bad" is asked first, twice (one repair), then "ok".
     fake_model.push("not json", "{still not json", GOOD)
@@ -391,7 +391,7 @@ def test_a_rejected_key_stops_the_run_without_marking_sessions(
 def test_a_model_that_obeys_an_injection_still_stores_nothing_of_it(
     home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
 ) -> None:
-    session(brain, tmp_path, "evil", [INJECTION, "No, use uv not pip."])
+    session(brain, tmp_path, "evil", ["No, use uv not pip.", INJECTION])
     brain = use_model(monkeypatch, home, fake_model.url)
     obeyed = {
         "memories": [
@@ -419,7 +419,9 @@ def test_tags_titles_and_instructing_summaries_are_kept_from_disk_and_model(
     home: Path, brain: Brain, tmp_path: Path, fake_model: FakeModel, monkeypatch
 ) -> None:
     token = "ghp_" + "c" * 36
-    path = write_session(tmp_path / "sessions", "titled", ["Hello."], when=NOW, project="/src/shop")
+    path = write_session(
+        tmp_path / "sessions", "titled", ["No, use uv not pip."], when=NOW, project="/src/shop"
+    )
     # The tool's own title of the session carries the token (a first prompt, say).
     path.write_text(path.read_text().replace("eval session titled", f"deploy with {token}"))
     harvest(brain, paths=[path], now=NOW + timedelta(hours=2))

@@ -170,7 +170,9 @@ def _op(op: str, key: str, text: str, tags: list[str], **more: Any) -> dict[str,
 def _learn_with(
     canned: CannedModel, tmp_path: Path, sid: str, cwd: Path, *memories: dict[str, Any]
 ) -> None:
-    path = _session(tmp_path, sid, cwd, ["Notes for later."])
+    # The person's line says what each memory says: brain checks the cited line holds it.
+    said = "Notes for later: " + "; ".join(m["description"] for m in memories)
+    path = _session(tmp_path, sid, cwd, [said])
     assert cli("harvest", "--path", str(path)).exit_code == 0
     canned.push({"memories": list(memories), "summary": "Took notes."})
     result = cli("extract")
@@ -341,7 +343,9 @@ def test_an_operation_absorbs_only_keys_of_its_own_scope() -> None:
 
 
 def test_a_run_archives_only_records_of_its_memories_projects_or_the_persons() -> None:
-    raws = [_sent("a-alpha", "Alpha builds with make", "alpha")]
+    # The raw memory says both records no longer hold; only the scope tells them apart.
+    said = "Alpha builds with make; tabs everywhere and beta deploys on Fridays no longer hold"
+    raws = [_sent("a-alpha", said, "alpha")]
     records = [_sent("deploys-beta", "Beta deploys on Fridays", "beta"),
                _sent("old-rule", "Tabs everywhere", None)]  # fmt: skip
     archive = {"op": "archive", "key": "deploys-beta", "reason": "x"}

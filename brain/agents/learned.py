@@ -50,14 +50,14 @@ def _stamp(home: Readable) -> list[int] | None:
 
 
 def _read(home: Readable) -> list[Learned]:
-    from brain.pipeline.runs import REVIEW_TAG, consumed_ids, read_raw
+    from brain.pipeline.runs import consumed_ids, held_back, read_raw
 
     done = consumed_ids(home)
     newest = reversed(read_raw(home))
     seen: set[str] = set()
     found = []
     for raw in newest:
-        if raw.id in done or REVIEW_TAG in raw.tags or raw.key in seen:
+        if raw.id in done or raw.key in seen or held_back(raw):
             continue
         seen.add(raw.key)  # a key learned twice is shown once, as last learned
         found.append(Learned(raw.key, raw.type, raw.description, raw.tags))

@@ -27,6 +27,13 @@ def _waiting_text(waiting: dict[str, int]) -> str:
     return "; ".join(f"{n} {why}" for n, why in parts if n)
 
 
+def _held_text(outcome: Any) -> str:
+    parts = [f"{len(outcome.held)} held for 'brain review'"] if outcome.held else []
+    if outcome.left_out:
+        parts.append(f"{outcome.left_out} left out: they cite nothing that can be evidence")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def _extract_text(result: Any) -> str:
     if result.disabled:
         return "memory generation is off (generate_memories / BRAIN_NO_GENERATE): nothing done"
@@ -50,7 +57,7 @@ def _extract_text(result: Any) -> str:
     lines = []
     for s in result.sessions:
         if s.status == "done":
-            lines.append(f"{s.session}: {len(s.memories)} memories")
+            lines.append(f"{s.session}: {len(s.memories)} memories{_held_text(s)}")
         else:
             lines.append(
                 f"{s.session}: failed ({s.reason}); will retry later, or now with "
@@ -153,10 +160,12 @@ def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None
 def review(state: State, accept: tuple[str, ...], reject: tuple[str, ...], as_json: bool) -> None:
     """List the memories held for review, or accept or reject them by key.
 
-    An instruction learned in a session that read web pages or MCP results is held:
-    the page may have written it. Accepted ones reach the next consolidation. A record
-    every file of which was deleted since its commit is held too: accepting keeps it,
-    rejecting archives it.
+    Held: a memory telling agents to weaken a safety (TLS checks, secrets, sandboxes,
+    --break-system-packages, chmod 777, --no-verify ...), one whose cited lines do not
+    say it, and an instruction learned in a session that read outside text (web pages,
+    MCP results, someone else's files). Accepted ones reach the next consolidation. A
+    record every file of which was deleted since its commit is held too: accepting keeps
+    it, rejecting archives it.
     """
     result = state.brain().review(accept=accept, reject=reject, where=Path.cwd())
     emit(result, as_json, _review_text)
@@ -165,7 +174,11 @@ def review(state: State, accept: tuple[str, ...], reject: tuple[str, ...], as_js
 def _review_text(result: Any) -> str:
     lines = [f"accepted {k}" for k in result.accepted] + [f"rejected {k}" for k in result.rejected]
     for m in result.held:
-        lines.append(f"{m.key}  [{m.type}]  {m.description}  (from {m.session})")
+        why = ", ".join(t.removeprefix("held:") for t in m.tags if t.startswith("held:"))
+        lines.append(
+            f"{m.key}  [{m.type}]  {m.description}  (from {m.session}"
+            + (f"; held: {why})" if why else ")")
+        )
     for r in result.records:
         files = ", ".join(f.path for f in r.files)
         lines.append(f"{r.key}  {r.description}  (record: {files} deleted in {r.checkout})")

@@ -294,6 +294,15 @@ def tracked_files(home: Path, *paths: str) -> list[str]:
     return [p for p in out.text.split("\0") if p]
 
 
+def people_of(checkout: Path, limit: int) -> tuple[str, frozenset[str]]:
+    """The e-mail git names as the user in ``checkout`` (empty when none is set) and the
+    author and committer e-mails of its last ``limit`` commits (none in a checkout with
+    no commit), lowercased."""
+    me = run_git(checkout, "config", "user.email", ok=(0, 1)).text.strip().lower()
+    log = run_git(checkout, "log", f"-{limit}", "--format=%ae%n%ce", ok=(0, 128)).text
+    return me, frozenset(line.strip().lower() for line in log.splitlines() if line.strip())
+
+
 # -- locks and operations under way ------------------------------------------------
 
 

@@ -4,7 +4,8 @@ A model asked to fold five raw memories into the records can answer anything: fi
 ``add`` operations, keys nobody asked about, a merge of records it was never shown, a
 project's rule moved to another project or made everyone's. :func:`tie` keeps the
 operations on keys the run sent (the raw memories' and the shown records'), at most two
-per key sent (an update then an archive, say), and says which raw memories the kept
+per key sent (an update then an archive, say), each resting on a raw memory of the
+batch that says so (:mod:`brain.pipeline.rests`), and says which raw memories the kept
 operations account for; the rest stay pending.
 
 It also keeps each operation in its scope (see :mod:`brain.home.scope`). What an
@@ -28,6 +29,7 @@ from typing import Protocol
 
 from brain.home.scope import PROJECT_TAG, base_key, projects_of
 from brain.models.schema import Operation
+from brain.pipeline.rests import rests_on
 
 __all__ = ["Source", "Tied", "tie"]
 
@@ -80,7 +82,7 @@ def tie(ops: Sequence[Operation], raws: Sequence[Source], records: Sequence[Sour
     kept: list[Operation] = []
     for op in ops:
         placed = _place(op, sent) if len(kept) < cap else None
-        if placed is not None:
+        if placed is not None and rests_on(placed, sent.raw_texts, sent.record_texts):
             kept.append(placed)
     named = {k for op in kept for k in (op.key, *op.merged_keys)}
     return Tied(tuple(kept), len(ops) - len(kept), frozenset(named & set(sent.raw_keys)))
@@ -92,6 +94,11 @@ class _Sent:
     def __init__(self, raws: Sequence[Source], records: Sequence[Source]) -> None:
         self.raw_keys = [r.key for r in raws]
         self.record_keys = {r.key for r in records}
+        self.raw_texts: dict[str, tuple[tuple[str, ...], str]] = {}
+        for r in raws:
+            tags, text = self.raw_texts.get(r.key, ((), ""))
+            self.raw_texts[r.key] = (tags or r.tags, f"{text}\n{r.description}\n{r.body}")
+        self.record_texts = {r.key: f"{r.description}\n{r.body}" for r in records}
         self.tags: dict[str, tuple[str, ...]] = {r.key: r.tags for r in records}
         self.tags.update({r.key: r.tags for r in raws})
         self.scopes = {key: projects_of(tags) for key, tags in self.tags.items()}
@@ -180,7 +187,9 @@ def _checked(
         if any(run in words for words in foreign):
             return None
     projects = [t for t in scope_tags if t.startswith(PROJECT_TAG)]
-    tags = tuple(dict.fromkeys([*(t for t in op.tags if not t.startswith(PROJECT_TAG)), *projects]))
+    # A review's marks are the raw memory's, never a record's.
+    mine = [t for t in op.tags if not t.startswith((PROJECT_TAG, "review:", "held:"))]
+    tags = tuple(dict.fromkeys([*mine, *projects]))
     if (tags, merged) == (op.tags, op.merged_keys):
         return op
     return replace(op, tags=tags, merged_keys=merged)

@@ -36,7 +36,7 @@ from brain.pipeline.pending import (
     session_label,
     triage,
 )
-from brain.pipeline.runs import RawMemory, note_error, record_failures
+from brain.pipeline.runs import REVIEW_TAG, RawMemory, note_error, record_failures
 from brain.sessions.harvest import load_transcript
 from brain.sessions.text import typed_turns
 
@@ -98,6 +98,8 @@ class SessionOutcome:
     memories: tuple[str, ...] = ()
     summary_path: str | None = None
     reason: str | None = None
+    held: tuple[str, ...] = ()  # of ``memories``, those held for ``brain review``
+    left_out: int = 0  # memories the model gave whose cited lines are no evidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,16 +257,22 @@ def _write_run(
             tx.note([rel, runs.RAW])  # put back by the next command if this one dies
             _write_summary(home, rel, d, raws, now)
             touched.append(rel)
-            outcomes = [
-                SessionOutcome(o.session, "done", tuple(r.key for r in raws), rel)
-                if o.session == session_label(d.ref)
-                else o
-                for o in outcomes
-            ]
+            held = tuple(r.key for r in raws if REVIEW_TAG in r.tags)
+            outcome = SessionOutcome(
+                session_label(d.ref),
+                "done",
+                tuple(r.key for r in raws),
+                rel,
+                None,
+                held,
+                d.left_out,
+            )
+            outcomes = [outcome if o.session == outcome.session else o for o in outcomes]
         touched.append(runs.append_raw(home, entries))
         count = len(entries)
         noun = "session" if len(good) == 1 else "sessions"
         message = f"extract: {len(good)} {noun}, {count} raw memor{'y' if count == 1 else 'ies'}"
+        message += _held_note(outcomes)
         sha = tx.commit(
             touched,
             f"{message}\n\nRun: {run_id}",
@@ -279,6 +287,15 @@ def _write_run(
             **spent(budget),
         )
     return outcomes, message, sha
+
+
+def _held_note(outcomes: Sequence[SessionOutcome]) -> str:
+    """``, 2 held for review, 1 left out`` when the run held or left out memories."""
+    held = sum(len(o.held) for o in outcomes)
+    left = sum(o.left_out for o in outcomes)
+    parts = [f"{held} held for review"] if held else []
+    parts += [f"{left} left out (they cite nothing that can be evidence)"] if left else []
+    return "".join(f", {p}" for p in parts)
 
 
 def _raw(

@@ -14,7 +14,7 @@ from brain.models.base import ExtractTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import MAX_RECORDS, Extraction
 from brain.pipeline.runs import note_error
-from brain.pipeline.trust import tainted, vet
+from brain.pipeline.trust import check, tainted
 from brain.sessions.harvest import load_transcript
 from brain.sessions.sources.base import Transcript
 
@@ -58,6 +58,7 @@ class Done:
     transcript: Transcript | None
     extraction: Extraction | None
     reason: str | None = None
+    left_out: int = 0  # memories whose cited lines are no evidence for them
 
 
 def call_all(
@@ -103,8 +104,8 @@ def call_all(
         try:
             answer = model.extract(task_for(home, transcript), budget)
             # The built-in model reads only typed turns; a language model read them all.
-            answer = answer if model.offline else vet(answer, transcript)[0]
-            results[n] = Done(ref, transcript, answer)
+            vetted = check(answer, transcript, offline=model.offline)
+            results[n] = Done(ref, transcript, vetted.extraction, left_out=vetted.left_out)
         except BudgetExceeded:
             stop.set()
         except ModelError as exc:

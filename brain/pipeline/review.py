@@ -1,10 +1,14 @@
 """``brain review``: a person decides on the memories held back from phase 2.
 
-An ``instruction`` learned in a session that read web pages or MCP results may have been
-written by that outside text, so phase 1 holds it (:data:`brain.pipeline.trust.REVIEW_TAG`)
-instead of letting the next consolidation make it a rule every agent reads. Accepting
-appends it again without the tag, for the next consolidation; rejecting drops it. Either
-way the decision is one commit, and its journal line consumes the held entries.
+Phase 1 holds a memory (:data:`brain.pipeline.runs.REVIEW_TAG`, with a ``held:<why>``
+tag) instead of letting the next consolidation make it a rule every agent reads when it
+tells agents to weaken a safety, when the lines it cites do not say it, or when it is an
+``instruction`` learned in a session that read outside text (web pages, MCP results,
+someone else's files): see :mod:`brain.pipeline.trust`. A raw memory that weakens a
+safety and that no person accepted is held too, whoever wrote it. Accepting appends it
+again without those tags and with :data:`brain.pipeline.runs.ACCEPTED_TAG`, for the next
+consolidation; rejecting drops it. Either way the decision is one commit, and its
+journal line consumes the held entries.
 
 A record every file of which was deleted since its commit (:mod:`brain.home.stale`) is
 held too: accepting keeps it, resting on the checkout's HEAD and on no file; rejecting
@@ -20,8 +24,17 @@ from typing import TYPE_CHECKING
 from brain.errors import BrainError
 from brain.home.anchors import Anchor, from_extra, with_anchor
 from brain.home.records import Record, iso, new_id, utcnow
-from brain.pipeline.runs import RAW, RawMemory, append_raw, consumed_ids, read_raw
-from brain.pipeline.trust import REVIEW_TAG
+from brain.pipeline.runs import (
+    ACCEPTED_TAG,
+    HELD_PREFIX,
+    RAW,
+    REVIEW_TAG,
+    RawMemory,
+    append_raw,
+    consumed_ids,
+    held_back,
+    read_raw,
+)
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -52,7 +65,12 @@ class ReviewResult:
 def held(home: Home) -> list[RawMemory]:
     """Raw memories waiting for a person's decision, oldest first."""
     done = consumed_ids(home)
-    return [m for m in read_raw(home) if REVIEW_TAG in m.tags and m.id not in done]
+    return [m for m in read_raw(home) if m.id not in done and held_back(m)]
+
+
+def _accepted(tags: Sequence[str]) -> tuple[str, ...]:
+    kept = [t for t in tags if t != REVIEW_TAG and not t.startswith(HELD_PREFIX)]
+    return tuple(dict.fromkeys([*kept, ACCEPTED_TAG]))
 
 
 def review(
@@ -82,11 +100,7 @@ def review(
         )
         raise BrainError(what, hint="'brain review' lists the held memories")
     decided = [m for m in waiting if m.key in set(accept) | set(reject)]
-    again = [
-        replace(m, id=new_id(), tags=tuple(t for t in m.tags if t != REVIEW_TAG))
-        for m in decided
-        if m.key in accept
-    ]
+    again = [replace(m, id=new_id(), tags=_accepted(m.tags)) for m in decided if m.key in accept]
     with home.transaction() as tx:
         touched = [append_raw(home, again)] if again else ([RAW] if decided else [])
         touched += _decide_records(home, tx, records, accept, reject)

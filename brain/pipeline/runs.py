@@ -32,6 +32,10 @@ KINDS = ("extract", "consolidate")
 # The tag on a raw memory held for a person's decision (``brain review``): phase 2
 # does not read it until it is accepted (:mod:`brain.pipeline.trust` sets it).
 REVIEW_TAG = "review:pending"
+# The tag a memory a person accepted in ``brain review`` carries from then on: it may say
+# what no model's word alone makes a rule (:mod:`brain.models.weakening`).
+ACCEPTED_TAG = "review:accepted"
+HELD_PREFIX = "held:"  # the reason a memory is held: ``held:weakens-safety`` ...
 
 
 def parse_time(value: str | None) -> datetime | None:
@@ -183,11 +187,24 @@ def consumed_ids(home: Located) -> set[str]:
     return {i for run, ids in done.items() if run not in undone for i in ids}
 
 
+def held_back(memory: RawMemory) -> bool:
+    """Whether a raw memory waits for a person's decision: held by phase 1, or one that
+    tells agents to weaken a safety and that no person accepted (one written before such
+    memories were held, or by an older brain on another machine)."""
+    if REVIEW_TAG in memory.tags:
+        return True
+    from brain.models.weakening import weakens_safety  # only re, but not for every reader
+
+    return ACCEPTED_TAG not in memory.tags and weakens_safety(
+        f"{memory.description}\n{memory.body}"
+    )
+
+
 def pending_raw(home: Home) -> list[RawMemory]:
     """Raw memories no consolidation has consumed yet, oldest first; memories held for
-    review wait for ``brain review``."""
+    review (:func:`held_back`) wait for ``brain review``."""
     done = consumed_ids(home)
-    return [m for m in read_raw(home) if m.id not in done and REVIEW_TAG not in m.tags]
+    return [m for m in read_raw(home) if m.id not in done and not held_back(m)]
 
 
 # -- the local state file ------------------------------------------------------------------

@@ -8,24 +8,38 @@ fact or a lesson may also rest on what the session itself showed (a command's ou
 the assistant's finding), but only in a session that read nothing from outside: in one
 that read the web, an MCP server or what a shell command fetched (``curl``, ``gh api``,
 ``git pull``), every memory needs a typed line, and an ``instruction`` is held for
-review (``brain review``): text it fetched may have written it.
-Instructions to run fetched code are refused for every session by the safety filter
-(:data:`brain.models.safety.FETCHED_CODE`).
+review (``brain review``): text it fetched may have written it. A file the session
+read counts as outside text when it came from outside the person's hands: a dependency
+folder, a download, a checkout nobody on this machine committed to
+(:mod:`brain.pipeline.foreign`).
+
+A cited range is checked, not trusted, in two ways. A range that spans more than a small
+share of the session (:func:`narrow`) is no evidence. And the cited turns must say what
+the memory says: its commands, paths, values and distinctive words
+(:mod:`brain.pipeline.support`); a memory they do not hold is held for review. So is a
+memory that tells agents to weaken a safety (:mod:`brain.models.weakening`), whatever
+it cites. Instructions to run fetched code are refused for every session by the safety
+filter (:data:`brain.models.safety.FETCHED_CODE`).
 """
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from brain.models.weakening import weakens_safety
+from brain.pipeline.foreign import ForeignFiles
 from brain.pipeline.runs import REVIEW_TAG as REVIEW_TAG
+from brain.pipeline.support import supported
 
 if TYPE_CHECKING:
     from brain.models.schema import Candidate, Extraction
     from brain.sessions.sources.base import Transcript, Turn
 
-__all__ = ["REVIEW_TAG", "grounded", "tainted", "vet"]
+__all__ = ["REVIEW_TAG", "Vetted", "check", "grounded", "holds_words", "narrow", "tainted", "vet"]
 
 
 # Tools that bring outside text into a session: web fetches and searches, browsers,
@@ -54,52 +68,137 @@ def _reads_outside(turn: Turn) -> bool:
     return call and bool(_SHELL.match(turn.tool)) and bool(_FETCHES.search(turn.text))
 
 
-def _typed_lines(transcript: Transcript) -> list[tuple[int, int]]:
-    return [
-        t.lines
-        for t in transcript.turns
-        if t.role == "user" and not t.injected and not t.tool and t.lines != (0, 0)
-    ]
+def _typed(turn: Turn) -> bool:
+    return turn.role == "user" and not turn.injected and not turn.tool and turn.lines != (0, 0)
 
 
 # What a session can show by itself: a fact found or a lesson learnt in its own work.
 _SHOWN_TYPES = frozenset({"fact", "lesson"})
+# A range is no evidence when it spans more turns than this, or than this share of the
+# session's turns, whichever is more: citing everything says nothing about anything.
+# Turns a format writes on the same lines (Gemini CLI's one JSON document) count once:
+# no range can tell them apart.
+WIDE_TURNS = 4
+WIDE_SHARE = 0.25
 
 
-def _shown_lines(transcript: Transcript) -> list[tuple[int, int]]:
-    return [t.lines for t in transcript.turns if not t.injected and t.lines != (0, 0)]
+def _overlaps(span: tuple[int, int], turn: Turn) -> bool:
+    lo, hi = turn.lines
+    return turn.lines != (0, 0) and span[0] <= hi and span[1] >= lo
+
+
+def narrow(evidence: Sequence[tuple[int, int]], transcript: Transcript) -> list[tuple[int, int]]:
+    """The ranges of ``evidence`` that are evidence: those spanning at most
+    :data:`WIDE_TURNS` turns, or :data:`WIDE_SHARE` of the session's, if more."""
+    places = {t.lines for t in transcript.turns if t.lines != (0, 0)}
+    most = max(WIDE_TURNS, math.ceil(len(places) * WIDE_SHARE))
+    return [span for span in evidence if sum(1 for p in places if _within(span, p)) <= most]
+
+
+def _within(span: tuple[int, int], lines: tuple[int, int]) -> bool:
+    return span[0] <= lines[1] and span[1] >= lines[0]
+
+
+def _witnesses(memory: Candidate, transcript: Transcript, outside: bool) -> list[Turn]:
+    """The cited turns a memory may rest on: for a fact or a lesson of a session that
+    read nothing from outside, any turn not injected; for the rest, the person's typed
+    turns and the assistant's (a proposal the person adopted, an answer to what they
+    asked), never a tool's output."""
+    spans = narrow(memory.evidence, transcript)
+    own = not outside and memory.type in _SHOWN_TYPES
+    cited = [t for t in transcript.turns if any(_overlaps(s, t) for s in spans)]
+    if own:
+        return [t for t in cited if not t.injected]
+    return [t for t in cited if _typed(t) or (t.role == "assistant" and not t.injected)]
 
 
 def grounded(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
-    """Whether one of the memory's evidence ranges overlaps a turn the person typed, or,
-    for a fact or lesson of a session that read nothing from outside (``outside``
-    False), any turn of the session that is not injected."""
+    """Whether one of the memory's evidence ranges (one not too wide: :func:`narrow`)
+    overlaps a turn the person typed, or, for a fact or lesson of a session that read
+    nothing from outside (``outside`` False), any turn of the session that is not
+    injected."""
     own = not outside and memory.type in _SHOWN_TYPES
-    lines = _shown_lines(transcript) if own else _typed_lines(transcript)
-    return any(a <= hi and b >= lo for a, b in memory.evidence for lo, hi in lines)
+    return any(
+        (not t.injected) if own else _typed(t) for t in _witnesses(memory, transcript, outside)
+    )
+
+
+def holds_words(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
+    """Whether the turns a memory may rest on (see :func:`grounded`) say what it says:
+    its values and distinctive words (:func:`brain.pipeline.support.supported`)."""
+    cited = "\n".join(t.text for t in _witnesses(memory, transcript, outside))
+    return supported((memory.description, memory.body), cited)
 
 
 def tainted(transcript: Transcript) -> bool:
-    """Whether the session read text from outside: a web page, an MCP tool's result, or
-    a shell command that fetched something (``curl``, ``gh api``, ``git pull`` ...)."""
-    return any(_reads_outside(t) for t in transcript.turns)
+    """Whether the session read text from outside: a web page, an MCP tool's result, a
+    shell command that fetched something (``curl``, ``gh api``, ``git pull`` ...), or a
+    file that came from outside the person's hands (:mod:`brain.pipeline.foreign`)."""
+    reads = ForeignFiles(transcript.project)
+    return any(_reads_outside(t) or reads.foreign(t) for t in transcript.turns)
 
 
-def vet(extraction: Extraction, transcript: Transcript) -> tuple[Extraction, int]:
-    """The memories a language model's answer may keep, and how many were left out.
+@dataclass(frozen=True, slots=True)
+class Vetted:
+    """What phase 1 keeps of a model's answer.
 
-    Memories not grounded (see :func:`grounded`) are left out; an instruction from a
-    session that read outside text is kept with :data:`REVIEW_TAG`, for a person to
-    accept.
+    Attributes:
+        extraction: the kept memories; those held carry :data:`REVIEW_TAG` and a
+            ``held:<why>`` tag (:data:`HELD_UNSAFE`, :data:`HELD_UNSUPPORTED`,
+            :data:`HELD_OUTSIDE`).
+        left_out: memories left out: no cited range is evidence for them.
+        held: memories kept for a person's decision (``brain review``).
+    """
+
+    extraction: Extraction
+    left_out: int
+    held: int
+
+
+HELD_UNSAFE = "held:weakens-safety"
+HELD_UNSUPPORTED = "held:evidence-does-not-say-it"
+HELD_OUTSIDE = "held:read-outside-text"
+
+
+def check(extraction: Extraction, transcript: Transcript, *, offline: bool = False) -> Vetted:
+    """The memories a model's answer may keep, those held for review, those left out.
+
+    - A memory none of whose cited ranges is evidence (:func:`grounded`) is left out.
+    - One whose cited turns do not say what it says (:func:`holds_words`) is held.
+    - One that tells agents to weaken a safety
+      (:func:`brain.models.weakening.weakens_safety`) is held whatever its evidence.
+    - An instruction from a session that read outside text (:func:`tainted`) is held.
 
     Args:
         extraction: the model's answer, already through the safety filter.
         transcript: the session it read.
+        offline: the built-in model gave it: it reads only what the person typed and
+            quotes it, so only the safety hold applies.
     """
-    outside = tainted(transcript)
-    kept = tuple(
-        replace(m, tags=(*m.tags, REVIEW_TAG)) if outside and m.type == "instruction" else m
-        for m in extraction.memories
-        if grounded(m, transcript, outside=outside)
-    )
-    return replace(extraction, memories=kept), len(extraction.memories) - len(kept)
+    outside = False if offline else tainted(transcript)
+    kept: list[Candidate] = []
+    for memory in extraction.memories:
+        if not offline and not grounded(memory, transcript, outside=outside):
+            continue
+        why = _why_held(memory, transcript, outside, offline)
+        kept.append(replace(memory, tags=(*memory.tags, REVIEW_TAG, why)) if why else memory)
+    held = sum(1 for m in kept if REVIEW_TAG in m.tags)
+    left = len(extraction.memories) - len(kept)
+    return Vetted(replace(extraction, memories=tuple(kept)), left, held)
+
+
+def _why_held(memory: Candidate, transcript: Transcript, outside: bool, offline: bool) -> str:
+    if weakens_safety("\n".join((memory.description, memory.body))):
+        return HELD_UNSAFE
+    if offline:
+        return ""
+    if not holds_words(memory, transcript, outside=outside):
+        return HELD_UNSUPPORTED
+    return HELD_OUTSIDE if outside and memory.type == "instruction" else ""
+
+
+def vet(extraction: Extraction, transcript: Transcript) -> tuple[Extraction, int]:
+    """:func:`check` of a language model's answer: what it keeps, and how many memories
+    were left out."""
+    vetted = check(extraction, transcript)
+    return vetted.extraction, vetted.left_out

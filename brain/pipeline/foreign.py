@@ -1,0 +1,157 @@
+"""Which files a session read came from outside the person's hands.
+
+Text a stranger wrote can ask to be remembered as well from a file as from a web page:
+a cloned repository's README, a package's docs under ``node_modules/``, a download.
+A file read (the ``Read`` / ``read_file`` / ``view`` tools, or ``cat``, ``head``,
+``less``, ``grep`` ... in a shell call) counts as outside text when its path
+
+- passes through a folder of someone else's code: ``node_modules``, ``vendor``,
+  ``site-packages``, ``dist-packages``, ``third_party``, ``bower_components``, Go's
+  ``pkg/mod``, Cargo's ``registry``, Maven's ``.m2``, CocoaPods' ``Pods``; or
+- is under the person's ``~/Downloads``; or
+- is inside a git checkout that has commits and none of them is authored or committed
+  by the person (the ``user.email`` git gives in that checkout): someone else's
+  repository, cloned.
+
+A relative path is taken from the session's working directory. A file that is not on
+this machine any more, or a checkout where git names no person, is judged by its path
+alone. Each checkout's history is read once per run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from functools import lru_cache
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any
+
+from brain.home.git import RepoError, people_of
+
+if TYPE_CHECKING:
+    from brain.sessions.sources.base import Turn
+
+__all__ = ["ForeignFiles", "foreign_path"]
+
+_THEIRS = frozenset(
+    {
+        "node_modules",
+        "vendor",
+        "site-packages",
+        "dist-packages",
+        "third_party",
+        "bower_components",
+        "Pods",
+        ".m2",
+    }
+)
+_THEIRS_PAIRS = (("pkg", "mod"), (".cargo", "registry"))
+_READ_TOOLS = re.compile(r"^(?:read|read_?file|read_many_files|view|open_?file|cat)$", re.I)
+_SHELL_TOOLS = re.compile(r"^(?:bash|shell|local_shell|exec_command|run_shell_command)$", re.I)
+_PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "filename", "file", "paths")
+_READERS = frozenset(
+    {"cat", "head", "tail", "less", "more", "bat", "sed", "awk", "grep", "rg", "jq", "nl", "view"}
+)
+_HISTORY = 500  # commits of a checkout read to find the person among its authors
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def _call(turn: Turn) -> dict[str, Any] | None:
+    text = turn.text.lstrip()
+    if not text.startswith("{"):
+        return None
+    try:
+        args = json.loads(text)
+    except ValueError:
+        return None
+    return args if isinstance(args, dict) else None
+
+
+def read_paths(turn: Turn) -> list[str]:
+    """The files a tool call turn reads, as written in the call."""
+    if not turn.tool or (args := _call(turn)) is None:
+        return []
+    if _READ_TOOLS.match(turn.tool):
+        return [p for key in _PATH_KEYS for p in _strings(args.get(key))]
+    if _SHELL_TOOLS.match(turn.tool):
+        command = " ".join(_strings(args.get("command") or args.get("cmd")))
+        return _shell_paths(command)
+    return []
+
+
+def _shell_paths(command: str) -> list[str]:
+    """The operands of the reading commands (``cat``, ``grep`` ...) of a shell line."""
+    found = []
+    for part in re.split(r"&&|\|\||[;|\n]", command):
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            words = part.split()
+        if words and PurePath(words[0]).name in _READERS:
+            found += [
+                w
+                for w in words[1:]
+                if not w.startswith("-") and ("/" in w or "." in w) and not re.search(r"[<>]", w)
+            ]
+    return found
+
+
+def _theirs_by_path(path: PurePath, downloads: Path) -> bool:
+    parts = path.parts
+    if any(p in _THEIRS for p in parts):
+        return True
+    if any(parts[i : i + 2] == pair for pair in _THEIRS_PAIRS for i in range(len(parts) - 1)):
+        return True
+    return path.is_relative_to(downloads)
+
+
+@lru_cache(maxsize=256)
+def _strangers_checkout(root: str) -> bool:
+    """Whether the checkout at ``root`` has commits and none by the person."""
+    try:
+        me, people = people_of(Path(root), _HISTORY)
+    except RepoError:
+        return False
+    return bool(me and people) and me not in people
+
+
+def _checkout_of(path: Path) -> Path | None:
+    for folder in (path, *path.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def foreign_path(path: str, cwd: str | None, downloads: Path | None = None) -> bool:
+    """Whether the file at ``path`` (relative to ``cwd``) came from outside the person's
+    hands (see the module's docstring)."""
+    where = Path(path).expanduser()
+    if not where.is_absolute():
+        if cwd is None:
+            return _theirs_by_path(PurePath(path), Path.home() / "Downloads")
+        where = Path(cwd) / where
+    if _theirs_by_path(PurePath(where), downloads or Path.home() / "Downloads"):
+        return True
+    if not where.exists():
+        return False
+    checkout = _checkout_of(where if where.is_dir() else where.parent)
+    return checkout is not None and _strangers_checkout(str(checkout.resolve()))
+
+
+class ForeignFiles:
+    """Judges the file reads of one session (its working directory is ``cwd``)."""
+
+    def __init__(self, cwd: str | None) -> None:
+        self.cwd = cwd
+
+    def foreign(self, turn: Turn) -> bool:
+        """Whether ``turn`` is a call reading a file that came from outside."""
+        return any(foreign_path(p, self.cwd) for p in read_paths(turn))

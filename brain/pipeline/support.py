@@ -1,0 +1,144 @@
+"""Whether cited text holds what a memory says: its distinctive words, commands and values.
+
+A model can cite any line. So brain reads the lines itself: the memory's text is cut
+into what identifies it, and enough of that must be found in the cited text.
+
+- **Values**: what is written in backticks, paths, ``--flags``, ``NAME=value``
+  settings (the name and the value, each), dotted or underscored names and numbers.
+  At least half of them must be found, each whole, in the cited text.
+- **Words**: every other word that is not a function word or one of the words any
+  memory uses ("user", "prefers", "should", "project" ...), compared by its first five
+  letters ("disabling" and "disable" are one word), and every pair of neighbouring
+  characters of Chinese, Japanese or Korean text (those scripts have no spaces to cut
+  words at). At least a third of them, and at least one, must be found.
+
+Both are compared after Unicode normalisation (NFKC) and case folding. A memory with
+nothing distinctive in it (all function words) is held to its words all the same: it
+has nothing to find, so it is not supported.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["Marks", "found_share", "holds", "marks", "supported"]
+
+WORD_SHARE = 1 / 3  # of a memory's distinctive words, found in its evidence
+VALUE_SHARE = 1 / 2  # of its values (commands, paths, flags, settings, numbers)
+_STEM = 5
+
+_CODE = re.compile(r"`([^`\n]{1,200})`")
+# A value: a path, a flag, a setting, a dotted, underscored or hyphenated name, a number.
+_VALUE = re.compile(
+    r"(?<![\w/.-])(?:"
+    r"~?/?[\w.-]+(?:/[\w.-]+)+/?"  # a path
+    r"|--?[a-z][\w-]*(?:=\S+)?"  # a flag
+    r"|[a-z_][\w.-]*=\S+"  # a setting
+    r"|[a-z]+[_.][\w.]*\w|[a-z0-9]+(?:-[a-z0-9]+){2,}"  # a dotted or underscored name
+    r"|\d[\d.:,]*\d|\d"  # a number
+    r")",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W_]+")
+_CJK = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u1100-\u11ff\uac00-\ud7af]+"
+)
+# Function words, and the words any memory says whatever it is about.
+_COMMON = frozenset(
+    """
+    a an the and or but if then so of to in on at by for from with without into onto over
+    under up down out off as is are was were be been being am do does did done doing have
+    has had having it its this that these those there here which who whom whose what when
+    where why how than too very can could would should shall will may might must not no
+    yes all any each every some such only also just more most much many few other same own
+    i me my we our us you your he she they them their his her one ones like about after
+    before again once via per etc use uses used using user users person people prefer
+    prefers preferred preference wants want wanted asks asked says said always agent agents
+    project projects repo repository session sessions memory note notes rule rules keep
+    kept make makes sure thing things way ways time times get gets got let lets please
+    thanks ok okay instead rather now new
+    """.split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """What identifies a text: its values and its distinctive words (stems, CJK pairs)."""
+
+    values: frozenset[str]
+    words: frozenset[str]
+
+    def __bool__(self) -> bool:
+        return bool(self.values or self.words)
+
+    def __sub__(self, other: Marks) -> Marks:
+        return Marks(self.values - other.values, self.words - other.words)
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _value(raw: str) -> str:
+    return raw.strip(".,;:!?()[]{}<>\"'").rstrip("/")
+
+
+def marks(text: str) -> Marks:
+    """The values and distinctive words of ``text`` (see the module's docstring)."""
+    folded = _fold(text)
+    values = {_value(v) for v in _CODE.findall(folded)}
+    for value in _VALUE.findall(_CODE.sub(" ", folded)):
+        # A setting is its name and its value: "set NAME to 0" says ``NAME=0``.
+        name, _, setting = value.partition("=") if not value.startswith("-") else (value, "", "")
+        values |= {_value(name), _value(setting)}
+    words: set[str] = set()
+    for run in _CJK.findall(folded):
+        words |= {run[i : i + 2] for i in range(len(run) - 1)} if len(run) > 1 else {run}
+    for word in _WORD.findall(_CJK.sub(" ", folded)):
+        if len(word) > 1 and word not in _COMMON and not word.isdigit():
+            words.add(word[:_STEM])
+    return Marks(frozenset(v for v in values if v), frozenset(words))
+
+
+def _corpus_words(text: str) -> set[str]:
+    folded = _fold(text)
+    found = {w[:_STEM] for w in _WORD.findall(_CJK.sub(" ", folded))}
+    for run in _CJK.findall(folded):
+        found |= {run[i : i + 2] for i in range(len(run) - 1)} | set(run)
+    return found
+
+
+def found_share(wanted: Marks, cited: str) -> tuple[float, float]:
+    """The share of ``wanted``'s values and of its words found in ``cited`` (1.0 for a
+    kind it has none of)."""
+    text = " ".join(_fold(cited).split())
+    words = _corpus_words(cited)
+    values = sum(1 for v in wanted.values if v in text or " ".join(v.split()) in text)
+    said = sum(1 for w in wanted.words if w in words)
+    return (
+        values / len(wanted.values) if wanted.values else 1.0,
+        said / len(wanted.words) if wanted.words else 1.0,
+    )
+
+
+def supported(texts: Iterable[str], cited: str) -> bool:
+    """Whether ``cited`` holds enough of what ``texts`` (a memory's description and body)
+    say: half its values and a third of its distinctive words, at least one of each kind
+    it has. Nothing distinctive in ``texts`` is never supported."""
+    wanted = marks("\n".join(texts))
+    if not wanted:
+        return False
+    return holds(wanted, cited)
+
+
+def holds(wanted: Marks, cited: str) -> bool:
+    """Whether ``cited`` holds enough of ``wanted`` (see :func:`supported`); an empty
+    ``wanted`` is held by anything."""
+    values, words = found_share(wanted, cited)
+    need_values = math.ceil(len(wanted.values) * VALUE_SHARE) / max(1, len(wanted.values))
+    need_words = max(1, math.ceil(len(wanted.words) * WORD_SHARE)) / max(1, len(wanted.words))
+    return values >= need_values - 1e-9 and words >= need_words - 1e-9
