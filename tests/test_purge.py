@@ -277,6 +277,7 @@ def test_another_machine_takes_the_rewrite_and_keeps_its_own_records(tmp_path: P
     assert "the old history is gone from this machine" in result.stdout
     assert "put 2 commits of this machine on top" in result.stdout
     assert "wrote [purged] over the purged text in memories/b-saw.md" in result.stdout
+    assert "journal.jsonl" not in result.stdout  # lines of both sides, by design
     # Nothing of the old history came back, here or on the remote.
     for repo in (b, remote):
         assert SECRET not in _everything(repo)
@@ -339,3 +340,41 @@ def test_a_text_that_would_break_the_records_is_refused(tmp_path: Path) -> None:
     )
     assert result.stderr.endswith("nothing was changed; purge a longer, more particular text\n")
     assert git(home, "rev-parse", "HEAD") == head
+
+
+def test_a_record_purged_by_key_stays_out_of_another_machines_sync(tmp_path: Path) -> None:
+    remote, a = _leaky_home(tmp_path)
+    b = tmp_path / "b"
+    assert cli("clone", str(remote), "--home", str(b)).exit_code == 0
+    # b changes the purged record and another one, and pushes neither.
+    assert cli("--home", str(b), "remember", f"the word is still {SECRET}", "--key", "vault-word")
+    assert cli("--home", str(b), "remember", "deploys go out on Fridays", "--key", "deploy-day")
+    assert cli("--home", str(a), "purge", "--key", "vault-word", "--yes").exit_code == 0
+    result = cli("--home", str(b), "sync")
+    assert result.exit_code == 0, result.stderr
+    assert "left out memories/vault-word.md: its record was purged by key" in result.stdout
+    assert not (b / "memories" / "vault-word.md").exists()
+    assert "vault-word.md" not in git(b, "log", "--all", "--format=", "--name-only")
+    body = cli_json("--home", str(b), "show", "deploy-day")["record"]["body"]
+    assert body == "deploys go out on Fridays"
+    assert cli("--home", str(a), "sync").exit_code == 0
+    assert _files(a) == _files(b)
+
+
+def test_a_record_changed_on_both_machines_keeps_the_newer_when_taking_a_purge(
+    tmp_path: Path,
+) -> None:
+    remote, a = _leaky_home(tmp_path)
+    b = tmp_path / "b"
+    assert cli("clone", str(remote), "--home", str(b)).exit_code == 0
+    assert cli("--home", str(b), "remember", "deploys go out on Fridays", "--key", "deploy-day")
+    assert cli("--home", str(a), "remember", "deploys go out on Mondays", "--key", "deploy-day")
+    assert cli("--home", str(a), "purge", SECRET, "--yes").exit_code == 0
+    friday = cli_json("--home", str(b), "show", "deploy-day")["record"]["id"]
+    result = cli("--home", str(b), "sync")
+    assert result.exit_code == 0, result.stderr
+    assert "memories/deploy-day.md: settled with the purged history's version" in result.stdout
+    kept = cli_json("--home", str(b), "show", "deploy-day")["record"]
+    assert kept["body"] == "deploys go out on Mondays"  # a's write came later
+    assert friday in kept["supersedes"]
+    assert SECRET not in _everything(b)

@@ -214,10 +214,20 @@ class _Replay:
                 continue  # rendered again from the records afterwards
             before = self._version(contents, change.before)
             after = self._version(contents, change.after)
-            raw_after = contents.get(change.after) if change.after else None
-            if raw_after is not None and after != raw_after:
+            if self._wrote_over(path, contents, change):
                 self.report.append(f"wrote [purged] over the purged text in {path}")
             self._put(path, before, after)
+
+    def _wrote_over(self, path: str, contents: dict[str, bytes | None], change: rr.Change) -> bool:
+        """Whether this machine's own change held the purged text (for an append-only
+        file, the lines it added: the rest is the old history's, written over already)."""
+        raw = contents.get(change.after) if change.after else None
+        if raw is None:
+            return False
+        if path in APPEND_ONLY:
+            old = set((contents.get(change.before) or b"").splitlines() if change.before else ())
+            raw = b"\n".join(line for line in raw.splitlines() if line not in old)
+        return self.clean(raw) != raw
 
     def _version(self, contents: dict[str, bytes | None], blob: str | None) -> bytes | None:
         data = contents.get(blob) if blob else None
@@ -231,11 +241,12 @@ class _Replay:
             return
         if merge.is_record(path):
             self.files[path] = _settle_record(path, current, after)
+            self.report.append(f"{path}: settled with the purged history's version")
         elif path in APPEND_ONLY and after is not None:
-            self.files[path] = _union(current, before, after)
+            self.files[path] = _union(current, before, after)  # by design: no report
         else:
             self.files[path] = after  # this machine's version, as a merge keeps it
-        self.report.append(f"{path}: settled with the purged history's version")
+            self.report.append(f"{path}: kept this machine's version")
 
 
 def _settle_record(path: str, theirs: bytes | None, ours: bytes | None) -> bytes | None:
