@@ -180,9 +180,9 @@ def _completed(text: str, path: Path) -> str:
     ``id`` (made now) and a ``type`` (fact); a file with no frontmatter is all body."""
     import yaml
 
-    from brain.home.records import _frontmatter
+    from brain.home.records import read_frontmatter
 
-    meta, body = _frontmatter(text, path)
+    meta, body = read_frontmatter(text, path)
     if meta and meta.get("id") and meta.get("type"):
         return text
     meta = {"id": meta.get("id") or new_id(), "type": meta.get("type") or "fact", **meta}

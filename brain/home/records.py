@@ -187,7 +187,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _frontmatter(text: str, path: Path) -> tuple[dict[str, Any], str]:
+def read_frontmatter(text: str, path: Path) -> tuple[dict[str, Any], str]:
     """python-frontmatter's reading of ``text``, within the limits of
     :mod:`brain.home.yamllimits`, its YAML errors told with the line."""
     import yaml
@@ -214,7 +214,7 @@ def parse(text: str, path: Path) -> Record:
     from brain.home import yamlhead
 
     read = yamlhead.load(text)  # the shapes brain writes, without loading PyYAML
-    metadata, content = read if read is not None else _frontmatter(text, path)
+    metadata, content = read if read is not None else read_frontmatter(text, path)
     meta = {name: _plain(value) for name, value in metadata.items()}
     if not meta:
         raise RecordFormatError(path, "no frontmatter", 1)
