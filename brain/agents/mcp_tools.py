@@ -188,6 +188,19 @@ def _remember(
     if name and not projects_of(tags) and (key is None or brain.previous(key) is None):
         tags.append(PROJECT_TAG + name)
         key = scoped_key(key, name) if key is not None else None
+    from brain.models.weakening import weakens_safety
+
+    if weakens_safety(text):
+        # An agent, not the person, asks: a rule to weaken a safety waits for the person.
+        from brain.pipeline.review import hold
+
+        held = hold(brain, text, key=key, type=type or "instruction", tags=tags, source="mcp")
+        return {
+            "held": True,
+            "key": held.key,
+            "message": "held for the person's decision ('brain review'): it tells agents "
+            "to weaken a safety",
+        }
     result = brain.remember(text, key=key, type=type, tags=tags, source="mcp", where=project)
     return dict(to_jsonable(result))
 

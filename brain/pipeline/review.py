@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from brain.home.stale import StaleRecord
     from brain.home.transaction import Transaction
 
-__all__ = ["ReviewResult", "held", "review"]
+__all__ = ["ReviewResult", "held", "hold", "review"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,41 @@ def held(home: Home) -> list[RawMemory]:
     """Raw memories waiting for a person's decision, oldest first."""
     done = consumed_ids(home)
     return [m for m in read_raw(home) if m.id not in done and held_back(m)]
+
+
+HELD_UNSAFE = HELD_PREFIX + "weakens-safety"
+
+
+def hold(
+    home: Home, text: str, *, key: str | None, type: str, tags: Sequence[str], source: str
+) -> RawMemory:
+    """Keep ``text``, which an agent asked to remember and which tells agents to weaken a
+    safety (:mod:`brain.models.weakening`), for a person's decision instead of writing it
+    as a record: one held raw memory, in one commit. ``brain review`` lists it.
+
+    Raises:
+        InvalidKeyError: ``key`` is not a valid key; nothing is written.
+    """
+    from brain.home.keys import validate_key
+    from brain.home.records import slugify
+    from brain.models.schema import MEMORY_TYPES
+
+    line = " ".join(text.split())
+    chosen = key or slugify(line) or "memory"
+    validate_key(chosen)
+    memory = RawMemory(
+        id=new_id(),
+        key=chosen,
+        type=type if type in MEMORY_TYPES else "instruction",
+        description=line[:200],
+        body=text.strip(),
+        tags=tuple(dict.fromkeys([*tags, REVIEW_TAG, HELD_UNSAFE])),
+        session=source,
+        date=iso(utcnow()),
+    )
+    with home.transaction() as tx:
+        tx.commit([append_raw(home, [memory])], f"review: held {memory.key}", "hold")
+    return memory
 
 
 def _accepted(tags: Sequence[str]) -> tuple[str, ...]:
