@@ -252,3 +252,45 @@ def test_decay_archives_what_costs_context_unused_and_its_commit_says_so(tmp_pat
     assert archived == {"never-used", "used-long-ago"}  # used lately, or new: kept
     reason = (home / "archive" / "never-used.md").read_text()
     assert "archive_reason: 'unused for " in reason and "never recalled or cited" in reason
+
+
+def test_the_hooks_counts_agree_with_the_full_count_as_uses_come_and_fold(
+    tmp_path: Path,
+) -> None:
+    from brain.home import uses
+
+    home = tmp_path / "home"
+    brain = _home(home)
+
+    def full() -> dict[str, int]:
+        return {p: u.used for p, u in tallies(brain).items() if u.used}
+
+    assert uses.all_uses(brain) == full() == {}
+    uses.note(brain, uses.RECALLED, ["memories/pkg-manager.md"])
+    uses.note(brain, uses.SHOWN, ["memories/pkg-manager.md", "memories/deploy-day.md"])
+    assert uses.all_uses(brain) == full() == {"memories/pkg-manager.md": 1}
+    uses.note(brain, uses.CITED, ["memories/deploy-day.md"])  # read from where it stopped
+    with (home / "uses" / "pending.jsonl").open("a") as fh:
+        fh.write('{"ts": "2026-12-01T00:00:00Z", "kind": "cited", "paths": ["memo')  # mid-write
+    assert uses.all_uses(brain) == {"memories/pkg-manager.md": 1, "memories/deploy-day.md": 1}
+    with (home / "uses" / "pending.jsonl").open("a") as fh:
+        fh.write('ries/deploy-day.md"]}\n')
+    assert (
+        uses.all_uses(brain)
+        == full()
+        == {
+            "memories/pkg-manager.md": 1,
+            "memories/deploy-day.md": 2,
+        }
+    )
+    brain.remember("Folds the pending uses.", key="fold")
+    assert uses.all_uses(brain) == full()
+    uses.note(brain, uses.RECALLED, ["memories/pkg-manager.md"])
+    assert (
+        uses.all_uses(brain)
+        == full()
+        == {
+            "memories/pkg-manager.md": 2,
+            "memories/deploy-day.md": 2,
+        }
+    )

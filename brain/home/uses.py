@@ -256,8 +256,64 @@ def all_uses(home: Located) -> dict[str, int]:
     """Recalls and citations of each path (a session start's showing is no use).
 
     What :func:`tallies` gives as ``used``, read for the session-start hook: plain
-    counts, no :class:`Use` made, and a pending line of a showing is not parsed.
+    counts, no :class:`Use` made, a pending line of a showing not parsed, and what the
+    last call counted kept in ``.brain/cache/uses.json`` while the committed files are
+    unchanged, so a call reads only the pending lines appended since.
     """
+    sign = _signature(home)
+    pending = home.path / USES_DIR / PENDING
+    try:
+        st = pending.stat()
+        inode, size = st.st_ino, st.st_size
+    except OSError:
+        inode, size = 0, 0
+    cache = home.state / "cache" / "uses.json"
+    found: dict[str, int] = {}
+    start = -1
+    try:
+        kept = json.loads(cache.read_text(encoding="utf-8"))
+        if kept["sign"] == sign and kept["inode"] == inode and 0 <= kept["offset"] <= size:
+            found, start = dict(kept["counts"]), int(kept["offset"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    counted_from = start
+    if start < 0:
+        found, start = _committed_uses(home), 0
+    offset = start
+    if size > start:
+        with pending.open("rb") as fh:
+            fh.seek(start)
+            data = fh.read(size - start)
+        whole = data[: data.rfind(b"\n") + 1]  # a line being appended waits for the next
+        offset = start + len(whole)
+        lines = [x for x in whole.decode("utf-8", "replace").splitlines() if _SHOWN_MARK not in x]
+        for _kind, _when, paths in _pending_lines(lines):
+            for rel in paths:
+                found[rel] = found.get(rel, 0) + 1
+    if offset != counted_from:
+        _save_cache(home, cache, {"sign": sign, "inode": inode, "offset": offset, "counts": found})
+    return {p: n for p, n in found.items() if n}
+
+
+def _signature(home: Located) -> list[list[object]]:
+    """What the counts besides the pending file rest on: every copy's file, the folding
+    files, the legacy pending files and the journal, by name, size and time."""
+    folder = home.path / USES_DIR
+    paths = [home.path / _JOURNAL, *(home.state / name for name in LEGACY)]
+    if folder.is_dir():
+        paths += sorted(p for p in folder.iterdir() if p.name != PENDING)
+    out: list[list[object]] = []
+    for path in paths:
+        try:
+            st = path.stat()
+            out.append([path.name, st.st_size, st.st_mtime_ns])
+        except OSError:
+            continue
+    return out
+
+
+def _committed_uses(home: Located) -> dict[str, int]:
+    """Recalls and citations in every copy's file, the folding files and the journal."""
     found: dict[str, int] = {}
     folded: list[str] = []
     folder = home.path / USES_DIR
@@ -271,14 +327,26 @@ def all_uses(home: Located) -> dict[str, int]:
                     found[rel] = found.get(rel, 0) + n
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             continue
-    for pending in _unfolded(home, folded):
-        lines = [x for x in _read_lines(pending) if _SHOWN_MARK not in x]
+    for other in _unfolded(home, folded):
+        if other.name == PENDING:
+            continue  # read by the caller, from where it last stopped
+        lines = [x for x in _read_lines(other) if _SHOWN_MARK not in x]
         for _kind, _when, paths in _pending_lines(lines):
             for rel in paths:
                 found[rel] = found.get(rel, 0) + 1
     for rel, count, _when in _journaled(home):
         found[rel] = found.get(rel, 0) + count
-    return {p: n for p, n in found.items() if n}
+    return found
+
+
+def _save_cache(home: Located, path: Path, data: dict[str, object]) -> None:
+    from brain.home.files import atomic_write
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(data), tmp_dir=path.parent, sync=False)
+    except OSError:
+        pass  # no cache: the next call counts everything again
 
 
 def last_used(home: Located) -> dict[str, str]:
