@@ -133,7 +133,10 @@ class App:
     # -- pages -----------------------------------------------------------------------
 
     def overview(self, request: Request, rest: list[str]) -> Response:
-        data = pages.overview(self.brain, self.snapshot.live(self.brain))
+        brain, snapshot = self.brain, self.snapshot
+        data = pages.overview(
+            brain, snapshot.live(brain), snapshot.stale(brain), snapshot.unused(brain)
+        )
         chart = weekly_chart(data["learned"], data["used"])
         return self.render("overview.html.j2", request, title="brain", chart=chart, **data)
 

@@ -75,25 +75,44 @@ class Snapshot:
         self._stamp: tuple[object, ...] | None = None
         self._read_at = 0.0
         self._live: list[Record] = []
+        self._stale: Any = None
+        self._unused: list[tuple[Record, Any]] = []
 
     @staticmethod
     def _stamp_of(brain: Brain) -> tuple[object, ...]:
         from brain.home.paths import ARCHIVE, MEMORIES
 
         marks: list[object] = [brain.repo.head()]
-        for path in (brain.path / MEMORIES, brain.path / ARCHIVE, brain.state / "pending"):
+        uses = brain.path / "uses"  # the use counts: a recall appends there, no commit
+        for path in (brain.path / MEMORIES, brain.path / ARCHIVE, brain.state / "pending",
+                     uses, uses / "pending.jsonl"):  # fmt: skip
             try:
                 marks.append(path.stat().st_mtime_ns)
             except OSError:
                 marks.append(None)
         return tuple(marks)
 
-    def live(self, brain: Brain) -> list[Record]:
+    def _fresh(self, brain: Brain) -> None:
         stamp = self._stamp_of(brain)
         if stamp != self._stamp or time.monotonic() - self._read_at > self.RECHECK:
             self._live = list(brain.list().records)
+            self._stale = _stale_report(brain)
+            self._unused = unused(brain, self._live)
             self._stamp, self._read_at = stamp, time.monotonic()
+
+    def live(self, brain: Brain) -> list[Record]:
+        self._fresh(brain)
         return self._live
+
+    def unused(self, brain: Brain) -> list[tuple[Record, Any]]:
+        """``brain list --unused``, read with the records."""
+        self._fresh(brain)
+        return self._unused
+
+    def stale(self, brain: Brain) -> Any:
+        """``brain stale``'s report, read with the records (it reads every record)."""
+        self._fresh(brain)
+        return self._stale
 
 
 # -- the overview --------------------------------------------------------------------
@@ -135,7 +154,7 @@ def unused(brain: Brain, live: Sequence[Record]) -> list[tuple[Record, Any]]:
     return never_used(brain, live)
 
 
-def stale_records(brain: Brain) -> Any:
+def _stale_report(brain: Brain) -> Any:
     """``brain stale``'s report; None when it cannot be made here (it reads the
     checkouts records rest on, which a home on another disk may not reach)."""
     try:
@@ -144,8 +163,14 @@ def stale_records(brain: Brain) -> Any:
         return None
 
 
-def overview(brain: Brain, live: Sequence[Record]) -> dict[str, Any]:
-    """The overview: what the memory holds, what it learned lately, what waits."""
+def overview(
+    brain: Brain, live: Sequence[Record], stale: Any, never: Sequence[tuple[Record, Any]]
+) -> dict[str, Any]:
+    """The overview: what the memory holds, what it learned lately, what waits
+    (``stale``: ``brain stale``'s report, None when it could not be made; ``never``:
+    ``brain list --unused``'s records)."""
+    from brain.pipeline.review import held
+
     moment = now()
     by_project: defaultdict[str, Counter[str]] = defaultdict(Counter)
     for record in live:
@@ -159,7 +184,6 @@ def overview(brain: Brain, live: Sequence[Record]) -> dict[str, Any]:
     kinds = ("extract", "consolidate")
     last = {kind: next((r for r in runs if r.kind == kind), None) for kind in kinds}
     learned = weekly(((r.created or "", 1) for r in live), moment)
-    never = unused(brain, live)
     used = weekly(last_uses(brain), moment)
     return {
         "total": len(live),
@@ -169,11 +193,12 @@ def overview(brain: Brain, live: Sequence[Record]) -> dict[str, Any]:
         "recent": sorted(recent, key=lambda r: r.created or "", reverse=True)[:20],
         "recent_count": len(recent),
         "tools": tools.most_common(),
-        "held": len(brain.review().held),
+        # What `brain review` lists: the held memories, and the records whose files went.
+        "held": len(held(brain)) + sum(1 for r in (stale.records if stale else ()) if r.held),
         "last_runs": last,
         "learned": learned,
         "used": used,
-        "stale": stale_records(brain),
+        "stale": stale,
         "unused": never[:20],
         "unused_count": len(never),
     }
@@ -369,14 +394,15 @@ def record_page(brain: Brain, live: Sequence[Record], key: str) -> dict[str, Any
 
 
 def review_page(brain: Brain) -> dict[str, Any]:
-    held: Sequence[RawMemory] = brain.review().held
+    waiting = brain.review()
+    held: Sequence[RawMemory] = waiting.held
     known = {f"{s.source}:{s.session_id}" for s in brain.sessions()}
     items = []
     for memory in held:
         sid = memory.session.partition(":")[2]
         turn = _turn_of(brain, sid, memory.evidence) if memory.session in known else None
         items.append({"memory": memory, "session_id": sid, "turn": turn})
-    return {"items": items}
+    return {"items": items, "records": waiting.records}
 
 
 def runs_page(brain: Brain) -> dict[str, Any]:

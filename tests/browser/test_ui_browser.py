@@ -13,8 +13,6 @@ from tests.browser.conftest import Served
 from tests.helpers import git
 from tests.uihome import PREFERENCE
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 def done_commit(served: Served) -> str:
     """The commit the page says it just made (and the home's HEAD)."""
