@@ -23,8 +23,20 @@ def _every_rule_everywhere(text: str) -> list[Finding]:
     """find_secrets without the prefilter: each rule's regex over the whole text, a rule
     with hint words tried at every offset (as it is where a hint word starts)."""
     found: list[Finding] = []
+    lowered = text.lower()
     for rule in redact_module._RULES:
-        if rule.hints:
+        if rule.group >= 0:  # a gitleaks rule: where its keywords are, found by str.find
+            starts = sorted(pos for word in rule.hints for pos in _every_find(lowered, word))
+            if rule.anywhere:  # its matches near one of them
+                matches = [
+                    m
+                    for m in rule.pattern.finditer(text)
+                    if redact_module.is_near(starts, m.start(), m.end())
+                ]
+            else:  # its matches start at one
+                tried = (rule.pattern.match(text, pos) for pos in starts)
+                matches = [m for m in tried if m is not None]
+        elif rule.hints:
             tried = (rule.pattern.match(text, pos) for pos in range(len(text)))
             matches = [m for m in tried if m is not None]
         else:
@@ -37,6 +49,13 @@ def _every_rule_everywhere(text: str) -> list[Finding]:
             if span is not None and span[0] < span[1]:
                 found.append(Finding(rule.kind, *span))
     return redact_module._merge(found)
+
+
+def _every_find(text: str, word: str) -> Iterator[int]:
+    pos = text.find(word)
+    while pos >= 0:
+        yield pos
+        pos = text.find(word, pos + 1)
 
 
 TEXTS = (
@@ -64,6 +83,20 @@ def test_the_prefilter_finds_what_every_rule_run_everywhere_finds() -> None:
     for way in _each_way():
         for text, findings in expected.items():
             assert find_secrets(text) == findings, (way, text[:200])
+
+
+def test_keywords_are_found_at_every_start_by_their_rarest_character() -> None:
+    words = prefilter.Keywords(["xoxb-", "xoxe.xoxb-", "sumo", "sumologic", "_mmk", "<add key="])
+    text = "a xoxe.xoxb-1 and sumologic, x_mmk <add key=b"
+    assert words.offsets(text) == {
+        "xoxe.xoxb-": [2],
+        "xoxb-": [7],
+        "sumo": [18],
+        "sumologic": [18],
+        "_mmk": [30],
+        "<add key=": [35],
+    }
+    assert words.offsets("nothing here") == {}
 
 
 def test_a_short_text_is_searched_head_by_head_and_a_long_one_by_groups() -> None:

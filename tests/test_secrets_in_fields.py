@@ -133,6 +133,8 @@ def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
         "x-request-id-4bf92f3577b34da6a3ce929d0e0e4736",
         "password-reset-flow",
         "deploy-token-location",
+        "integrity-sha384-lxxg5m6htbcpawnobt7tvbenvhgmor5jxrgzmcxnd7iedc4jdufklpewpjmxignc",
+        "price-price-1n8txstxpgqdhdyxzf0w9tdw",  # a Stripe object's id names a record
         "tokens-per-second-85-3",
         "password-min-length-12-password-require-symbols",
         "go-sum-h1-wcu4eivi8spdyz36usby4tcanoeb7a-srwocqsjfjy",
@@ -161,3 +163,38 @@ def test_a_refused_key_says_how_to_keep_a_hex_id(brain: Brain) -> None:
 def test_a_commit_id_or_a_labelled_digest_is_a_fine_key(brain: Brain) -> None:
     for key in ("revert-" + "3f2a9c1d8e" * 4, "sha256-" + "9f86d08188" * 6 + "0f0a"):
         assert cli("remember", "A lesson from that commit.", "--key", key).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"password": "Xk7fP2qL9mW4", "username": "bob1"}',
+        '{"username": "root", "password": "S3cr3t!", "host": "db01"}',
+        '{"user": "ops", "pass": "Tr0ub4dor&3"}',
+    ],
+)
+def test_a_text_remembered_without_a_key_gets_a_key_that_holds_no_credential(
+    brain: Brain, home: Path, text: str
+) -> None:
+    """The words left around a redacted value (``password-username-bob1``) may read as a
+    password and its value; the person gave no key, so brain derives one that holds none
+    rather than refusing the text for a key it chose."""
+    result = cli("remember", text)
+    assert result.exit_code == 0, result.stderr
+    from brain.home.secrets.keysecrets import key_holds_secret
+
+    key = result.stdout.split()[1]
+    assert not key_holds_secret(key)
+    assert (home / "memories" / f"{key}.md").is_file()
+    on_disk = everything_on_disk(home)
+    assert all(value not in on_disk for value in ("Xk7fP2qL9mW4", "S3cr3t!", "Tr0ub4dor&3"))
+
+
+def test_a_key_the_person_gave_is_still_refused_and_the_message_says_so(
+    brain: Brain, home: Path
+) -> None:
+    result = cli(
+        "remember", '{"username": "root", "password": "S3cr3t!"}', "--key", "root-password-s3cr3t9"
+    )
+    assert result.exit_code == 1
+    assert "the key holds what looks like a credential" in result.stderr

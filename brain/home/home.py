@@ -31,7 +31,6 @@ from brain.home.records import (
     iso,
     load,
     new_id,
-    slugify,
     utcnow,
 )
 from brain.home.results import ConfigValue, ListResult, Problem, ShowResult
@@ -261,10 +260,11 @@ class Home:
 
             key = validate_new_key(key)
         else:
-            from brain.home.scope import projects_of, scoped_key
+            from brain.home.scope import projects_of
+            from brain.home.secrets.keysecrets import derive_key
 
             projects = sorted(projects_of(tags))
-            key = scoped_key(slugify(body), projects[0] if len(projects) == 1 else None)
+            key = derive_key(body, projects[0] if len(projects) == 1 else None)
         if not 0.0 <= confidence <= 1.0:
             raise BrainError(f"confidence must be between 0 and 1, not {confidence}")
         summary = redact(description) if description else first_line(body)

@@ -9,9 +9,9 @@ from functools import cache
 from brain.errors import BrainError
 from brain.home.keys import validate_key
 from brain.home.patterns import lazy
-from brain.home.records import TOKENISH
+from brain.home.records import TOKENISH, slugify
 
-__all__ = ["SecretKeyError", "key_holds_secret", "validate_new_key"]
+__all__ = ["SecretKeyError", "derive_key", "key_holds_secret", "validate_new_key"]
 
 # Runs in a key that are plainly not credentials, however token-like: an OpenSSH public
 # key (its base64 starts with the key type's name), a hex id labelled as one
@@ -25,8 +25,12 @@ _INNOCENT = lazy(
     r"|(?<![a-z0-9])(?:begin-(?:[a-z0-9]+-){0,3}(?:public-key(?:-block)?|certificate)"
     r"|image-[a-z]+-base64)-.*"
     # ... a run after a label that says public or digest...
+    # ... a subresource-integrity digest to the end (its base64 slugs into many runs),
+    # and a Stripe object's id (price_, prod_, cus_...), which names a record, not a key...
+    r"|(?<![a-z0-9])integrity-sha(?:256|384|512)-.*"
     r"|(?<![a-z0-9])(?:(?:public-?key|pk-live|pk-test|h1|nix-store|ipfs|checksum|integrity"
     r"|hash|sha1|sha256|sha512|md5|digest|tx|event)-)+[a-z0-9]+|pk-eyj[a-z0-9]+"
+    r"|(?<![a-z0-9])(?:price|prod|cus|acct|sub|evt|plan|inv)-[a-z0-9]{14,}(?![a-z0-9])"
     # ... or a format that labels itself: age and bech32 public keys, an address, an IPFS CID.
     r"|(?<![a-z0-9])(?:age1[a-z0-9]{58}|bc1[a-z0-9]{25,62}|0x[0-9a-f]{40}|bafy[a-z0-9]{50,})"
     r"(?![a-z0-9])"
@@ -130,3 +134,30 @@ def validate_new_key(key: str) -> str:
     if key_holds_secret(key):
         raise SecretKeyError()
     return validate_key(key)
+
+
+_MARKER = lazy(r"\[REDACTED:[\w-]*\]")
+
+
+def derive_key(body: str, project: str | None = None) -> str:
+    """A key for a text remembered without one: its first words (see ``slugify``),
+    ``-<project>`` when it has one, holding no credential.
+
+    The words of a redacted text may still read as one: in ``{"password": "…", "host":
+    "db01"}`` the value is gone, and ``password-host-db01`` looks like a password and its
+    value. Then the key is made of the words without a digit, and if even those hold one,
+    of a digest of the text (``note-<10 hex>``): brain chose the key, so it never refuses
+    the text for it.
+    """
+    from brain.home.scope import scoped_key
+
+    key = scoped_key(slugify(body), project)
+    if not key_holds_secret(key):
+        return key
+    words = " ".join(w for w in re.findall(r"[^\W\d_]+", _MARKER.sub(" ", body)))
+    key = scoped_key(slugify(words), project) if slugify(words) else ""
+    if key and not key_holds_secret(key):
+        return key
+    import hashlib
+
+    return scoped_key("note-" + hashlib.blake2b(body.encode(), digest_size=5).hexdigest(), project)

@@ -15,16 +15,28 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
+from typing import Any
 
-__all__ = ["SHORT", "Heads", "Words", "lead", "matches_at"]
+__all__ = [
+    "SHORT",
+    "Heads",
+    "Keywords",
+    "Words",
+    "lead",
+    "matches_at",
+    "split_top_level",
+    "top_level_bar",
+]
 
 # Characters a head may start with as they are; any other must be escaped (``\.``).
 _PLAIN_LEADS = frozenset("-_:~/@=,;'\" ")
 # A text up to this long is searched for each head or word alone: a ``str`` search for
 # its literal start, a regex only where that start is. A group's regex costs ~0.2 ms to
 # compile, more than a short text's searches: a ``remember`` compiled a dozen groups for
-# a one-line fact. Longer texts (a transcript) take the groups' few passes instead.
-SHORT = 2048
+# a one-line fact. Longer texts (a transcript, and each 2 KB turn of one) take the
+# groups' few passes instead: with four hundred hints and keywords, a search for each
+# costs a 2 KB text twice what the passes do (benchmarks/redact.py).
+SHORT = 512
 _SYNTAX = frozenset("\\[](){}|.^$*+?")
 
 
@@ -55,7 +67,7 @@ def check_rest(char: str, rest: str) -> None:
     Raises:
         ValueError: naming the head.
     """
-    if rest[:1] in ("*", "+", "?", "{") or _captures(rest) or _top_level_bar(rest):
+    if rest[:1] in ("*", "+", "?", "{") or _captures(rest) or top_level_bar(rest):
         raise ValueError(
             "a head must start with one literal, capture nothing and have no top-level |: "
             f"{char + rest!r}"
@@ -66,7 +78,7 @@ def literal_start(regex: str) -> str:
     """The literal text every match of ``regex`` starts with ('' when it starts with
     syntax): ``k-ant-[a-z]`` starts with ``k-ant-``, ``ab?c`` with ``a``, ``ab|c`` with
     nothing."""
-    if _top_level_bar(regex):
+    if top_level_bar(regex):
         return ""
     start: list[str] = []
     i = 0
@@ -119,10 +131,16 @@ def _captures(regex: str) -> bool:
     )
 
 
-def _top_level_bar(regex: str) -> bool:
+def top_level_bar(regex: str) -> bool:
     """Whether ``regex`` has a ``|`` outside any group (its first character would lead
     only the first alternative)."""
     return any(c == "|" and depth == 0 for _, c, depth in _syntax(regex))
+
+
+def split_top_level(regex: str) -> list[str]:
+    """``regex``'s alternatives: split at each ``|`` outside any group."""
+    cuts = [i for i, c, depth in _syntax(regex) if c == "|" and depth == 0]
+    return [regex[a + 1 : b] for a, b in zip([-1, *cuts], [*cuts, len(regex)], strict=True)]
 
 
 class Heads:
@@ -199,13 +217,22 @@ class Words:
         self._inside: dict[str, tuple[tuple[str, int], ...]] = {}
         for char, members in groups.items():
             members.sort(key=lambda m: len(m[1]), reverse=True)  # longest word first
-            alternatives = "|".join(
-                # The lookbehind follows the word, so each alternative starts with a
-                # literal that re rejects fast.
+            # The lookbehind follows the word, so each alternative starts with a literal
+            # that re rejects fast. Plain words (no \b, no tail: gitleaks' keywords) are
+            # one trie, so a character is tried against a few branches, not every word.
+            marked = [m for m in members if m[2] or m[3]]
+            plain = [m for m in members if not (m[2] or m[3])]
+            alternatives = [
                 re.escape(word[1:]) + (_not_after_word(len(word)) if left else "") + tail + "()"
-                for _, word, left, tail in members
-            )
-            self._groups.append((char, f"{re.escape(char)}(?:{alternatives})", members))
+                for _, word, left, tail in marked
+            ]
+            order = list(marked)  # the members in the order of their "()" groups
+            if plain:
+                trie, leaves = _trie([(m[1][1:], m) for m in plain])
+                alternatives.append(trie)
+                order += leaves
+            source = f"{re.escape(char)}(?:{'|'.join(alternatives)})"
+            self._groups.append((char, source, order))
             for hint, word, left, tail in members:
                 alone = ("(?<!\\w)" if left else "") + re.escape(word) + tail
                 self._alone[hint] = alone
@@ -241,6 +268,33 @@ class Words:
         for positions in found.values():
             positions.sort()
         return found
+
+
+_Member = tuple[str, str, bool, str]
+
+
+def _trie(words: list[tuple[str, _Member]]) -> tuple[str, list[_Member]]:
+    """One regex for many literal words, factored by their common starts, each word
+    ending in an empty group; and the members in the order of those groups. A word that
+    another continues comes after it (the longest matches)."""
+    node: dict[str, Any] = {}
+    for word, member in words:
+        here = node
+        for c in word:
+            here = here.setdefault(c, {})
+        here[""] = member
+    leaves: list[_Member] = []
+
+    def emit(here: dict[str, Any]) -> str:
+        branches = []
+        for c in sorted(k for k in here if k):
+            branches.append(re.escape(c) + emit(here[c]))
+        if "" in here:
+            leaves.append(here[""])
+            branches.append("()")
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return emit(node), leaves
 
 
 @cache
@@ -307,3 +361,66 @@ def matches_at(
             match = match_at(text, pos)
             if match is not None:
                 yield match
+
+
+# Characters by how often they stand in transcripts and code, commonest first (digits
+# and the punctuation of code are common there): a keyword is looked for by its rarest
+# character, so a few passes, each over a rare letter, find them all.
+_COMMON = " =\"':/.-_,()0123456789etaoinsrhldcumfpgwybvkxjqz"
+
+
+def _rank(c: str) -> int:
+    """How rare ``c`` is: higher is rarer (a character not listed counts as rarest)."""
+    i = _COMMON.find(c)
+    return len(_COMMON) if i < 0 else i
+
+
+class Keywords:
+    """Where literal keywords (gitleaks' rules' keywords) start in a lower-cased text.
+
+    Each keyword is found by its rarest character: one regex per such character,
+    ``c(?:de(?<=abcde)()|...)``, that ``re`` skips ahead to, with the rest after the
+    character and a lookbehind for the whole keyword, so two hundred keywords cost a
+    pass over each of a few rare characters, not over each of their first letters.
+    """
+
+    def __init__(self, keywords: Iterable[str]) -> None:
+        groups: dict[str, list[tuple[str, int]]] = {}
+        for word in dict.fromkeys(keywords):
+            k = min(range(len(word)), key=lambda i: (-_rank(word[i]), i))
+            groups.setdefault(word[k], []).append((word, k))
+        self._groups = tuple(
+            (
+                char,
+                re.escape(char)
+                + "(?:"
+                + "|".join(
+                    # the rest first, a literal re rejects fast; then what stood before
+                    re.escape(w[k + 1 :]) + (f"(?<={re.escape(w)})" if k else "") + "()"
+                    for w, k in sorted(members, key=lambda m: -len(m[0]) + m[1])
+                )
+                + ")",
+                tuple(sorted(members, key=lambda m: -len(m[0]) + m[1])),
+            )
+            for char, members in groups.items()
+        )
+
+    def offsets(self, lowered: str) -> dict[str, list[int]]:
+        """Every offset where each keyword starts in ``lowered``."""
+        found: dict[str, list[int]] = {}
+        for char, source, members in self._groups:
+            if char not in lowered:
+                continue
+            regex = _compiled(source)
+            match = regex.search(lowered)
+            while match is not None:
+                pos = match.start()
+                hit = members[(match.lastindex or 1) - 1]
+                found.setdefault(hit[0], []).append(pos - hit[1])
+                for word, k in members:  # another keyword by the same character here
+                    if word != hit[0] and pos >= k and lowered.startswith(word, pos - k):
+                        found.setdefault(word, []).append(pos - k)
+                match = regex.search(lowered, pos + 1)
+        for positions in found.values():
+            positions.sort()
+        return found

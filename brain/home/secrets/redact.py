@@ -1,8 +1,11 @@
 """Find and mask secrets before text reaches a model or the disk.
 
 Every secret pattern brain knows lives in this module's ``_RULES`` table: the core
-rules below, then the provider tokens, context shapes and credentials announced in
-prose of :mod:`brain.home.secrets.rules` and :mod:`brain.home.secrets.spoken`.
+rules below, then the provider tokens, context shapes, command-line flags and
+credentials announced in prose of :mod:`brain.home.secrets.rules` and
+:mod:`brain.home.secrets.spoken`, then gitleaks' maintained rule set
+(:mod:`brain.home.secrets.gitleaks`). brain's rules come first, so a secret both find
+is named by brain's kind.
 ``redact`` replaces each secret with ``[REDACTED:<kind>]``; for ``key = value`` shapes
 (assignments, ``Authorization`` headers, ``user:pass@`` in URLs) only the value is
 replaced so the text still says *what* was there.
@@ -21,15 +24,23 @@ Choices worth knowing:
   positive costs a few characters of memory, a false negative leaks a credential.
 * Keys must *end* in a secret word (``DB_PASSWORD``, ``api_key``, ``GITHUB_TOKEN``),
   so ``password_reset_url`` or ``token_count`` are not secrets.
-* There is no entropy detection: hex ids, git shas, UUIDs and digests are hit only
-  right after a credential's name (``heroku api key <uuid>``, ``DD_APP_KEY=<hex>``).
+* Entropy counts only where a credential's name announces a value: hex ids, git shas,
+  UUIDs and digests are hit only right after such a name (``heroku api key <uuid>``,
+  ``DD_APP_KEY=<hex>``, ``"routing_key": "<hex>"``, ``master.key holds <hex>``), and
+  then only a value of 16+ characters, letters and digits, over 3 bits a character.
   A long token is redacted without a known prefix only when a secret word names it a
   few words before, and only if it mixes letters, digits and case.
+* A placeholder in a provider's shape is no secret: ``ghp_xxxx…``, AWS's documented
+  ``AKIAIOSFODNN7EXAMPLE``, ``xoxb-your-token``, ``Bearer {{ api_token }}``; nor is the
+  ``secret:`` of an ARN, which names a secret in AWS Secrets Manager.
+* A gitleaks rule runs only on a text holding one of its keywords, and a match counts
+  only within :data:`NEAR` characters of one.
 * Idempotence holds for prose too: a marker is never a credential-shaped value.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -37,14 +48,26 @@ from typing import Any, NamedTuple
 
 from brain.home.patterns import compiled, source
 from brain.home.patterns import lazy as _lazy
-from brain.home.secrets.prefilter import Heads, Words, matches_at
+from brain.home.secrets import gitleaks
+from brain.home.secrets.gitleaks import Allow, GitleaksRule
+from brain.home.secrets.prefilter import (
+    Heads,
+    Keywords,
+    Words,
+    matches_at,
+    split_top_level,
+    top_level_bar,
+)
 from brain.home.secrets.rules import (
+    COMMANDS,
     HEADS,
     IN_CONTEXT,
     KEY_HINTS,
     KEY_WORDS,
+    NAMED,
     PREFIXED,
     PROSE,
+    high_entropy,
     is_placeholder,
     looks_secret,
 )
@@ -87,6 +110,14 @@ class _Rule(NamedTuple):
     # which every match holds; the rule runs only on a text where one matches. Default:
     # the rule's own regex, which then must start with a literal character.
     heads: tuple[str, ...] = ()
+    # A rule of gitleaks' (see gitleaks.py): which group is the secret (0: the first that
+    # took part, -1: not such a rule), the entropy the secret must exceed, the allowlists
+    # that let a match pass, and whether its hints only say the rule may match somewhere
+    # (a match need not start at its keyword).
+    group: int = -1
+    entropy: float = 0.0
+    allows: tuple[Allow, ...] = ()
+    anywhere: bool = False
 
 
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -146,7 +177,8 @@ _RULES: tuple[_Rule, ...] = (
     # Google API keys (Maps, Gemini, Firebase...).
     _Rule("google_api_key", _lazy(r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"), _WORD),
     # Slack bot/user/app-level/refresh tokens.
-    _Rule("slack_token", _lazy(r"xox[baprse]-[A-Za-z0-9-]{10,}"), _WORD),
+    # (a real one has numbered parts: "xoxb-your-token" is a placeholder)
+    _Rule("slack_token", _lazy(r"xox[baprse]-(?=[A-Za-z-]{0,40}\d)[A-Za-z0-9-]{10,}"), _WORD),
     _Rule("slack_token", _lazy(r"xapp-\d-[A-Za-z0-9-]{10,}"), _WORD),
     # Slack incoming webhooks: the URL path is the credential.
     _Rule(
@@ -174,7 +206,11 @@ _RULES: tuple[_Rule, ...] = (
         _lazy(
             r"(?:(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?:(?i:bearer|basic|token|bot)\s+)?"
             r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/-]{16}))"
-            r"(?P<secret>[A-Za-z0-9._~+/=-]+|\$\{?\w+\}?|<[^>\n]*>|\[REDACTED[:\]][^\]\n]*\]?)"
+            r"(?!(?i:bearer|basic|token|bot)\s)"  # the scheme is no secret: what follows it is
+            # (":" inside: Asana's 1/<id>:<hex>)
+            r"(?P<secret>[A-Za-z0-9._~+/=-][A-Za-z0-9._~+/=:-]*|\$\{?\w+\}?|<[^>\n]*>"
+            r"|\{\{[^}\n]*\}\}"
+            r"|\[REDACTED[:\]][^\]\n]*\]?)"
         ),
         hints=("authorization", "bearer"),
     ),
@@ -197,7 +233,7 @@ _RULES: tuple[_Rule, ...] = (
     # Command-line flags: --password hunter2, --api-key=... is the rule above.
     _Rule(
         "secret_assignment",
-        _lazy(r"--(?:[a-z]+-)*(?P<key>password|passwd|token|secret|api-key) +" + _VALUE),
+        _lazy(r"--(?:[a-z]+-)*(?P<key>password|passwd|pass|token|secret|api-key) +" + _VALUE),
         check="loose",  # "instead of --password so the value ..." is prose
     ),
 )
@@ -214,21 +250,75 @@ _RULES += tuple(
 )
 _RULES += tuple(
     _Rule(s.kind, _lazy(s.pattern, re.IGNORECASE if s.hints else 0), "", s.hints, s.check)
-    for s in IN_CONTEXT + PROSE + SPOKEN
+    for s in IN_CONTEXT + COMMANDS + PROSE + SPOKEN + NAMED
 )
 
+
+def _starts_with_keyword(regex: str, keywords: tuple[str, ...]) -> bool:
+    """Whether every match of a gitleaks regex starts with one of its keywords: past a
+    leading flag, word boundaries and the groups it opens, each alternative of the
+    innermost group is one of them, literally (an outer group may have no other)."""
+    i, opened = 0, []
+    while True:
+        if regex.startswith(("(?i)", "(?:"), i):
+            opened += [i + 3] if regex[i + 2] == ":" else []
+            i += 4 if regex[i + 2] == "i" else 3
+        elif regex.startswith("\\b", i):
+            i += 2
+        elif regex.startswith("(", i) and not regex.startswith("(?", i):
+            opened.append(i + 1)
+            i += 1
+        else:
+            break
+    if not opened:
+        return _literal_keyword(regex[i:], keywords)
+    *outer, inner = opened
+    if any(top_level_bar(regex[o : gitleaks.group_end(regex, o)]) for o in outer):
+        return False
+    body = regex[inner : gitleaks.group_end(regex, inner)]
+    return all(_literal_keyword(alt, keywords) for alt in split_top_level(body))
+
+
+def _literal_keyword(regex: str, keywords: tuple[str, ...]) -> bool:
+    lowered = regex.lower()
+    return any(lowered.startswith(re.escape(k).lower()) for k in keywords)
+
+
+def _gitleaks_rule(rule: GitleaksRule) -> _Rule:
+    return _Rule(
+        rule.kind,
+        _lazy(rule.regex),
+        hints=rule.keywords,
+        group=rule.group,
+        entropy=rule.entropy,
+        allows=rule.allows,
+        anywhere=not _starts_with_keyword(rule.regex, rule.keywords),
+    )
+
+
+# gitleaks' rules after brain's: brain's kind names a secret both find.
+_GITLEAKS, _GITLEAKS_ALLOWS = gitleaks.load()
+_RULES += tuple(_gitleaks_rule(rule) for rule in _GITLEAKS)
+
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(rule.kind for rule in _RULES))
+# The kinds of brain's own rules (the others are gitleaks', tested as gitleaks tests them).
+OWN_KINDS: tuple[str, ...] = tuple(dict.fromkeys(r.kind for r in _RULES if r.group < 0))
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
 
 
 def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
     """The span to redact for one match, or None when the match is not a secret."""
+    if rule.group >= 0:
+        return _gitleaks_span(rule, match)
     groups = match.groupdict()
     if "secret" in groups:
         value = groups["secret"]
         if is_placeholder("", value):
             return None
-        if rule.check and not looks_secret(value, strict=rule.check == "strict"):
+        if rule.check == "entropy":
+            if not high_entropy(value) or _names_public(match):
+                return None
+        elif rule.check and not looks_secret(value, strict=rule.check == "strict"):
             return None
         return match.span("secret")
     if "key" in groups:
@@ -239,8 +329,68 @@ def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
             return None
         if rule.check and name == "bare" and not looks_secret(groups[name]):
             return None
+        if rule.kind == "secret_assignment" and _in_arn(match):
+            return None
         return match.span(name)
+    if is_placeholder("", match[0]):  # ghp_xxxx…, AKIAIOSFODNN7EXAMPLE
+        return None
     return match.span()
+
+
+def _names_public(match: re.Match[str]) -> bool:
+    """Whether the name before a value says it is public (``public_key``, ``pub_key``,
+    ``publishable_key``): an address or a public key is no secret however random."""
+    before = match.string[max(0, match.start() - 24) : match.start()].lower()
+    return "pub" in before.rsplit(None, 1)[-1] if before.strip() else False
+
+
+def _in_arn(match: re.Match[str]) -> bool:
+    """Whether an assignment's key is a part of an ARN (``…:secret:prod/db-AbCdEf``
+    names a secret in AWS Secrets Manager, it holds none)."""
+    text, start = match.string, match.start()
+    before = text[max(0, start - 120) : start]
+    at = before.rfind("arn:")
+    return at >= 0 and not any(c.isspace() for c in before[at:])
+
+
+def _gitleaks_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
+    """A gitleaks rule's secret: its group, above its entropy, no allowlist's and no
+    placeholder (``ghp_xxxx…``, ``${TOKEN}``)."""
+    group = rule.group
+    if group == 0:
+        group = next((g for g in range(1, (match.re.groups or 0) + 1) if match.group(g)), 0)
+    start, end = match.span(group)
+    secret = match.string[start:end]
+    if not secret or is_placeholder("", secret):
+        return None
+    if rule.entropy and gitleaks.entropy(secret) <= rule.entropy:
+        return None
+    for allow in rule.allows + _GITLEAKS_ALLOWS:
+        if _allowed(allow, secret, match):
+            return None
+    return start, end
+
+
+def _allowed(allow: Allow, secret: str, match: re.Match[str]) -> bool:
+    if allow.stopwords and any(word in secret.lower() for word in allow.stopwords):
+        return True
+    if not allow.regexes:
+        return False
+    if allow.target == "match":
+        target = match[0]
+    elif allow.target == "line":
+        text = match.string
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = text.find("\n", match.end())
+        target = text[line_start : line_end if line_end >= 0 else len(text)]
+    else:
+        target = secret
+    return any(_allow_regex(r).search(target) for r in allow.regexes)
+
+
+@cache
+def _allow_regex(regex: str) -> re.Pattern[str]:
+    return re.compile(regex)
 
 
 def _heads(rule: _Rule) -> tuple[str, ...]:
@@ -257,7 +407,8 @@ class _Plan(NamedTuple):
     (compiling them all costs a ``remember`` more than its git commands)."""
 
     heads: Heads
-    words: Words
+    words: Words  # brain's rules' hints
+    keywords: Keywords  # gitleaks' rules' keywords
     # Which rules (indices into ``_RULES``) each head, or each hint word, lets run.
     by_head: tuple[int, ...]
     by_hint: dict[str, tuple[int, ...]]
@@ -271,7 +422,15 @@ def _plan() -> _Plan:
         for hint in rule.hints:
             by_hint.setdefault(hint, []).append(n)
     hinted = {hint: tuple(ns) for hint, ns in by_hint.items()}
-    return _Plan(Heads(h for _, h in heads), Words(hinted), tuple(n for n, _ in heads), hinted)
+    own = (h for rule in _RULES if rule.group < 0 for h in rule.hints)
+    keywords = (h for rule in _RULES if rule.group >= 0 for h in rule.hints)
+    return _Plan(
+        Heads(h for _, h in heads),
+        Words(own),
+        Keywords(keywords),
+        tuple(n for n, _ in heads),
+        hinted,
+    )
 
 
 def _raw_findings(text: str) -> list[Finding]:
@@ -280,7 +439,9 @@ def _raw_findings(text: str) -> list[Finding]:
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the rules with hint words fall back to a plain regex scan.
     lower = text.lower()
-    hinted = plan.words.offsets(lower) if len(lower) == len(text) else None
+    hinted = None
+    if len(lower) == len(text):
+        hinted = plan.words.offsets(lower) | plan.keywords.offsets(lower)
     if hinted is None:
         tried = {n for n, rule in enumerate(_RULES) if rule.hints}
     else:
@@ -290,18 +451,35 @@ def _raw_findings(text: str) -> list[Finding]:
     for n in sorted(tried):  # in the rules' order, as if every rule ran
         rule = _RULES[n]
         regex = compiled(rule.pattern)
-        if rule.hints and hinted is not None:
+        if rule.hints and hinted is not None and not rule.anywhere:
             matches: Iterator[re.Match[str]] = matches_at(regex, text, rule.hints, hinted)
         else:
             matches = regex.finditer(text)
+        near = None
+        if rule.anywhere and hinted is not None:
+            near = sorted(pos for hint in rule.hints for pos in hinted.get(hint, ()))
         for match in matches:
             start = match.start()
+            if near is not None and not is_near(near, start, match.end()):
+                continue
             if rule.not_after and start > 0 and text[start - 1] in rule.not_after:
                 continue
             span = _secret_span(rule, match)
             if span is not None and span[0] < span[1]:
                 found.append(Finding(rule.kind, span[0], span[1]))
     return found
+
+
+# How far from its keyword a match of a gitleaks rule may be, in characters: a keyword
+# anywhere in a long transcript (``sourcegraph``) says nothing of a 40-hex commit id
+# far from it.
+NEAR = 200
+
+
+def is_near(offsets: list[int], start: int, end: int) -> bool:
+    """Whether one of the sorted ``offsets`` lies within :data:`NEAR` of ``start:end``."""
+    i = bisect.bisect_left(offsets, start - NEAR)
+    return i < len(offsets) and offsets[i] <= end + NEAR
 
 
 def find_secrets(text: str) -> list[Finding]:

@@ -1,6 +1,6 @@
 """The credential shapes :mod:`brain.home.secrets.redact` knows beyond its core rules.
 
-Three groups, each a tuple of ``(kind, pattern)``:
+The groups (``PREFIXED`` a tuple of ``(kind, pattern)``, the others of :class:`Shape`):
 
 * ``PREFIXED``: tokens a provider marks with a fixed prefix (``dop_v1_``, ``lin_api_``,
   ``AGE-SECRET-KEY-1``). The prefix makes them safe to find anywhere, in any text.
@@ -9,12 +9,18 @@ Three groups, each a tuple of ``(kind, pattern)``:
   DSN's key before ``@...sentry.io``, Docker's ``"auth":`` blob, a ``mysql -p`` or
   ``sshpass -p`` flag, Azure's ``AccountKey=``. Only the named group ``secret`` is
   replaced, so the text still says what was there.
+* ``COMMANDS``: a command's password flag (``redis-cli -a``, ``ldapsearch -w``,
+  ``zip -P``, ``openssl -pass pass:``, ``keytool -storepass``, ``htpasswd -b``).
+* ``NAMED``: a long random value after any name ending in a credential's word
+  (``routing_key``, ``license_key``, ``master.key holds …``), judged by
+  :func:`high_entropy`.
 * ``PROSE``: credentials announced in words (``the staging db password is hunter2``,
   ``log in as admin / Sup3rS3cretPw``, ``AWS secret: <40 characters>``). Their value
   must look like a credential (see :func:`looks_secret`): ``the token is expired`` or
   ``the password is stored in the vault`` say nothing secret.
 
-The shapes follow the providers' documented formats and the public gitleaks rule set;
+The shapes follow the providers' documented formats; gitleaks' rule set, loaded by
+:mod:`brain.home.secrets.gitleaks`, covers the providers these do not name;
 a ``PREFIXED`` pattern starts with a literal character (or has in ``HEADS`` a regex
 led by one that every match holds) and the others with a rare word, so
 :mod:`brain.home.secrets.prefilter` can tell in a few passes which rules a long transcript
@@ -23,6 +29,7 @@ needs at all (measured by ``benchmarks/redact.py``).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 from typing import NamedTuple
@@ -32,11 +39,14 @@ from brain.home.patterns import lazy
 __all__ = [
     "HEADS",
     "IN_CONTEXT",
+    "NAMED",
+    "COMMANDS",
     "KEY_HINTS",
     "KEY_WORDS",
     "PREFIXED",
     "PROSE",
     "Shape",
+    "high_entropy",
     "is_placeholder",
     "looks_secret",
 ]
@@ -126,6 +136,85 @@ IN_CONTEXT: tuple[Shape, ...] = (
         + r"[A-Za-z0-9._~+/=-]{8,})",
         ("authorization",),
     ),
+    # nginx's proxy_set_header Authorization "Basic …": the scheme in quotes, no colon.
+    Shape(
+        "auth_header",
+        r"authorization[\"']?[ \t]+[\"'](?:basic|bearer|token|digest|ssws|apikey)[ \t]+"
+        + _SECRET
+        + r"[A-Za-z0-9._~+/=-]{8,})",
+        ("authorization",),
+    ),
+    # Vault's `vault operator init`: each unseal (or recovery) key on a line of its own.
+    Shape(
+        "vault_unseal_key",
+        r"(?:unseal|recovery)[ \t]+key[ \t]+\d{1,2}:[ \t]*" + _SECRET + r"[A-Za-z0-9+/=]{20,})",
+        ("unseal", "recovery"),
+    ),
+    # A PuTTY .ppk file: the lines after Private-Lines: are the private key.
+    Shape(
+        "private_key",
+        r"private-lines:[ \t]*\d+[ \t]*\r?\n" + _SECRET + r"(?:[A-Za-z0-9+/=]+[ \t]*(?:\r?\n|$))+)",
+        ("private-lines:",),
+    ),
+    # An OpenVPN static key (tls-auth, tls-crypt): hex lines between BEGIN and END.
+    Shape(
+        "private_key",
+        r"-----begin openvpn static key v\d-----" + _SECRET + r"[0-9a-f\s]{32,})",
+        ("-----begin openvpn",),
+    ),
+    # An XML element named for a credential: <password>…</password>, <db.secret>…
+    Shape(
+        "secret_assignment",
+        r"(?:password|passwd|secret|token|api[_-]?key|credentials?)>" + _SECRET + r"[^<\n]{3,})</",
+        tuple(w + ">" for w in ("password", "passwd", "secret", "token", "credential"))
+        + (r"api[_-]?key>",),
+    ),
+    # PHP's define('DB_PASSWORD', '…'), WordPress's AUTH_KEY and salts.
+    Shape(
+        "secret_assignment",
+        r"define\([ \t]*['\"][\w]*(?:pass(?:word)?|pwd|secret|key|token|salt)['\"][ \t]*,[ \t]*"
+        r"['\"]" + _SECRET + r"[^'\"\n]{3,})['\"]",
+        (r"define\(",),
+    ),
+    # SQL: CREATE USER … WITH PASSWORD '…', IDENTIFIED BY '…'.
+    Shape(
+        "cli_password",
+        r"(?:identified[ \t]+by|(?:with|encrypted)[ \t]+password|password[ \t]+for[ \t]+\S+"
+        r"[ \t]*=[ \t]*password\()[ \t]*'" + _SECRET + r"[^'\n]{3,})'",
+        (
+            r"identified(?=[ \t]+by)",
+            r"with(?=[ \t]+password)",
+            r"encrypted(?=[ \t]+password)",
+            r"password(?=[ \t]+for[ \t])",
+        ),
+    ),
+    # Algolia's client made with an app id and a key (the admin key has the same shape).
+    Shape(
+        "algolia_key",
+        r"(?:algoliasearch|searchclient\.create)\([ \t]*['\"][A-Za-z0-9]{8,12}['\"][ \t]*,"
+        r"[ \t]*['\"]" + _SECRET + r"[a-f0-9]{32})['\"]",
+        ("algoliasearch", "searchclient"),
+    ),
+    # PowerShell's ConvertTo-SecureString "…" -AsPlainText.
+    Shape(
+        "cli_password",
+        r"convertto-securestring[ \t]+(?:-string[ \t]+)?" + _SECRET + _ONE_ARG,
+        ("convertto-securestring",),
+    ),
+    # An account's password given as user:password to chpasswd.
+    Shape(
+        "cli_password",
+        r"echo[ \t]+['\"]?[\w.-]{1,32}:" + _SECRET + r"[^\s'\"|]{3,})['\"]?[ \t]*\|[ \t]*"
+        r"(?:sudo[ \t]+)?chpasswd",
+        ("echo",),
+    ),
+    # A password echoed into a --password-stdin login.
+    Shape(
+        "cli_password",
+        r"echo[ \t]+(?:-n[ \t]+)?['\"]?" + _SECRET + r"[^\s'\"|$]{6,})['\"]?[ \t]*\|[^|\n]{0,80}"
+        r"--password-stdin",
+        ("echo",),
+    ),
     # Cookies: a session or auth value in a Cookie / Set-Cookie header.
     Shape(
         "cookie",
@@ -136,11 +225,87 @@ IN_CONTEXT: tuple[Shape, ...] = (
 )
 
 
+# Commands whose flag is a password: (the commands, the flag). The value is the next
+# argument, or glued to the flag (``-pSECRET``, ``-pass pass:SECRET``).
+_FLAGS = (
+    (("redis-cli",), r"-a|--pass"),
+    (("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"), "-w"),
+    (("zip", "unzip", "zipcloak"), "-P"),
+    (("7z", "7za"), "-p"),
+    (("openssl",), r"-(?:pass|passin|passout|k)"),
+    (("keytool",), r"-(?:store|key|srcstore|deststore|srckey|destkey)pass"),
+    (("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport"), "-p"),
+    (("sqlcmd", "bcp", "osql"), "-P"),
+    (("smbclient", "rpcclient"), "-U"),
+    (("htpasswd",), ""),
+    (("net",), ""),
+)
+
+
+def _flag_shape(commands: tuple[str, ...], flag: str) -> Shape:
+    name = "(?:" + "|".join(c.replace(".", r"\.") for c in commands) + r")\b"
+    rest = r"[^\n|;&]{0,200}?"
+    if commands == ("htpasswd",):  # htpasswd -b[c] FILE USER PASSWORD
+        value = (
+            r"[ \t]+-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+-\w+)*[ \t]+\S+[ \t]+\S+[ \t]+"
+            + _SECRET
+            + _ONE_ARG
+        )
+        return Shape("cli_password", name + value, commands)
+    if commands == ("net",):  # net user NAME PASSWORD [/add]
+        value = r"[ \t]+user[ \t]+\S+[ \t]+" + _SECRET
+        value += r"(?![*/])[^\s'\"]{4,}|'[^'\n]+'|\"[^\"\n]+\")"
+        return Shape("cli_password", name + value, ("net user",))
+    if flag == "-U":  # smbclient -U user%password
+        value = rest + r"[ \t]-U[ \t]*['\"]?[^\s%'\"]+%" + _SECRET + r"[^\s'\"]+)"
+        return Shape("cli_password", name + value, commands)
+    value = rest + r"[ \t](?-i:" + flag + r")(?:[ \t]+|=)?(?:pass:)?" + _SECRET + _ONE_ARG
+    return Shape("cli_password", name + value, commands, "loose")
+
+
+COMMANDS: tuple[Shape, ...] = tuple(_flag_shape(c, f) for c, f in _FLAGS)
+
+# A long value after a name that says it is a credential (``routing_key``,
+# ``license_key``, ``master.key holds …``, ``secret_key_base is …``): redacted when it is
+# random enough to be one (see :func:`high_entropy`), whatever the name's other words.
+_SAYS = r"(?:[:=]|[ \t](?:is|was|holds|contains)[ \t])"
+NAMED: tuple[Shape, ...] = (
+    Shape(
+        "named_secret",
+        r"(?:key|token|secret|pass(?:word|wd|phrase)?|pwd|auth|credentials?)(?![a-z0-9])"
+        r"(?:[_.-](?:base|data|value))?[\"']?[ \t]*"
+        r"(?::=|=>|[:=]|[ \t](?:is|was|holds|contains)[ \t])[ \t]*[\"'`]?"
+        + _SECRET
+        + r"[A-Za-z0-9+/=_.~$!@#%^&*-]{16,512})",
+        tuple(
+            w + r"(?![a-z0-9])(?:[_.-](?:base|data|value))?[\"']?[ \t]*" + _SAYS
+            for w in ("key", "token", "secret", "pass", "pwd", "auth", "credential")
+        ),
+        "entropy",
+    ),
+)
+
+
+def high_entropy(value: str) -> bool:
+    """Whether a value a credential's name announced is random enough to be one: 16
+    characters or more, letters and digits both, and over 3 bits of Shannon entropy a
+    character (a word, a path, a version or a repeated unit is not)."""
+    value = value.strip("`\"'")
+    if len(value) < 16 or value[:1] in "/~" or _WORDISH.fullmatch(value):
+        return False
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False
+    n = len(value)
+    counts = [value.count(c) for c in set(value)]
+    return -sum(k / n * math.log2(k / n) for k in counts) > 3.0
+
+
 # The secret words a key of ``redact``'s assignment rule may end with, as a literal word
 # and the regex after it. ``pwd`` is here for ``db_pwd``; the shell's ``PWD`` working
 # directory is filtered out by value (see ``is_placeholder``).
 _KEY_FAMILIES = (
     ("pass", "(?:word|wd|phrase)"),
+    ("pass", ""),  # DB_PASS, "pass": …; not "bypass" (see _NOT_AFTER)
     ("pwd", ""),
     ("secret", "(?:[_.-]?key)?"),
     ("token", ""),
@@ -153,7 +318,9 @@ _KEY_FAMILIES = (
     ("client", "[_.-]?key[_.-]data"),  # a kubeconfig's client-key-data
     ("_pat", ""),  # AZURE_DEVOPS_EXT_PAT: a personal access token; "compat" is not
 )
-KEY_WORDS = "|".join(word + rest for word, rest in _KEY_FAMILIES)
+# A word that must not end a longer one: "bypass", "compass" are no "pass".
+_NOT_AFTER = {("pass", ""): "(?<![A-Za-z])"}
+KEY_WORDS = "|".join(_NOT_AFTER.get((w, r), "") + w + r for w, r in _KEY_FAMILIES)
 # A rule is tried only where one matches, so each hint spells out its word and what
 # must follow a key, and ``api_timeout`` or ``author`` is not a place to try it.
 KEY_HINTS = tuple(word + rest + r"(?![a-z0-9])[\"']?[ \t]*[:=]" for word, rest in _KEY_FAMILIES)
@@ -218,6 +385,7 @@ PROSE: tuple[Shape, ...] = (
     ),
 )
 
+_APP_PASSWORD = lazy(r"[a-z]{4}(?:-[a-z]{4}){3}")
 _WORDISH = lazy(r"[a-z]+(?:-[a-z]+)*|[A-Z][a-z]+|[A-Z]+")
 _HEX_OR_ID = lazy(
     r"[0-9a-fA-F]{7,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+"
@@ -232,6 +400,8 @@ def looks_secret(value: str, *, strict: bool = False) -> bool:
     ``stored``) are left. ``strict`` (a long token found near the word, not right after
     it) also needs letters and digits mixed, and is never a hex id, a UUID or a number.
     """
+    if _APP_PASSWORD.fullmatch(value):
+        return True  # abcd-efgh-ijkl-mnop: an app-specific password is four words of four
     if value[:1] in "`\"'" and value[-1:] == value[:1]:
         inner = value[1:-1].strip()
         return bool(inner) and " " not in inner.strip() or len(inner) >= 8
@@ -250,13 +420,17 @@ _PLACEHOLDER = lazy(
     r"""(?ix)
     (?:none|null|nil|true|false|yes|no|on|off|undefined|required|optional|string|str|\.\.\.)
     | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)? | \{\{.*\}\} | %\(?\w+\)?s?
-    | [*x•.#-]{3,} | \[REDACTED[:\]].*
+    | [*x•.#-]{3,} | \[REDACTED\b.*
+    | \S*EXAMPLE(?:KEY)?                              # AWS's documented example keys
+    | !(?:vault|Ref|Sub|GetAtt|ImportValue|env|secret|include)\b.*  # a YAML tag
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*[(\[].*
     | change[_-]?me | change[_-]?it | replace[_-]?me | placeholder
-    | your[_-][\w-]* | [\w-]*[_-]here                # YOUR_API_KEY, paste-token-here
+    | (?:[A-Za-z0-9]{1,12}[_-]){0,2}your[_-][\w-]*   # YOUR_API_KEY, xoxb-your-token
+    | [\w-]*[_-]here                                # paste-token-here
     | (?:[A-Za-z0-9]{1,12}[_-]){1,2}(?:x{4,}|\*{3,}|\.{3,}|…)  # sk-xxxx…, ghp_...
     | op://\S+                                       # a 1Password reference
-    | pk[._](?:live_|test_)?\S*                      # a publishable key is public
+    | (?:env|file|fd):\S+ | stdin                     # openssl's -pass env:VAR
+    | pk[._](?:live_|test_|eyJ)\S*                  # a publishable key is public
     """
 )
 

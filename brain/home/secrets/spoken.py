@@ -91,13 +91,14 @@ SPOKEN: tuple[Shape, ...] = (
     # when an ellipsis cuts them).
     Shape(
         "seed_phrase",
-        r"(?:seed|mnemonic)(?:[ \t]+(?:phrase|words?))?\b[^\n:]{0,40}:[ \t]*"
+        r"(?:seed|mnemonic|recovery[ \t]+(?=phrase|words?|seed))(?:[ \t]*(?:phrase|words?|seed))?\b"
+        r"[^\n:]{0,40}:[ \t]*"
         + _SECRET
         + r"(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8}\b"
         # or a phrase cut short by an ellipsis, as a one-line summary cuts it
         + r"|(?:[a-z]{3,8}[ \t]+){4,22}[a-z]{3,8}(?=\.\.\.|…))",
         # no word start asked: "wallet_seed: ..." and "0seed phrase: ..." are one too
-        (r"seed\b", r"mnemonic\b"),
+        (r"seed\b", r"mnemonic\b", r"recovery[ \t]+(?:phrase|words?|seed)\b"),
     ),
     # A UUID or hex key right after its name: "heroku api key <uuid>".
     Shape(
