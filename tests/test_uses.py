@@ -294,3 +294,19 @@ def test_the_hooks_counts_agree_with_the_full_count_as_uses_come_and_fold(
             "memories/deploy-day.md": 2,
         }
     )
+
+
+def test_a_home_whose_gitignore_predates_uses_never_sees_the_pending_file(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    brain = _home(home)
+    (home / ".gitignore").write_text(".brain/\nlocal.yaml\n")  # as an older home's
+    git(home, "commit", "-qam", "an older .gitignore")
+    (home / "uses").mkdir()  # as a pull of another machine's counts leaves it
+    cli("--home", str(home), "recall", "pnpm frontend")
+    assert (home / "uses" / "pending.jsonl").is_file()
+    assert status(home) == ""
+    assert "/uses/*.jsonl" in (home / ".git" / "info" / "exclude").read_text()
+    brain.remember("Folds it.", key="fold")
+    assert status(home) == ""

@@ -109,7 +109,7 @@ def note(home: Located, kind: str, paths: Sequence[str], when: str | None = None
     if not paths:
         return
     folder = home.path / USES_DIR
-    if not folder.is_dir():
+    if not (folder / PENDING).is_file():  # a new pending file: git must never see it
         folder.mkdir(exist_ok=True)
         keep_out_of_git(home.path)
     line = json.dumps({"ts": when or _now(), "kind": kind, "paths": list(paths)})
