@@ -131,7 +131,7 @@ REAL_TEXT_GLOBS = (
     "CHANGELOG.md",
     "docs/*.md",
     "prompts/*",
-    "templates/*",
+    "templates/**/*",
     "brain/**/*.py",
     "tests/fixtures/transcripts/**/*.json*",
     "tests/fixtures/transcripts/**/*.md",
@@ -151,9 +151,9 @@ SAMPLES = {
 def _real_texts() -> dict[str, str]:
     texts = dict(SAMPLES)
     for pattern in REAL_TEXT_GLOBS:
-        for path in sorted(ROOT.glob(pattern)):
+        for path in sorted(p for p in ROOT.glob(pattern) if p.is_file()):
             text = path.read_text(encoding="utf-8", errors="replace")
-            if path.is_file() and text.strip():
+            if text.strip():
                 texts[path.relative_to(ROOT).as_posix()] = text
     return texts
 
