@@ -36,14 +36,14 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.chat_server import serve  # noqa: E402
 
 MODEL = "openai/gpt-4o-mini"
 STRANGER = ("Sam Stranger", "sam@upstream.example")
@@ -218,33 +218,10 @@ def _op(op: str, key: str, description: str = "", body: str = "") -> dict[str, A
     return out
 
 
-class _Liar(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
-        body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-        data = "\n".join(str(m.get("content") or "") for m in body["messages"][1:])
-        answer = _phase2(data) if "## New raw memories" in data else _phase1(data)
-        reply = {
-            "id": "liar",
-            "object": "chat.completion",
-            "model": body.get("model", "liar"),
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": json.dumps(answer)},
-                }
-            ],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-        }
-        out = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-
-    def log_message(self, *args: object) -> None:
-        """Quiet."""
+def _lie(body: dict[str, Any]) -> str:
+    """The liar's answer to one request: phase 2's when it is asked to consolidate."""
+    data = "\n".join(str(m.get("content") or "") for m in body["messages"][1:])
+    return json.dumps(_phase2(data) if "## New raw memories" in data else _phase1(data))
 
 
 # -- the world the sessions ran in ---------------------------------------------------------
@@ -351,9 +328,8 @@ def _plain_session(path: Path, sid: str, cwd: Path, when: datetime, said: list[s
 
 def run() -> dict[str, Any]:
     """Every session through a lying phase 1 and phase 2 in a fresh home; what reached where."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Liar)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server = serve(_lie)
+    url = server.url
     saved = dict(os.environ)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -364,7 +340,7 @@ def run() -> dict[str, Any]:
             report["phase2"] = _rewrites(Path(tmp) / "rewrites", url)
         return report
     finally:
-        server.shutdown()
+        server.stop()
         os.environ.clear()
         os.environ.update(saved)
 
