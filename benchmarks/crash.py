@@ -1,24 +1,35 @@
 """kill -9 loops: a brain command killed at a random moment, then the next command.
 
-Usage: python benchmarks/crash.py [--kills 100] [--ops remember,extract,consolidate] [--json]
+Usage: python benchmarks/crash.py [--kills 100] [--ops sync,remember,extract,consolidate]
+                                  [--kill group|process] [--json]
 
 For each operation, a home is set up once (for extract: transcripts harvested and not
-yet extracted; for consolidate: raw memories not yet consolidated). Each round starts
-the command as a real process, sends SIGKILL after a random delay between 0 and the
-time one whole run takes, then checks what a person would see:
+yet extracted; for consolidate: raw memories not yet consolidated; for sync: a bare
+remote and a second machine's clone, which remembers a record and syncs before each
+round while this home remembers one of its own, so every sync merges). Each round starts
+the command as a real process in a process group of its own, sends SIGKILL after a
+random delay between 0 and the time one whole run takes, then checks what a person
+would see:
 
 - a read (`brain list`) shows only committed records;
-- the same command run again exits 0 and finishes the work;
+- the same command run again exits 0 and finishes the work (a sync has merged the
+  remote's head and pushed its own);
 - `git status` is clean (nothing staged, no stray file), no `.tmp` file is left and
   `git fsck` finds nothing wrong (once, at the end).
 
-The round then puts the home back at its starting commit for the next kill. Prints
-the failures out of the kills per operation; the target is 0 for each.
+``--kill group`` (the default) kills the whole process group: brain and the git
+commands it is running at that moment, as a closed terminal or a killed session does;
+``--kill process`` kills brain alone and lets its git children finish.
+
+The round then puts the home back at its starting commit for the next kill (a sync's
+home and remote move on instead). Prints the failures out of the kills per operation;
+the target is 0 for each.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -77,6 +88,16 @@ def transcripts(user: Path) -> None:
 def setup(root: Path, op: str) -> Path:
     home = root / f"home-{op}"
     brain(home, "init")
+    if op == "sync":
+        remote = root / "remote.git"
+        subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+        brain(home, "remote", "add", str(remote))
+        brain(home, "sync")
+        subprocess.run(
+            [sys.executable, "-m", "brain", "--home", str(OTHER[0]), "clone", str(remote)],
+            check=True,
+            capture_output=True,
+        )
     for name, value in (
         ("min_idle_minutes", "0"),
         ("max_age_days", "100000"),
@@ -93,6 +114,18 @@ def setup(root: Path, op: str) -> Path:
     return home
 
 
+# The second machine of the sync loop: its home.
+OTHER = [Path()]
+
+
+def prepare(home: Path, op: str, n: int) -> None:
+    """Before a sync: the other machine pushes a record and this one makes its own."""
+    if op == "sync":
+        brain(OTHER[0], "remember", f"the other machine's fact {n}", "--key", f"b{n}")
+        brain(OTHER[0], "sync")
+        brain(home, "remember", f"this machine's fact {n}", "--key", f"a{n}")
+
+
 def command(op: str, n: int) -> list[str]:
     if op == "remember":
         return ["remember", f"fact number {n}", "--key", f"k{n % 7}"]
@@ -100,6 +133,7 @@ def command(op: str, n: int) -> list[str]:
 
 
 def one_run(home: Path, op: str, n: int) -> float:
+    prepare(home, op, 1000 + n)
     start = time.perf_counter()
     brain(home, *command(op, n))
     took = time.perf_counter() - start
@@ -108,7 +142,7 @@ def one_run(home: Path, op: str, n: int) -> float:
 
 
 def reset(home: Path, op: str) -> None:
-    if op != "remember":
+    if op not in {"remember", "sync"}:
         git(home, "reset", "-q", "--hard", BASE[op])
 
 
@@ -141,31 +175,67 @@ def problems(home: Path, op: str, n: int) -> list[str]:
         found.append("the raw memories were not consolidated")
     elif op == "consolidate" and ".md" not in git(home, "ls-tree", "HEAD", "memories/"):
         found.append("the consolidation made no records: " + git(home, "log", "--format=%s", "-4"))
+    if op == "sync" and rerun.returncode == 0:
+        head = git(home, "rev-parse", "HEAD").strip()
+        pushed = git(home, "ls-remote", "origin", "refs/heads/main").split()[:1]
+        if pushed != [head]:
+            found.append("the sync did not push this home's head")
+        if f"memories/b{n}.md" not in git(home, "ls-tree", "-r", "--name-only", "HEAD"):
+            found.append("the sync did not merge the other machine's record")
     return found
 
 
-def loop(home: Path, op: str, kills: int, seed: int) -> dict[str, object]:
+def unwedge(home: Path) -> None:
+    """What a person does to a home the next command did not put right, so the loop
+    goes on: remove git's locks, abort a merge, put the files back as HEAD has them."""
+    gitdir = home / ".git"
+    for lock in [gitdir / "index.lock", gitdir / "HEAD.lock", *gitdir.glob("refs/**/*.lock")]:
+        lock.unlink(missing_ok=True)
+    subprocess.run(["git", "-C", str(home), "merge", "--abort"], capture_output=True)
+    subprocess.run(["git", "-C", str(home), "reset", "-q", "--hard", "HEAD"], capture_output=True)
+    subprocess.run(["git", "-C", str(home), "clean", "-fdq"], capture_output=True)
+    (home / ".brain" / "pending").unlink(missing_ok=True)
+
+
+def loop(home: Path, op: str, kills: int, seed: int, group: bool) -> dict[str, object]:
     BASE[op] = git(home, "rev-parse", "HEAD").strip()
     whole = statistics.median(one_run(home, op, n) for n in range(3))
     rng = random.Random(seed)
     failures: list[str] = []
+    failed = 0  # rounds with any problem
     for n in range(kills):
+        try:
+            prepare(home, op, n)
+        except SystemExit as exc:  # the home is still wedged by the last kill
+            failed += 1
+            failures.append(f"before kill {n}: {exc}")
+            unwedge(home)
+            prepare(home, op, n)
         proc = subprocess.Popen(
             [sys.executable, "-m", "brain", "--home", str(home), *command(op, n)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: brain and its git children
         )
         time.sleep(rng.uniform(0, whole))
-        proc.send_signal(signal.SIGKILL)
+        if group:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.send_signal(signal.SIGKILL)
         proc.wait()
-        failures += [f"kill {n}: {p}" for p in problems(home, op, n)]
+        if found := problems(home, op, n):
+            failed += 1
+            failures += [f"kill {n}: {p}" for p in found]
+            unwedge(home)
         reset(home, op)
     fsck = subprocess.run(["git", "-C", str(home), "fsck", "--no-progress"], capture_output=True)
     if fsck.returncode != 0:
+        failed += 1
         failures.append(f"git fsck: {fsck.stderr.decode()[:200]}")
     return {
         "kills": kills,
-        "failures": len(failures),
+        "failures": failed,
         "run_s": round(whole, 2),
         "first": failures[:5],
     }
@@ -174,7 +244,8 @@ def loop(home: Path, op: str, kills: int, seed: int) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=100)
-    parser.add_argument("--ops", default="remember,extract,consolidate")
+    parser.add_argument("--ops", default="sync,remember,extract,consolidate")
+    parser.add_argument("--kill", choices=("group", "process"), default="group")
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -191,11 +262,13 @@ def main() -> None:
         )
         os.environ.pop("BRAIN_HOME", None)
         transcripts(root / "user")
+        OTHER[0] = root / "home-other"
         for op in args.ops.split(","):
-            results[op] = loop(setup(root, op), op, args.kills, args.seed)
+            results[op] = loop(setup(root, op), op, args.kills, args.seed, args.kill == "group")
     if args.json:
         print(json.dumps(results, indent=2))
         return
+    print(f"kill -9 of the {args.kill}, seed {args.seed}")
     for op, r in results.items():
         print(f"{op:12} {r['failures']} failures of {r['kills']} kills (one run {r['run_s']} s)")
         for line in r["first"]:  # type: ignore[attr-defined]
