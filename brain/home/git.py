@@ -384,14 +384,16 @@ def clear_stale_locks(home: Path, wait: float = 1.0) -> list[str]:
     """Remove git lock files left by a killed process; return the ones removed.
 
     Called only while brain's own home lock is held: a lock that outlives ``wait``
-    seconds while no git process works in the home was left by one that died
-    mid-command. A live one (the person's ``git commit`` waiting for its editor) is
-    left alone, and the next git command waits for it.
+    seconds while no git process that started before it works in the home was left
+    by one that died mid-command (brain's git children die with it when its process
+    group is killed). A live one (the person's ``git commit`` waiting for its editor)
+    is left alone, and the next git command waits for it. The locks are git's own
+    files in ``.git`` (``index.lock``, ``HEAD.lock``, ``config.lock``,
+    ``packed-refs.lock``, ...) and a ref's (a branch's, a fetch's remote-tracking one).
     """
     gitdir = home / ".git"
-    candidates = [gitdir / "index.lock", gitdir / "HEAD.lock"]
-    candidates += list((gitdir / "refs" / "heads").glob("*.lock"))
-    stale = [p for p in candidates if p.exists()]
+    candidates = [*gitdir.glob("*.lock"), *gitdir.glob("refs/**/*.lock")]
+    stale = [p for p in candidates if p.is_file()]
     deadline = time.monotonic() + wait
     while stale and time.monotonic() < deadline:
         time.sleep(0.05)

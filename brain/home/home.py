@@ -100,14 +100,22 @@ class Home:
         note is left to it.
         """
         from brain.home.lock import try_home_lock
+        from brain.home.repo import RepoError
         from brain.home.transaction import drop_orphan_journal_lines
 
         with try_home_lock(self.state / "lock") as held:
-            if held:
+            if not held:
+                return
+            try:
+                # git's locks first: the writer's git commands died with it, and
+                # putting its files back runs git.
+                self.repo.clear_stale_locks()
                 pending.recover(self, self.repo)
-                # Its journal line too: a run reads the journal (which raw memories
-                # are consumed) before it takes the lock.
-                drop_orphan_journal_lines(self, self.repo)
+            except RepoError:
+                return  # a live git holds a lock: the note stays for the next command
+            # Its journal line too: a run reads the journal (which raw memories
+            # are consumed) before it takes the lock.
+            drop_orphan_journal_lines(self, self.repo)
 
     @classmethod
     def init(cls, path: Path) -> tuple[Self, InitResult]:

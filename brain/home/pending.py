@@ -35,9 +35,12 @@ _TMP_DIRS = (".", "memories", "archive", "rollout_summaries", "harvest")
 _OPEN: dict[Path, int] = {}
 
 
-def begin(home: Located, repo: Repo, kind: str = "write") -> None:
-    """Note that a write starts from the current HEAD (under the home lock)."""
+def begin(home: Located, repo: Repo, kind: str = "write", upstream: str = "") -> None:
+    """Note that a write starts from the current HEAD (under the home lock); a merge
+    notes the commit it merges (``upstream``)."""
     head = {"head": repo.head() or "", "pid": os.getpid(), "kind": kind}
+    if upstream:
+        head["upstream"] = upstream
     path = home.state / PENDING
     _close(path)
     path.unlink(missing_ok=True)
@@ -104,22 +107,62 @@ def recover(home: Located, repo: Repo) -> list[str]:
     _remove_temporary_files(home)
     header, paths = read(home)
     restored: list[str] = []
-    if header.get("kind") == "merge" and (repo.path / ".git" / "MERGE_HEAD").exists():
-        repo.abort_merge()
+    if header.get("kind") == "merge":
+        restored = _undo_merge(repo, header, paths)
     elif header.get("head", "") == (repo.head() or ""):
         restored = _put_back(repo, sorted(set(paths)))
     end(home)
     return restored
 
 
+# The views a merge renders again (brain.home.merge.GENERATED).
+_VIEWS = ("MEMORY.md", "memory_summary.md", "phase2_workspace_diff.md")
+
+
+def _undo_merge(repo: Repo, header: dict[str, object], noted: list[str]) -> list[str]:
+    """A pull killed before its merge commit landed: abort git's merge if one is under
+    way, then put back as HEAD has them the paths the merge could have written.
+
+    Those are the paths the merged commit changes (git's checkout writes them before
+    ``MERGE_HEAD``, or before moving the branch in a fast-forward), a record's twin in
+    the other folder (a key kept in one place), the views, and what was noted. The
+    pull holds the home lock and committed the person's hand edits before merging, so
+    nothing else can have changed them; other paths are never touched.
+    """
+    if (repo.path / ".git" / "MERGE_HEAD").exists():
+        try:
+            repo.abort_merge()
+        except BrainError:
+            repo.forget_merge()  # git could not abort it: end it, and put the files back
+    head = repo.head() or ""
+    if header.get("head", "") != head:
+        return []  # the merge commit (or the fast-forward) landed
+    upstream = str(header.get("upstream") or "")
+    changed = list(repo.changed_between(head, upstream)) if upstream and head else []
+    twins = [_twin(p) for p in changed if _twin(p)]
+    touched = sorted({*changed, *twins, *_VIEWS, *noted})
+    return _put_back(repo, sorted(repo.hand_edited(touched)))
+
+
+def _twin(rel: str) -> str:
+    """A record's path in the other folder (memories/ and archive/), else ''."""
+    for one, other in (("memories/", "archive/"), ("archive/", "memories/")):
+        if rel.startswith(one) and rel.endswith(".md"):
+            return other + rel.removeprefix(one)
+    return ""
+
+
 def _put_back(repo: Repo, paths: list[str]) -> list[str]:
-    """Each noted path as HEAD has it; a path HEAD lacks is unstaged and removed."""
+    """Each noted path as HEAD has it; a path HEAD lacks is unstaged and removed.
+
+    A git step that fails (a live git holds the index) raises, and the note stays for
+    the next command: a file is never removed while git's index still stages it.
+    """
     safe = [p for p in paths if not p.startswith(("/", "../", ".git/")) and ".." not in p]
     if not safe:
         return []
-    with contextlib.suppress(BrainError):
-        if repo.head():
-            repo.unstage(*safe)
+    if repo.head():
+        repo.unstage(*safe)
     for rel in safe:
         path = repo.path / rel
         if repo.head() and repo.at_head(rel):

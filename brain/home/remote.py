@@ -208,7 +208,8 @@ def _pull(home: Home, remote: str) -> Pulled:
 
 def _merge(home: Home, upstream: str) -> list[str]:
     """Merge ``upstream`` and settle every conflict."""
-    pending.begin(home, home.repo, "merge")  # killed mid-merge: the next command aborts it
+    # Killed mid-merge: the next command aborts it and puts back what it wrote.
+    pending.begin(home, home.repo, "merge", home.repo.rev(f"refs/remotes/{upstream}"))
     merging = home.path / ".git" / "MERGE_HEAD"
     try:
         try:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 from brain.home import packing
 from brain.home.git import (
     RepoError,
+    changed_between,
     check_writable,
     clear_stale_locks,
     head_sha,
@@ -328,6 +329,11 @@ class Repo:
         """Fetch ``remote``'s history."""
         self._git("fetch", "--quiet", remote)
 
+    def rev(self, ref: str) -> str:
+        """The commit ``ref`` names, or '' when it names none."""
+        out = run_git(self.path, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}", ok=(0, 1))
+        return out.text.strip() if out.returncode == 0 else ""
+
     def has_remote_branch(self, upstream: str) -> bool:
         """Whether the remote-tracking branch ``upstream`` (``origin/main``) exists."""
         ref = f"refs/remotes/{upstream}"
@@ -370,6 +376,18 @@ class Repo:
     def abort_merge(self) -> None:
         """Give up the merge under way; the home is as it was before it."""
         self._git("merge", "--abort")
+
+    def forget_merge(self) -> None:
+        """End a merge git cannot abort: its index set back to HEAD and its marker
+        files removed (the caller puts the merged files back)."""
+        self._git("read-tree", "--reset", "HEAD")
+        for name in ("MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE"):
+            (self.path / ".git" / name).unlink(missing_ok=True)
+
+    def changed_between(self, old: str, new: str) -> dict[str, str]:
+        """Path → status letter of the files that differ between two commits (empty
+        when one of them is not in the history)."""
+        return changed_between(self.path, old, new) or {}
 
     def take_ours(self, path: str) -> None:
         """Settle a conflicted ``path`` by keeping this side's version."""
