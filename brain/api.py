@@ -202,6 +202,14 @@ class Brain(Home):
 
         return save_edit(self, key, text, where)
 
+    def rename(self, name: str, key: str) -> WriteResult:
+        """File the record ``name`` (a file a person named, ``café notes``, or a key)
+        under ``key``, in the same folder: the file moves, its frontmatter gets the key
+        (and an ``id`` and ``type`` when it had none), one commit."""
+        from brain.home.edit import rename_record
+
+        return rename_record(self, name, key)
+
     def discard_edit(self, key: str) -> EditResult:
         """Put back the last committed version of a record edited by hand."""
         from brain.home.edit import discard_edit

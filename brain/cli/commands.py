@@ -24,6 +24,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "list": "List records, newest first.",
         "log": "The memory's history: what changed, when and why (of one record, given its KEY).",
         "remember": "Remember TEXT ('-' reads stdin).",
+        "rename": "File record NAME under KEY: a file you named yourself ('café notes') or a key.",
         "restore": "Bring an archived record back.",
         "show": "Show one record, live or archived.",
         "stale": "List records whose files changed, went or were renamed since their commit.",

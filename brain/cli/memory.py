@@ -301,6 +301,22 @@ def forget(state: State, key: str, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("name")
+@click.argument("key")
+@json_option
+@pass_state
+def rename(state: State, name: str, key: str, as_json: bool) -> None:
+    """File record NAME under KEY: a file you named yourself ('café notes') or a key.
+
+    The file moves within its folder, its frontmatter gets the key (and an id and type
+    when it had none), in one commit. 'brain status' names each file named by hand
+    with the command to rename it.
+    """
+    result = state.brain().rename(name, key)
+    emit(result, as_json, lambda r: f"renamed {name} to {r.key} ({r.path})")
+
+
+@main.command()
 @key_argument
 @click.option("--reason", "-r", help="Why it is retired.")
 @json_option

@@ -275,6 +275,8 @@ def _status_text(s: Any) -> str:
     ]
     for problem in s.unreadable:
         lines.append(f"unreadable   {problem}")
+    for named in s.hand_named:
+        lines.append(f"named by hand {named}")
     for session, failure in s.failed_sessions.items():
         lines.append(
             f"failed       {session}: {failure.get('reason')} "

@@ -28,6 +28,7 @@ from brain.home.records import (
 
 if TYPE_CHECKING:
     from brain.home.home import Home
+    from brain.home.transaction import WriteResult
 
 
 class EditResult(NamedTuple):
@@ -152,6 +153,8 @@ def commit_hand_edits(home: Home) -> tuple[EditResult, tuple[str, ...]]:
     Returns the commit made (if any) and one line for each hand-edited file that could
     not be read, which stays as it is for the person to fix (``brain edit KEY``).
     """
+    from brain.home import names
+
     edited = home.repo.hand_edited([MEMORIES, ARCHIVE])
     good: dict[str, Record] = {}
     bad: list[str] = []
@@ -159,6 +162,9 @@ def commit_hand_edits(home: Home) -> tuple[EditResult, tuple[str, ...]]:
         path = home.path / rel
         if not rel.endswith(".md") or not path.exists():
             continue  # a deleted file: a forget done by hand is the person's to confirm
+        if (named := names.find(home.path, path.stem)) is not None:
+            bad.append(str(names.HandNamedError(named)))  # its key would not be a slug
+            continue
         try:
             good[rel] = check_edit(path, read_text(path), _at_head(home, rel, path))
         except (RecordFormatError, EditKeyError) as exc:
@@ -212,3 +218,43 @@ def _render(record: Record) -> str:
     from brain.home.records import render
 
     return render(redacted(record))
+
+
+def rename_record(home: Home, name: str, key: str) -> WriteResult:
+    """:meth:`brain.home.home.Home.rename`: the file ``name`` (live first, then
+    archived) filed as ``key`` in its folder, in one commit ``rename: KEY (from NAME)``.
+
+    Raises:
+        RecordNotFoundError: no record file is called ``name``.
+        BrainError: ``key`` is not a free key, or the file does not read as a record.
+    """
+    from brain.home import names
+    from brain.home.secrets.keysecrets import key_holds_secret, validate_new_key
+    from brain.home.transaction import RecordNotFoundError, WriteResult
+
+    validate_new_key(key)
+    found = [
+        home.path / folder / f"{name}.md"
+        for folder in (MEMORIES, ARCHIVE)
+        if names.plain_name(name) and (home.path / folder / f"{name}.md").is_file()
+    ]
+    if not found:
+        raise RecordNotFoundError(name, near=home.near_keys(name))
+    old = found[0]
+    new = old.parent / f"{key}.md"
+    if any((home.path / folder / f"{key}.md").exists() for folder in (MEMORIES, ARCHIVE)):
+        raise BrainError(f"a record {key!r} exists already", hint="choose another key")
+    old_rel, new_rel = home.rel(old), home.rel(new)
+    meta_text = _completed(read_text(old), old)
+    now = iso(utcnow())
+    record = parse(meta_text, old)
+    record = record.evolve(key=key, created=record.created or now, updated=now)
+    said = name if not key_holds_secret(names.key_for(name)) else "a file named by hand"
+    with home.transaction() as tx:
+        tx.take_over(old_rel)
+        tx.put(new_rel, _render(record).encode("utf-8"))
+        tx.remove(old_rel)
+        paths = [old_rel, new_rel, *home.views_again()]
+        message = f"rename: {key} (from {said})"
+        sha = tx.commit(paths, message, "rename", key=key, id=record.id)
+    return WriteResult("rename", key, record.id, new_rel, sha)

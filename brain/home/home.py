@@ -228,7 +228,17 @@ class Home:
     # -- records ---------------------------------------------------------------------
 
     def record_path(self, key: str, *, archived: bool = False) -> Path:
-        return record_path(self.path, key, archived=archived)
+        """Where record ``key`` lives; a key that is not a slug but names a file a
+        person made says how to rename it (:mod:`brain.home.names`)."""
+        from brain.home.keys import InvalidKeyError
+
+        try:
+            return record_path(self.path, key, archived=archived)
+        except InvalidKeyError:
+            from brain.home import names
+
+            names.refuse(self.path, key)
+            raise
 
     def rel(self, path: Path) -> str:
         return path.relative_to(self.path).as_posix()
@@ -393,6 +403,8 @@ class Home:
         """Move a record to ``archive/``: out of every listing and prompt, restorable."""
         from brain.home.transaction import WriteResult
 
+        self.record_path(key)  # a hand-named file: how to rename it
+
         with self.transaction() as tx:
             staged = tx.stage_move(key, archive=True, reason=reason)
             message = f"archive: {key}" + (f" ({reason})" if reason else "")
@@ -403,6 +415,8 @@ class Home:
     def restore(self, key: str) -> WriteResult:
         """Bring an archived record back into memory."""
         from brain.home.transaction import WriteResult
+
+        self.record_path(key)  # a hand-named file: how to rename it
 
         with self.transaction() as tx:
             staged = tx.stage_move(key, archive=False)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from brain.home import names
 from brain.home.config import held
 from brain.home.files import atomic_write
 from brain.home.git import head_sha
@@ -40,6 +41,8 @@ class StatusResult:
     # Record files that cannot be read ("path:line: problem"): counted in ``records``,
     # missing from recall, context and the views until fixed.
     unreadable: tuple[str, ...] = ()
+    # Record files a person named, not by a key: "path: brain rename NAME KEY".
+    hand_named: tuple[str, ...] = ()
     learning: str = ""  # which path learns, in one line
     held: dict[str, Any] | None = None  # brain.yaml's synced models this machine ignores
 
@@ -116,6 +119,7 @@ def status(home: Home, *, now: datetime | None = None) -> StatusResult:
         model_options=model_options(),
         last_errors=state.get("last_error", {}),
         unreadable=unreadable_records(home),
+        hand_named=tuple(f"{n.rel}: {n.command}" for n in names.hand_named(home.path)),
         learning=learning_text(config.extract_model, config.consolidation_model),
         held=held(home.path, config),
     )
