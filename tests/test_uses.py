@@ -200,7 +200,9 @@ def test_show_says_how_often_a_record_was_of_use(tmp_path: Path) -> None:
         shown.rstrip().splitlines()[-1].startswith("[uses: shown at session start 5 times, last ")
     )
     assert "; recalled never; cited 1 time, last " in shown
-    assert shown.rstrip().endswith("; written by no model run]")
+    assert shown.rstrip().endswith(
+        "; no cost to learn recorded (by hand, by remember, or before phase 2 kept it)]"
+    )
     worth = cli_json("--home", str(home), "show", "used-long-ago")["worth"]
     assert (worth["recalled"], worth["recalled_last"]) == (1, "2025-03-01T00:00:00Z")
 

@@ -137,7 +137,7 @@ def _times(count: int, last: str) -> str:
 def worth_line(worth: Worth) -> str:
     """One line of what a record cost and how often it was of use."""
     cost = (
-        "written by no model run"
+        "no cost to learn recorded (by hand, by remember, or before phase 2 kept it)"
         if worth.learn_tokens is None
         else f"learned with {worth.learn_tokens:,} tokens"
         + (f" over {worth.learn_runs} runs" if worth.learn_runs > 1 else "")

@@ -6,7 +6,8 @@ memory that run folded into it, that raw memory's share of the phase 1 run that 
 it. Phase 2 works the figure out when it commits and writes it into its journal line
 (``learned_tokens``: key -> tokens), so it is in the home's history and summed over
 every run that wrote the key. A record written by hand, by ``remember`` or from a
-tool's own memory cost no run: its figure is None.
+tool's own memory cost no run, and a run before phase 2 journaled the figure left none:
+its figure is None.
 
 Its uses are :mod:`brain.home.uses`: shown at session start, returned by recall, cited.
 """
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 class Worth(NamedTuple):
     """One record's uses and cost: each kind's count and last time (ISO UTC, empty:
-    never), the tokens of the runs that wrote it (None: written by no model run), and how
+    never), the tokens of the runs that wrote it (None: none recorded), and how
     many runs those were."""
 
     shown: int = 0
