@@ -198,3 +198,13 @@ def test_a_key_the_person_gave_is_still_refused_and_the_message_says_so(
     )
     assert result.exit_code == 1
     assert "the key holds what looks like a credential" in result.stderr
+
+
+def test_a_held_mcp_remember_keeps_no_secret(brain: Brain, home: Path) -> None:
+    """An agent's rule that weakens a safety is held for review: held, not stored raw."""
+    from brain.agents.mcp_tools import TOOLS, call_tool
+
+    text = "machine api.acme.dev login bob password G9NW*aoDH87n37"
+    result = call_tool(TOOLS["remember"], {"text": text}, home, None)
+    assert not result["isError"], result
+    assert "G9NW*aoDH87n37" not in everything_on_disk(home)

@@ -81,13 +81,13 @@ def hold(
     Raises:
         InvalidKeyError: ``key`` is not a valid key; nothing is written.
     """
-    from brain.home.keys import validate_key
-    from brain.home.records import slugify
+    from brain.home.secrets.keysecrets import derive_key, validate_new_key
+    from brain.home.secrets.redact import redact
     from brain.models.schema import MEMORY_TYPES
 
+    text = redact(text)  # held on disk like any write: never a secret in it
     line = " ".join(text.split())
-    chosen = key or slugify(line) or "memory"
-    validate_key(chosen)
+    chosen = validate_new_key(key) if key else derive_key(line) or "memory"
     memory = RawMemory(
         id=new_id(),
         key=chosen,
