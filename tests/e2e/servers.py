@@ -20,19 +20,21 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted answer: ``text``, or a call of ``tool`` with ``args``."""
+    """One scripted answer: ``text``, or a call of ``tool`` with ``args``; with ``fill``,
+    the text is ``fill(request)``, made from the request it answers (its body as JSON)."""
 
     text: str = "Done."
     tool: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
+    fill: Callable[[str], str] | None = None
 
 
 @dataclass
@@ -95,7 +97,10 @@ class ModelServer:
             self.requests.append(logged)
             names = _tool_names(body)
             if self.script and self._scripted(logged):
-                return self.script.popleft(), names
+                reply = self.script.popleft()
+                if reply.fill is not None:
+                    reply = replace(reply, text=reply.fill(logged.text))
+                return reply, names
             return Reply(), names
 
 

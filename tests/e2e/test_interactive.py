@@ -6,6 +6,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,6 +40,7 @@ class Terminal:
             screen = self.screen()
             if text in screen:
                 return screen
+            assert self.alive(), f"the terminal's program ended before {text!r} appeared"
             time.sleep(0.3)
         raise AssertionError(f"{text!r} never appeared:\n{self.screen()}")
 
@@ -63,16 +65,16 @@ class Terminal:
         subprocess.run([*self.base, "kill-server"], capture_output=True)
 
 
-def test_gemini_quit_ends_the_session_once(
-    model: ModelServer, project: Path, tmp_path: Path
-) -> None:
+def test_gemini_quit_ends_the_session_once(model: ModelServer, project: Path) -> None:
     """Gemini CLI runs its exit cleanup twice on /quit (registered, then again when its
     screen unmounts): brain starts one learning job per ended session all the same."""
     agent = AGENTS["gemini"](model)
     home = Path(os.environ["BRAIN_HOME"])
     assert brain("init").returncode == 0
     assert brain("hooks", "install", "gemini").returncode == 0
-    term = Terminal(tmp_path / "tmux.sock", agent.command, project, agent.env)
+    # A socket's path holds at most 107 bytes: a short folder of its own, not tmp_path.
+    sockets = Path(tempfile.mkdtemp(prefix="brain-tmux-", dir="/tmp"))
+    term = Terminal(sockets / "s", agent.command, project, agent.env)
     try:
         term.wait_for("Type your message")
         term.type("I prefer pnpm over npm for every package install.")
@@ -83,6 +85,7 @@ def test_gemini_quit_ends_the_session_once(
             time.sleep(0.3)
     finally:
         term.close()
+        shutil.rmtree(sockets, ignore_errors=True)
     log = wait_for_learning(home)
     time.sleep(3)  # a second job, had one started, would have logged by now
     log = (home / ".brain" / "logs" / "after-session.log").read_text()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -27,20 +28,28 @@ LEARNED = {
             "type": "preference",
             "description": "Always use pnpm, never npm, in this repository",
             "body": "The person prefers pnpm over npm here; always use pnpm.",
-            # The lines the person's typed turn is on (Claude Code 2.1.197 writes it as
-            # its transcript's fifth line; the other CLIs' files differ).
-            "evidence": [[1, 12]],
+            "evidence": [],  # the person's typed turn, as the request shows it: cited()
         },
         {
             "key": "never-push-main",
             "type": "instruction",
             "description": "Never push directly to main",
             "body": "Never push directly to main.",
-            "evidence": [[1, 12]],
+            "evidence": [],
         },
     ],
     "summary": "The person set the package manager and the branch rule.",
 }
+
+
+def cited(request: str) -> str:
+    """Phase 1's answer, each memory citing the lines of the turn where the person typed
+    the rule, as the request marks them (``[L5-5] user:`` and the text on the next line)."""
+    found = re.search(r"\[L(\d+)(?:-L?(\d+))?\] user:(?:\\n|\s)*In this repo I prefer", request)
+    assert found, request[max(0, request.find("I prefer pnpm") - 120) :][:300]
+    lines = [int(found[1]), int(found[2] or found[1])]
+    return json.dumps({**LEARNED, "memories": [
+        {**memory, "evidence": [lines]} for memory in LEARNED["memories"]]})  # fmt: skip
 
 
 def brain_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -85,7 +94,7 @@ def test_setup_learn_then_the_next_session_knows_the_rule(
     )
 
     model.match = INTERNAL_MARK
-    model.push(Reply("Understood: pnpm, and no direct pushes to main."), Reply(json.dumps(LEARNED)))
+    model.push(Reply("Understood: pnpm, and no direct pushes to main."), Reply(fill=cited))
     agent.run(RULE, project)
     log = wait_for_learning(home)
     assert "brain extract: ok: extract: 1 session, 2 raw memories" in log, log
