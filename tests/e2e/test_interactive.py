@@ -23,8 +23,10 @@ class Terminal:
 
     def __init__(self, socket: Path, command: list[str], cwd: Path, env: dict[str, str]) -> None:
         self.base = ["tmux", "-S", str(socket)]
+        # A person's terminal, not CI: with CI set, Gemini CLI's screen does not start.
+        env = {k: v for k, v in env.items() if k != "CI" and not k.startswith("CI_")}
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-        line = f"cd {shlex.quote(str(cwd))} && env {exports} {shlex.join(command)}"
+        line = f"cd {shlex.quote(str(cwd))} && env -u CI {exports} {shlex.join(command)}"
         subprocess.run(
             [*self.base, "new-session", "-d", "-x", "160", "-y", "50", "sh", "-c", line],
             check=True,
