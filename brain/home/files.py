@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 from brain.errors import BrainError
 
@@ -107,3 +109,17 @@ def read_text(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise UnreadableFileError(path) from exc
+
+
+def read_cache(path: Path, version: int, field: str) -> dict[str, Any]:
+    """The ``field`` mapping of a JSON cache file written at ``version``; empty when the
+    file is missing, unreadable, of another version or not of that shape (a cache is
+    rebuilt, never trusted)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != version:
+        return {}
+    found = data.get(field)
+    return found if isinstance(found, dict) else {}

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.errors import BrainError
 from brain.home import pending
-from brain.home.files import atomic_write
+from brain.home.files import atomic_write, read_cache
 
 # The record types load when a file is parsed or a record thawed: the session-start
 # hook reads the heads' cache and creates neither dataclass.
@@ -39,14 +39,7 @@ def _cache_path(home: Located, folder: str) -> Path:
 
 
 def _load_cache(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != VERSION:
-        return {}
-    files = data.get("files")
-    return files if isinstance(files, dict) else {}
+    return read_cache(path, VERSION, "files")
 
 
 def _entry(home: Located, path: Path) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from brain.home.anchors import Anchor
-from brain.home.files import atomic_write
+from brain.home.files import atomic_write, read_cache
 
 __all__ = ["Verdict", "check", "note"]
 
@@ -57,14 +57,7 @@ def note(verdict: Verdict) -> str:
 
 
 def _load(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != VERSION:
-        return {}
-    tops = data.get("tops")
-    return tops if isinstance(tops, dict) else {}
+    return read_cache(path, VERSION, "tops")
 
 
 def _save(path: Path, tops: dict[str, Any]) -> None:
