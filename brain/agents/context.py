@@ -246,9 +246,12 @@ def _index_lines(home: Readable, visible: set[str], stale: dict[str, str]) -> li
 
     lines, later, said = [], [], set()
     for key, description in ranked_entries(home):
-        if key not in visible or (description and normalize(description) in said):
+        if key not in visible:
             continue
-        said.add(normalize(description))
+        plain = normalize(description) if description else ""
+        if plain and plain in said:
+            continue
+        said.add(plain)
         description = " ".join(description.split())
         if len(description) > _DESCRIPTION_MAX:
             description = description[: _DESCRIPTION_MAX - 1] + "…"
@@ -304,9 +307,12 @@ def _learned_part(
     from brain.sessions.sameness import normalize
 
     ours = (project_name(project) or "").lower() if project is not None else None
+    pending = pending_learned(home)
+    if not pending:  # the usual case: the descriptions need no normalizing
+        return None
     said = {normalize(d) for k, d in index_entries(home) if k in visible and d}
     lines = []
-    for item in pending_learned(home):
+    for item in pending:
         projects = _projects_of(item.tags)
         if ours is not None and (ours not in projects if projects else not personal):
             continue

@@ -21,8 +21,8 @@ import re
 OVERLAP = 0.8
 MIN_WORDS = 5
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_MARKS = re.compile(r"[`*_~>#]+")
-_NON_WORD = re.compile(r"[^\w]+")
+# Markdown's marks (`*_~>#) are all non-word characters but ``_``: one pass takes both.
+_NON_WORD = re.compile(r"[\W_]+")
 _STOP = frozenset(
     "a an the and or but of to in on at for with by from is are was were be been it its this "
     "that these those we you they our your their do does not no so as if then than too "
@@ -33,8 +33,9 @@ _STOP = frozenset(
 def normalize(text: str) -> str:
     """``text`` as compared: lower case, without markdown marks, links' targets or
     punctuation, spaces collapsed."""
-    plain = _MARKS.sub(" ", _LINK.sub(r"\1", text)).lower()
-    return " ".join(_NON_WORD.sub(" ", plain).split())
+    if "](" in text:  # the session-start context normalizes every description: skip it
+        text = _LINK.sub(r"\1", text)
+    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
 def words(text: str) -> frozenset[str]:
