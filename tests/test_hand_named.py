@@ -39,6 +39,28 @@ def test_status_names_each_file_with_the_command_that_renames_it(brain: Brain) -
     ]
 
 
+def test_doctor_warns_of_each_file_with_the_command_and_still_exits_0(brain: Brain) -> None:
+    result = cli("doctor")
+    assert result.exit_code == 0, result.stdout  # a file named by hand breaks nothing
+    warned = [line for line in result.stdout.splitlines() if line.startswith("warning:")]
+    assert warned == [
+        "warning: memories/Brew Ratio.md is named by hand, not by a key (not searched "
+        "until renamed): brain rename 'Brew Ratio' brew-ratio",
+        "warning: memories/café notes.md is named by hand, not by a key (not searched "
+        "until renamed): brain rename 'café notes' cafe-notes",
+    ]
+    shown = cli_json("doctor")
+    assert shown["ok"] is True
+    assert [w.rsplit(": ", 1)[1] for w in shown["warnings"]] == [
+        "brain rename 'Brew Ratio' brew-ratio",
+        "brain rename 'café notes' cafe-notes",
+    ]
+    assert cli("rename", "café notes", "cafe-notes").exit_code == 0
+    assert cli("rename", "Brew Ratio", "brew-ratio").exit_code == 0
+    assert cli_json("doctor")["warnings"] == []
+    assert "warning:" not in cli("doctor").stdout
+
+
 @pytest.mark.parametrize("command", ["show", "forget", "edit", "archive"])
 def test_a_command_naming_one_says_how_to_rename_it_and_changes_nothing(
     brain: Brain, command: str

@@ -5,7 +5,9 @@ works (doctor runs it, as the tool would, in a dry run that writes nothing), whe
 the program it names is still there, whether Codex trusts the hooks, whether brain's
 MCP server is registered, and how the tool's last call of a brain hook ended. What is
 wrong is listed in ``problems`` (the command exits 1 when there is any); what to do
-about it in ``advice``. Changes nothing.
+about it in ``advice``. What in the home wants a person's hand but breaks nothing (a
+record file named by hand, which is not searched until ``brain rename`` files it under
+a key) is a warning: listed, and the exit status stays 0. Changes nothing.
 
 Only the tools a person uses are looked at unless named: a tool whose program is on
 ``PATH``, whose settings folder exists, or that brain is already set up in.
@@ -59,12 +61,14 @@ class ToolHealth:
 
 @dataclass(frozen=True, slots=True)
 class DoctorResult:
-    """Every tool's health; ``ok`` when no tool has a problem and every model can run."""
+    """Every tool's health; ``ok`` when no tool has a problem and every model can run
+    (warnings do not count)."""
 
     tools: tuple[ToolHealth, ...]
     ok: bool = True
     models: tuple[str, ...] = ()  # what keeps a configured model from running here
     learning: tuple[str, ...] = ()  # which path learns, what its last runs cost
+    warnings: tuple[str, ...] = ()  # what in the home wants a hand but breaks nothing
 
 
 def _commands(path: Path) -> dict[str, tuple[int, int, str]]:
@@ -388,7 +392,24 @@ def doctor(home: Path, tools: tuple[str, ...] = ()) -> DoctorResult:
     from brain.agents.learn import learning_lines
 
     ok = not models and not any(t.problems for t in found)
-    return DoctorResult(found, ok, models, learning_lines(home, chosen))
+    return DoctorResult(found, ok, models, learning_lines(home, chosen), home_warnings(home))
+
+
+def home_warnings(home: Path) -> tuple[str, ...]:
+    """What in the home wants a person's hand but breaks nothing: each record file named
+    by hand, with the command that files it under a key (as ``brain status`` says it);
+    none when ``home`` is not a home yet."""
+    from brain.home import names
+    from brain.home.reader import Reader
+
+    try:
+        Reader.open(home)
+    except BrainError:
+        return ()
+    return tuple(
+        f"{n.rel} is named by hand, not by a key (not searched until renamed): {n.command}"
+        for n in names.hand_named(home)
+    )
 
 
 def model_problems(home: Path) -> tuple[str, ...]:

@@ -289,6 +289,7 @@ def _doctor_text(result: Any) -> str:
         lines.append("no agent tool found here (claude, codex or gemini on PATH, or its settings)")
     lines += list(result.learning)
     lines += [f"model: {problem}" for problem in result.models]
+    lines += [f"warning: {warning}" for warning in result.warnings]
     return "\n".join(lines)
 
 
@@ -299,7 +300,8 @@ def _doctor_text(result: Any) -> str:
 def doctor_(state: State, tools: tuple[str, ...], as_json: bool) -> None:
     """Per tool: brain's hooks and whether they run, Codex trust, MCP, the last hook run.
 
-    Exits 1 when something is wrong."""
+    Exits 1 when something is wrong; a warning (a record file named by hand) does not
+    change the exit status."""
     from brain.agents.doctor import doctor
 
     result = doctor(state.home, tools)

@@ -6,8 +6,9 @@ in ``memories/`` or ``archive/`` may be named anything; brain lists it, and ever
 that names it by key (``show``, ``forget``, ``edit``, ``archive``) points at one command
 that files it under a key, ``brain rename NAME KEY``, with the key worked out here:
 the name's letters without their accents, lower case, every other run of characters a
-``-`` (``café notes`` -> ``cafe-notes``). ``brain status`` names each such file with
-that command once, and ``brain sync`` leaves it uncommitted until it is renamed.
+``-`` (``café notes`` -> ``cafe-notes``). ``brain status`` and ``brain doctor`` (a
+warning) name each such file with that command once, and ``brain sync`` leaves it
+uncommitted until it is renamed.
 """
 
 from __future__ import annotations
