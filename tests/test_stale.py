@@ -133,7 +133,7 @@ def test_a_record_whose_files_are_all_deleted_is_held_for_review(
     [record] = cli_json("stale")["records"]
     assert record["held"] is True
     assert record["files"][0]["status"] == "deleted"
-    assert "(possibly stale: src/pay.py gone)" in index_lines(home, web)[0]
+    assert "(possibly stale: src/pay.py moved or gone)" in index_lines(home, web)[0]
     listed = cli("review")
     assert listed.exit_code == 0
     assert "pay-web" in listed.output and "src/pay.py" in listed.output
@@ -149,6 +149,12 @@ def test_a_renamed_file_is_reported_with_its_new_name(
     assert record["files"][0]["status"] == "renamed"
     assert record["files"][0]["renamed"] == "src/payment.py"
     assert "src/pay.py renamed to src/payment.py" in cli("stale").output
+    # At session start the one cheap look cannot tell a rename from a deletion: it says
+    # neither, never "gone" for a file that lives on under another name.
+    assert index_lines(home, web) == [
+        "- pay-web: Payment retries are capped at six in src/pay.py "
+        "(possibly stale: src/pay.py moved or gone)"
+    ]
     assert cli("confirm", "pay-web").exit_code == 0  # follows the file to its new name
     assert cli_json("show", "pay-web")["record"]["paths"] == ["src/payment.py"]
     assert cli_json("stale")["records"] == []

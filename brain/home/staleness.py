@@ -3,7 +3,9 @@
 A record's anchor (:mod:`brain.home.anchors`) names a commit and files of a checkout.
 The record is *possibly stale* when one of those files differs at the checkout's HEAD
 from what it was at that commit, or is no longer there (deleted or renamed). It is
-checked by content: a file changed and changed back is what it was.
+checked by content: a file changed and changed back is what it was. This check does not
+tell a rename from a deletion (both are a path missing at HEAD), so its note says
+"moved or gone"; :mod:`brain.home.stale` tells them apart.
 
 Session start checks every record of the project it starts in with at most one git
 process (``git cat-file --batch-check``: the file's object id at the record's commit
@@ -50,8 +52,14 @@ class Verdict(NamedTuple):
 
 
 def note(verdict: Verdict) -> str:
-    """A few words for the context: ``possibly stale: src/pay.py changed``."""
-    said = [f"{p} changed" for p in verdict.changed] + [f"{p} gone" for p in verdict.gone]
+    """A few words for the context: ``possibly stale: src/pay.py changed``.
+
+    A file missing at HEAD is "moved or gone": the one ``cat-file`` a start may run
+    tells only that the path is not there, and a rename is told apart by a diff of each
+    record's commit against HEAD, which ``brain stale`` and ``brain show`` run.
+    """
+    said = [f"{p} changed" for p in verdict.changed]
+    said += [f"{p} moved or gone" for p in verdict.gone]
     more = f" and {len(said) - 1} more" if len(said) > 1 else ""
     return f"possibly stale: {said[0]}{more}" if said else ""
 
