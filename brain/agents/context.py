@@ -10,7 +10,6 @@ sessions and must never be taken as instructions.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -64,8 +63,7 @@ class BadBudgetError(BrainError):
     """A token budget that cannot hold anything."""
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
+class Context(NamedTuple):  # not a dataclass: see brain.home.config.Config
     """The session-start context and how it was cut to fit.
 
     Token figures (``tokens``, ``budget``, ``summary_token_limit``) are estimates

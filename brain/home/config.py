@@ -1,4 +1,4 @@
-"""``brain.yaml`` and ``local.yaml``: the home's settings, read once into a frozen dataclass.
+"""``brain.yaml`` and ``local.yaml``: the home's settings, read once into a named tuple.
 
 Precedence: command-line flag > environment (``BRAIN_<KEY>``) > ``local.yaml`` >
 ``brain.yaml`` > default. Both files are edited with ruamel.yaml's round-trip mode, so
@@ -23,9 +23,8 @@ import json
 import math
 import os
 import sys
-from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.errors import BrainError
 from brain.home.files import atomic_write, read_text
@@ -37,8 +36,9 @@ class ConfigError(BrainError):
     """brain.yaml, a key or a value is wrong."""
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+# A named tuple, not a dataclass: the session-start hook reads the settings, and
+# importing dataclasses (it imports inspect) costs that hook ~7 ms of its ~50.
+class Config(NamedTuple):
     """Every setting brain knows, with its default. Names follow Codex's memories."""
 
     # Phase 1/2 pipeline.
@@ -78,7 +78,25 @@ class Config:
         return self.generate_memories and switch not in {"1", "true", "yes", "on"}
 
 
-KNOWN = {f.name: f for f in fields(Config)}
+class Setting(NamedTuple):
+    """One key of :class:`Config`: its name, declared type (as written) and default."""
+
+    name: str
+    type: str
+    default: Any
+
+
+def _declared(name: str) -> str:
+    """A key's type as written (``"int"``, ``"str | None"``): the named tuple keeps the
+    postponed annotation as a forward reference."""
+    kind = Config.__annotations__[name]
+    return str(getattr(kind, "__forward_arg__", kind))
+
+
+KNOWN = {
+    name: Setting(name, _declared(name), default)
+    for name, default in Config._field_defaults.items()
+}
 
 # The settings that decide where a transcript's text is sent: this machine's own.
 MACHINE_KEYS = frozenset(

@@ -13,7 +13,6 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -44,6 +43,8 @@ def _load_cache(path: Path) -> dict[str, Any]:
 
 def _entry(home: Located, path: Path) -> dict[str, Any]:
     """What a file holds: a record's fields, or the problem reading it."""
+    from dataclasses import asdict  # here: the session-start hook reads the cache only
+
     from brain.home.records import Problem, load
 
     try:
