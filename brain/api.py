@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from brain.home.remote import SyncResult
     from brain.home.repo import Commit
     from brain.home.results import ConfigValue
-    from brain.home.stale import StaleReport
+    from brain.home.stale import StaleRecord, StaleReport
     from brain.home.transaction import WriteResult
     from brain.index import Doc
     from brain.index.recall import RecallResult
@@ -485,6 +485,14 @@ class Brain(Home):
         folder = project if project is not None and Path(project).is_dir() else None
         only = project_name(project) if project is not None else None
         return stale(self, self.checkouts(folder or where), only=only)
+
+    def stale_record(self, key: str, *, where: Path | str | None = None) -> StaleRecord | None:
+        """Record ``key``'s files that changed, went or were renamed since its commit, when
+        its checkout is on this machine (``where``'s first); None otherwise. See
+        :func:`brain.home.stale.stale_record`."""
+        from brain.home.stale import stale_record
+
+        return stale_record(self, key, lambda: self.checkouts(where))
 
     def confirm(self, key: str, *, where: Path | str | None = None) -> WriteResult:
         """Record ``key`` still holds: its commit moves to its checkout's HEAD, in one

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -281,3 +282,88 @@ def test_a_start_in_the_checkout_runs_no_git_while_its_head_stays(
     again = imported("hook", "session-start", stdin=payload)
     assert "brain.home.staleness" in again
     assert again & {"brain.home.git", "subprocess"} == set()
+
+
+# -- show and MCP read say so ----------------------------------------------------------
+
+
+def test_show_says_a_record_is_possibly_stale_in_the_words_of_stale(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    assert cli_json("show", "pay-web")["stale"] is None
+    assert not cli("show", "pay-web").output.startswith("possibly stale")
+    change(web, "src/pay.py", "RETRIES = 7\n", "pay: seven")
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight")
+    said = (
+        f"possibly stale: src/pay.py changed in 2 commits since {learned_at_a[:7]} — "
+        "`brain confirm pay-web` if it still holds"
+    )
+    shown = cli("show", "pay-web")
+    assert shown.exit_code == 0
+    assert shown.output.splitlines()[:2] == [said, "---"]
+    stale = cli_json("show", "pay-web")["stale"]
+    assert stale["note"] == said and stale["held"] is False
+    assert stale["commit"] == learned_at_a
+    assert [f["path"] for f in stale["files"]] == ["src/pay.py"]
+    assert (
+        stale["files"][0]["commits"]
+        == git(web, "log", "--oneline", f"{learned_at_a}..HEAD", "--", "src/pay.py").splitlines()
+    )
+    assert cli("confirm", "pay-web").exit_code == 0
+    assert cli_json("show", "pay-web")["stale"] is None
+
+
+def test_show_names_a_rename_and_a_deletion_as_stale_does(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    git(web, "mv", "src/pay.py", "src/payment.py")
+    git(web, "commit", "-qm", "pay: renamed")
+    assert cli("show", "pay-web").output.splitlines()[0] == (
+        f"possibly stale: src/pay.py renamed to src/payment.py in 1 commit since "
+        f"{learned_at_a[:7]} — `brain confirm pay-web` if it still holds"
+    )
+    git(web, "rm", "-q", "src/payment.py")
+    git(web, "commit", "-qm", "pay: gone")
+    # The commits are git's log of the path, src/pay.py: the one that moved it away.
+    assert cli("show", "pay-web").output.splitlines()[0] == (
+        f"possibly stale: src/pay.py deleted in 1 commit since {learned_at_a[:7]}; every "
+        "file it rests on was deleted, so `brain review` holds it — `brain confirm pay-web` "
+        "if it still holds"
+    )
+    assert cli_json("show", "pay-web")["stale"]["held"] is True
+
+
+def test_show_says_nothing_when_the_checkout_is_not_on_this_machine(
+    home: Path, web: Path, learned_at_a: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    assert cli_json("show", "pay-web")["stale"] is not None
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # no harvested session ran in web: brain does not know it
+    assert cli_json("show", "pay-web")["stale"] is None
+    assert cli("show", "pay-web").output.startswith("---\n")
+
+
+def test_mcp_read_carries_the_same_note(home: Path, web: Path, learned_at_a: str) -> None:
+    from tests.test_mcp_protocol import exchange, initialize
+
+    def read(cwd: Path) -> dict[str, Any]:
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+        call["params"] = {"name": "read", "arguments": {"key": "pay-web"}}
+        answers = exchange(home, cwd, [initialize("2025-06-18"), call])
+        return answers[1]["result"]  # type: ignore[no-any-return]
+
+    assert read(web)["structuredContent"]["stale"] is None
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    said = (
+        f"possibly stale: src/pay.py changed in 1 commit since {learned_at_a[:7]} — "
+        "`brain confirm pay-web` if it still holds"
+    )
+    result = read(web)
+    assert result["structuredContent"]["stale"] == said
+    assert said in result["content"][0]["text"]
+    assert result["structuredContent"]["body"] == "Payment retries are capped at six in src/pay.py"
+    elsewhere = web.parent / "elsewhere"
+    elsewhere.mkdir()
+    assert read(elsewhere)["structuredContent"]["stale"] is None

@@ -104,7 +104,11 @@ key_argument = click.argument("key", callback=_key)
 @json_option
 @pass_state
 def show(state: State, key: str, history: bool, as_json: bool) -> None:
-    """Show one record, live or archived."""
+    """Show one record, live or archived.
+
+    A record resting on files of a checkout on this machine that changed, went or were
+    renamed since its commit is shown under a line saying so, as 'brain stale' would.
+    """
     from brain.home.records import render
 
     brain = state.brain()
@@ -119,11 +123,19 @@ def show(state: State, key: str, history: bool, as_json: bool) -> None:
         click.echo(render(result.record) + "\n" + patches.rstrip())
         return
     worth = brain.worth(key)
+    found = brain.stale_record(key, where=Path.cwd())
+    from brain.home.stale import note
+
+    said = note(found) if found is not None else None
     if as_json:
-        click.echo(json.dumps({**to_jsonable(result), "worth": worth._asdict()}))
+        stale = None if found is None else {"note": said, **to_jsonable(found)}
+        click.echo(json.dumps({**to_jsonable(result), "worth": worth._asdict(), "stale": stale}))
         return
     click.echo(
-        ("(archived)\n" if result.archived else "") + render(result.record) + worth_line(worth)
+        ("(archived)\n" if result.archived else "")
+        + (paint(said, fg="yellow") + "\n" if said else "")
+        + render(result.record)
+        + worth_line(worth)
     )
 
 

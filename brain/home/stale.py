@@ -11,7 +11,7 @@ name, a deleted one dropped), in one commit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.home.transaction import WriteResult
 
-__all__ = ["FileChange", "StaleRecord", "StaleReport", "confirm", "stale"]
+__all__ = [
+    "FileChange",
+    "StaleRecord",
+    "StaleReport",
+    "confirm",
+    "note",
+    "stale",
+    "stale_record",
+]
 
 
 class FileChange(NamedTuple):
@@ -65,6 +73,25 @@ class StaleReport(NamedTuple):
     checked: int
     unchecked: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
+
+
+def _said(change: FileChange) -> str:
+    what = f"renamed to {change.renamed}" if change.renamed else change.status
+    count = len(change.commits)
+    during = f" in {count} commit{'' if count == 1 else 's'}" if count else ""
+    return f"{change.path} {what}{during}"
+
+
+def note(record: StaleRecord) -> str:
+    """What ``brain show`` and MCP ``read`` say of a possibly stale record, in the words
+    ``brain stale`` uses: ``possibly stale: src/pay.py changed in 2 commits since
+    abc1234 — `brain confirm KEY` if it still holds``."""
+    files = ", ".join(_said(change) for change in record.files)
+    held = "; every file it rests on was deleted, so `brain review` holds it" if record.held else ""
+    return (
+        f"possibly stale: {files} since {record.commit[:7]}{held} — "
+        f"`brain confirm {record.key}` if it still holds"
+    )
 
 
 def _anchored(home: Home) -> list[tuple[Record, Anchor]]:
@@ -115,6 +142,35 @@ def stale(home: Home, tops: Mapping[str, Path], *, only: str | None = None) -> S
         found += _described(top, doubtful)
     checked = sum(len(records) for records in by_top.values())
     return StaleReport(tuple(found), checked, tuple(sorted(unchecked)), tuple(unknown))
+
+
+def stale_record(
+    home: Home, key: str, checkouts: Callable[[], Mapping[str, Path]]
+) -> StaleRecord | None:
+    """Live record ``key`` as ``brain stale`` describes it when one of its files changed,
+    was deleted or renamed since its commit; None when none did, when it rests on no
+    file, when it is archived, or when its checkout is not on this machine.
+
+    ``checkouts`` gives the checkouts on this machine (name → top folder); it is called
+    only for a record that rests on files. The answer comes from a diff of the record's
+    commit against HEAD (renames found) and a log per changed file, not from the
+    session-start cache, which is kept as the whole checkout's records left it.
+
+    Raises:
+        RecordNotFoundError: no record has the key.
+    """
+    shown = home.show(key)
+    if shown.archived:
+        return None
+    record = shown.record
+    anchor = from_extra(record.extra)
+    if anchor is None or not anchor.paths:
+        return None
+    top = _top(checkouts(), anchor.checkout)
+    if top is None:
+        return None
+    found = _described(top, [(record, anchor)])
+    return found[0] if found else None
 
 
 def _described(top: Path, records: list[tuple[Record, Anchor]]) -> list[StaleRecord]:
