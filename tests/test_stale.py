@@ -367,3 +367,30 @@ def test_mcp_read_carries_the_same_note(home: Path, web: Path, learned_at_a: str
     elsewhere = web.parent / "elsewhere"
     elsewhere.mkdir()
     assert read(elsewhere)["structuredContent"]["stale"] is None
+
+
+# -- a record whose files all went ---------------------------------------------------
+
+
+def test_review_says_why_a_record_is_held_and_confirm_takes_it_out(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    git(web, "rm", "-q", "src/pay.py")
+    git(web, "commit", "-qm", "pay: gone")
+    listed = cli("review")
+    assert listed.exit_code == 0
+    assert listed.output == (
+        "pay-web  Payment retries are capped at six in src/pay.py  (record of web; held: "
+        f"every file it rests on was deleted since {learned_at_a[:7]}: src/pay.py; "
+        "'brain confirm pay-web' or --accept keeps it, --reject archives it)\n"
+    )
+    before = commit_count(home)
+    done = cli("confirm", "pay-web")
+    assert done.exit_code == 0, done.output
+    assert commit_count(home) == before + 1
+    kept = cli_json("show", "pay-web")
+    assert kept["record"]["commit"] == git(web, "rev-parse", "HEAD").strip()
+    assert "paths" not in kept["record"] and kept["stale"] is None
+    assert cli("review").output == "nothing held for review\n"
+    assert cli_json("stale")["records"] == []
+    assert index_lines(home, web) == ["- pay-web: Payment retries are capped at six in src/pay.py"]

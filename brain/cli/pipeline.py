@@ -164,8 +164,8 @@ def review(state: State, accept: tuple[str, ...], reject: tuple[str, ...], as_js
     --break-system-packages, chmod 777, --no-verify ...), one whose cited lines do not
     say it, and an instruction learned in a session that read outside text (web pages,
     MCP results, someone else's files). Accepted ones reach the next consolidation. A
-    record every file of which was deleted since its commit is held too: accepting keeps
-    it, rejecting archives it.
+    record every file of which was deleted since its commit is held too: accepting (or
+    'brain confirm KEY') keeps it, rejecting archives it.
     """
     result = state.brain().review(accept=accept, reject=reject, where=Path.cwd())
     emit(result, as_json, _review_text)
@@ -181,7 +181,11 @@ def _review_text(result: Any) -> str:
         )
     for r in result.records:
         files = ", ".join(f.path for f in r.files)
-        lines.append(f"{r.key}  {r.description}  (record: {files} deleted in {r.checkout})")
+        lines.append(
+            f"{r.key}  {r.description}  (record of {r.checkout}; held: every file it rests on "
+            f"was deleted since {r.commit[:7]}: {files}; 'brain confirm {r.key}' or --accept "
+            "keeps it, --reject archives it)"
+        )
     return "\n".join(lines) or "nothing held for review"
 
 
