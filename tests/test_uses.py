@@ -152,6 +152,43 @@ def test_session_start_counts_the_records_it_showed_without_a_commit(tmp_path: P
     assert tallies(Brain.open(home))["memories/pkg-manager.md"].shown == 2
 
 
+def test_brain_context_and_mcp_context_count_what_they_showed_as_the_hook_does(
+    tmp_path: Path,
+) -> None:
+    from tests.helpers import commit_count, run_brain
+    from tests.test_mcp_protocol import exchange, initialize
+
+    home = tmp_path / "home"
+    _home(home)
+    commits = commit_count(home)
+    env = {**__import__("os").environ, "BRAIN_HOME": str(home)}
+    done = run_brain("context", env=env, cwd=tmp_path, timeout=30)
+    assert done.returncode == 0 and "pkg-manager" in done.stdout
+    assert run_brain("context", "--json", env=env, cwd=tmp_path, timeout=30).returncode == 0
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    call["params"] = {"name": "context", "arguments": {}}
+    [_, answer] = exchange(home, tmp_path, [initialize("2025-06-18"), call])
+    assert "pkg-manager" in answer["result"]["content"][0]["text"]
+    assert commit_count(home) == commits
+    counts = tallies(Brain.open(home))
+    assert {p: u.shown for p, u in counts.items()} == {
+        f"memories/{key}.md": 3 for key, _ in RECORDS
+    }
+    assert all(u.used == 0 for u in counts.values())
+    # what a budget leaves out was not shown
+    cut = run_brain("context", "--budget", "160", "--json", env=env, cwd=tmp_path, timeout=30)
+    keys = json.loads(cut.stdout)["keys"]
+    assert len(keys) < len(RECORDS)
+    counts = tallies(Brain.open(home))
+    assert {p: u.shown for p, u in counts.items()} == {
+        f"memories/{key}.md": 4 if key in keys else 3 for key, _ in RECORDS
+    }
+    # doctor's dry run counts nothing
+    check = {**env, "BRAIN_HOOK_CHECK": "1"}
+    assert run_brain("context", env=check, cwd=tmp_path, timeout=30).returncode == 0
+    assert tallies(Brain.open(home)) == counts
+
+
 def _old_records(home: Path) -> Brain:
     brain, _ = Brain.init(home)
     old = {"updated": "2025-01-01T00:00:00Z", "created": "2025-01-01T00:00:00Z"}

@@ -21,13 +21,16 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.agents.context import Context, context, empty_context
 from brain.errors import BrainError
 from brain.home.files import append_line
 from brain.home.reader import Reader
 from brain.sessions.internal import in_internal_run
+
+if TYPE_CHECKING:
+    from brain.home.paths import Located
 
 TOOLS = ("claude-code", "codex", "gemini")
 # The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
@@ -197,9 +200,10 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         return HookAnswer(answer_json(tool, ctx), ctx, reason)
 
 
-def note_shown(home: Reader, ctx: Context) -> None:
+def note_shown(home: Located, ctx: Context) -> None:
     """Count the records the context showed (a line appended, no commit; see
-    :mod:`brain.home.uses`); best effort, and nothing in doctor's dry run."""
+    :mod:`brain.home.uses`): the session-start hook's, ``brain context``'s and the MCP
+    ``context`` tool's alike; best effort, and nothing in doctor's dry run."""
     if ctx.keys and not checking():
         from brain.home import uses
 

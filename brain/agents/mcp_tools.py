@@ -224,8 +224,12 @@ def _read(home: Path, project: Path | None, key: str) -> dict[str, Any]:
 
 def _context(home: Path, project: Path | None) -> str:
     from brain.agents.context import context as render
+    from brain.agents.hooks import note_shown
 
-    return render(_open(home), project=project).text
+    brain = _open(home)
+    shown = render(brain, project=project)
+    note_shown(brain, shown)  # counted as the session-start hook counts what it shows
+    return shown.text
 
 
 _READING, _WRITING, _DELETING = (True, False, True), (False, False, False), (False, True, True)

@@ -31,13 +31,17 @@ project_option = click.option(
 def context_(
     state: State, project: Path | None, budget: int | None, tool: str | None, as_json: bool
 ) -> None:
-    """Print what an agent sees at session start: summary, project knowledge, record index."""
+    """Print what an agent sees at session start: summary, project knowledge, record index.
+
+    The records it prints are counted as shown, as the session-start hook counts them.
+    """
     from brain.agents.context import context
+    from brain.agents.hooks import note_shown
     from brain.home.reader import Reader  # reads only: none of the write machinery
 
-    result = context(
-        Reader.open(state.home), project=project or Path.cwd(), budget=budget, tool=tool
-    )
+    reader = Reader.open(state.home)
+    result = context(reader, project=project or Path.cwd(), budget=budget, tool=tool)
+    note_shown(reader, result)
     if result.notice and not as_json:
         click.echo(result.notice, err=True)
     emit(result, as_json, lambda r: r.text.rstrip("\n"))

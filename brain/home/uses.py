@@ -1,6 +1,17 @@
 """Use counts: how often each record was shown at session start, returned by recall and
 cited by an agent, and when each last happened.
 
+*Shown* counts each context brain hands an agent at the moment it hands it: the
+session-start hook's, ``brain context``'s (an agent or a person running it) and the MCP
+``context`` tool's, each record in the index it returned once (what a budget left out
+is not counted), and none in ``brain doctor``'s dry run of a hook. The instruction files
+``brain sync-instructions`` writes (CLAUDE.md, AGENTS.md, GEMINI.md) count nothing: the
+agent loads them at each of its starts, but brain does not see those starts, only its
+own writes of the file, which follow session ends and syncs and are skipped when the
+block would not change. Counting a write would count how often brain wrote, not how
+often an agent read; a record that only ever reaches agents that way says "never shown",
+which is what brain knows.
+
 Noting a use costs no commit and survives deleting ``.brain/``: it appends one line to
 ``uses/pending.jsonl``, this copy's own file (git-ignored, never synced). The next
 commit brain makes anyway folds the pending lines into ``uses/<copy>.json``, the
