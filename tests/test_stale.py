@@ -345,6 +345,17 @@ def test_show_says_nothing_when_the_checkout_is_not_on_this_machine(
     assert cli("show", "pay-web").output.startswith("---\n")
 
 
+def test_show_says_nothing_of_a_commit_the_checkout_does_not_have(home: Path, web: Path) -> None:
+    (home / "memories" / "elsewhere.md").write_text(
+        "---\nid: 20260101-000000000-abcdef\nkey: elsewhere\ntype: fact\n"
+        "description: Learned on another machine\ntags: [project:web]\ncheckout: web\n"
+        f"commit: {'ab' * 20}\npaths: [src/pay.py]\n---\nRetries in src/pay.py.\n"
+    )
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    assert cli_json("show", "elsewhere")["stale"] is None
+    assert cli_json("stale")["unknown"] == ["elsewhere"]
+
+
 def test_mcp_read_carries_the_same_note(home: Path, web: Path, learned_at_a: str) -> None:
     from tests.test_mcp_protocol import exchange, initialize
 
