@@ -6,10 +6,11 @@ import json
 import shutil
 import sqlite3
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 from brain.api import Brain
-from brain.home.uses import copy_name, tallies
+from brain.home.uses import copy_name, tallies, weekly_used
 from tests.helpers import cli, cli_json, git, status
 
 RECORDS = [
@@ -80,6 +81,12 @@ def test_two_machines_syncing_sum_their_counts_without_a_conflict(tmp_path: Path
     for home in (laptop, desk):
         assert {p.name for p in (home / "uses").glob("*.json")} == names
         assert tallies(Brain.open(home))["memories/pkg-manager.md"].recalled == 5
+        # A week's records used sum over the copies' files, as each copy counted them.
+        files = [json.loads((home / "uses" / name).read_text()) for name in sorted(names)]
+        assert weekly_used(Brain.open(home)) == dict(
+            sum((Counter(f["weeks"]) for f in files), Counter())
+        )
+        assert sum(weekly_used(Brain.open(home)).values()) >= 2
         cli("--home", str(home), "index")
         assert _index_counts(home)["memories/pkg-manager.md"] == 5
         assert status(home) == ""
@@ -349,3 +356,87 @@ def test_a_home_whose_gitignore_predates_uses_never_sees_the_pending_file(
     assert "/uses/*.jsonl" in (home / ".git" / "info" / "exclude").read_text()
     brain.remember("Folds it.", key="fold")
     assert status(home) == ""
+
+
+# -- the records used each week -----------------------------------------------------
+
+
+def _ago(weeks: int) -> str:
+    """An ISO UTC time ``weeks`` weeks before now, at its week's Wednesday noon."""
+    from datetime import UTC, datetime, timedelta
+
+    now = datetime.now(UTC)
+    monday = (now - timedelta(days=now.weekday(), weeks=weeks)).replace(
+        hour=12, minute=0, second=0, microsecond=0
+    )
+    return (monday + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _monday(when: str) -> str:
+    from datetime import date, timedelta
+
+    day = date.fromisoformat(when[:10])
+    return (day - timedelta(days=day.weekday())).isoformat()
+
+
+def test_each_week_counts_the_records_used_in_it_once(tmp_path: Path) -> None:
+    from brain.home.uses import CITED, RECALLED, SHOWN, note, weekly_used
+
+    home = tmp_path / "home"
+    brain = _home(home)
+    deploy, window, pkg = (f"memories/{k}.md" for k, _ in RECORDS)
+    old, last, now = _ago(3), _ago(1), _ago(0)
+    note(brain, RECALLED, [deploy, window], when=old)
+    note(brain, RECALLED, [deploy], when=old)  # twice in one week: one record that week
+    note(brain, CITED, [deploy], when=last)
+    note(brain, SHOWN, [pkg], when=last)  # shown at a session start: no use
+    note(brain, RECALLED, [deploy, pkg], when=now)
+    expected = {_monday(old): 2, _monday(last): 1, _monday(now): 2}
+    assert weekly_used(brain) == expected  # pending, counted as the fold will
+    brain.remember("Tests run on two cores.", key="cores")  # a commit folds them in
+    assert not (home / "uses" / "pending.jsonl").exists()
+    data = json.loads((home / "uses" / f"{copy_name(brain)}.json").read_text())
+    assert data["weeks"] == expected
+    assert weekly_used(Brain.open(home)) == expected
+    note(brain, RECALLED, [deploy, window], when=now)  # deploy counted this week already
+    assert weekly_used(brain) == {**expected, _monday(now): 3}
+
+
+def test_the_weeks_kept_are_the_last_52(tmp_path: Path) -> None:
+    from brain.home.uses import RECALLED, WEEKS_KEPT, note, weekly_used
+
+    home = tmp_path / "home"
+    brain = _home(home)
+    for weeks in (WEEKS_KEPT + 8, WEEKS_KEPT, WEEKS_KEPT - 1, 0):
+        note(brain, RECALLED, ["memories/deploy-day.md"], when=_ago(weeks))
+    brain.remember("Tests run on two cores.", key="cores")
+    kept = json.loads((home / "uses" / f"{copy_name(brain)}.json").read_text())["weeks"]
+    assert list(kept) == [_monday(_ago(WEEKS_KEPT - 1)), _monday(_ago(0))]
+    assert weekly_used(brain) == kept
+    assert tallies(brain)["memories/deploy-day.md"].recalled == 4  # the totals keep all
+
+
+def test_a_copy_file_from_before_the_weeks_reads_and_folds(tmp_path: Path) -> None:
+    from brain.home.uses import RECALLED, note, weekly_used
+
+    home = tmp_path / "home"
+    brain = _home(home)
+    note(brain, RECALLED, ["memories/deploy-day.md"], when=_ago(2))
+    note(brain, RECALLED, ["memories/deploy-day.md", "memories/pkg-manager.md"], when=_ago(1))
+    brain.remember("Tests run on two cores.", key="cores")
+    path = home / "uses" / f"{copy_name(brain)}.json"
+    text = path.read_text()
+    data = json.loads(text)
+    old = text.replace(f', "weeks": {json.dumps(data["weeks"])}', "")  # as brain wrote it
+    assert "weeks" not in json.loads(old)
+    path.write_text(old)
+    git(home, "commit", "-qam", "uses: an older brain's file")
+    before = tallies(Brain.open(home))
+    assert before["memories/deploy-day.md"].recalled == 2
+    # All an older file says of the weeks: each record in the week of its last use.
+    assert weekly_used(brain) == {_monday(_ago(1)): 2}
+    note(brain, RECALLED, ["memories/deploy-day.md"], when=_ago(0))
+    brain.remember("Logs rotate weekly.", key="logs")
+    weeks = json.loads(path.read_text())["weeks"]
+    assert weeks == {_monday(_ago(1)): 2, _monday(_ago(0)): 1}
+    assert tallies(Brain.open(home))["memories/deploy-day.md"].recalled == 3

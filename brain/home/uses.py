@@ -15,7 +15,8 @@ which is what brain knows.
 Noting a use costs no commit and survives deleting ``.brain/``: it appends one line to
 ``uses/pending.jsonl``, this copy's own file (git-ignored, never synced). The next
 commit brain makes anyway folds the pending lines into ``uses/<copy>.json``, the
-running totals this copy of the home has counted, and commits that file with it.
+running totals this copy of the home has counted (and, for each of the last 52 weeks,
+how many records were recalled or cited in it), and commits that file with it.
 ``<copy>`` is the host name and a digest of the machine's id and the home's folder, so
 no two copies of a home ever write the same file: a pull brings another machine's file
 in beside this one's, without a conflict, and a record's count is the sum over every
@@ -30,10 +31,12 @@ whose batch the committed file names is counted already; any other is folded aga
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -49,6 +52,7 @@ IGNORED = f"/{USES_DIR}/*.jsonl"  # the pending and folding files: never committ
 # Where brain's versions before the uses/ folder kept what was not journaled yet.
 LEGACY = ("uses.jsonl", "uses.jsonl.folding")
 VERSION = 1
+WEEKS_KEPT = 52  # the per-week counts a copy's file keeps, the newest week's included
 KINDS = ("shown", "recalled", "cited")
 SHOWN, RECALLED, CITED = KINDS
 _JOURNAL = "journal.jsonl"
@@ -183,8 +187,17 @@ def _read_lines(path: Path) -> list[str]:
         return []
 
 
-def _copy_file(path: Path) -> tuple[dict[str, Use], list[str]]:
-    """A copy's counts and the batches folded into it; empty when unreadable."""
+class _Copy(NamedTuple):
+    """What a copy's file holds: each record's counts, the batches folded into it, and
+    the records used (recalled or cited) per week, None when the file predates them."""
+
+    counts: dict[str, Use]
+    folded: list[str]
+    weeks: dict[str, int] | None
+
+
+def _copy_file(path: Path) -> _Copy:
+    """A copy's file; empty when unreadable."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         records = data["records"]
@@ -195,9 +208,64 @@ def _copy_file(path: Path) -> tuple[dict[str, Use], list[str]]:
                 if kind in KINDS:
                     use = use.plus(kind, int(count), str(when))
             out[str(rel)] = use
-        return out, [str(b) for b in data.get("folded") or ()]
+        folded = [str(b) for b in data.get("folded") or ()]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}, []
+        return _Copy({}, [], None)
+    return _Copy(out, folded, _weeks_of(data.get("weeks")))
+
+
+def _weeks_of(value: object) -> dict[str, int] | None:
+    """A file's ``weeks`` (week's Monday -> records used), None when it has none; an
+    entry that does not read as one is left out."""
+    if not isinstance(value, dict):
+        return None
+    out = {}
+    for week, n in value.items():
+        if isinstance(week, str) and _week_of(week) == week and isinstance(n, int) and n > 0:
+            out[week] = n
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _week_of(when: str) -> str:
+    """The Monday (``YYYY-MM-DD``, UTC) of the week of an ISO UTC time; '' if it is none."""
+    try:
+        day = date.fromisoformat(when[:10])
+    except ValueError:
+        return ""
+    return (day - timedelta(days=day.weekday())).isoformat()
+
+
+def _weeks_from_last(counts: dict[str, Use]) -> dict[str, int]:
+    """What a copy's file written before the per-week counts says of them: each record
+    used in the week of its last use (all it kept)."""
+    weeks: dict[str, int] = {}
+    for use in counts.values():
+        if week := _week_of(use.last_used):
+            weeks[week] = weeks.get(week, 0) + 1
+    return weeks
+
+
+def _count_weeks(
+    counts: dict[str, Use], weeks: dict[str, int], kind: str, when: str, paths: Iterable[str]
+) -> None:
+    """Count in ``weeks`` each of ``paths`` used at ``when`` whose last use in ``counts``
+    (before this one) was in an earlier week: a record counts once a week. Uses are
+    noted as they happen, so they come in order."""
+    week = _week_of(when)
+    if kind == SHOWN or not week:
+        return
+    for rel in paths:
+        before = counts.get(rel)
+        if before is None or _week_of(before.last_used) < week:
+            weeks[week] = weeks.get(week, 0) + 1
+
+
+def _recent(weeks: dict[str, int], now: str) -> dict[str, int]:
+    """The counts of the last :data:`WEEKS_KEPT` weeks up to ``now``, oldest first."""
+    newest = date.fromisoformat(_week_of(now))
+    oldest = (newest - timedelta(weeks=WEEKS_KEPT - 1)).isoformat()
+    return {w: weeks[w] for w in sorted(weeks) if oldest <= w <= newest.isoformat()}
 
 
 def _unfolded(home: Located, folded: Iterable[str]) -> list[Path]:
@@ -250,7 +318,7 @@ def tallies(home: Located) -> dict[str, Use]:
     folded: list[str] = []
     folder = home.path / USES_DIR
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        counts, batches = _copy_file(path)
+        counts, batches, _weeks = _copy_file(path)
         folded += batches
         for rel, use in counts.items():
             add(rel, use)
@@ -365,6 +433,41 @@ def last_used(home: Located) -> dict[str, str]:
     return {p: u.last_used for p, u in tallies(home).items() if u.last_used}
 
 
+def weekly_used(home: Located) -> dict[str, int]:
+    """Records recalled or cited each week (its Monday, ``YYYY-MM-DD``), over the last
+    :data:`WEEKS_KEPT` weeks: the sum of every copy's file, and the pending lines counted
+    as the next fold will count them. A copy's file written before the per-week counts
+    counts each record in the week of its last use; a record used on two machines in
+    one week counts on each."""
+    found: dict[str, int] = {}
+    folded: list[str] = []
+    counts: dict[str, Use] = {}  # this copy's, which its next fold counts against
+    folder = home.path / USES_DIR
+    here = f"{copy_name(home)}.json"
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        copy = _copy_file(path)
+        folded += copy.folded
+        weeks = _weeks_from_last(copy.counts) if copy.weeks is None else copy.weeks
+        if path.name == here:
+            counts = dict(copy.counts)
+        for week, n in weeks.items():
+            found[week] = found.get(week, 0) + n
+    pending: dict[str, int] = {}
+    for other in _unfolded(home, folded):
+        lines = [x for x in _read_lines(other) if _SHOWN_MARK not in x]
+        for kind, when, paths in _pending_lines(lines):
+            _count_weeks(counts, pending, kind, when, paths)
+            for rel in paths:
+                counts[rel] = counts.get(rel, Use()).plus(kind, 1, when)
+    for week, n in pending.items():
+        found[week] = found.get(week, 0) + n
+    seen = {(rel, _week_of(when)) for rel, _count, when in _journaled(home)}
+    for _rel, week in seen:
+        if week:
+            found[week] = found.get(week, 0) + 1
+    return _recent(found, _now())
+
+
 # -- folding -------------------------------------------------------------------------
 
 
@@ -384,7 +487,8 @@ def fold(home: Located, note_path: Callable[[Sequence[str]], None]) -> Fold | No
     name = copy_name(home)
     rel = f"{USES_DIR}/{name}.json"
     path = home.path / rel
-    counts, folded = _copy_file(path)
+    counts, folded, weeks = _copy_file(path)
+    weeks = _weeks_from_last(counts) if weeks is None else weeks
     folder = home.path / USES_DIR
     for done in folded:  # its commit was made and the writer died before deleting it
         (folder / f"{FOLDING}{done}.jsonl").unlink(missing_ok=True)
@@ -407,14 +511,17 @@ def fold(home: Located, note_path: Callable[[Sequence[str]], None]) -> Fold | No
     for pending in taken:
         batches.append(pending.name.removeprefix(FOLDING).removesuffix(".jsonl"))
         for kind, when, paths in _pending_lines(_read_lines(pending)):
+            _count_weeks(counts, weeks, kind, when, paths)
             for one in paths:
                 counts[one] = counts.get(one, Use()).plus(kind, 1, when)
     note_path([rel])
-    _write_copy(path, home, counts, batches)
+    _write_copy(path, home, counts, batches, _recent(weeks, _now()))
     return Fold(rel, batch, tuple(taken))
 
 
-def _write_copy(path: Path, home: Located, counts: dict[str, Use], batches: list[str]) -> None:
+def _write_copy(
+    path: Path, home: Located, counts: dict[str, Use], batches: list[str], weeks: dict[str, int]
+) -> None:
     from brain.home.files import atomic_write
     from brain.home.journal import machine_name
 
@@ -425,7 +532,7 @@ def _write_copy(path: Path, home: Located, counts: dict[str, Use], batches: list
         lines.append(f"  {json.dumps(rel, ensure_ascii=False)}: {json.dumps(kinds)}")
     head = (
         f'{{"version": {VERSION}, "machine": {json.dumps(machine_name())}, '
-        f'"folded": {json.dumps(batches)}, "records": {{\n'
+        f'"folded": {json.dumps(batches)}, "weeks": {json.dumps(weeks)}, "records": {{\n'
     )
     atomic_write(path, head + ",\n".join(lines) + ("\n" if lines else "") + "}}\n",
                  tmp_dir=home.state)  # fmt: skip
