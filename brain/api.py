@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from brain.pipeline.consolidate import ConsolidateResult
     from brain.pipeline.estimate import ExtractionEstimate
     from brain.pipeline.extract import ExtractResult
-    from brain.pipeline.review import ReviewResult
+    from brain.pipeline.review import HeldEdit, ReviewResult
     from brain.pipeline.runs import RunInfo
     from brain.pipeline.session_ops import SessionsChanged
     from brain.pipeline.status import StatusResult
@@ -458,6 +458,22 @@ class Brain(Home):
 
         gone = [r for r in self.stale(where=where).records if r.held]
         return review(self, accept=accept, reject=reject, gone=gone)
+
+    def review_text(self, ident: str) -> str:
+        """The held memory ``ident`` (its id or key) as text to edit; see
+        :func:`brain.pipeline.review.held_text`."""
+        from brain.pipeline.review import held_text
+
+        return held_text(self, ident)
+
+    def review_edit(
+        self, ident: str, change: HeldEdit | str, *, accept: bool = False
+    ) -> ReviewResult:
+        """Change a held memory (and with ``accept``, accept it) in one commit; see
+        :func:`brain.pipeline.review.edit_held`."""
+        from brain.pipeline.review import edit_held
+
+        return edit_held(self, ident, change, accept=accept)
 
     def checkouts(self, where: Path | str | None = None) -> dict[str, Path]:
         """The projects' git checkouts on this machine, by project name: ``where``'s

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -155,10 +156,17 @@ def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None
 @main.command()
 @click.option("--accept", multiple=True, metavar="KEY", help="Let a held memory through.")
 @click.option("--reject", multiple=True, metavar="KEY", help="Drop a held memory.")
+@click.option(
+    "--edit",
+    metavar="KEY",
+    help="Change a held memory (by key or id) in $EDITOR; with --accept KEY, accept it too.",
+)
 @json_option
 @pass_state
-def review(state: State, accept: tuple[str, ...], reject: tuple[str, ...], as_json: bool) -> None:
-    """List the memories held for review, or accept or reject them by key.
+def review(
+    state: State, accept: tuple[str, ...], reject: tuple[str, ...], edit: str | None, as_json: bool
+) -> None:
+    """List the memories held for review, or accept, reject or edit them by key.
 
     Held: a memory telling agents to weaken a safety (TLS checks, secrets, sandboxes,
     --break-system-packages, chmod 777, --no-verify ...), one whose cited lines do not
@@ -166,13 +174,45 @@ def review(state: State, accept: tuple[str, ...], reject: tuple[str, ...], as_js
     MCP results, someone else's files). Accepted ones reach the next consolidation. A
     record every file of which was deleted since its commit is held too: accepting (or
     'brain confirm KEY') keeps it, rejecting archives it.
+
+    --edit opens a held memory's key, type, description and body in $EDITOR; the edit is
+    checked and redacted like any write, and committed in place of the original. It
+    stays held unless --accept names it too, when edit and acceptance are one commit.
     """
-    result = state.brain().review(accept=accept, reject=reject, where=Path.cwd())
+    if edit is None:
+        result = state.brain().review(accept=accept, reject=reject, where=Path.cwd())
+    elif reject or set(accept) - {edit}:
+        raise click.UsageError("--edit decides on one memory: --accept may name it, no other")
+    else:
+        result = _edit_held(state, edit, bool(accept), as_json)
     emit(result, as_json, _review_text)
 
 
+def _edit_held(state: State, ident: str, accept: bool, as_json: bool) -> Any:
+    """``brain review --edit``: the editor until the text reads as a held memory."""
+    from brain.pipeline.review import HeldEditError
+
+    brain = state.brain()
+    text = brain.review_text(ident)
+    while True:
+        edited = click.edit(text, extension=".md", require_save=False)
+        text = text if edited is None else edited
+        try:
+            return brain.review_edit(ident, text, accept=accept)
+        except HeldEditError as exc:
+            if as_json or not (sys.stdin.isatty() and sys.stdout.isatty()):
+                raise
+            click.echo(f"Error: {exc}", err=True)
+            if not click.confirm("edit it again?", default=True, err=True):
+                raise click.exceptions.Exit(1) from None
+
+
 def _review_text(result: Any) -> str:
-    lines = [f"accepted {k}" for k in result.accepted] + [f"rejected {k}" for k in result.rejected]
+    edited = set(result.edited)
+    lines = [f"edited and accepted {k}" if k in edited else f"accepted {k}"
+             for k in result.accepted]  # fmt: skip
+    lines += [f"edited {k} (still held)" for k in result.edited if k not in result.accepted]
+    lines += [f"rejected {k}" for k in result.rejected]
     for m in result.held:
         why = ", ".join(t.removeprefix("held:") for t in m.tags if t.startswith("held:"))
         lines.append(

@@ -156,8 +156,6 @@ class Record:
 
 def render(record: Record) -> str:
     """The file text of ``record``: YAML frontmatter in a fixed order, then the body."""
-    from brain.home import yamlhead
-
     meta: dict[str, Any] = {}
     for name in FIELDS:
         value = getattr(record, name)
@@ -167,14 +165,21 @@ def render(record: Record) -> str:
             continue
         meta[name] = value
     meta.update(record.extra)
+    return frontmatter_text(meta, record.body)
+
+
+def frontmatter_text(meta: dict[str, Any], body: str, *, block: bool = False) -> str:
+    """``meta`` as YAML frontmatter in its order, then ``body``: a record file's shape
+    (``block``: a mapping of plain values in block style too, not ``{a: 1}``)."""
+    from brain.home import yamlhead
+
     head = yamlhead.dump(meta)  # PyYAML's text, without importing it, when it is simple
     if head is None:
         import yaml  # imported here: listing, recall and most writes never pay for it
 
-        head = yaml.safe_dump(
-            meta, sort_keys=False, allow_unicode=True, default_flow_style=None, width=1000
-        )
-    body = record.body.strip("\n")
+        head = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True,
+                              default_flow_style=False if block else None, width=1000)  # fmt: skip
+    body = body.strip("\n")
     return f"---\n{head}---\n{body}\n"
 
 

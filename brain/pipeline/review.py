@@ -10,6 +10,11 @@ again without those tags and with :data:`brain.pipeline.runs.ACCEPTED_TAG`, for 
 consolidation; rejecting drops it. Either way the decision is one commit, and its
 journal line consumes the held entries.
 
+A person may also change a held memory before deciding (:func:`edit_held`): its key,
+type, description and body. The edited text is redacted and keyed like any write, and
+it is appended again in place of the original, in one commit: still held (held as
+weakening a safety when it does so now) unless it is accepted with the same edit.
+
 A record every file of which was deleted since its commit (:mod:`brain.home.stale`) is
 held too: accepting keeps it, resting on the checkout's HEAD and on no file; rejecting
 archives it, saying which files went.
@@ -19,11 +24,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
 from brain.home.anchors import Anchor, from_extra, with_anchor
-from brain.home.records import Record, iso, new_id, utcnow
+from brain.home.records import (
+    Record,
+    RecordFormatError,
+    first_line,
+    frontmatter_text,
+    iso,
+    new_id,
+    read_frontmatter,
+    utcnow,
+)
 from brain.pipeline.runs import (
     ACCEPTED_TAG,
     HELD_PREFIX,
@@ -41,7 +56,16 @@ if TYPE_CHECKING:
     from brain.home.stale import StaleRecord
     from brain.home.transaction import Transaction
 
-__all__ = ["ReviewResult", "held", "hold", "review"]
+__all__ = [
+    "HeldEdit",
+    "HeldEditError",
+    "ReviewResult",
+    "edit_held",
+    "held",
+    "held_text",
+    "hold",
+    "review",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +76,9 @@ class ReviewResult:
         held: the memories still held after the call.
         accepted: keys accepted now; rejected: keys rejected now.
         commit: the decision's commit, None when nothing was decided.
-        records: the records held after the call, every file they rest on deleted.
+        records: the records held after the call, every file they rest on deleted
+            (an edit lists none).
+        edited: the keys of the memories edited now, as they are after the edit.
     """
 
     held: tuple[RawMemory, ...]
@@ -60,6 +86,7 @@ class ReviewResult:
     rejected: tuple[str, ...] = ()
     commit: str | None = None
     records: tuple[StaleRecord, ...] = ()
+    edited: tuple[str, ...] = ()
 
 
 def held(home: Home) -> list[RawMemory]:
@@ -170,3 +197,133 @@ def _decide_records(
             kept = record.evolve(extra=with_anchor(record.extra, moved), updated=iso(utcnow()))
             touched += tx.stage(kept).touched
     return touched
+
+
+# -- editing a held memory -------------------------------------------------------------
+
+
+class HeldEditError(BrainError):
+    """An edited held memory does not read as one (its text, key, type or body)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeldEdit:
+    """What a held memory says after a person's edit (each field as they typed it)."""
+
+    key: str
+    type: str
+    description: str
+    body: str
+
+    @classmethod
+    def of(cls, memory: RawMemory) -> HeldEdit:
+        return cls(memory.key, memory.type, memory.description, memory.body)
+
+
+def held_text(home: Home, ident: str) -> str:
+    """The held memory ``ident`` (its id, or its key) as a person edits it: its key,
+    type and description as frontmatter above its body."""
+    memory = _one_held(held(home), ident)
+    meta = {"key": memory.key, "type": memory.type, "description": memory.description}
+    return frontmatter_text(meta, memory.body, block=True)
+
+
+def _read_text(text: str) -> HeldEdit:
+    """The fields of an edited :func:`held_text`."""
+    path = Path("edit")
+    try:
+        meta, body = read_frontmatter(text, path)
+    except RecordFormatError as exc:
+        where = f"line {exc.line} of the edit" if exc.line else "the edit"
+        problem = exc.message.removeprefix(f"{path}:{exc.line}: " if exc.line else f"{path}: ")
+        raise HeldEditError(f"{where}: {problem}", hint="keep the frontmatter valid YAML") from None
+    unknown = sorted(set(meta) - {"key", "type", "description"})
+    if unknown:
+        raise HeldEditError(
+            f"a held memory has no field {', '.join(map(repr, unknown))}",
+            hint="keep only key, type and description above the body",
+        )
+    key, type_, description = (str(meta.get(n) or "") for n in ("key", "type", "description"))
+    return HeldEdit(key, type_, description, body)
+
+
+def edit_held(
+    home: Home, ident: str, change: HeldEdit | str, *, accept: bool = False
+) -> ReviewResult:
+    """Change the held memory ``ident`` (its id, or its key) to ``change`` (the fields,
+    or :func:`held_text` as edited), in one commit; with ``accept``, accept it too.
+
+    The edit is checked and redacted as any write is, and it replaces the original for
+    the next consolidation. Not accepted, it stays held, as weakening a safety if it
+    now does; accepted, it reaches the next consolidation as the person wrote it.
+    Nothing changed and not accepted: no commit.
+
+    Raises:
+        BrainError: nothing, or more than one memory, is held as ``ident``.
+        HeldEditError: the edit does not read as a held memory; nothing changes.
+    """
+    waiting = held(home)
+    memory = _one_held(waiting, ident)
+    edit = _read_text(change) if isinstance(change, str) else change
+    edited = _edited(memory, edit, accept)
+    others = tuple(m for m in waiting if m is not memory)
+    changed = replace(edited, id=memory.id, tags=memory.tags) != memory
+    if not changed and not accept:
+        return ReviewResult((*others, memory))
+    what = ("edited and accepted" if accept else "edited") if changed else "accepted"
+    named = memory.key if edited.key == memory.key else f"{memory.key} as {edited.key}"
+    with home.transaction() as tx:
+        tx.note([RAW])
+        append_raw(home, [edited])
+        sha = tx.commit([RAW], f"review: {what} {named}", "review", raw_ids=[memory.id])
+    return ReviewResult(
+        others if accept else (*others, edited),
+        accepted=(edited.key,) if accept else (),
+        commit=sha,
+        edited=(edited.key,) if changed else (),
+    )
+
+
+def _one_held(waiting: Sequence[RawMemory], ident: str) -> RawMemory:
+    found = [m for m in waiting if ident in (m.id, m.key)]
+    if not found:
+        raise BrainError(f"no held memory {ident}", hint="'brain review' lists the held memories")
+    if len(found) > 1:
+        raise BrainError(
+            f"{len(found)} memories are held as {ident}",
+            hint="name one by its id ('brain review --json' lists them)",
+        )
+    return found[0]
+
+
+def _edited(memory: RawMemory, edit: HeldEdit, accept: bool) -> RawMemory:
+    """``memory`` as edited: checked, redacted, held or accepted; a new id."""
+    from brain.home.secrets.keysecrets import validate_new_key
+    from brain.home.secrets.redact import redact
+    from brain.models.schema import MEMORY_TYPES
+    from brain.models.weakening import weakens_safety
+
+    if edit.type.strip() not in MEMORY_TYPES:
+        raise HeldEditError(
+            f"no memory type {edit.type.strip()!r}", hint=f"one of {', '.join(MEMORY_TYPES)}"
+        )
+    body = redact(edit.body.replace("\r\n", "\n")).strip()
+    if not body:
+        raise HeldEditError("the body is empty", hint="to drop the memory, reject it")
+    description = " ".join(redact(edit.description).split())
+    if description != memory.description:
+        description = description[:200] or first_line(body, 200)
+    key = edit.key.strip()
+    if key != memory.key:
+        try:
+            key = validate_new_key(key)
+        except BrainError as exc:  # the key as typed: one more thing to fix in the edit
+            raise HeldEditError(exc.message, hint=exc.hint) from None
+    if accept:
+        tags = _accepted(memory.tags)
+    else:
+        kept = [t for t in memory.tags if t != HELD_UNSAFE]
+        unsafe = [HELD_UNSAFE] if weakens_safety(f"{description}\n{body}") else []
+        tags = tuple(dict.fromkeys([*kept, REVIEW_TAG, *unsafe]))
+    return replace(memory, id=new_id(), key=key, type=edit.type.strip(),
+                   description=description, body=body, tags=tags)  # fmt: skip
