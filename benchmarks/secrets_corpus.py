@@ -50,6 +50,8 @@ def _entries() -> list[tuple[str, str, str]]:
     )
     add("prose aws secret", "AWS secret for the backup bucket: {s}", aws_secret)
     add("prose passphrase", "my gpg passphrase is {s} fwiw", "tr0ub4dor&3")
+    add("prose plain-word password", "the staging password is {s}", "plumzebra")
+    add("prose plain-word pw", "ok the router pw is {s}, change it after the demo", "quillmoss")
     add("prose token was", "the CI token was {s} until I revoked it", _r(24))
     add("prose api key", "OK, the Mistral api key is {s}", _r(32))
     add("netrc", "machine api.heroku.com login me@x.io password {s}", _r(20))
@@ -207,6 +209,10 @@ def _lookalikes() -> list[str]:
         "password: '{{ vault_db_password }}'",
         "secret: os.environ['DEPLOY_SECRET']",
         "The password is stored in 1Password, not in the repo.",
+        "the staging password is required for the deploy step",
+        "The admin password is wrong.",
+        "the password is usually in the team vault",
+        "the password is the same as last quarter's",
         "the token is expired, run gh auth login again",
         "We keep the api_keys table in Postgres.",
         "valueFrom:\n  secretKeyRef:\n    name: db-creds\n    key: password",

@@ -26,6 +26,13 @@ SAID: list[tuple[str, str]] = [
     ('the passphrase of the backup disk is "four calm ravens sing"', "four calm ravens sing"),
     ("the master key (config/credentials.key) is 4e9a1c7b2d8f6a0e3c5b9d1f7a2e4c6b", "4e9a1c7b"),
     ("sudo on the jump host needs Pelican&42road", "Pelican&42road"),
+    # A password that is a plain word, ending its clause.
+    ("the staging password is plumzebra", "plumzebra"),
+    ("The wifi password is plumzebra.", "plumzebra"),
+    ("the password for the staging box is plumzebra until friday", "plumzebra"),
+    ("ok, the root pw is plumzebra, rotate it later", "plumzebra"),
+    ("pw: plumzebra", "plumzebra"),
+    ("the NAS passwd was changed to Plumzebra and mailed", "Plumzebra"),
     # A UUID or hex run right after its name.
     (f"the pagerduty api key {UUID}", UUID),
     (f"auth token: {HEX40}", HEX40),
@@ -72,6 +79,23 @@ LEFT: list[str] = [
     "my key for the cache is stale",
     "the token for the session is expired",
     "the seed phrase: keep it offline, never type it into a website",
+    # A password word, then a word that says where, how or whether it is, or code.
+    "the password is stored in the vault",
+    "The staging password is required.",
+    "the password is wrong",
+    "Password is incorrect, try again",
+    "the password is hidden",
+    "the password was rotated and mailed",
+    "the password is usually in 1Password",
+    "the password is expiring soon",
+    "the password is the same as the username",
+    "the password is case-sensitive",
+    "password is too short",
+    "the password is changeme",
+    "the secret is plumzebra",  # only a password is taken as a plain word
+    "pw = getpass()",
+    "pw = self.password",
+    "pw: str",
     # Placeholders, references and public values after a secret name.
     "password: changeme",
     "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxx",

@@ -92,6 +92,14 @@ def test_a_password_in_words_never_names_the_record(brain: Brain, home: Path) ->
     assert "hunter2" not in everything_on_disk(home) + git(home, "ls-files", "-s")
 
 
+def test_a_plain_word_password_in_words_is_never_stored(brain: Brain, home: Path) -> None:
+    result = cli("remember", "the staging password is plumzebra")
+    assert result.exit_code == 0, result.output
+    [path] = (home / "memories").glob("*.md")
+    assert "[REDACTED:prose_secret]" in path.read_text()
+    assert "plumzebra" not in everything_on_disk(home) + git(home, "log", "-p", "--all")
+
+
 @pytest.mark.parametrize(
     "key",
     [
@@ -99,6 +107,9 @@ def test_a_password_in_words_never_names_the_record(brain: Brain, home: Path) ->
         "shpat_" + "0f" * 16,
         "deploy-" + "3a9f07c1d2e8b46f" * 2,
         "prod-db-password-is-hunter2",
+        "the-staging-password-is-plumzebra",  # a plain word is a password too
+        "staging-pw-is-plumzebra",
+        "ok-the-router-pw-is-quillmoss-change-it-after-the-demo",  # the comma is gone
         "with-pul-" + "ab12" * 10,
         "db-password-correct-horse-9",  # DB_PASSWORD=correct-horse-9 made a slug
         "pgpassword-0whosyvydmqm3li9-psql",
@@ -132,6 +143,9 @@ def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
         "test-vectors-" + "deadbeef" * 4,  # repeats a short unit: a credential is random
         "x-request-id-4bf92f3577b34da6a3ce929d0e0e4736",
         "password-reset-flow",
+        "staging-password-is-stored-in-vault",
+        "the-password-is-rotated-weekly",
+        "vpn-password-is-required-for-staging",
         "deploy-token-location",
         "integrity-sha384-lxxg5m6htbcpawnobt7tvbenvhgmor5jxrgzmcxnd7iedc4jdufklpewpjmxignc",
         "price-price-1n8txstxpgqdhdyxzf0w9tdw",  # a Stripe object's id names a record

@@ -45,6 +45,13 @@ _PASSWORD_VALUE = lazy(
     rf"(?:[a-z0-9]*[a-z][0-9][a-z0-9]*|[0-9]+(?!-{_POLICY}(?![a-z0-9])))(?![a-z0-9])"
 )
 
+# A password word, "is" or "was", then a plain word that says nothing about where or how
+# it is (``plain_password``): the slug of "the router pw is quillmoss, change it", whose
+# comma, which ended the clause for ``redact``, is gone.
+_PLAIN_PASSWORD = lazy(
+    r"(?<![a-z0-9])(?:pass(?:word|wd|phrase)|pwd?)-(?:is|was)-([a-z]{4,64})(?![a-z0-9])"
+)
+
 
 # What a slug keeps of a credential in context: the password of a URL or of a
 # ``curl -u``/``mysql -p`` flag (8+ letters and digits, two digits or more, within three
@@ -80,8 +87,9 @@ def key_holds_secret(key: str) -> bool:
     """Whether a key carries a credential: a known token shape (in any case, with its
     separators written as hyphens), a password word followed by a value, or a long
     token-like run (32+ hex characters, or 24+ letters and digits mixed) that is not
-    plainly innocent. Keys become file names, commit messages and journal lines, so a
-    key is checked whole, never redacted."""
+    plainly innocent, or a password word, ``is`` and a plain word (``pw-is-quillmoss``).
+    Keys become file names, commit messages and journal lines, so a key is checked
+    whole, never redacted."""
     from brain.home.secrets.redact import find_secrets  # reading records never needs the filter
 
     lowered = key.lower()
@@ -94,6 +102,8 @@ def key_holds_secret(key: str) -> bool:
         return True
     if "pass" in lowered and _PASSWORD_VALUE.search(lowered):
         return True
+    if "p" in lowered and _plain_password_in(lowered):
+        return True
     # A slug of "password is hunter2" still says it; a slug of ghp_... or AKIA...
     # lost its underscore or its case.
     renderings = (key.replace("-", " "), key.replace("-", "_"), key.upper().replace("-", "_"))
@@ -102,6 +112,12 @@ def key_holds_secret(key: str) -> bool:
     # A token glued to the word before it by a hyphen ("with-pul-...") is checked alone.
     starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
     return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
+
+
+def _plain_password_in(key: str) -> bool:
+    from brain.home.secrets.spoken import plain_password
+
+    return any(plain_password(m[1]) for m in _PLAIN_PASSWORD.finditer(key))
 
 
 def _longest_run(text: str) -> int:

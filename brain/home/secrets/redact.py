@@ -71,7 +71,7 @@ from brain.home.secrets.rules import (
     is_placeholder,
     looks_secret,
 )
-from brain.home.secrets.spoken import SPOKEN
+from brain.home.secrets.spoken import SPOKEN, plain_password
 
 __all__ = ["KINDS", "Finding", "find_secrets", "redact"]
 
@@ -317,6 +317,10 @@ def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
             return None
         if rule.check == "entropy":
             if not high_entropy(value) or _names_public(match):
+                return None
+        elif rule.check == "plain":
+            said = match.string[match.start() : match.start("secret")].rstrip()
+            if not plain_password(value, after_verb=not said.endswith((":", "="))):
                 return None
         elif rule.check and not looks_secret(value, strict=rule.check == "strict"):
             return None

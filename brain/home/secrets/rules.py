@@ -85,7 +85,9 @@ class Shape(NamedTuple):
         pattern: the regex, with a named group ``secret``.
         hints: lower-case words one of which every match starts with (the regex is tried
             only where one starts), or empty to scan with the regex.
-        check: ``""``, or ``"loose"``/``"strict"`` for :func:`looks_secret`.
+        check: ``""``, or ``"loose"``/``"strict"`` for :func:`looks_secret`, ``"entropy"``
+            for :func:`high_entropy`, ``"plain"`` for a password that is a plain word
+            (:func:`brain.home.secrets.spoken.plain_password`).
     """
 
     kind: str
