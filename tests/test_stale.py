@@ -174,6 +174,33 @@ def test_the_answer_is_kept_while_head_stays_so_a_start_runs_no_git(
     assert "possibly stale" in index_lines(home, web)[0]
 
 
+def test_two_tools_starting_in_turn_keep_each_others_answers(
+    home: Path, web: Path, learned_at_a: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A record mirrored from Claude Code's own memory is not shown to Claude Code: its
+    # start sees fewer records than Codex's, and must not drop what Codex's start kept.
+    change(web, "README.md", "# web\nmore\n", "B")
+    done = cli("remember", "--tag", "project:web", "--tag", "from:claude-memory", "--key",
+               "pay-mirror", "Payment retries live in src/pay.py")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+
+    def marked(tool: str) -> list[str]:
+        text = context(Reader.open(home), project=web, tool=tool).text
+        return sorted(
+            line.split(":")[0][2:] for line in text.splitlines() if "possibly stale" in line
+        )
+
+    assert marked("codex") == ["pay-mirror", "pay-web"]
+    change(web, "src/pay.py", "RETRIES = 9\n", "pay: nine retries")  # HEAD moves
+    assert marked("claude-code") == ["pay-web"]  # the one git process this HEAD needs
+    empty = tmp_path / "no-git"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))  # HEAD has not moved since: no git is needed
+    assert marked("codex") == ["pay-mirror", "pay-web"]
+    assert marked("claude-code") == ["pay-web"]
+
+
 def test_without_git_nothing_is_marked(
     home: Path, web: Path, learned_at_a: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

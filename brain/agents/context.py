@@ -267,10 +267,13 @@ def _stale_notes(home: Readable, project: Path | str | None, visible: set[str]) 
     if project is None:
         return {}
     name = (project_name(project) or "").lower()
-    # (checkout, commit, *paths): a record resting on no file is never stale.
-    anchored = {h.key: h.anchor for h in home.heads() if len(h.anchor) > 2 and h.key in visible}
-    mine = {k: a for k, a in anchored.items() if a[0].lower() == name}
-    if not mine:  # nothing to check: the hook loads none of the checking
+    # (checkout, commit, *paths): a record resting on no file is never stale. Every
+    # record of the checkout is checked, the visible ones marked: a tool that sees fewer
+    # (not its own memory's mirror) keeps the cache whole for the next tool's start.
+    mine = {
+        h.key: h.anchor for h in home.heads() if len(h.anchor) > 2 and h.anchor[0].lower() == name
+    }
+    if not visible.intersection(mine):  # nothing to mark: the hook loads none of the checking
         return {}
     from brain.home.checkouts import top_of
 
@@ -282,7 +285,7 @@ def _stale_notes(home: Readable, project: Path | str | None, visible: set[str]) 
 
     anchors = {k: Anchor(a[0], a[1], tuple(a[2:])) for k, a in mine.items()}
     verdicts = check(home.state, top, anchors)
-    return {k: note(v) for k, v in verdicts.items() if v.stale}
+    return {k: note(v) for k, v in verdicts.items() if v.stale and k in visible}
 
 
 LEARNED_HINT = (
