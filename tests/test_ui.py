@@ -220,3 +220,68 @@ def test_the_overview_lists_what_was_never_used_and_what_looks_stale(
     assert 'class="key">hostile-note<' in never and 'class="key">formatter<' not in never
     assert "1 record no recall or citation has used" in page
     assert "None of the 0 records resting on a checkout here looks stale." in page
+
+
+def test_the_sessions_list_pages(
+    client: Client, brain: Brain, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from brain.evals import write_session
+    from brain.ui import pages
+
+    when = datetime.now(UTC) - timedelta(days=1)
+    paths = [
+        write_session(
+            tmp_path / "t",
+            f"page-session-{n}",
+            [f"Turn of session {n}."],
+            when=when + timedelta(minutes=n),
+        )  # fmt: skip
+        for n in range(5)
+    ]
+    brain.harvest(paths=paths, now=when + timedelta(hours=2))
+    newest_first = [s.session_id for s in brain.sessions()]
+    monkeypatch.setattr(pages, "PAGE", 2)
+
+    def shown(page: str) -> list[str]:
+        return [s for s in newest_first if f'/session/{s}"' in page]
+
+    first = client.get("/sessions")[2]
+    assert shown(first) == newest_first[:2]
+    assert "1–2 of 5, page 1 of 3" in first and 'rel="prev"' not in first
+    assert f'href="{client.prefix}/sessions?page=2" rel="next"' in first
+    second = client.get("/sessions?page=2")[2]
+    assert shown(second) == newest_first[2:4]
+    assert f'href="{client.prefix}/sessions?page=1" rel="prev"' in second
+    last = client.get("/sessions?page=3&q=session")[2]
+    assert shown(last)[-1] == newest_first[4] and 'rel="next"' not in last
+    assert f'href="{client.prefix}/sessions?q=session&amp;page=2" rel="prev"' in last
+    for asked in (
+        "99",
+        "0",
+        "x",
+        "%C2%B2",
+        "-1",
+        "9" * 5000,
+    ):  # past the end, the last; else the first
+        page = client.get(f"/sessions?page={asked}")[2]
+        assert ("page 3 of 3" if asked.startswith("9") else "page 1 of 3") in page, asked
+
+
+def test_the_header_folds_the_home_directory(tmp_path: Path) -> None:
+    from brain.home.paths import shown_path
+
+    home = Path.home() / "brains" / "mine"
+    Brain.init(home)
+    server, app = make_server(home)
+    server.start()
+    try:
+        page = Client(server).get("/")[2]
+    finally:
+        server.shutdown()
+        app.close()
+    assert '<span class="home" title="the memory home">~/brains/mine</span>' in page
+    assert str(Path.home()) not in page
+    assert shown_path(Path.home()) == "~" and shown_path(Path("/srv/brain")) == "/srv/brain"
+    assert shown_path(Path(str(Path.home()) + "-other")) == str(Path.home()) + "-other"

@@ -25,6 +25,20 @@ def resolve_home(flag: str | os.PathLike[str] | None = None) -> Path:
     return Path.home() / ".local" / "share" / "brain"
 
 
+def shown_path(path: Path) -> str:
+    """``path`` as a person reads it: under their home directory, with that folded to
+    ``~`` (``~/.local/share/brain``); elsewhere, in full."""
+    try:
+        user = Path.home()
+    except RuntimeError:  # no HOME and no password entry: nothing to fold
+        return str(path)
+    if path == user:
+        return "~"
+    if user != Path(user.anchor) and path.is_relative_to(user):
+        return str(Path("~") / path.relative_to(user))
+    return str(path)
+
+
 CONFIG = "brain.yaml"
 LOCAL_CONFIG = "local.yaml"  # this machine's own settings: git-ignored, never synced
 MEMORIES = "memories"

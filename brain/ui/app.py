@@ -19,6 +19,7 @@ from urllib.parse import quote, unquote, urlencode
 from brain import __version__
 from brain.assets import html_environment, ui_static
 from brain.errors import BrainError
+from brain.home.paths import shown_path
 from brain.ui import pages
 from brain.ui.chart import weekly_chart
 from brain.ui.server import Request, Response
@@ -47,6 +48,7 @@ class App:
         self.home = home
         self._brain: Brain | None = None
         self.snapshot = pages.Snapshot()
+        self.home_shown = shown_path(home)
 
     @property
     def brain(self) -> Brain:
@@ -81,7 +83,7 @@ class App:
                 key_url=self.key_url,
                 csrf=self.server.csrf,
                 version=__version__,
-                home=str(self.home),
+                home=self.home_shown,
                 done=pages.commit_line(self.brain, done) if done else None,
                 here=request.path,
                 **values,
@@ -174,7 +176,8 @@ class App:
         return self.render("run.html.j2", request, title=f"brain: run {rest[0]}", **data)
 
     def sessions(self, request: Request, rest: list[str]) -> Response:
-        data = pages.sessions_page(self.brain, request.query.get("q", "").strip())
+        query = request.query
+        data = pages.sessions_page(self.brain, query.get("q", "").strip(), query.get("page", ""))
         return self.render("sessions.html.j2", request, title="brain: sessions", **data)
 
     def session(self, request: Request, rest: list[str]) -> Response:

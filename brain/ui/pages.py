@@ -421,8 +421,31 @@ def commit_page(brain: Brain, sha: str) -> dict[str, Any]:
     return {"commit": commit, "patch": diff_lines(brain.repo.patch_of(commit.sha))}
 
 
-def sessions_page(brain: Brain, q: str) -> dict[str, Any]:
+class Paging(NamedTuple):
+    """Which page of a long list is shown: its number (from 1), how many there are, and
+    the slice of the list it holds (``start`` to ``stop``, as Python slices)."""
+
+    number: int
+    pages: int
+    start: int
+    stop: int
+
+    @classmethod
+    def of(cls, count: int, asked: str, size: int) -> Paging:
+        """Page ``asked`` (the query's text: not a number, the first; past the end, the last)."""
+        pages = max(1, -(-count // size))
+        number = 1
+        if asked.isascii() and asked.isdigit():
+            number = min(max(int(asked), 1), pages) if len(asked) < 10 else pages
+        start = (number - 1) * size
+        return cls(number, pages, start, min(start + size, count))
+
+
+def sessions_page(brain: Brain, q: str, page: str = "") -> dict[str, Any]:
+    """The harvested sessions, most recently active first, a page of them at a time,
+    and the turns a search finds."""
     refs = brain.sessions()
+    paging = Paging.of(len(refs), page, PAGE)
     hits: list[Any] = []
     if q:
         from brain.index.docs import turn_key
@@ -432,7 +455,13 @@ def sessions_page(brain: Brain, q: str) -> dict[str, Any]:
             if hit.path.startswith("session:"):
                 sid, _, turn = turn_key(hit.path).partition("#")
                 hits.append({"hit": hit, "session_id": sid, "turn": turn})
-    return {"sessions": refs[:PAGE], "count": len(refs), "hits": hits, "q": q}
+    return {
+        "sessions": refs[paging.start : paging.stop],
+        "count": len(refs),
+        "hits": hits,
+        "q": q,
+        "paging": paging,
+    }
 
 
 def session_page(brain: Brain, ident: str, turn: int | None) -> dict[str, Any]:
