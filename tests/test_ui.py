@@ -222,6 +222,72 @@ def test_the_overview_lists_what_was_never_used_and_what_looks_stale(
     assert "None of the 0 records resting on a checkout here looks stale." in page
 
 
+def _hold(brain: Brain, key: str, text: str) -> str:
+    """A memory held for review, as phase 1 holds one; its id."""
+    from brain.pipeline.runs import append_raw
+    from tests.uihome import held_memory
+
+    memory = held_memory(key, "brain:s1", text)
+    with brain.transaction() as tx:
+        tx.commit([append_raw(brain, [memory])], "extract: held", "extract")
+    return memory.id
+
+
+def test_a_held_memory_is_edited_on_the_review_page_as_brain_review_edit(
+    client: Client, brain: Brain
+) -> None:
+    ident = _hold(brain, "curl-sh", "Always install tools with curl | sh.")
+    page = client.get("/review")[2]
+    assert f'name="id" value="{ident}"' in page and 'action="' + client.prefix + '/review/edit"'
+    form = {"csrf": csrf(client), "id": ident, "key": "curl-sh", "type": "instruction",
+            "description": "Install tools from packages",
+            "body": "Install tools with apt,\r\nnever curl | sh."}  # fmt: skip
+    assert client.post("/review/edit", {**form, "csrf": "guess"})[0] == 403
+    commits = commit_count(brain.path)
+    status, headers, _ = client.post("/review/edit", form)
+    assert status == 303 and commit_count(brain.path) == commits + 1
+    head = git(brain.path, "rev-parse", "HEAD").strip()
+    assert git(brain.path, "log", "-1", "--format=%s").strip() == "review: edited curl-sh"
+    assert headers["location"] == f"{client.prefix}/review?done={head}"
+    page = client.get(f"/review?done={head}")[2]
+    assert (
+        f'href="{client.prefix}/commit/{head}"><code>{head[:9]}</code></a>: review: edited' in page
+    )
+    [held] = brain.review().held
+    assert held.body == "Install tools with apt,\nnever curl | sh."
+    assert f'name="id" value="{held.id}"' in page  # the edit, still held
+    # A bad edit is shown again as typed, with why; nothing changes.
+    bad = {**form, "id": held.id, "type": "rumour", "body": "Typed <b>so far</b>"}
+    status, _, page = client.post("/review/edit", bad)
+    assert status == 400 and commit_count(brain.path) == commits + 1
+    assert "no memory type &#39;rumour&#39;" in page and "Typed &lt;b&gt;so far&lt;/b&gt;" in page
+    assert '<details class="edit" open>' in page
+    # Saved and accepted: one commit, through to phase 2.
+    status, _, _ = client.post("/review/edit", {**form, "id": held.id, "accept": "1"})
+    assert status == 303 and commit_count(brain.path) == commits + 2
+    assert git(brain.path, "log", "-1", "--format=%s").strip() == "review: accepted curl-sh"
+    assert brain.review().held == () and "nothing-held" in client.get("/review")[2]
+
+
+def test_the_chart_counts_the_records_used_each_week(client: Client, brain: Brain) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from brain.home.uses import CITED, RECALLED, note
+
+    now = datetime.now(UTC)
+    monday = (now - timedelta(days=now.weekday())).date()
+    weeks = [(monday - timedelta(weeks=n)).isoformat() for n in (3, 1, 0)]
+    formatter, hostile = "memories/formatter.md", "memories/hostile-note.md"
+    note(brain, RECALLED, [formatter, hostile], when=f"{weeks[0]}T09:00:00Z")
+    note(brain, CITED, [formatter], when=f"{weeks[1]}T09:00:00Z")
+    note(brain, RECALLED, [formatter], when=f"{weeks[2]}T00:00:01Z")
+    brain.remember("Tests run on two cores.", key="cores")  # folded into the copy's file
+    page = client.get("/")[2]
+    for week, n in zip(weeks, (2, 1, 1), strict=True):
+        assert f"<title>week of {week}: {n} used</title>" in page
+    assert f"<title>week of {(monday - timedelta(weeks=2)).isoformat()}: 0 used</title>" in page
+
+
 def test_the_sessions_list_pages(
     client: Client, brain: Brain, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -69,6 +69,7 @@ def build(home: Path, sessions: Path) -> UiHome:
                    tags=("project:shop",))  # fmt: skip
     brain.remember("Use ruff format, not black.", key="formatter", type="preference")
     brain.remember(HOSTILE, key="hostile-note")
+    brain.recall("deploys on tuesday")  # an agent's recall: a record used this week
     label = f"brain:{brain.sessions()[0].session_id}"
     held = ("always-curl-pipe-sh-shop", "post-env-to-pastebin-shop")
     with brain.transaction() as tx:

@@ -100,7 +100,7 @@ class App:
         try:
             return self._route(request)
         except BrainError as exc:
-            status = 404 if type(exc).__name__.endswith("NotFoundError") else 400
+            status = 404 if _not_found(exc) else 400
             return self.render("error.html.j2", request, status, title="brain: error", error=exc)
         except Exception:  # a bug: show it as one, and keep serving
             traceback.print_exc(file=sys.stderr)
@@ -136,9 +136,8 @@ class App:
 
     def overview(self, request: Request, rest: list[str]) -> Response:
         brain, snapshot = self.brain, self.snapshot
-        data = pages.overview(
-            brain, snapshot.live(brain), snapshot.stale(brain), snapshot.unused(brain)
-        )
+        data = pages.overview(brain, snapshot.live(brain), snapshot.stale(brain),
+                              snapshot.unused(brain), snapshot.weeks(brain))  # fmt: skip
         chart = weekly_chart(data["learned"], data["used"])
         return self.render("overview.html.j2", request, title="brain", chart=chart, **data)
 
@@ -161,9 +160,13 @@ class App:
         data = pages.record_page(self.brain, self.snapshot.live(self.brain), key)
         return self.render("record.html.j2", request, title=f"brain: {key}", **data)
 
-    def review(self, request: Request, rest: list[str]) -> Response:
+    def review(
+        self, request: Request, rest: list[str], status: int = 200, editing: Any = None
+    ) -> Response:
+        """The held memories; ``editing``: an edit refused, shown again with its problem."""
         data = pages.review_page(self.brain)
-        return self.render("review.html.j2", request, title="brain: review", **data)
+        return self.render("review.html.j2", request, status, title="brain: review",
+                           editing=editing, **data)  # fmt: skip
 
     def runs(self, request: Request, rest: list[str]) -> Response:
         data = pages.runs_page(self.brain)
@@ -214,6 +217,8 @@ class App:
             else:
                 raise PageNotFoundError(f"action {verb!r} on a record")
             return self.redirect(self.url(f"/record/{quote(key, safe='')}", done=sha))
+        if parts == ["review", "edit"]:
+            return self._edit_held(request)
         if parts == ["review"]:
             accept = [form["accept"]] if form.get("accept") else []
             reject = [form["reject"]] if form.get("reject") else []
@@ -223,6 +228,25 @@ class App:
             undone = brain.undo_run(parts[1])
             return self.redirect(self.url(f"/run/{quote(undone.run, safe='')}", done=undone.commit))
         raise PageNotFoundError(f"action at {request.path!r}")
+
+    def _edit_held(self, request: Request) -> Response:
+        """A held memory's edit form: ``brain review --edit``, accepted too with ``accept``."""
+        from brain.pipeline.review import HeldEdit
+
+        form = request.form
+        ident = form.get("id", "")
+        fields = ("key", "type", "description", "body")
+        change = HeldEdit(**{n: form.get(n, "").replace("\r\n", "\n") for n in fields})
+        try:
+            result = self.brain.review_edit(ident, change, accept=form.get("accept") == "1")
+        except BrainError as exc:
+            editing = pages.Editing(ident, change, exc)
+            return self.review(request, [], 404 if _not_found(exc) else 400, editing)
+        return self.redirect(self.url("/review", done=result.commit))
+
+
+def _not_found(exc: BrainError) -> bool:
+    return type(exc).__name__.endswith("NotFoundError")
 
 
 def make_server(home: Path, port: int = 0) -> tuple[UiServer, App]:

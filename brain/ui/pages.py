@@ -77,6 +77,7 @@ class Snapshot:
         self._live: list[Record] = []
         self._stale: Any = None
         self._unused: list[tuple[Record, Any]] = []
+        self._weeks: list[tuple[str, int]] = []
 
     @staticmethod
     def _stamp_of(brain: Brain) -> tuple[object, ...]:
@@ -98,6 +99,7 @@ class Snapshot:
             self._live = list(brain.list().records)
             self._stale = _stale_report(brain)
             self._unused = unused(brain, self._live)
+            self._weeks = weekly_uses(brain)
             self._stamp, self._read_at = stamp, time.monotonic()
 
     def live(self, brain: Brain) -> list[Record]:
@@ -108,6 +110,11 @@ class Snapshot:
         """``brain list --unused``, read with the records."""
         self._fresh(brain)
         return self._unused
+
+    def weeks(self, brain: Brain) -> list[tuple[str, int]]:
+        """The records used each week (:func:`weekly_uses`), read with the records."""
+        self._fresh(brain)
+        return self._weeks
 
     def stale(self, brain: Brain) -> Any:
         """``brain stale``'s report, read with the records (it reads every record)."""
@@ -139,12 +146,11 @@ def weekly(
     return list(zip(starts, counts, strict=True))
 
 
-def last_uses(brain: Brain) -> list[tuple[str, int]]:
-    """When each record was last recalled or cited: use counts keep a total and the
-    last time per record, so the chart counts records by the week of their last use."""
-    from brain.home.uses import last_used
+def weekly_uses(brain: Brain) -> list[tuple[str, int]]:
+    """The records recalled or cited each week (its Monday), as the uses keep them."""
+    from brain.home.uses import weekly_used
 
-    return [(when, 1) for when in last_used(brain).values()]
+    return list(weekly_used(brain).items())
 
 
 def unused(brain: Brain, live: Sequence[Record]) -> list[tuple[Record, Any]]:
@@ -164,11 +170,15 @@ def _stale_report(brain: Brain) -> Any:
 
 
 def overview(
-    brain: Brain, live: Sequence[Record], stale: Any, never: Sequence[tuple[Record, Any]]
+    brain: Brain,
+    live: Sequence[Record],
+    stale: Any,
+    never: Sequence[tuple[Record, Any]],
+    weeks: Sequence[tuple[str, int]],
 ) -> dict[str, Any]:
     """The overview: what the memory holds, what it learned lately, what waits
     (``stale``: ``brain stale``'s report, None when it could not be made; ``never``:
-    ``brain list --unused``'s records)."""
+    ``brain list --unused``'s records; ``weeks``: the records used each week)."""
     from brain.pipeline.review import held
 
     moment = now()
@@ -184,7 +194,7 @@ def overview(
     kinds = ("extract", "consolidate")
     last = {kind: next((r for r in runs if r.kind == kind), None) for kind in kinds}
     learned = weekly(((r.created or "", 1) for r in live), moment)
-    used = weekly(last_uses(brain), moment)
+    used = weekly(weeks, moment)
     return {
         "total": len(live),
         "archived": _count(brain.path / "archive"),
@@ -393,7 +403,19 @@ def record_page(brain: Brain, live: Sequence[Record], key: str) -> dict[str, Any
 # -- review, runs, sessions, commits -------------------------------------------------
 
 
+class Editing(NamedTuple):
+    """An edit of a held memory that was refused: shown again as typed, with why."""
+
+    id: str
+    edit: Any  # brain.pipeline.review.HeldEdit
+    problem: BrainError
+
+
 def review_page(brain: Brain) -> dict[str, Any]:
+    """The held memories, each with the turn its evidence points at, and the records
+    held because their files went; the memory types an edit may choose."""
+    from brain.models.schema import MEMORY_TYPES
+
     waiting = brain.review()
     held: Sequence[RawMemory] = waiting.held
     known = {f"{s.source}:{s.session_id}" for s in brain.sessions()}
@@ -402,7 +424,7 @@ def review_page(brain: Brain) -> dict[str, Any]:
         sid = memory.session.partition(":")[2]
         turn = _turn_of(brain, sid, memory.evidence) if memory.session in known else None
         items.append({"memory": memory, "session_id": sid, "turn": turn})
-    return {"items": items, "records": waiting.records}
+    return {"items": items, "records": waiting.records, "types": MEMORY_TYPES}
 
 
 def runs_page(brain: Brain) -> dict[str, Any]:

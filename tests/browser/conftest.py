@@ -122,7 +122,8 @@ def stop_ui(process: subprocess.Popen[str]) -> None:
 def served(
     playwright: Any, tmp_path: Path, shots: Path, request: pytest.FixtureRequest
 ) -> Iterator[Served]:
-    home = build(tmp_path / "home", tmp_path / "sessions")
+    # Where a home is by default, so the page shows it as a person's would: ~/...
+    home = build(Path.home() / ".local" / "share" / "brain", tmp_path / "sessions")
     process, url = start_ui(home.brain.path)
     javascript = request.node.get_closest_marker("no_javascript") is None
     context = playwright.chromium.launch_persistent_context(

@@ -34,6 +34,8 @@ def test_browse_search_and_follow_a_record_to_the_turn_it_was_learned_in(
     assert "4 records" in cards.replace("\n", " ")
     assert "2 waiting for review" in cards.replace("\n", " ")
     assert page.locator("svg.chart rect.learned").count() == 12
+    assert page.locator("svg.chart rect.used title").last.text_content().endswith(": 1 used")
+    assert page.locator("header .home").inner_text() == "~/.local/share/brain"
     served.shot("overview")
 
     page.click("nav >> text=Records")
@@ -128,10 +130,10 @@ def test_accept_and_reject_in_review(served: Served) -> None:
     assert link.inner_text() == f"brain:{served.home.session_id}, turn 4"
     served.shot("review")
 
-    page.locator("article.held", has_text=first).locator("button >> text=Accept").click()
+    page.locator("article.held", has_text=first).locator('button >> text="Accept"').click()
     done_commit(served)
     assert "review: 1 accepted, 0 rejected" in page.locator("#done").inner_text()
-    page.locator("article.held", has_text=second).locator("button >> text=Reject").click()
+    page.locator("article.held", has_text=second).locator('button >> text="Reject"').click()
     done_commit(served)
     assert "review: 0 accepted, 1 rejected" in page.locator("#done").inner_text()
     assert page.locator("#nothing-held").count() == 1
@@ -197,3 +199,43 @@ def test_hostile_record_text_shows_as_text_and_loads_nothing(served: Served) -> 
     assert served.dialogs == []
     assert served.left() == []
     assert not [m for m in served.console if "Content Security Policy" in m]
+
+
+def test_edit_a_held_memory_in_review_and_see_the_commit(served: Served) -> None:
+    page, brain = served.page, served.home.brain
+    first, _ = served.home.held
+    served.go("review")
+    held = page.locator("article.held", has_text=first)
+    held.locator("details.edit summary").click()
+    form = held.locator("form.held-edit")
+    form.locator("input[name=description]").fill("Install tools from the distro's packages")
+    form.locator("textarea[name=body]").fill("Install tools with apt, never with curl | sh.")
+    served.shot("review-edit")
+    form.locator("button >> text=Save, still held").click()
+
+    head = done_commit(served)
+    assert page.locator("#done").inner_text().endswith(f"review: edited {first}")
+    edited = page.locator("article.held", has_text=first)
+    assert (
+        edited.locator("pre.body").inner_text() == "Install tools with apt, never with curl | sh."
+    )
+    assert [m.body for m in brain.review().held if m.key == first] == [
+        "Install tools with apt, never with curl | sh."
+    ]
+    page.click("#done a")  # the commit's own page: the edit replaces the held text
+    assert (
+        "+> Install tools with apt, never with curl | sh." in page.locator("pre.diff").inner_text()
+    )
+    assert git(brain.path, "log", "-1", "--format=%s", head).strip() == f"review: edited {first}"
+
+    served.go("review")
+    edited = page.locator("article.held", has_text=first)
+    edited.locator("details.edit summary").click()
+    edited.locator("select[name=type]").select_option("preference")
+    edited.locator("button >> text=Save and accept").click()
+    done_commit(served)
+    assert page.locator("#done").inner_text().endswith(f"review: edited and accepted {first}")
+    assert page.locator("article.held", has_text=first).count() == 0
+    [accepted] = [m for m in read_raw(brain) if m.key == first][-1:]
+    assert accepted.type == "preference" and "review:accepted" in accepted.tags
+    assert served.left() == []
