@@ -19,9 +19,10 @@ from brain.models.schema import Candidate, Extraction, Operation
 from brain.models.weakening import weakens_safety
 from brain.pipeline.bounds import tie
 from brain.pipeline.foreign import foreign_path
+from brain.pipeline.polarity import flipped
 from brain.pipeline.runs import ACCEPTED_TAG, REVIEW_TAG, RawMemory, append_raw, pending_raw
 from brain.pipeline.support import supported
-from brain.pipeline.trust import HELD_UNSAFE, HELD_UNSUPPORTED, check, tainted
+from brain.pipeline.trust import HELD_OPPOSITE, HELD_UNSAFE, HELD_UNSUPPORTED, check, tainted
 from brain.sessions.sources.base import Transcript, Turn
 from tests import fakemodel
 from tests.fakemodel import CannedModel
@@ -148,6 +149,76 @@ def test_the_check_reads_values_words_and_chinese_or_japanese_text() -> None:
     assert not supported(["以后都用 yarn 安装依赖"], "今天天气很好")
     assert supported(["テストは必ず pytest で書く"], "テストは必ずpytestで書いてください")
     assert not supported(["the user"], "the user")  # nothing distinctive: nothing to find
+
+
+def test_a_memory_its_cited_line_says_the_other_way_round_is_held(
+    brain: Brain, canned_model: CannedModel, tmp_path: Path
+) -> None:
+    shop = _checkout(tmp_path / "shop", {"README.md": "# shop\n"})
+    path = _claude(
+        tmp_path / "s" / "main.jsonl",
+        shop,
+        ("user", "Never push directly to main, open a pull request."),  # line 1
+        ("assistant", "Understood."),  # 2
+        ("user", "Please always use uv here, never plain pip."),  # 3
+        ("assistant", "Noted."),  # 4
+    )
+    result = _extract(
+        brain,
+        canned_model,
+        path,
+        _memory("push-main", "instruction", "Always push directly to main", [1, 1]),
+        _memory("plain-pip", "preference", "Use plain pip, never uv", [3, 3]),
+        _memory("pull-requests", "instruction", "Never push directly to main", [1, 1]),
+        _memory("uv-not-pip", "preference", "Install with uv, not pip", [3, 3]),
+    )
+    held = {m.key: m for m in brain.review().held}
+    assert sorted(held) == ["plain-pip-shop", "push-main-shop"]
+    assert all(HELD_OPPOSITE in m.tags for m in held.values())
+    assert [m.key for m in pending_raw(brain)] == ["pull-requests-shop", "uv-not-pip-shop"]
+    assert "2 held for review" in result.message
+    shown = cli("review").stdout
+    assert "held: evidence-says-the-opposite" in shown
+
+
+FLIPS = [
+    ("Always push directly to main", "Never push directly to main, open a pull request."),
+    ("Never run make lint before a commit", "Run make lint before you commit anything."),
+    ("Don't run make lint before commits", "Run make lint before you commit anything."),
+    ("Always commit with --no-verify", "never commit with --no-verify"),
+    ("Deploy on Fridays", "We never deploy on Fridays."),
+    ("Avoid mocking the database in integration tests", "Mock the database in integration tests"),
+    ("Use plain pip, never uv", "Please always use uv here, never plain pip."),
+]
+SAME_WAY = [
+    ("Never push directly to main; open a pull request", "Never push straight to main, open a PR."),
+    ("Use uv, not pip", "Please always use uv here, never plain pip."),
+    ("Use uv instead of pip", "Don't use pip, use uv."),
+    ("Prefers pytest fixtures over setUp methods", "I prefer pytest fixtures over setUp methods."),
+    ("Prefer pytest fixtures rather than unittest setUp methods",
+     "don't use unittest setUp methods, use pytest fixtures"),
+    ("Commit docs changes with `git commit --no-verify`",  # a flag's "no" is no negation
+     "commit docs changes with git commit --no-verify, the hooks are slow"),
+    ("Run make lint before every commit", "Run make lint before you commit, every time."),
+    ("Deploy on Fridays", "No, we never deploy on Fridays. Deploy on Fridays only for hotfixes."),
+    ("Main is protected", "never push to main"),  # one word shared says nothing either way
+    ("It needs to be the terminal with git sync", "no it needs to be the terminal with git sync"),
+    ("Don't deep plan, the issue has bounded scope",  # a quote cut short
+     "Don't deep plan or review, the issue has bounded scope so we don't need that"),
+    ("They should not run in CI anyway",  # a quote, however its clauses fall
+     "this shouldn't be an issue and they should not run in CI anyway"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("memory", "cited"), FLIPS)
+def test_a_negation_flipped_on_the_same_words_is_found(memory: str, cited: str) -> None:
+    assert supported([memory], cited)  # the words alone pass
+    assert flipped([memory, memory + "."], cited)
+
+
+@pytest.mark.parametrize(("memory", "cited"), SAME_WAY)
+def test_a_memory_said_the_same_way_is_not_flipped(memory: str, cited: str) -> None:
+    assert not flipped([memory, memory + "."], cited)
 
 
 # -- safety-weakening rules wait for a person ----------------------------------------------

@@ -17,7 +17,9 @@ A cited range is checked, not trusted, in two ways. A range that spans more than
 share of the session (:func:`narrow`) is no evidence. And the cited turns must say what
 the memory says: its commands, paths, values and distinctive words
 (:mod:`brain.pipeline.support`); a memory they do not hold is held for review. So is a
-memory that tells agents to weaken a safety (:mod:`brain.models.weakening`), whatever
+memory whose cited turns say it the other way round, a negation flipped ("always push
+directly to main" citing "never push directly to main": :mod:`brain.pipeline.polarity`),
+and a memory that tells agents to weaken a safety (:mod:`brain.models.weakening`), whatever
 it cites. Instructions to run fetched code are refused for every session by the safety
 filter (:data:`brain.models.safety.FETCHED_CODE`).
 """
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from brain.models.weakening import weakens_safety
 from brain.pipeline.foreign import ForeignFiles
+from brain.pipeline.polarity import flipped
 from brain.pipeline.runs import REVIEW_TAG as REVIEW_TAG
 from brain.pipeline.support import supported
 
@@ -39,7 +42,17 @@ if TYPE_CHECKING:
     from brain.models.schema import Candidate, Extraction
     from brain.sessions.sources.base import Transcript, Turn
 
-__all__ = ["REVIEW_TAG", "Vetted", "check", "grounded", "holds_words", "narrow", "tainted", "vet"]
+__all__ = [
+    "REVIEW_TAG",
+    "Vetted",
+    "check",
+    "grounded",
+    "holds_words",
+    "narrow",
+    "says_opposite",
+    "tainted",
+    "vet",
+]
 
 
 # Tools that bring outside text into a session: web fetches and searches, browsers,
@@ -130,6 +143,13 @@ def holds_words(memory: Candidate, transcript: Transcript, *, outside: bool = Tr
     return supported((memory.description, memory.body), cited)
 
 
+def says_opposite(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
+    """Whether the turns a memory may rest on say it the other way round: a negation
+    flipped on the same words (:func:`brain.pipeline.polarity.flipped`)."""
+    cited = "\n".join(t.text for t in _witnesses(memory, transcript, outside))
+    return flipped((memory.description, memory.body), cited)
+
+
 def tainted(transcript: Transcript) -> bool:
     """Whether the session read text from outside: a web page, an MCP tool's result, a
     shell command that fetched something (``curl``, ``gh api``, ``git pull`` ...), or a
@@ -145,7 +165,7 @@ class Vetted:
     Attributes:
         extraction: the kept memories; those held carry :data:`REVIEW_TAG` and a
             ``held:<why>`` tag (:data:`HELD_UNSAFE`, :data:`HELD_UNSUPPORTED`,
-            :data:`HELD_OUTSIDE`).
+            :data:`HELD_OPPOSITE`, :data:`HELD_OUTSIDE`).
         left_out: memories left out: no cited range is evidence for them.
         held: memories kept for a person's decision (``brain review``).
     """
@@ -157,6 +177,7 @@ class Vetted:
 
 HELD_UNSAFE = "held:weakens-safety"
 HELD_UNSUPPORTED = "held:evidence-does-not-say-it"
+HELD_OPPOSITE = "held:evidence-says-the-opposite"
 HELD_OUTSIDE = "held:read-outside-text"
 
 
@@ -164,7 +185,8 @@ def check(extraction: Extraction, transcript: Transcript, *, offline: bool = Fal
     """The memories a model's answer may keep, those held for review, those left out.
 
     - A memory none of whose cited ranges is evidence (:func:`grounded`) is left out.
-    - One whose cited turns do not say what it says (:func:`holds_words`) is held.
+    - One whose cited turns do not say what it says (:func:`holds_words`), or say it
+      the other way round (:func:`says_opposite`), is held.
     - One that tells agents to weaken a safety
       (:func:`brain.models.weakening.weakens_safety`) is held whatever its evidence.
     - An instruction from a session that read outside text (:func:`tainted`) is held.
@@ -194,6 +216,8 @@ def _why_held(memory: Candidate, transcript: Transcript, outside: bool, offline:
         return ""
     if not holds_words(memory, transcript, outside=outside):
         return HELD_UNSUPPORTED
+    if says_opposite(memory, transcript, outside=outside):
+        return HELD_OPPOSITE
     return HELD_OUTSIDE if outside and memory.type == "instruction" else ""
 
 

@@ -1,0 +1,117 @@
+"""Whether the lines a memory cites say the opposite of it: a negation flipped.
+
+The word check (:mod:`brain.pipeline.support`) finds a memory's words in its cited
+lines, and words do not say which way a rule points: "always push directly to main"
+has every word of "never push directly to main". So both texts are cut into clauses
+(at sentence punctuation, a comma, ``but``), and each clause has a polarity: negative
+when it holds a negation (``never``, ``not``, ``no``, ``don't``, ``cannot``,
+``without``, ``avoid`` ...; a ``no`` that opens a reply, "no it needs to be ...", is
+none). A memory's clause is **flipped** when a cited clause of the other polarity shares
+its distinctive words (two or more, and half of the clause's), no cited clause of its
+own polarity shares two of them, and the cited text does not hold the clause as it is,
+with nothing before it in its clause that turns it round (a quote is never flipped,
+however the clauses fall; "deploy on Fridays" is no quote of "we never deploy on
+Fridays"). ``X instead of Y``, ``X rather than Y`` and ``prefer X over Y`` are two
+clauses, the second negative ("use uv instead of pip" says "not pip"); a memory's second
+half is not judged, only the lines it cites are cut so.
+
+What counts as a clause's words is :func:`brain.pipeline.support.marks` (values and
+word stems) without the words that carry polarity (``always``, ``never``, ``must``,
+``avoid``, ``prefer`` ...). A negation inside a value is no negation: ``--no-verify``
+is a flag's name.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+
+from brain.pipeline.support import marks
+
+__all__ = ["flipped"]
+
+# A negation: a word, or a verb's "n't" (don't, isn't, shouldn't).
+_NEGATION = re.compile(
+    r"(?<![\w-])(?:never|not|no|nobody|nothing|none|neither|nor|cannot|without|avoid\w*)"
+    r"(?![\w-])|\w+n['’]t\b",
+    re.IGNORECASE,
+)
+# "no" opening a reply: "no it needs to be ...", "no, use uv" (not "no pushes to main").
+_REPLY_NO = re.compile(
+    r"^\W*no(?=\W*(?:$|,|(?:it|i|we|you|they|that|this|the|just|please|actually|ok)\b))",
+    re.IGNORECASE,
+)
+# What a quote may lose or gain around its words: markdown marks, spaces.
+_MARKUP = re.compile(r"[`*_]+|\s+")
+# Where a clause ends: sentence punctuation before a space, a comma, a line, "but".
+_CLAUSES = re.compile(
+    r"[.;:!?]+(?=\s|$)|,\s|\n|\s[-–—]\s|\s(?:but|however|although|though|whereas)\s",
+    re.IGNORECASE,
+)
+# "X instead of Y", "X rather than Y", "prefer X over Y": Y is what not to do.
+_CONTRAST = re.compile(r"\s(?:instead\s+of|rather\s+than)\s", re.IGNORECASE)
+_PREFER_OVER = re.compile(r"(\bprefer\w*\s.*?)\sover\s", re.IGNORECASE)
+# Text that is a value, not words: backticks, flags, paths, dotted and hyphenated names.
+_VALUE = re.compile(r"`[^`\n]*`|--?[a-z][\w-]*(?:=\S+)?|\S*[/.]\S+|\w+(?:-\w+)+", re.IGNORECASE)
+# Words that carry the polarity itself, not what the clause is about.
+_POLARITY_WORDS = frozenset(
+    "never not no nobody nothing none neither nor cannot without avoid avoids avoided "
+    "avoiding always must do don doesn didn isn aren wasn won wouldn shouldn couldn "
+    "mustn yes prefer prefers stop".split()
+)
+_POLARITY_STEMS = frozenset(w[:5] for w in _POLARITY_WORDS)
+MIN_SHARED = 2
+
+
+def _negative(clause: str) -> bool:
+    return bool(_NEGATION.search(_REPLY_NO.sub(" ", _VALUE.sub(" ", clause))))
+
+
+def _plain(text: str) -> str:
+    return _MARKUP.sub(" ", text).casefold().strip()
+
+
+def _clauses(text: str, *, tails: bool = True) -> list[tuple[str, frozenset[str], bool]]:
+    """Each clause, its distinctive words and values, and whether it is negative; with
+    ``tails``, the ``Y`` of ``X instead of Y`` too, as a negative clause."""
+    found = []
+    for clause in _CLAUSES.split(text):
+        head, *rest = _CONTRAST.split(_PREFER_OVER.sub(r"\1 instead of ", clause))
+        found.append((head, _words(head), _negative(head)))
+        found += [(part, _words(part), not _negative(part)) for part in rest if tails]
+    return [(clause, words, negative) for clause, words, negative in found if words]
+
+
+def _words(clause: str) -> frozenset[str]:
+    said = marks(re.sub(r"\w+n['’]t\b", " not ", clause))
+    words = {w for w in said.words if w not in _POLARITY_STEMS}
+    return frozenset(words | {v for v in said.values if v not in _POLARITY_WORDS})
+
+
+def _quoted(clause: str, negative: bool, cited: str) -> bool:
+    """Whether ``cited`` holds ``clause`` as it is, what comes before it in its clause
+    not turning it round."""
+    start = cited.find(clause)
+    while start >= 0:
+        before = _CLAUSES.split(cited[:start])[-1]
+        if _negative(before + clause) == negative:
+            return True
+        start = cited.find(clause, start + 1)
+    return False
+
+
+def flipped(texts: Iterable[str], cited: str) -> bool:
+    """Whether a clause of ``texts`` (a memory's description and body) is said the
+    other way round in ``cited``, and nowhere its own way (see the module's docstring)."""
+    theirs = [(words, negative) for _, words, negative in _clauses(cited)]
+    quoted = _plain(cited)
+    for clause, words, negative in _clauses("\n".join(texts), tails=False):
+        if len(words) < MIN_SHARED or _quoted(_plain(clause), negative, quoted):
+            continue
+        need = max(MIN_SHARED, math.ceil(len(words) / 2))
+        other = any(len(words & w) >= need for w, n in theirs if n != negative)
+        same = any(len(words & w) >= MIN_SHARED for w, n in theirs if n == negative)
+        if other and not same:
+            return True
+    return False
