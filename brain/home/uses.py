@@ -236,29 +236,31 @@ def _week_of(when: str) -> str:
     return (day - timedelta(days=day.weekday())).isoformat()
 
 
-def _weeks_from_last(counts: dict[str, Use]) -> dict[str, int]:
+def _weeks_from_last(last: dict[str, str]) -> dict[str, int]:
     """What a copy's file written before the per-week counts says of them: each record
     used in the week of its last use (all it kept)."""
     weeks: dict[str, int] = {}
-    for use in counts.values():
-        if week := _week_of(use.last_used):
+    for when in last.values():
+        if week := _week_of(when):
             weeks[week] = weeks.get(week, 0) + 1
     return weeks
 
 
 def _count_weeks(
-    counts: dict[str, Use], weeks: dict[str, int], kind: str, when: str, paths: Iterable[str]
+    last: dict[str, str], weeks: dict[str, int], kind: str, when: str, paths: Iterable[str]
 ) -> None:
-    """Count in ``weeks`` each of ``paths`` used at ``when`` whose last use in ``counts``
-    (before this one) was in an earlier week: a record counts once a week. Uses are
-    noted as they happen, so they come in order."""
+    """Count in ``weeks`` each of ``paths`` used at ``when`` whose last use (``last``,
+    brought up to ``when``) was in an earlier week: a record counts once a week. Uses
+    are noted as they happen, so they come in order."""
     week = _week_of(when)
     if kind == SHOWN or not week:
         return
     for rel in paths:
-        before = counts.get(rel)
-        if before is None or _week_of(before.last_used) < week:
+        before = last.get(rel, "")
+        if _week_of(before) < week:
             weeks[week] = weeks.get(week, 0) + 1
+        if when > before:
+            last[rel] = when
 
 
 def _recent(weeks: dict[str, int], now: str) -> dict[str, int]:
@@ -441,24 +443,28 @@ def weekly_used(home: Located) -> dict[str, int]:
     one week counts on each."""
     found: dict[str, int] = {}
     folded: list[str] = []
-    counts: dict[str, Use] = {}  # this copy's, which its next fold counts against
+    last: dict[str, str] = {}  # this copy's last uses, which its next fold counts against
     folder = home.path / USES_DIR
     here = f"{copy_name(home)}.json"
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        copy = _copy_file(path)
-        folded += copy.folded
-        weeks = _weeks_from_last(copy.counts) if copy.weeks is None else copy.weeks
-        if path.name == here:
-            counts = dict(copy.counts)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            records = data["records"]
+            folded += [str(b) for b in data.get("folded") or ()]
+            weeks = _weeks_of(data.get("weeks"))
+            if weeks is None or path.name == here:  # only then are the records read
+                times = {str(rel): _last_of(kinds) for rel, kinds in records.items()}
+                last = times if path.name == here else last
+                weeks = _weeks_from_last(times) if weeks is None else weeks
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+            continue
         for week, n in weeks.items():
             found[week] = found.get(week, 0) + n
     pending: dict[str, int] = {}
     for other in _unfolded(home, folded):
         lines = [x for x in _read_lines(other) if _SHOWN_MARK not in x]
         for kind, when, paths in _pending_lines(lines):
-            _count_weeks(counts, pending, kind, when, paths)
-            for rel in paths:
-                counts[rel] = counts.get(rel, Use()).plus(kind, 1, when)
+            _count_weeks(last, pending, kind, when, paths)
     for week, n in pending.items():
         found[week] = found.get(week, 0) + n
     seen = {(rel, _week_of(when)) for rel, _count, when in _journaled(home)}
@@ -466,6 +472,11 @@ def weekly_used(home: Located) -> dict[str, int]:
         if week:
             found[week] = found.get(week, 0) + 1
     return _recent(found, _now())
+
+
+def _last_of(kinds: dict[str, list[object]]) -> str:
+    """A record's last recall or citation in a copy's file ('' if neither)."""
+    return max((str(kinds[k][1]) for k in (RECALLED, CITED) if k in kinds), default="")
 
 
 # -- folding -------------------------------------------------------------------------
@@ -488,7 +499,8 @@ def fold(home: Located, note_path: Callable[[Sequence[str]], None]) -> Fold | No
     rel = f"{USES_DIR}/{name}.json"
     path = home.path / rel
     counts, folded, weeks = _copy_file(path)
-    weeks = _weeks_from_last(counts) if weeks is None else weeks
+    last = {rel: use.last_used for rel, use in counts.items()}
+    weeks = _weeks_from_last(last) if weeks is None else weeks
     folder = home.path / USES_DIR
     for done in folded:  # its commit was made and the writer died before deleting it
         (folder / f"{FOLDING}{done}.jsonl").unlink(missing_ok=True)
@@ -511,7 +523,7 @@ def fold(home: Located, note_path: Callable[[Sequence[str]], None]) -> Fold | No
     for pending in taken:
         batches.append(pending.name.removeprefix(FOLDING).removesuffix(".jsonl"))
         for kind, when, paths in _pending_lines(_read_lines(pending)):
-            _count_weeks(counts, weeks, kind, when, paths)
+            _count_weeks(last, weeks, kind, when, paths)
             for one in paths:
                 counts[one] = counts.get(one, Use()).plus(kind, 1, when)
     note_path([rel])
