@@ -3,15 +3,18 @@
 Usage: python benchmarks/ui.py [--records 10000] [--runs 15] [--json]
 
 Builds a home of synthetic records with `brain import` (a tenth of them in each of
-ten projects, five types, three tools, created over the last twelve weeks), starts
-`brain ui --no-open` as a real process, and times, from a client on 127.0.0.1, each
-whole request (connect, the server's work, the full answer read): the overview, the
-record list, a search, a record's page and the runs page (medians of ``--runs``, after
-one warm-up request each). Start-up is the time from starting the process to the
-address printed, median of five. The target is under 300 ms for the overview and a
-search. The server is the standard library's; the import cost of starlette and
-uvicorn, the alternative the environment holds, is printed beside it for comparison
-when they are installed.
+ten projects, five types, three tools, created over the last twelve weeks), with the
+use counts of another machine that recalled every record over the last year (its
+``uses/`` file, per-week counts included), starts `brain ui --no-open` as a real
+process, and times, from a client on 127.0.0.1, each whole request (connect, the
+server's work, the full answer read): the overview, the record list, a search, a
+record's page and the runs page (medians of ``--runs``, after one warm-up request
+each). ``overview_fresh_ms`` is the overview just after an agent's recall noted a use,
+when the page reads the records, the stale report and the uses again. Start-up is the
+time from starting the process to the address printed, median of five. The target is
+under 300 ms for the overview and a search. The server is the standard library's; the
+import cost of starlette and uvicorn, the alternative the environment holds, is printed
+beside it for comparison when they are installed.
 """
 
 from __future__ import annotations
@@ -63,8 +66,36 @@ def make_home(home: Path, data: Path, count: int) -> None:
             fh.write(json.dumps(record) + "\n")
     brain(home, "init")
     brain(home, "import", str(data))
+    other_machine_uses(home, count, now)
     brain(home, "index")
     brain(home, "recall", "warm the index")
+
+
+def other_machine_uses(home: Path, count: int, now: datetime) -> None:
+    """Another copy's ``uses/`` file, as a pull brings it: every record recalled, the
+    last time spread over a year, and its per-week counts; committed."""
+    lines = []
+    for i in range(count):
+        when = (now - timedelta(hours=i * 8760 / count)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        kinds = {"recalled": [1 + i % 7, when], "shown": [20, when]}
+        lines.append(f'  "memories/synthetic-{i:06d}.md": {json.dumps(kinds)}')
+    monday = (now - timedelta(days=now.weekday())).date()
+    weeks = {(monday - timedelta(weeks=n)).isoformat(): count // 52 for n in range(51, -1, -1)}
+    head = f'{{"version": 1, "machine": "other", "folded": [], "weeks": {json.dumps(weeks)}'
+    (home / "uses").mkdir(exist_ok=True)
+    (home / "uses" / "other-00000000.json").write_text(
+        head + ', "records": {\n' + ",\n".join(lines) + "\n}}\n"
+    )
+    for args in (("add", "uses/other-00000000.json"), ("commit", "-qm", "uses: other")):
+        subprocess.run(["git", "-C", str(home), *args], check=True)
+
+
+def note_a_recall(home: Path, key: str) -> None:
+    """A use, as an agent's recall notes it: one pending line, no commit."""
+    line = {"ts": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "kind": "recalled",
+            "paths": [f"memories/{key}.md"]}  # fmt: skip
+    with (home / "uses" / "pending.jsonl").open("a") as fh:
+        fh.write(json.dumps(line) + "\n")
 
 
 def start(home: Path) -> tuple[subprocess.Popen[str], str, float]:
@@ -141,6 +172,12 @@ def main() -> None:
                 request_ms(url, path)  # warm: the first request opens the home and index
                 times = [request_ms(url, path) for _ in range(args.runs)]
                 figures[name] = round(statistics.median(times), 1)
+            fresh = []
+            for n in range(args.runs):
+                note_a_recall(home, f"synthetic-{n:06d}")
+                time.sleep(0.01)  # the pending file's time moves on
+                fresh.append(request_ms(url, ""))
+            figures["overview_fresh_ms"] = round(statistics.median(fresh), 1)
         finally:
             stop(process)
     figures["import_http_server_ms"] = import_ms("http.server")

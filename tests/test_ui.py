@@ -351,3 +351,16 @@ def test_the_header_folds_the_home_directory(tmp_path: Path) -> None:
     assert str(Path.home()) not in page
     assert shown_path(Path.home()) == "~" and shown_path(Path("/srv/brain")) == "/srv/brain"
     assert shown_path(Path(str(Path.home()) + "-other")) == str(Path.home()) + "-other"
+
+
+def test_a_use_noted_after_the_overview_was_read_shows_at_once(
+    client: Client, brain: Brain
+) -> None:
+    def never_used(page: str) -> str:
+        return page.split('id="unused"')[1].split("</table>")[0]
+
+    assert 'class="key">formatter<' in never_used(client.get("/")[2])
+    assert brain.recall("ruff format").hits  # a line appended, no commit: records unchanged
+    page = client.get("/")[2]
+    assert 'class="key">formatter<' not in never_used(page)
+    assert re.search(r"<title>week of [0-9-]+: 1 used</title></rect>\s*<text", page)

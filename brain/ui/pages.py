@@ -67,12 +67,15 @@ class Snapshot:
     """The home's live records, newest first, held between requests while nothing
     changed: HEAD, the record folders' listings and the note a writer keeps are the
     same. A record file edited in place (its folder's listing unchanged) is seen at
-    the next commit or within ``RECHECK`` seconds, when the files are read again."""
+    the next commit or within ``RECHECK`` seconds, when the files are read again.
+    A use noted meanwhile (an agent's recall appends a line, no commit) changes only
+    what the uses say: those are read again, the records and the stale report kept."""
 
     RECHECK = 10.0
 
     def __init__(self) -> None:
         self._stamp: tuple[object, ...] | None = None
+        self._uses_stamp: tuple[object, ...] | None = None
         self._read_at = 0.0
         self._live: list[Record] = []
         self._stale: Any = None
@@ -80,27 +83,25 @@ class Snapshot:
         self._weeks: list[tuple[str, int]] = []
 
     @staticmethod
-    def _stamp_of(brain: Brain) -> tuple[object, ...]:
+    def _stamp_of(brain: Brain) -> tuple[tuple[object, ...], tuple[object, ...]]:
+        """What the records rest on, and what the uses rest on besides."""
         from brain.home.paths import ARCHIVE, MEMORIES
 
-        marks: list[object] = [brain.repo.head()]
         uses = brain.path / "uses"  # the use counts: a recall appends there, no commit
-        for path in (brain.path / MEMORIES, brain.path / ARCHIVE, brain.state / "pending",
-                     uses, uses / "pending.jsonl"):  # fmt: skip
-            try:
-                marks.append(path.stat().st_mtime_ns)
-            except OSError:
-                marks.append(None)
-        return tuple(marks)
+        records = (brain.path / MEMORIES, brain.path / ARCHIVE, brain.state / "pending")
+        return (brain.repo.head(), *_mtimes(records)), _mtimes((uses, uses / "pending.jsonl"))
 
     def _fresh(self, brain: Brain) -> None:
-        stamp = self._stamp_of(brain)
+        stamp, uses = self._stamp_of(brain)
         if stamp != self._stamp or time.monotonic() - self._read_at > self.RECHECK:
             self._live = list(brain.list().records)
             self._stale = _stale_report(brain)
-            self._unused = unused(brain, self._live)
-            self._weeks = weekly_uses(brain)
             self._stamp, self._read_at = stamp, time.monotonic()
+        elif uses == self._uses_stamp:
+            return
+        self._unused = unused(brain, self._live)
+        self._weeks = weekly_uses(brain)
+        self._uses_stamp = uses
 
     def live(self, brain: Brain) -> list[Record]:
         self._fresh(brain)
@@ -120,6 +121,17 @@ class Snapshot:
         """``brain stale``'s report, read with the records (it reads every record)."""
         self._fresh(brain)
         return self._stale
+
+
+def _mtimes(paths: Iterable[Path]) -> tuple[object, ...]:
+    """Each path's modification time (None when it is not there)."""
+    marks: list[object] = []
+    for path in paths:
+        try:
+            marks.append(path.stat().st_mtime_ns)
+        except OSError:
+            marks.append(None)
+    return tuple(marks)
 
 
 # -- the overview --------------------------------------------------------------------
