@@ -7,10 +7,18 @@ import json
 import os
 import stat
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from brain.api import Brain
-from tests.helpers import cli, cli_json, git
+from brain.pipeline.runs import pending_raw
+from tests import fakemodel
+from tests.fakemodel import CannedModel
+from tests.helpers import claude_transcript, cli, cli_json, git
+
+canned_model = fakemodel.canned_model
 
 SECRET = "plumzebra"  # letters only: brain's own secret rules do not know it
 
@@ -361,6 +369,23 @@ def test_a_record_purged_by_key_stays_out_of_another_machines_sync(tmp_path: Pat
     assert _files(a) == _files(b)
 
 
+def test_another_machine_writes_over_the_text_of_a_record_purged_by_key(tmp_path: Path) -> None:
+    remote, a = _leaky_home(tmp_path)
+    b = tmp_path / "b"
+    assert cli("clone", str(remote), "--home", str(b)).exit_code == 0
+    # b copied the record's text into a record of its own, and has not pushed it.
+    copied = f"copied: the vault word is {SECRET} on staging"
+    assert cli("--home", str(b), "remember", copied, "--key", "copied-note").exit_code == 0
+    assert cli("--home", str(a), "purge", "--key", "vault-word", "--yes").exit_code == 0
+    result = cli("--home", str(b), "sync")
+    assert result.exit_code == 0, result.stderr
+    assert "wrote [purged] over the purged text in memories/copied-note.md" in result.stdout
+    assert cli_json("--home", str(b), "show", "copied-note")["record"]["body"] == (
+        "copied: [purged]"
+    )
+    assert f"vault word is {SECRET}" not in _everything(b)
+
+
 def test_a_record_changed_on_both_machines_keeps_the_newer_when_taking_a_purge(
     tmp_path: Path,
 ) -> None:
@@ -378,3 +403,65 @@ def test_a_record_changed_on_both_machines_keeps_the_newer_when_taking_a_purge(
     assert kept["body"] == "deploys go out on Mondays"  # a's write came later
     assert friday in kept["supersedes"]
     assert SECRET not in _everything(b)
+
+
+def test_purge_by_key_writes_over_its_text_wherever_else_it_was(
+    tmp_path: Path, canned_model: CannedModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Phase 1 learned the record from a session, phase 2 wrote it: its text went into
+    raw_memories.md, the session's summary, MEMORY.md, the memory summary and the run's
+    diff. A purge of its key leaves none of it, and says so."""
+    remote, home = _bare(tmp_path / "remote.git"), tmp_path / "a"
+    Brain.init(home)
+    h = str(home)
+    assert cli("--home", h, "remote", "add", str(remote)).exit_code == 0
+    monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "canned/small")
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    said = f"The vault word is {SECRET} on staging, ask Ana before you use it."
+    about = f"Staging vault word {SECRET} for the billing console"
+    session = claude_transcript(
+        tmp_path / "s.jsonl", ("user", said), ("assistant", "Noted."), cwd=str(tmp_path)
+    )
+    brain = Brain.open(home)
+    when = datetime(2026, 1, 2, 6, 0, tzinfo=UTC)
+    brain.harvest(paths=[session], now=when)
+    memory = {"key": "vault-word", "type": "fact", "description": about, "body": said,
+              "tags": [], "confidence": 0.9, "evidence": [[1, 1]]}  # fmt: skip
+    canned_model.push({"memories": [memory], "summary": f"Noted the vault word: {about}."})
+    assert brain.extract(now=when).memories == 1
+    [raw] = pending_raw(brain)  # vault-word-<project>
+    key = raw.key
+    canned_model.push({"operations": [{"op": "add", "key": key, "reason": "new",
+                                       "type": "fact", "description": about, "body": said,
+                                       "tags": []}]})  # fmt: skip
+    assert brain.consolidate(force=True, now=when).ran
+    assert cli("--home", h, "remember", "deploys go out on Thursdays", "--key", "deploy-day")
+    assert cli("--home", h, "sync").exit_code == 0
+    for rel in ("MEMORY.md", "memory_summary.md", "raw_memories.md"):
+        assert SECRET in (home / rel).read_text(), rel
+    assert SECRET in next((home / "rollout_summaries").glob("*.md")).read_text()
+
+    dry = cli("--home", h, "purge", "--key", key, "--dry-run")
+    assert dry.exit_code == 0, dry.stderr
+    assert "the record's text (2 pieces: its descriptions and body lines, every version) " \
+        "would be written over wherever else it was" in dry.stdout  # fmt: skip
+    assert "files written over: MEMORY.md, memory_summary.md, phase2_workspace_diff.md, " \
+        "raw_memories.md, rollout_summaries/" in dry.stdout  # fmt: skip
+    assert SECRET not in dry.stdout and SECRET in (home / "MEMORY.md").read_text()
+
+    done = cli("--home", h, "purge", "--key", key, "--yes")
+    assert done.exit_code == 0, done.stderr
+    assert "the record's text (2 pieces" in done.stdout and SECRET not in done.stdout
+    for repo in (home, remote):
+        assert SECRET not in _everything(repo)
+    # Only the search index holds it still: it indexes the session, which is the tool's
+    # own file, not the home's; the home's files hold none of it.
+    assert _on_disk(home) == [".brain/index.sqlite"]
+    session.unlink()
+    assert cli("--home", h, "index", "--rebuild").exit_code == 0
+    assert _on_disk(home) == []
+    assert "[purged]" in (home / "MEMORY.md").read_text()
+    assert "deploys go out on Thursdays" in (home / "memories" / "deploy-day.md").read_text()
+    receipt = json.loads(next((home / "purges").glob("*.json")).read_text())
+    assert receipt["kind"] == "key" and len(receipt["texts"]) == 2
+    assert SECRET not in json.dumps(receipt) and "vault word" not in json.dumps(receipt)

@@ -223,7 +223,8 @@ def purge(
 
     TEXT ('-' asks for it unechoed, or reads it from a pipe) becomes [purged] in every
     file, file name and message of every commit; --key KEY takes that record's file out
-    of every commit.
+    of every commit and writes [purged] over its text (its description and body lines)
+    wherever else it was: MEMORY.md, the summaries, raw_memories.md.
     The rewrite is pushed with a lease, and other machines take it at their next
     'brain sync'. The only history rewrite brain does. Change the secret where it is
     used as well.
@@ -263,6 +264,14 @@ def _receipt(result: PurgeResult) -> str:
     for t in result.touched:
         found = ", ".join(w.replace(":", " ", 1) for w in t.what)
         lines.append(f"  {t.commit[:10]} {t.date[:10]} {t.subject}  [{found}]")
+    if result.kind == "key":
+        pieces = f"{result.texts} piece{'s' if result.texts != 1 else ''}"
+        would = "would be" if result.dry_run else "is"
+        lines.append(
+            f"the record's text ({pieces}: its descriptions and body lines, every version) "
+            f"{would} written over wherever else it was"
+            + ("" if result.files else ": nowhere else")
+        )
     if result.files:
         lines.append(f"files written over: {', '.join(result.files)}")
     if result.dry_run:

@@ -3,7 +3,11 @@
 The only history rewrite brain ever does, and only when asked. A purge of a TEXT writes
 ``[purged]`` over every occurrence of it in every file of every commit, in file names
 (as ``purged``, so a record's key stays a slug) and in commit messages; a purge of a KEY
-takes that record's file (live and archived) out of every commit.
+takes that record's file (live and archived) out of every commit, and writes ``[purged]``
+over its text wherever else it was, as a purge of a text does: the description and each
+line of the body (of :data:`MIN_PIECE` characters or more) of every version the history
+held, in ``MEMORY.md``, the memory summary, ``raw_memories.md``, the session summaries
+and any other file or message that carried a copy.
 
 How it goes, so that a failure at any step leaves the home as it was:
 
@@ -50,7 +54,7 @@ from brain.home.purgetext import (
     MARK,
     PURGES,
     fingerprint,
-    literal_spans,
+    literal_spans_of,
     scrub,
     scrub_state,
 )
@@ -61,6 +65,9 @@ if TYPE_CHECKING:
     from brain.home.home import Home
 
 MIN_TEXT = 4  # shorter text would be found all over the memory's own words
+# A record's line shorter than this ("Steps:", "- run it") is not written over elsewhere
+# when the record is purged by key: it would be found in other records' words.
+MIN_PIECE = 12
 
 
 class PurgeError(BrainError):
@@ -87,6 +94,8 @@ class PurgeResult:
         dropped: commits left empty by dropping a record's file, and removed.
         receipt: the stored receipt's path in the home (None on a dry run).
         remote: the remote the rewrite was pushed to, if any.
+        texts: for a purge by key, how many pieces of the record's text (its
+            descriptions and body lines, every version) were written over elsewhere.
         still_held: refs besides the branch that still hold the old history.
     """
 
@@ -105,6 +114,7 @@ class PurgeResult:
     still_held: tuple[str, ...] = ()
     merged: tuple[str, ...] = ()
     rewrite_taken: bool = False
+    texts: int = 0
 
 
 class _Spec(NamedTuple):
@@ -112,6 +122,7 @@ class _Spec(NamedTuple):
     text: bytes | None
     drop: frozenset[str]
     shown: str  # how the purge is named in messages: never the text
+    texts: tuple[bytes, ...] = ()  # every literal written over: the text, or the record's
 
 
 def _spec(home: Home, text: str | None, key: str | None) -> _Spec:
@@ -125,7 +136,8 @@ def _spec(home: Home, text: str | None, key: str | None) -> _Spec:
                 f"no record {key!r} in the history; nothing was changed",
                 hint="'brain log' lists the keys written",
             )
-        return _Spec("key", None, drop, f"record {key}")
+        texts = rr.record_texts(home.repo, drop, MIN_PIECE)
+        return _Spec("key", None, drop, f"record {key}", texts)
     assert text is not None
     if len(text.strip()) < MIN_TEXT:
         raise PurgeError(
@@ -133,7 +145,7 @@ def _spec(home: Home, text: str | None, key: str | None) -> _Spec:
         )
     if text in MARK.decode():
         raise PurgeError("that text is what a purge writes in its place; nothing was changed")
-    return _Spec("text", text.encode("utf-8"), frozenset(), "the text")
+    return _Spec("text", text.encode("utf-8"), frozenset(), "the text", (text.encode("utf-8"),))
 
 
 def purge(
@@ -219,7 +231,7 @@ def _rewrite_copy(home: Home, spec: _Spec, work: Path) -> _Rewritten:
     rr.clone_bare(home.repo, copy)
     report = work / "report.json"
     request = {
-        "text": spec.text.decode("utf-8") if spec.text is not None else None,
+        "texts": [t.decode("utf-8") for t in spec.texts],
         "drop": sorted(spec.drop),
         "report": str(report),
     }
@@ -238,8 +250,8 @@ def _rewrite_copy(home: Home, spec: _Spec, work: Path) -> _Rewritten:
     )
     if done.returncode != 0 or not report.exists():
         said = " ".join(done.stderr.decode("utf-8", "replace").split()[-40:])
-        if spec.text is not None:
-            said = said.replace(spec.text.decode("utf-8", "replace"), MARK.decode())
+        for text in spec.texts:
+            said = said.replace(text.decode("utf-8", "replace"), MARK.decode())
         raise PurgeError(
             f"the history rewrite failed ({said or 'no reason given'}); nothing was changed"
         )
@@ -280,6 +292,7 @@ def _settle(
         dry_run=dry_run, kind=spec.kind, id=purge_id, touched=tuple(touched),
         rewritten=rewritten, total=len(done.renames), dropped=dropped, files=tuple(files),
         receipt=None, old_head=old_head, head=old_head if dry_run else None, remote=remote,
+        texts=len(spec.texts) if spec.kind == "key" else 0,
     )  # fmt: skip
     if dry_run:
         return result
@@ -294,9 +307,8 @@ def _settle(
     if remote is not None:
         rr.update_ref(repo, f"refs/remotes/{remote}/{BRANCH}", final)
     rr.delete_ref(repo, rr.NEW_REF)
-    if spec.text is not None:
-        text = spec.text
-        scrub_state(home.path, lambda data: literal_spans(data, text))
+    if spec.texts:
+        scrub_state(home.path, lambda data: literal_spans_of(data, spec.texts))
     still = tuple(rr.refs_holding(repo, done.first_changed))
     rr.forget_old_objects(repo)
     return _with(result, receipt=receipt_path, head=final, still_held=still)
@@ -334,9 +346,9 @@ def _touched(home: Home, spec: _Spec, done: _Rewritten) -> list[Touched]:
     found = []
     for old, what in done.commits.items():
         date, subject = info.get(old, ("", ""))
-        if spec.text is not None:
+        if spec.texts:
             raw = subject.encode("utf-8")
-            subject = scrub(raw, literal_spans(raw, spec.text)).decode("utf-8", "replace")
+            subject = scrub(raw, literal_spans_of(raw, spec.texts)).decode("utf-8", "replace")
         found.append(Touched(old, date, subject, tuple(what)))
     found.sort(key=lambda t: t.date)
     return found
@@ -344,7 +356,8 @@ def _touched(home: Home, spec: _Spec, done: _Rewritten) -> list[Touched]:
 
 def _receipt(spec: _Spec, result: PurgeResult, done: _Rewritten) -> bytes:
     """The stored receipt: what was rewritten, and how another machine knows its old
-    history. Neither the text nor a dropped record's key is in it."""
+    history. Neither the text nor a dropped record's key or text is in it: each is a
+    salted fingerprint (``texts``: the record's pieces written over, for a key)."""
     what = [w for t in result.touched for w in t.what]
     secret = (
         spec.text if spec.text is not None else sorted(spec.drop)[0].split("/")[1][:-3].encode()
@@ -366,6 +379,8 @@ def _receipt(spec: _Spec, result: PurgeResult, done: _Rewritten) -> bytes:
         "new_head": done.new_tip,
         "fingerprint": fingerprint(secret).as_dict(),
     }
+    if spec.kind == "key":
+        data["texts"] = [fingerprint(t).as_dict() for t in spec.texts]
     return (json.dumps(data, indent=2) + "\n").encode()
 
 

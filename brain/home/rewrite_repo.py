@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from brain.home.git import RepoError, run_git
+from brain.home.git import RepoError, read_blobs, run_git
+from brain.home.records import RecordFormatError, parse
 from brain.home.repo import BRANCH, Repo
 
 # Where the rewritten history waits in the home until the remote has taken it.
@@ -67,6 +68,33 @@ def subjects(repo: Repo, shas: Sequence[str]) -> dict[str, tuple[str, str]]:
         if len(parts) == 3:
             found[parts[0]] = (parts[1], parts[2])
     return found
+
+
+def record_texts(repo: Repo, paths: frozenset[str], shortest: int) -> tuple[bytes, ...]:
+    """What a record said, in every version the branch's history holds of ``paths``: its
+    descriptions and its body's lines (list marks and quotes taken off), each of
+    ``shortest`` characters or more (a shorter line, "Steps:", is in other records'
+    words too), longest first."""
+    out = run_git(
+        repo.path, "log", "-m", "--format=", "--raw", "--no-renames", "--no-abbrev",
+        BRANCH, "--", *sorted(paths),
+    )  # fmt: skip
+    blobs = sorted({f[3] for f in (line.split() for line in out.text.splitlines()) if len(f) > 4})
+    pieces: set[bytes] = set()
+    for data in read_blobs(repo.path, [b for b in blobs if set(b) != {"0"}]):
+        if data is None:
+            continue
+        text = data.decode("utf-8", "replace")
+        try:
+            record = parse(text, Path(sorted(paths)[0]))
+            lines = [record.description, *record.body.splitlines()]
+        except RecordFormatError:
+            lines = text.splitlines()
+        for line in lines:
+            piece = line.strip().lstrip("-*>#").strip()
+            if len(piece.encode("utf-8")) >= shortest:
+                pieces.add(piece.encode("utf-8"))
+    return tuple(sorted(pieces, key=lambda p: (-len(p), p)))
 
 
 def clone_bare(repo: Repo, where: Path) -> None:

@@ -8,7 +8,8 @@ commits are in this home's history says this home holds the old history. Then:
 - this machine's own commits (in its history, not in what it had fetched nor in the
   history the purge rewrote) are put on top of the remote's branch, file by file by
   brain's merge rules, with the purged text found by the receipt's fingerprint and
-  written over exactly as the purge wrote it (a record dropped by key stays out);
+  written over exactly as the purge wrote it (a record dropped by key stays out, and
+  its text, found by the receipt's ``texts`` fingerprints, is written over too);
 - the branch and the files move onto that in one step, and the old history's reflogs
   and objects are dropped, so the purged text is gone from this machine too.
 
@@ -31,6 +32,7 @@ from brain.home.paths import ARCHIVE, MEMORIES
 from brain.home.purgetext import (
     PURGES,
     Fingerprint,
+    merged,
     read_fingerprint,
     scrub,
     scrub_name,
@@ -60,6 +62,7 @@ class Receipt(NamedTuple):
     old_head: str
     first_changed: tuple[str, ...]
     fingerprint: Fingerprint
+    texts: tuple[Fingerprint, ...] = ()  # a purge by key: the record's text, in pieces
 
 
 def remote_tip(home: Home, upstream: str) -> str | None:
@@ -81,6 +84,10 @@ def receipts(repo: Repo, rev: str) -> list[Receipt]:
         first = raw.get("first_changed")
         if fp is None or not isinstance(first, list):
             continue
+        pieces = raw.get("texts")
+        texts = tuple(
+            p for p in map(read_fingerprint, pieces if isinstance(pieces, list) else []) if p
+        )
         found.append(
             Receipt(
                 str(raw.get("id", PurePosixPath(rel).stem)),
@@ -90,6 +97,7 @@ def receipts(repo: Repo, rev: str) -> list[Receipt]:
                 str(raw.get("old_head", "")),
                 tuple(str(c) for c in first),
                 fp,
+                texts,
             )  # fmt: skip
         )
     return found
@@ -126,8 +134,9 @@ def take_rewrite(home: Home, remote: str, upstream: str, prior: str | None) -> l
     known = [s for s in (prior, *(r.old_head for r in matched)) if s and rr.has_commit(repo, s)]
     own = rr.own_commits(repo, head, [*known, up])
     texts = [r.fingerprint for r in every if r.kind == "text"]
+    pieces = [piece for r in every if r.kind == "key" for piece in r.texts]
     keys = [r.fingerprint for r in every if r.kind == "key"]
-    replay = _Replay(repo, up, texts, keys)
+    replay = _Replay(repo, up, texts, keys, pieces)
     for sha in own:
         replay.apply(sha)
     lines = [
@@ -151,8 +160,8 @@ def take_rewrite(home: Home, remote: str, upstream: str, prior: str | None) -> l
         rr.reset_to(repo, head)
         raise
     _views_again(home)
-    if texts:
-        scrub_state(home.path, lambda data: spans(data, texts))
+    if texts or pieces:
+        scrub_state(home.path, replay.where)
     rr.forget_old_objects(repo)
     return lines
 
@@ -168,14 +177,27 @@ class _Replay:
     """This machine's own commits, put one by one on the purged history."""
 
     def __init__(
-        self, repo: Repo, base: str, texts: Sequence[Fingerprint], keys: Sequence[Fingerprint]
+        self,
+        repo: Repo,
+        base: str,
+        texts: Sequence[Fingerprint],
+        keys: Sequence[Fingerprint],
+        pieces: Sequence[Fingerprint] = (),
     ) -> None:
         self.repo, self.base, self.texts, self.keys = repo, base, texts, keys
+        self.pieces = pieces  # the lines of records purged by key, found at words' edges
         self.files: dict[str, bytes | None] = {}
         self.report: list[str] = []
 
+    def where(self, data: bytes) -> list[tuple[int, int]]:
+        """Where a purged text, or a line of a record purged by key, is in ``data``."""
+        found = spans(data, self.texts) if self.texts else []
+        if self.pieces:
+            found = merged([*found, *spans(data, self.pieces, bounded=True)])
+        return found
+
     def clean(self, data: bytes) -> bytes:
-        return scrub(data, spans(data, self.texts)) if self.texts else data
+        return scrub(data, self.where(data)) if self.texts or self.pieces else data
 
     def clean_text(self, text: str) -> str:
         return self.clean(text.encode("utf-8")).decode("utf-8", "replace")
@@ -183,8 +205,8 @@ class _Replay:
     def clean_path(self, path: str) -> str:
         raw = path.encode("utf-8")
         return (
-            scrub_name(raw, spans(raw, self.texts)).decode("utf-8", "replace")
-            if self.texts
+            scrub_name(raw, self.where(raw)).decode("utf-8", "replace")
+            if self.texts or self.pieces
             else path
         )
 
