@@ -55,9 +55,11 @@ e2e: install  ## drive the real agent programs against scripted model servers (r
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-browser-deps:  ## install Debian's chromium for the browser tests of 'brain ui'
+browser-deps: install  ## install Debian's chromium and Playwright for the browser tests of 'brain ui'
 	@if [ -x /usr/bin/chromium ]; then /usr/bin/chromium --version; else \
 	$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; fi
+	$(BIN)/pip install --quiet -e '.[dev,semantic,browser]'
+	@touch $(BIN)/brain
 
 browser: install  ## drive 'brain ui' in a real Chromium (run browser-deps first)
 	$(BIN)/python -m pytest -q tests/browser
