@@ -53,7 +53,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "consolidate": "Phase 2: merge new raw memories into memories/ and render MEMORY.md, in one commit.",
         "eval": "Run the memory evals in throwaway homes; exit 1 if any check fails.",
         "extract": "Phase 1: read harvested sessions and write down what is worth keeping.",
-        "review": "List the memories held for review, or accept or reject them by key.",
+        "review": "List the memories held for review, or accept, reject or edit them by key.",
         "runs": "Past extract and consolidate runs.",
         "status": "Where the memory pipeline stands: last runs, pending work, sizes, errors.",
     },
