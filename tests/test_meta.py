@@ -37,6 +37,7 @@ OWNERS = {
     "click": ("brain/cli/",),
     "tiktoken": ("brain/models/tokens.py",),
     "git_filter_repo": ("brain/home/rewrite.py",),
+    "ahocorasick_rs": ("brain/home/secrets/literals.py",),
 }
 
 

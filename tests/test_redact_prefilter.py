@@ -209,7 +209,7 @@ def test_every_rule_without_hint_words_has_heads_that_compile() -> None:
         ids, hints = redact_module._heads(rule), rule.hints
         assert bool(ids) != bool(hints), rule.kind
         assert all(re.compile(h) for h in redact_module._heads(rule))
-    assert plan.heads.present("") == set()
+    assert plan.literals.scan("", "") == (set(), {})
 
 
 @pytest.mark.parametrize("lead", ["0", "wallet_", "my-"])

@@ -22,7 +22,9 @@ __all__ = [
     "Heads",
     "Keywords",
     "Words",
+    "compile_head",
     "lead",
+    "literal_start",
     "matches_at",
     "split_top_level",
     "top_level_bar",
@@ -179,7 +181,7 @@ class Heads:
                 continue
             if short:
                 for i, rest, start in zip(members, rests, _starts(char, rests), strict=True):
-                    if start in text and _head(char, rest).search(text):
+                    if start in text and compile_head(char, rest).search(text):
                         found.add(i)
                 continue
             for match in _group(char, source, rests).finditer(text):
@@ -214,6 +216,7 @@ class Words:
         self._words = tuple((hint, word) for m in groups.values() for hint, word, _, _ in m)
         self._groups: list[tuple[str, str, list[tuple[str, str, bool, str]]]] = []
         self._alone: dict[str, str] = {}  # each hint's regex alone (compiled when needed)
+        self._checks: dict[str, str] = {}  # what each hint asks after its word
         self._inside: dict[str, tuple[tuple[str, int], ...]] = {}
         for char, members in groups.items():
             members.sort(key=lambda m: len(m[1]), reverse=True)  # longest word first
@@ -236,6 +239,7 @@ class Words:
             for hint, word, left, tail in members:
                 alone = ("(?<!\\w)" if left else "") + re.escape(word) + tail
                 self._alone[hint] = alone
+                self._checks[hint] = (_not_after_word(len(word)) if left else "") + tail
                 # A match consumes its word, hiding a hint of the same group that starts
                 # inside it ("pass" in "passw", "sshpass"): those are tried there by hand.
                 self._inside[hint] = tuple(
@@ -244,6 +248,13 @@ class Words:
                     for k in range(len(word))
                     if (k or other != hint) and word[k] == other_word[0]
                 )
+
+    def literals(self) -> Iterator[tuple[str, str, str]]:
+        """Each hint with its literal word and what it asks of what stands around the word,
+        a regex to put after it ('' for none): the hint matches where
+        ``re.escape(word) + check`` does."""
+        for hint, word in self._words:
+            yield hint, word, self._checks[hint]
 
     def offsets(self, lowered: str) -> dict[str, list[int]]:
         """Every offset (overlapping ones too) where each hint matches in ``lowered``."""
@@ -320,7 +331,7 @@ def _starts(char: str, rests: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @cache
-def _head(char: str, rest: str) -> re.Pattern[str]:
+def compile_head(char: str, rest: str) -> re.Pattern[str]:
     """One head's regex, the head checked (:func:`check_rest`) when first compiled."""
     check_rest(char, rest)
     return re.compile(f"{re.escape(char)}(?:{rest})")
@@ -385,8 +396,9 @@ class Keywords:
     """
 
     def __init__(self, keywords: Iterable[str]) -> None:
+        self.words = tuple(dict.fromkeys(keywords))
         groups: dict[str, list[tuple[str, int]]] = {}
-        for word in dict.fromkeys(keywords):
+        for word in self.words:
             k = min(range(len(word)), key=lambda i: (-_rank(word[i]), i))
             groups.setdefault(word[k], []).append((word, k))
         self._groups = tuple(

@@ -50,8 +50,8 @@ from brain.home.patterns import compiled, source
 from brain.home.patterns import lazy as _lazy
 from brain.home.secrets import gitleaks
 from brain.home.secrets.gitleaks import Allow, GitleaksRule
+from brain.home.secrets.literals import Literals
 from brain.home.secrets.prefilter import (
-    Heads,
     Keywords,
     Words,
     matches_at,
@@ -410,9 +410,8 @@ class _Plan(NamedTuple):
     a text first passes its heads or hints: a short text compiles a few of the hundred
     (compiling them all costs a ``remember`` more than its git commands)."""
 
-    heads: Heads
-    words: Words  # brain's rules' hints
-    keywords: Keywords  # gitleaks' rules' keywords
+    # the rules' heads, brain's rules' hints and gitleaks' rules' keywords
+    literals: Literals
     # Which rules (indices into ``_RULES``) each head, or each hint word, lets run.
     by_head: tuple[int, ...]
     by_hint: dict[str, tuple[int, ...]]
@@ -429,9 +428,7 @@ def _plan() -> _Plan:
     own = (h for rule in _RULES if rule.group < 0 for h in rule.hints)
     keywords = (h for rule in _RULES if rule.group >= 0 for h in rule.hints)
     return _Plan(
-        Heads(h for _, h in heads),
-        Words(own),
-        Keywords(keywords),
+        Literals([h for _, h in heads], Words(own), Keywords(keywords)),
         tuple(n for n, _ in heads),
         hinted,
     )
@@ -439,13 +436,9 @@ def _plan() -> _Plan:
 
 def _raw_findings(text: str) -> list[Finding]:
     plan = _plan()
-    present = plan.heads.present(text)
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the rules with hint words fall back to a plain regex scan.
-    lower = text.lower()
-    hinted = None
-    if len(lower) == len(text):
-        hinted = plan.words.offsets(lower) | plan.keywords.offsets(lower)
+    present, hinted = plan.literals.scan(text, text.lower())
     if hinted is None:
         tried = {n for n, rule in enumerate(_RULES) if rule.hints}
     else:

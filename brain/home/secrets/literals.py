@@ -1,0 +1,249 @@
+"""Find every literal the rules wait for in one pass over a long text.
+
+gitleaks' rules run near their keywords (two hundred literal words), brain's rules
+where their hint words start or where a head (``ghp_``, ``sk-ant-``) matches.
+:mod:`~brain.home.secrets.prefilter` finds them with ``re``, one pass per character
+they are grouped by: eighty passes over a long transcript, most of what redacting it
+costs. ``re`` has no search for many literals at once; an Aho-Corasick automaton
+(ahocorasick-rs) finds them all, overlapping ones too, in one pass over the text
+lower-cased. What a literal stands for is then checked where it is: a hint that asks
+more than its word (``\\btoken\\b``, ``password(?=[ \\t])``), and a head, whose case
+counts, in the text as it is. A head whose literal start is one character (``:``,
+``A``, ``-``) stands nearly everywhere; those stay with ``re``'s groups.
+
+A text up to :data:`~brain.home.secrets.prefilter.SHORT` long takes ``re``'s passes:
+a one-line ``remember`` pays neither the library's import nor the automaton's
+construction (a few milliseconds). So does a text that lower-casing lengthens (its
+offsets move). When the library cannot be imported (a broken install), every text
+takes them: they find the same, only slower.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, NamedTuple
+
+from brain.home.secrets import prefilter
+from brain.home.secrets.prefilter import Heads, Keywords, Words, compile_head, lead
+
+__all__ = ["Literals"]
+
+# A head whose literal start is shorter is left to re's groups (a few passes, each over
+# a rare character): the automaton would stop at every "-" or "A" of a text for it.
+_HEAD_START = 2
+# A literal standing more often than once in this many characters of a long text's
+# first piece is left to re for the rest (see Literals._starts).
+_DENSE = 1000
+# A long text is searched a piece at a time, so the matches held at once (a few per
+# line of code: "key", "token", "api") stay a piece's, not a 50 MB transcript's.
+_PIECE = 1 << 20
+
+_NONE: frozenset[int] = frozenset()
+
+# An automaton's overlapping search of a str, or of ASCII bytes: each match's needle
+# index, start and end.
+_Find = Callable[[Any], list[tuple[int, int, int]]]
+
+
+class _Needle(NamedTuple):
+    """What one literal stands for."""
+
+    names: tuple[str, ...]  # keywords and plain hints: the literal alone
+    hints: tuple[tuple[str, str], ...]  # hints that ask more, each with its regex
+    any_hint: str  # a regex that matches where one of them does
+    overlaps: bool  # whether two of the literal's places can overlap ("aa" in "aaa")
+    heads: tuple[tuple[int, str, str], ...]  # index, lead character and rest
+
+    @property
+    def droppable(self) -> bool:
+        """Whether re can find what the literal stands for by searching from its first
+        place: a keyword needs every place, and so does a hint on a literal whose places
+        can overlap (re's matches do not)."""
+        return not self.names and not (self.hints and self.overlaps)
+
+
+class Literals:
+    """Which heads match a text, and where gitleaks' keywords and brain's hint words
+    start in it lower-cased: what ``Heads(heads).present(text)`` and
+    ``words.offsets(lowered) | keywords.offsets(lowered)`` tell."""
+
+    def __init__(self, heads: Sequence[str], words: Words, keywords: Keywords) -> None:
+        self._heads, self._words, self._keywords = Heads(heads), words, keywords
+        # Each literal's keywords and hints, each hint with what it asks after the word.
+        checks: dict[str, dict[str, str]] = {}
+        for keyword in keywords.words:
+            checks.setdefault(keyword, {})[keyword] = ""
+        for hint, word, check in words.literals():
+            checks.setdefault(word, {})[hint] = check
+        by_head: dict[str, list[tuple[int, str, str]]] = {}
+        rest: list[int] = []  # the heads left to re
+        for i, head in enumerate(heads):
+            char, after = lead(head, check=False)  # checked when first compiled
+            start = char + prefilter.literal_start(after)
+            if len(start) < _HEAD_START or not start.isascii():
+                rest.append(i)
+                continue
+            checks.setdefault(start.lower(), {})
+            by_head.setdefault(start.lower(), []).append((i, char, after))
+        self._rest = Heads(heads[i] for i in rest)
+        self._rest_ids = tuple(rest)
+        self._needles = tuple(checks)
+        self._what = tuple(
+            _needle(needle, hints, tuple(by_head.get(needle, ())))
+            for needle, hints in checks.items()
+        )
+        self._longest = max(map(len, self._needles), default=1)
+        # built the first time a text needs one
+        self._automata: dict[tuple[bool, frozenset[int]], tuple[_Find, tuple[int, ...]] | None] = {}
+
+    def scan(self, text: str, lowered: str) -> tuple[set[int], dict[str, list[int]] | None]:
+        """The indices of the heads that match in ``text``, and every offset where each
+        keyword and each hint matches in ``lowered`` (``text.lower()``); None for those
+        when lower-casing moved the offsets."""
+        starts = None
+        if len(lowered) > prefilter.SHORT and len(lowered) == len(text):
+            starts = self._starts(lowered)
+        if starts is None:
+            if len(lowered) != len(text):
+                return self._heads.present(text), None
+            offsets = self._words.offsets(lowered) | self._keywords.offsets(lowered)
+            return self._heads.present(text), offsets
+        places, dense = starts
+        present = {self._rest_ids[i] for i in self._rest.present(text)}
+        found: dict[str, list[int]] = {}
+        for n, positions in places.items():
+            what = self._what[n]
+            whole = n in dense  # its places are the first piece's: re searches the rest
+            for name in what.names:
+                found[name] = positions  # one needle's matches come in the order they start
+            if what.hints:
+                _check_hints(what, lowered, positions, whole, found)
+            for i, char, after in what.heads:
+                if i not in present and _matches_at(
+                    compile_head(char, after), text, positions, whole
+                ):
+                    present.add(i)
+        return present, found
+
+    def _starts(self, lowered: str) -> tuple[dict[int, list[int]], frozenset[int]] | None:
+        """Where each needle starts in ``lowered``, by its index, and the needles dense in
+        the first piece, which only it was searched for (None without the library).
+
+        An ASCII text is searched as bytes, whose offsets are its characters' (the
+        library counts a str's characters at a cost), a piece at a time: a piece is read
+        on by the longest needle, so a match starting in it is whole there. A needle
+        standing more than once in :data:`_DENSE` characters of the first piece costs the
+        automaton most of its time (a Python tuple for each match) and re as much as
+        ever to check: the other pieces are searched without it.
+        """
+        ascii = lowered.isascii()
+        automaton = self._automaton(ascii, _NONE)
+        if automaton is None:
+            return None
+        find, ids = automaton
+        text: Any = memoryview(lowered.encode("ascii")) if ascii else lowered
+        starts: defaultdict[int, list[int]] = defaultdict(list)
+        if len(lowered) <= _PIECE:  # one piece, every needle: ids are the needles' own
+            for needle, start, _ in find(text):
+                starts[needle].append(start)
+            return starts, _NONE
+        dense = _NONE
+        reach = _PIECE + self._longest - 1
+        for at in range(0, len(lowered), _PIECE):
+            for needle, start, _ in find(text[at : at + reach]):
+                if start < _PIECE:
+                    starts[ids[needle]].append(at + start)
+            if at == 0 and len(lowered) > _PIECE:
+                dense = frozenset(
+                    n
+                    for n, positions in starts.items()
+                    if len(positions) * _DENSE > _PIECE and self._what[n].droppable
+                )
+                find, ids = self._automaton(ascii, dense) or automaton
+        return starts, dense
+
+    def _automaton(
+        self, ascii: bool, without: frozenset[int]
+    ) -> tuple[_Find, tuple[int, ...]] | None:
+        """A search for the needles but ``without``, and the needle index of each of its
+        patterns; None when the library cannot be imported."""
+        key = (ascii, without)
+        if key not in self._automata:
+            if len(self._automata) > 8:  # texts of many kinds: keep the whole ones only
+                self._automata = {k: v for k, v in self._automata.items() if not k[1]}
+            ids = tuple(n for n in range(len(self._needles)) if n not in without)
+            find = _automaton([self._needles[n] for n in ids], ascii)
+            self._automata[key] = None if find is None else (find, ids)
+        return self._automata[key]
+
+
+def _needle(word: str, checks: dict[str, str], heads: tuple[tuple[int, str, str], ...]) -> _Needle:
+    literal = re.escape(word)
+    asking = tuple((hint, check) for hint, check in checks.items() if check)
+    return _Needle(
+        names=tuple(name for name, check in checks.items() if not check),
+        hints=tuple((hint, literal + check) for hint, check in asking),
+        any_hint=literal + "(?:" + "|".join(check for _, check in asking) + ")",
+        overlaps=any(word[:k] == word[-k:] for k in range(1, len(word))),
+        heads=heads,
+    )
+
+
+def _check_hints(
+    what: _Needle, lowered: str, positions: list[int], whole: bool, found: dict[str, list[int]]
+) -> None:
+    """Add to ``found`` the places among ``positions`` where each of ``what``'s hints that
+    ask more than the word match. Most places of a common word are no hint's
+    (``token_count``, ``api_timeout``): one regex for all the hints tells so, tried at
+    each place, or when ``whole``, run from the first over the rest of the text."""
+    regex = compiled(what.any_hint)
+    if whole:
+        places = [m.start() for m in regex.finditer(lowered, positions[0])]
+    else:
+        match = regex.match
+        places = [pos for pos in positions if match(lowered, pos)]
+    if not places:
+        return
+    if len(what.hints) == 1:
+        found[what.hints[0][0]] = places
+        return
+    for hint, alone in what.hints:
+        match = compiled(alone).match
+        kept = [pos for pos in places if match(lowered, pos)]
+        if kept:
+            found[hint] = kept
+
+
+@cache
+def compiled(regex: str) -> re.Pattern[str]:
+    """``regex`` compiled once (``re.compile``'s own cache costs more a look-up)."""
+    return re.compile(regex)
+
+
+def _matches_at(head: re.Pattern[str], text: str, positions: list[int], whole: bool) -> bool:
+    """Whether ``head`` matches at one of ``positions``, the places of its literal start:
+    tried at each, or when ``whole``, searched for from the first over the rest."""
+    if whole:
+        return head.search(text, positions[0]) is not None
+    return any(head.match(text, pos) for pos in positions)
+
+
+def _automaton(needles: list[str], ascii: bool) -> _Find | None:
+    """An overlapping search for ``needles`` in ASCII bytes or in a ``str``; None when the
+    library cannot be imported."""
+    try:
+        import ahocorasick_rs
+    except ImportError:  # a broken install: re's passes find the same
+        return None
+    if not needles:
+        return lambda text: []
+    if ascii:
+        dfa = ahocorasick_rs.BytesAhoCorasick(
+            [n.encode() for n in needles], implementation=ahocorasick_rs.Implementation.DFA
+        )
+        return lambda text: dfa.find_matches_as_indexes(text, overlapping=True)
+    automaton = ahocorasick_rs.AhoCorasick(needles)
+    return lambda text: automaton.find_matches_as_indexes(text, overlapping=True)

@@ -1,0 +1,177 @@
+"""The automaton that finds the rules' literals in one pass finds what re's passes find,
+and redaction without the library finds the same."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.secrets_holdout import DATA, load
+from brain.home.secrets import literals, prefilter
+from brain.home.secrets import redact as redact_module
+from brain.home.secrets.literals import Literals
+from brain.home.secrets.prefilter import Heads, Keywords, Words
+from brain.home.secrets.redact import find_secrets
+from tests.helpers import examples
+from tests.test_redact import TOKENS
+from tests.test_redact_prefilter import NOISE, TEXTS, WORDISH, _every_rule_everywhere
+
+BLIND = DATA.with_name("secrets_blind.json")
+CORPORA = [x.text for path in (BLIND, DATA) for items in load(path) for x in items]
+
+HEADS = [h for rule in redact_module._RULES for h in redact_module._heads(rule)]
+OWN = [h for rule in redact_module._RULES if rule.group < 0 for h in rule.hints]
+KEYWORDS = [h for rule in redact_module._RULES if rule.group >= 0 for h in rule.hints]
+
+
+@functools.cache
+def _prefilters() -> tuple[Literals, Heads, Words, Keywords]:
+    words, keywords = Words(OWN), Keywords(KEYWORDS)
+    return Literals(HEADS, words, keywords), Heads(HEADS), words, keywords
+
+
+def _by_re(text: str) -> tuple[set[int], dict[str, list[int]] | None]:
+    """What the scan tells from re's passes alone (the groups' regexes, as for any long
+    text without the automaton)."""
+    _, heads, words, keywords = _prefilters()
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return heads.present(text), None
+    return heads.present(text), words.offsets(lowered) | keywords.offsets(lowered)
+
+
+@pytest.fixture
+def every_text_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text is searched as a long one is, however short."""
+    monkeypatch.setattr(prefilter, "SHORT", -1)
+
+
+@pytest.fixture
+def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text is searched in pieces of 40 characters, a literal standing twice in the
+    first counting as dense: a short text crosses pieces and drops literals from the
+    automaton as a 50 MB one does."""
+    monkeypatch.setattr(literals, "_PIECE", 40)
+    monkeypatch.setattr(literals, "_DENSE", 40)
+
+
+# Common words, each twice in a text's first 40 characters: dense, left to re for the rest.
+DENSE = "pat pat token token api api -- -- http http sk sk key key auth auth "
+
+
+def _scan(text: str) -> tuple[set[int], dict[str, list[int]] | None]:
+    return _prefilters()[0].scan(text, text.lower())
+
+
+@pytest.mark.usefixtures("every_text_long")
+def test_the_automaton_finds_what_re_finds_in_the_corpora() -> None:
+    texts = [*TEXTS, *CORPORA, "\n".join(TEXTS), "\n".join(CORPORA)]
+    for text in texts:
+        assert _scan(text) == _by_re(text), text[:200]
+
+
+@pytest.mark.usefixtures("every_text_long", "small_pieces")
+def test_a_text_in_pieces_with_dense_literals_gives_the_same() -> None:
+    texts = [*TEXTS, *CORPORA, "\n".join(TEXTS), *(DENSE + text for text in TEXTS + CORPORA)]
+    for text in texts:
+        assert _scan(text) == _by_re(text), text[:200]
+    present, found = _scan(DENSE + "\n".join(TEXTS))
+    assert found is not None and found["bearer"]  # found past the first piece
+
+
+def test_a_dense_literal_whose_places_overlap_is_never_left_to_re(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(prefilter, "SHORT", -1)
+    monkeypatch.setattr(literals, "_PIECE", 8)
+    monkeypatch.setattr(literals, "_DENSE", 8)
+    words = Words([" as (?=a)"])  # " as " overlaps itself: re's matches would hide one
+    text = " as as a" * 5
+    scan = Literals([], words, Keywords([]))
+    assert (
+        scan.scan(text, text)[1]
+        == words.offsets(text)
+        == {" as (?=a)": [0, 3, 8, 11, 16, 19, 24, 27, 32, 35]}
+    )
+
+
+def test_a_literal_across_two_pieces_is_found_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prefilter, "SHORT", -1)
+    monkeypatch.setattr(literals, "_PIECE", 8)
+    for pad in range(12):
+        text = "x" * pad + "curl -u bob:pw ghp_" + "a" * 36
+        present, found = _scan(text)
+        assert found is not None
+        assert found["curl"] == [pad]
+        assert (present, found) == _by_re(text)
+
+
+NON_ASCII = st.sampled_from(["contraseña", "パスワード", "é", "ß", "İ", "Σ", "ﬃ", "\u00a0"])
+
+
+@given(st.lists(st.one_of(NOISE, TOKENS, st.sampled_from(TEXTS), WORDISH, NON_ASCII), max_size=10))
+@settings(max_examples=examples(100))
+def test_the_automaton_finds_what_re_finds_in_mixed_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(prefilter, "SHORT", -1)
+        assert _scan(text) == _by_re(text)
+        patch.setattr(literals, "_PIECE", 40)
+        patch.setattr(literals, "_DENSE", 40)
+        assert _scan(text) == _by_re(text)
+        assert _scan(DENSE + text) == _by_re(DENSE + text)
+
+
+def test_a_short_text_takes_re_and_a_long_one_the_automaton() -> None:
+    scan = Literals(HEADS, Words(OWN), Keywords(KEYWORDS))
+    scan.scan("password=x", "password=x")
+    assert scan._automata == {}  # a remember pays neither the import nor the construction
+    text = "password=x " + " " * prefilter.SHORT
+    scan.scan(text, text.lower())
+    assert list(scan._automata) == [(True, frozenset())]
+
+
+@pytest.fixture
+def without_the_library(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """ahocorasick_rs cannot be imported, as in a broken install; the plan is made anew."""
+    monkeypatch.setitem(sys.modules, "ahocorasick_rs", None)  # import raises ImportError
+    redact_module._plan.cache_clear()
+    yield
+    redact_module._plan.cache_clear()
+
+
+def test_redaction_without_the_library_finds_the_same(
+    without_the_library: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ImportError):
+        import ahocorasick_rs  # noqa: F401
+    long = "\n".join(TEXTS)
+    assert len(long) > prefilter.SHORT
+    for text in [*TEXTS, long]:
+        assert find_secrets(text) == _every_rule_everywhere(text), text[:200]
+    assert set(redact_module._plan().literals._automata.values()) == {None}
+    # Long texts alone, each taken by re's groups as the automaton would have taken it.
+    monkeypatch.setattr(prefilter, "SHORT", -1)
+    for text in [*TEXTS, *CORPORA[:100]]:
+        assert find_secrets(text) == _every_rule_everywhere(text), text[:200]
+
+
+def test_redaction_with_the_library_and_without_agree_on_the_corpora(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(prefilter, "SHORT", -1)
+    texts = [*CORPORA, "\n".join(CORPORA)]
+    redact_module._plan.cache_clear()
+    with_library = [find_secrets(text) for text in texts]
+    assert set(redact_module._plan().literals._automata.values()) != {None}
+    monkeypatch.setitem(sys.modules, "ahocorasick_rs", None)
+    redact_module._plan.cache_clear()
+    try:
+        assert [find_secrets(text) for text in texts] == with_library
+    finally:
+        redact_module._plan.cache_clear()
