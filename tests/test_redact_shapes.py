@@ -4,17 +4,26 @@ them, and the look-alikes that must come through unchanged."""
 from __future__ import annotations
 
 import json
+import re
+import string
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
+from benchmarks.secrets_holdout import DATA, load
 from brain.home.secrets import gitleaks
 from brain.home.secrets.redact import find_secrets, redact
+from tests.helpers import examples
 
 BLIND = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "secrets_blind.json"
 _DOC = json.loads(BLIND.read_text(encoding="utf-8"))
 BLIND_SECRETS = [(x["kind"], x["text"], x["secret"]) for x in _DOC["secrets"]]
 BLIND_LOOKALIKES = [(x["kind"], x["text"]) for x in _DOC["lookalikes"]]
+CORPORA = [x.text for path in (BLIND, DATA) for items in load(path) for x in items]
+CORPORA += [text for _, text, _ in SECRETS] + list(LOOKALIKES)
 
 
 @pytest.mark.parametrize(
@@ -148,3 +157,62 @@ def test_gitleaks_entropy_and_allowlists_let_low_entropy_values_pass() -> None:
     assert gitleaks.entropy("abcd") == 2.0
     # aws-access-token's own allowlist (.+EXAMPLE$) and brain's placeholders.
     assert find_secrets("ASIAIOSFODNN7EXAMPLE") == []
+
+
+@pytest.mark.parametrize(
+    ("regex", "moved"),
+    [
+        (r"\bpul-[a-f0-9]{40}", r"p(?<!\w[\s\S])ul-[a-f0-9]{40}"),
+        (r"\b(pul-x)", r"(p(?<!\w[\s\S])ul-x)"),
+        (r"\b((?:EAAA|sq0atp-)x)", r"\b((?:EAAA|sq0atp-)x)"),  # the E leads one alternative
+        (r"\b(a|b)", r"\b(a|b)"),
+        (r"\ba?b", r"\ba?b"),  # the a may be absent
+        (r"\b(?i:x)", r"\b(?i:x)"),
+        (r"\b\d{4}", r"\b\d{4}"),
+        (r"(?i)\bx", r"(?i)\bx"),
+    ],
+)
+def test_a_leading_word_boundary_moves_past_a_literal_first_character(
+    regex: str, moved: str
+) -> None:
+    assert gitleaks.literal_lead(regex) == moved
+
+
+def _moved() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
+    rules, _ = gitleaks.load()
+    pairs = [(r.regex, gitleaks.literal_lead(r.regex)) for r in rules]
+    return [(re.compile(a), re.compile(b)) for a, b in pairs if a != b]
+
+
+def _matches(regex: re.Pattern[str], text: str) -> list[tuple[object, ...]]:
+    return [(m.span(), m.groups()) for m in regex.finditer(text)]
+
+
+def test_a_moved_boundary_matches_as_the_rule_did_everywhere() -> None:
+    moved = _moved()
+    assert len(moved) > 30
+    texts = CORPORA
+    # each text after a line break, and glued to a word character
+    text = "\n".join(texts) + "x" + "x".join(texts)
+    for old, new in moved:
+        assert old.groups == new.groups
+        assert _matches(old, text) == _matches(new, text), old.pattern
+        for pos in range(0, len(text), 7):
+            a, b = old.match(text, pos), new.match(text, pos)
+            assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), old.pattern
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet=string.ascii_letters + string.digits + "_-. \n\"'`;:=", max_size=8),
+            st.sampled_from(CORPORA),
+        ),
+        max_size=6,
+    )
+)
+@settings(max_examples=examples(50))
+def test_a_moved_boundary_matches_as_the_rule_did(parts: list[str]) -> None:
+    text = "".join(parts)
+    for old, new in _moved():
+        assert _matches(old, text) == _matches(new, text), old.pattern

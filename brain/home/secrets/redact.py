@@ -287,7 +287,8 @@ def _literal_keyword(regex: str, keywords: tuple[str, ...]) -> bool:
 def _gitleaks_rule(rule: GitleaksRule) -> _Rule:
     return _Rule(
         rule.kind,
-        _lazy(rule.regex),
+        # re skips ahead to a literal start; a leading \b would have it try every offset
+        _lazy(gitleaks.literal_lead(rule.regex)),
         hints=rule.keywords,
         group=rule.group,
         entropy=rule.entropy,
