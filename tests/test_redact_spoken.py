@@ -92,6 +92,10 @@ LEFT: list[str] = [
     "the password is case-sensitive",
     "password is too short",
     "the password is changeme",
+    "the password is xxxxxxxx",
+    "the staging password is <your-password>",
+    "the staging password is {{ staging_password }}",
+    "pw: ********",
     "the secret is plumzebra",  # only a password is taken as a plain word
     "pw = getpass()",
     "pw = self.password",
