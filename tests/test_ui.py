@@ -257,10 +257,13 @@ def test_a_held_memory_is_edited_on_the_review_page_as_brain_review_edit(
     assert held.body == "Install tools with apt,\nnever curl | sh."
     assert f'name="id" value="{held.id}"' in page  # the edit, still held
     # A bad edit is shown again as typed, with why; nothing changes.
-    bad = {**form, "id": held.id, "type": "rumour", "body": "Typed <b>so far</b>"}
+    typed = "Typed so far</textarea><script>window.__pwned = 1</script>"
+    bad = {**form, "id": held.id, "type": "rumour", "body": typed}
     status, _, page = client.post("/review/edit", bad)
     assert status == 400 and commit_count(brain.path) == commits + 1
-    assert "no memory type &#39;rumour&#39;" in page and "Typed &lt;b&gt;so far&lt;/b&gt;" in page
+    assert "no memory type &#39;rumour&#39;" in page
+    assert "Typed so far&lt;/textarea&gt;&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in page
+    assert len(re.findall(r"<script[^>]*>", page)) == 1  # brain's own script only
     assert '<details class="edit" open>' in page
     # Saved and accepted: one commit, through to phase 2.
     status, _, _ = client.post("/review/edit", {**form, "id": held.id, "accept": "1"})
