@@ -346,7 +346,10 @@ def test_a_text_that_would_break_the_records_is_refused(tmp_path: Path) -> None:
     assert result.stderr.startswith(
         "Error: writing over the text would leave memories/deploy-day.md unreadable ("
     )
-    assert result.stderr.endswith("nothing was changed; purge a longer, more particular text\n")
+    assert result.stderr.endswith(
+        "nothing was changed; purge a longer, more particular text, or edit the record first "
+        "(brain edit deploy-day)\n"
+    )
     assert git(home, "rev-parse", "HEAD") == head
 
 
@@ -465,3 +468,34 @@ def test_purge_by_key_writes_over_its_text_wherever_else_it_was(
     receipt = json.loads(next((home / "purges").glob("*.json")).read_text())
     assert receipt["kind"] == "key" and len(receipt["texts"]) == 2
     assert SECRET not in json.dumps(receipt) and "vault word" not in json.dumps(receipt)
+
+
+def test_a_key_whose_text_another_record_repeats_is_refused_saying_which_to_edit(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    assert cli("--home", str(home), "init").exit_code == 0
+    for key in ("deploy-day", "deploy-copy"):
+        done = cli(
+            "--home", str(home), "remember", "--key", key, "Deploys go out on Tuesday mornings"
+        )
+        assert done.exit_code == 0, done.output
+    head = git(home, "rev-parse", "HEAD")
+    # Writing over the text would make the other record's description a YAML list.
+    result = cli("--home", str(home), "purge", "--key", "deploy-day", "--yes")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "Error: writing over the text would leave memories/deploy-copy.md unreadable ("
+    )
+    assert result.stderr.endswith(
+        "nothing was changed; edit memories/deploy-copy.md so it no longer repeats the "
+        "record's text (brain edit deploy-copy), then purge the key again\n"
+    )
+    assert "(a field would read [purged] as a YAML list, not as text)" in result.stderr
+    assert git(home, "rev-parse", "HEAD") == head
+    text = cli("--home", str(home), "purge", "Deploys go out on Tuesday mornings", "--yes")
+    assert text.exit_code == 1 and "as a YAML list" in text.stderr
+    assert git(home, "rev-parse", "HEAD") == head
+    assert cli_json("--home", str(home), "show", "deploy-copy")["record"]["description"] == (
+        "Deploys go out on Tuesday mornings"
+    )

@@ -284,7 +284,7 @@ def _settle(
     files = sorted(
         {w.split(":", 1)[1] for t in touched for w in t.what if w.startswith(("content:", "name:"))}
     )
-    _check_records(home, done.new_tip, files)
+    _check_records(home, done.new_tip, files, by_key=spec.kind == "key")
     purge_id = new_id()
     rewritten = sum(1 for old, new in done.renames.items() if new != old)
     dropped = sum(1 for new in done.renames.values() if new is None)
@@ -314,9 +314,10 @@ def _settle(
     return _with(result, receipt=receipt_path, head=final, still_held=still)
 
 
-def _check_records(home: Home, tip: str, files: Sequence[str]) -> None:
+def _check_records(home: Home, tip: str, files: Sequence[str], by_key: bool = False) -> None:
     """Refuse a rewrite that would leave a record it wrote over unreadable (a text that
-    is part of a field's name, say), unless it was unreadable already."""
+    is part of a field's name, say), unless it was unreadable already. ``by_key``: the
+    text written over is the purged record's own, found in ``rel``."""
     for rel in files:
         if not merge.is_record(rel):
             continue
@@ -329,15 +330,26 @@ def _check_records(home: Home, tip: str, files: Sequence[str]) -> None:
             continue
         raise PurgeError(
             f"writing over the text would leave {rel} unreadable ({why}); nothing was changed",
-            hint="purge a longer, more particular text",
+            hint=(
+                f"edit {rel} so it no longer repeats the record's text (brain edit "
+                f"{Path(rel).stem}), then purge the key again"
+                if by_key
+                else "purge a longer, more particular text, or edit the record first (brain "
+                f"edit {Path(rel).stem})"
+            ),
         )
 
 
 def _unreadable(data: bytes, rel: str) -> str | None:
+    """Why the record ``data`` cannot be read as it was written, or None: a parse error,
+    or a mark that YAML reads as something else (``description: [purged]`` is a list)."""
     try:
-        parse(data.decode("utf-8", "replace"), Path(rel))
+        record = parse(data.decode("utf-8", "replace"), Path(rel))
     except RecordFormatError as exc:
         return exc.message
+    read = json.dumps(record.to_dict(), ensure_ascii=False).count(MARK.decode())
+    if read < data.count(MARK):
+        return f"a field would read {MARK.decode()} as a YAML list, not as text"
     return None
 
 
