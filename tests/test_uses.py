@@ -10,7 +10,8 @@ from collections import Counter
 from pathlib import Path
 
 from brain.api import Brain
-from brain.home.uses import copy_name, tallies, weekly_used
+from brain.home.uses import copy_name, tallies
+from brain.home.useweeks import weekly_used
 from tests.helpers import cli, cli_json, git, status
 
 RECORDS = [
@@ -380,7 +381,7 @@ def _monday(when: str) -> str:
 
 
 def test_each_week_counts_the_records_used_in_it_once(tmp_path: Path) -> None:
-    from brain.home.uses import CITED, RECALLED, SHOWN, note, weekly_used
+    from brain.home.uses import CITED, RECALLED, SHOWN, note
 
     home = tmp_path / "home"
     brain = _home(home)
@@ -403,7 +404,8 @@ def test_each_week_counts_the_records_used_in_it_once(tmp_path: Path) -> None:
 
 
 def test_the_weeks_kept_are_the_last_52(tmp_path: Path) -> None:
-    from brain.home.uses import RECALLED, WEEKS_KEPT, note, weekly_used
+    from brain.home.uses import RECALLED, note
+    from brain.home.useweeks import WEEKS_KEPT
 
     home = tmp_path / "home"
     brain = _home(home)
@@ -417,7 +419,7 @@ def test_the_weeks_kept_are_the_last_52(tmp_path: Path) -> None:
 
 
 def test_a_copy_file_from_before_the_weeks_reads_and_folds(tmp_path: Path) -> None:
-    from brain.home.uses import RECALLED, note, weekly_used
+    from brain.home.uses import RECALLED, note
 
     home = tmp_path / "home"
     brain = _home(home)

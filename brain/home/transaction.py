@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brain.errors import BrainError
-from brain.home import journal, packing, pending, uses
+from brain.home import journal, packing, pending, usefold
 from brain.home.checks import HandEditError, check_text, clean_message, redacted
 from brain.home.files import atomic_write
 from brain.home.git import head_sha
@@ -262,7 +262,7 @@ class Transaction:
         """Journal ``op`` and commit ``paths`` with it; undo both if the commit fails.
 
         Use counts noted since the last commit ride along, folded into this copy's file
-        in ``uses/`` (:mod:`brain.home.uses`).
+        in ``uses/`` (:mod:`brain.home.usefold`).
         """
         # A reason, a key or a config value typed with a secret in it must not reach
         # the history either; nor control characters, which `brain log` reads between.
@@ -272,7 +272,7 @@ class Transaction:
         before = self.repo.head()
         ours = [p for p in paths if p not in self._taken]
         self.note(ours)
-        folded = uses.fold(self, self.note)
+        folded = usefold.fold(self, self.note)
         if folded is not None and folded.rel not in paths:
             paths, ours = [*paths, folded.rel], [*ours, folded.rel]
         journal.append(self.path, op, **fields)
@@ -285,7 +285,7 @@ class Transaction:
                 fh.truncate(size)
             raise
         if folded is not None:
-            uses.finish(folded)
+            usefold.finish(folded)
         pending.end(self)
         note_journal_size(self)
         self._written = set()  # committed: nothing left to put back
@@ -343,7 +343,7 @@ def drop_orphan_journal_lines(home: Located, repo: Repo) -> None:
         fh.truncate(len(committed))
     repo.unstage(journal.JOURNAL)
     # Uses the dead writer had folded into its line go back to the pending file.
-    uses.restore_folded(home, orphans)
+    usefold.restore_folded(home, orphans)
 
 
 def restore_paths(root: Path, repo: Repo, paths: Sequence[str]) -> None:

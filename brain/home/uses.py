@@ -23,20 +23,15 @@ in beside this one's, without a conflict, and a record's count is the sum over e
 copy's file, the pending lines, and the ``recall`` lines brain's older versions wrote
 in the journal. A rebuilt index reads them all (``docs/architecture.md``, "Use counts").
 
-A fold is safe against a kill: the pending file is renamed to
-``uses/folding-<batch>.jsonl`` first, the batch's name is written into the copy's file
-with its counts, and the folding file is deleted only after the commit. A folding file
-whose batch the committed file names is counted already; any other is folded again.
+This module notes uses and reads the counts back. The fold is
+:mod:`brain.home.usefold`, the per-week counts :mod:`brain.home.useweeks`.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from datetime import date, timedelta
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -51,13 +46,11 @@ FOLDING = "folding-"  # + batch + ".jsonl": a pending file being folded
 IGNORED = f"/{USES_DIR}/*.jsonl"  # the pending and folding files: never committed
 # Where brain's versions before the uses/ folder kept what was not journaled yet.
 LEGACY = ("uses.jsonl", "uses.jsonl.folding")
-VERSION = 1
-WEEKS_KEPT = 52  # the per-week counts a copy's file keeps, the newest week's included
 KINDS = ("shown", "recalled", "cited")
 SHOWN, RECALLED, CITED = KINDS
 _JOURNAL = "journal.jsonl"
 _LEGACY_MARK = '"op": "recall"'
-_SHOWN_MARK = '"kind": "shown"'  # as note() writes it
+SHOWN_MARK = '"kind": "shown"'  # as note() writes it
 
 
 class Use(NamedTuple):
@@ -108,7 +101,8 @@ class Use(NamedTuple):
         )
 
 
-def _now() -> str:
+def now_utc() -> str:
+    """The ISO UTC time now, to the second."""
     # brain.home.records.iso(utcnow()) without importing the record types (the hook).
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
@@ -127,7 +121,7 @@ def note(home: Located, kind: str, paths: Sequence[str], when: str | None = None
     if not (folder / PENDING).is_file():  # a new pending file: git must never see it
         folder.mkdir(exist_ok=True)
         keep_out_of_git(home.path)
-    line = json.dumps({"ts": when or _now(), "kind": kind, "paths": list(paths)})
+    line = json.dumps({"ts": when or now_utc(), "kind": kind, "paths": list(paths)})
     append_line(folder / PENDING, line)
 
 
@@ -167,7 +161,7 @@ def copy_name(home: Located) -> str:
     return f"{machine_name()}-{sha256_hex(where)[:8]}"
 
 
-def _pending_lines(lines: Iterable[str]) -> Iterator[tuple[str, str, list[str]]]:
+def pending_lines(lines: Iterable[str]) -> Iterator[tuple[str, str, list[str]]]:
     """(kind, time, paths) of each well-formed pending line; a line older versions
     wrote has no kind and counted recalls and citations alike: it counts as recalls."""
     for line in lines:
@@ -180,23 +174,25 @@ def _pending_lines(lines: Iterable[str]) -> Iterator[tuple[str, str, list[str]]]
             continue
 
 
-def _read_lines(path: Path) -> list[str]:
+def read_lines(path: Path) -> list[str]:
+    """The lines of a pending or folding file; none when it cannot be read."""
     try:
         return path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return []
 
 
-class _Copy(NamedTuple):
+class CopyFile(NamedTuple):
     """What a copy's file holds: each record's counts, the batches folded into it, and
-    the records used (recalled or cited) per week, None when the file predates them."""
+    its ``weeks`` as written (None when it has none; :func:`brain.home.useweeks.weeks_of`
+    reads them)."""
 
     counts: dict[str, Use]
     folded: list[str]
-    weeks: dict[str, int] | None
+    weeks: object
 
 
-def _copy_file(path: Path) -> _Copy:
+def read_copy(path: Path) -> CopyFile:
     """A copy's file; empty when unreadable."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -210,67 +206,11 @@ def _copy_file(path: Path) -> _Copy:
             out[str(rel)] = use
         folded = [str(b) for b in data.get("folded") or ()]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return _Copy({}, [], None)
-    return _Copy(out, folded, _weeks_of(data.get("weeks")))
+        return CopyFile({}, [], None)
+    return CopyFile(out, folded, data.get("weeks"))
 
 
-def _weeks_of(value: object) -> dict[str, int] | None:
-    """A file's ``weeks`` (week's Monday -> records used), None when it has none; an
-    entry that does not read as one is left out."""
-    if not isinstance(value, dict):
-        return None
-    out = {}
-    for week, n in value.items():
-        if isinstance(week, str) and _week_of(week) == week and isinstance(n, int) and n > 0:
-            out[week] = n
-    return out
-
-
-@functools.lru_cache(maxsize=4096)
-def _week_of(when: str) -> str:
-    """The Monday (``YYYY-MM-DD``, UTC) of the week of an ISO UTC time; '' if it is none."""
-    try:
-        day = date.fromisoformat(when[:10])
-    except ValueError:
-        return ""
-    return (day - timedelta(days=day.weekday())).isoformat()
-
-
-def _weeks_from_last(last: dict[str, str]) -> dict[str, int]:
-    """What a copy's file written before the per-week counts says of them: each record
-    used in the week of its last use (all it kept)."""
-    weeks: dict[str, int] = {}
-    for when in last.values():
-        if week := _week_of(when):
-            weeks[week] = weeks.get(week, 0) + 1
-    return weeks
-
-
-def _count_weeks(
-    last: dict[str, str], weeks: dict[str, int], kind: str, when: str, paths: Iterable[str]
-) -> None:
-    """Count in ``weeks`` each of ``paths`` used at ``when`` whose last use (``last``,
-    brought up to ``when``) was in an earlier week: a record counts once a week. Uses
-    are noted as they happen, so they come in order."""
-    week = _week_of(when)
-    if kind == SHOWN or not week:
-        return
-    for rel in paths:
-        before = last.get(rel, "")
-        if _week_of(before) < week:
-            weeks[week] = weeks.get(week, 0) + 1
-        if when > before:
-            last[rel] = when
-
-
-def _recent(weeks: dict[str, int], now: str) -> dict[str, int]:
-    """The counts of the last :data:`WEEKS_KEPT` weeks up to ``now``, oldest first."""
-    newest = date.fromisoformat(_week_of(now))
-    oldest = (newest - timedelta(weeks=WEEKS_KEPT - 1)).isoformat()
-    return {w: weeks[w] for w in sorted(weeks) if oldest <= w <= newest.isoformat()}
-
-
-def _unfolded(home: Located, folded: Iterable[str]) -> list[Path]:
+def unfolded(home: Located, folded: Iterable[str]) -> list[Path]:
     """The pending files whose uses no copy's file holds yet."""
     done = set(folded)
     folder = home.path / USES_DIR
@@ -285,7 +225,7 @@ def _unfolded(home: Located, folded: Iterable[str]) -> list[Path]:
     ]
 
 
-def _journaled(home: Located) -> Iterator[tuple[str, int, str]]:
+def journaled(home: Located) -> Iterator[tuple[str, int, str]]:
     """(path, count, time) of the ``recall`` lines older versions wrote in the journal.
 
     The journal holds one line per write; only those lines are parsed (a text search
@@ -320,15 +260,15 @@ def tallies(home: Located) -> dict[str, Use]:
     folded: list[str] = []
     folder = home.path / USES_DIR
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        counts, batches, _weeks = _copy_file(path)
+        counts, batches, _weeks = read_copy(path)
         folded += batches
         for rel, use in counts.items():
             add(rel, use)
-    for pending in _unfolded(home, folded):
-        for kind, when, paths in _pending_lines(_read_lines(pending)):
+    for pending in unfolded(home, folded):
+        for kind, when, paths in pending_lines(read_lines(pending)):
             for rel in paths:
                 add(rel, Use().plus(kind, 1, when))
-    for rel, count, when in _journaled(home):
+    for rel, count, when in journaled(home):
         add(rel, Use().plus(RECALLED, count, when))
     return found
 
@@ -367,8 +307,8 @@ def all_uses(home: Located) -> dict[str, int]:
             data = fh.read(size - start)
         whole = data[: data.rfind(b"\n") + 1]  # a line being appended waits for the next
         offset = start + len(whole)
-        lines = [x for x in whole.decode("utf-8", "replace").splitlines() if _SHOWN_MARK not in x]
-        for _kind, _when, paths in _pending_lines(lines):
+        lines = [x for x in whole.decode("utf-8", "replace").splitlines() if SHOWN_MARK not in x]
+        for _kind, _when, paths in pending_lines(lines):
             for rel in paths:
                 found[rel] = found.get(rel, 0) + 1
     if offset != counted_from:
@@ -408,14 +348,14 @@ def _committed_uses(home: Located) -> dict[str, int]:
                     found[rel] = found.get(rel, 0) + n
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             continue
-    for other in _unfolded(home, folded):
+    for other in unfolded(home, folded):
         if other.name == PENDING:
             continue  # read by the caller, from where it last stopped
-        lines = [x for x in _read_lines(other) if _SHOWN_MARK not in x]
-        for _kind, _when, paths in _pending_lines(lines):
+        lines = [x for x in read_lines(other) if SHOWN_MARK not in x]
+        for _kind, _when, paths in pending_lines(lines):
             for rel in paths:
                 found[rel] = found.get(rel, 0) + 1
-    for rel, count, _when in _journaled(home):
+    for rel, count, _when in journaled(home):
         found[rel] = found.get(rel, 0) + count
     return found
 
@@ -433,166 +373,3 @@ def _save_cache(home: Located, path: Path, data: dict[str, object]) -> None:
 def last_used(home: Located) -> dict[str, str]:
     """When each path was last recalled or cited (ISO UTC)."""
     return {p: u.last_used for p, u in tallies(home).items() if u.last_used}
-
-
-def weekly_used(home: Located) -> dict[str, int]:
-    """Records recalled or cited each week (its Monday, ``YYYY-MM-DD``), over the last
-    :data:`WEEKS_KEPT` weeks: the sum of every copy's file, and the pending lines counted
-    as the next fold will count them. A copy's file written before the per-week counts
-    counts each record in the week of its last use; a record used on two machines in
-    one week counts on each."""
-    found: dict[str, int] = {}
-    folded: list[str] = []
-    last: dict[str, str] = {}  # this copy's last uses, which its next fold counts against
-    folder = home.path / USES_DIR
-    here = f"{copy_name(home)}.json"
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            records = data["records"]
-            folded += [str(b) for b in data.get("folded") or ()]
-            weeks = _weeks_of(data.get("weeks"))
-            if weeks is None or path.name == here:  # only then are the records read
-                times = {str(rel): _last_of(kinds) for rel, kinds in records.items()}
-                last = times if path.name == here else last
-                weeks = _weeks_from_last(times) if weeks is None else weeks
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
-            continue
-        for week, n in weeks.items():
-            found[week] = found.get(week, 0) + n
-    pending: dict[str, int] = {}
-    for other in _unfolded(home, folded):
-        lines = [x for x in _read_lines(other) if _SHOWN_MARK not in x]
-        for kind, when, paths in _pending_lines(lines):
-            _count_weeks(last, pending, kind, when, paths)
-    for week, n in pending.items():
-        found[week] = found.get(week, 0) + n
-    seen = {(rel, _week_of(when)) for rel, _count, when in _journaled(home)}
-    for _rel, week in seen:
-        if week:
-            found[week] = found.get(week, 0) + 1
-    return _recent(found, _now())
-
-
-def _last_of(kinds: dict[str, list[object]]) -> str:
-    """A record's last recall or citation in a copy's file ('' if neither)."""
-    return max((str(kinds[k][1]) for k in (RECALLED, CITED) if k in kinds), default="")
-
-
-# -- folding -------------------------------------------------------------------------
-
-
-class Fold(NamedTuple):
-    """A fold staged for a commit: the copy's file to commit, the batch it names, and
-    the pending files to delete once the commit is made."""
-
-    rel: str
-    batch: str
-    taken: tuple[Path, ...]
-
-
-def fold(home: Located, note_path: Callable[[Sequence[str]], None]) -> Fold | None:
-    """Move the pending uses into this copy's file (written, not committed); None when
-    there are none. ``note_path`` is called with the file's path before it is written
-    (the transaction's note, so a killed write puts it back)."""
-    name = copy_name(home)
-    rel = f"{USES_DIR}/{name}.json"
-    path = home.path / rel
-    counts, folded, weeks = _copy_file(path)
-    last = {rel: use.last_used for rel, use in counts.items()}
-    weeks = _weeks_from_last(last) if weeks is None else weeks
-    folder = home.path / USES_DIR
-    for done in folded:  # its commit was made and the writer died before deleting it
-        (folder / f"{FOLDING}{done}.jsonl").unlink(missing_ok=True)
-    batch = f"{_now().replace(':', '').replace('-', '')}-{os.urandom(4).hex()}"
-    taking = folder / f"{FOLDING}{batch}.jsonl"
-    if (folder / PENDING).is_file():
-        os.replace(folder / PENDING, taking)
-    for legacy in LEGACY:  # what an older version left in .brain/: it becomes a batch
-        old = home.state / legacy
-        if old.is_file():
-            folder.mkdir(exist_ok=True)
-            with taking.open("a", encoding="utf-8") as fh:
-                fh.write(old.read_text(encoding="utf-8", errors="replace").rstrip("\n") + "\n")
-            old.unlink()
-    taken = _unfolded(home, folded)
-    taken = [p for p in taken if p.parent == folder and p.name != PENDING]
-    if not taken:
-        return None
-    batches = []
-    for pending in taken:
-        batches.append(pending.name.removeprefix(FOLDING).removesuffix(".jsonl"))
-        for kind, when, paths in _pending_lines(_read_lines(pending)):
-            _count_weeks(last, weeks, kind, when, paths)
-            for one in paths:
-                counts[one] = counts.get(one, Use()).plus(kind, 1, when)
-    note_path([rel])
-    _write_copy(path, home, counts, batches, _recent(weeks, _now()))
-    return Fold(rel, batch, tuple(taken))
-
-
-def _write_copy(
-    path: Path, home: Located, counts: dict[str, Use], batches: list[str], weeks: dict[str, int]
-) -> None:
-    from brain.home.files import atomic_write
-    from brain.home.journal import machine_name
-
-    lines = []
-    for rel in sorted(counts):
-        use = counts[rel]
-        kinds = {kind: list(use.of(kind)) for kind in KINDS if use.of(kind)[0]}
-        lines.append(f"  {json.dumps(rel, ensure_ascii=False)}: {json.dumps(kinds)}")
-    head = (
-        f'{{"version": {VERSION}, "machine": {json.dumps(machine_name())}, '
-        f'"folded": {json.dumps(batches)}, "weeks": {json.dumps(weeks)}, "records": {{\n'
-    )
-    atomic_write(path, head + ",\n".join(lines) + ("\n" if lines else "") + "}}\n",
-                 tmp_dir=home.state)  # fmt: skip
-
-
-def finish(done: Fold) -> None:
-    """The fold's commit is made: its pending files are counted in the copy's file."""
-    for path in done.taken:
-        path.unlink(missing_ok=True)
-
-
-# -- the journal's recall lines (brain's versions before uses/) ----------------------
-
-
-def uses_from_elsewhere(lines: Iterable[str], here: str) -> dict[str, tuple[int, str]]:
-    """Uses in journal lines that other machines wrote: path -> (count, last time).
-
-    Older versions journaled a copy's uses as a ``recall`` line; a machine still
-    running one sends them by push.
-    """
-    found: dict[str, tuple[int, str]] = {}
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(entry, dict) or entry.get("op") != "recall":
-            continue
-        if entry.get("machine") == here or not isinstance(entry.get("uses"), dict):
-            continue
-        when = str(entry.get("ts", ""))
-        for path, count in entry["uses"].items():
-            n, last = found.get(str(path), (0, ""))
-            found[str(path)] = (n + int(count), max(last, when))
-    return found
-
-
-def restore_folded(home: Located, lines: Iterable[str]) -> None:
-    """Put the uses of ``recall`` journal lines that were never committed back into the
-    pending file, so the next commit counts them (a writer of an older version died
-    after journaling them)."""
-    for line in lines:
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(entry, dict) and entry.get("op") == "recall":
-            found = entry.get("uses")
-            if isinstance(found, dict):
-                paths = [str(p) for p, n in found.items() for _ in range(int(n))]
-                note_uses(home, paths, when=str(entry.get("ts") or "") or None)

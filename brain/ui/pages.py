@@ -160,7 +160,7 @@ def weekly(
 
 def weekly_uses(brain: Brain) -> list[tuple[str, int]]:
     """The records recalled or cited each week (its Monday), as the uses keep them."""
-    from brain.home.uses import weekly_used
+    from brain.home.useweeks import weekly_used
 
     return list(weekly_used(brain).items())
 
