@@ -121,6 +121,9 @@ def test_a_plain_word_password_in_words_is_never_stored(brain: Brain, home: Path
         "mysql-u-root-pkestrel-harbor5530q-h-db",  # mysql -pKestrel-harbor5530q
         "consul-http-token-5f0e2d1c-7a8b-4c9d-9e0f-1a2b3c4d5e6f",
         "dd-app-key-" + "9c1f0e7a4b" * 4,  # DD_APP_KEY=<40 hex>, not a commit
+        "plaid-secret-d9885b8f1a8e15539c63e91e40b586",  # 30 hex, PLAID_SECRET= made a slug
+        "the-app-specific-password-for-altool-is-qwkd-rmzt-hvpl-xcnb",
+        "gmail-app-password-rvkq-nmtz-plxh-wdjc",
     ],
 )
 def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
@@ -161,6 +164,10 @@ def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
         "begin-public-key-6y4ueixhte-yfozy1tldj9flikg-uklnq6znmrwrxwa9bbplhfk3",
         "kms-key-arn-eu-west-1-123456789012-key-b88d4cb8-4e87-480d-9e64-c4bb6e7861c1",
         "https-docs-example-com-guide-v2",
+        "docker-logs-f-b9e0da2bf00193faa16df2867ed1278569f06f5951c56244a37483739917926d",
+        "podman-inspect-b9e0da2bf00193faa16df2867ed1278569f06f5951c56244a37483739917926d",
+        "app-password-rules-must-have-four-long-word",
+        "secret-rotation-every-90-days",
     ],
 )
 def test_a_key_that_is_plainly_not_a_credential_is_fine(brain: Brain, home: Path, key: str) -> None:

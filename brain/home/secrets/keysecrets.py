@@ -31,6 +31,11 @@ _INNOCENT = lazy(
     r"|(?<![a-z0-9])(?:(?:public-?key|pk-live|pk-test|h1|nix-store|ipfs|checksum|integrity"
     r"|hash|sha1|sha256|sha512|md5|digest|tx|event)-)+[a-z0-9]+|pk-eyj[a-z0-9]+"
     r"|(?<![a-z0-9])(?:price|prod|cus|acct|sub|evt|plan|inv)-[a-z0-9]{14,}(?![a-z0-9])"
+    # ... a container's full id (64 hex) given to a docker or podman command that takes
+    # one, flags between (``docker logs -f <id>``)...
+    r"|(?<=docker-|podman-)(?:container-)?(?:logs|inspect|exec|attach|stop|start|restart|kill"
+    r"|rm|top|stats|wait|pause|unpause|port|diff|export|commit|cp|update|rename)"
+    r"-(?:[a-z]{1,12}-){0,2}[0-9a-f]{64}(?![a-z0-9])"
     # ... or a format that labels itself: age and bech32 public keys, an address, an IPFS CID.
     r"|(?<![a-z0-9])(?:age1[a-z0-9]{58}|bc1[a-z0-9]{25,62}|0x[0-9a-f]{40}|bafy[a-z0-9]{50,})"
     r"(?![a-z0-9])"
@@ -50,6 +55,15 @@ _PASSWORD_VALUE = lazy(
 # comma, which ended the clause for ``redact``, is gone.
 _PLAIN_PASSWORD = lazy(
     r"(?<![a-z0-9])(?:pass(?:word|wd|phrase)|pwd?)-(?:is|was)-([a-z]{4,64})(?![a-z0-9])"
+)
+
+# An app password (four groups of four letters, as Apple and Google show one) right after
+# the words that name it, or after "for <what>" and "is": the slug of "the app-specific
+# password for altool is abcd-efgh-ijkl-mnop", whose groups no longer stand apart from
+# the words (``app-password-rules-must-have-four-long-word`` says no "is" and is fine).
+_APP_PASSWORD = lazy(
+    r"(?<![a-z0-9])app-(?:specific-)?pass(?:word|wd)?s?-(?:(?:for|of|on|to|in)-(?:[a-z0-9]+-){1,3}?)?"
+    r"(?:(?:is|was)-)?[a-z]{4}(?:-[a-z]{4}){3}(?![a-z0-9])"
 )
 
 
@@ -76,7 +90,10 @@ def _in_context() -> re.Pattern[str]:
         r"|(?<![a-z0-9])(?:token|secret|pat|password|passwd|pwd|apikey|credentials?"
         r"|(?:api|app|admin|sdk|secret|access|auth|private|master|encryption)-key)"
         r"-(?:[a-z]{2,5}-)?"
-        r"(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})"
+        r"(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,}"
+        # 24 to 31 hex right after the word are a value too (``plaid-secret-<30 hex>``,
+        # whose ``=`` the slug dropped), digits and letters mixed as a random one is.
+        r"|(?<=-)(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{24,31})"
         r"(?![0-9a-f])"
         rf"|(?<![a-z0-9])(?:{'|'.join(hex_bodied)})-(?:[a-z0-9]+-){{0,2}}[0-9a-f]{{40}}"
         r"(?![0-9a-f])"
@@ -100,7 +117,7 @@ def key_holds_secret(key: str) -> bool:
         return True
     if long_run and _in_context().search(lowered):
         return True
-    if "pass" in lowered and _PASSWORD_VALUE.search(lowered):
+    if "pass" in lowered and (_PASSWORD_VALUE.search(lowered) or _APP_PASSWORD.search(lowered)):
         return True
     if "p" in lowered and _plain_password_in(lowered):
         return True
