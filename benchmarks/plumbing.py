@@ -132,7 +132,8 @@ def phase2(count: int = 157) -> dict[str, Any]:
     scripted model."""
     from brain.api import Brain
     from brain.home.records import iso, new_id, utcnow
-    from brain.pipeline.consolidate import CONSOLIDATE_MAX_TOKENS, consolidate
+    from brain.pipeline.consolidate import consolidate
+    from brain.pipeline.consolidate_calls import CONSOLIDATE_MAX_TOKENS
     from brain.pipeline.runs import RawMemory, append_raw
 
     server = serve(_answer)

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from brain.api import Brain
-from brain.pipeline.consolidate import CONSOLIDATE_MAX_TOKENS, consolidate, pending_raw
+from brain.pipeline.consolidate import consolidate, pending_raw
+from brain.pipeline.consolidate_calls import CONSOLIDATE_MAX_TOKENS
 from brain.pipeline.strength import MAX_BATCH
 from tests import fakemodel
 from tests.fakemodel import FakeModel

@@ -1,0 +1,140 @@
+"""Phase 2's model calls: the raw memories a run takes, cut into batches, each asked.
+
+A run takes the raw memories best borne out first (:mod:`brain.pipeline.strength`), up
+to ``max_raw_memories_for_consolidation``, cuts them into batches whose answers each fit
+:data:`CONSOLIDATE_MAX_TOKENS`, shows each batch the stored records it may touch, and
+keeps of each answer the operations tied to what that batch sent
+(:func:`brain.pipeline.bounds.tie`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from brain.home.records import Record
+from brain.home.scope import projects_of, scoped_key
+from brain.models.base import ConsolidateTask, Model, ModelError
+from brain.models.budget import Budget, BudgetExceeded
+from brain.models.schema import Candidate, ExistingRecord, Operation
+from brain.pipeline.bounds import tie
+from brain.pipeline.related import existing_of, related_records
+from brain.pipeline.runs import RawMemory, note_error, read_raw
+from brain.pipeline.strength import Strength, batches, ranked, rollouts, strengths
+
+if TYPE_CHECKING:
+    from brain.home.home import Home
+    from brain.index.sync import Catalog
+
+CONSOLIDATE_MAX_TOKENS = 8_000
+
+
+@dataclass(frozen=True, slots=True)
+class _Ranked:
+    """The raw memories a run takes, best borne out first, with their strength."""
+
+    raw: list[RawMemory]
+    strength: list[Strength]
+
+
+def _taken(home: Home, pending: list[RawMemory]) -> _Ranked:
+    """Up to ``max_raw_memories_for_consolidation``, best borne out first."""
+    raw = [_scoped(m) for m in pending]
+    strength = strengths(home, raw, [_scoped(m) for m in read_raw(home)])
+    order = ranked(raw, strength)[: home.config.max_raw_memories_for_consolidation]
+    return _Ranked([raw[n] for n in order], [strength[n] for n in order])
+
+
+def _scoped(memory: RawMemory) -> RawMemory:
+    """A raw memory under its project's key (those written before keys were scoped)."""
+    projects = sorted(projects_of(memory.tags))
+    key = scoped_key(memory.key, projects[0]) if len(projects) == 1 else memory.key
+    return memory if key == memory.key else replace(memory, key=key)
+
+
+def _candidate(memory: RawMemory) -> Candidate:
+    return Candidate(
+        key=memory.key,
+        type=memory.type,  # type: ignore[arg-type]
+        description=memory.description,
+        body=memory.body,
+        tags=memory.tags,
+        confidence=memory.confidence,
+        evidence=memory.evidence,
+    )
+
+
+@dataclass
+class Batch:
+    """One batch of a run: its raw memories, their strength, the records they touch."""
+
+    raw: list[RawMemory]
+    strength: list[Strength]
+    related: dict[str, Record]
+    task: ConsolidateTask
+
+
+def batches_of(home: Home, catalog: Catalog, pending: list[RawMemory]) -> list[Batch]:
+    """The raw memories a run takes, in batches whose answers fit the cap, each with
+    the records it may touch and its task for the model."""
+    taken = _taken(home, pending)
+    out = []
+    for group in batches(taken.raw, CONSOLIDATE_MAX_TOKENS):
+        raw = [taken.raw[n] for n in group]
+        strength = [taken.strength[n] for n in group]
+        related = related_records(home, catalog, raw)
+        existing = [existing_of(r) for r in related.values()]
+        out.append(Batch(raw, strength, related, _task(home, raw, strength, existing)))
+    return out
+
+
+def _task(
+    home: Home, raw: list[RawMemory], strength: list[Strength], existing: list[ExistingRecord]
+) -> ConsolidateTask:
+    return ConsolidateTask(
+        tuple(_candidate(m) for m in raw),
+        tuple(existing),
+        CONSOLIDATE_MAX_TOKENS,
+        tuple((m.date, m.session) for m in raw),
+        tuple((s.sessions, s.uses, s.last_used) for s in strength),
+        rollouts(home, [m.session for m in raw]),
+    )
+
+
+@dataclass
+class Answers:
+    """What the batches' answers allow: the operations, the raw memories they handle."""
+
+    operations: list[Operation] = field(default_factory=list)
+    handled: set[str] = field(default_factory=set)
+    sent: list[RawMemory] = field(default_factory=list)
+    dropped: int = 0
+    calls: int = 0
+    failure: ModelError | BudgetExceeded | None = None  # the last call that failed
+
+
+def ask(home: Home, model: Model, work: list[Batch], budget: Budget) -> Answers:
+    """Every batch's answer, tied to what that batch sent.
+
+    A failure every later call would repeat (a dead endpoint), or a spent budget, stops
+    the asking; another failure (an unusable answer) leaves that batch's raw memories
+    pending and the next batch is asked. What was answered is kept, and the last failure
+    with it: with nothing answered the run stops and writes nothing.
+    """
+    got = Answers()
+    for batch in work:
+        got.calls += 1
+        try:
+            answer = model.consolidate(batch.task, budget)
+        except (ModelError, BudgetExceeded) as exc:
+            note_error(home, "consolidate", str(exc))
+            got.failure = exc
+            if isinstance(exc, BudgetExceeded) or exc.repeats:
+                break
+            continue
+        tied = tie(list(answer.operations), batch.raw, list(batch.related.values()))
+        got.operations += tied.operations
+        got.handled |= tied.handled
+        got.sent += batch.raw
+        got.dropped += tied.dropped
+    return got
