@@ -23,6 +23,7 @@ from brain.home.paths import shown_path
 from brain.ui import pages
 from brain.ui.chart import weekly_chart
 from brain.ui.server import Request, Response
+from brain.ui.snapshot import Snapshot
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -47,7 +48,7 @@ class App:
         self.server = server
         self.home = home
         self._brain: Brain | None = None
-        self.snapshot = pages.Snapshot()
+        self.snapshot = Snapshot()
         self.home_shown = shown_path(home)
 
     @property
