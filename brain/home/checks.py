@@ -15,6 +15,7 @@ from brain.errors import BrainError
 from brain.home.records import Record
 from brain.home.secrets.keysecrets import SecretKeyError, key_holds_secret
 from brain.home.secrets.redact import redact, redact_fields
+from brain.home.secrets.together import redact_together
 
 # Control characters other than tab and newline, kept out of commit messages.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -66,10 +67,14 @@ def redacted(record: Record) -> Record:
     field of a record on disk, whichever command wrote it, can carry a credential. A NUL
     goes too: git would take the record for a binary file and show no diff of it.
     """
+    # Together: a description cut from the body may end inside a secret the body holds.
+    description, body = redact_together(
+        (record.description.replace("\0", ""), record.body.replace("\0", ""))
+    )
     return record.evolve(
         type=redact(record.type),
-        description=redact(record.description.replace("\0", "")),
-        body=redact(record.body.replace("\0", "")),
+        description=description,
+        body=body,
         tags=redact_fields(record.tags),
         profile=redact_fields(record.profile),
         source=redact_fields(record.source),

@@ -14,6 +14,7 @@ from brain.home.checks import redacted
 from brain.home.records import FIELDS, Record, iso, new_id, utcnow
 from brain.home.secrets.keysecrets import validate_new_key
 from brain.home.secrets.redact import redact
+from brain.home.secrets.together import redact_together
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -64,12 +65,14 @@ def _record_from(obj: Any, origin: str, line: int) -> Record:
         raise ImportLineError(origin, line, "'supersedes' must be a list of record ids")
     now = iso(utcnow())
     extra = {k: v for k, v in obj.items() if k not in {*FIELDS, "body"}}
-    body = redact(body).strip()
+    # Together: a description cut from the body may end inside a secret the body holds.
+    body, description = redact_together((body, text["description"] or ""))
+    body = body.strip()
     return Record(
         id=text["id"] or new_id(),
         key=key,
         type=text["type"] or "fact",
-        description=redact(text["description"] or body.splitlines()[0][:100]),
+        description=description or redact(body.splitlines()[0][:100]),
         body=body,
         tags=tuple(tags),
         profile=text["profile"],

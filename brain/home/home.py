@@ -267,10 +267,13 @@ class Home:
         (:mod:`brain.home.anchors`), unless its tags give it to another project.
         """
         from brain.home.secrets.redact import redact
+        from brain.home.secrets.together import redact_together
 
         if type is not None:
             check_type(redact(type))  # the error echoes the type: never a secret in it
-        body = redact(text).strip()
+        # Together: a description cut from the text may end inside a secret it holds.
+        body, description = redact_together((text, description or ""))
+        body = body.strip()
         if not body:
             raise BrainError("nothing to remember: the text is empty")
         if key is not None:
@@ -285,7 +288,7 @@ class Home:
             key = derive_key(body, projects[0] if len(projects) == 1 else None)
         if not 0.0 <= confidence <= 1.0:
             raise BrainError(f"confidence must be between 0 and 1, not {confidence}")
-        summary = redact(description) if description else first_line(body)
+        summary = description or first_line(body)
         now = utcnow()
         record = Record(
             id=new_id(now),

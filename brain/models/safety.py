@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 from brain.home.records import slugify
 from brain.home.secrets.keysecrets import key_holds_secret
 from brain.home.secrets.redact import redact
+from brain.home.secrets.together import redact_together
 
 if TYPE_CHECKING:
-    from brain.models.schema import Extraction, Operation
+    from brain.models.schema import Candidate, Extraction, Operation
 
 INJECTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
@@ -89,18 +90,21 @@ def safe_extraction(extraction: Extraction) -> Extraction:
     the summary redacted, or dropped when it instructs."""
 
     kept = tuple(
-        replace(
-            m,
-            key=safe_key(m.key, m.description),
-            description=redact(m.description),
-            body=redact(m.body),
-            tags=tuple(redact(t) for t in m.tags),
-        )
+        _redacted_candidate(m)
         for m in extraction.memories
         if not _refused("\n".join([m.key, m.description, m.body, *m.tags]))
     )
     summary = "" if unsafe(extraction.summary) else redact(extraction.summary)
     return replace(extraction, memories=kept, summary=summary)
+
+
+def _redacted_candidate(m: Candidate) -> Candidate:
+    # The description and body together: a description the model cut from the body may
+    # end inside a secret that only the body holds whole.
+    description, body = redact_together((m.description, m.body))
+    key = safe_key(m.key, m.description)
+    tags = tuple(redact(t) for t in m.tags)
+    return replace(m, key=key, description=description, body=body, tags=tags)
 
 
 def _refused(text: str) -> bool:
@@ -121,13 +125,16 @@ def safe_operations(operations: Sequence[Operation]) -> list[Operation]:
             or not _refused("\n".join([op.key, op.description or "", op.body or "", *op.tags]))
         )
     ]
-    return [
-        replace(
-            op,
-            reason=redact(op.reason),
-            description=redact(op.description) if op.description else op.description,
-            body=redact(op.body) if op.body else op.body,
-            tags=tuple(redact(t) for t in op.tags),
-        )
-        for op in said
-    ]
+    return [_redacted_operation(op) for op in said]
+
+
+def _redacted_operation(op: Operation) -> Operation:
+    # Together, as a candidate's (see _redacted_candidate).
+    description, body = redact_together((op.description or "", op.body or ""))
+    return replace(
+        op,
+        reason=redact(op.reason),
+        description=description if op.description else op.description,
+        body=body if op.body else op.body,
+        tags=tuple(redact(t) for t in op.tags),
+    )

@@ -5,6 +5,7 @@ passes through :func:`brain.home.secrets.redact.redact`.
 context shapes and credentials announced in prose; ``spoken`` the passwords said in
 other languages, seed phrases and values right after a named key; ``prefilter`` tells in
 a few passes which rules a text can match at all; ``keysecrets`` refuses a record key
-that holds a credential. Nothing is imported here, so reading records (the session-start
-hook) never loads the filter.
+that holds a credential; ``together`` redacts a record's description and body together.
+Nothing is imported here, so reading records (the session-start hook) never loads the
+filter.
 """
