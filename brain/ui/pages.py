@@ -59,10 +59,6 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def _day(value: str | None) -> str:
-    return (value or "")[:10]
-
-
 # -- the overview --------------------------------------------------------------------
 
 
