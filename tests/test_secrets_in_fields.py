@@ -124,6 +124,8 @@ def test_a_plain_word_password_in_words_is_never_stored(brain: Brain, home: Path
         "plaid-secret-d9885b8f1a8e15539c63e91e40b586",  # 30 hex, PLAID_SECRET= made a slug
         "the-app-specific-password-for-altool-is-qwkd-rmzt-hvpl-xcnb",
         "gmail-app-password-rvkq-nmtz-plxh-wdjc",
+        "deploy-6b3234e1a60c40bea6a90d4732c376f49fb833110c360dea7cbfa963d542fc4d-prod",
+        "aes-vector-0011223344556677889aabbccddeeff0-plaintext",  # one byte breaks the count
     ],
 )
 def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
@@ -168,6 +170,11 @@ def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
         "podman-inspect-b9e0da2bf00193faa16df2867ed1278569f06f5951c56244a37483739917926d",
         "app-password-rules-must-have-four-long-word",
         "secret-rotation-every-90-days",
+        "aes-vector-00112233445566778899aabbccddeeff-plaintext",  # bytes counting up
+        "iv-000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+        "6b3234e1a60c40bea6a90d4732c376f49fb833110c360dea7cbfa963d542fc4d-app-2-0-1-linux-tar-gz",
+        "shared-drive-file-1woiktxrsxamwae4e6dibx7s7wtk1fgfc",
+        "redis-url-redis-default-redis-password-host-6379",  # ${REDIS_PASSWORD}@host:6379
     ],
 )
 def test_a_key_that_is_plainly_not_a_credential_is_fine(brain: Brain, home: Path, key: str) -> None:

@@ -24,12 +24,17 @@ _INNOCENT = lazy(
     # Labelled public: a public key block, a certificate or an image, to the end...
     r"|(?<![a-z0-9])(?:begin-(?:[a-z0-9]+-){0,3}(?:public-key(?:-block)?|certificate)"
     r"|image-[a-z]+-base64)-.*"
-    # ... a run after a label that says public or digest...
+    # ... a run after a label that says public, a digest or a file's id...
     # ... a subresource-integrity digest to the end (its base64 slugs into many runs),
     # and a Stripe object's id (price_, prod_, cus_...), which names a record, not a key...
     r"|(?<![a-z0-9])integrity-sha(?:256|384|512)-.*"
     r"|(?<![a-z0-9])(?:(?:public-?key|pk-live|pk-test|h1|nix-store|ipfs|checksum|integrity"
-    r"|hash|sha1|sha256|sha512|md5|digest|tx|event)-)+[a-z0-9]+|pk-eyj[a-z0-9]+"
+    r"|hash|sha1|sha256|sha512|md5|digest|tx|event|drive-file|drive-folder|file-id)-)+[a-z0-9]+"
+    r"|pk-eyj[a-z0-9]+"
+    # ... a digest that a file name follows, as sha256sum prints one...
+    r"|(?<![a-z0-9])(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{128})(?=-(?:[a-z0-9]+-){0,8}"
+    r"(?:tar-gz|tgz|tar-xz|tar-bz2|tar-zst|zip|whl|deb|rpm|apk|dmg|pkg|msi|exe|iso|img|jar"
+    r"|gem|crate|nupkg)(?![a-z0-9]))"
     r"|(?<![a-z0-9])(?:price|prod|cus|acct|sub|evt|plan|inv)-[a-z0-9]{14,}(?![a-z0-9])"
     # ... a container's full id (64 hex) given to a docker or podman command that takes
     # one, flags between (``docker logs -f <id>``)...
@@ -45,9 +50,11 @@ _INNOCENT = lazy(
 # ``password-reset-flow`` or ``password-stored-in-1password`` names a fact and is fine.
 # ``password-min-length-12`` states a policy, not a password.
 _POLICY = r"(?:min|max|minimum|maximum|length|len|size|chars?|characters|digits|count|days|age)"
+# A number right after a host word is its port (``${DB_PASSWORD}@db:5432`` made a slug).
+_NOT_PORT = "(?<!db-)(?<!host-)(?<!localhost-)(?<!port-)"
 _PASSWORD_VALUE = lazy(
     rf"pass(?:word|wd|phrase|code)-(?:(?!{_POLICY}-)[a-z0-9]+-){{0,2}}"
-    rf"(?:[a-z0-9]*[a-z][0-9][a-z0-9]*|[0-9]+(?!-{_POLICY}(?![a-z0-9])))(?![a-z0-9])"
+    rf"(?:[a-z0-9]*[a-z][0-9][a-z0-9]*|{_NOT_PORT}[0-9]+(?!-{_POLICY}(?![a-z0-9])))(?![a-z0-9])"
 )
 
 # A password word, "is" or "was", then a plain word that says nothing about where or how
@@ -113,7 +120,7 @@ def key_holds_secret(key: str) -> bool:
     # Each regex below needs a run of 8 or more letters, digits or underscores (the
     # password one, the word "pass"): most keys have neither, and skip compiling them.
     long_run = _longest_run(lowered) >= 8
-    if long_run and TOKENISH.search(_INNOCENT.sub("-", lowered)):
+    if long_run and TOKENISH.search(_HEX_RUN.sub(_unless_counting, _INNOCENT.sub("-", lowered))):
         return True
     if long_run and _in_context().search(lowered):
         return True
@@ -129,6 +136,20 @@ def key_holds_secret(key: str) -> bool:
     # A token glued to the word before it by a hyphen ("with-pul-...") is checked alone.
     starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
     return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
+
+
+# A hex run whose bytes count up by a fixed step (``000102…0f``, ``00112233…ff``) is a
+# test vector, as a repeating one is: a credential is random.
+_HEX_RUN = lazy(r"(?<![a-z0-9])[0-9a-f]{32,}(?![a-z0-9])")
+
+
+def _unless_counting(match: re.Match[str]) -> str:
+    run = match[0]
+    if len(run) % 2:
+        return run
+    b = bytes.fromhex(run)
+    step = (b[1] - b[0]) % 256
+    return "-" if all((b[i + 1] - b[i]) % 256 == step for i in range(len(b) - 1)) else run
 
 
 def _plain_password_in(key: str) -> bool:
