@@ -48,7 +48,7 @@ from typing import Any, NamedTuple
 
 from brain.home.patterns import compiled, source
 from brain.home.patterns import lazy as _lazy
-from brain.home.secrets import gitleaks
+from brain.home.secrets import gitleaks, windows
 from brain.home.secrets.gitleaks import Allow, GitleaksRule
 from brain.home.secrets.literals import Literals
 from brain.home.secrets.prefilter import (
@@ -446,16 +446,19 @@ def _raw_findings(text: str) -> list[Finding]:
         tried = {n for hint in hinted for n in plan.by_hint[hint]}
     tried.update(plan.by_head[i] for i in present)
     found: list[Finding] = []
+    apart = None  # whether the text holds a character the keyword search reads apart
     for n in sorted(tried):  # in the rules' order, as if every rule ran
         rule = _RULES[n]
         regex = compiled(rule.pattern)
+        near = None
         if rule.hints and hinted is not None and not rule.anywhere:
             matches: Iterator[re.Match[str]] = matches_at(regex, text, rule.hints, hinted)
+        elif rule.anywhere and hinted is not None:
+            near = sorted(pos for hint in rule.hints for pos in hinted.get(hint, ()))
+            apart = windows.folds_apart(text) if apart is None else apart
+            matches = _near_keywords(rule, regex, text, near, whole=apart)
         else:
             matches = regex.finditer(text)
-        near = None
-        if rule.anywhere and hinted is not None:
-            near = sorted(pos for hint in rule.hints for pos in hinted.get(hint, ()))
         for match in matches:
             start = match.start()
             if near is not None and not is_near(near, start, match.end()):
@@ -466,6 +469,18 @@ def _raw_findings(text: str) -> list[Finding]:
             if span is not None and span[0] < span[1]:
                 found.append(Finding(rule.kind, span[0], span[1]))
     return found
+
+
+def _near_keywords(
+    rule: _Rule, regex: re.Pattern[str], text: str, near: list[int], *, whole: bool
+) -> Iterator[re.Match[str]]:
+    """The matches of a gitleaks rule that need not start at its keyword: searched for
+    only around its keywords' places ``near`` where that finds what a whole-text search
+    does (see windows.py), else, or when ``whole``, over the whole text."""
+    win = None if whole else windows.window(source(rule.pattern), rule.hints)
+    if win is None:
+        return regex.finditer(text)
+    return windows.search(regex, text, near, win)
 
 
 # How far from its keyword a match of a gitleaks rule may be, in characters: a keyword

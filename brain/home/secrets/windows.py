@@ -1,0 +1,224 @@
+"""Search a gitleaks rule only around its keywords, where that finds what a whole-text
+search finds.
+
+A gitleaks rule whose matches need not start at its keyword runs over the whole text
+once the keyword stands anywhere in it: Atlassian's regex costs ~47 ms a megabyte once
+``jira`` appears, though only its matches near a keyword count. For a rule whose every
+match holds one of its keywords and is at most ``width`` characters long, a match can
+only start in ``[hit - width, hit]`` of a keyword's place ``hit``, so searching there
+finds the same matches, in the same order, provided that:
+
+* the windows are searched as the whole-text search steps through them: places close
+  enough that a match started in one can reach the next are one window, and a window's
+  search starts at its first possible start, where the whole-text search, having found
+  nothing since the window before, stands too;
+* ``re`` sees the text around a window as it is. Searching from ``pos`` keeps what stands
+  before it for ``\\b`` and lookbehinds, and ``^`` does not match at ``pos``; ``endpos``
+  cuts the text, so it is put ``reach + 2`` past the window's last start: as far as a
+  match attempt can read (its width and its lookaheads') and the two characters ``$``
+  reads. A match past the window's last start ends the window's search;
+* every keyword inside a match is one the keyword search finds. It finds them in the text
+  lower-cased, and ``re``'s case-insensitive matching takes a few characters for an ASCII
+  letter that ``str.lower`` leaves alone (``ſ`` for ``s``, :data:`FOLDS_APART`): a text
+  holding one is searched whole.
+
+Which rules qualify is read from each regex's parse tree (:func:`window`), once, the
+first time a text holds the rule's keyword; a rule that does not keeps the whole-text
+search. ``tests/test_redact_windows.py`` lists them and checks both searches agree.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator
+from functools import cache
+from re import Match, Pattern
+from typing import Any, NamedTuple
+
+__all__ = ["FOLDS_APART", "Window", "folds_apart", "search", "window"]
+
+# re's own parser, which reads a regex into the tree re compiles, and its op codes (no
+# type stubs: they are re's insides, stable since Python 3.11 named them so).
+_parser: Any = importlib.import_module("re._parser")
+sre: Any = importlib.import_module("re._constants")
+
+# The characters re's IGNORECASE matches to an ASCII character (the keywords are ASCII)
+# that str.lower() does not lower-case to it (tests/test_redact_windows.py finds them).
+FOLDS_APART = "\u0130\u0131\u017f"  # İ ı ſ
+
+# A run of literals standing for more strings than this is looked at no further.
+_MOST = 64
+
+_REPEATS = frozenset((sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT))
+# What matches no character: the text a match holds runs on across it.
+_ZERO_WIDTH = frozenset((sre.AT, sre.ASSERT, sre.ASSERT_NOT))
+_UNITS = frozenset((sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN, sre.RANGE, sre.CATEGORY))
+
+
+class Window(NamedTuple):
+    """How far around a keyword's place a rule's matches can stand."""
+
+    width: int  # the longest match
+    reach: int  # the furthest a match attempt reads past its start
+
+
+@cache
+def window(regex: str, keywords: tuple[str, ...]) -> Window | None:
+    """The window of a rule whose every match holds one of ``keywords`` (lower-case) and
+    is of bounded width; None for any other rule."""
+    tree = _parser.parse(regex)
+    low, high = tree.getwidth()
+    unbounded = getattr(_parser, "MAXWIDTH", sre.MAXREPEAT)  # MAXREPEAT before 3.11.5
+    if low == 0 or high >= unbounded or not _holds_keyword(tree.data, keywords):
+        return None
+    reach = _reach(tree.data)
+    return None if reach is None else Window(high, reach)
+
+
+def folds_apart(text: str) -> bool:
+    """Whether ``text`` holds a character re's case-insensitive matching takes for an ASCII
+    one that the keyword search, in the text lower-cased, would not see as it."""
+    return not text.isascii() and any(c in text for c in FOLDS_APART)
+
+
+def search(regex: Pattern[str], text: str, hits: list[int], win: Window) -> Iterator[Match[str]]:
+    """The matches of ``regex`` in ``text`` that a whole-text ``finditer`` finds, for a rule
+    of window ``win`` whose keywords start at the sorted places ``hits``."""
+    for lo, hi in spans(hits, win.width):
+        for match in regex.finditer(text, lo, hi + win.reach + 2):
+            if match.start() > hi:
+                break
+            yield match
+
+
+def spans(hits: Iterable[int], width: int) -> Iterator[tuple[int, int]]:
+    """The first and last place a match can start, for each run of keyword places that
+    a match started near one could reach the next of, in order."""
+    lo = hi = -1
+    for hit in hits:
+        if hi >= 0 and hit - width < hi + width:  # a match from hi may end past hit - width
+            hi = hit
+            continue
+        if hi >= 0:
+            yield lo, hi
+        lo, hi = max(0, hit - width), hit
+    if hi >= 0:
+        yield lo, hi
+
+
+def _holds_keyword(items: list[tuple[Any, Any]], keywords: tuple[str, ...]) -> bool:
+    """Whether every match of a sequence of parsed items holds one of ``keywords``: some
+    run of literal items spells one in each string it can match (lower-cased), or some
+    group, alternation or repeat it cannot do without holds one."""
+    run: set[str] = {""}
+    for op, av in items:
+        strings = _strings(op, av)
+        if strings is not None and len(run) * len(strings) <= _MOST:
+            run = {a + b for a in run for b in strings}
+            continue
+        if _all_hold(run, keywords) or _item_holds(op, av, keywords):
+            return True
+        run = {""} if strings is None else strings
+    return _all_hold(run, keywords)
+
+
+def _all_hold(strings: set[str], keywords: tuple[str, ...]) -> bool:
+    return all(any(k in s for k in keywords) for s in strings)
+
+
+def _item_holds(op: Any, av: Any, keywords: tuple[str, ...]) -> bool:
+    if op is sre.SUBPATTERN:
+        return _holds_keyword(av[-1].data, keywords)
+    if op is sre.ATOMIC_GROUP:
+        return _holds_keyword(av.data, keywords)
+    if op is sre.BRANCH:
+        return all(_holds_keyword(branch.data, keywords) for branch in av[1])
+    if op in _REPEATS:
+        return av[0] >= 1 and _holds_keyword(av[2].data, keywords)
+    return False  # a lookaround's text need not be the match's
+
+
+def _strings(op: Any, av: Any) -> set[str] | None:
+    """The few strings, lower-cased, a literal item can match (a character, a class of
+    characters such as ``[Jj]``, a group, alternation or short repeat of such, and ''
+    for what matches no character); None for any other."""
+    if op in _ZERO_WIDTH:
+        return {""}
+    if op is sre.LITERAL:
+        return _lower({av})
+    if op is sre.IN:
+        return _lower({c for o, c in av}) if all(o is sre.LITERAL for o, _ in av) else None
+    if op is sre.SUBPATTERN or op is sre.BRANCH:
+        sequences = [av[-1]] if op is sre.SUBPATTERN else av[1]
+        found: set[str] = set()
+        for sequence in sequences:
+            strings = _sequence_strings(sequence.data)
+            if strings is None:
+                return None
+            found |= strings
+        return found
+    if op in _REPEATS and av[1] <= 3:  # [_-]?, (?:ab){2}
+        body = _sequence_strings(av[2].data)
+        if body is None:
+            return None
+        repeated: set[str] = set()
+        for times in range(av[0], av[1] + 1):
+            strings = {""}
+            for _ in range(times):
+                strings = {a + b for a in strings for b in body}
+            repeated |= strings
+        return repeated if len(repeated) <= _MOST else None
+    return None
+
+
+def _sequence_strings(items: list[tuple[Any, Any]]) -> set[str] | None:
+    run: set[str] = {""}
+    for op, av in items:
+        strings = _strings(op, av)
+        if strings is None or len(run) * len(strings) > _MOST:
+            return None
+        run = {a + b for a in run for b in strings}
+    return run
+
+
+def _lower(codes: set[int]) -> set[str] | None:
+    """The characters lower-cased, if each is ASCII (``İ`` lower-cases to two)."""
+    chars = [chr(c) for c in codes]
+    return {c.lower() for c in chars} if all(c.isascii() for c in chars) else None
+
+
+def _reach(items: list[tuple[Any, Any]]) -> int | None:
+    """How far past its start a match attempt of a sequence of parsed items can read:
+    its longest match, with each lookaround's reach added (more than it reads, never
+    less); None when unbounded or not known (a back-reference)."""
+    total = 0
+    for op, av in items:
+        if op in _UNITS:
+            total += 1
+        elif op is sre.AT:
+            continue  # ^ $ \b read around where they stand: the caller's margin
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            step = _reach(av[1].data)
+            if step is None:
+                return None
+            total += step
+        else:
+            step = _group_reach(op, av)
+            if step is None:
+                return None
+            total += step
+    return total
+
+
+def _group_reach(op: Any, av: Any) -> int | None:
+    if op is sre.SUBPATTERN:
+        return _reach(av[-1].data)
+    if op is sre.ATOMIC_GROUP:
+        return _reach(av.data)
+    if op is sre.BRANCH:
+        steps = [_reach(branch.data) for branch in av[1]]
+        return None if None in steps else max(s for s in steps if s is not None)
+    if op in _REPEATS:
+        step = _reach(av[2].data)
+        return None if step is None or av[1] == sre.MAXREPEAT else step * av[1]
+    return None

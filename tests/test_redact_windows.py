@@ -1,0 +1,229 @@
+"""A gitleaks rule searched only around its keywords finds what the whole-text search
+finds: the same matches in the same order, and so the same redaction."""
+
+from __future__ import annotations
+
+import re
+import string
+import sys
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.redact import synthetic
+from brain.home.patterns import compiled, source
+from brain.home.secrets import prefilter, windows
+from brain.home.secrets import redact as redact_module
+from brain.home.secrets.redact import find_secrets, redact
+from brain.home.secrets.windows import Window, search, spans, window
+from tests.helpers import examples
+from tests.test_redact_literals import CORPORA
+
+# gitleaks' rules whose matches need not start at a keyword.
+ANYWHERE = [r for r in redact_module._RULES if r.group >= 0 and r.anywhere]
+WINDOWED = [r for r in ANYWHERE if window(source(r.pattern), r.hints) is not None]
+GITLEAKS = {rule.kind: rule.regex for rule in redact_module._GITLEAKS}
+
+
+def test_the_rules_searched_around_their_keywords_are_all_but_these() -> None:
+    whole = {r.kind for r in ANYWHERE if r not in WINDOWED}
+    assert whole == {
+        # a match may hold no keyword
+        "airtable_personnal_access_token",  # airtable; matches start pat
+        "facebook_access_token",  # facebook; matches are digits | token
+        "sourcegraph_access_token",  # sourcegraph, sgp_; or 40 hex alone
+        # a "." in the regex where the keyword has one: any character
+        "sidekiq_sensitive_url",
+        "slack_config_access_token",
+        "slack_webhook_url",
+        "slack_user_token",  # xoxp-: the "-" is inside a repeat
+        # a match of unbounded width
+        "facebook_page_access_token",
+        "freemius_secret_key",
+        "kubernetes_secret_yaml",
+        "microsoft_teams_webhook",
+        "nuget_config_password",
+        "slack_legacy_token",
+    }
+    expensive = {"atlassian_api_token", "hashicorp_tf_api_token", "stripe_access_token"}
+    assert expensive <= {r.kind for r in WINDOWED}
+    assert len(WINDOWED) == 62
+
+
+@pytest.mark.parametrize(
+    ("regex", "keywords", "expected"),
+    [
+        (r"(?i)(?:jira|atlassian)[ \t]{0,3}=([a-z0-9]{24})", ("jira", "atlassian"), (37, 37)),
+        (r"(?-i:JIRA|[Jj]ira)=[a-z]{4}", ("jira",), (9, 9)),  # [Jj] lower-cases to j
+        (r"linked[_-]?in=x", ("linkedin", "linked_in", "linked-in"), (11, 11)),
+        (r"(?:sk|rk)_(?:test|live)_\d{4}", ("sk_test", "sk_live", "rk_test", "rk_live"), (12, 12)),
+        (r"p(?<!\w[\s\S])ul-[a-f0-9]{4}", ("pul-",), (8, 10)),  # a lookbehind reads 2
+        (r"jira=[a-z]{4}(?=[a-z]{0,10}!)", ("jira",), (9, 20)),  # a lookahead reads on
+        (r"[a-z]{0,5}?\.(?-i:atlasv1)\.", ("atlasv1",), (14, 14)),
+        # a match without any keyword, or of unbounded width, or a back-reference
+        (r"linked[_-]?in=x", ("linkedin",), None),
+        (r"(?:sk|rk)_(?:test|live)_\d{4}", ("sk_test", "sk_live"), None),
+        (r"(?:jira)?=[a-z]{4}", ("jira",), None),
+        (r"x(?=.{0,5}jira)", ("jira",), None),  # the keyword only looked ahead for
+        (r"hooks.slack.com/x", ("hooks.slack.com",), None),  # "." is any character
+        (r"jira=[a-z]+", ("jira",), None),
+        (r"jira=(?=[a-z]+!)", ("jira",), None),
+        (r"(jira)=\1", ("jira",), None),
+        (r"jira|x", ("jira",), None),
+    ],
+)
+def test_a_rule_is_searched_around_its_keywords_when_every_match_holds_one(
+    regex: str, keywords: tuple[str, ...], expected: tuple[int, int] | None
+) -> None:
+    win = window(regex, keywords)
+    assert win == (None if expected is None else Window(*expected))
+
+
+def test_keyword_places_a_match_could_join_are_one_window() -> None:
+    assert list(spans([], 50)) == []
+    assert list(spans([10, 30, 500], 50)) == [(0, 30), (450, 500)]
+    assert list(spans([200, 299], 50)) == [(150, 299)]  # 299 - 50 < 200 + 50
+    assert list(spans([200, 300], 50)) == [(150, 200), (250, 300)]
+
+
+def _hits(text: str, keywords: tuple[str, ...]) -> list[int]:
+    """Every place a keyword starts in the text lower-cased, overlapping ones too."""
+    lowered = text.lower()
+    return sorted(at for k in keywords for at in range(len(lowered)) if lowered.startswith(k, at))
+
+
+def _spans(matches: Iterator[re.Match[str]]) -> list[tuple[tuple[int, int], tuple[str, ...]]]:
+    return [(m.span(), m.groups()) for m in matches]
+
+
+# Small regexes at the edges: word boundaries and $ at a window's end, lookbehinds before
+# its start, lookaheads past it, lazy and greedy repeats, and matches that a whole-text
+# search chains (one ending where the next could start).
+EDGES = [
+    (r"jira[a-z=]{0,6}", ("jira",)),
+    (r"\bjira\b=?[a-z]{2,4}$", ("jira",)),
+    (r"(?<![a-z])[a-z]{0,3}jira(?=[a-z]{2})", ("jira",)),
+    (r"(?i)[a-z]{0,5}?jira[=a-z]{1,5}?(?:x|$)", ("jira",)),
+    (r"(?:ji|jira)[a-z]{3}(?!a)", ("ji",)),
+    (r"a?jira(?:a|aj){0,3}", ("jira",)),
+    (r"[ij]{0,4}(?:JIRA|[Jj]ira)[ij]{0,4}\b", ("jira",)),
+    (r"(?m)^[a-z]{0,2}jira[a-z ]{0,3}\Z", ("jira",)),
+    (r"jira(?=[a-z =]{0,30}$)", ("jira",)),
+]
+
+
+@given(st.sampled_from(EDGES), st.text(alphabet="jiraJ=x \n", max_size=60))
+@settings(max_examples=examples(300))
+def test_the_windows_find_what_the_whole_text_search_finds_at_the_edges(
+    rule: tuple[str, tuple[str, ...]], text: str
+) -> None:
+    regex, keywords = rule
+    win = window(regex, keywords)
+    assert win is not None
+    pattern = re.compile(regex)
+    hits = _hits(text, keywords)
+    assert _spans(search(pattern, text, hits, win)) == _spans(pattern.finditer(text))
+
+
+def test_a_window_reads_past_its_last_start_as_far_as_a_match_attempt_does() -> None:
+    # cut at the match's width, "$", "\b" or a lookahead would see the text end there
+    for regex, text in [
+        (r"jira=[a-z]{4}\b", "jira=abcde"),
+        (r"jira=[a-z]{4}$", "jira=abcd\nx"),
+        (r"jira=[a-z]{4}(?!.{0,10}!)", "jira=abcd" + "x" * 9 + "!"),
+        # the first window's cut makes a false match at the second keyword: past the
+        # first window's last start, so left to the second window, which reads on
+        (r"jira(?=.{0,30}$)", "jira" + "x" * 10 + "jira" + "y" * 40),
+    ]:
+        pattern, win = re.compile(regex), window(regex, ("jira",))
+        assert win is not None
+        hits = _hits(text, ("jira",))
+        assert list(pattern.finditer(text)) == list(search(pattern, text, hits, win)) == []
+
+
+def _keyword_variants(rule: redact_module._Rule) -> st.SearchStrategy[str]:
+    words = [k for k in rule.hints]
+    return st.sampled_from(words + [k.upper() for k in words] + [k.title() for k in words])
+
+
+FILLER = st.text(alphabet=string.ascii_letters + string.digits + " =:'\"\n\t_-./", max_size=300)
+
+
+@st.composite
+def _rule_and_text(draw: st.DrawFn) -> tuple[redact_module._Rule, str]:
+    """A rule searched by windows and a text with its keywords at random distances from
+    values of its shape, whole or cut."""
+    rule = draw(st.sampled_from(WINDOWED))
+    shaped = st.from_regex(GITLEAKS[rule.kind], fullmatch=True)
+    cut = st.tuples(shaped, st.integers(0, 40)).map(lambda v: v[0][v[1] :])
+    piece = st.one_of(FILLER, _keyword_variants(rule), shaped, cut)
+    return rule, "".join(draw(st.lists(piece, min_size=1, max_size=8)))
+
+
+Found = tuple[list[redact_module.Finding], str]
+
+
+def _both_ways(text: str) -> tuple[Found, Found]:
+    """What every rule finds (in the order found, before overlapping findings merge) and
+    the text redacted: with windows, and with every rule searched over the whole text."""
+    windowed = redact_module._raw_findings(text), redact(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(windows, "window", lambda regex, keywords: None)
+        return windowed, (redact_module._raw_findings(text), redact(text))
+
+
+@given(_rule_and_text())
+@settings(max_examples=examples(200), deadline=None)
+def test_each_rule_finds_the_same_around_its_keywords_in_random_text(
+    drawn: tuple[redact_module._Rule, str],
+) -> None:
+    rule, text = drawn
+    assume(not windows.folds_apart(text))
+    win = window(source(rule.pattern), rule.hints)
+    assert win is not None
+    pattern = compiled(rule.pattern)
+    _, hinted = redact_module._plan().literals.scan(text, text.lower())
+    assume(hinted is not None)
+    hits = sorted(at for k in rule.hints for at in hinted.get(k, ()))
+    assert hits == _hits(text, rule.hints)
+    assert _spans(search(pattern, text, hits, win)) == _spans(pattern.finditer(text))
+    windowed, whole = _both_ways(text)
+    assert windowed == whole
+
+
+def test_the_corpora_are_redacted_the_same_with_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    joined = "\n".join(CORPORA)
+    texts = [*CORPORA, joined]
+    for short in (prefilter.SHORT, -1):  # re's passes, then the automaton for every text
+        monkeypatch.setattr(prefilter, "SHORT", short)
+        for text in texts:
+            windowed, whole = _both_ways(text)
+            assert windowed == whole, text[:200]
+    assert any(f.kind in {r.kind for r in WINDOWED} for f in find_secrets(joined))
+
+
+def test_a_long_text_with_keywords_sprinkled_is_redacted_the_same() -> None:
+    words = [k for rule in WINDOWED for k in rule.hints]
+    lines = synthetic(1).split("\n")
+    for i in range(0, len(lines), 97):  # a keyword every few KB, beside a secret or not
+        lines[i] = f"{words[i % len(words)]} = {lines[i]}"
+    text = "\n".join(lines)
+    windowed, whole = _both_ways(text)
+    assert windowed == whole
+    assert windowed[1] != text
+
+
+def test_a_character_re_folds_to_ascii_and_lower_does_not_keeps_the_whole_text() -> None:
+    every = "".join(chr(c) for c in range(128, sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+    lowered_apart = (c for c in re.findall(r"(?i)[\x00-\x7f]", every) if not c.lower().isascii())
+    folding = set(lowered_apart)
+    assert folding == set(windows.FOLDS_APART)
+    # CO_APı_KEY is cohere's CO_API_KEY to re, not to the keyword search, which finds the
+    # "cohere" 150 characters before it: near enough to count, too far for its window
+    value = "Ab3dE6gH9jK2mN5pQ8sTAb3dE6gH9jK2mN5pQ8sT"
+    text = "cohere is the provider\n" + "x " * 75 + f"CO_AP\u0131_KEY={value}\n"
+    windowed, whole = _both_ways(text)
+    assert windowed == whole
+    assert "cohere_api_token" in {f.kind for f in windowed[0]}
