@@ -7,6 +7,11 @@ texts over 512 characters, whose rules' literals (gitleaks' keywords, brain's hi
 and heads) ahocorasick-rs's automaton finds in one pass (``brain/home/secrets/
 literals.py``); without the library installed they measure ``re``'s passes, which find
 the same.
+``python benchmarks/redact.py keywords [MEGABYTES [RUNS]]`` (default 10 MB, 3 runs) prints
+what a keyword of a gitleaks rule whose matches need not start at it adds to the
+redaction of that text when it stands five times in it (CPU time, median of the runs,
+the text with and without it redacted in turn), for all such rules' first keywords at
+once and for each alone.
 ``python benchmarks/redact.py corpus`` pushes the
 corpus of ``secrets_corpus.py`` (100 kinds, as people write them, and innocent
 look-alikes) through every entry path and prints caught / missed / false positives per
@@ -76,11 +81,56 @@ def _median_rates(texts: list[str], runs: int) -> tuple[float, float]:
     return size / statistics.median(walls), size / statistics.median(cpus)
 
 
+def _added_cpu(text: str, more: str, runs: int) -> tuple[float, float]:
+    """The median CPU time of redacting ``text``, and what redacting ``more`` takes more,
+    the two redacted in turn ``runs`` times (a shared machine's load drifts)."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(runs):
+        for which, one in enumerate((text, more)):
+            cpu = time.process_time()
+            redact(one)
+            times[which].append(time.process_time() - cpu)
+    base = statistics.median(times[0])
+    return base, statistics.median(times[1]) - base
+
+
+def _sprinkled(text: str, words: list[str], times: int = 5) -> str:
+    """``text`` with each of ``words`` on a line of its own at ``times`` places."""
+    lines = text.split("\n")
+    step = len(lines) // (times * len(words) + 1)
+    for i, word in enumerate(w for _ in range(times) for w in words):
+        lines[(i + 1) * step] += f" {word}"
+    return "\n".join(lines)
+
+
+def keywords(megabytes: int = 10, runs: int = 3) -> None:
+    """What each keyword of the gitleaks rules that run wherever it stands costs."""
+    from brain.home.secrets import redact as redact_module
+
+    rules = [r for r in redact_module._RULES if r.group >= 0 and r.anywhere]
+    words = list(dict.fromkeys(r.hints[0] for r in rules))
+    text = synthetic(megabytes)
+    redact(_sprinkled(text[:100_000], words))  # compiles the rules
+    base, cost = _added_cpu(text, _sprinkled(text, words), runs)
+    print(f"{len(text) / 1e6:.1f} MB: {base * 1000:.0f} ms (CPU, median of {runs})")
+    print(f"{cost * 1000:7.0f} ms  all {len(words)} keywords at once")
+    rows = []
+    for word in words:
+        _, cost = _added_cpu(text, _sprinkled(text, [word]), runs)
+        kinds = [r.kind for r in rules if word in r.hints]
+        rows.append((cost, word, kinds))
+    for cost, word, kinds in sorted(rows, reverse=True):
+        print(f"{cost * 1000:7.0f} ms  {word!r}: {', '.join(kinds)}")
+
+
 def main() -> None:
     if sys.argv[1:] == ["corpus"]:
         import secrets_paths
 
         secrets_paths.main()
+        return
+    if sys.argv[1:2] == ["keywords"]:
+        keywords(*(int(a) for a in sys.argv[2:4]))
         return
     megabytes = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5

@@ -34,7 +34,8 @@ Choices worth knowing:
   ``AKIAIOSFODNN7EXAMPLE``, ``xoxb-your-token``, ``Bearer {{ api_token }}``; nor is the
   ``secret:`` of an ARN, which names a secret in AWS Secrets Manager.
 * A gitleaks rule runs only on a text holding one of its keywords, and a match counts
-  only within :data:`NEAR` characters of one.
+  only within :data:`NEAR` characters of one. A rule whose every match holds a keyword
+  is searched only around them (:mod:`brain.home.secrets.windows`), finding the same.
 * Idempotence holds for prose too: a marker is never a credential-shaped value.
 """
 
