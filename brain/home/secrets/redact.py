@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -549,13 +549,20 @@ def redact(text: str) -> str:
         ``redact`` again to the result returns it unchanged.
     """
     findings = find_secrets(text)
-    if not findings:
-        return text
+    return replace_findings(text, findings) if findings else text
+
+
+def replace_findings(text: str, findings: Sequence[Finding]) -> str:
+    """``text`` with each finding's span replaced by its marker; overlapping findings
+    (from several searches) become one marker, the first's."""
     parts: list[str] = []
     pos = 0
-    for f in findings:
-        parts.append(text[pos : f.start])
-        parts.append(f"{_MARKER_PREFIX}{f.kind}]")
+    for f in sorted(findings, key=lambda f: (f.start, -f.end)):
+        if f.end <= pos:
+            continue
+        parts.append(text[pos : max(pos, f.start)])
+        if f.start >= pos:
+            parts.append(f"{_MARKER_PREFIX}{f.kind}]")
         pos = f.end
     parts.append(text[pos:])
     return "".join(parts)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from brain.home.secrets.redact import Finding, find_secrets
+from brain.home.secrets.redact import Finding, find_secrets, replace_findings
 
 __all__ = ["redact_together"]
 
@@ -40,7 +40,9 @@ def redact_together(texts: Sequence[str]) -> list[str]:
         if f.end - f.start >= PIECE
     }
     return [
-        _replace(text, [*findings, *_pieces(text, secrets)]) if secrets or findings else text
+        replace_findings(text, [*findings, *_pieces(text, secrets)])
+        if secrets or findings
+        else text
         for text, findings in zip(texts, found, strict=True)
     ]
 
@@ -65,18 +67,3 @@ def _pieces(text: str, secrets: dict[str, str]) -> list[Finding]:
             out.append(Finding(kind, start, at + PIECE))
             at = text.find(tail, at + 1)
     return out
-
-
-def _replace(text: str, findings: list[Finding]) -> str:
-    """``text`` with each finding's span, overlapping ones merged, as a marker."""
-    parts: list[str] = []
-    pos = 0
-    for f in sorted(findings, key=lambda f: (f.start, -f.end)):
-        if f.end <= pos:
-            continue
-        parts.append(text[pos : max(pos, f.start)])
-        if f.start >= pos:
-            parts.append(f"[REDACTED:{f.kind}]")
-        pos = f.end
-    parts.append(text[pos:])
-    return "".join(parts)
