@@ -4,6 +4,8 @@ changed since their commit, on real git checkouts."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -298,17 +300,29 @@ def test_an_edit_that_names_the_commit_itself_keeps_it(
 
 
 def test_a_start_in_the_checkout_runs_no_git_while_its_head_stays(
-    home: Path, web: Path, learned_at_a: str
+    home: Path, web: Path, learned_at_a: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.test_startup import imported
 
+    # Every git the hook starts goes through this wrapper, which logs its arguments.
+    real, wrappers, log = shutil.which("git"), tmp_path / "wrappers", tmp_path / "git.log"
+    wrappers.mkdir()
+    (wrappers / "git").write_text(f'#!/bin/sh\necho "$*" >> {log}\nexec {real} "$@"\n')
+    (wrappers / "git").chmod(0o755)
     change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+    monkeypatch.setenv("PATH", f"{wrappers}{os.pathsep}{os.environ['PATH']}")
     payload = json.dumps({"hook_event_name": "SessionStart", "cwd": str(web)})
     first = imported("hook", "session-start", stdin=payload)
-    assert "brain.home.git" in first  # HEAD moved since the record: git is asked once
+    # HEAD moved since the record: git is asked once, started without subprocess.
+    assert log.read_text().splitlines() == [f"-C {web} cat-file --batch-check"]
+    assert "brain.home.staleness" in first
+    assert first & {"brain.home.git", "subprocess"} == set()
     again = imported("hook", "session-start", stdin=payload)
     assert "brain.home.staleness" in again
     assert again & {"brain.home.git", "subprocess"} == set()
+    assert len(log.read_text().splitlines()) == 1  # HEAD stayed: no git at all
+    verdicts = json.loads((home / ".brain" / "cache" / "checkouts.json").read_text())
+    assert str(web) in json.dumps(verdicts)  # the answer the second start used
 
 
 # -- show and MCP read say so ----------------------------------------------------------
