@@ -189,6 +189,8 @@ FLIPS = [
     ("Deploy on Fridays", "We never deploy on Fridays."),
     ("Avoid mocking the database in integration tests", "Mock the database in integration tests"),
     ("Use plain pip, never uv", "Please always use uv here, never plain pip."),
+    ("Deploy without running the tests", "Never deploy without running the tests."),
+    ("Never merge with a review", "Don't merge without a review."),
 ]
 SAME_WAY = [
     ("Never push directly to main; open a pull request", "Never push straight to main, open a PR."),
@@ -207,6 +209,10 @@ SAME_WAY = [
      "Don't deep plan or review, the issue has bounded scope so we don't need that"),
     ("They should not run in CI anyway",  # a quote, however its clauses fall
      "this shouldn't be an issue and they should not run in CI anyway"),
+    ("Always run the tests before a deploy", "Never deploy without running the tests."),
+    ("Never deploy without running the tests", "don't deploy without running the tests"),
+    ("Ship without the debug flags", "ship the build without the debug flags"),
+    ("No tabs and no trailing spaces in YAML", "no tabs, and no trailing spaces in YAML files"),
 ]  # fmt: skip
 
 

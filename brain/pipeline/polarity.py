@@ -6,14 +6,15 @@ has every word of "never push directly to main". So both texts are cut into clau
 (at sentence punctuation, a comma, ``but``), and each clause has a polarity: negative
 when it holds a negation (``never``, ``not``, ``no``, ``don't``, ``cannot``,
 ``without``, ``avoid`` ...; a ``no`` that opens a reply, "no it needs to be ...", is
-none). A memory's clause is **flipped** when a cited clause of the other polarity shares
-its distinctive words (two or more, and half of the clause's), no cited clause of its
-own polarity shares two of them, and the cited text does not hold the clause as it is,
-with nothing before it in its clause that turns it round (a quote is never flipped,
-however the clauses fall; "deploy on Fridays" is no quote of "we never deploy on
-Fridays"). ``X instead of Y``, ``X rather than Y`` and ``prefer X over Y`` are two
-clauses, the second negative ("use uv instead of pip" says "not pip"); a memory's second
-half is not judged, only the lines it cites are cut so.
+none), unless a ``without`` turns another negation round ("never deploy without the
+tests" is positive). A memory's clause is **flipped** when a cited clause of the other
+polarity shares its distinctive words (two or more, and half of the clause's), no cited
+clause of its own polarity shares two of them, and the cited text does not hold the
+clause as it is, with nothing before it in its clause that turns it round (a quote is
+never flipped, however the clauses fall; "deploy on Fridays" is no quote of "we never
+deploy on Fridays"). ``X instead of Y``, ``X rather than Y`` and ``prefer X over Y`` are
+two clauses, the second negative ("use uv instead of pip" says "not pip"); a memory's
+second half is not judged, only the lines it cites are cut so.
 
 What counts as a clause's words is :func:`brain.pipeline.support.marks` (values and
 word stems) without the words that carry polarity (``always``, ``never``, ``must``,
@@ -65,7 +66,12 @@ MIN_SHARED = 2
 
 
 def _negative(clause: str) -> bool:
-    return bool(_NEGATION.search(_REPLY_NO.sub(" ", _VALUE.sub(" ", clause))))
+    said = _NEGATION.findall(_REPLY_NO.sub(" ", _VALUE.sub(" ", clause)))
+    withouts = sum(1 for word in said if word.casefold() == "without")
+    # "never deploy without the tests" says to deploy with them: a ``without`` after
+    # another negation turns it round. Other negations do not cancel ("no tabs and no
+    # semicolons", "neither X nor Y" are negative), so only this pair is undone.
+    return bool(withouts) != (len(said) > withouts) if withouts else bool(said)
 
 
 def _plain(text: str) -> str:
