@@ -392,6 +392,29 @@ def test_phase2_cannot_rewrite_or_archive_what_no_raw_memory_said() -> None:
     assert tied.dropped == len(lies)
 
 
+def test_phase2_cannot_write_a_raw_memory_the_other_way_round() -> None:
+    records = [_sent("lint-first", "Run make lint before every commit")]
+    raws = [
+        _sent("pull-requests-only", "Never push directly to main; open a pull request"),
+        _sent("tests-before-deploy", "Never deploy without running the tests"),
+        _sent("lint-first", "Run make lint before every commit, then make test"),
+    ]
+    flips = [
+        _op("add", "pull-requests-only", "Always push directly to main"),
+        _op("add", "tests-before-deploy", "Deploy without running the tests"),
+        _op("update", "lint-first", "Never run make lint before a commit"),
+    ]
+    honest = [
+        _op("add", "pull-requests-only", "Never push directly to main; open a pull request"),
+        _op("add", "tests-before-deploy", "Always run the tests before a deploy"),
+        _op("update", "lint-first", "Run make lint before every commit, then make test"),
+    ]
+    tied = tie(flips, raws, records)
+    assert tied.operations == () and tied.dropped == len(flips)
+    tied = tie(honest, raws, records)
+    assert [op.key for op in tied.operations] == [op.key for op in honest]
+
+
 def test_phase2_may_change_a_record_a_raw_memory_speaks_of() -> None:
     records = [
         _sent("node-version", "Builds run on Node 18"),

@@ -15,7 +15,10 @@ operation must rest on the raw memories its batch sent (:func:`rests_on`):
   "replaced" ...);
 - text that tells agents to weaken a safety (:mod:`brain.models.weakening`) is written
   only when a raw memory of the batch says it too (and such a raw memory reaches phase 2
-  only once a person accepted it in ``brain review``) or the record already said it.
+  only once a person accepted it in ``brain review``) or the record already said it;
+- what it writes must not say a raw memory the other way round (a negation flipped on
+  the same words, :mod:`brain.pipeline.polarity`): "always push directly to main" does
+  not rest on "never push directly to main", though every word of it is there.
 
 An operation that does not rest on them is dropped, and the raw memories it named stay
 pending for the next run.
@@ -29,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from brain.home.scope import base_key, projects_of
 from brain.models.schema import Operation
 from brain.models.weakening import weakens_safety
+from brain.pipeline.polarity import flipped
 from brain.pipeline.support import Marks, found_share, holds, marks
 
 __all__ = ["rests_on"]
@@ -71,6 +75,8 @@ def rests_on(
     if weakens_safety(written) and not (weakens_safety(replaced) or _weakening_raw(raws)):
         return False
     if not _says_new(marks(written) - marks(replaced), said):
+        return False
+    if flipped((op.description or "", op.body or ""), said):
         return False
     if op.key in records and op.key not in raws:
         named = set(op.merged_keys) & set(raws)
