@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from brain.home import checkouts
+from brain.home import git as runner
 from brain.home.checkouts import object_ids
 from tests.helpers import git
 
@@ -34,11 +34,11 @@ def test_object_ids_answers_each_name_and_none_where_there_is_none(checkout: Pat
 def test_a_question_too_large_for_a_pipe_gets_the_same_answers(checkout: Path) -> None:
     blob = git(checkout, "rev-parse", "HEAD:src/pay.py").strip()
     many = ["HEAD:src/pay.py" if n % 2 else f"HEAD:src/missing-{n}.py" for n in range(2001)]
-    assert len("".join(f"{n}\n" for n in many)) > checkouts._PIPE_SAFE  # run_git's way
+    assert len("".join(f"{n}\n" for n in many)) > runner._PIPE_SAFE  # run_git's way
     found = object_ids(checkout, many)
     assert found == [blob if n % 2 else None for n in range(2001)]
     few = many[:100]
-    assert len("".join(f"{n}\n" for n in few)) <= checkouts._PIPE_SAFE  # spawned
+    assert len("".join(f"{n}\n" for n in few)) <= runner._PIPE_SAFE  # spawned
     assert object_ids(checkout, few) == found[:100]
 
 

@@ -7,16 +7,13 @@ question needs git: the session-start hook reads a checkout's HEAD from its file
 asks git nothing while HEAD stays where it was.
 
 The one question that hook asks after HEAD moved (:func:`object_ids`, a single
-``git cat-file --batch-check``) starts git with :func:`os.posix_spawnp` and two pipes
-rather than :mod:`subprocess`, whose import (with ``selectors``, ``threading``,
-``signal`` and ``locale``) costs the hook about as much as the git process itself;
-``benchmarks/startup.py``'s "HEAD moved" row measures it.
+``git cat-file --batch-check``) goes through :func:`brain.home.git.ask_git`, which
+starts git without importing :mod:`subprocess`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -105,20 +102,12 @@ def object_ids(top: Path, names: Sequence[str]) -> list[str | None] | None:
     """
     if not names:
         return []
-    asked = "".join(f"{n}\n" for n in names).encode()
-    answer: bytes | None
-    if hasattr(os, "posix_spawnp") and len(asked) <= _PIPE_SAFE:
-        answer = _spawned(top, ("cat-file", "--batch-check"), asked)
-    else:
-        from brain.home.git import run_git
+    from brain.home.git import ask_git
 
-        try:
-            answer = run_git(top, "cat-file", "--batch-check", stdin=asked).stdout
-        except BrainError:
-            answer = None
+    answer = ask_git(top, ("cat-file", "--batch-check"), "".join(f"{n}\n" for n in names))
     if answer is None:
         return None
-    lines = answer.decode("utf-8", "replace").splitlines()
+    lines = answer.splitlines()
     if len(lines) != len(names):
         return None
     found: list[str | None] = []
@@ -126,46 +115,6 @@ def object_ids(top: Path, names: Sequence[str]) -> list[str | None] | None:
         parts = line.split()
         found.append(None if len(parts) != 3 or parts[-1] in ("missing", "ambiguous") else parts[0])
     return found
-
-
-# Input that always fits in a pipe's buffer (16 KB on macOS, 64 KB on Linux), so that
-# writing all of it before reading git's answer cannot block while git waits for its
-# reader; larger questions go through run_git, which reads and writes together.
-_PIPE_SAFE = 8192
-
-
-def _spawned(top: Path, args: Sequence[str], stdin: bytes) -> bytes | None:
-    """Git's stdout for ``git -C top ARGS`` fed ``stdin`` (at most :data:`_PIPE_SAFE`
-    bytes), started with :func:`os.posix_spawnp`; None when git failed or could not be
-    started. Git's stderr goes to the null device: a failure here means "cannot say".
-    """
-    in_read, in_write = os.pipe()
-    out_read, out_write = os.pipe()
-    actions = [
-        (os.POSIX_SPAWN_DUP2, in_read, 0),
-        (os.POSIX_SPAWN_DUP2, out_write, 1),
-        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-    ]
-    env = {**os.environ, "LC_ALL": "C", "LANGUAGE": "C"}
-    try:
-        pid = os.posix_spawnp("git", ["git", "-C", str(top), *args], env, file_actions=actions)
-    except OSError:  # no git on PATH
-        pid = None
-    finally:
-        os.close(in_read)
-        os.close(out_write)
-    with open(in_write, "wb") as feed, open(out_read, "rb") as answer:
-        if pid is None:
-            return None
-        try:
-            with contextlib.suppress(BrokenPipeError):  # git stopped reading: its status says
-                feed.write(stdin)
-                feed.close()  # git answers in full only once its input ends
-            out = answer.read()
-        finally:
-            feed.close()  # before waiting: a git still reading would wait for us
-            status = os.waitpid(pid, 0)[1]
-    return out if os.waitstatus_to_exitcode(status) == 0 else None
 
 
 def commit_before(top: Path, when: str) -> str | None:

@@ -3,7 +3,9 @@
 Every git command brain runs goes through :func:`run_git`: one way to start git, one
 error (:class:`RepoError`, carrying the command, git's exit status and its stderr), and
 every exit status looked at. :mod:`brain.home.repo` builds the typed operations (commit,
-log, pull, ...) on it; nothing else in brain spells out a git command line.
+log, pull, ...) on it; nothing else in brain spells out a git command line. The one
+exception to "one way" is :func:`ask_git`, a read-only question answered or not, which
+the session-start hook asks without paying for :mod:`subprocess`'s import.
 
 The runner starts the git CLI with :mod:`subprocess`, not through GitPython's
 ``repo.git``, which starts the same CLI underneath. Measured on a shared 2-core machine:
@@ -22,6 +24,7 @@ land on the branch, which git lock files a killed process left behind.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Collection, Mapping, Sequence
@@ -163,6 +166,64 @@ def run_git(
                 stderr=stderr,
             )
         time.sleep(0.05)
+
+
+# Input that always fits in a pipe's buffer (16 KB on macOS, 64 KB on Linux), so that
+# writing all of it before reading git's answer cannot block while git waits for its
+# reader; larger questions go through run_git, which reads and writes together.
+_PIPE_SAFE = 8192
+
+
+def ask_git(top: Path, args: Sequence[str], stdin: str) -> str | None:
+    """Git's answer (stdout as text) to a read-only question, ``git -C top ARGS`` fed
+    ``stdin``; None when git failed or could not be started.
+
+    For the session-start hook, which asks at most one such question: a small question
+    starts git with :func:`os.posix_spawnp` and two pipes, so the hook does not import
+    :mod:`subprocess` (with ``selectors``, ``threading``, ``signal`` and ``locale``),
+    which costs it about as much as the git process itself (``benchmarks/startup.py``'s
+    "HEAD moved" row). A larger one, or a system without ``posix_spawnp``, goes through
+    :func:`run_git`. No lock is waited out: a read takes none.
+    """
+    asked = stdin.encode()
+    if not hasattr(os, "posix_spawnp") or len(asked) > _PIPE_SAFE:
+        try:
+            return run_git(top, *args, stdin=asked).text
+        except RepoError:
+            return None
+    answer = _spawned(top, args, asked)
+    return None if answer is None else answer.decode("utf-8", "replace")
+
+
+def _spawned(top: Path, args: Sequence[str], stdin: bytes) -> bytes | None:
+    # Git's stderr goes to the null device: a failure here means "cannot say".
+    in_read, in_write = os.pipe()
+    out_read, out_write = os.pipe()
+    actions = [
+        (os.POSIX_SPAWN_DUP2, in_read, 0),
+        (os.POSIX_SPAWN_DUP2, out_write, 1),
+        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+    ]
+    env = {**os.environ, **_C_LOCALE}
+    try:
+        pid = os.posix_spawnp("git", ["git", "-C", str(top), *args], env, file_actions=actions)
+    except OSError:  # no git on PATH
+        pid = None
+    finally:
+        os.close(in_read)
+        os.close(out_write)
+    with open(in_write, "wb") as feed, open(out_read, "rb") as answer:
+        if pid is None:
+            return None
+        try:
+            with contextlib.suppress(BrokenPipeError):  # git stopped reading: its status says
+                feed.write(stdin)
+                feed.close()  # git answers in full only once its input ends
+            out = answer.read()
+        finally:
+            feed.close()  # before waiting: a git still reading would wait for us
+            status = os.waitpid(pid, 0)[1]
+    return out if os.waitstatus_to_exitcode(status) == 0 else None
 
 
 def _detail(stderr: str) -> str:
