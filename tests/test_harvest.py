@@ -47,7 +47,7 @@ def counts(result, source: str) -> dict:
 
 
 def vars_of(obj) -> dict:
-    return {name: getattr(obj, name) for name in obj.__dataclass_fields__}
+    return obj._asdict()
 
 
 def test_first_run_records_every_source_in_one_commit(brain: Brain, home: Path) -> None:

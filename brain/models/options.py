@@ -9,7 +9,7 @@ spends the person's quota or money.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "BUILTIN_FINDS",
@@ -41,8 +41,7 @@ _KEYS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ModelOption:
+class ModelOption(NamedTuple):
     """A model that would work here, why, and the command that turns it on."""
 
     name: str

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from brain.errors import BrainError
 from brain.home import journal
@@ -293,8 +293,7 @@ def record_failures(home: Home, outcomes: Sequence[_Outcome], now: datetime, run
 # -- past runs -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RunInfo:
+class RunInfo(NamedTuple):
     """One past extract or consolidate run."""
 
     id: str

@@ -5,9 +5,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.home import names
 from brain.home.config import held
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
     from brain.home.home import Home
 
 
-@dataclass(frozen=True, slots=True)
-class StatusResult:
+class StatusResult(NamedTuple):
     """Where the pipeline stands; every field is JSON-able."""
 
     generate_memories: bool

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from brain.home.keys import KEY_MAX, validate_key
 from brain.home.records import Record, iso, new_id, utcnow
@@ -38,8 +38,7 @@ FIELD = "mirror"
 _LEGACY = "mirror_sha256"
 
 
-@dataclass(frozen=True, slots=True)
-class MirrorResult:
+class MirrorResult(NamedTuple):
     """What a mirror run did.
 
     Attributes:

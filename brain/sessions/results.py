@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from brain.sessions.mirror import MirrorResult
     from brain.sessions.watermarks import SessionRef
 
 
-@dataclass(frozen=True, slots=True)
-class SourceCounts:
+class SourceCounts(NamedTuple):
     """What one source's part of a run found and did.
 
     ``found`` counts main-session transcripts (subagent files are left out: the
@@ -30,8 +28,7 @@ class SourceCounts:
     bytes_read: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class EmptyTranscript:
+class EmptyTranscript(NamedTuple):
     """A file named to harvest that gave no turns, so nothing of it was recorded.
 
     Attributes:
@@ -46,8 +43,7 @@ class EmptyTranscript:
     sniffed: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class HarvestResult:
+class HarvestResult(NamedTuple):
     """A harvest run (JSON-able through ``brain.home.results.to_jsonable``).
 
     Attributes:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.errors import BrainError
 from brain.home.files import atomic_write
@@ -98,8 +98,7 @@ class Mark:
 _MARK_FIELDS = {f.name for f in fields(Mark)}
 
 
-@dataclass(frozen=True, slots=True)
-class SessionRef:
+class SessionRef(NamedTuple):
     """A harvested session, as the extract phase and recall see it (JSON-able)."""
 
     source: str

@@ -8,8 +8,8 @@ a ``type`` that Claude Code wrote at the top level up to 2.1.138 and under
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from brain.sessions.sources.native_memory import NativeMemory
 
@@ -18,8 +18,7 @@ TOOL = "claude"
 _TYPES = {"user": "preference", "feedback": "instruction", "project": "fact", "reference": "fact"}
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryFile:
+class MemoryFile(NamedTuple):
     """One Claude Code memory file.
 
     Attributes:

@@ -12,8 +12,8 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from brain.errors import BrainError
 
@@ -33,8 +33,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class SessionFile:
+class SessionFile(NamedTuple):
     """A transcript file an adapter found on disk, before it is parsed.
 
     Attributes:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from brain.home.records import slugify
 
@@ -34,8 +34,7 @@ def tag_of(tool: str) -> str:
     return f"from:{tool}-memory"
 
 
-@dataclass(frozen=True, slots=True)
-class NativeMemory:
+class NativeMemory(NamedTuple):
     """One memory a tool keeps itself.
 
     Attributes:
@@ -59,8 +58,7 @@ class NativeMemory:
     sha256: str
 
 
-@dataclass(frozen=True, slots=True)
-class Bullet:
+class Bullet(NamedTuple):
     """One list item of a markdown file: its text (continuation lines folded in) and the
     headings above it, outermost first."""
 
