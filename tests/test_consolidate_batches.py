@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +111,7 @@ def test_phase_two_sees_the_best_borne_out_first_with_uses_sessions_and_rollouts
     again = raw("tabs-over-spaces", "Tabs, not spaces")
     again_later = raw("tabs-over-spaces", "Tabs, not spaces, everywhere")
     used = raw("deploy-command", "Deploy with make deploy")
-    again_later = replace(again_later, session="codex:other")
+    again_later = again_later._replace(session="codex:other")
     add_raw(brain, once, again, again_later, used)
     summaries = home / "rollout_summaries"
     summaries.mkdir(exist_ok=True)

@@ -9,7 +9,7 @@ keeps of each answer the operations tied to what that batch sent
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from brain.home.records import Record
@@ -49,7 +49,7 @@ def _scoped(memory: RawMemory) -> RawMemory:
     """A raw memory under its project's key (those written before keys were scoped)."""
     projects = sorted(projects_of(memory.tags))
     key = scoped_key(memory.key, projects[0]) if len(projects) == 1 else memory.key
-    return memory if key == memory.key else replace(memory, key=key)
+    return memory if key == memory.key else memory._replace(key=key)
 
 
 def _candidate(memory: RawMemory) -> Candidate:

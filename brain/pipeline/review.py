@@ -23,7 +23,7 @@ archives it, saying which files went.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -162,7 +162,7 @@ def review(
         )
         raise BrainError(what, hint="'brain review' lists the held memories")
     decided = [m for m in waiting if m.key in set(accept) | set(reject)]
-    again = [replace(m, id=new_id(), tags=_accepted(m.tags)) for m in decided if m.key in accept]
+    again = [m._replace(id=new_id(), tags=_accepted(m.tags)) for m in decided if m.key in accept]
     with home.transaction() as tx:
         touched = [append_raw(home, again)] if again else ([RAW] if decided else [])
         touched += _decide_records(home, tx, records, accept, reject)
@@ -267,7 +267,7 @@ def edit_held(
     edit = _read_text(change) if isinstance(change, str) else change
     edited = _edited(memory, edit, accept)
     others = tuple(m for m in waiting if m is not memory)
-    changed = replace(edited, id=memory.id, tags=memory.tags) != memory
+    changed = edited._replace(id=memory.id, tags=memory.tags) != memory
     if not changed and not accept:
         return ReviewResult((*others, memory))
     what = ("edited and accepted" if accept else "edited") if changed else "accepted"
@@ -325,5 +325,5 @@ def _edited(memory: RawMemory, edit: HeldEdit, accept: bool) -> RawMemory:
         kept = [t for t in memory.tags if t != HELD_UNSAFE]
         unsafe = [HELD_UNSAFE] if weakens_safety(f"{description}\n{body}") else []
         tags = tuple(dict.fromkeys([*kept, REVIEW_TAG, *unsafe]))
-    return replace(memory, id=new_id(), key=key, type=edit.type.strip(),
+    return memory._replace(id=new_id(), key=key, type=edit.type.strip(),
                    description=description, body=body, tags=tags)  # fmt: skip

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -68,8 +67,7 @@ class RunNotFoundError(BrainError):
 # -- the raw memory log ------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RawMemory:
+class RawMemory(NamedTuple):
     """One phase 1 memory as written in ``raw_memories.md``."""
 
     id: str

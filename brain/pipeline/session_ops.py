@@ -10,7 +10,7 @@ operation is one commit.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -72,7 +72,7 @@ def delete_sessions(
             marks = load_marks(home.path, source)
             for key, mark in marks.items():
                 if (source, mark.session_id) in ids:
-                    marks[key] = replace(mark, deleted=stamp)
+                    marks[key] = mark._replace(deleted=stamp)
             touched.append(save_marks(tx.path, source, marks, tmp_dir=tx.state))
         summaries = []
         for ref in refs:
@@ -130,7 +130,7 @@ def rename_session(home: Home, ident: str, title: str) -> SessionsChanged:
     with home.transaction() as tx:
         marks = load_marks(home.path, ref.source)
         changed: dict[str, Mark] = {
-            p: replace(m, title=title) for p, m in marks.items() if m.session_id == ref.session_id
+            p: m._replace(title=title) for p, m in marks.items() if m.session_id == ref.session_id
         }
         marks.update(changed)
         touched = save_marks(tx.path, ref.source, marks, tmp_dir=tx.state)

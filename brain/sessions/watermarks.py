@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -56,8 +55,7 @@ class SessionMissingError(BrainError):
         self.path = path
 
 
-@dataclass(frozen=True, slots=True)
-class Mark:
+class Mark(NamedTuple):
     """One transcript file as last harvested.
 
     Attributes:
@@ -95,7 +93,7 @@ class Mark:
     deleted: str | None = None
 
 
-_MARK_FIELDS = {f.name for f in fields(Mark)}
+_MARK_FIELDS = set(Mark._fields)
 
 
 class SessionRef(NamedTuple):
@@ -151,7 +149,7 @@ def save_marks(home: Path, source: str, marks: dict[str, Mark], *, tmp_dir: Path
     """
     rel = watermark_rel(source)
     (home / WATERMARK_DIR).mkdir(exist_ok=True)
-    lines = [json.dumps(asdict(marks[p]), ensure_ascii=False) for p in sorted(marks)]
+    lines = [json.dumps(marks[p]._asdict(), ensure_ascii=False) for p in sorted(marks)]
     head = f'{{"version": {VERSION}, "machine": {json.dumps(machine_name())}, '
     head += f'"source": {json.dumps(source)}, "sessions": [\n'
     text = head + ",\n".join(lines) + ("\n" if lines else "") + "]}\n"
@@ -371,7 +369,7 @@ def merge_mark(
 
     t = parsed.transcript
     head_bytes, head_sha = head_digest(file.path, parsed.offset)
-    base = asdict(old) if old is not None else {}
+    base = old._asdict() if old is not None else {}
     last = _iso(parsed.last_timestamp) or base.get("last_timestamp")
     return Mark(
         path=str(file.path),
