@@ -4,7 +4,9 @@ The groups (``PREFIXED`` a tuple of ``(kind, pattern)``, the others of :class:`S
 
 * ``PREFIXED``: tokens a provider marks with a fixed prefix (``dop_v1_``, ``lin_api_``,
   ``AGE-SECRET-KEY-1``). The prefix makes them safe to find anywhere, in any text.
-  They are data, in ``data/tokens.toml``.
+  They are data, in ``data/tokens.toml``; ``data/tokens.json`` holds the same, made by
+  ``python -m brain.home.secrets.rules``, since importing ``tomllib`` and parsing the
+  table (~5 ms) would be paid by every redaction.
 * ``IN_CONTEXT``: secrets that only have a shape next to what carries them: a Sentry
   DSN's key before ``@...sentry.io``, Docker's ``"auth":`` blob, a ``mysql -p`` or
   ``sshpass -p`` flag, Azure's ``AccountKey=``. Only the named group ``secret`` is
@@ -29,10 +31,10 @@ needs at all (measured by ``benchmarks/redact.py``).
 
 from __future__ import annotations
 
+import json
 import math
-import tomllib
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from brain.home.patterns import lazy
 
@@ -56,11 +58,26 @@ _END = r"(?![A-Za-z0-9_-])"
 _DATA = Path(__file__).with_name("data")
 
 
-def _tokens() -> tuple[tuple[tuple[str, str], ...], dict[str, str]]:
-    """The provider tokens of ``data/tokens.toml``: ``(kind, pattern)`` in order, and the
-    heads of the kinds whose pattern does not start with a literal character."""
+def build_tokens() -> dict[str, object]:
+    """``data/tokens.toml`` as ``data/tokens.json`` holds it."""
+    import tomllib  # only making the JSON needs it
+
     with (_DATA / "tokens.toml").open("rb") as f:
         table = tomllib.load(f)
+    return {
+        "about": "Made from tokens.toml by python -m brain.home.secrets.rules; do not edit.",
+        "token": table["token"],
+        "heads": table["heads"],
+    }
+
+
+def _tokens() -> tuple[tuple[tuple[str, str], ...], dict[str, str]]:
+    """The provider tokens of ``data/tokens.json``: ``(kind, pattern)`` in order, and the
+    heads of the kinds whose pattern does not start with a literal character."""
+    try:
+        table: Any = json.loads((_DATA / "tokens.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:  # not made yet: what it would hold
+        table = build_tokens()
     tokens = tuple(
         (t["kind"], t["pattern"] + (_END if t.get("end") else "")) for t in table["token"]
     )
@@ -463,3 +480,13 @@ def is_placeholder(key: str, value: str, *, bare: bool = False) -> bool:
     if bare and _names_a_secret(value):
         return True
     return _PLACEHOLDER.fullmatch(value) is not None
+
+
+def main() -> None:
+    (_DATA / "tokens.json").write_text(
+        json.dumps(build_tokens(), indent=0, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+
+
+if __name__ == "__main__":
+    main()
