@@ -227,7 +227,7 @@ def test_list_unused_and_since(tmp_path: Path) -> None:
     assert [r["key"] for r in recent] == ["never-used", "used-long-ago"]
     text = cli("--home", str(home), "list", "--unused", "--since", "90d").stdout
     assert text.splitlines()[0].startswith("never-used  [fact]  ")
-    assert text.splitlines()[0].endswith("(shown 5x at session start)")
+    assert text.splitlines()[0].endswith("(shown 5x in context)")
     wrong = cli("--home", str(home), "list", "--since", "90d")
     assert wrong.exit_code == 2 and "--since goes with --unused" in wrong.stderr
     shutil.rmtree(home / ".brain")  # none of it lives in the index
@@ -242,7 +242,7 @@ def test_show_says_how_often_a_record_was_of_use(tmp_path: Path) -> None:
     _old_records(home)
     shown = cli("--home", str(home), "show", "used-lately").stdout
     assert (
-        shown.rstrip().splitlines()[-1].startswith("[uses: shown at session start 5 times, last ")
+        shown.rstrip().splitlines()[-1].startswith("[uses: shown in context 5 times, last ")
     )
     assert "; recalled never; cited 1 time, last " in shown
     assert shown.rstrip().endswith(
@@ -290,11 +290,11 @@ def test_decay_archives_what_costs_context_unused_and_its_commit_says_so(tmp_pat
     assert subject == "consolidate: 0 added, 0 superseded, 2 archived (2 by decay)"
     assert "Archived by decay, what costs context and was not used:" in body
     never = next(line for line in body if line.startswith("- never-used: "))
-    assert "shown at 5 session starts (~" in never and "tokens of context)" in never
+    assert "shown in context 5 times (~" in never and "tokens of it)" in never
     assert never.endswith(", never recalled or cited")
     assert "decay horizon 365 days" in never
     old = next(line for line in body if line.startswith("- used-long-ago: "))
-    assert old.endswith("never shown at session start, last recalled or cited 2025-03-01")
+    assert old.endswith("never shown in context, last recalled or cited 2025-03-01")
     archived = {p.stem for p in (home / "archive").glob("*.md")}
     assert archived == {"never-used", "used-long-ago"}  # used lately, or new: kept
     reason = (home / "archive" / "never-used.md").read_text()

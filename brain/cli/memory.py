@@ -155,7 +155,7 @@ def worth_line(worth: Worth) -> str:
         + (f" over {worth.learn_runs} runs" if worth.learn_runs > 1 else "")
     )
     return (
-        f"\n[uses: shown at session start {_times(worth.shown, worth.shown_last)}; "
+        f"\n[uses: shown in context {_times(worth.shown, worth.shown_last)}; "
         f"recalled {_times(worth.recalled, worth.recalled_last)}; "
         f"cited {_times(worth.cited, worth.cited_last)}; {cost}]"
     )
@@ -174,7 +174,7 @@ def worth_line(worth: Worth) -> str:
 @click.option(
     "--unused",
     is_flag=True,
-    help="Only records never recalled or cited, the most often shown at session start first, "
+    help="Only records never recalled or cited, the most often shown in context first, "
     "with what each cost to learn.",
 )
 @click.option(
@@ -265,7 +265,7 @@ def _list_unused(
         cost = "" if worth.learn_tokens is None else f", learned with {worth.learn_tokens:,} tokens"
         click.echo(
             f"{paint(record.key, bold=True)}  {paint(f'[{record.type}]', fg='cyan')}  "
-            f"{record.description}  (shown {worth.shown}x at session start{cost})"
+            f"{record.description}  (shown {worth.shown}x in context{cost})"
         )
 
 

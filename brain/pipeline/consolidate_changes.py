@@ -143,11 +143,11 @@ def _cost(record: Record, use: Use) -> str:
         line = f"- {record.key}: {' '.join(record.description.split())}"
         tokens = estimate_tokens(line) * use.shown
         shown = (
-            f"shown at {use.shown} session start{'s' if use.shown != 1 else ''} "
-            f"(~{tokens:,} tokens of context)"
+            f"shown in context {use.shown} time{'s' if use.shown != 1 else ''} "
+            f"(~{tokens:,} tokens of it)"
         )
     else:
-        shown = "never shown at session start"
+        shown = "never shown in context"
     if not use.used:
         return f"{shown}, never recalled or cited"
     return f"{shown}, last recalled or cited {use.last_used[:10]}"
