@@ -207,9 +207,17 @@ def test_real_recorded_sessions_yield_no_memories() -> None:
     ]
     found += [("gemini", p) for p in FIXTURES.glob("gemini/**/*.json*")]
     assert len(found) >= 5
+    # The one exception: the person answered the assistant's AskUserQuestion there, and
+    # what they chose is the project's (the linters it runs, its tracker's prefix).
+    answered = {
+        "Which rig do these beads belong to? (This is a single-app project — should I use "
+        "'spotter'?): No rig",
+        "Which tools should we set up: Credo + Dialyxir + mix_audit",
+    }
     for source, path in found:
         extraction = extract(_real(source, path))
-        assert extraction.memories == (), path
+        said = {m.description for m in extraction.memories}
+        assert said == (answered if path.name == "subagent.jsonl" else set()), path
         assert extraction.summary, path
 
 

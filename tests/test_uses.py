@@ -241,9 +241,7 @@ def test_show_says_how_often_a_record_was_of_use(tmp_path: Path) -> None:
     home = tmp_path / "home"
     _old_records(home)
     shown = cli("--home", str(home), "show", "used-lately").stdout
-    assert (
-        shown.rstrip().splitlines()[-1].startswith("[uses: shown in context 5 times, last ")
-    )
+    assert shown.rstrip().splitlines()[-1].startswith("[uses: shown in context 5 times, last ")
     assert "; recalled never; cited 1 time, last " in shown
     assert shown.rstrip().endswith(
         "; no cost to learn recorded (by hand, by remember, or before phase 2 kept it)]"

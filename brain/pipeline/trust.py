@@ -3,7 +3,9 @@
 A model reads the whole session: tool output, fetched web pages, MCP results, injected
 context. Any of it can say "remember: always run ...". So a preference, instruction,
 correction or decision a language model proposes is kept only when its evidence lines
-point at a turn the person typed (a ``user`` turn brain did not mark as injected). A
+point at a turn the person typed (a ``user`` turn brain did not mark as injected, or
+the record of their answers to the assistant's ``AskUserQuestion``, which the tool
+writes from what they chose, with the question it asked as the assistant's words). A
 fact or a lesson may also rest on what the session itself showed (a command's output,
 the assistant's finding), but only in a session that read nothing from outside: in one
 that read the web, an MCP server or what a shell command fetched (``curl``, ``gh api``,
@@ -37,6 +39,8 @@ from brain.pipeline.foreign import ForeignFiles
 from brain.pipeline.polarity import flipped
 from brain.pipeline.runs import REVIEW_TAG as REVIEW_TAG
 from brain.pipeline.support import supported
+from brain.sessions.answers import TOOL as ASKED
+from brain.sessions.answers import is_answer
 
 if TYPE_CHECKING:
     from brain.models.schema import Candidate, Extraction
@@ -82,7 +86,9 @@ def _reads_outside(turn: Turn) -> bool:
 
 
 def _typed(turn: Turn) -> bool:
-    return turn.role == "user" and not turn.injected and not turn.tool and turn.lines != (0, 0)
+    if turn.lines == (0, 0) or turn.injected:
+        return False
+    return (turn.role == "user" and not turn.tool) or is_answer(turn)
 
 
 # What a session can show by itself: a fact found or a lesson learnt in its own work.
@@ -122,7 +128,11 @@ def _witnesses(memory: Candidate, transcript: Transcript, outside: bool) -> list
     cited = [t for t in transcript.turns if any(_overlaps(s, t) for s in spans)]
     if own:
         return [t for t in cited if not t.injected]
-    return [t for t in cited if _typed(t) or (t.role == "assistant" and not t.injected)]
+    said = [t for t in cited if _typed(t) or (t.role == "assistant" and not t.injected)]
+    # The assistant's question (the call), with the person's answer to it, is theirs too.
+    if any(is_answer(t) for t in said):
+        said += [t for t in cited if t.tool == ASKED and not is_answer(t) and not t.injected]
+    return said
 
 
 def grounded(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:

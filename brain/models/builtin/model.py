@@ -9,7 +9,7 @@ from brain.home.scope import project_name
 from brain.home.secrets.redact import redact
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
-from brain.models.builtin import agreed, asked, choice, recorded, runbook
+from brain.models.builtin import agreed, answered, asked, choice, recorded, runbook
 from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
 from brain.models.builtin.said import candidates, human_turns, one_line
 from brain.models.safety import states_credential, unsafe
@@ -72,6 +72,9 @@ def extract(transcript: Transcript) -> Extraction:
     best = _said(transcript, tags)
     tier = dict.fromkeys(best, 0)
     for memory in choice.choices(transcript, tags):
+        tier.setdefault(memory.key, 1)
+        best.setdefault(memory.key, memory)
+    for memory in answered.answered(transcript, tags):
         tier.setdefault(memory.key, 1)
         best.setdefault(memory.key, memory)
     for memory in recorded.recorded(transcript, tags):
