@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from brain.api import Brain
 from brain.errors import BrainError
-from brain.home import config
+from brain.home import config, configedit
 from brain.home.exchange import export_records, import_records
 from brain.home.records import FIELDS, Record, parse, render
 from brain.home.secrets.redact import find_secrets
@@ -176,7 +176,7 @@ def _raw(value: Any) -> str:
 def test_every_setting_coerces_and_round_trips(name: str, data: st.DataObject) -> None:
     value = data.draw(_valid(str(config.KNOWN[name].type)))
     with tempfile.TemporaryDirectory() as home:
-        assert config.set_value(Path(home), name, _raw(value)) == value
+        assert configedit.set_value(Path(home), name, _raw(value)) == value
         assert getattr(config.load(Path(home)), name) == value
         # A value written in brain.yaml by hand reads the same as one set by command.
         (Path(home) / config.CONFIG).write_text(
@@ -226,4 +226,4 @@ def test_every_setting_refuses_what_it_cannot_hold(name: str, data: st.DataObjec
 @pytest.mark.parametrize("raw", ["0", "-3", "0.0"])
 def test_decay_half_life_must_be_positive(raw: str, tmp_path: Path) -> None:
     with pytest.raises(BrainError, match="decay_half_life_days must be more than 0"):
-        config.set_value(tmp_path, "decay_half_life_days", raw)
+        configedit.set_value(tmp_path, "decay_half_life_days", raw)

@@ -89,6 +89,8 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     assert "hashlib" not in names  # naming the project needs no digest
     assert "brain.home.records" not in names  # the heads' cache: no record type is made
     assert "dataclasses" not in names  # it imports inspect: ~7 ms of a ~50 ms start
+    assert "brain.home.config" in names  # the settings are read, never written
+    assert "brain.home.configedit" not in names
 
 
 def test_context_imports_no_write_machinery(filled: Path) -> None:
@@ -109,6 +111,7 @@ NOT_FOR_READING = {
     "brain.home.transaction",
     "brain.home.lock",
     "brain.home.config",
+    "brain.home.configedit",
     "brain.home.secrets.redact",
     "brain.cli.agents",
     "brain.cli.harvest",
@@ -155,6 +158,7 @@ def test_status_counts_pending_sessions_without_loading_phase_1(filled: Path) ->
         == set()
     )
     assert "shutil" not in names  # looking for the agent CLIs on PATH needs none of it
+    assert "brain.home.configedit" not in names  # the settings are read, never written
     # The last runs come from a cache while HEAD has not moved: no git process.
     assert "subprocess" not in imported("status")
     assert cli("remember", "--key", "later-fact", "A later fact.").exit_code == 0

@@ -1,8 +1,9 @@
 """``brain.yaml`` and ``local.yaml``: the home's settings, read once into a named tuple.
 
 Precedence: command-line flag > environment (``BRAIN_<KEY>``) > ``local.yaml`` >
-``brain.yaml`` > default. Both files are edited with ruamel.yaml's round-trip mode, so
-comments a person wrote there survive ``brain config set``.
+``brain.yaml`` > default. This module reads them; :mod:`brain.home.configedit` writes
+them (``brain config set``, a new home's files), so the session-start hook and ``brain
+status``, which only read, never import the writing side.
 
 ``brain.yaml`` is tracked and synced to every machine. ``local.yaml`` is this machine's
 own: git-ignored, never committed, never synced. The settings that choose where text is
@@ -10,19 +11,15 @@ sent (:data:`MACHINE_KEYS`: the models and the endpoint) live there, so a model 
 endpoint set on one machine never makes another send its transcripts elsewhere. Once a
 machine has its ``local.yaml``, a value of those keys in ``brain.yaml`` (arriving by
 ``brain sync``) is not obeyed; :func:`held` names it, and ``brain config set`` of the
-same value is the consent that turns it on here. A home made before ``local.yaml``
-existed has none; :func:`adopt` writes one with the values ``brain.yaml`` had, which
-this machine was already using.
+same value is the consent that turns it on here.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import math
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -103,26 +100,6 @@ MACHINE_KEYS = frozenset(
     {"extract_model", "consolidation_model", "model_api_base", "embedding_model"}
 )
 
-DEFAULT_YAML = """\
-# brain settings, shared by every machine this home syncs to. 'brain config list' shows
-# every key and where its value comes from; 'brain config set KEY VALUE' edits this file
-# and keeps your comments.
-#
-# Which model learns and where text is sent (extract_model, consolidation_model,
-# model_api_base, embedding_model) is each machine's own choice: 'brain config set'
-# keeps those in local.yaml, which is never committed or synced.
-
-# A hard cap on the tokens one extract or consolidate run may spend.
-max_tokens_per_run: 200000
-"""
-
-LOCAL_YAML = """\
-# This machine's own brain settings: git-ignored, never committed, never synced.
-# Which model reads your transcripts and where text is sent is chosen here
-# ('brain config set extract_model ...', 'brain setup TOOL --learn').
-# 'builtin' (the default) is the offline rule-based model: no API key, no network.
-"""
-
 
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
@@ -130,7 +107,9 @@ if TYPE_CHECKING:
     from brain.home.yamllimits import YamlLimitError
 
 
-def _yaml() -> YAML:
+def round_trip() -> YAML:
+    """The one YAML reader and writer of the settings files, here and in
+    :mod:`brain.home.configedit`."""
     from ruamel.yaml import YAML  # imported here: commands that never read config skip it
 
     yaml = YAML()  # round-trip mode keeps comments and key order
@@ -153,7 +132,7 @@ _POSITIVE = frozenset(
 )
 
 
-def _coerce(name: str, value: Any, origin: str) -> Any:
+def coerce(name: str, value: Any, origin: str) -> Any:
     """Turn ``value`` (from YAML or a string) into the type the key declares."""
     kind = str(KNOWN[name].type)
     if value is None or (isinstance(value, str) and value.lower() in {"null", "none", ""}):
@@ -217,7 +196,8 @@ RETIRED = {
 }
 
 
-def _unknown(name: str, origin: str) -> ConfigError:
+def unknown_key(name: str, origin: str) -> ConfigError:
+    """The error for a key brain does not know, naming what replaced a retired one."""
     if name in RETIRED:
         return ConfigError(
             f"{origin}: {name!r} is no longer a setting",
@@ -254,14 +234,14 @@ def read_file(home: Path, name: str = CONFIG) -> dict[str, Any]:
     return data
 
 
-def _load(text: str, path: Path) -> Any:
+def parse_yaml(text: str, path: Path) -> Any:
     """The YAML in ``text`` (the file ``path``), round-trip, within the limits of
     :mod:`brain.home.yamllimits`: no aliases, bounded size and depth."""
     from ruamel.yaml.error import YAMLError
 
     from brain.home import yamllimits
 
-    yaml = _yaml()
+    yaml = round_trip()
     try:
         yamllimits.check_size(len(text.encode("utf-8")), yamllimits.MAX_SETTINGS_BYTES)
         yamllimits.check(text, aliases=False, fallback=lambda: yaml.scan(text))
@@ -295,7 +275,7 @@ def _parse(path: Path, size: int) -> dict[str, Any]:
         yamllimits.check_size(size, yamllimits.MAX_SETTINGS_BYTES)
     except yamllimits.YamlLimitError as exc:
         raise _refused(path, exc) from None
-    data = _load(read_text(path), path)
+    data = parse_yaml(read_text(path), path)
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -308,8 +288,8 @@ def _file_values(home: Path, name: str) -> dict[str, Any]:
     path, values = home / name, {}
     for key, value in read_file(home, name).items():
         if key not in KNOWN:
-            raise _unknown(str(key), str(path))
-        values[key] = _coerce(key, value, str(path))
+            raise unknown_key(str(key), str(path))
+        values[key] = coerce(key, value, str(path))
     return values
 
 
@@ -330,17 +310,17 @@ def load(home: Path, overrides: dict[str, Any] | None = None) -> Config:
     for name in KNOWN:
         env = os.environ.get(f"BRAIN_{name.upper()}")
         if env is not None:
-            values[name] = _coerce(name, env, f"$BRAIN_{name.upper()}")
+            values[name] = coerce(name, env, f"$BRAIN_{name.upper()}")
     for name, value in (overrides or {}).items():
         if value is not None:
-            values[name] = _coerce(name, value, "option")
+            values[name] = coerce(name, value, "option")
     return Config(**values)
 
 
 def value_of(config: Config, name: str) -> Any:
     """The value of one key, or an error listing the known keys."""
     if name not in KNOWN:
-        raise _unknown(name, "brain config")
+        raise unknown_key(name, "brain config")
     return getattr(config, name)
 
 
@@ -353,39 +333,6 @@ def origin_of(home: Path, name: str) -> str:
     if name in MACHINE_KEYS and has_local(home):
         return "default"  # brain.yaml's value is not obeyed here: see held()
     return "file" if name in read_file(home) else "default"
-
-
-def missing_semantic_modules(embedding_model: str | None) -> list[str]:
-    """The libraries the semantic layer needs that this Python cannot import.
-
-    numpy always; wordllama unless an outside ``embedding_model`` makes the vectors.
-    """
-    from importlib.util import find_spec
-
-    def missing(name: str) -> bool:
-        try:
-            return find_spec(name) is None
-        except (ImportError, ValueError):
-            return True
-
-    needed = ["numpy"] if embedding_model else ["numpy", "wordllama"]
-    return [name for name in needed if missing(name)]
-
-
-SEMANTIC_INSTALL = (
-    "install the semantic extra: pip install 'brain-memory[semantic]' "
-    "(with pipx: pipx inject brain-memory wordllama)"
-)
-
-
-def _check_semantic_installed(home: Path) -> None:
-    model = load(home).embedding_model  # this machine's (local.yaml), or the environment's
-    if missing := missing_semantic_modules(model):
-        raise ConfigError(
-            f"semantic needs {' and '.join(missing)}, which this Python "
-            f"({sys.executable}) cannot import; nothing was changed",
-            hint=SEMANTIC_INSTALL,
-        )
 
 
 def held(home: Path, config: Config) -> dict[str, Any]:
@@ -403,88 +350,3 @@ def held(home: Path, config: Config) -> dict[str, Any]:
         for name, value in synced.items()
         if name in MACHINE_KEYS and value != getattr(config, name) and value != KNOWN[name].default
     }
-
-
-def adopt(home: Path) -> bool:
-    """Give a home made before ``local.yaml`` existed this machine's own file, holding
-    the machine keys brain.yaml set (this machine was using them); True if written.
-
-    A new home (``brain init``) and a clone (``brain clone``) get an empty one instead,
-    so a cloned brain.yaml's model is not obeyed without this machine's consent.
-    """
-    if has_local(home) or not (home / CONFIG).is_file():
-        return False
-    kept = {k: v for k, v in read_file(home).items() if k in MACHINE_KEYS}
-    write_local(home, kept)
-    return True
-
-
-def write_local(home: Path, values: dict[str, Any] | None = None) -> None:
-    """Write ``local.yaml`` with ``values`` under its header comment, and keep it out
-    of git for a home whose .gitignore predates it."""
-    out = io.StringIO(LOCAL_YAML)
-    out.seek(0, io.SEEK_END)
-    if values:
-        _yaml().dump(dict(values), out)
-    atomic_write(home / LOCAL_CONFIG, out.getvalue())
-    exclude_local(home)
-
-
-def exclude_local(home: Path) -> None:
-    """List ``local.yaml`` in the repository's own ``info/exclude`` (never synced), so a
-    home made before its .gitignore named it never commits it."""
-    info = home / ".git" / "info"
-    if not info.parent.is_dir():
-        return
-    exclude = info / "exclude"
-    try:
-        text = exclude.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    if f"/{LOCAL_CONFIG}" in text.split():
-        return
-    info.mkdir(exist_ok=True)
-    atomic_write(
-        exclude, text + ("" if not text or text.endswith("\n") else "\n") + f"/{LOCAL_CONFIG}\n"
-    )
-
-
-def set_value(home: Path, name: str, raw: str) -> Any:
-    """Set ``name`` to ``raw`` in brain.yaml, keeping comments; return the typed value.
-
-    Raises:
-        BrainError: the value holds a credential (brain.yaml is in the history, and
-            pushed with it), or the key or value is not valid.
-    """
-    from brain.home.secrets.redact import find_secrets
-
-    if found := find_secrets(raw):
-        raise BrainError(
-            f"the value for {name} holds a credential ({found[0].kind}); brain.yaml is "
-            "committed to the memory's history",
-            hint="keep credentials in the environment (e.g. OPENAI_API_KEY), not in brain.yaml",
-        )
-    if name not in KNOWN:
-        raise _unknown(name, "brain config")
-    value = _coerce(name, raw, "brain config set")
-    if name == "semantic" and value is True:
-        _check_semantic_installed(home)
-    if name in MACHINE_KEYS and not has_local(home):
-        write_local(home)
-    path = home / file_of(name)
-    yaml = _yaml()
-    text = read_text(path) if path.exists() else ""
-    data = _load(text, path) if text else None
-    out = io.StringIO()
-    if data is None:  # no settings yet (perhaps only comments): keep the text, add one
-        out.write(text if not text or text.endswith("\n") else text + "\n")
-        data = {}
-    data[name] = value
-    yaml.dump(data, out)
-    atomic_write(path, out.getvalue())
-    return value
-
-
-def file_of(name: str) -> str:
-    """The file ``brain config set NAME`` writes: local.yaml for a machine key."""
-    return LOCAL_CONFIG if name in MACHINE_KEYS else CONFIG

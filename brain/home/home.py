@@ -88,9 +88,9 @@ class Home:
         if pending.exists(home):
             home.recover()
         if not (path / LOCAL_CONFIG).is_file():
-            from brain.home import config as config_mod
+            from brain.home import configedit
 
-            config_mod.adopt(path)  # a home made before local.yaml: keep what it used
+            configedit.adopt(path)  # a home made before local.yaml: keep what it used
         return home
 
     def recover(self) -> None:
@@ -120,7 +120,7 @@ class Home:
     @classmethod
     def init(cls, path: Path) -> tuple[Self, InitResult]:
         """Create a new home at ``path``: the layout of docs/architecture.md, one commit."""
-        from brain.home import config as config_mod
+        from brain.home import configedit
         from brain.home.repo import Repo
         from brain.home.transaction import InitResult
 
@@ -139,7 +139,7 @@ class Home:
         Repo.init(path)
         home = cls(path)
         files = {
-            CONFIG: config_mod.DEFAULT_YAML,
+            CONFIG: configedit.DEFAULT_YAML,
             ".gitignore": GITIGNORE,
             ".gitattributes": GITATTRIBUTES,
             f"{MEMORIES}/.gitkeep": "",
@@ -147,7 +147,7 @@ class Home:
         }
         for name, text in files.items():
             atomic_write(path / name, text)
-        config_mod.write_local(path)  # this machine's own settings: none chosen yet
+        configedit.write_local(path)  # this machine's own settings: none chosen yet
         with home.transaction() as tx:
             sha = tx.commit(list(files), "init: new memory home", "init")
         return home, InitResult(str(path), sha)
@@ -436,15 +436,15 @@ class Home:
     def config_set(self, name: str, value: str) -> ConfigValue:
         """Set one key in brain.yaml (comments kept) and commit the change; a key that
         chooses where text is sent goes into this machine's local.yaml, uncommitted (see
-        :func:`brain.home.config.set_value` for what it refuses)."""
-        from brain.home import config as config_mod
+        :func:`brain.home.configedit.set_value` for what it refuses)."""
+        from brain.home import configedit
 
-        if config_mod.file_of(name) == LOCAL_CONFIG:
-            typed = config_mod.set_value(self.path, name, value)
+        if configedit.file_of(name) == LOCAL_CONFIG:
+            typed = configedit.set_value(self.path, name, value)
             self.__dict__.pop("config", None)
             return ConfigValue(name, typed, "local")
         with self.transaction() as tx:
-            typed = config_mod.set_value(self.path, name, value)
+            typed = configedit.set_value(self.path, name, value)
             tx.commit([CONFIG], f"config: {name} = {typed}", "config", name=name)
         self.__dict__.pop("config", None)  # the cached settings are stale now
         return ConfigValue(name, typed, "file")

@@ -260,7 +260,7 @@ def clone(url: str, path: Path) -> SyncResult:
         raise BrainError(f"{url} is not a brain home (no brain.yaml)")
     make_private_dir(path)
     make_private_dir(path / ".brain")
-    from brain.home.config import write_local
+    from brain.home.configedit import write_local
 
     # An empty local.yaml: the clone's brain.yaml names the other machine's model, which
     # this one uses only once it is set here ('brain status' says so).
