@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
-from brain.home.secrets import prefilter
+from brain.home.secrets import prefilter, windows
 from brain.home.secrets import redact as redact_module
 from brain.home.secrets.prefilter import Heads, Words, lead
 from brain.home.secrets.redact import Finding, find_secrets
@@ -27,7 +27,9 @@ def _every_rule_everywhere(text: str) -> list[Finding]:
     for rule in redact_module._RULES:
         if rule.group >= 0:  # a gitleaks rule: where its keywords are, found by str.find
             starts = sorted(pos for word in rule.hints for pos in _every_find(lowered, word))
-            if rule.anywhere:  # its matches near one of them
+            # its matches near one of them (in a text whose keywords re may spell
+            # otherwise, every rule's: see windows.FOLDS_APART)
+            if rule.anywhere or windows.folds_apart(text):
                 matches = [
                     m
                     for m in rule.pattern.finditer(text)

@@ -34,8 +34,9 @@ Choices worth knowing:
   ``AKIAIOSFODNN7EXAMPLE``, ``xoxb-your-token``, ``Bearer {{ api_token }}``; nor is the
   ``secret:`` of an ARN, which names a secret in AWS Secrets Manager.
 * A gitleaks rule runs only on a text holding one of its keywords, and a match counts
-  only within :data:`NEAR` characters of one. A rule whose every match holds a keyword
-  is searched only around them (:mod:`brain.home.secrets.windows`), finding the same.
+  only within :data:`NEAR` characters of one. A rule whose every match starts with a
+  keyword is tried only where one starts; one whose every match holds a keyword is
+  searched only around them (:mod:`brain.home.secrets.windows`), finding the same.
 * Idempotence holds for prose too: a marker is never a credential-shaped value.
 """
 
@@ -52,13 +53,7 @@ from brain.home.patterns import lazy as _lazy
 from brain.home.secrets import gitleaks, windows
 from brain.home.secrets.gitleaks import Allow, GitleaksRule
 from brain.home.secrets.literals import Literals
-from brain.home.secrets.prefilter import (
-    Keywords,
-    Words,
-    matches_at,
-    split_top_level,
-    top_level_bar,
-)
+from brain.home.secrets.prefilter import Keywords, Words, matches_at
 from brain.home.secrets.rules import (
     COMMANDS,
     HEADS,
@@ -112,13 +107,18 @@ class _Rule(NamedTuple):
     # the rule's own regex, which then must start with a literal character.
     heads: tuple[str, ...] = ()
     # A rule of gitleaks' (see gitleaks.py): which group is the secret (0: the first that
-    # took part, -1: not such a rule), the entropy the secret must exceed, the allowlists
-    # that let a match pass, and whether its hints only say the rule may match somewhere
-    # (a match need not start at its keyword).
+    # took part, -1: not such a rule), the entropy the secret must exceed, and the
+    # allowlists that let a match pass.
     group: int = -1
     entropy: float = 0.0
     allows: tuple[Allow, ...] = ()
-    anywhere: bool = False
+
+    @property
+    def anywhere(self) -> bool:
+        """Whether the rule's hints only say it may match somewhere: a gitleaks rule whose
+        matches need not start at one of its keywords. Read from its regex's parse tree
+        the first time a text holds a keyword (parsing all of them costs an import 10 ms)."""
+        return self.group >= 0 and not windows.starts_with_keyword(source(self.pattern), self.hints)
 
 
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -255,36 +255,6 @@ _RULES += tuple(
 )
 
 
-def _starts_with_keyword(regex: str, keywords: tuple[str, ...]) -> bool:
-    """Whether every match of a gitleaks regex starts with one of its keywords: past a
-    leading flag, word boundaries and the groups it opens, each alternative of the
-    innermost group is one of them, literally (an outer group may have no other)."""
-    i, opened = 0, []
-    while True:
-        if regex.startswith(("(?i)", "(?:"), i):
-            opened += [i + 3] if regex[i + 2] == ":" else []
-            i += 4 if regex[i + 2] == "i" else 3
-        elif regex.startswith("\\b", i):
-            i += 2
-        elif regex.startswith("(", i) and not regex.startswith("(?", i):
-            opened.append(i + 1)
-            i += 1
-        else:
-            break
-    if not opened:
-        return _literal_keyword(regex[i:], keywords)
-    *outer, inner = opened
-    if any(top_level_bar(regex[o : gitleaks.group_end(regex, o)]) for o in outer):
-        return False
-    body = regex[inner : gitleaks.group_end(regex, inner)]
-    return all(_literal_keyword(alt, keywords) for alt in split_top_level(body))
-
-
-def _literal_keyword(regex: str, keywords: tuple[str, ...]) -> bool:
-    lowered = regex.lower()
-    return any(lowered.startswith(re.escape(k).lower()) for k in keywords)
-
-
 def _gitleaks_rule(rule: GitleaksRule) -> _Rule:
     return _Rule(
         rule.kind,
@@ -294,7 +264,6 @@ def _gitleaks_rule(rule: GitleaksRule) -> _Rule:
         group=rule.group,
         entropy=rule.entropy,
         allows=rule.allows,
-        anywhere=not _starts_with_keyword(rule.regex, rule.keywords),
     )
 
 
@@ -447,17 +416,19 @@ def _raw_findings(text: str) -> list[Finding]:
         tried = {n for hint in hinted for n in plan.by_hint[hint]}
     tried.update(plan.by_head[i] for i in present)
     found: list[Finding] = []
-    apart = None  # whether the text holds a character the keyword search reads apart
+    # Whether the text holds a character re's case-insensitive matching takes for one of a
+    # keyword's that the keyword search does not (CO_APı_KEY): then a gitleaks rule's
+    # matches need not start, nor stand in a window, where the search found a keyword.
+    apart = hinted is not None and windows.folds_apart(text)
     for n in sorted(tried):  # in the rules' order, as if every rule ran
         rule = _RULES[n]
         regex = compiled(rule.pattern)
         near = None
-        if rule.hints and hinted is not None and not rule.anywhere:
-            matches: Iterator[re.Match[str]] = matches_at(regex, text, rule.hints, hinted)
-        elif rule.anywhere and hinted is not None:
+        if hinted is not None and rule.group >= 0 and (apart or _anywhere(n)):
             near = sorted(pos for hint in rule.hints for pos in hinted.get(hint, ()))
-            apart = windows.folds_apart(text) if apart is None else apart
-            matches = _near_keywords(rule, regex, text, near, whole=apart)
+            matches: Iterator[re.Match[str]] = _near_keywords(rule, regex, text, near, whole=apart)
+        elif rule.hints and hinted is not None:
+            matches = matches_at(regex, text, rule.hints, hinted)
         else:
             matches = regex.finditer(text)
         for match in matches:
@@ -470,6 +441,12 @@ def _raw_findings(text: str) -> list[Finding]:
             if span is not None and span[0] < span[1]:
                 found.append(Finding(rule.kind, span[0], span[1]))
     return found
+
+
+@cache
+def _anywhere(n: int) -> bool:
+    """``_RULES[n].anywhere``, read once: a 2 KB message asks it of each rule it tries."""
+    return _RULES[n].anywhere
 
 
 def _near_keywords(
