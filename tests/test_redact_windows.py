@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from benchmarks.redact import synthetic
 from brain.home.patterns import compiled, source
-from brain.home.secrets import prefilter, windows
+from brain.home.secrets import prefilter, ruletable, windows
 from brain.home.secrets import redact as redact_module
 from brain.home.secrets.redact import redact
 from brain.home.secrets.windows import Window, search, spans, window
@@ -22,9 +22,9 @@ from tests.helpers import examples
 from tests.test_redact_literals import CORPORA
 
 # gitleaks' rules whose matches need not start at a keyword.
-ANYWHERE = [r for r in redact_module._RULES if r.group >= 0 and r.anywhere]
+ANYWHERE = [r for r in ruletable.RULES if r.group >= 0 and r.anywhere]
 WINDOWED = [r for r in ANYWHERE if window(source(r.pattern), r.hints) is not None]
-GITLEAKS = {rule.kind: rule.regex for rule in redact_module._GITLEAKS}
+GITLEAKS = {rule.kind: rule.regex for rule in ruletable.GITLEAKS}
 
 
 def test_the_rules_searched_around_their_keywords_are_all_but_these() -> None:
@@ -48,7 +48,7 @@ def test_the_rules_searched_around_their_keywords_are_all_but_these() -> None:
 
 
 def test_a_gitleaks_rule_whose_matches_start_at_its_keyword_is_tried_only_there() -> None:
-    starting = {r.kind for r in redact_module._RULES if r.group >= 0 and not r.anywhere}
+    starting = {r.kind for r in ruletable.RULES if r.group >= 0 and not r.anywhere}
     assert {
         "gitlab_pat",  # glpat-: a "-" the regex spells as it is
         "anthropic_api_key",  # sk-ant-api03
@@ -150,7 +150,7 @@ def test_a_window_reads_past_its_last_start_as_far_as_a_match_attempt_does() -> 
         assert list(pattern.finditer(text)) == list(search(pattern, text, hits, win)) == []
 
 
-def _keyword_variants(rule: redact_module._Rule) -> st.SearchStrategy[str]:
+def _keyword_variants(rule: ruletable.Rule) -> st.SearchStrategy[str]:
     words = [k for k in rule.hints]
     return st.sampled_from(words + [k.upper() for k in words] + [k.title() for k in words])
 
@@ -159,7 +159,7 @@ FILLER = st.text(alphabet=string.ascii_letters + string.digits + " =:'\"\n\t_-./
 
 
 @st.composite
-def _rule_and_text(draw: st.DrawFn) -> tuple[redact_module._Rule, str]:
+def _rule_and_text(draw: st.DrawFn) -> tuple[ruletable.Rule, str]:
     """A rule searched by windows and a text with its keywords at random distances from
     values of its shape, whole or cut."""
     rule = draw(st.sampled_from(WINDOWED))
@@ -184,14 +184,14 @@ def _both_ways(text: str) -> tuple[Found, Found]:
 @given(_rule_and_text())
 @settings(max_examples=examples(200), deadline=None)
 def test_each_rule_finds_the_same_around_its_keywords_in_random_text(
-    drawn: tuple[redact_module._Rule, str],
+    drawn: tuple[ruletable.Rule, str],
 ) -> None:
     rule, text = drawn
     assume(not windows.folds_apart(text))
     win = window(source(rule.pattern), rule.hints)
     assert win is not None
     pattern = compiled(rule.pattern)
-    _, hinted = redact_module._plan().literals.scan(text, text.lower())
+    _, hinted = ruletable.plan().literals.scan(text, text.lower())
     assume(hinted is not None)
     hits = sorted(at for k in rule.hints for at in hinted.get(k, ()))
     assert hits == _hits(text, rule.hints)
@@ -200,11 +200,11 @@ def test_each_rule_finds_the_same_around_its_keywords_in_random_text(
     assert windowed == whole
 
 
-STARTING = [r for r in redact_module._RULES if r.group >= 0 and not r.anywhere]
+STARTING = [r for r in ruletable.RULES if r.group >= 0 and not r.anywhere]
 
 
 @st.composite
-def _starting_rule_and_text(draw: st.DrawFn) -> tuple[redact_module._Rule, str]:
+def _starting_rule_and_text(draw: st.DrawFn) -> tuple[ruletable.Rule, str]:
     """A gitleaks rule tried only where its keywords start, and a text of its shapes."""
     rule = draw(st.sampled_from(STARTING))
     shaped = st.from_regex(GITLEAKS[rule.kind], fullmatch=True)
@@ -215,7 +215,7 @@ def _starting_rule_and_text(draw: st.DrawFn) -> tuple[redact_module._Rule, str]:
 @given(_starting_rule_and_text())
 @settings(max_examples=examples(200), deadline=None)
 def test_a_rule_tried_where_its_keywords_start_has_no_match_elsewhere(
-    drawn: tuple[redact_module._Rule, str],
+    drawn: tuple[ruletable.Rule, str],
 ) -> None:
     rule, text = drawn
     assume(not windows.folds_apart(text))
