@@ -105,9 +105,9 @@ def _sprinkled(text: str, words: list[str], times: int = 5) -> str:
 
 def keywords(megabytes: int = 10, runs: int = 3) -> None:
     """What each keyword of the gitleaks rules that run wherever it stands costs."""
-    from brain.home.secrets import redact as redact_module
+    from brain.home.secrets import ruletable
 
-    rules = [r for r in redact_module._RULES if r.group >= 0 and r.anywhere]
+    rules = [r for r in ruletable.RULES if r.group >= 0 and r.anywhere]
     words = list(dict.fromkeys(r.hints[0] for r in rules))
     text = synthetic(megabytes)
     redact(_sprinkled(text[:100_000], words))  # compiles the rules

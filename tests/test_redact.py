@@ -9,7 +9,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets_corpus import LOOKALIKES, SECRETS
-from brain.home.secrets.redact import OWN_KINDS, Finding, find_secrets, redact
+from brain.home.secrets.redact import Finding, find_secrets, redact
+from brain.home.secrets.ruletable import OWN_KINDS
 from tests.helpers import examples
 from tests.test_redact_shapes import BLIND_SECRETS
 

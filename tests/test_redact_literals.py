@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets_holdout import DATA, load
-from brain.home.secrets import literals, prefilter
-from brain.home.secrets import redact as redact_module
+from brain.home.secrets import literals, prefilter, ruletable
 from brain.home.secrets.literals import Literals
 from brain.home.secrets.prefilter import Heads, Keywords, Words
 from brain.home.secrets.redact import find_secrets
@@ -24,9 +23,9 @@ from tests.test_redact_prefilter import NOISE, TEXTS, WORDISH, _every_rule_every
 BLIND = DATA.with_name("secrets_blind.json")
 CORPORA = [x.text for path in (BLIND, DATA) for items in load(path) for x in items]
 
-HEADS = [h for rule in redact_module._RULES for h in redact_module._heads(rule)]
-OWN = [h for rule in redact_module._RULES if rule.group < 0 for h in rule.hints]
-KEYWORDS = [h for rule in redact_module._RULES if rule.group >= 0 for h in rule.hints]
+HEADS = [h for rule in ruletable.RULES for h in ruletable.heads(rule)]
+OWN = [h for rule in ruletable.RULES if rule.group < 0 for h in rule.hints]
+KEYWORDS = [h for rule in ruletable.RULES if rule.group >= 0 for h in rule.hints]
 
 
 @functools.cache
@@ -140,9 +139,9 @@ def test_a_short_text_takes_re_and_a_long_one_the_automaton() -> None:
 def without_the_library(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """ahocorasick_rs cannot be imported, as in a broken install; the plan is made anew."""
     monkeypatch.setitem(sys.modules, "ahocorasick_rs", None)  # import raises ImportError
-    redact_module._plan.cache_clear()
+    ruletable.plan.cache_clear()
     yield
-    redact_module._plan.cache_clear()
+    ruletable.plan.cache_clear()
 
 
 def test_redaction_without_the_library_finds_the_same(
@@ -154,7 +153,7 @@ def test_redaction_without_the_library_finds_the_same(
     assert len(long) > prefilter.SHORT
     for text in [*TEXTS, long]:
         assert find_secrets(text) == _every_rule_everywhere(text), text[:200]
-    assert set(redact_module._plan().literals._automata.values()) == {None}
+    assert set(ruletable.plan().literals._automata.values()) == {None}
     # Long texts alone, each taken by re's groups as the automaton would have taken it.
     monkeypatch.setattr(prefilter, "SHORT", -1)
     for text in [*TEXTS, *CORPORA[:100]]:
@@ -166,12 +165,12 @@ def test_redaction_with_the_library_and_without_agree_on_the_corpora(
 ) -> None:
     monkeypatch.setattr(prefilter, "SHORT", -1)
     texts = [*CORPORA, "\n".join(CORPORA)]
-    redact_module._plan.cache_clear()
+    ruletable.plan.cache_clear()
     with_library = [find_secrets(text) for text in texts]
-    assert set(redact_module._plan().literals._automata.values()) != {None}
+    assert set(ruletable.plan().literals._automata.values()) != {None}
     monkeypatch.setitem(sys.modules, "ahocorasick_rs", None)
-    redact_module._plan.cache_clear()
+    ruletable.plan.cache_clear()
     try:
         assert [find_secrets(text) for text in texts] == with_library
     finally:
-        redact_module._plan.cache_clear()
+        ruletable.plan.cache_clear()

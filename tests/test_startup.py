@@ -84,7 +84,8 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     assert "brain.agents.context" in names
     assert {n.split(".")[0] for n in names} & (HEAVY | {"click", "yaml", "ruamel"}) == set()
     assert names & {"brain.api", "brain.home.transaction", "brain.home.git", "subprocess"} == set()
-    assert "brain.home.secrets.redact" not in names  # reading records needs no secret filter
+    # reading records needs no secret filter, nor its rules
+    assert names & {"brain.home.secrets.redact", "brain.home.secrets.ruletable"} == set()
     assert "brain.agents.after_session" not in names  # the job a session end starts
     assert "hashlib" not in names  # naming the project needs no digest
     assert "brain.home.records" not in names  # the heads' cache: no record type is made
@@ -113,6 +114,7 @@ NOT_FOR_READING = {
     "brain.home.config",
     "brain.home.configedit",
     "brain.home.secrets.redact",
+    "brain.home.secrets.ruletable",
     "brain.cli.agents",
     "brain.cli.harvest",
     "brain.cli.home",

@@ -1,11 +1,7 @@
 """Find and mask secrets before text reaches a model or the disk.
 
-Every secret pattern brain knows lives in this module's ``_RULES`` table: the core
-rules below, then the provider tokens, context shapes, command-line flags and
-credentials announced in prose of :mod:`brain.home.secrets.rules` and
-:mod:`brain.home.secrets.spoken`, then gitleaks' maintained rule set
-(:mod:`brain.home.secrets.gitleaks`). brain's rules come first, so a secret both find
-is named by brain's kind.
+The rules, brain's own then gitleaks', are :mod:`brain.home.secrets.ruletable`'s; this
+module runs them over a text and replaces what they find.
 ``redact`` replaces each secret with ``[REDACTED:<kind>]``; for ``key = value`` shapes
 (assignments, ``Authorization`` headers, ``user:pass@`` in URLs) only the value is
 replaced so the text still says *what* was there.
@@ -34,8 +30,9 @@ Choices worth knowing:
   ``AKIAIOSFODNN7EXAMPLE``, ``xoxb-your-token``, ``Bearer {{ api_token }}``; nor is the
   ``secret:`` of an ARN, which names a secret in AWS Secrets Manager.
 * A gitleaks rule runs only on a text holding one of its keywords, and a match counts
-  only within :data:`NEAR` characters of one. A rule whose every match holds a keyword
-  is searched only around them (:mod:`brain.home.secrets.windows`), finding the same.
+  only within :data:`NEAR` characters of one. A rule whose every match starts with a
+  keyword is tried only where one starts; one whose every match holds a keyword is
+  searched only around them (:mod:`brain.home.secrets.windows`), finding the same.
 * Idempotence holds for prose too: a marker is never a credential-shaped value.
 """
 
@@ -48,33 +45,21 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from brain.home.patterns import compiled, source
-from brain.home.patterns import lazy as _lazy
 from brain.home.secrets import gitleaks, windows
-from brain.home.secrets.gitleaks import Allow, GitleaksRule
-from brain.home.secrets.literals import Literals
-from brain.home.secrets.prefilter import (
-    Keywords,
-    Words,
-    matches_at,
-    split_top_level,
-    top_level_bar,
-)
-from brain.home.secrets.rules import (
-    COMMANDS,
-    HEADS,
-    IN_CONTEXT,
-    KEY_HINTS,
-    KEY_WORDS,
-    NAMED,
-    PREFIXED,
-    PROSE,
-    high_entropy,
-    is_placeholder,
-    looks_secret,
-)
-from brain.home.secrets.spoken import SPOKEN, plain_password
+from brain.home.secrets.gitleaks import Allow
+from brain.home.secrets.prefilter import matches_at
+from brain.home.secrets.rules import high_entropy, is_placeholder, looks_secret
+from brain.home.secrets.ruletable import GITLEAKS_ALLOWS, KINDS, RULES, Rule, plan
+from brain.home.secrets.spoken import plain_password
 
-__all__ = ["KINDS", "Finding", "find_secrets", "redact"]
+__all__ = [
+    "Finding",
+    "find_secrets",
+    "redact",
+    "redact_fields",
+    "redact_slice",
+    "replace_findings",
+]
 
 _MARKER_PREFIX = "[REDACTED:"
 
@@ -83,7 +68,7 @@ class Finding(NamedTuple):
     """One secret found in a text.
 
     Attributes:
-        kind: which rule matched, one of ``KINDS``.
+        kind: which rule matched, one of :data:`~brain.home.secrets.ruletable.KINDS`.
         start: offset of the first secret character.
         end: offset just past the last secret character.
     """
@@ -93,222 +78,10 @@ class Finding(NamedTuple):
     end: int
 
 
-class _Rule(NamedTuple):
-    kind: str
-    pattern: re.Pattern[str]
-    # The preceding character must not be one of these: a token glued to a longer word
-    # is part of an identifier, not a credential. Checked in Python rather than with a
-    # lookbehind so the regex keeps its literal prefix and stays fast to search.
-    not_after: str = ""
-    # Lower-case words one of which every match starts with. A regex that starts with a
-    # case-insensitive word has no literal prefix for the engine to skip ahead with, so
-    # the words are found first (one pass per first letter, see prefilter.py) and the
-    # regex is tried only there.
-    hints: tuple[str, ...] = ()
-    # "loose"/"strict": the ``secret`` group must also pass ``looks_secret``.
-    check: str = ""
-    # For a rule without hints: regexes, each starting with a literal character, one of
-    # which every match holds; the rule runs only on a text where one matches. Default:
-    # the rule's own regex, which then must start with a literal character.
-    heads: tuple[str, ...] = ()
-    # A rule of gitleaks' (see gitleaks.py): which group is the secret (0: the first that
-    # took part, -1: not such a rule), the entropy the secret must exceed, the allowlists
-    # that let a match pass, and whether its hints only say the rule may match somewhere
-    # (a match need not start at its keyword).
-    group: int = -1
-    entropy: float = 0.0
-    allows: tuple[Allow, ...] = ()
-    anywhere: bool = False
-
-
-_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-_WORD = _ALNUM + "_"
-_TOKEN = _WORD + "-"
-
-# A value after ``key =`` / ``key:``: double-quoted, single-quoted or bare. A bare value
-# is bounded: on one long line of ``a=1&token=...&token=...`` an unbounded one scans to
-# the end of the line from every key, which is quadratic.
-_VALUE = (
-    r"""(?:(?P<tpl>\{\{[^\n]*?\}\}|\$\{[^}\n]*\})"""  # {{ template }} or ${VAR}
-    r"""|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
-    r"""|(?P<bare>[^\s"'`,;)}\]]{1,4096}))"""
-)
-
-_RULES: tuple[_Rule, ...] = (
-    # PEM / OpenSSH / PGP private key blocks, whole. A block cut off before its END line
-    # (transcripts get truncated) is redacted through its base64 body.
-    _Rule(
-        "private_key",
-        _lazy(
-            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:.{0,65536}?-----END[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----"
-            # Cut off: its body, if one follows (a header named in prose is no key).
-            r"|(?=(?:[ \t]*(?:\r?\n|\\[nr]))*(?:[A-Za-z-]+:[^\n\\]*(?:\n|\\n)"
-            r"(?:[ \t]*(?:\r?\n|\\[nr]))*){0,3}[ \t]*[A-Za-z0-9+/=]{16})"
-            r"(?:[A-Za-z0-9+/=:,. \t\r\n-]|\\[nr])*)",
-            re.DOTALL,
-        ),
-        heads=("-----BEGIN",),
-    ),
-    # AWS access key ids: long-lived (AKIA) and temporary STS (ASIA).
-    _Rule("aws_access_key_id", _lazy(r"A(?:KI|SI)A[A-Z0-9]{16}(?![A-Za-z0-9])"), _ALNUM),
-    # AWS secret access keys only have a recognisable shape next to their name.
-    _Rule(
-        "aws_secret_access_key",
-        _lazy(
-            r"(?i:secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"
-            r"(?P<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
-        ),
-        hints=("secret",),
-    ),
-    # GitHub personal, OAuth, user-to-server, server-to-server and refresh tokens.
-    _Rule("github_token", _lazy(r"gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])"), _WORD),
-    # GitHub fine-grained personal access tokens.
-    _Rule(
-        "github_token", _lazy(r"github_pat_(?=[A-Za-z0-9_]{0,254}\d)[A-Za-z0-9_]{22,255}"), _WORD
-    ),
-    # GitLab personal/project/group access tokens.
-    _Rule("gitlab_token", _lazy(r"glpat-[A-Za-z0-9_-]{20,}"), _TOKEN),
-    # Anthropic API and admin keys; listed before OpenAI, whose shape also fits them.
-    _Rule("anthropic_key", _lazy(r"sk-ant-[A-Za-z0-9_-]{20,}"), _TOKEN),
-    # OpenAI project/service-account/admin keys, then legacy keys (no hyphen in the
-    # body, so hyphenated words such as sk-learn-compatible are not hit).
-    _Rule("openai_key", _lazy(r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}"), _TOKEN),
-    _Rule("openai_key", _lazy(r"sk-[A-Za-z0-9]{32,}"), _TOKEN),
-    # Google API keys (Maps, Gemini, Firebase...).
-    _Rule("google_api_key", _lazy(r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"), _WORD),
-    # Slack bot/user/app-level/refresh tokens.
-    # (a real one has numbered parts: "xoxb-your-token" is a placeholder)
-    _Rule("slack_token", _lazy(r"xox[baprse]-(?=[A-Za-z-]{0,40}\d)[A-Za-z0-9-]{10,}"), _WORD),
-    _Rule("slack_token", _lazy(r"xapp-\d-[A-Za-z0-9-]{10,}"), _WORD),
-    # Slack incoming webhooks: the URL path is the credential.
-    _Rule(
-        "slack_webhook",
-        _lazy(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
-        _WORD,
-    ),
-    # Stripe secret and restricted keys, live and test.
-    _Rule("stripe_key", _lazy(r"sk_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD),
-    _Rule("stripe_key", _lazy(r"rk_(?:live|test)_[A-Za-z0-9]{16,}"), _WORD),
-    # npm automation/publish tokens.
-    _Rule("npm_token", _lazy(r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), _WORD),
-    # Hugging Face user access tokens.
-    _Rule("huggingface_token", _lazy(r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])"), _WORD),
-    # JSON Web Tokens: base64url header and payload (both JSON, so "eyJ"), signature.
-    _Rule(
-        "jwt",
-        # A JWT cut before its signature is still one (a summary cuts long lines).
-        _lazy(r"eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?"),
-        _TOKEN,
-    ),
-    # HTTP Authorization headers (and a bare "Bearer <token>"): keep the scheme.
-    _Rule(
-        "auth_header",
-        _lazy(
-            r"(?:(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?:(?i:bearer|basic|token|bot)\s+)?"
-            r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/-]{16}))"
-            r"(?!(?i:bearer|basic|token|bot)\s)"  # the scheme is no secret: what follows it is
-            # (":" inside: Asana's 1/<id>:<hex>)
-            r"(?P<secret>[A-Za-z0-9._~+/=-][A-Za-z0-9._~+/=:-]*|\$\{?\w+\}?|<[^>\n]*>"
-            r"|\{\{[^}\n]*\}\}"
-            r"|\[REDACTED[:\]][^\]\n]*\]?)"
-        ),
-        hints=("authorization", "bearer"),
-    ),
-    # user:password@ in any scheme://; only the password is replaced.
-    _Rule(
-        "url_credentials",
-        _lazy(r"://[^\s/:@\"'<>\[\]]{0,256}:(?P<secret>[^\s/\"'<>]+)@"),
-    ),
-    # key = value / key: value / "key": "value" for keys ending in a secret word. The
-    # regex starts at the secret word (a prefix such as DB_ may precede it) because a
-    # leading [\w.-]* would be retried at every offset of every word.
-    _Rule(
-        "secret_assignment",
-        _lazy(
-            r"(?P<key>(?i:" + KEY_WORDS + r"))(?![A-Za-z0-9])"
-            r"[\"']?[ \t]*(?::=|=>|[:=])[ \t]*" + _VALUE
-        ),
-        hints=KEY_HINTS,
-    ),
-    # Command-line flags: --password hunter2, --api-key=... is the rule above.
-    _Rule(
-        "secret_assignment",
-        _lazy(r"--(?:[a-z]+-)*(?P<key>password|passwd|pass|token|secret|api-key) +" + _VALUE),
-        check="loose",  # "instead of --password so the value ..." is prose
-    ),
-)
-
-
-_RULES += tuple(
-    _Rule(
-        kind,
-        _lazy(pattern),
-        "" if pattern.startswith("(?<") else _TOKEN,  # its own lookbehind decides
-        heads=(HEADS[kind],) if kind in HEADS else (),
-    )
-    for kind, pattern in PREFIXED
-)
-_RULES += tuple(
-    _Rule(s.kind, _lazy(s.pattern, re.IGNORECASE if s.hints else 0), "", s.hints, s.check)
-    for s in IN_CONTEXT + COMMANDS + PROSE + SPOKEN + NAMED
-)
-
-
-def _starts_with_keyword(regex: str, keywords: tuple[str, ...]) -> bool:
-    """Whether every match of a gitleaks regex starts with one of its keywords: past a
-    leading flag, word boundaries and the groups it opens, each alternative of the
-    innermost group is one of them, literally (an outer group may have no other)."""
-    i, opened = 0, []
-    while True:
-        if regex.startswith(("(?i)", "(?:"), i):
-            opened += [i + 3] if regex[i + 2] == ":" else []
-            i += 4 if regex[i + 2] == "i" else 3
-        elif regex.startswith("\\b", i):
-            i += 2
-        elif regex.startswith("(", i) and not regex.startswith("(?", i):
-            opened.append(i + 1)
-            i += 1
-        else:
-            break
-    if not opened:
-        return _literal_keyword(regex[i:], keywords)
-    *outer, inner = opened
-    if any(top_level_bar(regex[o : gitleaks.group_end(regex, o)]) for o in outer):
-        return False
-    body = regex[inner : gitleaks.group_end(regex, inner)]
-    return all(_literal_keyword(alt, keywords) for alt in split_top_level(body))
-
-
-def _literal_keyword(regex: str, keywords: tuple[str, ...]) -> bool:
-    lowered = regex.lower()
-    return any(lowered.startswith(re.escape(k).lower()) for k in keywords)
-
-
-def _gitleaks_rule(rule: GitleaksRule) -> _Rule:
-    return _Rule(
-        rule.kind,
-        # re skips ahead to a literal start; a leading \b would have it try every offset
-        _lazy(gitleaks.literal_lead(rule.regex)),
-        hints=rule.keywords,
-        group=rule.group,
-        entropy=rule.entropy,
-        allows=rule.allows,
-        anywhere=not _starts_with_keyword(rule.regex, rule.keywords),
-    )
-
-
-# gitleaks' rules after brain's: brain's kind names a secret both find.
-_GITLEAKS, _GITLEAKS_ALLOWS = gitleaks.load()
-_RULES += tuple(_gitleaks_rule(rule) for rule in _GITLEAKS)
-
-KINDS: tuple[str, ...] = tuple(dict.fromkeys(rule.kind for rule in _RULES))
-# The kinds of brain's own rules (the others are gitleaks', tested as gitleaks tests them).
-OWN_KINDS: tuple[str, ...] = tuple(dict.fromkeys(r.kind for r in _RULES if r.group < 0))
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
 
 
-def _secret_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
+def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     """The span to redact for one match, or None when the match is not a secret."""
     if rule.group >= 0:
         return _gitleaks_span(rule, match)
@@ -359,7 +132,7 @@ def _in_arn(match: re.Match[str]) -> bool:
     return at >= 0 and not any(c.isspace() for c in before[at:])
 
 
-def _gitleaks_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
+def _gitleaks_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     """A gitleaks rule's secret: its group, above its entropy, no allowlist's and no
     placeholder (``ghp_xxxx…``, ``${TOKEN}``)."""
     group = rule.group
@@ -371,7 +144,7 @@ def _gitleaks_span(rule: _Rule, match: re.Match[str]) -> tuple[int, int] | None:
         return None
     if rule.entropy and gitleaks.entropy(secret) <= rule.entropy:
         return None
-    for allow in rule.allows + _GITLEAKS_ALLOWS:
+    for allow in rule.allows + GITLEAKS_ALLOWS:
         if _allowed(allow, secret, match):
             return None
     return start, end
@@ -399,65 +172,30 @@ def _allow_regex(regex: str) -> re.Pattern[str]:
     return re.compile(regex)
 
 
-def _heads(rule: _Rule) -> tuple[str, ...]:
-    """A rule's heads: its own, or its whole regex (named groups made plain, since the
-    heads of a group share one regex)."""
-    if rule.heads or rule.hints:
-        return rule.heads
-    return (re.sub(r"\(\?P<\w+>", "(?:", source(rule.pattern)),)
-
-
-class _Plan(NamedTuple):
-    """What a scan needs, built once, on first use. A rule's own regex is compiled when
-    a text first passes its heads or hints: a short text compiles a few of the hundred
-    (compiling them all costs a ``remember`` more than its git commands)."""
-
-    # the rules' heads, brain's rules' hints and gitleaks' rules' keywords
-    literals: Literals
-    # Which rules (indices into ``_RULES``) each head, or each hint word, lets run.
-    by_head: tuple[int, ...]
-    by_hint: dict[str, tuple[int, ...]]
-
-
-@cache
-def _plan() -> _Plan:
-    heads = [(n, head) for n, rule in enumerate(_RULES) for head in _heads(rule)]
-    by_hint: dict[str, list[int]] = {}
-    for n, rule in enumerate(_RULES):
-        for hint in rule.hints:
-            by_hint.setdefault(hint, []).append(n)
-    hinted = {hint: tuple(ns) for hint, ns in by_hint.items()}
-    own = (h for rule in _RULES if rule.group < 0 for h in rule.hints)
-    keywords = (h for rule in _RULES if rule.group >= 0 for h in rule.hints)
-    return _Plan(
-        Literals([h for _, h in heads], Words(own), Keywords(keywords)),
-        tuple(n for n, _ in heads),
-        hinted,
-    )
-
-
 def _raw_findings(text: str) -> list[Finding]:
-    plan = _plan()
+    rules = plan()
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the rules with hint words fall back to a plain regex scan.
-    present, hinted = plan.literals.scan(text, text.lower())
+    present, hinted = rules.literals.scan(text, text.lower())
     if hinted is None:
-        tried = {n for n, rule in enumerate(_RULES) if rule.hints}
+        tried = {n for n, rule in enumerate(RULES) if rule.hints}
     else:
-        tried = {n for hint in hinted for n in plan.by_hint[hint]}
-    tried.update(plan.by_head[i] for i in present)
+        tried = {n for hint in hinted for n in rules.by_hint[hint]}
+    tried.update(rules.by_head[i] for i in present)
     found: list[Finding] = []
-    apart = None  # whether the text holds a character the keyword search reads apart
+    # Whether the text holds a character re's case-insensitive matching takes for one of a
+    # keyword's that the keyword search does not (CO_APı_KEY): then a gitleaks rule's
+    # matches need not start, nor stand in a window, where the search found a keyword.
+    apart = hinted is not None and windows.folds_apart(text)
     for n in sorted(tried):  # in the rules' order, as if every rule ran
-        rule = _RULES[n]
+        rule = RULES[n]
         regex = compiled(rule.pattern)
         near = None
-        if rule.hints and hinted is not None and not rule.anywhere:
-            matches: Iterator[re.Match[str]] = matches_at(regex, text, rule.hints, hinted)
-        elif rule.anywhere and hinted is not None:
+        if hinted is not None and rule.group >= 0 and (apart or _anywhere(n)):
             near = sorted(pos for hint in rule.hints for pos in hinted.get(hint, ()))
-            apart = windows.folds_apart(text) if apart is None else apart
-            matches = _near_keywords(rule, regex, text, near, whole=apart)
+            matches: Iterator[re.Match[str]] = _near_keywords(rule, regex, text, near, whole=apart)
+        elif rule.hints and hinted is not None:
+            matches = matches_at(regex, text, rule.hints, hinted)
         else:
             matches = regex.finditer(text)
         for match in matches:
@@ -472,8 +210,14 @@ def _raw_findings(text: str) -> list[Finding]:
     return found
 
 
+@cache
+def _anywhere(n: int) -> bool:
+    """``RULES[n].anywhere``, read once: a 2 KB message asks it of each rule it tries."""
+    return RULES[n].anywhere
+
+
 def _near_keywords(
-    rule: _Rule, regex: re.Pattern[str], text: str, near: list[int], *, whole: bool
+    rule: Rule, regex: re.Pattern[str], text: str, near: list[int], *, whole: bool
 ) -> Iterator[re.Match[str]]:
     """The matches of a gitleaks rule that need not start at its keyword: searched for
     only around its keywords' places ``near`` where that finds what a whole-text search

@@ -1,4 +1,4 @@
-"""The credential shapes :mod:`brain.home.secrets.redact` knows beyond its core rules.
+"""The credential shapes :mod:`brain.home.secrets.ruletable` holds beyond its core rules.
 
 The groups (``PREFIXED`` a tuple of ``(kind, pattern)``, the others of :class:`Shape`):
 

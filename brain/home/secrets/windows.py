@@ -1,9 +1,11 @@
 """Search a gitleaks rule only around its keywords, where that finds what a whole-text
 search finds.
 
-A gitleaks rule whose matches need not start at its keyword runs over the whole text
-once the keyword stands anywhere in it: Atlassian's regex costs ~47 ms a megabyte once
-``jira`` appears, though only its matches near a keyword count. For a rule whose every
+A gitleaks rule whose every match starts with one of its keywords is tried only where
+one starts (:func:`starts_with_keyword` reads that from its regex). One whose matches
+need not start there would run over the whole text once the keyword stands anywhere in
+it: Terraform Cloud's regex, whose ``atlasv1`` stands after 14 characters, costs ~57 ms
+a megabyte, though only its matches near a keyword count. For a rule whose every
 match holds one of its keywords and is at most ``width`` characters long, a match can
 only start in ``[hit - width, hit]`` of a keyword's place ``hit``, so searching there
 finds the same matches, in the same order, provided that:
@@ -35,7 +37,7 @@ from functools import cache
 from re import Match, Pattern
 from typing import Any, NamedTuple
 
-__all__ = ["FOLDS_APART", "Window", "folds_apart", "search", "window"]
+__all__ = ["FOLDS_APART", "Window", "folds_apart", "search", "starts_with_keyword", "window"]
 
 # re's own parser, which reads a regex into the tree re compiles, and its op codes (no
 # type stubs: they are re's insides, stable since Python 3.11 named them so).
@@ -73,6 +75,45 @@ def window(regex: str, keywords: tuple[str, ...]) -> Window | None:
         return None
     reach = _reach(tree.data)
     return None if reach is None else Window(high, reach)
+
+
+@cache
+def starts_with_keyword(regex: str, keywords: tuple[str, ...]) -> bool:
+    """Whether every match of ``regex`` starts with one of ``keywords`` (lower-case): the
+    literal text each of its matches starts with begins with one, lower-cased. Read from
+    the parse tree, so ``glpat-`` is the keyword of ``glpat-[\\w-]{20}`` and of
+    ``gl(?:pat)-x``, but not of ``glpat-?x`` or ``glpat.x``."""
+    return all(s.startswith(keywords) for s in _prefixes(_parser.parse(regex).data))
+
+
+def _prefixes(items: list[tuple[Any, Any]]) -> set[str]:
+    """The literal texts, lower-cased, one of which each match of a sequence of parsed
+    items starts with, each as long as is known (``""`` when it may start with anything)."""
+    run: set[str] = {""}
+    for op, av in items:
+        strings = _strings(op, av)
+        whole = strings is not None  # the item is literal: the run goes on past it
+        if strings is None:
+            strings = _group_prefixes(op, av)
+        if len(run) * len(strings) > _MOST:
+            return run
+        run = {a + b for a in run for b in strings}
+        if not whole:
+            return run
+    return run
+
+
+def _group_prefixes(op: Any, av: Any) -> set[str]:
+    """The literal texts a group, alternation or repeat that is not all literal starts with."""
+    if op is sre.SUBPATTERN:
+        return _prefixes(av[-1].data)
+    if op is sre.ATOMIC_GROUP:
+        return _prefixes(av.data)
+    if op is sre.BRANCH:
+        return set().union(*(_prefixes(branch.data) for branch in av[1]))
+    if op in _REPEATS and av[0] >= 1:
+        return _prefixes(av[2].data)
+    return {""}
 
 
 def folds_apart(text: str) -> bool:
