@@ -108,6 +108,9 @@ def test_answers_that_decide_nothing_are_passed_over(tmp_path: Path) -> None:
         assert _memories(_session(tmp_path, [CACHE], answered)) == [], answer
     answered = _answers((NEXT["question"], "More"))
     assert _memories(_session(tmp_path, [NEXT], answered)) == []
+    plan = {**NEXT, "question": "Phase 4 already has a plan. What do you want to do?"}
+    answered = _answers((plan["question"], "More"))
+    assert _memories(_session(tmp_path, [plan], answered)) == []
 
 
 def test_a_question_without_an_answer_or_a_refused_call_gives_nothing(tmp_path: Path) -> None:

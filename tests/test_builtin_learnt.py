@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -293,6 +294,21 @@ def test_a_command_that_failed_once_is_not_the_runbook(result: str) -> None:
         ("npm test", "Exit code: 0\nTests: 12 passed"),
     )
     assert [m.type for m in extract(session).memories] == []
+
+
+def test_a_call_the_person_refused_is_no_failure_of_the_command() -> None:
+    refused = (
+        "[error] The user doesn't want to proceed with this tool use. The tool use was "
+        "rejected (eg. if it was a file edit, the new_string was NOT written to the file)."
+    )
+    edit = Turn(
+        "tool", json.dumps({"file_path": "/home/ana/shop/package.json"}), tool="Edit", lines=(3, 3)
+    )
+    for first in ("Exit code 1\nnpm ERR! code ERESOLVE", refused):
+        session = _session(("npm run build", first), ("npm run build", "Exit code: 0\nbuilt"))
+        session = replace(session, turns=(*session.turns[:2], edit, *session.turns[2:]))
+        lessons = [m for m in extract(session).memories if m.type == "lesson"]
+        assert len(lessons) == (first != refused), first  # a failure is one, a refusal none
 
 
 def test_a_passing_summary_that_counts_no_failure_is_a_pass() -> None:

@@ -42,7 +42,8 @@ _RECOMMENDED = re.compile(r"\s*[(（](?:recommended|推奨|おすすめ)[)）]\s
 _ABOUT_THE_WORK = re.compile(
     r"\b(?:next|continue|proceed|move on|move to|go ahead|ready to|start (?:now|implement)"
     r"|would you like me to|do you want me to|shall I|should I (?:start|begin|proceed|go)|discuss"
-    r"|what would you like to do|which (?:epic|task|ticket|issue)|more questions)\b"
+    r"|what (?:would you like|do you want) (?:me )?to do|how (?:would you like|do you want) to"
+    r" proceed|which (?:epic|task|ticket|issue)|more questions)\b"
     r"|進め|続け|次に|次の|どのエピック|どのタスク|继续|下一步",
     re.IGNORECASE,
 )

@@ -40,7 +40,12 @@ _FAILED = tuple(
     (word, re.compile(sign, re.IGNORECASE | re.MULTILINE)) for word, sign in FAILED_SIGNS
 )
 _PASSED = re.compile(r"(?:exit code:?|exited with code)\s*0\b|^Script completed", re.I | re.M)
-_PENDING = re.compile(r"^Script running with cell ID", re.I)
+# A result that says nothing of how the command went: it is still running, or it never
+# ran because the person refused the call (Claude Code's "[error] The user doesn't want to
+# proceed with this tool use").
+_PENDING = re.compile(
+    r"^(?:Script running with cell ID|\[error\] The user doesn't want to proceed)", re.I
+)
 # What changes nothing a command does, outside its quotes: a leading "cd DIR &&", "2>&1",
 # "< /dev/null"; and its output cut for display at the end: "| tail -5", "| head -n 50".
 _UNCHANGED = re.compile(r"\s*(?:2>&1|<\s*/dev/null)(?=\s|$)")
