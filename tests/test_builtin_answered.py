@@ -108,6 +108,9 @@ def test_answers_that_decide_nothing_are_passed_over(tmp_path: Path) -> None:
         assert _memories(_session(tmp_path, [CACHE], answered)) == [], answer
     answered = _answers((NEXT["question"], "More"))
     assert _memories(_session(tmp_path, [NEXT], answered)) == []
+    framework = {**CACHE, "question": "Which Next.js router should the app use?"}
+    answered = _answers((framework["question"], "~/.cache/repiq (XDG)"))
+    assert len(_memories(_session(tmp_path, [framework], answered))) == 1  # Next.js is no step
     plan = {**NEXT, "question": "Phase 4 already has a plan. What do you want to do?"}
     answered = _answers((plan["question"], "More"))
     assert _memories(_session(tmp_path, [plan], answered)) == []

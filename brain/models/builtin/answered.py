@@ -40,8 +40,9 @@ _NOTES = re.compile(r'"?\s+(?:user notes|selected markdown):\s.*$', re.DOTALL)
 _RECOMMENDED = re.compile(r"\s*[(（](?:recommended|推奨|おすすめ)[)）]\s*", re.IGNORECASE)
 # A question about the work itself, not the project: what to do next, whether to go on.
 _ABOUT_THE_WORK = re.compile(
-    r"\b(?:next|continue|proceed|move on|move to|go ahead|ready to|start (?:now|implement)"
-    r"|would you like me to|do you want me to|shall I|should I (?:start|begin|proceed|go)|discuss"
+    r"\b(?:next(?![.-]\w)|continue|proceed|move on|move to|go ahead|ready to"
+    r"|start (?:now|implement)|would you like me to|do you want me to|shall I"
+    r"|should I (?:start|begin|proceed|go)|discuss"
     r"|what (?:would you like|do you want) (?:me )?to do|how (?:would you like|do you want) to"
     r" proceed|which (?:epic|task|ticket|issue)|more questions)\b"
     r"|進め|続け|次に|次の|どのエピック|どのタスク|继续|下一步",
