@@ -93,6 +93,20 @@ def test_each_answer_that_settles_something_is_a_decision(tmp_path: Path) -> Non
     assert first.evidence == ((2, 2), (3, 3)) and first.tags == ("project:shop",)
 
 
+def test_a_long_question_gives_way_to_its_header_so_the_answer_stays_whole(
+    tmp_path: Path,
+) -> None:
+    long = {
+        **CACHE,
+        "question": "The existing plan hardcodes the cache under the build folder, which CI "
+        "wipes on every run and developers clean by hand. Where should the cache live?",
+    }
+    answered = _answers((long["question"], "~/.cache/repiq (XDG)"))
+    (memory,) = _memories(_session(tmp_path, [long], answered))
+    assert memory.description == "Cache: ~/.cache/repiq (XDG)"
+    assert memory.body.startswith("Asked: The existing plan hardcodes the cache")
+
+
 def test_a_typed_answer_is_kept_when_it_says_something(tmp_path: Path) -> None:
     typed = "right now pubkey only, until we build a lookup of users"
     answered = _answers((CACHE["question"], typed)).replace(

@@ -33,6 +33,7 @@ __all__ = ["answered"]
 
 _CONFIDENCE = 0.6
 _BODY_CHARS = 400
+_DESCRIPTION_CHARS = 120  # what one_line keeps whole
 _MIN_NOTE_CHARS = 25  # a typed answer shorter than this ("ok", "ベスプラ") says nothing alone
 _END = re.compile(r"\.\s+You can now continue with the user's answers in mind\.?\s*$")
 # What the result adds after an answer: the person's typed note, the option's preview.
@@ -61,6 +62,7 @@ _NO_DECISION = re.compile(
 
 class _Question(NamedTuple):
     text: str
+    header: str  # the tool's short name for it ("Cache", "Revoke scope")
     options: dict[str, str]  # label -> description
 
 
@@ -79,7 +81,9 @@ def _questions(call: str) -> list[_Question]:
             for o in q.get("options", [])
             if isinstance(o, dict) and isinstance(o.get("label"), str)
         }
-        found.append(_Question(q["question"], options))
+        header = q.get("header")
+        short = " ".join(header.split()) if isinstance(header, str) else ""
+        found.append(_Question(q["question"], short, options))
     return found
 
 
@@ -118,7 +122,12 @@ def _memory(
 ) -> Candidate:
     bare = " ".join(_RECOMMENDED.sub(" ", unhomed(answer)).split())
     asked = " ".join(unhomed(question.text).split()).rstrip(" ?？")
-    description = redact(one_line(f"{asked}: {bare}"))
+    # The answer is what the line must say: when the question would push it past the
+    # description's length, the tool's short name for the question leads instead.
+    said = f"{asked}: {bare}"
+    if len(said) > _DESCRIPTION_CHARS and question.header:
+        said = f"{question.header}: {bare}"
+    description = redact(one_line(said))
     detail = "; ".join(
         f"{label}: {about}" for label, about in question.options.items() if label in answer
     )
