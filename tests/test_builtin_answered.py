@@ -125,6 +125,9 @@ def test_answers_that_decide_nothing_are_passed_over(tmp_path: Path) -> None:
     framework = {**CACHE, "question": "Which Next.js router should the app use?"}
     answered = _answers((framework["question"], "~/.cache/repiq (XDG)"))
     assert len(_memories(_session(tmp_path, [framework], answered))) == 1  # Next.js is no step
+    first = {**NEXT, "question": "Which direction interests you most for new features?"}
+    answered = _answers((first["question"], "More"))
+    assert _memories(_session(tmp_path, [first], answered)) == []  # what to do first
     plan = {**NEXT, "question": "Phase 4 already has a plan. What do you want to do?"}
     answered = _answers((plan["question"], "More"))
     assert _memories(_session(tmp_path, [plan], answered)) == []

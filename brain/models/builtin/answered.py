@@ -45,7 +45,9 @@ _ABOUT_THE_WORK = re.compile(
     r"|start (?:now|implement)|would you like me to|do you want me to|shall I"
     r"|should I (?:start|begin|proceed|go)|discuss"
     r"|what (?:would you like|do you want) (?:me )?to do|how (?:would you like|do you want) to"
-    r" proceed|which (?:epic|task|ticket|issue)|more questions)\b"
+    r" proceed|which (?:epic|task|ticket|issue)|more questions"
+    # what to work on first: "which direction interests you most", "what matters most to you"
+    r"|interests? you(?: most)?|matters? most to you|(?:focus|prioriti[sz]e) (?:on )?first)\b"
     r"|進め|続け|次に|次の|どのエピック|どのタスク|继续|下一步",
     re.IGNORECASE,
 )
