@@ -66,12 +66,12 @@ MIN_SHARED = 2
 
 
 def _negative(clause: str) -> bool:
-    said = _NEGATION.findall(_REPLY_NO.sub(" ", _VALUE.sub(" ", clause)))
-    withouts = sum(1 for word in said if word.casefold() == "without")
-    # "never deploy without the tests" says to deploy with them: a ``without`` after
+    said = [w.casefold() for w in _NEGATION.findall(_REPLY_NO.sub(" ", _VALUE.sub(" ", clause)))]
+    # "never deploy without the tests" says to deploy with them: a ``without`` with
     # another negation turns it round. Other negations do not cancel ("no tabs and no
     # semicolons", "neither X nor Y" are negative), so only this pair is undone.
-    return bool(withouts) != (len(said) > withouts) if withouts else bool(said)
+    others = [w for w in said if w != "without"]
+    return bool(others) != (len(others) < len(said))
 
 
 def _plain(text: str) -> str:
