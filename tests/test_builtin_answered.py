@@ -175,3 +175,26 @@ def test_a_file_that_reads_like_an_answer_is_no_answer(tmp_path: Path) -> None:
     claimed = Extraction(tuple(replace(m, evidence=((3, 3),)) for m in real), "A session.")
     vetted, _ = trust.vet(claimed, transcript)
     assert vetted.memories == ()
+
+
+def test_each_answer_is_read_against_the_call_it_answers(tmp_path: Path) -> None:
+    # Two calls made before either is answered, answered in the other order.
+    path = _session(tmp_path, [CACHE], _answers((CACHE["question"], "~/.cache/repiq (XDG)")))
+    lines = path.read_text().splitlines()
+    call, result = json.loads(lines[1]), json.loads(lines[2])
+    second_call = json.loads(lines[1])
+    second_call |= {"uuid": "u9"}
+    second_call["message"] |= {"id": "m9"}
+    second_call["message"]["content"][0] |= {"id": "t2", "input": {"questions": [TTL]}}
+    second_result = json.loads(lines[2]) | {"uuid": "u8"}
+    second_result["message"]["content"][0] |= {
+        "tool_use_id": "t2",
+        "content": _answers((TTL["question"], "1 hour")),
+    }
+    records = [json.loads(lines[0]), call, second_call, second_result, result]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    described = {m.description for m in _memories(path)}
+    assert described == {
+        "Where should the cache live: ~/.cache/repiq (XDG)",
+        "How long should a cached answer stay fresh: 1 hour",
+    }

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from brain.home.secrets.redact import redact
-from brain.models.builtin.said import key_of, one_line, safe_to_keep, unhomed
+from brain.models.builtin.said import DESCRIPTION_CHARS, key_of, one_line, safe_to_keep, unhomed
 from brain.models.schema import Candidate
 from brain.sessions.answers import ANSWERED, TOOL
 from brain.sessions.sources.base import Transcript, Turn
@@ -33,7 +33,6 @@ __all__ = ["answered"]
 
 _CONFIDENCE = 0.6
 _BODY_CHARS = 400
-_DESCRIPTION_CHARS = 120  # what one_line keeps whole
 _MIN_NOTE_CHARS = 25  # a typed answer shorter than this ("ok", "ベスプラ") says nothing alone
 _END = re.compile(r"\.\s+You can now continue with the user's answers in mind\.?\s*$")
 # What the result adds after an answer: the person's typed note, the option's preview.
@@ -127,7 +126,7 @@ def _memory(
     # The answer is what the line must say: when the question would push it past the
     # description's length, the tool's short name for the question leads instead.
     said = f"{asked}: {bare}"
-    if len(said) > _DESCRIPTION_CHARS and question.header:
+    if len(said) > DESCRIPTION_CHARS and question.header:
         said = f"{question.header}: {bare}"
     description = redact(one_line(said))
     detail = "; ".join(
@@ -147,18 +146,17 @@ def _memory(
 
 def answered(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
     """Every answer the person gave to the assistant's questions that settles something."""
-    call: Turn | None = None
+    calls: dict[str | None, Turn] = {}  # each call by its id (None: one the tool gave none)
     for turn in transcript.turns:
         if turn.role != "tool" or turn.tool != TOOL:
             continue
         if turn.text.lstrip().startswith("{"):
-            call = turn
+            calls[turn.call] = turn
             continue
-        if call is None:
+        asked_in = calls.pop(turn.call, None)
+        if asked_in is None:
             continue
-        questions, asked_in = _questions(call.text), call
-        call = None
-        for question, answer, chosen in _answers(turn.text, questions):
+        for question, answer, chosen in _answers(turn.text, _questions(asked_in.text)):
             if not _decides(question, answer, chosen):
                 continue
             if not all(safe_to_keep(x) for x in (question.text, answer)):

@@ -71,18 +71,11 @@ def extract(transcript: Transcript) -> Extraction:
     tags = (f"project:{project}",) if project else ()
     best = _said(transcript, tags)
     tier = dict.fromkeys(best, 0)
-    for memory in choice.choices(transcript, tags):
-        tier.setdefault(memory.key, 1)
-        best.setdefault(memory.key, memory)
-    for memory in answered.answered(transcript, tags):
-        tier.setdefault(memory.key, 1)
-        best.setdefault(memory.key, memory)
-    for memory in recorded.recorded(transcript, tags):
-        tier.setdefault(memory.key, 1)
-        best.setdefault(memory.key, memory)
-    for memory in asked.asked(transcript, tags):
-        tier.setdefault(memory.key, 1)
-        best.setdefault(memory.key, memory)
+    # What the exchange settled: an option chosen, a question answered, a note asked for.
+    for read in (choice.choices, answered.answered, recorded.recorded, asked.asked):
+        for memory in read(transcript, tags):
+            tier.setdefault(memory.key, 1)
+            best.setdefault(memory.key, memory)
     heard = {line for memory in best.values() for line in memory.evidence}
     for turn, memory in agreed.agreed(transcript, tags):
         if turn.lines not in heard:  # a rule already heard in that turn says it

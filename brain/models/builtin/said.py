@@ -71,7 +71,7 @@ __all__ = [
     "unhomed",
 ]
 
-_DESCRIPTION_CHARS = 120
+DESCRIPTION_CHARS = 120
 _MAX_STATEMENT_CHARS = 400
 _MAX_TYPED_CHARS = 8000
 
@@ -250,9 +250,9 @@ def one_line(text: str) -> str:
     or bold marks, trailing punctuation dropped, capped at 120 characters."""
     text = " ".join(_EMPHASIS.sub("", text).split()).rstrip(" .;,!:")
     text = _LEAD_IN.sub("", text) or text
-    if len(text) <= _DESCRIPTION_CHARS:
+    if len(text) <= DESCRIPTION_CHARS:
         return text[:1].upper() + text[1:]
-    cut = text[: _DESCRIPTION_CHARS - 3].rsplit(" ", 1)[0]
+    cut = text[: DESCRIPTION_CHARS - 3].rsplit(" ", 1)[0]
     return cut[:1].upper() + cut[1:] + "..."
 
 
