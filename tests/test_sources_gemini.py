@@ -148,3 +148,42 @@ def test_headless_hook_context_is_split_from_the_typed_prompt(tmp_path: Path) ->
         ("<brain-memory>\nsummary & index\n</brain-memory>", True),
         ("I prefer pnpm over npm & yarn.", False),
     ]
+
+
+def test_each_turn_has_a_mark_of_its_own_though_the_chat_is_one_document() -> None:
+    # A legacy chat is one JSON document: every turn came from its one "line".
+    turns = gemini.parse(FIXTURES / "large.json").transcript.turns
+    assert [t.lines for t in turns] == [(n, n) for n in range(1, 9)]
+    # JSONL: a message's tool call and its result share the message's file line.
+    turns = gemini.parse(FIXTURES / "jsonl_v040.jsonl").transcript.turns
+    assert [(t.lines, t.role) for t in turns] == [
+        ((1, 1), "user"),
+        ((2, 2), "tool"),
+        ((3, 3), "tool"),
+        ((4, 4), "assistant"),
+    ]
+
+
+def test_phase_one_shows_a_gemini_turn_under_its_own_mark() -> None:
+    from brain.models.phase1_text import phase1_text
+
+    text = phase1_text(gemini.parse(FIXTURES / "large.json").transcript, 64_000)
+    marks = [line.split("]", 1)[0] for line in text.splitlines() if line.startswith("[L")]
+    assert len(marks) == len(set(marks)) == 8
+    assert "[L7] user: Step 1" in text.splitlines()
+
+
+def test_marks_of_turns_a_rewind_kept_stay(tmp_path: Path) -> None:
+    meta = {"sessionId": "s1", "projectHash": "h", "startTime": "2026-05-01T00:00:00Z"}
+    said = [
+        {"id": "u1", "type": "user", "content": "Use uv."},
+        {"id": "a1", "type": "gemini", "content": "Done."},
+        {"id": "u2", "type": "user", "content": "Now pip."},
+    ]
+    chat = _write(tmp_path / "chat.jsonl", [meta, *said, {"$rewindTo": "u2"}])
+    before = [(t.lines, t.text) for t in gemini.parse(chat).transcript.turns]
+    with chat.open("a") as fh:
+        fh.write(json.dumps({"id": "u3", "type": "user", "content": "Keep uv."}) + "\n")
+    after = [(t.lines, t.text) for t in gemini.parse(chat).transcript.turns]
+    assert before == [((1, 1), "Use uv."), ((2, 2), "Done.")]
+    assert after == [*before, ((3, 3), "Keep uv.")]

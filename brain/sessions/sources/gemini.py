@@ -5,6 +5,12 @@ again on every update (the last copy wins, in first-seen position), ``{"$set":
 {"messages": [...]}}`` replaces the whole list and ``{"$rewindTo": id}`` drops that
 message and everything after it. Resuming from an offset therefore only sees edits
 made after it; re-parse from 0 when an earlier message may have changed.
+
+A turn's ``lines`` is its place in the chat (1 for the first turn, 2 for the next), not a
+line of the file: a legacy chat is one JSON document, a ``$set`` holds every message on
+one line, and a message's tool calls share its line, so file lines could not tell its
+turns apart and a citation could not point at one. Each turn, a tool call and its result
+included, has a mark of its own; the marks of the turns a rewind kept do not change.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -76,9 +82,14 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         session_id=session_id,
         path=str(path),
         title=builder.meta_str("summary"),
-        turns=tuple(turn for turns in builder.messages.values() for turn in turns),
+        turns=_numbered(turn for turns in builder.messages.values() for turn in turns),
         subagent=subagent,
     )
+
+
+def _numbered(turns: Iterable[Turn]) -> tuple[Turn, ...]:
+    """The turns, each marked with its own place in the chat (see the module's docstring)."""
+    return tuple(replace(turn, lines=(n, n)) for n, turn in enumerate(turns, 1))
 
 
 def _parse_legacy(path: Path, start: int, builder: _Builder) -> tuple[int, int, int]:
