@@ -447,3 +447,45 @@ def test_a_request_not_to_do_something_typed_in_two_turns_is_kept() -> None:
         ("instruction", said.rstrip("。"), ((1, 1), (3, 3)))
     ]
     assert memories[0].key.startswith("rule-")
+
+
+def _answering(suggestion: str, reply: str) -> list[tuple[str, str]]:
+    """What the person's ``reply`` to an assistant's ``suggestion`` is kept as."""
+    session = Transcript(
+        "claude",
+        "s",
+        "/x.jsonl",
+        "/home/ana/shop",
+        turns=(
+            Turn("user", "帮我写一下 PR 的描述流程", lines=(1, 1)),
+            Turn("assistant", suggestion, lines=(2, 2)),
+            Turn("user", reply, lines=(3, 3)),
+        ),
+    )
+    return [(m.type, m.description) for m in extract(session).memories]
+
+
+_SUGGESTED = "建议：以后所有 PR 描述都由 LLM 生成一段叙述，方便审阅。也可以附上测试结果。"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # quoted with ">", then rejected
+        "> 以后所有 PR 描述都由 LLM 生成一段叙述\n不要这样，只放 PR 和 review 链接",
+        # pasted back without a quote mark
+        "你写的这句：\n以后所有 PR 描述都由 LLM 生成一段叙述。\n不用，只放链接。",
+        # quoted inside the sentence that rejects it
+        "“以后所有PR描述都由LLM生成一段叙述”这个不要，只放 PR 和 review 链接",
+        # inside a code block
+        "```\n以后所有 PR 描述都由 LLM 生成一段叙述\n```\n这个不行",
+    ],
+)
+def test_the_assistants_chinese_suggestion_is_not_the_persons_rule(reply: str) -> None:
+    assert _answering(_SUGGESTED, reply) == []
+
+
+def test_a_rule_the_person_typed_after_the_assistant_spoke_is_still_theirs() -> None:
+    assert _answering(_SUGGESTED, "以后都用 pnpm，不要用 npm。") == [
+        ("instruction", "以后都用 pnpm，不要用 npm")
+    ]

@@ -17,13 +17,19 @@ A complaint ("你总是改来改去": "you always keep changing it") and a sente
 (现在 / 今天 / 这次, 今回 / 今日) state no rule, nor does a question. Everything else a person
 means in these languages (a decision, a preference said in passing, what a reply settled)
 needs a model.
+
+What the assistant wrote is never the person's rule, though it stands in their turn: a
+person who answers a suggestion often pastes it back, quoted with ``>`` or in quotation
+marks (“…”, 「…」) or not at all, to reject it ("“以后所有 PR 描述都由 LLM 生成”这个不要").
+A sentence the assistant said earlier in the session, one that quotes it, and code are
+left out; a rule word in them (以后, 必须) is the assistant's.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from brain.models.builtin.tables import (
     CJK_ASKING,
@@ -34,7 +40,7 @@ from brain.models.builtin.tables import (
 )
 from brain.models.schema import MemoryType
 
-__all__ = ["has_cjk", "key_for", "rules"]
+__all__ = ["has_cjk", "key_for", "rules", "unspaced"]
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _SENTENCE = re.compile(r"(?<=[。！？!?；;])|\n")
@@ -48,6 +54,12 @@ _LEAD = re.compile(r"^(?:[0-9０-９]+[、.．)）]\s*|[（(][0-9]+[)）]\s*|【
 _ASKED = ("?", "？", "吗", "吗。", "か", "か。")
 _MIN_CHARS = 6
 _MAX_CHARS = 200
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+# A span the person quoted: in quotation marks of either script, or in straight quotes.
+_QUOTED = re.compile(r"“([^”]+)”|「([^」]+)」|『([^』]+)』|\"([^\"]+)\"")
+_UNSPACED = re.compile(r"[\s*_`>]+")
+_ENDING = "。．.！!？?；;：:，,、"
+_QUOTED_CHARS = 4  # a quoted span this short ("好的") may be anyone's words
 
 
 def has_cjk(text: str) -> bool:
@@ -55,19 +67,49 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
-def rules(text: str) -> Iterator[tuple[str, MemoryType, bool]]:
+def unspaced(text: str) -> str:
+    """``text`` as :func:`rules` compares it with what the assistant said: no spaces,
+    emphasis, quote marks or ending punctuation, lower case ("PR 描述" is "pr描述")."""
+    return _UNSPACED.sub("", text).strip(_ENDING).lower()
+
+
+def _repeats(sentence: str, heard: Callable[[], str] | None) -> bool:
+    """Whether ``sentence`` is the assistant's (``heard()``, :func:`unspaced`): it says
+    again what the assistant said, or quotes some of it."""
+    said = heard() if heard is not None else ""
+    if not said:
+        return False
+    if unspaced(sentence) in said:
+        return True
+    quoted = (next(g for g in m.groups() if g) for m in _QUOTED.finditer(sentence))
+    return any(len(span := unspaced(q)) >= _QUOTED_CHARS and span in said for q in quoted)
+
+
+def rules(
+    text: str, heard: Callable[[], str] | None = None
+) -> Iterator[tuple[str, MemoryType, bool]]:
     """Each sentence of ``text`` in Chinese or Japanese that states a lasting rule (or a
-    fact to remember), its kind, and whether it counts only when typed in two turns."""
-    for sentence in _SENTENCE.split(text):
+    fact to remember), its kind, and whether it counts only when typed in two turns.
+
+    Args:
+        text: what the person typed.
+        heard: gives what the assistant said before it in the session, :func:`unspaced`
+            (asked only of a sentence a rule would keep); a sentence that repeats or
+            quotes it is the assistant's, not a rule.
+    """
+    for sentence in _SENTENCE.split(_FENCE.sub("\n", text)):
         sentence = sentence.strip(" \t-*•>#")
         sentence = _LEAD.sub("", sentence)
         if not (_MIN_CHARS <= len(sentence) <= _MAX_CHARS) or not _CJK.search(sentence):
             continue
         if sentence.endswith(_ASKED) or _NOT_A_RULE.search(sentence):
             continue  # a question, a complaint, or about the moment
-        if _LASTING.search(sentence):
+        lasting = bool(_LASTING.search(sentence))
+        if not (lasting or _ASKING.search(sentence)) or _repeats(sentence, heard):
+            continue  # no rule, or the assistant's words pasted back or quoted
+        if lasting:
             yield sentence, "fact" if _REMEMBER.search(sentence) else "instruction", False
-        elif _ASKING.search(sentence):
+        else:
             yield sentence, "instruction", not _DURABLE.search(sentence)
 
 

@@ -40,7 +40,7 @@ password ...") is skipped whole; a statement carrying a secret is dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import cast
 
 from brain.home.records import slugify
@@ -367,6 +367,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
     """Every statement a rule keeps, in the order said, and whether it must be said twice."""
     typed = {id(t) for t in human_turns(transcript)}
     heard: list[str] = []  # what the assistant said so far, which a quote may repeat
+    heard_unspaced = _Heard(heard)
     for turn in transcript.turns:
         if id(turn) not in typed:
             if turn.role == "assistant" and not turn.injected:
@@ -381,7 +382,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         pasted, structured = _looks_pasted(text), _looks_structured(text)
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
         if cjk.has_cjk(text):
-            yield from _cjk_rules(text, evidence, tags, pasted)
+            yield from _cjk_rules(text, evidence, tags, pasted, heard_unspaced)
         quoting = "\n".join(heard) if ">" in text else ""
         for clause, sentence, before in _statements(text, quoting):
             hit = _match(clause)
@@ -413,12 +414,30 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
             )
 
 
+class _Heard:
+    """What the assistant said so far, :func:`brain.models.builtin.cjk.unspaced`, made
+    when a sentence asks (rarely: only one a rule would keep) and kept until it grows."""
+
+    def __init__(self, heard: list[str]) -> None:
+        self.heard = heard
+        self.made = (-1, "")
+
+    def __call__(self) -> str:
+        if self.made[0] != len(self.heard):
+            self.made = (len(self.heard), cjk.unspaced("\n".join(self.heard)))
+        return self.made[1]
+
+
 def _cjk_rules(
-    text: str, evidence: tuple[tuple[int, int], ...], tags: tuple[str, ...], pasted: bool
+    text: str,
+    evidence: tuple[tuple[int, int], ...],
+    tags: tuple[str, ...],
+    pasted: bool,
+    heard: Callable[[], str],
 ) -> Iterator[tuple[bool, Candidate]]:
     """The rules said outright in Chinese or Japanese (:mod:`brain.models.builtin.cjk`),
-    each the whole sentence typed."""
-    for sentence, kind, twice in cjk.rules(text):
+    each the whole sentence typed; none the assistant said (``heard``) first."""
+    for sentence, kind, twice in cjk.rules(text, heard):
         if not safe_to_keep(sentence):
             continue
         said = redact(unhomed(sentence.rstrip("。！；;")))
