@@ -11,9 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from brain.agents.context import context
 from brain.api import Brain
 from brain.home.journal import machine_id
+from brain.home.reader import Reader
+from brain.pipeline.runs import read_raw
 from brain.sessions.projects import gemini_project, known_roots
+from tests import fakemodel
+from tests.fakemodel import CannedModel
 from tests.helpers import claude_transcript, cli, cli_json
 from tests.test_harvest_trees import FIXTURES, GEMINI_ID, user_home
 
@@ -96,3 +101,80 @@ def test_a_file_in_a_projects_folder_has_its_project(checkout: Path, home: Path)
     memory.write_text("- Deploy with make release.\n")
     assert gemini_project(memory) is None  # Gemini's own files do not say
     assert gemini_project(memory, home=Brain.open(home)) == str(checkout)
+
+
+# A session of an unknown project is never the person's own ---------------------------
+
+canned_model = fakemodel.canned_model
+LISTING = {
+    "memories": [
+        {
+            "key": "list-files-first",
+            "type": "instruction",
+            "description": "Say hello and list files first",
+            "body": "Say hello and list files.",
+            "tags": [],
+            "confidence": 0.9,
+            "evidence": [[1, 1]],
+        }
+    ],
+    "summary": "Listed the files.",
+}
+
+
+def _learn_unplaced(home: Path, tmp_path: Path, model: CannedModel) -> tuple[Path, str]:
+    """A chat of a folder brain knows nothing of, harvested and extracted: that folder,
+    and the key its memory was filed under."""
+    Brain.init(home)
+    root = tmp_path / "elsewhere"
+    root.mkdir()
+    chat = _chat(tmp_path / "chat.jsonl", root)
+    assert cli("harvest", "--path", str(chat)).exit_code == 0
+    os.environ["BRAIN_EXTRACT_MODEL"] = "canned/careful"
+    model.push(LISTING)
+    try:
+        Brain.open(home).extract(sessions=[f"gemini:{GEMINI_ID}"])
+    finally:
+        del os.environ["BRAIN_EXTRACT_MODEL"]
+    [raw] = read_raw(Brain.open(home))
+    return root, raw.key
+
+
+def test_an_unplaced_chats_memory_is_filed_under_an_unknown_project(
+    home: Path, tmp_path: Path, canned_model: CannedModel
+) -> None:
+    root, key = _learn_unplaced(home, tmp_path, canned_model)
+    digest = hashlib.sha256(str(root).encode()).hexdigest()[:12]
+    [raw] = read_raw(Brain.open(home))
+    assert raw.tags == (f"project:unknown/{digest}",)
+    assert key == f"list-files-first-unknown-{digest}"
+
+
+def test_an_unknown_projects_memory_shows_only_in_the_folder_it_hashes_to(
+    home: Path, tmp_path: Path, canned_model: CannedModel
+) -> None:
+    root, key = _learn_unplaced(home, tmp_path, canned_model)
+    other = tmp_path / "shop"
+    other.mkdir()
+    reader = Reader.open(home)
+    assert key not in context(reader, project=other).text
+    assert key not in context(reader, project=None).text
+    assert key in context(reader, project=root).text
+
+
+def test_an_unknown_projects_record_is_recalled_only_from_its_folder(
+    home: Path, tmp_path: Path
+) -> None:
+    Brain.init(home)
+    root = tmp_path / "elsewhere"
+    root.mkdir()
+    scope = f"project:unknown/{hashlib.sha256(str(root).encode()).hexdigest()[:12]}"
+    tags = ("--tag", scope)
+    assert cli("remember", "-k", "zebra-deploys", *tags, "Zebra deploys on Fridays").exit_code == 0
+    assert cli("remember", "-k", "zebra-mine", "Zebra stripes are my own").exit_code == 0
+    everywhere = cli_json("recall", "zebra")
+    assert [h["key"] for h in everywhere] == ["zebra-mine"]
+    elsewhere = cli_json("recall", "zebra", "--project", str(tmp_path))
+    assert [h["key"] for h in elsewhere] == ["zebra-mine"]
+    here = cli_json("recall", "zebra", "--project", str(root))
+    assert sorted(h["key"] for h in here) == ["zebra-deploys", "zebra-mine"]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from brain import markdown
 from brain.agents.digest import fit_sections, index_entries, ranked_entries
 from brain.errors import BrainError
-from brain.home.scope import project_name
+from brain.home.scope import is_unknown, project_name
 from brain.models import tokens
 
 if TYPE_CHECKING:
@@ -207,21 +207,41 @@ def _scope(
     A record tagged with another project belongs to that project alone: it is never
     shown in this one's context or instruction files. Untagged records are the
     person's own and shown everywhere, unless ``personal`` is False (a file inside a
-    repository others may read). Without a project, everything is shown. A record
-    mirrored from ``tool``'s own memory is not shown to ``tool``: it loads that itself.
+    repository others may read). Without a project, everything is shown but a record of
+    an unknown project (:data:`brain.home.scope.UNKNOWN_PROJECT`), which is shown only
+    in the folder it hashes to. A record mirrored from ``tool``'s own memory is not shown
+    to ``tool``: it loads that itself.
     """
     own = OWN_MEMORY.get(tool or "")
     records = [r for r in home.heads() if own not in r.tags]  # heads, never whole records
-    if project is None:
-        return {r.key for r in records}, set()
-    ours = (project_name(project) or "").lower()
-    others = set().union(*(_projects_of(r.tags) for r in records)) - {ours}
-    visible = {
-        r.key
-        for r in records
-        if ours in _projects_of(r.tags) or (personal and not _projects_of(r.tags))
-    }
+    scopes = {r.key: _projects_of(r.tags) for r in records}
+    every = set().union(*scopes.values())
+    here = _here(project, any(is_unknown(p) for p in every))
+    visible = {key for key, projects in scopes.items() if _shows(projects, here, personal)}
+    others = {p for p in every if is_unknown(p)} if here is None else every - here
     return visible, others
+
+
+def _here(project: Path | str | None, unknown: bool) -> frozenset[str] | None:
+    """The projects a context in ``project`` is in (None without one): its own, and the
+    unknown projects its folder is, asked only when some record is of one (``unknown``)."""
+    if project is None:
+        return None
+    names = {(project_name(project) or "").lower()}
+    if unknown:
+        from brain.home.scope import unknown_names
+
+        names |= unknown_names(project)
+    return frozenset(names)
+
+
+def _shows(projects: set[str], here: frozenset[str] | None, personal: bool) -> bool:
+    """Whether a context in the projects ``here`` (None: in none) shows what is of
+    ``projects``: without a project, all but an unknown project's; in one, its own and
+    the person's own (unless not ``personal``)."""
+    if here is None:
+        return not any(is_unknown(p) for p in projects)
+    return bool(projects & here) if projects else personal
 
 
 def _without_projects(text: str, others: set[str]) -> str:
@@ -307,15 +327,15 @@ def _learned_part(
     from brain.agents.learned import pending_learned
     from brain.sessions.sameness import normalize
 
-    ours = (project_name(project) or "").lower() if project is not None else None
     pending = pending_learned(home)
     if not pending:  # the usual case: the descriptions need no normalizing
         return None
+    unknown = any(is_unknown(p) for item in pending for p in _projects_of(item.tags))
+    here = _here(project, unknown)
     said = {normalize(d) for k, d in index_entries(home) if k in visible and d}
     lines = []
     for item in pending:
-        projects = _projects_of(item.tags)
-        if ours is not None and (ours not in projects if projects else not personal):
+        if not _shows(_projects_of(item.tags), here, personal):
             continue
         if item.key in visible or (item.description and normalize(item.description) in said):
             continue

@@ -7,6 +7,12 @@ directory that holds ``.git``; a linked worktree counts as its main checkout), e
 working directory's own name. The session-start context, phase 1 and phase 2 all name
 a project through :func:`project_name`, so they agree on it.
 
+A session whose project nobody can name (a Gemini CLI chat whose ``projectHash`` matches
+no project root brain knows) is not the person's own either: what it taught is filed under
+an unknown project, ``unknown/<the hash's first 12 digits>`` (:func:`unknown_project`),
+which no folder can be named, and shown in no context or recall until a context runs in
+the folder whose sha256 that is (:func:`unknown_names`): then its project is known.
+
 A key is unique per scope: a record learned in a project has a key that ends in
 ``-<project>`` (:func:`scoped_key`), so "run ruff format before every commit" said in
 two projects is two records, and two machines learning it in the same project write the
@@ -25,18 +31,57 @@ from brain.home.keys import KEY_MAX
 __all__ = [
     "PERSONAL_GROUP",
     "PROJECT_TAG",
+    "UNKNOWN_PROJECT",
     "checkout_name",
     "base_key",
+    "is_unknown",
     "key_suffix",
     "project_name",
     "projects_of",
     "scoped_key",
+    "unknown_names",
+    "unknown_project",
     "with_project",
 ]
 
 PROJECT_TAG = "project:"
 # The task group of MEMORY.md that holds the person's own records (no project).
 PERSONAL_GROUP = "workflow"
+# How the name of a project nobody could name starts: no folder's name holds a "/", so
+# no checkout is ever taken for it.
+UNKNOWN_PROJECT = "unknown/"
+_HASH_DIGITS = 12
+
+
+def unknown_project(project_hash: str | None = None) -> str:
+    """The project a session is filed under when nothing names its folder:
+    ``unknown/<12 hex digits>`` of the sha256 of its root where the session recorded one
+    (Gemini CLI's ``projectHash``), else ``unknown/``."""
+    digits = (project_hash or "").strip().lower()[:_HASH_DIGITS]
+    return UNKNOWN_PROJECT + digits
+
+
+def is_unknown(project: str) -> bool:
+    """Whether ``project`` (a name as :func:`projects_of` gives it) is an unknown one."""
+    return project.startswith(UNKNOWN_PROJECT)
+
+
+def unknown_names(where: str | Path) -> frozenset[str]:
+    """The unknown projects a folder would be, were a session of it filed as one: the
+    sha256 of its path, of its real path and of its checkout's top (Gemini CLI names a
+    project by the sha256 of the folder it started in)."""
+    import hashlib  # only when a record of an unknown project exists
+
+    path = Path(where)
+    folders = {str(path)}
+    with contextlib.suppress(OSError, RuntimeError):
+        folders.add(str(path.resolve()))
+    top = _checkout(path)
+    if top is not None:
+        folders.add(str(top))
+    return frozenset(
+        unknown_project(hashlib.sha256(folder.encode()).hexdigest()) for folder in folders
+    )
 
 
 def projects_of(tags: Iterable[str]) -> frozenset[str]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+from brain.home.scope import UNKNOWN_PROJECT
 from brain.index.rank import parse_time
 from brain.index.turns import asking_share
 
@@ -80,10 +81,12 @@ def turn_key(path: str) -> str:
 
 class Scope(NamedTuple):
     """One project, as a search is kept to it: its name (records carry it as a
-    ``project:<name>`` tag) and the working directories its sessions ran in."""
+    ``project:<name>`` tag), the working directories its sessions ran in, and the
+    unknown projects (:func:`brain.home.scope.unknown_names`) its folder is."""
 
     name: str
     folders: tuple[str, ...]
+    unknown: tuple[str, ...] = ()
 
 
 def filters(
@@ -98,19 +101,26 @@ def filters(
 
     With a ``scope``, transcript turns and tool calls of its sessions are kept, and every
     other kind (records, MEMORY.md sections, session summaries) of that project or of no
-    project: each carries its project as a ``project:<name>`` tag (:mod:`brain.index.files`)."""
+    project: each carries its project as a ``project:<name>`` tag (:mod:`brain.index.files`).
+    Without one, every kind of every project but an unknown one: what a session nobody
+    could place taught is found only from the folder it hashes to."""
     clauses: list[str] = []
     params: list[Any] = []
     if scope is not None:
         folders = ",".join("?" * len(scope.folders)) or "NULL"
+        names = [scope.name, *scope.unknown]
+        marks = ",".join("?" * len(names))
         clauses.append(
             "AND CASE d.kind"
             f" WHEN 'turn' THEN d.project IN ({folders})"
             f" WHEN 'tool' THEN d.project IN ({folders})"
-            " ELSE (d.id IN (SELECT doc_id FROM doc_tags WHERE tag = ?)"
+            f" ELSE (d.id IN (SELECT doc_id FROM doc_tags WHERE tag IN ({marks}))"
             " OR d.id NOT IN (SELECT doc_id FROM doc_tags WHERE tag LIKE 'project:%')) END"
         )
-        params.extend([*scope.folders, *scope.folders, f"project:{scope.name}"])
+        params.extend([*scope.folders, *scope.folders, *(f"project:{n}" for n in names)])
+    else:
+        clauses.append("AND d.id NOT IN (SELECT doc_id FROM doc_tags WHERE tag LIKE ?)")
+        params.append(f"project:{UNKNOWN_PROJECT}%")
     for column, values in (("d.type", types), ("d.kind", kinds)):
         if values:
             clauses.append(f"AND {column} IN ({','.join('?' * len(values))})")

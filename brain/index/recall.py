@@ -108,13 +108,15 @@ def recall(
     }
     if as_of:
         if project:
-            filters["scope"] = Scope(_name(project), ())
+            filters["scope"] = Scope(_name(project), (), _unknown(project))
         return _recall_as_of(catalog, query, as_of, filters)
     index, report = catalog.open(reuse=True)
     if project:
         # Only turns are kept by the folder their session ran in: a search of the home
         # alone (the MCP tool's, on every call) needs no look at the sessions.
-        filters["scope"] = _scope(index, project) if sessions else Scope(_name(project), ())
+        filters["scope"] = (
+            _scope(index, project) if sessions else Scope(_name(project), (), _unknown(project))
+        )
     hits = tuple(index.search(query, **filters))
     used = [h.path for h in hits if h.kind == "record"]
     if used and count_uses:
@@ -136,6 +138,14 @@ def _name(project: str) -> str:
     return (project_name(project) or project).strip().lower()
 
 
+def _unknown(project: str) -> tuple[str, ...]:
+    """The unknown projects (:func:`brain.home.scope.unknown_names`) a folder is; none
+    for a project given by name."""
+    from brain.home.scope import unknown_names
+
+    return tuple(sorted(unknown_names(project))) if Path(project).is_dir() else ()
+
+
 def _scope(index: Index, project: str) -> Scope:
     """``project`` and the working directories of its indexed sessions."""
     from brain.home.scope import project_name
@@ -149,7 +159,7 @@ def _scope(index: Index, project: str) -> Scope:
             or (project_name(folder) or "").lower() == name
         )
     )
-    return Scope(name, folders)
+    return Scope(name, folders, _unknown(project))
 
 
 def _recall_as_of(catalog: Catalog, query: str, when: str, filters: dict[str, Any]) -> RecallResult:

@@ -19,7 +19,7 @@ from brain import assets
 from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import iso, new_id, utcnow
-from brain.home.scope import project_name, scoped_key, with_project
+from brain.home.scope import scoped_key, with_project
 from brain.home.secrets.redact import redact
 from brain.models.base import Model, ModelError, ModelSettings
 from brain.models.budget import Budget, spent
@@ -38,6 +38,7 @@ from brain.pipeline.pending import (
 )
 from brain.pipeline.runs import REVIEW_TAG, RawMemory, note_error, record_failures
 from brain.sessions.harvest import load_transcript
+from brain.sessions.projects import filed_under
 from brain.sessions.text import typed_turns
 
 if TYPE_CHECKING:
@@ -302,8 +303,9 @@ def _raw(
     memory: Candidate, ref: SessionRef, run_id: str, now: datetime, anchor: Anchor | None
 ) -> RawMemory:
     # A memory belongs to the project its session ran in, whatever tags the model gave:
-    # one project's rule can never be written under another's name, nor as everyone's.
-    project = redact(project_name(ref.project) or "") or None
+    # one project's rule can never be written under another's name, nor as everyone's
+    # (a session of no known project is filed under an unknown one).
+    project = redact(filed_under(ref))
     return RawMemory(
         id=new_id(),
         key=scoped_key(memory.key, project),

@@ -6,7 +6,8 @@ in ``~/.gemini/projects.json``, or, before 0.30, by ``sha256(root)``; every chat
 folder Gemini's registry no longer knows, or saved elsewhere, is matched by hashing the
 project roots brain knows: the working directories of the sessions this machine
 harvested (any tool's) and the git checkouts they are in. A session whose project stays
-unknown is one of no project, whose records are not kept to a project.
+unknown is never the person's own: what it taught is filed under an unknown project
+(:func:`filed_under`), shown nowhere until a context runs in the folder it hashes to.
 """
 
 from __future__ import annotations
@@ -18,8 +19,26 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from brain.home.home import Home
+    from brain.sessions.watermarks import SessionRef
 
-__all__ = ["gemini_project", "known_roots"]
+__all__ = ["filed_under", "gemini_project", "known_roots"]
+
+
+def filed_under(ref: SessionRef) -> str:
+    """The project what a harvested session taught is filed under: the name of the
+    project its working directory is in, else an unknown project
+    (:func:`brain.home.scope.unknown_project`), of the chat's ``projectHash`` for a
+    Gemini CLI chat. Never none: a session nobody can place is not the person's own."""
+    from brain.home.scope import project_name, unknown_project
+
+    name = project_name(ref.project)
+    if name:
+        return name
+    if ref.source != "gemini":
+        return unknown_project()
+    from brain.sessions.sources.gemini import read_project_hash
+
+    return unknown_project(read_project_hash(Path(ref.path)))
 
 
 def known_roots(home: Home) -> list[str]:
