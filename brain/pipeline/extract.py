@@ -26,6 +26,7 @@ from brain.models.budget import Budget, spent
 from brain.models.registry import get_model
 from brain.models.schema import Candidate
 from brain.pipeline import runs, views
+from brain.pipeline.copies import conversation, known_conversations
 from brain.pipeline.extract_calls import Done, call_all, note_stop, task_for
 from brain.pipeline.grounds import anchors_for
 from brain.pipeline.pending import (
@@ -248,15 +249,20 @@ def _write_run(
         if not good:
             return outcomes, None, None
         entries, touched = [], []
+        seen = known_conversations(home, SUMMARIES)
         for d in good:
             assert d.extraction is not None and d.transcript is not None
-            memories = d.extraction.memories
+            said = conversation(d.transcript)
+            copy_of = seen.setdefault(said, session_label(d.ref)) if said else None
+            copy_of = copy_of if copy_of != session_label(d.ref) else None
+            # A copy of a conversation already learned from teaches nothing new.
+            memories = () if copy_of else d.extraction.memories
             anchors = anchors_for(d.ref, d.transcript, memories)
             raws = [_raw(c, d.ref, run_id, now, a) for c, a in zip(memories, anchors, strict=True)]
             entries += raws
             rel = summary_rel(d.ref)
             tx.note([rel, runs.RAW])  # put back by the next command if this one dies
-            _write_summary(home, rel, d, raws, now)
+            _write_summary(home, rel, d, raws, now, said, copy_of)
             touched.append(rel)
             held = tuple(r.key for r in raws if REVIEW_TAG in r.tags)
             outcome = SessionOutcome(
@@ -324,7 +330,15 @@ def _raw(
     )
 
 
-def _write_summary(home: Home, rel: str, done: Done, raws: list[RawMemory], now: datetime) -> None:
+def _write_summary(
+    home: Home,
+    rel: str,
+    done: Done,
+    raws: list[RawMemory],
+    now: datetime,
+    said: str | None = None,
+    copy_of: str | None = None,
+) -> None:
     assert done.transcript is not None and done.extraction is not None
     transcript = done.transcript
     text = assets.render(
@@ -340,6 +354,8 @@ def _write_summary(home: Home, rel: str, done: Done, raws: list[RawMemory], now:
         memories=raws,
         extracted=iso(now),
         model=home.config.extract_model,
+        conversation=said,
+        copy_of=copy_of,
     )
     path = home.path / rel
     path.parent.mkdir(exist_ok=True)
