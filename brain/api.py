@@ -324,6 +324,7 @@ class Brain(Home):
         max_age_days: float | None = None,
         progress: Progress | None = None,
         mirror: bool | None = None,
+        where: str | None = None,
     ) -> HarvestResult:
         """Harvest finished agent sessions; see :func:`brain.sessions.harvest.harvest`."""
         from brain.sessions.harvest import harvest
@@ -338,6 +339,7 @@ class Brain(Home):
             max_age_days=max_age_days,
             progress=progress,
             mirror=mirror,
+            where=where,
         )
 
     def import_session(self, path: Path | str) -> HarvestResult:

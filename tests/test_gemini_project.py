@@ -13,13 +13,14 @@ import pytest
 
 from brain.agents.context import context
 from brain.api import Brain
+from brain.home import staleness
 from brain.home.journal import machine_id
 from brain.home.reader import Reader
 from brain.pipeline.runs import read_raw
 from brain.sessions.projects import gemini_project, known_roots
 from tests import fakemodel
 from tests.fakemodel import CannedModel
-from tests.helpers import claude_transcript, cli, cli_json
+from tests.helpers import claude_transcript, cli, cli_json, run_brain
 from tests.test_harvest_trees import FIXTURES, GEMINI_ID, user_home
 
 CHAT = FIXTURES / "gemini" / "agent-sessions-stage0" / "jsonl_v040.jsonl"
@@ -178,3 +179,39 @@ def test_an_unknown_projects_record_is_recalled_only_from_its_folder(
     assert [h["key"] for h in elsewhere] == ["zebra-mine"]
     here = cli_json("recall", "zebra", "--project", str(root))
     assert sorted(h["key"] for h in here) == ["zebra-deploys", "zebra-mine"]
+
+
+# The roots a chat's projectHash is matched against -------------------------------------
+
+
+def test_a_chat_finds_its_project_in_the_folder_its_session_ended_in(
+    home: Path, tmp_path: Path
+) -> None:
+    Brain.init(home)
+    root = tmp_path / "src" / "blog"
+    root.mkdir(parents=True)
+    chat = _chat(tmp_path / "chat.jsonl", root)
+    done = run_brain("hook", "after-session", "--path", str(chat), "--cwd", str(root))
+    assert done.returncode == 0, done.stderr
+    assert _project(home) == str(root)
+
+
+def test_a_checkout_brains_context_checked_is_a_known_root(home: Path, tmp_path: Path) -> None:
+    brain = Brain.init(home)[0]
+    root = tmp_path / "src" / "blog"
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    cache = home / ".brain" / "cache" / staleness.CACHE
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps({"version": staleness.VERSION, "tops": {str(root): {}}}))
+    assert known_roots(brain) == [str(root)]
+    chat = _chat(tmp_path / "chat.jsonl", root)
+    assert cli("harvest", "--path", str(chat)).exit_code == 0
+    assert _project(home) == str(root)
+
+
+def test_session_end_hands_its_folder_to_the_learning_job(home: Path) -> None:
+    from brain.agents.hooks import after_session_command
+
+    command = after_session_command(home, "/t/chat.jsonl", "/src/blog")
+    assert command[-4:] == ("--path", "/t/chat.jsonl", "--cwd", "/src/blog")

@@ -27,7 +27,9 @@ class StepResult:
     skipped: bool = False  # the step had nothing to do (consolidation under its threshold)
 
 
-def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
+def run_after_session(
+    home: Path, transcript: str | None, cwd: str | None = None
+) -> list[StepResult]:
     """Harvest the finished session (and mirror the tools' own memories), extract it,
     consolidate if enough has accumulated.
 
@@ -35,7 +37,8 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
     (meant for sessions found by scanning) does not hold back one its tool says is over.
     Harvest and extract end in one commit (none when nothing changed). Consolidation
     keeps its threshold. A failed step stops the job; the next run of each step picks up
-    what was left.
+    what was left. ``cwd``, the folder the tool ran in, is a project root the session's
+    chat may name by its hash (Gemini CLI's ``projectHash``).
     """
     from brain.api import Brain
     from brain.pipeline.pending import session_label
@@ -44,7 +47,9 @@ def run_after_session(home: Path, transcript: str | None) -> list[StepResult]:
     results: list[StepResult] = []
     try:
         brain = Brain.open(home)
-        harvested = brain.harvest(paths=[transcript] if transcript else None, mirror=True)
+        harvested = brain.harvest(
+            paths=[transcript] if transcript else None, mirror=True, where=cwd
+        )
         results.append(StepResult("brain harvest", True, harvested.message or "nothing new"))
         wanted = {str(Path(transcript).resolve())} if transcript else set()
         labels = [

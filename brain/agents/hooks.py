@@ -217,11 +217,16 @@ def _expected(exc: Exception) -> bool:
     return isinstance(exc, BrainError | ValueError | OSError)
 
 
-def after_session_command(home: Path, transcript: str | None) -> tuple[str, ...]:
-    """The command line of the background job for one finished session."""
+def after_session_command(
+    home: Path, transcript: str | None, cwd: str | None = None
+) -> tuple[str, ...]:
+    """The command line of the background job for one finished session (``cwd``: the
+    folder the tool said it ran in, a project root its chat may be matched against)."""
     args = [sys.executable, "-m", "brain", "--home", str(home), "hook", "after-session"]
     if transcript:
         args += ["--path", transcript]
+    if cwd:
+        args += ["--cwd", cwd]
     return tuple(args)
 
 
@@ -266,7 +271,8 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
             return JobStarted(None, (), None, _AGAIN)
         import subprocess
 
-        command = after_session_command(home, transcript)
+        cwd = payload.get("cwd")
+        command = after_session_command(home, transcript, cwd if isinstance(cwd, str) else None)
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with log_path.open("ab") as log:
             log.write(f"{_stamp()} {tool} session ended; starting {' '.join(command)}\n".encode())

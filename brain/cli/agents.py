@@ -361,12 +361,13 @@ def hook_session_end(state: State, tool: str) -> None:
 
 @hook.command("after-session", hidden=True)
 @click.option("--path", "transcript", help="The finished session's transcript.")
+@click.option("--cwd", help="The folder the tool ran the session in.")
 @pass_state
-def hook_after_session(state: State, transcript: str | None) -> None:
+def hook_after_session(state: State, transcript: str | None, cwd: str | None) -> None:
     """The background job session-end starts: harvest, extract, consolidate."""
     from brain.agents.after_session import run_after_session
 
-    for step in run_after_session(state.home, transcript):
+    for step in run_after_session(state.home, transcript, cwd):
         outcome = "skipped" if step.skipped else "ok" if step.ok else "failed"
         click.echo(f"{step.command}: {outcome}: {step.message}", err=True)
     click.echo("after-session done", err=True)

@@ -67,6 +67,7 @@ def harvest(
     max_age_days: float | None = None,
     progress: Progress | None = None,
     mirror: bool | None = None,
+    where: str | None = None,
 ) -> HarvestResult:
     """Harvest finished sessions into this machine's watermarks, in one commit.
 
@@ -88,6 +89,8 @@ def harvest(
         progress: called with the transcript files read so far and their total.
         mirror: also mirror the tools' own memories (of the tools among ``sources``) in
             the same commit; default: when no ``paths`` are given.
+        where: a folder an agent said it ran in (a hook's ``cwd``): a project root the
+            sessions' records may name only by its hash, tried with those brain knows.
 
     Returns:
         Counts per source, the sessions harvested and the commit (None when nothing
@@ -103,7 +106,7 @@ def harvest(
         built = index()
         return built is not None and built.exists
 
-    settings = _settings(home, now, want_docs, paths is not None, max_age_days)
+    settings = _settings(home, now, want_docs, paths is not None, max_age_days, where)
     if paths is not None:  # one source named reads them all; else each file's content says
         work = explicit_files(paths, sources[0] if len(sources) == 1 else None)
     else:
@@ -218,6 +221,7 @@ def _settings(
     want_docs: Callable[[], bool],
     explicit: bool,
     max_age_days: float | None,
+    where: str | None = None,
 ) -> Settings:
 
     from brain.sessions.projects import known_roots
@@ -232,7 +236,7 @@ def _settings(
         generate=config.generates,
         want_docs=want_docs,
         explicit=explicit,
-        roots=functools.cache(functools.partial(known_roots, home)),
+        roots=functools.cache(functools.partial(known_roots, home, *([where] if where else []))),
     )
 
 

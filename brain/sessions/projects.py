@@ -41,22 +41,36 @@ def filed_under(ref: SessionRef) -> str:
     return unknown_project(read_project_hash(Path(ref.path)))
 
 
-def known_roots(home: Home) -> list[str]:
-    """The project roots this machine's harvested sessions show, sorted.
+def known_roots(home: Home, *also: str) -> list[str]:
+    """The project roots this machine knows, sorted.
 
-    Each session's working directory, and the top of the git checkout it is in (Gemini
-    CLI's project is the folder it was started in, most often the checkout's top).
+    Each harvested session's working directory (any tool's), the checkouts brain's own
+    context checked at session start (:mod:`brain.home.staleness`' cache), the folders
+    ``also`` names (a hook's working directory), and the top of the git checkout each is
+    in (Gemini CLI's project is the folder it was started in, most often the checkout's
+    top).
     """
     from brain.home.scope import checkout_root
     from brain.sessions.watermarks import harvested_sessions
 
     folders = {ref.project for ref in harvested_sessions(home) if ref.project}
+    folders |= {folder for folder in also if folder}
+    folders |= set(_checked_checkouts(home))
     roots = set(folders)
     for folder in folders:
         top = checkout_root(folder)
         if top is not None:
             roots.add(str(top))
     return sorted(roots)
+
+
+def _checked_checkouts(home: Home) -> list[str]:
+    """The checkouts the session-start context checked for stale records on this
+    machine: its cache names each by its top folder."""
+    from brain.home.files import read_cache
+    from brain.home.staleness import CACHE, VERSION
+
+    return list(read_cache(home.state / "cache" / CACHE, VERSION, "tops"))
 
 
 def gemini_project(
