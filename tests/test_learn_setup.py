@@ -15,6 +15,7 @@ import pytest
 
 from brain.api import Brain
 from brain.evals import write_session
+from brain.models.options import BUILTIN_FINDS
 from tests import fakemodel
 from tests.fakemodel import FakeModel
 from tests.helpers import cli, cli_json, commit_count, status
@@ -22,7 +23,8 @@ from tests.helpers import cli, cli_json, commit_count, status
 fake_model = fakemodel.fake_model
 ROOT = Path(__file__).resolve().parents[1]
 BUILTIN_LINE = (
-    "learning: builtin (offline rules): finds about 1 in 5 of what a careful reader keeps; "
+    "learning: builtin (offline rules): finds 16 of the 78 memories a careful reader keeps "
+    "in sessions it was never tuned on; "
     "'brain setup claude-code --learn' uses your agent's own login"
 )
 MODELS = {
@@ -158,7 +160,7 @@ def test_on_a_terminal_it_asks_once_with_this_machines_cost(
     assert "1 call each time 5 new memories have gathered" in out
     assert "the median of this machine's last 3 claude-code sessions" in out
     assert "  capped: max_tokens_per_run 200,000 tokens per run" in out
-    assert "builtin (offline rules) finds about 1 in 5 of what a careful reader keeps" in out
+    assert f"builtin (offline rules) {BUILTIN_FINDS}" in out
     assert Brain.open(home).config.extract_model == "claude-code/haiku"
     assert "store what it learns through brain's remember tool" in out
     # Asked once: set up again, it does not ask.
