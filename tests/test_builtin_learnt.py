@@ -489,3 +489,45 @@ def test_a_rule_the_person_typed_after_the_assistant_spoke_is_still_theirs() -> 
     assert _answering(_SUGGESTED, "以后都用 pnpm，不要用 npm。") == [
         ("instruction", "以后都用 pnpm，不要用 npm")
     ]
+
+
+def test_a_short_rule_said_back_to_the_assistant_is_the_persons() -> None:
+    assert _answering("以后都用pnpm吗？", "以后都用pnpm") == [("instruction", "以后都用pnpm")]
+
+
+def test_the_assistants_english_sentence_pasted_back_is_not_the_persons_rule() -> None:
+    said = "Plan: we should always regenerate the lockfile in CI before every release build."
+    session = Transcript(
+        "claude",
+        "s",
+        "/x.jsonl",
+        "/home/ana/shop",
+        turns=(
+            Turn("user", "how should releases work?", lines=(1, 1)),
+            Turn("assistant", said, lines=(2, 2)),
+            Turn(
+                "user",
+                "You wrote:\nwe should always regenerate the lockfile in CI before every "
+                "release build.\nNo, that is too slow.",
+                lines=(3, 3),
+            ),
+        ),
+    )
+    assert extract(session).memories == ()
+
+
+def test_a_short_rule_the_person_says_after_the_assistant_is_still_theirs() -> None:
+    session = Transcript(
+        "claude",
+        "s",
+        "/x.jsonl",
+        "/home/ana/shop",
+        turns=(
+            Turn("user", "set up the linter", lines=(1, 1)),
+            Turn("assistant", "Should I always run the linter before committing?", lines=(2, 2)),
+            Turn("user", "Yes, always run the linter before committing.", lines=(3, 3)),
+        ),
+    )
+    assert [m.description for m in extract(session).memories] == [
+        "Always run the linter before committing"
+    ]

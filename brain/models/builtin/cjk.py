@@ -60,6 +60,9 @@ _QUOTED = re.compile(r"“([^”]+)”|「([^」]+)」|『([^』]+)』|\"([^\"]+
 _UNSPACED = re.compile(r"[\s*_`>]+")
 _ENDING = "。．.！!？?；;：:，,、"
 _QUOTED_CHARS = 4  # a quoted span this short ("好的") may be anyone's words
+# A sentence this short said again ("以后都用pnpm" to "以后都用pnpm吗?") is the person
+# agreeing in their own words; a longer one said again word for word is pasted back.
+_REPEAT_CHARS = 12
 
 
 def has_cjk(text: str) -> bool:
@@ -79,7 +82,8 @@ def _repeats(sentence: str, heard: Callable[[], str] | None) -> bool:
     said = heard() if heard is not None else ""
     if not said:
         return False
-    if unspaced(sentence) in said:
+    whole = unspaced(sentence)
+    if len(whole) >= _REPEAT_CHARS and whole in said:
         return True
     quoted = (next(g for g in m.groups() if g) for m in _QUOTED.finditer(sentence))
     return any(len(span := unspaced(q)) >= _QUOTED_CHARS and span in said for q in quoted)

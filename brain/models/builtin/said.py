@@ -103,6 +103,9 @@ _LEAD_IN = re.compile(
 )
 _EMPHASIS = re.compile(r"\*\*|__")
 _QUOTE_MARK = re.compile(r"^(?:>\s*)+")
+# A sentence this long that the assistant said word for word before is pasted back; a
+# shorter one ("always run the linter before committing") the person may say themselves.
+_PASTED_BACK_CHARS = 60
 # A dash is not among them: what follows a dash belongs to its sentence ("returns a string
 # — always text" describes the code; it asks for nothing).
 _CLAUSE = re.compile(
@@ -367,7 +370,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
     """Every statement a rule keeps, in the order said, and whether it must be said twice."""
     typed = {id(t) for t in human_turns(transcript)}
     heard: list[str] = []  # what the assistant said so far, which a quote may repeat
-    heard_unspaced = _Heard(heard)
+    heard_unspaced, heard_text = _Heard(heard, cjk.unspaced), _Heard(heard)
     for turn in transcript.turns:
         if id(turn) not in typed:
             if turn.role == "assistant" and not turn.injected:
@@ -390,6 +393,8 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
                 continue
             if _HEDGE.search(sentence) and hit[0] != "document_this":
                 continue
+            if _said_back(sentence, heard_text):
+                continue  # the assistant's words, pasted back
             name, found, kind, confidence = hit
             described = _describe(name, found)
             if described is None:
@@ -415,17 +420,26 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
 
 
 class _Heard:
-    """What the assistant said so far, :func:`brain.models.builtin.cjk.unspaced`, made
-    when a sentence asks (rarely: only one a rule would keep) and kept until it grows."""
+    """What the assistant said so far, one text, made when a sentence asks (rarely: only
+    one a rule would keep) and kept until it grows; ``shape`` folds it as the sentence is
+    folded (:func:`brain.models.builtin.cjk.unspaced`, or as it is)."""
 
-    def __init__(self, heard: list[str]) -> None:
+    def __init__(self, heard: list[str], shape: Callable[[str], str] = str) -> None:
         self.heard = heard
+        self.shape = shape
         self.made = (-1, "")
 
     def __call__(self) -> str:
         if self.made[0] != len(self.heard):
-            self.made = (len(self.heard), cjk.unspaced("\n".join(self.heard)))
+            self.made = (len(self.heard), self.shape("\n".join(self.heard)))
         return self.made[1]
+
+
+def _said_back(sentence: str, heard: Callable[[], str]) -> bool:
+    """Whether a long ``sentence`` is, word for word, what the assistant said before: a
+    person pasting it back (to answer it, often to reject it), not stating a rule."""
+    folded = " ".join(_EMPHASIS.sub("", sentence).split()).lower().rstrip(" .;,!:")
+    return len(folded) >= _PASTED_BACK_CHARS and folded in heard()
 
 
 def _cjk_rules(
