@@ -161,6 +161,14 @@ def test_an_unknown_projects_memory_shows_only_in_the_folder_it_hashes_to(
     assert key not in context(reader, project=other).text
     assert key not in context(reader, project=None).text
     assert key in context(reader, project=root).text
+    # Consolidated: the record, MEMORY.md and the summary keep it there too.
+    assert Brain.open(home).consolidate(force=True).ran
+    assert (home / "memories" / f"{key}.md").is_file()
+    reader = Reader.open(home)
+    for where in (other, None):
+        text = context(reader, project=where).text
+        assert key not in text and "list files" not in text.lower(), text
+    assert key in context(reader, project=root).text
 
 
 def test_an_unknown_projects_record_is_recalled_only_from_its_folder(
