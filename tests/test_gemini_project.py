@@ -149,6 +149,12 @@ def test_an_unplaced_chats_memory_is_filed_under_an_unknown_project(
     [raw] = read_raw(Brain.open(home))
     assert raw.tags == (f"project:unknown/{digest}",)
     assert key == f"list-files-first-unknown-{digest}"
+    [summary] = (home / "rollout_summaries").glob("*.md")
+    assert f"- project: unknown/{digest}\n" in summary.read_text()
+    kinds = {h["kind"] for h in cli_json("recall", "listed the files", "--project", str(root))}
+    assert "rollout_summary" in kinds
+    assert not cli_json("recall", "listed the files", "--project", str(tmp_path))
+    assert not cli_json("recall", "listed the files")
 
 
 def test_an_unknown_projects_memory_shows_only_in_the_folder_it_hashes_to(

@@ -18,7 +18,13 @@ from pathlib import Path
 from brain import markdown
 from brain.errors import BrainError
 from brain.home.records import RecordFormatError, parse
-from brain.home.scope import PERSONAL_GROUP, PROJECT_TAG, project_name, unknown_project
+from brain.home.scope import (
+    PERSONAL_GROUP,
+    PROJECT_TAG,
+    UNKNOWN_PROJECT,
+    project_name,
+    unknown_project,
+)
 from brain.index import Doc
 
 INDEXED_DIRS = ("memories", "rollout_summaries", "MEMORY.md")
@@ -96,12 +102,12 @@ _SUMMARY_PROJECT = re.compile(r"^- project: (.+?)[ \t]*$", re.M)
 
 def _summary_project(text: str) -> str | None:
     """The project of a rollout summary's session: its ``- project:`` line, named as
-    phase 1 names the session's project (``unknown``: an unknown project, never the
-    person's own; no line: none)."""
+    phase 1 names the session's project (``unknown/<hash>`` or ``unknown``: an unknown
+    project, never the person's own; no line: none)."""
     found = _SUMMARY_PROJECT.search(text)
     where = found.group(1) if found else ""
-    if where == "unknown":
-        return unknown_project()
+    if where == "unknown" or where.startswith(UNKNOWN_PROJECT):
+        return where if where != "unknown" else unknown_project()
     return project_name(where) if where else None
 
 

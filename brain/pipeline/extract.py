@@ -356,6 +356,7 @@ def _write_summary(
         model=home.config.extract_model,
         conversation=said,
         copy_of=copy_of,
+        unplaced=None if done.ref.project else filed_under(done.ref),
     )
     path = home.path / rel
     path.parent.mkdir(exist_ok=True)
