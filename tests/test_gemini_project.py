@@ -229,3 +229,23 @@ def test_session_end_hands_its_folder_to_the_learning_job(home: Path) -> None:
 
     command = after_session_command(home, "/t/chat.jsonl", "/src/blog")
     assert command[-4:] == ("--path", "/t/chat.jsonl", "--cwd", "/src/blog")
+
+
+def test_a_project_memory_whose_project_nothing_names_stays_out_of_others(
+    home: Path, tmp_path: Path
+) -> None:
+    from brain.sessions.mirror import mirror_native
+
+    brain = Brain.init(home)[0]
+    root = tmp_path / "src" / "blog"
+    root.mkdir(parents=True)
+    digest = hashlib.sha256(str(root).encode()).hexdigest()
+    memory = user_home() / ".gemini" / "tmp" / digest / "memory" / "MEMORY.md"
+    memory.parent.mkdir(parents=True)
+    memory.write_text("- Deploy the blog with make release.\n")
+    mirror_native(brain, ["gemini"])
+    [path] = (home / "memories").glob("*.md")
+    assert f"project:unknown/{digest[:12]}" in path.read_text()
+    reader = Reader.open(home)
+    assert path.stem not in context(reader, project=tmp_path).text
+    assert path.stem in context(reader, project=root).text

@@ -26,7 +26,7 @@ import os
 import re
 from pathlib import Path
 
-from brain.home.scope import project_name
+from brain.home.scope import project_name, unknown_project
 from brain.sessions.sources.native_memory import (
     NativeMemory,
     bullet_items,
@@ -121,11 +121,18 @@ def _note(path: Path, project: str | None, pointer: str | None) -> list[NativeMe
     ]
 
 
-def _project_of(tmp_dir: Path) -> str | None:
-    """The project of ``~/.gemini/tmp/<project-id>``, through the chat adapter's resolver."""
+def _project_of(tmp_dir: Path) -> str:
+    """The project of ``~/.gemini/tmp/<project-id>``, through the chat adapter's resolver;
+    a folder nothing names is an unknown project (:func:`brain.home.scope.unknown_project`,
+    of the folder's name when it is the root's sha256, as before Gemini CLI 0.30), never
+    the person's own."""
     from brain.sessions.sources.gemini import project_root
 
     # The resolver is handed a path inside the project's ``chats/``: it reads the same
     # ``.project_root`` marker and ``projects.json`` registry for a memory folder.
     root = project_root(tmp_dir / "chats" / "memory")
-    return project_name(root) if root else None
+    name = project_name(root) if root else None
+    if name:
+        return name
+    hashed = re.fullmatch(r"[0-9a-f]{64}", tmp_dir.name)
+    return unknown_project(tmp_dir.name if hashed else None)
