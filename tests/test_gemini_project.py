@@ -249,3 +249,17 @@ def test_a_project_memory_whose_project_nothing_names_stays_out_of_others(
     reader = Reader.open(home)
     assert path.stem not in context(reader, project=tmp_path).text
     assert path.stem in context(reader, project=root).text
+
+
+def test_a_project_memory_in_a_hash_folder_finds_a_known_project(
+    checkout: Path, home: Path
+) -> None:
+    from brain.sessions.mirror import mirror_native
+
+    digest = hashlib.sha256(str(checkout).encode()).hexdigest()
+    memory = user_home() / ".gemini" / "tmp" / digest / "memory" / "MEMORY.md"
+    memory.parent.mkdir(parents=True)
+    memory.write_text("- Deploy the shop with make release.\n")
+    mirror_native(Brain.open(home), ["gemini"])
+    [path] = [p for p in (home / "memories").glob("gemini-*.md")]
+    assert "project:shop" in path.read_text()

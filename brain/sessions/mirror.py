@@ -20,7 +20,8 @@ item it stands for (the origin is where the item lives, see
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -84,8 +85,12 @@ class MirrorPlan:
         self.per_tool[tool] = self.per_tool.get(tool, 0) + 1
 
 
-def read_native(tools: Iterable[str] = TOOLS) -> list[NativeMemory]:
-    """Every memory the given tools keep on this machine, from their default places."""
+def read_native(
+    tools: Iterable[str] = TOOLS, known: Callable[[], Sequence[str]] | None = None
+) -> list[NativeMemory]:
+    """Every memory the given tools keep on this machine, from their default places
+    (``known`` gives the project roots brain knows, tried against a Gemini CLI project
+    folder named by a hash when Gemini's own files do not name its root)."""
     found: list[NativeMemory] = []
     for tool in tools:
         if tool == "claude":
@@ -96,7 +101,7 @@ def read_native(tools: Iterable[str] = TOOLS) -> list[NativeMemory]:
         elif tool == "gemini":
             from brain.sessions.sources.gemini_memory import read_gemini_memories
 
-            found += read_gemini_memories()
+            found += read_gemini_memories(known=known)
         elif tool == "codex":
             from brain.sessions.sources.codex_memory import read_codex_memories
 
@@ -414,7 +419,10 @@ def _says(item: NativeMemory, record: Record, *, relaxed: bool = False) -> bool:
 def plan_mirror(home: Home, tools: Sequence[str] = TOOLS) -> MirrorPlan:
     """Decide which records to write and archive; reads only. Call inside a transaction."""
     tools = [t for t in tools if t in TOOLS]
-    return _Planner(home, tools, read_native(tools)).run()
+    from brain.sessions.projects import known_roots
+
+    known = functools.cache(functools.partial(known_roots, home))
+    return _Planner(home, tools, read_native(tools, known)).run()
 
 
 def memory_key(tool: str, name: str, project: str | None) -> str:

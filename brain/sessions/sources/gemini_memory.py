@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from brain.home.scope import project_name, unknown_project
@@ -49,11 +50,15 @@ def gemini_dir_default() -> Path:
     return Path(os.environ.get("GEMINI_CLI_HOME") or "~").expanduser() / ".gemini"
 
 
-def read_gemini_memories(gemini_dir: Path | None = None) -> list[NativeMemory]:
+def read_gemini_memories(
+    gemini_dir: Path | None = None, known: Callable[[], Sequence[str]] | None = None
+) -> list[NativeMemory]:
     """Every memory Gemini CLI keeps: global ones first, then each project's, sorted.
 
     Args:
         gemini_dir: Gemini's directory (default :func:`gemini_dir_default`).
+        known: gives project roots to hash against a project folder's name when
+            Gemini's own files do not name its root (asked only then).
 
     Returns:
         The memories; none when Gemini was never used here.
@@ -63,7 +68,7 @@ def read_gemini_memories(gemini_dir: Path | None = None) -> list[NativeMemory]:
     tmp = root / "tmp"
     if tmp.is_dir():
         for memory_dir in sorted(p for p in tmp.glob("*/memory") if p.is_dir()):
-            found += _project_memory(memory_dir, _project_of(memory_dir.parent))
+            found += _project_memory(memory_dir, _project_of(memory_dir.parent, known))
     return found
 
 
@@ -121,7 +126,7 @@ def _note(path: Path, project: str | None, pointer: str | None) -> list[NativeMe
     ]
 
 
-def _project_of(tmp_dir: Path) -> str:
+def _project_of(tmp_dir: Path, known: Callable[[], Sequence[str]] | None = None) -> str:
     """The project of ``~/.gemini/tmp/<project-id>``, through the chat adapter's resolver;
     a folder nothing names is an unknown project (:func:`brain.home.scope.unknown_project`,
     of the folder's name when it is the root's sha256, as before Gemini CLI 0.30), never
@@ -131,6 +136,8 @@ def _project_of(tmp_dir: Path) -> str:
     # The resolver is handed a path inside the project's ``chats/``: it reads the same
     # ``.project_root`` marker and ``projects.json`` registry for a memory folder.
     root = project_root(tmp_dir / "chats" / "memory")
+    if root is None and known is not None:
+        root = project_root(tmp_dir / "chats" / "memory", None, known())
     name = project_name(root) if root else None
     if name:
         return name
