@@ -26,7 +26,10 @@ def test_codex_setup_and_uninstall_give_config_toml_back_byte_for_byte() -> None
     done = cli("setup", "codex")
     assert done.exit_code == 0, done.stderr
     text = config.read_text()
-    assert text.startswith(CODEX_CONFIG) and "[mcp_servers.brain]" in text
+    # Before the first table, so the tables Codex appends (trust, TUI) land after it.
+    assert text.startswith('model = "o4"\n\n# brain:begin')
+    assert text.endswith('# brain:end\n\n[profiles.fast]\nmodel = "o4-mini"\n')
+    assert "[mcp_servers.brain]" in text
     assert "required = true" in text and "[mcp_servers.brain.tools.recall]" in text
     assert "/hooks" in done.stdout
     assert cli("setup", "codex").stdout.count("no change") == 2  # twice changes nothing

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from brain.agents import hooks, installers, setup
+from brain.agents import codex_config, hooks, installers, setup
 from brain.errors import BrainError
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
@@ -179,14 +179,13 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
     """The file that registers brain's MCP server in ``tool``, and the command line it
     starts the server with (empty when it cannot be read)."""
     if tool == "codex":
-        path = installers.settings_path("codex").with_name("config.toml")
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-        if f"[mcp_servers.{setup.SERVER}]" not in text:
-            return None, []
+        path = setup.codex_config()
         try:
-            entry = tomllib.loads(text).get("mcp_servers", {}).get(setup.SERVER, {})
-        except ValueError:
-            entry = {}
+            entry = codex_config.server(tomllib.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            return None, []
+        if entry is None:
+            return None, []
     else:
         path = setup.claude_json() if tool == "claude-code" else installers.settings_path(tool)
         try:
@@ -336,6 +335,18 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
     return problems, advice
 
 
+def _editable(tool: str) -> tuple[list[str], list[str]]:
+    """What keeps ``brain setup`` (and its uninstall) from editing ``tool``'s files (a
+    file that is not JSON or TOML, a table of brain's name that brain did not write),
+    and what to do about it."""
+    try:
+        setup.uninstall(tool, dry_run=True)
+    except BrainError as exc:
+        said = f"'brain setup {tool}' and its uninstall would stop, changing nothing"
+        return [f"{said}: {exc.message}"], [exc.hint] if exc.hint else []
+    return [], []
+
+
 def _failed_runs(last: list[str]) -> list[str]:
     found = []
     for line in last:
@@ -356,9 +367,11 @@ def check(tool: str, home: Path) -> ToolHealth:
     trusted = (bool(trust) and set(trust.values()) == {"trusted"}) if spec.positional else None
     last = _last(home, tool)
     wiring, works = _wiring_problems(tool, path, commands, missing)
+    blocked, unblock = _editable(tool) if commands or _mcp(tool) else ([], [])
     gated, advice = _gate_problems(tool, path, trust) if commands else ([], [])
     if not commands or wiring:
         advice.insert(0, f"run 'brain setup {tool}'")
+    advice[:0] = unblock
     if not commands and trusted is False:
         advice.append("then start 'codex', type /hooks and trust brain's hooks")
     first = commands.get(wanted[0]) or next(iter(commands.values()), None)
@@ -373,7 +386,7 @@ def check(tool: str, home: Path) -> ToolHealth:
         tuple(advice),
         first[2] if first else None,
         works,
-        tuple([*wiring, *gated, *_failed_runs(last)]),
+        tuple([*blocked, *wiring, *gated, *_failed_runs(last)]),
         tuple(last),
     )
 
