@@ -2,7 +2,9 @@
 
 Per tool: which of brain's hooks are in its settings, whether the command they run
 works (doctor runs it, as the tool would, in a dry run that writes nothing), whether
-the program it names is still there, whether Codex trusts the hooks, whether brain's
+the program it names is still there, whether Codex trusts the hooks, whether the tool
+has switched hooks off (Claude Code's ``disableAllHooks``, Codex's ``hooks`` feature,
+Gemini CLI's ``hooksConfig``), whether setup could edit the tool's files, whether brain's
 MCP server is registered, and how the tool's last call of a brain hook ended. What is
 wrong is listed in ``problems`` (the command exits 1 when there is any); what to do
 about it in ``advice``. What in the home wants a person's hand but breaks nothing (a
@@ -144,24 +146,81 @@ def codex_trust(hooks_file: Path) -> dict[str, str]:
     return found
 
 
-def gemini_gate(settings: Path) -> str | None:
-    """What in Gemini CLI's settings keeps brain's hooks from running, if anything."""
+def _json_object(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(settings.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    gate = data.get("hooksConfig") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def claude_gate(settings: Path, project: Path | None = None) -> list[tuple[str, str]]:
+    """Where Claude Code's settings switch every hook off (``"disableAllHooks": true``):
+    the user's file, and the project's own two in ``project``; each with what to do."""
+    files = [settings]
+    if project is not None:
+        files += [
+            project / ".claude" / "settings.json",
+            project / ".claude" / "settings.local.json",
+        ]
+    return [
+        (
+            f'"disableAllHooks": true in {path}: Claude Code runs no hooks, brain\'s included',
+            f'take "disableAllHooks" out of {path} (or set it to false)',
+        )
+        for path in dict.fromkeys(files)
+        if _json_object(path).get("disableAllHooks") is True
+    ]
+
+
+def codex_gate(hooks_file: Path) -> list[tuple[str, str]]:
+    """Whether Codex's hooks feature is off (``codex features disable hooks`` writes
+    ``[features] hooks = false`` into ``config.toml``), with what to do."""
+    config = hooks_file.with_name("config.toml")
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    features = data.get("features")
+    if isinstance(features, dict) and features.get("hooks") is False:
+        return [
+            (
+                f"Codex's hooks feature is off ([features] hooks = false in {config}): "
+                "Codex runs no hooks, brain's included",
+                "run 'codex features enable hooks'",
+            )
+        ]
+    return []
+
+
+def gemini_gate(settings: Path) -> list[tuple[str, str]]:
+    """What in Gemini CLI's settings keeps brain's hooks from running, with what to do."""
+    gate = _json_object(settings).get("hooksConfig")
     if not isinstance(gate, dict):
-        return None
+        return []
+    found = []
     if gate.get("enabled") is False:
-        return f"hooksConfig.enabled is false in {settings}: Gemini CLI runs no hooks"
+        found.append(
+            (
+                f"hooksConfig.enabled is false in {settings}: Gemini CLI runs no hooks",
+                f"set hooksConfig.enabled to true in {settings}",
+            )
+        )
     disabled = gate.get("disabled")
     ours = (
-        [n for n in disabled if str(n).startswith("brain-")] if isinstance(disabled, list) else []
+        [str(n) for n in disabled if str(n).startswith("brain-")]
+        if isinstance(disabled, list)
+        else []
     )
     if ours:
-        return f"hooksConfig.disabled in {settings} turns off {', '.join(map(str, ours))}"
-    return None
+        names = ", ".join(ours)
+        found.append(
+            (
+                f"hooksConfig.disabled in {settings} turns off {names}",
+                f"take {names} out of hooksConfig.disabled in {settings}",
+            )
+        )
+    return found
 
 
 _CODEX_TRUST = {
@@ -325,13 +384,14 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
             problems.append(_CODEX_TRUST[state].format(events=" and ".join(events)))
     if problems:
         advice.append("start 'codex', type /hooks and trust brain's hooks")
-    gate = gemini_gate(path) if tool == "gemini" else None
-    if gate:
-        problems.append(gate)
-        advice.append(
-            "set hooksConfig.enabled to true (and take brain's hooks out of "
-            f"hooksConfig.disabled) in {path}"
-        )
+    gates = {
+        "claude-code": lambda: claude_gate(path, Path.cwd()),
+        "codex": lambda: codex_gate(path),
+        "gemini": lambda: gemini_gate(path),
+    }
+    for problem, fix in gates[tool]():
+        problems.append(problem)
+        advice.append(fix)
     return problems, advice
 
 
