@@ -58,7 +58,9 @@ class ToolHealth:
     command: str | None = None  # the command brain's session-start hook runs
     command_works: bool | None = None  # the dry run of every hook command succeeded
     problems: tuple[str, ...] = ()  # what is wrong, each a sentence
-    last_hooks: tuple[str, ...] = ()  # the last call of each hook, "<time> <event> <outcome>"
+    # The last call of each hook, "<time> <event> <outcome>", and of the learning job a
+    # session end started ("after-session").
+    last_hooks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,7 +414,11 @@ def _failed_runs(last: list[str]) -> list[str]:
     for line in last:
         if " failed: " in line:
             event = line.split(" ")[1] if " " in line else "hook"
-            found.append(f"the last {event} hook run failed: {line.split(' failed: ', 1)[1]}")
+            said = line.split(" failed: ", 1)[1]
+            if event == "after-session":
+                found.append(f"the learning the last session started failed: {said}")
+            else:
+                found.append(f"the last {event} hook run failed: {said}")
     return found
 
 
@@ -435,6 +441,8 @@ def check(tool: str, home: Path) -> ToolHealth:
     if not commands and trusted is False:
         advice.append("then start 'codex', type /hooks and trust brain's hooks")
     first = commands.get(wanted[0]) or next(iter(commands.values()), None)
+    # The learning job's line is noted too, but it is no call by the tool.
+    calls = [line for line in last if line.split(" ")[1:2] != ["after-session"]]
     return ToolHealth(
         tool,
         str(path),
@@ -442,7 +450,7 @@ def check(tool: str, home: Path) -> ToolHealth:
         missing,
         trusted,
         _mcp(tool),
-        last[-1] if last else None,
+        calls[-1] if calls else None,
         tuple(advice),
         first[2] if first else None,
         works,
@@ -500,6 +508,29 @@ def model_problems(home: Path) -> tuple[str, ...]:
         ("extract", config.extract_model),
         ("consolidation", config.consolidation_model),
     ):
-        if problem := missing_program(model) or missing_key(model, config.model_api_base):
+        problem = _stored_program(model, config.model_program)
+        if problem is None:
+            problem = missing_program(model) or missing_key(model, config.model_api_base)
+        if problem:
             found.append(f"{phase} model {model}: {problem}")
-    return tuple(found)
+    return tuple(dict.fromkeys(found))
+
+
+def _stored_program(model: str, stored: str | None) -> str | None:
+    """What is wrong with the CLI ``brain setup TOOL --learn`` found for ``model``: ""
+    when it is there, None when setup kept none for it (then it is looked up on PATH)."""
+    from brain.models.options import PROGRAMS, TOOLS
+
+    provider = model.partition("/")[0]
+    program = PROGRAMS.get(provider)
+    if program is None or not stored:
+        return None
+    name = os.path.basename(stored).removesuffix(".exe")
+    if name != program:
+        return None
+    if os.path.isfile(stored) and os.access(stored, os.X_OK):
+        return ""
+    return (
+        f"{stored}, which 'brain setup {TOOLS[provider]} --learn' found, is gone: reinstall "
+        f"it, then run 'brain setup {TOOLS[provider]} --learn' again"
+    )

@@ -217,11 +217,15 @@ def _expected(exc: Exception) -> bool:
     return isinstance(exc, BrainError | ValueError | OSError)
 
 
-def after_session_command(home: Path, transcript: str | None) -> tuple[str, ...]:
+def after_session_command(
+    home: Path, transcript: str | None, tool: str | None = None
+) -> tuple[str, ...]:
     """The command line of the background job for one finished session."""
     args = [sys.executable, "-m", "brain", "--home", str(home), "hook", "after-session"]
     if transcript:
         args += ["--path", transcript]
+    if tool:
+        args += ["--tool", tool]
     return tuple(args)
 
 
@@ -266,7 +270,7 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
             return JobStarted(None, (), None, _AGAIN)
         import subprocess
 
-        command = after_session_command(home, transcript)
+        command = after_session_command(home, transcript, tool)
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with log_path.open("ab") as log:
             log.write(f"{_stamp()} {tool} session ended; starting {' '.join(command)}\n".encode())

@@ -286,7 +286,7 @@ def _doctor_text(result: Any) -> str:
             lines.append(f"  hook command: {t.command} ({works})")
         lines.append(f"  MCP server: {t.mcp or 'not registered'}")
         lines.append(f"  last hook run: {t.last_hook or 'never'}")
-        lines += [f"                 {line}" for line in t.last_hooks[:-1]]
+        lines += [f"                 {line}" for line in t.last_hooks if line != t.last_hook]
         lines += [f"  problem: {problem}" for problem in t.problems]
         lines += [f"  to do: {advice}" for advice in t.advice]
     if not result.tools:
@@ -361,14 +361,22 @@ def hook_session_end(state: State, tool: str) -> None:
 
 @hook.command("after-session", hidden=True)
 @click.option("--path", "transcript", help="The finished session's transcript.")
+@click.option("--tool", help="The tool whose session ended (its last hook runs note how it went).")
 @pass_state
-def hook_after_session(state: State, transcript: str | None) -> None:
+def hook_after_session(state: State, transcript: str | None, tool: str | None) -> None:
     """The background job session-end starts: harvest, extract, consolidate."""
     from brain.agents.after_session import run_after_session
+    from brain.agents.hooks import log_failure, note_run
 
+    failed = []
     for step in run_after_session(state.home, transcript):
         outcome = "skipped" if step.skipped else "ok" if step.ok else "failed"
         click.echo(f"{step.command}: {outcome}: {step.message}", err=True)
+        failed += [] if step.ok else [f"{step.command}: {step.message}"]
+    if failed:  # in hooks.log and for doctor, as a failed hook is
+        log_failure(state.home, "after-session", "; ".join(failed))
+    if tool:
+        note_run(state.home, tool, "after-session", "; ".join(failed) or None)
     click.echo("after-session done", err=True)
 
 
