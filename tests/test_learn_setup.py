@@ -256,3 +256,23 @@ def test_a_learning_job_whose_model_fails_is_said_in_the_hook_log_and_by_doctor(
         "problem: the learning the last session started failed: brain extract: 1 session failed: "
     ) in doctor.stdout
     assert "last hook run: never" in doctor.stdout  # the job is no call by the tool
+
+
+def test_uninstall_takes_out_the_model_learn_set(brain: Brain, home: Path, programs: Path) -> None:
+    before = (home / "local.yaml").read_text()
+    assert cli("setup", "codex", "--learn").exit_code == 0
+    assert cli("setup", "claude-code", "--learn").exit_code == 0  # the last one learns
+    assert "local.yaml" not in cli("setup", "--uninstall", "codex").stdout  # not codex's now
+    assert Brain.open(home).config.extract_model == "claude-code/haiku"
+
+    dry = cli("setup", "--uninstall", "claude-code", "--dry-run")
+    assert "note: would take extract_model, consolidation_model, model_program out" in dry.stdout
+    assert Brain.open(home).config.extract_model == "claude-code/haiku"
+    done = cli("setup", "--uninstall", "claude-code")
+    assert done.exit_code == 0, done.stderr
+    assert (
+        "note: took extract_model, consolidation_model, model_program out of local.yaml: "
+        "learning with builtin again"
+    ) in done.stdout
+    assert (home / "local.yaml").read_text() == before
+    assert Brain.open(home).config.extract_model == "builtin"

@@ -35,6 +35,7 @@ __all__ = [
     "Learner",
     "check_program",
     "expected_cost",
+    "forget_learning",
     "learner",
     "learning_lines",
     "set_learning",
@@ -203,6 +204,37 @@ def set_learning(home: Home, tool: str, on: bool) -> LearnResult:
     else:
         message = f"learning stays with {old[0]}"
     return LearnResult(tool, on, new[0], new[1], new != old, message)
+
+
+def forget_learning(home: Home, tool: str, dry_run: bool = False) -> LearnResult:
+    """Take out of ``local.yaml`` what ``--learn`` put there for ``tool`` (its models and
+    the path of its CLI), as ``brain setup --uninstall`` does; another tool's models stay.
+    The built-in rules learn again where they were this tool's."""
+    chosen = learner(tool)
+    config = home.config
+    names = [
+        name
+        for name in ("extract_model", "consolidation_model")
+        if getattr(config, name).partition("/")[0] == chosen.provider
+    ]
+    program = config.model_program
+    if program and os.path.basename(program).removesuffix(".exe") == chosen.program:
+        names.append("model_program")
+    if not dry_run:
+        for name in names:
+            home.config_unset(name)
+        config = home.config
+    models = [n for n in names if n != "model_program"]
+    if not names:
+        message = f"learning stays with {config.extract_model}"
+    elif dry_run:
+        message = f"would take {', '.join(names)} out of local.yaml"
+    else:
+        message = f"took {', '.join(names)} out of local.yaml: learning with "
+        message += f"{config.extract_model} again" if models else "its model as before"
+    return LearnResult(
+        tool, False, config.extract_model, config.consolidation_model, bool(names), message
+    )
 
 
 def learning_lines(path: Path, tools: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -231,7 +231,12 @@ def setup_(
     from brain.agents import setup
 
     if uninstall:
-        emit(setup.uninstall(tool, dry_run=dry_run), as_json, _setup_text)
+        import dataclasses
+
+        removed = setup.uninstall(tool, dry_run=dry_run)
+        said = _unlearn(state, tool, dry_run)
+        notes = (*removed.notes, said) if said else removed.notes
+        emit(dataclasses.replace(removed, notes=notes), as_json, _setup_text)
         return
     if learn:
         from brain.agents.learn import check_program
@@ -253,6 +258,20 @@ def setup_(
         files = (_INSTRUCTION_FILE[tool],)
         done = sync_instructions(state.brain(), project, files, dry_run=dry_run)
         emit(done, as_json, _sync_text)
+
+
+def _unlearn(state: State, tool: str, dry_run: bool) -> str | None:
+    """Take the models ``--learn`` set for ``tool`` out of local.yaml; what was done, if
+    anything (no home: nothing)."""
+    from brain.agents.learn import forget_learning
+    from brain.errors import BrainError
+
+    try:
+        home = state.brain()
+    except BrainError:
+        return None
+    done = forget_learning(home, tool, dry_run)
+    return done.message if done.changed else None
 
 
 def _learning(state: State, tool: str, wanted: bool | None, dry_run: bool, as_json: bool) -> None:

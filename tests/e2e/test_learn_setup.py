@@ -174,3 +174,44 @@ def test_learning_runs_the_cli_setup_found_when_the_hook_has_a_short_path(
         "problem: the learning the last session started failed: brain extract: "
         f"ModelUnreachableError: extract stopped: {extract}: {said}"
     ) in doctor.stdout
+
+
+@pytest.mark.parametrize("tool", list(PROGRAM))
+def test_a_learned_key_opens_with_read_before_phase_2_and_uninstall_unlearns(
+    tool: str, model: ModelServer, project: Path
+) -> None:
+    agent = AGENTS[tool](model)
+    if not (BIN / PROGRAM[tool]).exists():
+        pytest.skip("the agent CLIs are not installed; run 'make e2e-deps'")
+    if tool == "claude-code" and os.environ.get("BRAIN_E2E_NEWEST"):
+        agent.env["ENABLE_TOOL_SEARCH"] = "false"  # MCP tools in the first request
+    agent.env["PATH"] = f"{BIN}{os.pathsep}{agent.env['PATH']}"
+    home = Path(os.environ["BRAIN_HOME"])
+    brain_cli(agent.env, "init")
+    before = (home / "local.yaml").read_text()
+    brain_cli(agent.env, "setup", tool, "--learn")
+    model.match = INTERNAL_MARK
+    model.push(Reply("Understood."), Reply(fill=cited))
+    agent.run(RULE, project)
+    wait_for_learning(home)
+    assert not list((home / "memories").glob("*.md"))  # phase 2 has not run
+
+    key = f"always-use-pnpm-{project.name}"  # as the context lists it
+    model.requests.clear()
+    model.push(
+        Reply(tool="read", args={"key": key}),
+        Reply("Use pnpm."),
+        Reply(json.dumps({"memories": [], "summary": "A question."})),
+    )
+    agent.run("What should I use to install packages?", project)
+    assert f"- {key} [preference]" in model.turns()[0].text  # the context lists it
+    answered = [r.text for r in model.turns()[1:]]
+    assert any("The person prefers pnpm over npm here" in t for t in answered), answered
+    assert not any("no record" in t for t in answered)
+    wait_for_learning(home, runs=2)
+    shown = brain_cli(agent.env, "show", key).stdout
+    assert shown.startswith("(learned, not yet consolidated")
+
+    gone = brain_cli(agent.env, "setup", "--uninstall", tool).stdout
+    assert "out of local.yaml: learning with builtin again" in gone
+    assert (home / "local.yaml").read_text() == before
