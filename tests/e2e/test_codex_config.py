@@ -63,9 +63,12 @@ def test_the_trust_codex_writes_survives_setup_again(
     trusted = tomllib.loads(config.read_text())
     assert trusted["projects"][str(project)] == {"trust_level": "trusted"}
     assert {h["trustStatus"] for h in codex_hooks(agent, project)} == {"trusted"}
+    text = config.read_text()
     if layout == "no-table":  # Codex put its tables before brain's end marker
-        assert config.read_text().rstrip().endswith("# brain:end")
-        assert config.read_text().index("[projects.") < config.read_text().index("# brain:end")
+        assert text.rstrip().endswith("# brain:end")
+        assert text.index("[projects.") < text.index("# brain:end")
+    else:  # brain's block stands before the first table: Codex appended after it
+        assert text.index("# brain:end") < text.index("[projects.")
 
     again = brain("setup", "codex", "--allow-remember")
     assert again.returncode == 0, again.stderr
