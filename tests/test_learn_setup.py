@@ -224,3 +224,57 @@ def test_doctor_says_which_path_learns_and_what_its_last_run_cost(
     (last,) = [line for line in said if line.startswith("last extract: ")]
     assert last.endswith(" with openai/fake: 1 model call, 11 tokens in, 7 out")
     assert cli_json("doctor", "claude-code")["learning"][0].startswith("learning: openai/fake")
+
+
+def test_learn_keeps_the_clis_absolute_path_and_no_learn_takes_it_out(
+    brain: Brain, home: Path, programs: Path
+) -> None:
+    assert cli("setup", "claude-code", "--learn").exit_code == 0
+    assert Brain.open(home).config.model_program == str(programs / "claude")
+    said = cli("doctor", "claude-code").stdout
+    assert f"model program: {programs / 'claude'} (found by 'brain setup --learn')" in said
+    assert cli("setup", "claude-code", "--no-learn").exit_code == 0
+    assert Brain.open(home).config.model_program is None
+    assert "model_program" not in (home / "local.yaml").read_text()
+
+
+def test_a_learning_job_whose_model_fails_is_said_in_the_hook_log_and_by_doctor(
+    brain: Brain, home: Path, tmp_path: Path, programs: Path
+) -> None:
+    assert cli("setup", "claude-code", "--learn").exit_code == 0
+    # The CLI answers nothing brain can read: every session of the run fails.
+    (programs / "claude").write_text("#!/bin/sh\necho 'Segmentation fault' >&2\nexit 139\n")
+    when = datetime.now(UTC) - timedelta(hours=2)
+    path = write_session(tmp_path / "sessions", "cli1", ["Always use pnpm here."], when=when)
+    job = cli("hook", "after-session", "--path", str(path), "--tool", "claude-code")
+    assert "brain extract: failed: 1 session failed: " in job.stderr, job.stderr
+    hooks_log = (home / ".brain" / "logs" / "hooks.log").read_text()
+    assert "after-session: brain extract: 1 session failed: " in hooks_log
+    assert "Segmentation fault" in hooks_log
+
+    doctor = cli("doctor", "claude-code")
+    assert doctor.exit_code == 1
+    assert (
+        "problem: the learning the last session started failed: brain extract: 1 session failed: "
+    ) in doctor.stdout
+    assert "last hook run: never" in doctor.stdout  # the job is no call by the tool
+
+
+def test_uninstall_takes_out_the_model_learn_set(brain: Brain, home: Path, programs: Path) -> None:
+    before = (home / "local.yaml").read_text()
+    assert cli("setup", "codex", "--learn").exit_code == 0
+    assert cli("setup", "claude-code", "--learn").exit_code == 0  # the last one learns
+    assert "local.yaml" not in cli("setup", "--uninstall", "codex").stdout  # not codex's now
+    assert Brain.open(home).config.extract_model == "claude-code/haiku"
+
+    dry = cli("setup", "--uninstall", "claude-code", "--dry-run")
+    assert "note: would take extract_model, consolidation_model, model_program out" in dry.stdout
+    assert Brain.open(home).config.extract_model == "claude-code/haiku"
+    done = cli("setup", "--uninstall", "claude-code")
+    assert done.exit_code == 0, done.stderr
+    assert (
+        "note: took extract_model, consolidation_model, model_program out of local.yaml: "
+        "learning with builtin again"
+    ) in done.stdout
+    assert (home / "local.yaml").read_text() == before
+    assert Brain.open(home).config.extract_model == "builtin"

@@ -119,3 +119,41 @@ def test_a_pending_rule_a_record_already_says_is_not_shown_twice(
     text = cli("context", "--project", str(web)).stdout
     assert text.lower().count("push directly to main") == 1
     assert "- no-push-main:" in text
+
+
+def test_a_learned_key_the_context_lists_opens_with_show_and_mcp_read(
+    brain: Brain, tmp_path: Path, projects: tuple[Path, Path]
+) -> None:
+    from tests.test_mcp import with_client
+
+    web, _ = projects
+    _ended(_session(tmp_path, web, [RULE]))
+    listed = cli("context", "--project", str(web)).stdout
+    key = "never-push-directly-main-web"
+    assert f"- {key} [instruction]" in listed and not list((brain.path / "memories").glob("*.md"))
+
+    shown = cli("show", key)
+    assert shown.exit_code == 0, shown.stderr
+    assert shown.stdout.startswith(
+        f"(learned, not yet consolidated: phase 2 makes it a record (raw_memories.md))\n### {key}\n"
+    )
+    assert "push directly to main" in shown.stdout.lower()
+    as_json = cli_json("show", key)
+    assert (as_json["key"], as_json["type"], as_json["path"]) == (
+        key,
+        "instruction",
+        "raw_memories.md",
+    )
+
+    async def body(client: object) -> object:
+        return await client.call_tool("read", {"key": key})  # type: ignore[attr-defined]
+
+    read = with_client(brain.path, web, body)
+    assert not read.is_error, read.content  # type: ignore[attr-defined]
+    found = read.structured_content  # type: ignore[attr-defined]
+    assert found["key"] == key and found["pending"].startswith("learned, not yet consolidated")
+    assert "push directly to main" in found["body"].lower()
+
+    assert cli("show", "no-such-key").exit_code == 1  # neither a record nor learned
+    assert cli("consolidate", "--force").exit_code == 0
+    assert cli("show", key).stdout.startswith("---\n")  # a record now

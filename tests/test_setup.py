@@ -26,7 +26,10 @@ def test_codex_setup_and_uninstall_give_config_toml_back_byte_for_byte() -> None
     done = cli("setup", "codex")
     assert done.exit_code == 0, done.stderr
     text = config.read_text()
-    assert text.startswith(CODEX_CONFIG) and "[mcp_servers.brain]" in text
+    # Before the first table, so the tables Codex appends (trust, TUI) land after it.
+    assert text.startswith('model = "o4"\n\n# brain:begin')
+    assert text.endswith('# brain:end\n\n[profiles.fast]\nmodel = "o4-mini"\n')
+    assert "[mcp_servers.brain]" in text
     assert "required = true" in text and "[mcp_servers.brain.tools.recall]" in text
     assert "/hooks" in done.stdout
     assert cli("setup", "codex").stdout.count("no change") == 2  # twice changes nothing
@@ -195,3 +198,22 @@ def test_remember_is_approved_only_with_consent_and_kept_until_taken_back() -> N
     assert approved() == [True, False, True]
     assert cli("setup", "--uninstall", "claude-code").exit_code == 0
     assert "mcp__brain__" not in claude.read_text()
+
+
+def test_doctor_fails_when_a_projects_claude_settings_switch_hooks_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cli("init").exit_code == 0
+    assert cli("setup", "claude-code").exit_code == 0
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    local = project / ".claude" / "settings.local.json"
+    local.write_text('{"disableAllHooks": true}')
+    monkeypatch.chdir(tmp_path)
+    assert "disableAllHooks" not in cli("doctor", "claude-code").stdout  # another project's
+    monkeypatch.chdir(project)
+    result = cli("doctor", "claude-code")
+    assert result.exit_code == 1
+    assert f'problem: "disableAllHooks": true in {local}: Claude Code runs no hooks' in (
+        result.stdout
+    )

@@ -58,7 +58,7 @@ def run_after_session(
             if str(Path(ref.path).resolve()) in wanted
         ]
         extracted = brain.extract(sessions=labels)
-        results.append(StepResult("brain extract", True, _summary(extracted)))
+        results.append(_extracted(extracted))
         _fold(brain, harvested, extracted)
         consolidated = brain.consolidate()
         if consolidated.ran:
@@ -71,6 +71,18 @@ def run_after_session(
         steps = ("brain harvest", "brain extract", "brain consolidate", "brain sync-instructions")
         results.append(StepResult(steps[len(results)], False, failure_reason(exc)))
     return results
+
+
+def _extracted(extracted: Any) -> StepResult:
+    """The extract step: failed when a session failed (the model could not be run or
+    answered badly), which the person should hear of, though the run goes on."""
+    failed = [s for s in extracted.sessions if s.status == "failed"]
+    if not failed:
+        return StepResult("brain extract", True, _summary(extracted))
+    noun = "session" if len(failed) == 1 else "sessions"
+    said = f"{len(failed)} {noun} failed: {failed[0].reason or 'no reason given'}"
+    done = extracted.message
+    return StepResult("brain extract", False, f"{done}; {said}" if done else said)
 
 
 def _refresh(brain: Brain) -> StepResult:

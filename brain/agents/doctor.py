@@ -2,7 +2,9 @@
 
 Per tool: which of brain's hooks are in its settings, whether the command they run
 works (doctor runs it, as the tool would, in a dry run that writes nothing), whether
-the program it names is still there, whether Codex trusts the hooks, whether brain's
+the program it names is still there, whether Codex trusts the hooks, whether the tool
+has switched hooks off (Claude Code's ``disableAllHooks``, Codex's ``hooks`` feature,
+Gemini CLI's ``hooksConfig``), whether setup could edit the tool's files, whether brain's
 MCP server is registered, and how the tool's last call of a brain hook ended. What is
 wrong is listed in ``problems`` (the command exits 1 when there is any); what to do
 about it in ``advice``. What in the home wants a person's hand but breaks nothing (a
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from brain.agents import hooks, installers, setup
+from brain.agents import codex_config, hooks, installers, setup
 from brain.errors import BrainError
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
@@ -56,7 +58,9 @@ class ToolHealth:
     command: str | None = None  # the command brain's session-start hook runs
     command_works: bool | None = None  # the dry run of every hook command succeeded
     problems: tuple[str, ...] = ()  # what is wrong, each a sentence
-    last_hooks: tuple[str, ...] = ()  # the last call of each hook, "<time> <event> <outcome>"
+    # The last call of each hook, "<time> <event> <outcome>", and of the learning job a
+    # session end started ("after-session").
+    last_hooks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,24 +148,81 @@ def codex_trust(hooks_file: Path) -> dict[str, str]:
     return found
 
 
-def gemini_gate(settings: Path) -> str | None:
-    """What in Gemini CLI's settings keeps brain's hooks from running, if anything."""
+def _json_object(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(settings.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    gate = data.get("hooksConfig") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def claude_gate(settings: Path, project: Path | None = None) -> list[tuple[str, str]]:
+    """Where Claude Code's settings switch every hook off (``"disableAllHooks": true``):
+    the user's file, and the project's own two in ``project``; each with what to do."""
+    files = [settings]
+    if project is not None:
+        files += [
+            project / ".claude" / "settings.json",
+            project / ".claude" / "settings.local.json",
+        ]
+    return [
+        (
+            f'"disableAllHooks": true in {path}: Claude Code runs no hooks, brain\'s included',
+            f'take "disableAllHooks" out of {path} (or set it to false)',
+        )
+        for path in dict.fromkeys(files)
+        if _json_object(path).get("disableAllHooks") is True
+    ]
+
+
+def codex_gate(hooks_file: Path) -> list[tuple[str, str]]:
+    """Whether Codex's hooks feature is off (``codex features disable hooks`` writes
+    ``[features] hooks = false`` into ``config.toml``), with what to do."""
+    config = hooks_file.with_name("config.toml")
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    features = data.get("features")
+    if isinstance(features, dict) and features.get("hooks") is False:
+        return [
+            (
+                f"Codex's hooks feature is off ([features] hooks = false in {config}): "
+                "Codex runs no hooks, brain's included",
+                "run 'codex features enable hooks'",
+            )
+        ]
+    return []
+
+
+def gemini_gate(settings: Path) -> list[tuple[str, str]]:
+    """What in Gemini CLI's settings keeps brain's hooks from running, with what to do."""
+    gate = _json_object(settings).get("hooksConfig")
     if not isinstance(gate, dict):
-        return None
+        return []
+    found = []
     if gate.get("enabled") is False:
-        return f"hooksConfig.enabled is false in {settings}: Gemini CLI runs no hooks"
+        found.append(
+            (
+                f"hooksConfig.enabled is false in {settings}: Gemini CLI runs no hooks",
+                f"set hooksConfig.enabled to true in {settings}",
+            )
+        )
     disabled = gate.get("disabled")
     ours = (
-        [n for n in disabled if str(n).startswith("brain-")] if isinstance(disabled, list) else []
+        [str(n) for n in disabled if str(n).startswith("brain-")]
+        if isinstance(disabled, list)
+        else []
     )
     if ours:
-        return f"hooksConfig.disabled in {settings} turns off {', '.join(map(str, ours))}"
-    return None
+        names = ", ".join(ours)
+        found.append(
+            (
+                f"hooksConfig.disabled in {settings} turns off {names}",
+                f"take {names} out of hooksConfig.disabled in {settings}",
+            )
+        )
+    return found
 
 
 _CODEX_TRUST = {
@@ -179,14 +240,13 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
     """The file that registers brain's MCP server in ``tool``, and the command line it
     starts the server with (empty when it cannot be read)."""
     if tool == "codex":
-        path = installers.settings_path("codex").with_name("config.toml")
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-        if f"[mcp_servers.{setup.SERVER}]" not in text:
-            return None, []
+        path = setup.codex_config()
         try:
-            entry = tomllib.loads(text).get("mcp_servers", {}).get(setup.SERVER, {})
-        except ValueError:
-            entry = {}
+            entry = codex_config.server(tomllib.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            return None, []
+        if entry is None:
+            return None, []
     else:
         path = setup.claude_json() if tool == "claude-code" else installers.settings_path(tool)
         try:
@@ -326,14 +386,27 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
             problems.append(_CODEX_TRUST[state].format(events=" and ".join(events)))
     if problems:
         advice.append("start 'codex', type /hooks and trust brain's hooks")
-    gate = gemini_gate(path) if tool == "gemini" else None
-    if gate:
-        problems.append(gate)
-        advice.append(
-            "set hooksConfig.enabled to true (and take brain's hooks out of "
-            f"hooksConfig.disabled) in {path}"
-        )
+    gates = {
+        "claude-code": lambda: claude_gate(path, Path.cwd()),
+        "codex": lambda: codex_gate(path),
+        "gemini": lambda: gemini_gate(path),
+    }
+    for problem, fix in gates[tool]():
+        problems.append(problem)
+        advice.append(fix)
     return problems, advice
+
+
+def _editable(tool: str) -> tuple[list[str], list[str]]:
+    """What keeps ``brain setup`` (and its uninstall) from editing ``tool``'s files (a
+    file that is not JSON or TOML, a table of brain's name that brain did not write),
+    and what to do about it."""
+    try:
+        setup.uninstall(tool, dry_run=True)
+    except BrainError as exc:
+        said = f"'brain setup {tool}' and its uninstall would stop, changing nothing"
+        return [f"{said}: {exc.message}"], [exc.hint] if exc.hint else []
+    return [], []
 
 
 def _failed_runs(last: list[str]) -> list[str]:
@@ -341,7 +414,11 @@ def _failed_runs(last: list[str]) -> list[str]:
     for line in last:
         if " failed: " in line:
             event = line.split(" ")[1] if " " in line else "hook"
-            found.append(f"the last {event} hook run failed: {line.split(' failed: ', 1)[1]}")
+            said = line.split(" failed: ", 1)[1]
+            if event == "after-session":
+                found.append(f"the learning the last session started failed: {said}")
+            else:
+                found.append(f"the last {event} hook run failed: {said}")
     return found
 
 
@@ -356,12 +433,16 @@ def check(tool: str, home: Path) -> ToolHealth:
     trusted = (bool(trust) and set(trust.values()) == {"trusted"}) if spec.positional else None
     last = _last(home, tool)
     wiring, works = _wiring_problems(tool, path, commands, missing)
+    blocked, unblock = _editable(tool) if commands or _mcp(tool) else ([], [])
     gated, advice = _gate_problems(tool, path, trust) if commands else ([], [])
     if not commands or wiring:
         advice.insert(0, f"run 'brain setup {tool}'")
+    advice[:0] = unblock
     if not commands and trusted is False:
         advice.append("then start 'codex', type /hooks and trust brain's hooks")
     first = commands.get(wanted[0]) or next(iter(commands.values()), None)
+    # The learning job's line is noted too, but it is no call by the tool.
+    calls = [line for line in last if line.split(" ")[1:2] != ["after-session"]]
     return ToolHealth(
         tool,
         str(path),
@@ -369,11 +450,11 @@ def check(tool: str, home: Path) -> ToolHealth:
         missing,
         trusted,
         _mcp(tool),
-        last[-1] if last else None,
+        calls[-1] if calls else None,
         tuple(advice),
         first[2] if first else None,
         works,
-        tuple([*wiring, *gated, *_failed_runs(last)]),
+        tuple([*blocked, *wiring, *gated, *_failed_runs(last)]),
         tuple(last),
     )
 
@@ -427,6 +508,29 @@ def model_problems(home: Path) -> tuple[str, ...]:
         ("extract", config.extract_model),
         ("consolidation", config.consolidation_model),
     ):
-        if problem := missing_program(model) or missing_key(model, config.model_api_base):
+        problem = _stored_program(model, config.model_program)
+        if problem is None:
+            problem = missing_program(model) or missing_key(model, config.model_api_base)
+        if problem:
             found.append(f"{phase} model {model}: {problem}")
-    return tuple(found)
+    return tuple(dict.fromkeys(found))
+
+
+def _stored_program(model: str, stored: str | None) -> str | None:
+    """What is wrong with the CLI ``brain setup TOOL --learn`` found for ``model``: ""
+    when it is there, None when setup kept none for it (then it is looked up on PATH)."""
+    from brain.models.options import PROGRAMS, TOOLS
+
+    provider = model.partition("/")[0]
+    program = PROGRAMS.get(provider)
+    if program is None or not stored:
+        return None
+    name = os.path.basename(stored).removesuffix(".exe")
+    if name != program:
+        return None
+    if os.path.isfile(stored) and os.access(stored, os.X_OK):
+        return ""
+    return (
+        f"{stored}, which 'brain setup {TOOLS[provider]} --learn' found, is gone: reinstall "
+        f"it, then run 'brain setup {TOOLS[provider]} --learn' again"
+    )

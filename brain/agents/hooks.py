@@ -218,7 +218,7 @@ def _expected(exc: Exception) -> bool:
 
 
 def after_session_command(
-    home: Path, transcript: str | None, cwd: str | None = None
+    home: Path, transcript: str | None, cwd: str | None = None, tool: str | None = None
 ) -> tuple[str, ...]:
     """The command line of the background job for one finished session (``cwd``: the
     folder the tool said it ran in, a project root its chat may be matched against)."""
@@ -227,6 +227,8 @@ def after_session_command(
         args += ["--path", transcript]
     if cwd:
         args += ["--cwd", cwd]
+    if tool:
+        args += ["--tool", tool]
     return tuple(args)
 
 
@@ -272,7 +274,9 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
         import subprocess
 
         cwd = payload.get("cwd")
-        command = after_session_command(home, transcript, cwd if isinstance(cwd, str) else None)
+        command = after_session_command(
+            home, transcript, cwd if isinstance(cwd, str) else None, tool
+        )
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with log_path.open("ab") as log:
             log.write(f"{_stamp()} {tool} session ended; starting {' '.join(command)}\n".encode())

@@ -7,12 +7,16 @@ stronger one merges what phase 1 found into records (phase 2: one call each time
 merges across sessions). The choice is this machine's own (``local.yaml``), since it
 decides where transcripts go: it never reaches another machine by sync.
 
+The CLI is kept by its absolute path (``model_program``), found on the PATH setup runs
+with, since the hook that starts learning runs with the tool's PATH, which may be short.
+
 What a session would cost is estimated from this machine's own transcripts of that
 tool (their sizes, cut as phase 1 cuts them), before anything is spent.
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +35,7 @@ __all__ = [
     "Learner",
     "check_program",
     "expected_cost",
+    "forget_learning",
     "learner",
     "learning_lines",
     "set_learning",
@@ -184,6 +189,14 @@ def set_learning(home: Home, tool: str, on: bool) -> LearnResult:
         if value != was:
             home.config_set(name, value)
     if on:
+        # By absolute path: the hook that starts learning runs with the tool's PATH,
+        # which may not hold it (a desktop launcher's, PATH=/usr/bin:/bin).
+        found = os.path.abspath(str(on_path(chosen.program)))
+        if config.model_program != found:
+            home.config_set("model_program", found)
+    elif mine:
+        home.config_unset("model_program")
+    if on:
         message = f"learning with {chosen.program}'s own login: {new[0]} reads each session, "
         message += f"{new[1]} consolidates (this machine only: local.yaml)"
     elif new != old:
@@ -191,6 +204,37 @@ def set_learning(home: Home, tool: str, on: bool) -> LearnResult:
     else:
         message = f"learning stays with {old[0]}"
     return LearnResult(tool, on, new[0], new[1], new != old, message)
+
+
+def forget_learning(home: Home, tool: str, dry_run: bool = False) -> LearnResult:
+    """Take out of ``local.yaml`` what ``--learn`` put there for ``tool`` (its models and
+    the path of its CLI), as ``brain setup --uninstall`` does; another tool's models stay.
+    The built-in rules learn again where they were this tool's."""
+    chosen = learner(tool)
+    config = home.config
+    names = [
+        name
+        for name in ("extract_model", "consolidation_model")
+        if getattr(config, name).partition("/")[0] == chosen.provider
+    ]
+    program = config.model_program
+    if program and os.path.basename(program).removesuffix(".exe") == chosen.program:
+        names.append("model_program")
+    if not dry_run:
+        for name in names:
+            home.config_unset(name)
+        config = home.config
+    models = [n for n in names if n != "model_program"]
+    if not names:
+        message = f"learning stays with {config.extract_model}"
+    elif dry_run:
+        message = f"would take {', '.join(names)} out of local.yaml"
+    else:
+        message = f"took {', '.join(names)} out of local.yaml: learning with "
+        message += f"{config.extract_model} again" if models else "its model as before"
+    return LearnResult(
+        tool, False, config.extract_model, config.consolidation_model, bool(names), message
+    )
 
 
 def learning_lines(path: Path, tools: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -207,6 +251,8 @@ def learning_lines(path: Path, tools: tuple[str, ...] = ()) -> tuple[str, ...]:
         return ()
     said = learning_text(config.extract_model, config.consolidation_model, tools)
     lines = [f"learning: {said}"]
+    if config.model_program and config.extract_model.partition("/")[0] in PROGRAMS:
+        lines.append(f"model program: {config.model_program} (found by 'brain setup --learn')")
     seen: set[str] = set()
     for run in list_runs(home):
         if run.kind in seen:

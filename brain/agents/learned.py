@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from brain.home.reader import Readable
+    from brain.pipeline.runs import RawMemory
 
 RAW_FILE = "raw_memories.md"
 JOURNAL_FILE = "journal.jsonl"
@@ -83,3 +84,42 @@ def pending_learned(home: Readable) -> list[Learned]:
         data = {"stamp": stamp, "learned": [list(item) for item in found]}
         atomic_write(cache, json.dumps(data, ensure_ascii=False), sync=False)
     return found
+
+
+# Where a memory learned and not yet consolidated is kept, as ``brain show`` and MCP
+# ``read`` say it.
+PENDING_NOTE = "learned, not yet consolidated: phase 2 makes it a record (raw_memories.md)"
+
+
+def learned_memory(home: Readable, key: str) -> RawMemory | None:
+    """The newest raw memory of ``key`` that no consolidation has taken (nor held for
+    review): what ``brain context`` lists as learned recently, so it opens by its key
+    before phase 2 makes it a record."""
+    from brain.pipeline.runs import consumed_ids, held_back, read_raw
+
+    if not (home.path / RAW_FILE).exists():
+        return None
+    done = consumed_ids(home)
+    for raw in reversed(read_raw(home)):
+        if raw.key == key and raw.id not in done and not held_back(raw):
+            return raw
+    return None
+
+
+def learned_dict(raw: RawMemory) -> dict[str, object]:
+    """A learned memory as ``read`` and ``brain show --json`` give it: the fields a
+    record has that it has too, and where it is kept."""
+    return {
+        "path": RAW_FILE,
+        "archived": False,
+        "pending": PENDING_NOTE,
+        "id": raw.id,
+        "key": raw.key,
+        "type": raw.type,
+        "description": raw.description,
+        "tags": list(raw.tags),
+        "source": raw.session,
+        "created": raw.date,
+        "confidence": raw.confidence,
+        "body": raw.body,
+    }

@@ -11,7 +11,8 @@ brain commits as ``brain`` when git cannot tell who the author is.
   (``permissions.allow``), so ``claude -p`` can use them unasked, and
   ``env.MCP_CONNECTION_NONBLOCKING = "0"`` there, so the first request has the tools.
 * Codex CLI: a ``[mcp_servers.brain]`` table in ``$CODEX_HOME/config.toml``, between
-  two marker comments so removing it gives the file back byte for byte; ``required``,
+  two marker comments, found by what it is and edited without touching the tables
+  Codex writes beside it (:mod:`brain.agents.codex_config`); ``required``,
   because Codex leaves an optional server still starting out of the first turn, and
   started through a few lines of shell that answer MCP with no tools when brain's
   program is gone (:data:`STAND_IN`), so a required brain never stops Codex; the
@@ -28,25 +29,29 @@ Code's ``permissions.allow``, ``approval_mode = "approve"`` in Codex's
 Gemini CLI policy file. ``--no-allow-remember`` takes that approval out again; with neither,
 setup keeps what is there. ``forget`` is never approved: it asks every time.
 
-Removing (``uninstall``) takes out exactly what setup added and nothing else.
+Removing (``uninstall``) takes out exactly what setup added and nothing else. Both work
+out every file before writing any, so a file brain cannot edit leaves all of them as
+they were.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from brain.agents import codex_config as codex_config_edit
 from brain.agents import installers
 from brain.agents.installers import SettingsError, settings_path, write_keeping_mode
 
 SERVER = "brain"
 READ_ONLY = ("recall", "read", "context")
 WRITE = "remember"  # approved only with the person's consent
-TOML_BEGIN = "# brain:begin (written by 'brain setup codex'; 'brain setup --uninstall codex')"
-TOML_END = "# brain:end"
+TOML_BEGIN = codex_config_edit.BEGIN
+TOML_END = codex_config_edit.END
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,30 +299,29 @@ def _toml_block(entry: dict[str, Any], write: bool) -> str:
     return "\n".join([*lines, TOML_END]) + "\n"
 
 
-def _without_block(text: str) -> str:
-    start = text.find(TOML_BEGIN)
-    if start < 0:
-        return text
-    end = text.find(TOML_END, start)
-    end = len(text) if end < 0 else end + len(TOML_END)
-    before, after = text[:start], text[end:].removeprefix("\n")
-    return before.removesuffix("\n") + after if before.endswith("\n\n") else before + after
+def codex_config() -> Path:
+    """Codex's ``config.toml``, beside its ``hooks.json``."""
+    return settings_path("codex").with_name("config.toml")
+
+
+def _codex_approves_write(text: str) -> bool:
+    """Whether a ``config.toml`` approves brain's ``remember`` (a file that is not TOML
+    approves nothing)."""
+    try:
+        entry = codex_config_edit.server(tomllib.loads(text))
+    except tomllib.TOMLDecodeError:
+        return False
+    tools = entry.get("tools") if isinstance(entry, dict) else None
+    table = tools.get(WRITE) if isinstance(tools, dict) else None
+    return isinstance(table, dict) and table.get("approval_mode") == "approve"
 
 
 def _codex(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
-    path = settings_path("codex").with_name("config.toml")
+    path = codex_config()
     old = path.read_text(encoding="utf-8") if path.exists() else ""
-    keep = _keeps_write(entry, allow, f"[mcp_servers.{SERVER}.tools.{WRITE}]" in old)
-    text = _without_block(old)
-    if f"[mcp_servers.{SERVER}]" in text:
-        raise SettingsError(
-            path,
-            f"already has an [mcp_servers.{SERVER}] table brain did not write",
-            hint="remove it by hand, then run 'brain setup codex' again",
-        )
-    if entry is not None:
-        gap = "" if not text else "\n" if text.endswith("\n") else "\n\n"
-        text = text + gap + _toml_block(entry, keep)
+    keep = _keeps_write(entry, allow, _codex_approves_write(old))
+    block = None if entry is None else _toml_block(entry, keep)
+    text = codex_config_edit.edit(old, block, str(path))
     if text != old and not dry:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_keeping_mode(path, text)
@@ -336,9 +340,8 @@ _OWN_MEMORY = {
 def remember_approved(tool: str) -> bool:
     """Whether ``tool``'s files already approve brain's ``remember`` for headless runs."""
     if tool == "codex":
-        path = settings_path("codex").with_name("config.toml")
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-        return f"[mcp_servers.{SERVER}.tools.{WRITE}]" in text
+        path = codex_config()
+        return _codex_approves_write(path.read_text(encoding="utf-8") if path.exists() else "")
     if tool == "claude-code":
         data = _read_json(settings_path("claude-code"))
         return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
@@ -356,6 +359,9 @@ def setup(
 ) -> SetupResult:
     """Install brain's hooks in ``tool`` and register its MCP server there (user scope).
 
+    Every file is worked out before any is written: a file brain cannot edit is an
+    error that leaves them all as they were.
+
     Args:
         tool: ``claude-code``, ``codex`` or ``gemini``.
         home: the memory home the hooks and the server use.
@@ -364,8 +370,10 @@ def setup(
             out (False), or keep what the files say (None).
     """
     spec = installers.spec_for(tool)
-    hooks = installers.install(tool, dry_run=dry_run, home=home)
-    registered = _REGISTER[tool](server_entry(home), dry_run, allow_remember)
+    entry = server_entry(home)
+    for dry in (True,) if dry_run else (True, False):
+        hooks = installers.install(tool, dry_run=dry, home=home)
+        registered = _REGISTER[tool](entry, dry, allow_remember)
     changes = [_hook_change(hooks), *registered]
     native = (
         f"its own memory ({_OWN_MEMORY[spec.name]}) is read into brain at harvest and session "
@@ -375,8 +383,11 @@ def setup(
 
 
 def uninstall(tool: str, *, dry_run: bool = False) -> SetupResult:
-    """Take out everything :func:`setup` added to ``tool``'s files."""
-    hooks = installers.uninstall(tool, dry_run=dry_run)
+    """Take out everything :func:`setup` added to ``tool``'s files: all of it, or, when
+    one file cannot be edited, none of it."""
     register = _REGISTER[installers.spec_for(tool).name]
-    changes = [_hook_change(hooks), *register(None, dry_run, False)]
+    for dry in (True,) if dry_run else (True, False):
+        hooks = installers.uninstall(tool, dry_run=dry)
+        registered = register(None, dry, False)
+    changes = [_hook_change(hooks), *registered]
     return SetupResult("uninstall", tool, dry_run, tuple(changes))

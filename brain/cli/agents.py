@@ -231,7 +231,12 @@ def setup_(
     from brain.agents import setup
 
     if uninstall:
-        emit(setup.uninstall(tool, dry_run=dry_run), as_json, _setup_text)
+        import dataclasses
+
+        removed = setup.uninstall(tool, dry_run=dry_run)
+        said = _unlearn(state, tool, dry_run)
+        notes = (*removed.notes, said) if said else removed.notes
+        emit(dataclasses.replace(removed, notes=notes), as_json, _setup_text)
         return
     if learn:
         from brain.agents.learn import check_program
@@ -253,6 +258,20 @@ def setup_(
         files = (_INSTRUCTION_FILE[tool],)
         done = sync_instructions(state.brain(), project, files, dry_run=dry_run)
         emit(done, as_json, _sync_text)
+
+
+def _unlearn(state: State, tool: str, dry_run: bool) -> str | None:
+    """Take the models ``--learn`` set for ``tool`` out of local.yaml; what was done, if
+    anything (no home: nothing)."""
+    from brain.agents.learn import forget_learning
+    from brain.errors import BrainError
+
+    try:
+        home = state.brain()
+    except BrainError:
+        return None
+    done = forget_learning(home, tool, dry_run)
+    return done.message if done.changed else None
 
 
 def _learning(state: State, tool: str, wanted: bool | None, dry_run: bool, as_json: bool) -> None:
@@ -286,7 +305,7 @@ def _doctor_text(result: Any) -> str:
             lines.append(f"  hook command: {t.command} ({works})")
         lines.append(f"  MCP server: {t.mcp or 'not registered'}")
         lines.append(f"  last hook run: {t.last_hook or 'never'}")
-        lines += [f"                 {line}" for line in t.last_hooks[:-1]]
+        lines += [f"                 {line}" for line in t.last_hooks if line != t.last_hook]
         lines += [f"  problem: {problem}" for problem in t.problems]
         lines += [f"  to do: {advice}" for advice in t.advice]
     if not result.tools:
@@ -362,14 +381,24 @@ def hook_session_end(state: State, tool: str) -> None:
 @hook.command("after-session", hidden=True)
 @click.option("--path", "transcript", help="The finished session's transcript.")
 @click.option("--cwd", help="The folder the tool ran the session in.")
+@click.option("--tool", help="The tool whose session ended (its last hook runs note how it went).")
 @pass_state
-def hook_after_session(state: State, transcript: str | None, cwd: str | None) -> None:
+def hook_after_session(
+    state: State, transcript: str | None, cwd: str | None, tool: str | None
+) -> None:
     """The background job session-end starts: harvest, extract, consolidate."""
     from brain.agents.after_session import run_after_session
+    from brain.agents.hooks import log_failure, note_run
 
+    failed = []
     for step in run_after_session(state.home, transcript, cwd):
         outcome = "skipped" if step.skipped else "ok" if step.ok else "failed"
         click.echo(f"{step.command}: {outcome}: {step.message}", err=True)
+        failed += [] if step.ok else [f"{step.command}: {step.message}"]
+    if failed:  # in hooks.log and for doctor, as a failed hook is
+        log_failure(state.home, "after-session", "; ".join(failed))
+    if tool:
+        note_run(state.home, tool, "after-session", "; ".join(failed) or None)
     click.echo("after-session done", err=True)
 
 

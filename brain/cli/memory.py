@@ -24,6 +24,7 @@ from brain.cli.base import (
 from brain.home.results import to_jsonable
 
 if TYPE_CHECKING:
+    from brain.api import Brain
     from brain.home.worth import Worth
 
 
@@ -109,10 +110,18 @@ def show(state: State, key: str, history: bool, as_json: bool) -> None:
     A record resting on files of a checkout on this machine that changed, went or were
     renamed since its commit is shown under a line saying so, as 'brain stale' would.
     """
+    from brain.errors import BrainError
     from brain.home.records import render
 
     brain = state.brain()
-    result = brain.show(key)
+    try:
+        result = brain.show(key)
+    except BrainError as exc:
+        from brain.home.transaction import RecordNotFoundError  # loaded: show raised it
+
+        if not isinstance(exc, RecordNotFoundError) or not _show_learned(brain, key, as_json):
+            raise
+        return
     if history:
         from brain.home.history import record_patches
 
@@ -137,6 +146,22 @@ def show(state: State, key: str, history: bool, as_json: bool) -> None:
         + render(result.record)
         + worth_line(worth)
     )
+
+
+def _show_learned(brain: Brain, key: str, as_json: bool) -> bool:
+    """Show a memory learned and not yet consolidated (``brain context`` lists its key);
+    False when there is none of ``key``."""
+    from brain.agents.learned import PENDING_NOTE, learned_dict, learned_memory
+    from brain.pipeline.runs import render_raw
+
+    raw = learned_memory(brain, key)
+    if raw is None:
+        return False
+    if as_json:
+        click.echo(json.dumps(learned_dict(raw)))
+    else:
+        click.echo(f"({PENDING_NOTE})\n" + render_raw(raw).rstrip())
+    return True
 
 
 def _times(count: int, last: str) -> str:

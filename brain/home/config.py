@@ -46,6 +46,9 @@ class Config(NamedTuple):
     model_api_base: str | None = None
     model_timeout: float = 120.0
     model_retries: int = 3
+    # The agent CLI an agent CLI model runs, by absolute path ('brain setup TOOL --learn'
+    # finds it), so a hook started with a short PATH still learns; None: looked up on PATH.
+    model_program: str | None = None
     extract_concurrency: int = 4  # model calls at once; 0 or 1 is one at a time
     max_tokens_per_run: int = 200_000
     max_raw_memories_for_consolidation: int = 256
@@ -97,7 +100,7 @@ KNOWN = {
 
 # The settings that decide where a transcript's text is sent: this machine's own.
 MACHINE_KEYS = frozenset(
-    {"extract_model", "consolidation_model", "model_api_base", "embedding_model"}
+    {"extract_model", "consolidation_model", "model_api_base", "embedding_model", "model_program"}
 )
 
 

@@ -166,6 +166,32 @@ def set_value(home: Path, name: str, raw: str) -> Any:
     return value
 
 
+def unset_value(home: Path, name: str) -> bool:
+    """Take ``name`` out of the file ``brain config set`` writes it to, keeping the rest
+    and the comments; True when it was there."""
+    path = home / file_of(name)
+    text = read_text(path) if path.exists() else ""
+    data = parse_yaml(text, path) if text else None
+    if not isinstance(data, dict) or name not in data:
+        return False
+    del data[name]
+    out = io.StringIO()
+    round_trip().dump(data, out)
+    kept = out.getvalue()
+    atomic_write(path, kept if data else _comments(text))
+    return True
+
+
+def _comments(text: str) -> str:
+    """The leading comment lines of a settings file (what is left with no setting)."""
+    lines = []
+    for line in text.splitlines(keepends=True):
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+        lines.append(line)
+    return "".join(lines)
+
+
 def file_of(name: str) -> str:
     """The file ``brain config set NAME`` writes: local.yaml for a machine key."""
     return LOCAL_CONFIG if name in MACHINE_KEYS else CONFIG

@@ -449,6 +449,17 @@ class Home:
         self.__dict__.pop("config", None)  # the cached settings are stale now
         return ConfigValue(name, typed, "file")
 
+    def config_unset(self, name: str) -> bool:
+        """Take a key of this machine's local.yaml out (its default applies again);
+        True when it was set there."""
+        from brain.home import configedit
+
+        if configedit.file_of(name) != LOCAL_CONFIG:
+            raise BrainError(f"{name} is not kept in {LOCAL_CONFIG}")
+        done = configedit.unset_value(self.path, name)
+        self.__dict__.pop("config", None)
+        return done
+
     def config_get(self, name: str) -> ConfigValue:
         """The effective value of one key, where it comes from, and a value brain.yaml
         holds for it that this machine does not obey (set on another machine)."""

@@ -248,19 +248,43 @@ class AgentCliModel(PromptedModel):
         self.cli = CLIS[provider]
         self.model = model or DEFAULT_MODELS[provider]
         self.timeout = settings.timeout
+        # The program setup found, where it is this CLI's (a claude-code model does not
+        # run a codex found for another phase).
+        found = settings.program
+        self.stored = found if found and _program_name(found) == self.cli.program else None
         self.backoff = (5.0, 30.0)[: max(settings.retries, 0)] if backoff is None else backoff
 
     def _error(self, message: str, kind: str, hint: str) -> ModelError:
         return ModelError(f"{self.name}: {message}", model=self.name, hint=hint, kind=kind)
 
-    def _run_once(self, call: Call) -> subprocess.CompletedProcess[str]:
-        program = shutil.which(self.cli.program)
-        if program is None:
+    def program(self) -> str:
+        """The CLI to run: the one setup found (``model_program``), else the one on PATH.
+
+        Raises:
+            ModelError: neither is there.
+        """
+        if self.stored and os.path.isfile(self.stored) and os.access(self.stored, os.X_OK):
+            return self.stored
+        found = shutil.which(self.cli.program)
+        if found is not None:
+            return found
+        tool = {"gemini-cli": "gemini"}.get(self.cli.provider, self.cli.provider)
+        if self.stored:
             raise self._error(
+                f"{self.stored} (found by 'brain setup {tool} --learn') is gone, and "
                 f"'{self.cli.program}' is not on PATH",
                 "unreachable",
-                "install it, or set extract_model to another model (brain status lists them)",
+                f"reinstall it, then run 'brain setup {tool} --learn' again",
             )
+        raise self._error(
+            f"'{self.cli.program}' is not on PATH",
+            "unreachable",
+            f"install it, then run 'brain setup {tool} --learn' (which keeps its path for the "
+            "hooks), or set extract_model to another model (brain status lists them)",
+        )
+
+    def _run_once(self, call: Call) -> subprocess.CompletedProcess[str]:
+        program = self.program()
         try:
             # An empty directory to run in: run in a project, each CLI reads its CLAUDE.md,
             # AGENTS.md or GEMINI.md and git state into the prompt, and files the run
@@ -271,6 +295,9 @@ class AgentCliModel(PromptedModel):
             ):
                 launch = self.cli.prepare(call, Path(files))
                 env = {**os.environ, **launch.env, INTERNAL_ENV: "1"}
+                if program == self.stored:  # its folder first: an npm script's node is there
+                    folder = os.path.dirname(program)
+                    env["PATH"] = os.pathsep.join([folder, env.get("PATH", os.defpath)])
                 return run_group(
                     [program, *launch.argv],
                     stdin=call.prompt,
@@ -369,6 +396,12 @@ class AgentCliModel(PromptedModel):
         """What one call sends (brain's text and the CLI's own) plus a full answer; a
         subscription has no price per call."""
         return Estimate(self._sent(request(task, self.model)), task.max_tokens, None)
+
+
+def _program_name(path: str) -> str:
+    """A program's name without folder or Windows suffix (``/usr/bin/claude`` -> claude)."""
+    name = os.path.basename(path)
+    return name[: -len(".exe")] if name.lower().endswith(".exe") else name
 
 
 def available() -> list[tuple[str, bool]]:

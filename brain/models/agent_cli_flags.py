@@ -10,7 +10,9 @@ small answer cap unless the person names a model (``claude-code/opus``):
   ``--setting-sources user`` (no project settings), ``--disable-slash-commands`` (no
   skills), ``--system-prompt-file`` (brain's instructions replace the CLI's own 6k
   characters), ``--no-session-persistence``; ``haiku``, the answer capped by
-  ``CLAUDE_CODE_MAX_OUTPUT_TOKENS``, no thinking (``MAX_THINKING_TOKENS=0``), and
+  ``CLAUDE_CODE_MAX_OUTPUT_TOKENS``, no thinking (``MAX_THINKING_TOKENS=0`` for older
+  versions, ``CLAUDE_CODE_DISABLE_THINKING=1`` for those that think regardless), low
+  effort (``CLAUDE_CODE_EFFORT_LEVEL``), and
   ``CLAUDE_CODE_MAX_RETRIES=0``, so a rate limit comes back at once, to be told as one;
   ``CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1``, without which it sends the whole prompt
   a second time to title the session.
@@ -98,6 +100,10 @@ def _claude(call: Call, folder: Path) -> Launch:
     env = {
         "CLAUDE_CODE_MAX_OUTPUT_TOKENS": str(call.max_tokens),
         "MAX_THINKING_TOKENS": "0",
+        # Claude Code 2.1.332 thinks (adaptive, medium effort) whatever the budget above
+        # says, which spends the small answer cap on thoughts; this turns it off.
+        "CLAUDE_CODE_DISABLE_THINKING": "1",
+        "CLAUDE_CODE_EFFORT_LEVEL": "low",  # as Codex's calls; it sent medium
         "CLAUDE_CODE_MAX_RETRIES": "0",
         # Else a side request sends the whole prompt again, to title the session.
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",

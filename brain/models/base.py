@@ -37,6 +37,8 @@ class ModelSettings:
 
     Attributes:
         api_base: the server URL, for local or proxy endpoints (``model_api_base``).
+        program: the agent CLI to run, by absolute path (``model_program``), for the
+            agent CLI model whose program it is; otherwise found on PATH.
         timeout: seconds before one call is abandoned (``model_timeout``).
         retries: how many times a call refused for its rate or timed out is tried again
             (``model_retries``).
@@ -45,6 +47,7 @@ class ModelSettings:
     """
 
     api_base: str | None = None
+    program: str | None = None
     timeout: float = 120.0
     retries: int = 3
     backoff: float = 2.0

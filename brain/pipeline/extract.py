@@ -71,6 +71,7 @@ def open_model(home: Home, name: str, phase: str) -> Model:
         config = home.config
         settings = ModelSettings(
             api_base=config.model_api_base,
+            program=config.model_program,
             timeout=config.model_timeout,
             retries=config.model_retries,
         )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from brain.agents.installers import settings_path
-from tests.e2e.conftest import AGENTS, ROOT, agent_env, brain, codex_hooks, shim_dir
+from tests.e2e.conftest import AGENTS, ROOT, agent_env, binary, brain, codex_hooks, shim_dir
 from tests.e2e.servers import ModelServer
 
 
@@ -170,3 +170,53 @@ def test_doctor_reports_a_hook_run_that_failed(
     assert " session-start failed: ConfigError: " in done.stdout  # the last runs
     assert "problem: the last session-start hook run failed: ConfigError:" in done.stdout
     assert "no_such_setting" in done.stdout
+
+
+def _switch_off(tool: str, env: dict[str, str]) -> tuple[str, str]:
+    """Switch every hook (or brain's) off the way the tool's own settings do; the problem
+    and the fix line doctor should print."""
+    settings = settings_path(tool)
+    if tool == "codex":
+        done = subprocess.run(
+            [str(binary("codex")), "features", "disable", "hooks"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        config = settings.with_name("config.toml")
+        return (
+            f"problem: Codex's hooks feature is off ([features] hooks = false in {config})",
+            "to do: run 'codex features enable hooks'",
+        )
+    data = json.loads(settings.read_text())
+    if tool == "claude-code":
+        data["disableAllHooks"] = True
+        problem = f'problem: "disableAllHooks": true in {settings}: Claude Code runs no hooks'
+        fix = f'to do: take "disableAllHooks" out of {settings} (or set it to false)'
+    else:
+        data["hooksConfig"] = {"disabled": ["brain-session-start", "brain-session-end"]}
+        names = "brain-session-start, brain-session-end"
+        problem = f"problem: hooksConfig.disabled in {settings} turns off {names}"
+        fix = f"to do: take {names} out of hooksConfig.disabled in {settings}"
+    settings.write_text(json.dumps(data))
+    return problem, fix
+
+
+@pytest.mark.parametrize("tool", list(AGENTS))
+def test_doctor_fails_when_the_tool_has_switched_hooks_off(
+    tool: str, model: ModelServer, project: Path, home: Path
+) -> None:
+    agent = AGENTS[tool](model)
+    assert brain("init").returncode == 0
+    assert brain("setup", tool).returncode == 0
+    before = brain("doctor", tool).stdout
+    problem, fix = _switch_off(tool, agent.env)
+    assert problem not in before
+
+    agent.run("hello", project)
+    assert not (home / ".brain" / "logs" / f"last-hook-{tool}.txt").exists()  # none ran
+    done = brain("doctor", tool)
+    assert done.returncode == 1, done.stdout
+    assert problem in done.stdout and fix in done.stdout, done.stdout
+    assert "hooksConfig.enabled" not in done.stdout

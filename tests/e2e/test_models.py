@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from brain.sessions.internal import INTERNAL_MARK
-from tests.e2e.conftest import BIN, TIMEOUT, claude_agent, codex_agent, gemini_agent
+from tests.e2e.conftest import BIN, TIMEOUT, binary, claude_agent, codex_agent, gemini_agent
 from tests.e2e.servers import ModelServer, Reply
 
 FACT = "The e2e suite runs with make e2e after make e2e-deps."
@@ -200,3 +200,19 @@ def test_a_logged_out_cli_stops_the_run_saying_how_to_log_in(
     assert f"run {login.get(provider, 'gemini, then /auth')}" in done.stderr, done.stderr
     again = subprocess.run(["git", "-C", str(home), "rev-parse", "HEAD"], capture_output=True)
     assert again.stdout == head.stdout  # nothing written
+
+
+def test_claude_codes_calls_for_brain_do_not_think(model: ModelServer, project: Path) -> None:
+    """With ``BRAIN_E2E_NEWEST=1`` the newest Claude Code, which thinks unless told not to
+    (adaptive, whatever ``MAX_THINKING_TOKENS`` says): phase 1's answer cap is small."""
+    env = brain_env("claude-code", model)
+    env["PATH"] = f"{binary('claude').parent}{os.pathsep}{env['PATH']}"
+    set_up(env, "claude-code", project)
+    model.match = INTERNAL_MARK
+    model.push(Reply(json.dumps(ANSWER)))
+    result = json.loads(run(env, "extract", "--json", cwd=project).stdout)
+    assert [s["status"] for s in result["sessions"]] == ["done"], result
+    (call,) = model.turns()
+    thinking = call.body.get("thinking")
+    assert thinking in (None, {"type": "disabled"}), thinking
+    assert call.body.get("output_config", {}).get("effort") in (None, "low"), call.body
