@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.helpers import commit_count, run_brain
 
-WITHOUT_FCNTL = str(Path(__file__).parent / "without_fcntl")
+WITHOUT_FCNTL = str(Path(__file__).parent / "without_posix")
 
 _HOLD = """
 import sys, time
@@ -72,7 +72,7 @@ def test_brain_writes_and_recalls_where_fcntl_cannot_be_imported(home: Path) -> 
     assert "deploy-gate" in found.stdout
 
 
-def test_without_fcntl_a_writer_waits_for_the_holder(tmp_path: Path) -> None:
+def test_without_posix_a_writer_waits_for_the_holder(tmp_path: Path) -> None:
     lock = tmp_path / "lock"
     proc = _holder(lock)
     try:
@@ -83,7 +83,7 @@ def test_without_fcntl_a_writer_waits_for_the_holder(tmp_path: Path) -> None:
         proc.wait()
 
 
-def test_without_fcntl_a_killed_holder_is_not_waited_on(tmp_path: Path) -> None:
+def test_without_posix_a_killed_holder_is_not_waited_on(tmp_path: Path) -> None:
     lock = tmp_path / "lock"
     proc = _holder(lock)
     os.kill(proc.pid, signal.SIGKILL)

@@ -45,8 +45,10 @@ def atomic_write(
     try:
         with os.fdopen(fd, "wb") as fh:
             # The mode git gives the files it checks out (a pull's, a clone's): one mode
-            # for every file of the home, private by its 0700 folders.
-            os.fchmod(fh.fileno(), 0o666 & ~_umask())
+            # for every file of the home, private by its 0700 folders. (Windows has no
+            # modes to give before Python 3.13.)
+            if hasattr(os, "fchmod"):
+                os.fchmod(fh.fileno(), 0o666 & ~_umask())
             fh.write(raw)
             fh.flush()
             if sync:
@@ -89,12 +91,13 @@ def append_line(path: Path, line: str) -> None:
     leaves whole lines behind.
     """
     raw = (line.rstrip("\n") + "\n").encode("utf-8")
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
     try:
         # A file whose last newline was lost (an editor trimmed it) would glue this line
-        # onto the last one and spoil both: start on a line of our own.
+        # onto the last one and spoil both: start on a line of our own. (lseek, not
+        # pread: Windows has none; O_APPEND writes at the end wherever it points.)
         size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
+        if size and os.lseek(fd, size - 1, os.SEEK_SET) >= 0 and os.read(fd, 1) != b"\n":
             raw = b"\n" + raw
         written = os.write(fd, raw)
         if written != len(raw):  # a full disk: the line is cut, say so
