@@ -2,12 +2,70 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 from pathlib import Path
 from typing import Any
 
 from brain.errors import BrainError
+
+# What an operating system says when a write cannot land, in its errno and in git's words.
+_FULL = {errno.ENOSPC, errno.EDQUOT}
+_READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+_FULL_SAID = ("No space left on device", "Out of diskspace", "Disk quota exceeded")
+_READ_ONLY_SAID = ("Read-only file system", "Permission denied")
+
+
+class UnwritableHomeError(BrainError):
+    """The home took no write: it is read-only, or its disk is full.
+
+    Attributes:
+        path: the home.
+        full: True for a full disk, False for a read-only home.
+    """
+
+    def __init__(self, path: Path, *, full: bool, undone: bool = True) -> None:
+        what = f"no space is left on the disk of {path}" if full else f"{path} is read-only"
+        if undone:
+            message = f"{what}; nothing was changed"
+        else:
+            message = f"{what}; the files of this write are put back by the next command"
+        hint = (
+            "free some space, then retry"
+            if full
+            else "make it writable (chmod -R u+w), or set BRAIN_HOME to a writable copy"
+        )
+        super().__init__(message, hint=hint)
+        self.path = path
+        self.full = full
+
+
+# What git says of a file it could not write, without saying why.
+_WRITE_FAILED_SAID = ("couldn't write", "could not write", "unable to write", "write error")
+
+
+def unwritable(exc: BaseException, where: Path | None = None) -> bool | None:
+    """Whether ``exc`` says the disk is full (True) or read-only (False); None when it
+    is another failure. A git command's failure is read from what git said; where git
+    only says it could not write, the disk ``where`` is on is asked."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return True if exc.errno in _FULL else False if exc.errno in _READ_ONLY else None
+    said = str(getattr(exc, "stderr", "") or "") or str(exc)
+    if any(words in said for words in _FULL_SAID):
+        return True
+    if any(words in said for words in _READ_ONLY_SAID):
+        return False
+    if where is not None and any(words in said for words in _WRITE_FAILED_SAID):
+        import shutil
+
+        with contextlib.suppress(OSError):
+            if shutil.disk_usage(where).free < 64 * 1024:
+                return True
+        if not os.access(where, os.W_OK):
+            return False
+    return None
 
 
 class UnreadableFileError(BrainError):

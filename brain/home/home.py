@@ -207,23 +207,38 @@ class Home:
         Raises:
             RepoError: the home is not on its branch, or a merge or rebase is going on.
         """
+        from brain.home.files import UnwritableHomeError, unwritable
         from brain.home.lock import home_lock
         from brain.home.transaction import Transaction, drop_orphan_journal_lines, writer_progress
 
-        with home_lock(self.state / "lock", progress=lambda: writer_progress(self, self.repo)):
-            self.repo.clear_stale_locks()
-            pending.recover(self, self.repo)
-            self.repo.check_writable()
-            drop_orphan_journal_lines(self, self.repo)
-            pending.begin(self, self.repo)
-            tx = Transaction(self.path, self.state, self.repo, self.after_commit)
-            try:
-                yield tx
-            except BaseException:
-                tx.roll_back()
+        undone = True
+        try:
+            with home_lock(self.state / "lock", progress=lambda: writer_progress(self, self.repo)):
+                self.repo.clear_stale_locks()
+                pending.recover(self, self.repo)
+                self.repo.check_writable()
+                drop_orphan_journal_lines(self, self.repo)
+                try:
+                    pending.begin(self, self.repo)
+                except BaseException:
+                    pending.end(self)  # nothing written yet
+                    raise
+                tx = Transaction(self.path, self.state, self.repo, self.after_commit)
+                try:
+                    yield tx
+                except BaseException:
+                    undone = tx.roll_back()
+                    raise
+                finally:
+                    # A write not put back whole (a full disk kept git from unstaging)
+                    # leaves its note: the next command puts its files back.
+                    if undone:
+                        pending.end(self)
+        except (OSError, BrainError) as exc:
+            full = unwritable(exc, self.path)
+            if full is None:
                 raise
-            finally:
-                pending.end(self)
+            raise UnwritableHomeError(self.path, full=full, undone=undone) from exc
 
     # -- records ---------------------------------------------------------------------
 
