@@ -35,7 +35,8 @@ class UnwritableHomeError(BrainError):
         hint = (
             "free some space, then retry"
             if full
-            else "make it writable (chmod -R u+w), or set BRAIN_HOME to a writable copy"
+            else "make it writable (chmod -R u+w, or mount it read-write), "
+            "or set BRAIN_HOME to a writable copy"
         )
         super().__init__(message, hint=hint)
         self.path = path
@@ -85,8 +86,15 @@ def make_private_dir(path: Path) -> None:
             f"{path} is a file, where brain keeps a directory",
             hint=f"move it away (e.g. 'mv {path} {path}.bak') and retry",
         )
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(path, 0o700)
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.stat().st_mode & 0o777 != 0o700:
+            os.chmod(path, 0o700)
+    except OSError as exc:
+        # A read-only home (a mounted backup, a locked-down machine) is still read: the
+        # writes that need this folder say so themselves.
+        if unwritable(exc) is None:
+            raise
 
 
 def atomic_write(

@@ -55,7 +55,13 @@ class _Hold:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.fd = os.open(path, _FLAGS, 0o600)
+        try:
+            self.fd = os.open(path, _FLAGS, 0o600)
+        except FileNotFoundError:
+            # Its folder (.brain/) is gone: made again, or the reason it cannot be
+            # (a read-only home) raised in place of "no such file".
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.fd = os.open(path, _FLAGS, 0o600)
         self.soft: Any = None
 
     def take(self) -> bool:

@@ -94,9 +94,11 @@ class Catalog:
         """Whether the index has been built (a harvest hands it documents only then)."""
         return (self.state / INDEX_FILE).exists()
 
-    def open(self, *, rebuild: bool = False, reuse: bool = False) -> tuple[Index, IndexReport]:
+    def open(
+        self, *, rebuild: bool = False, reuse: bool = False, in_memory: bool = True
+    ) -> tuple[Index, IndexReport]:
         """See :func:`open_index`."""
-        return open_index(self, rebuild=rebuild, reuse=reuse)
+        return open_index(self, rebuild=rebuild, reuse=reuse, in_memory=in_memory)
 
     def after_commit(self, before: str | None, after: str, paths: Sequence[str]) -> None:
         """See :func:`after_commit`."""
@@ -333,20 +335,29 @@ def _dirty_check_due(catalog: Catalog) -> bool:
 
 
 def open_index(
-    catalog: Catalog, *, rebuild: bool = False, reuse: bool = False
+    catalog: Catalog, *, rebuild: bool = False, reuse: bool = False, in_memory: bool = True
 ) -> tuple[Index, IndexReport]:
     """Open the index up to date: rebuilt if asked, missing or corrupt, else refreshed.
 
     With ``reuse`` the connection stays open on the catalog for its next read (the
     caller must not close it): a long-lived process (the MCP server) then pays only
     for the freshness check and the search. An index that cannot be written (a full
-    disk, a read-only home) is built in memory for this read, and left as it is.
+    disk, a read-only home) is built in memory for this read, and left as it is; with
+    ``in_memory=False`` (``brain index``, whose work is the file) that is an error.
+
+    Raises:
+        IndexUnwritableError: the index cannot be written, and ``in_memory`` is False.
     """
     try:
         return _open_index(catalog, rebuild=rebuild, reuse=reuse)
     except (IndexUnwritableError, OSError) as exc:
         if isinstance(exc, OSError) and unwritable(exc) is None:
             raise
+        if not in_memory:
+            if isinstance(exc, IndexUnwritableError):
+                raise
+            detail = exc.strerror or str(exc)
+            raise IndexUnwritableError(catalog.state / INDEX_FILE, detail) from exc
         return _in_memory(catalog, exc)
 
 
