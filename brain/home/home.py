@@ -50,7 +50,9 @@ __all__ = ["Home", "HomeExistsError", "NotAHomeError"]
 # local.yaml: this machine's own settings (brain.home.config), never committed or synced;
 # uses/*.jsonl: this copy's uses not yet folded into its uses/<copy>.json (brain.home.uses).
 GITIGNORE = ".brain/\nlocal.yaml\n/uses/*.jsonl\n"
-GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
+# "-text": git writes the home's files as brain wrote them, with core.autocrlf set too
+# (Git for Windows' default): the journal's committed bytes are compared with the file's.
+GITATTRIBUTES = "* -text\njournal.jsonl merge=union\nraw_memories.md merge=union\n"
 
 
 class HomeExistsError(BrainError):
