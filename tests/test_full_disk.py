@@ -18,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import git, run_brain
+from tests.helpers import claude_transcript, git, run_brain
+
+UNDONE = "nothing was changed"
+LATER = "the files of this write are put back by the next command"
 
 
 @pytest.fixture
@@ -81,43 +84,55 @@ def _new_home(disk: Path) -> Path:
     return home
 
 
-def test_a_remember_the_disk_cannot_take_changes_nothing_and_says_so(disk: Path) -> None:
+@pytest.mark.parametrize("verb", ["remember", "harvest"])
+def test_a_write_the_disk_cannot_take_changes_nothing_and_says_so(
+    disk: Path, tmp_path: Path, verb: str
+) -> None:
+    # A session that cites the record, as an agent that read it would.
+    transcript = claude_transcript(
+        tmp_path / "s.jsonl",
+        ("user", "Webhook retries stop at six; see memories/deploy-gate.md"),
+        ("assistant", "Noted, per memories/deploy-gate.md."),
+    )
+    args = {
+        "remember": ("remember", "-k", "webhook-retry", "Webhook retries stop at six"),
+        "harvest": ("harvest", "--path", str(transcript)),
+    }[verb]
     failed_at = []
     for leave in range(0, 64, 4):
         home = _new_home(disk)
         head = git(home, "rev-parse", "HEAD")
         filler = _fill(disk, leave)
-        wrote = _brain(home, "remember", "-k", "webhook-retry", "Webhook retries stop at six")
+        wrote = _brain(home, *args)
+        said = wrote.stderr.strip()
         assert "Traceback" not in wrote.stderr, wrote.stderr
         if wrote.returncode == 0:
-            assert git(home, "log", "-1", "--format=%s").strip() == "remember: webhook-retry"
+            assert git(home, "log", "-1", "--format=%s").startswith(verb)
         else:
             failed_at.append(leave)
             assert wrote.returncode == 1
-            undone = "nothing was changed"
-            later = "the files of this write are put back by the next command"
-            said = wrote.stderr.strip()
             assert said in {
                 f"Error: no space is left on the disk of {home}; {how}; free some space, then retry"
-                for how in (undone, later)
+                for how in (UNDONE, LATER)
             }, said
             assert git(home, "rev-parse", "HEAD") == head
             # Whatever git could not unstage, the record's file is gone from the disk.
             assert not (home / "memories" / "webhook-retry.md").exists()
-            if undone in said:
+            if UNDONE in said:
                 assert _changed(home) == ""
-            else:
-                print(leave, _changed(home))
+
         # A read still answers, from an index built in memory if need be.
         found = _brain(home, "recall", "deploys gate")
         assert found.returncode == 0, found.stderr
         assert "deploy-gate" in found.stdout
         status = _brain(home, "status")
         assert status.returncode == 0, status.stderr
-        assert "\nleft " not in status.stdout
+        if wrote.returncode == 0 or UNDONE in said:
+            assert "\nleft " not in status.stdout
         filler.unlink()
         assert _brain(home, "list").returncode == 0
         assert _changed(home) == ""
+        assert "\nleft " not in _brain(home, "status").stdout
     assert failed_at, "the disk never ran out: nothing was tested"
 
 

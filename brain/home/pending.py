@@ -99,7 +99,13 @@ def left(home: Located) -> list[str]:
         header, paths = read(home)
     if header.get("kind") != "merge" and header.get("head", "") != (head_sha(home.path) or ""):
         return []  # its commit landed: only the note is left
-    return [f"{p}: not committed by a write that was cut short" for p in sorted(set(paths))]
+    from brain.home.repo import Repo, RepoError
+
+    try:  # what git could not unstage, or a file not put back; not what already was
+        differ = Repo(home.path).hand_edited(sorted(set(paths)))
+    except RepoError:
+        differ = dict.fromkeys(paths, "")
+    return [f"{p}: not committed by a write that was cut short" for p in sorted(differ)]
 
 
 def read(home: Located) -> tuple[dict[str, object], list[str]]:

@@ -221,6 +221,11 @@ class Transaction:
         path.unlink()
         self._written.add(rel)
 
+    def wrote(self, rels: Sequence[str]) -> None:
+        """Count files written by other code (noted first) as this write's: put back
+        as HEAD has them if it fails before its commit."""
+        self._written.update(rels)
+
     def note(self, rels: Sequence[str]) -> None:
         """Note paths this write is about to change, before it changes them, so the
         next command can put them back if this process is killed before its commit."""

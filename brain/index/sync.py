@@ -189,12 +189,15 @@ def record_uses(catalog: Catalog, paths: Sequence[str]) -> None:
     uses.note(catalog, uses.CITED, records)
     path = catalog.state / INDEX_FILE
     if path.exists():
-        with _index_lock(catalog):
-            try:
-                with _open(catalog, path) as index:
-                    index.bump_use(records, iso(utcnow()))
-            except IndexCorruptError:
-                _remove_files(path)
+        try:
+            with _index_lock(catalog):
+                try:
+                    with _open(catalog, path) as index:
+                        index.bump_use(records, iso(utcnow()))
+                except IndexCorruptError:
+                    _remove_files(path)
+        except (IndexUnwritableError, OSError):
+            return  # noted in the pending file above: a rebuild counts them
 
 
 # -- building and refreshing -------------------------------------------------------
