@@ -2,7 +2,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test lint bench demo clean e2e-deps e2e browser-deps browser
+.PHONY: install test test-without-posix lint bench demo clean e2e-deps e2e browser-deps browser
 
 $(BIN)/brain: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,6 +14,18 @@ install: $(BIN)/brain  ## create .venv and install brain with its dev tools
 
 test: install  ## run the test suite (the real agent programs are 'make e2e')
 	$(BIN)/python -m pytest -n 2 -q --ignore=tests/e2e --ignore=tests/browser
+
+# The tests of what meets the operating system (the lock, files, git, hooks, agent CLIs,
+# transcripts, the index, sync), run by a Python without fcntl nor the os calls Windows
+# lacks (tests/without_posix/sitecustomize.py): brain must not need them to start or write.
+WITHOUT_POSIX_TESTS := tests/test_lock.py tests/test_contention.py tests/test_durability.py \
+	tests/test_crash.py tests/test_crash_git.py tests/test_hooks.py tests/test_home.py \
+	tests/test_journal.py tests/test_fsutil.py tests/test_agent_cli.py tests/test_harvest.py \
+	tests/test_recall.py tests/test_sync.py tests/test_undo.py tests/test_startup.py \
+	tests/test_bad_input.py tests/test_cli_edges.py tests/test_packing.py tests/test_sources_common.py
+
+test-without-posix: install  ## run the tests of what meets the OS without fcntl (as on Windows)
+	PYTHONPATH=tests/without_posix $(BIN)/python -m pytest -n 2 -q $(WITHOUT_POSIX_TESTS)
 
 lint: install  ## ruff check, ruff format --check, mypy
 	$(BIN)/ruff check brain tests benchmarks

@@ -146,7 +146,7 @@ class Brain(Home):
 
         self.catalog.progress = progress
         try:
-            index, report = self.catalog.open(rebuild=rebuild)
+            index, report = self.catalog.open(rebuild=rebuild, in_memory=False)
         finally:
             self.catalog.progress = None
         try:

@@ -357,6 +357,7 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="no process groups (Windows)")
 def test_a_timeout_kills_the_clis_children_too(bin_dir: Path) -> None:
     stub = Stub(bin_dir, "codex")
     stub.replies({"sleep": 30, "child": True})

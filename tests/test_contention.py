@@ -15,9 +15,11 @@ from brain.home.lock import HomeLockedError, home_lock
 from tests.helpers import commit_count, status
 
 _HOLDER = """
-import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
-fcntl.flock(fd, fcntl.LOCK_EX)
+import sys, time
+from pathlib import Path
+from brain.home.lock import home_lock
+held = home_lock(Path(sys.argv[1]))
+held.__enter__()
 beat = sys.argv[2]
 with open(beat, "w") as fh:  # there to read before the waiter is told the lock is held
     fh.write("held")

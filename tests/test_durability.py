@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from brain.api import Brain
 from brain.home import packing
 from brain.home.records import load
@@ -156,6 +158,7 @@ def test_a_journal_line_whose_write_died_is_not_committed_by_the_next(home: Path
     )
 
 
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="no process groups (Windows)")
 def test_a_git_command_started_after_a_stale_lock_does_not_keep_it(home: Path) -> None:
     import os
     import signal

@@ -156,3 +156,27 @@ def test_a_transcript_with_no_messages_yet_is_said(
         "with no messages in it yet\n"
     )
     assert commit_count(home) == 1 and _marks(home, "gemini") == []
+
+
+def test_a_turn_with_bytes_that_are_not_utf8_is_kept_and_counted(
+    brain: Brain, tmp_path: Path
+) -> None:
+    from tests.helpers import claude_transcript
+
+    path = claude_transcript(
+        tmp_path / "s.jsonl",
+        ("user", "Use pnpm for the frontend, not npm"),
+        ("assistant", "Noted."),
+        ("user", "CAFE_MENU"),
+        ("assistant", "Read it."),
+    )
+    # The person pasted a Latin-1 file: its é is one byte, 0xE9, no UTF-8.
+    path.write_bytes(path.read_bytes().replace(b"CAFE_MENU", b"caf\xe9 cr\xe8me"))
+    done = cli("harvest", "--path", str(path))
+    assert done.exit_code == 0, done.output
+    assert "claude: 1 found, 1 new, 0 grown, 0 unchanged" in done.output
+    assert ", 2 bytes not UTF-8 (read as \ufffd)" in done.output
+    shown = cli("sessions", "show", "s")
+    assert shown.exit_code == 0, shown.output
+    assert "caf\ufffd cr\ufffdme" in shown.output
+    assert "Use pnpm for the frontend" in shown.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,21 @@ def test_an_environment_stripped_of_the_author_still_remembers(
     result = cli("remember", "works without an author", "--key", "no-author")
     assert result.exit_code == 0, result.stderr
     assert git(home, "log", "-1", "--format=%an|%cn").strip() == "brain|Brain Test"
+
+
+def test_git_checks_out_the_home_as_brain_wrote_it_with_autocrlf_set(
+    home: Path, tmp_path: Path
+) -> None:
+    # Git for Windows' installer sets core.autocrlf; git then writes CRLF on checkout.
+    with (tmp_path / "gitconfig").open("a") as fh:
+        fh.write("[core]\n\tautocrlf = true\n")
+    Brain.init(home)
+    Brain.open(home).remember("Deploys wait for the gate", key="deploy-gate")
+    committed = subprocess.run(
+        ["git", "-C", str(home), "show", "HEAD:journal.jsonl"], capture_output=True, check=True
+    ).stdout
+    (home / "journal.jsonl").unlink()
+    (home / "memories" / "deploy-gate.md").unlink()
+    git(home, "checkout", "HEAD", "--", "journal.jsonl", "memories/deploy-gate.md")
+    assert (home / "journal.jsonl").read_bytes() == committed
+    assert b"\r" not in (home / "memories" / "deploy-gate.md").read_bytes()

@@ -99,9 +99,11 @@ def test_session_start_does_not_wait_for_the_write_lock(brain: Brain, tmp_path: 
         [
             sys.executable,
             "-c",
-            "import fcntl, os, sys, time\n"
-            "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)\n"
-            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "import sys, time\n"
+            "from pathlib import Path\n"
+            "from brain.home.lock import home_lock\n"
+            "held = home_lock(Path(sys.argv[1]))\n"
+            "held.__enter__()\n"
             "print('locked', flush=True)\n"
             "time.sleep(60)\n",
             str(brain.path / ".brain" / "lock"),

@@ -38,6 +38,8 @@ OWNERS = {
     "tiktoken": ("brain/models/tokens.py",),
     "git_filter_repo": ("brain/home/rewrite.py",),
     "ahocorasick_rs": ("brain/home/secrets/literals.py",),
+    "filelock": ("brain/home/lock.py",),
+    "fcntl": ("brain/home/lock.py",),
 }
 
 

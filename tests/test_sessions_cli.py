@@ -74,6 +74,7 @@ def test_harvest_dry_run_and_path(brain: Brain, home: Path) -> None:
             "skipped_internal": 0,
             "failed": 0,
             "bytes_read": path.stat().st_size,
+            "bytes_replaced": 0,
         }
     ]
     assert (home / "harvest" / f"{machine_id()}-gemini.json").exists()

@@ -310,3 +310,42 @@ def test_caps_every_field(tmp_path: Path) -> None:
     assert turn.text.startswith("y y") and "more characters cut by brain]" in turn.text
     assert len(turn.text) < 200
     assert gemini.name == "gemini" and native.name == "brain"
+
+
+def _latin1_in_a_user_turn(source: str, path: Path, tmp_path: Path) -> tuple[Path, str, int]:
+    """A copy of ``path`` in which a word of its first typed user turn starts with a
+    byte of Latin-1 (``é`` as 0xE9, which is no UTF-8) wherever it is written; the rest
+    of the word, and how many times it was written."""
+    turn = next(
+        t
+        for t in sources.get(source).parse(path).transcript.turns
+        if t.role == "user" and not t.injected and any(len(w) >= 5 for w in t.text.split())
+    )
+    word = next(w for w in turn.text.split() if len(w) >= 5 and w.isalpha())
+    raw = path.read_bytes()
+    copy = tmp_path / path.name
+    copy.write_bytes(raw.replace(word.encode(), b"\xe9" + word[1:].encode()))
+    return copy, word[1:], raw.count(word.encode())
+
+
+@pytest.mark.parametrize(
+    ("source", "path"),
+    [
+        *VALID.items(),
+        ("gemini", FIXTURES / "gemini" / "agent-sessions-stage0" / "large.json"),
+    ],
+    ids=[*VALID, "gemini-legacy"],
+)
+def test_a_byte_that_is_not_utf8_keeps_its_turn(source: str, path: Path, tmp_path: Path) -> None:
+    clean_read = sources.get(source).parse(path)
+    copy, rest, times = _latin1_in_a_user_turn(source, path, tmp_path)
+    result = sources.get(source).parse(copy)
+    assert len(result.transcript.turns) == len(clean_read.transcript.turns)
+    assert result.malformed == clean_read.malformed
+    assert result.replaced == times
+    assert any("\ufffd" + rest in t.text for t in result.transcript.turns if t.role == "user")
+
+
+def test_loads_counts_each_byte_it_replaces() -> None:
+    assert base.loads(b'{"a": "caf\xe9 \xff\xfe ok"}\n') == ({"a": "caf\ufffd \ufffd\ufffd ok"}, 3)
+    assert base.loads('{"a": "café"}'.encode()) == ({"a": "café"}, 0)

@@ -480,16 +480,22 @@ def home_warnings(home: Path) -> tuple[str, ...]:
     """What in the home wants a person's hand but breaks nothing: each record file named
     by hand, with the command that files it under a key (as ``brain status`` says it);
     none when ``home`` is not a home yet."""
-    from brain.home import names
+    from brain.home import names, pending
     from brain.home.reader import Reader
 
     try:
-        Reader.open(home)
+        reader = Reader.open(home)
     except BrainError:
         return ()
     return tuple(
-        f"{n.rel} is named by hand, not by a key (not searched until renamed): {n.command}"
-        for n in names.hand_named(home)
+        [
+            f"{n.rel} is named by hand, not by a key (not searched until renamed): {n.command}"
+            for n in names.hand_named(home)
+        ]
+        + [
+            f"{left}; free some space: the next command puts it back"
+            for left in pending.left(reader)
+        ]
     )
 
 

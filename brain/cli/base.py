@@ -75,13 +75,26 @@ class BrainGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except OSError as exc:
+            from brain.home.files import unwritable
+
+            full = unwritable(exc)
+            if full is None:
+                raise  # a bug: its traceback says where
+            what = exc.filename or "a file"
+            hint = "free some space, then retry" if full else "make it writable, then retry"
+            self._fail(ctx, BrainError(f"{what} cannot be written ({exc.strerror})", hint=hint))
         except BrainError as exc:
-            state = ctx.find_object(State)
-            if state is not None and state.as_json:
-                click.echo(json.dumps({"error": exc.message, "hint": exc.hint}, ensure_ascii=False))
-            else:
-                click.echo(f"{paint('Error:', err=True, fg='red', bold=True)} {exc}", err=True)
-            ctx.exit(1)
+            self._fail(ctx, exc)
+
+    def _fail(self, ctx: click.Context, exc: BrainError) -> None:
+        """``Error: ...`` on stderr (or the error as JSON), and exit 1."""
+        state = ctx.find_object(State)
+        if state is not None and state.as_json:
+            click.echo(json.dumps({"error": exc.message, "hint": exc.hint}, ensure_ascii=False))
+        else:
+            click.echo(f"{paint('Error:', err=True, fg='red', bold=True)} {exc}", err=True)
+        ctx.exit(1)
 
 
 class State:

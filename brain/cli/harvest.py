@@ -25,6 +25,8 @@ def _harvest_text(result: Any) -> str:
         )
         if c.skipped_internal:
             skipped += f", {c.skipped_internal} brain's own model runs"
+        if c.bytes_replaced:
+            skipped += f", {c.bytes_replaced} bytes not UTF-8 (read as \ufffd)"
         lines.append(
             f"{c.source}: {c.found} found, {c.new} new, {c.grown} grown, "
             f"{c.unchanged} unchanged{skipped}" + (f", {c.failed} failed" if c.failed else "")

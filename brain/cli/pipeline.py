@@ -321,6 +321,8 @@ def _status_text(s: Any) -> str:
         lines.append(f"unreadable   {problem}")
     for named in s.hand_named:
         lines.append(f"named by hand {named}")
+    for left in s.leftovers:
+        lines.append(f"left         {left}; the next command puts it back once the disk has room")
     for session, failure in s.failed_sessions.items():
         lines.append(
             f"failed       {session}: {failure.get('reason')} "

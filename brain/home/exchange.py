@@ -16,6 +16,9 @@ from brain.home.secrets.keysecrets import validate_new_key
 from brain.home.secrets.redact import redact
 from brain.home.secrets.together import redact_together
 
+# One flush of the whole disk for a batch; Windows has none, so each file is flushed.
+_BATCH_SYNC = getattr(os, "sync", None)
+
 if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.progress import Progress
@@ -161,12 +164,13 @@ def import_records(
         if not records and not raws:
             return ImportResult(0, 0, (), None)
         for done, record in enumerate(records, 1):
-            staged = tx.stage(record, sync=False)
+            staged = tx.stage(record, sync=_BATCH_SYNC is None)
             superseded += staged.superseded is not None
             touched.update(dict.fromkeys(staged.touched))
             if progress is not None:
                 progress(done, len(records))
-        os.sync()  # one flush for the batch instead of one per file
+        if _BATCH_SYNC is not None:
+            _BATCH_SYNC()  # one flush for the batch instead of one per file
         keys = tuple(dict.fromkeys([*(r.key for r in records), *(r.key for r in raws)]))
         message = f"import: {len(keys)} records" + (
             f", {superseded} superseded" if superseded else ""

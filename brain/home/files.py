@@ -2,12 +2,71 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 from pathlib import Path
 from typing import Any
 
 from brain.errors import BrainError
+
+# What an operating system says when a write cannot land, in its errno and in git's words.
+_FULL = {errno.ENOSPC, errno.EDQUOT}
+_READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+_FULL_SAID = ("No space left on device", "Out of diskspace", "Disk quota exceeded")
+_READ_ONLY_SAID = ("Read-only file system", "Permission denied")
+
+
+class UnwritableHomeError(BrainError):
+    """The home took no write: it is read-only, or its disk is full.
+
+    Attributes:
+        path: the home.
+        full: True for a full disk, False for a read-only home.
+    """
+
+    def __init__(self, path: Path, *, full: bool, undone: bool = True) -> None:
+        what = f"no space is left on the disk of {path}" if full else f"{path} is read-only"
+        if undone:
+            message = f"{what}; nothing was changed"
+        else:
+            message = f"{what}; the files of this write are put back by the next command"
+        hint = (
+            "free some space, then retry"
+            if full
+            else "make it writable (chmod -R u+w, or mount it read-write), "
+            "or set BRAIN_HOME to a writable copy"
+        )
+        super().__init__(message, hint=hint)
+        self.path = path
+        self.full = full
+
+
+# What git says of a file it could not write, without saying why.
+_WRITE_FAILED_SAID = ("couldn't write", "could not write", "unable to write", "write error")
+
+
+def unwritable(exc: BaseException, where: Path | None = None) -> bool | None:
+    """Whether ``exc`` says the disk is full (True) or read-only (False); None when it
+    is another failure. A git command's failure is read from what git said; where git
+    only says it could not write, the disk ``where`` is on is asked."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return True if exc.errno in _FULL else False if exc.errno in _READ_ONLY else None
+    said = str(getattr(exc, "stderr", "") or "") or str(exc)
+    if any(words in said for words in _FULL_SAID):
+        return True
+    if any(words in said for words in _READ_ONLY_SAID):
+        return False
+    if where is not None and any(words in said for words in _WRITE_FAILED_SAID):
+        import shutil
+
+        with contextlib.suppress(OSError):
+            if shutil.disk_usage(where).free < 64 * 1024:
+                return True
+        if not os.access(where, os.W_OK):
+            return False
+    return None
 
 
 class UnreadableFileError(BrainError):
@@ -27,8 +86,15 @@ def make_private_dir(path: Path) -> None:
             f"{path} is a file, where brain keeps a directory",
             hint=f"move it away (e.g. 'mv {path} {path}.bak') and retry",
         )
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(path, 0o700)
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.stat().st_mode & 0o777 != 0o700:
+            os.chmod(path, 0o700)
+    except OSError as exc:
+        # A read-only home (a mounted backup, a locked-down machine) is still read: the
+        # writes that need this folder say so themselves.
+        if unwritable(exc) is None:
+            raise
 
 
 def atomic_write(
@@ -45,8 +111,10 @@ def atomic_write(
     try:
         with os.fdopen(fd, "wb") as fh:
             # The mode git gives the files it checks out (a pull's, a clone's): one mode
-            # for every file of the home, private by its 0700 folders.
-            os.fchmod(fh.fileno(), 0o666 & ~_umask())
+            # for every file of the home, private by its 0700 folders. (Windows has no
+            # modes to give before Python 3.13.)
+            if hasattr(os, "fchmod"):
+                os.fchmod(fh.fileno(), 0o666 & ~_umask())
             fh.write(raw)
             fh.flush()
             if sync:
@@ -89,12 +157,13 @@ def append_line(path: Path, line: str) -> None:
     leaves whole lines behind.
     """
     raw = (line.rstrip("\n") + "\n").encode("utf-8")
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
     try:
         # A file whose last newline was lost (an editor trimmed it) would glue this line
-        # onto the last one and spoil both: start on a line of our own.
+        # onto the last one and spoil both: start on a line of our own. (lseek, not
+        # pread: Windows has none; O_APPEND writes at the end wherever it points.)
         size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
+        if size and os.lseek(fd, size - 1, os.SEEK_SET) >= 0 and os.read(fd, 1) != b"\n":
             raw = b"\n" + raw
         written = os.write(fd, raw)
         if written != len(raw):  # a full disk: the line is cut, say so

@@ -50,7 +50,9 @@ __all__ = ["Home", "HomeExistsError", "NotAHomeError"]
 # local.yaml: this machine's own settings (brain.home.config), never committed or synced;
 # uses/*.jsonl: this copy's uses not yet folded into its uses/<copy>.json (brain.home.uses).
 GITIGNORE = ".brain/\nlocal.yaml\n/uses/*.jsonl\n"
-GITATTRIBUTES = "journal.jsonl merge=union\nraw_memories.md merge=union\n"
+# "-text": git writes the home's files as brain wrote them, with core.autocrlf set too
+# (Git for Windows' default): the journal's committed bytes are compared with the file's.
+GITATTRIBUTES = "* -text\njournal.jsonl merge=union\nraw_memories.md merge=union\n"
 
 
 class HomeExistsError(BrainError):
@@ -207,23 +209,38 @@ class Home:
         Raises:
             RepoError: the home is not on its branch, or a merge or rebase is going on.
         """
+        from brain.home.files import UnwritableHomeError, unwritable
         from brain.home.lock import home_lock
         from brain.home.transaction import Transaction, drop_orphan_journal_lines, writer_progress
 
-        with home_lock(self.state / "lock", progress=lambda: writer_progress(self, self.repo)):
-            self.repo.clear_stale_locks()
-            pending.recover(self, self.repo)
-            self.repo.check_writable()
-            drop_orphan_journal_lines(self, self.repo)
-            pending.begin(self, self.repo)
-            tx = Transaction(self.path, self.state, self.repo, self.after_commit)
-            try:
-                yield tx
-            except BaseException:
-                tx.roll_back()
+        undone = True
+        try:
+            with home_lock(self.state / "lock", progress=lambda: writer_progress(self, self.repo)):
+                self.repo.clear_stale_locks()
+                pending.recover(self, self.repo)
+                self.repo.check_writable()
+                drop_orphan_journal_lines(self, self.repo)
+                try:
+                    pending.begin(self, self.repo)
+                except BaseException:
+                    pending.end(self)  # nothing written yet
+                    raise
+                tx = Transaction(self.path, self.state, self.repo, self.after_commit)
+                try:
+                    yield tx
+                except BaseException:
+                    undone = tx.roll_back()
+                    raise
+                finally:
+                    # A write not put back whole (a full disk kept git from unstaging)
+                    # leaves its note: the next command puts its files back.
+                    if undone:
+                        pending.end(self)
+        except (OSError, BrainError) as exc:
+            full = unwritable(exc, self.path)
+            if full is None:
                 raise
-            finally:
-                pending.end(self)
+            raise UnwritableHomeError(self.path, full=full, undone=undone) from exc
 
     # -- records ---------------------------------------------------------------------
 

@@ -81,6 +81,33 @@ def exists(home: Located) -> bool:
     return (home.state / PENDING).exists()
 
 
+def left(home: Located) -> list[str]:
+    """Each file a write that was cut short left uncommitted and not yet put back, as
+    ``path: why``; empty while a writer is at work or when its commit landed.
+
+    The next command puts them back when it can (a full disk can keep it from that):
+    ``brain status`` and ``brain doctor`` say so meanwhile.
+    """
+    if not exists(home):
+        return []
+    from brain.home.git import head_sha
+    from brain.home.lock import try_home_lock
+
+    with try_home_lock(home.state / "lock") as held:
+        if not held:
+            return []  # a live writer's note, or a home brain cannot lock (read-only)
+        header, paths = read(home)
+    if header.get("kind") != "merge" and header.get("head", "") != (head_sha(home.path) or ""):
+        return []  # its commit landed: only the note is left
+    from brain.home.repo import Repo, RepoError
+
+    try:  # what git could not unstage, or a file not put back; not what already was
+        differ = Repo(home.path).hand_edited(sorted(set(paths)))
+    except RepoError:
+        differ = dict.fromkeys(paths, "")
+    return [f"{p}: not committed by a write that was cut short" for p in sorted(differ)]
+
+
 def read(home: Located) -> tuple[dict[str, object], list[str]]:
     """The note's header and the paths it lists (a torn last line is dropped)."""
     try:

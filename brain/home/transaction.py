@@ -221,6 +221,11 @@ class Transaction:
         path.unlink()
         self._written.add(rel)
 
+    def wrote(self, rels: Sequence[str]) -> None:
+        """Count files written by other code (noted first) as this write's: put back
+        as HEAD has them if it fails before its commit."""
+        self._written.update(rels)
+
     def note(self, rels: Sequence[str]) -> None:
         """Note paths this write is about to change, before it changes them, so the
         next command can put them back if this process is killed before its commit."""
@@ -275,13 +280,17 @@ class Transaction:
         folded = usefold.fold(self, self.note)
         if folded is not None and folded.rel not in paths:
             paths, ours = [*paths, folded.rel], [*ours, folded.rel]
-        journal.append(self.path, op, **fields)
         try:
+            journal.append(self.path, op, **fields)
             sha = self.repo.commit([*paths, journal.JOURNAL], message)
-        except BrainError:
-            # The folded files stay: the next commit counts them again.
-            restore_paths(self.path, self.repo, ours)
-            with journal_path.open("r+b") as fh:
+        except (BrainError, OSError):
+            # The folded files stay: the next commit counts them again. A disk too full
+            # for git to unstage still gets its files back; the note stays for the rest.
+            if restore_paths(self.path, self.repo, ours):
+                self._written -= set(ours)
+            else:
+                self._written |= set(ours)  # roll_back tries again, with what this freed
+            with contextlib.suppress(OSError), journal_path.open("r+b") as fh:
                 fh.truncate(size)
             raise
         if folded is not None:
@@ -289,18 +298,21 @@ class Transaction:
         pending.end(self)
         note_journal_size(self)
         self._written = set()  # committed: nothing left to put back
-        self._on_commit(before, sha, [*paths, journal.JOURNAL])
-        # A commit of many files (an import) leaves the home packed; any other starts
-        # git's packing in the background when git would pack (see brain.home.packing).
-        packing.keep_packed(self.path, wait=len(paths) >= packing.BULK)
+        # The commit landed: what follows is derived (the index, git's packing) and
+        # caught up by the next command if the disk takes no more now.
+        with contextlib.suppress(OSError):
+            self._on_commit(before, sha, [*paths, journal.JOURNAL])
+            # A commit of many files (an import) leaves the home packed; any other starts
+            # git's packing in the background when git would pack (brain.home.packing).
+            packing.keep_packed(self.path, wait=len(paths) >= packing.BULK)
         return sha
 
-    def roll_back(self) -> None:
-        """Put what this write staged back as HEAD has it (after a failure)."""
-        if self._written:
-            with contextlib.suppress(BrainError, OSError):
-                restore_paths(self.path, self.repo, sorted(self._written))
+    def roll_back(self) -> bool:
+        """Put what this write staged back as HEAD has it (after a failure); whether
+        all of it went back (if not, the pending note must stay for the next command)."""
+        whole = not self._written or restore_paths(self.path, self.repo, sorted(self._written))
         self._written = set()
+        return whole
 
 
 def note_journal_size(home: Located) -> None:
@@ -346,14 +358,24 @@ def drop_orphan_journal_lines(home: Located, repo: Repo) -> None:
     usefold.restore_folded(home, orphans)
 
 
-def restore_paths(root: Path, repo: Repo, paths: Sequence[str]) -> None:
-    """Put ``paths`` back as HEAD has them (remove those HEAD does not have)."""
+def restore_paths(root: Path, repo: Repo, paths: Sequence[str]) -> bool:
+    """Put ``paths`` back as HEAD has them (remove those HEAD does not have), each as
+    far as it goes: a full disk can keep git from unstaging or checking out, never a
+    new file from going. Returns whether every step succeeded.
+    """
+    whole = True
     if repo.head():
-        # The journal too: its line for this write was appended and staged.
-        repo.unstage(*paths, journal.JOURNAL)
+        try:
+            # The journal too: its line for this write was appended and staged.
+            repo.unstage(*paths, journal.JOURNAL)
+        except (BrainError, OSError):
+            whole = False  # the pending note stays: the next command unstages
     for rel in paths:
-        tracked = repo.head() and repo.at_head(rel)
-        if tracked:
-            repo.checkout_head(rel)
-        else:
-            (root / rel).unlink(missing_ok=True)
+        try:
+            if repo.head() and repo.at_head(rel):
+                repo.checkout_head(rel)
+            else:
+                (root / rel).unlink(missing_ok=True)
+        except (BrainError, OSError):
+            whole = False
+    return whole

@@ -46,6 +46,31 @@ class IndexCorruptError(BrainError):
         self.path = path
 
 
+class IndexUnwritableError(BrainError):
+    """The index file cannot be written here: its disk is full or read-only.
+
+    Not a damaged file: it is kept, and a read searches an index built in memory.
+    """
+
+    def __init__(self, path: Path, detail: str) -> None:
+        super().__init__(
+            f"search index {path} cannot be written ({detail})",
+            hint="free some space, or make the home writable",
+        )
+        self.path = path
+        self.detail = detail
+
+
+# SQLite's primary result codes for a file it cannot write: READONLY, IOERR, FULL,
+# CANTOPEN (a read-only folder, where WAL's shared-memory file cannot be made).
+_CANNOT_WRITE = {8, 10, 13, 14}
+
+
+def cannot_write(exc: sqlite3.Error) -> bool:
+    """Whether SQLite failed for want of a writable disk, not for a damaged file."""
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF in _CANNOT_WRITE
+
+
 _DOCS = """
 CREATE TABLE docs (
     id INTEGER PRIMARY KEY,
@@ -170,9 +195,13 @@ def connect(path: Path) -> sqlite3.Connection:
 
     Raises:
         IndexCorruptError: the file exists but is not a usable index.
+        IndexUnwritableError: the file cannot be written (a full or read-only disk).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise IndexUnwritableError(path, str(exc)) from exc
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -189,6 +218,8 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.execute("SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'x'").fetchone()
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if cannot_write(exc):
+            raise IndexUnwritableError(path, str(exc)) from exc
         raise IndexCorruptError(path, str(exc)) from exc
     return conn
 

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
 from brain.home import uses
+from brain.home.files import unwritable
 from brain.index import META_COMMIT, Hit, Index
+from brain.index.db import IndexUnwritableError
 from brain.index.docs import Scope
 from brain.index.files import file_docs, is_indexed
 
@@ -120,9 +122,13 @@ def recall(
     hits = tuple(index.search(query, **filters))
     used = [h.path for h in hits if h.kind == "record"]
     if used and count_uses:
-        uses.note_uses(catalog, used)
+        try:
+            uses.note_uses(catalog, used)
+        except OSError as exc:
+            if unwritable(exc) is None:
+                raise  # a full or read-only disk costs the count, never the answer
         # A busy index skips the bump: the uses are noted, and a rebuild counts them.
-        with contextlib.suppress(sqlite3.OperationalError):
+        with contextlib.suppress(sqlite3.OperationalError, IndexUnwritableError):
             index.bump_use(used, datetime.now(UTC))
     notices = [f"index {report.action}: {report.reason}"] if report.action == "rebuilt" else []
     if catalog.semantic_problem:

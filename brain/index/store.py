@@ -20,7 +20,15 @@ from brain.index.author import named_authors, reward_author
 from brain.index.cjk import cjk_candidates, cjk_runs
 from brain.index.coverage import reward_coverage
 from brain.index.db import META_COMMIT as META_COMMIT
-from brain.index.db import META_REBUILD, EmbeddingError, IndexCorruptError, connect, transaction
+from brain.index.db import (
+    META_REBUILD,
+    EmbeddingError,
+    IndexCorruptError,
+    IndexUnwritableError,
+    cannot_write,
+    connect,
+    transaction,
+)
 from brain.index.docs import COUNT_USES, KINDS, UPSERT, Doc, Hit, Scope, filters, iso, row
 from brain.index.expand import EXPANSION_WEIGHT, expand_terms, uncommon
 from brain.index.floor import SCORE_FLOOR, above_floor
@@ -101,6 +109,8 @@ class Index:
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise
+            if cannot_write(exc):
+                raise IndexUnwritableError(self.path, str(exc)) from exc
             raise IndexCorruptError(self.path, str(exc)) from exc
         except sqlite3.DatabaseError as exc:
             raise IndexCorruptError(self.path, str(exc)) from exc

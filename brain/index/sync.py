@@ -18,12 +18,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.home import uses
+from brain.home.files import unwritable
 from brain.home.git import changed_between, dirty_paths, head_sha, tracked_files
 from brain.home.journal import JOURNAL
 from brain.home.lock import HomeLockedError, home_lock
 from brain.home.paths import INDEX_FILE
 from brain.home.records import iso, utcnow
-from brain.index.db import META_COMMIT, EmbeddingError, IndexCorruptError
+from brain.index.db import (
+    META_COMMIT,
+    EmbeddingError,
+    IndexCorruptError,
+    IndexUnwritableError,
+)
 from brain.index.files import INDEXED_DIRS, file_docs, is_indexed
 from brain.index.report import ExtraDocs, IndexReport, MakeEmbedder
 
@@ -88,9 +94,11 @@ class Catalog:
         """Whether the index has been built (a harvest hands it documents only then)."""
         return (self.state / INDEX_FILE).exists()
 
-    def open(self, *, rebuild: bool = False, reuse: bool = False) -> tuple[Index, IndexReport]:
+    def open(
+        self, *, rebuild: bool = False, reuse: bool = False, in_memory: bool = True
+    ) -> tuple[Index, IndexReport]:
         """See :func:`open_index`."""
-        return open_index(self, rebuild=rebuild, reuse=reuse)
+        return open_index(self, rebuild=rebuild, reuse=reuse, in_memory=in_memory)
 
     def after_commit(self, before: str | None, after: str, paths: Sequence[str]) -> None:
         """See :func:`after_commit`."""
@@ -181,12 +189,15 @@ def record_uses(catalog: Catalog, paths: Sequence[str]) -> None:
     uses.note(catalog, uses.CITED, records)
     path = catalog.state / INDEX_FILE
     if path.exists():
-        with _index_lock(catalog):
-            try:
-                with _open(catalog, path) as index:
-                    index.bump_use(records, iso(utcnow()))
-            except IndexCorruptError:
-                _remove_files(path)
+        try:
+            with _index_lock(catalog):
+                try:
+                    with _open(catalog, path) as index:
+                        index.bump_use(records, iso(utcnow()))
+                except IndexCorruptError:
+                    _remove_files(path)
+        except (IndexUnwritableError, OSError):
+            return  # noted in the pending file above: a rebuild counts them
 
 
 # -- building and refreshing -------------------------------------------------------
@@ -327,14 +338,46 @@ def _dirty_check_due(catalog: Catalog) -> bool:
 
 
 def open_index(
-    catalog: Catalog, *, rebuild: bool = False, reuse: bool = False
+    catalog: Catalog, *, rebuild: bool = False, reuse: bool = False, in_memory: bool = True
 ) -> tuple[Index, IndexReport]:
     """Open the index up to date: rebuilt if asked, missing or corrupt, else refreshed.
 
     With ``reuse`` the connection stays open on the catalog for its next read (the
     caller must not close it): a long-lived process (the MCP server) then pays only
-    for the freshness check and the search.
+    for the freshness check and the search. An index that cannot be written (a full
+    disk, a read-only home) is built in memory for this read, and left as it is; with
+    ``in_memory=False`` (``brain index``, whose work is the file) that is an error.
+
+    Raises:
+        IndexUnwritableError: the index cannot be written, and ``in_memory`` is False.
     """
+    try:
+        return _open_index(catalog, rebuild=rebuild, reuse=reuse)
+    except (IndexUnwritableError, OSError) as exc:
+        if isinstance(exc, OSError) and unwritable(exc) is None:
+            raise
+        if not in_memory:
+            if isinstance(exc, IndexUnwritableError):
+                raise
+            detail = exc.strerror or str(exc)
+            raise IndexUnwritableError(catalog.state / INDEX_FILE, detail) from exc
+        return _in_memory(catalog, exc)
+
+
+def _in_memory(catalog: Catalog, why: Exception) -> tuple[Index, IndexReport]:
+    """An index of the home built in memory, lexical only: one read's worth."""
+    from brain.index.store import Index
+
+    if isinstance(why, IndexUnwritableError):
+        detail = why.detail
+    else:
+        detail = why.strerror if isinstance(why, OSError) and why.strerror else str(why)
+    index = Index.open(Path(":memory:"), semantic=False)
+    where = catalog.state / INDEX_FILE
+    return index, _build(catalog, index, f"in memory, {where} cannot be written ({detail})")
+
+
+def _open_index(catalog: Catalog, *, rebuild: bool, reuse: bool) -> tuple[Index, IndexReport]:
     path = catalog.state / INDEX_FILE
     with _index_lock(catalog):
         index, reason = _connect(catalog, path, rebuild, reuse)
@@ -409,7 +452,7 @@ def after_commit(catalog: Catalog, before: str | None, after: str, paths: Sequen
                 return  # behind already: the next read catches up from git
             _apply(catalog, index, {rel: "M" for rel in paths})
             index.set_meta(META_COMMIT, after)
-    except (HomeLockedError, sqlite3.OperationalError):
+    except (HomeLockedError, sqlite3.OperationalError, IndexUnwritableError, OSError):
         return  # still at ``before``: the next read brings it up to date
     except IndexCorruptError:
         _remove_files(path)  # rebuilt once by the next read

@@ -217,7 +217,7 @@ def _rest(child: subprocess.Popen[str]) -> tuple[str, str]:
 
 
 def _kill_group(child: subprocess.Popen[str]) -> None:
-    if os.name == "nt":  # no process groups: the first process only
+    if not hasattr(os, "killpg"):  # Windows: no process groups, the first process only
         child.kill()
         return
     with contextlib.suppress(ProcessLookupError, PermissionError):  # none of it is left

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.home import names
+from brain.home import pending as pending_note
 from brain.home.config import held
 from brain.home.files import atomic_write
 from brain.home.git import head_sha
@@ -43,6 +44,8 @@ class StatusResult(NamedTuple):
     hand_named: tuple[str, ...] = ()
     learning: str = ""  # which path learns, in one line
     held: dict[str, Any] | None = None  # brain.yaml's synced models this machine ignores
+    # Files a write cut short (a full disk) left uncommitted, not yet put back.
+    leftovers: tuple[str, ...] = ()
 
 
 def unreadable_records(home: Home) -> tuple[str, ...]:
@@ -120,4 +123,5 @@ def status(home: Home, *, now: datetime | None = None) -> StatusResult:
         hand_named=tuple(f"{n.rel}: {n.command}" for n in names.hand_named(home.path)),
         learning=learning_text(config.extract_model, config.consolidation_model),
         held=held(home.path, config),
+        leftovers=tuple(pending_note.left(home)),
     )

@@ -33,6 +33,7 @@ from brain.sessions.watermarks import (
     harvested_sessions,
     load_transcript,
     save_marks,
+    watermark_rel,
 )
 
 # What reads a transcript (citations, search documents) is imported when one is read:
@@ -269,9 +270,13 @@ def _message(runs: list[SourceRun], plan: MirrorPlan | None) -> str | None:
 
 
 def _write(tx: Transaction, runs: list[SourceRun], plan: MirrorPlan | None, message: str) -> str:
-    touched = [
-        save_marks(tx.path, run.source, run.marks, tmp_dir=tx.state) for run in runs if run.refs
-    ]
+    touched = []
+    for run in runs:
+        if run.refs:
+            rel = watermark_rel(run.source)
+            tx.note([rel])  # noted, then counted: put back if the write cannot finish
+            tx.wrote([rel])
+            touched.append(save_marks(tx.path, run.source, run.marks, tmp_dir=tx.state))
     if plan is not None:
         from brain.sessions.mirror import write_plan
 
@@ -288,5 +293,5 @@ def _index(catalog: Catalog, runs: list[SourceRun]) -> tuple[int, str | None]:
     prefixes = [f"session:{ref.source}:{ref.session_id}#" for run in runs for ref in run.refs]
     try:
         return catalog.upsert_docs(docs, replace_prefixes=prefixes), None
-    except BrainError as exc:  # the catalog is derived: the harvest itself stands
+    except (BrainError, OSError) as exc:  # the catalog is derived: the harvest stands
         return 0, str(exc)

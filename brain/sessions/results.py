@@ -26,6 +26,7 @@ class SourceCounts(NamedTuple):
     skipped_internal: int = 0
     failed: int = 0
     bytes_read: int = 0
+    bytes_replaced: int = 0  # not UTF-8: read as U+FFFD, their turns kept
 
 
 class EmptyTranscript(NamedTuple):

@@ -185,6 +185,8 @@ def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
     run.marks[new.path] = new
     run.bump("grown" if start or mark is not None else "new")
     run.bump("bytes_read", parsed.offset - start)
+    if parsed.replaced:
+        run.bump("bytes_replaced", parsed.replaced)
     ref = to_ref(run.source, new)
     run.refs.append(ref)
     _take(run, ref, parsed.transcript, start, settings.want_docs())

@@ -91,6 +91,7 @@ class ParseResult:
         unknown: records of a type this adapter does not know, skipped.
         last_timestamp: the timestamp of the last record that carried one.
         lines_read: complete lines consumed from ``start``.
+        replaced: bytes that were not UTF-8, read as U+FFFD (their turns kept).
     """
 
     transcript: Transcript
@@ -99,6 +100,7 @@ class ParseResult:
     unknown: int = 0
     last_timestamp: datetime | None = None
     lines_read: int = 0
+    replaced: int = 0
 
 
 @dataclass(slots=True)
@@ -127,13 +129,16 @@ class SessionFacts:
         last = self.last_activity
         self.last_activity = stamp if last is None else max(last, stamp)
 
-    def result(self, offset: int, malformed: int, lines: int, **transcript: Any) -> ParseResult:
+    def result(
+        self, offset: int, malformed: int, lines: int, replaced: int = 0, **transcript: Any
+    ) -> ParseResult:
         """The parse's result: a :class:`Transcript` of these facts and ``transcript``.
 
         Args:
             offset: the byte offset where reading stopped.
             malformed: lines that were not JSON objects.
             lines: how many complete lines were read.
+            replaced: bytes that were not UTF-8, read as U+FFFD.
             transcript: the rest of the transcript's fields (source, session_id, path,
                 turns, and title or subagent where the tool records them).
 
@@ -148,7 +153,9 @@ class SessionFacts:
             skipped=malformed + self.unknown,
             **transcript,
         )
-        return ParseResult(parsed, offset, malformed, self.unknown, self.last_activity, lines)
+        return ParseResult(
+            parsed, offset, malformed, self.unknown, self.last_activity, lines, replaced
+        )
 
 
 class Adapter(Protocol):
@@ -236,6 +243,28 @@ def compact_json(value: object) -> str:
         return str(value)
 
 
+# The bytes ``surrogateescape`` keeps of what is not UTF-8, one lone surrogate each.
+_ESCAPED = re.compile("[\udc80-\udcff]+")
+
+
+def loads(raw: bytes) -> tuple[Any, int]:
+    """``json.loads`` of a transcript's bytes, and how many of them were not UTF-8.
+
+    A tool that wrote a byte of another encoding (a Latin-1 file pasted in, a cut
+    multi-byte character) must not cost the whole turn: such bytes read as U+FFFD.
+
+    Raises:
+        ValueError: not JSON.
+        RecursionError: nested too deep.
+    """
+    try:
+        return json.loads(raw), 0
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", "surrogateescape")
+    bad = sum(match.end() - match.start() for match in _ESCAPED.finditer(text))
+    return json.loads(_ESCAPED.sub(lambda m: "\ufffd" * len(m.group()), text)), bad
+
+
 def open_stream(path: Path) -> IO[bytes]:
     """Open a transcript for binary streaming, decompressing ``.zst`` on the fly."""
     raw = path.open("rb")
@@ -252,7 +281,8 @@ class JsonLines:
 
     A last line without ``\\n`` is left unread (the writer is still writing it);
     ``offset`` then points at its start. Invalid JSON, non-object lines and lines
-    over ``MAX_LINE_BYTES`` are counted in ``malformed`` and skipped.
+    over ``MAX_LINE_BYTES`` are counted in ``malformed`` and skipped; bytes that are not
+    UTF-8 read as U+FFFD, counted in ``replaced``.
 
     Args:
         path: the file (``.zst`` is decompressed; offsets then count decompressed bytes).
@@ -265,6 +295,7 @@ class JsonLines:
         self.offset = start
         self.lines = 0
         self.malformed = 0
+        self.replaced = 0
 
     def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
         with open_stream(self.path) as fh:
@@ -289,12 +320,13 @@ class JsonLines:
         if not line.strip():
             return None
         try:
-            record = json.loads(line)
-        except (ValueError, RecursionError):  # bad JSON, bad UTF-8, nested too deep
-            record = None
+            record, replaced = loads(line)
+        except (ValueError, RecursionError):  # bad JSON, nested too deep
+            record, replaced = None, 0
         if not isinstance(record, dict):
             self.malformed += 1
             return None
+        self.replaced += replaced
         return record
 
 

@@ -98,6 +98,7 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         reader.offset,
         reader.malformed,
         reader.lines,
+        reader.replaced,
         source=name,
         session_id=session_id,
         path=str(path),

@@ -32,6 +32,7 @@ from brain.sessions.sources.base import (
     as_str,
     clean,
     compact_json,
+    loads,
     parse_timestamp,
 )
 from brain.sessions.sources.sniff import whole_document
@@ -63,12 +64,13 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
     """
     builder = _Builder(max_field_chars)
     if path.suffix == ".json" or whole_document(path):  # a legacy chat saved under any name
-        offset, malformed, lines = _parse_legacy(path, start, builder)
+        offset, malformed, lines, replaced = _parse_legacy(path, start, builder)
     else:
         reader = JsonLines(path, start)
         for line_no, record in reader:
             builder.add(line_no, record)
         offset, malformed, lines = reader.offset, reader.malformed, reader.lines
+        replaced = reader.replaced
     subagent = path.stem if path.parent.parent.name == "chats" else None
     session_id = path.parent.name if subagent else (builder.meta_str("sessionId") or path.stem)
     facts = builder.facts
@@ -78,6 +80,7 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         offset,
         malformed,
         lines,
+        replaced,
         source=name,
         session_id=session_id,
         path=str(path),
@@ -92,18 +95,21 @@ def _numbered(turns: Iterable[Turn]) -> tuple[Turn, ...]:
     return tuple(replace(turn, lines=(n, n)) for n, turn in enumerate(turns, 1))
 
 
-def _parse_legacy(path: Path, start: int, builder: _Builder) -> tuple[int, int, int]:
-    """Read a pre-2026-04 whole-file chat; Gemini rewrote these in full, and small."""
+def _parse_legacy(path: Path, start: int, builder: _Builder) -> tuple[int, int, int, int]:
+    """Read a pre-2026-04 whole-file chat; Gemini rewrote these in full, and small.
+
+    Returns:
+        The offset, malformed lines, lines read, and bytes that were not UTF-8.
+    """
     size = path.stat().st_size
     try:
-        with path.open("rb") as fh:
-            document = json.load(fh)
-    except ValueError:
-        return start, 1, 0  # caught mid-rewrite: try again next run
+        document, replaced = loads(path.read_bytes())
+    except (ValueError, RecursionError):
+        return start, 1, 0, 0  # caught mid-rewrite: try again next run
     if not isinstance(document, dict):
-        return size, 1, 0
+        return size, 1, 0, 0
     builder.add(1, document)
-    return size, 0, 1
+    return size, 0, 1, replaced
 
 
 def project_root(

@@ -24,6 +24,7 @@ from brain.sessions.sources.base import (
     Turn,
     as_str,
     clean,
+    loads,
     parse_timestamp,
 )
 from brain.sessions.sources.locations import SessionFile, found
@@ -73,7 +74,7 @@ def read_header(path: Path) -> dict[str, Any] | None:
     try:
         with path.open("rb") as fh:
             first = fh.readline(MAX_LINE_BYTES)
-        header = json.loads(first)
+        header, _ = loads(first)
     except (OSError, ValueError, RecursionError):
         return None
     is_header = isinstance(header, dict) and header.get("type") == "header"
@@ -125,7 +126,9 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         skipped=reader.malformed + unknown,
         evicted=evicted,
     )
-    return ParseResult(transcript, reader.offset, reader.malformed, unknown, last, reader.lines)
+    return ParseResult(
+        transcript, reader.offset, reader.malformed, unknown, last, reader.lines, reader.replaced
+    )
 
 
 def _turn(record: dict[str, Any], line_no: int, limit: int) -> Turn:

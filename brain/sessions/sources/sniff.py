@@ -15,12 +15,11 @@ each format's first records say what it is:
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from brain.sessions.sources.base import open_stream
+from brain.sessions.sources.base import loads, open_stream
 
 __all__ = ["LINES", "sniff", "whole_document"]
 
@@ -114,7 +113,7 @@ def _judge_line(line: bytes, rest: Any) -> str | None:
 
 def _record(line: bytes) -> dict[str, Any] | None:
     try:
-        record = json.loads(line)
+        record, _ = loads(line)
     except (ValueError, RecursionError):
         return None
     return record if isinstance(record, dict) else None
