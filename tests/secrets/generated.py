@@ -208,6 +208,7 @@ NAMED_FORMS: dict[str, FormFn] = {
 }
 # Forms whose names take header style (X-Api-Token) and forms that need a plain name.
 _HEADER_FORMS = ("http_header",)
+_FLAG_FORMS = ("shell_arg",)
 _IDENT_FORMS = ("kwarg", "hcl", "xml", "ini", "toml", "object_field", "env", "export", "docker_env")
 # Headers that carry a credential with no credential word in their name.
 HEADER_NAMES = (
@@ -224,6 +225,8 @@ HEADER_NAMES = (
 def _named(rng: random.Random, form: str) -> Case:
     if form in _HEADER_FORMS:
         n = rng.choice(HEADER_NAMES) if rng.random() < 0.3 else name(rng, ("header",))
+    elif form in _FLAG_FORMS:  # a flag's name is its words in lower case, hyphenated
+        n = name(rng, ("snake", "upper_snake", "kebab"))
     elif form in _IDENT_FORMS:
         n = name(rng, ("upper_snake", "snake", "camel", "pascal"))
     else:
