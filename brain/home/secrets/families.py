@@ -50,10 +50,16 @@ def _folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 # Where a name's secret word may stand; the name around it is read by hand.
+# Not the words a transcript is full of that hold one (tokens, sessions, author, passed,
+# keyword, compatibility): each place found costs a reading of the name around it.
 _TRIGGER = _folded(
-    r"key|token|secret|pass|pwd|auth|cred|private|mnemonic|seed|bearer|session|signature"
-    r"|phrase|appid|pat(?!h|te|ch|ie|ro|io|en)|team|dsn"
+    r"token(?![sie])|session(?!s)|auth(?!or|entic)|key(?!s\b|word|board)|pass(?!e[ds]|ing|ive|age)"
+    r"|seed(?!s|ed|ing)|private|secret|pwd|cred|mnemonic|bearer|signature|phrase|appid"
+    r"|(?<!com)pat(?!h|te|ch|ie|ro|io|en)|team|dsn"
 )
+_NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
+# What may follow a name whose value is given (a quote, a space, an operator, an XML tag).
+_AFTER_NAME = frozenset("\"'`\\ \t:=|>")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
@@ -226,16 +232,16 @@ def _value(text: str, at: int) -> tuple[int, int, bool] | None:
 
 def _names(text: str, low: str | None, out: list[Span]) -> None:
     last = -1
-    n = len(text)
     for hit in _TRIGGER[low is None].finditer(text if low is None else low):
-        s, e = hit.start(), hit.end()
+        s = hit.start()
         if s < last:
+            continue
+        e = _NAME_TAIL.match(text, hit.end()).end()  # type: ignore[union-attr]
+        last = e
+        if text[e : e + 1] not in _AFTER_NAME or e == len(text):
             continue
         while s > 0 and text[s - 1] in _NAME_CHARS and hit.start() - s < 80:
             s -= 1
-        while e < n and text[e] in _NAME_CHARS and e - hit.end() < 80:
-            e += 1
-        last = e
         name = text[s:e].strip(".-")
         if not name or text.endswith("[REDACTED:", 0, s):
             continue  # a marker names what it replaced
@@ -279,9 +285,14 @@ def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | N
 
 _ARG = re.compile(r"""["']?([A-Za-z0-9_\-+/.:]{16,}={0,2})["']?""")
 # A command that logs in or installs a credential, then its arguments to the command's end.
+# (what may not stand before it is checked after a match: a lookbehind first would be
+# tried at every offset of a long text)
 _LOGIN = _folded(
-    r"(?<![\w\"'-])(?:login|authorize|authorize-account|install|authtoken|add-authtoken"
+    r"(?:login|authorize|authorize-account|install|authtoken|add-authtoken"
     r"|set-token|auth:token|--token|--auth-token|--api-key|--apikey)(?=[ \t=])"
+)
+_NOT_BEFORE_COMMAND = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_\"'-"
 )
 _ECHO = re.compile(
     r"echo[ \t]+(?:-n[ \t]+)?[\"']?(?P<value>[^\s\"'|]{16,})[\"']?[ \t]*\|[^|\n]{0,80}"
@@ -302,19 +313,18 @@ _TAKES_KEY = re.compile(
     r"|new[ \t]+[A-Z]\w*)$",
     re.IGNORECASE,
 )
-_TUPLE = re.compile(
-    r"(?:\bauth|_auth|BasicAuth|\.login)[ \t]*(?:=[ \t]*)?\([ \t]*[\"'][^\"'\n]*[\"'][ \t]*,"
-    r"[ \t]*[\"'](?P<value>[^\"'\n]{4,})[\"']"
-)
-_CURL_USER = re.compile(r"(?:^|[ \t])(?:-u|--user)[ \t]+[\"']?:(?P<value>[^\s\"'@]{8,})")
+# Two strings in a call, the second the password; the call is read before the "(".
+_TUPLE = re.compile(r"\([ \t]*[\"'][^\"'\n]*[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\"'\n]{4,})[\"']")
+_TAKES_PAIR = re.compile(r"(?:\bauth|_auth|BasicAuth|\.login)[ \t]*(?:=[ \t]*)?$")
+_CURL_USER = re.compile(r"-(?:u|-user)[ \t]+[\"']?:(?P<value>[^\s\"'@]{8,})")
 _WALLET = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A-Za-z])")
 _WALLET_CONTEXT = _folded(
     r"accounts|private|wallet|signer|secret|from_?key|keypair|deployer|mnemonic"
 )
 _NOT_WALLET = re.compile(r"(?i:\btx|hash|transaction|block|slot|topic|storage|sha|digest|commit)")
 _BYTES = re.compile(r"\[[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){31,127}[ \t]*\]")
-_SEED = re.compile(
-    r"(?i:(?:seed|recovery|secret)[ \t]+phrase|mnemonic|fromPhrase|fromMnemonic)"
+_SEED = _folded(
+    r"(?:(?:seed|recovery|secret)[ \t]+phrase|mnemonic|fromphrase|frommnemonic)"
     r"[^\n\"']{0,12}[\"']?(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})"
 )
 _SEED_WORDS = ("phrase", "mnemonic")
@@ -325,6 +335,8 @@ _GH_SECRET = re.compile(
 
 def _login(text: str, low: str | None, out: list[Span]) -> None:
     for hit in _LOGIN[low is None].finditer(text if low is None else low):
+        if hit.start() and text[hit.start() - 1] in _NOT_BEFORE_COMMAND:
+            continue
         end = _COMMAND_END.search(text, hit.end(), hit.end() + 400)
         stop = end.start() if end else min(len(text), hit.end() + 400)
         for arg in _ARG.finditer(text, hit.end(), stop):
@@ -374,6 +386,12 @@ def _calls(text: str, low: str, out: list[Span]) -> None:
         if not gate:
             continue
         for m in pattern.finditer(text):
+            if pattern is _TUPLE and not _TAKES_PAIR.search(
+                text, max(0, m.start() - 30), m.start()
+            ):
+                continue
+            if pattern is _CURL_USER and m.start() and text[m.start() - 1] not in " \t\n":
+                continue
             value = m.group("value")
             if not is_code(value, "", quoted=True) and (
                 chosen_password(value) or random_token(value)
@@ -399,9 +417,10 @@ def _keys(text: str, low: str | None, out: list[Span]) -> None:
             out.append(("wallet_key", m.start(), m.end()))
     if low is not None and not any(w in low for w in _SEED_WORDS):
         return
-    for m in _SEED.finditer(text):
-        if mnemonic(m.group("value")):
-            out.append(("mnemonic", m.start("value"), m.end("value")))
+    for m in _SEED[low is None].finditer(text if low is None else low):
+        start, end = m.span("value")
+        if mnemonic(text[start:end]):
+            out.append(("mnemonic", start, end))
 
 
 def find(text: str) -> list[Span]:
@@ -410,9 +429,18 @@ def find(text: str) -> list[Span]:
     lowered = text.lower()
     low = lowered if len(lowered) == len(text) else None  # same offsets, or none
     _names(text, low, out)
-    _login(text, low, out)
+    # Each family below is looked for only in a text holding what it needs: a search for
+    # a few literals costs a short turn less than a regex's pass.
+    if any(w in lowered for w in _LOGIN_WORDS):
+        _login(text, low, out)
     if "://" in text:
         _urls(text, out)
-    _calls(text, lowered, out)
-    _keys(text, low, out)
+    if "(" in text or "-u" in text or "secret set" in lowered:
+        _calls(text, lowered, out)
+    if _HEX64.search(text) or "[" in text or any(w in lowered for w in _SEED_WORDS):
+        _keys(text, low, out)
     return out
+
+
+_LOGIN_WORDS = ("login", "install", "authoriz", "token", "api-key", "apikey", "echo")
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
