@@ -388,7 +388,25 @@ def _bearer(rng: random.Random) -> tuple[str, str]:
     return (f"curl -H 'Authorization: Bearer {v}' https://acme.my.salesforce.com/services/data", v)
 
 
+def _bare(rng: random.Random) -> tuple[str, str]:
+    t = rng.choice(
+        (
+            _run(rng, ALNUM, rng.randint(32, 48)),
+            "zxp_" + _run(rng, ALNUM, 36),
+            _run(rng, ALNUM + "-_", 40),
+        )
+    )
+    return rng.choice(
+        (
+            (f"here is the new one {t}, it works on staging", t),
+            (f"use {t} for now", t),
+            (f"pasted: {t}", t),
+        )
+    )
+
+
 POSITION_FORMS: dict[str, Callable[[random.Random], tuple[str, str]]] = {
+    "no_name": _bare,
     "login_command": _login,
     "sdk_constructor": _sdk,
     "tuple_auth": _tuple_auth,
@@ -559,7 +577,25 @@ def _code(rng: random.Random) -> str:
     )
 
 
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _ids(rng: random.Random) -> str:
+    return rng.choice(
+        (
+            f"Solana wallet address: {_run(rng, _B58, 44)}",
+            f"Anchor program ID: {_run(rng, _B58, 43)}",
+            f'"request_id":"req_011C{_run(rng, ALNUM, 28)}"',
+            f'{{"id": "msg_01{_run(rng, ALNUM, 30)}", "type": "message"}}',
+            f"chatcmpl-{_run(rng, ALNUM, 29)} finished",
+            f"![img](data:image/png;base64,{_run(rng, B64, 300)})",
+            f"nonce: {_run(rng, ALNUM, 32)}",
+        )
+    )
+
+
 LOOKALIKE_FORMS: dict[str, Callable[[random.Random], str]] = {
+    "ids": _ids,
     "git_sha": _git,
     "integrity": _integrity,
     "uuid": _uuid_case,

@@ -32,10 +32,12 @@ import re
 from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import (
     chosen_password,
+    entropy,
     is_code,
     is_masked,
     mnemonic,
     random_token,
+    wordy,
 )
 
 __all__ = ["about_credential", "credential_name", "find", "name_before"]
@@ -423,6 +425,51 @@ def _keys(text: str, low: str | None, out: list[Span]) -> None:
             out.append(("mnemonic", start, end))
 
 
+# --- anywhere ---------------------------------------------------------------------
+
+_RUN = re.compile(r"[A-Za-z0-9_-]{32,}")
+_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")  # a wallet's or a program's address
+# Ids a service gives its objects (an API request, a message, a tool call...), each a
+# prefix and a random run; the run alone would pass for a token.
+_ID_PREFIX = re.compile(
+    r"(?:req|msg|toolu|call|resp|run|evt|cus|sub|pi|ch|in|txn|asst|thread|batch|file|org"
+    r"|user|proj|sess|conv|item|fc|rs|ws|chatcmpl|srvtoolu|job|step|span|trace|vs)[_-]"
+)
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.")
+# Words a few characters before a random run that say it is no secret.
+_PUBLIC_BEFORE = re.compile(
+    r"(?i:address|program|pubkey|public|mint|\bid\b|_id|uuid|hash|sha|digest|etag|checksum"
+    r"|commit|integrity|base64|nonce|cid|ipfs|fingerprint)[^\n]{0,24}$"
+)
+
+
+def _anywhere(text: str, out: list[Span]) -> None:
+    """A random run no name or place announces: 32 to 128 letters, digits, ``_`` and
+    ``-``, upper and lower case and digits mixed, over 4.3 bits a character, not words;
+    unless it is an address (base58), a service's id (``req_011C…``), a JWT's header, or
+    words just before it say it is an id, a hash or public."""
+    for m in _RUN.finditer(text):
+        start, end = m.span()
+        value = m.group()
+        if len(value) > 128 or (start and text[start - 1] in _TOKEN_CHARS):
+            continue
+        if end < len(text) and text[end] in _TOKEN_CHARS:
+            continue
+        if not _mixed(value) or _BASE58.fullmatch(value) or _ID_PREFIX.match(value):
+            continue
+        if value.startswith(("eyJ", "AAAA")) or entropy(value) < 4.3 or wordy(value):
+            continue  # a JWT's header, an SSH public key's blob
+        if _PUBLIC_BEFORE.search(text, max(0, start - 40), start):
+            continue
+        out.append(("random_token", start, end))
+
+
+def _mixed(value: str) -> bool:
+    upper = sum(c.isupper() for c in value)
+    lower = sum(c.islower() for c in value)
+    return upper >= 3 and lower >= 3 and len(value) - upper - lower - value.count("_") >= 2
+
+
 def find(text: str) -> list[Span]:
     """The credentials in ``text`` found by family: ``(kind, start, end)`` each."""
     out: list[Span] = []
@@ -439,6 +486,8 @@ def find(text: str) -> list[Span]:
         _calls(text, lowered, out)
     if _HEX64.search(text) or "[" in text or any(w in lowered for w in _SEED_WORDS):
         _keys(text, low, out)
+    if len(text) >= 32:
+        _anywhere(text, out)
     return out
 
 

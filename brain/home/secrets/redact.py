@@ -84,6 +84,7 @@ _PRIORITY = {
     kind: i
     for i, kind in enumerate(
         (*KINDS, "wallet_key", "mnemonic", "credential_position", "credential_name")
+        + ("random_token",)
     )
 }
 # brain's rules whose value a name or a word announces: their value may be code.
@@ -91,6 +92,8 @@ _ANNOUNCED = frozenset(
     ("secret_assignment", "prose_secret", "named_secret", "cli_password", "auth_header")
 )
 _LONE_PASS = re.compile(r"(?i)(?<![\w-])pass[\"']?[ \t]*(?:=>|[:=])[ \t]*[\"']?$")
+_VERSION = re.compile(r"latest|v?\d+(?:\.\d+)*")
+_KEBAB_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+:$")
 _PWD = re.compile(r"(?i)pwd[\"']?[ \t]*[:=][ \t]*[\"']?$")
 # A value an id's name gives (``"request_id":"req_011C…"``): an id, whatever word is near.
 _ID_NAME = re.compile(r"(?i)(?<![a-z])(?:[a-z]+[_-])?id[\"']?[ \t]*[:=][ \t]*[\"']?$")
@@ -253,6 +256,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 40) : start]
     if _LONE_PASS.search(before) and not any(c.isdigit() for c in value):
         return True  # "--- PASS: TestName", "a final sanity pass: PR state"
+    if _KEBAB_NAME.search(before) and _VERSION.fullmatch(value):
+        return True  # cohere-api-key:latest names a version of a stored secret
     if _PWD.search(before) and ("\\" in value or "/" in value):
         return True  # a working directory
     if _ID_NAME.search(before) or (rule.check == "strict" and wordy(value)):
