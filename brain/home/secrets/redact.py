@@ -18,8 +18,9 @@ Choices worth knowing:
   and a ``PWD=/some/path`` working directory.
   Everything else after a secret-looking key is redacted, short or not: a false
   positive costs a few characters of memory, a false negative leaks a credential.
-* Keys must *end* in a secret word (``DB_PASSWORD``, ``api_key``, ``GITHUB_TOKEN``),
-  so ``password_reset_url`` or ``token_count`` are not secrets.
+* The assignment rule's keys *end* in a secret word (``DB_PASSWORD``, ``api_key``,
+  ``GITHUB_TOKEN``), so ``password_reset_url`` or ``token_count`` are not secrets; a
+  secret word elsewhere in a name is the families' (below), which read the words around it.
 * Entropy counts only where a credential's name announces a value: hex ids, git shas,
   UUIDs and digests are hit only right after such a name (``heroku api key <uuid>``,
   ``DD_APP_KEY=<hex>``, ``"routing_key": "<hex>"``, ``master.key holds <hex>``), and
@@ -34,6 +35,14 @@ Choices worth knowing:
   keyword is tried only where one starts; one whose every match holds a keyword is
   searched only around them (:mod:`brain.home.secrets.windows`), finding the same.
 * Idempotence holds for prose too: a marker is never a credential-shaped value.
+* Beside the rules, which know kinds, :mod:`brain.home.secrets.families` finds credentials
+  by family: a credential's word anywhere in a name (``AWS_BEARER_TOKEN_BEDROCK``), values
+  in credential positions, random runs nothing announces. Their findings merge with the
+  rules', so a value two of them find in part is replaced whole.
+* Code is no secret: what a rule finds where a name announced a value is dropped when it
+  is code (``idToken: string``, ``Pwd: homeDir + "/"``, ``process.env.TOKEN``), a mask
+  (``gho_****``), an id (``"request_id": "req_…"``), words where a random token was
+  looked for, documentation's example JWT, or a piece of an ARN.
 """
 
 from __future__ import annotations
