@@ -56,7 +56,7 @@ def _folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 # keyword, compatibility): each place found costs a reading of the name around it.
 _TRIGGER = _folded(
     r"token(?![sie])|session(?!s)|auth(?!or|entic)|key(?!s\b|word|board)|pass(?!e[ds]|ing|ive|age)"
-    r"|seed(?!s|ed|ing)|private|secret|pwd|cred|mnemonic|bearer|signature|phrase|appid"
+    r"|seed(?!s|ed|ing)|private|secret|pwd|cred|mnemonic|bearer|signature|phrase|appid|cert(?!ain)"
     r"|(?<!com)pat(?!h|te|ch|ie|ro|io|en)|team|dsn"
 )
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
@@ -72,7 +72,7 @@ _STRONG = re.compile(
 )
 _STRONG_WORDS = frozenset(("pwd", "pass", "pat", "creds", "passwords"))
 # Words that name a credential only with a random value.
-_WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|signature|sig|phrase|appid|dsn")
+_WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn")
 _CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
 _KEY_KINDS = frozenset(
     "api private secret access auth signing master encryption license deploy service admin"
@@ -439,7 +439,8 @@ _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 # Words a few characters before a random run that say it is no secret.
 _PUBLIC_BEFORE = re.compile(
     r"(?i:address|program|pubkey|public|mint|\bid\b|_id|uuid|hash|sha|digest|etag|checksum"
-    r"|commit|integrity|base64|nonce|cid|ipfs|fingerprint)[^\n]{0,24}$"
+    r"|commit|integrity|base64|nonce|cid|ipfs|fingerprint|file|video|drive|folder|doc"
+    r"|sheet|channel|playlist)[^\n]{0,24}$"
 )
 
 
@@ -459,9 +460,19 @@ def _anywhere(text: str, out: list[Span]) -> None:
             continue
         if value.startswith(("eyJ", "AAAA")) or entropy(value) < 4.3 or wordy(value):
             continue  # a JWT's header, an SSH public key's blob
-        if _PUBLIC_BEFORE.search(text, max(0, start - 40), start):
+        if _PUBLIC_BEFORE.search(text, max(0, start - 40), start) or _PUBLIC.match(value):
+            continue
+        if _in_public_block(text, start):
             continue
         out.append(("random_token", start, end))
+
+
+def _in_public_block(text: str, start: int) -> bool:
+    """Whether ``start`` is inside a PEM block that is no private key (a certificate)."""
+    begin = text.rfind("-----BEGIN ", max(0, start - 8192), start)
+    if begin < 0 or "-----END" in text[begin:start]:
+        return False
+    return "PRIVATE" not in text[begin : begin + 60]
 
 
 def _mixed(value: str) -> bool:
