@@ -12,6 +12,13 @@ what a keyword of a gitleaks rule whose matches need not start at it adds to the
 redaction of that text when it stands five times in it (CPU time, median of the runs,
 the text with and without it redacted in turn), for all such rules' first keywords at
 once and for each alone.
+``python benchmarks/redact.py real [MEGABYTES [RUNS]] [--baseline REV]`` (default 20 MB, 3
+runs) measures the same on real transcript text: the turns of the sessions of
+``data/extract_quality`` as phase 1 redacts them (each turn's cleaned text), repeated to
+the size, redacted turn by turn and as one long text; beside it, in the same run, the
+code of git revision ``REV`` (default ``main``) on the same text, in a subprocess that
+imports that revision's ``brain`` (``git archive``), and a plain pass (one regex search
+for ``token`` over the text) that says what reading the text at all costs.
 ``python benchmarks/redact.py corpus`` pushes the
 corpus of ``secrets_corpus.py`` (100 kinds, as people write them, and innocent
 look-alikes) through every entry path and prints caught / missed / false positives per
@@ -123,7 +130,125 @@ def keywords(megabytes: int = 10, runs: int = 3) -> None:
         print(f"{cost * 1000:7.0f} ms  {word!r}: {', '.join(kinds)}")
 
 
+def real_turns(megabytes: float) -> list[str]:
+    """The cleaned turn texts of the shipped sessions, repeated to ``megabytes`` MB."""
+    import json
+    from pathlib import Path
+
+    from brain.models.phase1_text import clean_text
+    from brain.sessions import sources
+
+    data = Path(__file__).resolve().parent / "data" / "extract_quality"
+    turns: list[str] = []
+    for session in json.loads((data / "labels.json").read_text())["sessions"]:
+        path = data / "sessions" / session["file"]
+        if path.is_file():
+            transcript = sources.get(session["source"]).parse(path).transcript
+            turns.extend(t for t in map(clean_text, transcript.turns) if t)
+    out: list[str] = []
+    size = 0
+    while size < megabytes * 1_000_000:
+        for turn in turns:
+            out.append(turn)
+            size += len(turn)
+            if size >= megabytes * 1_000_000:
+                break
+    return out
+
+
+def _real_rates(megabytes: float, runs: int) -> dict[str, float]:
+    """MB/s (wall, median of ``runs``) turn by turn and as one text, and the markers made."""
+    turns = real_turns(megabytes)
+    text = "\n".join(turns)
+    redact("password=warm-up")
+    found = sum(len(find_secrets(t)) for t in turns)
+    # CPU time: eight processes share two cores here, and wall time says more of them
+    _, by_turn = _median_rates(turns, runs)
+    _, whole = _median_rates([text], runs)
+    return {
+        "turns": len(turns),
+        "mb": len(text) / 1e6,
+        "by_turn": by_turn,
+        "whole": whole,
+        "found": found,
+    }
+
+
+def _plain_pass(megabytes: float, runs: int) -> float:
+    import re
+
+    text = "\n".join(real_turns(megabytes))
+    word = re.compile("token")
+    times = []
+    for _ in range(runs):
+        cpu = time.process_time()
+        for _ in word.finditer(text):
+            pass
+        times.append(time.process_time() - cpu)
+    return len(text) / 1e6 / statistics.median(times)
+
+
+def _baseline(rev: str, megabytes: float, runs: int) -> dict[str, float]:
+    """``_real_rates`` of the code of git revision ``rev``, run in a subprocess."""
+    import io
+    import json
+    import os
+    import subprocess
+    import tarfile
+    import tempfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", rev, "brain"], check=True, capture_output=True
+    ).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        env = {**os.environ, "PYTHONPATH": tmp}
+        out = subprocess.run(
+            [sys.executable, __file__, "real-inner", str(megabytes), str(runs)],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=root,
+        ).stdout
+    return json.loads(out)
+
+
+def real(argv: list[str]) -> None:
+    """Throughput on real transcript text, beside a revision's code and a plain pass."""
+    rev = "main"
+    if "--baseline" in argv:
+        i = argv.index("--baseline")
+        rev = argv[i + 1]
+        argv = argv[:i] + argv[i + 2 :]
+    megabytes = float(argv[0]) if argv else 20
+    runs = int(argv[1]) if len(argv) > 1 else 3
+    rows = [("this tree", _real_rates(megabytes, runs)), (rev, _baseline(rev, megabytes, runs))]
+    first = rows[0][1]
+    print(
+        f"real transcript text: {first['mb']:.1f} MB, {first['turns']} turns"
+        f" (CPU time, median of {runs})"
+    )
+    for name, r in rows:
+        print(
+            f"  {name:12} turn by turn {r['by_turn']:6.1f} MB/s   one text {r['whole']:6.1f} MB/s"
+            f"   {r['found']} findings"
+        )
+    print(f"  plain pass   one regex search: {_plain_pass(megabytes, runs):.1f} MB/s")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["real-inner"]:
+        import json
+
+        print(json.dumps(_real_rates(float(sys.argv[2]), int(sys.argv[3]))))
+        return
+    if sys.argv[1:2] == ["real"]:
+        real(sys.argv[2:])
+        return
     if sys.argv[1:] == ["corpus"]:
         import secrets_paths
 

@@ -144,7 +144,8 @@ IN_CONTEXT: tuple[Shape, ...] = (
     ),
     Shape(
         "cli_password",
-        r"(?:-u|--user)\s+['\"]?[^\s:'\"]{1,64}:" + _SECRET + r"[^\s'\"@]+)",
+        # the user a name, not a format (date -u +%Y-%m-%dT%H:%M:%SZ)
+        r"(?:-u|--user)\s+['\"]?[\w.@-]{1,64}:" + _SECRET + r"[^\s'\"@]+)",
         ("-u ", "--user "),
     ),
     # Okta's SSWS and other named schemes in an Authorization header.
@@ -375,8 +376,8 @@ PROSE: tuple[Shape, ...] = (
     # "log in as admin / Sup3rS3cretPw", "user admin, password Sup3r".
     Shape(
         "prose_secret",
-        r"[ \t](?:as|user(?:name)?|login)[ \t]+[\w.@-]{1,64}[ \t]*(?:/|,|and)[ \t]*"
-        r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,]{6,})",
+        r"[ \t](?:as|user(?:name)?|login)[ \t]+[\w.@-]{1,64}[ \t]*(?:/|,|(?<![\w-])and\b)[ \t]*"
+        r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,-][^\s/,]{5,})",
         tuple(sep + w for sep in " \t" for w in ("as", "user", "login")),
         "loose",
     ),

@@ -167,8 +167,8 @@ RULES: tuple[Rule, ...] = (
             r"(?:(?i:authorization)[\"']?\s*[:=]\s*[\"']?(?:(?i:bearer|basic|token|bot)\s+)?"
             r"|(?i:bearer)\s+(?=[A-Za-z0-9._~+/-]{16}))"
             r"(?!(?i:bearer|basic|token|bot)\s)"  # the scheme is no secret: what follows it is
-            # (":" inside: Asana's 1/<id>:<hex>)
-            r"(?P<secret>[A-Za-z0-9._~+/=-][A-Za-z0-9._~+/=:-]*|\$\{?\w+\}?|<[^>\n]*>"
+            # (":" inside: Asana's 1/<id>:<hex>; "!": Salesforce's 00D…!…)
+            r"(?P<secret>[A-Za-z0-9._~+/=-][A-Za-z0-9._~+/=:!-]*|\$\{?\w+\}?|<[^>\n]*>"
             r"|\{\{[^}\n]*\}\}"
             r"|\[REDACTED[:\]][^\]\n]*\]?)"
         ),

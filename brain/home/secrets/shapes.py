@@ -1,0 +1,180 @@
+"""What a value is: a credential's shape, a placeholder, a mask, or a piece of code.
+
+The family rules (:mod:`brain.home.secrets.families`) and the filter of brain's named
+rules (:func:`is_code`) share these tests:
+
+* :func:`random_token`: a value random enough to be a key or a token (16+ characters,
+  letters and digits, high entropy, not wordy), or 32+ hex digits, or a UUID;
+* :func:`chosen_password`: what a person types as a password (a digit, a symbol or
+  mixed case, six characters or more);
+* :func:`mnemonic`: twelve to twenty-four lower-case words, a wallet's seed phrase;
+* :func:`is_code`: a value a secret's name announces that is code, not a literal: a
+  reference (``process.env.TOKEN``, ``self.password``), a type (``string``,
+  ``Uint8Array``), a keyword (``await``, ``new``), a call, an identifier made of words
+  (``homeDir``, ``TestStoreGetMiss``) in code, a mask (``gho_****``), a word or phrase.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+
+__all__ = [
+    "chosen_password",
+    "doc_jwt",
+    "entropy",
+    "is_code",
+    "is_masked",
+    "mnemonic",
+    "random_token",
+    "wordy",
+]
+
+_HEX = re.compile(r"(?:0x)?[0-9a-fA-F]{32,}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_VOWELS = frozenset("aeiouy")
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy of ``value``, in bits a character."""
+    n = len(value)
+    if not n:
+        return 0.0
+    return -sum(k / n * math.log2(k / n) for k in (value.count(c) for c in set(value)))
+
+
+def wordy(value: str) -> bool:
+    """Whether ``value`` is made of words (``TreeViewBranchContent``, ``belt-and-braces``,
+    ``Program/Token-2022``) rather than random characters: its letter runs are long and
+    pronounceable. A random token's runs are short (``CYFiK5uaqZUY``)."""
+    runs = [s for s in _SEGMENT.findall(value) if not s.isdigit()]
+    if not runs:
+        return False
+    letters = sum(map(len, runs))
+    short = sum(len(s) for s in runs if len(s) < 3)
+    unspoken = sum(1 for s in runs if len(s) > 3 and not _VOWELS & set(s.lower()))
+    return short * 4 <= letters and unspoken * 3 <= len(runs) and letters / len(runs) >= 4
+
+
+def random_token(value: str, *, uuid: bool = False) -> bool:
+    """Whether ``value`` is random enough to be a key or a token: 32+ hex digits; a UUID
+    when ``uuid``; or 16+ characters holding letters and digits, over 3 bits a character,
+    not made of words."""
+    if _HEX.fullmatch(value):
+        return entropy(value) > 3.0  # not a test vector (0b0b0b…, 000102…0f)
+    if _UUID.fullmatch(value):
+        return uuid
+    if len(value) < 16 or value[:1] in "/~." or is_masked(value):
+        return False
+    if not any(c.isdigit() for c in value) or sum(c.isalpha() for c in value) < 4:
+        return False
+    if "/" in value.strip("/") and value.count("/") > 2:
+        return False  # a path
+    return entropy(value) > 3.0 and not wordy(value)
+
+
+def chosen_password(value: str) -> bool:
+    """Whether ``value`` is what a person types as a password: six characters or more, no
+    space, with a digit, a symbol or mixed case, not a word or a number alone."""
+    if len(value) < 6 or " " in value or value.isdigit() or is_masked(value):
+        return False
+    if value.isalpha():
+        return value != value.lower() and value != value.upper() and not wordy(value)
+    return any(c.isalpha() for c in value)
+
+
+_WORDS = re.compile(r"[a-z]{3,8}(?: [a-z]{3,8}){11,23}")
+
+
+def mnemonic(value: str) -> bool:
+    """Whether ``value`` is a seed phrase: 12, 15, 18, 21 or 24 lower-case words."""
+    words = value.split()
+    return len(words) in (12, 15, 18, 21, 24) and _WORDS.fullmatch(" ".join(words)) is not None
+
+
+_MASK = re.compile(r"\*{3,}|•{2,}|x{6,}|X{6,}|\.{3}|…|REDACTED|\[trimmed")
+
+
+def is_masked(value: str) -> bool:
+    """Whether ``value`` is masked, elided or already redacted (``sk-...abcd``,
+    ``gho_****``, ``tskey-auth-XXXXXX``, ``REDACTED``)."""
+    return _MASK.search(value) is not None
+
+
+# Words a secret's name is followed by in code rather than a literal.
+_CODE_WORDS = frozenset(
+    "await new async function typeof this self null undefined none true false nil string"
+    " str number int bool boolean bytes buffer any unknown void never object uint8array"
+    " promise optional required secretstr record map list dict array char text varchar"
+    " integer float password_hash".split()
+)
+_REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+[!?]?")
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z_$]*")
+# After a value, what says it is an expression in code: an operator, a call, a member,
+# a closing bracket, an item separator.
+_CODE_AFTER = re.compile(
+    r"[ \t]*(?:[,+;)}\]]|\(|\.[A-Za-z_]|\|\||&&|\?\?|[ \t]+(?:as|if|or|and)\b)"
+)
+
+
+def is_code(
+    value: str, after: str = "", *, quoted: bool = False, phrase: bool = False, prose: bool = False
+) -> bool:
+    """Whether ``value``, found where a secret's name announces one and followed by
+    ``after``, is code or prose rather than a literal credential. A ``quoted`` value is a
+    literal unless masked or a phrase of words (allowed as a passphrase when ``phrase``);
+    in ``prose`` a comma or a full stop after a word ends a clause, not an expression."""
+    bare = _ESCAPES.sub("", value.strip("`\"' \t\r\n"))
+    if not bare or is_masked(bare) or bare[:1] in ",;)]}" or ("{" in bare and "}" in bare):
+        return True  # masked, or the quote closing the name's own string: print('token:', x)
+    if bare.count(" ") >= 2 and not phrase and not any(c.isdigit() for c in bare):
+        return True  # a phrase: "not found via XHR intercept"
+    if not phrase and _KEBAB.fullmatch(bare):
+        return True  # a name: --secret=cohere-api-key
+    if quoted:
+        return False
+    closing = _CLOSING.search(bare)
+    if closing is not None:  # kCFBooleanTrue) ends an argument list
+        bare, after = bare[: closing.start()], closing.group() + after
+    bare = bare.rstrip(".,;:")
+    if not bare or bare.lower() in _CODE_WORDS or bare[:1] in "({[<" or bare.startswith("=>"):
+        return True
+    if "<" in bare and ">" in bare:
+        return True  # a generic type, configService.get<string>(
+    if _ANOTHER.fullmatch(bare):
+        return True  # "Staging=?": the next name of a list, not a value
+    if _REFERENCE.fullmatch(bare) and (after[:1] == "(" or not any(c.isdigit() for c in bare)):
+        return True  # process.env.GITHUB_TOKEN!, self.password, secp256k1.utils.random()
+    if _IDENTIFIER.fullmatch(bare):
+        # homeDir + "/", TestName (0.00s)
+        return (_PROSE_AFTER if prose else _CODE_AFTER).match(after) is not None
+    return False
+
+
+_PROSE_AFTER = re.compile(r"[ \t]*(?:[+;)}\]]|\(|\.[A-Za-z_]|\|\||&&|[ \t]+as\b)")
+_KEBAB = re.compile(r"[a-z]+(?:-[a-z]+)+(?::latest)?")
+_ESCAPES = re.compile(r"(?:\\[nrt])+$")
+_CLOSING = re.compile(r"[)\]}]+$")
+_ANOTHER = re.compile(r"[A-Za-z_]\w{0,30}=[^=\s]{0,2}")  # not base64's padding (…Tbk=)
+
+
+_DOC_PAYLOADS = ("John Doe", "1234567890")
+
+
+def doc_jwt(token: str) -> bool:
+    """Whether a JWT is documentation's example (jwt.io's ``John Doe``, subject
+    ``1234567890``), or a header alone: neither holds a secret."""
+    parts = token.split(".")
+    if len(parts) < 2 or not parts[1]:
+        return True
+    try:
+        body = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
+        payload = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    if not isinstance(payload, dict):
+        return False
+    return any(str(payload.get(k)) in _DOC_PAYLOADS for k in ("name", "sub"))

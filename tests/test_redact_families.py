@@ -1,0 +1,90 @@
+"""Credentials found by family (``secrets/families.py``), whole, and code left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.home.secrets.families import about_credential, credential_name
+from brain.home.secrets.redact import redact
+
+# Fake values assembled at run time so no scanner mistakes this file for a leak.
+HEX40 = "5ee95acdcf79024f3b899434e1efab40682e9080"
+HEX64 = "9f3a" * 16
+B62 = "qikvilZ6VNHtoJTBDDGJtkHNG9tL1YnsRj"
+GHOST = (
+    "6c4572c15a0e51d78e61cdcd"
+    + ":"
+    + "e2f834d24c3d640332a3bdc2de9dec4efc3a84813510aa15de0dc3c1047fca49"
+)
+SFDC = "00D" + "fZqOgrV6f9iX" + "!" + "k4EW3YvP4q.Bp30pLJFWay4cdFHAwKszING5vT.1pAXAKndpbLrjVN3TPap4"
+WORDS = "abandon ability able about above absent absorb abstract absurd abuse access accident"
+BYTES = "[" + ",".join(str((i * 37 + 11) % 256) for i in range(64)) + "]"
+
+CAUGHT = [
+    (f"AWS_BEARER_TOKEN_BEDROCK={B62}", B62),
+    (f"MUX_TOKEN_SECRET_PROD='{B62}'", B62),
+    (f'mjApikeyPrivate: "{B62}"', B62),
+    (f"curl -H 'x-honeycomb-team: {B62}' https://api.honeycomb.io", B62),
+    ('{"config": "{\\"TAVILY_API_KEY\\": \\"tvly-dev-' + B62 + '\\"}"}', B62),
+    (f"| SPOTIPY_CLIENT_SECRET | {HEX40} |", HEX40),
+    (f"keys:\n  stripe:\n    live_signing_key: {B62}", B62),
+    (f"<appCertificate>{HEX40}</appCertificate>", HEX40),
+    (f"GHOST_ADMIN_KEY='{GHOST}'", GHOST),
+    (f"curl -H 'Authorization: Bearer {SFDC}' https://x.my.salesforce.com", SFDC),
+    (f"wandb login {HEX40}", HEX40),
+    (f'echo "{B62}" | podman login quay.io -u robot --password-stdin', B62),
+    (f'rollbar.init("{HEX40}")', HEX40),
+    ('auth=("neo4j", "Tundra-quokka4412!")', "Tundra-quokka4412!"),
+    (f"curl --user :{HEX40} https://api.example.io", HEX40),
+    (f"https://eth-mainnet.g.alchemy.com/v2/{B62}", B62),
+    (f"curl 'https://api.openweathermap.org/data/2.5/weather?q=x&appid={HEX40}'", HEX40),
+    (f"accounts: ['0x{HEX64}']", HEX64),
+    (f"cat ~/.config/solana/id.json\n{BYTES}", BYTES),
+    (f'MNEMONIC="{WORDS}"', WORDS),
+    (f"here is the new one {B62}, it works", B62),
+]
+
+LEFT = [
+    "Idempotency-Key: 3f1c2a9e-7b4d-4e2a-9c1f-5d6e7f8a9b0c",
+    "max_tokens=4096",
+    "TOKEN_LIMIT=4096",
+    f"figma file_key: {B62}",
+    "pass_rate = assertion/expectation",
+    'apikey := d.options.Template(APIKey, ".", d)',
+    "const token = useAuthStore.getState().accessToken;",
+    "| IPNS signing key | `ipnsPrivateKey` | Ed25519, stored encrypted |",
+    "Session: 35ea950f-b370-4441-934d-e6a994c53fd3",
+    '"request_id":"req_011CYFiK5uaqZUYCevfgvd6E"',
+    "Solana wallet address: 74EJnemyqpkrb5WhJoYny1kFiBWej34w9WxwqTNuwmMx",
+    "const stripe = Stripe('pk_live_51J7syiqvSXo4SGXy0HYyE7LrBVSmvBF13gTDDf4C4B5Kno');",
+    f"-----BEGIN CERTIFICATE-----\n{B62}{B62}\n-----END CERTIFICATE-----",
+    "Key  = 0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b",
+    "git checkout " + HEX40,
+    "room.on(RoomEvent.Disconnected as never, cleanup as never);",
+    '{"login":"christso","id":"MDQ6VXNlcjMxMTUzMTE=","createdAt":"2026-06-16T01:13:03Z"}',
+    "--- PASS: TestParseSleepWakeEvents/no_sleep_events (0.00s)",
+    "it is neither hermetic nor deterministic, as belt-and-braces.",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), CAUGHT, ids=lambda v: str(v)[:30])
+def test_a_credential_is_caught_whole(text: str, secret: str) -> None:
+    out = redact(text)
+    assert not any(secret[i : i + 8] in out for i in range(len(secret) - 7)), out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", LEFT, ids=lambda v: str(v)[:30])
+def test_what_holds_no_credential_is_left(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_name_is_read_by_its_words() -> None:
+    assert credential_name("AWS_BEARER_TOKEN_BEDROCK") == "strong"
+    assert credential_name("DB_PASSWORD_PROD") == "password"
+    assert credential_name("PrivateKey") == "strong"
+    assert credential_name("SESSION_X") == "weak"
+    assert credential_name("seed_phrase") == "phrase"
+    assert credential_name("key") == credential_name("tokenizer") == ""
+    assert about_credential("IDEMPOTENCY_KEY") and about_credential("password_reset_url")
+    assert not about_credential("API_KEY")
