@@ -1,0 +1,90 @@
+"""Every way a text enters the home passes it through redaction, whole, before any cut:
+no credential is found afterwards anywhere in the home (files and their names, every git
+object, the index git keeps, the SQLite index, logs)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from brain.api import Brain
+from brain.home import packing
+from tests.helpers import cli
+
+GH = "ghp_" + "Zk3Lm9Qx2Wv7Rt5Yp8Nb4Hc6Jd1Fg0Se2Ua3"
+DO = "dop_v1_" + "3f9c0a7e1b5d42c8a96e0f1d7b3c5a2e4f8d6b0c9a1e3f5d7b9c2a4e6f8d0b1c"
+# A piece of each that a leak would keep (12 characters, as the blind corpora count).
+PIECES = (GH[4:16], GH[-12:], DO[7:19], DO[-12:])
+
+
+def whole_home(home: Path) -> str:
+    """Everything a home holds, decoded: each file (``.git`` and ``.brain`` included) and
+    its name, every git object (commits, trees, blobs, unreachable too), the SQLite
+    index's rows."""
+    assert packing.wait_for_background_gc(home)
+    texts = []
+    for path in sorted(home.rglob("*")):
+        texts.append(path.relative_to(home).as_posix())
+        if not path.is_file():
+            continue
+        if path.suffix in (".sqlite", ".db"):
+            with sqlite3.connect(path) as db:
+                texts += db.iterdump()
+        texts.append(path.read_bytes().decode("utf-8", "replace"))
+    objects = subprocess.run(
+        ["git", "-C", str(home), "cat-file", "--batch-all-objects", "--batch"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    texts.append(objects.decode("utf-8", "replace"))
+    return "\n".join(texts)
+
+
+def leaks(home: Path) -> list[str]:
+    seen = whole_home(home)
+    return [p for p in PIECES if p in seen]
+
+
+@pytest.fixture
+def brain(home: Path) -> Brain:
+    return Brain.init(home)[0]
+
+
+def test_whole_home_finds_a_credential_wherever_it_lies(brain: Brain, home: Path) -> None:
+    """The reader itself: a token in a file name, a tag, a commit message is found."""
+    (home / ".brain" / f"{GH}.log").write_text("x")
+    (home / ".brain" / "other.log").write_text(DO)
+    assert leaks(home) == list(PIECES)
+
+
+# -- held memories: every field redacted, not the text only ------------------------------
+
+
+def test_an_mcp_remember_held_for_review_keeps_no_secret_in_its_tags(
+    brain: Brain, home: Path
+) -> None:
+    from brain.agents.mcp_tools import TOOLS, call_tool
+
+    args = {
+        "text": "Always pass curl -k to the staging API, its certificate is self-signed.",
+        "tags": [f"token={GH}", DO, "ops"],
+    }
+    result = call_tool(TOOLS["remember"], args, home, None)
+    assert not result["isError"], result
+    assert '"held": true' in result["content"][0]["text"]
+    assert leaks(home) == []
+    listed = cli("review", "--json")
+    assert listed.exit_code == 0 and "ops" in listed.stdout
+
+
+def test_a_held_memory_edited_and_accepted_keeps_no_secret(brain: Brain, home: Path) -> None:
+    from brain.pipeline.review import HeldEdit, edit_held, hold
+
+    memory = hold(brain, "Turn off TLS verification (curl -k) for the mirror.", key=None,
+                  type="instruction", tags=[f"api_key={GH}"], source="mcp")  # fmt: skip
+    edit = HeldEdit(memory.key, "instruction", f"Use the mirror with {DO}", f"token {GH}")
+    edit_held(brain, memory.id, edit, accept=True)
+    assert leaks(home) == []
