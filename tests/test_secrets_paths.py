@@ -88,3 +88,60 @@ def test_a_held_memory_edited_and_accepted_keeps_no_secret(brain: Brain, home: P
     edit = HeldEdit(memory.key, "instruction", f"Use the mirror with {DO}", f"token {GH}")
     edit_held(brain, memory.id, edit, accept=True)
     assert leaks(home) == []
+
+
+# -- keys: refused when they hold a credential, derived from redacted text only ----------
+
+HEX40 = "7c1e9a04b2d35f68e0a9c4b71d2f83e56a0b9c4d"
+UUID = "c2a5412d-fa5e-4ea8-b259-7efd4f12fda5"
+
+
+@pytest.mark.parametrize(
+    "key",
+    [f"wandb-login-{HEX40}", HEX40, f"deploy-{UUID}", UUID, "dop-v1-" + DO[7:], GH.lower()],
+)
+def test_a_key_that_is_or_holds_a_credential_is_refused(brain: Brain, home: Path, key: str) -> None:
+    before = whole_home(home)
+    result = cli("remember", "Where the deploy token lives.", "--key", key)
+    assert result.exit_code == 1
+    assert "the key holds what looks like a credential" in result.stderr
+    assert "name the fact, not its value" in result.stderr and key not in result.stderr
+    assert whole_home(home) == before
+
+
+@pytest.mark.parametrize("key", [f"commit-{HEX40}", f"revert-{HEX40}", f"request-id-{UUID}"])
+def test_a_labelled_commit_or_id_is_a_fine_key(brain: Brain, home: Path, key: str) -> None:
+    assert cli("remember", "A lesson from that change.", "--key", key).exit_code == 0
+    assert (home / "memories" / f"{key}.md").is_file()
+
+
+def test_a_key_derived_from_a_text_never_holds_its_value(brain: Brain, home: Path) -> None:
+    """Whatever redaction leaves of a text, the key brain makes of it holds no value: no
+    file name, commit message or line of git's index carries it."""
+    result = cli("remember", f"wandb login {HEX40}")
+    assert result.exit_code == 0, result.stderr
+    names = "\n".join(p.relative_to(home).as_posix() for p in home.rglob("*"))
+    messages = subprocess.run(["git", "-C", str(home), "log", "--all", "--format=%B"],
+                              capture_output=True, text=True, check=True).stdout  # fmt: skip
+    index = (home / ".git" / "index").read_bytes().decode("utf-8", "replace")
+    for seen in (names, messages, index, result.stdout):
+        assert HEX40[:12] not in seen and HEX40[-12:] not in seen
+
+
+def test_a_model_key_that_holds_a_credential_is_derived_again() -> None:
+    from brain.home.secrets.keysecrets import key_holds_secret
+    from brain.models.safety import safe_key
+
+    key = safe_key(f"wandb-login-{HEX40}", f"Log in with wandb login {HEX40}")
+    assert key == "log-wandb-login" and not key_holds_secret(key)
+
+
+def test_an_mcp_remember_with_a_credential_for_key_is_refused(brain: Brain, home: Path) -> None:
+    from brain.agents.mcp_tools import TOOLS, call_tool
+
+    before = whole_home(home)
+    result = call_tool(TOOLS["remember"], {"text": "A fact.", "key": f"x-{UUID}"}, home, None)
+    assert result["isError"] and UUID not in result["content"][0]["text"]
+    assert "the key holds what looks like a credential" in result["content"][0]["text"]
+    assert whole_home(home) == before
+

@@ -124,6 +124,8 @@ def key_holds_secret(key: str) -> bool:
         return True
     if long_run and _in_context().search(lowered):
         return True
+    if long_run and _UNLABELLED_ID.search(_KMS_ARN.sub("-", _INNOCENT.sub("-", lowered))):
+        return True
     if "pass" in lowered and (_PASSWORD_VALUE.search(lowered) or _APP_PASSWORD.search(lowered)):
         return True
     if "p" in lowered and _plain_password_in(lowered):
@@ -137,6 +139,22 @@ def key_holds_secret(key: str) -> bool:
     starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
     return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
 
+
+# A UUID or a 40-hex run is a credential as often as an id (a Heroku or Consul token,
+# ``wandb login <hex>``): in a key it stays only labelled by the word before it, a UUID
+# as an id, a 40-hex run as a commit. A run that repeats a unit went with _INNOCENT.
+_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+_GIT_WORDS = (
+    "commit", "revert", "rev", "revision", "sha", "sha1", "hash", "merge", "pick", "checkout",
+    "fixup", "squash", "tag", "ref", "git", "blob", "tree", "id",
+)  # fmt: skip
+# A KMS key's ARN names the key by its UUID: an ARN is no secret.
+_KMS_ARN = lazy(rf"(?<![a-z0-9])arn-(?:[a-z0-9]+-){{0,12}}key-{_UUID}(?![a-z0-9])")
+_UNLABELLED_ID = lazy(
+    rf"(?<![a-z0-9])(?<!id-)(?<!uuid-)(?<!guid-){_UUID}(?![a-z0-9])"
+    rf"|(?<![a-z0-9]){''.join(f'(?<!{w}-)' for w in _GIT_WORDS)}"
+    r"(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{40}(?![a-z0-9])"
+)
 
 # A hex run whose bytes count up by a fixed step (``000102…0f``, ``00112233…ff``) is a
 # test vector, as a repeating one is: a credential is random.
@@ -178,7 +196,7 @@ class SecretKeyError(BrainError):
             "the key holds what looks like a credential (a token, a password or a long hex string)",
             hint="name the fact, not its value (e.g. --key deploy-token-location); keys become "
             "file names and commit messages. A hex id or digest may stay if labelled "
-            "(sha256-..., request-id-...)",
+            "(sha256-..., request-id-..., commit-<sha>)",
         )
 
 
@@ -208,7 +226,8 @@ def derive_key(body: str, project: str | None = None) -> str:
     key = scoped_key(slugify(body), project)
     if not key_holds_secret(key):
         return key
-    words = " ".join(w for w in re.findall(r"[^\W\d_]+", _MARKER.sub(" ", body)))
+    # Whole words of letters only: the letters between a token's digits are no words.
+    words = " ".join(re.findall(r"(?<!\w)[^\W\d_]+(?!\w)", _MARKER.sub(" ", body)))
     key = scoped_key(slugify(words), project) if slugify(words) else ""
     if key and not key_holds_secret(key):
         return key
