@@ -145,3 +145,30 @@ def test_an_mcp_remember_with_a_credential_for_key_is_refused(brain: Brain, home
     assert "the key holds what looks like a credential" in result["content"][0]["text"]
     assert whole_home(home) == before
 
+
+# -- the built-in model redacts before it cuts -------------------------------------------
+
+WP = "Abcd EFgh 1234 ijKL mn5P qrsT"  # a WordPress application password: groups and spaces
+
+
+@pytest.mark.parametrize("pad", [13, 15, 16])
+def test_the_builtin_model_redacts_a_value_before_it_cuts_the_text(
+    brain: Brain, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pad: int
+) -> None:
+    """The description is cut at a space near 120 characters; cut inside the quoted
+    value, ``WP_APP_PASSWORD="Abcd EFgh 1234...`` lost the quote that made it one."""
+    from datetime import UTC, datetime, timedelta
+
+    from brain.evals import write_session
+    from brain.pipeline.extract import extract
+    from brain.sessions.harvest import harvest
+
+    said = f'From now on always deploy {"now " * pad}with WP_APP_PASSWORD="{WP}" set.'
+    when = datetime(2026, 8, 22, 12, 0, tzinfo=UTC)
+    path = write_session(tmp_path / "s", "s1", [said], when=when)
+    harvest(brain, paths=[path], now=when + timedelta(hours=2))
+    monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "builtin")
+    extract(Brain.open(home), now=when + timedelta(hours=3))
+    seen = whole_home(home)
+    assert "deploy now now" in seen  # the memory was kept, its value gone
+    assert [p for p in WP.split(" 1234 ") if p in seen] == []

@@ -36,6 +36,16 @@ def _summary(transcript: Transcript) -> str:
     )
 
 
+def redacted(transcript: Transcript) -> Transcript:
+    """``transcript`` with every turn's text redacted whole, before any reader reads it:
+    a reader cuts a statement, a description or a body to a length, and a cut inside a
+    secret leaves a half that redaction no longer knows (``WP_APP_PASSWORD="Abcd EFgh
+    1234...``, its closing quote cut off)."""
+    turns = tuple(replace(t, text=redact(t.text)) for t in transcript.turns)
+    title = redact(transcript.title) if transcript.title else transcript.title
+    return replace(transcript, turns=turns, title=title)
+
+
 def _said(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, Candidate]:
     """The person's statements, one per key: first wording, all evidence, surest confidence."""
     best: dict[str, Candidate] = {}
@@ -67,6 +77,7 @@ def extract(transcript: Transcript) -> Extraction:
         tools showed, each those said in most turns, then the surest, kept in the order
         seen; and a one-line summary of the session.
     """
+    transcript = redacted(transcript)
     project = project_name(transcript.project)
     tags = (f"project:{project}",) if project else ()
     best = _said(transcript, tags)
