@@ -4,9 +4,11 @@ object, the index git keeps, the SQLite index, logs)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,7 @@ GH = "ghp_" + "Zk3Lm9Qx2Wv7Rt5Yp8Nb4Hc6Jd1Fg0Se2Ua3"
 DO = "dop_v1_" + "3f9c0a7e1b5d42c8a96e0f1d7b3c5a2e4f8d6b0c9a1e3f5d7b9c2a4e6f8d0b1c"
 # A piece of each that a leak would keep (12 characters, as the blind corpora count).
 PIECES = (GH[4:16], GH[-12:], DO[7:19], DO[-12:])
+WP = "Abcd EFgh 1234 ijKL mn5P qrsT"  # a WordPress application password: groups and spaces
 
 
 def whole_home(home: Path) -> str:
@@ -148,8 +151,6 @@ def test_an_mcp_remember_with_a_credential_for_key_is_refused(brain: Brain, home
 
 # -- the built-in model redacts before it cuts -------------------------------------------
 
-WP = "Abcd EFgh 1234 ijKL mn5P qrsT"  # a WordPress application password: groups and spaces
-
 
 @pytest.mark.parametrize("pad", [13, 15, 16])
 def test_the_builtin_model_redacts_a_value_before_it_cuts_the_text(
@@ -172,3 +173,103 @@ def test_the_builtin_model_redacts_a_value_before_it_cuts_the_text(
     seen = whole_home(home)
     assert "deploy now now" in seen  # the memory was kept, its value gone
     assert [p for p in WP.split(" 1234 ") if p in seen] == []
+
+
+# -- the search index of tool output, in every transcript format -------------------------
+
+PW = "Xk7fP2qL9mW4"
+# What a command printed: an assignment redaction knows, once it is no longer escaped.
+PRINTED = f'cat .env\nDB_PASSWORD="{PW}"\nexport TOKEN_HINT=see-vault'
+# A failure line in the middle of a long output, its value straddling the line's cut.
+FAILED = "ok\n" * 400 + f'error: login failed {"y" * 252} WP_APP_PASSWORD="{WP}"\n' + "ok\n" * 400
+
+
+def _codex(path: Path, output: str) -> Path:
+    """A Codex rollout whose exec call's output is the older ``{"output", "metadata"}``
+    document, a JSON string inside the JSON line."""
+    exec_output = json.dumps({"output": output, "metadata": {"exit_code": 1}})
+    records = [
+        {"type": "session_meta", "payload": {"id": "11111111-1111-4111-8111-111111111111",
+         "timestamp": "2026-01-02T03:04:05.000Z", "cwd": "/src/shop"}},
+        {"type": "response_item", "payload": {"type": "message", "role": "user",
+         "content": [{"type": "input_text", "text": "Why does the login fail?"}]}},
+        {"type": "response_item", "payload": {"type": "function_call", "name": "shell",
+         "arguments": json.dumps({"command": ["bash", "-lc", "cat .env"]}), "call_id": "c1"}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1",
+         "output": exec_output}},
+    ]  # fmt: skip
+    for n, r in enumerate(records):
+        r["timestamp"] = f"2026-01-02T03:04:{n + 5:02d}.000Z"
+    path = path / "rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def _claude(path: Path, output: str) -> Path:
+    """A Claude Code session whose tool result is a JSON document (an MCP tool's)."""
+    result = json.dumps({"stdout": output, "exitCode": 1})
+    base = {"sessionId": "s-1", "cwd": "/src/shop", "timestamp": "2026-01-02T03:04:05Z"}
+    records = [
+        base | {"type": "user", "uuid": "u0",
+                "message": {"role": "user", "content": "Why does the login fail?"}},
+        base | {"type": "assistant", "uuid": "u1", "message": {"id": "m1", "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "mcp__box__run",
+                             "input": {"command": "cat .env"}}]}},
+        base | {"type": "user", "uuid": "u2", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": result}]}},
+    ]  # fmt: skip
+    path = path / "s-1.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def _gemini(path: Path, output: str) -> Path:
+    """A Gemini CLI session whose tool answered with a response that has no ``output``."""
+    call = {"id": "c1", "name": "run", "args": {"command": "cat .env"}, "status": "error",
+            "result": [{"functionResponse": {"id": "c1", "name": "run",
+                        "response": {"stdout": output, "exitCode": 1}}}]}  # fmt: skip
+    records = [
+        {"sessionId": "g-1", "projectHash": "0" * 64, "startTime": "2026-01-02T03:04:05Z",
+         "lastUpdated": "2026-01-02T03:04:05Z", "kind": "main"},
+        {"id": "u1", "timestamp": "2026-01-02T03:04:06Z", "type": "user",
+         "content": [{"text": "Why does the login fail?"}]},
+        {"id": "a1", "timestamp": "2026-01-02T03:04:07Z", "type": "gemini", "content": "",
+         "toolCalls": [call]},
+    ]  # fmt: skip
+    path = path / "session-2026-01-02T03-04-g-1.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+@pytest.mark.parametrize("output", [PRINTED, FAILED], ids=["escaped", "failure-line"])
+@pytest.mark.parametrize("write", [_codex, _claude, _gemini], ids=["codex", "claude", "gemini"])
+def test_tool_output_reaches_the_search_index_redacted_in_every_format(
+    brain: Brain, home: Path, tmp_path: Path, write: Any, output: str
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from brain.sessions.harvest import harvest
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    path = write(folder, output)
+    done = harvest(brain, paths=[path], now=datetime(2026, 1, 2, 9, 0, tzinfo=UTC) + timedelta(1))
+    assert done.sessions, done
+    found = cli("recall", "PASSWORD login", "--sessions", "--json")
+    assert "PASSWORD" in found.stdout  # the tool's output was indexed...
+    seen = whole_home(home)  # ...redacted
+    assert [p for p in (PW[:6], WP[5:9]) if p in found.stdout or p in seen] == []
+
+
+@pytest.mark.parametrize(
+    ("write", "source"), [(_codex, "codex"), (_claude, "claude"), (_gemini, "gemini")]
+)
+def test_what_phase_1_sends_a_model_of_tool_output_is_redacted_unescaped(
+    tmp_path: Path, write: Any, source: str
+) -> None:
+    from brain.models.phase1_text import phase1_text
+    from brain.sessions.sources import get
+
+    transcript = get(source).parse(write(tmp_path, PRINTED)).transcript
+    sent = phase1_text(transcript, 100_000)
+    assert "DB_PASSWORD" in sent and PW not in sent

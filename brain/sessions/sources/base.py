@@ -346,3 +346,36 @@ def _drain_line(fh: IO[bytes]) -> int:
             return total
         if not chunk:
             return 0
+
+
+def unescaped(text: str) -> str:
+    """``text`` as a person reads it when it is a JSON document whose strings hold escapes
+    (a tool's arguments, Codex's older exec output ``{"output": "...", "metadata": ...}``):
+    each value on its own ``name: value`` line, its quotes and line breaks no longer
+    escaped, a string that is itself such a document read the same way; else ``text``.
+
+    Redaction reads ``DB_PASSWORD="..."`` or ``"token": "..."``; escaped inside a JSON
+    string (``DB_PASSWORD=\\"...\\"``) the same value is no assignment it knows.
+    """
+    stripped = text.strip()
+    if "\\" not in stripped or stripped[:1] not in ("{", "["):
+        return text
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return text
+    if not isinstance(value, (dict, list)):
+        return text
+    return "\n".join(_readable_lines(value, ""))
+
+
+def _readable_lines(value: dict[Any, Any] | list[Any], pad: str) -> Iterator[str]:
+    items = value.items() if isinstance(value, dict) else (("-", v) for v in value)
+    for name, item in items:
+        if isinstance(item, (dict, list)) and item:
+            yield f"{pad}{name}:"
+            yield from _readable_lines(item, pad + "  ")
+        elif isinstance(item, str):
+            yield f"{pad}{name}: {unescaped(item)}"
+        else:
+            yield f"{pad}{name}: {compact_json(item)}"
