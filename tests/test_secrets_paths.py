@@ -273,3 +273,24 @@ def test_what_phase_1_sends_a_model_of_tool_output_is_redacted_unescaped(
     transcript = get(source).parse(write(tmp_path, PRINTED)).transcript
     sent = phase1_text(transcript, 100_000)
     assert "DB_PASSWORD" in sent and PW not in sent
+
+
+# -- what a model is sent --------------------------------------------------------------
+
+
+def test_what_phase_2_sends_an_agent_cli_or_litellm_is_redacted() -> None:
+    """A raw memory and a record merged from another machine (an older brain wrote them
+    unredacted) reach the prompt redacted all the same."""
+    from brain.models.agent_cli import request
+    from brain.models.base import ConsolidateTask
+    from brain.models.schema import Candidate, ExistingRecord
+
+    raw = Candidate(key="mirror-token", type="fact", description="The mirror's token",
+                    body=f"The mirror logs in with {GH}.", tags=(f"token={DO}",))  # fmt: skip
+    record = ExistingRecord(key="deploy", type="fact", description="Deploys",
+                            body=f"export DIGITALOCEAN_TOKEN={DO}")  # fmt: skip
+    task = ConsolidateTask(raw=(raw,), existing=(record,), max_tokens=2_000)
+    call = request(task, "claude-code/sonnet")
+    sent = "\n".join([call.system, call.prompt, *(m["content"] for m in task.messages())])
+    assert "mirror logs in with" in sent and "DIGITALOCEAN_TOKEN" in sent
+    assert [p for p in PIECES if p in sent] == []
