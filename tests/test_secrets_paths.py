@@ -294,3 +294,73 @@ def test_what_phase_2_sends_an_agent_cli_or_litellm_is_redacted() -> None:
     sent = "\n".join([call.system, call.prompt, *(m["content"] for m in task.messages())])
     assert "mirror logs in with" in sent and "DIGITALOCEAN_TOKEN" in sent
     assert [p for p in PIECES if p in sent] == []
+
+
+# -- sync: what another machine pushed is checked as a write here is --------------------
+
+
+def _two_machines(root: Path) -> tuple[Path, Path, Path]:
+    remote = root / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", str(remote)], check=True)
+    a, b = root / "a", root / "b"
+    Brain.init(a)
+    assert cli("--home", str(a), "remote", "add", str(remote)).exit_code == 0
+    assert cli("--home", str(a), "sync").exit_code == 0
+    assert cli("clone", str(remote), "--home", str(b)).exit_code == 0
+    return remote, a, b
+
+
+def _push_by_hand(home: Path, files: dict[str, str], message: str) -> None:
+    """What an older brain, or a person with git, commits and pushes on another machine."""
+    for rel, text in files.items():
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text(text)
+    for args in (["add", *files], ["commit", "-qm", message], ["push", "-q", "origin", "HEAD"]):
+        subprocess.run(["git", "-C", str(home), *args], check=True, capture_output=True)
+
+
+def test_sync_redacts_what_another_machine_pushed_before_it_pushes(tmp_path: Path) -> None:
+    remote, a, b = _two_machines(tmp_path)
+    record = (
+        "---\nid: 20260101-000000000-abcdef\nkey: mirror\ntype: fact\n"
+        f"description: The mirror token\ntags: [token={DO}]\ncreated: 2026-01-01T00:00:00Z\n"
+        f"updated: 2026-01-01T00:00:00Z\n---\nThe mirror logs in with {GH}.\n"
+    )
+    journal = json.dumps({"op": "remember", "note": f"export GITHUB_TOKEN={GH}"}) + "\n"
+    old = (b / "journal.jsonl").read_text() if (b / "journal.jsonl").exists() else ""
+    summary = f"# s\n\nran with {DO}\n"
+    files = {"memories/mirror.md": record, "journal.jsonl": old + journal,
+             "rollout_summaries/x.md": summary}  # fmt: skip
+    _push_by_hand(b, files, "older brain")
+    result = cli("--home", str(a), "sync")
+    assert result.exit_code == 0, result.stderr
+    assert "memories/mirror.md: redacted what origin/main brought" in result.stdout
+    assert "'brain purge' takes a text out of every commit" in result.stdout
+    tree = "\n".join(p.read_text() for p in a.rglob("*") if p.is_file() and ".git" not in p.parts)
+    pushed = subprocess.run(["git", "--git-dir", str(remote), "grep", "-I", "-e", "ghp_", "-e",
+                             "dop_v1_", "HEAD"], capture_output=True, text=True).stdout  # fmt: skip
+    assert [p for p in PIECES if p in tree] == [] and pushed == ""
+    assert "The mirror logs in with [REDACTED:" in (a / "memories" / "mirror.md").read_text()
+    assert cli("--home", str(a), "show", "mirror").exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["sync", "pull"])
+def test_sync_keeps_the_last_good_settings_when_the_merged_ones_are_refused(
+    tmp_path: Path, command: str
+) -> None:
+    remote, a, b = _two_machines(tmp_path)
+    good = (a / "brain.yaml").read_text()
+    bomb = good + 'x: &a ["lol","lol","lol"]\ny: &b [*a,*a,*a,*a]\nz: [*b,*b,*b,*b]\n'
+    _push_by_hand(b, {"brain.yaml": bomb}, "settings")
+    result = cli("--home", str(a), command)
+    assert result.exit_code == 0, result.stderr
+    assert "brain.yaml: kept this machine's version; the one origin/main brought was refused" in (
+        result.stdout
+    )
+    assert (a / "brain.yaml").read_text() == good
+    for then in (["status"], ["recall", "anything"], ["context"], ["harvest"]):
+        done = cli("--home", str(a), *then)
+        assert done.exit_code == 0, (then, done.stderr)
+    pushed = subprocess.run(["git", "--git-dir", str(remote), "show", "HEAD:brain.yaml"],
+                            capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert pushed == (good if command == "sync" else bomb)
