@@ -364,3 +364,36 @@ def test_sync_keeps_the_last_good_settings_when_the_merged_ones_are_refused(
     pushed = subprocess.run(["git", "--git-dir", str(remote), "show", "HEAD:brain.yaml"],
                             capture_output=True, text=True, check=True).stdout  # fmt: skip
     assert pushed == (good if command == "sync" else bomb)
+
+
+# -- purge: what the remote still keeps --------------------------------------------------
+
+
+def test_purge_says_what_the_remote_keeps_and_how_to_clear_it(tmp_path: Path) -> None:
+    from tests.test_purge import SECRET, _leaky_home
+
+    remote, home = _leaky_home(tmp_path)
+
+    def remote_objects() -> str:
+        return subprocess.run(["git", "--git-dir", str(remote), "cat-file",
+                               "--batch-all-objects", "--batch"], capture_output=True,
+                              check=True).stdout.decode("utf-8", "replace")  # fmt: skip
+
+    result = cli("--home", str(home), "purge", SECRET, "--yes")
+    assert result.exit_code == 0, result.stderr
+    assert SECRET in remote_objects()  # unreachable, not gone: the remote's own gc prunes it
+    said = result.stdout.splitlines()
+    keeps = [line for line in said if line.startswith("the remote still keeps the old commits")]
+    assert len(keeps) == 1 and "until its own garbage collection" in keeps[0]
+    how = keeps[0].split("to clear them now: ", 1)[1]
+    assert how == (f"git --git-dir {remote} reflog expire --expire=now --all && "
+                   f"git --git-dir {remote} gc --prune=now")  # fmt: skip
+    subprocess.run(how, shell=True, check=True, capture_output=True)
+    assert SECRET not in remote_objects()
+
+
+def test_purge_says_how_to_clear_a_hosted_remote() -> None:
+    from brain.home.purge import remote_keeps
+
+    for url in ("git@github.com:me/brain.git", "https://gitlab.com/me/brain.git"):
+        assert "ask its support for a garbage collection" in remote_keeps(url)
