@@ -397,3 +397,42 @@ def test_purge_says_how_to_clear_a_hosted_remote() -> None:
 
     for url in ("git@github.com:me/brain.git", "https://gitlab.com/me/brain.git"):
         assert "ask its support for a garbage collection" in remote_keeps(url)
+
+
+# -- file names and commit messages ------------------------------------------------------
+
+
+def test_a_tool_memory_named_after_a_credential_is_mirrored_under_a_key_that_holds_none(
+    brain: Brain, home: Path
+) -> None:
+    """A memory file's name becomes the record's key: one that holds a value redaction
+    does not know (a wandb key) is named from its redacted description instead."""
+    from brain.sessions.mirror import mirror_native
+    from tests.test_mirror import memory_dir
+
+    folder = memory_dir()
+    (folder / f"wandb_{HEX40}.md").write_text(
+        f"---\nname: wandb {HEX40}\ndescription: How to log in to wandb\ntype: reference\n---\n"
+        f"Log in to wandb with {GH}.\n"
+    )
+    result = mirror_native(brain, ["claude"])
+    assert result.added == 4, result
+    names = "\n".join(p.relative_to(home).as_posix() for p in home.rglob("*"))
+    messages = subprocess.run(["git", "-C", str(home), "log", "--all", "--format=%B"],
+                              capture_output=True, text=True, check=True).stdout  # fmt: skip
+    index = (home / ".git" / "index").read_bytes().decode("utf-8", "replace")
+    assert [s for s in (names, messages, index) if HEX40[:12] in s] == []
+    assert "memories/claude-app-how-log-wandb.md" in names
+    assert leaks(home) == []
+
+
+def test_a_session_renamed_with_a_credential_keeps_none(brain: Brain, home: Path) -> None:
+    from tests.helpers import claude_transcript
+
+    path = claude_transcript(home.parent / "s.jsonl", ("user", "Why does deploy fail?"))
+    assert cli("harvest", "--path", str(path)).exit_code == 0
+    sessions = cli("sessions", "list", "--json")
+    assert sessions.exit_code == 0, sessions.stderr
+    result = cli("sessions", "rename", "s", f"deploy with token={GH} and {DO}")
+    assert result.exit_code == 0, result.stderr
+    assert leaks(home) == []
