@@ -436,3 +436,26 @@ def test_a_session_renamed_with_a_credential_keeps_none(brain: Brain, home: Path
     result = cli("sessions", "rename", "s", f"deploy with token={GH} and {DO}")
     assert result.exit_code == 0, result.stderr
     assert leaks(home) == []
+
+
+def test_a_session_imported_with_a_credential_in_its_id_title_or_project_keeps_none(
+    brain: Brain, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime
+
+    from brain.sessions.sources.base import Transcript, Turn
+    from brain.sessions.sources.native import write_native
+
+    when = datetime(2026, 1, 2, 3, 4, tzinfo=UTC)
+    turns = (Turn("user", "From now on always deploy on Thursdays.", when),
+             Turn("assistant", "Understood.", when))  # fmt: skip
+    transcript = Transcript(source="brain", session_id=GH, path="", project=f"/src/{DO}",
+                            started=when, title=f"deploy token={GH}", turns=turns)  # fmt: skip
+    path = write_native(transcript, tmp_path / "session.jsonl")
+    result = cli("sessions", "import", str(path))
+    assert result.exit_code in (0, 1), result.stderr
+    monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "builtin")
+    assert cli("extract", "--all").exit_code == 0
+    assert list((home / "rollout_summaries").glob("*.md"))
+    assert leaks(home) == []
+    assert GH not in result.stdout + result.stderr
