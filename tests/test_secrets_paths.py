@@ -459,3 +459,56 @@ def test_a_session_imported_with_a_credential_in_its_id_title_or_project_keeps_n
     assert list((home / "rollout_summaries").glob("*.md"))
     assert leaks(home) == []
     assert GH not in result.stdout + result.stderr
+
+
+# -- every way a person's text comes in: nothing of a credential stays anywhere ----------
+
+
+def _editor(tmp_path: Path, script: str) -> dict[str, str]:
+    import os
+    import stat
+
+    path = tmp_path / "editor.sh"
+    path.write_text(f"#!/bin/sh\n{script}\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return {**os.environ, "EDITOR": str(path), "VISUAL": str(path)}
+
+
+SAID = f"The mirror logs in with {GH}; DIGITALOCEAN_TOKEN={DO}"
+
+
+@pytest.mark.parametrize(
+    "how", ["text", "stdin", "description", "tag", "import", "edit", "review-edit"]
+)
+def test_no_way_a_text_comes_in_keeps_a_credential(
+    brain: Brain, home: Path, tmp_path: Path, how: str
+) -> None:
+    from tests.helpers import run_brain
+
+    done: Any
+    if how == "text":
+        done = cli("remember", SAID)
+    elif how == "stdin":
+        done = cli("remember", "-", input=SAID + "\n")
+    elif how == "description":
+        done = cli("remember", "The mirror's login.", "-d", SAID, "--key", "mirror")
+    elif how == "tag":
+        done = cli("remember", "The mirror's login.", "--tag", SAID, "--key", "mirror")
+    elif how == "import":
+        line = {"key": "mirror", "body": SAID, "description": SAID[:40], "note": SAID}
+        done = cli("import", "-", input=json.dumps(line) + "\n")
+    elif how == "edit":
+        assert cli("remember", "The mirror's login.", "--key", "mirror").exit_code == 0
+        env = _editor(tmp_path, f"printf '%s\\n' '{SAID}' >> \"$1\"")
+        done = run_brain("edit", "mirror", env=env)
+    else:
+        from brain.pipeline.review import hold
+
+        hold(brain, "Use curl -k for the mirror.", key="mirror", type="instruction", tags=(),
+             source="mcp")  # fmt: skip
+        env = _editor(tmp_path, f"printf '%s\\n' '{SAID}' >> \"$1\"")
+        done = run_brain("review", "--edit", "mirror", "--accept", "mirror", env=env)
+    code = getattr(done, "exit_code", getattr(done, "returncode", None))
+    assert code == 0, done.stderr
+    assert "[REDACTED:" in whole_home(home)  # the text came in, its values did not
+    assert leaks(home) == []
