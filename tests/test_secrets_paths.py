@@ -512,3 +512,11 @@ def test_no_way_a_text_comes_in_keeps_a_credential(
     assert code == 0, done.stderr
     assert "[REDACTED:" in whole_home(home)  # the text came in, its values did not
     assert leaks(home) == []
+
+
+def test_a_hook_failure_logged_in_the_home_keeps_no_credential(brain: Brain, home: Path) -> None:
+    from brain.agents.hooks import log_failure
+
+    log_failure(home, "session-start", f"could not read {{'token': '{GH}'}} ({DO})")
+    assert "session-start: could not read" in (home / ".brain" / "logs" / "hooks.log").read_text()
+    assert leaks(home) == []
