@@ -101,7 +101,14 @@ UUID = "c2a5412d-fa5e-4ea8-b259-7efd4f12fda5"
 
 @pytest.mark.parametrize(
     "key",
-    [f"wandb-login-{HEX40}", HEX40, f"deploy-{UUID}", UUID, "dop-v1-" + DO[7:], GH.lower()],
+    [
+        f"wandb-login-{HEX40}",
+        f"b2-authorize-account-{HEX40}",
+        f"heroku-auth-{UUID}",
+        f"cli-login-with-{UUID}",
+        "dop-v1-" + DO[7:],
+        GH.lower(),
+    ],
 )
 def test_a_key_that_is_or_holds_a_credential_is_refused(brain: Brain, home: Path, key: str) -> None:
     before = whole_home(home)
@@ -112,7 +119,11 @@ def test_a_key_that_is_or_holds_a_credential_is_refused(brain: Brain, home: Path
     assert whole_home(home) == before
 
 
-@pytest.mark.parametrize("key", [f"commit-{HEX40}", f"revert-{HEX40}", f"request-id-{UUID}"])
+@pytest.mark.parametrize(
+    "key",
+    [f"commit-{HEX40}", f"reverted-{HEX40}-after-the-release", HEX40, f"trace-{UUID}", UUID,
+     f"request-id-{UUID}", f"kms-key-arn-eu-west-1-123456789012-key-{UUID}"],
+)  # fmt: skip
 def test_a_labelled_commit_or_id_is_a_fine_key(brain: Brain, home: Path, key: str) -> None:
     assert cli("remember", "A lesson from that change.", "--key", key).exit_code == 0
     assert (home / "memories" / f"{key}.md").is_file()
@@ -143,7 +154,8 @@ def test_an_mcp_remember_with_a_credential_for_key_is_refused(brain: Brain, home
     from brain.agents.mcp_tools import TOOLS, call_tool
 
     before = whole_home(home)
-    result = call_tool(TOOLS["remember"], {"text": "A fact.", "key": f"x-{UUID}"}, home, None)
+    key = f"login-{UUID}"
+    result = call_tool(TOOLS["remember"], {"text": "A fact.", "key": key}, home, None)
     assert result["isError"] and UUID not in result["content"][0]["text"]
     assert "the key holds what looks like a credential" in result["content"][0]["text"]
     assert whole_home(home) == before
@@ -411,9 +423,9 @@ def test_a_tool_memory_named_after_a_credential_is_mirrored_under_a_key_that_hol
     from tests.test_mirror import memory_dir
 
     folder = memory_dir()
-    (folder / f"wandb_{HEX40}.md").write_text(
-        f"---\nname: wandb {HEX40}\ndescription: How to log in to wandb\ntype: reference\n---\n"
-        f"Log in to wandb with {GH}.\n"
+    (folder / f"wandb_login_{HEX40}.md").write_text(
+        f"---\nname: wandb login {HEX40}\ndescription: How to log in to wandb\n"
+        f"type: reference\n---\nLog in to wandb with {GH}.\n"
     )
     result = mirror_native(brain, ["claude"])
     assert result.added == 4, result

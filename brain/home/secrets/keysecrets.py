@@ -124,7 +124,7 @@ def key_holds_secret(key: str) -> bool:
         return True
     if long_run and _in_context().search(lowered):
         return True
-    if long_run and _UNLABELLED_ID.search(_KMS_ARN.sub("-", _INNOCENT.sub("-", lowered))):
+    if long_run and _ID_AFTER_AUTH.search(_INNOCENT.sub("-", lowered)):
         return True
     if "pass" in lowered and (_PASSWORD_VALUE.search(lowered) or _APP_PASSWORD.search(lowered)):
         return True
@@ -140,20 +140,19 @@ def key_holds_secret(key: str) -> bool:
     return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
 
 
-# A UUID or a 40-hex run is a credential as often as an id (a Heroku or Consul token,
-# ``wandb login <hex>``): in a key it stays only labelled by the word before it, a UUID
-# as an id, a 40-hex run as a commit. A run that repeats a unit went with _INNOCENT.
+# A UUID or a 40-hex run is an id or a commit, unless a login or an auth word comes
+# within three words before it: ``wandb login <hex>``, ``b2 authorize-account <id>
+# <key>``, ``heroku auth token <uuid>``, slugged. (A credential word right before a
+# value is _in_context's; a bare id, ``trace-<uuid>`` or ``reverted-<sha>`` is fine.)
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
-_GIT_WORDS = (
-    "commit", "revert", "rev", "revision", "sha", "sha1", "hash", "merge", "pick", "checkout",
-    "fixup", "squash", "tag", "ref", "git", "blob", "tree", "id",
+_AUTH_WORDS = (
+    "login", "logon", "signin", "auth", "authorize", "authenticate", "authorization",
+    "bearer", "token", "tokens", "secret", "secrets", "password", "passwd", "credential",
+    "credentials", "apikey",
 )  # fmt: skip
-# A KMS key's ARN names the key by its UUID: an ARN is no secret.
-_KMS_ARN = lazy(rf"(?<![a-z0-9])arn-(?:[a-z0-9]+-){{0,12}}key-{_UUID}(?![a-z0-9])")
-_UNLABELLED_ID = lazy(
-    rf"(?<![a-z0-9])(?<!id-)(?<!uuid-)(?<!guid-){_UUID}(?![a-z0-9])"
-    rf"|(?<![a-z0-9]){''.join(f'(?<!{w}-)' for w in _GIT_WORDS)}"
-    r"(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{40}(?![a-z0-9])"
+_ID_AFTER_AUTH = lazy(
+    rf"(?<![a-z0-9])(?:{'|'.join(_AUTH_WORDS)})-(?:[a-z0-9]+-){{0,2}}"
+    rf"(?:{_UUID}|(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{{40}})(?![a-z0-9])"
 )
 
 # A hex run whose bytes count up by a fixed step (``000102…0f``, ``00112233…ff``) is a
@@ -196,7 +195,7 @@ class SecretKeyError(BrainError):
             "the key holds what looks like a credential (a token, a password or a long hex string)",
             hint="name the fact, not its value (e.g. --key deploy-token-location); keys become "
             "file names and commit messages. A hex id or digest may stay if labelled "
-            "(sha256-..., request-id-..., commit-<sha>)",
+            "(sha256-..., request-id-...)",
         )
 
 
