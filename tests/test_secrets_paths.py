@@ -532,3 +532,28 @@ def test_a_hook_failure_logged_in_the_home_keeps_no_credential(brain: Brain, hom
     log_failure(home, "session-start", f"could not read {{'token': '{GH}'}} ({DO})")
     assert "session-start: could not read" in (home / ".brain" / "logs" / "hooks.log").read_text()
     assert leaks(home) == []
+
+
+@pytest.mark.parametrize("pad", [40, 44, 48])
+def test_the_runbook_redacts_a_failed_command_s_error_line_before_it_cuts_it(pad: int) -> None:
+    """A long output is read by the runbook alone, for the line that says what failed,
+    cut to 100 characters: redacted whole first."""
+    from brain.models.builtin.model import extract
+    from brain.sessions.sources.base import Transcript, Turn
+
+    line = f'Error: login rejected for {"x" * pad} WP_APP_PASSWORD="{WP}" in the test env'
+    failed = "npm test\n" + ("ok 1 - " + "a" * 80 + "\n") * 30 + line + "\nnot ok 2\n"
+    edit = '{"file_path": "a.ts", "old_string": "x", "new_string": "y"}'
+    turns = (
+        Turn("user", "Run the tests please.", lines=(1, 1)),
+        Turn("tool", '{"command": "npm test"}', tool="Bash", lines=(2, 2)),
+        Turn("tool", failed, tool="Bash", lines=(3, 3)),
+        Turn("tool", edit, tool="Edit", lines=(4, 4)),
+        Turn("tool", "The file a.ts has been updated.", tool="Edit", lines=(5, 5)),
+        Turn("tool", '{"command": "npm test"}', tool="Bash", lines=(6, 6)),
+        Turn("tool", "all 2 tests passed", tool="Bash", lines=(7, 7)),
+    )
+    found = extract(Transcript("claude", "s1", "/x", project="/src/app", turns=turns))
+    said = " ".join(f"{m.key} {m.description} {m.body}" for m in found.memories)
+    assert "`npm test` failed with: Error: login rejected" in said
+    assert [p for p in ("Abcd", "EFgh", "ijKL") if p in said] == []

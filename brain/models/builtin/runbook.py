@@ -150,7 +150,7 @@ def _error_line(text: str) -> str:
         line for line in lines if line and not _CHROME.match(line) and line[:2] not in ("$ ", "> ")
     ]
     said = next((line for line in lines if _ERROR_WORD.search(line)), lines[0] if lines else "")
-    return one_line(said)[:100]
+    return one_line(redact(said))[:100]  # redacted whole, then cut
 
 
 def _calls(transcript: Transcript) -> Iterator[tuple[str, Turn, str, list[str]]]:
