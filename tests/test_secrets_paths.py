@@ -557,3 +557,22 @@ def test_the_runbook_redacts_a_failed_command_s_error_line_before_it_cuts_it(pad
     said = " ".join(f"{m.key} {m.description} {m.body}" for m in found.memories)
     assert "`npm test` failed with: Error: login rejected" in said
     assert [p for p in ("Abcd", "EFgh", "ijKL") if p in said] == []
+
+
+@pytest.mark.parametrize("write", [_codex, _claude, _gemini], ids=["codex", "claude", "gemini"])
+def test_sessions_show_prints_tool_output_redacted_unescaped(
+    brain: Brain, home: Path, tmp_path: Path, write: Any
+) -> None:
+    from datetime import UTC, datetime
+
+    from brain.sessions.harvest import harvest
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    harvest(brain, paths=[write(folder, PRINTED)], now=datetime(2026, 1, 3, 9, 0, tzinfo=UTC))
+    ident = cli("sessions", "list", "--json")
+    assert ident.exit_code == 0, ident.stderr
+    session = json.loads(ident.stdout)[0]["session_id"]
+    shown = cli("sessions", "show", session)
+    assert shown.exit_code == 0, shown.stderr
+    assert "DB_PASSWORD" in shown.stdout and PW not in shown.stdout
