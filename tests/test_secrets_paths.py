@@ -576,3 +576,22 @@ def test_sessions_show_prints_tool_output_redacted_unescaped(
     shown = cli("sessions", "show", session)
     assert shown.exit_code == 0, shown.stderr
     assert "DB_PASSWORD" in shown.stdout and PW not in shown.stdout
+
+
+@pytest.mark.parametrize("write", [_codex, _claude, _gemini], ids=["codex", "claude", "gemini"])
+def test_a_value_that_ends_a_json_string_is_redacted_in_the_index(
+    brain: Brain, home: Path, tmp_path: Path, write: Any
+) -> None:
+    """Nothing escaped, but the string's closing quote follows the value: ``pw:
+    quillmoss", "metadata"`` is no password said in prose, ``pw: quillmoss`` is."""
+    from datetime import UTC, datetime
+
+    from brain.sessions.harvest import harvest
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    path = write(folder, "vpn user ops, pw: quillmoss")
+    harvest(brain, paths=[path], now=datetime(2026, 1, 3, 9, 0, tzinfo=UTC))
+    found = cli("recall", "vpn user ops", "--sessions", "--json")
+    assert "vpn user ops" in found.stdout
+    assert "quillmoss" not in found.stdout and "quillmoss" not in whole_home(home)

@@ -349,16 +349,17 @@ def _drain_line(fh: IO[bytes]) -> int:
 
 
 def unescaped(text: str) -> str:
-    """``text`` as a person reads it when it is a JSON document whose strings hold escapes
-    (a tool's arguments, Codex's older exec output ``{"output": "...", "metadata": ...}``):
-    each value on its own ``name: value`` line, its quotes and line breaks no longer
-    escaped, a string that is itself such a document read the same way; else ``text``.
+    """``text`` as a person reads it when it is a JSON document (a tool's arguments or
+    result, Codex's older exec output ``{"output": "...", "metadata": ...}``): each value
+    on its own ``name: value`` line, its quotes and line breaks no longer escaped, a
+    string that is itself such a document read the same way; else ``text``.
 
-    Redaction reads ``DB_PASSWORD="..."`` or ``"token": "..."``; escaped inside a JSON
-    string (``DB_PASSWORD=\\"...\\"``) the same value is no assignment it knows.
+    Redaction reads ``DB_PASSWORD="..."`` or ``pw: tallowreed``; escaped inside a JSON
+    string (``DB_PASSWORD=\\"...\\"``), or followed by the string's closing quote
+    (``pw: tallowreed", "metadata"``), the same value is no longer one it knows.
     """
     stripped = text.strip()
-    if "\\" not in stripped or stripped[:1] not in ("{", "["):
+    if stripped[:1] not in ("{", "[") or stripped[-1:] not in ("}", "]"):
         return text
     try:
         value = json.loads(stripped)
