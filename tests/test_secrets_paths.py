@@ -595,3 +595,28 @@ def test_a_value_that_ends_a_json_string_is_redacted_in_the_index(
     found = cli("recall", "vpn user ops", "--sessions", "--json")
     assert "vpn user ops" in found.stdout
     assert "quillmoss" not in found.stdout and "quillmoss" not in whole_home(home)
+
+
+@pytest.mark.parametrize("pad", [46, 58, 70])
+def test_the_runbook_redacts_a_command_read_out_of_its_json_before_it_cuts_it(pad: int) -> None:
+    """A lesson's description is cut near 120 characters; escaped in the call's JSON the
+    command's values were not redacted on the way in."""
+    from brain.models.builtin.model import extract
+    from brain.sessions.sources.base import Transcript, Turn
+
+    command = f'npm run build -- --mode {"x" * pad} --app-password "{WP}"'
+    call = json.dumps({"command": command})
+    edit = '{"file_path": "a.ts", "old_string": "x", "new_string": "y"}'
+    turns = (
+        Turn("user", "Build it please.", lines=(1, 1)),
+        Turn("tool", call, tool="Bash", lines=(2, 2)),
+        Turn("tool", "Error: build failed", tool="Bash", lines=(3, 3)),
+        Turn("tool", edit, tool="Edit", lines=(4, 4)),
+        Turn("tool", "The file a.ts has been updated.", tool="Edit", lines=(5, 5)),
+        Turn("tool", call, tool="Bash", lines=(6, 6)),
+        Turn("tool", "built in 2s", tool="Bash", lines=(7, 7)),
+    )
+    found = extract(Transcript("claude", "s1", "/x", project="/src/app", turns=turns))
+    said = " ".join(f"{m.key} {m.description} {m.body}" for m in found.memories)
+    assert "npm run build" in said
+    assert [p for p in ("Abcd", "EFgh", "ijKL") if p in said] == []
