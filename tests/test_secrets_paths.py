@@ -341,8 +341,10 @@ def test_sync_redacts_what_another_machine_pushed_before_it_pushes(tmp_path: Pat
     journal = json.dumps({"op": "remember", "note": f"export GITHUB_TOKEN={GH}"}) + "\n"
     old = (b / "journal.jsonl").read_text() if (b / "journal.jsonl").exists() else ""
     summary = f"# s\n\nran with {DO}\n"
+    raw = (b / "raw_memories.md").read_text() if (b / "raw_memories.md").exists() else ""
+    raw += f"### mirror\n\n- id: r1\n- key: mirror\n\n> export GITHUB_TOKEN={GH}\n\n"
     files = {"memories/mirror.md": record, "journal.jsonl": old + journal,
-             "rollout_summaries/x.md": summary}  # fmt: skip
+             "rollout_summaries/x.md": summary, "raw_memories.md": raw}  # fmt: skip
     _push_by_hand(b, files, "older brain")
     result = cli("--home", str(a), "sync")
     assert result.exit_code == 0, result.stderr

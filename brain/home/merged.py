@@ -5,8 +5,9 @@ and pushed it: a merge then brings text no redaction here has read, and settings
 check here has passed. After a merge, each file it changed is read as a write reads it:
 
 - a record is redacted field by field (:func:`brain.home.checks.redacted`);
-- a JSON or JSON-lines file has every string in it redacted, a line at a time;
-- any other text file (raw memories, session summaries, the views) is redacted whole;
+- a JSON file has every string in it redacted; of a JSON-lines file and of the raw
+  memories, which only grow, each line the merge brought;
+- any other text file (session summaries, the views) is redacted whole;
 - ``brain.yaml`` is loaded as every command loads it, and when it is refused (a YAML
   alias bomb, an unknown key) this machine's last good version is put back, so recall,
   status, harvest and context keep working; the report says so.
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 # Files brain writes itself for git alone, whatever a merge brings.
 _LEFT_AS_THEY_ARE = (".gitattributes", ".gitignore")
+# Markdown that only grows (merged by union): its new lines are read, not the whole file.
+_APPEND_ONLY = ("raw_memories.md",)
 
 
 def check(home: Home, tx: Transaction, before: str | None, upstream: str) -> list[str]:
@@ -96,12 +99,14 @@ def _redact_file(home: Home, rel: str, before: str, after: str) -> bool:
         text = read_text(path)
     except (OSError, UnicodeDecodeError):
         return False  # not text: nothing brain wrote
-    if rel.endswith(".jsonl"):  # append-only (the journal): only the lines it brought
+    if rel.endswith(".jsonl") or rel in _APPEND_ONLY:  # only the lines the merge brought
         from brain.home.git import added_lines
+        from brain.home.secrets.redact import redact
 
         added = set(added_lines(home.path, before, after, rel))
+        one = _redacted_json_line if rel.endswith(".jsonl") else redact
         lines = text.splitlines(keepends=True)
-        new = "".join(_redacted_json_line(x) if x.rstrip("\n") in added else x for x in lines)
+        new = "".join(one(x) if x.rstrip("\n") in added else x for x in lines)
     else:
         new = _redacted_text(rel, text, path)
     if new == text:
