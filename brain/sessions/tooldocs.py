@@ -214,8 +214,8 @@ def call_summary(text: str) -> str:
 
 def trimmed_result(text: str) -> str:
     """A tool's result, redacted: all of it when short, else its head, the middle's
-    lines that report a failure, and its tail. A JSON result whose strings hold escapes
-    is read unescaped first (:func:`~brain.sessions.sources.base.unescaped`)."""
+    lines that report a failure, and its tail. A result that is a JSON document is read
+    unescaped first (:func:`~brain.sessions.sources.base.unescaped`)."""
     from brain.sessions.sources.base import unescaped
 
     text = unescaped(text.strip()).strip()
