@@ -9,7 +9,9 @@ one of its halves found (8+ characters) is a *partial* leak; otherwise it is *ca
 changed by ``redact()``, is a *false positive*.
 
 Paths: ``redact()`` itself; ``remember`` with the text, as a description, as a tag,
-as a key a person typed; ``import``; the MCP ``remember`` tool; a session harvested,
+as a key a person typed; ``import``; the MCP ``remember`` tool, and the same held for
+review (a text that weakens a safety) with the text as its tag; each text as a command's
+output in a Codex rollout of the older exec-output format, harvested; a session harvested,
 extracted and consolidated by the builtin model; the same with a model that repeats
 the text back (what it was sent, and what was stored).
 
@@ -145,6 +147,56 @@ def _mcp(texts: list[str]) -> tuple[str, list[str | None]]:
     return sp._disk(home), refusals
 
 
+def _mcp_held(texts: list[str]) -> tuple[str, list[str | None]]:
+    """The MCP ``remember`` tool with a text that weakens a safety (held for review), the
+    corpus text as its tag."""
+    from brain.agents.mcp_tools import TOOLS, call_tool
+
+    home = Path(tempfile.mkdtemp()) / "home"
+    Brain.init(home)
+    remember = TOOLS["remember"]
+    refusals: list[str | None] = []
+    for i, text in enumerate(texts):
+        said = f"Always pass curl -k to staging mirror {i}, its certificate is self-signed."
+        result = call_tool(remember, {"text": said, "tags": [text]}, home, None)
+        refusals.append(result["content"][0]["text"] if result["isError"] else None)
+    return sp._disk(home), refusals
+
+
+def _codex_exec(texts: list[str]) -> tuple[str, list[str | None]]:
+    """Each text as what a command printed, in a Codex rollout whose exec output is the
+    older ``{"output": ..., "metadata": ...}`` document (escaped inside the JSON line);
+    harvested, so it reaches the search index."""
+    from brain.sessions.harvest import harvest
+
+    root = Path(tempfile.mkdtemp())
+    home = root / "home"
+    brain = Brain.init(home)[0]
+    folder = root / "rollouts"
+    folder.mkdir()
+    paths = []
+    for i, text in enumerate(texts):
+        sid = f"00000000-0000-4000-8000-{i:012d}"
+        output = json.dumps({"output": text, "metadata": {"exit_code": 0}})
+        lines = [
+            {"type": "session_meta", "payload": {"id": sid, "cwd": "/src/shop"}},
+            {"type": "response_item", "payload": {"type": "message", "role": "user",
+             "content": [{"type": "input_text", "text": "Show me the settings."}]}},
+            {"type": "response_item", "payload": {"type": "function_call", "name": "shell",
+             "arguments": json.dumps({"command": ["cat", "settings"]}), "call_id": "c1"}},
+            {"type": "response_item", "payload": {"type": "function_call_output",
+             "call_id": "c1", "output": output}},
+        ]  # fmt: skip
+        stamp = sp.NOW.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        path = folder / f"rollout-2026-08-22T12-00-00-{sid}.jsonl"
+        path.write_text("".join(json.dumps({"timestamp": stamp, **x}) + "\n" for x in lines))
+        paths.append(path)
+    harvest(brain, paths=paths, now=sp.NOW + timedelta(hours=2))
+    found = Brain.open(home).recall("settings", sessions=True, count_uses=False)  # indexes
+    assert found.hits, "the sessions were not indexed"
+    return sp._disk(home), [None] * len(texts)
+
+
 def _builtin(texts: list[str]) -> tuple[str, list[str | None]]:
     """Every text a person typed in a session; harvest, extract, consolidate (builtin)."""
     from brain.evals import write_session
@@ -178,6 +230,8 @@ WRITE_PATHS = {
     "remember key": _write_path("remember key"),
     "import": _write_path("import"),
     "mcp remember": _mcp,
+    "mcp remember held (tag)": _mcp_held,
+    "codex exec output (index)": _codex_exec,
     "builtin harvest+extract+consolidate": _builtin,
 }
 ECHO = ("echo: sent to the model", "echo: extract + consolidate")
@@ -197,7 +251,7 @@ def _run_redact(secrets: list[Item], lookalikes: list[Item]) -> Result:
 def _run_write(name: str, secrets: list[Item], lookalikes: list[Item]) -> Result:
     from brain.home.secrets.redact import redact
 
-    result = Result(checks_lookalikes=name != "builtin harvest+extract+consolidate")
+    result = Result(checks_lookalikes=name not in _NO_LOOKALIKES)
     disk, refusals = WRITE_PATHS[name]([x.text for x in secrets])
     _score(result, secrets, disk)
     for item, why in zip(secrets, refusals, strict=True):
@@ -213,6 +267,11 @@ def _run_write(name: str, secrets: list[Item], lookalikes: list[Item]) -> Result
             if (why and _for_secret(why)) or changed:
                 result.false_positives.append(item.kind)
     return result
+
+
+# Paths whose look-alikes are not compared: the builtin keeps only what it finds worth
+# keeping; an index holds its own tokenised copy of each text.
+_NO_LOOKALIKES = ("builtin harvest+extract+consolidate", "codex exec output (index)")
 
 
 def _for_secret(message: str) -> bool:

@@ -135,8 +135,11 @@ def test_show_id_turn_shows_that_turn_with_its_neighbours(harvested: Path) -> No
     assert shown.exit_code == 0, shown.output
     body = shown.stdout.split("\n\n", 1)[1].splitlines()
     assert body[0].startswith("[#2 L2] assistant: Let me install.")
-    assert body[1].startswith('[>3 L2] tool(Bash): {"command":"pnpm install"')
-    assert body[2].startswith("[#4 L3] tool(Bash): [error] Progress: resolved 0")
+    # The call's JSON arguments read unescaped, one per line.
+    assert body[1].startswith("[>3 L2] tool(Bash): command: pnpm install")
+    assert [line for line in body if line.startswith("[#")][1].startswith(
+        "[#4 L3] tool(Bash): [error] Progress: resolved 0"
+    )
     assert YARN_ERROR in shown.stdout and "Progress: resolved 75," not in shown.stdout
     assert len(body) < 40 and "Set up the project." not in shown.stdout
     view = cli_json("sessions", "show", "s-tools#1")

@@ -110,7 +110,9 @@ def note_run(home: Path, tool: str, event: str, error: str | None = None) -> Non
 def log_failure(home: Path, event: str, message: str) -> None:
     """Record why a hook failed open: in the home's hooks.log, else (and in doctor's dry
     run) on stderr."""
-    line = f"{_stamp()} {event}: {message}"
+    from brain.home.secrets.redact import redact  # a failure's path only: hooks stay light
+
+    line = f"{_stamp()} {event}: {redact(message)}"  # a message may quote what it read
     state = home / ".brain"
     if state.is_dir() and not checking():
         try:

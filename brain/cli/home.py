@@ -284,5 +284,6 @@ def _receipt(result: PurgeResult) -> str:
         "other machines take the rewrite at their next 'brain sync'",
     ]
     lines += [f"still holding the old history: {ref}" for ref in result.still_held]
+    lines += [result.remote_keeps] if result.remote_keeps else []
     lines.append("change the secret where it is used: the history held it until now")
     return "\n".join(lines)

@@ -115,6 +115,9 @@ class PurgeResult:
     merged: tuple[str, ...] = ()
     rewrite_taken: bool = False
     texts: int = 0
+    # What the remote pushed to still keeps (the old commits, until its own gc), and how
+    # to clear it: a purge cannot prune another repository's objects.
+    remote_keeps: str = ""
 
 
 class _Spec(NamedTuple):
@@ -193,7 +196,32 @@ def purge(
             result = _settle(home, spec, done, old_head, dry_run, name, lease)
         finally:
             rr.delete_ref(repo, rr.NEW_REF)
-    return _with(result, merged=merged, rewrite_taken=taken)
+    keeps = remote_keeps(home.repo.remotes()[name]) if name and not dry_run else ""
+    return _with(result, merged=merged, rewrite_taken=taken, remote_keeps=keeps)
+
+
+def remote_keeps(url: str) -> str:
+    """What the remote at ``url`` keeps after a rewrite was pushed to it, and how to
+    clear it: a local repository by its path, a server's or a host's in words."""
+    where = url.removeprefix("file://")
+    local = Path(where)
+    # ssh's host:path and https://... name no folder of this machine.
+    if ":" not in where.split("/")[0] and local.is_dir():
+        how = (
+            f"git --git-dir {local} reflog expire --expire=now --all && "
+            f"git --git-dir {local} gc --prune=now"
+        )
+    else:
+        how = (
+            "on a server you run, 'git reflog expire --expire=now --all && git gc "
+            "--prune=now' in its repository; on a host (GitHub, GitLab...), ask its support "
+            "for a garbage collection, or delete the repository, create it again and run "
+            "'brain push'"
+        )
+    return (
+        "the remote still keeps the old commits, unreachable, until its own garbage "
+        f"collection (and a clone made before now keeps them too); to clear them now: {how}"
+    )
 
 
 def _with(result: PurgeResult, **changes: object) -> PurgeResult:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from brain.errors import BrainError
 from brain.home import merge, pending
 from brain.home.files import make_private_dir
+from brain.home.merged import check as check_merged
 from brain.home.repo import BRANCH, Repo, RepoError
 
 if TYPE_CHECKING:
@@ -131,9 +132,11 @@ def pull(home: Home, name: str = "origin") -> SyncResult:
     """Fetch and merge the remote's history, settling conflicts by brain's rules."""
     remote = _remote(home, name)
     edits = take_hand_edits(home)
-    with home.transaction():
+    with home.transaction() as tx:
         before = home.repo.head()
         pulled = _pull(home, remote)
+        if not pulled.rewritten:
+            pulled.resolved.extend(check_merged(home, tx, before, f"{remote}/{BRANCH}"))
         after = home.repo.head()
     message = "already up to date" if after == before else f"merged {remote}/{BRANCH}"
     if pulled.rewritten:
@@ -159,12 +162,15 @@ def sync(home: Home, name: str = "origin") -> SyncResult:
     resolved: list[str] = []
     rewritten = False
     settled = 0
-    with home.transaction():
+    with home.transaction() as tx:
         before = home.repo.head()
         for attempt in range(_PUSH_TRIES):
+            mine = home.repo.head()
             pulled = _pull(home, remote)
             resolved += pulled.resolved
             settled += 0 if pulled.rewritten else len(pulled.resolved)
+            if not pulled.rewritten:  # checked before anything is pushed
+                resolved += check_merged(home, tx, mine, f"{remote}/{BRANCH}")
             rewritten = rewritten or pulled.rewritten
             try:
                 _push(home, remote)

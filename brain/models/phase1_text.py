@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from brain.home.secrets.redact import redact, redact_slice
 from brain.models.tokens import estimate_tokens
-from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.sources.base import Transcript, Turn, unescaped
 
 __all__ = ["PROSE_CHARS", "TOOL_CHARS", "Shown", "clean_text", "phase1_text", "shown_turns"]
 
@@ -98,7 +98,8 @@ def clean_text(turn: Turn) -> str:
         return ""
     if "<" in text:
         text = _INJECTED_BLOCK.sub("", text).strip()
-    return text
+    # Redacted as a person reads it: escaped in a JSON string, a value is no assignment.
+    return unescaped(text).strip() if turn.role == "tool" else text
 
 
 def _kind(turn: Turn) -> str:

@@ -79,7 +79,10 @@ def _split(text: str) -> list[Message]:
     text in the data cannot pass itself off as the instructions."""
     head, found, rest = text.partition(_DATA_OPEN)
     if not found:
-        return [{"role": "user", "content": text}]
+        return [{"role": "user", "content": redact(text)}]
     data, _, tail = rest.partition(_DATA_CLOSE)
     system = head.rstrip() + "\n\n" + tail.lstrip()
-    return [{"role": "system", "content": system}, {"role": "user", "content": data}]
+    # Redacted whole as it is sent, whatever its parts were: a raw memory or a record
+    # merged from another machine's older brain, or written by hand, was never redacted
+    # here (redact is idempotent: what was redacted already stays as it is).
+    return [{"role": "system", "content": system}, {"role": "user", "content": redact(data)}]

@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from brain.home.records import slugify
-from brain.home.secrets.keysecrets import key_holds_secret
+from brain.home.secrets.keysecrets import derive_key, key_holds_secret
 from brain.home.secrets.redact import redact
 from brain.home.secrets.together import redact_together
 
@@ -81,7 +80,7 @@ def safe_key(key: str, description: str) -> str:
 
     if not key_holds_secret(key):
         return key
-    return slugify(redact(description), max_words=6)[:80].strip("-") or "memory"
+    return derive_key(redact(description))
 
 
 def safe_extraction(extraction: Extraction) -> Extraction:

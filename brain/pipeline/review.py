@@ -112,7 +112,9 @@ def hold(
     from brain.home.secrets.redact import redact
     from brain.models.schema import MEMORY_TYPES
 
-    text = redact(text)  # held on disk like any write: never a secret in it
+    # Held on disk like any write: never a secret in any field (append_raw redacts them
+    # all again), and the description cut from the text only once it is redacted.
+    text = redact(text)
     line = " ".join(text.split())
     chosen = validate_new_key(key) if key else derive_key(line) or "memory"
     memory = RawMemory(
@@ -121,8 +123,8 @@ def hold(
         type=type if type in MEMORY_TYPES else "instruction",
         description=line[:200],
         body=text.strip(),
-        tags=tuple(dict.fromkeys([*tags, REVIEW_TAG, HELD_UNSAFE])),
-        session=source,
+        tags=tuple(dict.fromkeys([*(redact(t) for t in tags), REVIEW_TAG, HELD_UNSAFE])),
+        session=redact(source),
         date=iso(utcnow()),
     )
     with home.transaction() as tx:

@@ -160,12 +160,44 @@ def read_raw(home: Located) -> list[RawMemory]:
 
 
 def append_raw(home: Home, memories: Iterable[RawMemory]) -> str:
-    """Append entries to the raw memory log (written whole, atomically); return its path."""
+    """Append entries to the raw memory log (written whole, atomically); return its path.
+
+    Every field is redacted here, whoever made the entry (extract, a memory held for
+    review, a person's edit of one), and a key that holds a credential is refused.
+
+    Raises:
+        SecretKeyError: an entry's key holds a credential; nothing is written.
+    """
     path = home.path / RAW
     old = read_text(path) if path.exists() else _RAW_HEADER
-    new = "".join(render_raw(m) for m in memories)
+    new = "".join(render_raw(redacted_raw(m)) for m in memories)
     atomic_write(path, old + new, tmp_dir=home.state)
     return RAW
+
+
+def redacted_raw(memory: RawMemory) -> RawMemory:
+    """``memory`` with a secret in none of its fields (the description and the body
+    together, as a record's are).
+
+    Raises:
+        SecretKeyError: its key holds a credential (a key is refused, never redacted).
+    """
+    from brain.home.secrets.keysecrets import SecretKeyError, key_holds_secret
+    from brain.home.secrets.redact import redact
+    from brain.home.secrets.together import redact_together
+
+    if key_holds_secret(memory.key):
+        raise SecretKeyError()
+    description, body = redact_together((memory.description, memory.body))
+    return memory._replace(
+        type=redact(memory.type),
+        description=description,
+        body=body,
+        tags=tuple(redact(t) for t in memory.tags),
+        session=redact(memory.session),
+        checkout=redact(memory.checkout),
+        paths=tuple(redact(p) for p in memory.paths),
+    )
 
 
 def consumed_ids(home: Located) -> set[str]:

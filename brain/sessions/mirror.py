@@ -331,8 +331,17 @@ class _Planner:
         )
 
     def _free_key(self, item: NativeMemory) -> str:
-        """``<tool>-<project>-<name>``, with ``-2``, ``-3`` when another item has it."""
+        """``<tool>-<project>-<name>``, with ``-2``, ``-3`` when another item has it; named
+        from the redacted description instead when the name holds a credential (a key is
+        a file name and a commit message)."""
         base = memory_key(item.tool, item.name, item.project)
+        from brain.home.secrets.keysecrets import derive_key, key_holds_secret
+
+        if key_holds_secret(base):
+            from brain.home.secrets.redact import redact
+
+            named = derive_key(redact(item.description or item.body))
+            base = memory_key(item.tool, named, item.project)
         key, n = base, 1
         while key in self.plan.records or self._taken(key, item.origin):
             n += 1

@@ -17,7 +17,7 @@ from brain.home.records import iso
 from brain.home.secrets.redact import redact, redact_slice
 from brain.index import Doc
 from brain.index.turns import questions_answered
-from brain.sessions.sources.base import Transcript, Turn
+from brain.sessions.sources.base import Transcript, Turn, unescaped
 from brain.sessions.tooldocs import tool_docs, trimmed_result
 from brain.sessions.watermarks import (
     SessionMissingError,
@@ -120,6 +120,16 @@ def session_docs(ref: SessionRef, transcript: Transcript) -> list[Doc]:
     return docs + tool_docs(ref, transcript)
 
 
+def _shown(turn: Turn, *, whole: bool) -> str:
+    """A turn's text as ``sessions show`` prints it, redacted: a tool's cut to its head,
+    tail and failures when one turn is asked for; a tool's JSON read unescaped."""
+    if turn.role != "tool":
+        return redact(turn.text.strip())
+    if not whole:
+        return trimmed_result(turn.text)
+    return redact(unescaped(turn.text).strip())
+
+
 def _with_tail(turn: Turn, head: str) -> str:
     """A turn's redacted head, plus the redacted end of a turn longer than the head.
 
@@ -211,7 +221,7 @@ def show_session(
             number=n,
             role=t.role,
             lines=t.lines,
-            text=trimmed_result(t.text) if turn and t.role == "tool" else redact(t.text.strip()),
+            text=_shown(t, whole=turn is None),
             tool=t.tool,
             injected=t.injected,
             summary=t.summary,

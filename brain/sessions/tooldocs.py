@@ -214,8 +214,11 @@ def call_summary(text: str) -> str:
 
 def trimmed_result(text: str) -> str:
     """A tool's result, redacted: all of it when short, else its head, the middle's
-    lines that report a failure, and its tail."""
-    text = text.strip()
+    lines that report a failure, and its tail. A result that is a JSON document is read
+    unescaped first (:func:`~brain.sessions.sources.base.unescaped`)."""
+    from brain.sessions.sources.base import unescaped
+
+    text = unescaped(text.strip()).strip()
     if len(text) <= HEAD_CHARS + TAIL_CHARS:
         return redact(text)
     head = redact_slice(text, 0, HEAD_CHARS, _MARGIN)
@@ -229,7 +232,7 @@ def trimmed_result(text: str) -> str:
 
 def failure_lines(text: str, limit: int = ERROR_LINES) -> list[str]:
     """The first ``limit`` lines of ``text`` that report a failure, in order, each cut to
-    ``LINE_CHARS`` around what it reports."""
+    ``LINE_CHARS`` around what it reports (a long line redacted whole before its cut)."""
     low = text.lower()
     starts: set[int] = set()
     for word in _FAILURE_WORDS:
@@ -246,9 +249,9 @@ def failure_lines(text: str, limit: int = ERROR_LINES) -> list[str]:
         match = _FAILURE.search(line)
         if match is None:
             continue
-        if len(line) > LINE_CHARS:  # a long line: the part around what it reports
-            begin = max(0, match.start() - LINE_CHARS // 3)
-            line = line[begin : begin + LINE_CHARS]
+        if len(line) > LINE_CHARS:  # a long line: the part around what it reports,
+            begin = max(0, match.start() - LINE_CHARS // 3)  # redacted before the cut
+            line = redact_slice(line, begin, begin + LINE_CHARS, _MARGIN)
         found.append(line)
         if len(found) == limit:
             break

@@ -373,15 +373,17 @@ def merge_mark(
     last = _iso(parsed.last_timestamp) or base.get("last_timestamp")
     return Mark(
         path=str(file.path),
-        session_id=base.get("session_id") or t.session_id,
+        # Redacted as the title is: a session id or a folder (brain's own format takes
+        # any) names summary files, index paths and commit messages.
+        session_id=base.get("session_id") or redact(t.session_id),
         offset=parsed.offset,
         size=file.size,
         mtime=file.mtime,
         head_bytes=head_bytes,
         head_sha256=head_sha,
         last_timestamp=last,
-        project=t.project or base.get("project"),
-        git_branch=t.git_branch or base.get("git_branch"),
+        project=(redact(t.project) if t.project else None) or base.get("project"),
+        git_branch=(redact(t.git_branch) if t.git_branch else None) or base.get("git_branch"),
         title=redact(t.title) if t.title else base.get("title"),
         started=base.get("started") or _iso(t.started),
         last_activity=_iso(t.last_activity) or base.get("last_activity"),

@@ -124,6 +124,8 @@ def key_holds_secret(key: str) -> bool:
         return True
     if long_run and _in_context().search(lowered):
         return True
+    if long_run and _ID_AFTER_AUTH.search(_INNOCENT.sub("-", lowered)):
+        return True
     if "pass" in lowered and (_PASSWORD_VALUE.search(lowered) or _APP_PASSWORD.search(lowered)):
         return True
     if "p" in lowered and _plain_password_in(lowered):
@@ -137,6 +139,21 @@ def key_holds_secret(key: str) -> bool:
     starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
     return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
 
+
+# A UUID or a 40-hex run is an id or a commit, unless a login or an auth word comes
+# within three words before it: ``wandb login <hex>``, ``b2 authorize-account <id>
+# <key>``, ``heroku auth token <uuid>``, slugged. (A credential word right before a
+# value is _in_context's; a bare id, ``trace-<uuid>`` or ``reverted-<sha>`` is fine.)
+_UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+_AUTH_WORDS = (
+    "login", "logon", "signin", "auth", "authorize", "authenticate", "authorization",
+    "bearer", "token", "tokens", "secret", "secrets", "password", "passwd", "credential",
+    "credentials", "apikey",
+)  # fmt: skip
+_ID_AFTER_AUTH = lazy(
+    rf"(?<![a-z0-9])(?:{'|'.join(_AUTH_WORDS)})-(?:[a-z0-9]+-){{0,2}}"
+    rf"(?:{_UUID}|(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{{40}})(?![a-z0-9])"
+)
 
 # A hex run whose bytes count up by a fixed step (``000102…0f``, ``00112233…ff``) is a
 # test vector, as a repeating one is: a credential is random.
@@ -208,7 +225,8 @@ def derive_key(body: str, project: str | None = None) -> str:
     key = scoped_key(slugify(body), project)
     if not key_holds_secret(key):
         return key
-    words = " ".join(w for w in re.findall(r"[^\W\d_]+", _MARKER.sub(" ", body)))
+    # Whole words of letters only: the letters between a token's digits are no words.
+    words = " ".join(re.findall(r"(?<!\w)[^\W\d_]+(?!\w)", _MARKER.sub(" ", body)))
     key = scoped_key(slugify(words), project) if slugify(words) else ""
     if key and not key_holds_secret(key):
         return key

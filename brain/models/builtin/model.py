@@ -14,7 +14,7 @@ from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
 from brain.models.builtin.said import candidates, human_turns, one_line
 from brain.models.safety import states_credential, unsafe
 from brain.models.schema import MAX_MEMORIES, Candidate, Consolidation, Extraction
-from brain.sessions.sources.base import Transcript
+from brain.sessions.sources.base import Transcript, Turn
 
 __all__ = ["DUPLICATE_JACCARD", "BuiltinModel", "consolidate", "extract", "human_turns", "jaccard"]
 
@@ -34,6 +34,31 @@ def _summary(transcript: Transcript) -> str:
         f"{title} ({transcript.source} session{where}; {len(transcript.turns)} turns, "
         f"{len(human)} typed by the user; tools: {tool_list})"
     )
+
+
+# A tool's output longer than this is left to the runbook, the one reader that quotes
+# one, and only its error line, which it redacts whole before cutting: redacting every
+# long output here made the built-in model five times slower.
+_OUTPUT_CHARS = 2_000
+
+
+def redacted(transcript: Transcript) -> Transcript:
+    """``transcript`` with each turn's text redacted whole before any reader reads it: a
+    reader cuts a statement, a description or a body to a length, and a cut inside a
+    secret leaves a half that redaction no longer knows (``WP_APP_PASSWORD="Abcd EFgh
+    1234...``, its closing quote cut off). What was said, and each tool call (its JSON
+    arguments) and short result, is redacted; a long tool output is not (see
+    :data:`_OUTPUT_CHARS`)."""
+    turns = tuple(
+        replace(t, text=redact(t.text)) if _read_whole(t) else t for t in transcript.turns
+    )
+    title = redact(transcript.title) if transcript.title else transcript.title
+    return replace(transcript, turns=turns, title=title)
+
+
+def _read_whole(turn: Turn) -> bool:
+    text = turn.text
+    return turn.role != "tool" or len(text) <= _OUTPUT_CHARS or text.lstrip().startswith("{")
 
 
 def _said(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, Candidate]:
@@ -67,6 +92,7 @@ def extract(transcript: Transcript) -> Extraction:
         tools showed, each those said in most turns, then the surest, kept in the order
         seen; and a one-line summary of the session.
     """
+    transcript = redacted(transcript)
     project = project_name(transcript.project)
     tags = (f"project:{project}",) if project else ()
     best = _said(transcript, tags)

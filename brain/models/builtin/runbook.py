@@ -150,7 +150,7 @@ def _error_line(text: str) -> str:
         line for line in lines if line and not _CHROME.match(line) and line[:2] not in ("$ ", "> ")
     ]
     said = next((line for line in lines if _ERROR_WORD.search(line)), lines[0] if lines else "")
-    return one_line(said)[:100]
+    return one_line(redact(said))[:100]  # redacted whole, then cut
 
 
 def _calls(transcript: Transcript) -> Iterator[tuple[str, Turn, str, list[str]]]:
@@ -165,6 +165,9 @@ def _calls(transcript: Transcript) -> Iterator[tuple[str, Turn, str, list[str]]]
             continue
         command = _command(turn.text) if turn.text.lstrip().startswith(("{", "const ")) else None
         if command is not None:
+            # Read out of its JSON, the command is redacted whole before any cut: escaped
+            # there (DB_PASSWORD=\"...\"), redaction on the way in did not see its values.
+            command = redact(command)
             pending.setdefault(turn.tool or "", []).append((command, turn))
         elif queue := pending.get(turn.tool or ""):
             command, call = queue.pop(0)

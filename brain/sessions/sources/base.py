@@ -378,3 +378,37 @@ def _drain_line(fh: IO[bytes]) -> int:
             return total
         if not chunk:
             return 0
+
+
+def unescaped(text: str) -> str:
+    """``text`` as a person reads it when it is a JSON document (a tool's arguments or
+    result, Codex's older exec output ``{"output": "...", "metadata": ...}``): each value
+    on its own ``name: value`` line, its quotes and line breaks no longer escaped, a
+    string that is itself such a document read the same way; else ``text``.
+
+    Redaction reads ``DB_PASSWORD="..."`` or ``pw: tallowreed``; escaped inside a JSON
+    string (``DB_PASSWORD=\\"...\\"``), or followed by the string's closing quote
+    (``pw: tallowreed", "metadata"``), the same value is no longer one it knows.
+    """
+    stripped = text.strip()
+    if stripped[:1] not in ("{", "[") or stripped[-1:] not in ("}", "]"):
+        return text
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return text
+    if not isinstance(value, (dict, list)):
+        return text
+    return "\n".join(_readable_lines(value, ""))
+
+
+def _readable_lines(value: dict[Any, Any] | list[Any], pad: str) -> Iterator[str]:
+    items = value.items() if isinstance(value, dict) else (("-", v) for v in value)
+    for name, item in items:
+        if isinstance(item, (dict, list)) and item:
+            yield f"{pad}{name}:"
+            yield from _readable_lines(item, pad + "  ")
+        elif isinstance(item, str):
+            yield f"{pad}{name}: {unescaped(item)}"
+        else:
+            yield f"{pad}{name}: {compact_json(item)}"
