@@ -325,12 +325,13 @@ class Editing(NamedTuple):
     problem: BrainError
 
 
-def review_page(brain: Brain) -> dict[str, Any]:
+def review_page(brain: Brain, where: Path | None = None) -> dict[str, Any]:
     """The held memories, each with the turn its evidence points at, and the records
-    held because their files went; the memory types an edit may choose."""
+    held because their files went (``where``'s checkout first, as ``brain review`` run
+    there reads them); the memory types an edit may choose."""
     from brain.models.schema import MEMORY_TYPES
 
-    waiting = brain.review()
+    waiting = brain.review(where=where)
     held: Sequence[RawMemory] = waiting.held
     known = {f"{s.source}:{s.session_id}" for s in brain.sessions()}
     items = []
