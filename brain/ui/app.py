@@ -76,6 +76,7 @@ class App:
 
     def render(self, name: str, request: Request, status: int = 200, **values: Any) -> Response:
         done = request.query.get("done", "")
+        commit = pages.commit_line(self.brain, done) if done else None
         values.setdefault("title", "brain")
         html = (
             html_environment()
@@ -86,7 +87,9 @@ class App:
                 csrf=self.server.csrf,
                 version=__version__,
                 home=self.home_shown,
-                done=pages.commit_line(self.brain, done) if done else None,
+                done=commit,
+                # A forget just made can be undone from the note that says it was made.
+                restorable=pages.restorable(self.brain, commit),
                 here=request.path,
                 **values,
             )
@@ -159,6 +162,9 @@ class App:
             text = self.brain.edit_text(key)
             return self.render("edit.html.j2", request, title=f"brain: edit {key}", key=key,
                                text=text, problem=None)  # fmt: skip
+        gone = pages.forgotten_page(self.brain, key)
+        if gone is not None:  # its address still leads somewhere: to what brings it back
+            return self.render("forgotten.html.j2", request, title=f"brain: {key}", **gone)
         data = pages.record_page(self.brain, self.snapshot.live(self.brain), key)
         return self.render("record.html.j2", request, title=f"brain: {key}", **data)
 

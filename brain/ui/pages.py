@@ -23,6 +23,7 @@ from brain.pipeline.views import group_of, sessions_of
 
 if TYPE_CHECKING:
     from brain.api import Brain
+    from brain.home.repo import Commit
     from brain.pipeline.runs import RawMemory, RunInfo
 
 #: Records a list shows at once; a filter or a search narrows the rest.
@@ -312,6 +313,35 @@ def record_page(brain: Brain, live: Sequence[Record], key: str) -> dict[str, Any
         "history": history(brain, key),
         "worth": brain.worth(key),
     }
+
+
+def forgotten_page(brain: Brain, key: str) -> dict[str, Any] | None:
+    """Record ``key`` as it was before it was forgotten, and the commit that forgot it;
+    None when it is in memory or the archive, or the history never held it."""
+    from brain.home.history import forgotten
+    from brain.home.keys import validate_key
+
+    try:
+        validate_key(key)
+    except BrainError:
+        return None  # not a key: the record page says so
+    gone = forgotten(brain, key)
+    if gone is None:
+        return None
+    return {"record": gone.record, "commit": gone.commit}
+
+
+def restorable(brain: Brain, commit: Commit | None) -> str | None:
+    """The key ``commit`` forgot, when it is a forget whose record is still gone."""
+    if commit is None or not commit.message.startswith("forget: "):
+        return None
+    key = commit.message.removeprefix("forget: ").split(maxsplit=1)[0]
+    deleted = {f"memories/{key}.md", f"archive/{key}.md"}
+    if not any(status == "D" and path in deleted for status, path in commit.files):
+        return None
+    if brain.record_path(key).exists() or brain.record_path(key, archived=True).exists():
+        return None  # restored since
+    return key
 
 
 # -- review, runs, sessions, commits -------------------------------------------------
