@@ -90,6 +90,16 @@ def test_a_forget_is_undone_from_history(ready: Path):
     )
 
 
+def test_a_record_forgotten_from_the_archive_is_restored_into_memory(ready: Path):
+    before = (ready / "memories" / "pkg.md").read_text()
+    assert cli("archive", "pkg").exit_code == 0
+    assert cli("forget", "pkg").exit_code == 0
+    done = cli("restore", "pkg")
+    assert done.exit_code == 0, done.stderr
+    assert (ready / "memories" / "pkg.md").read_text() == before
+    assert not (ready / "archive" / "pkg.md").exists()
+
+
 def test_import_says_one_record(ready: Path, tmp_path: Path):
     line = json.dumps({"key": "one", "body": "just one"})
     path = tmp_path / "one.jsonl"

@@ -73,7 +73,9 @@ def restore_forgotten(home: Home, key: str) -> WriteResult:
             f"no record {key!r} in memory, in the archive or in its history",
             hint="'brain list --archived' lists the archive; 'brain log' the history",
         )
-    record = gone.record
+    # Forgotten from the archive, it comes back into memory: no longer archived.
+    extra = {k: v for k, v in gone.record.extra.items() if k not in {"archived", "archive_reason"}}
+    record = gone.record.evolve(extra=extra)
     with home.transaction() as tx:
         staged = tx.stage(record)
         paths = [*staged.touched, *home.views_again()]
