@@ -141,6 +141,14 @@ class Record:
     supersedes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    @property
+    def learned(self) -> str:
+        """When what it says was learned: the time of the session it was learned in (the
+        ``learned`` field phase 2 writes), else when the record was written (``created``:
+        the first write of its key; ``updated``: the last)."""
+        value = self.extra.get("learned")
+        return str(value) if value else self.created
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: frontmatter fields, extras, and ``body``."""
         data = asdict(self)

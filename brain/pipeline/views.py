@@ -155,9 +155,15 @@ def regenerate_views(home: Home) -> list[str]:
 
 
 def record_from_operation(
-    op: Operation, current: Record | None, sessions: Sequence[str], now: datetime
+    op: Operation,
+    current: Record | None,
+    sessions: Sequence[str],
+    now: datetime,
+    learned: str = "",
 ) -> Record:
-    """The record an add, update or merge writes; ``current`` is what has its key now."""
+    """The record an add, update or merge writes; ``current`` is what has its key now.
+    ``learned``: when the sessions of its raw memories happened, the earliest; the record
+    keeps the earlier of that and when it was learned before."""
     known = sessions_of(current) if current is not None else []
     every = list(dict.fromkeys([*known, *sessions]))
     source = every[-1] if every else (current.source if current else None)
@@ -166,6 +172,10 @@ def record_from_operation(
     extra.pop("archive_reason", None)
     if len(every) > 1:
         extra["sessions"] = every
+    before = current.learned if current is not None else ""
+    first = min((t for t in (before, learned) if t), default="")
+    if first:
+        extra["learned"] = first
     body = redact(op.body or (current.body if current else "")).strip()
     return Record(
         id=new_id(now),

@@ -103,19 +103,20 @@ def overview(
     types = sorted({r.type for r in live})
     week_ago = moment - timedelta(days=7)
     since = week_ago.strftime("%Y-%m-%dT%H:%M:%S")
-    recent = [r for r in live if (r.created or "") >= since]
+    # Learned: when the session it came from happened, not when phase 2 wrote it.
+    recent = [r for r in live if (r.learned or "") >= since]
     tools = Counter(r.profile or "you" for r in recent)
     runs = brain.runs(limit=50)
     kinds = ("extract", "consolidate")
     last = {kind: next((r for r in runs if r.kind == kind), None) for kind in kinds}
-    learned = weekly(((r.created or "", 1) for r in live), moment)
+    learned = weekly(((r.learned or "", 1) for r in live), moment)
     used = weekly(weeks, moment)
     return {
         "total": len(live),
         "archived": _count(brain.path / "archive"),
         "projects": sorted(by_project.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])),
         "types": types,
-        "recent": sorted(recent, key=lambda r: r.created or "", reverse=True)[:20],
+        "recent": sorted(recent, key=lambda r: r.learned or "", reverse=True)[:20],
         "recent_count": len(recent),
         "tools": tools.most_common(),
         # What `brain review` lists: the held memories, and the records whose files went.
@@ -183,7 +184,7 @@ def _keep(record: Record, f: Filters, since: str | None) -> bool:
         return False
     if f.tag and f.tag not in record.tags:
         return False
-    return since is None or (record.created or "") >= since
+    return since is None or (record.learned or "") >= since
 
 
 def record_list(brain: Brain, live: Sequence[Record], f: Filters) -> dict[str, Any]:
@@ -306,7 +307,9 @@ def record_page(brain: Brain, live: Sequence[Record], key: str) -> dict[str, Any
         "record": record,
         "path": shown.path,
         "archived": shown.archived,
-        "extra": {k: v for k, v in record.extra.items() if k not in {"merged_from", "sessions"}},
+        "extra": {
+            k: v for k, v in record.extra.items() if k not in {"merged_from", "sessions", "learned"}
+        },
         "provenance": provenance(brain, record),
         "merged_into": merged_into,
         "merged_from": merged_from,
