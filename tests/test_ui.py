@@ -413,3 +413,17 @@ def test_a_record_is_learned_when_its_session_happened_not_when_it_was_consolida
     brain.extract()
     brain.consolidate(force=True)
     assert brain.show(record.key).record.learned == "2026-09-03T10:00:00Z"
+
+
+def test_records_of_no_project_are_yours_on_the_pages_and_in_memory_md(
+    client: Client, brain: Brain
+) -> None:
+    brain.remember("Deploys happen on Tuesdays.", key="deploy-day", tags=("project:shop",))
+    _, _, overview = client.get("/")
+    assert ">yours</a>" in overview and ">shop</a>" in overview and "workflow" not in overview
+    _, _, listed = client.get("/records?project=yours")
+    assert "formatter" in listed and "deploy-day" not in listed
+    from brain.pipeline.views import regenerate_views
+
+    regenerate_views(brain)
+    assert "\n## yours\n" in (brain.path / "MEMORY.md").read_text()

@@ -24,6 +24,7 @@ from brain.home.keys import KEY_MAX
 
 __all__ = [
     "PERSONAL_GROUP",
+    "PERSONAL_GROUPS",
     "PROJECT_TAG",
     "checkout_name",
     "base_key",
@@ -35,8 +36,10 @@ __all__ = [
 ]
 
 PROJECT_TAG = "project:"
-# The task group of MEMORY.md that holds the person's own records (no project).
-PERSONAL_GROUP = "workflow"
+# The task group of MEMORY.md that holds the person's own records (no project): "yours",
+# as the README and the ui say; MEMORY.md files written before called it "workflow".
+PERSONAL_GROUP = "yours"
+PERSONAL_GROUPS = frozenset({PERSONAL_GROUP, "workflow"})
 
 
 def projects_of(tags: Iterable[str]) -> frozenset[str]:

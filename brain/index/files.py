@@ -18,7 +18,7 @@ from pathlib import Path
 from brain import markdown
 from brain.errors import BrainError
 from brain.home.records import RecordFormatError, parse
-from brain.home.scope import PERSONAL_GROUP, PROJECT_TAG, project_name
+from brain.home.scope import PERSONAL_GROUPS, PROJECT_TAG, project_name
 from brain.index import Doc
 
 INDEXED_DIRS = ("memories", "rollout_summaries", "MEMORY.md")
@@ -125,7 +125,7 @@ def _sections(text: str) -> list[Doc]:
                 type="section",
                 description=section.title[:200],
                 body=body,
-                tags=_project_tags(None if group.lower() == PERSONAL_GROUP else group),
+                tags=_project_tags(None if group.lower() in PERSONAL_GROUPS else group),
             )
         )
     return docs

@@ -49,7 +49,7 @@ class Change:
 
 
 def group_of(record: Record) -> str:
-    """The task group: the record's project (``project:<name>`` tag), else ``workflow``."""
+    """The task group: the record's project (``project:<name>`` tag), else ``yours``."""
     for tag in record.tags:
         if tag.startswith("project:") and tag[8:].strip():
             return tag[8:].strip()
@@ -69,7 +69,7 @@ def _live(home: Home) -> list[Record]:
 
 
 def _groups(records: Iterable[Record]) -> list[dict[str, Any]]:
-    """Records by group (``workflow`` first, then projects by name), split by kind."""
+    """Records by group (``yours`` first, then projects by name), split by kind."""
     by: dict[str, dict[str, list[Record]]] = {}
     for record in sorted(records, key=lambda r: (r.type, r.key)):
         group = by.setdefault(group_of(record), {"preferences": [], "knowledge": []})
@@ -108,6 +108,7 @@ def summary_md(records: Sequence[Record]) -> str:
         groups=_groups(records),
         total=len(records),
         group_of=group_of,
+        personal=GENERAL,
     )
 
 
