@@ -217,6 +217,15 @@ def test_as_of_recalls_the_past(brain: Brain, home: Path) -> None:
     assert cli_json("recall", "deploys", "--as-of", "2001-01-01") == []
 
 
+def test_as_of_a_date_holds_what_that_day_wrote(brain: Brain, home: Path) -> None:
+    from datetime import UTC, datetime
+
+    today = datetime.now(UTC).date().isoformat()
+    result = cli("recall", "deploys", "--as-of", today)
+    assert result.exit_code == 0 and "did not exist yet" not in result.output + result.stderr
+    assert cli_json("recall", "deploys", "--as-of", today)[0]["key"] == "deploy-day"
+
+
 def test_filters(brain: Brain) -> None:
     brain.remember(
         "Prefer short commit subjects.", key="commit-style", type="preference", tags=["style"]

@@ -35,7 +35,9 @@ def _human_hits(result, verbose: bool = False) -> str:  # type: ignore[no-untype
 @click.option("--tag", help="Only records with this tag.")
 @click.option("--profile", help="Only records from this tool.")
 @click.option("--since", help="Only what changed since DATE (YYYY-MM-DD, or 7d, 2w).")
-@click.option("--as-of", "as_of", help="Recall the memory as it stood at DATE, from git history.")
+@click.option(
+    "--as-of", "as_of", help="Recall the memory as it stood at DATE (a day: its end), from git."
+)
 @click.option("--sessions", is_flag=True, help="Also search harvested transcript turns.")
 @click.option(
     "-v", "--verbose", is_flag=True, help="Show each hit's score (hits far below the best are cut)."
