@@ -47,9 +47,22 @@ class RecordFormatError(BrainError):
 
     def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
         where = f"{path}:{line}" if line else str(path)
-        super().__init__(f"{where}: {problem}", hint=f"fix it with 'brain edit {path.stem}'")
+        super().__init__(f"{where}: {problem}", hint=_fix_hint(path.stem))
         self.path = path
         self.line = line
+
+
+def _fix_hint(name: str) -> str:
+    """How to fix an unreadable record file called ``name``: ``brain edit`` for a key; a
+    file named by hand (``café notes``) is fixed in an editor, then filed under a key."""
+    import shlex
+
+    from brain.home import names
+
+    if names.is_key(name):
+        return f"fix it with 'brain edit {name}'"
+    rename = f"brain rename {shlex.quote(name)} {names.key_for(name)}"
+    return f"fix it in a text editor (it is named by hand), then file it under a key: {rename}"
 
 
 _MARKER = lazy(r"\[REDACTED:[^\]\n]*\]")
