@@ -116,3 +116,8 @@ def test_files_brain_writes_have_the_mode_git_gives_a_pull(ready: Path, tmp_path
     umask = os.umask(0)
     os.umask(umask)
     assert mine == 0o666 & ~umask
+
+
+def test_restore_says_it_brings_back_forgotten_records_too() -> None:
+    shown = cli("restore", "--help").stdout
+    assert "archived, or forgotten" in " ".join(shown.split())
