@@ -145,3 +145,23 @@ def test_the_first_hits_do_not_depend_on_how_many_are_asked_for(home: Path) -> N
         if ten != hundred[:10]:
             differ.append(query)
     assert differ == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("which package manager for the frontend?", "use-pnpm-frontend-never-npm"),
+        ("what test runner for e2e tests?", "use-playwright-e2e-tests-not-cypress"),
+        ("which linter for the frontend?", "linter-frontend-eslint-airbnb-config"),
+    ],
+)
+def test_a_question_naming_a_kind_of_tool_finds_the_record_naming_the_tool(
+    home: Path, question: str, answer: str
+) -> None:
+    from tests.fiftyhome import RECORDS
+
+    brain = Brain.init(home)[0]
+    for text in RECORDS:
+        brain.remember(text)
+    assert len(brain.list().records) == 50
+    assert brain.recall(question, count_uses=False).hits[0].key == answer
