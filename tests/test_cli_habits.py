@@ -90,6 +90,16 @@ def test_a_forget_is_undone_from_history(ready: Path):
     )
 
 
+def test_a_record_forgotten_from_the_archive_is_restored_into_memory(ready: Path):
+    before = (ready / "memories" / "pkg.md").read_text()
+    assert cli("archive", "pkg").exit_code == 0
+    assert cli("forget", "pkg").exit_code == 0
+    done = cli("restore", "pkg")
+    assert done.exit_code == 0, done.stderr
+    assert (ready / "memories" / "pkg.md").read_text() == before
+    assert not (ready / "archive" / "pkg.md").exists()
+
+
 def test_import_says_one_record(ready: Path, tmp_path: Path):
     line = json.dumps({"key": "one", "body": "just one"})
     path = tmp_path / "one.jsonl"
@@ -106,3 +116,8 @@ def test_files_brain_writes_have_the_mode_git_gives_a_pull(ready: Path, tmp_path
     umask = os.umask(0)
     os.umask(umask)
     assert mine == 0o666 & ~umask
+
+
+def test_restore_says_it_brings_back_forgotten_records_too() -> None:
+    shown = cli("restore", "--help").stdout
+    assert "archived, or forgotten" in " ".join(shown.split())

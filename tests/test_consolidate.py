@@ -103,7 +103,7 @@ def test_builtin_run_writes_records_views_and_one_commit(brain: Brain, tmp_path:
     record = load(brain.record_path("prefers-pytest-fixtures-over-setup-methods-shop"))
     assert record.source == "brain:s1" and record.tags == ("project:shop",)
     memory = (brain.path / "MEMORY.md").read_text()
-    assert memory.index("## workflow") < memory.index("## shop")
+    assert memory.index("## yours") < memory.index("## shop")
     shop = memory.split("## shop", 1)[1]
     assert "### User preferences\n\n- Prefers pytest fixtures over setUp methods" in shop
     assert "(`prefers-pytest-fixtures-over-setup-methods-shop`; from brain:s1)" in shop
@@ -111,7 +111,7 @@ def test_builtin_run_writes_records_views_and_one_commit(brain: Brain, tmp_path:
     summary = (brain.path / "memory_summary.md").read_text()
     for heading in ("## User profile", "## General tips", "## What's in memory"):
         assert heading in summary
-    assert "- shop: 2 records" in summary and "- workflow: 1 record" in summary
+    assert "- shop: 2 records" in summary and "- yours: 1 record" in summary
     diff = (brain.path / "phase2_workspace_diff.md").read_text()
     assert "## Added (2)" in diff and "from brain:s1" in diff and "## Archived (0)" in diff
     assert pending_raw(brain) == []

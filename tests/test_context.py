@@ -321,7 +321,7 @@ def test_a_summary_of_another_projects_only_is_left_out_not_shown_as_empty_headi
     brain.remember("Prefers tabs.", key="tabs-shop", tags=["project:shop"])
     brain.remember("Run make lint first.", key="lint-blog", tags=["project:blog"])
     blog = context(brain, project=tmp_path / "blog").text
-    assert "## Memory summary" in blog and "- Run make lint first (blog)" in blog
+    assert "## Memory summary" in blog and "- lint-blog: Run make lint first (blog)" in blog
     assert "User profile" not in blog and "(shop)" not in blog  # its only line was shop's
     assert "### General tips" in blog and "### What's in memory" in blog
     elsewhere = context(brain, project=tmp_path / "garden").text

@@ -153,3 +153,16 @@ def test_the_key_of_a_name(name: str, key: str) -> None:
 @given(st.text(min_size=1, max_size=200))
 def test_every_name_has_a_valid_key(name: str) -> None:
     assert validate_key(names.key_for(name)) == names.key_for(name)
+
+
+def test_an_unreadable_file_named_by_hand_is_named_quoted_in_its_fix(
+    brain: Brain, home: Path
+) -> None:
+    (home / "memories" / "café notes.md").write_text("---\nid: [bad\n---\nx\n")
+    warned = [line for line in cli("list").stderr.splitlines() if "café notes" in line]
+    assert len(warned) == 1
+    assert warned[0].endswith(
+        "fix it in a text editor (it is named by hand), then file it under a key: "
+        "brain rename 'café notes' cafe-notes"
+    )
+    assert "brain edit café notes" not in warned[0]

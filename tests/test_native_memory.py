@@ -202,11 +202,11 @@ def test_mirror_gemini_and_codex_in_one_commit(brain: Brain, home: Path) -> None
     assert commit_count(home) == 2 and status(home) == ""
     subject = git(home, "log", "-1", "--format=%s").strip()
     assert subject == "mirror: 10 memories (gemini 4, codex 6)"
-    port = load(home / "memories" / "gemini-shop-local-database-listens-port-5433-5432.md")
+    port = load(home / "memories" / "gemini-shop-local-database-listens-port-5433-not-5432.md")
     assert port.tags == ("from:gemini-memory", "project:shop") and port.profile == "gemini"
     decimal = load(home / "memories" / "codex-shop-money-amounts-decimal-never-float-tests.md")
     assert decimal.type == "fact" and decimal.tags == ("from:codex-memory", "project:shop")
-    terse = load(home / "memories" / "codex-answer-tersely-summaries-end.md")
+    terse = load(home / "memories" / "codex-answer-tersely-no-summaries-end.md")
     assert terse.tags == ("from:codex-memory",)
     assert mirror_native(brain).commit is None and commit_count(home) == 2
 

@@ -89,6 +89,28 @@ def test_dry_runs_write_nothing(home_with_session: Path) -> None:
     assert commit_count(home_with_session) == before and status(home_with_session) == ""
 
 
+def test_a_dry_run_that_would_read_nothing_says_why(
+    home_with_session: Path, tmp_path: Path
+) -> None:
+    assert cli("extract").exit_code == 0
+    result = cli("extract", "--dry-run")
+    assert result.stdout == (
+        "dry run with builtin: would read none; no harvested session waits to be read "
+        "('brain harvest' finds new ones)\n"
+    )
+    assert cli("extract").stdout == (
+        "nothing to extract; no harvested session waits to be read ('brain harvest' finds "
+        "new ones)\n"
+    )
+    old = datetime.now(UTC) - timedelta(days=100)
+    path = write_session(tmp_path / "sessions", "old", LINES, when=old)
+    assert cli("harvest", "--path", str(path)).exit_code == 0
+    assert cli("extract", "--dry-run").stdout == (
+        "dry run with builtin: would read none; harvested and waiting: 1 older than "
+        "max_rollout_age_days (brain extract --all or --since Nd takes them this once)\n"
+    )
+
+
 def test_dead_endpoint_exits_1_naming_the_model(home_with_session: Path, monkeypatch) -> None:
     monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "openai/local-llm")
     monkeypatch.setenv("BRAIN_MODEL_API_BASE", "http://127.0.0.1:9/v1")

@@ -79,7 +79,10 @@ def test_records_answer_before_session_summaries(brain: Brain, home: Path) -> No
     git(home, "add", "-A")
     git(home, "commit", "-qm", "summaries")
     hits = cli_json("recall", "package manager", "-k", "6")
-    assert hits[0]["key"] == "pm", [(h["kind"], h["key"], h["score"]) for h in hits]
+    said = [(h["kind"], h["key"], h["score"]) for h in hits]
+    # Both records naming a package manager (pkg-manager names pnpm alone) come first.
+    assert {h["key"] for h in hits[:2]} == {"pm", "pkg-manager"}, said
+    assert [h["kind"] for h in hits[:2]] == ["record", "record"], said
 
 
 def test_first_recall_builds_the_index_with_a_notice(brain: Brain) -> None:
@@ -215,6 +218,15 @@ def test_as_of_recalls_the_past(brain: Brain, home: Path) -> None:
     past = cli_json("recall", "deploys", "--as-of", cut)
     assert past[0]["key"] == "deploy-day" and "Tuesdays" in past[0]["snippet"]
     assert cli_json("recall", "deploys", "--as-of", "2001-01-01") == []
+
+
+def test_as_of_a_date_holds_what_that_day_wrote(brain: Brain, home: Path) -> None:
+    from datetime import UTC, datetime
+
+    today = datetime.now(UTC).date().isoformat()
+    result = cli("recall", "deploys", "--as-of", today)
+    assert result.exit_code == 0 and "did not exist yet" not in result.output + result.stderr
+    assert cli_json("recall", "deploys", "--as-of", today)[0]["key"] == "deploy-day"
 
 
 def test_filters(brain: Brain) -> None:

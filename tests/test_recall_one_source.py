@@ -89,17 +89,27 @@ def test_a_hit_holding_every_query_word_is_never_cut(small_home: Brain) -> None:
     assert {"deploy-staging", "deploy-blog", "deploy-mine"} <= keys
 
 
-def test_verbose_shows_each_hit_score(small_home: Brain) -> None:
+def test_verbose_shows_each_hit_score_as_its_share_of_the_best(small_home: Brain) -> None:
     plain = cli("recall", "日本").stdout
     assert "score" not in plain
     verbose = cli("recall", "日本", "-v")
     assert verbose.exit_code == 0
-    shown = re.findall(r"^(\S+)  .*, score (\d+\.\d\d)\)$", verbose.stdout, re.M)
+    shown = re.findall(r"^(\S+)  .*, score (\d+\.\d\d) of the best\)$", verbose.stdout, re.M)
     scored = cli_json("recall", "日本")
     assert [key for key, _ in shown] == [h["key"] for h in scored]
-    for (_, score), hit in zip(shown, scored, strict=True):
+    assert float(shown[0][1]) == 1.0
+    best = scored[0]["score"]
+    for (_, share), hit in zip(shown, scored, strict=True):
         # Each recall counts a use, which lifts the next one's scores a little.
-        assert 0 < float(score) <= hit["score"] < 1.05 * float(score)
+        assert abs(float(share) - hit["score"] / best) < 0.06
+
+
+def test_the_only_hit_of_one_record_scores_the_best_not_zero(home: Path) -> None:
+    Brain.init(home)
+    cli("remember", "Use pnpm for the frontend, never npm")
+    shown = cli("recall", "-v", "which package manager for the frontend?").stdout
+    assert "score 1.00 of the best" in shown.splitlines()[0]
+    assert cli_json("recall", "frontend")[0]["score"] > 0  # raw, tiny: BM25 of one record
 
 
 def _records(n: int) -> list[str]:
@@ -135,3 +145,23 @@ def test_the_first_hits_do_not_depend_on_how_many_are_asked_for(home: Path) -> N
         if ten != hundred[:10]:
             differ.append(query)
     assert differ == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("which package manager for the frontend?", "use-pnpm-frontend-never-npm"),
+        ("what test runner for e2e tests?", "use-playwright-e2e-tests-not-cypress"),
+        ("which linter for the frontend?", "linter-frontend-eslint-airbnb-config"),
+    ],
+)
+def test_a_question_naming_a_kind_of_tool_finds_the_record_naming_the_tool(
+    home: Path, question: str, answer: str
+) -> None:
+    from tests.fiftyhome import RECORDS
+
+    brain = Brain.init(home)[0]
+    for text in RECORDS:
+        brain.remember(text)
+    assert len(brain.list().records) == 50
+    assert brain.recall(question, count_uses=False).hits[0].key == answer

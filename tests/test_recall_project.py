@@ -90,13 +90,13 @@ def test_recall_dash_p_dot_is_the_checkout_it_runs_in(two_projects: tuple[Brain,
 @pytest.fixture
 def learned(two_projects: tuple[Brain, Path]) -> tuple[Brain, Path]:
     """Both sessions read by phase 1 (a rollout summary each) and consolidated (MEMORY.md
-    with a ``## shop`` and a ``## blog`` group, and the person's ``## workflow``)."""
+    with a ``## shop`` and a ``## blog`` group, and the person's ``## yours``)."""
     brain, src = two_projects
     extracted = brain.extract(max_age_days=100_000)
     assert {o.status for o in extracted.sessions} == {"done"}, extracted
     brain.consolidate(force=True)
     memory_md = (brain.path / "MEMORY.md").read_text()
-    assert "## shop" in memory_md and "## blog" in memory_md and "## workflow" in memory_md
+    assert "## shop" in memory_md and "## blog" in memory_md and "## yours" in memory_md
     return brain, src
 
 
@@ -138,9 +138,9 @@ def test_a_project_keeps_its_own_memory_md_sections_and_the_persons_own(
                 found.add(group)
         return found
 
-    assert groups(_by_kind(brain, "memory_section", None)) == {"shop", "blog", "workflow"}
-    assert groups(_by_kind(brain, "memory_section", "shop")) == {"shop", "workflow"}
-    assert groups(_by_kind(brain, "memory_section", "blog")) == {"blog", "workflow"}
+    assert groups(_by_kind(brain, "memory_section", None)) == {"shop", "blog", "yours"}
+    assert groups(_by_kind(brain, "memory_section", "shop")) == {"shop", "yours"}
+    assert groups(_by_kind(brain, "memory_section", "blog")) == {"blog", "yours"}
 
 
 def test_recall_dash_p_dot_leaves_out_another_projects_views(

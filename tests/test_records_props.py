@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -64,3 +65,36 @@ def test_render_then_parse_round_trips(description: str, body: str, tags: list[s
     assert again.description == record.description
     assert again.tags == record.tags
     assert again.body.strip() == record.body.strip()
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Use Playwright for e2e tests, not Cypress", "use-playwright-e2e-tests-not-cypress"),
+        (
+            "Use Playwright for end-to-end tests, not Cypress",
+            "use-playwright-end-to-end-tests-not-cypress",
+        ),
+        ("Never push directly to main here", "never-push-directly-main-here"),
+        ("Don't use npm in this repo", "do-not-use-npm-repo"),
+        ("Deploy without the VPN", "deploy-without-vpn"),
+        ("Use ruff instead of black", "use-ruff-instead-black"),
+        ("No emojis in commit messages", "no-emojis-commit-messages"),
+        # The first sentence only: the next one is another fact.
+        ("Use pnpm, never npm. CI runs on Fridays.", "use-pnpm-never-npm"),
+        # A negation is never the last word while the word it turns around follows.
+        ("Run the unit tests with make, not pytest directly", "run-unit-tests-make-not-pytest"),
+        ("e.g. prefer small commits", "e-g-prefer-small-commits"),
+    ],
+)
+def test_a_derived_key_keeps_its_negations_and_its_sentence(text: str, key: str) -> None:
+    assert slugify(text) == key
+
+
+@given(st.lists(st.from_regex(r"[a-z]{3,8}", fullmatch=True), min_size=2, max_size=8))
+def test_a_key_never_ends_on_a_negation_a_word_follows(words: list[str]) -> None:
+    text = " ".join([*words[:5], "not", *words[5:]])
+    key = slugify(text)
+    if "not" in text.split()[: text.split().index("not")] or text.split()[-1] == "not":
+        return
+    assert not key.endswith("-not")

@@ -268,3 +268,21 @@ def test_a_dry_run_prices_extracting_the_history_without_a_call(
         dry[-2],
     ), dry[-2]
     assert commit_count(home) == 1
+
+
+def test_sessions_list_shows_ids_sessions_show_takes_when_ids_start_alike(
+    brain: Brain, tmp_path: Path
+) -> None:
+    from brain.evals import write_session
+
+    # Time-ordered ids (UUIDv7, as Codex writes them) share their first 12 characters.
+    ids = ["019a2b3c-4d5e-7000-8000-aaaaaaaaaaaa", "019a2b3c-4d5e-7001-8000-bbbbbbbbbbbb"]
+    when = datetime.now(UTC) - timedelta(hours=3)
+    for n, ident in enumerate(ids):
+        path = write_session(tmp_path / "s", ident, [f"Session {n} here."], when=when)
+        assert cli("harvest", "--path", str(path)).exit_code == 0
+    shown = [line.split()[0] for line in cli("sessions", "list").stdout.splitlines()]
+    assert sorted(shown) == ["019a2b3c-4d5e-7000", "019a2b3c-4d5e-7001"]
+    for short in shown:
+        opened = cli_json("sessions", "show", short)
+        assert opened["session"]["session_id"].startswith(short)

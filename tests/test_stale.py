@@ -445,3 +445,42 @@ def test_review_says_why_a_record_is_held_and_confirm_takes_it_out(
     assert cli("review").output == "nothing held for review\n"
     assert cli_json("stale")["records"] == []
     assert index_lines(home, web) == ["- pay-web: Payment retries are capped at six in src/pay.py"]
+
+
+def test_the_context_says_each_record_once_with_its_stale_mark(home: Path, web: Path) -> None:
+    from brain.api import Brain
+    from brain.pipeline.views import regenerate_views
+
+    remember_pay(home)
+    for args in (
+        ("--tag", "project:web", "--key", "deploy-web", "Deploys go out on Fridays"),
+        ("--type", "preference", "--key", "formatter", "Use ruff format, not black"),
+    ):
+        assert cli("remember", *args).exit_code == 0
+    regenerate_views(Brain.open(home))  # the summary and MEMORY.md name all three
+    summary = (home / "memory_summary.md").read_text()
+    assert "Payment retries" in summary and "Payment retries" in (home / "MEMORY.md").read_text()
+    change(web, "src/pay.py", "RETRIES = 8\n", "pay: eight retries")
+
+    shown = context(Reader.open(home), project=web)
+    text = shown.text
+    assert sorted(shown.keys) == ["deploy-web", "formatter", "pay-web"]  # each shown once
+    for key, words in (
+        ("pay-web", "Payment retries are capped"),
+        ("deploy-web", "Deploys go out on Fridays"),
+        ("formatter", "Use ruff format, not black"),
+    ):
+        assert text.count(words) == 1, (key, text)
+        [line] = [line for line in text.splitlines() if words in line]
+        assert line.startswith(f"- {key}: "), line
+    assert text.count("possibly stale") == 1
+    [marked] = [line for line in text.splitlines() if "possibly stale" in line]
+    assert marked.startswith("- pay-web: ")
+    assert marked.endswith("(possibly stale: src/pay.py changed)")
+    # The person's own preference leads the summary; the project's records are said with
+    # its group; the index is left nothing to repeat.
+    summary_part = text.split("## This project")[0]
+    assert "- formatter: Use ruff format, not black" in summary_part
+    assert "pay-web" not in summary_part and "deploy-web" not in summary_part
+    project_part = text.split("## This project")[1].split("## Records")[0]
+    assert "- deploy-web: Deploys go out on Fridays" in project_part

@@ -367,3 +367,63 @@ def test_a_use_noted_after_the_overview_was_read_shows_at_once(
     page = client.get("/")[2]
     assert 'class="key">formatter<' not in never_used(page)
     assert re.search(r"<title>week of [0-9-]+: 1 used</title></rect>\s*<text", page)
+
+
+def test_a_record_is_learned_when_its_session_happened_not_when_it_was_consolidated(
+    tmp_path: Path,
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from brain.evals import write_session
+    from tests.uihome import PREFERENCE
+
+    brain = Brain.init(tmp_path / "home")[0]
+    brain.config_set("max_rollout_age_days", "3650")  # a backfill of older sessions
+    september = datetime(2026, 9, 3, 10, 0, tzinfo=UTC)
+    path = write_session(tmp_path / "s", "old-session", ["Hi.", PREFERENCE, "Thanks."],
+                         when=september)  # fmt: skip
+    brain.harvest(paths=[path])
+    brain.extract()  # phase 1 and 2 run today, on a September session
+    brain.consolidate(force=True)
+    [record] = [r for r in brain.list().records if "pnpm" in r.body]
+    assert record.learned == "2026-09-03T10:00:00Z"
+    assert record.created[:10] == datetime.now(UTC).date().isoformat()  # written today
+    assert "\nlearned: '2026-09-03T10:00:00Z'\n" in brain.record_path(record.key).read_text()
+    brain.remember("Use ruff format, not black.", key="formatter")  # no session: today
+
+    server, app = make_server(brain.path)
+    server.start()
+    try:
+        client = Client(server)
+        _, _, overview = client.get("/")
+        assert re.search(r"<b>1</b> learned this week", overview)
+        _, _, page = client.get(f"/record/{record.key}")
+        assert "<th>learned</th><td>2026-09-03T10:00:00Z</td>" in page
+        assert f"<th>written</th><td>{record.created}</td>" in page
+        _, _, week = client.get("/records?age=7d")
+        assert "formatter" in week and record.key not in week
+    finally:
+        server.shutdown()
+        app.close()
+
+    # Learned again in a later session, it keeps when it was first learned.
+    later = write_session(tmp_path / "s", "new-session", ["Hello.", PREFERENCE],
+                          when=datetime.now(UTC) - timedelta(hours=3))  # fmt: skip
+    brain.harvest(paths=[later])
+    brain.extract()
+    brain.consolidate(force=True)
+    assert brain.show(record.key).record.learned == "2026-09-03T10:00:00Z"
+
+
+def test_records_of_no_project_are_yours_on_the_pages_and_in_memory_md(
+    client: Client, brain: Brain
+) -> None:
+    brain.remember("Deploys happen on Tuesdays.", key="deploy-day", tags=("project:shop",))
+    _, _, overview = client.get("/")
+    assert ">yours</a>" in overview and ">shop</a>" in overview and "workflow" not in overview
+    _, _, listed = client.get("/records?project=yours")
+    assert "formatter" in listed and "deploy-day" not in listed
+    from brain.pipeline.views import regenerate_views
+
+    regenerate_views(brain)
+    assert "\n## yours\n" in (brain.path / "MEMORY.md").read_text()

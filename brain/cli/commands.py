@@ -25,7 +25,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "log": "The memory's history: what changed, when and why (of one record, given its KEY).",
         "remember": "Remember TEXT ('-' reads stdin).",
         "rename": "File record NAME under KEY: a file you named yourself ('café notes') or a key.",
-        "restore": "Bring an archived record back.",
+        "restore": "Bring back a record that was archived, or forgotten (from the memory's history).",
         "show": "Show one record, live or archived.",
         "stale": "List records whose files changed, went or were renamed since their commit.",
     },

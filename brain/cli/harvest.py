@@ -170,19 +170,27 @@ def sessions() -> None:
 @json_option
 @pass_state
 def sessions_list(state: State, source: str | None, project: str | None, as_json: bool) -> None:
-    """List harvested sessions, most recently active first."""
-    refs = state.brain().sessions(source=source, project=project)
-    emit(
-        refs,
-        as_json,
-        lambda rs: (
-            "\n".join(
-                f"{r.session_id[:12]}  {r.source:<6}  {(r.last_activity or '?')[:16]}  "
-                f"{r.turns:>4} turns  {r.project or '-'}" + (f"  {r.title}" if r.title else "")
-                for r in rs
-            )
-            or "no sessions harvested yet; run 'brain harvest'"
-        ),
+    """List harvested sessions, most recently active first.
+
+    Each id is shown as long as 'brain sessions show' needs it: its first 12 characters,
+    or more when another session's id starts the same (--json gives whole ids).
+    """
+    brain = state.brain()
+    refs = brain.sessions(source=source, project=project)
+    emit(refs, as_json, lambda rs: _sessions_text(rs, brain.sessions() if rs else []))
+
+
+def _sessions_text(refs: list[Any], every: list[Any]) -> str:
+    from brain.sessions.watermarks import unique_prefixes
+
+    if not refs:
+        return "no sessions harvested yet; run 'brain harvest'"
+    shown = unique_prefixes(r.session_id for r in every)
+    width = max(len(shown[r.session_id]) for r in refs)
+    return "\n".join(
+        f"{shown[r.session_id]:<{width}}  {r.source:<6}  {(r.last_activity or '?')[:16]}  "
+        f"{r.turns:>4} turns  {r.project or '-'}" + (f"  {r.title}" if r.title else "")
+        for r in refs
     )
 
 

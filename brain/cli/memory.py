@@ -369,7 +369,11 @@ def archive(state: State, key: str, reason: str | None, as_json: bool) -> None:
 @json_option
 @pass_state
 def restore(state: State, key: str, as_json: bool) -> None:
-    """Bring an archived record back."""
+    """Bring back a record that was archived, or forgotten (from the memory's history).
+
+    A forgotten record comes back as it was before the commit that forgot it; either way
+    it is one commit ('restore: KEY').
+    """
     result = state.brain().restore(key)
     emit(result, as_json, lambda r: f"restored {r.key}")
 

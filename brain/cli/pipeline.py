@@ -28,6 +28,14 @@ def _waiting_text(waiting: dict[str, int]) -> str:
     return "; ".join(f"{n} {why}" for n, why in parts if n)
 
 
+def _none_waiting(waiting: dict[str, int]) -> str:
+    """Why no session is there to read: those harvested wait, or none is new."""
+    waits = _waiting_text(waiting)
+    if waits:
+        return f"harvested and waiting: {waits}"
+    return "no harvested session waits to be read ('brain harvest' finds new ones)"
+
+
 def _held_text(outcome: Any) -> str:
     parts = [f"{len(outcome.held)} held for 'brain review'"] if outcome.held else []
     if outcome.left_out:
@@ -38,8 +46,10 @@ def _held_text(outcome: Any) -> str:
 def _extract_text(result: Any) -> str:
     if result.disabled:
         return "memory generation is off (generate_memories / BRAIN_NO_GENERATE): nothing done"
+    if result.dry_run and not result.plans:
+        return f"dry run with {result.model}: would read none; {_none_waiting(result.waiting)}"
     if result.dry_run and result.offline:
-        names = ", ".join(p.session for p in result.plans) or "none"
+        names = ", ".join(p.session for p in result.plans)
         return f"dry run with {result.model} (offline, free): would read {names}"
     if result.dry_run:
         lines = [
@@ -73,8 +83,7 @@ def _extract_text(result: Any) -> str:
     if result.commit:
         lines.append(f"{result.message} [{result.commit[:9]}]")
     elif not result.sessions and not result.left:
-        waits = _waiting_text(result.waiting)
-        lines.append("nothing to extract" + (f"; harvested and waiting: {waits}" if waits else ""))
+        lines.append(f"nothing to extract; {_none_waiting(result.waiting)}")
     return "\n".join(lines)
 
 

@@ -9,10 +9,15 @@ from brain.cli.base import State, emit, json_option, main, paint, pass_state, pr
 
 def _human_hits(result, verbose: bool = False) -> str:  # type: ignore[no-untyped-def]
     lines = []
+    # BM25's scale depends on the home (a word in every record weighs almost nothing:
+    # one record gives 0.000003), so -v shows each hit's share of the best one, the
+    # measure recall cuts weak hits by; --json keeps the raw score.
+    best = max((hit.score for hit in result.hits), default=0.0)
     for hit in result.hits:
         when = (hit.updated or hit.created)[:10]
         said = [when] if when else []
-        said += [f"score {hit.score:.2f}"] if verbose else []
+        share = hit.score / best if best > 0 else 1.0
+        said += [f"score {share:.2f} of the best"] if verbose else []
         dated = f"  ({', '.join(said)})" if said else ""
         kind = paint(f"[{hit.type or hit.kind}]", fg="cyan")
         lines.append(f"{paint(hit.key, bold=True)}  {kind}  {hit.description}{dated}")
@@ -35,7 +40,9 @@ def _human_hits(result, verbose: bool = False) -> str:  # type: ignore[no-untype
 @click.option("--tag", help="Only records with this tag.")
 @click.option("--profile", help="Only records from this tool.")
 @click.option("--since", help="Only what changed since DATE (YYYY-MM-DD, or 7d, 2w).")
-@click.option("--as-of", "as_of", help="Recall the memory as it stood at DATE, from git history.")
+@click.option(
+    "--as-of", "as_of", help="Recall the memory as it stood at DATE (a day: its end), from git."
+)
 @click.option("--sessions", is_flag=True, help="Also search harvested transcript turns.")
 @click.option(
     "-v", "--verbose", is_flag=True, help="Show each hit's score (hits far below the best are cut)."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from brain.cli.base import State, main, pass_state
@@ -24,7 +26,7 @@ def ui(state: State, port: int, no_open: bool) -> None:
 
     Brain.open(state.home)  # not a home: say so before serving anything
     try:
-        server, app = make_server(state.home, port)
+        server, app = make_server(state.home, port, Path.cwd())
     except OSError as exc:
         raise BrainError(
             f"cannot listen on 127.0.0.1:{port}: {exc.strerror}",

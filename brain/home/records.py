@@ -15,9 +15,17 @@ from brain.home.patterns import lazy
 
 _STOPWORDS = frozenset(
     "a an the and or but of to in on at for with by from is are was were be been it its this "
-    "that these those i we you he she they my our your their me us them do does did not no "
+    "that these those i we you he she they my our your their me us them do does did "
     "so as if then than too very can will just should would could about into over".split()
 )
+# Words that turn what follows around: a key keeps them ("not-cypress", "never-npm").
+_NEGATIONS = frozenset("not no never without instead nor".split())
+_CONTRACTED = lazy(r"\b(\w+)[\'\u2019]t\b", re.I)  # don't, won't, can't, isn't
+# A word: letters and digits, or such runs joined by hyphens ("end-to-end", "pre-commit").
+_WORD = lazy(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+# Where the first sentence ends: what follows is another fact, not this key's.
+_SENTENCE_END = lazy(r"(?<![\s.][a-z])[.!?](?:\s|$)|\n")  # not "e.g. ", "i.e. "
+_POSSESSIVE = lazy(r"[\'\u2019]s\b", re.I)  # "it's", "Bob's": the word alone
 # Frontmatter fields in the order they are written; anything else is kept in `extra`.
 FIELDS = (
     "id",
@@ -39,9 +47,22 @@ class RecordFormatError(BrainError):
 
     def __init__(self, path: Path, problem: str, line: int | None = None) -> None:
         where = f"{path}:{line}" if line else str(path)
-        super().__init__(f"{where}: {problem}", hint=f"fix it with 'brain edit {path.stem}'")
+        super().__init__(f"{where}: {problem}", hint=_fix_hint(path.stem))
         self.path = path
         self.line = line
+
+
+def _fix_hint(name: str) -> str:
+    """How to fix an unreadable record file called ``name``: ``brain edit`` for a key; a
+    file named by hand (``café notes``) is fixed in an editor, then filed under a key."""
+    import shlex
+
+    from brain.home import names
+
+    if names.is_key(name):
+        return f"fix it with 'brain edit {name}'"
+    rename = f"brain rename {shlex.quote(name)} {names.key_for(name)}"
+    return f"fix it in a text editor (it is named by hand), then file it under a key: {rename}"
 
 
 _MARKER = lazy(r"\[REDACTED:[^\]\n]*\]")
@@ -56,23 +77,53 @@ TOKENISH = lazy(  # checked on writes only: reading records never compiles it
 
 
 def slugify(text: str, *, max_words: int = 6, max_len: int = 60, stopwords: bool = True) -> str:
-    """Derive a key from free text: the first few meaningful words, hyphenated.
+    """Derive a key from free text: the first few meaningful words of its first sentence,
+    hyphenated.
 
-    ``stopwords=False`` keeps every word (for text whose words were chosen already).
-    Pass redacted text: redaction markers are left out of the key.
+    Negations stay (``not``, ``no``, ``never``, ``without``, ``instead``; ``don't`` reads
+    as ``do not``), so "Use Playwright, not Cypress" never becomes a key that says to use
+    both; a key never ends on one when a word follows. A hyphenated word stays whole
+    (``end-to-end``), and words of a later sentence are not glued on. ``stopwords=False``
+    keeps every word (for text whose words were chosen already). Pass redacted text:
+    redaction markers are left out of the key.
     """
-    words = re.findall(r"[a-z0-9]+", _MARKER.sub(" ", text).lower())
-    words = [w for w in words if not TOKENISH.fullmatch(w)]  # a digest names nothing
+    plain = _CONTRACTED.sub(_uncontract, _MARKER.sub(" ", text))
+    plain = _POSSESSIVE.sub("", plain).lower()
+    first = _SENTENCE_END.split(plain.strip(), maxsplit=1)[0]
+    slug = _slug(first, max_words, max_len, stopwords) if first != plain.strip() else ""
+    if "-" not in slug:  # "e.g." ended no sentence: one word is no key of the fact
+        slug = _slug(plain, max_words, max_len, stopwords)
+    return slug or f"memory-{os.urandom(3).hex()}"
+
+
+def _uncontract(match: re.Match[str]) -> str:
+    """``don't`` as one hyphenated word, ``do-not``, kept whole in a key."""
+    word = match.group(1).lower()
+    if word in ("won", "can"):
+        return {"won": "will-not", "can": "can-not"}[word]
+    return f"{word[:-1]}-not" if word.endswith("n") and len(word) > 1 else match.group(0)
+
+
+def _slug(text: str, max_words: int, max_len: int, stopwords: bool) -> str:
+    words = [w.strip("-") for w in _WORD.findall(text)]
+    words = [w for w in words if w and not TOKENISH.fullmatch(w)]  # a digest names nothing
     meaningful = [w for w in words if w not in _STOPWORDS] if stopwords else words
+    chosen = (meaningful or words)[: max_words + 1]
+    # Never end on a negation when the word it turns around follows.
+    count = (
+        max_words + 1
+        if len(chosen) > max_words and chosen[max_words - 1] in _NEGATIONS
+        else max_words
+    )
     slug = ""
-    for word in (meaningful or words)[:max_words]:
+    for word in chosen[:count]:
         candidate = f"{slug}-{word}" if slug else word
         if len(candidate) > max_len:
             break
         slug = candidate
-    if slug:
-        return slug
-    return f"memory-{os.urandom(3).hex()}"
+    if slug.rsplit("-", 1)[-1] in _NEGATIONS and "-" in slug:
+        slug = slug.rsplit("-", 1)[0]  # cut by the length limit right after a negation
+    return slug
 
 
 def first_line(text: str, limit: int = 100) -> str:
@@ -140,6 +191,14 @@ class Record:
     confidence: float = 1.0
     supersedes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def learned(self) -> str:
+        """When what it says was learned: the time of the session it was learned in (the
+        ``learned`` field phase 2 writes), else when the record was written (``created``:
+        the first write of its key; ``updated``: the last)."""
+        value = self.extra.get("learned")
+        return str(value) if value else self.created
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: frontmatter fields, extras, and ``body``."""

@@ -30,6 +30,7 @@ from brain.home.keys import KEY_MAX
 
 __all__ = [
     "PERSONAL_GROUP",
+    "PERSONAL_GROUPS",
     "PROJECT_TAG",
     "UNKNOWN_PROJECT",
     "checkout_name",
@@ -45,8 +46,10 @@ __all__ = [
 ]
 
 PROJECT_TAG = "project:"
-# The task group of MEMORY.md that holds the person's own records (no project).
-PERSONAL_GROUP = "workflow"
+# The task group of MEMORY.md that holds the person's own records (no project): "yours",
+# as the README and the ui say; MEMORY.md files written before called it "workflow".
+PERSONAL_GROUP = "yours"
+PERSONAL_GROUPS = frozenset({PERSONAL_GROUP, "workflow"})
 # How the name of a project nobody could name starts: no folder's name holds a "/", so
 # no checkout is ever taken for it.
 UNKNOWN_PROJECT = "unknown/"

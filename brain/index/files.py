@@ -19,7 +19,7 @@ from brain import markdown
 from brain.errors import BrainError
 from brain.home.records import RecordFormatError, parse
 from brain.home.scope import (
-    PERSONAL_GROUP,
+    PERSONAL_GROUPS,
     PROJECT_TAG,
     UNKNOWN_PROJECT,
     project_name,
@@ -134,7 +134,7 @@ def _sections(text: str) -> list[Doc]:
                 type="section",
                 description=section.title[:200],
                 body=body,
-                tags=_project_tags(None if group.lower() == PERSONAL_GROUP else group),
+                tags=_project_tags(None if group.lower() in PERSONAL_GROUPS else group),
             )
         )
     return docs

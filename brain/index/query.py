@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from brain.index.kinds import tools_asked
+
 # Unicode letters/digits, keeping inner apostrophes and hyphens out: FTS5's unicode61
 # tokenizer splits on them too, so splitting the same way keeps terms aligned with it.
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -88,6 +90,8 @@ def parse(text: str) -> ParsedQuery:
     for word in all_words:
         if word not in STOPWORDS and word not in RECENCY_WORDS:
             seen.setdefault(word, None)
+    for tool in tools_asked(text):  # "package manager": pnpm, npm, yarn ... too
+        seen.setdefault(tool, None)
     terms = tuple(seen)
     if recent and "week" in terms and _RECENCY_PHRASES[0].search(text):
         terms = tuple(t for t in terms if t != "week")

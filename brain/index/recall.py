@@ -26,6 +26,7 @@ HOME_KINDS = ("record", "memory_section", "rollout_summary")
 # ones: each is a full index of one commit, and a date asked once is rarely asked again.
 AS_OF_KEEP = 4
 _RELATIVE = re.compile(r"^\s*(\d+)\s*(d|day|days|w|week|weeks|h|hour|hours)\s*(ago)?\s*$", re.I)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class BadDateError(BrainError):
@@ -48,8 +49,12 @@ class RecallResult:
     notice: str | None = None
 
 
-def parse_when(value: str, now: datetime | None = None) -> datetime:
-    """An absolute UTC time from ``YYYY-MM-DD``, an ISO time, or ``7d``/``2w``/``12h``."""
+def parse_when(value: str, now: datetime | None = None, *, day_end: bool = False) -> datetime:
+    """An absolute UTC time from ``YYYY-MM-DD``, an ISO time, or ``7d``/``2w``/``12h``.
+
+    A bare date is its day's start, or with ``day_end`` its last second: "as it stood on
+    that day" holds what that day wrote, where "since that day" starts at its start.
+    """
     now = now or datetime.now(UTC)
     if match := _RELATIVE.match(value):
         amount, unit = int(match.group(1)), match.group(2)[0].lower()
@@ -66,6 +71,8 @@ def parse_when(value: str, now: datetime | None = None) -> datetime:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
         raise BadDateError(value) from None
+    if day_end and _DATE.fullmatch(value.strip()):
+        parsed += timedelta(days=1, seconds=-1)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
@@ -170,7 +177,7 @@ def _scope(index: Index, project: str) -> Scope:
 
 def _recall_as_of(catalog: Catalog, query: str, when: str, filters: dict[str, Any]) -> RecallResult:
     """Search a catalog of the home at the last commit before ``when`` (cached by commit)."""
-    moment = parse_when(when)
+    moment = parse_when(when, day_end=True)
     home = catalog.home
     rev = home.repo.rev_before(moment.isoformat())
     if rev is None:

@@ -23,7 +23,7 @@ from brain.models.schema import Operation
 from brain.models.tokens import estimate_tokens
 from brain.pipeline import views
 from brain.pipeline.grounds import anchor_of_raws
-from brain.pipeline.runs import RawMemory
+from brain.pipeline.runs import RawMemory, learned_time
 from brain.pipeline.views import Change
 
 if TYPE_CHECKING:
@@ -48,6 +48,13 @@ def _sessions_for(run: Run, keys: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.session for m in run.raw if m.key in wanted and m.session))
 
 
+def _learned_for(run: Run, keys: Sequence[str]) -> str:
+    """When the earliest session of the raw memories under ``keys`` happened."""
+    wanted = set(keys)
+    times = [learned_time(m) for m in run.raw if m.key in wanted]
+    return min((t for t in times if t), default="")
+
+
 def apply(run: Run, op: Operation) -> None:
     """Turn one operation into pending writes and retirements (nothing touches disk)."""
 
@@ -66,7 +73,8 @@ def apply(run: Run, op: Operation) -> None:
                 return
             op = replace(op, key=scoped_key(op.key, mine[0]))
             current = run.writes.get(op.key) or views.load_quietly(run.home.record_path(op.key))
-        record = views.record_from_operation(op, current, sessions, run.now)
+        learned = _learned_for(run, (op.key, *op.merged_keys))
+        record = views.record_from_operation(op, current, sessions, run.now, learned)
         record = _grounded(run, record, (op.key, *op.merged_keys))
         absorbed = []
         for other in op.merged_keys:

@@ -328,7 +328,14 @@ def _raw(
         checkout=anchor.checkout if anchor is not None else "",
         commit=anchor.commit if anchor is not None else "",
         paths=anchor.paths if anchor is not None else (),
+        session_time=_session_time(ref),
     )
+
+
+def _session_time(ref: SessionRef) -> str:
+    """When the session happened (its start, else its last turn), as records write times."""
+    moment = runs.parse_time(ref.started or ref.last_activity)
+    return iso(moment) if moment is not None else ""
 
 
 def _write_summary(

@@ -79,12 +79,19 @@ class RawMemory(NamedTuple):
     confidence: float = 0.5
     session: str = ""
     evidence: tuple[tuple[int, int], ...] = ()
-    date: str = ""
+    date: str = ""  # when phase 1 wrote it
     run: str = ""
     # What it rests on (brain.home.anchors): the checkout, its commit, files of it.
     checkout: str = ""
     commit: str = ""
     paths: tuple[str, ...] = ()
+    session_time: str = ""  # when its session happened (its start): when it was learned
+
+
+def learned_time(memory: RawMemory) -> str:
+    """When ``memory`` was learned: its session's time, else (a raw memory written before
+    phase 1 kept that) when phase 1 wrote it."""
+    return memory.session_time or memory.date
 
 
 def _one_line(text: str) -> str:
@@ -106,6 +113,8 @@ def render_raw(memory: RawMemory) -> str:
         ("date", memory.date),
         ("run", memory.run),
     ]
+    if memory.session_time:
+        fields.append(("session_time", memory.session_time))
     if memory.checkout and memory.commit:  # a session in no checkout rests on nothing
         fields += [("checkout", memory.checkout), ("commit", memory.commit)]
         fields += [("paths", ", ".join(memory.paths))] if memory.paths else []
@@ -150,6 +159,7 @@ def _entry(key: str, meta: dict[str, str], body: list[str]) -> RawMemory:
         checkout=meta.get("checkout", ""),
         commit=meta.get("commit", ""),
         paths=tuple(p.strip() for p in meta.get("paths", "").split(",") if p.strip()),
+        session_time=meta.get("session_time", ""),
     )
 
 

@@ -49,7 +49,7 @@ class Change:
 
 
 def group_of(record: Record) -> str:
-    """The task group: the record's project (``project:<name>`` tag), else ``workflow``."""
+    """The task group: the record's project (``project:<name>`` tag), else ``yours``."""
     for tag in record.tags:
         if tag.startswith("project:") and tag[8:].strip():
             return tag[8:].strip()
@@ -69,7 +69,7 @@ def _live(home: Home) -> list[Record]:
 
 
 def _groups(records: Iterable[Record]) -> list[dict[str, Any]]:
-    """Records by group (``workflow`` first, then projects by name), split by kind."""
+    """Records by group (``yours`` first, then projects by name), split by kind."""
     by: dict[str, dict[str, list[Record]]] = {}
     for record in sorted(records, key=lambda r: (r.type, r.key)):
         group = by.setdefault(group_of(record), {"preferences": [], "knowledge": []})
@@ -108,6 +108,7 @@ def summary_md(records: Sequence[Record]) -> str:
         groups=_groups(records),
         total=len(records),
         group_of=group_of,
+        personal=GENERAL,
     )
 
 
@@ -155,9 +156,15 @@ def regenerate_views(home: Home) -> list[str]:
 
 
 def record_from_operation(
-    op: Operation, current: Record | None, sessions: Sequence[str], now: datetime
+    op: Operation,
+    current: Record | None,
+    sessions: Sequence[str],
+    now: datetime,
+    learned: str = "",
 ) -> Record:
-    """The record an add, update or merge writes; ``current`` is what has its key now."""
+    """The record an add, update or merge writes; ``current`` is what has its key now.
+    ``learned``: when the sessions of its raw memories happened, the earliest; the record
+    keeps the earlier of that and when it was learned before."""
     known = sessions_of(current) if current is not None else []
     every = list(dict.fromkeys([*known, *sessions]))
     source = every[-1] if every else (current.source if current else None)
@@ -166,6 +173,10 @@ def record_from_operation(
     extra.pop("archive_reason", None)
     if len(every) > 1:
         extra["sessions"] = every
+    before = current.learned if current is not None else ""
+    first = min((t for t in (before, learned) if t), default="")
+    if first:
+        extra["learned"] = first
     body = redact(op.body or (current.body if current else "")).strip()
     return Record(
         id=new_id(now),

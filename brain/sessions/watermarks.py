@@ -298,6 +298,21 @@ def find_session(home: Home, ident: str) -> SessionRef:
     return found[0]
 
 
+def unique_prefixes(ids: Iterable[str], least: int = 12) -> dict[str, str]:
+    """Each id's shortest prefix of at least ``least`` characters that no other id
+    starts with: what :func:`find_session` takes for it (the whole id when another id
+    starts with it, or ids alike run long, as time-ordered ones do)."""
+    from os.path import commonprefix
+
+    ordered = sorted(set(ids))  # an id's longest shared start is with a neighbour here
+    out = {}
+    for i, ident in enumerate(ordered):
+        near = [ordered[j] for j in (i - 1, i + 1) if 0 <= j < len(ordered)]
+        need = max([least, *(len(commonprefix([ident, other])) + 1 for other in near)])
+        out[ident] = ident[:need]
+    return out
+
+
 class TranscriptFileError(BrainError):
     """A transcript named on the command line is not a readable file."""
 

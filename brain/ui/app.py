@@ -44,11 +44,12 @@ class PageNotFoundError(BrainError):
 class App:
     """``brain ui``'s pages over one home (called on the server's worker thread)."""
 
-    def __init__(self, server: UiServer, home: Path) -> None:
+    def __init__(self, server: UiServer, home: Path, where: Path | None = None) -> None:
         self.server = server
         self.home = home
+        self.where = where  # the folder it runs in, as 'brain review' and 'brain stale' read it
         self._brain: Brain | None = None
-        self.snapshot = Snapshot()
+        self.snapshot = Snapshot(where)
         self.home_shown = shown_path(home)
 
     @property
@@ -75,6 +76,7 @@ class App:
 
     def render(self, name: str, request: Request, status: int = 200, **values: Any) -> Response:
         done = request.query.get("done", "")
+        commit = pages.commit_line(self.brain, done) if done else None
         values.setdefault("title", "brain")
         html = (
             html_environment()
@@ -85,7 +87,9 @@ class App:
                 csrf=self.server.csrf,
                 version=__version__,
                 home=self.home_shown,
-                done=pages.commit_line(self.brain, done) if done else None,
+                done=commit,
+                # A forget just made can be undone from the note that says it was made.
+                restorable=pages.restorable(self.brain, commit),
                 here=request.path,
                 **values,
             )
@@ -158,6 +162,9 @@ class App:
             text = self.brain.edit_text(key)
             return self.render("edit.html.j2", request, title=f"brain: edit {key}", key=key,
                                text=text, problem=None)  # fmt: skip
+        gone = pages.forgotten_page(self.brain, key)
+        if gone is not None:  # its address still leads somewhere: to what brings it back
+            return self.render("forgotten.html.j2", request, title=f"brain: {key}", **gone)
         data = pages.record_page(self.brain, self.snapshot.live(self.brain), key)
         return self.render("record.html.j2", request, title=f"brain: {key}", **data)
 
@@ -165,7 +172,7 @@ class App:
         self, request: Request, rest: list[str], status: int = 200, editing: Any = None
     ) -> Response:
         """The held memories; ``editing``: an edit refused, shown again with its problem."""
-        data = pages.review_page(self.brain)
+        data = pages.review_page(self.brain, self.where)
         return self.render("review.html.j2", request, status, title="brain: review",
                            editing=editing, **data)  # fmt: skip
 
@@ -250,15 +257,17 @@ def _not_found(exc: BrainError) -> bool:
     return type(exc).__name__.endswith("NotFoundError")
 
 
-def make_server(home: Path, port: int = 0) -> tuple[UiServer, App]:
+def make_server(home: Path, port: int = 0, where: Path | None = None) -> tuple[UiServer, App]:
     """``brain ui``'s server for ``home`` on 127.0.0.1 (``port`` 0: any free one), not
-    yet serving; close the app after shutting the server down."""
+    yet serving; close the app after shutting the server down. ``where``: the folder it
+    runs in, whose checkout the review and the stale records are read in first, as
+    ``brain review`` and ``brain stale`` read them there."""
     from brain.ui.server import UiServer
 
     made: list[App] = []
 
     def make_app(server: UiServer) -> App:
-        made.append(App(server, home))
+        made.append(App(server, home, where))
         return made[0]
 
     server = UiServer(make_app, port)

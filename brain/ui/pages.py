@@ -23,6 +23,7 @@ from brain.pipeline.views import group_of, sessions_of
 
 if TYPE_CHECKING:
     from brain.api import Brain
+    from brain.home.repo import Commit
     from brain.pipeline.runs import RawMemory, RunInfo
 
 #: Records a list shows at once; a filter or a search narrows the rest.
@@ -102,19 +103,20 @@ def overview(
     types = sorted({r.type for r in live})
     week_ago = moment - timedelta(days=7)
     since = week_ago.strftime("%Y-%m-%dT%H:%M:%S")
-    recent = [r for r in live if (r.created or "") >= since]
+    # Learned: when the session it came from happened, not when phase 2 wrote it.
+    recent = [r for r in live if (r.learned or "") >= since]
     tools = Counter(r.profile or "you" for r in recent)
     runs = brain.runs(limit=50)
     kinds = ("extract", "consolidate")
     last = {kind: next((r for r in runs if r.kind == kind), None) for kind in kinds}
-    learned = weekly(((r.created or "", 1) for r in live), moment)
+    learned = weekly(((r.learned or "", 1) for r in live), moment)
     used = weekly(weeks, moment)
     return {
         "total": len(live),
         "archived": _count(brain.path / "archive"),
         "projects": sorted(by_project.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])),
         "types": types,
-        "recent": sorted(recent, key=lambda r: r.created or "", reverse=True)[:20],
+        "recent": sorted(recent, key=lambda r: r.learned or "", reverse=True)[:20],
         "recent_count": len(recent),
         "tools": tools.most_common(),
         # What `brain review` lists: the held memories, and the records whose files went.
@@ -182,7 +184,7 @@ def _keep(record: Record, f: Filters, since: str | None) -> bool:
         return False
     if f.tag and f.tag not in record.tags:
         return False
-    return since is None or (record.created or "") >= since
+    return since is None or (record.learned or "") >= since
 
 
 def record_list(brain: Brain, live: Sequence[Record], f: Filters) -> dict[str, Any]:
@@ -305,13 +307,44 @@ def record_page(brain: Brain, live: Sequence[Record], key: str) -> dict[str, Any
         "record": record,
         "path": shown.path,
         "archived": shown.archived,
-        "extra": {k: v for k, v in record.extra.items() if k not in {"merged_from", "sessions"}},
+        "extra": {
+            k: v for k, v in record.extra.items() if k not in {"merged_from", "sessions", "learned"}
+        },
         "provenance": provenance(brain, record),
         "merged_into": merged_into,
         "merged_from": merged_from,
         "history": history(brain, key),
         "worth": brain.worth(key),
     }
+
+
+def forgotten_page(brain: Brain, key: str) -> dict[str, Any] | None:
+    """Record ``key`` as it was before it was forgotten, and the commit that forgot it;
+    None when it is in memory or the archive, or the history never held it."""
+    from brain.home.history import forgotten
+    from brain.home.keys import validate_key
+
+    try:
+        validate_key(key)
+    except BrainError:
+        return None  # not a key: the record page says so
+    gone = forgotten(brain, key)
+    if gone is None:
+        return None
+    return {"record": gone.record, "commit": gone.commit}
+
+
+def restorable(brain: Brain, commit: Commit | None) -> str | None:
+    """The key ``commit`` forgot, when it is a forget whose record is still gone."""
+    if commit is None or not commit.message.startswith("forget: "):
+        return None
+    key = commit.message.removeprefix("forget: ").split(maxsplit=1)[0]
+    deleted = {f"memories/{key}.md", f"archive/{key}.md"}
+    if not any(status == "D" and path in deleted for status, path in commit.files):
+        return None
+    if brain.record_path(key).exists() or brain.record_path(key, archived=True).exists():
+        return None  # restored since
+    return key
 
 
 # -- review, runs, sessions, commits -------------------------------------------------
@@ -325,12 +358,13 @@ class Editing(NamedTuple):
     problem: BrainError
 
 
-def review_page(brain: Brain) -> dict[str, Any]:
+def review_page(brain: Brain, where: Path | None = None) -> dict[str, Any]:
     """The held memories, each with the turn its evidence points at, and the records
-    held because their files went; the memory types an edit may choose."""
+    held because their files went (``where``'s checkout first, as ``brain review`` run
+    there reads them); the memory types an edit may choose."""
     from brain.models.schema import MEMORY_TYPES
 
-    waiting = brain.review()
+    waiting = brain.review(where=where)
     held: Sequence[RawMemory] = waiting.held
     known = {f"{s.source}:{s.session_id}" for s in brain.sessions()}
     items = []

@@ -29,7 +29,8 @@ class Snapshot:
 
     RECHECK = 10.0
 
-    def __init__(self) -> None:
+    def __init__(self, where: Path | None = None) -> None:
+        self.where = where  # the folder ``brain ui`` runs in: its checkout is read first
         self._stamp: tuple[object, ...] | None = None
         self._uses_stamp: tuple[object, ...] | None = None
         self._read_at = 0.0
@@ -51,7 +52,7 @@ class Snapshot:
         stamp, uses = self._stamp_of(brain)
         if stamp != self._stamp or time.monotonic() - self._read_at > self.RECHECK:
             self._live = list(brain.list().records)
-            self._stale = _stale_report(brain)
+            self._stale = _stale_report(brain, self.where)
             self._stamp, self._read_at = stamp, time.monotonic()
         elif uses == self._uses_stamp:
             return
@@ -104,10 +105,11 @@ def unused(brain: Brain, live: Sequence[Record]) -> list[tuple[Record, Any]]:
     return never_used(brain, live)
 
 
-def _stale_report(brain: Brain) -> Any:
-    """``brain stale``'s report; None when it cannot be made here (it reads the
-    checkouts records rest on, which a home on another disk may not reach)."""
+def _stale_report(brain: Brain, where: Path | None) -> Any:
+    """``brain stale``'s report as it reads in ``where``; None when it cannot be made
+    here (it reads the checkouts records rest on, which a home on another disk may not
+    reach)."""
     try:
-        return brain.stale()
+        return brain.stale(where=where)
     except (BrainError, OSError):
         return None

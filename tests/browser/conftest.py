@@ -9,12 +9,13 @@ where a missing browser fails. Screenshots of each page go to ``$BRAIN_UI_SCREEN
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,12 +95,14 @@ class Served:
         return [u for u in self.requests if not u.startswith((self.origin + "/", "data:"))]
 
 
-def start_ui(home: Path) -> tuple[subprocess.Popen[str], str]:
+def start_ui(home: Path, cwd: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+    """``brain ui`` on ``home``, run in the folder ``cwd`` (the test's own by default)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "brain", "--home", str(home), "ui", "--no-open"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=cwd,
     )
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -118,13 +121,47 @@ def stop_ui(process: subprocess.Popen[str]) -> None:
         process.wait()
 
 
+Serve = Callable[..., Served]
+
+
 @pytest.fixture
-def served(
+def serve(
     playwright: Any, tmp_path: Path, shots: Path, request: pytest.FixtureRequest
-) -> Iterator[Served]:
+) -> Iterator[Serve]:
+    """Start ``brain ui`` on a built home (``cwd``: the folder it runs in) and point a
+    browser page at it; stopped, and its terminal checked for tracebacks, at the end."""
+    with contextlib.ExitStack() as stack:
+
+        def start(home: UiHome, cwd: Path | None = None) -> Served:
+            process, url = start_ui(home.brain.path, cwd)
+            stack.callback(_stopped, process)
+            return stack.enter_context(_browsing(playwright, tmp_path, shots, request, url, home))
+
+        yield start
+
+
+@pytest.fixture
+def served(serve: Serve, tmp_path: Path) -> Served:
     # Where a home is by default, so the page shows it as a person's would: ~/...
-    home = build(Path.home() / ".local" / "share" / "brain", tmp_path / "sessions")
-    process, url = start_ui(home.brain.path)
+    return serve(build(Path.home() / ".local" / "share" / "brain", tmp_path / "sessions"))
+
+
+def _stopped(process: subprocess.Popen[str]) -> None:
+    stop_ui(process)
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    assert "Traceback" not in errors, errors
+
+
+@contextlib.contextmanager
+def _browsing(
+    playwright: Any,
+    tmp_path: Path,
+    shots: Path,
+    request: pytest.FixtureRequest,
+    url: str,
+    home: UiHome,
+) -> Iterator[Served]:
     javascript = request.node.get_closest_marker("no_javascript") is None
     context = playwright.chromium.launch_persistent_context(
         str(tmp_path / "chromium-profile"),
@@ -157,7 +194,3 @@ def served(
         yield served
     finally:
         context.close()
-        stop_ui(process)
-        assert process.stderr is not None
-        errors = process.stderr.read()
-        assert "Traceback" not in errors, errors

@@ -239,3 +239,37 @@ def test_edit_a_held_memory_in_review_and_see_the_commit(served: Served) -> None
     [accepted] = [m for m in read_raw(brain) if m.key == first][-1:]
     assert accepted.type == "preference" and "review:accepted" in accepted.tags
     assert served.left() == []
+
+
+def test_a_forget_is_undone_on_the_page_and_at_the_record_s_address(served: Served) -> None:
+    page, brain = served.page, served.home.brain
+    before = load(brain.record_path("formatter"))
+    served.go("record/formatter")
+    page.click("button >> text=Forget")
+    forgot = done_commit(served)
+    assert not brain.record_path("formatter").exists()
+    served.shot("forgotten-note")
+    page.locator("#done").locator("button >> text=Restore").click()  # the note offers it
+    head = done_commit(served)
+    message = git(brain.path, "log", "-1", "--format=%s", head).strip()
+    assert message == f"restore: formatter (forgotten in {forgot[:9]})"
+    assert load(brain.record_path("formatter")).body == before.body
+    assert page.locator("h1 .key").inner_text() == "formatter"
+    assert page.locator("#done button").count() == 0  # nothing left to restore
+
+    served.go("record/formatter")
+    page.click("button >> text=Forget")
+    forgot = done_commit(served)
+    served.go("records")  # later: the note is gone, the record's address still leads back
+    assert page.locator("#done").count() == 0
+    served.go("record/formatter")
+    assert page.locator("h1 .tag").inner_text() == "forgotten"
+    assert forgot[:9] in page.locator("#forgotten").inner_text()
+    assert page.locator("#body").inner_text() == before.body
+    served.shot("forgotten")
+    page.click("main .actions button >> text=Restore")
+    done_commit(served)
+    assert load(brain.record_path("formatter")).id == before.id
+    assert page.locator("h1 .tag").count() == 0
+    served.go("record/never-was")
+    assert page.locator("p.error").count() == 1

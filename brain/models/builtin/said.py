@@ -333,9 +333,11 @@ def _setting(verb: str, what: str) -> str | None:
 
 
 def key_of(description: str) -> str:
-    """The key a description gives: its first six meaningful words."""
+    """The key a description gives: its first six meaningful words (a hyphenated word is
+    one: "end-to-end"; a negation is never the last, see :func:`slugify`)."""
     unmarked = re.sub(r"\[REDACTED:[^\]]*\]", " ", description)  # never a key from a secret
-    words = [w for w in re.findall(r"[a-z0-9]+", unmarked.lower()) if w not in KEY_STOP]
+    found = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", unmarked.lower())
+    words = [w for w in found if w not in KEY_STOP]
     return slugify(" ".join(words), max_words=6, stopwords=False)
 
 
