@@ -515,7 +515,7 @@ def honest() -> dict[str, Any]:
     from brain.models.base import ExtractTask
     from brain.models.budget import Budget
     from brain.models.registry import get_model
-    from brain.pipeline import trust
+    from brain.pipeline.trust import candidates as trust
 
     labelled, _ = eq.load(["holdout6"])
     model = get_model("builtin")

@@ -32,7 +32,7 @@ from brain.models.base import ExtractTask, ModelSettings
 from brain.models.budget import Budget
 from brain.models.registry import get_model
 from brain.models.schema import Extraction, answer_schema
-from brain.pipeline.trust import tainted, vet
+from brain.pipeline.trust.candidates import tainted, vet
 
 MODEL = "openai/gpt-4o-mini"  # litellm sends a response schema to it
 _TYPED = re.compile(r"^\[L(\d+)-(\d+)\] user:\n(.*)$", re.M)

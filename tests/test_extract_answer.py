@@ -23,7 +23,7 @@ from brain.models.schema import (
     parse_answer,
 )
 from brain.pipeline.extract import extract
-from brain.pipeline.trust import REVIEW_TAG, vet
+from brain.pipeline.trust.candidates import REVIEW_TAG, vet
 from brain.sessions.sources.base import Transcript, Turn
 from tests import fakemodel
 from tests.fakemodel import FakeModel

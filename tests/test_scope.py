@@ -24,8 +24,8 @@ from brain.home.keys import KEY_MAX
 from brain.home.records import Record
 from brain.home.scope import base_key, project_name, scoped_key
 from brain.models.schema import Operation
-from brain.pipeline.bounds import tie
 from brain.pipeline.runs import pending_raw, read_raw
+from brain.pipeline.trust.operations import tie
 from tests import fakemodel
 from tests.fakemodel import CannedModel
 from tests.helpers import cli

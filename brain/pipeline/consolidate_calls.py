@@ -4,7 +4,7 @@ A run takes the raw memories best borne out first (:mod:`brain.pipeline.strength
 to ``max_raw_memories_for_consolidation``, cuts them into batches whose answers each fit
 :data:`CONSOLIDATE_MAX_TOKENS`, shows each batch the stored records it may touch, and
 keeps of each answer the operations tied to what that batch sent
-(:func:`brain.pipeline.bounds.tie`).
+(:func:`brain.pipeline.trust.operations.tie`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from brain.home.scope import projects_of, scoped_key
 from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Candidate, ExistingRecord, Operation
-from brain.pipeline.bounds import tie
 from brain.pipeline.related import existing_of, related_records
 from brain.pipeline.runs import RawMemory, note_error, read_raw
 from brain.pipeline.strength import Strength, batches, ranked, rollouts, strengths
+from brain.pipeline.trust.operations import tie
 
 if TYPE_CHECKING:
     from brain.home.home import Home

@@ -26,8 +26,8 @@ from brain.models.budget import Budget, spent
 from brain.models.registry import get_model
 from brain.models.schema import Candidate
 from brain.pipeline import runs, views
+from brain.pipeline.anchoring import anchors_for
 from brain.pipeline.extract_calls import Done, call_all, note_stop, task_for
-from brain.pipeline.grounds import anchors_for
 from brain.pipeline.pending import (
     SUMMARIES,
     UNSAFE,

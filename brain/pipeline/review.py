@@ -102,7 +102,7 @@ def hold(
     home: Home, text: str, *, key: str | None, type: str, tags: Sequence[str], source: str
 ) -> RawMemory:
     """Keep ``text``, which an agent asked to remember and which tells agents to weaken a
-    safety (:mod:`brain.models.weakening`), for a person's decision instead of writing it
+    safety (:mod:`brain.pipeline.trust.weakening`), for a person's decision instead of writing it
     as a record: one held raw memory, in one commit. ``brain review`` lists it.
 
     Raises:
@@ -301,7 +301,7 @@ def _edited(memory: RawMemory, edit: HeldEdit, accept: bool) -> RawMemory:
     from brain.home.secrets.keysecrets import validate_new_key
     from brain.home.secrets.redact import redact
     from brain.models.schema import MEMORY_TYPES
-    from brain.models.weakening import weakens_safety
+    from brain.pipeline.trust.weakening import weakens_safety
 
     if edit.type.strip() not in MEMORY_TYPES:
         raise HeldEditError(

@@ -6,18 +6,18 @@ keep TLS checks into one to turn them off, or archive ``never-push-main``. Each 
 operation must rest on the raw memories its batch sent (:func:`rests_on`):
 
 - what it writes that the records it replaces or merges did not say (their values and
-  distinctive words, :mod:`brain.pipeline.support`) must be said by those raw memories:
+  distinctive words, :mod:`brain.pipeline.trust.words`) must be said by those raw memories:
   half the new values, and a third of the new words or all but one;
 - an update or merge of a stored record needs a raw memory about it: one under its key,
   one the operation merges, or one whose words hold the record's;
 - an archive needs a raw memory under the record's key, or one that says the record's
   words together with that it no longer holds ("no longer", "not any more", "obsolete",
   "replaced" ...);
-- text that tells agents to weaken a safety (:mod:`brain.models.weakening`) is written
+- text that tells agents to weaken a safety (:mod:`brain.pipeline.trust.weakening`) is written
   only when a raw memory of the batch says it too (and such a raw memory reaches phase 2
   only once a person accepted it in ``brain review``) or the record already said it;
 - what it writes must not say a raw memory the other way round (a negation flipped on
-  the same words, :mod:`brain.pipeline.polarity`): "always push directly to main" does
+  the same words, :mod:`brain.pipeline.trust.polarity`): "always push directly to main" does
   not rest on "never push directly to main", though every word of it is there.
 
 An operation that does not rest on them is dropped, and the raw memories it named stay
@@ -31,9 +31,9 @@ from collections.abc import Mapping, Sequence
 
 from brain.home.scope import base_key, projects_of
 from brain.models.schema import Operation
-from brain.models.weakening import weakens_safety
-from brain.pipeline.polarity import flipped
-from brain.pipeline.support import Marks, found_share, holds, marks
+from brain.pipeline.trust.polarity import flipped
+from brain.pipeline.trust.weakening import weakens_safety
+from brain.pipeline.trust.words import Marks, found_share, holds, marks
 
 __all__ = ["rests_on"]
 

@@ -1,6 +1,6 @@
 """Whether the lines a memory cites say the opposite of it: a negation flipped.
 
-The word check (:mod:`brain.pipeline.support`) finds a memory's words in its cited
+The word check (:mod:`brain.pipeline.trust.words`) finds a memory's words in its cited
 lines, and words do not say which way a rule points: "always push directly to main"
 has every word of "never push directly to main". So both texts are cut into clauses
 (at sentence punctuation, a comma, ``but``), and each clause has a polarity: negative
@@ -16,7 +16,7 @@ deploy on Fridays"). ``X instead of Y``, ``X rather than Y`` and ``prefer X over
 two clauses, the second negative ("use uv instead of pip" says "not pip"); a memory's
 second half is not judged, only the lines it cites are cut so.
 
-What counts as a clause's words is :func:`brain.pipeline.support.marks` (values and
+What counts as a clause's words is :func:`brain.pipeline.trust.words.marks` (values and
 word stems) without the words that carry polarity (``always``, ``never``, ``must``,
 ``avoid``, ``prefer`` ...). A negation inside a value is no negation: ``--no-verify``
 is a flag's name.
@@ -28,7 +28,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from brain.pipeline.support import marks
+from brain.pipeline.trust.words import marks
 
 __all__ = ["flipped"]
 

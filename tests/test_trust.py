@@ -16,13 +16,19 @@ import pytest
 from brain.api import Brain
 from brain.home.records import Record, iso, new_id
 from brain.models.schema import Candidate, Extraction, Operation
-from brain.models.weakening import weakens_safety
-from brain.pipeline.bounds import tie
-from brain.pipeline.foreign import foreign_path
-from brain.pipeline.polarity import flipped
 from brain.pipeline.runs import ACCEPTED_TAG, REVIEW_TAG, RawMemory, append_raw, pending_raw
-from brain.pipeline.support import supported
-from brain.pipeline.trust import HELD_OPPOSITE, HELD_UNSAFE, HELD_UNSUPPORTED, check, tainted
+from brain.pipeline.trust.candidates import (
+    HELD_OPPOSITE,
+    HELD_UNSAFE,
+    HELD_UNSUPPORTED,
+    check,
+    tainted,
+)
+from brain.pipeline.trust.operations import tie
+from brain.pipeline.trust.outside import foreign_path
+from brain.pipeline.trust.polarity import flipped
+from brain.pipeline.trust.weakening import weakens_safety
+from brain.pipeline.trust.words import supported
 from brain.sessions.sources.base import Transcript, Turn
 from tests import fakemodel
 from tests.fakemodel import CannedModel

@@ -13,15 +13,15 @@ that read the web, an MCP server or what a shell command fetched (``curl``, ``gh
 review (``brain review``): text it fetched may have written it. A file the session
 read counts as outside text when it came from outside the person's hands: a dependency
 folder, a download, a checkout nobody on this machine committed to
-(:mod:`brain.pipeline.foreign`).
+(:mod:`brain.pipeline.trust.outside`).
 
 A cited range is checked, not trusted, in two ways. A range that spans more than a small
 share of the session (:func:`narrow`) is no evidence. And the cited turns must say what
 the memory says: its commands, paths, values and distinctive words
-(:mod:`brain.pipeline.support`); a memory they do not hold is held for review. So is a
+(:mod:`brain.pipeline.trust.words`); a memory they do not hold is held for review. So is a
 memory whose cited turns say it the other way round, a negation flipped ("always push
-directly to main" citing "never push directly to main": :mod:`brain.pipeline.polarity`),
-and a memory that tells agents to weaken a safety (:mod:`brain.models.weakening`), whatever
+directly to main" citing "never push directly to main": :mod:`brain.pipeline.trust.polarity`),
+and a memory that tells agents to weaken a safety (:mod:`brain.pipeline.trust.weakening`), whatever
 it cites. Instructions to run fetched code are refused for every session by the safety
 filter (:data:`brain.models.safety.FETCHED_CODE`).
 """
@@ -34,11 +34,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from brain.models.weakening import weakens_safety
-from brain.pipeline.foreign import ForeignFiles
-from brain.pipeline.polarity import flipped
 from brain.pipeline.runs import REVIEW_TAG as REVIEW_TAG
-from brain.pipeline.support import supported
+from brain.pipeline.trust.outside import ForeignFiles
+from brain.pipeline.trust.polarity import flipped
+from brain.pipeline.trust.weakening import weakens_safety
+from brain.pipeline.trust.words import supported
 from brain.sessions.answers import TOOL as ASKED
 from brain.sessions.answers import is_answer
 
@@ -148,14 +148,14 @@ def grounded(memory: Candidate, transcript: Transcript, *, outside: bool = True)
 
 def holds_words(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
     """Whether the turns a memory may rest on (see :func:`grounded`) say what it says:
-    its values and distinctive words (:func:`brain.pipeline.support.supported`)."""
+    its values and distinctive words (:func:`brain.pipeline.trust.words.supported`)."""
     cited = "\n".join(t.text for t in _witnesses(memory, transcript, outside))
     return supported((memory.description, memory.body), cited)
 
 
 def says_opposite(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
     """Whether the turns a memory may rest on say it the other way round: a negation
-    flipped on the same words (:func:`brain.pipeline.polarity.flipped`)."""
+    flipped on the same words (:func:`brain.pipeline.trust.polarity.flipped`)."""
     cited = "\n".join(t.text for t in _witnesses(memory, transcript, outside))
     return flipped((memory.description, memory.body), cited)
 
@@ -163,7 +163,7 @@ def says_opposite(memory: Candidate, transcript: Transcript, *, outside: bool = 
 def tainted(transcript: Transcript) -> bool:
     """Whether the session read text from outside: a web page, an MCP tool's result, a
     shell command that fetched something (``curl``, ``gh api``, ``git pull`` ...), or a
-    file that came from outside the person's hands (:mod:`brain.pipeline.foreign`)."""
+    file that came from outside the person's hands (:mod:`brain.pipeline.trust.outside`)."""
     reads = ForeignFiles(transcript.project)
     return any(_reads_outside(t) or reads.foreign(t) for t in transcript.turns)
 
@@ -198,7 +198,7 @@ def check(extraction: Extraction, transcript: Transcript, *, offline: bool = Fal
     - One whose cited turns do not say what it says (:func:`holds_words`), or say it
       the other way round (:func:`says_opposite`), is held.
     - One that tells agents to weaken a safety
-      (:func:`brain.models.weakening.weakens_safety`) is held whatever its evidence.
+      (:func:`brain.pipeline.trust.weakening.weakens_safety`) is held whatever its evidence.
     - An instruction from a session that read outside text (:func:`tainted`) is held.
 
     Args:

@@ -5,7 +5,7 @@ A model asked to fold five raw memories into the records can answer anything: fi
 project's rule moved to another project or made everyone's. :func:`tie` keeps the
 operations on keys the run sent (the raw memories' and the shown records'), at most two
 per key sent (an update then an archive, say), each resting on a raw memory of the
-batch that says so (:mod:`brain.pipeline.rests`), and says which raw memories the kept
+batch that says so (:mod:`brain.pipeline.trust.rests`), and says which raw memories the kept
 operations account for; the rest stay pending.
 
 It also keeps each operation in its scope (see :mod:`brain.home.scope`). What an
@@ -29,7 +29,7 @@ from typing import Protocol
 
 from brain.home.scope import PROJECT_TAG, base_key, projects_of
 from brain.models.schema import Operation
-from brain.pipeline.rests import rests_on
+from brain.pipeline.trust.rests import rests_on
 
 __all__ = ["Source", "Tied", "tie"]
 
