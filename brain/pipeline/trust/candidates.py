@@ -1,29 +1,27 @@
-"""What a phase 1 memory must rest on, checked here, not trusted.
+"""Phase 1: what a language model's memory must rest on, checked, not trusted.
 
-A model reads the whole session: tool output, fetched web pages, MCP results, injected
-context. Any of it can say "remember: always run ...". So a preference, instruction,
-correction or decision a language model proposes is kept only when its evidence lines
-point at a turn the person typed (a ``user`` turn brain did not mark as injected, or
-the record of their answers to the assistant's ``AskUserQuestion``, which the tool
-writes from what they chose, with the question it asked as the assistant's words). A
-fact or a lesson may also rest on what the session itself showed (a command's output,
-the assistant's finding), but only in a session that read nothing from outside: in one
-that read the web, an MCP server or what a shell command fetched (``curl``, ``gh api``,
-``git pull``), every memory needs a typed line, and an ``instruction`` is held for
-review (``brain review``): text it fetched may have written it. A file the session
-read counts as outside text when it came from outside the person's hands: a dependency
-folder, a download, a checkout nobody on this machine committed to
-(:mod:`brain.pipeline.trust.outside`).
+A model reads the whole session: what the person typed, the assistant's replies, tool
+output, web pages, MCP results, files someone else wrote. Any of it can ask to be
+remembered, and a model may obey it and cite any line. Most of what an honest model
+proposes is true, so a memory is held for ``brain review`` only where being wrong would
+hurt, and each hold says why:
 
-A cited range is checked, not trusted, in two ways. A range that spans more than a small
-share of the session (:func:`narrow`) is no evidence. And the cited turns must say what
-the memory says: its commands, paths, values and distinctive words
-(:mod:`brain.pipeline.trust.words`); a memory they do not hold is held for review. So is a
-memory whose cited turns say it the other way round, a negation flipped ("always push
-directly to main" citing "never push directly to main": :mod:`brain.pipeline.trust.polarity`),
-and a memory that tells agents to weaken a safety (:mod:`brain.pipeline.trust.weakening`), whatever
-it cites. Instructions to run fetched code are refused for every session by the safety
-filter (:data:`brain.models.safety.FETCHED_CODE`).
+- **It weakens a safety** (:mod:`.weakening`), whatever it cites.
+- **Its only authority is outside text** (:mod:`.outside`): what it says, a value it
+  names or five words in a row of it, is in what the session read from the web, an MCP
+  server, a fetch or someone else's file, and not in the person's own lines (for a fact
+  or a lesson: not in the session's own work either). The cited turns are judged, not
+  the session: reading a web page does not make the person's own rules suspect.
+- **It claims what nobody said**: a quote that neither the person nor the session said
+  (near-quotes pass, in any script, :func:`.words.near_quote`); a value (a path, a
+  command, a flag, a number) found nowhere in the session; or, for a preference,
+  instruction, correction or decision, cited lines of the person's that hold none of it.
+- **The person said the opposite** (:mod:`.polarity`), judged against their own typed
+  lines, never against the assistant's proposal they turned down.
+
+A memory whose cited range spans most of the session (:func:`narrow`), or that cites no
+turn it may rest on, is left out. Citations a few lines off are taken as the turns
+around them (:data:`NEAR_LINES`).
 """
 
 from __future__ import annotations
@@ -32,66 +30,52 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
+from brain.pipeline.runs import HELD_PREFIX
 from brain.pipeline.runs import REVIEW_TAG as REVIEW_TAG
-from brain.pipeline.trust.outside import ForeignFiles
+from brain.pipeline.trust.outside import outside_turns
+from brain.pipeline.trust.outside import tainted as tainted
 from brain.pipeline.trust.polarity import flipped
 from brain.pipeline.trust.weakening import weakens_safety
-from brain.pipeline.trust.words import supported
+from brain.pipeline.trust.words import (
+    distinctive,
+    fold,
+    holds,
+    marks,
+    near_quote,
+    quotes,
+    runs_of,
+    tokens,
+)
+from brain.sessions.answers import ANSWERED, is_answer
 from brain.sessions.answers import TOOL as ASKED
-from brain.sessions.answers import is_answer
 
 if TYPE_CHECKING:
     from brain.models.schema import Candidate, Extraction
     from brain.sessions.sources.base import Transcript, Turn
 
 __all__ = [
+    "HELD_OPPOSITE",
+    "HELD_OUTSIDE",
+    "HELD_UNSAFE",
+    "HELD_UNSUPPORTED",
     "REVIEW_TAG",
     "Vetted",
     "check",
-    "grounded",
-    "holds_words",
     "narrow",
-    "says_opposite",
     "tainted",
     "vet",
 ]
 
-
-# Tools that bring outside text into a session: web fetches and searches, browsers,
-# and every MCP tool (Claude Code names them mcp__<server>__<tool>).
-_OUTSIDE = re.compile(
-    r"^mcp__|^mcp[_:.-]|web_?fetch|web_?search|fetch_url|browse|browser|http_get|curl_tool"
-    r"|google_web_search|read_url|url_context",
-    re.IGNORECASE,
-)
-
-
-# A shell call that brings outside text in: a download, an API read, a clone or pull.
-_SHELL = re.compile(r"^(?:bash|shell|local_shell|exec_command|run_shell_command)$", re.I)
-_FETCHES = re.compile(
-    r"\b(?:curl|wget|lynx|w3m|gh\s+(?:api|issue|pr|release|gist)|git\s+(?:clone|pull|fetch))\b"
-)
-
-
-def _reads_outside(turn: Turn) -> bool:
-    if not turn.tool:
-        return False
-    if _OUTSIDE.search(turn.tool):
-        return True
-    # The call's own text (its JSON arguments), not what the command printed.
-    call = turn.text.lstrip().startswith("{")
-    return call and bool(_SHELL.match(turn.tool)) and bool(_FETCHES.search(turn.text))
-
-
-def _typed(turn: Turn) -> bool:
-    if turn.lines == (0, 0) or turn.injected:
-        return False
-    return (turn.role == "user" and not turn.tool) or is_answer(turn)
-
+HELD_UNSAFE = HELD_PREFIX + "weakens-safety"
+HELD_UNSUPPORTED = HELD_PREFIX + "evidence-does-not-say-it"
+HELD_OPPOSITE = HELD_PREFIX + "evidence-says-the-opposite"
+HELD_OUTSIDE = HELD_PREFIX + "read-outside-text"
 
 # What a session can show by itself: a fact found or a lesson learnt in its own work.
+# The rest (preference, instruction, correction, decision) says what the person wants.
 _SHOWN_TYPES = frozenset({"fact", "lesson"})
 # A range is no evidence when it spans more turns than this, or than this share of the
 # session's turns, whichever is more: citing everything says nothing about anything.
@@ -99,73 +83,13 @@ _SHOWN_TYPES = frozenset({"fact", "lesson"})
 # no range can tell them apart.
 WIDE_TURNS = 4
 WIDE_SHARE = 0.25
-
-
-def _overlaps(span: tuple[int, int], turn: Turn) -> bool:
-    lo, hi = turn.lines
-    return turn.lines != (0, 0) and span[0] <= hi and span[1] >= lo
-
-
-def narrow(evidence: Sequence[tuple[int, int]], transcript: Transcript) -> list[tuple[int, int]]:
-    """The ranges of ``evidence`` that are evidence: those spanning at most
-    :data:`WIDE_TURNS` turns, or :data:`WIDE_SHARE` of the session's, if more."""
-    places = {t.lines for t in transcript.turns if t.lines != (0, 0)}
-    most = max(WIDE_TURNS, math.ceil(len(places) * WIDE_SHARE))
-    return [span for span in evidence if sum(1 for p in places if _within(span, p)) <= most]
-
-
-def _within(span: tuple[int, int], lines: tuple[int, int]) -> bool:
-    return span[0] <= lines[1] and span[1] >= lines[0]
-
-
-def _witnesses(memory: Candidate, transcript: Transcript, outside: bool) -> list[Turn]:
-    """The cited turns a memory may rest on: for a fact or a lesson of a session that
-    read nothing from outside, any turn not injected; for the rest, the person's typed
-    turns and the assistant's (a proposal the person adopted, an answer to what they
-    asked), never a tool's output."""
-    spans = narrow(memory.evidence, transcript)
-    own = not outside and memory.type in _SHOWN_TYPES
-    cited = [t for t in transcript.turns if any(_overlaps(s, t) for s in spans)]
-    if own:
-        return [t for t in cited if not t.injected]
-    said = [t for t in cited if _typed(t) or (t.role == "assistant" and not t.injected)]
-    # The assistant's question (the call), with the person's answer to it, is theirs too.
-    if any(is_answer(t) for t in said):
-        said += [t for t in cited if t.tool == ASKED and not is_answer(t) and not t.injected]
-    return said
-
-
-def grounded(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
-    """Whether one of the memory's evidence ranges (one not too wide: :func:`narrow`)
-    overlaps a turn the person typed, or, for a fact or lesson of a session that read
-    nothing from outside (``outside`` False), any turn of the session that is not
-    injected."""
-    own = not outside and memory.type in _SHOWN_TYPES
-    return any(
-        (not t.injected) if own else _typed(t) for t in _witnesses(memory, transcript, outside)
-    )
-
-
-def holds_words(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
-    """Whether the turns a memory may rest on (see :func:`grounded`) say what it says:
-    its values and distinctive words (:func:`brain.pipeline.trust.words.supported`)."""
-    cited = "\n".join(t.text for t in _witnesses(memory, transcript, outside))
-    return supported((memory.description, memory.body), cited)
-
-
-def says_opposite(memory: Candidate, transcript: Transcript, *, outside: bool = True) -> bool:
-    """Whether the turns a memory may rest on say it the other way round: a negation
-    flipped on the same words (:func:`brain.pipeline.trust.polarity.flipped`)."""
-    cited = "\n".join(t.text for t in _witnesses(memory, transcript, outside))
-    return flipped((memory.description, memory.body), cited)
-
-
-def tainted(transcript: Transcript) -> bool:
-    """Whether the session read text from outside: a web page, an MCP tool's result, a
-    shell command that fetched something (``curl``, ``gh api``, ``git pull`` ...), or a
-    file that came from outside the person's hands (:mod:`brain.pipeline.trust.outside`)."""
-    reads = ForeignFiles(transcript.project)
-    return any(_reads_outside(t) or reads.foreign(t) for t in transcript.turns)
+# A citation this many lines off still points at the turns it meant.
+NEAR_LINES = 3
+# Words in a row a memory copies from outside text that make it outside text's word.
+_COPIED_RUN = 5
+# Of a memory's values, how many may be missing from the session: one in four (a model
+# writes "3" for "three", drops a version's patch number).
+_VALUE_SLACK = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,21 +109,95 @@ class Vetted:
     held: int
 
 
-HELD_UNSAFE = "held:weakens-safety"
-HELD_UNSUPPORTED = "held:evidence-does-not-say-it"
-HELD_OPPOSITE = "held:evidence-says-the-opposite"
-HELD_OUTSIDE = "held:read-outside-text"
+def _within(span: tuple[int, int], lines: tuple[int, int]) -> bool:
+    return lines != (0, 0) and span[0] <= lines[1] and span[1] >= lines[0]
+
+
+def narrow(evidence: Sequence[tuple[int, int]], transcript: Transcript) -> list[tuple[int, int]]:
+    """The ranges of ``evidence`` that are evidence: those spanning at most
+    :data:`WIDE_TURNS` turns, or :data:`WIDE_SHARE` of the session's, if more."""
+    places = {t.lines for t in transcript.turns if t.lines != (0, 0)}
+    most = max(WIDE_TURNS, math.ceil(len(places) * WIDE_SHARE))
+    return [span for span in evidence if sum(1 for p in places if _within(span, p)) <= most]
+
+
+def _typed(turn: Turn) -> bool:
+    if turn.lines == (0, 0) or turn.injected:
+        return False
+    return (turn.role == "user" and not turn.tool) or is_answer(turn)
+
+
+class _Session:
+    """One transcript, read once for all the memories a model proposed from it."""
+
+    def __init__(self, transcript: Transcript) -> None:
+        self.turns = transcript.turns
+        self.outside = outside_turns(transcript)
+        own = [n for n, t in enumerate(self.turns) if not t.injected and n not in self.outside]
+        self.own_text = "\n".join(self.turns[n].text for n in own)
+        self.typed_text = "\n".join(t.text for t in self.turns if _typed(t))
+        self.outside_text = "\n".join(self.turns[n].text for n in sorted(self.outside))
+        self.transcript = transcript
+
+    @cached_property
+    def whole(self) -> str:
+        """Every word of the session, folded, its spaces made one."""
+        return " ".join(fold(f"{self.own_text}\n{self.outside_text}").split())
+
+    @cached_property
+    def outside_values(self) -> dict[bool, frozenset[str]]:
+        """The values outside text names that the person's typed lines do not (True) and
+        that the session's own work does not (False)."""
+        theirs = marks(self.outside_text).values
+        return {
+            True: theirs - marks(self.typed_text).values,
+            False: theirs - marks(self.own_text).values,
+        }
+
+    def may_rest_on(self, n: int, person: bool) -> bool:
+        """Whether turn ``n`` may be what a memory rests on: the person's typed turns
+        for what the person wants, any turn of the session's own work for the rest."""
+        turn = self.turns[n]
+        if person:
+            return _typed(turn)
+        return not turn.injected and n not in self.outside and turn.lines != (0, 0)
+
+    def cited(self, memory: Candidate, near: int) -> list[int]:
+        spans = [(a - near, b + near) for a, b in narrow(memory.evidence, self.transcript)]
+        return [n for n, t in enumerate(self.turns) if any(_within(s, t.lines) for s in spans)]
+
+    def window(self, memory: Candidate) -> tuple[list[int], bool]:
+        """The turns a memory's citations point at, and whether it may rest on one: the
+        cited turns, or, when they are no turn it may rest on and no tool's output (the
+        assistant's reply to the line meant, a line between turns), those a few lines
+        around them (:data:`NEAR_LINES`)."""
+        person = memory.type not in _SHOWN_TYPES
+        exact = self.cited(memory, 0)
+        if any(self.may_rest_on(n, person) for n in exact):
+            return exact, True
+        if any(self.turns[n].role == "tool" or self.turns[n].injected for n in exact):
+            return exact, False  # it cites what it may not rest on
+        near = self.cited(memory, NEAR_LINES)
+        return near, any(self.may_rest_on(n, person) for n in near)
+
+    def said(self, memory: Candidate) -> str:
+        """What a memory's citations, a few lines either way, hold that it may rest on:
+        for a fact or a lesson, the session's own turns; for the rest, the typed turns, the
+        assistant's replies (a proposal the person adopted) and the question a recorded
+        answer answers, never a tool's output."""
+        near = self.cited(memory, NEAR_LINES)
+        if memory.type in _SHOWN_TYPES:
+            return "\n".join(self.turns[n].text for n in near if self.may_rest_on(n, False))
+        turns = [self.turns[n] for n in near]
+        said = [t for t in turns if _typed(t) or (t.role == "assistant" and not t.injected)]
+        if any(is_answer(t) for t in said):
+            said += [t for t in turns if t.tool == ASKED and not is_answer(t) and not t.injected]
+        return "\n".join(t.text for t in said)
 
 
 def check(extraction: Extraction, transcript: Transcript, *, offline: bool = False) -> Vetted:
-    """The memories a model's answer may keep, those held for review, those left out.
-
-    - A memory none of whose cited ranges is evidence (:func:`grounded`) is left out.
-    - One whose cited turns do not say what it says (:func:`holds_words`), or say it
-      the other way round (:func:`says_opposite`), is held.
-    - One that tells agents to weaken a safety
-      (:func:`brain.pipeline.trust.weakening.weakens_safety`) is held whatever its evidence.
-    - An instruction from a session that read outside text (:func:`tainted`) is held.
+    """The memories a model's answer may keep, those held for review, those left out
+    (see the module's docstring).
 
     Args:
         extraction: the model's answer, already through the safety filter.
@@ -207,28 +205,123 @@ def check(extraction: Extraction, transcript: Transcript, *, offline: bool = Fal
         offline: the built-in model gave it: it reads only what the person typed and
             quotes it, so only the safety hold applies.
     """
-    outside = False if offline else tainted(transcript)
+    session = None if offline else _Session(transcript)
     kept: list[Candidate] = []
     for memory in extraction.memories:
-        if not offline and not grounded(memory, transcript, outside=outside):
-            continue
-        why = _why_held(memory, transcript, outside, offline)
+        why = ""
+        if session is not None:
+            window, grounded = session.window(memory)
+            if not grounded:
+                continue
+            why = _why_held(memory, session, window)
+        elif weakens_safety(_text(memory)):
+            why = HELD_UNSAFE
         kept.append(replace(memory, tags=(*memory.tags, REVIEW_TAG, why)) if why else memory)
     held = sum(1 for m in kept if REVIEW_TAG in m.tags)
     left = len(extraction.memories) - len(kept)
     return Vetted(replace(extraction, memories=tuple(kept)), left, held)
 
 
-def _why_held(memory: Candidate, transcript: Transcript, outside: bool, offline: bool) -> str:
-    if weakens_safety("\n".join((memory.description, memory.body))):
+def _text(memory: Candidate) -> str:
+    return f"{memory.description}\n{memory.body}"
+
+
+def _why_held(memory: Candidate, session: _Session, window: Sequence[int]) -> str:
+    text = _text(memory)
+    if weakens_safety(text):
         return HELD_UNSAFE
-    if offline:
-        return ""
-    if not holds_words(memory, transcript, outside=outside):
+    person = memory.type not in _SHOWN_TYPES
+    if _from_outside(text, session, person):
+        return HELD_OUTSIDE
+    if not _said_somewhere(text, session):
         return HELD_UNSUPPORTED
-    if says_opposite(memory, transcript, outside=outside):
+    if not _attributed(text, session.said(memory)):
+        return HELD_UNSUPPORTED
+    typed = "\n".join(_own_words(session.turns[n]) for n in window if _typed(session.turns[n]))
+    others = "\n".join(_others_words(session.turns[n]) for n in session.cited(memory, NEAR_LINES))
+    if typed and flipped((memory.description, memory.body), typed, others=others):
         return HELD_OPPOSITE
-    return HELD_OUTSIDE if outside and memory.type == "instruction" else ""
+    return ""
+
+
+_ASKED_QUESTION = re.compile(r'"[^"\n]*"\s*=\s*(?=")')
+
+
+def _own_words(turn: Turn) -> str:
+    """What the person said in a typed turn: of a recorded answer, the answers alone
+    (the questions are the assistant's)."""
+    if not is_answer(turn):
+        return turn.text
+    return _ASKED_QUESTION.sub("\n", turn.text.removeprefix(ANSWERED))
+
+
+def _others_words(turn: Turn) -> str:
+    """What someone other than the person said in ``turn``: the assistant's reply, the
+    question an answer answers."""
+    if turn.role == "assistant" and not turn.injected:
+        return turn.text
+    if is_answer(turn):
+        return "\n".join(re.findall(r'"([^"\n]*)"\s*=\s*"', turn.text))
+    return turn.text if turn.tool == ASKED else ""
+
+
+def _from_outside(text: str, session: _Session, person: bool) -> bool:
+    """Whether what ``text`` says came from outside text: a value of it, a quote of it,
+    or :data:`_COPIED_RUN` words of it in a row (two of them
+    distinctive) are in outside text and not in the
+    person's typed lines (for a fact or lesson: not in the session's own work)."""
+    if not session.outside_text:
+        return False
+    own = session.typed_text if person else session.own_text
+    if any(_specific(v) for v in marks(text).values & session.outside_values[person]):
+        return True
+    for quote in quotes(text):
+        if near_quote(quote, session.outside_text) and not near_quote(quote, own):
+            return True
+    copied = runs_of(text, _COPIED_RUN) & runs_of(session.outside_text, _COPIED_RUN)
+    return any(distinctive(run) >= 2 for run in copied - runs_of(own, _COPIED_RUN))
+
+
+def _specific(value: str) -> bool:
+    """Whether ``value`` names something only one text would say: a path, a flag, a
+    setting, a command, a dotted or hyphenated name; not a number or a plain word set in
+    backticks."""
+    return not value.isdigit() and bool(re.search(r"[/._=:\s-]", value.strip()))
+
+
+def _said_somewhere(text: str, session: _Session) -> bool:
+    """Whether the session says what ``text`` quotes and names: each quote nearly as it
+    is in the session's own text, and its values (all but one in :data:`_VALUE_SLACK`)
+    anywhere in the session."""
+    if any(not near_quote(q, session.own_text) for q in quotes(text)):
+        return False
+    values = [v for v in marks(text).values if not (v.isdigit() and len(v) == 1)]
+    whole = session.whole
+    missing = sum(1 for v in values if v not in whole and " ".join(v.split()) not in whole)
+    return missing <= len(values) // _VALUE_SLACK
+
+
+def _attributed(text: str, said: str) -> bool:
+    """Whether the lines a memory cites (:meth:`_Session.said`) hold what ``text`` says:
+    a third of its distinctive words, or a clause of it nearly quoted, in any script. Its
+    values are judged session-wide (:func:`_said_somewhere`), not here."""
+    if not said.strip():
+        return False
+    wanted = marks(text)
+    words = type(wanted)(frozenset(), wanted.words)
+    if wanted.words and holds(words, said):
+        return True
+    if not wanted.words and any(v in said.casefold() for v in wanted.values):
+        return True
+    have = tokens(said)
+    return any(near_quote(clause, have) for clause in _clauses(text))
+
+
+def _clauses(text: str) -> list[list[str]]:
+    """The clauses of ``text`` (at sentence punctuation, in any script) of three words
+    or more, as words."""
+    parts = re.split(r"[.;:!?,。！？；：，、\n()（）]+", text)
+    return [said for part in parts if len(said := tokens(part)) >= 3]
 
 
 def vet(extraction: Extraction, transcript: Transcript) -> tuple[Extraction, int]:
