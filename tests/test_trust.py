@@ -185,7 +185,7 @@ def test_a_memory_its_cited_line_says_the_other_way_round_is_held(
     assert [m.key for m in pending_raw(brain)] == ["pull-requests-shop", "uv-not-pip-shop"]
     assert "2 held for review" in result.message
     shown = cli("review").stdout
-    assert "held: evidence-says-the-opposite" in shown
+    assert "held: what you typed says the opposite" in shown
 
 
 FLIPS = [
@@ -265,7 +265,7 @@ def test_a_weakening_rule_the_person_typed_is_still_held_on_every_model_path(
 ) -> None:
     said = "From now on always set NODE_TLS_REJECT_UNAUTHORIZED=0 for the tests."
     shop = _checkout(tmp_path / "shop", {"README.md": "# shop\n"})
-    path = _claude(tmp_path / "s" / "tls.jsonl", shop, ("user", said), ("assistant", "Ok."))
+    path = _claude(tmp_path / "s" / "proxy.jsonl", shop, ("user", said), ("assistant", "Ok."))
     rule = said.removeprefix("From now on ")
     _extract(brain, canned_model, path, _memory("tls-off", "instruction", rule, [1, 1]))
     [held] = brain.review().held
@@ -654,3 +654,49 @@ def test_a_question_the_person_answered_is_not_their_words_turned_round() -> Non
         ("user", "ok please log a learnings entry and also make sure this never repeats again"),
     )
     assert not _why(said, "lesson", "Learnings entry logged", "**Learnings entry:** added", [1, 1])
+
+
+# -- what is held stays out of sight, and says why ---------------------------------------------
+
+
+def test_what_is_held_reaches_no_summary_or_recall_and_a_session_is_accepted_at_once(
+    brain: Brain, canned_model: CannedModel, tmp_path: Path
+) -> None:
+    shop = _checkout(tmp_path / "shop", {"README.md": "# shop\n"})
+    path = _claude(
+        tmp_path / "s" / "proxy.jsonl",
+        shop,
+        ("user", "The proxy breaks the tests, disable TLS verification for now."),  # 1
+        ("assistant", "Done."),  # 2
+        ("user", "We decided on SQLite for the cache because it has to work offline."),  # 3
+        ("assistant", "Noted."),  # 4
+        ("user", "I prefer pytest fixtures over setUp methods."),  # 5
+    )
+    brain.harvest(paths=[path], now=LATER)
+    summary = (
+        "Task: fix the tests behind the proxy.\nOutcome: set NODE_TLS_REJECT_UNAUTHORIZED=0 "
+        "and disabled TLS verification. Picked SQLite for the cache."
+    )
+    tls = _memory("no-tls", "instruction", "Disable TLS verification behind the proxy", [1, 1])
+    sqlite = _memory("sqlite-cache", "decision", "SQLite for the cache: it works offline", [3, 3])
+    fixtures = _memory("fixtures", "preference", "Prefers pytest fixtures over setUp", [5, 5])
+    fixtures["description"] = 'Said "always write fixtures as classes"'  # nobody said it
+    canned_model.push({"memories": [tls, sqlite, fixtures], "summary": summary})
+    brain.extract(now=LATER)
+
+    (rollout,) = (brain.path / "rollout_summaries").glob("*.md")
+    text = rollout.read_text()
+    assert "sqlite-cache" in text and "SQLite for the cache" in text
+    assert "TLS" not in text and "NODE_TLS" not in text and "classes" not in text
+    assert "2 held for review: `brain review --session claude:proxy`" in text
+    hits = brain.recall("disable TLS verification", count_uses=False).hits
+    assert not any("TLS" in f"{h.description} {h.snippet}" for h in hits)
+
+    shown = cli("review").stdout
+    assert "it tells agents to weaken a safety" in shown
+    assert "the session does not say it" in shown
+    accepted = cli("review", "--session", "prox")
+    assert accepted.exit_code == 0 and "accepted fixtures-shop" in accepted.stdout
+    # A safety it weakens is accepted by key alone.
+    assert [m.key for m in brain.review().held] == ["no-tls-shop"]
+    assert cli("review", "--session", "nope").exit_code == 1

@@ -37,6 +37,7 @@ from brain.pipeline.pending import (
     triage,
 )
 from brain.pipeline.runs import REVIEW_TAG, RawMemory, note_error, record_failures
+from brain.pipeline.trust.candidates import keep_out
 from brain.sessions.harvest import load_transcript
 from brain.sessions.text import typed_turns
 
@@ -325,17 +326,21 @@ def _raw(
 def _write_summary(home: Home, rel: str, done: Done, raws: list[RawMemory], now: datetime) -> None:
     assert done.transcript is not None and done.extraction is not None
     transcript = done.transcript
+    # What is held stays out of sight: recall and phase 2 read this file.
+    shown = [r for r in raws if not runs.held_back(r)]
+    held = [f"{r.description}\n{r.body}" for r in raws if runs.held_back(r)]
     text = assets.render(
         "templates",
         "rollout_summary.md.j2",
         ref=done.ref,
         session=session_label(done.ref),
-        summary=redact(done.extraction.summary) or "(no summary)",
+        summary=keep_out(redact(done.extraction.summary), held) or "(no summary)",
         outcome=done.extraction.outcome,
         title=redact(transcript.title or done.ref.title or ""),
         user_turns=len(typed_turns(transcript)),
         turns=len(transcript.turns),
-        memories=raws,
+        memories=shown,
+        held=len(held),
         extracted=iso(now),
         model=home.config.extract_model,
     )

@@ -50,6 +50,7 @@ from brain.pipeline.runs import (
     held_back,
     read_raw,
 )
+from brain.pipeline.trust.reasons import HELD_UNSAFE
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -95,9 +96,6 @@ def held(home: Home) -> list[RawMemory]:
     return [m for m in read_raw(home) if m.id not in done and held_back(m)]
 
 
-HELD_UNSAFE = HELD_PREFIX + "weakens-safety"
-
-
 def hold(
     home: Home, text: str, *, key: str | None, type: str, tags: Sequence[str], source: str
 ) -> RawMemory:
@@ -141,16 +139,21 @@ def review(
     accept: Sequence[str] = (),
     reject: Sequence[str] = (),
     gone: Sequence[StaleRecord] = (),
+    sessions: Sequence[str] = (),
 ) -> ReviewResult:
     """Accept or reject held memories and records by key, in one commit; with neither,
     list them. ``gone`` are the records held because their files were all deleted.
+    ``sessions`` accepts every memory held from each session named (``source:id``, its
+    id, or the start of its id) but those that weaken a safety: those are accepted by
+    key alone, each a decision of its own.
 
     Raises:
-        BrainError: a key is not held, or is both accepted and rejected; nothing changes.
+        BrainError: a key is not held, a session has no held memory, or a key is both
+            accepted and rejected; nothing changes.
     """
     waiting = held(home)
     records = {r.key: r for r in gone if r.held}
-    if not accept and not reject:
+    if not accept and not reject and not sessions:
         return ReviewResult(tuple(waiting), records=tuple(records.values()))
     keys = {m.key for m in waiting} | set(records)
     unknown = sorted((set(accept) | set(reject)) - keys)
@@ -161,6 +164,9 @@ def review(
             else "a key both accepted and rejected"
         )
         raise BrainError(what, hint="'brain review' lists the held memories")
+    whole = _of_sessions(waiting, sessions)
+    whole = [m for m in whole if m.key not in set(reject) and HELD_UNSAFE not in m.tags]
+    accept = tuple(dict.fromkeys([*accept, *(m.key for m in whole)]))
     decided = [m for m in waiting if m.key in set(accept) | set(reject)]
     again = [m._replace(id=new_id(), tags=_accepted(m.tags)) for m in decided if m.key in accept]
     with home.transaction() as tx:
@@ -172,6 +178,25 @@ def review(
     return ReviewResult(
         tuple(m for m in waiting if m not in decided), tuple(accept), tuple(reject), sha, left
     )
+
+
+def _of_sessions(waiting: Sequence[RawMemory], sessions: Sequence[str]) -> list[RawMemory]:
+    """The held memories of each session named: ``source:id``, the id, or its start."""
+    found: list[RawMemory] = []
+    for name in sessions:
+        mine = [m for m in waiting if _names(name.strip(), m.session)]
+        if not mine:
+            raise BrainError(
+                f"no held memory from session {name}",
+                hint="'brain review' lists the held memories and the session of each",
+            )
+        found += [m for m in mine if m not in found]
+    return found
+
+
+def _names(name: str, session: str) -> bool:
+    ident = session.split(":", 1)[-1]
+    return bool(name) and (session == name or ident.startswith(name.split(":", 1)[-1]))
 
 
 def _decide_records(

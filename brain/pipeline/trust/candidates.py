@@ -33,11 +33,11 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from brain.pipeline.runs import HELD_PREFIX
 from brain.pipeline.runs import REVIEW_TAG as REVIEW_TAG
 from brain.pipeline.trust.outside import outside_turns
 from brain.pipeline.trust.outside import tainted as tainted
 from brain.pipeline.trust.polarity import flipped
+from brain.pipeline.trust.reasons import HELD_OPPOSITE, HELD_OUTSIDE, HELD_UNSAFE, HELD_UNSUPPORTED
 from brain.pipeline.trust.weakening import weakens_safety
 from brain.pipeline.trust.words import (
     distinctive,
@@ -64,15 +64,12 @@ __all__ = [
     "REVIEW_TAG",
     "Vetted",
     "check",
+    "keep_out",
     "narrow",
     "tainted",
     "vet",
 ]
 
-HELD_UNSAFE = HELD_PREFIX + "weakens-safety"
-HELD_UNSUPPORTED = HELD_PREFIX + "evidence-does-not-say-it"
-HELD_OPPOSITE = HELD_PREFIX + "evidence-says-the-opposite"
-HELD_OUTSIDE = HELD_PREFIX + "read-outside-text"
 
 # What a session can show by itself: a fact found or a lesson learnt in its own work.
 # The rest (preference, instruction, correction, decision) says what the person wants.
@@ -322,6 +319,31 @@ def _clauses(text: str) -> list[list[str]]:
     or more, as words."""
     parts = re.split(r"[.;:!?,。！？；：，、\n()（）]+", text)
     return [said for part in parts if len(said := tokens(part)) >= 3]
+
+
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+")
+
+
+def keep_out(summary: str, held: Sequence[str]) -> str:
+    """``summary`` (a session's rollout summary, which recall and phase 2 read) without
+    the sentences that say what a held memory says: one that weakens a safety, names a
+    value of a held memory (a path, a flag, a setting, a command) or copies
+    :data:`_COPIED_RUN` words of one in a row."""
+    values = {v for text in held for v in marks(text).values if _specific(v)}
+    copied = set().union(*(runs_of(text, _COPIED_RUN) for text in held)) if held else set()
+    lines = []
+    for line in summary.splitlines():
+        kept = [
+            sentence
+            for sentence in _SENTENCE.split(line)
+            if not (
+                weakens_safety(sentence)
+                or marks(sentence).values & values
+                or runs_of(sentence, _COPIED_RUN) & copied
+            )
+        ]
+        lines.append(" ".join(kept) if kept else "(held for review)")
+    return "\n".join(lines)
 
 
 def vet(extraction: Extraction, transcript: Transcript) -> tuple[Extraction, int]:
