@@ -441,6 +441,25 @@ def test_phase2_may_change_a_record_a_raw_memory_speaks_of() -> None:
     ]
 
 
+def test_phase2_may_write_a_raw_memorys_key_from_its_sessions_rollout_summary() -> None:
+    raw = RawMemory(
+        id="20260101-000000000-000001", key="pnpm-workspaces", type="decision",
+        description="Use pnpm workspaces for the monorepo",
+        body="The person chose pnpm workspaces.", session="claude:s1",
+    )  # fmt: skip
+    summary = (
+        "Task: set up the monorepo.\nFiles and commands: pnpm-workspace.yaml lists apps/web, "
+        "apps/api and packages/ui; .npmrc sets node-linker=isolated."
+    )
+    written = "Workspaces apps/web, apps/api, packages/ui with node-linker=isolated"
+    add = _op("add", "pnpm-workspaces", written)
+    assert tie([add], [raw], [], {"claude:s1": summary}).operations == (add,)
+    # Another session's summary, or another key's write, rests on nothing of it.
+    assert tie([add], [raw], [], {"claude:s2": summary}).operations == ()
+    other = _op("add", "pnpm-workspaces-layout", written)
+    assert tie([other], [raw], [], {"claude:s1": summary}).operations == ()
+
+
 def test_a_lying_phase2_answer_changes_nothing_on_disk(
     brain: Brain, canned_model: CannedModel, tmp_path: Path
 ) -> None:

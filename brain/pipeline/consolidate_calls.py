@@ -108,6 +108,7 @@ class Answers:
     operations: list[Operation] = field(default_factory=list)
     handled: set[str] = field(default_factory=set)
     sent: list[RawMemory] = field(default_factory=list)
+    held: list[RawMemory] = field(default_factory=list)  # answered, and of no use as sent
     dropped: int = 0
     calls: int = 0
     failure: ModelError | BudgetExceeded | None = None  # the last call that failed
@@ -132,9 +133,43 @@ def ask(home: Home, model: Model, work: list[Batch], budget: Budget) -> Answers:
             if isinstance(exc, BudgetExceeded) or exc.repeats:
                 break
             continue
-        tied = tie(list(answer.operations), batch.raw, list(batch.related.values()))
+        records, summaries = list(batch.related.values()), dict(batch.task.rollouts)
+        tied = tie(list(answer.operations), batch.raw, records, summaries)
         got.operations += tied.operations
         got.handled |= tied.handled
         got.sent += batch.raw
         got.dropped += tied.dropped
+        _decide_unused(got, batch, tied.handled, records, summaries)
     return got
+
+
+def _decide_unused(
+    got: Answers,
+    batch: Batch,
+    handled: frozenset[str],
+    records: list[Record],
+    summaries: dict[str, str],
+) -> None:
+    """Decide the raw memories an answered batch did not use, so none is sent again on
+    every run: each is written as phase 1 wrote it (it passed phase 1's checks), newest
+    of its key, when that write is one the run may make (:func:`tie`); else it is held
+    for ``brain review``."""
+    newest = {m.key: m for m in batch.raw if m.key not in handled}
+    ops = [_as_written(m, m.key in batch.related) for m in newest.values()]
+    tied = tie(ops, batch.raw, records, summaries)
+    got.operations += tied.operations
+    got.handled |= tied.handled
+    got.held += [m for m in batch.raw if m.key not in handled and m.key not in tied.handled]
+
+
+def _as_written(memory: RawMemory, stored: bool) -> Operation:
+    return Operation(
+        op="update" if stored else "add",
+        key=memory.key,
+        reason="written as phase 1 wrote it: the consolidation answer did not use it",
+        type=memory.type,  # type: ignore[arg-type]
+        description=memory.description,
+        body=memory.body,
+        tags=tuple(t for t in memory.tags if not t.startswith(("review:", "held:"))),
+        confidence=memory.confidence,
+    )

@@ -23,7 +23,7 @@ not every scope said) is dropped: a project's text never reaches another's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -66,13 +66,20 @@ class Tied:
     handled: frozenset[str]
 
 
-def tie(ops: Sequence[Operation], raws: Sequence[Source], records: Sequence[Source]) -> Tied:
+def tie(
+    ops: Sequence[Operation],
+    raws: Sequence[Source],
+    records: Sequence[Source],
+    rollouts: Mapping[str, str] | None = None,
+) -> Tied:
     """Keep the operations on keys this run sent, each in its own scope.
 
     Args:
         ops: the model's operations (already through the safety filter).
         raws: the raw memories sent.
         records: the stored records sent.
+        rollouts: the rollout summary of each session the raw memories were learned in,
+            by the session's name (``source:id``).
 
     Returns:
         The kept operations, how many were dropped, and which raw keys they handle.
@@ -82,7 +89,10 @@ def tie(ops: Sequence[Operation], raws: Sequence[Source], records: Sequence[Sour
     kept: list[Operation] = []
     for op in ops:
         placed = _place(op, sent) if len(kept) < cap else None
-        if placed is not None and rests_on(placed, sent.raw_texts, sent.record_texts):
+        rests = placed is not None and rests_on(
+            placed, sent.raw_texts, sent.record_texts, sent.rollouts_of(rollouts or {})
+        )
+        if placed is not None and rests:
             kept.append(placed)
     named = {k for op in kept for k in (op.key, *op.merged_keys)}
     return Tied(tuple(kept), len(ops) - len(kept), frozenset(named & set(sent.raw_keys)))
@@ -108,6 +118,17 @@ class _Sent:
             runs = _runs(item.description, item.body)
             self.words.setdefault(item.key, set()).update(runs)
             self.by_scope.setdefault(self.scopes[item.key], set()).update(runs)
+
+        self.sessions: dict[str, list[str]] = {}
+        for r in raws:
+            self.sessions.setdefault(r.key, []).append(str(getattr(r, "session", "") or ""))
+
+    def rollouts_of(self, rollouts: Mapping[str, str]) -> dict[str, str]:
+        """Each raw key's sessions' rollout summaries, one text."""
+        return {
+            key: "\n".join(rollouts.get(s, "") for s in dict.fromkeys(sessions))
+            for key, sessions in self.sessions.items()
+        }
 
     def scope(self, key: str) -> frozenset[str]:
         return self.scopes[key]

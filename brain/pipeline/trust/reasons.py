@@ -7,13 +7,22 @@ imports nothing, so listing what is held loads none of the checks.
 
 from __future__ import annotations
 
-__all__ = ["HELD_OPPOSITE", "HELD_OUTSIDE", "HELD_UNSAFE", "HELD_UNSUPPORTED", "REASONS", "why"]
+__all__ = [
+    "HELD_OPPOSITE",
+    "HELD_OUTSIDE",
+    "HELD_UNSAFE",
+    "HELD_UNSUPPORTED",
+    "HELD_UNUSED",
+    "REASONS",
+    "why",
+]
 
 _PREFIX = "held:"  # brain.pipeline.runs.HELD_PREFIX, which imports this module's callers
 HELD_UNSAFE = _PREFIX + "weakens-safety"
 HELD_OUTSIDE = _PREFIX + "read-outside-text"
 HELD_UNSUPPORTED = _PREFIX + "evidence-does-not-say-it"
 HELD_OPPOSITE = _PREFIX + "evidence-says-the-opposite"
+HELD_UNUSED = _PREFIX + "phase-2-could-not-use-it"
 
 REASONS = {
     HELD_UNSAFE: "it tells agents to weaken a safety (TLS checks, secrets, the sandbox, "

@@ -7,7 +7,10 @@ operation must rest on the raw memories its batch sent (:func:`rests_on`):
 
 - what it writes that the records it replaces or merges did not say (their values and
   distinctive words, :mod:`brain.pipeline.trust.words`) must be said by those raw memories:
-  half the new values, and a third of the new words or all but one;
+  half the new values, and a third of the new words or all but one. An add or update of
+  a raw memory's own key may also draw on the rollout summary of the session it was
+  learned in (the phase 1 model's account of that session, from which what is held for
+  review was left out): the model writes the fact as it now stands;
 - an update or merge of a stored record needs a raw memory about it: one under its key,
   one the operation merges, or one whose words hold the record's;
 - an archive needs a raw memory under the record's key, or one that says the record's
@@ -57,6 +60,7 @@ def rests_on(
     op: Operation,
     raws: Mapping[str, tuple[tuple[str, ...], str]],
     records: Mapping[str, str],
+    rollouts: Mapping[str, str] | None = None,
 ) -> bool:
     """Whether ``op`` rests on the batch's raw memories (see the module's docstring).
 
@@ -64,10 +68,14 @@ def rests_on(
         op: an operation already kept to its scope.
         raws: each raw memory's key, with its tags and its text (description and body).
         records: each stored record's key sent, with its text.
+        rollouts: each raw memory's key, with the rollout summaries of the sessions it
+            was learned in.
     """
     if op.op == "none":
         return True
     said = "\n".join(text for _, text in raws.values())
+    if op.op in ("add", "update") and op.key in raws and rollouts:
+        said += "\n" + rollouts.get(op.key, "")
     if op.op == "archive":
         return _archive_rests(op.key, raws, records.get(op.key, ""))
     replaced = "\n".join(records[k] for k in (op.key, *op.merged_keys) if k in records)
