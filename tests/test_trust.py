@@ -719,3 +719,21 @@ def test_what_is_held_reaches_no_summary_or_recall_and_a_session_is_accepted_at_
     # A safety it weakens is accepted by key alone.
     assert [m.key for m in brain.review().held] == ["no-tls-shop"]
     assert cli("review", "--session", "nope").exit_code == 1
+
+
+def test_a_session_written_on_one_line_is_judged_by_its_turns() -> None:
+    # Gemini CLI writes the whole chat as one JSON document: every turn is on line 1.
+    turns = (
+        Turn("user", "The build fails on Node 22.", lines=(1, 1)),
+        Turn("tool", '{"command": "pnpm build"}', tool="run_shell_command", lines=(1, 1)),
+        Turn("tool", "Error: ERR_OSSL_EVP_UNSUPPORTED", tool="run_shell_command", lines=(1, 1)),
+        Turn("assistant", "Node 22 needs the legacy OpenSSL provider; pin Node 20.", lines=(1, 1)),
+        Turn("user", "Pin Node 20 in .nvmrc then, always.", lines=(1, 1)),
+    )
+    session = Transcript("gemini", "g", "/x.json", None, turns=turns)
+    lesson = "`pnpm build` fails with ERR_OSSL_EVP_UNSUPPORTED on Node 22: pin Node 20"
+    assert not _why(session, "lesson", lesson, "Pinned in .nvmrc.", [1, 1])
+    assert not _why(session, "instruction", "Pin Node 20 in .nvmrc", "Always.", [1, 1])
+    assert _why(session, "instruction", "Pin Node 18 in .tool-versions", "x", [1, 1]) == (
+        HELD_UNSUPPORTED
+    )
