@@ -1,14 +1,17 @@
 """``brain review``: a person decides on the memories held back from phase 2.
 
 Phase 1 holds a memory (:data:`brain.pipeline.runs.REVIEW_TAG`, with a ``held:<why>``
-tag) instead of letting the next consolidation make it a rule every agent reads when it
-tells agents to weaken a safety, when the lines it cites do not say it, or when it is an
-``instruction`` learned in a session that read outside text (web pages, MCP results,
-someone else's files): see :mod:`brain.pipeline.trust`. A raw memory that weakens a
-safety and that no person accepted is held too, whoever wrote it. Accepting appends it
-again without those tags and with :data:`brain.pipeline.runs.ACCEPTED_TAG`, for the next
-consolidation; rejecting drops it. Either way the decision is one commit, and its
-journal line consumes the held entries.
+tag) instead of letting the next consolidation make it a rule every agent reads only
+where it would hurt if wrong: it weakens a safety, its only authority is text the session
+read from outside, it claims what nobody in the session said, or the person said the
+opposite (see :mod:`brain.pipeline.trust`, whose :mod:`~brain.pipeline.trust.reasons`
+says each reason in words a person acts on). Phase 2 holds a raw memory it could not use
+as written. A raw memory that weakens a safety and that no person accepted is held too,
+whoever wrote it. Accepting appends it again without those tags and with
+:data:`brain.pipeline.runs.ACCEPTED_TAG`, for the next consolidation; rejecting drops it.
+Either way the decision is one commit, and its journal line consumes the held entries.
+A session's held memories are accepted at once by naming the session, but one that
+weakens a safety, which is accepted by its key.
 
 A person may also change a held memory before deciding (:func:`edit_held`): its key,
 type, description and body. The edited text is redacted and keyed like any write, and
