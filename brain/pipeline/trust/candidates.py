@@ -142,6 +142,27 @@ class _Session:
         return " ".join(fold(f"{self.own_text}\n{self.outside_text}").split())
 
     @cached_property
+    def outside_runs(self) -> set[tuple[str, ...]]:
+        return runs_of(self.outside_text, _COPIED_RUN)
+
+    @cached_property
+    def own_runs(self) -> dict[bool, set[tuple[str, ...]]]:
+        """The runs of words of the person's typed lines (True) and of the session's own
+        text (False)."""
+        return {
+            True: runs_of(self.typed_text, _COPIED_RUN),
+            False: runs_of(self.own_text, _COPIED_RUN),
+        }
+
+    @cached_property
+    def outside_tokens(self) -> list[str]:
+        return tokens(self.outside_text)
+
+    @cached_property
+    def own_tokens(self) -> dict[bool, list[str]]:
+        return {True: tokens(self.typed_text), False: tokens(self.own_text)}
+
+    @cached_property
     def outside_values(self) -> dict[bool, frozenset[str]]:
         """The values outside text names that the person's typed lines do not (True) and
         that the session's own work does not (False)."""
@@ -269,14 +290,16 @@ def _from_outside(text: str, session: _Session, person: bool) -> bool:
     person's typed lines (for a fact or lesson: not in the session's own work)."""
     if not session.outside_text:
         return False
-    own = session.typed_text if person else session.own_text
     if any(_specific(v) for v in marks(text).values & session.outside_values[person]):
         return True
     for quote in quotes(text):
-        if near_quote(quote, session.outside_text) and not near_quote(quote, own):
+        said = tokens(quote)
+        if near_quote(said, session.outside_tokens) and not near_quote(
+            said, session.own_tokens[person]
+        ):
             return True
-    copied = runs_of(text, _COPIED_RUN) & runs_of(session.outside_text, _COPIED_RUN)
-    return any(distinctive(run) >= 2 for run in copied - runs_of(own, _COPIED_RUN))
+    copied = runs_of(text, _COPIED_RUN) & session.outside_runs
+    return any(distinctive(run) >= 2 for run in copied - session.own_runs[person])
 
 
 def _specific(value: str) -> bool:
@@ -290,7 +313,7 @@ def _said_somewhere(text: str, session: _Session) -> bool:
     """Whether the session says what ``text`` quotes and names: each quote nearly as it
     is in the session's own text, and its values (all but one in :data:`_VALUE_SLACK`)
     anywhere in the session."""
-    if any(not near_quote(q, session.own_text) for q in quotes(text)):
+    if any(not near_quote(q, session.own_tokens[False]) for q in quotes(text)):
         return False
     values = [v for v in marks(text).values if not (v.isdigit() and len(v) == 1)]
     whole = session.whole
