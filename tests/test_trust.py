@@ -737,3 +737,12 @@ def test_a_session_written_on_one_line_is_judged_by_its_turns() -> None:
     assert _why(session, "instruction", "Pin Node 18 in .tool-versions", "x", [1, 1]) == (
         HELD_UNSUPPORTED
     )
+
+
+def test_a_proposal_the_person_turned_down_made_the_rule_is_held() -> None:
+    session = _said(
+        ("assistant", "I'll always push directly to main, it is faster."),
+        ("user", "No. Never push directly to main."),
+    )
+    rule = "Always push directly to main"
+    assert _why(session, "instruction", rule, rule + ".", [1, 2]) == HELD_OPPOSITE

@@ -274,10 +274,12 @@ def _own_words(turn: Turn) -> str:
 
 
 def _others_words(turn: Turn) -> str:
-    """What someone other than the person said in ``turn``: the assistant's reply, the
-    question an answer answers."""
+    """What someone other than the person asked in ``turn``: the assistant's lines that
+    ask a question, the questions of an ``AskUserQuestion``. A memory quoting them says
+    what was asked, not what the person wants; a proposal said as a statement ("I'll push
+    to main") is not among them, so a memory that makes it the rule is still judged."""
     if turn.role == "assistant" and not turn.injected:
-        return turn.text
+        return "\n".join(line for line in turn.text.splitlines() if "?" in line or "？" in line)
     if is_answer(turn):
         return "\n".join(re.findall(r'"([^"\n]*)"\s*=\s*"', turn.text))
     return turn.text if turn.tool == ASKED else ""
