@@ -21,6 +21,7 @@ from brain.pipeline.related import existing_of, related_records
 from brain.pipeline.runs import RawMemory, note_error, read_raw
 from brain.pipeline.strength import Strength, batches, ranked, rollouts, strengths
 from brain.pipeline.trust.operations import tie
+from brain.pipeline.trust.polarity import flipped
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -152,11 +153,16 @@ def _decide_unused(
 ) -> None:
     """Decide the raw memories an answered batch did not use, so none is sent again on
     every run: each is written as phase 1 wrote it (it passed phase 1's checks), newest
-    of its key, when that write is one the run may make (:func:`tie`); else it is held
-    for ``brain review``."""
+    of its key, when that write is one the run may make (:func:`tie`) and it does not say
+    the stored record of its key the other way round; else it is held for review."""
+    stored = {r.key: f"{r.description}\n{r.body}" for r in records}
     newest = {m.key: m for m in batch.raw if m.key not in handled}
-    ops = [_as_written(m, m.key in batch.related) for m in newest.values()]
-    tied = tie(ops, batch.raw, records, summaries)
+    writable = [
+        m
+        for m in newest.values()
+        if m.key not in stored or not flipped((m.description, m.body), stored[m.key])
+    ]
+    tied = tie([_as_written(m, m.key in stored) for m in writable], batch.raw, records, summaries)
     got.operations += tied.operations
     got.handled |= tied.handled
     got.held += [m for m in batch.raw if m.key not in handled and m.key not in tied.handled]

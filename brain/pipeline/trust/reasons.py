@@ -33,6 +33,9 @@ REASONS = {
     "lines of yours it cites that hold none of it; accept it if it is what you meant, "
     "or edit it first",
     HELD_OPPOSITE: "what you typed says the opposite; edit it to say what you meant, or reject it",
+    HELD_UNUSED: "the consolidation did not use it, and as it is written it would turn a "
+    "record of yours the other way round (or touch one it may not); accept it to send it "
+    "again, or reject it",
 }
 
 
