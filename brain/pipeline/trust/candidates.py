@@ -249,7 +249,12 @@ def _why_held(memory: Candidate, session: _Session, window: Sequence[int]) -> st
     if weakens_safety(text):
         return HELD_UNSAFE
     person = memory.type not in _SHOWN_TYPES
-    if _from_outside(text, session, person):
+    # A fact resting on no output of the session's own (only the assistant's word) is as
+    # good as the person's line it cites, or the assistant repeating what it read.
+    shown = not person and any(
+        session.turns[n].role == "tool" and n not in session.outside for n in window
+    )
+    if _from_outside(text, session, not shown):
         return HELD_OUTSIDE
     if not _said_somewhere(text, session):
         return HELD_UNSUPPORTED
@@ -287,9 +292,9 @@ def _others_words(turn: Turn) -> str:
 
 def _from_outside(text: str, session: _Session, person: bool) -> bool:
     """Whether what ``text`` says came from outside text: a value of it, a quote of it,
-    or :data:`_COPIED_RUN` words of it in a row (two of them
-    distinctive) are in outside text and not in the
-    person's typed lines (for a fact or lesson: not in the session's own work)."""
+    or :data:`_COPIED_RUN` words of it in a row (two of them distinctive) are in outside
+    text and not in the person's typed lines (``person``), or not in the session's own
+    work (a fact or lesson that cites a command's own output)."""
     if not session.outside_text:
         return False
     if any(_specific(v) for v in marks(text).values & session.outside_values[person]):
