@@ -10,14 +10,16 @@ hurt, and each hold says why:
 - **Its only authority is outside text** (:mod:`.outside`): what it says, a value it
   names or five words in a row of it, is in what the session read from the web, an MCP
   server, a fetch or someone else's file, and not in the person's own lines (for a fact
-  or a lesson: not in the session's own work either). The cited turns are judged, not
-  the session: reading a web page does not make the person's own rules suspect.
-- **It claims what nobody said**: a quote that neither the person nor the session said
+  or a lesson citing a command's own output: not in the session's own work either). The
+  memory is judged, not the session: reading a web page does not make the person's own
+  rules suspect.
+- **It claims what nobody said**: a quote that the session's own text does not hold
   (near-quotes pass, in any script, :func:`.words.near_quote`); a value (a path, a
-  command, a flag, a number) found nowhere in the session; or, for a preference,
-  instruction, correction or decision, cited lines of the person's that hold none of it.
+  command, a flag, a number) found nowhere in the session; or cited lines (a few lines
+  either way) that hold none of it: the person's and the assistant's around them for a
+  preference, instruction, correction or decision, the session's own for the rest.
 - **The person said the opposite** (:mod:`.polarity`), judged against their own typed
-  lines, never against the assistant's proposal they turned down.
+  lines, never against the assistant's proposal they turned down or its question.
 
 A memory whose cited range spans most of the session (:func:`narrow`), or that cites no
 turn it may rest on, is left out. Citations a few lines off are taken as the turns
