@@ -515,12 +515,13 @@ def honest() -> dict[str, Any]:
     from brain.models.base import ExtractTask
     from brain.models.budget import Budget
     from brain.models.registry import get_model
-    from brain.pipeline import trust
+    from brain.pipeline.trust import candidates as trust
 
     labelled, _ = eq.load(["holdout6"])
     model = get_model("builtin")
     total = kept = held = 0
     left: list[str] = []
+    why: list[str] = []
     for session in labelled:
         transcript = session["transcript"]
         answer = model.extract(ExtractTask(transcript, eq.SESSION_TOKENS, 2_000), Budget(None))
@@ -533,9 +534,18 @@ def honest() -> dict[str, Any]:
                 left.append(f"{session['file']}: {memory.description}")
             elif trust.REVIEW_TAG in got.tags:
                 held += 1
+                reason = got.tags[-1].removeprefix("held:")
+                why.append(f"{session['file']}: {reason}: {memory.description}")
             else:
                 kept += 1
-    return {"memories": total, "kept": kept, "held": held, "left_out": len(left), "left": left}
+    return {
+        "memories": total,
+        "kept": kept,
+        "held": held,
+        "left_out": len(left),
+        "left": left,
+        "why_held": why,
+    }
 
 
 def main() -> None:
@@ -580,6 +590,8 @@ def main() -> None:
         )
         for line in h["left"]:
             print(f"  left out: {line}")
+        for line in h["why_held"]:
+            print(f"  held: {line[:150]}")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ that what brain sends and does with an answer works on real sessions:
 - evidence by type: the second answer gives, per session, a preference citing the
   person's first typed line, a lesson citing the first tool line and an instruction
   citing that tool line, each quoting the first words of the line it cites (honest
-  memories); brain keeps the preference, keeps the lesson only in a session that read
-  nothing from outside, and never keeps the instruction; those it keeps but holds for
+  memories); brain keeps the preference, keeps the lesson unless the tool line it cites
+  is outside text (a web page, an MCP result, someone else's file), and never keeps the
+  instruction (a tool's output is nobody's instruction); those it keeps but holds for
   ``brain review`` are counted too (an honest memory held is a false hold);
 - batching: a backfill of 157 raw memories in a fresh home goes to phase 2 in batches
   whose answers each fit the answer's cap, and is written in one commit.
@@ -32,7 +33,7 @@ from brain.models.base import ExtractTask, ModelSettings
 from brain.models.budget import Budget
 from brain.models.registry import get_model
 from brain.models.schema import Extraction, answer_schema
-from brain.pipeline.trust import tainted, vet
+from brain.pipeline.trust.candidates import tainted, vet
 
 MODEL = "openai/gpt-4o-mini"  # litellm sends a response schema to it
 _TYPED = re.compile(r"^\[L(\d+)-(\d+)\] user:\n(.*)$", re.M)

@@ -452,6 +452,7 @@ class Brain(Home):
         accept: Sequence[str] = (),
         reject: Sequence[str] = (),
         where: Path | str | None = None,
+        sessions: Sequence[str] = (),
     ) -> ReviewResult:
         """Held memories and records, or a decision on them; see
         :func:`brain.pipeline.review.review`. Records are held when every file they rest
@@ -459,7 +460,7 @@ class Brain(Home):
         from brain.pipeline.review import review
 
         gone = [r for r in self.stale(where=where).records if r.held]
-        return review(self, accept=accept, reject=reject, gone=gone)
+        return review(self, accept=accept, reject=reject, gone=gone, sessions=sessions)
 
     def review_text(self, ident: str) -> str:
         """The held memory ``ident`` (its id or key) as text to edit; see

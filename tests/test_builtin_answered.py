@@ -149,7 +149,7 @@ def test_a_secret_in_an_answer_is_never_kept(tmp_path: Path) -> None:
 
 
 def test_the_trust_check_keeps_an_answer_as_the_persons_word(tmp_path: Path) -> None:
-    from brain.pipeline import trust
+    from brain.pipeline.trust import candidates as trust
 
     answered = _answers((CACHE["question"], "~/.cache/repiq (XDG)"))
     transcript = sources.get("claude").parse(_session(tmp_path, [CACHE], answered)).transcript
@@ -161,7 +161,7 @@ def test_the_trust_check_keeps_an_answer_as_the_persons_word(tmp_path: Path) -> 
 
 def test_a_file_that_reads_like_an_answer_is_no_answer(tmp_path: Path) -> None:
     # The same words as a file's content, read by another tool, are nobody's answer.
-    from brain.pipeline import trust
+    from brain.pipeline.trust import candidates as trust
     from brain.sessions.answers import is_answer
 
     answered = _answers((CACHE["question"], "~/.cache/repiq (XDG)"))

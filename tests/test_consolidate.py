@@ -25,6 +25,7 @@ from brain.pipeline.consolidate import (
 from brain.pipeline.extract import ModelUnreachableError, extract
 from brain.pipeline.related import related_records
 from brain.pipeline.runs import RawMemory, append_raw, parse_raw, read_raw, render_raw
+from brain.pipeline.trust.reasons import HELD_UNUSED, why
 from brain.pipeline.views import regenerate_views
 from brain.sessions.harvest import harvest
 from tests import fakemodel
@@ -455,7 +456,7 @@ def test_forced_run_with_nothing_pending_commits_nothing_and_keeps_the_diff(
     assert (brain.path / "phase2_workspace_diff.md").read_text() == diff
 
 
-def test_operations_on_keys_never_sent_are_dropped_and_their_raws_stay_pending(
+def test_operations_on_keys_never_sent_are_dropped_and_unused_raws_are_written_as_they_are(
     home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
 ) -> None:
     for n in range(5):
@@ -468,11 +469,36 @@ def test_operations_on_keys_never_sent_are_dropped_and_their_raws_stay_pending(
 
     result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
 
-    assert result.message == "consolidate: 1 added, 0 superseded, 0 archived"
-    assert result.dropped == 50 and result.raw_used == 1 and result.raw_left == 4
-    assert sorted(p.stem for p in (home / "memories").glob("*.md")) == ["fact-0"]
-    assert [m.key for m in pending_raw(brain)] == [f"fact-{n}" for n in range(1, 5)]
+    # The raw memories the answer did not use are decided, not sent again on every run:
+    # written as phase 1 wrote them.
+    assert result.message == "consolidate: 5 added, 0 superseded, 0 archived"
+    assert result.dropped == 50 and result.raw_used == 5 and result.raw_left == 0
+    assert sorted(p.stem for p in (home / "memories").glob("*.md")) == [
+        f"fact-{n}" for n in range(5)
+    ]
+    assert load(brain.record_path("fact-3")).body == "Fact number 3 about the build."
+    assert pending_raw(brain) == []
     assert "planted" not in git(home, "log", "-p")
+
+
+def test_a_raw_memory_the_answer_did_not_use_is_written_or_held_never_pending_forever(
+    home: Path, brain: Brain, canned_model: CannedModel, monkeypatch
+) -> None:
+    brain.remember(
+        "Never push directly to main.", key="push-main", description="Never push to main"
+    )
+    add_raw(brain, raw("push-main", "Always push directly to main"), raw("cache", "SQLite cache"))
+    monkeypatch.setenv("BRAIN_CONSOLIDATION_MODEL", "canned/strong")
+    canned_model.push({"operations": []})
+
+    result = consolidate(opened := Brain.open(home), catalog=opened.catalog, force=True, now=NOW)
+
+    assert result.raw_used == 2 and result.raw_left == 0 and pending_raw(brain) == []
+    assert load(brain.record_path("cache")).description == "SQLite cache"
+    assert load(brain.record_path("push-main")).body == "Never push directly to main."
+    (held,) = brain.review().held
+    assert held.key == "push-main" and HELD_UNUSED in held.tags
+    assert "turn a record of yours the other way round" in why(held.tags)
 
 
 def test_operations_past_twice_the_keys_sent_are_dropped(

@@ -24,8 +24,8 @@ from brain.home.keys import KEY_MAX
 from brain.home.records import Record
 from brain.home.scope import base_key, project_name, scoped_key
 from brain.models.schema import Operation
-from brain.pipeline.bounds import tie
 from brain.pipeline.runs import pending_raw, read_raw
+from brain.pipeline.trust.operations import tie
 from tests import fakemodel
 from tests.fakemodel import CannedModel
 from tests.helpers import cli
@@ -252,17 +252,24 @@ def test_the_same_preference_in_two_projects_can_become_the_persons_own(
     _learn_with(canned_model, tmp_path, "b1", work["beta"], _memory("prefer-pnpm", said, []))
     person = "Prefers pnpm over npm in every project"
     merged = ["prefer-pnpm-alpha", "prefer-pnpm-beta"]
-    # From one project alone it may not become everyone's; from two it may.
+    # From one project alone it may not become everyone's: that merge is dropped, and
+    # the raw memories it could not use are written as phase 1 wrote them, each in its
+    # own project.
     canned_model.push(
         {"operations": [_op("merge", "prefer-pnpm", person, [], merged_keys=merged[:1])]}
     )
     first = cli("consolidate", "--force", "--json")
     assert json.loads(first.stdout)["dropped"] == 1
-    assert len(pending_raw(Brain.open(home))) == 2 and _records(home) == {}
+    assert pending_raw(Brain.open(home)) == []
+    assert sorted(_records(home)) == merged
+    assert "prefer-pnpm" not in brain("context", "--project", str(work["gamma"]))
+    # From two it may.
+    _learn_with(canned_model, tmp_path, "a2", work["alpha"], _memory("prefer-pnpm", said, []))
+    _learn_with(canned_model, tmp_path, "b2", work["beta"], _memory("prefer-pnpm", said, []))
     canned_model.push({"operations": [_op("merge", "prefer-pnpm", person, [], merged_keys=merged)]})
     assert cli("consolidate", "--force").exit_code == 0
 
-    assert list(_records(home)) == ["prefer-pnpm"] and _records(home)["prefer-pnpm"].tags == ()
+    assert _records(home)["prefer-pnpm"].tags == ()
     assert pending_raw(Brain.open(home)) == []
     assert "prefer-pnpm" in brain("context", "--project", str(work["gamma"]))
 

@@ -12,7 +12,7 @@ import pytest
 from brain.api import Brain
 from brain.evals import write_session
 from brain.models.schema import Candidate
-from brain.pipeline.grounds import anchors_for
+from brain.pipeline.anchoring import anchors_for
 from brain.sessions.sources.base import Transcript, Turn
 from brain.sessions.touched import touched_paths
 from tests.helpers import cli, cli_json, git

@@ -12,7 +12,7 @@ from brain.api import Brain
 from brain.evals import write_session
 from brain.home.records import iso, new_id
 from brain.pipeline.runs import RawMemory, append_raw
-from brain.pipeline.trust import REVIEW_TAG
+from brain.pipeline.trust.candidates import REVIEW_TAG
 
 # Text a transcript may carry into a record: it must show as text and load nothing.
 HOSTILE = (

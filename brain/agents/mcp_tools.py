@@ -191,7 +191,7 @@ def _remember(
     if name and not projects_of(tags) and (key is None or brain.previous(key) is None):
         tags.append(PROJECT_TAG + name)
         key = scoped_key(key, name) if key is not None else None
-    from brain.models.weakening import weakens_safety
+    from brain.pipeline.trust.weakening import weakens_safety
 
     if weakens_safety(text):
         # An agent, not the person, asks: a rule to weaken a safety waits for the person.

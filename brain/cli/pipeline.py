@@ -166,6 +166,13 @@ def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None
 @click.option("--accept", multiple=True, metavar="KEY", help="Let a held memory through.")
 @click.option("--reject", multiple=True, metavar="KEY", help="Drop a held memory.")
 @click.option(
+    "--session",
+    "sessions",
+    multiple=True,
+    metavar="ID",
+    help="Accept what a session's memories held, but a safety they weaken.",
+)
+@click.option(
     "--edit",
     metavar="KEY",
     help="Change a held memory (by key or id) in $EDITOR; with --accept KEY, accept it too.",
@@ -173,24 +180,34 @@ def consolidate(state: State, force: bool, dry_run: bool, as_json: bool) -> None
 @json_option
 @pass_state
 def review(
-    state: State, accept: tuple[str, ...], reject: tuple[str, ...], edit: str | None, as_json: bool
+    state: State,
+    accept: tuple[str, ...],
+    reject: tuple[str, ...],
+    sessions: tuple[str, ...],
+    edit: str | None,
+    as_json: bool,
 ) -> None:
     """List the memories held for review, or accept, reject or edit them by key.
 
     Held: a memory telling agents to weaken a safety (TLS checks, secrets, sandboxes,
-    --break-system-packages, chmod 777, --no-verify ...), one whose cited lines do not
-    say it, and an instruction learned in a session that read outside text (web pages,
-    MCP results, someone else's files). Accepted ones reach the next consolidation. A
-    record every file of which was deleted since its commit is held too: accepting (or
-    'brain confirm KEY') keeps it, rejecting archives it.
+    --break-system-packages, chmod 777, --no-verify ...), one whose words come from text
+    the session read from outside (web pages, MCP results, someone else's files) and not
+    from the person, one quoting or naming what the session never says, and one the
+    person's own words say the other way round. Each says why. Accepted ones reach the
+    next consolidation; --session ID accepts a session's at once, but those that weaken
+    a safety, which are accepted by key. A record every file of which was deleted since
+    its commit is held too: accepting (or 'brain confirm KEY') keeps it, rejecting
+    archives it.
 
     --edit opens a held memory's key, type, description and body in $EDITOR; the edit is
     checked and redacted like any write, and committed in place of the original. It
     stays held unless --accept names it too, when edit and acceptance are one commit.
     """
     if edit is None:
-        result = state.brain().review(accept=accept, reject=reject, where=Path.cwd())
-    elif reject or set(accept) - {edit}:
+        result = state.brain().review(
+            accept=accept, reject=reject, where=Path.cwd(), sessions=sessions
+        )
+    elif reject or sessions or set(accept) - {edit}:
         raise click.UsageError("--edit decides on one memory: --accept may name it, no other")
     else:
         result = _edit_held(state, edit, bool(accept), as_json)
@@ -222,11 +239,13 @@ def _review_text(result: Any) -> str:
              for k in result.accepted]  # fmt: skip
     lines += [f"edited {k} (still held)" for k in result.edited if k not in result.accepted]
     lines += [f"rejected {k}" for k in result.rejected]
+    from brain.pipeline.trust.reasons import why
+
     for m in result.held:
-        why = ", ".join(t.removeprefix("held:") for t in m.tags if t.startswith("held:"))
+        said = why(m.tags)
         lines.append(
             f"{m.key}  [{m.type}]  {m.description}  (from {m.session}"
-            + (f"; held: {why})" if why else ")")
+            + (f"; held: {said})" if said else ")")
         )
     for r in result.records:
         files = ", ".join(f.path for f in r.files)

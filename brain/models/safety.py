@@ -6,7 +6,8 @@ fetched code (``curl ... | sh``, a base64-decoded command, a new package source)
 refused; a credential in an otherwise harmless statement is redacted, not refused. The
 built-in model applies this to what a person typed; the model registry applies it again
 to every model's answer (:class:`brain.models.registry.Filtered`), so a
-model that follows an instruction injected into a transcript still stores nothing.
+model that follows an instruction injected into a transcript still stores nothing. What
+passes here is then checked against the session it came from (:mod:`brain.pipeline.trust`).
 """
 
 from __future__ import annotations

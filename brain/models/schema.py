@@ -260,7 +260,7 @@ def _json_text(text: str | None) -> Any:
 
 
 # The list each answer shape holds: its field, its item's class and how many are kept.
-# (Operations are capped by what the run sent, in ``brain.pipeline.bounds``.)
+# (Operations are capped by what the run sent, in ``brain.pipeline.trust.operations``.)
 _ITEMS: dict[type[Any], tuple[str, type[Any], int]] = {
     Extraction: ("memories", Candidate, MAX_MEMORIES),
     Consolidation: ("operations", Operation, 10_000),

@@ -32,7 +32,8 @@ from brain.pipeline import runs, views
 from brain.pipeline.consolidate_calls import Answers, Batch, ask, batches_of
 from brain.pipeline.consolidate_changes import Run, apply, decay
 from brain.pipeline.extract import ModelUnreachableError, open_model
-from brain.pipeline.runs import RAW, pending_raw, read_raw
+from brain.pipeline.runs import RAW, RawMemory, pending_raw, read_raw
+from brain.pipeline.trust.reasons import HELD_UNUSED
 from brain.pipeline.views import Change
 
 if TYPE_CHECKING:
@@ -155,8 +156,11 @@ def consolidate(
         raise _stopped(got.failure)
     step(2, STEPS)
     ops = got.operations
-    # Only the raw memories an operation accounts for are consumed; the rest stay pending.
+    # The raw memories an operation accounts for are consumed, and those an answered
+    # batch could not use are held for review; those of a failed call stay pending.
     sent, raw = got.sent, [m for m in got.sent if m.key in got.handled]
+    held_ids = {m.id for m in got.held}
+    raw += [m for m in got.held if m.id not in {r.id for r in raw}]
     run = Run(home, moment, raw)
     with home.transaction() as tx:
         # The model was asked outside the lock; a run that finished meanwhile wins.
@@ -166,6 +170,7 @@ def consolidate(
             )
         for op in ops:
             apply(run, op)
+        extra = _hold_unused(home, [m for m in raw if m.id in held_ids])
         # A record a raw memory restated (even as "none: duplicate") was just used.
         decay(run, {op.key for op in ops})
         step(3, STEPS)
@@ -182,7 +187,7 @@ def consolidate(
                 raw_sent=len(sent),
                 calls=got.calls,
             )
-        sha, message = _commit(tx, run, run_id, ops, budget)
+        sha, message = _commit(tx, run, run_id, ops, budget, extra)
     step(STEPS, STEPS)
     runs.clear_error(home, "consolidate")
     return ConsolidateResult(
@@ -239,11 +244,26 @@ def _dry_run(
 _DECAY_LINES = 50  # records a commit message names one by one
 
 
+def _hold_unused(home: Home, unused: list[RawMemory]) -> list[str]:
+    """Hold for ``brain review`` the raw memories a run could not use (appended again,
+    held, the originals consumed by the run): the files touched."""
+    if not unused:
+        return []
+    held = [m._replace(id=new_id(), tags=(*m.tags, runs.REVIEW_TAG, HELD_UNUSED)) for m in unused]
+    return [runs.append_raw(home, held)]
+
+
 def _commit(
-    tx: Transaction, run: Run, run_id: str, ops: list[Operation], budget: Budget
+    tx: Transaction,
+    run: Run,
+    run_id: str,
+    ops: list[Operation],
+    budget: Budget,
+    extra: list[str] | None = None,
 ) -> tuple[str, str]:
     home = run.home
     touched = views.write_records(tx, list(run.writes.values()), run.retire)
+    touched += extra or []
     counts = {a: sum(1 for c in run.changes if c.action == a) for a in views.ACTIONS}
     tx.note([views.MEMORY_MD, views.SUMMARY_MD, views.DIFF_MD])
     touched += views.write_views(

@@ -4,7 +4,7 @@ A run takes the raw memories best borne out first (:mod:`brain.pipeline.strength
 to ``max_raw_memories_for_consolidation``, cuts them into batches whose answers each fit
 :data:`CONSOLIDATE_MAX_TOKENS`, shows each batch the stored records it may touch, and
 keeps of each answer the operations tied to what that batch sent
-(:func:`brain.pipeline.bounds.tie`).
+(:func:`brain.pipeline.trust.operations.tie`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from brain.home.scope import projects_of, scoped_key
 from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Candidate, ExistingRecord, Operation
-from brain.pipeline.bounds import tie
 from brain.pipeline.related import existing_of, related_records
 from brain.pipeline.runs import RawMemory, note_error, read_raw
 from brain.pipeline.strength import Strength, batches, ranked, rollouts, strengths
+from brain.pipeline.trust.operations import tie
+from brain.pipeline.trust.polarity import flipped
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -108,6 +109,7 @@ class Answers:
     operations: list[Operation] = field(default_factory=list)
     handled: set[str] = field(default_factory=set)
     sent: list[RawMemory] = field(default_factory=list)
+    held: list[RawMemory] = field(default_factory=list)  # answered, and of no use as sent
     dropped: int = 0
     calls: int = 0
     failure: ModelError | BudgetExceeded | None = None  # the last call that failed
@@ -132,9 +134,48 @@ def ask(home: Home, model: Model, work: list[Batch], budget: Budget) -> Answers:
             if isinstance(exc, BudgetExceeded) or exc.repeats:
                 break
             continue
-        tied = tie(list(answer.operations), batch.raw, list(batch.related.values()))
+        records, summaries = list(batch.related.values()), dict(batch.task.rollouts)
+        tied = tie(list(answer.operations), batch.raw, records, summaries)
         got.operations += tied.operations
         got.handled |= tied.handled
         got.sent += batch.raw
         got.dropped += tied.dropped
+        _decide_unused(got, batch, tied.handled, records, summaries)
     return got
+
+
+def _decide_unused(
+    got: Answers,
+    batch: Batch,
+    handled: frozenset[str],
+    records: list[Record],
+    summaries: dict[str, str],
+) -> None:
+    """Decide the raw memories an answered batch did not use, so none is sent again on
+    every run: each is written as phase 1 wrote it (it passed phase 1's checks), newest
+    of its key, when that write is one the run may make (:func:`tie`) and it does not say
+    the stored record of its key the other way round; else it is held for review."""
+    stored = {r.key: f"{r.description}\n{r.body}" for r in records}
+    newest = {m.key: m for m in batch.raw if m.key not in handled}
+    writable = [
+        m
+        for m in newest.values()
+        if m.key not in stored or not flipped((m.description, m.body), stored[m.key])
+    ]
+    tied = tie([_as_written(m, m.key in stored) for m in writable], batch.raw, records, summaries)
+    got.operations += tied.operations
+    got.handled |= tied.handled
+    got.held += [m for m in batch.raw if m.key not in handled and m.key not in tied.handled]
+
+
+def _as_written(memory: RawMemory, stored: bool) -> Operation:
+    return Operation(
+        op="update" if stored else "add",
+        key=memory.key,
+        reason="written as phase 1 wrote it: the consolidation answer did not use it",
+        type=memory.type,  # type: ignore[arg-type]
+        description=memory.description,
+        body=memory.body,
+        tags=tuple(t for t in memory.tags if not t.startswith(("review:", "held:"))),
+        confidence=memory.confidence,
+    )

@@ -22,7 +22,7 @@ from brain.home.uses import Use, tallies
 from brain.models.schema import Operation
 from brain.models.tokens import estimate_tokens
 from brain.pipeline import views
-from brain.pipeline.grounds import anchor_of_raws
+from brain.pipeline.anchoring import anchor_of_raws
 from brain.pipeline.runs import RawMemory, learned_time
 from brain.pipeline.views import Change
 
@@ -105,7 +105,7 @@ def apply(run: Run, op: Operation) -> None:
 
 def _grounded(run: Run, record: Record, keys: Sequence[str]) -> Record:
     """``record`` resting on what the raw memories of ``keys`` rest on (its checkout's
-    commit and files; :func:`brain.pipeline.grounds.anchor_of_raws`)."""
+    commit and files; :func:`brain.pipeline.anchoring.anchor_of_raws`)."""
     wanted = set(keys)
     current = from_extra(record.extra)
     anchor = anchor_of_raws([m for m in run.raw if m.key in wanted], current)

@@ -26,9 +26,9 @@ from brain.models.budget import Budget, spent
 from brain.models.registry import get_model
 from brain.models.schema import Candidate
 from brain.pipeline import runs, views
+from brain.pipeline.anchoring import anchors_for
 from brain.pipeline.copies import conversation, known_conversations
 from brain.pipeline.extract_calls import Done, call_all, note_stop, task_for
-from brain.pipeline.grounds import anchors_for
 from brain.pipeline.pending import (
     SUMMARIES,
     UNSAFE,
@@ -38,6 +38,7 @@ from brain.pipeline.pending import (
     triage,
 )
 from brain.pipeline.runs import REVIEW_TAG, RawMemory, note_error, record_failures
+from brain.pipeline.trust.candidates import keep_out
 from brain.sessions.harvest import load_transcript
 from brain.sessions.projects import filed_under
 from brain.sessions.text import typed_turns
@@ -349,17 +350,21 @@ def _write_summary(
 ) -> None:
     assert done.transcript is not None and done.extraction is not None
     transcript = done.transcript
+    # What is held stays out of sight: recall and phase 2 read this file.
+    shown = [r for r in raws if not runs.held_back(r)]
+    held = [f"{r.description}\n{r.body}" for r in raws if runs.held_back(r)]
     text = assets.render(
         "templates",
         "rollout_summary.md.j2",
         ref=done.ref,
         session=session_label(done.ref),
-        summary=redact(done.extraction.summary) or "(no summary)",
+        summary=keep_out(redact(done.extraction.summary), held) or "(no summary)",
         outcome=done.extraction.outcome,
         title=redact(transcript.title or done.ref.title or ""),
         user_turns=len(typed_turns(transcript)),
         turns=len(transcript.turns),
-        memories=raws,
+        memories=shown,
+        held=len(held),
         extracted=iso(now),
         model=home.config.extract_model,
         conversation=said,

@@ -14,7 +14,7 @@ from brain.models.base import ExtractTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import MAX_RECORDS, Extraction
 from brain.pipeline.runs import note_error
-from brain.pipeline.trust import check, tainted
+from brain.pipeline.trust.candidates import check, tainted
 from brain.sessions.harvest import load_transcript
 from brain.sessions.sources.base import Transcript
 

@@ -1,14 +1,17 @@
 """``brain review``: a person decides on the memories held back from phase 2.
 
 Phase 1 holds a memory (:data:`brain.pipeline.runs.REVIEW_TAG`, with a ``held:<why>``
-tag) instead of letting the next consolidation make it a rule every agent reads when it
-tells agents to weaken a safety, when the lines it cites do not say it, or when it is an
-``instruction`` learned in a session that read outside text (web pages, MCP results,
-someone else's files): see :mod:`brain.pipeline.trust`. A raw memory that weakens a
-safety and that no person accepted is held too, whoever wrote it. Accepting appends it
-again without those tags and with :data:`brain.pipeline.runs.ACCEPTED_TAG`, for the next
-consolidation; rejecting drops it. Either way the decision is one commit, and its
-journal line consumes the held entries.
+tag) instead of letting the next consolidation make it a rule every agent reads only
+where it would hurt if wrong: it weakens a safety, its only authority is text the session
+read from outside, it claims what nobody in the session said, or the person said the
+opposite (see :mod:`brain.pipeline.trust`, whose :mod:`~brain.pipeline.trust.reasons`
+says each reason in words a person acts on). Phase 2 holds a raw memory it could not use
+as written. A raw memory that weakens a safety and that no person accepted is held too,
+whoever wrote it. Accepting appends it again without those tags and with
+:data:`brain.pipeline.runs.ACCEPTED_TAG`, for the next consolidation; rejecting drops it.
+Either way the decision is one commit, and its journal line consumes the held entries.
+A session's held memories are accepted at once by naming the session, but one that
+weakens a safety, which is accepted by its key.
 
 A person may also change a held memory before deciding (:func:`edit_held`): its key,
 type, description and body. The edited text is redacted and keyed like any write, and
@@ -50,6 +53,7 @@ from brain.pipeline.runs import (
     held_back,
     read_raw,
 )
+from brain.pipeline.trust.reasons import HELD_UNSAFE
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -95,14 +99,11 @@ def held(home: Home) -> list[RawMemory]:
     return [m for m in read_raw(home) if m.id not in done and held_back(m)]
 
 
-HELD_UNSAFE = HELD_PREFIX + "weakens-safety"
-
-
 def hold(
     home: Home, text: str, *, key: str | None, type: str, tags: Sequence[str], source: str
 ) -> RawMemory:
     """Keep ``text``, which an agent asked to remember and which tells agents to weaken a
-    safety (:mod:`brain.models.weakening`), for a person's decision instead of writing it
+    safety (:mod:`brain.pipeline.trust.weakening`), for a person's decision instead of writing it
     as a record: one held raw memory, in one commit. ``brain review`` lists it.
 
     Raises:
@@ -143,16 +144,21 @@ def review(
     accept: Sequence[str] = (),
     reject: Sequence[str] = (),
     gone: Sequence[StaleRecord] = (),
+    sessions: Sequence[str] = (),
 ) -> ReviewResult:
     """Accept or reject held memories and records by key, in one commit; with neither,
     list them. ``gone`` are the records held because their files were all deleted.
+    ``sessions`` accepts every memory held from each session named (``source:id``, its
+    id, or the start of its id) but those that weaken a safety: those are accepted by
+    key alone, each a decision of its own.
 
     Raises:
-        BrainError: a key is not held, or is both accepted and rejected; nothing changes.
+        BrainError: a key is not held, a session has no held memory, or a key is both
+            accepted and rejected; nothing changes.
     """
     waiting = held(home)
     records = {r.key: r for r in gone if r.held}
-    if not accept and not reject:
+    if not accept and not reject and not sessions:
         return ReviewResult(tuple(waiting), records=tuple(records.values()))
     keys = {m.key for m in waiting} | set(records)
     unknown = sorted((set(accept) | set(reject)) - keys)
@@ -163,6 +169,9 @@ def review(
             else "a key both accepted and rejected"
         )
         raise BrainError(what, hint="'brain review' lists the held memories")
+    whole = _of_sessions(waiting, sessions)
+    whole = [m for m in whole if m.key not in set(reject) and HELD_UNSAFE not in m.tags]
+    accept = tuple(dict.fromkeys([*accept, *(m.key for m in whole)]))
     decided = [m for m in waiting if m.key in set(accept) | set(reject)]
     again = [m._replace(id=new_id(), tags=_accepted(m.tags)) for m in decided if m.key in accept]
     with home.transaction() as tx:
@@ -174,6 +183,25 @@ def review(
     return ReviewResult(
         tuple(m for m in waiting if m not in decided), tuple(accept), tuple(reject), sha, left
     )
+
+
+def _of_sessions(waiting: Sequence[RawMemory], sessions: Sequence[str]) -> list[RawMemory]:
+    """The held memories of each session named: ``source:id``, the id, or its start."""
+    found: list[RawMemory] = []
+    for name in sessions:
+        mine = [m for m in waiting if _names(name.strip(), m.session)]
+        if not mine:
+            raise BrainError(
+                f"no held memory from session {name}",
+                hint="'brain review' lists the held memories and the session of each",
+            )
+        found += [m for m in mine if m not in found]
+    return found
+
+
+def _names(name: str, session: str) -> bool:
+    ident = session.split(":", 1)[-1]
+    return bool(name) and (session == name or ident.startswith(name.split(":", 1)[-1]))
 
 
 def _decide_records(
@@ -303,7 +331,7 @@ def _edited(memory: RawMemory, edit: HeldEdit, accept: bool) -> RawMemory:
     from brain.home.secrets.keysecrets import validate_new_key
     from brain.home.secrets.redact import redact
     from brain.models.schema import MEMORY_TYPES
-    from brain.models.weakening import weakens_safety
+    from brain.pipeline.trust.weakening import weakens_safety
 
     if edit.type.strip() not in MEMORY_TYPES:
         raise HeldEditError(

@@ -32,7 +32,7 @@ KINDS = ("extract", "consolidate")
 # does not read it until it is accepted (:mod:`brain.pipeline.trust` sets it).
 REVIEW_TAG = "review:pending"
 # The tag a memory a person accepted in ``brain review`` carries from then on: it may say
-# what no model's word alone makes a rule (:mod:`brain.models.weakening`).
+# what no model's word alone makes a rule (:mod:`brain.pipeline.trust.weakening`).
 ACCEPTED_TAG = "review:accepted"
 HELD_PREFIX = "held:"  # the reason a memory is held: ``held:weakens-safety`` ...
 
@@ -233,7 +233,7 @@ def held_back(memory: RawMemory) -> bool:
     memories were held, or by an older brain on another machine)."""
     if REVIEW_TAG in memory.tags:
         return True
-    from brain.models.weakening import weakens_safety  # only re, but not for every reader
+    from brain.pipeline.trust.weakening import weakens_safety  # only re, but not for every reader
 
     return ACCEPTED_TAG not in memory.tags and weakens_safety(
         f"{memory.description}\n{memory.body}"

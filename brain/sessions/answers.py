@@ -4,7 +4,7 @@ Claude Code's ``AskUserQuestion`` tool puts questions with options to the person
 records what they chose (or typed) as its result: ``User has answered your questions:
 "Q"="A", ... You can now continue with the user's answers in mind.`` Only the tool writes
 that result, from what the person did, so it is the person's word as much as a turn
-they typed: the trust check (:mod:`brain.pipeline.trust`) counts it so, and the built-in
+they typed: the trust check (:mod:`brain.pipeline.trust.candidates`) counts it so, and the built-in
 model reads decisions from it (:mod:`brain.models.builtin.answered`).
 """
 

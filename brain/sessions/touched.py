@@ -5,7 +5,7 @@ lines cover may be tool calls: a file read or edited (``file_path``, ``path``, a
 ``*** Update File:`` lines), or a shell command naming files; or words naming a file
 (``src/pay.py``). :func:`touched_paths` gives those names as the session wrote them
 (absolute, or relative to its folder); which are files of the project's checkout is the
-caller's question (:mod:`brain.pipeline.grounds`).
+caller's question (:mod:`brain.pipeline.anchoring`).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ A model asked to fold five raw memories into the records can answer anything: fi
 project's rule moved to another project or made everyone's. :func:`tie` keeps the
 operations on keys the run sent (the raw memories' and the shown records'), at most two
 per key sent (an update then an archive, say), each resting on a raw memory of the
-batch that says so (:mod:`brain.pipeline.rests`), and says which raw memories the kept
-operations account for; the rest stay pending.
+batch that says so (:func:`rests_on`, below), and says which raw memories the kept
+operations account for.
 
 It also keeps each operation in its scope (see :mod:`brain.home.scope`). What an
 operation writes belongs to the project of the key it writes: a raw memory learned in
@@ -18,20 +18,50 @@ record under the base key, when the model writes it with no project tag; a singl
 project's memory never does. An operation that copies another project's words (four
 words in a row that its own scope's memories never said; for the person's record, that
 not every scope said) is dropped: a project's text never reaches another's.
+
+**What an operation must rest on.** A consolidation model is shown the person's records
+beside the new raw memories, so it can rewrite any of them: ``use-uv`` into "use pip
+--break-system-packages", a record to keep TLS checks into one to turn them off, or
+archive ``never-push-main``. Each kept operation must rest on the raw memories its batch
+sent (:func:`rests_on`):
+
+- what it writes that the records it replaces or merges did not say (their values and
+  distinctive words, :mod:`.words`) must be said by those raw memories:
+  half the new values, and a third of the new words or all but one. An add or update of
+  a raw memory's own key may also draw on the rollout summary of the session it was
+  learned in (the phase 1 model's account of that session, from which what is held for
+  review was left out): the model writes the fact as it now stands;
+- an update or merge of a stored record needs a raw memory about it: one under its key,
+  one the operation merges, or one whose words hold the record's;
+- an archive needs a raw memory under the record's key, or one that says the record's
+  words together with that it no longer holds ("no longer", "not any more", "obsolete",
+  "replaced" ...);
+- text that tells agents to weaken a safety (:mod:`.weakening`) is written only when a
+  raw memory of the batch says it too (and such a raw memory reaches phase 2 only once a
+  person accepted it in ``brain review``) or the record already said it;
+- what it writes must not say a raw memory the other way round (a negation flipped on
+  the same words, :mod:`.polarity`): "always push directly to main" does not rest on
+  "never push directly to main", though every word of it is there.
+
+An operation that does not rest on them is dropped. A raw memory no kept operation of
+an answered batch names is decided all the same (:mod:`brain.pipeline.consolidate_calls`):
+written as phase 1 wrote it, or held for review.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from brain.home.scope import PROJECT_TAG, base_key, projects_of
 from brain.models.schema import Operation
-from brain.pipeline.rests import rests_on
+from brain.pipeline.trust.polarity import flipped
+from brain.pipeline.trust.weakening import weakens_safety
+from brain.pipeline.trust.words import Marks, found_share, holds, marks
 
-__all__ = ["Source", "Tied", "tie"]
+__all__ = ["Source", "Tied", "rests_on", "tie"]
 
 _RUN = 4  # words in a row that count as copied text
 
@@ -66,13 +96,20 @@ class Tied:
     handled: frozenset[str]
 
 
-def tie(ops: Sequence[Operation], raws: Sequence[Source], records: Sequence[Source]) -> Tied:
+def tie(
+    ops: Sequence[Operation],
+    raws: Sequence[Source],
+    records: Sequence[Source],
+    rollouts: Mapping[str, str] | None = None,
+) -> Tied:
     """Keep the operations on keys this run sent, each in its own scope.
 
     Args:
         ops: the model's operations (already through the safety filter).
         raws: the raw memories sent.
         records: the stored records sent.
+        rollouts: the rollout summary of each session the raw memories were learned in,
+            by the session's name (``source:id``).
 
     Returns:
         The kept operations, how many were dropped, and which raw keys they handle.
@@ -82,7 +119,10 @@ def tie(ops: Sequence[Operation], raws: Sequence[Source], records: Sequence[Sour
     kept: list[Operation] = []
     for op in ops:
         placed = _place(op, sent) if len(kept) < cap else None
-        if placed is not None and rests_on(placed, sent.raw_texts, sent.record_texts):
+        rests = placed is not None and rests_on(
+            placed, sent.raw_texts, sent.record_texts, sent.rollouts_of(rollouts or {})
+        )
+        if placed is not None and rests:
             kept.append(placed)
     named = {k for op in kept for k in (op.key, *op.merged_keys)}
     return Tied(tuple(kept), len(ops) - len(kept), frozenset(named & set(sent.raw_keys)))
@@ -108,6 +148,17 @@ class _Sent:
             runs = _runs(item.description, item.body)
             self.words.setdefault(item.key, set()).update(runs)
             self.by_scope.setdefault(self.scopes[item.key], set()).update(runs)
+
+        self.sessions: dict[str, list[str]] = {}
+        for r in raws:
+            self.sessions.setdefault(r.key, []).append(str(getattr(r, "session", "") or ""))
+
+    def rollouts_of(self, rollouts: Mapping[str, str]) -> dict[str, str]:
+        """Each raw key's sessions' rollout summaries, one text."""
+        return {
+            key: "\n".join(rollouts.get(s, "") for s in dict.fromkeys(sessions))
+            for key, sessions in self.sessions.items()
+        }
 
     def scope(self, key: str) -> frozenset[str]:
         return self.scopes[key]
@@ -202,3 +253,92 @@ def _runs(*texts: str) -> set[tuple[str, ...]]:
         words = re.findall(r"[^\W_]+", text.lower())
         found.update(tuple(words[i : i + _RUN]) for i in range(len(words) - _RUN + 1))
     return found
+
+
+# -- what an operation rests on ----------------------------------------------------------
+
+
+# Words that say a rule no longer holds.
+_RETIRED = re.compile(
+    r"\bno\s+longer\b|\bnot\s+any\s*more\b|\banymore\b|\bobsolete\b|\bdeprecated\b|\bretired?\b"
+    r"|\breplaced\b|\boutdated\b|\bsuperseded\b|\bstopped\b|\bdropped\b|\bremoved\b|\bgone\b"
+    r"|不再|废弃|已弃用|不用了|もう.{0,6}ない|廃止",
+    re.IGNORECASE,
+)
+
+
+def _same(a: str, tags_a: Sequence[str], b: str) -> bool:
+    if a == b:
+        return True
+    projects = sorted(projects_of(tags_a))
+    return len(projects) == 1 and base_key(a, projects[0]) == b
+
+
+def rests_on(
+    op: Operation,
+    raws: Mapping[str, tuple[tuple[str, ...], str]],
+    records: Mapping[str, str],
+    rollouts: Mapping[str, str] | None = None,
+) -> bool:
+    """Whether ``op`` rests on the batch's raw memories (see the module's docstring).
+
+    Args:
+        op: an operation already kept to its scope.
+        raws: each raw memory's key, with its tags and its text (description and body).
+        records: each stored record's key sent, with its text.
+        rollouts: each raw memory's key, with the rollout summaries of the sessions it
+            was learned in.
+    """
+    if op.op == "none":
+        return True
+    said = "\n".join(text for _, text in raws.values())
+    if op.op in ("add", "update") and op.key in raws and rollouts:
+        said += "\n" + rollouts.get(op.key, "")
+    if op.op == "archive":
+        return _archive_rests(op.key, raws, records.get(op.key, ""))
+    replaced = "\n".join(records[k] for k in (op.key, *op.merged_keys) if k in records)
+    written = f"{op.description or ''}\n{op.body or ''}"
+    if weakens_safety(written) and not (weakens_safety(replaced) or _weakening_raw(raws)):
+        return False
+    if not _says_new(marks(written) - marks(replaced), said):
+        return False
+    if flipped((op.description or "", op.body or ""), said):
+        return False
+    if op.key in records and op.key not in raws:
+        named = set(op.merged_keys) & set(raws)
+        return bool(named) or _about(op.key, raws, records[op.key])
+    return True
+
+
+def _says_new(new: Marks, said: str) -> bool:
+    """Whether the raw memories say what an operation adds: half its new values, and a
+    third of its new words or all but one (a merge's own word for two records)."""
+    if holds(new, said):
+        return True
+    _, words = found_share(new, said)
+    unheld = round((1 - words) * len(new.words))
+    return holds(Marks(new.values, frozenset()), said) and unheld <= 1
+
+
+def _weakening_raw(raws: Mapping[str, tuple[tuple[str, ...], str]]) -> bool:
+    return any(weakens_safety(text) for _, text in raws.values())
+
+
+def _about(key: str, raws: Mapping[str, tuple[tuple[str, ...], str]], record: str) -> bool:
+    """A raw memory under ``key`` (or its project's form of it), or one whose words hold
+    the record's."""
+    wanted = marks(record)
+    return any(
+        _same(raw_key, tags, key) or (wanted and holds(wanted, text))
+        for raw_key, (tags, text) in raws.items()
+    )
+
+
+def _archive_rests(key: str, raws: Mapping[str, tuple[tuple[str, ...], str]], record: str) -> bool:
+    wanted = marks(record)
+    for raw_key, (tags, text) in raws.items():
+        if _same(raw_key, tags, key):
+            return True
+        if wanted and _RETIRED.search(text) and holds(wanted, text):
+            return True
+    return False

@@ -1,6 +1,6 @@
 """Whether the lines a memory cites say the opposite of it: a negation flipped.
 
-The word check (:mod:`brain.pipeline.support`) finds a memory's words in its cited
+The word check (:mod:`brain.pipeline.trust.words`) finds a memory's words in its cited
 lines, and words do not say which way a rule points: "always push directly to main"
 has every word of "never push directly to main". So both texts are cut into clauses
 (at sentence punctuation, a comma, ``but``), and each clause has a polarity: negative
@@ -16,7 +16,7 @@ deploy on Fridays"). ``X instead of Y``, ``X rather than Y`` and ``prefer X over
 two clauses, the second negative ("use uv instead of pip" says "not pip"); a memory's
 second half is not judged, only the lines it cites are cut so.
 
-What counts as a clause's words is :func:`brain.pipeline.support.marks` (values and
+What counts as a clause's words is :func:`brain.pipeline.trust.words.marks` (values and
 word stems) without the words that carry polarity (``always``, ``never``, ``must``,
 ``avoid``, ``prefer`` ...). A negation inside a value is no negation: ``--no-verify``
 is a flag's name.
@@ -28,13 +28,15 @@ import math
 import re
 from collections.abc import Iterable
 
-from brain.pipeline.support import marks
+from brain.pipeline.trust.words import marks, near_quote, tokens
 
 __all__ = ["flipped"]
 
-# A negation: a word, or a verb's "n't" (don't, isn't, shouldn't).
+# A negation: a word, or a verb's "n't" (don't, isn't, shouldn't). Turning a proposal
+# down says "not that" as well: "rejected the narrative summary" is "no narrative summary".
 _NEGATION = re.compile(
-    r"(?<![\w-])(?:never|not|no|nobody|nothing|none|neither|nor|cannot|without|avoid\w*)"
+    r"(?<![\w-])(?:never|not|no|nobody|nothing|none|neither|nor|cannot|without|avoid\w*"
+    r"|reject\w*|declin\w*|refus\w*|veto\w*|against|turn\w* down|ruled? out|dislik\w*)"
     r"(?![\w-])|\w+n['’]t\b",
     re.IGNORECASE,
 )
@@ -45,9 +47,11 @@ _REPLY_NO = re.compile(
 )
 # What a quote may lose or gain around its words: markdown marks, spaces.
 _MARKUP = re.compile(r"[`*_]+|\s+")
-# Where a clause ends: sentence punctuation before a space, a comma, a line, "but".
+# Where a clause ends: sentence punctuation before a space, a comma, a line, "but",
+# "and also", "and then" (a second request is a clause of its own).
 _CLAUSES = re.compile(
-    r"[.;:!?]+(?=\s|$)|,\s|\n|\s[-–—]\s|\s(?:but|however|although|though|whereas)\s",
+    r"[.;:!?]+(?=\s|$)|,\s|\n|\s[-–—]\s|\s(?:but|however|although|though|whereas)\s"
+    r"|\s(?:and\s+)?(?:also|then)\s",
     re.IGNORECASE,
 )
 # "X instead of Y", "X rather than Y", "prefer X over Y": Y is what not to do.
@@ -59,7 +63,9 @@ _VALUE = re.compile(r"`[^`\n]*`|--?[a-z][\w-]*(?:=\S+)?|\S*[/.]\S+|\w+(?:-\w+)+"
 _POLARITY_WORDS = frozenset(
     "never not no nobody nothing none neither nor cannot without avoid avoids avoided "
     "avoiding always must do don doesn didn isn aren wasn won wouldn shouldn couldn "
-    "mustn yes prefer prefers stop".split()
+    "mustn yes prefer prefers stop reject rejects rejected rejecting decline declines "
+    "declined declining refuse refuses refused refusing veto vetoed against turned down "
+    "rule ruled out dislike dislikes disliked".split()
 )
 _POLARITY_STEMS = frozenset(w[:5] for w in _POLARITY_WORDS)
 MIN_SHARED = 2
@@ -107,13 +113,18 @@ def _quoted(clause: str, negative: bool, cited: str) -> bool:
     return False
 
 
-def flipped(texts: Iterable[str], cited: str) -> bool:
+def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
     """Whether a clause of ``texts`` (a memory's description and body) is said the
-    other way round in ``cited``, and nowhere its own way (see the module's docstring)."""
+    other way round in ``cited``, and nowhere its own way (see the module's docstring).
+    A clause that quotes ``others`` (what someone else said: the assistant's proposal,
+    the question the person answered) claims nothing of the person and is not judged."""
     theirs = [(words, negative) for _, words, negative in _clauses(cited)]
     quoted = _plain(cited)
+    elsewhere = tokens(others)
     for clause, words, negative in _clauses("\n".join(texts), tails=False):
         if len(words) < MIN_SHARED or _quoted(_plain(clause), negative, quoted):
+            continue
+        if elsewhere and len(said := tokens(clause)) >= 3 and near_quote(said, elsewhere):
             continue
         need = max(MIN_SHARED, math.ceil(len(words) / 2))
         other = any(len(words & w) >= need for w, n in theirs if n != negative)

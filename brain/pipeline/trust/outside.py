@@ -1,4 +1,9 @@
-"""Which files a session read came from outside the person's hands.
+"""Which text of a session came from outside the person's hands.
+
+A tool's result is outside text when its call read the web or an MCP server, ran a
+shell command that fetched something (``curl``, ``wget``, ``gh api``, ``git clone`` or
+``pull``), or read a file someone else wrote (:func:`outside_turns`); the call itself,
+which the assistant wrote, is not. Which files count as someone else's:
 
 Text a stranger wrote can ask to be remembered as well from a file as from a web page:
 a cloned repository's README, a package's docs under ``node_modules/``, a download.
@@ -30,9 +35,21 @@ from typing import TYPE_CHECKING, Any
 from brain.home.git import RepoError, people_of
 
 if TYPE_CHECKING:
-    from brain.sessions.sources.base import Turn
+    from brain.sessions.sources.base import Transcript, Turn
 
-__all__ = ["ForeignFiles", "foreign_path"]
+__all__ = ["ForeignFiles", "foreign_path", "outside_turns", "reads_outside", "tainted"]
+
+# Tools that bring outside text into a session: web fetches and searches, browsers,
+# and every MCP tool (Claude Code names them mcp__<server>__<tool>).
+_OUTSIDE = re.compile(
+    r"^mcp__|^mcp[_:.-]|web_?fetch|web_?search|fetch_url|browse|browser|http_get|curl_tool"
+    r"|google_web_search|read_url|url_context",
+    re.IGNORECASE,
+)
+# A shell call that brings outside text in: a download, an API read, a clone or pull.
+_FETCHES = re.compile(
+    r"\b(?:curl|wget|lynx|w3m|gh\s+(?:api|issue|pr|release|gist)|git\s+(?:clone|pull|fetch))\b"
+)
 
 _THEIRS = frozenset(
     {
@@ -155,3 +172,46 @@ class ForeignFiles:
     def foreign(self, turn: Turn) -> bool:
         """Whether ``turn`` is a call reading a file that came from outside."""
         return any(foreign_path(p, self.cwd) for p in read_paths(turn))
+
+
+def reads_outside(turn: Turn) -> bool:
+    """Whether ``turn`` is a web or MCP tool's, or a shell call that fetches something."""
+    if not turn.tool:
+        return False
+    if _OUTSIDE.search(turn.tool):
+        return True
+    # The call's own text (its JSON arguments), not what the command printed.
+    call = turn.text.lstrip().startswith("{")
+    return call and bool(_SHELL_TOOLS.match(turn.tool)) and bool(_FETCHES.search(turn.text))
+
+
+def tainted(transcript: Transcript) -> bool:
+    """Whether the session read text from outside: a web page, an MCP tool's result, a
+    shell command that fetched something (``curl``, ``gh api``, ``git pull`` ...), or a
+    file that came from outside the person's hands."""
+    reads = ForeignFiles(transcript.project)
+    return any(reads_outside(t) or reads.foreign(t) for t in transcript.turns)
+
+
+def outside_turns(transcript: Transcript) -> frozenset[int]:
+    """The indices of the turns whose text came from outside: the results of calls that
+    read the web, an MCP server, a fetch or someone else's file. A result is paired with
+    its call by the tool's call id, else it is the tool turn after the call."""
+    reads = ForeignFiles(transcript.project)
+    calls: dict[str, bool] = {}
+    last = False
+    found: set[int] = set()
+    for n, turn in enumerate(transcript.turns):
+        if not turn.tool or turn.role != "tool":
+            last = False
+            continue
+        first = turn.call not in calls if turn.call is not None else _call(turn) is not None
+        if first:
+            last = reads_outside(turn) or reads.foreign(turn)
+            if turn.call is not None:
+                calls[turn.call] = last
+            continue
+        made = calls.get(turn.call, False) if turn.call is not None else last
+        if made or _OUTSIDE.search(turn.tool):
+            found.add(n)
+    return frozenset(found)

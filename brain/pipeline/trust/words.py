@@ -15,6 +15,12 @@ into what identifies it, and enough of that must be found in the cited text.
 Both are compared after Unicode normalisation (NFKC) and case folding. A memory with
 nothing distinctive in it (all function words) is held to its words all the same: it
 has nothing to find, so it is not supported.
+
+A quote is checked as a quote, not as a bag of words (:func:`near_quote`): its words in
+order, each Chinese, Japanese or Korean character a word, most of them found in order
+within a stretch of the text not much longer than the quote. A model that quotes "nearly"
+(a word dropped, a particle changed, punctuation and case gone) is still quoting; one
+that puts its own sentence in quotation marks is not.
 """
 
 from __future__ import annotations
@@ -24,8 +30,21 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
-__all__ = ["Marks", "found_share", "holds", "marks", "supported"]
+__all__ = [
+    "Marks",
+    "distinctive",
+    "fold",
+    "found_share",
+    "holds",
+    "marks",
+    "near_quote",
+    "quotes",
+    "runs_of",
+    "supported",
+    "tokens",
+]
 
 WORD_SHARE = 1 / 3  # of a memory's distinctive words, found in its evidence
 VALUE_SHARE = 1 / 2  # of its values (commands, paths, flags, settings, numbers)
@@ -79,8 +98,12 @@ class Marks:
         return Marks(self.values - other.values, self.words - other.words)
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """``text`` as it is compared: Unicode-normalised (NFKC) and case-folded."""
     return unicodedata.normalize("NFKC", text).casefold()
+
+
+_fold = fold
 
 
 def _value(raw: str) -> str:
@@ -142,3 +165,60 @@ def holds(wanted: Marks, cited: str) -> bool:
     need_values = math.ceil(len(wanted.values) * VALUE_SHARE) / max(1, len(wanted.values))
     need_words = max(1, math.ceil(len(wanted.words) * WORD_SHARE)) / max(1, len(wanted.words))
     return values >= need_values - 1e-9 and words >= need_words - 1e-9
+
+
+# -- quotes ---------------------------------------------------------------------------------
+
+QUOTE_SHARE = 0.75  # of a quote's words found in order in the text it quotes
+MIN_QUOTE = 3  # words (or CJK characters, counted as words) a quote needs to be one
+_CHAR_WORDS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_TOKEN = re.compile(f"[{_CHAR_WORDS}]|[^\\W_{_CHAR_WORDS}]+")
+# Text set in quotation marks: "...", “...”, «...», 「...」, 『...』, „...“.
+_QUOTED = re.compile(
+    r'"([^"\n]{3,400})"|“([^”\n]{3,400})”|«([^»\n]{3,400})»|„([^“”\n]{3,400})[“”]'
+    r"|「([^」\n]{2,400})」|『([^』\n]{2,400})』"
+)
+
+
+def tokens(text: str) -> list[str]:
+    """The words of ``text`` in order, folded; each Chinese, Japanese or Korean
+    character is a word of its own."""
+    return _TOKEN.findall(_fold(text))
+
+
+def quotes(text: str) -> list[str]:
+    """What ``text`` sets in quotation marks, each of :data:`MIN_QUOTE` words or more."""
+    found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+    return [q for q in found if len(tokens(q)) >= MIN_QUOTE]
+
+
+def near_quote(quote: str | list[str], text: str | list[str], share: float = QUOTE_SHARE) -> bool:
+    """Whether ``text`` holds ``quote`` nearly as it is: ``share`` of its words found in
+    order within a stretch at most half again as long as the quote (see the module's
+    docstring)."""
+    want = tokens(quote) if isinstance(quote, str) else quote
+    have = tokens(text) if isinstance(text, str) else text
+    if not want:
+        return True
+    if len(want) > len(have) * 2 + 2:
+        return False
+    blocks = [b for b in SequenceMatcher(None, want, have, autojunk=False).get_matching_blocks()]
+    blocks = [b for b in blocks if b.size]
+    reach = len(want) + len(want) // 2 + 2
+    best = 0
+    for i, first in enumerate(blocks):
+        got = sum(b.size for b in blocks[i:] if b.b + b.size <= first.b + reach)
+        best = max(best, got)
+    return best >= share * len(want) - 1e-9
+
+
+def runs_of(text: str, length: int) -> set[tuple[str, ...]]:
+    """Every run of ``length`` words of ``text`` (:func:`tokens`)."""
+    said = tokens(text)
+    return {tuple(said[i : i + length]) for i in range(len(said) - length + 1)}
+
+
+def distinctive(words: Iterable[str]) -> int:
+    """How many of ``words`` (:func:`tokens`) are not function words or words every
+    memory uses."""
+    return sum(1 for w in words if len(w) > 1 and w not in _COMMON and not w.isdigit())
