@@ -133,6 +133,16 @@ def record_phase2(session: Session, out: Path, answers: Path, tmp: Path) -> int 
     return len(recorder.requests)
 
 
+def _merged(path: Path, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The index at ``path`` with ``rows`` in place of its rows of the same sessions
+    (a run of some sessions keeps the others' rows), sessions no longer present dropped."""
+    present = {s.name for s in sessions()}
+    old = json.loads(path.read_text()) if path.is_file() else []
+    by_name = {r["session"]: r for r in old if r["session"] in present}
+    by_name.update({r["session"]: r for r in rows})
+    return [by_name[n] for n in sorted(by_name)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("phase", choices=("phase1", "phase2"))
@@ -154,9 +164,10 @@ def main() -> None:
                     f"{row['shown_turns']} shown), "
                     f"prompt ~{row['prompt_tokens']} tokens"
                 )
+            index = _merged(out / "index.json", index)
             write_json(out / "index.json", index)
             total = sum(r["prompt_tokens"] for r in index)
-            print(f"{len(index)} phase 1 prompts, ~{total} tokens, in {out}")
+            print(f"{len(index)} phase 1 prompts in the index, ~{total} tokens, in {out}")
         else:
             out = args.out / "phase2"
             out.mkdir(parents=True, exist_ok=True)

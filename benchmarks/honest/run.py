@@ -71,11 +71,14 @@ def _consumed(home: Home) -> set[str]:
     return consumed_ids(Located())  # type: ignore[arg-type]
 
 
-def _match(memory: dict[str, Any], raw: list[Any]) -> Any | None:
-    """The raw memory phase 1 wrote for a proposed one: same key (as brain scoped it)."""
+def _match(memory: dict[str, Any], raw: list[Any], project: str | None) -> Any | None:
+    """The raw memory phase 1 wrote for a proposed one: its key as brain scopes it to
+    the session's project, else the same description."""
+    from brain.home.scope import scoped_key
+
     key = str(memory.get("key", ""))
     for entry in raw:
-        if entry.key == key or entry.key.startswith(key + "-"):
+        if entry.key in (key, scoped_key(key, project)):
             return entry
     description = str(memory.get("description", ""))
     return next((e for e in raw if e.description == description), None)
@@ -133,7 +136,9 @@ def play(session: Session, replay: Replay, url: str, tmp: Path) -> dict[str, Any
     frozen = replay.ops(session.name)
     fates = []
     for memory in answer.get("memories", []):
-        fate, where = _fate(memory, raw, consumed, held, played.unanswered, frozen, records)
+        fate, where = _fate(
+            memory, project, raw, consumed, held, played.unanswered, frozen, records
+        )
         places: dict[str, bool] = {}
         if where is not None:
             description = _description(records[where])
@@ -166,6 +171,7 @@ def play(session: Session, replay: Replay, url: str, tmp: Path) -> dict[str, Any
 
 def _fate(
     memory: dict[str, Any],
+    project: str | None,
     raw: list[Any],
     consumed: set[str],
     held: dict[str, list[str]],
@@ -173,7 +179,7 @@ def _fate(
     frozen: dict[str, list[dict[str, Any]]],
     records: dict[str, str],
 ) -> tuple[str, str | None]:
-    entry = _match(memory, raw)
+    entry = _match(memory, raw, project)
     if entry is None:
         return "left-out", None
     reason = _held_reason(entry, held)
@@ -182,7 +188,8 @@ def _fate(
     if entry.id not in consumed:
         return ("phase2-unanswered" if entry.key in unanswered else "pending"), None
     ops = frozen.get(entry.key, [])
-    if ops and all(op.get("op") == "none" for op in ops if entry.key in covers(op)):
+    own = [op for op in ops if entry.key in covers(op)]
+    if own and all(op.get("op") == "none" for op in own):
         return "model-none", None
     where = _record_of(entry.key, ops, records)
     if where is None:
