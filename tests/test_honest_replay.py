@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from benchmarks.honest.common import is_phase2, raw_keys
-from benchmarks.honest.replay import Replay, freeze, freeze_session
+from benchmarks.honest.replay import Replay, check, freeze, freeze_session
 
 
 def _phase2_request(*keys: str) -> dict:
@@ -101,3 +101,28 @@ def test_replay_without_a_phase1_answer_proposes_nothing(tmp_path: Path) -> None
     answer = json.loads(replay({"messages": [{"role": "user", "content": "## Session"}]}))
 
     assert answer["memories"] == []
+
+
+def test_check_names_answers_brain_would_refuse_and_prompts_unanswered(tmp_path: Path) -> None:
+    phase1 = tmp_path / "phase1"
+    for name in ("good", "bad", "missing"):
+        _write(phase1 / f"{name}.prompt.txt", "prompt")
+    memory = {
+        "key": "use-pnpm",
+        "type": "preference",
+        "description": "Use pnpm",
+        "body": "The person uses pnpm.",
+        "tags": [],
+        "confidence": 0.8,
+        "evidence": [[3, 3]],
+    }
+    _write(phase1 / "good.answer.json", {"memories": [memory], "summary": "s", "outcome": "done"})
+    _write(phase1 / "bad.answer.json", {"memories": [{**memory, "type": "wish"}], "summary": "s"})
+
+    problems = check(tmp_path)
+
+    assert [p.split(":")[0] for p in problems] == [
+        "phase1/bad.answer.json",
+        "phase1/missing.answer.json",
+    ]
+    assert problems[1].endswith("no answer yet")

@@ -11,6 +11,7 @@ with the frozen operations of the raw memories it shows; a raw memory with none 
 counted ``phase2-unanswered``.
 
 Usage:
+    python benchmarks/honest/replay.py check --answers DIR    # answers brain would refuse
     python benchmarks/honest/replay.py freeze --answers DIR   # per-batch answers -> ops
 
 ``DIR`` holds ``phase1/`` and ``phase2/`` as ``record.py`` wrote them, with the answer
@@ -148,14 +149,42 @@ def freeze(answers: Path) -> list[str]:
     return lines
 
 
+def check(answers: Path) -> list[str]:
+    """Every answer file under ``answers`` read as brain reads a model's answer
+    (``brain.models.schema.parse_answer``); one line per file that brain would refuse,
+    and per recorded prompt with no answer yet."""
+    from brain.models.schema import AnswerError, Consolidation, Extraction, parse_answer
+
+    problems = []
+    for phase, shape in (("phase1", Extraction), ("phase2", Consolidation)):
+        folder = answers / phase
+        if not folder.is_dir():
+            continue
+        for prompt in sorted(folder.glob("*.prompt.txt")):
+            answer = prompt.with_name(prompt.name[: -len(".prompt.txt")] + ".answer.json")
+            if not answer.is_file():
+                problems.append(f"{phase}/{answer.name}: no answer yet")
+                continue
+            try:
+                parse_answer(answer.read_text(), shape)  # type: ignore[type-var]
+            except AnswerError as exc:
+                problems.append(f"{phase}/{answer.name}: {exc}")
+    return problems
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     freezing = sub.add_parser("freeze", help="turn per-request phase 2 answers into per-raw ops")
     freezing.add_argument("--answers", type=Path, default=ANSWERS)
+    checking = sub.add_parser("check", help="read every answer as brain reads a model's")
+    checking.add_argument("--answers", type=Path, default=ANSWERS)
     args = parser.parse_args()
-    for line in freeze(args.answers):
+    lines = freeze(args.answers) if args.command == "freeze" else check(args.answers)
+    for line in lines:
         print(line)
+    if args.command == "check" and not lines:
+        print("every recorded prompt has an answer brain reads")
 
 
 if __name__ == "__main__":
