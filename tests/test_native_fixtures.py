@@ -90,7 +90,7 @@ def test_gemini_clis_recorded_memory(brain: Brain, home: Path) -> None:
         "gemini-prefer-pnpm-npm-every-javascript-project",
         "gemini-preferred-test-runner-vitest-coverage",
         "gemini-shop-local-db",
-        "gemini-shop-machine-run-test-suite-make-test",
+        "gemini-shop-machine-run-test-suite-make-test-local",
     ]
     pnpm = load(home / "memories" / "gemini-prefer-pnpm-npm-every-javascript-project.md")
     assert (pnpm.type, pnpm.tags) == ("preference", ("from:gemini-memory",))

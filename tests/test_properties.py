@@ -130,7 +130,12 @@ def _line_starts(path: Path) -> list[int]:
     return starts
 
 
-@pytest.mark.parametrize("source,name", TRANSCRIPTS, ids=[n for _, n in TRANSCRIPTS])
+# Gemini CLI's marks are a turn's place in the chat, not its file line, so its tail parse
+# is not the full parse's tail shifted by lines.
+_BY_LINE = [(s, n) for s, n in TRANSCRIPTS if s != "gemini"]
+
+
+@pytest.mark.parametrize("source,name", _BY_LINE, ids=[n for _, n in _BY_LINE])
 @settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_a_parse_from_a_line_is_the_tail_of_a_full_parse(

@@ -140,8 +140,13 @@ def ask(home: Home, model: Model, work: list[Batch], budget: Budget) -> Answers:
         got.handled |= tied.handled
         got.sent += batch.raw
         got.dropped += tied.dropped
-        _decide_unused(got, batch, tied.handled, records, summaries)
+        written = {_said(op.description) for op in tied.operations}
+        _decide_unused(got, batch, tied.handled, records, summaries, written)
     return got
+
+
+def _said(description: str | None) -> str:
+    return " ".join((description or "").split()).casefold()
 
 
 def _decide_unused(
@@ -150,12 +155,15 @@ def _decide_unused(
     handled: frozenset[str],
     records: list[Record],
     summaries: dict[str, str],
+    written: set[str] | frozenset[str] = frozenset(),
 ) -> None:
     """Decide the raw memories an answered batch did not use, so none is sent again on
     every run: each is written as phase 1 wrote it (it passed phase 1's checks), newest
     of its key, when that write is one the run may make (:func:`tie`) and it does not say
     the stored record of its key the other way round; else it is held for review."""
     stored = {r.key: f"{r.description}\n{r.body}" for r in records}
+    # One the answer wrote under another key, word for word, is used, not written twice.
+    handled |= {m.key for m in batch.raw if _said(m.description) in written}
     newest = {m.key: m for m in batch.raw if m.key not in handled}
     writable = [
         m
