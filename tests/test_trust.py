@@ -761,3 +761,81 @@ def test_a_fact_the_assistant_repeats_from_a_page_is_the_pages() -> None:
     assert _why(session, "fact", yolo, yolo + ".", [4, 4]) == HELD_OUTSIDE
     # What the session's own command showed is its own.
     assert not _why(session, "fact", "`make test` runs 12 tests", "All pass.", [5, 7])
+
+
+def test_values_are_found_as_a_model_writes_what_it_read() -> None:
+    session = _said(
+        ("user", "The frontend build fails on my Windows machine, look into it."),
+        ("shell", '{"command":"npm.cmd run -w frontend build"}\n'
+                  "failed to load config from C:\\\\work\\\\frontend\\\\vite.config.ts\n"
+                  "error during build:\nError: spawn EPERM at ensureServiceIsRunning"),
+        ("shell", '{"command":"dir sessions"}\n'
+                  "sessions\\\\bugfix-1.json sessions\\\\bugfix-2.json"),
+        ("assistant", "The build works when rerun outside the sandbox; the next log entry "
+                      "is sessions\\bugfix-3.json, kept in /home/ana/.claude/plans."),
+    )  # fmt: skip
+    body = (
+        'Vite/esbuild in the sandbox: "failed to load config ... vite.config.ts ... Error: '
+        'spawn EPERM"; rerun `npm.cmd run -w frontend build` outside it. Log entries are '
+        "`sessions/bugfix-N.json`, plans in `~/.claude/plans`, config at `frontend/vite.config.ts`."
+    )
+    lesson = "Frontend build fails in the sandbox with spawn EPERM"
+    assert _why(session, "lesson", lesson, body, [3, 3], [7, 7]) == ""
+    # A value the session never says is still no value of it, and neither is a quote.
+    invented = body.replace("vite.config.ts", "webpack.prod.js").replace("bugfix-N", "hotfix-N")
+    assert _why(session, "lesson", lesson, invented, [3, 3], [7, 7]) == HELD_UNSUPPORTED
+    made_up = body.replace("spawn EPERM", "permission denied by policy")
+    assert _why(session, "lesson", lesson, made_up, [3, 3], [7, 7]) == HELD_UNSUPPORTED
+
+
+def test_found_value_reads_separators_ellipses_placeholders_and_prose() -> None:
+    from brain.pipeline.trust.words import fold, found_value
+
+    whole = " ".join(
+        fold(
+            "ran ..\\\\..\\\\.venv\\\\Scripts\\\\python.exe -m pytest; "
+            "wrote sessions\\bugfix-3.json; "
+            "savings vs Wise; vite and vitest; if isinstance(exc, HTTPException):\\n    raise exc"
+        ).split()
+    )
+    for value in (
+        "..\\..\\.venv\\scripts\\python.exe -m pytest",
+        "sessions/bugfix-n.json",
+        "sessions/<name>.json",
+        "savings-vs-wise",
+        "vite/vitest",
+        "if isinstance(exc, httpexception): raise exc",
+    ):
+        assert found_value(value, whole), value
+    for value in ("sessions/hotfix-n.json", "vite/webpack", "/etc/passwd", "if ok: raise bad"):
+        assert not found_value(value, whole), value
+
+
+@pytest.mark.parametrize(
+    ("memory", "cited"),
+    [
+        # "X, not Y": the memory's Y is what X is instead of, not a claim of its own.
+        ("API tests must check behaviour, not file strings",
+         "The API tests mostly check file existence and string patterns. Fix that."),
+        # A list a "no" opens is negative to its last item.
+        ("Stay vanilla JS (no frameworks, build tools or npm for the app)",
+         "Stack: vanilla JS with NO frameworks, NO build tools, NO npm for the app"),
+        # An error the person pasted is the program's line, not the person's rule.
+        ("In D3 v7 use d3.easeElastic.period(0.3); d3.easeElastic.out(1, 0.3) throws",
+         "Fix this error:\nUncaught (in promise) TypeError: d3.easeElastic.out is not a "
+         "function\n    at drawChart (script.js:332:30)"),
+    ],
+)  # fmt: skip
+def test_a_contrast_a_negated_list_and_a_pasted_error_are_not_flipped(
+    memory: str, cited: str
+) -> None:
+    assert not flipped((memory, ""), cited)
+
+
+def test_a_list_of_rules_after_never_is_not_one_negated_list() -> None:
+    # "Never force-push, snake_case on the wire": two rules, the second positive.
+    cited = "Never force-push. Use snake_case on the wire and camelCase in TS."
+    assert not flipped(("Never force-push, snake_case on the wire / camelCase in TS", ""), cited)
+    # The person's own rule turned round is still found, list or no list.
+    rule = ("Use frameworks and build tools for the app", "")
+    assert flipped(rule, "no frameworks, no build tools")

@@ -44,6 +44,7 @@ from brain.pipeline.trust.weakening import weakens_safety
 from brain.pipeline.trust.words import (
     distinctive,
     fold,
+    found_value,
     holds,
     marks,
     near_quote,
@@ -325,8 +326,7 @@ def _said_somewhere(text: str, session: _Session) -> bool:
     if any(not near_quote(q, session.own_tokens[False]) for q in quotes(text)):
         return False
     values = [v for v in marks(text).values if not (v.isdigit() and len(v) == 1)]
-    whole = session.whole
-    missing = sum(1 for v in values if v not in whole and " ".join(v.split()) not in whole)
+    missing = sum(1 for v in values if not found_value(v, session.whole))
     return missing <= len(values) // _VALUE_SLACK
 
 

@@ -69,6 +69,19 @@ _POLARITY_WORDS = frozenset(
 )
 _POLARITY_STEMS = frozenset(w[:5] for w in _POLARITY_WORDS)
 MIN_SHARED = 2
+# "X, not Y": what X is said instead of.
+_NOT_TAIL = re.compile(r"^\W*not\s", re.IGNORECASE)
+# "no frameworks, build tools or npm": a "no" or "without" opening a list of things
+# ("never force-push, run the tests" is two imperatives, not a list).
+_LIST_OPENER = re.compile(r"(?:^|[\s(])(?:no|without)\s+\S+(?:\s+\S+){0,2}\W*$", re.I)
+_LIST_ITEM = 8  # words of an item of such a list
+_LAST_ITEM = re.compile(r"\b(?:or|and|nor)\b|\)\W*$", re.IGNORECASE)
+# A line the person pasted from a program, not one they wrote: an error, a stack frame.
+_PASTED = re.compile(
+    r"^\s*(?:uncaught\b|traceback\b|(?:[\w$]+\.)*\w*(?:error|exception)\b\s*:"
+    r"|at\s+\S+\s+\(|\S+\s+@\s+\S+:\d+|file\s+\"[^\"]+\",\s+line\s+\d+)",
+    re.IGNORECASE,
+)
 
 
 def _negative(clause: str) -> bool:
@@ -86,12 +99,30 @@ def _plain(text: str) -> str:
 
 def _clauses(text: str, *, tails: bool = True) -> list[tuple[str, frozenset[str], bool]]:
     """Each clause, its distinctive words and values, and whether it is negative; with
-    ``tails``, the ``Y`` of ``X instead of Y`` too, as a negative clause."""
+    ``tails``, the ``Y`` of ``X instead of Y`` too, as a negative clause. Without them, a
+    clause ``not Y`` after a comma ("check behaviour, not file strings") is such a tail
+    and left out. A list a negation opens ("no frameworks, build tools or npm") is
+    negative to its end."""
     found = []
-    for clause in _CLAUSES.split(text):
+    listed = False  # the clause before, cut at a comma, is a list a negation opens
+    at = 0
+    for cut in [*_CLAUSES.finditer(text), None]:
+        clause = text[at : cut.start() if cut else len(text)]
+        comma = cut is not None and cut.group().startswith(",")
+        at = cut.end() if cut else len(text)
         head, *rest = _CONTRAST.split(_PREFER_OVER.sub(r"\1 instead of ", clause))
-        found.append((head, _words(head), _negative(head)))
+        negative = _negative(head)
+        item = listed and not negative and len(tokens(head)) <= _LIST_ITEM
+        if item:
+            negative = True
+        elif not tails and _NOT_TAIL.match(head):
+            listed = False
+            continue
+        found.append((head, _words(head), negative))
         found += [(part, _words(part), not _negative(part)) for part in rest if tails]
+        # The list goes on to its last item, the one an "or", an "and" or a ")" closes.
+        last = bool(_LAST_ITEM.search(head))
+        listed = comma and (bool(_LIST_OPENER.search(head)) or (item and not last))
     return [(clause, words, negative) for clause, words, negative in found if words]
 
 
@@ -118,6 +149,7 @@ def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
     other way round in ``cited``, and nowhere its own way (see the module's docstring).
     A clause that quotes ``others`` (what someone else said: the assistant's proposal,
     the question the person answered) claims nothing of the person and is not judged."""
+    cited = "\n".join(line for line in cited.splitlines() if not _PASTED.match(line))
     theirs = [(words, negative) for _, words, negative in _clauses(cited)]
     quoted = _plain(cited)
     elsewhere = tokens(others)

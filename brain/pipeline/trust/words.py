@@ -31,11 +31,13 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 __all__ = [
     "Marks",
     "distinctive",
     "fold",
+    "found_value",
     "found_share",
     "holds",
     "marks",
@@ -148,6 +150,56 @@ def found_share(wanted: Marks, cited: str) -> tuple[float, float]:
     )
 
 
+# How a model writes a value it read: "..." for what it left out, N or X for a number or
+# a name ("bugfix-N.json"), <name> for a placeholder, "~/" for the home folder.
+_ELLIPSIS = re.compile(r"\.{3,}|…")
+_PLACEHOLDER = re.compile(r"(?<=[-_/.])[nx](?=[-_/.])|<[^<>\s]{1,30}>")
+# Words joined by "/" or "-" that are prose ("vite/vitest", "savings-vs-wise"), not a path:
+# letters only, no dot, no leading slash.
+_JOINED_WORDS = re.compile(r"[^\W\d_]+(?:[/-][^\W\d_]+)+")
+
+
+def _slashes(text: str) -> str:
+    """``text`` with Windows' and JSON's escaped path separators as ``/``."""
+    return re.sub(r"\\+", "/", text)
+
+
+def found_value(value: str, whole: str) -> bool:
+    """Whether ``whole`` (folded, its spaces made one, :func:`fold`) holds ``value`` (a
+    value of :func:`marks`) as a model would write what it read there: its path
+    separators either way, the pieces around an ellipsis each in order, ``N``/``X`` or
+    ``<name>`` standing for what was there, ``~/`` for a home folder, prose joined by
+    ``/`` or ``-`` as its words, and code of several words nearly as written."""
+    value = " ".join(value.split())
+    if value in whole:
+        return True
+    value, text = _slashes(value), _slashes(whole)
+    if value in text or (value.startswith("~/") and value[1:] in text):
+        return True
+    pieces = [p.strip() for p in _ELLIPSIS.split(value) if len(p.strip()) > 1]
+    if len(pieces) > 1 or _PLACEHOLDER.search(value):
+        pattern = r".{0,2000}?".join(
+            r"[\w.-]+".join(re.escape(part) for part in _PLACEHOLDER.split(piece))
+            for piece in pieces
+        )
+        if pattern and re.search(pattern, text):
+            return True
+    if _JOINED_WORDS.fullmatch(value):
+        return all(w in _words_of(text) for w in re.split(r"[/-]", value))
+    said = tokens(value)
+    return len(said) >= 4 and near_quote(said, _tokens_of(text))
+
+
+@lru_cache(maxsize=4)
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text))
+
+
+@lru_cache(maxsize=4)
+def _tokens_of(text: str) -> list[str]:
+    return tokens(text)
+
+
 def supported(texts: Iterable[str], cited: str) -> bool:
     """Whether ``cited`` holds enough of what ``texts`` (a memory's description and body)
     say: half its values and a third of its distinctive words, at least one of each kind
@@ -196,6 +248,11 @@ def near_quote(quote: str | list[str], text: str | list[str], share: float = QUO
     """Whether ``text`` holds ``quote`` nearly as it is: ``share`` of its words found in
     order within a stretch at most half again as long as the quote (see the module's
     docstring)."""
+    if isinstance(quote, str) and _ELLIPSIS.search(quote):
+        # "failed to load config ... Error: spawn EPERM": each piece is quoted.
+        have = tokens(text) if isinstance(text, str) else text
+        pieces = [said for piece in _ELLIPSIS.split(quote) if len(said := tokens(piece)) > 1]
+        return all(near_quote(said, have, share) for said in pieces)
     want = tokens(quote) if isinstance(quote, str) else quote
     have = tokens(text) if isinstance(text, str) else text
     if not want:
