@@ -349,3 +349,22 @@ def test_a_byte_that_is_not_utf8_keeps_its_turn(source: str, path: Path, tmp_pat
 def test_loads_counts_each_byte_it_replaces() -> None:
     assert base.loads(b'{"a": "caf\xe9 \xff\xfe ok"}\n') == ({"a": "caf\ufffd \ufffd\ufffd ok"}, 3)
     assert base.loads('{"a": "café"}'.encode()) == ({"a": "café"}, 0)
+
+
+def test_a_windows_programs_utf16_output_reads_as_words(tmp_path: Path) -> None:
+    """PowerShell's UTF-16 output, read as bytes, puts a NUL between every two letters;
+    the turn keeps the words, so a memory quoting them is found in the session."""
+    said = "Windows Subsystem for Linux has no installed distributions."
+    output = "Exit code: 1\nOutput:\n" + "".join(c + "\x00" for c in said)
+    lines = [
+        {"type": "session_meta", "payload": {"id": "s1", "cwd": "/p"}},
+        {
+            "type": "response_item",
+            "payload": {"type": "function_call_output", "call_id": "c1", "output": output},
+        },
+    ]
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    turns = codex.parse(path).transcript.turns
+    assert any(said in turn.text for turn in turns)
+    assert not any("\x00" in turn.text for turn in turns)

@@ -821,6 +821,17 @@ def test_found_value_reads_separators_ellipses_placeholders_and_prose() -> None:
         ("Stay vanilla JS (no frameworks, build tools or npm for the app)",
          "Stack: vanilla JS with NO frameworks, NO build tools, NO npm for the app"),
         # An error the person pasted is the program's line, not the person's rule.
+        # A question that opens with a negation asks for a yes.
+        ("Pyth already covers prices for liquid assets",
+         "isn't number 4 already covered by pyth network? they have prices for gold"),
+        # Sharing a subject is not saying the other way round what the person said of it.
+        ("Render PR previews get dynamic URLs",
+         "I am guessing that oauth wont work for render pr preview branches right"),
+        ("Employees are added inside the /employer page",
+         "i dont wanna use this page /employer/employees, there was a section to add "
+         "employees so keep it that way"),
+        ("No forbidden opcodes, mock 0x900 in tests",
+         "Read this full page before implementing anything that touches 0x900"),
         ("In D3 v7 use d3.easeElastic.period(0.3); d3.easeElastic.out(1, 0.3) throws",
          "Fix this error:\nUncaught (in promise) TypeError: d3.easeElastic.out is not a "
          "function\n    at drawChart (script.js:332:30)"),
@@ -839,3 +850,5 @@ def test_a_list_of_rules_after_never_is_not_one_negated_list() -> None:
     # The person's own rule turned round is still found, list or no list.
     rule = ("Use frameworks and build tools for the app", "")
     assert flipped(rule, "no frameworks, no build tools")
+    # A negation typed without its apostrophe is one.
+    assert flipped(("Use npm for the installs", ""), "i dont wanna use npm for the installs")

@@ -4,22 +4,29 @@ The word check (:mod:`brain.pipeline.trust.words`) finds a memory's words in its
 lines, and words do not say which way a rule points: "always push directly to main"
 has every word of "never push directly to main". So both texts are cut into clauses
 (at sentence punctuation, a comma, ``but``), and each clause has a polarity: negative
-when it holds a negation (``never``, ``not``, ``no``, ``don't``, ``cannot``,
+when it holds a negation (``never``, ``not``, ``no``, ``don't`` or ``dont``, ``cannot``,
 ``without``, ``avoid`` ...; a ``no`` that opens a reply, "no it needs to be ...", is
-none), unless a ``without`` turns another negation round ("never deploy without the
-tests" is positive). A memory's clause is **flipped** when a cited clause of the other
-polarity shares its distinctive words (two or more, and half of the clause's), no cited
-clause of its own polarity shares two of them, and the cited text does not hold the
-clause as it is, with nothing before it in its clause that turns it round (a quote is
-never flipped, however the clauses fall; "deploy on Fridays" is no quote of "we never
-deploy on Fridays"). ``X instead of Y``, ``X rather than Y`` and ``prefer X over Y`` are
-two clauses, the second negative ("use uv instead of pip" says "not pip"); a memory's
-second half is not judged, only the lines it cites are cut so.
+none, and so is the negation that opens a question asking for a yes, "isn't 4 covered
+by Pyth?"), unless a ``without`` turns another negation round ("never deploy without
+the tests" is positive). A list a ``no`` opens and an ``or``, ``nor`` or ``and`` closes is
+negative to its end ("no frameworks, build tools or npm").
 
-What counts as a clause's words is :func:`brain.pipeline.trust.words.marks` (values and
-word stems) without the words that carry polarity (``always``, ``never``, ``must``,
-``avoid``, ``prefer`` ...). A negation inside a value is no negation: ``--no-verify``
-is a flag's name.
+A memory's clause is **flipped** when a clause of the person's of the other polarity
+shares its distinctive words (two or more, half of the memory's clause's and half of
+the person's clause's: sharing a subject is not saying the other way round what the
+person said of it), no cited clause of its own polarity shares two of them, and the cited
+text does not hold the clause as it is, with nothing before it in its clause that turns
+it round (a quote is never flipped, however the clauses fall; "deploy on Fridays" is no
+quote of "we never deploy on Fridays"). ``X instead of Y``, ``X rather than Y``,
+``prefer X over Y`` and ``X, not Y`` are two clauses, the second negative ("use uv
+instead of pip" says "not pip"); a memory's second half is not judged, only the lines it
+cites are cut so. Lines the person pasted from a program (an error, a stack frame) are
+the program's, not the person's, and are not read.
+
+What counts as a clause's words is its values (:func:`brain.pipeline.trust.words.marks`,
+numbers of one or two digits aside) and its word roots ("added" and "add" are one), without
+the words that carry polarity (``always``, ``never``, ``must``, ``avoid``, ``prefer`` ...).
+A negation inside a value is no negation: ``--no-verify`` is a flag's name.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from brain.pipeline.trust.words import marks, near_quote, tokens
+from brain.pipeline.trust.words import distinctive, marks, near_quote, tokens
 
 __all__ = ["flipped"]
 
@@ -36,8 +43,9 @@ __all__ = ["flipped"]
 # down says "not that" as well: "rejected the narrative summary" is "no narrative summary".
 _NEGATION = re.compile(
     r"(?<![\w-])(?:never|not|no|nobody|nothing|none|neither|nor|cannot|without|avoid\w*"
-    r"|reject\w*|declin\w*|refus\w*|veto\w*|against|turn\w* down|ruled? out|dislik\w*)"
-    r"(?![\w-])|\w+n['’]t\b",
+    r"|reject\w*|declin\w*|refus\w*|veto\w*|against|turn\w* down|ruled? out|dislik\w*"
+    r"|dont|doesnt|didnt|cant|isnt|arent|wasnt|werent|shouldnt|wouldnt|couldnt|mustnt"
+    r"|havent|hasnt|wont)(?![\w-])|\w+n['’]t\b",
     re.IGNORECASE,
 )
 # "no" opening a reply: "no it needs to be ...", "no, use uv" (not "no pushes to main").
@@ -63,17 +71,26 @@ _VALUE = re.compile(r"`[^`\n]*`|--?[a-z][\w-]*(?:=\S+)?|\S*[/.]\S+|\w+(?:-\w+)+"
 _POLARITY_WORDS = frozenset(
     "never not no nobody nothing none neither nor cannot without avoid avoids avoided "
     "avoiding always must do don doesn didn isn aren wasn won wouldn shouldn couldn "
-    "mustn yes prefer prefers stop reject rejects rejected rejecting decline declines "
+    "mustn dont doesnt didnt cant isnt arent wasnt werent shouldnt wouldnt couldnt "
+    "mustnt havent hasnt wont yes prefer prefers stop reject rejects rejected rejecting "
+    "decline declines "
     "declined declining refuse refuses refused refusing veto vetoed against turned down "
     "rule ruled out dislike dislikes disliked".split()
 )
 _POLARITY_STEMS = frozenset(w[:5] for w in _POLARITY_WORDS)
 MIN_SHARED = 2
+_STEM = 5
 # "X, not Y": what X is said instead of.
 _NOT_TAIL = re.compile(r"^\W*not\s", re.IGNORECASE)
 # "no frameworks, build tools or npm": a "no" or "without" opening a list of things
 # ("never force-push, run the tests" is two imperatives, not a list).
 _LIST_OPENER = re.compile(r"(?:^|[\s(])(?:no|without)\s+\S+(?:\s+\S+){0,2}\W*$", re.I)
+# A question that opens with a negation asks for a yes: "isn't 4 covered by Pyth?"
+_ASKS_BACK = re.compile(
+    r"^\W*(?:is|are|was|were|does|do|did|has|have|can|could|would|should|wo)n['’]?t\b",
+    re.IGNORECASE,
+)
+_SMALL_NUMBER = re.compile(r"\d{1,2}")
 _LIST_ITEM = 8  # words of an item of such a list
 _LAST_ITEM = re.compile(r"\b(?:or|and|nor)\b|\)\W*$", re.IGNORECASE)
 # A line the person pasted from a program, not one they wrote: an error, a stack frame.
@@ -85,7 +102,7 @@ _PASTED = re.compile(
 
 
 def _negative(clause: str) -> bool:
-    said = [w.casefold() for w in _NEGATION.findall(_REPLY_NO.sub(" ", _VALUE.sub(" ", clause)))]
+    said = [w.casefold() for w in _NEGATION.findall(_VALUE.sub(" ", _REPLY_NO.sub(" ", clause)))]
     # "never deploy without the tests" says to deploy with them: a ``without`` with
     # another negation turns it round. Other negations do not cancel ("no tabs and no
     # semicolons", "neither X nor Y" are negative), so only this pair is undone.
@@ -101,35 +118,66 @@ def _clauses(text: str, *, tails: bool = True) -> list[tuple[str, frozenset[str]
     """Each clause, its distinctive words and values, and whether it is negative; with
     ``tails``, the ``Y`` of ``X instead of Y`` too, as a negative clause. Without them, a
     clause ``not Y`` after a comma ("check behaviour, not file strings") is such a tail
-    and left out. A list a negation opens ("no frameworks, build tools or npm") is
-    negative to its end."""
-    found = []
-    listed = False  # the clause before, cut at a comma, is a list a negation opens
+    and left out. A list a "no" opens and an "or", "nor" or "and" closes ("no frameworks,
+    build tools or npm") is negative to its end; without the closing word the clauses
+    after the comma are clauses of their own ("no forbidden opcodes, mock 0x900")."""
+    pieces = []  # each clause, and whether a comma ends it
     at = 0
     for cut in [*_CLAUSES.finditer(text), None]:
         clause = text[at : cut.start() if cut else len(text)]
-        comma = cut is not None and cut.group().startswith(",")
+        if cut and "?" in cut.group() and _ASKS_BACK.match(clause):
+            clause = _ASKS_BACK.sub(" ", clause, count=1)  # "isn't X covered?" says it is
+        pieces.append((clause, bool(cut and cut.group().startswith(","))))
         at = cut.end() if cut else len(text)
+    negated = _negated_lists(pieces)
+    found = []
+    for n, (clause, _) in enumerate(pieces):
         head, *rest = _CONTRAST.split(_PREFER_OVER.sub(r"\1 instead of ", clause))
-        negative = _negative(head)
-        item = listed and not negative and len(tokens(head)) <= _LIST_ITEM
-        if item:
-            negative = True
-        elif not tails and _NOT_TAIL.match(head):
-            listed = False
+        negative = n in negated or _negative(head)
+        if not tails and n not in negated and _NOT_TAIL.match(head):
             continue
         found.append((head, _words(head), negative))
         found += [(part, _words(part), not _negative(part)) for part in rest if tails]
-        # The list goes on to its last item, the one an "or", an "and" or a ")" closes.
-        last = bool(_LAST_ITEM.search(head))
-        listed = comma and (bool(_LIST_OPENER.search(head)) or (item and not last))
     return [(clause, words, negative) for clause, words, negative in found if words]
 
 
+def _negated_lists(pieces: list[tuple[str, bool]]) -> set[int]:
+    """The clauses that are items of a list a "no" opened in the clause before them:
+    short, each after a comma, up to the one an "or", "nor" or "and" closes."""
+    negated: set[int] = set()
+    for n, (clause, comma) in enumerate(pieces):
+        if not (comma and _LIST_OPENER.search(clause)):
+            continue
+        items = []
+        for m in range(n + 1, len(pieces)):
+            item, more = pieces[m]
+            if _negative(item) or len(tokens(item)) > _LIST_ITEM:
+                break
+            items.append(m)
+            if _LAST_ITEM.search(item):
+                negated.update(items)
+                break
+            if not more:
+                break
+    return negated
+
+
 def _words(clause: str) -> frozenset[str]:
+    """The clause's distinctive words, each cut to its root ("added" and "add" are one
+    word, "tests" and "test"), and its values."""
     said = marks(re.sub(r"\w+n['’]t\b", " not ", clause))
-    words = {w for w in said.words if w not in _POLARITY_STEMS}
-    return frozenset(words | {v for v in said.values if v not in _POLARITY_WORDS})
+    plain = tokens(_VALUE.sub(" ", clause))
+    words = {_root(w)[:_STEM] for w in plain if distinctive([w]) and w not in _POLARITY_WORDS}
+    # A number of a digit or two says nothing of what a clause is about.
+    values = {v for v in said.values if v not in _POLARITY_WORDS and not _SMALL_NUMBER.fullmatch(v)}
+    return frozenset((words - _POLARITY_STEMS) | values)
+
+
+def _root(word: str) -> str:
+    for ending in ("ing", "ed", "s"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
 
 
 def _quoted(clause: str, negative: bool, cited: str) -> bool:
@@ -159,7 +207,13 @@ def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
         if elsewhere and len(said := tokens(clause)) >= 3 and near_quote(said, elsewhere):
             continue
         need = max(MIN_SHARED, math.ceil(len(words) / 2))
-        other = any(len(words & w) >= need for w, n in theirs if n != negative)
+        # The person's clause said the other way round: half its words are the memory's
+        # ("oauth won't work on preview branches" is no "previews get dynamic URLs").
+        other = any(
+            len(words & w) >= need and 2 * len(words & w) >= len(w)
+            for w, n in theirs
+            if n != negative
+        )
         same = any(len(words & w) >= MIN_SHARED for w, n in theirs if n == negative)
         if other and not same:
             return True

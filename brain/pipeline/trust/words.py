@@ -157,6 +157,9 @@ _PLACEHOLDER = re.compile(r"(?<=[-_/.])[nx](?=[-_/.])|<[^<>\s]{1,30}>")
 # Words joined by "/" or "-" that are prose ("vite/vitest", "savings-vs-wise"), not a path:
 # letters only, no dot, no leading slash.
 _JOINED_WORDS = re.compile(r"[^\W\d_]+(?:[/-][^\W\d_]+)+")
+# Two names a "/" sets side by side, neither with an extension: ".transfer/.send",
+# "get-childitem/copy-item"; each must be in the text.
+_TWO_NAMES = re.compile(r"(\.?[^\W\d_][\w-]*)/(\.?[^\W\d_][\w-]*)")
 
 
 def _slashes(text: str) -> str:
@@ -186,6 +189,8 @@ def found_value(value: str, whole: str) -> bool:
             return True
     if _JOINED_WORDS.fullmatch(value):
         return all(w in _words_of(text) for w in re.split(r"[/-]", value))
+    if two := _TWO_NAMES.fullmatch(value):
+        return all(name in text for name in two.groups())
     said = tokens(value)
     return len(said) >= 4 and near_quote(said, _tokens_of(text))
 
@@ -240,6 +245,8 @@ def tokens(text: str) -> list[str]:
 
 def quotes(text: str) -> list[str]:
     """What ``text`` sets in quotation marks, each of :data:`MIN_QUOTE` words or more."""
+    # An empty string in code ("") would pair each quotation mark after it with the wrong one.
+    text = text.replace('""', "")
     found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
     return [q for q in found if len(tokens(q)) >= MIN_QUOTE]
 

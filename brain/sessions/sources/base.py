@@ -227,7 +227,11 @@ def cap(text: str, limit: int) -> str:
 
 
 def clean(text: str, limit: int) -> str:
-    """Remove data URLs and base64 blobs from ``text``, then cap it at ``limit``."""
+    """Remove data URLs and base64 blobs from ``text``, then cap it at ``limit``. NUL
+    characters go: a Windows program's UTF-16 output read as bytes puts one between
+    every two letters ("W\\x00i\\x00n...")."""
+    if "\x00" in text:
+        text = text.replace("\x00", "")
     if "base64," in text:
         text = _DATA_URL.sub("[data URL removed]", text)
     if len(text) >= 512:
