@@ -41,14 +41,14 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from brain.home import config as config_mod
-    from brain.home.repo import Commit, Repo
+    from brain.home.git.repo import Commit, Repo
     from brain.home.transaction import ForgetResult, InitResult, Staged, Transaction, WriteResult
-    from brain.home.worth import Worth
+    from brain.home.uses.worth import Worth
 
 __all__ = ["Home", "HomeExistsError", "NotAHomeError"]
 
 # local.yaml: this machine's own settings (brain.home.config), never committed or synced;
-# uses/*.jsonl: this copy's uses not yet folded into its uses/<copy>.json (brain.home.uses).
+# uses/*.jsonl: this copy's uses not yet folded into its uses/<copy>.json (brain.home.uses.counts).
 GITIGNORE = ".brain/\nlocal.yaml\n/uses/*.jsonl\n"
 # "-text": git writes the home's files as brain wrote them, with core.autocrlf set too
 # (Git for Windows' default): the journal's committed bytes are compared with the file's.
@@ -101,8 +101,8 @@ class Home:
         A read must not serve a dead writer's uncommitted records; a live writer's
         note is left to it.
         """
+        from brain.home.git.repo import RepoError
         from brain.home.lock import try_home_lock
-        from brain.home.repo import RepoError
         from brain.home.transaction import drop_orphan_journal_lines
 
         with try_home_lock(self.state / "lock") as held:
@@ -123,7 +123,7 @@ class Home:
     def init(cls, path: Path) -> tuple[Self, InitResult]:
         """Create a new home at ``path``: the layout of docs/architecture.md, one commit."""
         from brain.home import configedit
-        from brain.home.repo import Repo
+        from brain.home.git.repo import Repo
         from brain.home.transaction import InitResult
 
         path = Path(path)
@@ -157,7 +157,7 @@ class Home:
     @classmethod
     def _init_history(cls, path: Path) -> tuple[Self, InitResult]:
         """A home whose ``.git`` was removed: a new history from the files it has."""
-        from brain.home.repo import Repo
+        from brain.home.git.repo import Repo
         from brain.home.transaction import InitResult
 
         make_private_dir(path / STATE)
@@ -177,7 +177,7 @@ class Home:
 
     @cached_property
     def repo(self) -> Repo:
-        from brain.home.repo import Repo
+        from brain.home.git.repo import Repo
 
         return Repo(self.path)
 
@@ -362,16 +362,16 @@ class Home:
 
     def worth(self, key: str) -> Worth:
         """What record ``key`` (live or archived) cost to learn and how often it was of
-        use (:mod:`brain.home.worth`)."""
-        from brain.home.worth import worth_of
+        use (:mod:`brain.home.uses.worth`)."""
+        from brain.home.uses.worth import worth_of
 
         shown = self.show(key)
         return worth_of(self, [key], archived=shown.archived)[key]
 
     def unused(self, since: datetime | None = None) -> builtins.list[tuple[Record, Worth]]:
         """Live records neither recalled nor cited (since ``since``), the most often
-        shown at session start first (:func:`brain.home.worth.unused`)."""
-        from brain.home.worth import unused
+        shown at session start first (:func:`brain.home.uses.worth.unused`)."""
+        from brain.home.uses.worth import unused
 
         return unused(self, self.list().records, since)
 

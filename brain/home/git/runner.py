@@ -2,7 +2,7 @@
 
 Every git command brain runs goes through :func:`run_git`: one way to start git, one
 error (:class:`RepoError`, carrying the command, git's exit status and its stderr), and
-every exit status looked at. :mod:`brain.home.repo` builds the typed operations (commit,
+every exit status looked at. :mod:`brain.home.git.repo` builds the typed operations (commit,
 log, pull, ...) on it; nothing else in brain spells out a git command line. The one
 exception to "one way" is :func:`ask_git`, a read-only question answered or not, which
 the session-start hook asks without paying for :mod:`subprocess`'s import.
@@ -14,7 +14,7 @@ The runner starts the git CLI with :mod:`subprocess`, not through GitPython's
 ``git rev-parse`` through subprocess takes 2-4 ms. The read path (``brain recall``, the
 session-start hook) asks git one or two questions and must stay fast, so it must not pay
 the import for them; the write path already committed through the CLI, because
-GitPython's own index is ~6x slower (see :meth:`brain.home.repo.Repo.commit`). So nothing
+GitPython's own index is ~6x slower (see :meth:`brain.home.git.repo.Repo.commit`). So nothing
 in brain imports GitPython, and a write no longer pays for it either.
 
 Besides the runner, this module answers the questions the catalog and the write path ask
@@ -45,7 +45,7 @@ LOCK_WAIT = 5.0  # seconds a git command waits for another process's git lock
 # git's messages in English whatever the person's locale: a held lock is recognised by
 # its message, and an error reads the same in every bug report.
 _C_LOCALE = {"LC_ALL": "C", "LANGUAGE": "C"}
-# git's packing (the background ``gc --auto`` a write starts, see brain.home.packing)
+# git's packing (the background ``gc --auto`` a write starts, see brain.home.git.packing)
 # removes each folder of .git/objects it leaves empty. A command writing an object
 # into that folder at that moment fails: git makes a missing folder again once, and
 # the rmdir can land between that and the temporary file it then creates.
