@@ -255,7 +255,7 @@ def _workdir(home: Home) -> Iterator[Path]:
 
 def _rewrite_copy(home: Home, spec: _Spec, work: Path) -> _Rewritten:
     """Rewrite a bare copy of the branch; fetch the result into the home (objects and
-    :data:`rewrite_repo.NEW_REF` only)."""
+    :data:`brain.home.git.rewrite.NEW_REF` only)."""
     copy = work / "copy.git"
     rr.clone_bare(home.repo, copy)
     report = work / "report.json"
