@@ -27,7 +27,8 @@ import os
 import time
 from pathlib import Path
 
-from brain.home.git.runner import RepoError, git_running_in, run_git
+from brain.home.git.locks import git_running_in
+from brain.home.git.runner import RepoError, run_git
 
 GC_AUTO = 256
 # git's settings for the home, set when brain makes or clones it, and at the first write

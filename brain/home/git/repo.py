@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brain.home.git import packing
+from brain.home.git.locks import check_writable, clear_stale_locks
 from brain.home.git.runner import (
     RepoError,
     changed_between,
-    check_writable,
-    clear_stale_locks,
     head_sha,
     read_blobs,
     run_git,
@@ -244,11 +243,11 @@ class Repo:
         return found
 
     def check_writable(self) -> None:
-        """See :func:`brain.home.git.runner.check_writable`."""
+        """See :func:`brain.home.git.locks.check_writable`."""
         check_writable(self.path, BRANCH)
 
     def clear_stale_locks(self, wait: float = 1.0) -> list[str]:
-        """See :func:`brain.home.git.runner.clear_stale_locks`."""
+        """See :func:`brain.home.git.locks.clear_stale_locks`."""
         return clear_stale_locks(self.path, wait)
 
     def log(self, limit: int = 0, paths: Sequence[str] = (), grep: str = "") -> list[Commit]:
