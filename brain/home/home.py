@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Self
 
 from brain.errors import BrainError
 from brain.home import pending
-from brain.home.files import atomic_write, make_private_dir
+from brain.home.files import make_private_dir
 from brain.home.paths import ARCHIVE, CONFIG, LOCAL_CONFIG, MEMORIES, STATE, record_path
 from brain.home.reader import NotAHomeError
 from brain.home.recordcache import Head, cached_heads, cached_records
@@ -45,18 +45,7 @@ if TYPE_CHECKING:
     from brain.home.transaction import ForgetResult, InitResult, Staged, Transaction, WriteResult
     from brain.home.uses.worth import Worth
 
-__all__ = ["Home", "HomeExistsError", "NotAHomeError"]
-
-# local.yaml: this machine's own settings (brain.home.config), never committed or synced;
-# uses/*.jsonl: this copy's uses not yet folded into its uses/<copy>.json (brain.home.uses.counts).
-GITIGNORE = ".brain/\nlocal.yaml\n/uses/*.jsonl\n"
-# "-text": git writes the home's files as brain wrote them, with core.autocrlf set too
-# (Git for Windows' default): the journal's committed bytes are compared with the file's.
-GITATTRIBUTES = "* -text\njournal.jsonl merge=union\nraw_memories.md merge=union\n"
-
-
-class HomeExistsError(BrainError):
-    """``brain init`` on a path that already holds something."""
+__all__ = ["Home", "NotAHomeError"]
 
 
 class Home:
@@ -121,58 +110,15 @@ class Home:
 
     @classmethod
     def init(cls, path: Path) -> tuple[Self, InitResult]:
-        """Create a new home at ``path``: the layout of docs/architecture.md, one commit."""
-        from brain.home import configedit
-        from brain.home.git.repo import Repo
+        """Create a new home at ``path`` (:mod:`brain.home.create`), in one commit."""
+        from brain.home.create import prepare
         from brain.home.transaction import InitResult
 
         path = Path(path)
-        if (path / CONFIG).is_file() and not (path / ".git").exists():
-            return cls._init_history(path)
-        if (path / CONFIG).exists():
-            raise HomeExistsError(f"{path} is already a brain home")
-        if path.exists() and any(path.iterdir()):
-            raise HomeExistsError(
-                f"{path} exists and is not empty", hint="choose an empty or new directory"
-            )
-        make_private_dir(path)
-        for sub in (MEMORIES, ARCHIVE, STATE):
-            make_private_dir(path / sub)
-        Repo.init(path)
+        files, message = prepare(path)
         home = cls(path)
-        files = {
-            CONFIG: configedit.DEFAULT_YAML,
-            ".gitignore": GITIGNORE,
-            ".gitattributes": GITATTRIBUTES,
-            f"{MEMORIES}/.gitkeep": "",
-            f"{ARCHIVE}/.gitkeep": "",
-        }
-        for name, text in files.items():
-            atomic_write(path / name, text)
-        configedit.write_local(path)  # this machine's own settings: none chosen yet
         with home.transaction() as tx:
-            sha = tx.commit(list(files), "init: new memory home", "init")
-        return home, InitResult(str(path), sha)
-
-    @classmethod
-    def _init_history(cls, path: Path) -> tuple[Self, InitResult]:
-        """A home whose ``.git`` was removed: a new history from the files it has."""
-        from brain.home.git.repo import Repo
-        from brain.home.transaction import InitResult
-
-        make_private_dir(path / STATE)
-        Repo.init(path)
-        home = cls(path)
-        for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
-            if not (path / name).exists():
-                atomic_write(path / name, text)
-        files = [
-            p.relative_to(path).as_posix()
-            for p in sorted(path.rglob("*"))
-            if p.is_file() and p.relative_to(path).parts[0] not in {STATE, ".git", LOCAL_CONFIG}
-        ]
-        with home.transaction() as tx:
-            sha = tx.commit(files, "init: new history from the files in the home", "init")
+            sha = tx.commit(files, message, "init")
         return home, InitResult(str(path), sha)
 
     @cached_property
