@@ -59,7 +59,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         a, remote = build(root, args.records, args.commits)
-        from brain.home.remote import clone
+        from brain.home.sync.remote import clone
 
         clone(str(remote), root / "b")
         b = Brain.open(root / "b")

@@ -24,7 +24,7 @@ from typing import Any
 
 from brain.api import Brain
 from brain.errors import BrainError
-from brain.home import packing
+from brain.home.git import packing
 from brain.models import registry
 from brain.models.base import ConsolidateTask, ExtractTask, Task
 from brain.models.budget import Budget, Estimate

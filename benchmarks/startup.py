@@ -42,7 +42,7 @@ from pathlib import Path
 
 import brain as brain_pkg
 from brain.api import Brain
-from brain.home import packing
+from brain.home.git import packing
 
 PY = sys.executable
 _SCRIPT = Path(PY).with_name("brain")
@@ -109,7 +109,7 @@ def build_home(
 
     brain.import_((json.dumps(record(i)) for i in range(size)), origin="synthetic")
     if used:
-        from brain.home import uses
+        from brain.home.uses import counts as uses
 
         for kind in uses.KINDS:
             uses.note(brain, kind, [f"memories/synthetic-{i:06d}.md" for i in range(size)])

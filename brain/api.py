@@ -26,12 +26,12 @@ from brain.home.paths import INDEX_FILE
 if TYPE_CHECKING:
     from brain.home.config import Config
     from brain.home.edit import EditResult
-    from brain.home.exchange import ImportResult
-    from brain.home.purge import PurgeResult
-    from brain.home.remote import SyncResult
-    from brain.home.repo import Commit
+    from brain.home.git.repo import Commit
+    from brain.home.import_export import ImportResult
     from brain.home.results import ConfigValue
-    from brain.home.stale import StaleRecord, StaleReport
+    from brain.home.staleness.report import StaleRecord, StaleReport
+    from brain.home.sync.purge import PurgeResult
+    from brain.home.sync.remote import SyncResult
     from brain.home.transaction import WriteResult
     from brain.index import Doc
     from brain.index.recall import RecallResult
@@ -161,14 +161,16 @@ class Brain(Home):
     def import_(
         self, lines: Iterable[str], *, origin: str = "import", progress: Progress | None = None
     ) -> ImportResult:
-        """Import JSONL records in one commit; see :func:`brain.home.exchange.import_records`."""
-        from brain.home.exchange import import_records
+        """Import JSONL records in one commit; see
+        :func:`brain.home.import_export.import_records`."""
+        from brain.home.import_export import import_records
 
         return import_records(self, lines, origin=origin, progress=progress)
 
     def export(self, *, archived: bool = False) -> list[dict[str, Any]]:
-        """Every record as a JSON-ready dict; see :func:`brain.home.exchange.export_records`."""
-        from brain.home.exchange import export_records
+        """Every record as a JSON-ready dict; see
+        :func:`brain.home.import_export.export_records`."""
+        from brain.home.import_export import export_records
 
         return export_records(self, archived=archived)
 
@@ -236,25 +238,25 @@ class Brain(Home):
 
     def remote_add(self, url: str, name: str = "origin") -> SyncResult:
         """Name a remote to push the memory to."""
-        from brain.home import remote
+        from brain.home.sync import remote
 
         return remote.remote_add(self, url, name)
 
     def remote_set_url(self, url: str, name: str = "origin") -> SyncResult:
         """Point an existing remote at another URL."""
-        from brain.home import remote
+        from brain.home.sync import remote
 
         return remote.remote_set_url(self, url, name)
 
     def remote_remove(self, name: str = "origin") -> SyncResult:
         """Forget a remote; nothing is deleted there."""
-        from brain.home import remote
+        from brain.home.sync import remote
 
         return remote.remote_remove(self, name)
 
     def remote_show(self) -> dict[str, str]:
         """The home's remotes: name → URL."""
-        from brain.home import remote
+        from brain.home.sync import remote
 
         return remote.remote_show(self)
 
@@ -267,8 +269,8 @@ class Brain(Home):
         remote: str = "origin",
     ) -> PurgeResult:
         """Rewrite the history without ``text`` (or record ``key``), push it with a lease,
-        and rebuild the index and caches; see :mod:`brain.home.purge`."""
-        from brain.home.purge import purge
+        and rebuild the index and caches; see :mod:`brain.home.sync.purge`."""
+        from brain.home.sync.purge import purge
 
         result = purge(self, text=text, key=key, dry_run=dry_run, remote=remote)
         if not result.dry_run:
@@ -290,13 +292,13 @@ class Brain(Home):
 
     def push(self, name: str = "origin") -> SyncResult:
         """Push the memory's history to a remote."""
-        from brain.home import remote
+        from brain.home.sync import remote
 
         return remote.push(self, name)
 
     def pull(self, name: str = "origin") -> SyncResult:
         """Fetch and merge a remote's history; generated views are rendered again."""
-        from brain.home import remote
+        from brain.home.sync import remote
 
         result = remote.pull(self, name)
         if result.rewritten:
@@ -305,7 +307,7 @@ class Brain(Home):
 
     def sync(self, name: str = "origin") -> SyncResult:
         """Pull, settle conflicts by the records' own history, then push."""
-        from brain.home import remote
+        from brain.home.sync import remote
 
         result = remote.sync(self, name)
         if result.rewritten:
@@ -481,7 +483,7 @@ class Brain(Home):
     def checkouts(self, where: Path | str | None = None) -> dict[str, Path]:
         """The projects' git checkouts on this machine, by project name: ``where``'s
         first, then those of the folders harvested sessions ran in."""
-        from brain.home.checkouts import top_of
+        from brain.home.git.checkouts import top_of
         from brain.home.scope import project_name
         from brain.sessions.projects import known_roots
 
@@ -497,9 +499,9 @@ class Brain(Home):
     ) -> StaleReport:
         """The possibly stale records of every checkout on this machine, or of
         ``project`` (a folder in a checkout, or a project's name); ``where`` is the
-        folder the command runs in. See :func:`brain.home.stale.stale`."""
+        folder the command runs in. See :func:`brain.home.staleness.report.stale`."""
         from brain.home.scope import project_name
-        from brain.home.stale import stale
+        from brain.home.staleness.report import stale
 
         folder = project if project is not None and Path(project).is_dir() else None
         only = project_name(project) if project is not None else None
@@ -508,15 +510,15 @@ class Brain(Home):
     def stale_record(self, key: str, *, where: Path | str | None = None) -> StaleRecord | None:
         """Record ``key``'s files that changed, went or were renamed since its commit, when
         its checkout is on this machine (``where``'s first); None otherwise. See
-        :func:`brain.home.stale.stale_record`."""
-        from brain.home.stale import stale_record
+        :func:`brain.home.staleness.report.stale_record`."""
+        from brain.home.staleness.report import stale_record
 
         return stale_record(self, key, lambda: self.checkouts(where))
 
     def confirm(self, key: str, *, where: Path | str | None = None) -> WriteResult:
         """Record ``key`` still holds: its commit moves to its checkout's HEAD, in one
-        commit. See :func:`brain.home.stale.confirm`."""
-        from brain.home.stale import confirm
+        commit. See :func:`brain.home.staleness.report.confirm`."""
+        from brain.home.staleness.report import confirm
 
         return confirm(self, key, self.checkouts(where))
 

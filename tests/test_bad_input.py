@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home import packing
+from brain.home.git import packing
 from brain.sessions.harvest import harvest
 from tests.helpers import cli, cli_json, git, status
 from tests.test_harvest_trees import NOW, age, claude_session

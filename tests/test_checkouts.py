@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from brain.home import git as runner
-from brain.home.checkouts import object_ids
+from brain.home.git import runner
+from brain.home.git.checkouts import object_ids
 from tests.helpers import git
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from brain.api import Brain
-from brain.home.uses import all_uses, copy_name, tallies
+from brain.home.uses.counts import all_uses, copy_name, tallies
 from tests.helpers import cli, cli_json, git
 
 ANSWER = """Retries stop after six attempts, as the team decided.

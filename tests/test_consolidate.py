@@ -15,7 +15,7 @@ from brain.api import Brain
 from brain.evals import write_session
 from brain.home import journal
 from brain.home.records import Record, iso, load, new_id, render
-from brain.home.uses import all_uses
+from brain.home.uses.counts import all_uses
 from brain.pipeline.consolidate import (
     NOTHING_TO_DO,
     ConsolidateError,

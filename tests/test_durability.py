@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home import packing
+from brain.home.git import packing
 from brain.home.records import load
 from tests.helpers import commit_count, git
 
@@ -195,7 +195,7 @@ def test_uses_folded_into_a_journal_line_that_died_are_kept(home: Path) -> None:
     brain.remember("Use pnpm in the frontend.", key="pkg-manager")
     entries = [json.loads(x) for x in (home / "journal.jsonl").read_text().splitlines()]
     assert not [e for e in entries if e["op"] == "recall"]  # the dead writer's line went
-    from brain.home.uses import copy_name
+    from brain.home.uses.counts import copy_name
 
     committed = json.loads(git(home, "show", f"HEAD:uses/{copy_name(brain)}.json"))
     assert committed["records"]["memories/deploy-day.md"]["recalled"] == [2, line["ts"]]

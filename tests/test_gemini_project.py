@@ -13,9 +13,9 @@ import pytest
 
 from brain.agents.context import context
 from brain.api import Brain
-from brain.home import staleness
 from brain.home.journal import machine_id
 from brain.home.reader import Reader
+from brain.home.staleness import check as staleness
 from brain.pipeline.runs import read_raw
 from brain.sessions.projects import gemini_project, known_roots
 from tests import fakemodel

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from brain.home.git import RepoError, changed_between, dirty_paths, head_sha, run_git
-from brain.home.repo import Repo
+from brain.home.git.repo import Repo
+from brain.home.git.runner import RepoError, changed_between, dirty_paths, head_sha, run_git
 from tests.helpers import git
 
 

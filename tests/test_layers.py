@@ -150,6 +150,82 @@ def test_the_cycle_finder_finds_cycles(
     assert find_cycles(graph) == expected
 
 
+# Inside home/: the floor is its loose modules and the packages they stand on; each
+# subsystem stands on the floor, and on another subsystem only where it says so here.
+HOME_FLOOR = (
+    "brain.home",
+    "brain.home.git",
+    "brain.home.yaml",
+    "brain.home.secrets",
+    "brain.home.uses",
+)
+HOME_SUBSYSTEMS: dict[str, tuple[str, ...]] = {
+    "brain.home.staleness": (),
+    "brain.home.sync": (),
+}
+
+
+def home_part(module: str) -> str:
+    """The floor package or subsystem a module of home/ belongs to."""
+    parts = module.split(".")
+    if len(parts) > 2 and (PACKAGE / "home" / parts[2]).is_dir():
+        return ".".join(parts[:3])
+    return "brain.home"
+
+
+def home_breaches(
+    graph: dict[str, dict[str, int]],
+    floor: tuple[str, ...] = HOME_FLOOR,
+    subsystems: dict[str, tuple[str, ...]] = HOME_SUBSYSTEMS,
+) -> list[str]:
+    """Imports inside home/ that run from the floor into a subsystem, or from a
+    subsystem into one it does not name."""
+    found = []
+    for module, targets in graph.items():
+        if module != "brain.home" and not module.startswith("brain.home."):
+            continue
+        part = home_part(module)
+        allowed = set(floor) if part in floor else {*floor, part, *subsystems.get(part, ())}
+        for target, line in targets.items():
+            if target.startswith("brain.home.") and home_part(target) not in allowed:
+                found.append(f"{module}:{line} imports {target} ({part} -> {home_part(target)})")
+    return found
+
+
+def test_every_home_package_is_floor_or_subsystem() -> None:
+    parts = {home_part(m) for m in MODULES if m == "brain.home" or m.startswith("brain.home.")}
+    assert parts == {*HOME_FLOOR, *HOME_SUBSYSTEMS}
+
+
+def test_home_floor_imports_no_subsystem_and_subsystems_only_what_they_name() -> None:
+    assert home_breaches(GRAPH) == []
+    assert find_cycles({p: dict.fromkeys(d, 1) for p, d in HOME_SUBSYSTEMS.items()}) == []
+
+
+def test_a_floor_import_of_a_subsystem_is_reported() -> None:
+    graph = {
+        "brain.home.transaction": {"brain.home.sync.remote": 7, "brain.home.git.repo": 8},
+        "brain.home.staleness.report": {"brain.home.sync.merge": 3, "brain.home.records": 4},
+        "brain.home.sync.remote": {"brain.home.staleness.check": 5},
+    }
+    assert home_breaches(graph, subsystems={"brain.home.sync": ("brain.home.staleness",)}) == [
+        "brain.home.transaction:7 imports brain.home.sync.remote (brain.home -> brain.home.sync)",
+        "brain.home.staleness.report:3 imports brain.home.sync.merge "
+        "(brain.home.staleness -> brain.home.sync)",
+    ]
+
+
+def test_home_packages_import_nothing_on_import() -> None:
+    """A package's __init__ is its map: a docstring, no import every command would pay for."""
+    heavy = [
+        str(path.relative_to(PACKAGE.parent))
+        for path in (PACKAGE / "home").rglob("__init__.py")
+        if any(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.parse(path.read_text()).body)
+        or not ast.get_docstring(ast.parse(path.read_text()))
+    ]
+    assert heavy == []
+
+
 def test_an_upward_import_is_reported(tmp_path: Path) -> None:
     """The rule sees lazy and type-only imports, relative ones included."""
     source = (

@@ -19,14 +19,14 @@ from brain.cli.commands import COMMANDS
 PACKAGE = Path(__file__).resolve().parent.parent / "brain"
 
 # The one module that runs git (and may import GitPython, which it does not need).
-GIT_RUNNER = "brain/home/git.py"
+GIT_RUNNER = "brain/home/git/runner.py"
 # Modules that spell out git command lines for the runner to run.
 GIT_COMMANDS = (
     GIT_RUNNER,
-    "brain/home/repo.py",
-    "brain/home/packing.py",
-    "brain/home/checkouts.py",
-    "brain/home/rewrite_repo.py",
+    "brain/home/git/repo.py",
+    "brain/home/git/packing.py",
+    "brain/home/git/checkouts.py",
+    "brain/home/git/rewrite.py",
 )
 
 # Each outside library is imported by one module (or package) only.
@@ -36,7 +36,7 @@ OWNERS = {
     "pydantic": ("brain/models/schema.py",),
     "click": ("brain/cli/",),
     "tiktoken": ("brain/models/tokens.py",),
-    "git_filter_repo": ("brain/home/rewrite.py",),
+    "git_filter_repo": ("brain/home/sync/filter.py",),
     "ahocorasick_rs": ("brain/home/secrets/literals.py",),
     "filelock": ("brain/home/lock.py",),
     "fcntl": ("brain/home/lock.py",),
@@ -126,7 +126,7 @@ def test_only_the_runner_runs_git() -> None:
 
 def test_git_command_lines_stay_with_the_runner() -> None:
     """Outside the runner and the repository's typed operations, nothing calls the
-    runner: the rest of brain asks :class:`brain.home.repo.Repo` or the runner's
+    runner: the rest of brain asks :class:`brain.home.git.repo.Repo` or the runner's
     named queries."""
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):

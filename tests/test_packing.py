@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home import packing
-from brain.home.repo import Repo
+from brain.home.git import packing
+from brain.home.git.repo import Repo
 from tests.helpers import commit_count, git
 
 

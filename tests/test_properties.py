@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from brain.api import Brain
 from brain.errors import BrainError
 from brain.home import config, configedit
-from brain.home.exchange import export_records, import_records
+from brain.home.import_export import export_records, import_records
 from brain.home.records import FIELDS, Record, parse, render
 from brain.home.secrets.redact import find_secrets
 from brain.sessions import sources

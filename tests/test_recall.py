@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home import packing
-from brain.home import remote as sync
+from brain.home.git import packing
 from brain.home.journal import machine_name
-from brain.home.uses import all_uses
+from brain.home.sync import remote as sync
+from brain.home.uses.counts import all_uses
 from brain.index.rank import parse_time
 from tests import fakemodel
 from tests.fakemodel import FakeModel
@@ -185,7 +185,7 @@ def test_index_deleted_or_corrupted_mid_use(brain: Brain, home: Path) -> None:
 
 def _copy_counts(home: Path) -> dict[str, dict[str, list[object]]]:
     """This copy's committed use counts (uses/<copy>.json at HEAD)."""
-    from brain.home.uses import USES_DIR, copy_name
+    from brain.home.uses.counts import USES_DIR, copy_name
 
     rel = f"{USES_DIR}/{copy_name(Brain.open(home))}.json"
     records: dict[str, dict[str, list[object]]] = json.loads(git(home, "show", f"HEAD:{rel}"))[
@@ -249,7 +249,7 @@ def test_filters(brain: Brain) -> None:
 READER = """
 import sys, json
 from pathlib import Path
-from brain.home import remote as sync
+from brain.home.sync import remote as sync
 from brain.api import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(40):
@@ -261,7 +261,7 @@ print("ok")
 WRITER = """
 import sys
 from pathlib import Path
-from brain.home import remote as sync
+from brain.home.sync import remote as sync
 from brain.api import Brain
 brain = Brain.open(Path(sys.argv[1]))
 for i in range(20):

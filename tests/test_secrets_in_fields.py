@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home import packing
+from brain.home.git import packing
 from tests.helpers import cli, git
 
 GH_TOKEN = "ghp_Zk3Lm9Qx2Wv7Rt5Yp8Nb4Hc6Jd1Fg0Se2Ua3"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from brain.api import Brain
-from brain.home import packing
+from brain.home.git import packing
 from tests.helpers import cli
 
 GH = "ghp_" + "Zk3Lm9Qx2Wv7Rt5Yp8Nb4Hc6Jd1Fg0Se2Ua3"
@@ -407,7 +407,7 @@ def test_purge_says_what_the_remote_keeps_and_how_to_clear_it(tmp_path: Path) ->
 
 
 def test_purge_says_how_to_clear_a_hosted_remote() -> None:
-    from brain.home.purge import remote_keeps
+    from brain.home.sync.purge import remote_keeps
 
     for url in ("git@github.com:me/brain.git", "https://gitlab.com/me/brain.git"):
         assert "ask its support for a garbage collection" in remote_keeps(url)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home import packing
+from brain.home.git import packing
 from brain.home.journal import machine_id
 from tests.helpers import cli, cli_json, commit_count, git, run_brain
 from tests.test_harvest_trees import (

@@ -315,10 +315,10 @@ def test_a_start_in_the_checkout_runs_no_git_while_its_head_stays(
     first = imported("hook", "session-start", stdin=payload)
     # HEAD moved since the record: git is asked once, started without subprocess.
     assert log.read_text().splitlines() == [f"-C {web} cat-file --batch-check"]
-    assert "brain.home.staleness" in first and "subprocess" not in first
+    assert "brain.home.staleness.check" in first and "subprocess" not in first
     again = imported("hook", "session-start", stdin=payload)
-    assert "brain.home.staleness" in again
-    assert again & {"brain.home.git", "subprocess"} == set()
+    assert "brain.home.staleness.check" in again
+    assert again & {"brain.home.git.runner", "subprocess"} == set()
     assert len(log.read_text().splitlines()) == 1  # HEAD stayed: no git at all
     verdicts = json.loads((home / ".brain" / "cache" / "checkouts.json").read_text())
     assert str(web) in json.dumps(verdicts)  # the answer the second start used

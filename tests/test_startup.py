@@ -70,7 +70,7 @@ def test_everyday_commands_import_no_heavy_library(filled: Path, args: tuple[str
 
 def test_remember_writes_a_record_without_pyyaml(filled: Path) -> None:
     names = imported("remember", "--key", "new-fact", "A new fact: with a colon.")
-    assert "brain.home.yamlhead" in names
+    assert "brain.home.yaml.head" in names
     assert {n.split(".")[0] for n in names} & {"yaml", "frontmatter", "tempfile"} == set()
 
 
@@ -78,12 +78,15 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     for path in (filled / "memories").iterdir():  # older than the caches' racy window
         os.utime(path, ns=(10**18, 10**18))
     cold = imported("hook", "session-start", stdin=HOOK_PAYLOAD)
-    assert "brain.home.yamlhead" in cold  # the first run after a write parses the records,
+    assert "brain.home.yaml.head" in cold  # the first run after a write parses the records,
     assert "yaml" not in cold  # brain's own frontmatter needing no PyYAML
     names = imported("hook", "session-start", stdin=HOOK_PAYLOAD)  # then, from the caches
     assert "brain.agents.context" in names
     assert {n.split(".")[0] for n in names} & (HEAVY | {"click", "yaml", "ruamel"}) == set()
-    assert names & {"brain.api", "brain.home.transaction", "brain.home.git", "subprocess"} == set()
+    assert (
+        names & {"brain.api", "brain.home.transaction", "brain.home.git.runner", "subprocess"}
+        == set()
+    )
     # reading records needs no secret filter, nor its rules
     assert names & {"brain.home.secrets.redact", "brain.home.secrets.ruletable"} == set()
     assert "brain.agents.after_session" not in names  # the job a session end starts
@@ -133,7 +136,7 @@ def test_reading_commands_load_their_own_module_and_the_reading_home(
     assert {"brain.cli.memory", "brain.home.home", "brain.home.recordcache"} <= names
     packages = {".".join(name.split(".")[:2]) for name in names}
     assert (names | packages) & NOT_FOR_READING == set()
-    git = {"brain.home.git", "brain.home.repo", "subprocess"}
+    git = {"brain.home.git.runner", "brain.home.git.repo", "subprocess"}
     assert names & git == (git if args == ("log",) else set())  # only the log runs git
 
 

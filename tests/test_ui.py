@@ -275,7 +275,7 @@ def test_a_held_memory_is_edited_on_the_review_page_as_brain_review_edit(
 def test_the_chart_counts_the_records_used_each_week(client: Client, brain: Brain) -> None:
     from datetime import UTC, datetime, timedelta
 
-    from brain.home.uses import CITED, RECALLED, note
+    from brain.home.uses.counts import CITED, RECALLED, note
 
     now = datetime.now(UTC)
     monday = (now - timedelta(days=now.weekday())).date()

@@ -10,8 +10,8 @@ from collections import Counter
 from pathlib import Path
 
 from brain.api import Brain
-from brain.home.uses import copy_name, tallies
-from brain.home.useweeks import weekly_used
+from brain.home.uses.counts import copy_name, tallies
+from brain.home.uses.weeks import weekly_used
 from tests.helpers import cli, cli_json, git, status
 
 RECORDS = [
@@ -207,7 +207,7 @@ def _old_records(home: Path) -> Brain:
         {"key": "brand-new", "type": "fact", "body": "The API speaks gRPC now."},
     ]
     brain.import_(json.dumps(line) for line in lines)
-    from brain.home import uses
+    from brain.home.uses import counts as uses
 
     uses.note(brain, uses.RECALLED, ["memories/used-long-ago.md"], when="2025-03-01T00:00:00Z")
     uses.note(brain, uses.CITED, ["memories/used-lately.md"])
@@ -302,7 +302,7 @@ def test_decay_archives_what_costs_context_unused_and_its_commit_says_so(tmp_pat
 def test_the_hooks_counts_agree_with_the_full_count_as_uses_come_and_fold(
     tmp_path: Path,
 ) -> None:
-    from brain.home import uses
+    from brain.home.uses import counts as uses
 
     home = tmp_path / "home"
     brain = _home(home)
@@ -379,7 +379,7 @@ def _monday(when: str) -> str:
 
 
 def test_each_week_counts_the_records_used_in_it_once(tmp_path: Path) -> None:
-    from brain.home.uses import CITED, RECALLED, SHOWN, note
+    from brain.home.uses.counts import CITED, RECALLED, SHOWN, note
 
     home = tmp_path / "home"
     brain = _home(home)
@@ -402,8 +402,8 @@ def test_each_week_counts_the_records_used_in_it_once(tmp_path: Path) -> None:
 
 
 def test_the_weeks_kept_are_the_last_52(tmp_path: Path) -> None:
-    from brain.home.uses import RECALLED, note
-    from brain.home.useweeks import WEEKS_KEPT
+    from brain.home.uses.counts import RECALLED, note
+    from brain.home.uses.weeks import WEEKS_KEPT
 
     home = tmp_path / "home"
     brain = _home(home)
@@ -417,7 +417,7 @@ def test_the_weeks_kept_are_the_last_52(tmp_path: Path) -> None:
 
 
 def test_a_copy_file_from_before_the_weeks_reads_and_folds(tmp_path: Path) -> None:
-    from brain.home.uses import RECALLED, note
+    from brain.home.uses.counts import RECALLED, note
 
     home = tmp_path / "home"
     brain = _home(home)

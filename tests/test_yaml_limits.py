@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from brain.api import Brain
-from brain.home import yamllimits
+from brain.home.yaml import limits as yamllimits
 from brain.sessions.sources.claude_memory import read_memory_dir
 from tests.helpers import git
 

@@ -9,8 +9,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brain.home import yamlhead
 from brain.home.records import FIELDS, Record, new_id, parse, render
+from brain.home.yaml import head as yamlhead
 from tests.helpers import examples
 
 

@@ -313,13 +313,13 @@ def _stale_notes(home: Readable, project: Path | str | None, visible: set[str]) 
     }
     if not visible.intersection(mine):  # nothing to mark: the hook loads none of the checking
         return {}
-    from brain.home.checkouts import top_of
+    from brain.home.git.checkouts import top_of
 
     top = top_of(project)
     if top is None:
         return {}
     from brain.home.anchors import Anchor
-    from brain.home.staleness import check, note
+    from brain.home.staleness.check import check, note
 
     anchors = {k: Anchor(a[0], a[1], tuple(a[2:])) for k, a in mine.items()}
     verdicts = check(home.state, top, anchors)

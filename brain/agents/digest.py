@@ -64,7 +64,7 @@ def ranked_entries(home: Readable) -> list[tuple[str, str]]:
 
     A record's own confidence, a model's guess, plays no part.
     """
-    from brain.home.uses import all_uses
+    from brain.home.uses.counts import all_uses
 
     counts = all_uses(home)
     newest = sorted(home.heads(), key=lambda h: (h.updated, h.id), reverse=True)

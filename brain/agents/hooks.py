@@ -204,10 +204,10 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
 
 def note_shown(home: Located, ctx: Context) -> None:
     """Count the records the context showed (a line appended, no commit; see
-    :mod:`brain.home.uses`): the session-start hook's, ``brain context``'s and the MCP
+    :mod:`brain.home.uses.counts`): the session-start hook's, ``brain context``'s and the MCP
     ``context`` tool's alike; best effort, and nothing in doctor's dry run."""
     if ctx.keys and not checking():
-        from brain.home import uses
+        from brain.home.uses import counts as uses
 
         with contextlib.suppress(OSError):
             uses.note(home, uses.SHOWN, [f"memories/{key}.md" for key in ctx.keys])

@@ -214,7 +214,7 @@ def _forget(home: Path, project: Path | None, key: str) -> dict[str, Any]:
 
 def _read(home: Path, project: Path | None, key: str) -> dict[str, Any]:
     from brain.errors import BrainError
-    from brain.home.stale import note
+    from brain.home.staleness.report import note
 
     brain = _open(home)
     try:

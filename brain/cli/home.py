@@ -11,8 +11,8 @@ from brain.errors import BrainError
 from brain.home.paths import resolve_home
 
 if TYPE_CHECKING:
-    from brain.home.purge import PurgeResult
-    from brain.home.remote import SyncResult
+    from brain.home.sync.purge import PurgeResult
+    from brain.home.sync.remote import SyncResult
 
 
 @main.command()
@@ -189,7 +189,7 @@ def _synced(result: SyncResult) -> str:
 def clone(state: State, url: str, home_dir: str | None, as_json: bool) -> None:
     """Set up this machine from an existing home's remote, and build its search index."""
     from brain.api import Brain
-    from brain.home import remote as sync
+    from brain.home.sync import remote as sync
 
     path = resolve_home(home_dir) if home_dir else state.home
     result = sync.clone(url, path)

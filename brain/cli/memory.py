@@ -25,7 +25,7 @@ from brain.home.results import to_jsonable
 
 if TYPE_CHECKING:
     from brain.api import Brain
-    from brain.home.worth import Worth
+    from brain.home.uses.worth import Worth
 
 
 @main.command()
@@ -133,7 +133,7 @@ def show(state: State, key: str, history: bool, as_json: bool) -> None:
         return
     worth = brain.worth(key)
     found = brain.stale_record(key, where=Path.cwd())
-    from brain.home.stale import note
+    from brain.home.staleness.report import note
 
     said = note(found) if found is not None else None
     if as_json:
@@ -458,7 +458,7 @@ def stale(state: State, project: str | None, as_json: bool) -> None:
 
 
 def _stale_text(report: object) -> str:
-    from brain.home.stale import StaleReport
+    from brain.home.staleness.report import StaleReport
 
     assert isinstance(report, StaleReport)
     out = []

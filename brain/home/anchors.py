@@ -126,7 +126,7 @@ def anchor_here(
     checkout's, and for a record of the person's own (no project tag) that names no
     file of the checkout: a preference said in a checkout is not about its code.
     """
-    from brain.home.checkouts import head_of, top_of
+    from brain.home.git.checkouts import head_of, top_of
     from brain.home.scope import project_name, projects_of
 
     top = top_of(where) if where is not None else None

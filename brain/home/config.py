@@ -107,7 +107,7 @@ MACHINE_KEYS = frozenset(
 if TYPE_CHECKING:
     from ruamel.yaml import YAML
 
-    from brain.home.yamllimits import YamlLimitError
+    from brain.home.yaml.limits import YamlLimitError
 
 
 def round_trip() -> YAML:
@@ -239,10 +239,10 @@ def read_file(home: Path, name: str = CONFIG) -> dict[str, Any]:
 
 def parse_yaml(text: str, path: Path) -> Any:
     """The YAML in ``text`` (the file ``path``), round-trip, within the limits of
-    :mod:`brain.home.yamllimits`: no aliases, bounded size and depth."""
+    :mod:`brain.home.yaml.limits`: no aliases, bounded size and depth."""
     from ruamel.yaml.error import YAMLError
 
-    from brain.home import yamllimits
+    from brain.home.yaml import limits as yamllimits
 
     yaml = round_trip()
     try:
@@ -272,7 +272,7 @@ def _refused(path: Path, exc: YamlLimitError) -> ConfigError:
 
 
 def _parse(path: Path, size: int) -> dict[str, Any]:
-    from brain.home import yamllimits
+    from brain.home.yaml import limits as yamllimits
 
     try:  # a file far too long is refused before it is read
         yamllimits.check_size(size, yamllimits.MAX_SETTINGS_BYTES)

@@ -13,8 +13,8 @@ from brain.home.paths import ARCHIVE, MEMORIES
 from brain.home.records import Record, parse
 
 if TYPE_CHECKING:
+    from brain.home.git.repo import Commit
     from brain.home.home import Home
-    from brain.home.repo import Commit
     from brain.home.transaction import WriteResult
 
 

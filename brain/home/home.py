@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Self
 
 from brain.errors import BrainError
 from brain.home import pending
-from brain.home.files import atomic_write, make_private_dir
+from brain.home.files import make_private_dir
 from brain.home.paths import ARCHIVE, CONFIG, LOCAL_CONFIG, MEMORIES, STATE, record_path
 from brain.home.reader import NotAHomeError
 from brain.home.recordcache import Head, cached_heads, cached_records
@@ -41,22 +41,11 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from brain.home import config as config_mod
-    from brain.home.repo import Commit, Repo
+    from brain.home.git.repo import Commit, Repo
     from brain.home.transaction import ForgetResult, InitResult, Staged, Transaction, WriteResult
-    from brain.home.worth import Worth
+    from brain.home.uses.worth import Worth
 
-__all__ = ["Home", "HomeExistsError", "NotAHomeError"]
-
-# local.yaml: this machine's own settings (brain.home.config), never committed or synced;
-# uses/*.jsonl: this copy's uses not yet folded into its uses/<copy>.json (brain.home.uses).
-GITIGNORE = ".brain/\nlocal.yaml\n/uses/*.jsonl\n"
-# "-text": git writes the home's files as brain wrote them, with core.autocrlf set too
-# (Git for Windows' default): the journal's committed bytes are compared with the file's.
-GITATTRIBUTES = "* -text\njournal.jsonl merge=union\nraw_memories.md merge=union\n"
-
-
-class HomeExistsError(BrainError):
-    """``brain init`` on a path that already holds something."""
+__all__ = ["Home", "NotAHomeError"]
 
 
 class Home:
@@ -101,8 +90,8 @@ class Home:
         A read must not serve a dead writer's uncommitted records; a live writer's
         note is left to it.
         """
+        from brain.home.git.repo import RepoError
         from brain.home.lock import try_home_lock
-        from brain.home.repo import RepoError
         from brain.home.transaction import drop_orphan_journal_lines
 
         with try_home_lock(self.state / "lock") as held:
@@ -121,63 +110,20 @@ class Home:
 
     @classmethod
     def init(cls, path: Path) -> tuple[Self, InitResult]:
-        """Create a new home at ``path``: the layout of docs/architecture.md, one commit."""
-        from brain.home import configedit
-        from brain.home.repo import Repo
+        """Create a new home at ``path`` (:mod:`brain.home.create`), in one commit."""
+        from brain.home.create import prepare
         from brain.home.transaction import InitResult
 
         path = Path(path)
-        if (path / CONFIG).is_file() and not (path / ".git").exists():
-            return cls._init_history(path)
-        if (path / CONFIG).exists():
-            raise HomeExistsError(f"{path} is already a brain home")
-        if path.exists() and any(path.iterdir()):
-            raise HomeExistsError(
-                f"{path} exists and is not empty", hint="choose an empty or new directory"
-            )
-        make_private_dir(path)
-        for sub in (MEMORIES, ARCHIVE, STATE):
-            make_private_dir(path / sub)
-        Repo.init(path)
+        files, message = prepare(path)
         home = cls(path)
-        files = {
-            CONFIG: configedit.DEFAULT_YAML,
-            ".gitignore": GITIGNORE,
-            ".gitattributes": GITATTRIBUTES,
-            f"{MEMORIES}/.gitkeep": "",
-            f"{ARCHIVE}/.gitkeep": "",
-        }
-        for name, text in files.items():
-            atomic_write(path / name, text)
-        configedit.write_local(path)  # this machine's own settings: none chosen yet
         with home.transaction() as tx:
-            sha = tx.commit(list(files), "init: new memory home", "init")
-        return home, InitResult(str(path), sha)
-
-    @classmethod
-    def _init_history(cls, path: Path) -> tuple[Self, InitResult]:
-        """A home whose ``.git`` was removed: a new history from the files it has."""
-        from brain.home.repo import Repo
-        from brain.home.transaction import InitResult
-
-        make_private_dir(path / STATE)
-        Repo.init(path)
-        home = cls(path)
-        for name, text in ((".gitignore", GITIGNORE), (".gitattributes", GITATTRIBUTES)):
-            if not (path / name).exists():
-                atomic_write(path / name, text)
-        files = [
-            p.relative_to(path).as_posix()
-            for p in sorted(path.rglob("*"))
-            if p.is_file() and p.relative_to(path).parts[0] not in {STATE, ".git", LOCAL_CONFIG}
-        ]
-        with home.transaction() as tx:
-            sha = tx.commit(files, "init: new history from the files in the home", "init")
+            sha = tx.commit(files, message, "init")
         return home, InitResult(str(path), sha)
 
     @cached_property
     def repo(self) -> Repo:
-        from brain.home.repo import Repo
+        from brain.home.git.repo import Repo
 
         return Repo(self.path)
 
@@ -362,16 +308,16 @@ class Home:
 
     def worth(self, key: str) -> Worth:
         """What record ``key`` (live or archived) cost to learn and how often it was of
-        use (:mod:`brain.home.worth`)."""
-        from brain.home.worth import worth_of
+        use (:mod:`brain.home.uses.worth`)."""
+        from brain.home.uses.worth import worth_of
 
         shown = self.show(key)
         return worth_of(self, [key], archived=shown.archived)[key]
 
     def unused(self, since: datetime | None = None) -> builtins.list[tuple[Record, Worth]]:
         """Live records neither recalled nor cited (since ``since``), the most often
-        shown at session start first (:func:`brain.home.worth.unused`)."""
-        from brain.home.worth import unused
+        shown at session start first (:func:`brain.home.uses.worth.unused`)."""
+        from brain.home.uses.worth import unused
 
         return unused(self, self.list().records, since)
 

@@ -1,5 +1,5 @@
 """``journal.jsonl``: one line per write, forget, archive, restore or run (and, from
-brain's versions before ``uses/``, a ``recall`` line of use counts: brain.home.uses).
+brain's versions before ``uses/``, a ``recall`` line of use counts: brain.home.uses.counts).
 
 The file is append-only and merged by union across machines, so each line stands
 alone: it names its time, machine and operation.

@@ -23,7 +23,7 @@ from brain.home.files import append_line
 from brain.home.paths import Located
 
 if TYPE_CHECKING:
-    from brain.home.repo import Repo  # handed in: reads of the note never load git
+    from brain.home.git.repo import Repo  # handed in: reads of the note never load git
 
 PENDING = "pending"
 # Directories where brain's atomic writes may leave a temporary file when killed.
@@ -90,7 +90,7 @@ def left(home: Located) -> list[str]:
     """
     if not exists(home):
         return []
-    from brain.home.git import head_sha
+    from brain.home.git.runner import head_sha
     from brain.home.lock import try_home_lock
 
     with try_home_lock(home.state / "lock") as held:
@@ -99,7 +99,7 @@ def left(home: Located) -> list[str]:
         header, paths = read(home)
     if header.get("kind") != "merge" and header.get("head", "") != (head_sha(home.path) or ""):
         return []  # its commit landed: only the note is left
-    from brain.home.repo import Repo, RepoError
+    from brain.home.git.repo import Repo, RepoError
 
     try:  # what git could not unstage, or a file not put back; not what already was
         differ = Repo(home.path).hand_edited(sorted(set(paths)))
@@ -142,7 +142,7 @@ def recover(home: Located, repo: Repo) -> list[str]:
     return restored
 
 
-# The views a merge renders again (brain.home.merge.GENERATED).
+# The views a merge renders again (brain.home.sync.merge.GENERATED).
 _VIEWS = ("MEMORY.md", "memory_summary.md", "phase2_workspace_diff.md")
 
 

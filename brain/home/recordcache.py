@@ -235,8 +235,8 @@ def cached_heads(home: Located, folder: str) -> list[Head]:
 def _at_head(home: Located, folder: str, names: set[str]) -> dict[str, Record | Problem]:
     if not names:
         return {}
+    from brain.home.git.repo import Repo
     from brain.home.records import Problem, parse
-    from brain.home.repo import Repo
 
     repo = Repo(home.path)
     found: dict[str, Record | Problem] = {}

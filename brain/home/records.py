@@ -230,7 +230,7 @@ def render(record: Record) -> str:
 def frontmatter_text(meta: dict[str, Any], body: str, *, block: bool = False) -> str:
     """``meta`` as YAML frontmatter in its order, then ``body``: a record file's shape
     (``block``: a mapping of plain values in block style too, not ``{a: 1}``)."""
-    from brain.home import yamlhead
+    from brain.home.yaml import head as yamlhead
 
     head = yamlhead.dump(meta)  # PyYAML's text, without importing it, when it is simple
     if head is None:
@@ -253,10 +253,10 @@ def _plain(value: Any) -> Any:
 
 def read_frontmatter(text: str, path: Path) -> tuple[dict[str, Any], str]:
     """python-frontmatter's reading of ``text``, within the limits of
-    :mod:`brain.home.yamllimits`, its YAML errors told with the line."""
+    :mod:`brain.home.yaml.limits`, its YAML errors told with the line."""
     import yaml
 
-    from brain.home import yamllimits
+    from brain.home.yaml import limits as yamllimits
 
     try:
         # parse, not loads: loads builds Post(content, handler, **metadata), which fails
@@ -275,7 +275,7 @@ def read_frontmatter(text: str, path: Path) -> tuple[dict[str, Any], str]:
 
 def parse(text: str, path: Path) -> Record:
     """Parse record file text; raise :class:`RecordFormatError` naming the file and line."""
-    from brain.home import yamlhead
+    from brain.home.yaml import head as yamlhead
 
     read = yamlhead.load(text)  # the shapes brain writes, without loading PyYAML
     metadata, content = read if read is not None else read_frontmatter(text, path)

@@ -1,8 +1,8 @@
 """Frozen results of reading a home, and the JSON every result prints as.
 
 A result type lives next to the code that returns it: a write's in
-:mod:`brain.home.transaction`, an import's in :mod:`brain.home.exchange`, a remote's
-in :mod:`brain.home.remote`. A result is a
+:mod:`brain.home.transaction`, an import's in :mod:`brain.home.import_export`, a remote's
+in :mod:`brain.home.sync.remote`. A result is a
 ``NamedTuple``: creating a frozen dataclass costs about half a millisecond at import,
 a named tuple a tenth of that (docs/architecture.md, "Start-up").
 """

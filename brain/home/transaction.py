@@ -15,14 +15,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brain.errors import BrainError
-from brain.home import journal, packing, pending, usefold
+from brain.home import journal, pending
 from brain.home.checks import HandEditError, check_text, clean_message, redacted
 from brain.home.files import atomic_write
-from brain.home.git import head_sha
+from brain.home.git import packing
+from brain.home.git.repo import Repo
+from brain.home.git.runner import head_sha
 from brain.home.paths import ARCHIVE, MEMORIES, Located, record_path
 from brain.home.records import Record, RecordFormatError, iso, load, render, utcnow
-from brain.home.repo import Repo
 from brain.home.secrets.redact import redact, redact_fields
+from brain.home.uses import fold as usefold
 
 # The journal's size after brain's last commit, in .brain/ (see drop_orphan_journal_lines).
 JOURNAL_SIZE = "journal-size"
@@ -267,7 +269,7 @@ class Transaction:
         """Journal ``op`` and commit ``paths`` with it; undo both if the commit fails.
 
         Use counts noted since the last commit ride along, folded into this copy's file
-        in ``uses/`` (:mod:`brain.home.usefold`).
+        in ``uses/`` (:mod:`brain.home.uses.fold`).
         """
         # A reason, a key or a config value typed with a secret in it must not reach
         # the history either; nor control characters, which `brain log` reads between.
@@ -303,7 +305,7 @@ class Transaction:
         with contextlib.suppress(OSError):
             self._on_commit(before, sha, [*paths, journal.JOURNAL])
             # A commit of many files (an import) leaves the home packed; any other starts
-            # git's packing in the background when git would pack (brain.home.packing).
+            # git's packing in the background when git would pack (brain.home.git.packing).
             packing.keep_packed(self.path, wait=len(paths) >= packing.BULK)
         return sha
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brain.errors import BrainError
-from brain.home import uses
 from brain.home.files import unwritable
+from brain.home.uses import counts as uses
 from brain.index import META_COMMIT, Hit, Index
 from brain.index.db import IndexUnwritableError
 from brain.index.docs import Scope

@@ -17,13 +17,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from brain.home import uses
 from brain.home.files import unwritable
-from brain.home.git import changed_between, dirty_paths, head_sha, tracked_files
+from brain.home.git.runner import changed_between, dirty_paths, head_sha, tracked_files
 from brain.home.journal import JOURNAL
 from brain.home.lock import HomeLockedError, home_lock
 from brain.home.paths import INDEX_FILE
 from brain.home.records import iso, utcnow
+from brain.home.uses import counts as uses
 from brain.index.db import (
     META_COMMIT,
     EmbeddingError,
@@ -319,7 +319,7 @@ def _count_pulled_uses(catalog: Catalog, index: Index, indexed: str, head: str) 
 
 
 def _counted(catalog: Catalog) -> dict[str, tuple[int, str]]:
-    """Each path's recalls and citations, and the last (:func:`brain.home.uses.tallies`)."""
+    """Each path's recalls and citations, and the last (:func:`brain.home.uses.counts.tallies`)."""
     return {p: (u.used, u.last_used) for p, u in uses.tallies(catalog).items() if u.used}
 
 

@@ -32,7 +32,7 @@ def anchors_for(
 ) -> list[Anchor | None]:
     """The anchor of each memory of one session (None for all of them when the session's
     folder is in no checkout on this machine, or the checkout has no commit that old)."""
-    from brain.home.checkouts import commit_before, object_ids, top_of
+    from brain.home.git.checkouts import commit_before, object_ids, top_of
     from brain.home.scope import project_name
 
     folder = ref.project or transcript.project

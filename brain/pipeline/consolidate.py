@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
 from brain.home.records import new_id
-from brain.home.worth import extract_costs, shares
+from brain.home.uses.worth import extract_costs, shares
 from brain.models.base import Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded, spent
 from brain.models.schema import Operation
@@ -306,7 +306,7 @@ def _commit(
 
 
 def _learned_tokens(run: Run, ops: list[Operation], budget: Budget) -> dict[str, int]:
-    """What learning each record this run writes cost (:mod:`brain.home.worth`)."""
+    """What learning each record this run writes cost (:mod:`brain.home.uses.worth`)."""
     merged: dict[str, set[str]] = {}
     for op in ops:
         merged.setdefault(op.key, set()).update(op.merged_keys)

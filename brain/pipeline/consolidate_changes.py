@@ -18,7 +18,7 @@ from brain.home.anchors import from_extra, with_anchor
 from brain.home.keys import InvalidKeyError, validate_key
 from brain.home.records import Record
 from brain.home.scope import projects_of, scoped_key
-from brain.home.uses import Use, tallies
+from brain.home.uses.counts import Use, tallies
 from brain.models.schema import Operation
 from brain.models.tokens import estimate_tokens
 from brain.pipeline import views

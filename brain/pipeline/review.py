@@ -18,7 +18,7 @@ type, description and body. The edited text is redacted and keyed like any write
 it is appended again in place of the original, in one commit: still held (held as
 weakening a safety when it does so now) unless it is accepted with the same edit.
 
-A record every file of which was deleted since its commit (:mod:`brain.home.stale`) is
+A record every file of which was deleted since its commit (:mod:`brain.home.staleness.report`) is
 held too: accepting keeps it, resting on the checkout's HEAD and on no file; rejecting
 archives it, saying which files went.
 """
@@ -57,7 +57,7 @@ from brain.pipeline.trust.reasons import HELD_UNSAFE
 
 if TYPE_CHECKING:
     from brain.home.home import Home
-    from brain.home.stale import StaleRecord
+    from brain.home.staleness.report import StaleRecord
     from brain.home.transaction import Transaction
 
 __all__ = [

@@ -12,7 +12,7 @@ from brain.home import names
 from brain.home import pending as pending_note
 from brain.home.config import held
 from brain.home.files import atomic_write
-from brain.home.git import head_sha
+from brain.home.git.runner import head_sha
 from brain.models.options import ModelOption, learning_text, model_options
 from brain.pipeline.pending import session_label, triage
 from brain.pipeline.runs import KINDS, RAW, list_runs, pending_raw, pipeline_state

@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from brain.home.uses import all_uses, last_used
+from brain.home.uses.counts import all_uses, last_used
 from brain.models.tokens import estimate_tokens
 from brain.pipeline.pending import SUMMARIES
 

@@ -14,7 +14,7 @@ The block has the shape of Codex's ``<memory_citation>``::
 Agents write it by hand, so the parser forgives whitespace, missing line ranges,
 missing notes and stray lines; a line it cannot read is reported, never fatal. The
 harvester passes :func:`uses_from_text` of each assistant turn to
-:func:`brain.home.uses.note_uses`, which is how a record that helped gets its use count.
+:func:`brain.home.uses.counts.note_uses`, which is how a record that helped gets its use count.
 """
 
 from __future__ import annotations

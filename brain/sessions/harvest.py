@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
-from brain.home import uses
 from brain.home.records import iso
+from brain.home.uses import counts as uses
 from brain.sessions.results import EmptyTranscript, HarvestResult, SourceCounts
 from brain.sessions.sources import locations
 from brain.sessions.sources.locations import SessionFile
@@ -137,7 +137,7 @@ def harvest(
         sha = None
         if not dry_run and message is not None:
             cited = [path for run in runs for path in run.cited]
-            if cited:  # counted by the commit below (brain.home.uses)
+            if cited:  # counted by the commit below (brain.home.uses.counts)
                 if (built := index()) is not None:
                     built.record_uses(cited)
                 else:

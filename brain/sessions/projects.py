@@ -45,7 +45,7 @@ def known_roots(home: Home, *also: str) -> list[str]:
     """The project roots this machine knows, sorted.
 
     Each harvested session's working directory (any tool's), the checkouts brain's own
-    context checked at session start (:mod:`brain.home.staleness`' cache), the folders
+    context checked at session start (:mod:`brain.home.staleness.check`' cache), the folders
     ``also`` names (a hook's working directory), and the top of the git checkout each is
     in (Gemini CLI's project is the folder it was started in, most often the checkout's
     top).
@@ -68,7 +68,7 @@ def _checked_checkouts(home: Home) -> list[str]:
     """The checkouts the session-start context checked for stale records on this
     machine: its cache names each by its top folder."""
     from brain.home.files import read_cache
-    from brain.home.staleness import CACHE, VERSION
+    from brain.home.staleness.check import CACHE, VERSION
 
     return list(read_cache(home.state / "cache" / CACHE, VERSION, "tops"))
 

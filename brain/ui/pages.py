@@ -23,7 +23,7 @@ from brain.pipeline.views import group_of, sessions_of
 
 if TYPE_CHECKING:
     from brain.api import Brain
-    from brain.home.repo import Commit
+    from brain.home.git.repo import Commit
     from brain.pipeline.runs import RawMemory, RunInfo
 
 #: Records a list shows at once; a filter or a search narrows the rest.

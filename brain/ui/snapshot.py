@@ -93,14 +93,14 @@ def _mtimes(paths: Iterable[Path]) -> tuple[object, ...]:
 
 def weekly_uses(brain: Brain) -> list[tuple[str, int]]:
     """The records recalled or cited each week (its Monday), as the uses keep them."""
-    from brain.home.useweeks import weekly_used
+    from brain.home.uses.weeks import weekly_used
 
     return list(weekly_used(brain).items())
 
 
 def unused(brain: Brain, live: Sequence[Record]) -> list[tuple[Record, Any]]:
     """``brain list --unused``: records never recalled nor cited, most shown first."""
-    from brain.home.worth import unused as never_used
+    from brain.home.uses.worth import unused as never_used
 
     return never_used(brain, live)
 

@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
-from brain.home.git import RepoError, people_of
+from brain.home.git.runner import RepoError, people_of
 
 if TYPE_CHECKING:
     from brain.sessions.sources.base import Transcript, Turn

@@ -78,7 +78,9 @@ def _read(path: Path) -> MemoryFile:
 
     raw = path.read_bytes()
     text = raw.decode("utf-8", errors="replace")
-    from brain.home import yamllimits  # here: status and harvest with no memory files skip it
+    from brain.home.yaml import (
+        limits as yamllimits,  # here: status and harvest with no memory files skip it
+    )
 
     try:
         # Within limits (an alias bomb or deep nesting is a bad header like any other).

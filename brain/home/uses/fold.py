@@ -2,7 +2,7 @@
 
 Every commit brain makes folds the pending lines in (:meth:`Transaction.commit
 <brain.home.transaction.Transaction.commit>`), with the per-week counts
-(:mod:`brain.home.useweeks`). A fold is safe against a kill: the pending file is renamed
+(:mod:`brain.home.uses.weeks`). A fold is safe against a kill: the pending file is renamed
 to ``uses/folding-<batch>.jsonl`` first, the batch's name is written into the copy's
 file with its counts, and the folding file is deleted only after the commit. A folding
 file whose batch the committed file names is counted already; any other is folded
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from brain.home.uses import (
+from brain.home.uses.counts import (
     FOLDING,
     KINDS,
     LEGACY,
@@ -32,7 +32,7 @@ from brain.home.uses import (
     read_lines,
     unfolded,
 )
-from brain.home.useweeks import count_weeks, recent, weeks_from_last, weeks_of
+from brain.home.uses.weeks import count_weeks, recent, weeks_from_last, weeks_of
 
 if TYPE_CHECKING:
     from brain.home.paths import Located

@@ -5,7 +5,7 @@ The record is *possibly stale* when one of those files differs at the checkout's
 from what it was at that commit, or is no longer there (deleted or renamed). It is
 checked by content: a file changed and changed back is what it was. This check does not
 tell a rename from a deletion (both are a path missing at HEAD), so its note says
-"moved or gone"; :mod:`brain.home.stale` tells them apart.
+"moved or gone"; :mod:`brain.home.staleness.report` tells them apart.
 
 Session start checks every record of the project it starts in with at most one git
 process (``git cat-file --batch-check``: the file's object id at the record's commit
@@ -104,7 +104,7 @@ def check(state: Path, top: Path, anchors: Mapping[str, Anchor]) -> dict[str, Ve
         top: the checkout's top folder.
         anchors: each record's anchor (only those of this checkout).
     """
-    from brain.home.checkouts import head_of, object_ids
+    from brain.home.git.checkouts import head_of, object_ids
 
     if not anchors:
         return {}

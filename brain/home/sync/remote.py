@@ -1,7 +1,7 @@
 """Backup and more machines: remotes, push, pull, sync, clone.
 
 A pull merges the remote's history and settles every conflict by brain's own rules
-(:mod:`brain.home.merge`): a record changed on both sides keeps the newer version live
+(:mod:`brain.home.sync.merge`): a record changed on both sides keeps the newer version live
 with the other in its ``supersedes`` chain, generated views are rendered again,
 append-only files merge by union. Either the merge commits, or the home is left as
 it was: never half merged. ``sync`` is pull, then push, in one command.
@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from brain.errors import BrainError
-from brain.home import merge, pending
+from brain.home import pending
 from brain.home.files import make_private_dir
-from brain.home.merged import check as check_merged
-from brain.home.repo import BRANCH, Repo, RepoError
+from brain.home.git.repo import BRANCH, Repo, RepoError
+from brain.home.sync import merge
+from brain.home.sync.merged import check as check_merged
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -197,9 +198,9 @@ def _pull(home: Home, remote: str) -> Pulled:
     """Fetch and merge under the caller's transaction; return the settled conflicts.
 
     A remote whose history a purge rewrote is not merged: the home takes the rewrite,
-    with this machine's own unpushed commits put on top (:mod:`brain.home.takeover`).
+    with this machine's own unpushed commits put on top (:mod:`brain.home.sync.takeover`).
     """
-    from brain.home import takeover
+    from brain.home.sync import takeover
 
     upstream = f"{remote}/{BRANCH}"
     prior = takeover.remote_tip(home, upstream)  # before the fetch moves it

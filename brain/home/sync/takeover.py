@@ -24,12 +24,14 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, NamedTuple
 
 from brain.errors import BrainError
-from brain.home import merge, pending
-from brain.home import rewrite_repo as rr
-from brain.home.git import read_blobs
+from brain.home import pending
+from brain.home.git import rewrite as rr
+from brain.home.git.runner import read_blobs
 from brain.home.journal import JOURNAL
 from brain.home.paths import ARCHIVE, MEMORIES
-from brain.home.purgetext import (
+from brain.home.records import RecordFormatError, parse, render
+from brain.home.sync import merge
+from brain.home.sync.scrub import (
     PURGES,
     Fingerprint,
     merged,
@@ -39,11 +41,10 @@ from brain.home.purgetext import (
     scrub_state,
     spans,
 )
-from brain.home.records import RecordFormatError, parse, render
 
 if TYPE_CHECKING:
+    from brain.home.git.repo import Repo
     from brain.home.home import Home
-    from brain.home.repo import Repo
 
 APPEND_ONLY = (JOURNAL, "raw_memories.md")
 

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from brain.home.files import atomic_write
 from brain.home.paths import STATE
-from brain.home.uses import USES_DIR
+from brain.home.uses.counts import USES_DIR
 
 PURGES = "purges"  # the receipts, one JSON file per purge, committed and synced
 MARK = b"[purged]"

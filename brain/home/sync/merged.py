@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
 from brain.home.files import atomic_write, read_text
-from brain.home.merge import is_record
 from brain.home.paths import CONFIG
+from brain.home.sync.merge import is_record
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -100,7 +100,7 @@ def _redact_file(home: Home, rel: str, before: str, after: str) -> bool:
     except (OSError, UnicodeDecodeError):
         return False  # not text: nothing brain wrote
     if rel.endswith(".jsonl") or rel in _APPEND_ONLY:  # only the lines the merge brought
-        from brain.home.git import added_lines
+        from brain.home.git.runner import added_lines
         from brain.home.secrets.redact import redact
 
         added = set(added_lines(home.path, before, after, rel))

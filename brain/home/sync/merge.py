@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from brain.home.git.repo import Repo
 from brain.home.paths import ARCHIVE, MEMORIES
 from brain.home.records import Record, RecordFormatError, parse, render
-from brain.home.repo import Repo
 
 GENERATED = ("MEMORY.md", "memory_summary.md", "phase2_workspace_diff.md")
 

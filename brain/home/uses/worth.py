@@ -9,7 +9,7 @@ every run that wrote the key. A record written by hand, by ``remember`` or from 
 tool's own memory cost no run, and a run before phase 2 journaled the figure left none:
 its figure is None.
 
-Its uses are :mod:`brain.home.uses`: shown at session start, returned by recall, cited.
+Its uses are :mod:`brain.home.uses.counts`: shown at session start, returned by recall, cited.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from brain.home import journal
-from brain.home.uses import Use, tallies
+from brain.home.uses.counts import Use, tallies
 
 if TYPE_CHECKING:
     from brain.home.paths import Located

@@ -1,9 +1,9 @@
-"""The memory home's git repository: typed operations built on :mod:`brain.home.git`.
+"""The memory home's git repository: typed operations built on :mod:`brain.home.git.runner`.
 
 Each method is one thing brain does with its history (commit exactly these files, read
 the log, pull, ...) and returns a real type; the git command lines live here and in the
 runner, nowhere else. Commits go through git's plumbing (:meth:`Repo.commit`; its cost,
-with the home packed by :mod:`brain.home.packing`, is in benchmarks/README.md).
+with the home packed by :mod:`brain.home.git.packing`, is in benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -15,12 +15,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from brain.home import packing
-from brain.home.git import (
+from brain.home.git import packing
+from brain.home.git.locks import check_writable, clear_stale_locks
+from brain.home.git.runner import (
     RepoError,
     changed_between,
-    check_writable,
-    clear_stale_locks,
     head_sha,
     read_blobs,
     run_git,
@@ -244,11 +243,11 @@ class Repo:
         return found
 
     def check_writable(self) -> None:
-        """See :func:`brain.home.git.check_writable`."""
+        """See :func:`brain.home.git.locks.check_writable`."""
         check_writable(self.path, BRANCH)
 
     def clear_stale_locks(self, wait: float = 1.0) -> list[str]:
-        """See :func:`brain.home.git.clear_stale_locks`."""
+        """See :func:`brain.home.git.locks.clear_stale_locks`."""
         return clear_stale_locks(self.path, wait)
 
     def log(self, limit: int = 0, paths: Sequence[str] = (), grep: str = "") -> list[Commit]:

@@ -1,7 +1,7 @@
 """The git operations of a history rewrite: ``brain purge``, and a sync taking one.
 
-Kept apart from :mod:`brain.home.repo`, whose operations every write uses: these run
-only when history is rewritten. Each takes the home's :class:`~brain.home.repo.Repo`.
+Kept apart from :mod:`brain.home.git.repo`, whose operations every write uses: these run
+only when history is rewritten. Each takes the home's :class:`~brain.home.git.repo.Repo`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from brain.home.git import RepoError, read_blobs, run_git
+from brain.home.git.repo import BRANCH, Repo
+from brain.home.git.runner import RepoError, read_blobs, run_git
 from brain.home.records import RecordFormatError, parse
-from brain.home.repo import BRANCH, Repo
 
 # Where the rewritten history waits in the home until the remote has taken it.
 NEW_REF = "refs/brain/purged"

@@ -14,7 +14,7 @@ How it goes, so that a failure at any step leaves the home as it was:
 1. The person's hand edits of records are committed and the remote's history is merged
    in (a purge must not drop what another machine pushed); the lease is the remote's
    branch as just fetched.
-2. A bare copy of the branch is rewritten by git-filter-repo (:mod:`brain.home.rewrite`,
+2. A bare copy of the branch is rewritten by git-filter-repo (:mod:`brain.home.sync.filter`,
    in a process of its own). A dry run stops here and reports what would change.
 3. The rewritten history is fetched into the home under a ref of its own and a receipt
    is committed on it (``purges/<id>.json``: what was rewritten, the old commits, a
@@ -25,7 +25,7 @@ How it goes, so that a failure at any step leaves the home as it was:
    objects pruned, so the old blobs are gone from this machine too.
 
 Another machine's next ``brain sync`` finds the receipt and takes the rewrite instead of
-merging the old history back (:mod:`brain.home.takeover`). The layers above rebuild
+merging the old history back (:mod:`brain.home.sync.takeover`). The layers above rebuild
 the search index and clear the caches (``Brain.purge``).
 """
 
@@ -44,13 +44,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from brain.errors import BrainError
-from brain.home import merge, pending
-from brain.home import rewrite_repo as rr
-from brain.home.git import RepoError
+from brain.home import pending
+from brain.home.git import rewrite as rr
+from brain.home.git.repo import BRANCH
+from brain.home.git.runner import RepoError
 from brain.home.journal import machine_name
 from brain.home.keys import validate_key
 from brain.home.paths import ARCHIVE, MEMORIES
-from brain.home.purgetext import (
+from brain.home.records import RecordFormatError, iso, new_id, parse, utcnow
+from brain.home.sync import merge
+from brain.home.sync.scrub import (
     MARK,
     PURGES,
     fingerprint,
@@ -58,8 +61,6 @@ from brain.home.purgetext import (
     scrub,
     scrub_state,
 )
-from brain.home.records import RecordFormatError, iso, new_id, parse, utcnow
-from brain.home.repo import BRANCH
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -165,7 +166,7 @@ def purge(
         PurgeError: nothing to purge, uncommitted changes in the way, or the remote
             moved on while purging; nothing was changed.
     """
-    from brain.home import remote as remote_mod
+    from brain.home.sync import remote as remote_mod
 
     spec = _spec(home, text, key)
     name = remote if remote in home.repo.remotes() else None
@@ -254,7 +255,7 @@ def _workdir(home: Home) -> Iterator[Path]:
 
 def _rewrite_copy(home: Home, spec: _Spec, work: Path) -> _Rewritten:
     """Rewrite a bare copy of the branch; fetch the result into the home (objects and
-    :data:`rewrite_repo.NEW_REF` only)."""
+    :data:`brain.home.git.rewrite.NEW_REF` only)."""
     copy = work / "copy.git"
     rr.clone_bare(home.repo, copy)
     report = work / "report.json"
@@ -263,13 +264,13 @@ def _rewrite_copy(home: Home, spec: _Spec, work: Path) -> _Rewritten:
         "drop": sorted(spec.drop),
         "report": str(report),
     }
-    package_root = str(Path(__file__).resolve().parents[2])
+    package_root = str(Path(__file__).resolve().parents[3])
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])),
     }
     done = subprocess.run(
-        [sys.executable, "-m", "brain.home.rewrite"],
+        [sys.executable, "-m", "brain.home.sync.filter"],
         input=json.dumps(request).encode(),
         cwd=copy,
         env=env,

@@ -24,7 +24,7 @@ copy's file, the pending lines, and the ``recall`` lines brain's older versions 
 in the journal. A rebuilt index reads them all (``docs/architecture.md``, "Use counts").
 
 This module notes uses and reads the counts back. The fold is
-:mod:`brain.home.usefold`, the per-week counts :mod:`brain.home.useweeks`.
+:mod:`brain.home.uses.fold`, the per-week counts :mod:`brain.home.uses.weeks`.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def read_lines(path: Path) -> list[str]:
 
 class CopyFile(NamedTuple):
     """What a copy's file holds: each record's counts, the batches folded into it, and
-    its ``weeks`` as written (None when it has none; :func:`brain.home.useweeks.weeks_of`
+    its ``weeks`` as written (None when it has none; :func:`brain.home.uses.weeks.weeks_of`
     reads them)."""
 
     counts: dict[str, Use]

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from brain.home.uses import (
+from brain.home.uses.counts import (
     CITED,
     RECALLED,
     SHOWN,

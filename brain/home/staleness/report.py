@@ -113,7 +113,7 @@ def stale(home: Home, tops: Mapping[str, Path], *, only: str | None = None) -> S
     changed, were deleted or renamed since the record's commit.
 
     Each checkout's records are checked as the session-start context checks them (one
-    ``git cat-file`` a checkout, :func:`brain.home.staleness.check`); only the possibly
+    ``git cat-file`` a checkout, :func:`brain.home.staleness.check.check`); only the possibly
     stale ones are looked at further (a diff for renames, a log per changed file).
 
     Args:
@@ -121,7 +121,7 @@ def stale(home: Home, tops: Mapping[str, Path], *, only: str | None = None) -> S
         tops: the checkouts on this machine, by name.
         only: just the records of this checkout (a project's name).
     """
-    from brain.home.staleness import check
+    from brain.home.staleness.check import check
 
     by_top: dict[Path, dict[str, tuple[Record, Anchor]]] = {}
     unchecked: set[str] = set()
@@ -175,7 +175,7 @@ def stale_record(
 
 def _described(top: Path, records: list[tuple[Record, Anchor]]) -> list[StaleRecord]:
     """What became of each file of ``records`` (a diff with renames, and the commits)."""
-    from brain.home.checkouts import changes_since, log_since, object_ids
+    from brain.home.git.checkouts import changes_since, log_since, object_ids
 
     if not records:
         return []
@@ -222,7 +222,7 @@ def confirm(home: Home, key: str, tops: Mapping[str, Path]) -> WriteResult:
         NotAnchoredError: the record rests on no checkout's commit, or its checkout is
             not on this machine.
     """
-    from brain.home.checkouts import changes_since, object_ids
+    from brain.home.git.checkouts import changes_since, object_ids
 
     shown = home.show(key)
     if shown.archived:

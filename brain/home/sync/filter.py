@@ -1,7 +1,7 @@
 """The history rewrite of ``brain purge``, run by git-filter-repo in a process of its own.
 
 git-filter-repo is used as a library (its callbacks are Python, here), in a child
-process started by :mod:`brain.home.purge` in a bare copy of the home: filter-repo works
+process started by :mod:`brain.home.sync.purge` in a bare copy of the home: filter-repo works
 on the current directory, prints as it goes and exits on an error, and none of that
 may reach brain's own process. A rewrite that fails leaves only the copy broken.
 
@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from brain.home.purgetext import literal_spans_of, scrub, scrub_name
+from brain.home.sync.scrub import literal_spans_of, scrub, scrub_name
 
 
 def _rewrite(texts: Sequence[bytes], drop: frozenset[bytes]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """How the home's git object store is set up, and kept packed.
 
 brain commits through git's plumbing (``update-index``, ``write-tree``, ``commit-tree``,
-``update-ref``; see :meth:`brain.home.repo.Repo.commit`), and only git's porcelain
+``update-ref``; see :meth:`brain.home.git.repo.Repo.commit`), and only git's porcelain
 commands (``git commit``, ``git merge``) start git's automatic ``gc --auto``: left to
 git, a home would never be packed. An import of 20,000 records left 20,000 loose
 objects, and every later commit wrote its ``memories/`` tree (about 47 bytes per record:
@@ -15,7 +15,7 @@ looks (one directory listing) at whether git would pack, and if so starts git's 
 ``gc --auto``, in the background: an ordinary write never waits for it. A commit of
 many files (an import) runs ``git gc`` before it returns, and leaves the home packed.
 git's locks make a write that lands while gc runs safe, and a write's git command that
-loses its object folder to gc's clean-up runs again (:func:`brain.home.git.run_git`);
+loses its object folder to gc's clean-up runs again (:func:`brain.home.git.runner.run_git`);
 ``tests/test_packing.py`` runs both.
 """
 
@@ -27,7 +27,8 @@ import os
 import time
 from pathlib import Path
 
-from brain.home.git import RepoError, git_running_in, run_git
+from brain.home.git.locks import git_running_in
+from brain.home.git.runner import RepoError, run_git
 
 GC_AUTO = 256
 # git's settings for the home, set when brain makes or clones it, and at the first write

@@ -2,12 +2,12 @@
 
 A record learned in a project rests on a commit of its checkout and some of its files
 (:mod:`brain.home.anchors`). Whether those files changed since is asked here, through
-the home's one git runner (:func:`brain.home.git.run_git`), imported only when a
+the home's one git runner (:func:`brain.home.git.runner.run_git`), imported only when a
 question needs git: the session-start hook reads a checkout's HEAD from its files and
 asks git nothing while HEAD stays where it was.
 
 The one question that hook asks after HEAD moved (:func:`object_ids`, a single
-``git cat-file --batch-check``) goes through :func:`brain.home.git.ask_git`, which
+``git cat-file --batch-check``) goes through :func:`brain.home.git.runner.ask_git`, which
 starts git without importing :mod:`subprocess`.
 """
 
@@ -102,7 +102,7 @@ def object_ids(top: Path, names: Sequence[str]) -> list[str | None] | None:
     """
     if not names:
         return []
-    from brain.home.git import ask_git
+    from brain.home.git.runner import ask_git
 
     answer = ask_git(top, ("cat-file", "--batch-check"), "".join(f"{n}\n" for n in names))
     if answer is None:
@@ -120,7 +120,7 @@ def object_ids(top: Path, names: Sequence[str]) -> list[str | None] | None:
 def commit_before(top: Path, when: str) -> str | None:
     """The last commit of the checkout's HEAD at or before ``when`` (an ISO time), or
     None (no such commit, or no git answer)."""
-    from brain.home.git import run_git
+    from brain.home.git.runner import run_git
 
     try:
         out = run_git(top, "rev-list", "-1", f"--before={when}", "HEAD", "--")
@@ -142,7 +142,7 @@ class Change(NamedTuple):
 def changes_since(top: Path, commit: str) -> dict[str, Change] | None:
     """Each file that differs between ``commit`` and HEAD, by its name at ``commit``,
     renames found; None when the checkout has no such commit."""
-    from brain.home.git import run_git
+    from brain.home.git.runner import run_git
 
     try:
         out = run_git(top, "diff", "--name-status", "-z", "-M", commit, "HEAD", "--")
@@ -166,7 +166,7 @@ def changes_since(top: Path, commit: str) -> dict[str, Change] | None:
 
 def log_since(top: Path, commit: str, path: str) -> list[str]:
     """``git log --oneline <commit>..HEAD -- <path>``: the commits that touched ``path``."""
-    from brain.home.git import run_git
+    from brain.home.git.runner import run_git
 
     try:
         out = run_git(top, "log", "--oneline", "--no-decorate", f"{commit}..HEAD", "--", path)
