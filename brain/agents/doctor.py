@@ -1,15 +1,17 @@
 """``brain doctor``: is brain wired into each agent tool, and does it work there?
 
-Per tool: which of brain's hooks are in its settings, whether the command they run
-works (doctor runs it, as the tool would, in a dry run that writes nothing), whether
-the program it names is still there, whether Codex trusts the hooks, whether the tool
-has switched hooks off (Claude Code's ``disableAllHooks``, Codex's ``hooks`` feature,
-Gemini CLI's ``hooksConfig``), whether setup could edit the tool's files, whether brain's
-MCP server is registered, and how the tool's last call of a brain hook ended. What is
-wrong is listed in ``problems`` (the command exits 1 when there is any); what to do
-about it in ``advice``. What in the home wants a person's hand but breaks nothing (a
-record file named by hand, which is not searched until ``brain rename`` files it under
-a key) is a warning: listed, and the exit status stays 0. Changes nothing.
+Per tool: which of brain's hooks are in its settings, whether the command they run works
+(doctor runs it, as the tool would, in a dry run that writes nothing), whether the
+program it names is still there, whether Codex trusts the hooks, whether the tool has
+switched hooks off (Claude Code's and Copilot CLI's ``disableAllHooks``, Codex's
+``hooks`` feature, Gemini CLI's ``hooksConfig``) or brain's MCP server (Copilot CLI's
+``disabledMcpServers``, a ``tools`` filter in its ``mcp-config.json``), whether setup
+could edit the tool's files, whether brain's MCP server is registered, and how the
+tool's last call of a brain hook ended. What is wrong is listed in ``problems`` (the
+command exits 1 when there is any); what to do about it in ``advice``. What in the home
+wants a person's hand but breaks nothing (a record file named by hand, which is not
+searched until ``brain rename`` files it under a key) is a warning: listed, and the exit
+status stays 0. Changes nothing.
 
 Only the tools a person uses are looked at unless named: a tool whose program is on
 ``PATH``, whose settings folder exists, or that brain is already set up in.
@@ -39,7 +41,7 @@ from brain.errors import BrainError
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 # The program each tool runs as, and the folder it keeps its settings in.
-PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini"}
+PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot"}
 CHECK_TIMEOUT = 60
 
 
@@ -225,6 +227,51 @@ def gemini_gate(settings: Path) -> list[tuple[str, str]]:
     return found
 
 
+def copilot_gate(settings: Path, project: Path | None = None) -> list[tuple[str, str]]:
+    """What in Copilot CLI's files keeps brain from it, with what to do: every hook off
+    (``"disableAllHooks": true`` in the user's settings or the project's two), brain's
+    server turned off (``copilot mcp disable brain`` lists it in ``disabledMcpServers``),
+    or a ``tools`` filter in ``mcp-config.json`` that leaves brain's tools out."""
+    files = [settings]
+    if project is not None:
+        files += [project / ".github" / "copilot" / name for name in SETTINGS_FILES]
+    found = [
+        (
+            f'"disableAllHooks": true in {path}: Copilot CLI runs no hooks, brain\'s included',
+            f'take "disableAllHooks" out of {path} (or set it to false)',
+        )
+        for path in dict.fromkeys(files)
+        if _json_object(path).get("disableAllHooks") is True
+    ]
+    off = _json_object(settings).get("disabledMcpServers")
+    if isinstance(off, list) and setup.SERVER in off:
+        found.append(
+            (
+                f"brain's MCP server is turned off in Copilot CLI "
+                f"(disabledMcpServers in {settings})",
+                f"run 'copilot mcp enable {setup.SERVER}'",
+            )
+        )
+    config = setup.copilot_mcp_config()
+    servers = _json_object(config).get("mcpServers")
+    entry = servers.get(setup.SERVER) if isinstance(servers, dict) else None
+    tools = entry.get("tools") if isinstance(entry, dict) else None
+    if isinstance(tools, list) and "*" not in tools:
+        left = [name for name in (*setup.READ_ONLY, setup.WRITE, "forget") if name not in tools]
+        if left:
+            found.append(
+                (
+                    f"the tools filter of brain's server in {config} leaves out {', '.join(left)}",
+                    "run 'brain setup copilot' (it offers all of brain's tools)",
+                )
+            )
+    return found
+
+
+# The project's own Copilot CLI settings (``copilot config --repo`` / ``--local``).
+SETTINGS_FILES = ("settings.json", "settings.local.json")
+
+
 _CODEX_TRUST = {
     "modified": "Codex lists brain's {events} hook as modified since you trusted it, and skips it",
     "untrusted": "Codex skips brain's {events} hook until you trust it",
@@ -248,7 +295,9 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
         if entry is None:
             return None, []
     else:
-        path = setup.claude_json() if tool == "claude-code" else installers.settings_path(tool)
+        path = {"claude-code": setup.claude_json(), "copilot": setup.copilot_mcp_config()}.get(
+            tool, installers.settings_path(tool)
+        )
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -390,6 +439,7 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "claude-code": lambda: claude_gate(path, Path.cwd()),
         "codex": lambda: codex_gate(path),
         "gemini": lambda: gemini_gate(path),
+        "copilot": lambda: copilot_gate(path, Path.cwd()),
     }
     for problem, fix in gates[tool]():
         problems.append(problem)

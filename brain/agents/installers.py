@@ -16,6 +16,10 @@ was. A malformed file is an error that changes nothing; the first write keeps a
   SessionStart and SessionEnd, ``timeout`` in seconds. Codex runs a hook only once the
   person has trusted it (``/hooks``), and keys that trust by the handler's position
   (``hooks.json:session_start:<group>:<handler>``), so brain never moves other entries.
+* GitHub Copilot CLI: ``$COPILOT_HOME/settings.json`` (``~/.copilot``) or
+  ``<project>/.github/copilot/settings.json``; SessionStart and SessionEnd in the
+  PascalCase form it takes from VS Code, whose payloads carry ``session_id`` and ``cwd``
+  in snake_case, ``timeout`` in seconds.
 """
 
 from __future__ import annotations
@@ -103,6 +107,18 @@ SPECS = {
         ),
         positional=True,
     ),
+    "copilot": ToolSpec(
+        "copilot",
+        ("settings.json",),
+        (".github", "copilot", "settings.json"),
+        (("SessionStart", "session-start"), ("SessionEnd", "session-end")),
+        timeout=10,
+        notes=(
+            "Copilot CLI keeps tool approvals per project (its git checkout): "
+            "--allow-remember approves brain's remember in the project setup runs in; "
+            "elsewhere a headless run needs --allow-tool 'brain(remember)'.",
+        ),
+    ),
 }
 
 
@@ -140,6 +156,10 @@ def settings_path(tool: str, scope: str = "user", project: Path | None = None) -
         codex_home = os.environ.get("CODEX_HOME")
         base = Path(codex_home).expanduser() if codex_home else Path.home() / ".codex"
         return base.joinpath(*spec.user_file)
+    if tool == "copilot":
+        from brain.sessions.sources.locations import copilot_home
+
+        return copilot_home().joinpath(*spec.user_file)
     return Path.home().joinpath(*spec.user_file)
 
 
@@ -393,7 +413,7 @@ def install(
     """Merge brain's session hooks into ``tool``'s settings file.
 
     Args:
-        tool: ``claude-code``, ``codex`` or ``gemini``.
+        tool: ``claude-code``, ``codex``, ``gemini`` or ``copilot``.
         scope: ``user`` (the tool's file in your home) or ``project`` (in ``project``).
         project: the project directory for ``scope="project"`` (default: cwd).
         dry_run: compute the new file but write nothing.

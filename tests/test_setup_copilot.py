@@ -1,0 +1,170 @@
+"""brain setup, doctor and the hooks for GitHub Copilot CLI, on its files (the real CLI
+is in tests/e2e/test_copilot.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from brain.agents import hooks
+from tests.helpers import cli
+
+
+def _copilot() -> Path:
+    return Path.home() / ".copilot"
+
+
+def test_setup_and_uninstall_give_the_persons_files_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _copilot()
+    folder.mkdir()
+    settings, servers = folder / "settings.json", folder / "mcp-config.json"
+    approvals = folder / "permissions-config.json"
+    mine = {"banner": "never", "hooks": {"SessionStart": [{"type": "command", "bash": "x"}]}}
+    settings.write_text(json.dumps(mine))
+    theirs = {"mcpServers": {"other": {"type": "local", "command": "o", "tools": ["*"]}}}
+    servers.write_text(json.dumps(theirs))
+    granted = {"locations": {"/elsewhere": {"tool_approvals": [{"kind": "write"}]}}}
+    approvals.write_text(json.dumps(granted))
+    project = tmp_path / "proj"
+    (project / "sub").mkdir(parents=True)
+    (project / ".git").mkdir()
+    monkeypatch.chdir(project / "sub")
+    assert cli("init").exit_code == 0
+
+    done = cli("setup", "copilot", "--allow-remember")
+    assert done.exit_code == 0, done.stderr
+    data = json.loads(settings.read_text())
+    assert (
+        data["banner"] == "never"
+        and data["hooks"]["SessionStart"][0] == mine["hooks"]["SessionStart"][0]
+    )
+    ours = data["hooks"]["SessionStart"][1]["hooks"][0]
+    assert ours["command"].endswith("hook session-start --tool copilot")
+    assert (
+        "hook session-end --tool copilot" in data["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
+    )
+    server = json.loads(servers.read_text())["mcpServers"]["brain"]
+    assert server["type"] == "local" and server["tools"] == ["*"]
+    assert server["args"][-1] == "mcp"
+    # Approved where Copilot looks for it: the project's git checkout, not the subfolder.
+    places = json.loads(approvals.read_text())["locations"]
+    assert places[str(project)] == {
+        "tool_approvals": [{"kind": "mcp", "serverName": "brain", "toolName": "remember"}]
+    }
+    assert places["/elsewhere"] == granted["locations"]["/elsewhere"]
+    assert "per project" in done.stdout
+    assert cli("setup", "copilot").stdout.count("no change") == 3  # kept as it was
+
+    assert cli("setup", "--uninstall", "copilot").exit_code == 0
+    assert json.loads(settings.read_text()) == mine
+    assert json.loads(servers.read_text()) == theirs
+    assert json.loads(approvals.read_text()) == granted
+
+
+def test_uninstall_leaves_no_file_setup_made_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert cli("init").exit_code == 0
+    assert cli("setup", "copilot", "--allow-remember").exit_code == 0
+    approvals = _copilot() / "permissions-config.json"
+    assert approvals.exists()
+    assert cli("setup", "copilot", "--no-allow-remember").exit_code == 0
+    assert not approvals.exists()
+    assert cli("setup", "--uninstall", "copilot").exit_code == 0
+    assert json.loads((_copilot() / "settings.json").read_text()) == {}
+    assert json.loads((_copilot() / "mcp-config.json").read_text()) == {}
+
+
+def test_a_broken_approvals_file_stops_setup_before_any_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _copilot().mkdir()
+    (_copilot() / "permissions-config.json").write_text('{"locations": []}')
+    assert cli("init").exit_code == 0
+    result = cli("setup", "copilot", "--allow-remember")
+    assert result.exit_code == 1
+    assert "permissions-config.json: 'locations' is not an object" in result.stderr
+    assert not (_copilot() / "settings.json").exists()
+    assert not (_copilot() / "mcp-config.json").exists()
+
+
+def test_copilot_home_moves_every_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "cp"))
+    assert cli("init").exit_code == 0
+    assert cli("setup", "copilot").exit_code == 0
+    assert {p.name for p in (tmp_path / "cp").iterdir()} == {"settings.json", "mcp-config.json"}
+    assert not _copilot().exists()
+
+
+def test_doctor_names_every_switch_that_keeps_brain_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "proj"
+    (project / ".github" / "copilot").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    assert cli("init").exit_code == 0
+    assert cli("setup", "copilot").exit_code == 0
+    shown = cli("doctor", "copilot")
+    assert shown.exit_code == 0, shown.stdout
+    assert "copilot: hooks SessionStart, SessionEnd" in shown.stdout and "(works)" in shown.stdout
+    assert f"MCP server: {_copilot() / 'mcp-config.json'}" in shown.stdout
+
+    settings = _copilot() / "settings.json"
+    data = json.loads(settings.read_text())
+    settings.write_text(
+        json.dumps({**data, "disableAllHooks": True, "disabledMcpServers": ["brain"]})
+    )
+    local = project / ".github" / "copilot" / "settings.local.json"
+    local.write_text('{"disableAllHooks": true}')
+    servers = _copilot() / "mcp-config.json"
+    config = json.loads(servers.read_text())
+    config["mcpServers"]["brain"]["tools"] = ["recall", "read"]
+    servers.write_text(json.dumps(config))
+
+    result = cli("doctor", "copilot")
+    assert result.exit_code == 1
+    out = result.stdout
+    assert f'problem: "disableAllHooks": true in {settings}: Copilot CLI runs no hooks' in out
+    assert f'problem: "disableAllHooks": true in {local}' in out
+    assert f'to do: take "disableAllHooks" out of {local} (or set it to false)' in out
+    assert "brain's MCP server is turned off in Copilot CLI" in out
+    assert "to do: run 'copilot mcp enable brain'" in out
+    assert "leaves out context, remember, forget" in out
+
+
+def test_session_start_answers_in_copilots_shape() -> None:
+    assert cli("init").exit_code == 0
+    assert cli("remember", "Deploys go out on Tuesdays.", "--key", "deploy-day").exit_code == 0
+    home = Path(os.environ["BRAIN_HOME"])
+    answer = hooks.session_start(home, json.dumps({"cwd": str(home)}), "copilot")
+    body = json.loads(answer.output)
+    # Copilot CLI reads additionalContext at the top; hookSpecificOutput it passes over.
+    assert list(body) == ["additionalContext"]
+    assert "deploy-day" in body["additionalContext"]
+
+
+def test_session_end_finds_the_session_copilot_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COPILOT_HOME", "/cp")
+    assert hooks.copilot_transcript({"session_id": "abc-1"}) == (
+        "/cp/session-state/abc-1/events.jsonl"
+    )
+    assert hooks.copilot_transcript({"sessionId": "abc-2"}) == (
+        "/cp/session-state/abc-2/events.jsonl"
+    )
+    for bad in ({}, {"session_id": "../x"}, {"session_id": ".."}, {"session_id": 3}):
+        assert hooks.copilot_transcript(bad) is None
+
+
+def test_learning_with_copilot_is_refused_saying_why() -> None:
+    assert cli("init").exit_code == 0
+    result = cli("setup", "copilot", "--learn")
+    assert result.exit_code == 1
+    assert "Copilot CLI cannot be brain's model" in result.stderr
+    assert not (_copilot() / "settings.json").exists()  # refused before anything is written
