@@ -49,7 +49,7 @@ bench: install  ## print the benchmarks' figures (see benchmarks/README.md)
 # and the newest each registry has where it is not the pinned one (into .e2e/latest/;
 # the newest Codex CLI and Gemini CLI are the pinned ones).
 E2E := .e2e
-E2E_PACKAGES := @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0
+E2E_PACKAGES := @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0 @github/copilot@1.0.102
 E2E_NEWEST := @anthropic-ai/claude-code@2.1.332
 
 e2e-deps:  ## install the pinned and the newest Claude Code, Codex CLI and Gemini CLI with npm, and tmux
