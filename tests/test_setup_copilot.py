@@ -3,6 +3,7 @@ is in tests/e2e/test_copilot.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -38,16 +39,12 @@ def test_setup_and_uninstall_give_the_persons_files_back(
 
     done = cli("setup", "copilot", "--allow-remember")
     assert done.exit_code == 0, done.stderr
-    data = json.loads(settings.read_text())
-    assert (
-        data["banner"] == "never"
-        and data["hooks"]["SessionStart"][0] == mine["hooks"]["SessionStart"][0]
-    )
-    ours = data["hooks"]["SessionStart"][1]["hooks"][0]
-    assert ours["command"].endswith("hook session-start --tool copilot")
-    assert (
-        "hook session-end --tool copilot" in data["hooks"]["SessionEnd"][0]["hooks"][0]["command"]
-    )
+    assert json.loads(settings.read_text()) == mine  # brain's hooks are a file of their own
+    hooks = json.loads((folder / "hooks" / "brain.json").read_text())
+    assert hooks["version"] == 1 and list(hooks["hooks"]) == ["sessionStart", "sessionEnd"]
+    start = hooks["hooks"]["sessionStart"][0]
+    assert list(start) == ["type", "bash", "timeoutSec"]
+    assert start["bash"].endswith("hook session-start --tool copilot")
     server = json.loads(servers.read_text())["mcpServers"]["brain"]
     assert server["type"] == "local" and server["tools"] == ["*"]
     assert server["args"][-1] == "mcp"
@@ -62,6 +59,7 @@ def test_setup_and_uninstall_give_the_persons_files_back(
 
     assert cli("setup", "--uninstall", "copilot").exit_code == 0
     assert json.loads(settings.read_text()) == mine
+    assert not (folder / "hooks").exists() or not any((folder / "hooks").iterdir())
     assert json.loads(servers.read_text()) == theirs
     assert json.loads(approvals.read_text()) == granted
 
@@ -77,7 +75,8 @@ def test_uninstall_leaves_no_file_setup_made_alone(
     assert cli("setup", "copilot", "--no-allow-remember").exit_code == 0
     assert not approvals.exists()
     assert cli("setup", "--uninstall", "copilot").exit_code == 0
-    assert json.loads((_copilot() / "settings.json").read_text()) == {}
+    assert not (_copilot() / "hooks" / "brain.json").exists()
+    assert not (_copilot() / "settings.json").exists()
     assert json.loads((_copilot() / "mcp-config.json").read_text()) == {}
 
 
@@ -91,38 +90,49 @@ def test_a_broken_approvals_file_stops_setup_before_any_write(
     result = cli("setup", "copilot", "--allow-remember")
     assert result.exit_code == 1
     assert "permissions-config.json: 'locations' is not an object" in result.stderr
-    assert not (_copilot() / "settings.json").exists()
+    assert not (_copilot() / "hooks").exists()
     assert not (_copilot() / "mcp-config.json").exists()
+
+
+def test_a_hook_file_of_that_name_brain_did_not_write_is_left_alone() -> None:
+    theirs = _copilot() / "hooks" / "brain.json"
+    theirs.parent.mkdir(parents=True)
+    text = '{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "mine"}]}}'
+    theirs.write_text(text)
+    assert cli("init").exit_code == 0
+    for args in (("setup", "copilot"), ("setup", "--uninstall", "copilot")):
+        result = cli(*args)
+        assert result.exit_code == 1
+        assert "brain.json: holds hooks brain did not write" in result.stderr
+        assert theirs.read_text() == text
 
 
 def test_copilot_home_moves_every_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COPILOT_HOME", str(tmp_path / "cp"))
     assert cli("init").exit_code == 0
     assert cli("setup", "copilot").exit_code == 0
-    assert {p.name for p in (tmp_path / "cp").iterdir()} == {"settings.json", "mcp-config.json"}
+    assert {p.name for p in (tmp_path / "cp").iterdir()} == {"hooks", "mcp-config.json"}
     assert not _copilot().exists()
 
 
-def test_doctor_names_every_switch_that_keeps_brain_out(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    project = tmp_path / "proj"
-    (project / ".github" / "copilot").mkdir(parents=True)
-    monkeypatch.chdir(project)
+def test_doctor_names_every_switch_that_keeps_brain_out() -> None:
     assert cli("init").exit_code == 0
     assert cli("setup", "copilot").exit_code == 0
     shown = cli("doctor", "copilot")
     assert shown.exit_code == 0, shown.stdout
-    assert "copilot: hooks SessionStart, SessionEnd" in shown.stdout and "(works)" in shown.stdout
+    assert "copilot: hooks sessionStart, sessionEnd" in shown.stdout and "(works)" in shown.stdout
     assert f"MCP server: {_copilot() / 'mcp-config.json'}" in shown.stdout
 
     settings = _copilot() / "settings.json"
-    data = json.loads(settings.read_text())
-    settings.write_text(
-        json.dumps({**data, "disableAllHooks": True, "disabledMcpServers": ["brain"]})
-    )
-    local = project / ".github" / "copilot" / "settings.local.json"
-    local.write_text('{"disableAllHooks": true}')
+    hooks = json.loads((_copilot() / "hooks" / "brain.json").read_text())["hooks"]
+    end = hashlib.sha256(
+        ("sessionEnd\0" + json.dumps(hooks["sessionEnd"][0], separators=(",", ":"))).encode()
+    ).hexdigest()
+    # disableAllHooks leaves the hooks folder running (tests/e2e/test_copilot.py): no problem.
+    settings.write_text(json.dumps({"disableAllHooks": True}))
+    assert cli("doctor", "copilot").exit_code == 0
+    off = {"disabledMcpServers": ["brain"], "disabledHooks": ["ab", end]}
+    settings.write_text(json.dumps(off))
     servers = _copilot() / "mcp-config.json"
     config = json.loads(servers.read_text())
     config["mcpServers"]["brain"]["tools"] = ["recall", "read"]
@@ -131,9 +141,12 @@ def test_doctor_names_every_switch_that_keeps_brain_out(
     result = cli("doctor", "copilot")
     assert result.exit_code == 1
     out = result.stdout
-    assert f'problem: "disableAllHooks": true in {settings}: Copilot CLI runs no hooks' in out
-    assert f'problem: "disableAllHooks": true in {local}' in out
-    assert f'to do: take "disableAllHooks" out of {local} (or set it to false)' in out
+    assert (
+        f"brain's sessionEnd hook is turned off in Copilot CLI (disabledHooks in {settings})"
+        in (out)
+    )
+    assert "sessionStart hook is turned off" not in out
+    assert "type /hooks and turn brain's hooks on again" in out
     assert "brain's MCP server is turned off in Copilot CLI" in out
     assert "to do: run 'copilot mcp enable brain'" in out
     assert "leaves out context, remember, forget" in out

@@ -3,10 +3,10 @@
 Per tool: which of brain's hooks are in its settings, whether the command they run works
 (doctor runs it, as the tool would, in a dry run that writes nothing), whether the
 program it names is still there, whether Codex trusts the hooks, whether the tool has
-switched hooks off (Claude Code's and Copilot CLI's ``disableAllHooks``, Codex's
-``hooks`` feature, Gemini CLI's ``hooksConfig``) or brain's MCP server (Copilot CLI's
-``disabledMcpServers``, a ``tools`` filter in its ``mcp-config.json``), whether setup
-could edit the tool's files, whether brain's MCP server is registered, and how the
+switched hooks off (Claude Code's ``disableAllHooks``, Copilot CLI's ``disabledHooks``,
+Codex's ``hooks`` feature, Gemini CLI's ``hooksConfig``) or brain's MCP server (Copilot
+CLI's ``disabledMcpServers``, a ``tools`` filter in its ``mcp-config.json``), whether
+setup could edit the tool's files, whether brain's MCP server is registered, and how the
 tool's last call of a brain hook ended. What is wrong is listed in ``problems`` (the
 command exits 1 when there is any); what to do about it in ``advice``. What in the home
 wants a person's hand but breaks nothing (a record file named by hand, which is not
@@ -227,24 +227,31 @@ def gemini_gate(settings: Path) -> list[tuple[str, str]]:
     return found
 
 
-def copilot_gate(settings: Path, project: Path | None = None) -> list[tuple[str, str]]:
-    """What in Copilot CLI's files keeps brain from it, with what to do: every hook off
-    (``"disableAllHooks": true`` in the user's settings or the project's two), brain's
-    server turned off (``copilot mcp disable brain`` lists it in ``disabledMcpServers``),
-    or a ``tools`` filter in ``mcp-config.json`` that leaves brain's tools out."""
-    files = [settings]
-    if project is not None:
-        files += [project / ".github" / "copilot" / name for name in SETTINGS_FILES]
-    found = [
-        (
-            f'"disableAllHooks": true in {path}: Copilot CLI runs no hooks, brain\'s included',
-            f'take "disableAllHooks" out of {path} (or set it to false)',
+def copilot_gate(hooks_file: Path) -> list[tuple[str, str]]:
+    """What in Copilot CLI's files keeps brain from it, with what to do: brain's hooks
+    turned off one by one (their keys in ``disabledHooks``, as ``/hooks`` puts them),
+    brain's server turned off (``copilot mcp disable brain`` lists it in
+    ``disabledMcpServers``), or a ``tools`` filter in ``mcp-config.json`` that leaves
+    brain's tools out. ``"disableAllHooks": true`` is no switch for brain: Copilot CLI
+    1.0.102 drops the hooks written in settings files and still runs those in its hooks
+    folder, where brain's are."""
+    from brain.agents import copilot_hooks
+    from brain.sessions.sources.locations import copilot_home
+
+    settings = copilot_home() / "settings.json"
+    found: list[tuple[str, str]] = []
+    user = _json_object(settings)
+    events = copilot_hooks.disabled(user, hooks_file, installers.is_ours)
+    if events:
+        found.append(
+            (
+                f"brain's {' and '.join(events)} hook is turned off in Copilot CLI "
+                f"(disabledHooks in {settings})",
+                "start 'copilot', type /hooks and turn brain's hooks on again",
+            )
         )
-        for path in dict.fromkeys(files)
-        if _json_object(path).get("disableAllHooks") is True
-    ]
-    off = _json_object(settings).get("disabledMcpServers")
-    if isinstance(off, list) and setup.SERVER in off:
+    servers_off = user.get("disabledMcpServers")
+    if isinstance(servers_off, list) and setup.SERVER in servers_off:
         found.append(
             (
                 f"brain's MCP server is turned off in Copilot CLI "
@@ -266,10 +273,6 @@ def copilot_gate(settings: Path, project: Path | None = None) -> list[tuple[str,
                 )
             )
     return found
-
-
-# The project's own Copilot CLI settings (``copilot config --repo`` / ``--local``).
-SETTINGS_FILES = ("settings.json", "settings.local.json")
 
 
 _CODEX_TRUST = {
@@ -389,19 +392,37 @@ def run_check(command: str, event: str) -> str | None:
     return None
 
 
+def _hook_commands(tool: str, path: Path) -> dict[str, tuple[int, int, str]]:
+    """Brain's hook per event in ``tool``'s hook settings: (group, handler, command)."""
+    if tool == "copilot":
+        from brain.agents import copilot_hooks
+
+        return {e: (0, 0, c) for e, c in copilot_hooks.commands(path, installers.is_ours).items()}
+    return _commands(path)
+
+
+def _folder(tool: str) -> Path:
+    """The folder ``tool`` keeps its settings in."""
+    if tool == "copilot":
+        from brain.sessions.sources.locations import copilot_home
+
+        return copilot_home()
+    return installers.settings_path(tool).parent
+
+
 def in_use(tool: str) -> bool:
     """Whether the person uses ``tool`` here: its program on PATH, its settings folder, or
     brain set up in it."""
     if shutil.which(PROGRAMS[tool]):
         return True
-    if installers.settings_path(tool).parent.is_dir():
+    if _folder(tool).is_dir():
         return True
     return _mcp(tool) is not None
 
 
 def set_up(tool: str) -> bool:
     """Whether brain is set up in ``tool`` (user scope): its hooks or its MCP server."""
-    return bool(_commands(installers.settings_path(tool))) or _mcp(tool) is not None
+    return bool(_hook_commands(tool, installers.settings_path(tool))) or _mcp(tool) is not None
 
 
 def _wiring_problems(
@@ -439,7 +460,7 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "claude-code": lambda: claude_gate(path, Path.cwd()),
         "codex": lambda: codex_gate(path),
         "gemini": lambda: gemini_gate(path),
-        "copilot": lambda: copilot_gate(path, Path.cwd()),
+        "copilot": lambda: copilot_gate(path),
     }
     for problem, fix in gates[tool]():
         problems.append(problem)
@@ -476,7 +497,7 @@ def check(tool: str, home: Path) -> ToolHealth:
     """One tool's health (user scope)."""
     spec = installers.spec_for(tool)
     path = installers.settings_path(tool)
-    commands = _commands(path)
+    commands = _hook_commands(tool, path)
     wanted = [event for event, _ in spec.events]
     missing = tuple(e for e in wanted if e not in commands)
     trust = codex_trust(path) if spec.positional else {}

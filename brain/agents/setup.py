@@ -331,7 +331,9 @@ def _codex(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[
 
 def copilot_mcp_config() -> Path:
     """Copilot CLI's ``mcp-config.json``, beside its ``settings.json``."""
-    return settings_path("copilot").with_name("mcp-config.json")
+    from brain.sessions.sources.locations import copilot_home
+
+    return copilot_home() / "mcp-config.json"
 
 
 # Copilot CLI asks before every MCP tool that is not read-only, and headless (-p) it
@@ -341,7 +343,9 @@ COPILOT_WRITE = {"kind": "mcp", "serverName": SERVER, "toolName": WRITE}
 
 def copilot_permissions() -> Path:
     """Where Copilot CLI keeps the tools approved in each project."""
-    return settings_path("copilot").with_name("permissions-config.json")
+    from brain.sessions.sources.locations import copilot_home
+
+    return copilot_home() / "permissions-config.json"
 
 
 def copilot_location(cwd: Path | None = None) -> str:

@@ -14,8 +14,10 @@ import os
 import subprocess
 from pathlib import Path
 
+from brain.agents.copilot_hooks import disable_key
 from brain.agents.installers import settings_path
 from brain.agents.setup import copilot_mcp_config, copilot_permissions
+from brain.sessions.sources.locations import copilot_home
 from tests.e2e.conftest import ROOT, Agent, agent_env, binary, brain, wait_for_learning
 from tests.e2e.servers import ModelServer, Reply
 
@@ -65,7 +67,7 @@ def test_a_rule_typed_once_is_in_the_next_session_of_that_repo_only(
     log = wait_for_learning(home)
     assert "harvest: 1 new session, 0 grown (copilot 1)" in log, log
     assert "brain extract: ok: extract: 1 session, 1 raw memory" in log, log
-    sessions = list((settings_path("copilot").parent / "session-state").glob("*/events.jsonl"))
+    sessions = list((copilot_home() / "session-state").glob("*/events.jsonl"))
     assert len(sessions) == 1 and f"--path {sessions[0]}" in log
     assert brain("consolidate", "--force").returncode == 0
 
@@ -148,7 +150,8 @@ def test_setup_doctor_and_uninstall_on_the_files_copilot_itself_writes(
     marker = tmp_path / "users-hook-ran"
     run_copilot("config", "banner", "never")
     run_copilot("mcp", "add", "mine", "--", "/bin/true")
-    settings, servers = settings_path("copilot"), copilot_mcp_config()
+    settings, servers = copilot_home() / "settings.json", copilot_mcp_config()
+    hooks_file = settings_path("copilot")
     data = json.loads(settings.read_text())
     data["hooks"] = {"sessionStart": [{"type": "command", "bash": f"touch {marker}"}]}
     settings.write_text(json.dumps(data, indent=2) + "\n")
@@ -158,7 +161,7 @@ def test_setup_doctor_and_uninstall_on_the_files_copilot_itself_writes(
     assert brain("setup", "copilot", "--allow-remember", cwd=project).returncode == 0
     healthy = brain("doctor", "copilot", cwd=project)
     assert healthy.returncode == 0, healthy.stdout
-    assert "copilot: hooks SessionStart, SessionEnd" in healthy.stdout
+    assert "copilot: hooks sessionStart, sessionEnd" in healthy.stdout
     assert "(works)" in healthy.stdout
 
     # Each switch, flipped the way Copilot CLI flips it, is named with its way back.
@@ -173,21 +176,37 @@ def test_setup_doctor_and_uninstall_on_the_files_copilot_itself_writes(
     run_copilot("mcp", "enable", "brain")
     assert brain("doctor", "copilot", cwd=project).returncode == 0
 
+    # disableAllHooks drops the hooks written in settings files; Copilot CLI 1.0.102
+    # still runs those in its hooks folder, brain's among them (doctor says nothing).
     run_copilot("config", "disableAllHooks", "true")
-    off = brain("doctor", "copilot", cwd=project)
-    assert off.returncode == 1
-    assert f'"disableAllHooks": true in {settings}: Copilot CLI runs no hooks' in off.stdout
+    assert brain("doctor", "copilot", cwd=project).returncode == 0
     model.requests.clear()
     agent.run("hello", project)
-    assert "<brain-memory>" not in first_text(model)  # the switch is real
+    assert "<brain-memory>" in first_text(model)
     run_copilot("config", "disableAllHooks", "false")
-    assert brain("doctor", "copilot", cwd=project).returncode == 0
     before[settings] = json.dumps({**json.loads(before[settings]), "disableAllHooks": False})
+
+    # One hook off, by the key Copilot CLI's /hooks writes (and checks before running it).
+    hook = json.loads(hooks_file.read_text())["hooks"]["sessionStart"][0]
+    data = json.loads(settings.read_text())
+    settings.write_text(json.dumps({**data, "disabledHooks": [disable_key("sessionStart", hook)]}))
+    off = brain("doctor", "copilot", cwd=project)
+    assert off.returncode == 1
+    assert "brain's sessionStart hook is turned off in Copilot CLI" in off.stdout
+    assert "type /hooks and turn brain's hooks on again" in off.stdout
+    model.requests.clear()
+    agent.run("hello", project)
+    assert "<brain-memory>" not in first_text(model)
+    settings.write_text(before[settings])
+    model.requests.clear()
+    agent.run("hello", project)
+    assert "<brain-memory>" in first_text(model)
 
     assert brain("setup", "--uninstall", "copilot", cwd=project).returncode == 0
     for path, text in before.items():
         assert json.loads(path.read_text()) == json.loads(text), path
-    assert not copilot_permissions().exists() or "brain" not in copilot_permissions().read_text()
+    assert not hooks_file.exists()
+    assert not copilot_permissions().exists()
     marker.unlink(missing_ok=True)
     model.requests.clear()
     agent.run("hello", project)
