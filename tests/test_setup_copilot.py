@@ -181,3 +181,16 @@ def test_learning_with_copilot_is_refused_saying_why() -> None:
     assert result.exit_code == 1
     assert "Copilot CLI cannot be brain's model" in result.stderr
     assert not (_copilot() / "settings.json").exists()  # refused before anything is written
+
+
+def test_instructions_go_to_agents_md_which_copilot_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    assert cli("init").exit_code == 0
+    result = cli("setup", "copilot", "--instructions", "--project", str(project))
+    assert result.exit_code == 0, result.stderr
+    text = (project / "AGENTS.md").read_text()
+    assert text.startswith("<!-- brain:begin -->") and "<brain-memory>" in text

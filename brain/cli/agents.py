@@ -127,7 +127,12 @@ def hooks_uninstall(
 
 # -- one command per tool ---------------------------------------------------------
 
-_INSTRUCTION_FILE = {"claude-code": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
+_INSTRUCTION_FILE = {
+    "claude-code": "CLAUDE.md",
+    "codex": "AGENTS.md",
+    "gemini": "GEMINI.md",
+    "copilot": "AGENTS.md",
+}
 
 
 def _setup_text(result: Any) -> str:
