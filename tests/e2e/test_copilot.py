@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import tempfile
+import time
 from pathlib import Path
+
+import pytest
 
 from brain.agents.copilot_hooks import disable_key
 from brain.agents.installers import settings_path
@@ -20,6 +25,7 @@ from brain.agents.setup import copilot_mcp_config, copilot_permissions
 from brain.sessions.sources.locations import copilot_home
 from tests.e2e.conftest import ROOT, Agent, agent_env, binary, brain, wait_for_learning
 from tests.e2e.servers import ModelServer, Reply
+from tests.e2e.test_interactive import Terminal
 
 PREFERENCE = "I prefer pnpm over npm for every package install."
 
@@ -212,3 +218,36 @@ def test_setup_doctor_and_uninstall_on_the_files_copilot_itself_writes(
     agent.run("hello", project)
     assert marker.exists()  # the person's own hook still runs
     assert "<brain-memory>" not in first_text(model)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_in_a_terminal_exit_ends_the_session_once_and_it_is_learned(
+    model: ModelServer, project: Path
+) -> None:
+    agent = copilot_agent(model)
+    home = Path(os.environ["BRAIN_HOME"])
+    assert brain("init").returncode == 0
+    assert brain("setup", "copilot").returncode == 0
+    sockets = Path(tempfile.mkdtemp(prefix="brain-tmux-", dir="/tmp"))
+    term = Terminal(sockets / "s", agent.command, project, agent.env)
+    try:
+        term.wait_for("Do you trust the files in this folder?")
+        subprocess.run([*term.base, "send-keys", "Enter"], check=True)  # 1. Yes
+        term.wait_for("Manual Approval")
+        term.type(PREFERENCE)
+        term.wait_for("\u25cf Done.", timeout=90)
+        term.type("/exit")
+        deadline = time.monotonic() + 30
+        while term.alive() and time.monotonic() < deadline:
+            time.sleep(0.3)
+    finally:
+        term.close()
+        shutil.rmtree(sockets, ignore_errors=True)
+    log = wait_for_learning(home)
+    assert "harvest: 1 new session, 0 grown (copilot 1)" in log, log
+    assert "brain extract: ok: extract: 1 session, 1 raw memory" in log, log
+    time.sleep(3)  # a second job, had one started, would have logged by now
+    log = (home / ".brain" / "logs" / "after-session.log").read_text()
+    assert log.count("session ended; starting") == 1, log
+    # The session began with brain's context too: the hook ran in the terminal.
+    assert "<brain-memory>" in first_text(model)
