@@ -9,6 +9,7 @@ approvals are in the test's own ``~/.copilot``; the package it unpacks on first 
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -30,6 +31,18 @@ from tests.e2e.test_interactive import Terminal
 PREFERENCE = "I prefer pnpm over npm for every package install."
 
 
+PACKAGE = ROOT / ".e2e" / "copilot-pkg"
+
+
+def unpacked(env: dict[str, str]) -> None:
+    """Let one test unpack Copilot CLI's package into the shared folder while any other
+    (``make e2e`` runs two at once) waits, so none reads a half-written one."""
+    PACKAGE.mkdir(parents=True, exist_ok=True)
+    with (PACKAGE.parent / "copilot-pkg.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run([str(binary("copilot")), "--version"], env=env, capture_output=True)
+
+
 def copilot_agent(model: ModelServer) -> Agent:
     env = agent_env(
         COPILOT_OFFLINE="true",
@@ -38,8 +51,9 @@ def copilot_agent(model: ModelServer) -> Agent:
         COPILOT_PROVIDER_API_KEY="dummy",
         COPILOT_MODEL="claude-sonnet-4.6",
         COPILOT_AUTO_UPDATE="false",
-        COPILOT_PKG_CACHE_HOME=str(ROOT / ".e2e" / "copilot-pkg"),
+        COPILOT_PKG_CACHE_HOME=str(PACKAGE),
     )
+    unpacked(env)
     # Headless, as a person scripts it: no --allow-all-tools, so only what the person
     # approved (and what Copilot counts as read-only) runs.
     return Agent("copilot", [str(binary("copilot")), "--no-auto-update"], env, model, ("-p",))
