@@ -59,7 +59,7 @@ def test_setup_and_uninstall_give_the_persons_files_back(
 
     assert cli("setup", "--uninstall", "copilot").exit_code == 0
     assert json.loads(settings.read_text()) == mine
-    assert not (folder / "hooks").exists() or not any((folder / "hooks").iterdir())
+    assert not (folder / "hooks").exists()  # the folder setup made for its file goes too
     assert json.loads(servers.read_text()) == theirs
     assert json.loads(approvals.read_text()) == granted
 
@@ -194,3 +194,13 @@ def test_instructions_go_to_agents_md_which_copilot_reads(
     assert result.exit_code == 0, result.stderr
     text = (project / "AGENTS.md").read_text()
     assert text.startswith("<!-- brain:begin -->") and "<brain-memory>" in text
+
+
+def test_uninstall_leaves_the_persons_own_hook_files() -> None:
+    mine = _copilot() / "hooks" / "mine.json"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('{"version": 1, "hooks": {}}')
+    assert cli("init").exit_code == 0
+    assert cli("setup", "copilot").exit_code == 0
+    assert cli("setup", "--uninstall", "copilot").exit_code == 0
+    assert [p.name for p in mine.parent.iterdir()] == ["mine.json"]

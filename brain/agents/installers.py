@@ -23,6 +23,7 @@ was. A malformed file is an error that changes nothing; the first write keeps a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -471,6 +472,8 @@ def _copilot(
     if changed and not dry_run:
         if new is None:
             path.unlink()
+            with contextlib.suppress(OSError):  # the folder, when brain's file was all of it
+                path.parent.rmdir()
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_keeping_mode(path, text)
