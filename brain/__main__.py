@@ -30,7 +30,11 @@ def _session_start(argv: list[str]) -> bool:
         return False
     rest = argv[2:]
     tool = "claude-code"
-    if len(rest) == 2 and rest[0] == "--tool" and rest[1] in {"claude-code", "codex", "gemini"}:
+    if (
+        len(rest) == 2
+        and rest[0] == "--tool"
+        and rest[1] in {"claude-code", "codex", "gemini", "copilot"}
+    ):
         tool = rest[1]
     elif rest:
         return False  # --help, --tool=x, a bad tool: the full command line says what's wrong

@@ -23,24 +23,26 @@ VALID = {
     / "claude-code-log-synthetic"
     / "rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl",
     "gemini": FIXTURES / "gemini" / "agent-sessions-stage0" / "jsonl_v040.jsonl",
+    "copilot": FIXTURES / "copilot" / "recorded-1.0.102" / "events.jsonl",
     "brain": FIXTURES / "native" / "session.jsonl",
 }
 ALL_FIXTURES = [
     *(("claude", p) for p in sorted((FIXTURES / "claude-code").rglob("*.jsonl"))),
     *(("codex", p) for p in sorted((FIXTURES / "codex").rglob("*.jsonl"))),
     *(("gemini", p) for p in sorted((FIXTURES / "gemini").rglob("*.json*"))),
+    *(("copilot", p) for p in sorted((FIXTURES / "copilot").rglob("*.jsonl"))),
 ]
 
 
 def test_registry_lists_and_fails_fast() -> None:
-    assert sources.names() == ["brain", "claude", "codex", "gemini"]
+    assert sources.names() == ["brain", "claude", "codex", "copilot", "gemini"]
     assert sources.get("codex") is codex
     assert all(sources.get(name).name == name for name in sources.names())
     with pytest.raises(sources.UnknownSourceError) as info:
         sources.get("aider")
     assert isinstance(info.value, BrainError)
     assert str(info.value) == (
-        "unknown transcript source 'aider'; known sources: brain, claude, codex, gemini"
+        "unknown transcript source 'aider'; known sources: brain, claude, codex, copilot, gemini"
     )
 
 
@@ -167,7 +169,7 @@ def test_base64_images_and_signatures_never_reach_turns(tmp_path: Path) -> None:
     assert [t.text for t in codex.parse(rollout).transcript.turns] == ["what is this?"]
 
 
-@pytest.mark.parametrize("source", ["claude", "codex", "gemini", "brain"])
+@pytest.mark.parametrize("source", ["claude", "codex", "gemini", "copilot", "brain"])
 def test_partial_last_line_is_left_for_the_next_run(source: str, tmp_path: Path) -> None:
     data = VALID[source].read_bytes()
     last_start = data.rstrip(b"\n").rfind(b"\n") + 1
@@ -186,7 +188,10 @@ def test_partial_last_line_is_left_for_the_next_run(source: str, tmp_path: Path)
     whole = adapter.parse(path)
     texts = [t.text for t in first.transcript.turns + second.transcript.turns]
     assert texts == [t.text for t in whole.transcript.turns]
-    assert second.unknown + len(second.transcript.turns) >= 1  # the last line was read
+    # The last line was read: a turn, a record of unknown type, or (Copilot CLI's
+    # session.shutdown) bookkeeping whose time is the session's last.
+    read = second.unknown + len(second.transcript.turns) >= 1
+    assert read or second.last_timestamp == whole.last_timestamp != first.last_timestamp
 
 
 _json_values = st.recursive(
@@ -242,6 +247,9 @@ _record_types = st.sampled_from(
         "eviction",
         "header",
         "gemini",
+        "user.message",
+        "assistant.message",
+        "tool.execution_complete",
         "x",
     ]
 )
@@ -252,7 +260,17 @@ _lines = st.one_of(
         _record_types,
         st.dictionaries(
             st.sampled_from(
-                ["message", "payload", "content", "id", "role", "text", "timestamp", "count"]
+                [
+                    "message",
+                    "payload",
+                    "content",
+                    "id",
+                    "role",
+                    "text",
+                    "timestamp",
+                    "count",
+                    "data",
+                ]
             ),
             _json_values,
         ),
@@ -266,7 +284,7 @@ _lines = st.one_of(
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
-    source=st.sampled_from(["claude", "codex", "gemini", "brain"]),
+    source=st.sampled_from(["claude", "codex", "gemini", "copilot", "brain"]),
     extra=st.lists(_lines, max_size=8),
     newline=st.booleans(),
 )

@@ -1,15 +1,17 @@
 """``brain doctor``: is brain wired into each agent tool, and does it work there?
 
-Per tool: which of brain's hooks are in its settings, whether the command they run
-works (doctor runs it, as the tool would, in a dry run that writes nothing), whether
-the program it names is still there, whether Codex trusts the hooks, whether the tool
-has switched hooks off (Claude Code's ``disableAllHooks``, Codex's ``hooks`` feature,
-Gemini CLI's ``hooksConfig``), whether setup could edit the tool's files, whether brain's
-MCP server is registered, and how the tool's last call of a brain hook ended. What is
-wrong is listed in ``problems`` (the command exits 1 when there is any); what to do
-about it in ``advice``. What in the home wants a person's hand but breaks nothing (a
-record file named by hand, which is not searched until ``brain rename`` files it under
-a key) is a warning: listed, and the exit status stays 0. Changes nothing.
+Per tool: which of brain's hooks are in its settings, whether the command they run works
+(doctor runs it, as the tool would, in a dry run that writes nothing), whether the
+program it names is still there, whether Codex trusts the hooks, whether the tool has
+switched hooks off (Claude Code's ``disableAllHooks``, Copilot CLI's ``disabledHooks``,
+Codex's ``hooks`` feature, Gemini CLI's ``hooksConfig``) or brain's MCP server (Copilot
+CLI's ``disabledMcpServers``, a ``tools`` filter in its ``mcp-config.json``), whether
+setup could edit the tool's files, whether brain's MCP server is registered, and how the
+tool's last call of a brain hook ended. What is wrong is listed in ``problems`` (the
+command exits 1 when there is any); what to do about it in ``advice``. What in the home
+wants a person's hand but breaks nothing (a record file named by hand, which is not
+searched until ``brain rename`` files it under a key) is a warning: listed, and the exit
+status stays 0. Changes nothing.
 
 Only the tools a person uses are looked at unless named: a tool whose program is on
 ``PATH``, whose settings folder exists, or that brain is already set up in.
@@ -39,7 +41,7 @@ from brain.errors import BrainError
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 # The program each tool runs as, and the folder it keeps its settings in.
-PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini"}
+PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot"}
 CHECK_TIMEOUT = 60
 
 
@@ -225,6 +227,54 @@ def gemini_gate(settings: Path) -> list[tuple[str, str]]:
     return found
 
 
+def copilot_gate(hooks_file: Path) -> list[tuple[str, str]]:
+    """What in Copilot CLI's files keeps brain from it, with what to do: brain's hooks
+    turned off one by one (their keys in ``disabledHooks``, as ``/hooks`` puts them),
+    brain's server turned off (``copilot mcp disable brain`` lists it in
+    ``disabledMcpServers``), or a ``tools`` filter in ``mcp-config.json`` that leaves
+    brain's tools out. ``"disableAllHooks": true`` is no switch for brain: Copilot CLI
+    1.0.102 drops the hooks written in settings files and still runs those in its hooks
+    folder, where brain's are."""
+    from brain.agents import copilot_hooks
+    from brain.sessions.sources.locations import copilot_home
+
+    settings = copilot_home() / "settings.json"
+    found: list[tuple[str, str]] = []
+    user = _json_object(settings)
+    events = copilot_hooks.disabled(user, hooks_file, installers.is_ours)
+    if events:
+        found.append(
+            (
+                f"brain's {' and '.join(events)} hook is turned off in Copilot CLI "
+                f"(disabledHooks in {settings})",
+                "start 'copilot', type /hooks and turn brain's hooks on again",
+            )
+        )
+    servers_off = user.get("disabledMcpServers")
+    if isinstance(servers_off, list) and setup.SERVER in servers_off:
+        found.append(
+            (
+                f"brain's MCP server is turned off in Copilot CLI "
+                f"(disabledMcpServers in {settings})",
+                f"run 'copilot mcp enable {setup.SERVER}'",
+            )
+        )
+    config = setup.copilot_mcp_config()
+    servers = _json_object(config).get("mcpServers")
+    entry = servers.get(setup.SERVER) if isinstance(servers, dict) else None
+    tools = entry.get("tools") if isinstance(entry, dict) else None
+    if isinstance(tools, list) and "*" not in tools:
+        left = [name for name in (*setup.READ_ONLY, setup.WRITE, "forget") if name not in tools]
+        if left:
+            found.append(
+                (
+                    f"the tools filter of brain's server in {config} leaves out {', '.join(left)}",
+                    "run 'brain setup copilot' (it offers all of brain's tools)",
+                )
+            )
+    return found
+
+
 _CODEX_TRUST = {
     "modified": "Codex lists brain's {events} hook as modified since you trusted it, and skips it",
     "untrusted": "Codex skips brain's {events} hook until you trust it",
@@ -248,7 +298,9 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
         if entry is None:
             return None, []
     else:
-        path = setup.claude_json() if tool == "claude-code" else installers.settings_path(tool)
+        path = {"claude-code": setup.claude_json(), "copilot": setup.copilot_mcp_config()}.get(
+            tool, installers.settings_path(tool)
+        )
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -340,19 +392,37 @@ def run_check(command: str, event: str) -> str | None:
     return None
 
 
+def _hook_commands(tool: str, path: Path) -> dict[str, tuple[int, int, str]]:
+    """Brain's hook per event in ``tool``'s hook settings: (group, handler, command)."""
+    if tool == "copilot":
+        from brain.agents import copilot_hooks
+
+        return {e: (0, 0, c) for e, c in copilot_hooks.commands(path, installers.is_ours).items()}
+    return _commands(path)
+
+
+def _folder(tool: str) -> Path:
+    """The folder ``tool`` keeps its settings in."""
+    if tool == "copilot":
+        from brain.sessions.sources.locations import copilot_home
+
+        return copilot_home()
+    return installers.settings_path(tool).parent
+
+
 def in_use(tool: str) -> bool:
     """Whether the person uses ``tool`` here: its program on PATH, its settings folder, or
     brain set up in it."""
     if shutil.which(PROGRAMS[tool]):
         return True
-    if installers.settings_path(tool).parent.is_dir():
+    if _folder(tool).is_dir():
         return True
     return _mcp(tool) is not None
 
 
 def set_up(tool: str) -> bool:
     """Whether brain is set up in ``tool`` (user scope): its hooks or its MCP server."""
-    return bool(_commands(installers.settings_path(tool))) or _mcp(tool) is not None
+    return bool(_hook_commands(tool, installers.settings_path(tool))) or _mcp(tool) is not None
 
 
 def _wiring_problems(
@@ -390,6 +460,7 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "claude-code": lambda: claude_gate(path, Path.cwd()),
         "codex": lambda: codex_gate(path),
         "gemini": lambda: gemini_gate(path),
+        "copilot": lambda: copilot_gate(path),
     }
     for problem, fix in gates[tool]():
         problems.append(problem)
@@ -426,7 +497,7 @@ def check(tool: str, home: Path) -> ToolHealth:
     """One tool's health (user scope)."""
     spec = installers.spec_for(tool)
     path = installers.settings_path(tool)
-    commands = _commands(path)
+    commands = _hook_commands(tool, path)
     wanted = [event for event, _ in spec.events]
     missing = tuple(e for e in wanted if e not in commands)
     trust = codex_trust(path) if spec.positional else {}

@@ -32,7 +32,7 @@ from brain.sessions.internal import in_internal_run
 if TYPE_CHECKING:
     from brain.home.paths import Located
 
-TOOLS = ("claude-code", "codex", "gemini")
+TOOLS = ("claude-code", "codex", "gemini", "copilot")
 # The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
 # replaces hook context over about 10,000 characters with a 2 KB preview and a file path;
 # the estimate never counts fewer tokens than bytes / 4, so 2,400 stays under. Codex cuts
@@ -144,10 +144,13 @@ def answer_json(tool: str, ctx: Context) -> str:
 
     Claude Code, Codex and Gemini CLI all read ``hookSpecificOutput.additionalContext``
     from a SessionStart hook's JSON on stdout; Gemini CLI's gets angle quotes for angle
-    brackets, which it would send the model HTML-escaped.
+    brackets, which it would send the model HTML-escaped. Copilot CLI reads a top-level
+    ``additionalContext`` and passes ``hookSpecificOutput`` over.
     """
     if tool not in TOOLS:
         tool = "claude-code"
+    if tool == "copilot":
+        return json.dumps({"additionalContext": ctx.text}, ensure_ascii=False)
     text = ctx.text.translate(_GEMINI_SAFE) if tool == "gemini" else ctx.text
     body = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
     return json.dumps(body, ensure_ascii=False)
@@ -253,6 +256,17 @@ def _ended_before(home: Path, transcript: str) -> bool:
     return False
 
 
+def copilot_transcript(payload: dict[str, Any]) -> str | None:
+    """Where Copilot CLI keeps the session a hook names: its payload carries the
+    ``session_id`` but no transcript path."""
+    session = payload.get("session_id") or payload.get("sessionId")
+    if not isinstance(session, str) or not session or "/" in session or session in (".", ".."):
+        return None
+    from brain.sessions.sources.locations import copilot_home
+
+    return str(copilot_home() / "session-state" / session / "events.jsonl")
+
+
 def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobStarted:
     """Answer a SessionEnd hook: start the learning job in the background; never raises.
 
@@ -265,6 +279,8 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
         payload = parse_payload(raw_payload)
         transcript = payload.get("transcript_path")
         transcript = transcript if isinstance(transcript, str) and transcript else None
+        if transcript is None and tool == "copilot":
+            transcript = copilot_transcript(payload)
         if not (home / ".brain").is_dir():
             raise FileNotFoundError(f"{home} is not a brain home; run 'brain init'")
         if checking():  # doctor's dry run: the job would start

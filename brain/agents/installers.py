@@ -16,10 +16,14 @@ was. A malformed file is an error that changes nothing; the first write keeps a
   SessionStart and SessionEnd, ``timeout`` in seconds. Codex runs a hook only once the
   person has trusted it (``/hooks``), and keys that trust by the handler's position
   (``hooks.json:session_start:<group>:<handler>``), so brain never moves other entries.
+* GitHub Copilot CLI: a hook file of brain's own, ``$COPILOT_HOME/hooks/brain.json``
+  (``~/.copilot``) or ``<project>/.github/hooks/brain.json``; sessionStart and sessionEnd
+  (:mod:`brain.agents.copilot_hooks`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -103,6 +107,18 @@ SPECS = {
         ),
         positional=True,
     ),
+    "copilot": ToolSpec(
+        "copilot",
+        ("hooks", "brain.json"),
+        (".github", "hooks", "brain.json"),
+        (("sessionStart", "session-start"), ("sessionEnd", "session-end")),
+        timeout=10,
+        notes=(
+            "Copilot CLI keeps tool approvals per project (its git checkout): "
+            "--allow-remember approves brain's remember in the project setup runs in; "
+            "elsewhere a headless run needs --allow-tool 'brain(remember)'.",
+        ),
+    ),
 }
 
 
@@ -140,6 +156,10 @@ def settings_path(tool: str, scope: str = "user", project: Path | None = None) -
         codex_home = os.environ.get("CODEX_HOME")
         base = Path(codex_home).expanduser() if codex_home else Path.home() / ".codex"
         return base.joinpath(*spec.user_file)
+    if tool == "copilot":
+        from brain.sessions.sources.locations import copilot_home
+
+        return copilot_home().joinpath(*spec.user_file)  # brain's own hook file
     return Path.home().joinpath(*spec.user_file)
 
 
@@ -200,7 +220,10 @@ def _quote(text: str) -> str:
 
 def is_ours(handler: Any) -> bool:
     """Whether a hook handler is one brain installed."""
-    return isinstance(handler, dict) and bool(_OURS.search(str(handler.get("command", ""))))
+    if not isinstance(handler, dict):
+        return False
+    command = handler.get("command") or handler.get("bash")  # Copilot CLI's: bash
+    return bool(_OURS.search(str(command or "")))
 
 
 def _handler(spec: ToolSpec, event: str, sub: str, base: str) -> dict[str, Any]:
@@ -393,7 +416,7 @@ def install(
     """Merge brain's session hooks into ``tool``'s settings file.
 
     Args:
-        tool: ``claude-code``, ``codex`` or ``gemini``.
+        tool: ``claude-code``, ``codex``, ``gemini`` or ``copilot``.
         scope: ``user`` (the tool's file in your home) or ``project`` (in ``project``).
         project: the project directory for ``scope="project"`` (default: cwd).
         dry_run: compute the new file but write nothing.
@@ -402,6 +425,8 @@ def install(
     Returns:
         What changed; ``text`` is the whole file as written (or as it would be).
     """
+    if tool == "copilot":
+        return _copilot("install", scope, project, dry_run, brain_command(home))
     spec = spec_for(tool)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
@@ -413,9 +438,47 @@ def uninstall(
     tool: str, *, scope: str = "user", project: Path | None = None, dry_run: bool = False
 ) -> InstallResult:
     """Remove brain's hooks from ``tool``'s settings file, leaving everything else."""
+    if tool == "copilot":
+        return _copilot("uninstall", scope, project, dry_run, None)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
     if raw is None:
         return InstallResult("uninstall", tool, str(path), False, dry_run, None, "", ())
     new = remove_ours(path, old, spec_for(tool).positional)
     return _apply("uninstall", tool, path, new, old, raw, dry_run)
+
+
+def _copilot(
+    action: str, scope: str, project: Path | None, dry_run: bool, base: str | None
+) -> InstallResult:
+    """Write (``base``) or delete brain's own hook file for Copilot CLI; a file of that
+    name brain did not write is an error that changes nothing."""
+    from brain.agents import copilot_hooks
+
+    path = settings_path("copilot", scope, project)
+    try:
+        old = copilot_hooks.load(path)
+    except (OSError, ValueError) as exc:
+        raise SettingsError(path, f"cannot be read as JSON ({exc})") from exc
+    if old is not None and copilot_hooks.foreign(old, is_ours):
+        raise SettingsError(
+            path,
+            "holds hooks brain did not write",
+            hint=f"rename it (Copilot CLI reads every *.json in {path.parent}) and run this again",
+        )
+    new = copilot_hooks.document(base) if base is not None else None
+    text = _render(new) if new is not None else ""
+    changed = new != old
+    if changed and not dry_run:
+        if new is None:
+            path.unlink()
+            with contextlib.suppress(OSError):  # the folder, when brain's file was all of it
+                path.parent.rmdir()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_keeping_mode(path, text)
+    spec = spec_for("copilot")
+    events = tuple(event for event, _ in spec.events)
+    return InstallResult(
+        action, "copilot", str(path), changed, dry_run, None, text, events, spec.notes
+    )

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from brain.home.home import Home
 
 __all__ = [
+    "CANNOT_LEARN",
     "LEARNERS",
     "LearnCost",
     "LearnResult",
@@ -75,6 +76,16 @@ LEARNERS = {
         "gemini-cli", "gemini-cli/gemini-2.5-flash", "gemini-cli/gemini-2.5-pro", "gemini"
     ),
 }
+# Tools whose CLI cannot be brain's model, and why: a model run must offer no tools,
+# start no MCP server, run no hook and cap its answer.
+CANNOT_LEARN = {
+    "copilot": (
+        "Copilot CLI cannot be brain's model: 'copilot -p' runs the hooks in "
+        "~/.copilot/settings.json and the servers in mcp-config.json with no flag that turns "
+        "them all off, and caps the answer of Copilot's own models nowhere "
+        "(COPILOT_PROVIDER_MAX_OUTPUT_TOKENS is for your own provider only)"
+    ),
+}
 # The figure stated when this machine has no transcripts of the tool yet: a session long
 # enough to be cut to phase 1's head and tail.
 _SAMPLE = 200
@@ -118,7 +129,14 @@ class LearnResult:
 
 
 def learner(tool: str) -> Learner:
-    """The learner of ``tool``; an unknown tool is an error naming the known ones."""
+    """The learner of ``tool``; an unknown tool, or one whose CLI cannot learn, is an
+    error that says so."""
+    if tool in CANNOT_LEARN:
+        raise BrainError(
+            CANNOT_LEARN[tool],
+            hint=f"learn with another tool's CLI ('brain setup {' | '.join(LEARNERS)} --learn') "
+            "or a provider litellm speaks to ('brain config set extract_model ...')",
+        )
     try:
         return LEARNERS[tool]
     except KeyError:
@@ -210,8 +228,13 @@ def forget_learning(home: Home, tool: str, dry_run: bool = False) -> LearnResult
     """Take out of ``local.yaml`` what ``--learn`` put there for ``tool`` (its models and
     the path of its CLI), as ``brain setup --uninstall`` does; another tool's models stay.
     The built-in rules learn again where they were this tool's."""
-    chosen = learner(tool)
     config = home.config
+    if tool in CANNOT_LEARN:  # --learn never set it
+        said = f"learning stays with {config.extract_model}"
+        return LearnResult(
+            tool, False, config.extract_model, config.consolidation_model, False, said
+        )
+    chosen = learner(tool)
     names = [
         name
         for name in ("extract_model", "consolidation_model")
@@ -249,7 +272,8 @@ def learning_lines(path: Path, tools: tuple[str, ...] = ()) -> tuple[str, ...]:
         config = home.config
     except BrainError:
         return ()
-    said = learning_text(config.extract_model, config.consolidation_model, tools)
+    able = tuple(tool for tool in tools if tool not in CANNOT_LEARN)
+    said = learning_text(config.extract_model, config.consolidation_model, able)
     lines = [f"learning: {said}"]
     if config.model_program and config.extract_model.partition("/")[0] in PROGRAMS:
         lines.append(f"model program: {config.model_program} (found by 'brain setup --learn')")

@@ -329,7 +329,93 @@ def _codex(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[
     return [Change(what, str(path), text != old, text)]
 
 
-_REGISTER = {"claude-code": _claude, "codex": _codex, "gemini": _gemini}
+def copilot_mcp_config() -> Path:
+    """Copilot CLI's ``mcp-config.json``, beside its ``settings.json``."""
+    from brain.sessions.sources.locations import copilot_home
+
+    return copilot_home() / "mcp-config.json"
+
+
+# Copilot CLI asks before every MCP tool that is not read-only, and headless (-p) it
+# refuses what no one can approve; the approvals it keeps are per project (its git root).
+COPILOT_WRITE = {"kind": "mcp", "serverName": SERVER, "toolName": WRITE}
+
+
+def copilot_permissions() -> Path:
+    """Where Copilot CLI keeps the tools approved in each project."""
+    from brain.sessions.sources.locations import copilot_home
+
+    return copilot_home() / "permissions-config.json"
+
+
+def copilot_location(cwd: Path | None = None) -> str:
+    """The key Copilot CLI files a project's approvals under: its git checkout's top
+    folder, else the folder itself."""
+    from brain.home.scope import checkout_root
+
+    here = Path(cwd or Path.cwd()).absolute()
+    return str(checkout_root(here) or here)
+
+
+def _approvals(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    locations = data.get("locations", {})
+    if not isinstance(locations, dict) or not all(
+        isinstance(v, dict) and isinstance(v.get("tool_approvals", []), list)
+        for v in locations.values()
+    ):
+        raise SettingsError(path, "'locations' is not an object of {tool_approvals: [...]}")
+    return locations
+
+
+def _copilot_approved(data: dict[str, Any], where: str) -> bool:
+    locations = data.get("locations")
+    place = locations.get(where) if isinstance(locations, dict) else None
+    listed = place.get("tool_approvals") if isinstance(place, dict) else None
+    return isinstance(listed, list) and COPILOT_WRITE in listed
+
+
+def _copilot_write(path: Path, data: dict[str, Any], where: str, keep: bool) -> dict[str, Any]:
+    """``data`` with brain's ``remember`` approved at ``where`` (``keep``), or approved
+    nowhere; a location, and the file's table, left empty go."""
+    locations: dict[str, Any] = {}
+    for key, place in _approvals(path, data).items():
+        listed = [a for a in place.get("tool_approvals", []) if a != COPILOT_WRITE]
+        if keep and key == where:
+            listed.append(COPILOT_WRITE)
+        kept = (
+            {**place, "tool_approvals": listed}
+            if listed
+            else {k: v for k, v in place.items() if k != "tool_approvals"}
+        )
+        if kept:
+            locations[key] = kept
+    if keep and where not in locations:
+        locations[where] = {"tool_approvals": [COPILOT_WRITE]}
+    result = {k: v for k, v in data.items() if k != "locations"}
+    if locations or data.get("locations") == {}:
+        result["locations"] = locations
+    return result
+
+
+def _copilot(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
+    path, approvals = copilot_mcp_config(), copilot_permissions()
+    old, granted = _read_json(path), _read_json(approvals)
+    where = copilot_location()
+    keep = _keeps_write(entry, allow, _copilot_approved(granted, where))
+    local = None if entry is None else {"type": "local", **entry, "tools": ["*"]}
+    changes = [_write_json("MCP server", path, old, _servers(path, old, local), dry)]
+    new = _copilot_write(approvals, granted, where, keep)
+    what = f"remember approved in {where}" if keep else "remember approved in no project"
+    if granted and not new:  # nothing left of a file brain's approval alone made
+        if not dry:
+            approvals.unlink()
+        changes.append(Change(what, str(approvals), True, ""))
+    else:
+        changes.append(_write_json(what, approvals, granted, new, dry))
+    return changes
+
+
+_REGISTER = {"claude-code": _claude, "codex": _codex, "gemini": _gemini, "copilot": _copilot}
 _OWN_MEMORY = {
     "claude-code": "~/.claude/projects/*/memory",
     "codex": "~/.codex/memories",
@@ -345,6 +431,8 @@ def remember_approved(tool: str) -> bool:
     if tool == "claude-code":
         data = _read_json(settings_path("claude-code"))
         return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
+    if tool == "copilot":
+        return _copilot_approved(_read_json(copilot_permissions()), copilot_location())
     policy = settings_path("gemini").parent / "policies" / f"{SERVER}.toml"
     text = policy.read_text(encoding="utf-8") if policy.exists() else ""
     return json.dumps(f"mcp_{SERVER}_{WRITE}") in text
@@ -375,10 +463,17 @@ def setup(
         hooks = installers.install(tool, dry_run=dry, home=home)
         registered = _REGISTER[tool](entry, dry, allow_remember)
     changes = [_hook_change(hooks), *registered]
-    native = (
-        f"its own memory ({_OWN_MEMORY[spec.name]}) is read into brain at harvest and session "
-        "end and never written to; what the other tools remember reaches it in the context"
-    )
+    if tool in _OWN_MEMORY:
+        native = (
+            f"its own memory ({_OWN_MEMORY[spec.name]}) is read into brain at harvest and "
+            "session end and never written to; what the other tools remember reaches it in "
+            "the context"
+        )
+    else:
+        native = (
+            "its own memory is kept by GitHub's service, not on disk, so brain cannot read "
+            "it; what the other tools remember reaches it in the context"
+        )
     return SetupResult("setup", tool, dry_run, tuple(changes), (*spec.notes, native))
 
 

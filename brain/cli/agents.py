@@ -10,7 +10,7 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state
 
-TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini"])
+TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini", "copilot"])
 project_option = click.option(
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
@@ -127,7 +127,12 @@ def hooks_uninstall(
 
 # -- one command per tool ---------------------------------------------------------
 
-_INSTRUCTION_FILE = {"claude-code": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
+_INSTRUCTION_FILE = {
+    "claude-code": "CLAUDE.md",
+    "codex": "AGENTS.md",
+    "gemini": "GEMINI.md",
+    "copilot": "AGENTS.md",
+}
 
 
 def _setup_text(result: Any) -> str:
@@ -170,9 +175,12 @@ def _wants_learning(state: State, tool: str, learn: bool | None, quiet: bool) ->
     """The person's answer: the flag, else a question on a terminal, else nothing."""
     import sys
 
+    from brain.agents.learn import CANNOT_LEARN, expected_cost, learner
+
     if learn is not None or quiet or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return learn
-    from brain.agents.learn import expected_cost, learner
+    if tool in CANNOT_LEARN:
+        return None  # nothing to ask: 'brain setup TOOL --learn' says why
 
     if state.brain().config.extract_model.partition("/")[0] == learner(tool).provider:
         return None  # already learning with it: asked before
@@ -309,7 +317,9 @@ def _doctor_text(result: Any) -> str:
         lines += [f"  problem: {problem}" for problem in t.problems]
         lines += [f"  to do: {advice}" for advice in t.advice]
     if not result.tools:
-        lines.append("no agent tool found here (claude, codex or gemini on PATH, or its settings)")
+        lines.append(
+            "no agent tool found here (claude, codex, gemini or copilot on PATH, or its settings)"
+        )
     lines += list(result.learning)
     lines += [f"model: {problem}" for problem in result.models]
     lines += [f"warning: {warning}" for warning in result.warnings]
@@ -349,7 +359,7 @@ def _stdin() -> str:
 
 tool_option = click.option(
     "--tool",
-    type=click.Choice(["claude-code", "codex", "gemini"]),
+    type=click.Choice(["claude-code", "codex", "gemini", "copilot"]),
     default="claude-code",
     show_default=True,
     help="Which tool is calling, for the answer's format.",

@@ -10,7 +10,7 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 
-_SOURCES = ("claude", "codex", "gemini")
+_SOURCES = ("claude", "codex", "gemini", "copilot")
 _MEMORY_TOOLS = ("claude", "gemini", "codex")
 
 
@@ -124,7 +124,13 @@ def harvest(
     emit(result, as_json, lambda r: _harvest_text(r) + more)
 
 
-_TOOLS = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI", "brain": "brain"}
+_TOOLS = {
+    "claude": "Claude Code",
+    "codex": "Codex CLI",
+    "gemini": "Gemini CLI",
+    "copilot": "Copilot CLI",
+    "brain": "brain",
+}
 
 
 def _empty_text(e: Any, *, forced: bool) -> str:

@@ -9,7 +9,7 @@ One HTTP server speaks the three wire formats the pinned CLIs use:
 Every request is logged (path and JSON body) so a test can assert what the model was
 shown. A turn the agent's main loop asks for (a request that offers tools) takes the
 next scripted :class:`Reply`: text, or a call of the tool whose name ends with the
-given name (each CLI prefixes MCP tool names its own way); so does, with
+given name (each CLI prefixes MCP tool names its own way: mcp__brain__, brain-); so does, with
 :attr:`ModelServer.match` set, any request whose text holds it (a CLI asked to use no
 tools offers none). Side requests (titles, routing, quota checks) and an empty script get
 a short text answer.
@@ -128,7 +128,9 @@ def _tool_names(body: dict[str, Any]) -> list[str]:
 def _resolve(reply: Reply, names: list[str]) -> str:
     assert reply.tool is not None
     for name in names:
-        if name == reply.tool or any(name.endswith(sep + reply.tool) for sep in ("__", "_", "::")):
+        if name == reply.tool or any(
+            name.endswith(sep + reply.tool) for sep in ("__", "_", "::", "-")
+        ):
             return name
     return reply.tool
 

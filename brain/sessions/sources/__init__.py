@@ -17,7 +17,13 @@ if TYPE_CHECKING:
 
 # Each adapter's name and module, imported on first use: reading the harvested sessions'
 # marks (``brain status``) parses no transcript and needs none of them.
-_MODULES = {"claude": "claude", "codex": "codex", "gemini": "gemini", "brain": "native"}
+_MODULES = {
+    "claude": "claude",
+    "codex": "codex",
+    "gemini": "gemini",
+    "copilot": "copilot",
+    "brain": "native",
+}
 
 
 class UnknownSourceError(BrainError):

@@ -191,9 +191,42 @@ def gemini_discover(root: Path) -> Iterator[SessionFile]:
             yield found(path, path.parent.name, path.stem)
 
 
+# -- GitHub Copilot CLI -------------------------------------------------------------
+
+
+def copilot_home() -> Path:
+    """Copilot CLI's folder: ``$COPILOT_HOME``, else ``~/.copilot``."""
+    return Path(os.environ.get("COPILOT_HOME") or "~/.copilot").expanduser()
+
+
+def copilot_roots() -> list[Path]:
+    """Return ``~/.copilot/session-state`` (under ``$COPILOT_HOME`` when that is set)."""
+    return [copilot_home() / "session-state"]
+
+
+def copilot_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield the sessions under ``session-state``: ``<id>/events.jsonl``, and the
+    ``<id>.jsonl`` files older versions wrote there.
+
+    Args:
+        root: the ``session-state`` directory.
+
+    Yields:
+        One ``SessionFile`` per session, its id the folder's (or the file's) name.
+    """
+    if not root.is_dir():
+        return
+    for path in sorted(root.glob("*/events.jsonl")):
+        yield found(path, path.parent.name)
+    for path in sorted(root.glob("*.jsonl")):
+        if not (root / path.stem / "events.jsonl").exists():
+            yield found(path, path.stem)
+
+
 # Each tool's roots and its walk of one root (brain's own format has no default root).
 _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[SessionFile]]]] = {
     "claude": (claude_roots, claude_discover),
     "codex": (codex_roots, codex_discover),
     "gemini": (gemini_roots, gemini_discover),
+    "copilot": (copilot_roots, copilot_discover),
 }

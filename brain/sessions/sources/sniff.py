@@ -9,6 +9,8 @@ each format's first records say what it is:
 * Gemini CLI: a metadata line with ``sessionId`` and ``projectHash``, ``$set`` and
   ``$rewindTo`` edits, or messages ``{"id", "type": "user" | "gemini", "content"}``; a chat
   saved before JSONL is one pretty-printed JSON document holding the same keys;
+* GitHub Copilot CLI: events ``{"type": "session.start" | "user.message" | ..., "data"}``,
+  their types dotted;
 * Claude Code: records with ``uuid`` or ``parentUuid`` and ``sessionId``, or one of its
   bookkeeping types (``file-history-snapshot``, ``summary``, ``queue-operation``).
 """
@@ -51,6 +53,7 @@ _CLAUDE_TYPES = frozenset(
     }
 )
 _TYPE = re.compile(rb'"type"\s*:\s*"([\w-]+)"')
+_COPILOT_TYPE = re.compile(r"^(?:session|user|assistant|tool|system|hook|subagent)\.[a-z_]+$")
 
 
 def sniff(path: Path) -> str | None:
@@ -60,8 +63,8 @@ def sniff(path: Path) -> str | None:
         path: a transcript file (``.zst`` is decompressed to look).
 
     Returns:
-        ``brain``, ``codex``, ``gemini`` or ``claude``; None when nothing in the first
-        ``LINES`` lines looks like any of them (or the file cannot be read).
+        ``brain``, ``codex``, ``gemini``, ``copilot`` or ``claude``; None when nothing in
+        the first ``LINES`` lines looks like any of them (or the file cannot be read).
     """
     try:
         with open_stream(path) as fh:
@@ -125,6 +128,8 @@ def _judge(record: dict[str, Any]) -> str | None:
         return "brain"
     if kind in _CODEX_TYPES and isinstance(record.get("payload"), dict):
         return "codex"
+    if isinstance(kind, str) and _COPILOT_TYPE.match(kind) and isinstance(record.get("data"), dict):
+        return "copilot"
     if isinstance(record.get("projectHash"), str) and isinstance(record.get("sessionId"), str):
         return "gemini"
     if isinstance(record.get("$set"), dict) or isinstance(record.get("$rewindTo"), str):
