@@ -75,7 +75,13 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
     session_id = path.parent.name if subagent else (builder.meta_str("sessionId") or path.stem)
     facts = builder.facts
     facts.started = parse_timestamp(builder.meta.get("startTime")) or facts.started
-    facts.project = project_root(path, builder.meta_str("projectHash"))
+    turns = _numbered(turn for turns in builder.messages.values() for turn in turns)
+    project_hash = builder.meta_str("projectHash")
+    facts.project = project_root(path, project_hash)
+    if facts.project is None and project_hash:
+        # A copy of a chat, far from Gemini's folders: the files its tools read and wrote
+        # name the root, and the root is the one whose sha256 is the chat's hash.
+        facts.project = project_root(path, project_hash, roots_named(turns))
     return facts.result(
         offset,
         malformed,
@@ -85,7 +91,7 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
         session_id=session_id,
         path=str(path),
         title=builder.meta_str("summary"),
-        turns=_numbered(turn for turns in builder.messages.values() for turn in turns),
+        turns=turns,
         subagent=subagent,
     )
 
@@ -150,6 +156,28 @@ def project_root(
         if hashlib.sha256(root.encode()).hexdigest() in hashes:
             return root
     return None
+
+
+# An absolute path, POSIX or Windows, as a tool's arguments or output write it.
+_ABSOLUTE = re.compile(r"(?<![\w.~])(?:/|[A-Za-z]:\\{1,2})[\w.@-]+(?:(?:/|\\{1,2})[\w.@-]+)*")
+_DEEPEST = 12  # folders of a path tried as a project root
+_MOST = 2_000  # roots tried
+
+
+def roots_named(turns: Iterable[Turn]) -> list[str]:
+    """The folders the absolute paths in ``turns`` name, each a root a chat's
+    ``projectHash`` may be the sha256 of: ``/a/b/c.txt`` names ``/a`` and ``/a/b``."""
+    roots: dict[str, None] = {}
+    for turn in turns:
+        for found in _ABSOLUTE.finditer(turn.text):
+            text = found.group().replace("\\\\", "\\")
+            sep = "/" if text.startswith("/") else "\\"
+            parts = text.split(sep)
+            for depth in range(2, min(len(parts), _DEEPEST + 1)):
+                roots[sep.join(parts[:depth]).rstrip(" .")] = None
+            if len(roots) >= _MOST:
+                return list(roots)
+    return list(roots)
 
 
 def read_project_hash(path: Path) -> str | None:
