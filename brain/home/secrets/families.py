@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets import names, places
+from brain.home.secrets import commands, names, places
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
 from brain.home.secrets.shapes import entropy, wordy
 
@@ -98,6 +98,7 @@ def find(text: str) -> list[Span]:
     low = lowered if len(lowered) == len(text) else None  # same offsets, or none
     names.find(text, low, out)
     places.find(text, low, lowered, out)
+    commands.find(text, lowered, out)
     if len(text) >= 32:
         _anywhere(text, out)
     return out

@@ -41,7 +41,7 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 # apart after a match (``_NOT_A_NAME``).
 _TRIGGER = folded(
     r"token|session|auth|key|pass|seed|private|secret|pwd|cred|mnemonic|bearer|signature"
-    r"|phrase|appid|cert|pat|team|dsn"
+    r"|phrase|appid|cert|pat|team|dsn|psk"
 )
 _NOT_A_NAME = re.compile(
     r"tokens|tokeni|tokene|sessions|author|authentic|keys\b|keyword|keyboard|passe[ds]"
@@ -60,7 +60,9 @@ _STRONG = re.compile(
     r"[a-z]*(?:password|passwd|passphrase|secret|token|apikey|credential|mnemonic|privatekey"
     r"|bearer)s?"
 )
-_STRONG_WORDS = frozenset(("pwd", "pass", "pat", "creds", "passwords"))
+_STRONG_WORDS = frozenset(
+    ("pwd", "pass", "pat", "creds", "passwords", "psk", "requirepass", "masterauth")
+)
 # Words that name a credential only with a random value.
 _WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn")
 _CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
@@ -96,6 +98,8 @@ _OTHER_KEY = frozenset(
     " bucket region react storage composite sequence cursor pagination redirect callback"
     " list react state node".split()
 )
+# Before a credential word, whatever stands between: no real one.
+_NOT_REAL = frozenset("mock dummy fake example sample placeholder public pub publishable".split())
 # Headers that carry a credential without a credential's word.
 _HEADERS = frozenset(("x-honeycomb-team",))
 
@@ -115,6 +119,9 @@ def _about(words: list[str], at: int) -> bool:
     """Whether the words around the credential word ``words[at]`` say the name is about
     a credential, or means another kind of key."""
     before = words[:at]
+    kinds = [i for i, w in enumerate(before) if w in _KEY_KINDS]
+    if kinds:  # STREAM_API_SECRET: an API's secret, whatever the word before names
+        before = [w for w in before[: kinds[-1]] if w in _NOT_REAL] + before[kinds[-1] :]
     other = _OTHER | _OTHER_KEY if words[at].endswith("key") else _OTHER
     return any(w in _ABOUT for w in words[at + 1 :]) or any(w in other for w in before)
 
@@ -199,7 +206,7 @@ _FILE = re.compile(r"\.(?:pem|key|json|txt|ya?ml|env|crt|p12|pfx|cer|gpg|asc|pub
 
 # After a name: its closing quote, then what assigns it.
 _ASSIGN = re.compile(
-    r"(?P<close>\\?[\"'`])?[ \t]*(?P<op>:=|=>|=(?!=)|:(?![:/\w])|(?<=[ \t])\|(?=[ \t]))[ \t]*"
+    r"(?P<close>\\?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|=(?!=)|:(?![:/\w])|(?<=[ \t])\|(?=[ \t]))[ \t]*"
 )
 _VALUE = re.compile(
     r"""\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'"""
@@ -208,6 +215,13 @@ _VALUE = re.compile(
 _FLAG_VALUE = re.compile(r"[ \t]+(?=[^\s-])")
 _TABLE_GAP = re.compile(r"[ \t]{2,}(?=\S)")
 _PROSE_OP = re.compile(r"[ \t]+(?:to|is|as)[ \t]+(?=\S)")
+# A quoted name, then its quoted value: dotnet user-secrets set "Vault:Token" "s.…".
+_QUOTED_PAIR = re.compile(r"\\?[\"'][ \t]+(?=\\?[\"'])")
+# A name alone on its line, then its value, the line's last word (redis.conf's
+# ``requirepass <pw>``).
+_LINE_PAIR = re.compile(r"[ \t]+(?=[^\s\"'`]+[ \t]*(?:\n|$))")
+# A name read in a notebook, its value printed next: os.environ["X_TOKEN"] / Out[4]: '…'.
+_PRINTED = re.compile(r"\\?[\"'][\])]*[ \t]*\n+(?:Out\[\d+\]:[ \t]*)")
 
 
 def _value(text: str, at: int) -> tuple[int, int, bool] | None:
@@ -273,5 +287,8 @@ def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | N
         m = _TABLE_GAP.match(text, e)
         if m is not None:
             return _value(text, m.end())
-    m = _PROSE_OP.match(text, e)
+        m = _LINE_PAIR.match(text, e)
+        if m is not None:
+            return _value(text, m.end())
+    m = _PROSE_OP.match(text, e) or _QUOTED_PAIR.match(text, e) or _PRINTED.match(text, e)
     return _value(text, m.end()) if m is not None else None

@@ -38,6 +38,11 @@ _URL = re.compile(r"https?://([\w.-]+)(/[^\s\"'<>`)\]\\]*)")
 _HOOK_SEGMENTS = frozenset(
     ("hooks", "hook", "webhook", "webhooks", "webhookb2", "incomingwebhook", "receiver")
 )
+_KEY_SEGMENT = re.compile(
+    r"(?i:/(?:key|keys|token|apikey|api-key|api_key|secret))/(?P<value>[A-Za-z0-9_-]{16,})"
+    r"(?![\w-])"
+)
+_QUERY_WEAK = frozenset(("key", "sig", "code"))  # Azure Functions' ?code=<key>
 _RPC_HOSTS = ("infura", "alchemy", "quiknode", "quicknode", "ankr", "chainstack", "rpc", "node")
 # A call's first argument, a string; the function is read before it.
 _CALL = re.compile(r"\([ \t]*(?P<q>[\"'`])(?P<value>[^\"'`\n]{12,})(?P=q)")
@@ -62,7 +67,8 @@ _SEED = folded(
 )
 _SEED_WORDS = ("phrase", "mnemonic")
 _GH_SECRET = re.compile(
-    r"secret[ \t]+set[ \t]+\S+[ \t]+(?:--body|-b)[ \t=]+[\"']?(?P<value>[^\s\"']+)"
+    r"secret[ \t]+set[ \t]+\S+[^\n|;&]{0,200}?[ \t](?:--body|-b)[ \t=]+[\"']?"
+    r"(?P<value>[^\s\"']+)"
 )
 
 
@@ -88,7 +94,7 @@ def _urls(text: str, out: list[Span]) -> None:
             out.append(("credential_position", m.start(1), m.end(1)))
     for m in _QUERY.finditer(text):
         name, value = m.group(1), m.group(2)
-        strength = credential_name(name) or ("weak" if name.lower() in ("key", "sig") else "")
+        strength = credential_name(name) or ("weak" if name.lower() in _QUERY_WEAK else "")
         if not strength or is_masked(value) or is_code(value, "") or value.startswith("$"):
             continue
         if random_token(value) or strength in ("strong", "password"):
@@ -105,14 +111,17 @@ def _urls(text: str, out: list[Span]) -> None:
             value = seg.group()
             if random_token(value, uuid=hook) or (hook and value.isdigit() and len(value) > 12):
                 out.append(("credential_position", pos + seg.start(), pos + seg.end()))
+    for m in _KEY_SEGMENT.finditer(text) if "/" in text else ():
+        if random_token(m.group("value")):  # IFTTT's /with/key/<key>, /token/<token>
+            out.append(("credential_position", m.start("value"), m.end("value")))
 
 
 def _calls(text: str, low: str, out: list[Span]) -> None:
     for m in _CALL.finditer(text):
         value = m.group("value")
-        if "/" in value or " " in value or not random_token(value):
+        if " " in value or not random_token(value) or ("/" in value and "+" not in value):
             continue
-        if _TAKES_KEY.search(text, max(0, m.start() - 60), m.start()):
+        if _TAKES_KEY.search(text, max(0, m.start() - 60), m.start()) or _key_method(text, m):
             out.append(("credential_position", m.start("value"), m.end("value")))
     gates = ("auth" in low or ".login" in low, "-u" in low, "secret set" in low)
     for pattern, gate in zip((_TUPLE, _CURL_USER, _GH_SECRET), gates, strict=True):
@@ -130,6 +139,16 @@ def _calls(text: str, low: str, out: list[Span]) -> None:
                 chosen_password(value) or random_token(value)
             ):
                 out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+_METHOD = re.compile(r"([A-Za-z_]\w*)[ \t]*$")
+
+
+def _key_method(text: str, m: re.Match[str]) -> bool:
+    """Whether the call ``m`` opens is one whose name names a credential: a builder's
+    ``.token("…")``, ``.api_secret("…")``, ``setApiKey("…")``."""
+    name = _METHOD.search(text, max(0, m.start() - 40), m.start())
+    return name is not None and credential_name(name.group(1)) in ("strong", "password")
 
 
 def _keys(text: str, low: str | None, out: list[Span]) -> None:
