@@ -22,6 +22,7 @@ _MODULES = {
     "codex": "codex",
     "gemini": "gemini",
     "copilot": "copilot",
+    "qwen": "qwen",
     "brain": "native",
 }
 

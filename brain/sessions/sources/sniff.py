@@ -63,7 +63,7 @@ def sniff(path: Path) -> str | None:
         path: a transcript file (``.zst`` is decompressed to look).
 
     Returns:
-        ``brain``, ``codex``, ``gemini``, ``copilot`` or ``claude``; None when nothing in
+        ``brain``, ``codex``, ``gemini``, ``copilot``, ``qwen`` or ``claude``; None when nothing in
         the first ``LINES`` lines looks like any of them (or the file cannot be read).
     """
     try:
@@ -132,6 +132,8 @@ def _judge(record: dict[str, Any]) -> str | None:
         return "copilot"
     if isinstance(record.get("projectHash"), str) and isinstance(record.get("sessionId"), str):
         return "gemini"
+    if _qwen(record):
+        return "qwen"
     if isinstance(record.get("$set"), dict) or isinstance(record.get("$rewindTo"), str):
         return "gemini"
     if isinstance(record.get("id"), str) and kind in _GEMINI_MESSAGES and "content" in record:
@@ -145,6 +147,16 @@ def _judge(record: dict[str, Any]) -> str | None:
     return None
 
 
+def _qwen(record: dict[str, Any]) -> bool:
+    """A Qwen Code chat record: Claude's uuid chain around a message in Gemini's shape."""
+    if "uuid" not in record or "sessionId" not in record:
+        return False
+    message = record.get("message")
+    if isinstance(message, dict) and isinstance(message.get("parts"), list):
+        return True
+    return record.get("type") == "tool_result" or "provenance" in record
+
+
 def _judge_prefix(head: bytes) -> str | None:
     """The format of a line too long to parse, by the keys it starts with."""
     kind = _TYPE.search(head)
@@ -153,6 +165,8 @@ def _judge_prefix(head: bytes) -> str | None:
         return "codex"
     if b'"projectHash"' in head and b'"sessionId"' in head:
         return "gemini"
+    if b'"uuid"' in head and (b'"provenance"' in head or b'"type":"tool_result"' in head):
+        return "qwen"
     if b'"parentUuid"' in head or b'"uuid"' in head:
         return "claude"
     return None
