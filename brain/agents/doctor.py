@@ -41,7 +41,13 @@ from brain.errors import BrainError
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 # The program each tool runs as, and the folder it keeps its settings in.
-PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot"}
+PROGRAMS = {
+    "claude-code": "claude",
+    "codex": "codex",
+    "gemini": "gemini",
+    "copilot": "copilot",
+    "qwen": "qwen",
+}
 CHECK_TIMEOUT = 60
 
 
@@ -224,6 +230,47 @@ def gemini_gate(settings: Path) -> list[tuple[str, str]]:
                 f"take {names} out of hooksConfig.disabled in {settings}",
             )
         )
+    return found
+
+
+def qwen_gate(settings: Path, project: Path | None = None) -> list[tuple[str, str]]:
+    """What in Qwen Code's settings keeps brain from it, with what to do:
+    ``"disableAllHooks": true`` in the user's or the project's settings, and brain's MCP
+    server left out by ``mcp.excluded`` or ``mcp.allowed`` (glob patterns)."""
+    from fnmatch import fnmatchcase
+
+    files = [settings]
+    if project is not None:
+        files.append(project / ".qwen" / "settings.json")
+    found = []
+    for path in dict.fromkeys(files):
+        data = _json_object(path)
+        if data.get("disableAllHooks") is True:
+            found.append(
+                (
+                    f'"disableAllHooks": true in {path}: Qwen Code runs no hooks, '
+                    "brain's included",
+                    f'take "disableAllHooks" out of {path} (or set it to false)',
+                )
+            )
+        mcp = data.get("mcp") if isinstance(data.get("mcp"), dict) else {}
+        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
+        if isinstance(excluded, list) and any(fnmatchcase(setup.SERVER, str(p)) for p in excluded):
+            found.append(
+                (
+                    f"mcp.excluded in {path} leaves brain's MCP server out",
+                    f"take the pattern that matches 'brain' out of mcp.excluded in {path}",
+                )
+            )
+        if isinstance(allowed, list) and not any(
+            fnmatchcase(setup.SERVER, str(p)) for p in allowed
+        ):
+            found.append(
+                (
+                    f"mcp.allowed in {path} does not list brain's MCP server",
+                    f"add 'brain' to mcp.allowed in {path}",
+                )
+            )
     return found
 
 
@@ -461,6 +508,7 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "codex": lambda: codex_gate(path),
         "gemini": lambda: gemini_gate(path),
         "copilot": lambda: copilot_gate(path),
+        "qwen": lambda: qwen_gate(path, Path.cwd()),
     }
     for problem, fix in gates[tool]():
         problems.append(problem)

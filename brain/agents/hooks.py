@@ -32,7 +32,7 @@ from brain.sessions.internal import in_internal_run
 if TYPE_CHECKING:
     from brain.home.paths import Located
 
-TOOLS = ("claude-code", "codex", "gemini", "copilot")
+TOOLS = ("claude-code", "codex", "gemini", "copilot", "qwen")
 # The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
 # replaces hook context over about 10,000 characters with a 2 KB preview and a file path;
 # the estimate never counts fewer tokens than bytes / 4, so 2,400 stays under. Codex cuts
@@ -145,13 +145,14 @@ def answer_json(tool: str, ctx: Context) -> str:
     Claude Code, Codex and Gemini CLI all read ``hookSpecificOutput.additionalContext``
     from a SessionStart hook's JSON on stdout; Gemini CLI's gets angle quotes for angle
     brackets, which it would send the model HTML-escaped. Copilot CLI reads a top-level
-    ``additionalContext`` and passes ``hookSpecificOutput`` over.
+    ``additionalContext`` and passes ``hookSpecificOutput`` over. Qwen Code reads
+    Claude Code's shape and escapes angle brackets as Gemini CLI does.
     """
     if tool not in TOOLS:
         tool = "claude-code"
     if tool == "copilot":
         return json.dumps({"additionalContext": ctx.text}, ensure_ascii=False)
-    text = ctx.text.translate(_GEMINI_SAFE) if tool == "gemini" else ctx.text
+    text = ctx.text.translate(_GEMINI_SAFE) if tool in ("gemini", "qwen") else ctx.text
     body = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
     return json.dumps(body, ensure_ascii=False)
 

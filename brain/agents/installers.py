@@ -19,6 +19,8 @@ was. A malformed file is an error that changes nothing; the first write keeps a
 * GitHub Copilot CLI: a hook file of brain's own, ``$COPILOT_HOME/hooks/brain.json``
   (``~/.copilot``) or ``<project>/.github/hooks/brain.json``; sessionStart and sessionEnd
   (:mod:`brain.agents.copilot_hooks`).
+* Qwen Code: ``$QWEN_HOME/settings.json`` (``~/.qwen``) or ``<project>/.qwen/settings.json``;
+  SessionStart and SessionEnd, Claude Code's shape, ``timeout`` in seconds.
 """
 
 from __future__ import annotations
@@ -119,6 +121,17 @@ SPECS = {
             "elsewhere a headless run needs --allow-tool 'brain(remember)'.",
         ),
     ),
+    "qwen": ToolSpec(
+        "qwen",
+        ("settings.json",),
+        (".qwen", "settings.json"),
+        (("SessionStart", "session-start"), ("SessionEnd", "session-end")),
+        timeout=10,
+        notes=(
+            "Qwen Code runs SessionEnd when an interactive session ends (/quit, /clear); "
+            "a headless 'qwen -p' run ends without it, and the next 'brain harvest' learns it.",
+        ),
+    ),
 }
 
 
@@ -160,6 +173,10 @@ def settings_path(tool: str, scope: str = "user", project: Path | None = None) -
         from brain.sessions.sources.locations import copilot_home
 
         return copilot_home().joinpath(*spec.user_file)  # brain's own hook file
+    if tool == "qwen":
+        from brain.sessions.sources.locations import qwen_home
+
+        return qwen_home().joinpath(*spec.user_file)
     return Path.home().joinpath(*spec.user_file)
 
 

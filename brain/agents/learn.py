@@ -85,6 +85,11 @@ CANNOT_LEARN = {
         "them all off, and caps the answer of Copilot's own models nowhere "
         "(COPILOT_PROVIDER_MAX_OUTPUT_TOKENS is for your own provider only)"
     ),
+    "qwen": (
+        "brain does not run Qwen Code's CLI as its model yet: a run with no tools, no MCP "
+        "server, no hook and a capped answer ('qwen -p --safe-mode' and a settings file of "
+        "brain's own) is not built"
+    ),
 }
 # The figure stated when this machine has no transcripts of the tool yet: a session long
 # enough to be cut to phase 1's head and tail.

@@ -10,7 +10,7 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state
 
-TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini", "copilot"])
+TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini", "copilot", "qwen"])
 project_option = click.option(
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
@@ -132,6 +132,7 @@ _INSTRUCTION_FILE = {
     "codex": "AGENTS.md",
     "gemini": "GEMINI.md",
     "copilot": "AGENTS.md",
+    "qwen": "QWEN.md",
 }
 
 
@@ -359,7 +360,7 @@ def _stdin() -> str:
 
 tool_option = click.option(
     "--tool",
-    type=click.Choice(["claude-code", "codex", "gemini", "copilot"]),
+    type=click.Choice(["claude-code", "codex", "gemini", "copilot", "qwen"]),
     default="claude-code",
     show_default=True,
     help="Which tool is calling, for the answer's format.",

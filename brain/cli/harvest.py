@@ -11,7 +11,7 @@ import click
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 
 _SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen")
-_MEMORY_TOOLS = ("claude", "gemini", "codex")
+_MEMORY_TOOLS = ("claude", "gemini", "codex", "qwen")
 
 
 def _harvest_text(result: Any) -> str:
