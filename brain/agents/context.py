@@ -388,7 +388,7 @@ def _team_part(
     labelled with its team; a key the person has a visible record of says theirs wins."""
     from brain.team.reading import entries  # no team joined: one directory listing
 
-    found = entries(home.path, project)
+    found = entries(home.path, project, home.config.context_max_entries)
     if not found:
         return None
     lines, mine = [], []

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from brain.home.paths import MEMORIES
 from brain.team.catalog import TEAM_KIND, refresh, team_of
 from brain.team.reading import covering
-from brain.team.spec import team_paths
 
 if TYPE_CHECKING:
     from brain.index import Hit, Index
@@ -37,8 +36,8 @@ def recall_in_teams(
     is joined that could add to it (then the plain recall is the answer)."""
     home: Path = brain.path
     names = {team.name for team in covering(home, where)}
-    if not names and not (sessions and team_paths(home)):
-        return None
+    if not names and not sessions:
+        return None  # only a search of every kind could meet a team's documents
 
     def prepare(index: Index, kinds: Sequence[str] | None) -> Sequence[str] | None:
         refresh(index, home)
