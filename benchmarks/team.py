@@ -12,8 +12,10 @@ The same checkout, queries and personal records; only the team differs.
   * process_ms: median wall time of a `brain recall QUERY` process in the checkout;
   * recall_ms:  median time of Brain.recall(query, where=checkout) in a warm process;
   * ratio:      with the team over without (target: within 1.2).
-Two homes with the same personal records, one of them joined to the team, are measured
-in turn, run by run, so a busy moment of the machine weighs on both alike.
+Two homes with the same personal records, one of them joined to the team, and a third
+home holding as many records of its own as the other two together (the same-sized home:
+what searching that many records costs without any team), are measured in turn, run by
+run, so a busy moment of the machine weighs on all alike.
   * first_index_s: the first recall after joining, which indexes every team record;
   * pull_s / index_after_pull_ms: `brain team sync` bringing one accepted record, and
     the next recall's index update, which reads only what that commit changed.
@@ -117,11 +119,14 @@ def recall_process(home: Path, where: Path, query: str) -> float:
     return time.perf_counter() - start
 
 
-def side_by_side(homes: tuple[Path, Path], where: Path, runs: int) -> dict[str, list[float]]:
-    """Hook and recall times of the two homes, taken in turn (so a busy moment of the
-    machine weighs on both alike): the first run of each warms its caches."""
+NAMES = ("alone", "joined", "sized")
+
+
+def side_by_side(homes: list[Path], where: Path, runs: int) -> dict[str, list[float]]:
+    """Hook and recall times of the homes, taken in turn (so a busy moment of the
+    machine weighs on all alike): the first run of each warms its caches."""
     times: dict[str, list[float]] = {
-        f"{what}_{n}": [] for what in ("hook", "process", "recall") for n in (0, 1)
+        f"{what}_{n}": [] for what in ("hook", "process", "recall") for n in range(len(homes))
     }
     asked = queries(random.Random(3), runs + 1)
     for run in range(runs + 1):
@@ -158,9 +163,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         homes = []
-        for name in ("alone", "joined"):
+        for name in NAMES:
             brain, _ = Brain.init(root / name)
-            brain.import_(synthetic_lines(args.personal, random.Random(1)))
+            size = args.personal + (args.team if name == "sized" else 0)
+            brain.import_(synthetic_lines(size, random.Random(1)))
             brain.index()
             homes.append(brain.path)
         where = checkout(root)
@@ -169,7 +175,7 @@ def main() -> None:
         start = time.perf_counter()
         Brain.open(homes[1]).recall("first", where=where)
         first_index = time.perf_counter() - start
-        times = side_by_side((homes[0], homes[1]), where, args.runs)
+        times = side_by_side(homes, where, args.runs)
         maker = Brain.open(root / "maker")
         maker.remember("Deploys need Node 20", key="node-version")
         proposals.accept(maker, proposals.propose(maker, "node-version").id)
@@ -182,26 +188,19 @@ def main() -> None:
         after_pull = time.perf_counter() - start
         assert hits and hits[0].key == "node-version", hits
     median = {k: statistics.median(v) * 1000 for k, v in times.items()}
-    result = {
+    result: dict[str, object] = {
         "personal": args.personal,
         "team": args.team,
         "members": args.members,
         "runs": args.runs,
-        "hook_ms": {
-            "without_team": round(median["hook_0"], 1),
-            "with_team": round(median["hook_1"], 1),
-        },
-        "recall_ms": {
-            "without_team": round(median["recall_0"], 2),
-            "with_team": round(median["recall_1"], 2),
-        },
-        "recall_process_ms": {
-            "without_team": round(median["process_0"], 1),
-            "with_team": round(median["process_1"], 1),
-        },
-        "recall_process_ratio": round(median["process_1"] / median["process_0"], 2),
-        "hook_ratio": round(median["hook_1"] / median["hook_0"], 2),
-        "recall_ratio": round(median["recall_1"] / median["recall_0"], 2),
+    }
+    for what in ("hook", "process", "recall"):
+        result[f"{what}_ms"] = {
+            name: round(median[f"{what}_{n}"], 2) for n, name in enumerate(NAMES)
+        }
+        result[f"{what}_ratio"] = round(median[f"{what}_1"] / median[f"{what}_0"], 2)
+        result[f"{what}_ratio_to_sized"] = round(median[f"{what}_1"] / median[f"{what}_2"], 2)
+    result |= {
         "first_index_s": round(first_index, 2),
         "pull_s": round(pull, 2),
         "index_after_pull_ms": round(after_pull * 1000, 1),
@@ -209,12 +208,16 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"{args.personal} personal records; team of {args.team} records by {args.members}")
+    print(
+        f"{args.personal} personal records; team of {args.team} records by {args.members}; "
+        f"the same-sized home has {args.personal + args.team} of its own"
+    )
     for what in ("hook", "process", "recall"):
-        alone, joined = median[f"{what}_0"], median[f"{what}_1"]
+        alone, joined, sized = (median[f"{what}_{n}"] for n in range(3))
         print(
-            f"  {what:<7} median without team {alone:7.1f} ms, with team {joined:7.1f} ms: "
-            f"ratio {joined / alone:.2f}"
+            f"  {what:<7} median without team {alone:7.1f} ms, with team {joined:7.1f} ms "
+            f"(ratio {joined / alone:.2f}); same-sized home {sized:7.1f} ms "
+            f"(ratio {joined / sized:.2f})"
         )
     print(f"  first recall after joining (indexes the team): {first_index:.2f} s")
     print(

@@ -145,9 +145,7 @@ def test_team_records_enter_the_index_a_commit_at_a_time(
 ) -> None:
     brain, _, api = setup
     _share(brain, "staging-resets", "The staging database resets every Sunday")
-    assert [h.key for h in brain.recall("staging database", where=api).hits] == [
-        "staging-resets"
-    ]
+    assert [h.key for h in brain.recall("staging database", where=api).hits] == ["staging-resets"]
     db = brain.state / "index.sqlite"
 
     def team_rows() -> dict[str, int]:
@@ -160,8 +158,9 @@ def test_team_records_enter_the_index_a_commit_at_a_time(
     assert [h.key for h in brain.recall("releases tuesdays", where=api).hits] == ["release-day"]
     after = team_rows()
     # The record already indexed kept its row: only what the commit changed was read.
-    assert after["teams/acme/memories/staging-resets.md"] == (
-        before["teams/acme/memories/staging-resets.md"]
+    assert (
+        after["teams/acme/memories/staging-resets.md"]
+        == (before["teams/acme/memories/staging-resets.md"])
     )
     with sqlite3.connect(db) as conn:
         (meta,) = conn.execute("SELECT value FROM meta WHERE name = ?", (META_TEAMS,)).fetchone()
@@ -208,3 +207,18 @@ def test_sync_pulls_the_teams_of_a_home_with_no_remote(
     assert result.exit_code == 0, result.stderr
     assert "team acme: pulled to" in result.stdout
     assert (other.path / "teams/acme/memories/release-day.md").is_file()
+
+
+def test_pr_says_why_no_request_was_opened_on_a_plain_remote(
+    setup: tuple[Brain, Path, Path],
+) -> None:
+    brain, remote, _ = setup
+    brain.remember("Deploys need Node 20", key="node-version")
+    result = cli("team", "propose", "node-version", "--pr")
+    assert result.exit_code == 0, result.stderr
+    assert "pull request: not opened: the team's remote is neither on GitHub nor on GitLab" in (
+        result.stdout
+    )
+    assert (
+        git(remote, "branch", "--list", "proposals/*").strip().startswith("proposals/brain-test/")
+    )
