@@ -22,6 +22,7 @@ _MODULES = {
     "codex": "codex",
     "gemini": "gemini",
     "copilot": "copilot",
+    "opencode": "opencode",
     "brain": "native",
 }
 
