@@ -47,6 +47,7 @@ PROGRAMS = {
     "gemini": "gemini",
     "copilot": "copilot",
     "qwen": "qwen",
+    "antigravity": "agy",
 }
 CHECK_TIMEOUT = 60
 
@@ -233,6 +234,11 @@ def gemini_gate(settings: Path) -> list[tuple[str, str]]:
     return found
 
 
+def _unpublished() -> list[tuple[str, str]]:
+    """Antigravity CLI's switches for hooks and MCP servers are not published: none named."""
+    return []
+
+
 def qwen_gate(settings: Path, project: Path | None = None) -> list[tuple[str, str]]:
     """What in Qwen Code's settings keeps brain from it, with what to do:
     ``"disableAllHooks": true`` in the user's or the project's settings, and brain's MCP
@@ -253,7 +259,8 @@ def qwen_gate(settings: Path, project: Path | None = None) -> list[tuple[str, st
                     f'take "disableAllHooks" out of {path} (or set it to false)',
                 )
             )
-        mcp = data.get("mcp") if isinstance(data.get("mcp"), dict) else {}
+        listed = data.get("mcp")
+        mcp: dict[str, Any] = listed if isinstance(listed, dict) else {}
         excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
         if isinstance(excluded, list) and any(fnmatchcase(setup.SERVER, str(p)) for p in excluded):
             found.append(
@@ -345,9 +352,13 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
         if entry is None:
             return None, []
     else:
-        path = {"claude-code": setup.claude_json(), "copilot": setup.copilot_mcp_config()}.get(
-            tool, installers.settings_path(tool)
-        )
+        from brain.agents.antigravity_hooks import mcp_file
+
+        path = {
+            "claude-code": setup.claude_json(),
+            "copilot": setup.copilot_mcp_config(),
+            "antigravity": mcp_file(),
+        }.get(tool, installers.settings_path(tool))
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -445,6 +456,11 @@ def _hook_commands(tool: str, path: Path) -> dict[str, tuple[int, int, str]]:
         from brain.agents import copilot_hooks
 
         return {e: (0, 0, c) for e, c in copilot_hooks.commands(path, installers.is_ours).items()}
+    if tool == "antigravity":
+        from brain.agents import antigravity_hooks
+
+        found = antigravity_hooks.commands(path, installers.is_ours)
+        return {e: (0, 0, c) for e, c in found.items()}
     return _commands(path)
 
 
@@ -454,6 +470,8 @@ def _folder(tool: str) -> Path:
         from brain.sessions.sources.locations import copilot_home
 
         return copilot_home()
+    if tool == "antigravity":
+        return Path.home() / ".gemini" / "antigravity-cli"
     return installers.settings_path(tool).parent
 
 
@@ -509,6 +527,7 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "gemini": lambda: gemini_gate(path),
         "copilot": lambda: copilot_gate(path),
         "qwen": lambda: qwen_gate(path, Path.cwd()),
+        "antigravity": _unpublished,
     }
     for problem, fix in gates[tool]():
         problems.append(problem)

@@ -434,18 +434,41 @@ def _qwen(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[C
     return [_write_json(what, path, old, new, dry)]
 
 
+def _antigravity(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
+    from brain.agents.antigravity_hooks import mcp_file
+
+    path = mcp_file()
+    old = _read_json(path)
+    if entry is None and not path.exists():
+        return [Change("MCP server", str(path), False, "")]
+    return [_write_json("MCP server", path, old, _servers(path, old, entry), dry)]
+
+
 _REGISTER = {
     "claude-code": _claude,
     "codex": _codex,
     "gemini": _gemini,
     "copilot": _copilot,
     "qwen": _qwen,
+    "antigravity": _antigravity,
 }
 _OWN_MEMORY = {
     "claude-code": "~/.claude/projects/*/memory",
     "codex": "~/.codex/memories",
     "gemini": "~/.gemini/GEMINI.md and ~/.gemini/tmp/*/memory",
     "qwen": "~/.qwen/QWEN.md, ~/.qwen/memories and ~/.qwen/projects/*/memory",
+}
+
+
+_NO_OWN_MEMORY = {
+    "copilot": (
+        "its own memory is kept by GitHub's service, not on disk, so brain cannot read "
+        "it; what the other tools remember reaches it in the context"
+    ),
+    "antigravity": (
+        "its own memory is not read (its format is unpublished); what the other tools "
+        "remember reaches it in the context"
+    ),
 }
 
 
@@ -459,6 +482,8 @@ def remember_approved(tool: str) -> bool:
         return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
     if tool == "copilot":
         return _copilot_approved(_read_json(copilot_permissions()), copilot_location())
+    if tool == "antigravity":
+        return False  # its permission rules for MCP tools are not published
     if tool == "qwen":
         data = _read_json(settings_path("qwen"))
         return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
@@ -499,10 +524,7 @@ def setup(
             "the context"
         )
     else:
-        native = (
-            "its own memory is kept by GitHub's service, not on disk, so brain cannot read "
-            "it; what the other tools remember reaches it in the context"
-        )
+        native = _NO_OWN_MEMORY[spec.name]
     return SetupResult("setup", tool, dry_run, tuple(changes), (*spec.notes, native))
 
 

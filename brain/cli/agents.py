@@ -10,7 +10,7 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state
 
-TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini", "copilot", "qwen"])
+TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini", "copilot", "qwen", "antigravity"])
 project_option = click.option(
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
@@ -133,6 +133,7 @@ _INSTRUCTION_FILE = {
     "gemini": "GEMINI.md",
     "copilot": "AGENTS.md",
     "qwen": "QWEN.md",
+    "antigravity": "AGENTS.md",
 }
 
 
@@ -360,7 +361,7 @@ def _stdin() -> str:
 
 tool_option = click.option(
     "--tool",
-    type=click.Choice(["claude-code", "codex", "gemini", "copilot", "qwen"]),
+    type=click.Choice(["claude-code", "codex", "gemini", "copilot", "qwen", "antigravity"]),
     default="claude-code",
     show_default=True,
     help="Which tool is calling, for the answer's format.",
