@@ -19,6 +19,9 @@ was. A malformed file is an error that changes nothing; the first write keeps a
 * GitHub Copilot CLI: a hook file of brain's own, ``$COPILOT_HOME/hooks/brain.json``
   (``~/.copilot``) or ``<project>/.github/hooks/brain.json``; sessionStart and sessionEnd
   (:mod:`brain.agents.copilot_hooks`).
+* OpenCode: a plugin of brain's own, ``~/.config/opencode/plugin/brain.js`` or
+  ``<project>/.opencode/plugin/brain.js``, that asks brain at a session's start and hands
+  it each session when OpenCode closes (:mod:`brain.agents.opencode_plugin`).
 """
 
 from __future__ import annotations
@@ -119,6 +122,13 @@ SPECS = {
             "elsewhere a headless run needs --allow-tool 'brain(remember)'.",
         ),
     ),
+    "opencode": ToolSpec(
+        "opencode",
+        ("plugin", "brain.js"),
+        (".opencode", "plugin", "brain.js"),
+        (("session start", "session-start"), ("session end", "session-end")),
+        timeout=10,
+    ),
 }
 
 
@@ -160,6 +170,10 @@ def settings_path(tool: str, scope: str = "user", project: Path | None = None) -
         from brain.sessions.sources.locations import copilot_home
 
         return copilot_home().joinpath(*spec.user_file)  # brain's own hook file
+    if tool == "opencode":
+        from brain.agents.opencode_plugin import plugin_path
+
+        return plugin_path()
     return Path.home().joinpath(*spec.user_file)
 
 
@@ -427,6 +441,10 @@ def install(
     """
     if tool == "copilot":
         return _copilot("install", scope, project, dry_run, brain_command(home))
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        return opencode_plugin.install(scope, project, dry_run, home or _home())
     spec = spec_for(tool)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
@@ -440,12 +458,23 @@ def uninstall(
     """Remove brain's hooks from ``tool``'s settings file, leaving everything else."""
     if tool == "copilot":
         return _copilot("uninstall", scope, project, dry_run, None)
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        return opencode_plugin.install(scope, project, dry_run, None)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
     if raw is None:
         return InstallResult("uninstall", tool, str(path), False, dry_run, None, "", ())
     new = remove_ours(path, old, spec_for(tool).positional)
     return _apply("uninstall", tool, path, new, old, raw, dry_run)
+
+
+def _home() -> Path:
+    """The memory home a plugin pins when none is named: brain's usual lookup, now."""
+    from brain.home.paths import resolve_home
+
+    return resolve_home()
 
 
 def _copilot(

@@ -85,6 +85,12 @@ CANNOT_LEARN = {
         "them all off, and caps the answer of Copilot's own models nowhere "
         "(COPILOT_PROVIDER_MAX_OUTPUT_TOKENS is for your own provider only)"
     ),
+    "opencode": (
+        "brain does not learn with OpenCode's CLI yet: 'opencode run --pure' leaves plugins "
+        "out, but brain does not yet turn off, for its own runs, the tools and MCP servers "
+        "your OpenCode config gives every session, nor keep those runs out of OpenCode's "
+        "session history"
+    ),
 }
 # The figure stated when this machine has no transcripts of the tool yet: a session long
 # enough to be cut to phase 1's head and tail.

@@ -433,6 +433,10 @@ def remember_approved(tool: str) -> bool:
         return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
     if tool == "copilot":
         return _copilot_approved(_read_json(copilot_permissions()), copilot_location())
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        return opencode_plugin.remember_approved()
     policy = settings_path("gemini").parent / "policies" / f"{SERVER}.toml"
     text = policy.read_text(encoding="utf-8") if policy.exists() else ""
     return json.dumps(f"mcp_{SERVER}_{WRITE}") in text
@@ -457,6 +461,10 @@ def setup(
         allow_remember: approve ``remember`` for headless runs (True), take that approval
             out (False), or keep what the files say (None).
     """
+    if tool == "opencode":  # one plugin file holds all of it
+        from brain.agents import opencode_plugin
+
+        return opencode_plugin.setup(home, dry_run=dry_run, allow_remember=allow_remember)
     spec = installers.spec_for(tool)
     entry = server_entry(home)
     for dry in (True,) if dry_run else (True, False):
@@ -480,6 +488,10 @@ def setup(
 def uninstall(tool: str, *, dry_run: bool = False) -> SetupResult:
     """Take out everything :func:`setup` added to ``tool``'s files: all of it, or, when
     one file cannot be edited, none of it."""
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        return opencode_plugin.setup(None, dry_run=dry_run)
     register = _REGISTER[installers.spec_for(tool).name]
     for dry in (True,) if dry_run else (True, False):
         hooks = installers.uninstall(tool, dry_run=dry)
