@@ -442,9 +442,7 @@ def install(
     if tool == "copilot":
         return _copilot("install", scope, project, dry_run, brain_command(home))
     if tool == "opencode":
-        from brain.agents import opencode_plugin
-
-        return opencode_plugin.install(scope, project, dry_run, home or _home())
+        return opencode(scope, project, dry_run, home or _home())
     spec = spec_for(tool)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
@@ -459,15 +457,41 @@ def uninstall(
     if tool == "copilot":
         return _copilot("uninstall", scope, project, dry_run, None)
     if tool == "opencode":
-        from brain.agents import opencode_plugin
-
-        return opencode_plugin.install(scope, project, dry_run, None)
+        return opencode(scope, project, dry_run, None)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
     if raw is None:
         return InstallResult("uninstall", tool, str(path), False, dry_run, None, "", ())
     new = remove_ours(path, old, spec_for(tool).positional)
     return _apply("uninstall", tool, path, new, old, raw, dry_run)
+
+
+def opencode(
+    scope: str = "user",
+    project: Path | None = None,
+    dry_run: bool = False,
+    home: Path | None = None,
+    allow_remember: bool | None = None,
+) -> InstallResult:
+    """Write brain's plugin for OpenCode, pinning ``home``, or take it out (None); a file
+    of that name brain did not write is an error that changes nothing
+    (:mod:`brain.agents.opencode_plugin`)."""
+    from brain.agents import opencode_plugin as plugin
+
+    path = plugin.plugin_path(scope, project)
+    base = [*brain_program(), "--home", str(home)] if home is not None else None
+    try:
+        done = plugin.put(path, base, allow_remember, dry_run, write_keeping_mode)
+    except ValueError as exc:
+        hint = f"rename it (OpenCode loads every file in {path.parent}) and run this again"
+        raise SettingsError(path, str(exc), hint=hint) from exc
+    except OSError as exc:
+        raise SettingsError(path, f"cannot be written ({exc})") from exc
+    action = "install" if home is not None else "uninstall"
+    events = tuple(event for event, _ in plugin.EVENTS)
+    return InstallResult(
+        action, "opencode", str(path), done.changed, dry_run, None, done.text, events, plugin.NOTES
+    )
 
 
 def _home() -> Path:

@@ -26,12 +26,9 @@ import json
 import os
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    from brain.agents.installers import InstallResult
-    from brain.agents.setup import SetupResult
+from typing import Any, NamedTuple
 
 FILE = "brain.js"
 MARK = "// Written by 'brain setup opencode'"
@@ -88,7 +85,9 @@ def render(brain: list[str], mcp: list[str], allow_remember: bool) -> str:
     )
 
 
-def write(path: Path, text: str | None, dry_run: bool) -> Written:
+def write(
+    path: Path, text: str | None, dry_run: bool, writer: Callable[[Path, str], None]
+) -> Written:
     """Put ``text`` at ``path`` (``None``: take brain's file away, and the plugin folder
     when that was all it held).
 
@@ -106,85 +105,39 @@ def write(path: Path, text: str | None, dry_run: bool) -> Written:
             with contextlib.suppress(OSError):  # other plugins live there
                 path.parent.rmdir()
         else:
-            from brain.agents.installers import write_keeping_mode
-
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_keeping_mode(path, text)
+            writer(path, text)
     return Written(path, changed, text or "")
 
 
-def install(
-    scope: str = "user",
-    project: Path | None = None,
-    dry_run: bool = False,
-    home: Path | None = None,
-    allow_remember: bool | None = None,
-) -> InstallResult:
-    """Write brain's plugin (``home``: the memory home it pins), or, with ``home`` None,
-    take it out.
+def put(
+    path: Path,
+    brain: list[str] | None,
+    allow_remember: bool | None,
+    dry_run: bool,
+    writer: Callable[[Path, str], None],
+) -> Written:
+    """Write brain's plugin at ``path`` for the command line ``brain`` (the program,
+    ``--home`` and the home), or take it out (None).
 
     Args:
-        scope: ``user`` or ``project``.
-        project: the project for ``scope="project"`` (default: cwd).
-        dry_run: work it out, write nothing.
-        home: the memory home; None uninstalls.
+        path: the plugin file.
+        brain: how the plugin runs brain; None takes the plugin out.
         allow_remember: approve ``remember`` (True), stop approving it (False), or keep
             what the plugin there says (None).
+        dry_run: work it out, write nothing.
+        writer: writes a file whole (keeping its mode).
 
     Raises:
-        SettingsError: the file there is not brain's, or cannot be read or written.
+        ValueError: a file of that name is not brain's.
+        OSError: it cannot be read or written.
     """
-    from brain.agents import installers
-
-    path = plugin_path(scope, project)
-    try:
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
-        text = None
-        if home is not None:
-            keep = approves_remember(old) if allow_remember is None else allow_remember
-            program = list(installers.brain_program())
-            base = [*program, "--home", str(home)]
-            text = render(base, [*base, "mcp"], keep)
-        done = write(path, text, dry_run)
-    except ValueError as exc:
-        raise installers.SettingsError(
-            path,
-            str(exc),
-            hint=f"rename it (OpenCode loads every file in {path.parent}) and run this again",
-        ) from exc
-    except OSError as exc:
-        raise installers.SettingsError(path, f"cannot be written ({exc})") from exc
-    action = "install" if home is not None else "uninstall"
-    events = tuple(event for event, _ in EVENTS)
-    return installers.InstallResult(
-        action, "opencode", str(path), done.changed, dry_run, None, done.text, events, NOTES
-    )
-
-
-def setup(
-    home: Path | None, *, dry_run: bool = False, allow_remember: bool | None = None
-) -> SetupResult:
-    """``brain setup opencode`` (``home``) or its uninstall (None): the plugin, worked out
-    before it is written.
-
-    Raises:
-        SettingsError: the plugin file there is not brain's, or cannot be written.
-    """
-    from brain.agents.setup import Change, SetupResult
-
-    for dry in (True,) if dry_run else (True, False):
-        done = install(dry_run=dry, home=home, allow_remember=allow_remember)
-    if home is None:
-        change = Change("plugin", done.path, done.changed, done.text)
-        return SetupResult("uninstall", "opencode", dry_run, (change,))
-    what = "plugin: context at session start, learning at session end, MCP server"
-    what += ", remember approved" if approves_remember(done.text) else ", remember asks"
-    native = (
-        "it keeps no memory of its own on disk; what the other tools remember reaches it "
-        "in the context"
-    )
-    change = Change(what, done.path, done.changed, done.text)
-    return SetupResult("setup", "opencode", dry_run, (change,), (*NOTES, native))
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    text = None
+    if brain is not None:
+        keep = approves_remember(old) if allow_remember is None else allow_remember
+        text = render(brain, [*brain, "mcp"], keep)
+    return write(path, text, dry_run, writer)
 
 
 def remember_approved() -> bool:
@@ -340,7 +293,7 @@ _TEMPLATE = """{mark}; 'brain setup --uninstall opencode' removes it.
 // brain, the memory your coding agents share: its context joins each session's system
 // prompt, its MCP server is registered (unless your config names a server "brain"), and
 // each session OpenCode ran is handed to brain to learn from when OpenCode closes.
-import {{ execFileSync, spawn }} from "node:child_process";
+import {{ execFile, spawn }} from "node:child_process";
 
 const BRAIN = {brain};
 const MCP = {mcp};
@@ -350,17 +303,22 @@ const hook = (event) => [...BRAIN.slice(1), "hook", event, "--tool", "opencode"]
 
 // brain's context for a session; none when brain cannot answer (OpenCode goes on).
 function startContext(sessionID, directory) {{
-  try {{
-    const out = execFileSync(BRAIN[0], hook("session-start"), {{
-      input: JSON.stringify({{ session_id: sessionID, cwd: directory }}),
-      encoding: "utf8",
-      timeout: {timeout},
-      stdio: ["pipe", "pipe", "ignore"],
-    }});
-    return JSON.parse(out).additionalContext || "";
-  }} catch {{
-    return "";
-  }}
+  return new Promise((resolve) => {{
+    try {{
+      const options = {{ encoding: "utf8", timeout: {timeout} }};
+      const child = execFile(BRAIN[0], hook("session-start"), options, (error, stdout) => {{
+        try {{
+          resolve(error ? "" : JSON.parse(stdout).additionalContext || "");
+        }} catch {{
+          resolve("");
+        }}
+      }});
+      child.stdin.on("error", () => {{}});
+      child.stdin.end(JSON.stringify({{ session_id: sessionID, cwd: directory }}));
+    }} catch {{
+      resolve("");
+    }}
+  }});
 }}
 
 // Hand a finished session to brain, detached: OpenCode exits without waiting for it.
@@ -382,7 +340,7 @@ function ended(sessionID, directory) {{
 }}
 
 export const BrainMemory = async ({{ directory }}) => {{
-  const context = new Map(); // session id -> brain's context, asked once a session
+  const context = new Map(); // session id -> brain's context (a promise), asked once a session
   const sessions = new Set(); // the sessions this OpenCode ran
   return {{
     config: async (config) => {{
@@ -396,7 +354,8 @@ export const BrainMemory = async ({{ directory }}) => {{
     "experimental.chat.system.transform": async (input, output) => {{
       const id = input.sessionID ?? "";
       if (!context.has(id)) context.set(id, startContext(id, directory));
-      if (context.get(id)) output.system.push(context.get(id));
+      const text = await context.get(id);
+      if (text) output.system.push(text);
     }},
     event: async ({{ event }}) => {{
       const id = event.properties?.sessionID;

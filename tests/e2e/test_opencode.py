@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import tempfile
+import time
 from pathlib import Path
+
+import pytest
 
 from brain.agents.opencode_plugin import config_dir, plugin_path
 from tests.e2e.conftest import Agent, agent_env, binary, brain, wait_for_learning
 from tests.e2e.servers import ModelServer, Reply
+from tests.e2e.test_interactive import Terminal
 
 PREFERENCE = "I prefer pnpm over npm for every package install."
 
@@ -180,6 +186,38 @@ def test_setup_doctor_and_uninstall_leave_opencodes_own_files_as_they_were(
     agent.run("hello", project)
     assert "<brain-memory>" not in system_text(model)
     assert "brain_recall" not in json.dumps(model.turns()[0].body.get("tools"))
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_in_a_terminal_exit_ends_the_session_once_and_it_is_learned(
+    model: ModelServer, project: Path
+) -> None:
+    agent = opencode_agent(model)
+    home = Path(os.environ["BRAIN_HOME"])
+    assert brain("init").returncode == 0
+    assert brain("setup", "opencode").returncode == 0
+    sockets = Path(tempfile.mkdtemp(prefix="brain-tmux-", dir="/tmp"))
+    env = {**agent.env, "PWD": str(project)}
+    term = Terminal(sockets / "s", [str(binary("opencode"))], project, env)
+    try:
+        term.wait_for("Ask anything", timeout=90)
+        model.push(Reply("Noted: pnpm it is."))  # the title's answer is "Done."
+        term.type(PREFERENCE)
+        term.wait_for("Noted: pnpm it is.", timeout=90)
+        term.type("/exit")
+        deadline = time.monotonic() + 30
+        while term.alive() and time.monotonic() < deadline:
+            time.sleep(0.3)
+    finally:
+        term.close()
+        shutil.rmtree(sockets, ignore_errors=True)
+    log = wait_for_learning(home)
+    assert "harvest: 1 new session, 0 grown (opencode 1)" in log, log
+    assert "brain extract: ok: extract: 1 session, 1 raw memory" in log, log
+    time.sleep(3)  # a second job, had one started, would have logged by now
+    log = (home / ".brain" / "logs" / "after-session.log").read_text()
+    assert log.count("session ended; starting") == 1, log
+    assert "<brain-memory>" in system_text(model)  # the session began with brain's context
 
 
 def brain_with(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
