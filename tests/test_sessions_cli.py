@@ -49,6 +49,7 @@ def test_harvest_command_json_and_text(brain: Brain, home: Path) -> None:
         "gemini",
         "copilot",
         "opencode",
+        "qwen",
     ]
     assert out["sources"][0]["new"] == 1 and out["sources"][1]["new"] == 1
     assert (

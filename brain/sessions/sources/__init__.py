@@ -23,6 +23,7 @@ _MODULES = {
     "gemini": "gemini",
     "copilot": "copilot",
     "opencode": "opencode",
+    "qwen": "qwen",
     "brain": "native",
 }
 

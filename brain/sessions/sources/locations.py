@@ -293,6 +293,34 @@ def opencode_session(session_id: str) -> Path | None:
     return None
 
 
+# -- Qwen Code --------------------------------------------------------------------
+
+
+def qwen_home() -> Path:
+    """Qwen Code's folder: ``$QWEN_HOME``, else ``~/.qwen``."""
+    return Path(os.environ.get("QWEN_HOME") or "~/.qwen").expanduser()
+
+
+def qwen_roots() -> list[Path]:
+    """Return ``~/.qwen/projects`` (under ``$QWEN_HOME`` when that is set)."""
+    return [qwen_home() / "projects"]
+
+
+def qwen_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield the chats under ``projects``: ``<folder>/chats/<session id>.jsonl``.
+
+    Args:
+        root: the ``projects`` directory, one folder per working folder.
+
+    Yields:
+        One ``SessionFile`` per chat, its id the file's name.
+    """
+    if not root.is_dir():
+        return
+    for path in sorted(root.glob("*/chats/*.jsonl")):
+        yield found(path, path.stem)
+
+
 # Each tool's roots and its walk of one root (brain's own format has no default root).
 _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[SessionFile]]]] = {
     "claude": (claude_roots, claude_discover),
@@ -300,4 +328,5 @@ _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[Sess
     "gemini": (gemini_roots, gemini_discover),
     "copilot": (copilot_roots, copilot_discover),
     "opencode": (opencode_roots, opencode_discover),
+    "qwen": (qwen_roots, qwen_discover),
 }

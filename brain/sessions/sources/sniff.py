@@ -68,7 +68,7 @@ def sniff(path: Path) -> str | None:
         path: a transcript file (``.zst`` is decompressed to look).
 
     Returns:
-        ``brain``, ``codex``, ``gemini``, ``copilot``, ``opencode`` or ``claude``; None
+        ``brain``, ``codex``, ``gemini``, ``copilot``, ``opencode``, ``qwen`` or ``claude``; None
         when nothing in the first ``LINES`` lines looks like any of them (or the file
         cannot be read).
     """
@@ -140,6 +140,8 @@ def _judge(record: dict[str, Any]) -> str | None:
         return "copilot"
     if isinstance(record.get("projectHash"), str) and isinstance(record.get("sessionId"), str):
         return "gemini"
+    if _qwen(record):
+        return "qwen"
     info = record.get("info")
     if isinstance(info, dict) and str(info.get("id", "")).startswith(("ses_", "msg_")):
         return "opencode"
@@ -156,6 +158,16 @@ def _judge(record: dict[str, Any]) -> str | None:
     return None
 
 
+def _qwen(record: dict[str, Any]) -> bool:
+    """A Qwen Code chat record: Claude's uuid chain around a message in Gemini's shape."""
+    if "uuid" not in record or "sessionId" not in record:
+        return False
+    message = record.get("message")
+    if isinstance(message, dict) and isinstance(message.get("parts"), list):
+        return True
+    return record.get("type") == "tool_result" or "provenance" in record
+
+
 def _judge_prefix(head: bytes) -> str | None:
     """The format of a line too long to parse, by the keys it starts with."""
     kind = _TYPE.search(head)
@@ -164,6 +176,8 @@ def _judge_prefix(head: bytes) -> str | None:
         return "codex"
     if b'"projectHash"' in head and b'"sessionId"' in head:
         return "gemini"
+    if b'"uuid"' in head and (b'"provenance"' in head or b'"type":"tool_result"' in head):
+        return "qwen"
     if b'"parentUuid"' in head or b'"uuid"' in head:
         return "claude"
     return None
