@@ -47,6 +47,8 @@ PROGRAMS = {
     "codex": "codex",
     "gemini": "gemini",
     "copilot": "copilot",
+    "qwen": "qwen",
+    "antigravity": "agy",
     "opencode": "opencode",
 }
 CHECK_TIMEOUT = 60
@@ -234,6 +236,53 @@ def gemini_gate(settings: Path) -> list[tuple[str, str]]:
     return found
 
 
+def _unpublished() -> list[tuple[str, str]]:
+    """Antigravity CLI's switches for hooks and MCP servers are not published: none named."""
+    return []
+
+
+def qwen_gate(settings: Path, project: Path | None = None) -> list[tuple[str, str]]:
+    """What in Qwen Code's settings keeps brain from it, with what to do:
+    ``"disableAllHooks": true`` in the user's or the project's settings, and brain's MCP
+    server left out by ``mcp.excluded`` or ``mcp.allowed`` (glob patterns)."""
+    from fnmatch import fnmatchcase
+
+    files = [settings]
+    if project is not None:
+        files.append(project / ".qwen" / "settings.json")
+    found = []
+    for path in dict.fromkeys(files):
+        data = _json_object(path)
+        if data.get("disableAllHooks") is True:
+            found.append(
+                (
+                    f'"disableAllHooks": true in {path}: Qwen Code runs no hooks, '
+                    "brain's included",
+                    f'take "disableAllHooks" out of {path} (or set it to false)',
+                )
+            )
+        listed = data.get("mcp")
+        mcp: dict[str, Any] = listed if isinstance(listed, dict) else {}
+        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
+        if isinstance(excluded, list) and any(fnmatchcase(setup.SERVER, str(p)) for p in excluded):
+            found.append(
+                (
+                    f"mcp.excluded in {path} leaves brain's MCP server out",
+                    f"take the pattern that matches 'brain' out of mcp.excluded in {path}",
+                )
+            )
+        if isinstance(allowed, list) and not any(
+            fnmatchcase(setup.SERVER, str(p)) for p in allowed
+        ):
+            found.append(
+                (
+                    f"mcp.allowed in {path} does not list brain's MCP server",
+                    f"add 'brain' to mcp.allowed in {path}",
+                )
+            )
+    return found
+
+
 def copilot_gate(hooks_file: Path) -> list[tuple[str, str]]:
     """What in Copilot CLI's files keeps brain from it, with what to do: brain's hooks
     turned off one by one (their keys in ``disabledHooks``, as ``/hooks`` puts them),
@@ -319,9 +368,13 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
         if entry is None:
             return None, []
     else:
-        path = {"claude-code": setup.claude_json(), "copilot": setup.copilot_mcp_config()}.get(
-            tool, installers.settings_path(tool)
-        )
+        from brain.agents.antigravity_hooks import mcp_file
+
+        path = {
+            "claude-code": setup.claude_json(),
+            "copilot": setup.copilot_mcp_config(),
+            "antigravity": mcp_file(),
+        }.get(tool, installers.settings_path(tool))
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -419,6 +472,11 @@ def _hook_commands(tool: str, path: Path) -> dict[str, tuple[int, int, str]]:
         from brain.agents import copilot_hooks
 
         return {e: (0, 0, c) for e, c in copilot_hooks.commands(path, installers.is_ours).items()}
+    if tool == "antigravity":
+        from brain.agents import antigravity_hooks
+
+        found = antigravity_hooks.commands(path, installers.is_ours)
+        return {e: (0, 0, c) for e, c in found.items()}
     if tool == "opencode":
         from brain.agents import opencode_plugin
 
@@ -432,6 +490,8 @@ def _folder(tool: str) -> Path:
         from brain.sessions.sources.locations import copilot_home
 
         return copilot_home()
+    if tool == "antigravity":
+        return Path.home() / ".gemini" / "antigravity-cli"
     if tool == "opencode":
         from brain.agents.opencode_plugin import config_dir
 
@@ -490,7 +550,9 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "codex": lambda: codex_gate(path),
         "gemini": lambda: gemini_gate(path),
         "copilot": lambda: copilot_gate(path),
-        "opencode": lambda: _opencode_gate(),
+        "qwen": lambda: qwen_gate(path, Path.cwd()),
+        "antigravity": _unpublished,
+        "opencode": _opencode_gate,
     }
     for problem, fix in gates[tool]():
         problems.append(problem)

@@ -85,6 +85,15 @@ CANNOT_LEARN = {
         "them all off, and caps the answer of Copilot's own models nowhere "
         "(COPILOT_PROVIDER_MAX_OUTPUT_TOKENS is for your own provider only)"
     ),
+    "antigravity": (
+        "brain does not run Antigravity CLI as its model: it is closed source and could not "
+        "be checked here for a run with no tools, no MCP server, no hook and a capped answer"
+    ),
+    "qwen": (
+        "brain does not run Qwen Code's CLI as its model yet: a run with no tools, no MCP "
+        "server, no hook and a capped answer ('qwen -p --safe-mode' and a settings file of "
+        "brain's own) is not built"
+    ),
     "opencode": (
         "brain does not learn with OpenCode's CLI yet: 'opencode run --pure' leaves plugins "
         "out, but brain does not yet turn off, for its own runs, the tools and MCP servers "

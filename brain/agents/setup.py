@@ -20,13 +20,18 @@ brain commits as ``brain`` when git cannot tell who the author is.
 * Gemini CLI: ``mcpServers.brain`` in ``~/.gemini/settings.json``, the read-only tools
   allowed in a policy file of brain's own, ``~/.gemini/policies/brain.toml`` (headless,
   Gemini offers the model no tool that needs asking).
+* Qwen Code: ``mcpServers.brain`` in ``$QWEN_HOME/settings.json`` (``~/.qwen``), with
+  ``alwaysLoadTools`` (Qwen Code otherwise holds an MCP server's tools back behind its
+  tool search, out of the first request); the read-only tools in
+  ``permissions.allow``, as Claude Code's are.
 
 With the person's consent (``brain setup TOOL --allow-remember``, or a yes when setup
 asks on a terminal), ``remember`` is approved the same way, so a headless run can store
 what it learns instead of having the call refused: ``mcp__brain__remember`` in Claude
 Code's ``permissions.allow``, ``approval_mode = "approve"`` in Codex's
 ``[mcp_servers.brain.tools.remember]``, ``mcp_brain_remember`` in the rule of brain's
-Gemini CLI policy file. ``--no-allow-remember`` takes that approval out again; with neither,
+Gemini CLI policy file, ``mcp__brain__remember`` in Qwen Code's ``permissions.allow``.
+``--no-allow-remember`` takes that approval out again; with neither,
 setup keeps what is there. ``forget`` is never approved: it asks every time.
 
 Removing (``uninstall``) takes out exactly what setup added and nothing else. Both work
@@ -415,11 +420,55 @@ def _copilot(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> lis
     return changes
 
 
-_REGISTER = {"claude-code": _claude, "codex": _codex, "gemini": _gemini, "copilot": _copilot}
+def _qwen(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
+    path = settings_path("qwen")
+    old = _read_json(path)
+    loaded = None if entry is None else {**entry, "alwaysLoadTools": True}
+    rules = [f"mcp__{SERVER}__{name}" for name in READ_ONLY]
+    write = f"mcp__{SERVER}__{WRITE}"
+    keep = _keeps_write(entry, allow, write in _listed(old, "permissions", "allow"))
+    new = _servers(path, old, loaded)
+    new = _allowed(path, new, entry is not None, "permissions", "allow", rules)
+    new = _allowed(path, new, keep, "permissions", "allow", [write])
+    what = "MCP server, read-only tools" + (" and remember" if keep else "") + " pre-approved"
+    return [_write_json(what, path, old, new, dry)]
+
+
+def _antigravity(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
+    from brain.agents.antigravity_hooks import mcp_file
+
+    path = mcp_file()
+    old = _read_json(path)
+    if entry is None and not path.exists():
+        return [Change("MCP server", str(path), False, "")]
+    return [_write_json("MCP server", path, old, _servers(path, old, entry), dry)]
+
+
+_REGISTER = {
+    "claude-code": _claude,
+    "codex": _codex,
+    "gemini": _gemini,
+    "copilot": _copilot,
+    "qwen": _qwen,
+    "antigravity": _antigravity,
+}
 _OWN_MEMORY = {
     "claude-code": "~/.claude/projects/*/memory",
     "codex": "~/.codex/memories",
     "gemini": "~/.gemini/GEMINI.md and ~/.gemini/tmp/*/memory",
+    "qwen": "~/.qwen/QWEN.md, ~/.qwen/memories and ~/.qwen/projects/*/memory",
+}
+
+
+_NO_OWN_MEMORY = {
+    "copilot": (
+        "its own memory is kept by GitHub's service, not on disk, so brain cannot read "
+        "it; what the other tools remember reaches it in the context"
+    ),
+    "antigravity": (
+        "its own memory is not read (its format is unpublished); what the other tools "
+        "remember reaches it in the context"
+    ),
 }
 
 
@@ -433,6 +482,11 @@ def remember_approved(tool: str) -> bool:
         return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
     if tool == "copilot":
         return _copilot_approved(_read_json(copilot_permissions()), copilot_location())
+    if tool == "antigravity":
+        return False  # its permission rules for MCP tools are not published
+    if tool == "qwen":
+        data = _read_json(settings_path("qwen"))
+        return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
     if tool == "opencode":
         from brain.agents import opencode_plugin
 
@@ -496,10 +550,7 @@ def setup(
             "the context"
         )
     else:
-        native = (
-            "its own memory is kept by GitHub's service, not on disk, so brain cannot read "
-            "it; what the other tools remember reaches it in the context"
-        )
+        native = _NO_OWN_MEMORY[spec.name]
     return SetupResult("setup", tool, dry_run, tuple(changes), (*spec.notes, native))
 
 

@@ -10,7 +10,9 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state
 
-TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini", "copilot", "opencode"])
+TOOL_CHOICE = click.Choice(
+    ["claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"]
+)
 project_option = click.option(
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
@@ -132,6 +134,8 @@ _INSTRUCTION_FILE = {
     "codex": "AGENTS.md",
     "gemini": "GEMINI.md",
     "copilot": "AGENTS.md",
+    "qwen": "QWEN.md",
+    "antigravity": "AGENTS.md",
     "opencode": "AGENTS.md",
 }
 

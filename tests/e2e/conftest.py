@@ -27,6 +27,7 @@ VERSIONS = {
     "codex": "0.171.0",
     "gemini": "0.61.0",
     "copilot": "1.0.102",
+    "qwen": "0.24.4",
     "opencode": "1.18.33",
 }
 # The newest each registry had where it differs from the pinned one (Codex's and Gemini

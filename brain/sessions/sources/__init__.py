@@ -24,6 +24,7 @@ _MODULES = {
     "copilot": "copilot",
     "opencode": "opencode",
     "qwen": "qwen",
+    "antigravity": "antigravity",
     "brain": "native",
 }
 

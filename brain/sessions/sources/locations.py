@@ -321,6 +321,33 @@ def qwen_discover(root: Path) -> Iterator[SessionFile]:
         yield found(path, path.stem)
 
 
+# -- Antigravity CLI ------------------------------------------------------------------
+
+
+def antigravity_roots() -> list[Path]:
+    """Return ``~/.gemini/antigravity-cli/brain``, one folder per conversation."""
+    return [Path("~/.gemini/antigravity-cli/brain").expanduser()]
+
+
+def antigravity_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield each conversation's transcript: ``<id>/.system_generated/logs/``'s
+    ``transcript_full.jsonl``, else its ``transcript.jsonl``.
+
+    Args:
+        root: the ``brain`` directory of Antigravity CLI.
+
+    Yields:
+        One ``SessionFile`` per conversation, its id the folder's name.
+    """
+    if not root.is_dir():
+        return
+    for logs in sorted(root.glob("*/.system_generated/logs")):
+        for name in ("transcript_full.jsonl", "transcript.jsonl"):
+            if (logs / name).is_file():
+                yield found(logs / name, logs.parents[1].name)
+                break
+
+
 # Each tool's roots and its walk of one root (brain's own format has no default root).
 _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[SessionFile]]]] = {
     "claude": (claude_roots, claude_discover),
@@ -329,4 +356,5 @@ _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[Sess
     "copilot": (copilot_roots, copilot_discover),
     "opencode": (opencode_roots, opencode_discover),
     "qwen": (qwen_roots, qwen_discover),
+    "antigravity": (antigravity_roots, antigravity_discover),
 }

@@ -55,6 +55,7 @@ _CLAUDE_TYPES = frozenset(
         "permission-mode",
     }
 )
+_STEP = re.compile(r"^[A-Z][A-Z_]+$")  # Antigravity CLI's step types: USER_INPUT, ...
 _TYPE = re.compile(rb'"type"\s*:\s*"([\w-]+)"')
 # ``opencode export``: {"info": {"id": "ses_...", ...}, "messages": [...]}, pretty-printed.
 _OPENCODE_DOCUMENT = re.compile(rb'^\{\s*"info"\s*:\s*\{\s*"id"\s*:\s*"ses_')
@@ -68,9 +69,9 @@ def sniff(path: Path) -> str | None:
         path: a transcript file (``.zst`` is decompressed to look).
 
     Returns:
-        ``brain``, ``codex``, ``gemini``, ``copilot``, ``opencode``, ``qwen`` or ``claude``; None
-        when nothing in the first ``LINES`` lines looks like any of them (or the file
-        cannot be read).
+        ``brain``, ``codex``, ``gemini``, ``copilot``, ``opencode``, ``qwen``,
+        ``antigravity`` or ``claude``; None when nothing in the first ``LINES`` lines looks
+        like any of them (or the file cannot be read).
     """
     try:
         with open_stream(path) as fh:
@@ -142,6 +143,8 @@ def _judge(record: dict[str, Any]) -> str | None:
         return "gemini"
     if _qwen(record):
         return "qwen"
+    if isinstance(record.get("step_index"), int) and _STEP.match(str(kind)):
+        return "antigravity"
     info = record.get("info")
     if isinstance(info, dict) and str(info.get("id", "")).startswith(("ses_", "msg_")):
         return "opencode"
