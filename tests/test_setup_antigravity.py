@@ -125,3 +125,11 @@ def test_stop_learns_from_the_transcript_the_payload_names(tmp_path: Path) -> No
     while "after-session done" not in log.read_text() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert "harvest: 1 new session, 0 grown (antigravity 1)" in log.read_text()
+
+
+def test_learning_with_antigravity_is_refused_saying_why() -> None:
+    assert cli("init").exit_code == 0
+    result = cli("setup", "antigravity", "--learn")
+    assert result.exit_code == 1
+    assert "brain does not run Antigravity CLI as its model" in result.stderr
+    assert not (_config() / "hooks.json").exists()

@@ -141,3 +141,12 @@ def test_its_own_memories_are_read(tmp_path: Path) -> None:
     ]
     assert found[1].origin == f"qwen:memory:{user / 'role.md'}"
     assert read_qwen_memories(tmp_path / "nothing") == []
+
+
+def test_learning_with_qwen_is_refused_saying_why() -> None:
+    assert cli("init").exit_code == 0
+    result = cli("setup", "qwen", "--learn")
+    assert result.exit_code == 1
+    assert "Qwen Code cannot be brain's model" in result.stderr
+    assert "offers the model its own tools" in result.stderr
+    assert not (_qwen() / "settings.json").exists()  # refused before anything is written

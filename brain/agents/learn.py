@@ -90,9 +90,9 @@ CANNOT_LEARN = {
         "be checked here for a run with no tools, no MCP server, no hook and a capped answer"
     ),
     "qwen": (
-        "brain does not run Qwen Code's CLI as its model yet: a run with no tools, no MCP "
-        "server, no hook and a capped answer ('qwen -p --safe-mode' and a settings file of "
-        "brain's own) is not built"
+        "Qwen Code cannot be brain's model: 'qwen -p' (0.24.4) offers the model its own "
+        "tools whatever --exclude-tools, --core-tools, tools.core or permissions.deny say, "
+        "so a line planted in a transcript could have it act"
     ),
     "opencode": (
         "brain does not learn with OpenCode's CLI yet: 'opencode run --pure' leaves plugins "

@@ -3,9 +3,11 @@
 Where Qwen Code keeps what it remembers (``~/.qwen`` is ``$QWEN_HOME`` when that is set):
 
 - ``~/.qwen/QWEN.md``, the person's global context file, loaded into every session;
-  ``save_memory`` appends ``- <fact>`` lines under ``## Qwen Added Memories`` there.
+  Qwen Code's memory writes append ``- <fact>`` lines under ``## Qwen Added Memories``
+  (``save_memory`` before the auto memory; ``/remember`` still, where that is off).
   Every list item of the file is read, under whatever heading.
-- Auto memory, in Claude Code's shape (one topic file each, YAML frontmatter with
+- Auto memory (where 0.24's ``/remember`` and its after-turn extraction write), in
+  Claude Code's shape (one topic file each, YAML frontmatter with
   ``name``, ``description`` and ``type``; ``MEMORY.md`` only indexes them, and is not
   read): ``~/.qwen/projects/<folder>/memory/`` for one project (its chats under
   ``chats/`` name the folder it ran in) and ``~/.qwen/memories/`` for every project.
