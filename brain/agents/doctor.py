@@ -4,8 +4,9 @@ Per tool: which of brain's hooks are in its settings, whether the command they r
 (doctor runs it, as the tool would, in a dry run that writes nothing), whether the
 program it names is still there, whether Codex trusts the hooks, whether the tool has
 switched hooks off (Claude Code's ``disableAllHooks``, Copilot CLI's ``disabledHooks``,
-Codex's ``hooks`` feature, Gemini CLI's ``hooksConfig``) or brain's MCP server (Copilot
-CLI's ``disabledMcpServers``, a ``tools`` filter in its ``mcp-config.json``), whether
+Codex's ``hooks`` feature, Gemini CLI's ``hooksConfig``, OpenCode's ``OPENCODE_PURE``) or
+brain's MCP server (Copilot CLI's ``disabledMcpServers``, a ``tools`` filter in its
+``mcp-config.json``, OpenCode's ``mcp.brain.enabled`` and ``tools``), whether
 setup could edit the tool's files, whether brain's MCP server is registered, and how the
 tool's last call of a brain hook ended. What is wrong is listed in ``problems`` (the
 command exits 1 when there is any); what to do about it in ``advice``. What in the home
@@ -48,6 +49,7 @@ PROGRAMS = {
     "copilot": "copilot",
     "qwen": "qwen",
     "antigravity": "agy",
+    "opencode": "opencode",
 }
 CHECK_TIMEOUT = 60
 
@@ -329,6 +331,14 @@ def copilot_gate(hooks_file: Path) -> list[tuple[str, str]]:
     return found
 
 
+def _opencode_gate() -> list[tuple[str, str]]:
+    """What in OpenCode's settings keeps brain from it (see
+    :func:`brain.agents.opencode_plugin.switches`)."""
+    from brain.agents import opencode_plugin
+
+    return opencode_plugin.switches(Path.cwd())
+
+
 _CODEX_TRUST = {
     "modified": "Codex lists brain's {events} hook as modified since you trusted it, and skips it",
     "untrusted": "Codex skips brain's {events} hook until you trust it",
@@ -343,6 +353,12 @@ def _mcp(tool: str) -> str | None:
 def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
     """The file that registers brain's MCP server in ``tool``, and the command line it
     starts the server with (empty when it cannot be read)."""
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        plugin = installers.settings_path(tool)
+        argv = opencode_plugin.server(plugin)
+        return (str(plugin), argv) if argv else (None, [])
     if tool == "codex":
         path = setup.codex_config()
         try:
@@ -461,6 +477,10 @@ def _hook_commands(tool: str, path: Path) -> dict[str, tuple[int, int, str]]:
 
         found = antigravity_hooks.commands(path, installers.is_ours)
         return {e: (0, 0, c) for e, c in found.items()}
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        return {e: (0, 0, c) for e, c in opencode_plugin.commands(path).items()}
     return _commands(path)
 
 
@@ -472,6 +492,10 @@ def _folder(tool: str) -> Path:
         return copilot_home()
     if tool == "antigravity":
         return Path.home() / ".gemini" / "antigravity-cli"
+    if tool == "opencode":
+        from brain.agents.opencode_plugin import config_dir
+
+        return config_dir()
     return installers.settings_path(tool).parent
 
 
@@ -528,6 +552,7 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "copilot": lambda: copilot_gate(path),
         "qwen": lambda: qwen_gate(path, Path.cwd()),
         "antigravity": _unpublished,
+        "opencode": _opencode_gate,
     }
     for problem, fix in gates[tool]():
         problems.append(problem)

@@ -32,7 +32,7 @@ from brain.sessions.internal import in_internal_run
 if TYPE_CHECKING:
     from brain.home.paths import Located
 
-TOOLS = ("claude-code", "codex", "gemini", "copilot", "qwen", "antigravity")
+TOOLS = ("claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode")
 # The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
 # replaces hook context over about 10,000 characters with a 2 KB preview and a file path;
 # the estimate never counts fewer tokens than bytes / 4, so 2,400 stays under. Codex cuts
@@ -146,12 +146,13 @@ def answer_json(tool: str, ctx: Context) -> str:
     Claude Code, Codex and Gemini CLI all read ``hookSpecificOutput.additionalContext``
     from a SessionStart hook's JSON on stdout; Gemini CLI's gets angle quotes for angle
     brackets, which it would send the model HTML-escaped. Copilot CLI reads a top-level
-    ``additionalContext`` and passes ``hookSpecificOutput`` over. Qwen Code reads
+    ``additionalContext`` and passes ``hookSpecificOutput`` over; so does brain's plugin
+    for OpenCode, which puts it in the session's system prompt. Qwen Code reads
     Claude Code's shape and escapes angle brackets as Gemini CLI does.
     """
     if tool not in TOOLS:
         tool = "claude-code"
-    if tool == "copilot":
+    if tool in ("copilot", "opencode"):
         return json.dumps({"additionalContext": ctx.text}, ensure_ascii=False)
     if tool == "antigravity":
         from brain.agents.antigravity_hooks import answer
@@ -283,6 +284,18 @@ def copilot_transcript(payload: dict[str, Any]) -> str | None:
     return str(copilot_home() / "session-state" / session / "events.jsonl")
 
 
+def opencode_transcript(payload: dict[str, Any]) -> str | None:
+    """brain's copy of the OpenCode session a hook names, made now from OpenCode's
+    database (its payload carries the ``session_id``, written by brain's plugin)."""
+    session = payload.get("session_id")
+    if not isinstance(session, str) or not session:
+        return None
+    from brain.sessions.sources.locations import opencode_session
+
+    found = opencode_session(session)
+    return str(found) if found is not None else None
+
+
 def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobStarted:
     """Answer a SessionEnd hook: start the learning job in the background; never raises.
 
@@ -297,6 +310,8 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
         transcript = transcript if isinstance(transcript, str) and transcript else None
         if transcript is None and tool == "copilot":
             transcript = copilot_transcript(payload)
+        if transcript is None and tool == "opencode":
+            transcript = opencode_transcript(payload)
         if not (home / ".brain").is_dir():
             raise FileNotFoundError(f"{home} is not a brain home; run 'brain init'")
         if checking():  # doctor's dry run: the job would start

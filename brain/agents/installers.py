@@ -23,6 +23,9 @@ was. A malformed file is an error that changes nothing; the first write keeps a
   SessionStart and SessionEnd, Claude Code's shape, ``timeout`` in seconds.
 * Antigravity CLI: a bundle of brain's own, ``brain``, in ``~/.gemini/config/hooks.json``;
   PreInvocation and Stop (:mod:`brain.agents.antigravity_hooks`); user scope only.
+* OpenCode: a plugin of brain's own, ``~/.config/opencode/plugin/brain.js`` or
+  ``<project>/.opencode/plugin/brain.js``, that asks brain at a session's start and hands
+  it each session when OpenCode closes (:mod:`brain.agents.opencode_plugin`).
 """
 
 from __future__ import annotations
@@ -146,6 +149,13 @@ SPECS = {
             "context before each invocation; Stop starts learning after each turn.",
         ),
     ),
+    "opencode": ToolSpec(
+        "opencode",
+        ("plugin", "brain.js"),
+        (".opencode", "plugin", "brain.js"),
+        (("session start", "session-start"), ("session end", "session-end")),
+        timeout=10,
+    ),
 }
 
 
@@ -195,6 +205,10 @@ def settings_path(tool: str, scope: str = "user", project: Path | None = None) -
         from brain.sessions.sources.locations import qwen_home
 
         return qwen_home().joinpath(*spec.user_file)
+    if tool == "opencode":
+        from brain.agents.opencode_plugin import plugin_path
+
+        return plugin_path()
     return Path.home().joinpath(*spec.user_file)
 
 
@@ -464,6 +478,8 @@ def install(
         return _copilot("install", scope, project, dry_run, brain_command(home))
     if tool == "antigravity":
         return _antigravity("install", scope, dry_run, brain_command(home))
+    if tool == "opencode":
+        return opencode(scope, project, dry_run, home or _home())
     spec = spec_for(tool)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
@@ -479,6 +495,8 @@ def uninstall(
         return _copilot("uninstall", scope, project, dry_run, None)
     if tool == "antigravity":
         return _antigravity("uninstall", scope, dry_run, None)
+    if tool == "opencode":
+        return opencode(scope, project, dry_run, None)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
     if raw is None:
@@ -511,6 +529,41 @@ def _antigravity(action: str, scope: str, dry_run: bool, base: str | None) -> In
     if raw is None and not new:
         return InstallResult(action, "antigravity", str(path), False, dry_run, None, "", ())
     return _apply(action, "antigravity", path, new, old, raw, dry_run)
+
+
+def opencode(
+    scope: str = "user",
+    project: Path | None = None,
+    dry_run: bool = False,
+    home: Path | None = None,
+    allow_remember: bool | None = None,
+) -> InstallResult:
+    """Write brain's plugin for OpenCode, pinning ``home``, or take it out (None); a file
+    of that name brain did not write is an error that changes nothing
+    (:mod:`brain.agents.opencode_plugin`)."""
+    from brain.agents import opencode_plugin as plugin
+
+    path = plugin.plugin_path(scope, project)
+    base = [*brain_program(), "--home", str(home)] if home is not None else None
+    try:
+        done = plugin.put(path, base, allow_remember, dry_run, write_keeping_mode)
+    except ValueError as exc:
+        hint = f"rename it (OpenCode loads every file in {path.parent}) and run this again"
+        raise SettingsError(path, str(exc), hint=hint) from exc
+    except OSError as exc:
+        raise SettingsError(path, f"cannot be written ({exc})") from exc
+    action = "install" if home is not None else "uninstall"
+    events = tuple(event for event, _ in plugin.EVENTS)
+    return InstallResult(
+        action, "opencode", str(path), done.changed, dry_run, None, done.text, events, plugin.NOTES
+    )
+
+
+def _home() -> Path:
+    """The memory home a plugin pins when none is named: brain's usual lookup, now."""
+    from brain.home.paths import resolve_home
+
+    return resolve_home()
 
 
 def _copilot(

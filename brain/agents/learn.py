@@ -94,6 +94,12 @@ CANNOT_LEARN = {
         "tools whatever --exclude-tools, --core-tools, tools.core or permissions.deny say, "
         "so a line planted in a transcript could have it act"
     ),
+    "opencode": (
+        "brain does not learn with OpenCode's CLI yet: 'opencode run --pure' leaves plugins "
+        "out, but brain does not yet turn off, for its own runs, the tools and MCP servers "
+        "your OpenCode config gives every session, nor keep those runs out of OpenCode's "
+        "session history"
+    ),
 }
 # The figure stated when this machine has no transcripts of the tool yet: a session long
 # enough to be cut to phase 1's head and tail.

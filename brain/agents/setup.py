@@ -487,9 +487,33 @@ def remember_approved(tool: str) -> bool:
     if tool == "qwen":
         data = _read_json(settings_path("qwen"))
         return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        return opencode_plugin.remember_approved()
     policy = settings_path("gemini").parent / "policies" / f"{SERVER}.toml"
     text = policy.read_text(encoding="utf-8") if policy.exists() else ""
     return json.dumps(f"mcp_{SERVER}_{WRITE}") in text
+
+
+def _opencode(home: Path | None, dry_run: bool, allow: bool | None = None) -> SetupResult:
+    """``brain setup opencode`` (``home``) or its uninstall (None): brain's plugin holds
+    the hooks, the MCP server and the approval (:mod:`brain.agents.opencode_plugin`)."""
+    from brain.agents.opencode_plugin import NOTES, approves_remember
+
+    for dry in (True,) if dry_run else (True, False):
+        done = installers.opencode(dry_run=dry, home=home, allow_remember=allow)
+    if home is None:
+        change = Change("plugin", done.path, done.changed, done.text)
+        return SetupResult("uninstall", "opencode", dry_run, (change,))
+    what = "plugin: context at session start, learning at session end, MCP server"
+    what += ", remember approved" if approves_remember(done.text) else ", remember asks"
+    native = (
+        "it keeps no memory of its own on disk; what the other tools remember reaches it "
+        "in the context"
+    )
+    change = Change(what, done.path, done.changed, done.text)
+    return SetupResult("setup", "opencode", dry_run, (change,), (*NOTES, native))
 
 
 def _hook_change(result: installers.InstallResult) -> Change:
@@ -511,6 +535,8 @@ def setup(
         allow_remember: approve ``remember`` for headless runs (True), take that approval
             out (False), or keep what the files say (None).
     """
+    if tool == "opencode":  # one plugin file holds all of it
+        return _opencode(home, dry_run, allow_remember)
     spec = installers.spec_for(tool)
     entry = server_entry(home)
     for dry in (True,) if dry_run else (True, False):
@@ -531,6 +557,8 @@ def setup(
 def uninstall(tool: str, *, dry_run: bool = False) -> SetupResult:
     """Take out everything :func:`setup` added to ``tool``'s files: all of it, or, when
     one file cannot be edited, none of it."""
+    if tool == "opencode":
+        return _opencode(None, dry_run)
     register = _REGISTER[installers.spec_for(tool).name]
     for dry in (True,) if dry_run else (True, False):
         hooks = installers.uninstall(tool, dry_run=dry)

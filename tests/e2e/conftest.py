@@ -28,6 +28,7 @@ VERSIONS = {
     "gemini": "0.61.0",
     "copilot": "1.0.102",
     "qwen": "0.24.4",
+    "opencode": "1.18.33",
 }
 # The newest each registry had where it differs from the pinned one (Codex's and Gemini
 # CLI's newest are the pinned), in .e2e/latest; BRAIN_E2E_NEWEST=1 runs the tests on them.

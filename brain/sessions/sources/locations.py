@@ -242,28 +242,55 @@ def opencode_copies() -> Path:
 
 
 def opencode_roots() -> list[Path]:
-    """Return OpenCode's data folder (it holds ``opencode.db``)."""
-    return [opencode_data()]
+    """Return OpenCode's data folder (it holds ``opencode.db``), and the database
+    ``$OPENCODE_DB`` names (a path, or a name in that folder)."""
+    data = opencode_data()
+    named = os.environ.get("OPENCODE_DB")
+    if not named or named == ":memory:":
+        return [data]
+    db = data / named  # an absolute path joins as itself
+    found_anyway = db.parent == data and db.match("opencode*.db")
+    return [data] if found_anyway else [data, db]
+
+
+def opencode_databases(root: Path) -> list[Path]:
+    """The OpenCode databases at ``root``: the file itself, or in the folder ``opencode.db``
+    and a release channel's ``opencode-<channel>.db``."""
+    if root.is_file():
+        return [root]
+    return sorted(root.glob("opencode*.db")) if root.is_dir() else []
 
 
 def opencode_discover(root: Path) -> Iterator[SessionFile]:
-    """Yield one copied file per session of the OpenCode database under ``root``.
+    """Yield one copied file per session of the OpenCode databases at ``root``.
 
     Args:
-        root: OpenCode's data folder.
+        root: OpenCode's data folder, or a database.
 
     Yields:
-        One ``SessionFile`` per session, copied out of ``opencode.db`` when it changed;
+        One ``SessionFile`` per session, copied out of its database when it changed;
         a session a subagent ran names its parent session and carries its own id.
     """
-    if not (root / "opencode.db").is_file():
+    databases = opencode_databases(root)
+    if not databases:
         return
     from brain.sessions.sources.opencode_db import copy_sessions  # sqlite3, only if present
 
-    for copy in copy_sessions(root / "opencode.db", opencode_copies()):
-        yield found(
-            copy.path, copy.parent or copy.session_id, copy.session_id if copy.parent else None
-        )
+    for db in databases:
+        for copy in copy_sessions(db, opencode_copies()):
+            parent = copy.parent
+            yield found(copy.path, parent or copy.session_id, copy.session_id if parent else None)
+
+
+def opencode_session(session_id: str) -> Path | None:
+    """brain's copy of one OpenCode session, made now from whichever database holds it."""
+    from brain.sessions.sources.opencode_db import copy_sessions
+
+    for root in opencode_roots():
+        for db in opencode_databases(root):
+            for copy in copy_sessions(db, opencode_copies(), only=session_id):
+                return copy.path
+    return None
 
 
 # -- Qwen Code --------------------------------------------------------------------
