@@ -10,7 +10,7 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 
-_SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen", "antigravity")
+_SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen", "antigravity", "crush")
 _MEMORY_TOOLS = ("claude", "gemini", "codex", "qwen")
 
 
@@ -130,6 +130,7 @@ _TOOLS = {
     "gemini": "Gemini CLI",
     "copilot": "Copilot CLI",
     "opencode": "OpenCode",
+    "crush": "Crush",
     "qwen": "Qwen Code",
     "antigravity": "Antigravity CLI",
     "brain": "brain",

@@ -23,6 +23,7 @@ _MODULES = {
     "gemini": "gemini",
     "copilot": "copilot",
     "opencode": "opencode",
+    "crush": "crush",
     "qwen": "qwen",
     "antigravity": "antigravity",
     "brain": "native",

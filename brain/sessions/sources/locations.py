@@ -348,6 +348,44 @@ def antigravity_discover(root: Path) -> Iterator[SessionFile]:
                 break
 
 
+# -- Charm's Crush -------------------------------------------------------------------
+
+
+def crush_roots() -> list[Path]:
+    """Return Crush's own data folder, which lists the projects it ran in
+    (``projects.json``): ``$CRUSH_GLOBAL_DATA``, else ``$XDG_DATA_HOME/crush``, else
+    ``~/.local/share/crush``."""
+    if named := os.environ.get("CRUSH_GLOBAL_DATA"):
+        return [Path(named).expanduser()]
+    base = os.environ.get("XDG_DATA_HOME") or "~/.local/share"
+    return [Path(base).expanduser() / "crush"]
+
+
+def crush_copies() -> Path:
+    """Where brain keeps its copy of each Crush session (beside OpenCode's)."""
+    return opencode_copies().parent / "crush"
+
+
+def crush_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield one copied file per session of each project ``projects.json`` lists.
+
+    Args:
+        root: Crush's data folder.
+
+    Yields:
+        One ``SessionFile`` per session, copied out of its project's ``crush.db`` when
+        it changed.
+    """
+    if not (root / "projects.json").is_file():
+        return
+    from brain.sessions.sources.crush_db import copy_sessions, projects
+
+    for project, db in projects(root / "projects.json"):
+        for copy in copy_sessions(db, crush_copies(), project):
+            parent = copy.parent
+            yield found(copy.path, parent or copy.session_id, copy.session_id if parent else None)
+
+
 # Each tool's roots and its walk of one root (brain's own format has no default root).
 _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[SessionFile]]]] = {
     "claude": (claude_roots, claude_discover),
@@ -355,6 +393,7 @@ _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[Sess
     "gemini": (gemini_roots, gemini_discover),
     "copilot": (copilot_roots, copilot_discover),
     "opencode": (opencode_roots, opencode_discover),
+    "crush": (crush_roots, crush_discover),
     "qwen": (qwen_roots, qwen_discover),
     "antigravity": (antigravity_roots, antigravity_discover),
 }

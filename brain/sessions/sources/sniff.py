@@ -14,6 +14,8 @@ each format's first records say what it is:
 * OpenCode: ``{"info": {"id": "ses_..." | "msg_...", ...}}`` lines (brain's copy of a
   session from its database), or ``opencode export``'s one document ``{"info",
   "messages"}``;
+* Charm's Crush: brain's copy of a session from a project's database, a first line
+  ``{"crush": {...}}``;
 * Claude Code: records with ``uuid`` or ``parentUuid`` and ``sessionId``, or one of its
   bookkeeping types (``file-history-snapshot``, ``summary``, ``queue-operation``).
 """
@@ -148,6 +150,8 @@ def _judge(record: dict[str, Any]) -> str | None:
     info = record.get("info")
     if isinstance(info, dict) and str(info.get("id", "")).startswith(("ses_", "msg_")):
         return "opencode"
+    if isinstance(record.get("crush"), dict) and len(record) == 1:
+        return "crush"
     if isinstance(record.get("$set"), dict) or isinstance(record.get("$rewindTo"), str):
         return "gemini"
     if isinstance(record.get("id"), str) and kind in _GEMINI_MESSAGES and "content" in record:
