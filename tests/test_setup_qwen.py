@@ -150,3 +150,11 @@ def test_learning_with_qwen_is_refused_saying_why() -> None:
     assert "Qwen Code cannot be brain's model" in result.stderr
     assert "offers the model its own tools" in result.stderr
     assert not (_qwen() / "settings.json").exists()  # refused before anything is written
+
+
+def test_no_learn_is_a_no_op_where_learning_cannot_be_on() -> None:
+    assert cli("init").exit_code == 0
+    for tool in ("qwen", "copilot"):
+        done = cli("setup", tool, "--no-learn")
+        assert done.exit_code == 0, done.stderr
+        assert "learning stays with builtin" in done.stdout

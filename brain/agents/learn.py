@@ -204,8 +204,11 @@ def set_learning(home: Home, tool: str, on: bool) -> LearnResult:
     where they are this tool's (``--no-learn`` leaves another tool's choice alone).
 
     Raises:
-        BrainError: ``on`` and the tool's program is not on PATH.
+        BrainError: ``on`` and the tool's program is not on PATH, or ``on`` and the tool's
+            CLI cannot be brain's model.
     """
+    if not on and tool in CANNOT_LEARN:  # --learn never set it: nothing to put back
+        return forget_learning(home, tool)
     chosen = learner(tool)
     config = home.config
     old = (config.extract_model, config.consolidation_model)
