@@ -7,14 +7,20 @@ sessions, so its cost grew with the history harvested (about 10 ms a search at 8
 sessions), not with the records. Here the record rows (a range of the path index: no
 other document is read) are copied once into an index in memory, and every search of a
 run is made there, ranked by the same code. Word statistics are the records' own, as
-fits a search whose hits can only be records.
+fits a search whose hits can only be records. With no catalog built yet (a first run
+over a big history), the records are read from their files instead, and the catalog of
+every turn is left for the first search that wants it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from brain.index.store import Index
+
+if TYPE_CHECKING:
+    from brain.index.sync import Catalog
 
 # Every record's path starts so (``memories/<key>.md``), and nothing else's does.
 RECORDS_PREFIX = "memories/"
@@ -28,6 +34,20 @@ def records_alone(index: Index) -> Index:
     alone = Index.open(Path(":memory:"), semantic=False)
     try:
         _copy(index, alone)
+    except BaseException:
+        alone.close()
+        raise
+    return alone
+
+
+def records_of(catalog: Catalog) -> Index:
+    """An index in memory of the home's records, read from their files (no catalog is
+    built: a first run over a big history leaves its turns for the first search)."""
+    from brain.index.sync import records_only
+
+    alone = Index.open(Path(":memory:"), semantic=False)
+    try:
+        records_only(catalog, alone)
     except BaseException:
         alone.close()
         raise

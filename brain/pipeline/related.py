@@ -86,15 +86,19 @@ def record_search(catalog: Catalog) -> Iterator[Index]:
     """The home's records in an index of their own, for one run's searches.
 
     Its cost is the records', whatever the history harvested beside them
-    (:mod:`brain.index.records`).
+    (:mod:`brain.index.records`): copied from the catalog when there is one, else read
+    from the record files, leaving the catalog of the harvested turns unbuilt.
     """
-    from brain.index.records import records_alone
+    from brain.index.records import records_alone, records_of
 
-    index, _ = catalog.open()
-    try:
-        alone = records_alone(index)
-    finally:
-        index.close()
+    if catalog.exists:
+        index, _ = catalog.open()
+        try:
+            alone = records_alone(index)
+        finally:
+            index.close()
+    else:
+        alone = records_of(catalog)
     try:
         yield alone
     finally:
