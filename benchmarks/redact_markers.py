@@ -8,7 +8,11 @@ holds a person's judgement of each value met so far (a credential or not, by the
 SHA-256 of the value, with a word of why); precision is the share of markers standing
 where a credential is, over the judged ones, and the unjudged are listed to judge.
 
-Run: ``python benchmarks/redact_markers.py [--samples N] [--unjudged] [--json]``.
+With ``--honest`` the sessions of ``honest/`` (its shipped ones and those fetched into its
+``local/`` as its SOURCES.md says) are read too, each sniffed as ``brain harvest --path``
+does.
+
+Run: ``python benchmarks/redact_markers.py [--honest] [--samples N] [--unjudged] [--json]``.
 """
 
 from __future__ import annotations
@@ -31,10 +35,12 @@ from brain.home.secrets import redact as redact_module  # noqa: E402
 from brain.models import phase1_text  # noqa: E402
 from brain.models.base import ExtractTask  # noqa: E402
 from brain.sessions import sources  # noqa: E402
+from brain.sessions.sources.sniff import sniff  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 SESSIONS = DATA / "extract_quality"
 JUDGED = DATA / "redact_markers.json"
+HONEST = (Path(__file__).resolve().parent / "honest" / d for d in ("sessions", "local"))
 
 
 class Marker(NamedTuple):
@@ -76,23 +82,28 @@ def _watched(markers: list[Marker], session: str) -> tuple[Callable[..., str], C
     return redact, redact_slice
 
 
-def sessions() -> list[tuple[str, Any]]:
-    """Each shipped session's name and parsed transcript."""
+def sessions(honest: bool = False) -> list[tuple[str, Any]]:
+    """Each shipped session's name and parsed transcript (and the honest corpus's)."""
     labelled = json.loads((SESSIONS / "labels.json").read_text())["sessions"]
     out = []
     for session in labelled:
         path = SESSIONS / "sessions" / session["file"]
         if path.is_file():
             out.append((session["file"], sources.get(session["source"]).parse(path).transcript))
+    for folder in HONEST if honest else ():
+        for path in sorted(folder.glob("*.json*")) if folder.is_dir() else ():
+            source = sniff(path)
+            if source is not None:
+                out.append((path.name, sources.get(source).parse(path).transcript))
     return out
 
 
-def collect(budget: int) -> tuple[list[Marker], int, int]:
+def collect(budget: int, honest: bool = False) -> tuple[list[Marker], int, int]:
     """The markers phase 1's text holds, the count of ``[REDACTED:`` in that text (the
     same, or the watch missed a path), and the sessions read."""
     markers: list[Marker] = []
     seen = 0
-    read = sessions()
+    read = sessions(honest)
     for name, transcript in read:
         phase1_text.redact, phase1_text.redact_slice = _watched(markers, name)  # type: ignore[assignment]
         sent = "\n".join(m["content"] for m in ExtractTask(transcript, budget, 2_000).messages())
@@ -105,9 +116,10 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=3, help="contexts shown per rule")
     parser.add_argument("--unjudged", action="store_true", help="list every unjudged marker")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--honest", action="store_true", help="read honest/'s sessions too")
     args = parser.parse_args()
     judged: dict[str, dict[str, Any]] = json.loads(JUDGED.read_text()) if JUDGED.is_file() else {}
-    markers, seen, count = collect(Config().extract_session_tokens)
+    markers, seen, count = collect(Config().extract_session_tokens, args.honest)
     verdicts = [judged.get(m.digest, {}).get("credential") for m in markers]
     good = sum(v is True for v in verdicts)
     bad = sum(v is False for v in verdicts)

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Brain"]
 
-DEFAULT_SOURCES = ("claude", "codex", "gemini", "copilot")
+DEFAULT_SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen")
 
 
 def _session_docs(home: Home) -> Iterable[Doc]:

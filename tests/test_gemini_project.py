@@ -263,3 +263,48 @@ def test_a_project_memory_in_a_hash_folder_finds_a_known_project(
     mirror_native(Brain.open(home), ["gemini"])
     [path] = [p for p in (home / "memories").glob("gemini-*.md")]
     assert "project:shop" in path.read_text()
+
+
+def test_the_roots_a_chats_paths_name_are_each_folder_above_a_file() -> None:
+    from brain.sessions.sources.base import Turn
+    from brain.sessions.sources.gemini import roots_named
+
+    said = [
+        Turn("user", "Fix /home/ana/src/ledger/app/main.py please."),
+        Turn("assistant", r"Read C:\\Users\\ana\\ledger\\app.py and ~/notes.md"),
+    ]
+    roots = roots_named(said)
+    assert roots[:4] == ["/home", "/home/ana", "/home/ana/src", "/home/ana/src/ledger"]
+    assert "/home/ana/src/ledger/app" in roots
+    assert "C:\\Users\\ana" in roots and "C:\\Users\\ana\\ledger" in roots
+    # A home-relative path names no root; a file is never a root of itself.
+    assert not any(root.startswith("~") for root in roots)
+    assert "/home/ana/src/ledger/app/main.py" not in roots
+
+
+def test_a_copied_chat_nothing_knows_finds_its_project_in_the_paths_its_tools_read(
+    home: Path, tmp_path: Path
+) -> None:
+    Brain.init(home)
+    root = tmp_path / "src" / "ledger"
+    chat = json.loads((FIXTURES / "gemini" / "agent-sessions-stage0" / "large.json").read_text())
+    chat["projectHash"] = hashlib.sha256(str(root).encode()).hexdigest()
+    chat["messages"][0]["content"] = f"Tidy {root}/app/models.py and keep the tests green."
+    saved = tmp_path / "downloads" / "chat.json"
+    saved.parent.mkdir()
+    saved.write_text(json.dumps(chat))
+    assert cli("harvest", "--path", str(saved)).exit_code == 0
+    assert _project(home) == str(root)
+
+
+def test_a_copied_chat_whose_paths_do_not_hash_to_it_stays_unknown(
+    home: Path, tmp_path: Path
+) -> None:
+    Brain.init(home)
+    chat = json.loads((FIXTURES / "gemini" / "agent-sessions-stage0" / "large.json").read_text())
+    chat["projectHash"] = hashlib.sha256(str(tmp_path / "elsewhere").encode()).hexdigest()
+    chat["messages"][0]["content"] = f"Tidy {tmp_path}/src/ledger/app/models.py."
+    saved = tmp_path / "chat.json"
+    saved.write_text(json.dumps(chat))
+    assert cli("harvest", "--path", str(saved)).exit_code == 0
+    assert _project(home) is None

@@ -10,7 +10,7 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 
-_SOURCES = ("claude", "codex", "gemini", "copilot")
+_SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen")
 _MEMORY_TOOLS = ("claude", "gemini", "codex")
 
 
@@ -129,6 +129,8 @@ _TOOLS = {
     "codex": "Codex CLI",
     "gemini": "Gemini CLI",
     "copilot": "Copilot CLI",
+    "opencode": "OpenCode",
+    "qwen": "Qwen Code",
     "brain": "brain",
 }
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 WATERMARK_DIR = "harvest"
 HEAD_BYTES = 64 * 1024
 VERSION = 1
-DEFAULT_SOURCES = ("claude", "codex", "gemini", "copilot")
+DEFAULT_SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen")
 
 
 class WatermarkError(BrainError):

@@ -22,6 +22,8 @@ _MODULES = {
     "codex": "codex",
     "gemini": "gemini",
     "copilot": "copilot",
+    "opencode": "opencode",
+    "qwen": "qwen",
     "brain": "native",
 }
 

@@ -223,10 +223,83 @@ def copilot_discover(root: Path) -> Iterator[SessionFile]:
             yield found(path, path.stem)
 
 
+# -- OpenCode ------------------------------------------------------------------------
+
+
+def opencode_data() -> Path:
+    """OpenCode's data folder: ``$XDG_DATA_HOME/opencode``, else ``~/.local/share/opencode``."""
+    base = os.environ.get("XDG_DATA_HOME") or "~/.local/share"
+    return Path(base).expanduser() / "opencode"
+
+
+def opencode_copies() -> Path:
+    """Where brain keeps one JSON-lines copy of each OpenCode session it reads:
+    ``$XDG_CACHE_HOME/brain/opencode``, else ``~/.cache/brain/opencode``. OpenCode keeps
+    its sessions in a SQLite database; the copies are derived, rewritten when the session
+    changes, and give each session a file of its own to read and resume."""
+    base = os.environ.get("XDG_CACHE_HOME") or "~/.cache"
+    return Path(base).expanduser() / "brain" / "opencode"
+
+
+def opencode_roots() -> list[Path]:
+    """Return OpenCode's data folder (it holds ``opencode.db``)."""
+    return [opencode_data()]
+
+
+def opencode_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield one copied file per session of the OpenCode database under ``root``.
+
+    Args:
+        root: OpenCode's data folder.
+
+    Yields:
+        One ``SessionFile`` per session, copied out of ``opencode.db`` when it changed;
+        a session a subagent ran names its parent session and carries its own id.
+    """
+    if not (root / "opencode.db").is_file():
+        return
+    from brain.sessions.sources.opencode_db import copy_sessions  # sqlite3, only if present
+
+    for copy in copy_sessions(root / "opencode.db", opencode_copies()):
+        yield found(
+            copy.path, copy.parent or copy.session_id, copy.session_id if copy.parent else None
+        )
+
+
+# -- Qwen Code --------------------------------------------------------------------
+
+
+def qwen_home() -> Path:
+    """Qwen Code's folder: ``$QWEN_HOME``, else ``~/.qwen``."""
+    return Path(os.environ.get("QWEN_HOME") or "~/.qwen").expanduser()
+
+
+def qwen_roots() -> list[Path]:
+    """Return ``~/.qwen/projects`` (under ``$QWEN_HOME`` when that is set)."""
+    return [qwen_home() / "projects"]
+
+
+def qwen_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield the chats under ``projects``: ``<folder>/chats/<session id>.jsonl``.
+
+    Args:
+        root: the ``projects`` directory, one folder per working folder.
+
+    Yields:
+        One ``SessionFile`` per chat, its id the file's name.
+    """
+    if not root.is_dir():
+        return
+    for path in sorted(root.glob("*/chats/*.jsonl")):
+        yield found(path, path.stem)
+
+
 # Each tool's roots and its walk of one root (brain's own format has no default root).
 _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[SessionFile]]]] = {
     "claude": (claude_roots, claude_discover),
     "codex": (codex_roots, codex_discover),
     "gemini": (gemini_roots, gemini_discover),
     "copilot": (copilot_roots, copilot_discover),
+    "opencode": (opencode_roots, opencode_discover),
+    "qwen": (qwen_roots, qwen_discover),
 }
