@@ -66,6 +66,8 @@ CAUGHT = [
 ]
 
 LEFT = [
+    "watch-only wallet imported from xpub6CwGLKJaCHKqUJTacsRXB4LH8crTbGVqa4aPkM8jyFFHkG8CT4",
+    'headers={"Authorization": "Bearer not-a-real-token"}',
     'kubectl create secret generic db --from-literal=password="$(openssl rand -base64 24)"',
     "set GITHUB_TOKEN=%GH_PAT%",
     "let api_key: &str = &args.api_key;",

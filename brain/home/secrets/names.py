@@ -200,7 +200,7 @@ def _typed_secret(value: str) -> bool:
 
 
 _HEXISH = re.compile(r"[0-9a-fA-F:.-]+")
-PUBLIC = re.compile(r"pk[._]|pub_|publishable")  # a publishable key is public
+PUBLIC = re.compile(r"pk[._]|pub_|publishable|[xyzt]pub|phc_")  # public keys: xpub, PostHog's phc_
 _WINDOWS_PATH = re.compile(r"[A-Za-z]{1,5}:[\\/]")  # C:\Users, HKLM:\SOFTWARE
 _FILE = re.compile(r"\.(?:pem|key|json|txt|ya?ml|env|crt|p12|pfx|cer|gpg|asc|pub|jks|toml)$")
 
