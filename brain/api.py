@@ -53,7 +53,16 @@ if TYPE_CHECKING:
 
 __all__ = ["Brain"]
 
-DEFAULT_SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen")
+DEFAULT_SOURCES = (
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "opencode",
+    "qwen",
+    "antigravity",
+    "crush",
+)
 
 
 def _session_docs(home: Home) -> Iterable[Doc]:

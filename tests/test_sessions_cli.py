@@ -50,6 +50,8 @@ def test_harvest_command_json_and_text(brain: Brain, home: Path) -> None:
         "copilot",
         "opencode",
         "qwen",
+        "antigravity",
+        "crush",
     ]
     assert out["sources"][0]["new"] == 1 and out["sources"][1]["new"] == 1
     assert (

@@ -25,7 +25,9 @@ VALID = {
     "gemini": FIXTURES / "gemini" / "agent-sessions-stage0" / "jsonl_v040.jsonl",
     "copilot": FIXTURES / "copilot" / "recorded-1.0.102" / "events.jsonl",
     "opencode": FIXTURES / "opencode" / "recorded-1.18.33" / "session.jsonl",
+    "crush": FIXTURES / "crush" / "documented" / "session.jsonl",
     "qwen": next((FIXTURES / "qwen" / "recorded-0.24.4").glob("*.jsonl")),
+    "antigravity": FIXTURES / "antigravity" / "as-published" / "transcript.jsonl",
     "brain": FIXTURES / "native" / "session.jsonl",
 }
 ALL_FIXTURES = [
@@ -34,12 +36,24 @@ ALL_FIXTURES = [
     *(("gemini", p) for p in sorted((FIXTURES / "gemini").rglob("*.json*"))),
     *(("copilot", p) for p in sorted((FIXTURES / "copilot").rglob("*.jsonl"))),
     *(("opencode", p) for p in sorted((FIXTURES / "opencode").rglob("*.json*"))),
+    *(("crush", p) for p in sorted((FIXTURES / "crush").rglob("*.jsonl"))),
     *(("qwen", p) for p in sorted((FIXTURES / "qwen").rglob("*.jsonl"))),
+    *(("antigravity", p) for p in sorted((FIXTURES / "antigravity").rglob("*.jsonl"))),
 ]
 
 
 def test_registry_lists_and_fails_fast() -> None:
-    assert sources.names() == ["brain", "claude", "codex", "copilot", "gemini", "opencode", "qwen"]
+    assert sources.names() == [
+        "antigravity",
+        "brain",
+        "claude",
+        "codex",
+        "copilot",
+        "crush",
+        "gemini",
+        "opencode",
+        "qwen",
+    ]
     assert sources.get("codex") is codex
     assert all(sources.get(name).name == name for name in sources.names())
     with pytest.raises(sources.UnknownSourceError) as info:
@@ -47,7 +61,7 @@ def test_registry_lists_and_fails_fast() -> None:
     assert isinstance(info.value, BrainError)
     assert str(info.value) == (
         "unknown transcript source 'aider'; known sources: "
-        "brain, claude, codex, copilot, gemini, opencode, qwen"
+        "antigravity, brain, claude, codex, copilot, crush, gemini, opencode, qwen"
     )
 
 
@@ -175,7 +189,8 @@ def test_base64_images_and_signatures_never_reach_turns(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "source", ["claude", "codex", "gemini", "copilot", "opencode", "qwen", "brain"]
+    "source",
+    ["claude", "codex", "gemini", "copilot", "opencode", "qwen", "antigravity", "crush", "brain"],
 )
 def test_partial_last_line_is_left_for_the_next_run(source: str, tmp_path: Path) -> None:
     data = VALID[source].read_bytes()
@@ -295,7 +310,19 @@ _lines = st.one_of(
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
-    source=st.sampled_from(["claude", "codex", "gemini", "copilot", "opencode", "qwen", "brain"]),
+    source=st.sampled_from(
+        [
+            "claude",
+            "codex",
+            "gemini",
+            "copilot",
+            "opencode",
+            "qwen",
+            "antigravity",
+            "crush",
+            "brain",
+        ]
+    ),
     extra=st.lists(_lines, max_size=8),
     newline=st.booleans(),
 )

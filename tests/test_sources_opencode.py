@@ -20,8 +20,8 @@ FIXTURES = Path(__file__).parent / "fixtures" / "transcripts" / "opencode"
 RECORDED = FIXTURES / "recorded-1.18.33"
 SESSION = "ses_db87680ffffeEgEvMwzWQo20fk"
 TYPED = (
-    '"Read the README, then list the files. From now on use pnpm, never npm, '
-    'to install packages here."'
+    "Read the README, then list the files. From now on use pnpm, never npm, "
+    "to install packages here."
 )
 
 
@@ -52,8 +52,10 @@ def test_a_session_opencode_1_18_33_wrote() -> None:
         ("assistant", None),
     ]
     typed, read, content, ls, listing, answer = t.turns
-    # OpenCode keeps the words of 'opencode run' as it sent them, quotes and all.
+    # 'opencode run' stored the prompt in the quotes it put around it: read without them.
     assert typed.text == TYPED and not typed.injected
+    stored = json.loads((RECORDED / "session.jsonl").read_text().splitlines()[1])
+    assert stored["parts"][0]["text"] == f'"{TYPED}"'
     assert json.loads(read.text) == {"filePath": "README.md"}
     assert "2: Use pnpm." in content.text and content.call == read.call == "toolu_2"
     assert json.loads(ls.text)["command"] == "ls" and listing.text == "README.md"
@@ -62,6 +64,14 @@ def test_a_session_opencode_1_18_33_wrote() -> None:
     assert t.started is not None and t.last_activity is not None and t.started < t.last_activity
     assert (result.malformed, result.unknown) == (0, 0)
     assert result.offset == (RECORDED / "session.jsonl").stat().st_size
+
+
+def test_a_prompt_is_unwrapped_only_from_the_quotes_opencode_run_put_around_it() -> None:
+    assert opencode._unquoted('"use pnpm"') == "use pnpm"
+    assert opencode._unquoted('"say \\"hi\\" first"') == 'say "hi" first'
+    assert opencode._unquoted('"a" and "b"') == '"a" and "b"'
+    assert opencode._unquoted('"') == '"'
+    assert opencode._unquoted("plain") == "plain"
 
 
 def test_its_export_reads_as_its_copy() -> None:
@@ -202,3 +212,19 @@ def test_harvest_finds_opencode_sessions_and_takes_an_export_by_path(
     exported.write_bytes((RECORDED / "export.json").read_bytes())
     by_path = cli_json("harvest", "--path", str(exported))
     assert [(s["source"], s["new"]) for s in by_path["sources"]] == [("opencode", 1)]
+
+
+def test_a_channels_database_and_one_opencode_db_names_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = Path(os.environ["HOME"]) / ".local" / "share" / "opencode"
+    _database(data / "opencode-dev.db")
+    named = _database(tmp_path / "elsewhere" / "mine.db")
+    monkeypatch.setenv("OPENCODE_DB", str(named))
+    roots = locations.opencode_roots()
+    assert roots == [data, named]
+    found = [f for root in roots for f in locations.opencode_discover(root)]
+    assert [f.session_id for f in found] == [SESSION, SESSION]  # one copy, from either
+    assert locations.opencode_session(SESSION) == found[0].path
+    monkeypatch.setenv("OPENCODE_DB", "opencode-dev.db")  # a name in the folder, found anyway
+    assert locations.opencode_roots() == [data]

@@ -207,6 +207,7 @@ OWN_MEMORY = {
     "claude-code": "from:claude-memory",
     "codex": "from:codex-memory",
     "gemini": "from:gemini-memory",
+    "qwen": "from:qwen-memory",
 }
 
 

@@ -23,7 +23,9 @@ _MODULES = {
     "gemini": "gemini",
     "copilot": "copilot",
     "opencode": "opencode",
+    "crush": "crush",
     "qwen": "qwen",
+    "antigravity": "antigravity",
     "brain": "native",
 }
 

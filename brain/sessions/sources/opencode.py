@@ -8,7 +8,9 @@ how OpenCode sessions are shared: ``brain harvest --path`` reads either.
 
 * a message's ``info.role`` is ``user`` or ``assistant``; an assistant message with
   ``summary: true`` is a compaction summary standing in for the turns before it;
-* ``text`` parts are what was typed or answered; one OpenCode added itself
+* ``text`` parts are what was typed or answered (``opencode run`` wraps words it was
+  given with a space in them in double quotes: a prompt so wrapped is read unwrapped);
+  one OpenCode added itself
   (``synthetic``: a file it read in, a reminder) is kept as injected, an ``ignored``
   one is left out;
 * a ``tool`` part is a call (``tool``, ``callID``, ``state.input``) and, once it ran,
@@ -108,6 +110,17 @@ def _whole(path: Path, builder: _Builder) -> tuple[int, int, int, int]:
     return len(raw), 0, 1, replaced
 
 
+def _unquoted(text: str) -> str:
+    """A prompt as typed: ``opencode run "use pnpm"`` stores ``"use pnpm"``, quotes and
+    all (its words joined, each holding a space wrapped in quotes, its quotes escaped)."""
+    inner = text[1:-1]
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        return text
+    if '"' in inner.replace('\\"', ""):
+        return text  # several quoted words, or quotes of the person's own
+    return inner.replace('\\"', '"')
+
+
 def _parts(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """A message's parts that are objects."""
     for part in message.get("parts") or []:
@@ -166,7 +179,8 @@ class _Builder:
         if kind == "text" and isinstance(part.get("text"), str) and not part.get("ignored"):
             injected = bool(part.get("synthetic")) or summary
             turn_role: Role = "user" if summary or role == "user" else "assistant"
-            self._add(turn_role, part["text"], line_no, stamp, injected=injected, summary=summary)
+            text = _unquoted(part["text"]) if role == "user" else part["text"]
+            self._add(turn_role, text, line_no, stamp, injected=injected, summary=summary)
         elif kind == "tool":
             self._tool(part, line_no, stamp)
 

@@ -30,12 +30,12 @@ import sqlite3
 from pathlib import Path
 from typing import Any, NamedTuple
 
-__all__ = ["Copied", "copy_sessions"]
+__all__ = ["ID", "Copied", "copy_sessions", "earlier"]
 
 #: How long a read waits for OpenCode's writer before giving up for this harvest.
 BUSY_SECONDS = 2.0
 # An id becomes a file name: OpenCode's ids are ``ses_`` and base62.
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 
 
 class Copied(NamedTuple):
@@ -68,18 +68,18 @@ def copy_sessions(db: Path, folder: Path, only: str | None = None) -> list[Copie
     try:
         con = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_SECONDS)
     except (sqlite3.Error, OSError, ValueError):
-        return _earlier(folder, only)
+        return earlier(folder, only)
     con.row_factory = sqlite3.Row
     try:
         rows = _sessions(con, only)
     except sqlite3.Error:
         con.close()
-        return _earlier(folder, only)
+        return earlier(folder, only)
     copies = []
     with contextlib.closing(con):
         for row in rows:
             session = str(row["id"] or "")
-            if not _ID.match(session):
+            if not ID.match(session):
                 continue
             parent = _text(row, "parent_id")
             path = folder / f"{session}.jsonl"
@@ -87,7 +87,7 @@ def copy_sessions(db: Path, folder: Path, only: str | None = None) -> list[Copie
                 _copy(con, row, path)
             if path.is_file():
                 copies.append(
-                    Copied(path, session, parent if parent and _ID.match(parent) else None)
+                    Copied(path, session, parent if parent and ID.match(parent) else None)
                 )
     return copies
 
@@ -98,8 +98,9 @@ def _sessions(con: sqlite3.Connection, only: str | None) -> list[sqlite3.Row]:
     return list(con.execute("SELECT * FROM session ORDER BY id"))
 
 
-def _earlier(folder: Path, only: str | None) -> list[Copied]:
-    """The copies made before, when the database gives nothing now."""
+def earlier(folder: Path, only: str | None) -> list[Copied]:
+    """The copies made before (all, or ``only`` that session's), when the database gives
+    nothing now."""
     if not folder.is_dir():
         return []
     paths = [folder / f"{only}.jsonl"] if only else sorted(folder.glob("*.jsonl"))
@@ -113,7 +114,7 @@ def _parent_of(path: Path) -> str | None:
     except (OSError, ValueError, AttributeError):
         return None
     parent = info.get("parentID") if isinstance(info, dict) else None
-    return parent if isinstance(parent, str) and _ID.match(parent) else None
+    return parent if isinstance(parent, str) and ID.match(parent) else None
 
 
 def _copy(con: sqlite3.Connection, row: sqlite3.Row, path: Path) -> None:

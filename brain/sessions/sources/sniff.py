@@ -14,6 +14,8 @@ each format's first records say what it is:
 * OpenCode: ``{"info": {"id": "ses_..." | "msg_...", ...}}`` lines (brain's copy of a
   session from its database), or ``opencode export``'s one document ``{"info",
   "messages"}``;
+* Charm's Crush: brain's copy of a session from a project's database, a first line
+  ``{"crush": {...}}``;
 * Claude Code: records with ``uuid`` or ``parentUuid`` and ``sessionId``, or one of its
   bookkeeping types (``file-history-snapshot``, ``summary``, ``queue-operation``).
 """
@@ -55,6 +57,7 @@ _CLAUDE_TYPES = frozenset(
         "permission-mode",
     }
 )
+_STEP = re.compile(r"^[A-Z][A-Z_]+$")  # Antigravity CLI's step types: USER_INPUT, ...
 _TYPE = re.compile(rb'"type"\s*:\s*"([\w-]+)"')
 # ``opencode export``: {"info": {"id": "ses_...", ...}, "messages": [...]}, pretty-printed.
 _OPENCODE_DOCUMENT = re.compile(rb'^\{\s*"info"\s*:\s*\{\s*"id"\s*:\s*"ses_')
@@ -68,9 +71,9 @@ def sniff(path: Path) -> str | None:
         path: a transcript file (``.zst`` is decompressed to look).
 
     Returns:
-        ``brain``, ``codex``, ``gemini``, ``copilot``, ``opencode``, ``qwen`` or ``claude``; None
-        when nothing in the first ``LINES`` lines looks like any of them (or the file
-        cannot be read).
+        ``brain``, ``codex``, ``gemini``, ``copilot``, ``opencode``, ``qwen``,
+        ``antigravity`` or ``claude``; None when nothing in the first ``LINES`` lines looks
+        like any of them (or the file cannot be read).
     """
     try:
         with open_stream(path) as fh:
@@ -142,9 +145,13 @@ def _judge(record: dict[str, Any]) -> str | None:
         return "gemini"
     if _qwen(record):
         return "qwen"
+    if isinstance(record.get("step_index"), int) and _STEP.match(str(kind)):
+        return "antigravity"
     info = record.get("info")
     if isinstance(info, dict) and str(info.get("id", "")).startswith(("ses_", "msg_")):
         return "opencode"
+    if isinstance(record.get("crush"), dict) and len(record) == 1:
+        return "crush"
     if isinstance(record.get("$set"), dict) or isinstance(record.get("$rewindTo"), str):
         return "gemini"
     if isinstance(record.get("id"), str) and kind in _GEMINI_MESSAGES and "content" in record:
