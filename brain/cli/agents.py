@@ -98,7 +98,12 @@ def _hooks_options(func: Any) -> Any:
 
 @main.group()
 def hooks() -> None:
-    """Install brain's session hooks into Claude Code, Codex CLI or Gemini CLI."""
+    """Install brain's session hooks into an agent tool.
+
+    Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code and Antigravity CLI get
+    hooks in their settings; OpenCode gets brain's plugin. 'brain setup TOOL' also
+    registers the MCP server.
+    """
 
 
 @hooks.command("install")
@@ -107,7 +112,8 @@ def hooks() -> None:
 def hooks_install(
     state: State, tool: str, scope: str, project: Path | None, dry_run: bool, as_json: bool
 ) -> None:
-    """Add brain's SessionStart/SessionEnd hooks to TOOL's settings, keeping everything else."""
+    """Add brain's session-start and session-end hooks to TOOL's settings (OpenCode: its
+    plugin), keeping everything else."""
     from brain.agents.installers import install
 
     home = state.home if state.home_flag else None
