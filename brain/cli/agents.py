@@ -135,17 +135,6 @@ def hooks_uninstall(
 
 # -- one command per tool ---------------------------------------------------------
 
-_INSTRUCTION_FILE = {
-    "claude-code": "CLAUDE.md",
-    "codex": "AGENTS.md",
-    "gemini": "GEMINI.md",
-    "copilot": "AGENTS.md",
-    "qwen": "QWEN.md",
-    "antigravity": "AGENTS.md",
-    "opencode": "AGENTS.md",
-}
-
-
 def _setup_text(result: Any) -> str:
     would = "would change" if result.dry_run else "changed"
     lines = [
@@ -272,9 +261,9 @@ def setup_(
     emit(result, as_json, _setup_text)
     _learning(state, tool, wanted, dry_run, as_json)
     if instructions:
-        from brain.agents.instructions import sync_instructions
+        from brain.agents.instructions import FILE_OF_TOOL, sync_instructions
 
-        files = (_INSTRUCTION_FILE[tool],)
+        files = (FILE_OF_TOOL[tool],)
         done = sync_instructions(state.brain(), project, files, dry_run=dry_run)
         emit(done, as_json, _sync_text)
 
