@@ -135,6 +135,7 @@ def hooks_uninstall(
 
 # -- one command per tool ---------------------------------------------------------
 
+
 def _setup_text(result: Any) -> str:
     would = "would change" if result.dry_run else "changed"
     lines = [
