@@ -220,6 +220,10 @@ SAME_WAY = [
     ("Never deploy without running the tests", "don't deploy without running the tests"),
     ("Ship without the debug flags", "ship the build without the debug flags"),
     ("No tabs and no trailing spaces in YAML", "no tabs, and no trailing spaces in YAML files"),
+    # A negation after a "without" is one of its own, not one the "without" turns round.
+    ("Show how much each member spent without who owes what",
+     "i would like to see how much each member spent without who owe what and i don't want "
+     "a block ui for that"),
 ]  # fmt: skip
 
 

@@ -7,7 +7,7 @@ has every word of "never push directly to main". So both texts are cut into clau
 when it holds a negation (``never``, ``not``, ``no``, ``don't`` or ``dont``, ``cannot``,
 ``without``, ``avoid`` ...; a ``no`` that opens a reply, "no it needs to be ...", is
 none, and so is the negation that opens a question asking for a yes, "isn't 4 covered
-by Pyth?"), unless a ``without`` turns another negation round ("never deploy without
+by Pyth?"), unless a ``without`` turns a negation before it round ("never deploy without
 the tests" is positive). A list a ``no`` opens and an ``or``, ``nor`` or ``and`` closes is
 negative to its end ("no frameworks, build tools or npm").
 
@@ -103,11 +103,13 @@ _PASTED = re.compile(
 
 def _negative(clause: str) -> bool:
     said = [w.casefold() for w in _NEGATION.findall(_VALUE.sub(" ", _REPLY_NO.sub(" ", clause)))]
-    # "never deploy without the tests" says to deploy with them: a ``without`` with
-    # another negation turns it round. Other negations do not cancel ("no tabs and no
-    # semicolons", "neither X nor Y" are negative), so only this pair is undone.
-    others = [w for w in said if w != "without"]
-    return bool(others) != (len(others) < len(said))
+    # "never deploy without the tests" says to deploy with them: a ``without`` after
+    # another negation turns it round. A negation after the ``without`` is one of its own
+    # ("spent, without who owes what, and I don't want blocks" says no twice). Other
+    # negations do not cancel ("no tabs and no semicolons", "neither X nor Y").
+    if "without" in said and said[0] != "without":
+        return False
+    return bool(said)
 
 
 def _plain(text: str) -> str:
