@@ -221,6 +221,10 @@ SAME_WAY = [
     ("Ship without the debug flags", "ship the build without the debug flags"),
     ("No tabs and no trailing spaces in YAML", "no tabs, and no trailing spaces in YAML files"),
     # A negation after a "without" is one of its own, not one the "without" turns round.
+    # The person's words quoted are theirs as said, whatever the memory says around them.
+    ("The person rejected the web fetch and restated the request as \"explore this "
+     "project's source to see how it walks the java heap\"",
+     "explore this project's source to see how it walks the java heap"),
     ("Show how much each member spent without who owes what",
      "i would like to see how much each member spent without who owe what and i don't want "
      "a block ui for that"),

@@ -17,7 +17,10 @@ the person's clause's: sharing a subject is not saying the other way round what 
 person said of it), no cited clause of its own polarity shares two of them, and the cited
 text does not hold the clause as it is, with nothing before it in its clause that turns
 it round (a quote is never flipped, however the clauses fall; "deploy on Fridays" is no
-quote of "we never deploy on Fridays"). ``X instead of Y``, ``X rather than Y``,
+quote of "we never deploy on Fridays"). What a memory sets in quotation marks and the
+cited lines hold is the person's own words, not a clause of the memory's: "rejected the
+fetch and restated the request as '...'" does not turn the request round.
+``X instead of Y``, ``X rather than Y``,
 ``prefer X over Y`` and ``X, not Y`` are two clauses, the second negative ("use uv
 instead of pip" says "not pip"); a memory's second half is not judged, only the lines it
 cites are cut so. Lines the person pasted from a program (an error, a stack frame) are
@@ -35,7 +38,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from brain.pipeline.trust.words import distinctive, marks, near_quote, tokens
+from brain.pipeline.trust.words import distinctive, marks, near_quote, quotes, tokens
 
 __all__ = ["flipped"]
 
@@ -203,7 +206,15 @@ def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
     theirs = [(words, negative) for _, words, negative in _clauses(cited)]
     quoted = _plain(cited)
     elsewhere = tokens(others)
-    for clause, words, negative in _clauses("\n".join(texts), tails=False):
+    said = "\n".join(texts)
+    have = tokens(cited)
+    for quote in quotes(said):
+        # The person's own words in quotation marks are theirs as they said them (the
+        # word check holds them to it): "rejected the fetch and restated it as '...'"
+        # does not turn the restated request round.
+        if near_quote(quote, have):
+            said = said.replace(quote, " ")
+    for clause, words, negative in _clauses(said, tails=False):
         if len(words) < MIN_SHARED or _quoted(_plain(clause), negative, quoted):
             continue
         if elsewhere and len(said := tokens(clause)) >= 3 and near_quote(said, elsewhere):
