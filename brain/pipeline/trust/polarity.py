@@ -19,12 +19,11 @@ text does not hold the clause as it is, with nothing before it in its clause tha
 it round (a quote is never flipped, however the clauses fall; "deploy on Fridays" is no
 quote of "we never deploy on Fridays"). What a memory sets in quotation marks and the
 cited lines hold is the person's own words, not a clause of the memory's: "rejected the
-fetch and restated the request as '...'" does not turn the request round.
-``X instead of Y``, ``X rather than Y``,
-``prefer X over Y`` and ``X, not Y`` are two clauses, the second negative ("use uv
-instead of pip" says "not pip"); a memory's second half is not judged, only the lines it
-cites are cut so. Lines the person pasted from a program (an error, a stack frame) are
-the program's, not the person's, and are not read.
+fetch and restated the request as '...'" does not turn the request round. ``X instead
+of Y``, ``X rather than Y``, ``prefer X over Y`` and ``X, not Y`` are two clauses, the
+second negative ("use uv instead of pip" says "not pip"); a memory's second half is not
+judged, only the lines it cites are cut so. Lines the person pasted from a program (an
+error, a stack frame) are the program's, not the person's, and are not read.
 
 What counts as a clause's words is its values (:func:`brain.pipeline.trust.words.marks`,
 numbers of one or two digits aside) and its word roots ("added" and "add" are one), without
