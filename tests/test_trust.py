@@ -228,6 +228,13 @@ SAME_WAY = [
     ("Show how much each member spent without who owes what",
      "i would like to see how much each member spent without who owe what and i don't want "
      "a block ui for that"),
+    # A negation inside a quote is the quote's, on both sides: the words around it agree.
+    ("Running it from frontend/ with --config=../playwright.config.ts failed with \"Cannot "
+     "find module '@playwright/test'\"",
+     "running it from frontend/ with --config=../playwright.config.ts failed with \"Cannot "
+     "find module '@playwright/test'\". A root package.json fixed it."),
+    ("The person reported \"Still doesn't work\" twice, so check the UI in a browser",
+     "the person reported \"Still doesn't work\" twice"),
 ]  # fmt: skip
 
 

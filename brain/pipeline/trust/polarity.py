@@ -202,17 +202,19 @@ def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
     A clause that quotes ``others`` (what someone else said: the assistant's proposal,
     the question the person answered) claims nothing of the person and is not judged."""
     cited = "\n".join(line for line in cited.splitlines() if not _PASTED.match(line))
-    theirs = [(words, negative) for _, words, negative in _clauses(cited)]
-    quoted = _plain(cited)
     elsewhere = tokens(others)
     said = "\n".join(texts)
     have = tokens(cited)
     for quote in quotes(said):
         # The person's own words in quotation marks are theirs as they said them (the
         # word check holds them to it): "rejected the fetch and restated it as '...'"
-        # does not turn the restated request round.
+        # does not turn the restated request round. Left out of both sides, so that the
+        # words around the quote are weighed against the words around it in the lines.
         if near_quote(quote, have):
             said = said.replace(quote, " ")
+            cited = cited.replace(quote, " ")
+    theirs = [(words, negative) for _, words, negative in _clauses(cited)]
+    quoted = _plain(cited)
     for clause, words, negative in _clauses(said, tails=False):
         if len(words) < MIN_SHARED or _quoted(_plain(clause), negative, quoted):
             continue
