@@ -49,10 +49,10 @@ bench: install  ## print the benchmarks' figures (see benchmarks/README.md)
 # and the newest each registry has where it is not the pinned one (into .e2e/latest/;
 # the newest Codex CLI and Gemini CLI are the pinned ones).
 E2E := .e2e
-E2E_PACKAGES := @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0 @github/copilot@1.0.102
+E2E_PACKAGES := @anthropic-ai/claude-code@2.1.197 @openai/codex@0.171.0 @google/gemini-cli@0.61.0 @github/copilot@1.0.102 @qwen-code/qwen-code@0.24.4 opencode-ai@1.18.33
 E2E_NEWEST := @anthropic-ai/claude-code@2.1.332
 
-e2e-deps:  ## install the pinned and the newest Claude Code, Codex CLI, Gemini CLI and Copilot CLI with npm, and tmux
+e2e-deps:  ## install the pinned and the newest Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code and OpenCode with npm, and tmux
 	command -v tmux >/dev/null || (apt-get update -qq && apt-get install -y -qq tmux >/dev/null)
 	mkdir -p $(E2E) $(E2E)/latest
 	npm install --prefix $(E2E) --no-audit --no-fund --save-exact --loglevel=error $(E2E_PACKAGES)

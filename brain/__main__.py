@@ -33,7 +33,8 @@ def _session_start(argv: list[str]) -> bool:
     if (
         len(rest) == 2
         and rest[0] == "--tool"
-        and rest[1] in {"claude-code", "codex", "gemini", "copilot"}
+        and rest[1]
+        in {"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"}
     ):
         tool = rest[1]
     elif rest:

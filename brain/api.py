@@ -53,14 +53,25 @@ if TYPE_CHECKING:
 
 __all__ = ["Brain"]
 
-DEFAULT_SOURCES = ("claude", "codex", "gemini", "copilot")
+DEFAULT_SOURCES = (
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "opencode",
+    "qwen",
+    "antigravity",
+    "crush",
+)
 
 
 def _session_docs(home: Home) -> Iterable[Doc]:
     """The harvested transcripts' turns, for a rebuild of the catalog."""
     from brain.sessions.text import iter_session_docs  # only a rebuild reads transcripts
+    from brain.team.catalog import team_docs
 
-    return iter_session_docs(home)
+    yield from iter_session_docs(home)
+    yield from team_docs(home.path)
 
 
 def _embedder(config: Config) -> Embedder | None:
@@ -119,10 +130,21 @@ class Brain(Home):
         sessions: bool = False,
         project: str | None = None,
         count_uses: bool = True,
+        where: Path | str | None = None,
     ) -> RecallResult:
-        """Search the memory; see :func:`brain.index.recall.recall`."""
+        """Search the memory; see :func:`brain.index.recall.recall`. In a checkout
+        (``where``) a team covers, the team's records are searched too (see
+        :func:`brain.team.searching.recall_in_teams`)."""
         from brain.index.recall import recall
 
+        if where is not None and as_of is None:
+            from brain.team.searching import recall_in_teams
+
+            found = recall_in_teams(self, recall, query, where, k=k, type=type, tag=tag,
+                                    profile=profile, since=since, sessions=sessions,
+                                    project=project, count_uses=count_uses)  # fmt: skip
+            if found is not None:
+                return found
         return recall(
             self.catalog,
             query,

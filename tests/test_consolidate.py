@@ -310,6 +310,20 @@ def test_related_records_are_found_without_counting_uses(brain: Brain) -> None:
     assert all_uses(brain) == {}
 
 
+def test_related_records_are_the_same_with_or_without_a_catalog_built(brain: Brain) -> None:
+    brain.remember("The staging database resets every Sunday.", key="staging-reset")
+    brain.remember("Prefers tabs in Makefiles.", key="tabs")
+    memory = raw("staging-db", "Staging database resets on Sundays")
+    assert not brain.catalog.exists
+    unbuilt = related_records(brain, brain.catalog, [memory])
+    # Phase 2 read the records from their files and left the catalog of turns unbuilt.
+    assert not brain.catalog.exists
+    brain.index()
+    assert brain.catalog.exists
+    assert related_records(brain, brain.catalog, [memory]).keys() == unbuilt.keys()
+    assert "staging-reset" in unbuilt
+
+
 def test_related_records_rank_by_the_homes_half_life(brain: Brain) -> None:
     rows = [
         {"key": "old-deploy", "description": "Deploys go out on Fridays from the release branch",

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "brain"
 
 # Lowest first. A module may import its own layer and the ones before it.
 LAYERS = (
-    "base", "home", "index", "sessions", "models", "pipeline", "api", "agents", "ui", "cli"
+    "base", "home", "index", "team", "sessions", "models", "pipeline", "api", "agents", "ui", "cli"
 )  # fmt: skip
 # Modules outside a layer's package, and the layer they belong to.
 LOOSE = {

@@ -27,6 +27,7 @@ GIT_COMMANDS = (
     "brain/home/git/packing.py",
     "brain/home/git/checkouts.py",
     "brain/home/git/rewrite.py",
+    "brain/team/repo.py",
 )
 
 # Each outside library is imported by one module (or package) only.

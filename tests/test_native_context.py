@@ -88,6 +88,21 @@ def test_once_also_when_brain_learns_the_rule_after(brain: Brain) -> None:
     assert len(lines_with(context_of(shop, "codex"), RULE)) == 1
 
 
+def test_a_qwen_memory_is_not_shown_to_qwen_again(brain: Brain) -> None:
+    shop = checkout("shop")
+    folder = user_home() / ".qwen" / "projects" / "-src-shop"
+    (folder / "memory" / "feedback").mkdir(parents=True)
+    (folder / "chats").mkdir()
+    (folder / "chats" / "s1.jsonl").write_text(f'{{"cwd": "{shop}"}}\n')
+    (folder / "memory" / "feedback" / "no-fab.md").write_text(MEMORY)
+    assert mirror_native(brain).added == 1
+    assert len(lines_with(context_of(shop, "claude-code"), RULE)) == 1
+    assert lines_with(context_of(shop, "qwen"), RULE) == []  # Qwen loads it itself
+    assert cli("setup", "qwen").exit_code == 0
+    assert cli("sync-instructions", "--project", str(shop)).exit_code == 0
+    assert lines_with((shop / "QWEN.md").read_text(), RULE) == []
+
+
 def test_instruction_files_leave_out_each_tools_own_memory(brain: Brain) -> None:
     shop = checkout("shop")
     claude_memory(shop)

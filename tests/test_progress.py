@@ -211,7 +211,8 @@ def test_consolidate_reports_its_steps_to_its_callback(samples: Brain) -> None:
     seen: list[tuple[int, int | None]] = []
     result = samples.consolidate(force=True, progress=lambda d, t: seen.append((d, t)))
     assert result.ran and result.commit
-    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    # One step for each raw memory looked up, then the model's answer, the changes, the commit.
+    assert seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
 
 
 def test_consolidate_draws_a_bar_on_a_terminal(samples: Brain) -> None:

@@ -20,7 +20,28 @@ SFDC = "00D" + "fZqOgrV6f9iX" + "!" + "k4EW3YvP4q.Bp30pLJFWay4cdFHAwKszING5vT.1p
 WORDS = "abandon ability able about above absent absorb abstract absurd abuse access accident"
 BYTES = "[" + ",".join(str((i * 37 + 11) % 256) for i in range(64)) + "]"
 
+PW = "Lagoon" + "_cedar7171*"
 CAUGHT = [
+    (f"$ sqlplus system/{PW}@//ora-prod.corp.local:1521/ORCL", PW),
+    (f"rabbitmqctl add_user metrics '{PW}' && rabbitmqctl set_user_tags metrics x", PW),
+    (f"net use Z: \\\\nas01\\finance /user:CORP\\jdoe {PW} /persistent:no", PW),
+    (f"snmpwalk -v2c -c {B62} 10.10.0.1 1.3.6.1.2.1.1", B62),
+    (f"mosquitto_pub -h mqtt.local -u t -P '{PW}' -t home/temp -m 21", PW),
+    (f"echo '{HEX40}' > config/master.key", HEX40),
+    (f"Cookie: csrftoken=abc; sessionid={B62}", B62),
+    (f'DriverManager.getConnection("jdbc:mysql://db:3306/inv", "app", "{PW}");', PW),
+    (f'new NetworkCredential("svc", "{PW}", "CORP");', PW),
+    (f"OpenSSL::HMAC.hexdigest('SHA256', '{B62}', payload)", B62),
+    (f'"Name": "/prod/api/db_password",\n"Type": "SecureString",\n"Value": "{PW}"', PW),
+    (f'let c = Client::builder().token("{B62}").build()?;', B62),
+    (f'gh secret set BWS_TOKEN --repo acme/x --body "{B62}"', B62),
+    (f'dotnet user-secrets set "Vault:Token" "{B62}"', B62),
+    (f"os.environ[\"SCW_SECRET_KEY\"]\n\nOut[4]: '{B62}'", B62),
+    (f"requirepass {PW}\nmaxmemory 2gb", PW),
+    (f'psk="{PW}"', PW),
+    (f"set STREAM_API_SECRET={B62}", B62),
+    (f"POST https://x.azurewebsites.net/api/resize?code={B62}&clientId=default", B62),
+    (f"curl -X POST https://maker.ifttt.com/trigger/open/with/key/{B62}", B62),
     (f"AWS_BEARER_TOKEN_BEDROCK={B62}", B62),
     (f"MUX_TOKEN_SECRET_PROD='{B62}'", B62),
     (f'mjApikeyPrivate: "{B62}"', B62),
@@ -45,6 +66,14 @@ CAUGHT = [
 ]
 
 LEFT = [
+    "watch-only wallet imported from xpub6CwGLKJaCHKqUJTacsRXB4LH8crTbGVqa4aPkM8jyFFHkG8CT4",
+    'headers={"Authorization": "Bearer not-a-real-token"}',
+    'kubectl create secret generic db --from-literal=password="$(openssl rand -base64 24)"',
+    "set GITHUB_TOKEN=%GH_PAT%",
+    "let api_key: &str = &args.api_key;",
+    'Parameters: {"password"=>"[FILTERED]", "authenticity_token"=>"[FILTERED]"}',
+    "GOOGLE_APPLICATION_CREDENTIALS=/var/secrets/google/key.json",
+    "DATABASE_URL=postgres://USER:PASSWORD@HOST:5432/DBNAME",
     "Idempotency-Key: 3f1c2a9e-7b4d-4e2a-9c1f-5d6e7f8a9b0c",
     "max_tokens=4096",
     "TOKEN_LIMIT=4096",

@@ -43,7 +43,16 @@ def test_harvest_command_json_and_text(brain: Brain, home: Path) -> None:
     _old(claude_session())
     _old(codex_session())
     out = cli_json("harvest")
-    assert [c["source"] for c in out["sources"]] == ["claude", "codex", "gemini", "copilot"]
+    assert [c["source"] for c in out["sources"]] == [
+        "claude",
+        "codex",
+        "gemini",
+        "copilot",
+        "opencode",
+        "qwen",
+        "antigravity",
+        "crush",
+    ]
     assert out["sources"][0]["new"] == 1 and out["sources"][1]["new"] == 1
     assert (
         out["commit"] and out["message"] == "harvest: 2 new sessions, 0 grown (claude 1, codex 1)"

@@ -24,6 +24,10 @@ VALID = {
     / "rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl",
     "gemini": FIXTURES / "gemini" / "agent-sessions-stage0" / "jsonl_v040.jsonl",
     "copilot": FIXTURES / "copilot" / "recorded-1.0.102" / "events.jsonl",
+    "opencode": FIXTURES / "opencode" / "recorded-1.18.33" / "session.jsonl",
+    "crush": FIXTURES / "crush" / "documented" / "session.jsonl",
+    "qwen": next((FIXTURES / "qwen" / "recorded-0.24.4").glob("*.jsonl")),
+    "antigravity": FIXTURES / "antigravity" / "as-published" / "transcript.jsonl",
     "brain": FIXTURES / "native" / "session.jsonl",
 }
 ALL_FIXTURES = [
@@ -31,18 +35,33 @@ ALL_FIXTURES = [
     *(("codex", p) for p in sorted((FIXTURES / "codex").rglob("*.jsonl"))),
     *(("gemini", p) for p in sorted((FIXTURES / "gemini").rglob("*.json*"))),
     *(("copilot", p) for p in sorted((FIXTURES / "copilot").rglob("*.jsonl"))),
+    *(("opencode", p) for p in sorted((FIXTURES / "opencode").rglob("*.json*"))),
+    *(("crush", p) for p in sorted((FIXTURES / "crush").rglob("*.jsonl"))),
+    *(("qwen", p) for p in sorted((FIXTURES / "qwen").rglob("*.jsonl"))),
+    *(("antigravity", p) for p in sorted((FIXTURES / "antigravity").rglob("*.jsonl"))),
 ]
 
 
 def test_registry_lists_and_fails_fast() -> None:
-    assert sources.names() == ["brain", "claude", "codex", "copilot", "gemini"]
+    assert sources.names() == [
+        "antigravity",
+        "brain",
+        "claude",
+        "codex",
+        "copilot",
+        "crush",
+        "gemini",
+        "opencode",
+        "qwen",
+    ]
     assert sources.get("codex") is codex
     assert all(sources.get(name).name == name for name in sources.names())
     with pytest.raises(sources.UnknownSourceError) as info:
         sources.get("aider")
     assert isinstance(info.value, BrainError)
     assert str(info.value) == (
-        "unknown transcript source 'aider'; known sources: brain, claude, codex, copilot, gemini"
+        "unknown transcript source 'aider'; known sources: "
+        "antigravity, brain, claude, codex, copilot, crush, gemini, opencode, qwen"
     )
 
 
@@ -169,7 +188,10 @@ def test_base64_images_and_signatures_never_reach_turns(tmp_path: Path) -> None:
     assert [t.text for t in codex.parse(rollout).transcript.turns] == ["what is this?"]
 
 
-@pytest.mark.parametrize("source", ["claude", "codex", "gemini", "copilot", "brain"])
+@pytest.mark.parametrize(
+    "source",
+    ["claude", "codex", "gemini", "copilot", "opencode", "qwen", "antigravity", "crush", "brain"],
+)
 def test_partial_last_line_is_left_for_the_next_run(source: str, tmp_path: Path) -> None:
     data = VALID[source].read_bytes()
     last_start = data.rstrip(b"\n").rfind(b"\n") + 1
@@ -250,6 +272,8 @@ _record_types = st.sampled_from(
         "user.message",
         "assistant.message",
         "tool.execution_complete",
+        "text",
+        "tool",
         "x",
     ]
 )
@@ -270,6 +294,8 @@ _lines = st.one_of(
                     "timestamp",
                     "count",
                     "data",
+                    "info",
+                    "parts",
                 ]
             ),
             _json_values,
@@ -284,7 +310,19 @@ _lines = st.one_of(
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
-    source=st.sampled_from(["claude", "codex", "gemini", "copilot", "brain"]),
+    source=st.sampled_from(
+        [
+            "claude",
+            "codex",
+            "gemini",
+            "copilot",
+            "opencode",
+            "qwen",
+            "antigravity",
+            "crush",
+            "brain",
+        ]
+    ),
     extra=st.lists(_lines, max_size=8),
     newline=st.booleans(),
 )

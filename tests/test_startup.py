@@ -182,6 +182,7 @@ def test_harvest_with_nothing_new_loads_no_transcript_reading(filled: Path) -> N
         "brain.sessions.sources.claude_memory",
         "brain.sessions.sources.gemini_memory",
         "brain.sessions.sources.codex_memory",
+        "brain.sessions.sources.qwen_memory",
     }
     # Nothing to write: no lock, no secret filter, no OpenSSL for naming the machine.
     assert (

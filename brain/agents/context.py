@@ -73,7 +73,7 @@ class Context(NamedTuple):  # not a dataclass: see brain.home.config.Config
     runs at every agent start and must not pay for building a tokenizer.
 
     ``sections`` names what is in ``text`` (``summary``, ``project``, ``learned``,
-    ``index``, ``citation``); ``entries_shown`` of ``entries_total`` records left for the
+    ``team``, ``index``, ``citation``); ``entries_shown`` of ``entries_total`` records left for the
     index are indexed. ``keys``: every record the text names, each once (the summary or
     the project's group names some; the index the rest).
     """
@@ -207,6 +207,7 @@ OWN_MEMORY = {
     "claude-code": "from:claude-memory",
     "codex": "from:codex-memory",
     "gemini": "from:gemini-memory",
+    "qwen": "from:qwen-memory",
 }
 
 
@@ -374,6 +375,42 @@ def _learned_part(
     return _Part("learned", head + "\n".join(lines[:shown]), shown < len(lines))
 
 
+TEAM_HINT = (
+    "What your team reviewed and accepted for this project, labelled with the team. Read "
+    "one in full with `brain team show KEY` (MCP tool `read`). Where you have a record "
+    "under the same key, yours holds for you and is the one under Records."
+)
+
+
+def _team_part(
+    home: Readable, project: Path | str | None, visible: set[str], room: int | None
+) -> _Part | None:
+    """The records of the teams covering ``project``'s checkout (none elsewhere), each
+    labelled with its team; a key the person has a visible record of says theirs wins."""
+    from brain.team.reading import entries  # no team joined: one directory listing
+
+    found = entries(home.path, project, home.config.context_max_entries)
+    if not found:
+        return None
+    lines, mine = [], []
+    for entry in found:
+        description = " ".join(entry.description.split())[:_DESCRIPTION_MAX]
+        if entry.key in visible:
+            mine.append(f"- {entry.key}: yours is listed, not team {entry.team}'s version")
+        else:
+            lines.append(f"- {entry.key} [team {entry.team}]: {description or entry.key}")
+    head = f"## Team records\n{TEAM_HINT}\n"
+    every = [*lines, *mine]
+    shown = len(every)
+    while shown > 0 and room is not None:
+        if tokens.estimate_tokens(head + "\n".join(every[:shown])) <= room:
+            break
+        shown = max(0, shown - max(1, shown // 8))
+    if shown == 0:
+        return None
+    return _Part("team", head + "\n".join(every[:shown]), shown < len(every))
+
+
 def _index_part(
     lines: list[str], cap: int, room: int | None, empty: str = NO_RECORDS
 ) -> tuple[_Part, int]:
@@ -472,6 +509,10 @@ def context(
     learned = _learned_part(home, project, None if left is None else left // 2, personal, visible)
     if learned is not None:
         parts.append(learned)
+        used = measure(parts)
+    team = _team_part(home, project, visible, None if left is None else room(None))
+    if team is not None:
+        parts.append(team)
         used = measure(parts)
     told = list(sayer.said)
     indexed = _index_lines(entries, visible, stale, set(told))

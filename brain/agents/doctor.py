@@ -4,8 +4,9 @@ Per tool: which of brain's hooks are in its settings, whether the command they r
 (doctor runs it, as the tool would, in a dry run that writes nothing), whether the
 program it names is still there, whether Codex trusts the hooks, whether the tool has
 switched hooks off (Claude Code's ``disableAllHooks``, Copilot CLI's ``disabledHooks``,
-Codex's ``hooks`` feature, Gemini CLI's ``hooksConfig``) or brain's MCP server (Copilot
-CLI's ``disabledMcpServers``, a ``tools`` filter in its ``mcp-config.json``), whether
+Codex's ``hooks`` feature, Gemini CLI's ``hooksConfig``, OpenCode's ``OPENCODE_PURE``) or
+brain's MCP server (Copilot CLI's ``disabledMcpServers``, a ``tools`` filter in its
+``mcp-config.json``, OpenCode's ``mcp.brain.enabled`` and ``tools``), whether
 setup could edit the tool's files, whether brain's MCP server is registered, and how the
 tool's last call of a brain hook ended. What is wrong is listed in ``problems`` (the
 command exits 1 when there is any); what to do about it in ``advice``. What in the home
@@ -41,7 +42,15 @@ from brain.errors import BrainError
 
 _SNAKE = re.compile(r"(?<!^)(?=[A-Z])")
 # The program each tool runs as, and the folder it keeps its settings in.
-PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot"}
+PROGRAMS = {
+    "claude-code": "claude",
+    "codex": "codex",
+    "gemini": "gemini",
+    "copilot": "copilot",
+    "qwen": "qwen",
+    "antigravity": "agy",
+    "opencode": "opencode",
+}
 CHECK_TIMEOUT = 60
 
 
@@ -227,6 +236,53 @@ def gemini_gate(settings: Path) -> list[tuple[str, str]]:
     return found
 
 
+def _unpublished() -> list[tuple[str, str]]:
+    """Antigravity CLI's switches for hooks and MCP servers are not published: none named."""
+    return []
+
+
+def qwen_gate(settings: Path, project: Path | None = None) -> list[tuple[str, str]]:
+    """What in Qwen Code's settings keeps brain from it, with what to do:
+    ``"disableAllHooks": true`` in the user's or the project's settings, and brain's MCP
+    server left out by ``mcp.excluded`` or ``mcp.allowed`` (glob patterns)."""
+    from fnmatch import fnmatchcase
+
+    files = [settings]
+    if project is not None:
+        files.append(project / ".qwen" / "settings.json")
+    found = []
+    for path in dict.fromkeys(files):
+        data = _json_object(path)
+        if data.get("disableAllHooks") is True:
+            found.append(
+                (
+                    f'"disableAllHooks": true in {path}: Qwen Code runs no hooks, '
+                    "brain's included",
+                    f'take "disableAllHooks" out of {path} (or set it to false)',
+                )
+            )
+        listed = data.get("mcp")
+        mcp: dict[str, Any] = listed if isinstance(listed, dict) else {}
+        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
+        if isinstance(excluded, list) and any(fnmatchcase(setup.SERVER, str(p)) for p in excluded):
+            found.append(
+                (
+                    f"mcp.excluded in {path} leaves brain's MCP server out",
+                    f"take the pattern that matches 'brain' out of mcp.excluded in {path}",
+                )
+            )
+        if isinstance(allowed, list) and not any(
+            fnmatchcase(setup.SERVER, str(p)) for p in allowed
+        ):
+            found.append(
+                (
+                    f"mcp.allowed in {path} does not list brain's MCP server",
+                    f"add 'brain' to mcp.allowed in {path}",
+                )
+            )
+    return found
+
+
 def copilot_gate(hooks_file: Path) -> list[tuple[str, str]]:
     """What in Copilot CLI's files keeps brain from it, with what to do: brain's hooks
     turned off one by one (their keys in ``disabledHooks``, as ``/hooks`` puts them),
@@ -275,6 +331,14 @@ def copilot_gate(hooks_file: Path) -> list[tuple[str, str]]:
     return found
 
 
+def _opencode_gate() -> list[tuple[str, str]]:
+    """What in OpenCode's settings keeps brain from it (see
+    :func:`brain.agents.opencode_plugin.switches`)."""
+    from brain.agents import opencode_plugin
+
+    return opencode_plugin.switches(Path.cwd())
+
+
 _CODEX_TRUST = {
     "modified": "Codex lists brain's {events} hook as modified since you trusted it, and skips it",
     "untrusted": "Codex skips brain's {events} hook until you trust it",
@@ -289,6 +353,12 @@ def _mcp(tool: str) -> str | None:
 def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
     """The file that registers brain's MCP server in ``tool``, and the command line it
     starts the server with (empty when it cannot be read)."""
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        plugin = installers.settings_path(tool)
+        argv = opencode_plugin.server(plugin)
+        return (str(plugin), argv) if argv else (None, [])
     if tool == "codex":
         path = setup.codex_config()
         try:
@@ -298,9 +368,13 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
         if entry is None:
             return None, []
     else:
-        path = {"claude-code": setup.claude_json(), "copilot": setup.copilot_mcp_config()}.get(
-            tool, installers.settings_path(tool)
-        )
+        from brain.agents.antigravity_hooks import mcp_file
+
+        path = {
+            "claude-code": setup.claude_json(),
+            "copilot": setup.copilot_mcp_config(),
+            "antigravity": mcp_file(),
+        }.get(tool, installers.settings_path(tool))
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -398,6 +472,15 @@ def _hook_commands(tool: str, path: Path) -> dict[str, tuple[int, int, str]]:
         from brain.agents import copilot_hooks
 
         return {e: (0, 0, c) for e, c in copilot_hooks.commands(path, installers.is_ours).items()}
+    if tool == "antigravity":
+        from brain.agents import antigravity_hooks
+
+        found = antigravity_hooks.commands(path, installers.is_ours)
+        return {e: (0, 0, c) for e, c in found.items()}
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        return {e: (0, 0, c) for e, c in opencode_plugin.commands(path).items()}
     return _commands(path)
 
 
@@ -407,6 +490,12 @@ def _folder(tool: str) -> Path:
         from brain.sessions.sources.locations import copilot_home
 
         return copilot_home()
+    if tool == "antigravity":
+        return Path.home() / ".gemini" / "antigravity-cli"
+    if tool == "opencode":
+        from brain.agents.opencode_plugin import config_dir
+
+        return config_dir()
     return installers.settings_path(tool).parent
 
 
@@ -461,6 +550,9 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "codex": lambda: codex_gate(path),
         "gemini": lambda: gemini_gate(path),
         "copilot": lambda: copilot_gate(path),
+        "qwen": lambda: qwen_gate(path, Path.cwd()),
+        "antigravity": _unpublished,
+        "opencode": _opencode_gate,
     }
     for problem, fix in gates[tool]():
         problems.append(problem)

@@ -32,13 +32,14 @@ from brain.sessions.internal import in_internal_run
 if TYPE_CHECKING:
     from brain.home.paths import Located
 
-TOOLS = ("claude-code", "codex", "gemini", "copilot")
+TOOLS = ("claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode")
 # The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
 # replaces hook context over about 10,000 characters with a 2 KB preview and a file path;
 # the estimate never counts fewer tokens than bytes / 4, so 2,400 stays under. Codex cuts
 # hook output over 2,500 tokens in the middle; the estimate runs close to a real count,
 # and 2,000 leaves room for the difference.
-CONTEXT_BUDGET = {"claude-code": 2_400, "codex": 2_000}
+# Antigravity CLI's cap is unknown and its context comes before every invocation: kept small.
+CONTEXT_BUDGET = {"claude-code": 2_400, "codex": 2_000, "antigravity": 2_000}
 LOG_DIR = Path(".brain") / "logs"
 HOOK_LOG = "hooks.log"
 JOB_LOG = "after-session.log"
@@ -145,13 +146,19 @@ def answer_json(tool: str, ctx: Context) -> str:
     Claude Code, Codex and Gemini CLI all read ``hookSpecificOutput.additionalContext``
     from a SessionStart hook's JSON on stdout; Gemini CLI's gets angle quotes for angle
     brackets, which it would send the model HTML-escaped. Copilot CLI reads a top-level
-    ``additionalContext`` and passes ``hookSpecificOutput`` over.
+    ``additionalContext`` and passes ``hookSpecificOutput`` over; so does brain's plugin
+    for OpenCode, which puts it in the session's system prompt. Qwen Code reads
+    Claude Code's shape and escapes angle brackets as Gemini CLI does.
     """
     if tool not in TOOLS:
         tool = "claude-code"
-    if tool == "copilot":
+    if tool in ("copilot", "opencode"):
         return json.dumps({"additionalContext": ctx.text}, ensure_ascii=False)
-    text = ctx.text.translate(_GEMINI_SAFE) if tool == "gemini" else ctx.text
+    if tool == "antigravity":
+        from brain.agents.antigravity_hooks import answer
+
+        return answer(ctx.text)
+    text = ctx.text.translate(_GEMINI_SAFE) if tool in ("gemini", "qwen") else ctx.text
     body = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
     return json.dumps(body, ensure_ascii=False)
 
@@ -185,8 +192,8 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         return HookAnswer(answer_json(tool, empty_context(_INTERNAL)), None, _INTERNAL)
     try:
         payload = parse_payload(raw_payload)
-        cwd = payload.get("cwd")
-        project = Path(cwd) if isinstance(cwd, str) and cwd else None
+        cwd = _cwd(payload)
+        project = Path(cwd) if cwd else None
         # A reader, not the porcelain: the context only reads files, and the write
         # machinery would cost the start-up of every agent session.
         reader = Reader.open(home)
@@ -203,6 +210,16 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         note_run(home, tool, "session-start", reason)
         ctx = empty_context(f"brain memory unavailable: {reason}")
         return HookAnswer(answer_json(tool, ctx), ctx, reason)
+
+
+def _cwd(payload: dict[str, Any]) -> str | None:
+    """The folder the tool says its session runs in (Antigravity CLI: ``workspacePaths``)."""
+    cwd = payload.get("cwd")
+    if isinstance(cwd, str) and cwd:
+        return cwd
+    paths = payload.get("workspacePaths")
+    first = paths[0] if isinstance(paths, list) and paths else None
+    return first if isinstance(first, str) and first else None
 
 
 def note_shown(home: Located, ctx: Context) -> None:
@@ -267,6 +284,18 @@ def copilot_transcript(payload: dict[str, Any]) -> str | None:
     return str(copilot_home() / "session-state" / session / "events.jsonl")
 
 
+def opencode_transcript(payload: dict[str, Any]) -> str | None:
+    """brain's copy of the OpenCode session a hook names, made now from OpenCode's
+    database (its payload carries the ``session_id``, written by brain's plugin)."""
+    session = payload.get("session_id")
+    if not isinstance(session, str) or not session:
+        return None
+    from brain.sessions.sources.locations import opencode_session
+
+    found = opencode_session(session)
+    return str(found) if found is not None else None
+
+
 def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobStarted:
     """Answer a SessionEnd hook: start the learning job in the background; never raises.
 
@@ -277,10 +306,12 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
         return JobStarted(None, (), None, _INTERNAL)
     try:
         payload = parse_payload(raw_payload)
-        transcript = payload.get("transcript_path")
+        transcript = payload.get("transcript_path") or payload.get("transcriptPath")
         transcript = transcript if isinstance(transcript, str) and transcript else None
         if transcript is None and tool == "copilot":
             transcript = copilot_transcript(payload)
+        if transcript is None and tool == "opencode":
+            transcript = opencode_transcript(payload)
         if not (home / ".brain").is_dir():
             raise FileNotFoundError(f"{home} is not a brain home; run 'brain init'")
         if checking():  # doctor's dry run: the job would start
@@ -291,10 +322,7 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
             return JobStarted(None, (), None, _AGAIN)
         import subprocess
 
-        cwd = payload.get("cwd")
-        command = after_session_command(
-            home, transcript, cwd if isinstance(cwd, str) else None, tool
-        )
+        command = after_session_command(home, transcript, _cwd(payload), tool)
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with log_path.open("ab") as log:
             log.write(f"{_stamp()} {tool} session ended; starting {' '.join(command)}\n".encode())

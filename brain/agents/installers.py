@@ -19,6 +19,13 @@ was. A malformed file is an error that changes nothing; the first write keeps a
 * GitHub Copilot CLI: a hook file of brain's own, ``$COPILOT_HOME/hooks/brain.json``
   (``~/.copilot``) or ``<project>/.github/hooks/brain.json``; sessionStart and sessionEnd
   (:mod:`brain.agents.copilot_hooks`).
+* Qwen Code: ``$QWEN_HOME/settings.json`` (``~/.qwen``) or ``<project>/.qwen/settings.json``;
+  SessionStart and SessionEnd, Claude Code's shape, ``timeout`` in seconds.
+* Antigravity CLI: a bundle of brain's own, ``brain``, in ``~/.gemini/config/hooks.json``;
+  PreInvocation and Stop (:mod:`brain.agents.antigravity_hooks`); user scope only.
+* OpenCode: a plugin of brain's own, ``~/.config/opencode/plugin/brain.js`` or
+  ``<project>/.opencode/plugin/brain.js``, that asks brain at a session's start and hands
+  it each session when OpenCode closes (:mod:`brain.agents.opencode_plugin`).
 """
 
 from __future__ import annotations
@@ -119,6 +126,36 @@ SPECS = {
             "elsewhere a headless run needs --allow-tool 'brain(remember)'.",
         ),
     ),
+    "qwen": ToolSpec(
+        "qwen",
+        ("settings.json",),
+        (".qwen", "settings.json"),
+        (("SessionStart", "session-start"), ("SessionEnd", "session-end")),
+        timeout=10,
+        notes=(
+            "Qwen Code runs SessionEnd when an interactive session ends (/quit, /clear); "
+            "a headless 'qwen -p' run ends without it, and the next 'brain harvest' learns it.",
+        ),
+    ),
+    "antigravity": ToolSpec(
+        "antigravity",
+        (".gemini", "config", "hooks.json"),
+        (".gemini", "config", "hooks.json"),
+        (("PreInvocation", "session-start"), ("Stop", "session-end")),
+        timeout=10,
+        notes=(
+            "Antigravity CLI is closed source and brain was not tested against it: its hook "
+            "file, payloads and transcripts follow public sources. PreInvocation puts brain's "
+            "context before each invocation; Stop starts learning after each turn.",
+        ),
+    ),
+    "opencode": ToolSpec(
+        "opencode",
+        ("plugin", "brain.js"),
+        (".opencode", "plugin", "brain.js"),
+        (("session start", "session-start"), ("session end", "session-end")),
+        timeout=10,
+    ),
 }
 
 
@@ -160,6 +197,18 @@ def settings_path(tool: str, scope: str = "user", project: Path | None = None) -
         from brain.sessions.sources.locations import copilot_home
 
         return copilot_home().joinpath(*spec.user_file)  # brain's own hook file
+    if tool == "antigravity":
+        from brain.agents.antigravity_hooks import hooks_file
+
+        return hooks_file()
+    if tool == "qwen":
+        from brain.sessions.sources.locations import qwen_home
+
+        return qwen_home().joinpath(*spec.user_file)
+    if tool == "opencode":
+        from brain.agents.opencode_plugin import plugin_path
+
+        return plugin_path()
     return Path.home().joinpath(*spec.user_file)
 
 
@@ -427,6 +476,10 @@ def install(
     """
     if tool == "copilot":
         return _copilot("install", scope, project, dry_run, brain_command(home))
+    if tool == "antigravity":
+        return _antigravity("install", scope, dry_run, brain_command(home))
+    if tool == "opencode":
+        return opencode(scope, project, dry_run, home or _home())
     spec = spec_for(tool)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
@@ -440,12 +493,77 @@ def uninstall(
     """Remove brain's hooks from ``tool``'s settings file, leaving everything else."""
     if tool == "copilot":
         return _copilot("uninstall", scope, project, dry_run, None)
+    if tool == "antigravity":
+        return _antigravity("uninstall", scope, dry_run, None)
+    if tool == "opencode":
+        return opencode(scope, project, dry_run, None)
     path = settings_path(tool, scope, project)
     old, raw = _read(path)
     if raw is None:
         return InstallResult("uninstall", tool, str(path), False, dry_run, None, "", ())
     new = remove_ours(path, old, spec_for(tool).positional)
     return _apply("uninstall", tool, path, new, old, raw, dry_run)
+
+
+def _antigravity(action: str, scope: str, dry_run: bool, base: str | None) -> InstallResult:
+    """Put brain's bundle into Antigravity CLI's hook file (``base``), or take it out; a
+    ``brain`` bundle brain did not write is an error that changes nothing."""
+    from brain.agents import antigravity_hooks
+
+    if scope != "user":
+        raise BrainError(
+            "Antigravity CLI's hooks are set up for the user only",
+            hint="run it without --scope project",
+        )
+    path = settings_path("antigravity")
+    old, raw = _read(path)
+    if antigravity_hooks.foreign(old, is_ours):
+        raise SettingsError(
+            path,
+            f"its '{antigravity_hooks.BUNDLE}' bundle holds hooks brain did not write",
+            hint="rename that bundle and run this again",
+        )
+    new = {k: v for k, v in old.items() if k != antigravity_hooks.BUNDLE}
+    if base is not None:
+        new[antigravity_hooks.BUNDLE] = antigravity_hooks.bundle(base)
+    if raw is None and not new:
+        return InstallResult(action, "antigravity", str(path), False, dry_run, None, "", ())
+    return _apply(action, "antigravity", path, new, old, raw, dry_run)
+
+
+def opencode(
+    scope: str = "user",
+    project: Path | None = None,
+    dry_run: bool = False,
+    home: Path | None = None,
+    allow_remember: bool | None = None,
+) -> InstallResult:
+    """Write brain's plugin for OpenCode, pinning ``home``, or take it out (None); a file
+    of that name brain did not write is an error that changes nothing
+    (:mod:`brain.agents.opencode_plugin`)."""
+    from brain.agents import opencode_plugin as plugin
+
+    path = plugin.plugin_path(scope, project)
+    base = [*brain_program(), "--home", str(home)] if home is not None else None
+    try:
+        done = plugin.put(path, base, allow_remember, dry_run, write_keeping_mode)
+    except ValueError as exc:
+        hint = f"rename it (OpenCode loads every file in {path.parent}) and run this again"
+        raise SettingsError(path, str(exc), hint=hint) from exc
+    except OSError as exc:
+        raise SettingsError(path, f"cannot be written ({exc})") from exc
+    action = "install" if home is not None else "uninstall"
+    events = tuple(event for event, _ in plugin.EVENTS)
+    return InstallResult(
+        action, "opencode", str(path), done.changed, dry_run, None, done.text, events, plugin.NOTES
+    )
+
+
+def _home() -> Path:
+    """The memory home a plugin pins when none is named: brain's usual lookup, now."""
+    from brain.home.paths import resolve_home
+
+    return resolve_home()
 
 
 def _copilot(

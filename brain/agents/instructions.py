@@ -41,8 +41,18 @@ if TYPE_CHECKING:
 
 DEFAULT_FILES = ("CLAUDE.md", "AGENTS.md", "GEMINI.md")
 # The tool that reads each file (by default: AGENTS.md is Codex's).
-READER = {"CLAUDE.MD": "claude-code", "AGENTS.MD": "codex", "GEMINI.MD": "gemini"}
-FILE_OF_TOOL = {"claude-code": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
+READER = {
+    "CLAUDE.MD": "claude-code",
+    "AGENTS.MD": "codex",
+    "GEMINI.MD": "gemini",
+    "QWEN.MD": "qwen",
+}
+FILE_OF_TOOL = {
+    "claude-code": "CLAUDE.md",
+    "codex": "AGENTS.md",
+    "gemini": "GEMINI.md",
+    "qwen": "QWEN.md",
+}
 BEGIN = "<!-- brain:begin -->"
 END = "<!-- brain:end -->"
 NOTE = (

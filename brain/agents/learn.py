@@ -85,6 +85,21 @@ CANNOT_LEARN = {
         "them all off, and caps the answer of Copilot's own models nowhere "
         "(COPILOT_PROVIDER_MAX_OUTPUT_TOKENS is for your own provider only)"
     ),
+    "antigravity": (
+        "brain does not run Antigravity CLI as its model: it is closed source and could not "
+        "be checked here for a run with no tools, no MCP server, no hook and a capped answer"
+    ),
+    "qwen": (
+        "Qwen Code cannot be brain's model: 'qwen -p' (0.24.4) offers the model its own "
+        "tools whatever --exclude-tools, --core-tools, tools.core or permissions.deny say, "
+        "so a line planted in a transcript could have it act"
+    ),
+    "opencode": (
+        "brain does not learn with OpenCode's CLI yet: 'opencode run --pure' leaves plugins "
+        "out, but brain does not yet turn off, for its own runs, the tools and MCP servers "
+        "your OpenCode config gives every session, nor keep those runs out of OpenCode's "
+        "session history"
+    ),
 }
 # The figure stated when this machine has no transcripts of the tool yet: a session long
 # enough to be cut to phase 1's head and tail.
@@ -189,8 +204,11 @@ def set_learning(home: Home, tool: str, on: bool) -> LearnResult:
     where they are this tool's (``--no-learn`` leaves another tool's choice alone).
 
     Raises:
-        BrainError: ``on`` and the tool's program is not on PATH.
+        BrainError: ``on`` and the tool's program is not on PATH, or ``on`` and the tool's
+            CLI cannot be brain's model.
     """
+    if not on and tool in CANNOT_LEARN:  # --learn never set it: nothing to put back
+        return forget_learning(home, tool)
     chosen = learner(tool)
     config = home.config
     old = (config.extract_model, config.consolidation_model)

@@ -175,7 +175,9 @@ def _recall(
     # Another project's records are not this one's: "how do we deploy" in the shop gets
     # the shop's answer and the user's own, unless the agent asks for every project.
     name = checkout_name(project) if project is not None and not everywhere else None
-    result = _open(home).recall(query, k=k, type=type, tag=tag, since=since, project=name)
+    result = _open(home).recall(
+        query, k=k, type=type, tag=tag, since=since, project=name, where=project
+    )
     return {"query": result.query, "hits": [_hit(h) for h in result.hits]}
 
 
@@ -226,7 +228,13 @@ def _read(home: Path, project: Path | None, key: str) -> dict[str, Any]:
         # A key the context lists as learned recently is no record until phase 2 runs.
         raw = learned_memory(brain, key) if isinstance(exc, RecordNotFoundError) else None
         if raw is None:
-            raise
+            from brain.team.reading import team_record
+
+            # A team's record the context listed, in a checkout the team covers.
+            shared = team_record(home, key, project) if project is not None else None
+            if shared is None or not isinstance(exc, RecordNotFoundError):
+                raise
+            return {"team": shared[0], **shared[1].to_dict(), "stale": None}
         return {**learned_dict(raw), "stale": None}
     found = brain.stale_record(key, where=project)
     stale = note(found) if found is not None else None

@@ -20,13 +20,18 @@ brain commits as ``brain`` when git cannot tell who the author is.
 * Gemini CLI: ``mcpServers.brain`` in ``~/.gemini/settings.json``, the read-only tools
   allowed in a policy file of brain's own, ``~/.gemini/policies/brain.toml`` (headless,
   Gemini offers the model no tool that needs asking).
+* Qwen Code: ``mcpServers.brain`` in ``$QWEN_HOME/settings.json`` (``~/.qwen``), with
+  ``alwaysLoadTools`` (Qwen Code otherwise holds an MCP server's tools back behind its
+  tool search, out of the first request); the read-only tools in
+  ``permissions.allow``, as Claude Code's are.
 
 With the person's consent (``brain setup TOOL --allow-remember``, or a yes when setup
 asks on a terminal), ``remember`` is approved the same way, so a headless run can store
 what it learns instead of having the call refused: ``mcp__brain__remember`` in Claude
 Code's ``permissions.allow``, ``approval_mode = "approve"`` in Codex's
 ``[mcp_servers.brain.tools.remember]``, ``mcp_brain_remember`` in the rule of brain's
-Gemini CLI policy file. ``--no-allow-remember`` takes that approval out again; with neither,
+Gemini CLI policy file, ``mcp__brain__remember`` in Qwen Code's ``permissions.allow``.
+``--no-allow-remember`` takes that approval out again; with neither,
 setup keeps what is there. ``forget`` is never approved: it asks every time.
 
 Removing (``uninstall``) takes out exactly what setup added and nothing else. Both work
@@ -415,11 +420,55 @@ def _copilot(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> lis
     return changes
 
 
-_REGISTER = {"claude-code": _claude, "codex": _codex, "gemini": _gemini, "copilot": _copilot}
+def _qwen(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
+    path = settings_path("qwen")
+    old = _read_json(path)
+    loaded = None if entry is None else {**entry, "alwaysLoadTools": True}
+    rules = [f"mcp__{SERVER}__{name}" for name in READ_ONLY]
+    write = f"mcp__{SERVER}__{WRITE}"
+    keep = _keeps_write(entry, allow, write in _listed(old, "permissions", "allow"))
+    new = _servers(path, old, loaded)
+    new = _allowed(path, new, entry is not None, "permissions", "allow", rules)
+    new = _allowed(path, new, keep, "permissions", "allow", [write])
+    what = "MCP server, read-only tools" + (" and remember" if keep else "") + " pre-approved"
+    return [_write_json(what, path, old, new, dry)]
+
+
+def _antigravity(entry: dict[str, Any] | None, dry: bool, allow: bool | None) -> list[Change]:
+    from brain.agents.antigravity_hooks import mcp_file
+
+    path = mcp_file()
+    old = _read_json(path)
+    if entry is None and not path.exists():
+        return [Change("MCP server", str(path), False, "")]
+    return [_write_json("MCP server", path, old, _servers(path, old, entry), dry)]
+
+
+_REGISTER = {
+    "claude-code": _claude,
+    "codex": _codex,
+    "gemini": _gemini,
+    "copilot": _copilot,
+    "qwen": _qwen,
+    "antigravity": _antigravity,
+}
 _OWN_MEMORY = {
     "claude-code": "~/.claude/projects/*/memory",
     "codex": "~/.codex/memories",
     "gemini": "~/.gemini/GEMINI.md and ~/.gemini/tmp/*/memory",
+    "qwen": "~/.qwen/QWEN.md, ~/.qwen/memories and ~/.qwen/projects/*/memory",
+}
+
+
+_NO_OWN_MEMORY = {
+    "copilot": (
+        "its own memory is kept by GitHub's service, not on disk, so brain cannot read "
+        "it; what the other tools remember reaches it in the context"
+    ),
+    "antigravity": (
+        "its own memory is not read (its format is unpublished); what the other tools "
+        "remember reaches it in the context"
+    ),
 }
 
 
@@ -433,9 +482,38 @@ def remember_approved(tool: str) -> bool:
         return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
     if tool == "copilot":
         return _copilot_approved(_read_json(copilot_permissions()), copilot_location())
+    if tool == "antigravity":
+        return False  # its permission rules for MCP tools are not published
+    if tool == "qwen":
+        data = _read_json(settings_path("qwen"))
+        return f"mcp__{SERVER}__{WRITE}" in _listed(data, "permissions", "allow")
+    if tool == "opencode":
+        from brain.agents import opencode_plugin
+
+        return opencode_plugin.remember_approved()
     policy = settings_path("gemini").parent / "policies" / f"{SERVER}.toml"
     text = policy.read_text(encoding="utf-8") if policy.exists() else ""
     return json.dumps(f"mcp_{SERVER}_{WRITE}") in text
+
+
+def _opencode(home: Path | None, dry_run: bool, allow: bool | None = None) -> SetupResult:
+    """``brain setup opencode`` (``home``) or its uninstall (None): brain's plugin holds
+    the hooks, the MCP server and the approval (:mod:`brain.agents.opencode_plugin`)."""
+    from brain.agents.opencode_plugin import NOTES, approves_remember
+
+    for dry in (True,) if dry_run else (True, False):
+        done = installers.opencode(dry_run=dry, home=home, allow_remember=allow)
+    if home is None:
+        change = Change("plugin", done.path, done.changed, done.text)
+        return SetupResult("uninstall", "opencode", dry_run, (change,))
+    what = "plugin: context at session start, learning at session end, MCP server"
+    what += ", remember approved" if approves_remember(done.text) else ", remember asks"
+    native = (
+        "it keeps no memory of its own on disk; what the other tools remember reaches it "
+        "in the context"
+    )
+    change = Change(what, done.path, done.changed, done.text)
+    return SetupResult("setup", "opencode", dry_run, (change,), (*NOTES, native))
 
 
 def _hook_change(result: installers.InstallResult) -> Change:
@@ -457,6 +535,8 @@ def setup(
         allow_remember: approve ``remember`` for headless runs (True), take that approval
             out (False), or keep what the files say (None).
     """
+    if tool == "opencode":  # one plugin file holds all of it
+        return _opencode(home, dry_run, allow_remember)
     spec = installers.spec_for(tool)
     entry = server_entry(home)
     for dry in (True,) if dry_run else (True, False):
@@ -470,16 +550,15 @@ def setup(
             "the context"
         )
     else:
-        native = (
-            "its own memory is kept by GitHub's service, not on disk, so brain cannot read "
-            "it; what the other tools remember reaches it in the context"
-        )
+        native = _NO_OWN_MEMORY[spec.name]
     return SetupResult("setup", tool, dry_run, tuple(changes), (*spec.notes, native))
 
 
 def uninstall(tool: str, *, dry_run: bool = False) -> SetupResult:
     """Take out everything :func:`setup` added to ``tool``'s files: all of it, or, when
     one file cannot be edited, none of it."""
+    if tool == "opencode":
+        return _opencode(None, dry_run)
     register = _REGISTER[installers.spec_for(tool).name]
     for dry in (True,) if dry_run else (True, False):
         hooks = installers.uninstall(tool, dry_run=dry)

@@ -10,7 +10,9 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state
 
-TOOL_CHOICE = click.Choice(["claude-code", "codex", "gemini", "copilot"])
+TOOL_CHOICE = click.Choice(
+    ["claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"]
+)
 project_option = click.option(
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
@@ -132,6 +134,9 @@ _INSTRUCTION_FILE = {
     "codex": "AGENTS.md",
     "gemini": "GEMINI.md",
     "copilot": "AGENTS.md",
+    "qwen": "QWEN.md",
+    "antigravity": "AGENTS.md",
+    "opencode": "AGENTS.md",
 }
 
 
@@ -318,7 +323,8 @@ def _doctor_text(result: Any) -> str:
         lines += [f"  to do: {advice}" for advice in t.advice]
     if not result.tools:
         lines.append(
-            "no agent tool found here (claude, codex, gemini or copilot on PATH, or its settings)"
+            "no agent tool found here (claude, codex, gemini, copilot or opencode on PATH, "
+            "or its settings)"
         )
     lines += list(result.learning)
     lines += [f"model: {problem}" for problem in result.models]
@@ -359,7 +365,7 @@ def _stdin() -> str:
 
 tool_option = click.option(
     "--tool",
-    type=click.Choice(["claude-code", "codex", "gemini", "copilot"]),
+    type=TOOL_CHOICE,
     default="claude-code",
     show_default=True,
     help="Which tool is calling, for the answer's format.",

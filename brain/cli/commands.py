@@ -62,6 +62,9 @@ COMMANDS: dict[str, dict[str, str]] = {
         "mirror": "Copy what Claude Code, Gemini CLI and Codex remember themselves in as records.",
         "sessions": "Harvested agent sessions: list, show, rename, delete, prune, import.",
     },
+    "team": {
+        "team": "A team's memory on a git remote: join, propose, review, accept, reject.",
+    },
     "ui": {
         "ui": "Browse, search, review, edit and undo the memory in a local web page.",
     },

@@ -10,8 +10,8 @@ import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
 
-_SOURCES = ("claude", "codex", "gemini", "copilot")
-_MEMORY_TOOLS = ("claude", "gemini", "codex")
+_SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen", "antigravity", "crush")
+_MEMORY_TOOLS = ("claude", "gemini", "codex", "qwen")
 
 
 def _harvest_text(result: Any) -> str:
@@ -129,6 +129,10 @@ _TOOLS = {
     "codex": "Codex CLI",
     "gemini": "Gemini CLI",
     "copilot": "Copilot CLI",
+    "opencode": "OpenCode",
+    "crush": "Crush",
+    "qwen": "Qwen Code",
+    "antigravity": "Antigravity CLI",
     "brain": "brain",
 }
 

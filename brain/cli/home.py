@@ -167,8 +167,27 @@ def pull(state: State, name: str, as_json: bool) -> None:
 @json_option
 @pass_state
 def sync(state: State, name: str, as_json: bool) -> None:
-    """Pull, settle conflicts, push: keep this machine and the remote the same."""
-    emit(state.brain().sync(name), as_json, _synced)
+    """Pull, settle conflicts, push: keep this machine and the remote the same.
+
+    Every team joined is pulled too (the session-start hook never touches the network).
+    """
+    from brain.team.spec import team_paths
+
+    brain = state.brain()
+    if not team_paths(brain.path):
+        emit(brain.sync(name), as_json, _synced)
+        return
+    from brain.cli.team import synced_lines
+    from brain.team.members import sync as team_sync
+
+    result = brain.sync(name) if name in brain.repo.remotes() else None
+    teams = team_sync(brain.path)
+    lines = [_synced(result)] if result is not None else []
+    emit(
+        {"sync": result, "teams": teams},
+        as_json,
+        lambda _: "\n".join([*lines, synced_lines(teams)]),
+    )
 
 
 def _synced(result: SyncResult) -> str:

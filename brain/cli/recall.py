@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from brain.cli.base import State, emit, json_option, main, paint, pass_state, progress_bar
@@ -20,6 +22,8 @@ def _human_hits(result, verbose: bool = False) -> str:  # type: ignore[no-untype
         said += [f"score {share:.2f} of the best"] if verbose else []
         dated = f"  ({', '.join(said)})" if said else ""
         kind = paint(f"[{hit.type or hit.kind}]", fg="cyan")
+        if hit.kind == "team":  # labelled by where it comes from: teams/<name>/...
+            kind += " " + paint(f"(team {hit.path.split('/')[1]})", fg="magenta")
         lines.append(f"{paint(hit.key, bold=True)}  {kind}  {hit.description}{dated}")
         if hit.snippet:
             lines.append(f"    {hit.snippet}")
@@ -85,6 +89,7 @@ def recall(
             as_of=as_of,
             sessions=sessions,
             project=project,
+            where=project if project and Path(project).is_dir() else Path.cwd(),
         )
     if result.notice:
         click.echo(result.notice, err=True)

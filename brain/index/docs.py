@@ -11,7 +11,7 @@ from brain.home.scope import UNKNOWN_PROJECT
 from brain.index.rank import parse_time
 from brain.index.turns import asking_share
 
-KINDS = ("record", "memory_section", "rollout_summary", "turn", "tool")
+KINDS = ("record", "memory_section", "rollout_summary", "turn", "tool", "team")
 
 
 @dataclass(frozen=True)

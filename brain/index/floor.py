@@ -19,7 +19,7 @@ import sqlite3
 
 from brain.index.cjk import cjk_runs
 from brain.index.coverage import coverage
-from brain.index.rank import Ranked
+from brain.index.rank import RECORD_KINDS, Ranked
 from brain.index.rows import texts as texts_of
 
 __all__ = ["SCORE_FLOOR", "above_floor"]
@@ -40,7 +40,7 @@ def above_floor(
         terms: the query's own words, not the feedback's.
         floor: the share of the best score a hit needs; 0 keeps every hit.
     """
-    records = [r.score for r in ranked if r.kind == "record"]
+    records = [r.score for r in ranked if r.kind in RECORD_KINDS]
     bar = floor * max(records or [r.score for r in ranked], default=0.0)
     weak = [r.doc_id for r in ranked if r.score < bar]
     if not weak:

@@ -41,7 +41,10 @@ KIND_BOOST = {
     "rollout_summary": 0.75,
     "turn": 0.7,
     "tool": 0.3,
+    "team": 1.3,  # a team's record, searched in a checkout the team covers
 }
+# The kinds that are records: a team's records answer as the person's own do.
+RECORD_KINDS = frozenset({"record", "team"})
 # Records answer first: every matching record goes ahead of every view and turn. Session
 # summaries repeat a question's words (a session that only ran a recall is summarised in
 # them), which both outscores the record and, in FTS5's BM25, drives the words' weight
@@ -152,5 +155,5 @@ def rank(
         strong = [cs for cs in scored if cs[1] >= cut]
         strong.sort(key=lambda cs: (cs[0].updated, cs[1]), reverse=True)
         scored = strong + [cs for cs in scored if cs[1] < cut]
-    scored.sort(key=lambda cs: cs[0].kind != "record")  # stable: order kept within each
+    scored.sort(key=lambda cs: cs[0].kind not in RECORD_KINDS)  # stable: order kept within each
     return [Ranked(doc_id=c.doc_id, score=s, kind=c.kind) for c, s in scored]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -89,6 +90,7 @@ def recall(
     sessions: bool = False,
     project: str | None = None,
     count_uses: bool = True,
+    prepare: Callable[[Index, Sequence[str] | None], Sequence[str] | None] | None = None,
 ) -> RecallResult:
     """Search the memory.
 
@@ -105,6 +107,9 @@ def recall(
             ``brain sessions list --project`` counts it).
         count_uses: count the records found as used (an agent's recall is a use; a
             person browsing the memory in ``brain ui`` is not).
+        prepare: handed the open index and the kinds searched before the search, it
+            returns the kinds to search (the team layer brings its documents up to date
+            and adds theirs in a checkout a team covers).
     """
     filters: dict[str, Any] = {
         "k": k,
@@ -120,6 +125,8 @@ def recall(
             filters["scope"] = Scope(_name(project), (), _unknown(project))
         return _recall_as_of(catalog, query, as_of, filters)
     index, report = catalog.open(reuse=True)
+    if prepare is not None:
+        filters["kinds"] = prepare(index, filters["kinds"])
     if project:
         # Only turns are kept by the folder their session ran in: a search of the home
         # alone (the MCP tool's, on every call) needs no look at the sessions.

@@ -203,21 +203,35 @@ def record_uses(catalog: Catalog, paths: Sequence[str]) -> None:
 # -- building and refreshing -------------------------------------------------------
 
 
-def _build(catalog: Catalog, index: Index, reason: str | None) -> IndexReport:
+def records_only(catalog: Catalog, index: Index) -> None:
+    """Fill ``index`` (an empty one, in memory) with the home's records alone, read from
+    their files, uses included: what phase 2 searches when no catalog is built yet,
+    which leaves the catalog of every harvested turn to the first search that wants it."""
+    _build(catalog, index, None, dirs=("memories",), extra=False)
+
+
+def _build(
+    catalog: Catalog,
+    index: Index,
+    reason: str | None,
+    *,
+    dirs: tuple[str, ...] = INDEXED_DIRS,
+    extra: bool = True,
+) -> IndexReport:
     start = time.perf_counter()
     index.clear()
     head, dirty = head_sha(catalog.path), dirty_paths(catalog.path)
     # Every path's uses, indexed or not: an archived record restored later keeps them.
     index.add_uses(_counted(catalog))
     # The same rule as ``_apply``: a file is indexed while it is tracked and on disk.
-    texts = {rel: _read(catalog, rel) for rel in tracked_files(catalog.path, *INDEXED_DIRS)}
+    texts = {rel: _read(catalog, rel) for rel in tracked_files(catalog.path, *dirs)}
     docs = [
         d
         for rel, text in texts.items()
         if text is not None and is_indexed(rel)
         for d in file_docs(rel, text)
     ]
-    if catalog.extra_docs is not None:
+    if extra and catalog.extra_docs is not None:
         docs.extend(catalog.extra_docs(catalog.home))
     # Each takes its path's uses from the table just filled.
     added = _upsert_counted(index, docs, catalog.progress)

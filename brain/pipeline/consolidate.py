@@ -97,7 +97,9 @@ def _stopped(exc: ModelError | BudgetExceeded) -> BrainError:
 
 NOTHING_TO_DO = "no raw memories pending and no record to archive"
 _NOTHING_KEPT = "no operation of the model's was within bounds; {} raw memories stay pending"
-STEPS = 4  # a run's steps, for a progress display: find, ask, change, commit
+# A run's steps after finding each raw memory's related records, for a progress
+# display: ask, change, commit.
+STEPS = 3
 
 
 def _quiet(done: int, total: int | None) -> None:
@@ -121,8 +123,9 @@ def consolidate(
         dry_run: say what would be sent (and, with an offline model, done); write nothing.
         now: the current time (tests, evals), for decay and timestamps.
         catalog: the home's search index, to find the records the raw memories touch.
-        progress: called with the steps done of :data:`STEPS` (related records found,
-            model answered, changes made, committed).
+        progress: called with the steps done: one for each raw memory whose related
+            records were found, then :data:`STEPS` more (model answered, changes made,
+            committed).
 
     Returns:
         The changes and the run's commit, or why it did not run.
@@ -143,9 +146,17 @@ def consolidate(
         why = f"{len(pending)} raw memories pending, threshold {threshold}; use --force"
         return ConsolidateResult(run_id, model, False, why, raw_left=len(pending))
     chosen = open_model(home, model, "consolidate")
-    step = progress or _quiet
-    work = batches_of(home, catalog, pending)
-    step(1, STEPS)
+    told = progress or _quiet
+    work = batches_of(
+        home, catalog, pending, progress=lambda done, total: told(done, (total or 0) + STEPS)
+    )
+    found = sum(len(batch.raw) for batch in work)
+
+    def step(done: int) -> None:
+        told(found + done, found + STEPS)
+
+    if not found:
+        step(0)
     existing = len({key for batch in work for key in batch.related})
     if dry_run:
         return _dry_run(chosen, run_id, work, existing, len(pending))
@@ -154,7 +165,7 @@ def consolidate(
     got = ask(home, chosen, work, budget) if work else Answers()
     if got.failure is not None and not got.sent:
         raise _stopped(got.failure)
-    step(2, STEPS)
+    step(1)
     ops = got.operations
     # The raw memories an operation accounts for are consumed, and those an answered
     # batch could not use are held for review; those of a failed call stay pending.
@@ -173,7 +184,7 @@ def consolidate(
         extra = _hold_unused(home, [m for m in raw if m.id in held_ids])
         # A record a raw memory restated (even as "none: duplicate") was just used.
         decay(run, {op.key for op in ops})
-        step(3, STEPS)
+        step(2)
         if not raw and not run.changes:  # no commit, and the last run's diff stays
             why = NOTHING_TO_DO if not got.dropped else _NOTHING_KEPT.format(len(sent))
             left = len(pending) - len(raw)
@@ -188,7 +199,7 @@ def consolidate(
                 calls=got.calls,
             )
         sha, message = _commit(tx, run, run_id, ops, budget, extra)
-    step(STEPS, STEPS)
+    step(STEPS)
     runs.clear_error(home, "consolidate")
     return ConsolidateResult(
         run_id,

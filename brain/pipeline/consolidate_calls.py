@@ -17,7 +17,7 @@ from brain.home.scope import projects_of, scoped_key
 from brain.models.base import ConsolidateTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import Candidate, ExistingRecord, Operation
-from brain.pipeline.related import existing_of, related_records
+from brain.pipeline.related import existing_of, record_search, related_records
 from brain.pipeline.runs import RawMemory, note_error, read_raw
 from brain.pipeline.strength import Strength, batches, ranked, rollouts, strengths
 from brain.pipeline.trust.operations import tie
@@ -26,6 +26,7 @@ from brain.pipeline.trust.polarity import flipped
 if TYPE_CHECKING:
     from brain.home.home import Home
     from brain.index.sync import Catalog
+    from brain.progress import Progress
 
 CONSOLIDATE_MAX_TOKENS = 8_000
 
@@ -75,17 +76,32 @@ class Batch:
     task: ConsolidateTask
 
 
-def batches_of(home: Home, catalog: Catalog, pending: list[RawMemory]) -> list[Batch]:
+def batches_of(
+    home: Home, catalog: Catalog, pending: list[RawMemory], *, progress: Progress | None = None
+) -> list[Batch]:
     """The raw memories a run takes, in batches whose answers fit the cap, each with
-    the records it may touch and its task for the model."""
+    the records it may touch and its task for the model.
+
+    ``progress`` is told how many of the raw memories taken have been looked up.
+    """
     taken = _taken(home, pending)
-    out = []
-    for group in batches(taken.raw, CONSOLIDATE_MAX_TOKENS):
-        raw = [taken.raw[n] for n in group]
-        strength = [taken.strength[n] for n in group]
-        related = related_records(home, catalog, raw)
-        existing = [existing_of(r) for r in related.values()]
-        out.append(Batch(raw, strength, related, _task(home, raw, strength, existing)))
+    out: list[Batch] = []
+    if not taken.raw:
+        return out
+    done = 0
+
+    def looked_up(n: int, _of: int | None) -> None:
+        if progress is not None:
+            progress(done + n, len(taken.raw))
+
+    with record_search(catalog) as records:
+        for group in batches(taken.raw, CONSOLIDATE_MAX_TOKENS):
+            raw = [taken.raw[n] for n in group]
+            strength = [taken.strength[n] for n in group]
+            related = related_records(home, catalog, raw, records=records, progress=looked_up)
+            done += len(raw)
+            existing = [existing_of(r) for r in related.values()]
+            out.append(Batch(raw, strength, related, _task(home, raw, strength, existing)))
     return out
 
 

@@ -35,6 +35,7 @@ from brain.pipeline.pending import (
     is_extracted,
     safe_id,
     session_label,
+    summarised,
     triage,
 )
 from brain.pipeline.runs import REVIEW_TAG, RawMemory, note_error, record_failures
@@ -247,7 +248,8 @@ def _write_run(
         return outcomes, None, None
     with home.transaction() as tx:
         # Another run may have taken a session while this one was calling the model.
-        good = [d for d in good if not is_extracted(home, d.ref)]
+        summaries = summarised(home)
+        good = [d for d in good if not is_extracted(home, d.ref, summaries)]
         if not good:
             return outcomes, None, None
         entries, touched = [], []

@@ -6,6 +6,7 @@ run state and the time helpers: no model, prompt or schema.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -33,11 +34,23 @@ def safe_id(ref: SessionRef) -> str:
     return UNSAFE.sub("-", ref.session_id).strip("-.") or "session"
 
 
-def is_extracted(home: Home, ref: SessionRef) -> bool:
-    """A session is extracted once its rollout summary exists (whatever its date)."""
-    folder = home.path / SUMMARIES
-    pattern = f"????-??-??-{UNSAFE.sub('-', ref.source)}-{safe_id(ref)}.md"
-    return folder.is_dir() and any(folder.glob(pattern))
+def is_extracted(home: Home, ref: SessionRef, summaries: set[str] | None = None) -> bool:
+    """A session is extracted once its rollout summary exists (whatever its date).
+
+    ``summaries``: :func:`summarised` of the home, read once for many sessions (a glob
+    of the folder for each made ``brain status`` grow with the square of the sessions).
+    """
+    name = f"{UNSAFE.sub('-', ref.source)}-{safe_id(ref)}"
+    return name in (summarised(home) if summaries is None else summaries)
+
+
+def summarised(home: Home) -> set[str]:
+    """``source-id`` of every rollout summary (``<date>-<source>-<id>.md``) in the home."""
+    try:
+        with os.scandir(home.path / SUMMARIES) as entries:
+            return {e.name[11:-3] for e in entries if e.name.endswith(".md") and len(e.name) > 14}
+    except (FileNotFoundError, NotADirectoryError):
+        return set()
 
 
 # Why a harvested session that is not extracted yet waits (see :func:`triage`).
@@ -79,13 +92,14 @@ def triage(
     config = home.config
     failed = pipeline_state(home).get("failed", {})
     out, seen, waiting = [], set(), dict.fromkeys((TOO_OLD, STILL_ACTIVE, RETRY_LATER), 0)
+    summaries = summarised(home)
     for ref in harvested_sessions(home, for_extraction=True):
         if only and ref.session_id not in only and session_label(ref) not in only:
             continue
         if session_label(ref) in seen:
             continue  # one session under two paths (moved, recompressed): newest wins
         seen.add(session_label(ref))
-        if is_extracted(home, ref):
+        if is_extracted(home, ref, summaries):
             continue
         failure = failed.get(session_label(ref))
         why = None if only else _waits(ref, moment, config, failure, max_age_days)

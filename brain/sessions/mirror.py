@@ -1,7 +1,8 @@
 """Mirror what the agent tools remember themselves into the home as records, without a model.
 
-Claude Code's memory files, Gemini CLI's saved memories and Codex CLI's memories (read by
-``sources/claude_memory``, ``gemini_memory`` and ``codex_memory``) each become a record
+Claude Code's memory files, Gemini CLI's saved memories, Codex CLI's and Qwen Code's
+memories (read by ``sources/claude_memory``, ``gemini_memory``, ``codex_memory`` and
+``qwen_memory``) each become a record
 tagged ``from:<tool>-memory`` and, when the tool says where it was written, with its
 ``project:<name>``. A run ends in one commit, or none when nothing changed:
 
@@ -106,6 +107,10 @@ def read_native(
             from brain.sessions.sources.codex_memory import read_codex_memories
 
             found += read_codex_memories()
+        elif tool == "qwen":
+            from brain.sessions.sources.qwen_memory import read_qwen_memories
+
+            found += read_qwen_memories()
     return found
 
 

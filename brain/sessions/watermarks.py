@@ -34,7 +34,16 @@ if TYPE_CHECKING:
 WATERMARK_DIR = "harvest"
 HEAD_BYTES = 64 * 1024
 VERSION = 1
-DEFAULT_SOURCES = ("claude", "codex", "gemini", "copilot")
+DEFAULT_SOURCES = (
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "opencode",
+    "qwen",
+    "antigravity",
+    "crush",
+)
 
 
 class WatermarkError(BrainError):

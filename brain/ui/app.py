@@ -131,6 +131,7 @@ class App:
             "sessions": self.sessions,
             "session": self.session,
             "commit": self.commit,
+            "team": self.team,
         }
         page = pages_.get(head)
         if page is None:
@@ -202,6 +203,35 @@ class App:
         data = pages.commit_page(self.brain, rest[0] if rest else "")
         return self.render("commit.html.j2", request, title="brain: commit", **data)
 
+    def team(self, request: Request, rest: list[str]) -> Response:
+        from brain.team.page import team_page
+
+        data = team_page(self.brain, self.where)
+        return self.render("team.html.j2", request, title="brain: team",
+                           said=request.query.get("said", ""), diff_lines=pages.diff_lines,
+                           **data)  # fmt: skip
+
+    def _team_action(self, verb: str, form: dict[str, str]) -> Response:
+        """A Team page's change, as ``brain team`` makes it: one commit or branch pushed."""
+        from brain.team import members, proposals
+
+        team = form.get("team") or None
+        if verb == "accept":
+            done = proposals.accept(self.brain, form.get("id", ""), team)
+            said = f"Accepted {done.key} into team {done.team} ({done.sha[:9]})"
+        elif verb == "reject":
+            done = proposals.reject(self.brain, form.get("id", ""), form.get("reason", ""), team)
+            said = f"Rejected {done.key} in team {done.team} ({done.sha[:9]})"
+        elif verb == "propose":
+            made = proposals.propose(self.brain, form.get("key", "").strip(), team)
+            said = f"Proposed {made.key} to team {made.team} as {made.id}"
+        elif verb == "sync":
+            pulled = members.sync(self.brain.path, team)
+            said = "; ".join(s.problem or f"pulled team {s.name}" for s in pulled)
+        else:
+            raise PageNotFoundError(f"action {verb!r} on a team")
+        return self.redirect(self.url("/team", said=said))
+
     # -- changes ---------------------------------------------------------------------
 
     def _action(self, request: Request, parts: list[str]) -> Response:
@@ -225,6 +255,8 @@ class App:
             else:
                 raise PageNotFoundError(f"action {verb!r} on a record")
             return self.redirect(self.url(f"/record/{quote(key, safe='')}", done=sha))
+        if parts[:1] == ["team"] and len(parts) == 2:
+            return self._team_action(parts[1], form)
         if parts == ["review", "edit"]:
             return self._edit_held(request)
         if parts == ["review"]:

@@ -22,7 +22,14 @@ from tests.e2e.servers import ModelServer
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / ".e2e" / "node_modules" / ".bin"
-VERSIONS = {"claude": "2.1.197", "codex": "0.171.0", "gemini": "0.61.0", "copilot": "1.0.102"}
+VERSIONS = {
+    "claude": "2.1.197",
+    "codex": "0.171.0",
+    "gemini": "0.61.0",
+    "copilot": "1.0.102",
+    "qwen": "0.24.4",
+    "opencode": "1.18.33",
+}
 # The newest each registry had where it differs from the pinned one (Codex's and Gemini
 # CLI's newest are the pinned), in .e2e/latest; BRAIN_E2E_NEWEST=1 runs the tests on them.
 NEWEST_BIN = ROOT / ".e2e" / "latest" / "node_modules" / ".bin"

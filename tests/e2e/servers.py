@@ -4,7 +4,8 @@ One HTTP server speaks the three wire formats the pinned CLIs use:
 
 * Anthropic Messages (``POST /v1/messages``, streaming SSE) for Claude Code;
 * OpenAI Responses (``POST /v1/responses``, SSE) for Codex CLI;
-* Gemini ``:streamGenerateContent?alt=sse`` (and ``:generateContent``) for Gemini CLI.
+* Gemini ``:streamGenerateContent?alt=sse`` (and ``:generateContent``) for Gemini CLI;
+* OpenAI Chat Completions (``POST /v1/chat/completions``, SSE or not) for Qwen Code.
 
 Every request is logged (path and JSON body) so a test can assert what the model was
 shown. A turn the agent's main loop asks for (a request that offers tools) takes the
@@ -293,6 +294,53 @@ def _responses(
     return events
 
 
+# -- OpenAI Chat Completions -----------------------------------------------------------
+
+
+def _chat_message(reply: Reply, names: list[str], n: int) -> dict[str, Any]:
+    if not reply.tool:
+        return {"role": "assistant", "content": reply.text}
+    call = {
+        "index": 0,
+        "id": f"call_{n}",
+        "type": "function",
+        "function": {"name": _resolve(reply, names), "arguments": json.dumps(reply.args)},
+    }
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+def _chat(reply: Reply, names: list[str], model: str, n: int) -> dict[str, Any]:
+    return {
+        "id": f"chatcmpl-{n}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": _chat_message(reply, names, n),
+                "finish_reason": "tool_calls" if reply.tool else "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+
+
+def _chat_stream(reply: Reply, names: list[str], model: str, n: int) -> Iterator[bytes]:
+    whole = _chat(reply, names, model, n)
+    choice = whole["choices"][0]
+    head = {**whole, "object": "chat.completion.chunk"}
+    del head["usage"]
+    chunks = [
+        {**head, "choices": [{"index": 0, "delta": choice["message"], "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]},
+        {**head, "choices": [], "usage": whole["usage"]},
+    ]
+    for chunk in chunks:
+        yield f"data: {json.dumps(chunk)}\n\n".encode()
+    yield b"data: [DONE]\n\n"
+
+
 # -- Gemini ---------------------------------------------------------------------------
 
 
@@ -384,6 +432,11 @@ def _handler_for(server: ModelServer) -> type[BaseHTTPRequestHandler]:
                     self._stream(_sse(_anthropic(reply, names, model, n)))
                 else:
                     self._json(200, _anthropic_json(reply, names, model, n))
+            elif path.endswith("/chat/completions"):
+                if body.get("stream"):
+                    self._stream(_chat_stream(reply, names, model, n))
+                else:
+                    self._json(200, _chat(reply, names, model, n))
             elif path.endswith("/responses"):
                 self._stream(_sse(_responses(reply, names, model, n)))
             elif path.endswith(":streamGenerateContent"):

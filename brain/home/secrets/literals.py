@@ -42,6 +42,9 @@ _DENSE = 1000
 _PIECE = 1 << 20
 
 _NONE: frozenset[int] = frozenset()
+# After this many short texts, a process redacting many (turn by turn) takes the automaton
+# for short texts too: its construction (a few ms) is then paid once for thousands.
+_WARM = 32
 
 # An automaton's overlapping search of a str, or of ASCII bytes: each match's needle
 # index, start and end.
@@ -98,13 +101,14 @@ class Literals:
         self._longest = max(map(len, self._needles), default=1)
         # built the first time a text needs one
         self._automata: dict[tuple[bool, frozenset[int]], tuple[_Find, tuple[int, ...]] | None] = {}
+        self._scans = 0  # short texts scanned with re's searches so far
 
     def scan(self, text: str, lowered: str) -> tuple[set[int], dict[str, list[int]] | None]:
         """The indices of the heads that match in ``text``, and every offset where each
         keyword and each hint matches in ``lowered`` (``text.lower()``); None for those
         when lower-casing moved the offsets."""
         starts = None
-        if len(lowered) > prefilter.SHORT and len(lowered) == len(text):
+        if len(lowered) == len(text) and (len(lowered) > prefilter.SHORT or self._warm()):
             starts = self._starts(lowered)
         if starts is None:
             if len(lowered) != len(text):
@@ -127,6 +131,15 @@ class Literals:
                 ):
                     present.add(i)
         return present, found
+
+    def _warm(self) -> bool:
+        """Whether a short text takes the automaton too: once this process has scanned
+        :data:`_WARM` texts (a harvest redacting turn by turn), building it costs less
+        than the per-literal searches it saves; a one-line ``remember`` never pays it."""
+        if self._scans >= _WARM:
+            return True
+        self._scans += 1
+        return False
 
     def _starts(self, lowered: str) -> tuple[dict[int, list[int]], frozenset[int]] | None:
         """Where each needle starts in ``lowered``, by its index, and the needles dense in

@@ -439,7 +439,11 @@ def looks_secret(value: str, *, strict: bool = False) -> bool:
 _PLACEHOLDER = lazy(
     r"""(?ix)
     (?:none|null|nil|true|false|yes|no|on|off|undefined|required|optional|string|str|\.\.\.)
-    | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)? | \{\{.*\}\} | %\(?\w+\)?s?
+    | <[^<>]*> | \$\{[^}]*\}? | \$\(?[A-Za-z_][\w]*\)?:? | \{\{.*\}\} | %\(?\w+\)?s?
+    | \$\(.* | %\w+% | \[FILTERED\]                 # $(openssl rand …), %GH_PAT%, Rails' mask
+    | &(?:mut[ \t]+)?[A-Za-z_][\w.:]*                # a borrow in Rust: &str, &args.api_key
+    | (?:~|\.{0,2})/[\w./-]*\.(?:json|pem|key|p12|pfx|crt|txt|ya?ml|env)  # a key's file
+    | pass(?:word|wd)? | pwd | secret | token         # the word a placeholder says
     | [*x•.#-]{3,} | \[REDACTED\b.*
     | \S*EXAMPLE(?:KEY)?                              # AWS's documented example keys
     | !(?:vault|Ref|Sub|GetAtt|ImportValue|env|secret|include)\b.*  # a YAML tag

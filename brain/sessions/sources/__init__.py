@@ -22,6 +22,10 @@ _MODULES = {
     "codex": "codex",
     "gemini": "gemini",
     "copilot": "copilot",
+    "opencode": "opencode",
+    "crush": "crush",
+    "qwen": "qwen",
+    "antigravity": "antigravity",
     "brain": "native",
 }
 

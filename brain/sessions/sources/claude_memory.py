@@ -70,10 +70,11 @@ def read_memory_dir(directory: Path) -> list[MemoryFile]:
     if not directory.is_dir():
         return []
     paths = [*directory.glob("*.md"), *directory.glob("team/*.md")]
-    return [_read(p) for p in sorted(paths) if p.name != INDEX_NAME and p.is_file()]
+    return [read_file(p) for p in sorted(paths) if p.name != INDEX_NAME and p.is_file()]
 
 
-def _read(path: Path) -> MemoryFile:
+def read_file(path: Path) -> MemoryFile:
+    """One memory file: its frontmatter (a bad one leaves the whole text as the body)."""
     import hashlib  # here: a harvest with no memory files skips OpenSSL's start-up
 
     raw = path.read_bytes()

@@ -223,10 +223,177 @@ def copilot_discover(root: Path) -> Iterator[SessionFile]:
             yield found(path, path.stem)
 
 
+# -- OpenCode ------------------------------------------------------------------------
+
+
+def opencode_data() -> Path:
+    """OpenCode's data folder: ``$XDG_DATA_HOME/opencode``, else ``~/.local/share/opencode``."""
+    base = os.environ.get("XDG_DATA_HOME") or "~/.local/share"
+    return Path(base).expanduser() / "opencode"
+
+
+def opencode_copies() -> Path:
+    """Where brain keeps one JSON-lines copy of each OpenCode session it reads:
+    ``$XDG_CACHE_HOME/brain/opencode``, else ``~/.cache/brain/opencode``. OpenCode keeps
+    its sessions in a SQLite database; the copies are derived, rewritten when the session
+    changes, and give each session a file of its own to read and resume."""
+    base = os.environ.get("XDG_CACHE_HOME") or "~/.cache"
+    return Path(base).expanduser() / "brain" / "opencode"
+
+
+def opencode_roots() -> list[Path]:
+    """Return OpenCode's data folder (it holds ``opencode.db``), and the database
+    ``$OPENCODE_DB`` names (a path, or a name in that folder)."""
+    data = opencode_data()
+    named = os.environ.get("OPENCODE_DB")
+    if not named or named == ":memory:":
+        return [data]
+    db = data / named  # an absolute path joins as itself
+    found_anyway = db.parent == data and db.match("opencode*.db")
+    return [data] if found_anyway else [data, db]
+
+
+def opencode_databases(root: Path) -> list[Path]:
+    """The OpenCode databases at ``root``: the file itself, or in the folder ``opencode.db``
+    and a release channel's ``opencode-<channel>.db``."""
+    if root.is_file():
+        return [root]
+    return sorted(root.glob("opencode*.db")) if root.is_dir() else []
+
+
+def opencode_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield one copied file per session of the OpenCode databases at ``root``.
+
+    Args:
+        root: OpenCode's data folder, or a database.
+
+    Yields:
+        One ``SessionFile`` per session, copied out of its database when it changed;
+        a session a subagent ran names its parent session and carries its own id.
+    """
+    databases = opencode_databases(root)
+    if not databases:
+        return
+    from brain.sessions.sources.opencode_db import copy_sessions  # sqlite3, only if present
+
+    for db in databases:
+        for copy in copy_sessions(db, opencode_copies()):
+            parent = copy.parent
+            yield found(copy.path, parent or copy.session_id, copy.session_id if parent else None)
+
+
+def opencode_session(session_id: str) -> Path | None:
+    """brain's copy of one OpenCode session, made now from whichever database holds it."""
+    from brain.sessions.sources.opencode_db import copy_sessions
+
+    for root in opencode_roots():
+        for db in opencode_databases(root):
+            for copy in copy_sessions(db, opencode_copies(), only=session_id):
+                return copy.path
+    return None
+
+
+# -- Qwen Code --------------------------------------------------------------------
+
+
+def qwen_home() -> Path:
+    """Qwen Code's folder: ``$QWEN_HOME``, else ``~/.qwen``."""
+    return Path(os.environ.get("QWEN_HOME") or "~/.qwen").expanduser()
+
+
+def qwen_roots() -> list[Path]:
+    """Return ``~/.qwen/projects`` (under ``$QWEN_HOME`` when that is set)."""
+    return [qwen_home() / "projects"]
+
+
+def qwen_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield the chats under ``projects``: ``<folder>/chats/<session id>.jsonl``.
+
+    Args:
+        root: the ``projects`` directory, one folder per working folder.
+
+    Yields:
+        One ``SessionFile`` per chat, its id the file's name.
+    """
+    if not root.is_dir():
+        return
+    for path in sorted(root.glob("*/chats/*.jsonl")):
+        yield found(path, path.stem)
+
+
+# -- Antigravity CLI ------------------------------------------------------------------
+
+
+def antigravity_roots() -> list[Path]:
+    """Return ``~/.gemini/antigravity-cli/brain``, one folder per conversation."""
+    return [Path("~/.gemini/antigravity-cli/brain").expanduser()]
+
+
+def antigravity_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield each conversation's transcript: ``<id>/.system_generated/logs/``'s
+    ``transcript_full.jsonl``, else its ``transcript.jsonl``.
+
+    Args:
+        root: the ``brain`` directory of Antigravity CLI.
+
+    Yields:
+        One ``SessionFile`` per conversation, its id the folder's name.
+    """
+    if not root.is_dir():
+        return
+    for logs in sorted(root.glob("*/.system_generated/logs")):
+        for name in ("transcript_full.jsonl", "transcript.jsonl"):
+            if (logs / name).is_file():
+                yield found(logs / name, logs.parents[1].name)
+                break
+
+
+# -- Charm's Crush -------------------------------------------------------------------
+
+
+def crush_roots() -> list[Path]:
+    """Return Crush's own data folder, which lists the projects it ran in
+    (``projects.json``): ``$CRUSH_GLOBAL_DATA``, else ``$XDG_DATA_HOME/crush``, else
+    ``~/.local/share/crush``."""
+    if named := os.environ.get("CRUSH_GLOBAL_DATA"):
+        return [Path(named).expanduser()]
+    base = os.environ.get("XDG_DATA_HOME") or "~/.local/share"
+    return [Path(base).expanduser() / "crush"]
+
+
+def crush_copies() -> Path:
+    """Where brain keeps its copy of each Crush session (beside OpenCode's)."""
+    return opencode_copies().parent / "crush"
+
+
+def crush_discover(root: Path) -> Iterator[SessionFile]:
+    """Yield one copied file per session of each project ``projects.json`` lists.
+
+    Args:
+        root: Crush's data folder.
+
+    Yields:
+        One ``SessionFile`` per session, copied out of its project's ``crush.db`` when
+        it changed.
+    """
+    if not (root / "projects.json").is_file():
+        return
+    from brain.sessions.sources.crush_db import copy_sessions, projects
+
+    for project, db in projects(root / "projects.json"):
+        for copy in copy_sessions(db, crush_copies(), project):
+            parent = copy.parent
+            yield found(copy.path, parent or copy.session_id, copy.session_id if parent else None)
+
+
 # Each tool's roots and its walk of one root (brain's own format has no default root).
 _TOOLS: dict[str, tuple[Callable[[], list[Path]], Callable[[Path], Iterator[SessionFile]]]] = {
     "claude": (claude_roots, claude_discover),
     "codex": (codex_roots, codex_discover),
     "gemini": (gemini_roots, gemini_discover),
     "copilot": (copilot_roots, copilot_discover),
+    "opencode": (opencode_roots, opencode_discover),
+    "crush": (crush_roots, crush_discover),
+    "qwen": (qwen_roots, qwen_discover),
+    "antigravity": (antigravity_roots, antigravity_discover),
 }

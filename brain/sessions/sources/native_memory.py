@@ -1,8 +1,8 @@
 """What the agent tools remember themselves, as one shape: :class:`NativeMemory`.
 
-Claude Code, Gemini CLI and Codex CLI each keep notes of their own (written by a real
-model in the person's sessions). A reader per tool (``claude_memory``,
-``gemini_memory``, ``codex_memory``) turns its files into these items; the mirror
+Claude Code, Gemini CLI, Codex CLI and Qwen Code each keep notes of their own (written by
+a real model in the person's sessions). A reader per tool (``claude_memory``,
+``gemini_memory``, ``codex_memory``, ``qwen_memory``) turns its files into these items; the mirror
 (:mod:`brain.sessions.mirror`) turns the items into records.
 
 An item's ``origin`` says where it lives and stays the same while the item does:
@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from brain.home.records import slugify
 
-TOOLS = ("claude", "gemini", "codex")
+TOOLS = ("claude", "gemini", "codex", "qwen")
 # brain's own managed block in an instruction file (brain.agents.instructions): brain's
 # text, never a tool's memory.
 _BRAIN_BLOCK = re.compile(r"<!-- brain:begin -->.*?<!-- brain:end -->", re.S)

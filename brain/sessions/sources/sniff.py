@@ -11,6 +11,11 @@ each format's first records say what it is:
   saved before JSONL is one pretty-printed JSON document holding the same keys;
 * GitHub Copilot CLI: events ``{"type": "session.start" | "user.message" | ..., "data"}``,
   their types dotted;
+* OpenCode: ``{"info": {"id": "ses_..." | "msg_...", ...}}`` lines (brain's copy of a
+  session from its database), or ``opencode export``'s one document ``{"info",
+  "messages"}``;
+* Charm's Crush: brain's copy of a session from a project's database, a first line
+  ``{"crush": {...}}``;
 * Claude Code: records with ``uuid`` or ``parentUuid`` and ``sessionId``, or one of its
   bookkeeping types (``file-history-snapshot``, ``summary``, ``queue-operation``).
 """
@@ -52,7 +57,10 @@ _CLAUDE_TYPES = frozenset(
         "permission-mode",
     }
 )
+_STEP = re.compile(r"^[A-Z][A-Z_]+$")  # Antigravity CLI's step types: USER_INPUT, ...
 _TYPE = re.compile(rb'"type"\s*:\s*"([\w-]+)"')
+# ``opencode export``: {"info": {"id": "ses_...", ...}, "messages": [...]}, pretty-printed.
+_OPENCODE_DOCUMENT = re.compile(rb'^\{\s*"info"\s*:\s*\{\s*"id"\s*:\s*"ses_')
 _COPILOT_TYPE = re.compile(r"^(?:session|user|assistant|tool|system|hook|subagent)\.[a-z_]+$")
 
 
@@ -63,8 +71,9 @@ def sniff(path: Path) -> str | None:
         path: a transcript file (``.zst`` is decompressed to look).
 
     Returns:
-        ``brain``, ``codex``, ``gemini``, ``copilot`` or ``claude``; None when nothing in
-        the first ``LINES`` lines looks like any of them (or the file cannot be read).
+        ``brain``, ``codex``, ``gemini``, ``copilot``, ``opencode``, ``qwen``,
+        ``antigravity`` or ``claude``; None when nothing in the first ``LINES`` lines looks
+        like any of them (or the file cannot be read).
     """
     try:
         with open_stream(path) as fh:
@@ -110,7 +119,9 @@ def _judge_line(line: bytes, rest: Any) -> str | None:
         return _judge(record)
     if rest is not None and line.strip().startswith(b"{"):
         head = line + rest.read(_PREFIX_BYTES)
-        return "gemini" if b'"projectHash"' in head and b'"sessionId"' in head else None
+        if b'"projectHash"' in head and b'"sessionId"' in head:
+            return "gemini"
+        return "opencode" if _OPENCODE_DOCUMENT.search(head) else None
     return None
 
 
@@ -132,6 +143,15 @@ def _judge(record: dict[str, Any]) -> str | None:
         return "copilot"
     if isinstance(record.get("projectHash"), str) and isinstance(record.get("sessionId"), str):
         return "gemini"
+    if _qwen(record):
+        return "qwen"
+    if isinstance(record.get("step_index"), int) and _STEP.match(str(kind)):
+        return "antigravity"
+    info = record.get("info")
+    if isinstance(info, dict) and str(info.get("id", "")).startswith(("ses_", "msg_")):
+        return "opencode"
+    if isinstance(record.get("crush"), dict) and len(record) == 1:
+        return "crush"
     if isinstance(record.get("$set"), dict) or isinstance(record.get("$rewindTo"), str):
         return "gemini"
     if isinstance(record.get("id"), str) and kind in _GEMINI_MESSAGES and "content" in record:
@@ -145,6 +165,16 @@ def _judge(record: dict[str, Any]) -> str | None:
     return None
 
 
+def _qwen(record: dict[str, Any]) -> bool:
+    """A Qwen Code chat record: Claude's uuid chain around a message in Gemini's shape."""
+    if "uuid" not in record or "sessionId" not in record:
+        return False
+    message = record.get("message")
+    if isinstance(message, dict) and isinstance(message.get("parts"), list):
+        return True
+    return record.get("type") == "tool_result" or "provenance" in record
+
+
 def _judge_prefix(head: bytes) -> str | None:
     """The format of a line too long to parse, by the keys it starts with."""
     kind = _TYPE.search(head)
@@ -153,6 +183,8 @@ def _judge_prefix(head: bytes) -> str | None:
         return "codex"
     if b'"projectHash"' in head and b'"sessionId"' in head:
         return "gemini"
+    if b'"uuid"' in head and (b'"provenance"' in head or b'"type":"tool_result"' in head):
+        return "qwen"
     if b'"parentUuid"' in head or b'"uuid"' in head:
         return "claude"
     return None

@@ -1,0 +1,178 @@
+"""The first run over a big history: harvest, extract and consolidate, timed.
+
+Usage: python benchmarks/big_history.py [--sessions 800] [--mb 450] [--projects 40]
+    [--keep DIR] [--json]
+
+Builds a ``~/.claude`` of ``--sessions`` Claude Code sessions, about ``--mb`` MB in all,
+across ``--projects`` projects, by copying real published sessions: the four Claude Code
+transcripts of marot/spotter in ``tests/fixtures/transcripts/claude-code/marot-spotter/``
+(``short``, ``tool_heavy``, ``subagent`` and the compaction excerpt; MIT, their commits
+in that folder's SOURCES.md). Each session is one of them, taken in turn, its lines
+written again until the session is its share of the size; each copy gets ids of its
+own (the session's, and every line's uuid, so no two lines are one), its project's
+working directory, and a date two days old, so every session is finished.
+
+Then, as a person's first run, each as a process of the installed ``brain`` against a
+new home: ``harvest --all``, ``extract --all`` (the built-in model) and
+``consolidate --force``; their seconds and the sum are printed (target: under 10 s in
+all on two cores), with the load average beside them. ``recall`` after them is timed
+too, apart: the first search builds the catalog of every harvested turn. ``--keep DIR``
+keeps the history and the home there (``DIR/person``, ``DIR/home``), for the start-up
+benchmark's ``--big`` home.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+FIXTURES = (
+    Path(__file__).resolve().parent.parent
+    / "tests"
+    / "fixtures"
+    / "transcripts"
+    / "claude-code"
+    / "marot-spotter"
+)
+SOURCES = (
+    "short.jsonl",
+    "tool_heavy.jsonl",
+    "subagent.jsonl",
+    "258c7280-compaction-and-stop-excerpt.jsonl",
+)
+# Where the sessions were recorded.
+SOURCE_CWDS = ("/home/marco/projects/spotter", "/home/USER/projects/spotter-worktrees/spotter-gqc")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+PY = sys.executable
+_SCRIPT = Path(PY).with_name("brain")
+BRAIN = [str(_SCRIPT)] if _SCRIPT.is_file() else [PY, "-m", "brain"]
+
+
+def copy_session(text: str, number: int, size: int, cwd: str) -> str:
+    """``text`` written again until ``size`` bytes, each copy's ids its own."""
+    pieces, total, turn = [], 0, 0
+    while total < size:
+        # Every uuid (the session's, each line's, its parent's) made this copy's own,
+        # the same way wherever it stands, so the lines still chain.
+        stamp = f"{number:06x}{turn:06x}"
+        piece = _UUID.sub(lambda m, stamp=stamp: m.group(0)[:24] + stamp, text)
+        for where in SOURCE_CWDS:
+            piece = piece.replace(where, cwd)
+        pieces.append(piece)
+        total += len(piece)
+        turn += 1
+    return "".join(pieces)
+
+
+def build_history(person: Path, sessions: int, mb: float, projects: int) -> int:
+    """The ``~/.claude`` of ``sessions`` copies; returns the bytes written."""
+    texts = [(FIXTURES / name).read_text(encoding="utf-8") for name in SOURCES]
+    share = int(mb * 1_000_000 / sessions)
+    old = time.time() - 2 * 86_400
+    written = 0
+    for n in range(sessions):
+        project = n % projects
+        cwd = f"/home/person/src/project-{project:02d}"
+        folder = person / ".claude" / "projects" / cwd.replace("/", "-")
+        folder.mkdir(parents=True, exist_ok=True)
+        data = copy_session(texts[n % len(texts)], n, share, cwd)
+        session = str(uuid.UUID(int=n + 1))
+        path = folder / f"{session}.jsonl"
+        path.write_text(data, encoding="utf-8")
+        os.utime(path, (old, old))
+        written += len(data.encode())
+    return written
+
+
+def brain(env: dict[str, str], *args: str) -> tuple[float, str]:
+    """Seconds of ``brain ARGS`` as a process, and what it printed."""
+    began = time.perf_counter()
+    done = subprocess.run([*BRAIN, *args], capture_output=True, text=True, env=env)
+    took = time.perf_counter() - began
+    if done.returncode != 0:
+        raise SystemExit(f"brain {' '.join(args)} failed ({done.returncode}): {done.stderr}")
+    return took, done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=800)
+    parser.add_argument("--mb", type=float, default=450)
+    parser.add_argument("--projects", type=int, default=40)
+    parser.add_argument("--keep", type=Path, help="keep the history and the home here")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    tmp = tempfile.mkdtemp(prefix="brain-big-history-")
+    root = Path(tmp)
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        root = args.keep
+    try:
+        report = run(root, args)
+    finally:
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    print(
+        f"{report['sessions']} sessions, {report['mb']} MB, {report['projects']} projects "
+        f"(built in {report['build_s']} s)"
+    )
+    for phase in ("harvest", "extract", "consolidate"):
+        print(f"{phase + ' s':<16}{report[phase + '_s']:>8.2f}   load {report[phase + '_load']}")
+    print(f"{'in all s':<16}{report['total_s']:>8.2f}   target under 10")
+    print(f"{'first recall s':<16}{report['recall_s']:>8.2f}   (builds the catalog of turns)")
+    print(f"raw memories {report['raw_memories']}, records {report['records']}")
+
+
+def run(root: Path, args: argparse.Namespace) -> dict[str, object]:
+    person, home = root / "person", root / "home"
+    began = time.perf_counter()
+    total = build_history(person, args.sessions, args.mb, args.projects)
+    built = time.perf_counter() - began
+    env = {**os.environ, "HOME": str(person), "BRAIN_HOME": str(home)}
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME"):
+        env.pop(name, None)
+    for name in ("AUTHOR", "COMMITTER"):
+        env.setdefault(f"GIT_{name}_NAME", "bench")
+        env.setdefault(f"GIT_{name}_EMAIL", "bench@example.invalid")
+    brain(env, "init")
+    report: dict[str, object] = {
+        "sessions": args.sessions,
+        "mb": round(total / 1e6, 1),
+        "projects": args.projects,
+        "build_s": round(built, 1),
+    }
+    for phase, argv in (
+        ("harvest", ("harvest", "--all", "--json")),
+        ("extract", ("extract", "--all", "--json")),
+        ("consolidate", ("consolidate", "--force", "--json")),
+    ):
+        took, _ = brain(env, *argv)
+        report[phase + "_s"] = round(took, 2)
+        report[phase + "_load"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    report["total_s"] = round(
+        sum(report[p + "_s"] for p in ("harvest", "extract", "consolidate")), 2
+    )  # type: ignore[misc]
+    took, _ = brain(env, "recall", "webhook retries", "--json")
+    report["recall_s"] = round(took, 2)
+    raw = home / "raw_memories.md"
+    text = raw.read_text(encoding="utf-8") if raw.exists() else ""
+    report["raw_memories"] = len(re.findall(r"^- id: ", text, re.M))
+    report["records"] = len(list((home / "memories").glob("*.md")))
+    return report
+
+
+if __name__ == "__main__":
+    main()

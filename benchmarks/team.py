@@ -1,0 +1,229 @@
+"""What a joined team costs recall and the session-start hook, and what a pull costs.
+
+Usage: python benchmarks/team.py [--personal 1000] [--team 5000] [--members 50]
+                                 [--runs 15] [--json]
+
+Personal homes of ``--personal`` synthetic records (through `brain import`, one
+commit) and a checkout whose remote is ``github.com/acme/api``; one home joins team
+``acme``: ``--team`` records written by ``--members``
+people (one commit each) on a bare remote, its team.yaml covering ``github.com/acme/*``.
+The same checkout, queries and personal records; only the team differs.
+  * hook_ms:    median wall time of a `brain hook session-start` process in the checkout;
+  * process_ms: median wall time of a `brain recall QUERY` process in the checkout;
+  * recall_ms:  median time of Brain.recall(query, where=checkout) in a warm process;
+  * ratio:      with the team over without (target: within 1.2).
+Two homes with the same personal records, one of them joined to the team, and a third
+home holding as many records of its own as the other two together (the same-sized home:
+what searching that many records costs without any team), are measured in turn, run by
+run, so a busy moment of the machine weighs on all alike.
+  * first_index_s: the first recall after joining, which indexes every team record;
+  * pull_s / index_after_pull_ms: `brain team sync` bringing one accepted record, and
+    the next recall's index update, which reads only what that commit changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from recall_latency import queries, synthetic_lines  # noqa: E402
+
+from brain.api import Brain  # noqa: E402
+from brain.home.records import Record, render  # noqa: E402
+from brain.team import members, proposals  # noqa: E402
+
+
+def git(where: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(where), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **(env or {})},
+    )
+    return done.stdout
+
+
+def build_team(root: Path, size: int, people: int) -> Path:
+    """A bare remote holding a team home of ``size`` records by ``people`` members."""
+    remote = root / "team.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    maker, _ = Brain.init(root / "maker")
+    team = members.create(maker.path, str(remote), "acme", ("github.com/acme/*",)).path
+    lines = [json.loads(line) for line in synthetic_lines(size, random.Random(7))]
+    share = max(1, size // people)
+    for n in range(people):
+        mine = lines[n * share : (n + 1) * share if n < people - 1 else size]
+        for i, data in enumerate(mine, start=n * share):
+            key = f"team-{i:06d}"
+            record = Record(
+                id=f"20260101-000000000-{i:06x}",
+                key=key,
+                type=data["type"],
+                description=data["description"],
+                body=data["body"],
+                tags=() if i % 3 else ("project:api",),
+                created=data["created"],
+                updated=data["created"],
+            )
+            (team / "memories" / f"{key}.md").write_text(render(record))
+        who = {"GIT_AUTHOR_NAME": f"member{n}", "GIT_AUTHOR_EMAIL": f"m{n}@example.invalid"}
+        git(team, "add", "memories")
+        git(team, "commit", "-qm", f"accept: {len(mine)} records from member{n}", env=who)
+    git(team, "push", "-q", "origin", "main")
+    return remote
+
+
+def checkout(root: Path) -> Path:
+    top = root / "api"
+    top.mkdir()
+    git(top, "init", "-q")
+    git(top, "remote", "add", "origin", "git@github.com:acme/api.git")
+    return top
+
+
+def hook_once(home: Path, where: Path) -> float:
+    """One `brain hook session-start` process in ``where``: its wall time."""
+    payload = json.dumps({"session_id": "bench", "cwd": str(where), "source": "startup"})
+    env = {**os.environ, "BRAIN_HOME": str(home)}
+    command = [sys.executable, "-m", "brain", "hook", "session-start"]
+    start = time.perf_counter()
+    done = subprocess.run(command, input=payload, capture_output=True, text=True, env=env)
+    took = time.perf_counter() - start
+    assert "additionalContext" in done.stdout, done.stderr
+    return took
+
+
+def recall_process(home: Path, where: Path, query: str) -> float:
+    """One `brain recall QUERY` process in ``where``: its wall time."""
+    env = {**os.environ, "BRAIN_HOME": str(home)}
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "brain", "recall", query],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        check=True,
+    )
+    return time.perf_counter() - start
+
+
+NAMES = ("alone", "joined", "sized")
+
+
+def side_by_side(homes: list[Path], where: Path, runs: int) -> dict[str, list[float]]:
+    """Hook and recall times of the homes, taken in turn (so a busy moment of the
+    machine weighs on all alike): the first run of each warms its caches."""
+    times: dict[str, list[float]] = {
+        f"{what}_{n}": [] for what in ("hook", "process", "recall") for n in range(len(homes))
+    }
+    asked = queries(random.Random(3), runs + 1)
+    for run in range(runs + 1):
+        for n, home in enumerate(homes):
+            took = hook_once(home, where)
+            process = recall_process(home, where, asked[run])
+            if run:
+                times[f"hook_{n}"].append(took)
+                times[f"process_{n}"].append(process)
+    brains = [Brain.open(home) for home in homes]
+    for brain in brains:
+        brain.recall("warm up", where=where)
+    for query in queries(random.Random(2), runs * 4):
+        for n, brain in enumerate(brains):
+            start = time.perf_counter()
+            brain.recall(query, where=where)
+            times[f"recall_{n}"].append(time.perf_counter() - start)
+    for brain in brains:
+        brain.close()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--personal", type=int, default=1000)
+    parser.add_argument("--team", type=int, default=5000)
+    parser.add_argument("--members", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    for name in ("AUTHOR", "COMMITTER"):
+        os.environ.setdefault(f"GIT_{name}_NAME", "bench")
+        os.environ.setdefault(f"GIT_{name}_EMAIL", "bench@example.invalid")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        homes = []
+        for name in NAMES:
+            brain, _ = Brain.init(root / name)
+            size = args.personal + (args.team if name == "sized" else 0)
+            brain.import_(synthetic_lines(size, random.Random(1)))
+            brain.index()
+            homes.append(brain.path)
+        where = checkout(root)
+        remote = build_team(root, args.team, args.members)
+        members.join(homes[1], str(remote))
+        start = time.perf_counter()
+        Brain.open(homes[1]).recall("first", where=where)
+        first_index = time.perf_counter() - start
+        times = side_by_side(homes, where, args.runs)
+        maker = Brain.open(root / "maker")
+        maker.remember("Deploys need Node 20", key="node-version")
+        proposals.accept(maker, proposals.propose(maker, "node-version").id)
+        start = time.perf_counter()
+        members.sync(homes[1])
+        pull = time.perf_counter() - start
+        again = Brain.open(homes[1])
+        start = time.perf_counter()
+        hits = again.recall("node version deploys", where=where).hits
+        after_pull = time.perf_counter() - start
+        assert hits and hits[0].key == "node-version", hits
+    median = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    result: dict[str, object] = {
+        "personal": args.personal,
+        "team": args.team,
+        "members": args.members,
+        "runs": args.runs,
+    }
+    for what in ("hook", "process", "recall"):
+        result[f"{what}_ms"] = {
+            name: round(median[f"{what}_{n}"], 2) for n, name in enumerate(NAMES)
+        }
+        result[f"{what}_ratio"] = round(median[f"{what}_1"] / median[f"{what}_0"], 2)
+        result[f"{what}_ratio_to_sized"] = round(median[f"{what}_1"] / median[f"{what}_2"], 2)
+    result |= {
+        "first_index_s": round(first_index, 2),
+        "pull_s": round(pull, 2),
+        "index_after_pull_ms": round(after_pull * 1000, 1),
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(
+        f"{args.personal} personal records; team of {args.team} records by {args.members}; "
+        f"the same-sized home has {args.personal + args.team} of its own"
+    )
+    for what in ("hook", "process", "recall"):
+        alone, joined, sized = (median[f"{what}_{n}"] for n in range(3))
+        print(
+            f"  {what:<7} median without team {alone:7.1f} ms, with team {joined:7.1f} ms "
+            f"(ratio {joined / alone:.2f}); same-sized home {sized:7.1f} ms "
+            f"(ratio {joined / sized:.2f})"
+        )
+    print(f"  first recall after joining (indexes the team): {first_index:.2f} s")
+    print(
+        f"  team sync of one accepted record: {pull:.2f} s; next recall {after_pull * 1000:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

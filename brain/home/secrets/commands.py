@@ -1,0 +1,135 @@
+"""Values a command line, a header or a call takes as a password, by where they stand.
+
+No name announces them; the program does: ``sqlplus user/<pw>@db``, ``rabbitmqctl
+add_user <name> <pw>``, ``net use … /user:<name> <pw>``, ``snmpwalk -c <community>``,
+``mosquitto_pub -P <pw>``, ``echo <key> > config/master.key``, a ``Cookie:`` header's
+random values, a ``Bearer`` token whole whatever it holds, a ``connect`` or credential
+call's password argument (``getConnection(url, user, "<pw>")``,
+``NetworkCredential("<user>", "<pw>")``), a string an HMAC is keyed with, and the value
+of a name/value pair whose name is a credential's (``"Name": "/prod/db_password", …
+"Value": "…"``, Kubernetes' ``- name: DB_PASSWORD`` / ``value: …``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from brain.home.secrets.names import Span, credential_name, fits
+from brain.home.secrets.shapes import chosen_password, is_code, is_masked, random_token
+
+__all__ = ["find"]
+
+_ARG = r"""[\"']?(?P<value>[^\s\"']{6,})[\"']?"""
+# Each: the literal that gates it, and where the password stands in the command.
+_COMMANDS = (
+    ("sqlplus", re.compile(r"sqlplus[ \t]+(?:-\w+[ \t]+)*[\w$#.-]+/(?P<value>[^\s@/]{6,})@")),
+    ("_user", re.compile(r"(?:add_user|change_password)[ \t]+\S+[ \t]+" + _ARG)),
+    ("/user:", re.compile(r"(?i:/user:)\S+[ \t]+(?P<value>[^\s/\"']{6,})")),
+    ("snmp", re.compile(r"snmp\w*[ \t][^\n]{0,60}?[ \t]-c[ \t]+" + _ARG)),
+    ("mosquitto", re.compile(r"mosquitto_\w+[ \t][^\n]{0,120}?[ \t]-P[ \t]+" + _ARG)),
+    (
+        "echo",
+        re.compile(
+            r"echo[ \t]+(?:-n[ \t]+)?" + _ARG + r"[ \t]*>>?[ \t]*[\w./~-]*"
+            r"(?i:\.key|key|token|secret|password|credentials|\.pem)\b"
+        ),
+    ),
+)
+_COOKIE = re.compile(r"(?i:cookie)[\"']?[ \t]*[:=][ \t]*[^\n]{0,2000}")
+_COOKIE_PAIR = re.compile(r"([\w.-]+)=([^;\s\"']{16,})")
+_BEARER = re.compile(r"(?i:bearer)[ \t]+(?P<value>[^\s\"'`,;)]{12,})")
+# A call that takes a password: which string argument it is (1-based).
+_CONNECT = re.compile(
+    r"(?P<call>getConnection|connect|NetworkCredential|PasswordAuthentication|UsernamePassword"
+    r"\w*|Credentials?)[ \t]*\([ \t]*\n?[ \t]*"
+)
+_STRING = re.compile(
+    r"""[ \t\n]*(?:@|[bru]|new[ \t]+String\()?(?P<q>["'])(?P<value>[^"'\n]*)(?P=q)[ \t)]*"""
+)
+_HMAC = re.compile(r"(?i:hmac)[\w.:]*[ \t]*\((?P<args>[^\n]{0,300})")
+_QUOTED = re.compile(r"""(?P<q>["'])(?P<value>[^"'\n]{16,})(?P=q)""")
+_NAME_FIELD = re.compile(r"""(?i:\bname)["']?[ \t]*[:=][ \t]*["']?(?P<name>[^"'\n,]{3,120})["']?""")
+_VALUE_FIELD = re.compile(
+    r"""(?i:\bvalue)["']?[ \t]*[:=][ \t]*(?P<q>["']?)(?P<value>[^"'\n,}]+)(?P=q)"""
+)
+
+
+def find(text: str, lowered: str, out: list[Span]) -> None:
+    """Add to ``out`` each password or key a command, a header or a call takes in
+    ``text`` (``lowered``: the text lower-cased)."""
+    for gate, pattern in _COMMANDS:
+        if gate in lowered:
+            for m in pattern.finditer(text):
+                _add(m, out)
+    if "cookie" in lowered:
+        for m in _COOKIE.finditer(text):
+            for pair in _COOKIE_PAIR.finditer(m.group()):
+                if random_token(pair.group(2)) and not is_masked(pair.group(2)):
+                    at = m.start() + pair.start(2)
+                    out.append(("credential_position", at, at + len(pair.group(2))))
+    if "bearer" in lowered:
+        for m in _BEARER.finditer(text):
+            value = m.group("value")
+            if (
+                any(c.isdigit() for c in value)
+                and not is_code(value, "", quoted=True)
+                and chosen_password(value)
+                and not value.startswith(("$", "{", "<", "["))
+            ):
+                out.append(("credential_position", m.start("value"), m.end("value")))
+    if "(" in text:
+        _calls(text, lowered, out)
+    if "value" in lowered and "name" in lowered:
+        _pairs(text, out)
+
+
+def _add(m: re.Match[str], out: list[Span]) -> None:
+    value = m.group("value")
+    if (
+        value.startswith(("$", "%", "<", "{"))
+        or is_masked(value)
+        or is_code(value, "", quoted=True)
+    ):
+        return
+    if chosen_password(value) or random_token(value):
+        out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+def _calls(text: str, lowered: str, out: list[Span]) -> None:
+    if any(w in lowered for w in ("connect", "credential", "password")):
+        for m in _CONNECT.finditer(text):
+            nth = 3 if m.group("call") in ("getConnection", "connect") else 2
+            pos, args = m.end(), list[re.Match[str]]()
+            while len(args) < nth:
+                arg = _STRING.match(text, pos)
+                if arg is None:
+                    break
+                args.append(arg)
+                pos = arg.end()
+                if text[pos : pos + 1] != ",":
+                    break
+                pos += 1
+            if len(args) == nth:
+                _add(args[-1], out)
+    if "hmac" in lowered:
+        for m in _HMAC.finditer(text):
+            at = m.start("args")
+            for arg in _QUOTED.finditer(m.group("args")):
+                if random_token(arg.group("value")):
+                    out.append(("credential_position", at + arg.start(2), at + arg.end(2)))
+
+
+def _pairs(text: str, out: list[Span]) -> None:
+    """A name/value pair whose name (its last path segment) names a credential."""
+    for m in _NAME_FIELD.finditer(text):
+        name = m.group("name").strip().rstrip("/").rsplit("/", 1)[-1]
+        strength = credential_name(name)
+        if not strength:
+            continue
+        v = _VALUE_FIELD.search(text, m.end(), m.end() + 300)
+        if v is None or _NAME_FIELD.search(text, m.end(), v.start()):
+            continue  # another pair's name stands between
+        value = v.group("value").strip()
+        if fits(strength, value, text[v.end() : v.end() + 8], bool(v.group("q"))):
+            start = v.start("value") + (len(v.group("value")) - len(v.group("value").lstrip()))
+            out.append(("credential_name", start, start + len(value)))

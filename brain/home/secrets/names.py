@@ -1,0 +1,294 @@
+"""The name family: a credential word anywhere in a name, and the value given to it.
+
+``AWS_BEARER_TOKEN_BEDROCK``, ``MUX_TOKEN_SECRET_PROD``, ``mjApikeyPrivate``,
+``x-honeycomb-team``, in any case and separator, followed by its value in any of the
+forms config and code give it: ``=``, ``:``, ``:=``, ``=>``, a quote or an escaped
+quote around the name, an XML element, a markdown or a CLI table's next cell, a
+``--flag``. The value must pass the test of the name's strength (:func:`fits`): a
+password, a secret or a token takes what a person would type as one; a weaker word
+(``key``, ``auth``, ``session``, ``seed``) takes only a random value. Words that say the
+name is about the credential, not the credential (``TOKEN_LIMIT``, ``max_tokens``,
+``file_key``, ``IDEMPOTENCY_KEY``, ``SECRET_NAME``), make it no credential's name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from brain.home.secrets.rules import is_placeholder
+from brain.home.secrets.shapes import (
+    chosen_password,
+    is_code,
+    mnemonic,
+    random_token,
+)
+
+__all__ = ["PUBLIC", "about_credential", "credential_name", "find", "fits", "folded", "name_before"]
+
+Span = tuple[str, int, int]
+
+
+def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``pattern`` for a lower-cased text, and case-insensitive for a text that
+    lower-casing lengthens (U+0130): ``re`` skips ahead far faster without ``(?i)``."""
+    return re.compile(pattern), re.compile(pattern, re.IGNORECASE)
+
+
+# Where a name's secret word may stand; the name around it is read by hand. A plain
+# alternation is searched several times faster than one with lookarounds, so the words a
+# transcript is full of that hold one (tokens, sessions, author, passed, keyword,
+# compatibility), which would each cost a reading of the name around them, are told
+# apart after a match (``_NOT_A_NAME``).
+_TRIGGER = folded(
+    r"token|session|auth|key|pass|seed|private|secret|pwd|cred|mnemonic|bearer|signature"
+    r"|phrase|appid|cert|pat|team|dsn|psk"
+)
+_NOT_A_NAME = re.compile(
+    r"tokens|tokeni|tokene|sessions|author|authentic|keys\b|keyword|keyboard|passe[ds]"
+    r"|passing|passive|passage|seeds|seeded|seeding|certain|path|patte|patch|patie|patro"
+    r"|patio|paten",
+    re.IGNORECASE,
+)
+_NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
+# What may follow a name whose value is given (a quote, a space, an operator, an XML tag).
+_AFTER_NAME = frozenset("\"'`\\ \t:=|>")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+# A word ending in one of these names a credential alone (``clientsecret``, ``authtoken``).
+_STRONG = re.compile(
+    r"[a-z]*(?:password|passwd|passphrase|secret|token|apikey|credential|mnemonic|privatekey"
+    r"|bearer)s?"
+)
+_STRONG_WORDS = frozenset(
+    ("pwd", "pass", "pat", "creds", "passwords", "psk", "requirepass", "masterauth")
+)
+# Words that name a credential only with a random value.
+_WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn")
+_CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
+_KEY_KINDS = frozenset(
+    "api private secret access auth signing master encryption license deploy service admin"
+    " client account webhook sdk server write read app".split()
+)
+_PHRASE_WORDS = frozenset(("mnemonic", "seed", "phrase", "recovery", "passphrase"))
+# After the secret word: the name is about the credential (its id, its length, its path).
+_ABOUT = frozenset(
+    "id ids name names path paths file files filename dir url uri urls endpoint host type"
+    " types length len size count limit limits max min ttl timeout expiry expires expiration"
+    " exp at field fields env var header prefix suffix format algorithm alg version policy"
+    " provider providers method mode rotation days required enabled enable disabled label"
+    " hint placeholder description desc arn ref store manager location usage budget index"
+    " param params hash hashed digest strength reset regex pattern schema validator"
+    " validation input error errors message status state storage chars lifetime duration"
+    " source kind class handler callback changed changes lookup rate rates"
+    " runs run ratio score passed failed".split()
+)
+# Before it: the credential word means something else (``max_tokens``, ``reset_password``).
+_OTHER = frozenset(
+    "max num total input output completion prompt page next continuation cancellation"
+    " has is get set use on handle validate verify check reset forgot show toggle hide with"
+    " without require requires expect mock dummy fake example sample placeholder public pub"
+    " publishable sync continue stop stream streaming bypass compass count rate".split()
+)
+# Before a key: it is a map's, a database's, a storage's key (``file_key``, ``sortKey``).
+_OTHER_KEY = frozenset(
+    "file primary foreign sort partition cache idempotency query local route message"
+    " translation i18n hot shortcut modifier keyboard row object field column item entity"
+    " group map dict hash lookup unique index dedup dedupe figma design s3 upload image asset"
+    " bucket region react storage composite sequence cursor pagination redirect callback"
+    " list react state node".split()
+)
+# Before a credential word, whatever stands between: no real one.
+_NOT_REAL = frozenset("mock dummy fake example sample placeholder public pub publishable".split())
+# Headers that carry a credential without a credential's word.
+_HEADERS = frozenset(("x-honeycomb-team",))
+
+
+def about_credential(name: str) -> bool:
+    """Whether ``name`` holds a credential's word but is about the credential, not one
+    (``TOKEN_LIMIT``, ``max_tokens``, ``file_key``, ``Idempotency-Key``)."""
+    words = [w.lower() for w in _WORD.findall(name)]
+    for at, word in enumerate(words):
+        secret = _STRONG.fullmatch(word) or word in _STRONG_WORDS or _WEAK.fullmatch(word)
+        if secret and _about(words, at):
+            return True
+    return False
+
+
+def _about(words: list[str], at: int) -> bool:
+    """Whether the words around the credential word ``words[at]`` say the name is about
+    a credential, or means another kind of key."""
+    before = words[:at]
+    kinds = [i for i, w in enumerate(before) if w in _KEY_KINDS]
+    if kinds:  # STREAM_API_SECRET: an API's secret, whatever the word before names
+        before = [w for w in before[: kinds[-1]] if w in _NOT_REAL] + before[kinds[-1] :]
+    other = _OTHER | _OTHER_KEY if words[at].endswith("key") else _OTHER
+    return any(w in _ABOUT for w in words[at + 1 :]) or any(w in other for w in before)
+
+
+def name_before(text: str, start: int) -> str:
+    """The name a value at ``start`` is given by: the name before ``=``, ``:`` and quotes."""
+    i = start
+    while i > 0 and text[i - 1] in " \t\"'`:=>\\" and start - i < 8:
+        i -= 1
+    j = i
+    while j > 0 and text[j - 1] in _NAME_CHARS and i - j < 80:
+        j -= 1
+    return text[j:i]
+
+
+def credential_name(name: str) -> str:
+    """How strongly ``name`` names a credential: ``"password"`` (a password, a secret, a
+    credential: what a person chooses counts), ``"strong"`` (a token, an API or private
+    key: a random value or a UUID), ``"weak"`` (a key, auth, a session: only a random
+    value), ``"phrase"`` (a seed phrase or mnemonic), or ``""``."""
+    if name.lower() in _HEADERS:
+        return "weak"
+    words = [w.lower() for w in _WORD.findall(name)]
+    found, at = "", -1
+    for i, word in enumerate(words):
+        if _STRONG.fullmatch(word) or word in _STRONG_WORDS:
+            found, at = "strong", i
+        elif word == "key" and i and words[i - 1] in _KEY_KINDS:
+            found, at = "strong", i  # API_KEY, PrivateKey, signing.key
+        elif _WEAK.fullmatch(word) and found != "strong":
+            found, at = "weak", i
+    if not found or words == ["key"]:
+        return ""  # a key alone is a map's, a test vector's, a keyboard's
+    if found == "strong" and _CHOSEN.match(words[at]) and words[at] != "passwords":
+        found = "password"  # what a person chooses; a key or a token is random
+    if _about(words, at):
+        return ""
+    if words[at] == "pass" and len(words) == 1:
+        return ""  # a word alone: "sanity pass:", "--- PASS:"
+    if _PHRASE_WORDS & set(words):
+        return "phrase"
+    return found
+
+
+def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
+    """Whether ``value`` is a credential for a name of ``strength``."""
+    if strength == "phrase" and mnemonic(value):
+        return True
+    if is_placeholder("", value, bare=not quoted) or PUBLIC.match(value):
+        return False
+    if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):
+        return False
+    if random_token(value, uuid=strength in ("strong", "password")):
+        return True
+    if strength != "password":
+        return _typed_secret(value)  # Tundra.Orchid3751%: chosen, and no code looks so
+    if value.startswith(("http://", "https://", "/", "~/", "./", "$")) or _FILE.search(value):
+        return False
+    if _WINDOWS_PATH.match(value):
+        return False
+    return chosen_password(value)
+
+
+def _typed_secret(value: str) -> bool:
+    return (
+        len(value) >= 10
+        and chosen_password(value)
+        and any(c.isdigit() for c in value)
+        and any(not c.isalnum() for c in value)
+        and any(c.islower() for c in value)  # AES-256-GCM names an algorithm
+        and not _HEXISH.fullmatch(value)  # a UUID, a commit range
+        and not _FILE.search(value)
+        and not value.startswith(("http://", "https://", "/", "~/", "./", "$"))
+        and not _WINDOWS_PATH.match(value)
+    )
+
+
+_HEXISH = re.compile(r"[0-9a-fA-F:.-]+")
+PUBLIC = re.compile(r"pk[._]|pub_|publishable|[xyzt]pub|phc_")  # public keys: xpub, PostHog's phc_
+_WINDOWS_PATH = re.compile(r"[A-Za-z]{1,5}:[\\/]")  # C:\Users, HKLM:\SOFTWARE
+_FILE = re.compile(r"\.(?:pem|key|json|txt|ya?ml|env|crt|p12|pfx|cer|gpg|asc|pub|jks|toml)$")
+
+# After a name: its closing quote, then what assigns it.
+_ASSIGN = re.compile(
+    r"(?P<close>\\?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|=(?!=)|:(?![:/\w])|(?<=[ \t])\|(?=[ \t]))[ \t]*"
+)
+_VALUE = re.compile(
+    r"""\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'"""
+    r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\]+)"""
+)
+_FLAG_VALUE = re.compile(r"[ \t]+(?=[^\s-])")
+_TABLE_GAP = re.compile(r"[ \t]{2,}(?=\S)")
+_PROSE_OP = re.compile(r"[ \t]+(?:to|is|as)[ \t]+(?=\S)")
+# A quoted name, then its quoted value: dotnet user-secrets set "Vault:Token" "s.…".
+_QUOTED_PAIR = re.compile(r"\\?[\"'][ \t]+(?=\\?[\"'])")
+# A name alone on its line, then its value, the line's last word (redis.conf's
+# ``requirepass <pw>``).
+_LINE_PAIR = re.compile(r"[ \t]+(?=[^\s\"'`]+[ \t]*(?:\n|$))")
+# A name read in a notebook, its value printed next: os.environ["X_TOKEN"] / Out[4]: '…'.
+_PRINTED = re.compile(r"\\?[\"'][\])]*[ \t]*\n+(?:Out\[\d+\]:[ \t]*)")
+
+
+def _value(text: str, at: int) -> tuple[int, int, bool] | None:
+    m = _VALUE.match(text, at)
+    if m is None:
+        return None
+    group = m.lastgroup or "bare"
+    start, end = m.span(group)
+    if group == "bare":
+        while end > start and text[end - 1] in ".|":
+            end -= 1
+    return (start, end, group != "bare") if end > start else None
+
+
+def find(text: str, low: str | None, out: list[Span]) -> None:
+    """Add to ``out`` each value a credential's name is given in ``text`` (``low``: the
+    text lower-cased, or None when that moved its offsets)."""
+    last = -1
+    for hit in _TRIGGER[low is None].finditer(text if low is None else low):
+        s = hit.start()
+        if s < last or _NOT_A_NAME.match(text, s) or text.endswith("com", 0, s):
+            continue
+        e = _NAME_TAIL.match(text, hit.end()).end()  # type: ignore[union-attr]
+        last = e
+        if e == len(text) or text[e] not in _AFTER_NAME:
+            continue
+        while s > 0 and text[s - 1] in _NAME_CHARS and hit.start() - s < 80:
+            s -= 1
+        name = text[s:e].strip(".-")
+        if not name or text.endswith("[REDACTED:", 0, s):
+            continue  # a marker names what it replaced
+        strength = credential_name(name)
+        if not strength:
+            continue
+        found = _assigned(text, s, e, name)
+        if found is None:
+            continue
+        vs, ve, quoted = found
+        value = text[vs:ve]
+        if fits(strength, value, text[ve : ve + 8], quoted):
+            out.append(("credential_name", vs, ve))
+
+
+def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | None:
+    """Where the value ``name`` (at ``s:e``) is given is: after ``=``, ``:``, a closing
+    quote, a table's bar, inside an XML element, after a flag, in a CLI table."""
+    if s > 0 and text[s - 1] == "<" and text[e : e + 1] == ">":
+        close = text.find("</", e)
+        if close > e + 1 and "\n" not in text[e + 1 : close]:
+            return e + 1, close, True
+        return None
+    m = _ASSIGN.match(text, e)
+    if m is not None and m.group("op"):
+        return _value(text, m.end())
+    lead = s + len(text[s:e]) - len(text[s:e].lstrip(".-"))
+    if text[max(0, lead - 2) : lead] == "--" or (text[lead - 1 : lead] == "-" and len(name) > 1):
+        m = _FLAG_VALUE.match(text, e)
+        return _value(text, m.end()) if m else None
+    # (a table's name starts its line: looked for a few characters back, not over a
+    # long line of minified output from every name in it)
+    line_start = text.rfind("\n", max(0, s - 80), s) + 1
+    if (line_start or s <= 80) and not text[line_start:s].strip():
+        m = _TABLE_GAP.match(text, e)
+        if m is not None:
+            return _value(text, m.end())
+        m = _LINE_PAIR.match(text, e)
+        if m is not None:
+            return _value(text, m.end())
+    m = _PROSE_OP.match(text, e) or _QUOTED_PAIR.match(text, e) or _PRINTED.match(text, e)
+    return _value(text, m.end()) if m is not None else None

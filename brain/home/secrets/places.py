@@ -1,0 +1,194 @@
+"""Values in credential positions: where a value stands says it is a credential.
+
+A login command's random argument (``wandb login <hex>``, ``echo "<token>" | podman
+login``), a token as URL userinfo, a credential query parameter, a webhook's or an RPC
+endpoint's path, an SDK constructor's first argument (``rollbar.init("<hex>")``), tuple
+auth (``auth=("neo4j", "<pw>")``, ``server.login(user, "<pw>")``), a wallet's private key
+(``accounts: ['0x<64 hex>']``), a Solana key's 64 bytes, a seed phrase.
+"""
+
+from __future__ import annotations
+
+import re
+
+from brain.home.secrets.names import Span, credential_name, folded
+from brain.home.secrets.shapes import chosen_password, is_code, is_masked, mnemonic, random_token
+
+__all__ = ["find"]
+
+_ARG = re.compile(r"""["']?([A-Za-z0-9_\-+/.:]{16,}={0,2})["']?""")
+# A command that logs in or installs a credential, then its arguments to the command's end.
+# (what may not stand before it is checked after a match: a lookbehind first would be
+# tried at every offset of a long text)
+_LOGIN = folded(
+    r"(?:login|authorize|authorize-account|install|authtoken|add-authtoken"
+    r"|set-token|auth:token|--token|--auth-token|--api-key|--apikey)(?=[ \t=])"
+)
+_NOT_BEFORE_COMMAND = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_\"'-"
+)
+_ECHO = re.compile(
+    r"echo[ \t]+(?:-n[ \t]+)?[\"']?(?P<value>[^\s\"'|]{16,})[\"']?[ \t]*\|[^|\n]{0,80}"
+    r"(?:login|--password-stdin)"
+)
+_COMMAND_END = re.compile(r"[|;&\n]|$")
+_USERINFO = re.compile(r"://([A-Za-z0-9_\-.~]{20,})@")
+_QUERY = re.compile(r"[?&]([A-Za-z][\w.-]{0,40})=([^&#\s\"'<>\\]{8,})")
+_URL = re.compile(r"https?://([\w.-]+)(/[^\s\"'<>`)\]\\]*)")
+_HOOK_SEGMENTS = frozenset(
+    ("hooks", "hook", "webhook", "webhooks", "webhookb2", "incomingwebhook", "receiver")
+)
+_KEY_SEGMENT = re.compile(
+    r"(?i:/(?:key|keys|token|apikey|api-key|api_key|secret))/(?P<value>[A-Za-z0-9_-]{16,})"
+    r"(?![\w-])"
+)
+_QUERY_WEAK = frozenset(("key", "sig", "code"))  # Azure Functions' ?code=<key>
+_RPC_HOSTS = ("infura", "alchemy", "quiknode", "quicknode", "ankr", "chainstack", "rpc", "node")
+# A call's first argument, a string; the function is read before it.
+_CALL = re.compile(r"\([ \t]*(?P<q>[\"'`])(?P<value>[^\"'`\n]{12,})(?P=q)")
+_TAKES_KEY = re.compile(
+    r"(?:(?:init|client|key|auth|token|config|configure|login|connect|sdk|api)(?:v\d)?"
+    r"|new[ \t]+[A-Z]\w*)$",
+    re.IGNORECASE,
+)
+# Two strings in a call, the second the password; the call is read before the "(".
+_TUPLE = re.compile(r"\([ \t]*[\"'][^\"'\n]*[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\"'\n]{4,})[\"']")
+_TAKES_PAIR = re.compile(r"(?:\bauth|_auth|BasicAuth|\.login)[ \t]*(?:=[ \t]*)?$")
+_CURL_USER = re.compile(r"-(?:u|-user)[ \t]+[\"']?:(?P<value>[^\s\"'@]{8,})")
+_WALLET = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A-Za-z])")
+_WALLET_CONTEXT = folded(
+    r"accounts|private|wallet|signer|secret|from_?key|keypair|deployer|mnemonic"
+)
+_NOT_WALLET = re.compile(r"(?i:\btx|hash|transaction|block|slot|topic|storage|sha|digest|commit)")
+_BYTES = re.compile(r"\[[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){31,127}[ \t]*\]")
+_SEED = folded(
+    r"(?:(?:seed|recovery|secret)[ \t]+phrase|mnemonic|fromphrase|frommnemonic)"
+    r"[^\n\"']{0,12}[\"']?(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})"
+)
+_SEED_WORDS = ("phrase", "mnemonic")
+_GH_SECRET = re.compile(
+    r"secret[ \t]+set[ \t]+\S+[^\n|;&]{0,200}?[ \t](?:--body|-b)[ \t=]+[\"']?"
+    r"(?P<value>[^\s\"']+)"
+)
+
+
+def _login(text: str, low: str | None, out: list[Span]) -> None:
+    for hit in _LOGIN[low is None].finditer(text if low is None else low):
+        if hit.start() and text[hit.start() - 1] in _NOT_BEFORE_COMMAND:
+            continue
+        end = _COMMAND_END.search(text, hit.end(), hit.end() + 400)
+        stop = end.start() if end else min(len(text), hit.end() + 400)
+        for arg in _ARG.finditer(text, hit.end(), stop):
+            token = arg.group(1)
+            if random_token(token) and not token.startswith(("http", "sha", "--")):
+                out.append(("credential_position", arg.start(1), arg.end(1)))
+    if "echo" in text:
+        for m in _ECHO.finditer(text):
+            if random_token(m.group("value")):
+                out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+def _urls(text: str, out: list[Span]) -> None:
+    for m in _USERINFO.finditer(text):
+        if random_token(m.group(1)):
+            out.append(("credential_position", m.start(1), m.end(1)))
+    for m in _QUERY.finditer(text):
+        name, value = m.group(1), m.group(2)
+        strength = credential_name(name) or ("weak" if name.lower() in _QUERY_WEAK else "")
+        if not strength or is_masked(value) or is_code(value, "") or value.startswith("$"):
+            continue
+        if random_token(value) or strength in ("strong", "password"):
+            out.append(("credential_position", m.start(2), m.end(2)))
+    for m in _URL.finditer(text):
+        host, path = m.group(1).lower(), m.group(2).split("?", 1)[0].split("#", 1)[0]
+        segments = list(re.finditer(r"[^/@]+", path))
+        words = [seg.group().lower() for seg in segments]
+        hook = "hook" in host or any(w in _HOOK_SEGMENTS for w in words)
+        if not (hook or any(w in host for w in _RPC_HOSTS)):
+            continue
+        pos = m.start(2)
+        for seg in segments:
+            value = seg.group()
+            if random_token(value, uuid=hook) or (hook and value.isdigit() and len(value) > 12):
+                out.append(("credential_position", pos + seg.start(), pos + seg.end()))
+    for m in _KEY_SEGMENT.finditer(text) if "/" in text else ():
+        if random_token(m.group("value")):  # IFTTT's /with/key/<key>, /token/<token>
+            out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+def _calls(text: str, low: str, out: list[Span]) -> None:
+    for m in _CALL.finditer(text):
+        value = m.group("value")
+        if " " in value or not random_token(value) or ("/" in value and "+" not in value):
+            continue
+        if _TAKES_KEY.search(text, max(0, m.start() - 60), m.start()) or _key_method(text, m):
+            out.append(("credential_position", m.start("value"), m.end("value")))
+    gates = ("auth" in low or ".login" in low, "-u" in low, "secret set" in low)
+    for pattern, gate in zip((_TUPLE, _CURL_USER, _GH_SECRET), gates, strict=True):
+        if not gate:
+            continue
+        for m in pattern.finditer(text):
+            if pattern is _TUPLE and not _TAKES_PAIR.search(
+                text, max(0, m.start() - 30), m.start()
+            ):
+                continue
+            if pattern is _CURL_USER and m.start() and text[m.start() - 1] not in " \t\n":
+                continue
+            value = m.group("value")
+            if not is_code(value, "", quoted=True) and (
+                chosen_password(value) or random_token(value)
+            ):
+                out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+_METHOD = re.compile(r"([A-Za-z_]\w*)[ \t]*$")
+
+
+def _key_method(text: str, m: re.Match[str]) -> bool:
+    """Whether the call ``m`` opens is one whose name names a credential: a builder's
+    ``.token("…")``, ``.api_secret("…")``, ``setApiKey("…")``."""
+    name = _METHOD.search(text, max(0, m.start() - 40), m.start())
+    return name is not None and credential_name(name.group(1)) in ("strong", "password")
+
+
+def _keys(text: str, low: str | None, out: list[Span]) -> None:
+    last = -1
+    wallets = _WALLET_CONTEXT[low is None].finditer(text if low is None else low)
+    for hit in wallets if _HEX64.search(text) else ():
+        line_end = text.find("\n", hit.end(), hit.end() + 120)
+        for m in _WALLET.finditer(
+            text, max(hit.end(), last), line_end if line_end >= 0 else hit.end() + 120
+        ):
+            last = m.end()
+            before = text[max(0, m.start() - 80) : m.start()]
+            before = before[before.rfind("\n") + 1 :]
+            if not _NOT_WALLET.search(before):
+                out.append(("wallet_key", m.start(), m.end()))
+    for m in _BYTES.finditer(text) if "[" in text else ():
+        numbers = [int(x) for x in re.findall(r"\d+", m.group())]
+        if len(numbers) in (32, 64) and max(numbers) <= 255 and len(set(numbers)) >= 20:
+            out.append(("wallet_key", m.start(), m.end()))
+    if low is not None and not any(w in low for w in _SEED_WORDS):
+        return
+    for m in _SEED[low is None].finditer(text if low is None else low):
+        start, end = m.span("value")
+        if mnemonic(text[start:end]):
+            out.append(("mnemonic", start, end))
+
+
+def find(text: str, low: str | None, lowered: str, out: list[Span]) -> None:
+    """Add to ``out`` each value in a credential's position in ``text`` (``lowered``: the
+    text lower-cased; ``low``: the same, or None when that moved its offsets)."""
+    # Each family is looked for only in a text holding what it needs: a search for a few
+    # literals costs a short turn less than a regex's pass.
+    if any(w in lowered for w in _LOGIN_WORDS):
+        _login(text, low, out)
+    if "://" in text:
+        _urls(text, out)
+    if "(" in text or "-u" in text or "secret set" in lowered:
+        _calls(text, lowered, out)
+    _keys(text, low, out)
+
+
+_LOGIN_WORDS = ("login", "install", "authoriz", "token", "api-key", "apikey", "echo")
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
