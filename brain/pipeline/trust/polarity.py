@@ -218,7 +218,7 @@ def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
     for clause, words, negative in _clauses(said, tails=False):
         if len(words) < MIN_SHARED or _quoted(_plain(clause), negative, quoted):
             continue
-        if elsewhere and len(said := tokens(clause)) >= 3 and near_quote(said, elsewhere):
+        if elsewhere and len(own := tokens(clause)) >= 3 and near_quote(own, elsewhere):
             continue
         need = max(MIN_SHARED, math.ceil(len(words) / 2))
         # The person's clause said the other way round: half its words are the memory's
