@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
+from brain.cli.text import warn
 
 _SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen", "antigravity", "crush")
 _MEMORY_TOOLS = ("claude", "gemini", "codex", "qwen")
@@ -148,9 +149,11 @@ def _empty_text(e: Any, *, forced: bool) -> str:
         )
     if e.sniffed is None:
         return (
-            f"{head}; it is not a transcript brain can read (Claude Code, Codex CLI or Gemini "
-            f"CLI JSONL, or brain's own format, docs/transcript-format.md); if one of those "
-            f"tools wrote it, say which with --source claude|codex|gemini"
+            f"{head}; it is not a transcript brain can read (a session file of Claude Code, "
+            f"Codex CLI, Gemini CLI, Copilot CLI, Qwen Code or Antigravity CLI, brain's copy "
+            f"of an OpenCode or Crush session, what 'opencode export' prints, or brain's own "
+            f"format, docs/transcript-format.md); if one of those tools wrote it, say which "
+            f"with --source {'|'.join(_SOURCES)}"
         )
     if e.sniffed != e.source:
         return (
