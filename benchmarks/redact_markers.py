@@ -12,10 +12,11 @@ With ``--honest`` the sessions of ``honest/`` (its shipped ones and those fetche
 ``local/`` as its SOURCES.md says) are read too, each sniffed as ``brain harvest --path``
 does; ``--extra DIR`` reads the sessions of any folder the same way. ``--blind`` reads only
 ``redact_blind/local/``: real sessions the rules were never tuned on (``redact_blind/SOURCES.md``
-says where each came from), scored to see whether what was tuned holds elsewhere.
+says where each came from), scored to see whether what was tuned holds elsewhere;
+``--blind2`` reads only ``redact_blind2/local/``, a second such set (``redact_blind2/SOURCES.md``).
 
-Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR] [--blind] [--samples N]
-[--unjudged] [--json]``.
+Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR] [--blind | --blind2]
+[--samples N] [--unjudged] [--json]``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ SESSIONS = DATA / "extract_quality"
 JUDGED = DATA / "redact_markers.json"
 HONEST = tuple(Path(__file__).resolve().parent / "honest" / d for d in ("sessions", "local"))
 BLIND = Path(__file__).resolve().parent / "redact_blind" / "local"
+BLIND2 = Path(__file__).resolve().parent / "redact_blind2" / "local"
 
 
 class Marker(NamedTuple):
@@ -129,17 +131,24 @@ def main() -> None:
     parser.add_argument(
         "--extra", type=Path, action="append", default=[], help="read DIR's sessions too"
     )
-    parser.add_argument(
+    blind = parser.add_mutually_exclusive_group()
+    blind.add_argument(
         "--blind", action="store_true", help="read only redact_blind/local/'s sessions"
     )
+    blind.add_argument(
+        "--blind2", action="store_true", help="read only redact_blind2/local/'s sessions"
+    )
     args = parser.parse_args()
-    extra = (*args.extra, BLIND) if args.blind else tuple(args.extra)
+    only = BLIND if args.blind else BLIND2 if args.blind2 else None
+    extra = (*args.extra, only) if only else tuple(args.extra)
     for folder in extra:
         if not folder.is_dir():
-            parser.error(f"{folder} is not a folder of sessions (see redact_blind/SOURCES.md)")
+            parser.error(
+                f"{folder} is not a folder of sessions (fetch them as its SOURCES.md says)"
+            )
     judged: dict[str, dict[str, Any]] = json.loads(JUDGED.read_text()) if JUDGED.is_file() else {}
     markers, seen, count = collect(
-        Config().extract_session_tokens, args.honest and not args.blind, extra, not args.blind
+        Config().extract_session_tokens, args.honest and not only, extra, not only
     )
     verdicts = [judged.get(m.digest, {}).get("credential") for m in markers]
     good = sum(v is True for v in verdicts)
