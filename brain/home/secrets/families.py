@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets import commands, names, places
+from brain.home.secrets import commands, names, places, windows
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
 from brain.home.secrets.shapes import entropy, wordy
 
-__all__ = ["about_credential", "credential_name", "find", "name_before"]
+__all__ = ["WORDS", "about_credential", "credential_name", "find", "name_before"]
 
 # --- anywhere ---------------------------------------------------------------------
 
 _RUN = re.compile(r"[A-Za-z0-9_-]{32,}")
+_HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")  # a wallet's or a program's address
 # Ids a service gives its objects (an API request, a message, a tool call...), each a
 # prefix and a random run; the run alone would pass for a token.
@@ -54,12 +55,12 @@ _PUBLIC_BEFORE = re.compile(
 )
 
 
-def _anywhere(text: str, out: list[Span]) -> None:
+def _anywhere(text: str, runs: list[re.Match[str]], out: list[Span]) -> None:
     """A random run no name or place announces: 32 to 128 letters, digits, ``_`` and
     ``-``, upper and lower case and digits mixed, over 4.3 bits a character, not words;
     unless it is an address (base58), a service's id (``req_011C…``), a JWT's header, or
-    words just before it say it is an id, a hash or public."""
-    for m in _RUN.finditer(text):
+    words just before it say it is an id, a hash or public. ``runs``: ``_RUN``'s matches."""
+    for m in runs:
         start, end = m.span()
         value = m.group()
         if len(value) > 128 or (start and text[start - 1] in _TOKEN_CHARS):
@@ -91,14 +92,32 @@ def _mixed(value: str) -> bool:
     return upper >= 3 and lower >= 3 and len(value) - upper - lower - value.count("_") >= 2
 
 
-def find(text: str) -> list[Span]:
-    """The credentials in ``text`` found by family: ``(kind, start, end)`` each."""
+def find(
+    text: str, lowered: str | None = None, hits: dict[str, list[int]] | None = None
+) -> list[Span]:
+    """The credentials in ``text`` found by family: ``(kind, start, end)`` each.
+
+    ``lowered`` is ``text.lower()`` when the caller has it; ``hits`` tells where each of
+    :data:`WORDS` starts in it (a pass of :mod:`~brain.home.secrets.literals` over it),
+    so the families' words are not searched for again, one regex each."""
     out: list[Span] = []
-    lowered = text.lower()
+    if lowered is None:
+        lowered = text.lower()
     low = lowered if len(lowered) == len(text) else None  # same offsets, or none
-    names.find(text, low, out)
-    places.find(text, low, lowered, out)
-    commands.find(text, lowered, out)
-    if len(text) >= 32:
-        _anywhere(text, out)
+    if low is None or (hits is not None and windows.folds_apart(text)):
+        # (?i) matching takes a character for a word's that lower-casing does not (ſ):
+        # the places of the words in the text lower-cased are not all of its matches
+        hits = None
+    # A maximal run of 32 token characters or more: one pass tells both where random
+    # runs are and whether 64 hex digits stand in a row (they would be inside one).
+    runs = list(_RUN.finditer(text)) if len(text) >= 32 else []
+    hex64 = any(m.end() - m.start() >= 64 and _HEX64.search(text, *m.span()) for m in runs)
+    names.find(text, low, out, hits)
+    places.find(text, low, lowered, out, hits, hex64)
+    commands.find(text, lowered, out, hits)
+    _anywhere(text, runs, out)
     return out
+
+
+# The words :func:`find` needs the places of (literals.py finds them in its pass).
+WORDS = tuple(dict.fromkeys((*names.TRIGGER_WORDS, *places.WORDS, *commands.WORDS)))

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
 from brain.home.secrets import prefilter
 from brain.home.secrets.prefilter import Heads, Keywords, Words, compile_head, lead
 
-__all__ = ["Literals"]
+__all__ = ["Literals", "Scan", "finditer_at", "places"]
 
 # A head whose literal start is shorter is left to re's groups (a few passes, each over
 # a rare character): the automaton would stop at every "-" or "A" of a text for it.
@@ -51,10 +51,21 @@ _WARM = 32
 _Find = Callable[[Any], list[tuple[int, int, int]]]
 
 
+class Scan(NamedTuple):
+    """What one pass found in a text: the heads that match, where each keyword and hint
+    matches (None when lower-casing moved the offsets), and where each plain word starts
+    (None when the automaton did not run: re's passes look for no plain word)."""
+
+    present: set[int]
+    hinted: dict[str, list[int]] | None
+    plain: dict[str, list[int]] | None
+
+
 class _Needle(NamedTuple):
     """What one literal stands for."""
 
     names: tuple[str, ...]  # keywords and plain hints: the literal alone
+    plain: bool  # a plain word: every place it starts is told (families.py's)
     hints: tuple[tuple[str, str], ...]  # hints that ask more, each with its regex
     any_hint: str  # a regex that matches where one of them does
     overlaps: bool  # whether two of the literal's places can overlap ("aa" in "aaa")
@@ -63,17 +74,21 @@ class _Needle(NamedTuple):
     @property
     def droppable(self) -> bool:
         """Whether re can find what the literal stands for by searching from its first
-        place: a keyword needs every place, and so does a hint on a literal whose places
-        can overlap (re's matches do not)."""
-        return not self.names and not (self.hints and self.overlaps)
+        place: a keyword and a plain word need every place, and so does a hint on a
+        literal whose places can overlap (re's matches do not)."""
+        return not self.names and not self.plain and not (self.hints and self.overlaps)
 
 
 class Literals:
     """Which heads match a text, and where gitleaks' keywords and brain's hint words
     start in it lower-cased: what ``Heads(heads).present(text)`` and
-    ``words.offsets(lowered) | keywords.offsets(lowered)`` tell."""
+    ``words.offsets(lowered) | keywords.offsets(lowered)`` tell; and, in the same pass
+    of a text the automaton searches, where each of ``plain``'s words starts (the words
+    :mod:`~brain.home.secrets.families` waits for, lower-case)."""
 
-    def __init__(self, heads: Sequence[str], words: Words, keywords: Keywords) -> None:
+    def __init__(
+        self, heads: Sequence[str], words: Words, keywords: Keywords, plain: Sequence[str] = ()
+    ) -> None:
         self._heads, self._words, self._keywords = Heads(heads), words, keywords
         # Each literal's keywords and hints, each hint with what it asks after the word.
         checks: dict[str, dict[str, str]] = {}
@@ -81,6 +96,9 @@ class Literals:
             checks.setdefault(keyword, {})[keyword] = ""
         for hint, word, check in words.literals():
             checks.setdefault(word, {})[hint] = check
+        plain_words = dict.fromkeys(plain)
+        for word in plain_words:
+            checks.setdefault(word, {})
         by_head: dict[str, list[tuple[int, str, str]]] = {}
         rest: list[int] = []  # the heads left to re
         for i, head in enumerate(heads):
@@ -95,7 +113,7 @@ class Literals:
         self._rest_ids = tuple(rest)
         self._needles = tuple(checks)
         self._what = tuple(
-            _needle(needle, hints, tuple(by_head.get(needle, ())))
+            _needle(needle, hints, tuple(by_head.get(needle, ())), needle in plain_words)
             for needle, hints in checks.items()
         )
         self._longest = max(map(len, self._needles), default=1)
@@ -107,20 +125,29 @@ class Literals:
         """The indices of the heads that match in ``text``, and every offset where each
         keyword and each hint matches in ``lowered`` (``text.lower()``); None for those
         when lower-casing moved the offsets."""
+        found = self.find(text, lowered)
+        return found.present, found.hinted
+
+    def find(self, text: str, lowered: str) -> Scan:
+        """What :meth:`scan` tells, and where the plain words start in ``lowered`` when
+        the automaton searched it."""
         starts = None
         if len(lowered) == len(text) and (len(lowered) > prefilter.SHORT or self._warm()):
             starts = self._starts(lowered)
         if starts is None:
             if len(lowered) != len(text):
-                return self._heads.present(text), None
+                return Scan(self._heads.present(text), None, None)
             offsets = self._words.offsets(lowered) | self._keywords.offsets(lowered)
-            return self._heads.present(text), offsets
+            return Scan(self._heads.present(text), offsets, None)
         places, dense = starts
         present = {self._rest_ids[i] for i in self._rest.present(text)}
         found: dict[str, list[int]] = {}
+        plain: dict[str, list[int]] = {}
         for n, positions in places.items():
             what = self._what[n]
             whole = n in dense  # its places are the first piece's: re searches the rest
+            if what.plain:
+                plain[self._needles[n]] = positions
             for name in what.names:
                 found[name] = positions  # one needle's matches come in the order they start
             if what.hints:
@@ -130,7 +157,7 @@ class Literals:
                     compile_head(char, after), text, positions, whole
                 ):
                     present.add(i)
-        return present, found
+        return Scan(present, found, plain)
 
     def _warm(self) -> bool:
         """Whether a short text takes the automaton too: once this process has scanned
@@ -193,11 +220,14 @@ class Literals:
         return self._automata[key]
 
 
-def _needle(word: str, checks: dict[str, str], heads: tuple[tuple[int, str, str], ...]) -> _Needle:
+def _needle(
+    word: str, checks: dict[str, str], heads: tuple[tuple[int, str, str], ...], plain: bool
+) -> _Needle:
     literal = re.escape(word)
     asking = tuple((hint, check) for hint, check in checks.items() if check)
     return _Needle(
         names=tuple(name for name, check in checks.items() if not check),
+        plain=plain,
         hints=tuple((hint, literal + check) for hint, check in asking),
         any_hint=literal + "(?:" + "|".join(check for _, check in asking) + ")",
         overlaps=any(word[:k] == word[-k:] for k in range(1, len(word))),
@@ -260,3 +290,29 @@ def _automaton(needles: list[str], ascii: bool) -> _Find | None:
         return lambda text: dfa.find_matches_as_indexes(text, overlapping=True)
     automaton = ahocorasick_rs.AhoCorasick(needles)
     return lambda text: automaton.find_matches_as_indexes(text, overlapping=True)
+
+
+def places(found: dict[str, list[int]], words: Sequence[str]) -> list[int]:
+    """Where any of ``words`` starts, in order, each place once (``found``: a
+    :class:`Scan`'s plain words)."""
+    at = [found[w] for w in words if w in found]
+    if len(at) == 1:
+        return at[0]
+    return sorted({pos for positions in at for pos in positions})
+
+
+def finditer_at(
+    regex: re.Pattern[str], text: str, starts: Sequence[int]
+) -> Iterator[re.Match[str]]:
+    """What ``regex.finditer(text)`` finds, for a regex whose every match is non-empty and
+    starts at one of the sorted places ``starts``: it is tried there alone, as finditer
+    would step through the text (a match ends the tries inside it)."""
+    end = 0
+    match_at = regex.match
+    for pos in starts:
+        if pos < end:
+            continue
+        match = match_at(text, pos)
+        if match is not None:
+            end = match.end()
+            yield match

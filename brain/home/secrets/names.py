@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from brain.home.secrets.literals import finditer_at, places
 from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import (
     chosen_password,
@@ -23,7 +24,16 @@ from brain.home.secrets.shapes import (
     random_token,
 )
 
-__all__ = ["PUBLIC", "about_credential", "credential_name", "find", "fits", "folded", "name_before"]
+__all__ = [
+    "PUBLIC",
+    "TRIGGER_WORDS",
+    "about_credential",
+    "credential_name",
+    "find",
+    "fits",
+    "folded",
+    "name_before",
+]
 
 Span = tuple[str, int, int]
 
@@ -39,10 +49,13 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 # transcript is full of that hold one (tokens, sessions, author, passed, keyword,
 # compatibility), which would each cost a reading of the name around them, are told
 # apart after a match (``_NOT_A_NAME``).
-_TRIGGER = folded(
-    r"token|session|auth|key|pass|seed|private|secret|pwd|cred|mnemonic|bearer|signature"
-    r"|phrase|appid|cert|pat|team|dsn|psk"
+# (no word is another's start, so a place holds at most one: literals.finditer_at)
+TRIGGER_WORDS = (
+    *("token", "session", "auth", "key", "pass", "seed", "private", "secret", "pwd", "cred"),
+    *("mnemonic", "bearer", "signature", "phrase", "appid", "cert", "pat", "team", "dsn"),
+    "psk",
 )
+_TRIGGER = folded("|".join(TRIGGER_WORDS))
 _NOT_A_NAME = re.compile(
     r"tokens|tokeni|tokene|sessions|author|authentic|keys\b|keyword|keyboard|passe[ds]"
     r"|passing|passive|passage|seeds|seeded|seeding|certain|path|patte|patch|patie|patro"
@@ -236,11 +249,18 @@ def _value(text: str, at: int) -> tuple[int, int, bool] | None:
     return (start, end, group != "bare") if end > start else None
 
 
-def find(text: str, low: str | None, out: list[Span]) -> None:
+def find(
+    text: str, low: str | None, out: list[Span], hits: dict[str, list[int]] | None = None
+) -> None:
     """Add to ``out`` each value a credential's name is given in ``text`` (``low``: the
-    text lower-cased, or None when that moved its offsets)."""
+    text lower-cased, or None when that moved its offsets; ``hits``: where the words of
+    :data:`TRIGGER_WORDS` start in it, when a pass found them)."""
     last = -1
-    for hit in _TRIGGER[low is None].finditer(text if low is None else low):
+    if hits is not None and low is not None:
+        triggers = finditer_at(_TRIGGER[0], low, places(hits, TRIGGER_WORDS))
+    else:
+        triggers = _TRIGGER[low is None].finditer(text if low is None else low)
+    for hit in triggers:
         s = hit.start()
         if s < last or _NOT_A_NAME.match(text, s) or text.endswith("com", 0, s):
             continue

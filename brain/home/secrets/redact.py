@@ -56,6 +56,7 @@ from typing import Any, NamedTuple
 from brain.home.patterns import compiled, source
 from brain.home.secrets import families, gitleaks, windows
 from brain.home.secrets.gitleaks import Allow
+from brain.home.secrets.literals import Scan
 from brain.home.secrets.prefilter import matches_at
 from brain.home.secrets.rules import high_entropy, is_placeholder, looks_secret
 from brain.home.secrets.ruletable import GITLEAKS_ALLOWS, KINDS, RULES, Rule, plan
@@ -206,11 +207,12 @@ def _allow_regex(regex: str) -> re.Pattern[str]:
     return re.compile(regex)
 
 
-def _raw_findings(text: str) -> list[Finding]:
+def _raw_findings(text: str, scan: Scan | None = None) -> list[Finding]:
+    """What the rules find in ``text`` (``scan``: its literals, when they are found)."""
     rules = plan()
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the rules with hint words fall back to a plain regex scan.
-    present, hinted = rules.literals.scan(text, text.lower())
+    present, hinted, _ = rules.literals.find(text, text.lower()) if scan is None else scan
     if hinted is None:
         tried = {n for n, rule in enumerate(RULES) if rule.hints}
     else:
@@ -330,14 +332,19 @@ def find_secrets(text: str) -> list[Finding]:
     Returns:
         Non-overlapping findings sorted by start offset.
     """
-    return _merge(_raw_findings(text) + family_findings(text))
+    lowered = text.lower()
+    scan = plan().literals.find(text, lowered)  # the rules' literals and the families' words
+    return _merge(_raw_findings(text, scan) + family_findings(text, lowered, scan.plain))
 
 
-def family_findings(text: str) -> list[Finding]:
-    """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs."""
+def family_findings(
+    text: str, lowered: str | None = None, hits: dict[str, list[int]] | None = None
+) -> list[Finding]:
+    """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs
+    (``lowered``, ``hits``: see :func:`~brain.home.secrets.families.find`)."""
     return [
         Finding(kind, start, end)
-        for kind, start, end in families.find(text)
+        for kind, start, end in families.find(text, lowered, hits)
         if not _in_arn_at(text, start)
     ]
 
