@@ -103,12 +103,15 @@ class Literals:
         rest: list[int] = []  # the heads left to re
         for i, head in enumerate(heads):
             char, after = lead(head, check=False)  # checked when first compiled
-            start = char + prefilter.literal_start(after)
-            if len(start) < _HEAD_START or not start.isascii():
+            # (past a lookbehind, "Q(?<=\\dQ)~" starts with "Q~"; "A(?:KI|SI)A" with
+            # "AKIA" or "ASIA": a needle each)
+            starts = [char + start for start in prefilter.literal_starts(after)] or [char]
+            if any(len(start) < _HEAD_START or not start.isascii() for start in starts):
                 rest.append(i)
                 continue
-            checks.setdefault(start.lower(), {})
-            by_head.setdefault(start.lower(), []).append((i, char, after))
+            for start in starts:
+                checks.setdefault(start.lower(), {})
+                by_head.setdefault(start.lower(), []).append((i, char, after))
         self._rest = Heads(heads[i] for i in rest)
         self._rest_ids = tuple(rest)
         self._needles = tuple(checks)

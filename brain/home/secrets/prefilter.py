@@ -25,6 +25,7 @@ __all__ = [
     "compile_head",
     "lead",
     "literal_start",
+    "literal_starts",
     "matches_at",
     "split_top_level",
     "top_level_bar",
@@ -100,6 +101,31 @@ def literal_start(regex: str) -> str:
             break
         i += step
     return "".join(start)
+
+
+def literal_starts(regex: str) -> tuple[str, ...]:
+    """Literal texts one of which every match of ``regex`` starts with, read past the
+    lookbehinds it starts with (they match no character) and through a first group of
+    plain alternatives: ``(?<=\\d:)AA[a-z]`` starts with ``AA``, ``(?:KI|SI)A[0-9]`` with
+    ``KIA`` or ``SIA``; () when it starts with syntax."""
+    while regex.startswith(("(?<=", "(?<!")):
+        regex = regex[_group_end(regex) :]
+    first = literal_start(regex)
+    if first or not regex.startswith("(?:"):
+        return (first,) if first else ()
+    end = _group_end(regex)
+    alternatives = split_top_level(regex[3 : end - 1])
+    if regex[end : end + 1] in ("?", "*", "+", "{") or any(
+        not a or literal_start(a) != a for a in alternatives
+    ):
+        return ()
+    tail = literal_start(regex[end:])
+    return tuple(a + tail for a in alternatives)
+
+
+def _group_end(regex: str) -> int:
+    """Where the group ``regex`` starts with ends: just past its ``)``."""
+    return next((i + 1 for i, c, depth in _syntax(regex) if c == ")" and depth == 0), len(regex))
 
 
 def _syntax(regex: str) -> Iterator[tuple[int, str, int]]:
