@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from benchmarks.secrets_holdout import DATA, load
 from brain.home.secrets import families, literals, prefilter, ruletable
-from brain.home.secrets.literals import Literals, finditer_at, places
+from brain.home.secrets.literals import Literals, finditer_at
 from brain.home.secrets.names import Span
 from brain.home.secrets.prefilter import Heads, Keywords, Words
 from brain.home.secrets.redact import find_secrets
@@ -205,8 +205,9 @@ def test_the_families_find_from_the_pass_what_their_regexes_find() -> None:
     assert any(_families_both_ways(text)[0] for text in FAMILY_TEXTS)
 
 
+WORDS = sorted({word for words in families.WORDS.values() for word in words})
 FAMILY_WORDS = st.sampled_from(
-    [*families.WORDS, *(w.upper() for w in families.WORDS), "Authorize-Account ", "ſecret"]
+    [*WORDS, *(w.upper() for w in WORDS), "Authorize-Account ", "ſecret"]
 )
 
 
@@ -225,10 +226,15 @@ def test_finditer_at_finds_what_finditer_finds_from_the_words_places() -> None:
     regex = re.compile(r"(?:authorize|authorize-account|login)(?=[ \t=])")
     words = ("authorize", "authorize-account", "login")
     text = "b2 authorize-account id key; login=x authorize  loginlogin authorize-accounts "
-    hits = {w: [m.start() for m in re.finditer(f"(?={re.escape(w)})", text)] for w in words}
-    found = [m.span() for m in finditer_at(regex, text, places(hits, words))]
-    assert (
-        found == [m.span() for m in regex.finditer(text)] == [(3, 20), (29, 34), (37, 46), (53, 58)]
-    )
-    assert places({"login": [4, 9]}, ("login", "pass")) == [4, 9]
+    starts = sorted(m.start() for w in words for m in re.finditer(f"(?={re.escape(w)})", text))
+    found = [m.span() for m in finditer_at(regex, text, starts)]
+    assert found == [m.span() for m in regex.finditer(text)]
+    assert found == [(3, 20), (29, 34), (37, 46), (53, 58)]
     assert list(finditer_at(regex, text, [])) == []
+
+
+def test_a_group_of_words_is_told_where_any_of_them_starts_each_place_once() -> None:
+    text = "b2 authorize-account id; login authorize " + " " * prefilter.SHORT
+    words = {"logins": ("authorize", "authorize-account", "login"), "id": ("id",)}
+    scan = Literals([], Words([]), Keywords([]), words).find(text, text)
+    assert scan.plain == {"logins": [3, 25, 31], "id": [21]}

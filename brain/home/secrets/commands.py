@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from brain.home.secrets.literals import finditer_at, places
+from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, fits
 from brain.home.secrets.shapes import chosen_password, is_code, is_masked, random_token
 
@@ -79,22 +79,23 @@ def find(
     text: str, lowered: str, out: list[Span], hits: dict[str, list[int]] | None = None
 ) -> None:
     """Add to ``out`` each password or key a command, a header or a call takes in
-    ``text`` (``lowered``: the text lower-cased; ``hits``: where the words of
-    :data:`WORDS` start in it, when a pass found them, then its offsets are the text's
-    and it holds no character that case-insensitive matching and lower-casing tell apart)."""
+    ``text`` (``lowered``: the text lower-cased; ``hits``: where the words of each group
+    of :data:`WORDS` start in it, when a pass found them, then its offsets are the
+    text's and it holds no character that case-insensitive matching and lower-casing
+    tell apart). A group of one word is named by its word."""
     has = lowered.__contains__ if hits is None else hits.__contains__
-    for gate, starts, pattern in _COMMANDS:
+    for gate, _, pattern in _COMMANDS:
         if has(gate):
-            for m in _search(pattern, text, hits, starts):
+            for m in _search(pattern, text, hits, f"{gate} starts"):
                 _add(m, out)
     if has("cookie"):
-        for m in _search(_COOKIE, text, hits, ("cookie",)):
+        for m in _search(_COOKIE, text, hits, "cookie"):
             for pair in _COOKIE_PAIR.finditer(m.group()):
                 if random_token(pair.group(2)) and not is_masked(pair.group(2)):
                     at = m.start() + pair.start(2)
                     out.append(("credential_position", at, at + len(pair.group(2))))
     if has("bearer"):
-        for m in _search(_BEARER, text, hits, ("bearer",)):
+        for m in _search(_BEARER, text, hits, "bearer"):
             value = m.group("value")
             if (
                 any(c.isdigit() for c in value)
@@ -110,13 +111,13 @@ def find(
 
 
 def _search(
-    regex: re.Pattern[str], text: str, hits: dict[str, list[int]] | None, starts: tuple[str, ...]
+    regex: re.Pattern[str], text: str, hits: dict[str, list[int]] | None, group: str
 ) -> Iterator[re.Match[str]]:
-    """``regex``'s matches in ``text``, each starting at one of the words ``starts``: tried
-    only where they are, when ``hits`` tells."""
+    """``regex``'s matches in ``text``, each starting at a word of ``group``: tried only
+    where they start, when ``hits`` tells."""
     if hits is None:
         return regex.finditer(text)
-    return finditer_at(regex, text, places(hits, starts))
+    return finditer_at(regex, text, hits.get(group, ()))
 
 
 def _add(m: re.Match[str], out: list[Span]) -> None:
@@ -134,8 +135,8 @@ def _add(m: re.Match[str], out: list[Span]) -> None:
 def _calls(
     text: str, has: Callable[[str], bool], out: list[Span], hits: dict[str, list[int]] | None
 ) -> None:
-    if any(has(w) for w in _CONNECT_WORDS):
-        for m in _search(_CONNECT, text, hits, _CONNECT_STARTS):
+    if has("connect words") if hits is not None else any(has(w) for w in _CONNECT_WORDS):
+        for m in _search(_CONNECT, text, hits, "connect starts"):
             nth = 3 if m.group("call") in ("getConnection", "connect") else 2
             pos, args = m.end(), list[re.Match[str]]()
             while len(args) < nth:
@@ -150,7 +151,7 @@ def _calls(
             if len(args) == nth:
                 _add(args[-1], out)
     if has("hmac"):
-        for m in _search(_HMAC, text, hits, ("hmac",)):
+        for m in _search(_HMAC, text, hits, "hmac"):
             at = m.start("args")
             for arg in _QUOTED.finditer(m.group("args")):
                 if random_token(arg.group("value")):
@@ -159,7 +160,7 @@ def _calls(
 
 def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> None:
     """A name/value pair whose name (its last path segment) names a credential."""
-    for m in _search(_NAME_FIELD, text, hits, ("name",)):
+    for m in _search(_NAME_FIELD, text, hits, "name"):
         name = m.group("name").strip().rstrip("/").rsplit("/", 1)[-1]
         strength = credential_name(name)
         if not strength:
@@ -173,9 +174,11 @@ def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> Non
             out.append(("credential_name", start, start + len(value)))
 
 
-# The words a pass over the text finds for :func:`find` (see literals.py).
-WORDS = (
-    *(gate for gate, _, _ in _COMMANDS),
-    *(word for _, starts, _ in _COMMANDS for word in starts),
-    *("cookie", "bearer", "hmac", "value", "name", *_CONNECT_WORDS, *_CONNECT_STARTS),
-)
+# The words a pass over the text finds for :func:`find`, by group (see literals.py).
+WORDS = {
+    **{gate: (gate,) for gate, _, _ in _COMMANDS},
+    **{f"{gate} starts": starts for gate, starts, _ in _COMMANDS},
+    **{word: (word,) for word in ("cookie", "bearer", "hmac", "value", "name")},
+    "connect words": _CONNECT_WORDS,
+    "connect starts": _CONNECT_STARTS,
+}

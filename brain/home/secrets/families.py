@@ -116,9 +116,10 @@ def find(
 ) -> list[Span]:
     """The credentials in ``text`` found by family: ``(kind, start, end)`` each.
 
-    ``lowered`` is ``text.lower()`` when the caller has it; ``hits`` tells where each of
-    :data:`WORDS` starts in it (a pass of :mod:`~brain.home.secrets.literals` over it),
-    so the families' words are not searched for again, one regex each."""
+    ``lowered`` is ``text.lower()`` when the caller has it; ``hits`` tells, by group of
+    :data:`WORDS`, where the group's words start in it (a pass of
+    :mod:`~brain.home.secrets.literals` over it), so the families' words are not
+    searched for again, one regex each."""
     out: list[Span] = []
     if lowered is None:
         lowered = text.lower()
@@ -138,5 +139,6 @@ def find(
     return out
 
 
-# The words :func:`find` needs the places of (literals.py finds them in its pass).
-WORDS = tuple(dict.fromkeys((*names.TRIGGER_WORDS, *places.WORDS, *commands.WORDS)))
+# The words :func:`find` needs the places of, by group (literals.py finds them in its
+# pass); each module names its own groups.
+WORDS = {**names.WORDS, **places.WORDS, **commands.WORDS}

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
 from brain.home.secrets import prefilter
 from brain.home.secrets.prefilter import Heads, Keywords, Words, compile_head, lead
 
-__all__ = ["Literals", "Scan", "finditer_at", "places"]
+__all__ = ["Literals", "Scan", "finditer_at"]
 
 # A head whose literal start is shorter is left to re's groups (a few passes, each over
 # a rare character): the automaton would stop at every "-" or "A" of a text for it.
@@ -53,8 +53,9 @@ _Find = Callable[[Any], list[tuple[int, int, int]]]
 
 class Scan(NamedTuple):
     """What one pass found in a text: the heads that match, where each keyword and hint
-    matches (None when lower-casing moved the offsets), and where each plain word starts
-    (None when the automaton did not run: re's passes look for no plain word)."""
+    matches (None when lower-casing moved the offsets), and by each group of plain words,
+    where one starts, in order (None when the automaton did not run: re's passes look
+    for no plain word)."""
 
     present: set[int]
     hinted: dict[str, list[int]] | None
@@ -65,7 +66,7 @@ class _Needle(NamedTuple):
     """What one literal stands for."""
 
     names: tuple[str, ...]  # keywords and plain hints: the literal alone
-    plain: bool  # a plain word: every place it starts is told (families.py's)
+    plain: tuple[str, ...]  # the groups of plain words it is in (families.py's)
     hints: tuple[tuple[str, str], ...]  # hints that ask more, each with its regex
     any_hint: str  # a regex that matches where one of them does
     overlaps: bool  # whether two of the literal's places can overlap ("aa" in "aaa")
@@ -83,11 +84,15 @@ class Literals:
     """Which heads match a text, and where gitleaks' keywords and brain's hint words
     start in it lower-cased: what ``Heads(heads).present(text)`` and
     ``words.offsets(lowered) | keywords.offsets(lowered)`` tell; and, in the same pass
-    of a text the automaton searches, where each of ``plain``'s words starts (the words
-    :mod:`~brain.home.secrets.families` waits for, lower-case)."""
+    of a text the automaton searches, where the words of each of ``plain``'s groups start
+    (the words :mod:`~brain.home.secrets.families` waits for, lower-case)."""
 
     def __init__(
-        self, heads: Sequence[str], words: Words, keywords: Keywords, plain: Sequence[str] = ()
+        self,
+        heads: Sequence[str],
+        words: Words,
+        keywords: Keywords,
+        plain: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self._heads, self._words, self._keywords = Heads(heads), words, keywords
         # Each literal's keywords and hints, each hint with what it asks after the word.
@@ -96,9 +101,11 @@ class Literals:
             checks.setdefault(keyword, {})[keyword] = ""
         for hint, word, check in words.literals():
             checks.setdefault(word, {})[hint] = check
-        plain_words = dict.fromkeys(plain)
-        for word in plain_words:
-            checks.setdefault(word, {})
+        groups: dict[str, list[str]] = {}
+        for group, members in (plain or {}).items():
+            for word in members:
+                checks.setdefault(word, {})
+                groups.setdefault(word, []).append(group)
         by_head: dict[str, list[tuple[int, str, str]]] = {}
         rest: list[int] = []  # the heads left to re
         for i, head in enumerate(heads):
@@ -116,7 +123,7 @@ class Literals:
         self._rest_ids = tuple(rest)
         self._needles = tuple(checks)
         self._what = tuple(
-            _needle(needle, hints, tuple(by_head.get(needle, ())), needle in plain_words)
+            _needle(needle, hints, tuple(by_head.get(needle, ())), tuple(groups.get(needle, ())))
             for needle, hints in checks.items()
         )
         self._longest = max(map(len, self._needles), default=1)
@@ -146,11 +153,16 @@ class Literals:
         present = {self._rest_ids[i] for i in self._rest.present(text)}
         found: dict[str, list[int]] = {}
         plain: dict[str, list[int]] = {}
+        mixed: set[str] = set()  # the groups more than one word of stands in
         for n, positions in places.items():
             what = self._what[n]
             whole = n in dense  # its places are the first piece's: re searches the rest
-            if what.plain:
-                plain[self._needles[n]] = positions
+            for group in what.plain:
+                if group in plain:
+                    plain[group] = plain[group] + positions
+                    mixed.add(group)
+                else:
+                    plain[group] = positions
             for name in what.names:
                 found[name] = positions  # one needle's matches come in the order they start
             if what.hints:
@@ -160,6 +172,8 @@ class Literals:
                     compile_head(char, after), text, positions, whole
                 ):
                     present.add(i)
+        for group in mixed:  # in order, each place once ("authorize", "authorize-account")
+            plain[group] = sorted(set(plain[group]))
         return Scan(present, found, plain)
 
     def _warm(self) -> bool:
@@ -224,7 +238,10 @@ class Literals:
 
 
 def _needle(
-    word: str, checks: dict[str, str], heads: tuple[tuple[int, str, str], ...], plain: bool
+    word: str,
+    checks: dict[str, str],
+    heads: tuple[tuple[int, str, str], ...],
+    plain: tuple[str, ...],
 ) -> _Needle:
     literal = re.escape(word)
     asking = tuple((hint, check) for hint, check in checks.items() if check)
@@ -293,15 +310,6 @@ def _automaton(needles: list[str], ascii: bool) -> _Find | None:
         return lambda text: dfa.find_matches_as_indexes(text, overlapping=True)
     automaton = ahocorasick_rs.AhoCorasick(needles)
     return lambda text: automaton.find_matches_as_indexes(text, overlapping=True)
-
-
-def places(found: dict[str, list[int]], words: Sequence[str]) -> list[int]:
-    """Where any of ``words`` starts, in order, each place once (``found``: a
-    :class:`Scan`'s plain words)."""
-    at = [found[w] for w in words if w in found]
-    if len(at) == 1:
-        return at[0]
-    return sorted({pos for positions in at for pos in positions})
 
 
 def finditer_at(

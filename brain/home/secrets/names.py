@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets.literals import finditer_at, places
+from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import (
     chosen_password,
@@ -27,6 +27,7 @@ from brain.home.secrets.shapes import (
 __all__ = [
     "PUBLIC",
     "TRIGGER_WORDS",
+    "WORDS",
     "about_credential",
     "credential_name",
     "find",
@@ -56,6 +57,8 @@ TRIGGER_WORDS = (
     "psk",
 )
 _TRIGGER = folded("|".join(TRIGGER_WORDS))
+# The words a pass over the text finds for :func:`find`, by group (see literals.py).
+WORDS = {"name words": TRIGGER_WORDS}
 _NOT_A_NAME = re.compile(
     r"tokens|tokeni|tokene|sessions|author|authentic|keys\b|keyword|keyboard|passe[ds]"
     r"|passing|passive|passage|seeds|seeded|seeding|certain|path|patte|patch|patie|patro"
@@ -254,10 +257,10 @@ def find(
 ) -> None:
     """Add to ``out`` each value a credential's name is given in ``text`` (``low``: the
     text lower-cased, or None when that moved its offsets; ``hits``: where the words of
-    :data:`TRIGGER_WORDS` start in it, when a pass found them)."""
+    each group of :data:`WORDS` start in it, when a pass found them)."""
     last = -1
     if hits is not None and low is not None:
-        triggers = finditer_at(_TRIGGER[0], low, places(hits, TRIGGER_WORDS))
+        triggers = finditer_at(_TRIGGER[0], low, hits.get("name words", ()))
     else:
         triggers = _TRIGGER[low is None].finditer(text if low is None else low)
     for hit in triggers:

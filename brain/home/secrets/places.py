@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from brain.home.secrets.literals import finditer_at, places
+from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, folded
 from brain.home.secrets.shapes import chosen_password, is_code, is_masked, mnemonic, random_token
 
@@ -84,7 +84,7 @@ _GH_SECRET = re.compile(
 
 def _login(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
     if hits is not None and low is not None:
-        logins = finditer_at(_LOGIN[0], low, places(hits, _LOGIN_COMMANDS))
+        logins = finditer_at(_LOGIN[0], low, hits.get("login commands", ()))
     else:
         logins = _LOGIN[low is None].finditer(text if low is None else low)
     for hit in logins:
@@ -172,7 +172,7 @@ def _keys(text: str, low: str | None, out: list[Span], hits: _Hits, hex64: bool 
     if not hex64:
         wallets: Iterator[re.Match[str]] = iter(())
     elif hits is not None and low is not None:
-        wallets = finditer_at(_WALLET_CONTEXT[0], low, places(hits, _WALLET_WORDS))
+        wallets = finditer_at(_WALLET_CONTEXT[0], low, hits.get("wallet words", ()))
     else:
         wallets = _WALLET_CONTEXT[low is None].finditer(text if low is None else low)
     for hit in wallets:
@@ -190,9 +190,9 @@ def _keys(text: str, low: str | None, out: list[Span], hits: _Hits, hex64: bool 
         if len(numbers) in (32, 64) and max(numbers) <= 255 and len(set(numbers)) >= 20:
             out.append(("wallet_key", m.start(), m.end()))
     if hits is not None and low is not None:
-        if not any(w in hits for w in _SEED_WORDS):
+        if "seed words" not in hits:
             return
-        seeds = finditer_at(_SEED[0], low, places(hits, _SEED_STARTS))
+        seeds = finditer_at(_SEED[0], low, hits.get("seed starts", ()))
     elif low is not None and not any(w in low for w in _SEED_WORDS):
         return
     else:
@@ -213,12 +213,13 @@ def find(
 ) -> None:
     """Add to ``out`` each value in a credential's position in ``text`` (``lowered``: the
     text lower-cased; ``low``: the same, or None when that moved its offsets; ``hits``:
-    where the words of :data:`WORDS` start in it, when a pass found them; ``hex64``:
+    where the words of each group of :data:`WORDS` start in it, when a pass found them;
+    ``hex64``:
     whether it holds 64 hex digits in a row, when that is known)."""
     # Each family is looked for only in a text holding what it needs: a search for a few
     # literals costs a short turn less than a regex's pass.
     if hits is not None and low is not None:
-        login = any(w in hits for w in _LOGIN_WORDS)
+        login = "login words" in hits
     else:
         login = any(w in lowered for w in _LOGIN_WORDS)
     if login:
@@ -231,6 +232,12 @@ def find(
 
 
 _LOGIN_WORDS = ("login", "install", "authoriz", "token", "api-key", "apikey", "echo")
-# The words a pass over the text finds for :func:`find` (see literals.py).
-WORDS = (*_LOGIN_WORDS, *_LOGIN_COMMANDS, *_WALLET_WORDS, *_SEED_WORDS, *_SEED_STARTS)
+# The words a pass over the text finds for :func:`find`, by group (see literals.py).
+WORDS = {
+    "login words": _LOGIN_WORDS,
+    "login commands": _LOGIN_COMMANDS,
+    "wallet words": _WALLET_WORDS,
+    "seed words": _SEED_WORDS,
+    "seed starts": _SEED_STARTS,
+}
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
