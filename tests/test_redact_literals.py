@@ -136,7 +136,7 @@ def test_a_short_text_takes_re_and_a_long_one_the_automaton() -> None:
     assert scan._automata == {}  # a remember pays neither the import nor the construction
     text = "password=x " + " " * prefilter.SHORT
     scan.scan(text, text.lower())
-    assert list(scan._automata) == [(True, frozenset())]
+    assert list(scan._automata) == [frozenset()]
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any, NamedTuple
 
 from brain.home.secrets import prefilter
@@ -121,14 +121,18 @@ class Literals:
                 by_head.setdefault(start.lower(), []).append((i, char, after))
         self._rest = Heads(heads[i] for i in rest)
         self._rest_ids = tuple(rest)
-        self._needles = tuple(checks)
+        # The needles a byte a character (latin-1) first: the automaton searches for
+        # them in the text so encoded; the few beyond (パスワード) are searched with str.
+        self._needles = tuple(sorted(checks, key=lambda needle: not _latin(needle)))
+        self._wide = tuple(n for n, needle in enumerate(self._needles) if not _latin(needle))
+        checks = {needle: checks[needle] for needle in self._needles}
         self._what = tuple(
             _needle(needle, hints, tuple(by_head.get(needle, ())), tuple(groups.get(needle, ())))
             for needle, hints in checks.items()
         )
         self._longest = max(map(len, self._needles), default=1)
         # built the first time a text needs one
-        self._automata: dict[tuple[bool, frozenset[int]], tuple[_Find, tuple[int, ...]] | None] = {}
+        self._automata: dict[frozenset[int], tuple[_Find, tuple[int, ...]] | None] = {}
         self._scans = 0  # short texts scanned with re's searches so far
 
     def scan(self, text: str, lowered: str) -> tuple[set[int], dict[str, list[int]] | None]:
@@ -189,24 +193,34 @@ class Literals:
         """Where each needle starts in ``lowered``, by its index, and the needles dense in
         the first piece, which only it was searched for (None without the library).
 
-        An ASCII text is searched as bytes, whose offsets are its characters' (the
-        library counts a str's characters at a cost), a piece at a time: a piece is read
-        on by the longest needle, so a match starting in it is whole there. A needle
+        The text is searched as bytes, a byte a character (latin-1, any other character
+        a "?", which no needle holds), whose offsets are its characters' (the library
+        counts a str's characters at a cost, four times the time), a piece at a time: a
+        piece is read on by the longest needle, so a match starting in it is whole
+        there. The needles beyond latin-1 are looked for with str.find. A needle
         standing more than once in :data:`_DENSE` characters of the first piece costs the
         automaton most of its time (a Python tuple for each match) and re as much as
         ever to check: the other pieces are searched without it.
         """
-        ascii = lowered.isascii()
-        automaton = self._automaton(ascii, _NONE)
+        automaton = self._automaton(_NONE)
         if automaton is None:
             return None
         find, ids = automaton
-        text: Any = memoryview(lowered.encode("ascii")) if ascii else lowered
+        ascii = lowered.isascii()
+        data = lowered.encode("ascii") if ascii else lowered.encode("latin-1", "replace")
         starts: defaultdict[int, list[int]] = defaultdict(list)
+        if not ascii:
+            for n in self._wide:
+                word = self._needles[n]
+                pos = lowered.find(word)
+                while pos >= 0:
+                    starts[n].append(pos)
+                    pos = lowered.find(word, pos + 1)
         if len(lowered) <= _PIECE:  # one piece, every needle: ids are the needles' own
-            for needle, start, _ in find(text):
+            for needle, start, _ in find(data):
                 starts[needle].append(start)
             return starts, _NONE
+        text = memoryview(data)
         dense = _NONE
         reach = _PIECE + self._longest - 1
         for at in range(0, len(lowered), _PIECE):
@@ -219,22 +233,20 @@ class Literals:
                     for n, positions in starts.items()
                     if len(positions) * _DENSE > _PIECE and self._what[n].droppable
                 )
-                find, ids = self._automaton(ascii, dense) or automaton
+                find, ids = self._automaton(dense) or automaton
         return starts, dense
 
-    def _automaton(
-        self, ascii: bool, without: frozenset[int]
-    ) -> tuple[_Find, tuple[int, ...]] | None:
-        """A search for the needles but ``without``, and the needle index of each of its
-        patterns; None when the library cannot be imported."""
-        key = (ascii, without)
-        if key not in self._automata:
+    def _automaton(self, without: frozenset[int]) -> tuple[_Find, tuple[int, ...]] | None:
+        """A search for the latin-1 needles but ``without``, and the needle index of each
+        of its patterns; None when the library cannot be imported."""
+        if without not in self._automata:
             if len(self._automata) > 8:  # texts of many kinds: keep the whole ones only
-                self._automata = {k: v for k, v in self._automata.items() if not k[1]}
-            ids = tuple(n for n in range(len(self._needles)) if n not in without)
-            find = _automaton([self._needles[n] for n in ids], ascii)
-            self._automata[key] = None if find is None else (find, ids)
-        return self._automata[key]
+                self._automata = {k: v for k, v in self._automata.items() if not k}
+            wide = frozenset(self._wide)
+            ids = tuple(n for n in range(len(self._needles)) if n not in without | wide)
+            find = _automaton([self._needles[n] for n in ids])
+            self._automata[without] = None if find is None else (find, ids)
+        return self._automata[without]
 
 
 def _needle(
@@ -294,22 +306,25 @@ def _matches_at(head: re.Pattern[str], text: str, positions: list[int], whole: b
     return any(head.match(text, pos) for pos in positions)
 
 
-def _automaton(needles: list[str], ascii: bool) -> _Find | None:
-    """An overlapping search for ``needles`` in ASCII bytes or in a ``str``; None when the
-    library cannot be imported."""
+def _automaton(needles: list[str]) -> _Find | None:
+    """An overlapping search for ``needles`` (latin-1) in bytes a byte a character; None
+    when the library cannot be imported."""
     try:
         import ahocorasick_rs
     except ImportError:  # a broken install: re's passes find the same
         return None
     if not needles:
         return lambda text: []
-    if ascii:
-        dfa = ahocorasick_rs.BytesAhoCorasick(
-            [n.encode() for n in needles], implementation=ahocorasick_rs.Implementation.DFA
-        )
-        return lambda text: dfa.find_matches_as_indexes(text, overlapping=True)
-    automaton = ahocorasick_rs.AhoCorasick(needles)
-    return lambda text: automaton.find_matches_as_indexes(text, overlapping=True)
+    dfa = ahocorasick_rs.BytesAhoCorasick(
+        [n.encode("latin-1") for n in needles], implementation=ahocorasick_rs.Implementation.DFA
+    )
+    return partial(dfa.find_matches_as_indexes, overlapping=True)
+
+
+def _latin(needle: str) -> bool:
+    """Whether ``needle`` is a byte a character in latin-1, and holds no "?" (what the
+    text's characters beyond latin-1 are encoded as)."""
+    return "?" not in needle and all(ord(c) < 256 for c in needle)
 
 
 def finditer_at(
