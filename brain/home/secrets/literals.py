@@ -121,6 +121,7 @@ class Literals:
                 by_head.setdefault(start.lower(), []).append((i, char, after))
         self._rest = Heads(heads[i] for i in rest)
         self._rest_ids = tuple(rest)
+        self._rest_heads = tuple((i, *lead(heads[i], check=False)) for i in rest)
         # The needles a byte a character (latin-1) first: the automaton searches for
         # them in the text so encoded; the few beyond (パスワード) are searched with str.
         self._needles = tuple(sorted(checks, key=lambda needle: not _latin(needle)))
@@ -130,6 +131,7 @@ class Literals:
             _needle(needle, hints, tuple(by_head.get(needle, ())), tuple(groups.get(needle, ())))
             for needle, hints in checks.items()
         )
+        self._parts = tuple((w.names, w.plain, w.hints, w.heads) for w in self._what)
         self._longest = max(map(len, self._needles), default=1)
         # built the first time a text needs one
         self._automata: dict[frozenset[int], tuple[_Find, tuple[int, ...]] | None] = {}
@@ -154,24 +156,25 @@ class Literals:
             offsets = self._words.offsets(lowered) | self._keywords.offsets(lowered)
             return Scan(self._heads.present(text), offsets, None)
         places, dense = starts
-        present = {self._rest_ids[i] for i in self._rest.present(text)}
+        present = self._rest_present(text)
         found: dict[str, list[int]] = {}
         plain: dict[str, list[int]] = {}
         mixed: set[str] = set()  # the groups more than one word of stands in
+        parts = self._parts
         for n, positions in places.items():
-            what = self._what[n]
+            names, groups, hints, heads = parts[n]
             whole = n in dense  # its places are the first piece's: re searches the rest
-            for group in what.plain:
+            for group in groups:
                 if group in plain:
                     plain[group] = plain[group] + positions
                     mixed.add(group)
                 else:
                     plain[group] = positions
-            for name in what.names:
+            for name in names:
                 found[name] = positions  # one needle's matches come in the order they start
-            if what.hints:
-                _check_hints(what, lowered, positions, whole, found)
-            for i, char, after in what.heads:
+            if hints:
+                _check_hints(self._what[n], lowered, positions, whole, found)
+            for i, char, after in heads:
                 if i not in present and _matches_at(
                     compile_head(char, after), text, positions, whole
                 ):
@@ -179,6 +182,18 @@ class Literals:
         for group in mixed:  # in order, each place once ("authorize", "authorize-account")
             plain[group] = sorted(set(plain[group]))
         return Scan(present, found, plain)
+
+    def _rest_present(self, text: str) -> set[int]:
+        """Which of the heads left to re match in ``text``: in a short one, each searched
+        for where its lead character stands (three heads: the groups' passes would cost
+        more to tell which matched)."""
+        if len(text) > prefilter.SHORT:
+            return {self._rest_ids[i] for i in self._rest.present(text)}
+        return {
+            i
+            for i, char, after in self._rest_heads
+            if char in text and compile_head(char, after).search(text)
+        }
 
     def _warm(self) -> bool:
         """Whether a short text takes the automaton too: once this process has scanned

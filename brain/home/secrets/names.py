@@ -14,6 +14,7 @@ name is about the credential, not the credential (``TOKEN_LIMIT``, ``max_tokens`
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.rules import is_placeholder
@@ -153,6 +154,7 @@ def name_before(text: str, start: int) -> str:
     return text[j:i]
 
 
+@lru_cache(maxsize=4096)  # a transcript names the same few credentials over and over
 def credential_name(name: str) -> str:
     """How strongly ``name`` names a credential: ``"password"`` (a password, a secret, a
     credential: what a person chooses counts), ``"strong"`` (a token, an API or private
