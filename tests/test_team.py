@@ -222,3 +222,30 @@ def test_pr_says_why_no_request_was_opened_on_a_plain_remote(
     assert (
         git(remote, "branch", "--list", "proposals/*").strip().startswith("proposals/brain-test/")
     )
+
+
+def test_records_of_a_covered_project_are_suggested_and_never_sent(
+    setup: tuple[Brain, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from brain.team.suggest import suggestions
+
+    brain, remote, api = setup
+    brain.remember("The api listens on 8080", key="api-port-api", tags=["project:api"])
+    brain.remember("Use tabs", key="tabs", type="preference", tags=["project:api"])
+    brain.remember("I like short commits", key="short-commits")  # the person's own
+    assert [s.key for s in suggestions(brain, api)] == ["api-port-api"]
+    assert git(remote, "branch", "--list", "proposals/*").strip() == ""
+    assert suggestions(brain, brain.path) == []  # no team covers the home's folder
+
+    done = proposals.propose(brain, "api-port-api")
+    assert suggestions(brain, api) == []  # proposed, still open
+    proposals.reject(brain, done.id, "not yet")
+    monkeypatch.chdir(api)
+    shown = cli("team", "suggest").stdout
+    assert shown.startswith("api-port-api [fact] for team acme: The api listens on 8080\n")
+    assert "(nothing was sent)" in shown
+    proposals.accept(brain, proposals.propose(brain, "api-port-api").id)
+    members.sync(brain.path)
+    assert suggestions(brain, api) == []  # the team says it in the same words
+    result = cli("team", "suggest")
+    assert result.stdout == "nothing to suggest here\n"

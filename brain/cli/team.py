@@ -153,6 +153,26 @@ def team_show(state: State, key: str, team: str | None, as_json: bool) -> None:
     )
 
 
+@team.command("suggest")
+@json_option
+@pass_state
+def team_suggest(state: State, as_json: bool) -> None:
+    """Your facts, lessons and decisions of this project that a team covering it lacks."""
+    from pathlib import Path
+
+    from brain.team.suggest import suggestions
+
+    found = suggestions(state.brain(), Path.cwd())
+
+    def human(items: list[Any]) -> str:
+        if not items:
+            return "nothing to suggest here"
+        lines = [f"{s.key} [{s.type}] for team {s.team}: {s.description}" for s in items]
+        return "\n".join([*lines, "propose one with 'brain team propose KEY' (nothing was sent)"])
+
+    emit(found, as_json, human)
+
+
 @team.command("propose")
 @click.argument("key")
 @_TEAM

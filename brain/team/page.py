@@ -9,15 +9,19 @@ from typing import TYPE_CHECKING, Any
 from brain.errors import BrainError
 from brain.team.members import list_teams
 from brain.team.proposals import review
+from brain.team.suggest import suggestions
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from brain.home.home import Home
 
 
-def team_page(home: Home, *, fetch: bool = True) -> dict[str, Any]:
+def team_page(home: Home, where: Path | None = None, *, fetch: bool = True) -> dict[str, Any]:
     """Each team joined with its open proposals (fetched first, unless ``fetch`` is
-    False), or the problem that kept them from being read; and the keys of the
-    person's records, to propose one."""
+    False), or the problem that kept them from being read; the keys of the person's
+    records, to propose one; and, in a checkout a team covers (``where``), the records
+    of its project the team lacks (:mod:`brain.team.suggest`)."""
     teams = []
     for team in list_teams(home.path):
         try:
@@ -26,4 +30,5 @@ def team_page(home: Home, *, fetch: bool = True) -> dict[str, Any]:
             found, problem = [], exc
         teams.append({"team": team, "proposals": found, "problem": problem})
     keys = sorted(path.stem for path in (home.path / "memories").glob("*.md"))
-    return {"teams": teams, "keys": keys}
+    suggested = suggestions(home, where) if where is not None else []
+    return {"teams": teams, "keys": keys, "suggested": suggested}

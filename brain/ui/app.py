@@ -206,7 +206,7 @@ class App:
     def team(self, request: Request, rest: list[str]) -> Response:
         from brain.team.page import team_page
 
-        data = team_page(self.brain)
+        data = team_page(self.brain, self.where)
         return self.render("team.html.j2", request, title="brain: team",
                            said=request.query.get("said", ""), diff_lines=pages.diff_lines,
                            **data)  # fmt: skip
