@@ -83,6 +83,8 @@ def find(
     of :data:`WORDS` start in it, when a pass found them, then its offsets are the
     text's and it holds no character that case-insensitive matching and lower-casing
     tell apart). A group of one word is named by its word."""
+    if hits is not None and "commands" not in hits:
+        return  # none of the words any search below waits for
     has = lowered.__contains__ if hits is None else hits.__contains__
     for gate, _, pattern in _COMMANDS:
         if has(gate):
@@ -175,10 +177,11 @@ def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> Non
 
 
 # The words a pass over the text finds for :func:`find`, by group (see literals.py).
-WORDS = {
+WORDS: dict[str, tuple[str, ...]] = {
     **{gate: (gate,) for gate, _, _ in _COMMANDS},
     **{f"{gate} starts": starts for gate, starts, _ in _COMMANDS},
     **{word: (word,) for word in ("cookie", "bearer", "hmac", "value", "name")},
     "connect words": _CONNECT_WORDS,
     "connect starts": _CONNECT_STARTS,
 }
+WORDS["commands"] = tuple(dict.fromkeys(word for words in WORDS.values() for word in words))

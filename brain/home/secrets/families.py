@@ -131,7 +131,7 @@ def find(
     # The runs of 32 token characters or more tell both where random runs are and
     # whether 64 hex digits stand in a row (they would be inside one).
     spans = runs(text) if len(text) >= 32 else []
-    hex64 = any(b - a >= 64 and _HEX64.search(text, a, b) for a, b in spans)
+    hex64 = bool(spans) and any(b - a >= 64 and _HEX64.search(text, a, b) for a, b in spans)
     names.find(text, low, out, hits)
     places.find(text, low, lowered, out, hits, hex64)
     commands.find(text, lowered, out, hits)

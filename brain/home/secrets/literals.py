@@ -122,6 +122,7 @@ class Literals:
         self._rest = Heads(heads[i] for i in rest)
         self._rest_ids = tuple(rest)
         self._rest_heads = tuple((i, *lead(heads[i], check=False)) for i in rest)
+        self._rest_searches: tuple[tuple[int, str, Callable[[str], object]], ...] | None = None
         # The needles a byte a character (latin-1) first: the automaton searches for
         # them in the text so encoded; the few beyond (パスワード) are searched with str.
         self._needles = tuple(sorted(checks, key=lambda needle: not _latin(needle)))
@@ -189,11 +190,11 @@ class Literals:
         more to tell which matched)."""
         if len(text) > prefilter.SHORT:
             return {self._rest_ids[i] for i in self._rest.present(text)}
-        return {
-            i
-            for i, char, after in self._rest_heads
-            if char in text and compile_head(char, after).search(text)
-        }
+        if self._rest_searches is None:  # compiled (and checked) when first needed
+            self._rest_searches = tuple(
+                (i, char, compile_head(char, after).search) for i, char, after in self._rest_heads
+            )
+        return {i for i, char, search in self._rest_searches if char in text and search(text)}
 
     def _warm(self) -> bool:
         """Whether a short text takes the automaton too: once this process has scanned
