@@ -143,7 +143,9 @@ def test_a_heads_literal_start_is_what_every_match_starts_with(regex: str, start
         ("(?:KI|SI)A[0-9]", ("KIA", "SIA")),
         ("(?:KI|SI)[0-9]", ("KI", "SI")),
         ("(?:KI|SI)?A", ()),
-        (r"(?:K\.|SI)A", ()),  # an alternative that is not plain
+        (r"(?:K\.[a-z]|SI)A", ("K.", "SIA")),  # an alternative that is not plain stops
+        (r"(?i)(?:\bkind:\s+x|\bdata:)", ("kind:", "data:")),
+        ("(?x)a b", ()),
         ("(?:KI|)A", ()),
         ("(?:d{2}|x):", ()),
         ("[a-z]{6}", ()),

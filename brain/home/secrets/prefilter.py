@@ -104,23 +104,41 @@ def literal_start(regex: str) -> str:
 
 
 def literal_starts(regex: str) -> tuple[str, ...]:
-    """Literal texts one of which every match of ``regex`` starts with, read past the
-    lookbehinds it starts with (they match no character) and through a first group of
-    plain alternatives: ``(?<=\\d:)AA[a-z]`` starts with ``AA``, ``(?:KI|SI)A[0-9]`` with
-    ``KIA`` or ``SIA``; () when it starts with syntax."""
-    while regex.startswith(("(?<=", "(?<!")):
-        regex = regex[_group_end(regex) :]
+    """Literal texts one of which every match of ``regex`` starts with, read past what
+    it starts with that matches no character (lookbehinds, ``\\b``, global flags) and
+    through a first group of alternatives: ``(?<=\\d:)AA[a-z]`` starts with ``AA``,
+    ``(?:KI|SI)A[0-9]`` with ``KIA`` or ``SIA``, ``(?i)(?:\\bkind:\\s|data:)`` with
+    ``kind:`` or ``data:``; () when one of them starts with syntax."""
+    while True:
+        if regex.startswith(("(?<=", "(?<!")):
+            regex = regex[_group_end(regex) :]
+        elif regex.startswith(("\\b", "\\B")):
+            regex = regex[2:]
+        elif flags := _FLAGS.match(regex):  # (?i): the caller searches the text lower-cased
+            regex = regex[flags.end() :]
+        else:
+            break
     first = literal_start(regex)
     if first or not regex.startswith("(?:"):
         return (first,) if first else ()
     end = _group_end(regex)
-    alternatives = split_top_level(regex[3 : end - 1])
-    if regex[end : end + 1] in ("?", "*", "+", "{") or any(
-        not a or literal_start(a) != a for a in alternatives
-    ):
+    if regex[end : end + 1] in ("?", "*", "+", "{"):
         return ()
     tail = literal_start(regex[end:])
-    return tuple(a + tail for a in alternatives)
+    starts: list[str] = []
+    for alternative in split_top_level(regex[3 : end - 1]):
+        if alternative and literal_start(alternative) == alternative:  # plain: read on
+            starts.append(alternative + tail)
+            continue
+        inner = literal_starts(alternative)
+        if not inner:
+            return ()
+        starts.extend(inner)
+    return tuple(starts)
+
+
+# Flags for the whole regex; not (?x), whose regex's spaces are no literal text.
+_FLAGS = re.compile(r"\(\?[aiLmsu]+\)")
 
 
 def _group_end(regex: str) -> int:
