@@ -57,7 +57,13 @@ from brain.home.patterns import compiled, source
 from brain.home.secrets import families, gitleaks, windows
 from brain.home.secrets.gitleaks import Allow
 from brain.home.secrets.literals import Scan, finditer_at
-from brain.home.secrets.prefilter import literal_start, literal_starts, matches_at
+from brain.home.secrets.prefilter import (
+    compile_head,
+    lead,
+    literal_start,
+    literal_starts,
+    matches_at,
+)
 from brain.home.secrets.rules import high_entropy, is_placeholder, looks_secret
 from brain.home.secrets.ruletable import GITLEAKS_ALLOWS, KINDS, RULES, Rule, plan
 from brain.home.secrets.shapes import doc_jwt, is_code, is_masked, wordy
@@ -321,10 +327,13 @@ def _whole(n: int, regex: re.Pattern[str], text: str, lowered: str) -> Iterator[
     (``(?i)(?:\\bkind:…|\\bdata:…)`` tries a match at every offset) is tried only where
     the literal texts its matches start with stand in ``lowered`` (``text.lower()``, of
     the same length, holding no character that case-insensitive matching and
-    lower-casing tell apart), which finds the same."""
+    lower-casing tell apart), or when it has none and its matches and its heads stand
+    within a line (pgpass's ``host:port:db:user:password``), in the lines where one of
+    its heads matches; either finds the same."""
     starts = _starts(n)
     if not starts:
-        return regex.finditer(text)
+        heads = _line_heads(n)
+        return regex.finditer(text) if heads is None else windows.lines(regex, text, heads)
     places: list[int] = []
     for start in starts:
         pos = lowered.find(start)
@@ -332,6 +341,19 @@ def _whole(n: int, regex: re.Pattern[str], text: str, lowered: str) -> Iterator[
             places.append(pos)
             pos = lowered.find(start, pos + 1)
     return finditer_at(regex, text, sorted(set(places)))
+
+
+@cache
+def _line_heads(n: int) -> tuple[re.Pattern[str], ...] | None:
+    """``RULES[n]``'s heads, compiled, when its matches and its heads each stand within a
+    line and its regex does not start with a literal text re skips ahead to; else None."""
+    rule = RULES[n]
+    pattern = source(rule.pattern)
+    if not rule.heads or literal_start(pattern) or not windows.within_line(pattern):
+        return None
+    if not all(windows.within_line(head) for head in rule.heads):
+        return None
+    return tuple(compile_head(*lead(head)) for head in rule.heads)
 
 
 @cache
