@@ -10,9 +10,12 @@ where a credential is, over the judged ones, and the unjudged are listed to judg
 
 With ``--honest`` the sessions of ``honest/`` (its shipped ones and those fetched into its
 ``local/`` as its SOURCES.md says) are read too, each sniffed as ``brain harvest --path``
-does.
+does; ``--extra DIR`` reads the sessions of any folder the same way. ``--blind`` reads only
+``redact_blind/local/``: real sessions the rules were never tuned on (``redact_blind/SOURCES.md``
+says where each came from), scored to see whether what was tuned holds elsewhere.
 
-Run: ``python benchmarks/redact_markers.py [--honest] [--samples N] [--unjudged] [--json]``.
+Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR] [--blind] [--samples N]
+[--unjudged] [--json]``.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from brain.sessions.sources.sniff import sniff  # noqa: E402
 DATA = Path(__file__).resolve().parent / "data"
 SESSIONS = DATA / "extract_quality"
 JUDGED = DATA / "redact_markers.json"
-HONEST = (Path(__file__).resolve().parent / "honest" / d for d in ("sessions", "local"))
+HONEST = tuple(Path(__file__).resolve().parent / "honest" / d for d in ("sessions", "local"))
+BLIND = Path(__file__).resolve().parent / "redact_blind" / "local"
 
 
 class Marker(NamedTuple):
@@ -82,15 +86,18 @@ def _watched(markers: list[Marker], session: str) -> tuple[Callable[..., str], C
     return redact, redact_slice
 
 
-def sessions(honest: bool = False) -> list[tuple[str, Any]]:
-    """Each shipped session's name and parsed transcript (and the honest corpus's)."""
-    labelled = json.loads((SESSIONS / "labels.json").read_text())["sessions"]
+def sessions(
+    honest: bool = False, extra: tuple[Path, ...] = (), shipped: bool = True
+) -> list[tuple[str, Any]]:
+    """Each shipped session's name and parsed transcript (and those of the honest corpus
+    and of each ``extra`` folder)."""
+    labelled = json.loads((SESSIONS / "labels.json").read_text())["sessions"] if shipped else []
     out = []
     for session in labelled:
         path = SESSIONS / "sessions" / session["file"]
         if path.is_file():
             out.append((session["file"], sources.get(session["source"]).parse(path).transcript))
-    for folder in HONEST if honest else ():
+    for folder in (*(HONEST if honest else ()), *extra):
         for path in sorted(folder.glob("*.json*")) if folder.is_dir() else ():
             source = sniff(path)
             if source is not None:
@@ -98,12 +105,14 @@ def sessions(honest: bool = False) -> list[tuple[str, Any]]:
     return out
 
 
-def collect(budget: int, honest: bool = False) -> tuple[list[Marker], int, int]:
+def collect(
+    budget: int, honest: bool = False, extra: tuple[Path, ...] = (), shipped: bool = True
+) -> tuple[list[Marker], int, int]:
     """The markers phase 1's text holds, the count of ``[REDACTED:`` in that text (the
     same, or the watch missed a path), and the sessions read."""
     markers: list[Marker] = []
     seen = 0
-    read = sessions(honest)
+    read = sessions(honest, extra, shipped)
     for name, transcript in read:
         phase1_text.redact, phase1_text.redact_slice = _watched(markers, name)  # type: ignore[assignment]
         sent = "\n".join(m["content"] for m in ExtractTask(transcript, budget, 2_000).messages())
@@ -117,9 +126,21 @@ def main() -> None:
     parser.add_argument("--unjudged", action="store_true", help="list every unjudged marker")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--honest", action="store_true", help="read honest/'s sessions too")
+    parser.add_argument(
+        "--extra", type=Path, action="append", default=[], help="read DIR's sessions too"
+    )
+    parser.add_argument(
+        "--blind", action="store_true", help="read only redact_blind/local/'s sessions"
+    )
     args = parser.parse_args()
+    extra = (*args.extra, BLIND) if args.blind else tuple(args.extra)
+    for folder in extra:
+        if not folder.is_dir():
+            parser.error(f"{folder} is not a folder of sessions (see redact_blind/SOURCES.md)")
     judged: dict[str, dict[str, Any]] = json.loads(JUDGED.read_text()) if JUDGED.is_file() else {}
-    markers, seen, count = collect(Config().extract_session_tokens, args.honest)
+    markers, seen, count = collect(
+        Config().extract_session_tokens, args.honest and not args.blind, extra, not args.blind
+    )
     verdicts = [judged.get(m.digest, {}).get("credential") for m in markers]
     good = sum(v is True for v in verdicts)
     bad = sum(v is False for v in verdicts)

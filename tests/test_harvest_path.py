@@ -131,9 +131,11 @@ def test_a_file_that_is_no_transcript_is_said_and_not_recorded(
     assert result.exit_code == 0
     assert result.stderr == (
         f"warning: {path}: no turns found, nothing recorded; it is not a transcript brain "
-        "can read (Claude Code, Codex CLI or Gemini CLI JSONL, or brain's own format, "
-        "docs/transcript-format.md); if one of those tools wrote it, say which with "
-        "--source claude|codex|gemini\n"
+        "can read (a session file of Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen "
+        "Code or Antigravity CLI, brain's copy of an OpenCode or Crush session, what "
+        "'opencode export' prints, or brain's own format, docs/transcript-format.md); if one "
+        "of those tools wrote it, say which with "
+        "--source claude|codex|gemini|copilot|opencode|qwen|antigravity|crush\n"
     )
     assert result.stdout.endswith("nothing new\n") and commit_count(home) == 1
     forced = cli("harvest", "--source", "codex", "--path", str(path))

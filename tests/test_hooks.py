@@ -291,6 +291,23 @@ def ours(data: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def test_hooks_help_names_every_tool_it_installs_into() -> None:
+    names = {
+        "claude-code": "Claude Code",
+        "codex": "Codex CLI",
+        "gemini": "Gemini CLI",
+        "copilot": "Copilot CLI",
+        "qwen": "Qwen Code",
+        "antigravity": "Antigravity CLI",
+        "opencode": "OpenCode",
+    }
+    shown = " ".join(cli("hooks", "--help").stdout.split())
+    accepted = cli("hooks", "install", "--help").stdout
+    for tool, name in names.items():
+        assert name in shown, name
+        assert tool in accepted.replace("\n", "").replace(" ", ""), tool
+
+
 def test_install_keeps_user_settings_and_uninstall_restores_them() -> None:
     path = claude_settings()
     original = write_settings(path, USER_SETTINGS)

@@ -219,6 +219,38 @@ def test_by_default_only_the_files_of_tools_set_up_are_written(brain: Brain, pro
     assert sorted(p.name for p in project.iterdir()) == ["AGENTS.md"]
 
 
+@pytest.mark.parametrize(
+    ("tool", "name"),
+    [
+        ("claude-code", "CLAUDE.md"),
+        ("codex", "AGENTS.md"),
+        ("gemini", "GEMINI.md"),
+        ("copilot", "AGENTS.md"),
+        ("qwen", "QWEN.md"),
+        ("antigravity", "AGENTS.md"),
+        ("opencode", "AGENTS.md"),
+    ],
+)
+def test_each_tool_set_up_has_its_file_written(
+    brain: Brain, project: Path, tool: str, name: str
+) -> None:
+    assert cli("setup", tool, "--no-learn").exit_code == 0
+    written = cli("sync-instructions", "--project", str(project))
+    assert written.exit_code == 0, written.stderr
+    assert [p.name for p in project.iterdir()] == [name]
+    assert "deploy-gate" in (project / name).read_text()
+
+
+def test_a_file_two_tools_read_is_written_once(brain: Brain, project: Path) -> None:
+    for tool in ("codex", "copilot", "opencode"):
+        assert cli("setup", tool, "--no-learn").exit_code == 0
+    written = cli("sync-instructions", "--project", str(project), "--json")
+    assert written.exit_code == 0, written.stderr
+    files = json.loads(written.stdout)["files"]
+    assert [Path(f["path"]).name for f in files] == ["AGENTS.md"]
+    assert (project / "AGENTS.md").read_text().count(BEGIN) == 1
+
+
 def _git_checkout(path: Path) -> Path:
     import subprocess
 

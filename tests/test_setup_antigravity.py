@@ -127,6 +127,40 @@ def test_stop_learns_from_the_transcript_the_payload_names(tmp_path: Path) -> No
     assert "harvest: 1 new session, 0 grown (antigravity 1)" in log.read_text()
 
 
+def test_what_a_conversation_taught_is_filed_under_the_workspace_the_stop_hook_names(
+    tmp_path: Path,
+) -> None:
+    # Antigravity's steps name no folder: the payload's workspacePaths says where it ran.
+    home = Path(os.environ["BRAIN_HOME"])
+    assert cli("init").exit_code == 0
+    project, other = tmp_path / "proj", tmp_path / "other"
+    for path in (project, other):
+        path.mkdir()
+        subprocess.run(["git", "init", "-q", str(path)], check=True)
+    logs = tmp_path / ".gemini" / "antigravity-cli" / "brain" / "c2" / ".system_generated" / "logs"
+    logs.mkdir(parents=True)
+    transcript = logs / "transcript_full.jsonl"
+    transcript.write_text(
+        json.dumps({"step_index": 0, "source": "USER_EXPLICIT", "type": "USER_INPUT",
+                    "content": "<USER_REQUEST>\nI prefer pnpm over npm for every package "
+                               "install.\n</USER_REQUEST>"}) + "\n"
+    )  # fmt: skip
+    payload = {"conversationId": "c2", "transcriptPath": str(transcript),
+               "workspacePaths": [str(project)]}  # fmt: skip
+    assert _hook("session-end", payload, home).returncode == 0
+    log = home / ".brain" / "logs" / "after-session.log"
+    deadline = time.monotonic() + 120
+    while not (log.exists() and "after-session done" in log.read_text()):
+        assert time.monotonic() < deadline, log.read_text() if log.exists() else "no log"
+        time.sleep(0.2)
+    assert "extract: 1 session, 1 raw memory" in log.read_text(), log.read_text()
+    assert cli("consolidate", "--force").exit_code == 0
+    listed = cli("list").stdout
+    assert "every-package-proj" in listed and "unknown" not in listed, listed
+    assert "every package install" in cli("context", "--project", str(project)).stdout
+    assert "every package install" not in cli("context", "--project", str(other)).stdout
+
+
 def test_learning_with_antigravity_is_refused_saying_why() -> None:
     assert cli("init").exit_code == 0
     result = cli("setup", "antigravity", "--learn")

@@ -1,4 +1,5 @@
-"""Write the context into the instruction files agents read (CLAUDE.md, AGENTS.md, GEMINI.md).
+"""Write the context into the instruction files agents read (CLAUDE.md, AGENTS.md, GEMINI.md,
+QWEN.md).
 
 For tools or setups without session hooks, the context rides in the project's
 instruction file instead, inside a block brain owns::
@@ -14,7 +15,7 @@ line ending. A run that would change nothing does not write, so the file's mtime
 kept and editors and build tools see no change.
 
 Which files: by default, the instruction file of each tool brain is set up in
-(``brain setup``), never all three. What goes in: inside a git checkout (a repository
+(``brain setup``), never all of them. What goes in: inside a git checkout (a repository
 others may read), only what belongs to that project, unless the person asks for their
 own records too (``personal``); outside one, everything the context shows. Each file
 written is noted in ``.brain/instructions.json`` (this machine's), and the job a
@@ -47,11 +48,16 @@ READER = {
     "GEMINI.MD": "gemini",
     "QWEN.MD": "qwen",
 }
+# The file each tool reads (the one ``brain setup TOOL --instructions`` writes); AGENTS.md
+# is read by four of them and written once.
 FILE_OF_TOOL = {
     "claude-code": "CLAUDE.md",
     "codex": "AGENTS.md",
     "gemini": "GEMINI.md",
+    "copilot": "AGENTS.md",
     "qwen": "QWEN.md",
+    "antigravity": "AGENTS.md",
+    "opencode": "AGENTS.md",
 }
 BEGIN = "<!-- brain:begin -->"
 END = "<!-- brain:end -->"
@@ -162,7 +168,7 @@ def tools_set_up() -> tuple[str, ...]:
     """The instruction files of the tools brain is set up in, in a fixed order."""
     from brain.agents.doctor import set_up
 
-    return tuple(name for tool, name in FILE_OF_TOOL.items() if set_up(tool))
+    return tuple(dict.fromkeys(name for tool, name in FILE_OF_TOOL.items() if set_up(tool)))
 
 
 def in_repository(root: Path) -> bool:

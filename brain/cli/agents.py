@@ -98,7 +98,12 @@ def _hooks_options(func: Any) -> Any:
 
 @main.group()
 def hooks() -> None:
-    """Install brain's session hooks into Claude Code, Codex CLI or Gemini CLI."""
+    """Install brain's session hooks into an agent tool.
+
+    Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code and Antigravity CLI get
+    hooks in their settings; OpenCode gets brain's plugin. 'brain setup TOOL' also
+    registers the MCP server.
+    """
 
 
 @hooks.command("install")
@@ -107,7 +112,8 @@ def hooks() -> None:
 def hooks_install(
     state: State, tool: str, scope: str, project: Path | None, dry_run: bool, as_json: bool
 ) -> None:
-    """Add brain's SessionStart/SessionEnd hooks to TOOL's settings, keeping everything else."""
+    """Add brain's session-start and session-end hooks to TOOL's settings (OpenCode: its
+    plugin), keeping everything else."""
     from brain.agents.installers import install
 
     home = state.home if state.home_flag else None
@@ -128,16 +134,6 @@ def hooks_uninstall(
 
 
 # -- one command per tool ---------------------------------------------------------
-
-_INSTRUCTION_FILE = {
-    "claude-code": "CLAUDE.md",
-    "codex": "AGENTS.md",
-    "gemini": "GEMINI.md",
-    "copilot": "AGENTS.md",
-    "qwen": "QWEN.md",
-    "antigravity": "AGENTS.md",
-    "opencode": "AGENTS.md",
-}
 
 
 def _setup_text(result: Any) -> str:
@@ -266,9 +262,9 @@ def setup_(
     emit(result, as_json, _setup_text)
     _learning(state, tool, wanted, dry_run, as_json)
     if instructions:
-        from brain.agents.instructions import sync_instructions
+        from brain.agents.instructions import FILE_OF_TOOL, sync_instructions
 
-        files = (_INSTRUCTION_FILE[tool],)
+        files = (FILE_OF_TOOL[tool],)
         done = sync_instructions(state.brain(), project, files, dry_run=dry_run)
         emit(done, as_json, _sync_text)
 

@@ -34,7 +34,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "context": "Print what an agent sees at session start: summary, project knowledge, record index.",
         "doctor": "Per tool: brain's hooks and whether they run, Codex trust, MCP, the last hook run.",
         "hook": "Hook handlers that agent tools run.",
-        "hooks": "Install brain's session hooks into Claude Code, Codex CLI or Gemini CLI.",
+        "hooks": "Install brain's session hooks into an agent tool.",
         "mcp": "Serve the memory to MCP clients over stdio: recall, remember, forget, read, context.",
         "setup": "Set TOOL up: session hooks, the MCP server, read-only tools pre-approved.",
         "sync-instructions": "Write the context into a brain-managed block of each set-up tool's instruction file.",

@@ -148,9 +148,11 @@ def _empty_text(e: Any, *, forced: bool) -> str:
         )
     if e.sniffed is None:
         return (
-            f"{head}; it is not a transcript brain can read (Claude Code, Codex CLI or Gemini "
-            f"CLI JSONL, or brain's own format, docs/transcript-format.md); if one of those "
-            f"tools wrote it, say which with --source claude|codex|gemini"
+            f"{head}; it is not a transcript brain can read (a session file of Claude Code, "
+            f"Codex CLI, Gemini CLI, Copilot CLI, Qwen Code or Antigravity CLI, brain's copy "
+            f"of an OpenCode or Crush session, what 'opencode export' prints, or brain's own "
+            f"format, docs/transcript-format.md); if one of those tools wrote it, say which "
+            f"with --source {'|'.join(_SOURCES)}"
         )
     if e.sniffed != e.source:
         return (

@@ -91,7 +91,8 @@ def harvest(
         mirror: also mirror the tools' own memories (of the tools among ``sources``) in
             the same commit; default: when no ``paths`` are given.
         where: a folder an agent said it ran in (a hook's ``cwd``): a project root the
-            sessions' records may name only by its hash, tried with those brain knows.
+            sessions' records may name only by its hash, tried with those brain knows,
+            and the folder of a file in ``paths`` whose records name none.
 
     Returns:
         Counts per source, the sessions harvested and the commit (None when nothing
@@ -238,6 +239,7 @@ def _settings(
         want_docs=want_docs,
         explicit=explicit,
         roots=functools.cache(functools.partial(known_roots, home, *([where] if where else []))),
+        where=where,
     )
 
 

@@ -49,6 +49,7 @@ class Settings:
     want_docs: Callable[[], bool]  # asked for a new session only (it may load the index)
     explicit: bool
     roots: Callable[[], Sequence[str]] = tuple  # project roots known (a Gemini chat's hash)
+    where: str | None = None  # the folder a hook said the named files' sessions ran in
 
 
 @dataclass
@@ -160,6 +161,9 @@ def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
 
         project = gemini_project(file.path, known=settings.roots)
         parsed = replace(parsed, transcript=replace(parsed.transcript, project=project))
+    if parsed.transcript.project is None and settings.explicit and settings.where:
+        # A transcript that names no folder (Antigravity CLI's) ran where its hook said.
+        parsed = replace(parsed, transcript=replace(parsed.transcript, project=settings.where))
     if start == 0 and is_internal(parsed.transcript):
         run.bump("skipped_internal")  # brain's own model run: never learned from
         return

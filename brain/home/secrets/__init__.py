@@ -2,7 +2,9 @@
 passes through :func:`brain.home.secrets.redact.redact`.
 
 ``redact`` holds the core rules and the scan; ``rules`` the provider token shapes,
-context shapes and credentials announced in prose; ``spoken`` the passwords said in
+context shapes and credentials announced in prose; ``allowances`` what stands where a
+credential's name announces a value and is code or tool output (``--- PASS: TestX``,
+``"spl-token": "^0.4.14"``, ``:token="state.token"``); ``spoken`` the passwords said in
 other languages, seed phrases and values right after a named key; ``prefilter`` tells in
 a few passes which rules a text can match at all; ``keysecrets`` refuses a record key
 that holds a credential; ``together`` redacts a record's description and body together.

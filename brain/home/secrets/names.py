@@ -211,6 +211,7 @@ def _typed_secret(value: str) -> bool:
         and any(not c.isalnum() for c in value)
         and any(c.islower() for c in value)  # AES-256-GCM names an algorithm
         and not _HEXISH.fullmatch(value)  # a UUID, a commit range
+        and not _SLUG_PATH.fullmatch(value)  # "batchKey": "accelerator/c4"
         and not _FILE.search(value)
         and not value.startswith(("http://", "https://", "/", "~/", "./", "$"))
         and not _WINDOWS_PATH.match(value)
@@ -218,6 +219,7 @@ def _typed_secret(value: str) -> bool:
 
 
 _HEXISH = re.compile(r"[0-9a-fA-F:.-]+")
+_SLUG_PATH = re.compile(r"[a-z0-9_-]+(?:/[a-z0-9_.-]+)+")  # lower-case segments: a path, an id
 PUBLIC = re.compile(r"pk[._]|pub_|publishable|[xyzt]pub|phc_")  # public keys: xpub, PostHog's phc_
 _WINDOWS_PATH = re.compile(r"[A-Za-z]{1,5}:[\\/]")  # C:\Users, HKLM:\SOFTWARE
 _FILE = re.compile(r"\.(?:pem|key|json|txt|ya?ml|env|crt|p12|pfx|cer|gpg|asc|pub|jks|toml)$")
@@ -278,6 +280,8 @@ def find(
         name = text[s:e].strip(".-")
         if not name or text.endswith("[REDACTED:", 0, s):
             continue  # a marker names what it replaced
+        if text.endswith(("$", "${"), 0, s):
+            continue  # a variable's use, given no value: "Bearer $API_PAT" "$BASE/x"
         strength = credential_name(name)
         if not strength:
             continue

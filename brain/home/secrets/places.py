@@ -94,6 +94,8 @@ def _login(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
         stop = end.start() if end else min(len(text), hit.end() + 400)
         for arg in _ARG.finditer(text, hit.end(), stop):
             token = arg.group(1)
+            if "\\" in (text[arg.start(1) - 1 : arg.start(1)], text[arg.end(1) : arg.end(1) + 1]):
+                continue  # a folder of a Windows path: Temp\pip-build-tracker-scl3l7qd\…
             if random_token(token) and not token.startswith(("http", "sha", "--")):
                 out.append(("credential_position", arg.start(1), arg.end(1)))
     if "echo" in text:

@@ -449,6 +449,9 @@ _PLACEHOLDER = lazy(
     | !(?:vault|Ref|Sub|GetAtt|ImportValue|env|secret|include)\b.*  # a YAML tag
     | [A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*[(\[].*
     | change[_-]?me | change[_-]?it | replace[_-]?me | placeholder
+    | (?:change|replace)[_-]?me[_-][\w.-]*           # change-me-in-production-use-32-bytes
+    | value | abc | foo | bar | baz | dummy | sample | example  # test data's stand-ins
+    | \d{1,3}                                        # a count: 1 token = 1 share
     | (?:[A-Za-z0-9]{1,12}[_-]){0,2}your[_-][\w-]*   # YOUR_API_KEY, xoxb-your-token
     | [\w-]*[_-]here                                # paste-token-here
     | (?:[A-Za-z0-9]{1,12}[_-]){1,2}(?:x{4,}|\*{3,}|\.{3,}|…)  # sk-xxxx…, ghp_...

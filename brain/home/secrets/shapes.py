@@ -67,8 +67,8 @@ def random_token(value: str, *, uuid: bool = False) -> bool:
         return entropy(value) > 3.0  # not a test vector (0b0b0b…, 000102…0f)
     if _UUID.fullmatch(value):
         return uuid
-    if len(value) < 16 or value[:1] in "/~." or is_masked(value):
-        return False
+    if len(value) < 16 or value[:1] in "/~." or is_masked(value) or "${" in value:
+        return False  # a path, a mask, a template: `${dateTo}T00:00:00.000Z`
     if not any(c.isdigit() for c in value):
         return _random_letters(value)
     if sum(c.isalpha() for c in value) < 4:
@@ -151,8 +151,11 @@ def is_code(
         return True  # a phrase: "not found via XHR intercept"
     if not phrase and _KEBAB.fullmatch(bare):
         return True  # a name: --secret=cohere-api-key
+    if _FILE_NAME.fullmatch(bare):
+        return True  # a file's name: "as sessions/bug-fix-1.json"
     if quoted:
         return False
+    bare = bare.rstrip(";")  # a statement's end: new Program(idl as Idl, provider);
     closing = _CLOSING.search(bare)
     if closing is not None:  # kCFBooleanTrue) ends an argument list
         bare, after = bare[: closing.start()], closing.group() + after
@@ -173,6 +176,11 @@ def is_code(
 
 _PROSE_AFTER = re.compile(r"[ \t]*(?:[+;)}\]]|\(|\.[A-Za-z_]|\|\||&&|[ \t]+as\b)")
 _KEBAB = re.compile(r"[a-z]+(?:-[a-z]+)+(?::latest)?")
+# A file's name (one dot: a token's segments are no extension).
+_FILE_NAME = re.compile(
+    r"[\w-]+\.(?:json|jsonl|ya?ml|md|txt|csv|log|toml|lock|xml|html|css|js|jsx|ts|tsx|mjs"
+    r"|py|rs|go|rb|java|kt|swift|cpp|php|sh|sql|vue|svelte)"
+)
 _ESCAPES = re.compile(r"(?:\\[nrt])+$")
 _CLOSING = re.compile(r"[)\]}]+$")
 _ANOTHER = re.compile(r"[A-Za-z_]\w{0,30}=[^=\s]{0,2}")  # not base64's padding (…Tbk=)
