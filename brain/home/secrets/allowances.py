@@ -18,21 +18,40 @@ by the value itself, so a real credential in the same place is still found:
 * **Shell parameter expansion**: ``${COLOSSEUM_COPILOT_PAT:+SET}`` says what to print
   when the variable is set, ``${TOKEN:0:15}`` takes a part of it, ``${TOKEN:?missing}``
   the error to give: none of them gives the variable a value (``${TOKEN:-default}``
-  does, and its default is judged as any value).
+  does, and its default is judged as any value, unless a command or another variable
+  gives it: ``${DB_PASSWORD:-$(openssl rand -base64 32)}``).
 * **Object literals**: ``"qr_token": token2,``: a quoted key with a bare name after it,
   then a comma or a bracket, passes a variable along.
 * **Public addresses**: ``for mint 9pan9bMn5…`` or ``program address <base58>``: 32 to 44
   base58 characters after a word that names a public key are an account's address (a
   Solana private key is 64 bytes, 87 or 88 characters).
+* **Stored hashes**: ``"password": "<64 hex digits>"`` in a users file, ``$2b$12$…``,
+  ``$argon2id$…``: what a system stores to check a password against is not the password
+  (a hex run under any other name, ``"secret": "<64 hex>"``, is still a secret).
+* **Methods' names**: ``password_encryption = scram-sha-256``: the name of a hash or an
+  authentication method says how a password is kept, not what it is.
+* **Values read from a mapping**: ``password=validated_data['password']`` passes along
+  what a mapping holds (:func:`~brain.home.secrets.shapes.is_code`).
+
+And where no name announces a value:
+
+* **Log lines**: ``[16:41:50.093][build.sh:2899:setup_repositories]``: a clock time, then
+  a script's line and function, has the colons of pgpass's
+  ``host:port:database:user:password``, not its fields (:func:`not_pgpass`).
+* **Google Drive and Sheets ids**: the random-looking run in
+  ``docs.google.com/spreadsheets/d/<id>``, ``drive.google.com/drive/folders/<id>``, or
+  the ``"value"`` of an n8n ``"documentId"``'s or ``"folderId"``'s resource locator
+  names a file or a folder; anyone it is shared with can open it, no key is in it
+  (:func:`an_id`).
 """
 
 from __future__ import annotations
 
 import re
 
-from brain.home.secrets.shapes import is_code
+from brain.home.secrets.shapes import auth_method, is_code, stored_hash
 
-__all__ = ["no_credential"]
+__all__ = ["an_id", "no_credential", "not_pgpass"]
 
 _TEST_RUN = re.compile(r"---[ \t]+(?:PASS|FAIL|SKIP):[ \t]*$")
 _TEST_NAME = re.compile(r"[A-Za-z_][\w/.-]*")
@@ -49,9 +68,12 @@ _PACKAGE = re.compile(r"(?:@[\w.-]+/|(?<![\w.-])[a-z0-9]+-)[\w.-]*[\"']?[ \t]*[:
 
 _BINDING = re.compile(r"(?:^|[\s<(])(?::|v-bind:|v-model:|\[\(?)[\w.-]+\)?\]?[ \t]*=[ \t]*[\"']$")
 _EXPANSION = re.compile(r"\$\{[A-Za-z_]\w*:$")
+_GENERATED = ("-$(", "=$(", "-`", "=`", "-$", "=$")  # ${X:-$(openssl rand …)}, ${X:-$Y}
 _QUOTED_KEY = re.compile(r"[\"'][ \t]*:[ \t]*$")
 _BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _CLOSES = re.compile(r"[ \t]*[,)}\]]")
+
+_PASSWORD_NAME = re.compile(r"(?i)pass(?:word|wd)?(?:_?hash)?\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?$")
 
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _PUBLIC_WORDS = re.compile(
@@ -74,6 +96,9 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or (value.startswith(":") and before.endswith(":"))  # token::{self, ...}
         or (_BINDING.search(before) is not None and is_code(value, after))
         or (_EXPANSION.search(before) is not None and value[:1] in "+?0123456789")
+        or (_EXPANSION.search(before) is not None and value.startswith(_GENERATED))
+        or (stored_hash(value) and (value[:1] == "$" or _PASSWORD_NAME.search(before) is not None))
+        or auth_method(value)
         or _passed_along(value, before, after)
         or (_BASE58.fullmatch(value) is not None and _PUBLIC_WORDS.search(before) is not None)
     )
@@ -100,3 +125,36 @@ def _passed_along(value: str, before: str, after: str) -> bool:
         and _BARE_NAME.fullmatch(value) is not None
         and _CLOSES.match(after) is not None
     )
+
+
+# The fields pgpass's rule read before a password: a clock time's (16:41:50.093]…), or
+# a script's name and a line number before a function's name and its bracket.
+_CLOCK = re.compile(r"(?<![\w.*:-])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[^\s:\"]*:[^\s:\"]+:$")
+_FRAME = re.compile(r"\.[A-Za-z]{1,4}:\d+:$")
+_FUNCTION = re.compile(r"[A-Za-z_]\w*\]")
+
+
+def not_pgpass(text: str, start: int) -> bool:
+    """Whether what pgpass's rule found at ``start`` (its password field) is a log line's:
+    a clock time read as host and port, or ``script.sh:2899:function]``, a script's line
+    and function, read as database, user and password."""
+    before = text[max(0, start - 300) : start]
+    before = before[before.rfind("\n") + 1 :]
+    if _CLOCK.search(before) is not None:
+        return True
+    return _FRAME.search(before) is not None and _FUNCTION.match(text, start) is not None
+
+
+# A Drive or Docs URL's path, or an n8n resource locator's value under an id's name,
+# just before the value.
+_DRIVE_ID = re.compile(
+    r"(?:(?:docs|drive|sheets)\.google\.com/[\w/.-]*?/(?:d|folders)/|drive\.google\.com/open\?id="
+    r"|(?i:(?:document|folder|file|spreadsheet|sheet|drive|parent)_?id)\\?\"\s*:\s*"
+    r"(?:\{[^{}]{0,120}?\\?\"value\\?\"\s*:\s*)?\\?\")$"
+)
+
+
+def an_id(text: str, start: int) -> bool:
+    """Whether the random run at ``start`` is a Google Drive, Docs or Sheets id, by where
+    it stands (a file's URL, a ``documentId``'s or a ``folderId``'s value)."""
+    return _DRIVE_ID.search(text[max(0, start - 160) : start]) is not None

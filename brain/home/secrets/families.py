@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets import commands, names, places, windows
+from brain.home.secrets import allowances, commands, names, places, windows
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
 from brain.home.secrets.shapes import entropy, wordy
 
@@ -92,8 +92,8 @@ def _anywhere(text: str, spans: list[tuple[int, int]], out: list[Span]) -> None:
             continue  # a JWT's header, an SSH public key's blob
         if _PUBLIC_BEFORE.search(text, max(0, start - 40), start) or PUBLIC.match(value):
             continue
-        if _in_public_block(text, start):
-            continue
+        if _in_public_block(text, start) or allowances.an_id(text, start):
+            continue  # a certificate; docs.google.com/spreadsheets/d/<id>
         out.append(("random_token", start, end))
 
 

@@ -19,10 +19,12 @@ from functools import lru_cache
 from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import (
+    auth_method,
     chosen_password,
     is_code,
     mnemonic,
     random_token,
+    stored_hash,
 )
 
 __all__ = [
@@ -192,6 +194,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):
         return False
+    if auth_method(value) or (stored_hash(value) and (value[:1] == "$" or strength == "password")):
+        return False  # password_encryption = scram-sha-256; a users file's stored hashes
     if random_token(value, uuid=strength in ("strong", "password")):
         return True
     if strength != "password":

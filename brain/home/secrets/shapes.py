@@ -112,7 +112,9 @@ def mnemonic(value: str) -> bool:
     return len(words) in (12, 15, 18, 21, 24) and _WORDS.fullmatch(" ".join(words)) is not None
 
 
-_MASK = re.compile(r"\*{3,}|•{2,}|x{6,}|X{6,}|\.{3}|…|REDACTED|\[trimmed|\[FILTERED\]")
+_MASK = re.compile(
+    r"\*{3,}|•{2,}|x{6,}|X{6,}|\.{3}|…|REDACTED|\[trimmed|\[FILTERED\]|\[MASKED[\w-]*\]"
+)
 
 
 def is_masked(value: str) -> bool:
@@ -133,7 +135,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z_$]*")
 # After a value, what says it is an expression in code: an operator, a call, a member,
 # a closing bracket, an item separator.
 _CODE_AFTER = re.compile(
-    r"[ \t]*(?:[,+;)}\]]|\(|\.[A-Za-z_]|\|\||&&|\?\?|[ \t]+(?:as|if|or|and)\b)"
+    r"[ \t]*(?:[,+;)}\]]|\(|\[[\"'\d]|\.[A-Za-z_]|\|\||&&|\?\?|[ \t]+(?:as|if|or|and)\b)"
 )
 
 
@@ -205,3 +207,30 @@ def doc_jwt(token: str) -> bool:
     if payload.get("role") == "anon":
         return True  # Supabase's anon key: public by design, row-level security guards
     return any(str(payload.get(k)) in _DOC_PAYLOADS for k in ("name", "sub"))
+
+
+# What a system stores to check a password against: a SHA-256 or SHA-512 hex digest,
+# or a modular crypt string (bcrypt's $2b$, $argon2id$, $6$, Django's pbkdf2_sha256$).
+_HASH = re.compile(
+    r"[0-9a-f]{64}|[0-9a-f]{128}|[0-9A-F]{64}|[0-9A-F]{128}"
+    r"|\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}|\$argon2(?:id|i|d)\$[^\s\"']+"
+    r"|\$(?:1|5|6|y|gy|7)\$[./A-Za-z0-9$=,]{8,}|\$?pbkdf2[-_]sha\d+\$[^\s\"']+|scrypt:[^\s\"']+"
+)
+
+
+def stored_hash(value: str) -> bool:
+    """Whether ``value`` has a stored password hash's shape (hex digits only after a
+    password's name: see :mod:`~brain.home.secrets.allowances`)."""
+    return _HASH.fullmatch(value.strip("\"'")) is not None
+
+
+# Names of the ways a password is hashed or checked: password_encryption = scram-sha-256.
+_METHOD = re.compile(
+    r"(?i)scram-sha-(?:1|256)|md5|sha-?(?:1|224|256|384|512)|bcrypt|scrypt|argon2(?:id|i|d)?"
+    r"|pbkdf2(?:[-_]sha\d+)?"
+)
+
+
+def auth_method(value: str) -> bool:
+    """Whether ``value`` names a hash or an authentication method (``scram-sha-256``)."""
+    return _METHOD.fullmatch(value.strip("\"'")) is not None
