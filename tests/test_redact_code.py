@@ -144,8 +144,7 @@ PAIRS: list[tuple[str, str, str, str]] = [
         '"password": "5497feda4f88c5ebadc4de1587dd3828ca535bf85f4b5e91aa7e8a8c13178622"}\n'
         'password_hash = "$2b$12$KIXQJ9q1yQe8Zl0eW6Qp3uS5mVv7b8H9gRr2tT4yU6iO8pA0sD1fG"\n'
         "password: $argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo",
-        '{"usuario": "admin", "secret": '
-        '"5497feda4f88c5ebadc4de1587dd3828ca535bf85f4b5e91aa7e8a8c13178622"}',
+        "DB_PASSWORD=5497feda4f88c5ebadc4de1587dd3828ca535bf85f4b5e91aa7e8a8c13178622",
         "5497feda4f88c5ebadc4de1587dd3828ca535bf85f4b5e91aa7e8a8c13178622",
     ),
     (

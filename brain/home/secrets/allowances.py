@@ -27,7 +27,8 @@ by the value itself, so a real credential in the same place is still found:
   Solana private key is 64 bytes, 87 or 88 characters).
 * **Stored hashes**: ``"password": "<64 hex digits>"`` in a users file, ``$2b$12$…``,
   ``$argon2id$…``: what a system stores to check a password against is not the password
-  (a hex run under any other name, ``"secret": "<64 hex>"``, is still a secret).
+  (a hex run under any other name, ``"secret": "<64 hex>"``, or assigned to a variable,
+  ``DB_PASSWORD=<64 hex>``, is still a secret).
 * **Methods' names**: ``password_encryption = scram-sha-256``: the name of a hash or an
   authentication method says how a password is kept, not what it is.
 * **Values read from a mapping**: ``password=validated_data['password']`` passes along
@@ -73,7 +74,11 @@ _QUOTED_KEY = re.compile(r"[\"'][ \t]*:[ \t]*$")
 _BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _CLOSES = re.compile(r"[ \t]*[,)}\]]")
 
-_PASSWORD_NAME = re.compile(r"(?i)pass(?:word|wd)?(?:_?hash)?\\?[\"']?[ \t]*[:=][ \t]*\\?[\"']?$")
+# A record's password field, a quoted key (a users file, a JSON row): DB_PASSWORD=<hex>
+# is an environment's password, which ``openssl rand -hex 32`` makes 64 hex digits.
+_PASSWORD_NAME = re.compile(
+    r"(?i)\\?[\"'](?:hashed_?)?passw(?:or)?d(?:_?hash)?\\?[\"'][ \t]*:[ \t]*\\?[\"']$"
+)
 
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _PUBLIC_WORDS = re.compile(

@@ -194,8 +194,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):
         return False
-    if auth_method(value) or (stored_hash(value) and (value[:1] == "$" or strength == "password")):
-        return False  # password_encryption = scram-sha-256; a users file's stored hashes
+    if auth_method(value) or (stored_hash(value) and (value[:1] == "$" or quoted)):
+        return False  # password_encryption = scram-sha-256; "password": "<a stored hash>"
     if random_token(value, uuid=strength in ("strong", "password")):
         return True
     if strength != "password":
