@@ -194,7 +194,9 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):
         return False
-    if auth_method(value) or (stored_hash(value) and (value[:1] == "$" or quoted)):
+    if auth_method(value) or (
+        stored_hash(value) and (value[:1] == "$" or (quoted and strength == "password"))
+    ):
         return False  # password_encryption = scram-sha-256; "password": "<a stored hash>"
     if random_token(value, uuid=strength in ("strong", "password")):
         return True
