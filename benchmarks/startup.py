@@ -1,15 +1,16 @@
 """Whole-process start-up of brain's everyday commands, against plain Python.
 
 Usage: python benchmarks/startup.py [--runs 7] [--small 1000] [--large 20000] [--uses]
-    [--projects 20] [--json]
+    [--projects 20] [--big DIR] [--against TREE] [--json]
 
 Each command runs as a fresh process of the installed ``brain`` script (``python -m
 brain`` where the script is not next to this Python), as a person or an agent tool
 starts it, so the wall time covers interpreter start-up, imports, reading the home,
-printing and the interpreter's exit. The baseline is ``python -c "import json"``
+printing and the interpreter's exit. The baseline is bare Python, ``python -c pass``,
 measured in the same run, with the runs of every command interleaved so that a busy
 machine slows them all alike. Each row prints the median, its ratio to the baseline's
-median and the target ratio.
+median and the target ratio; the load average before and after the runs is printed
+beside them.
 
 Homes are built in a temporary directory through ``brain import`` (one commit): one of
 ``--small`` records for the reading commands and the session-start hook, one of
@@ -24,6 +25,15 @@ project's checkout and a file of it (``checkout``, ``commit``, ``paths``), so th
 checks them for staleness: with HEAD where it was (the answer kept in
 ``.brain/cache/checkouts.json``), and with a new commit made in the checkout before each
 run (one ``git cat-file`` a start).
+
+``--big DIR`` also times ``status``, ``context``, ``list`` and the session-start hook in
+the home of ``benchmarks/big_history.py --keep DIR`` (800 harvested and extracted Claude
+Code sessions, ``DIR/home``, with ``DIR/person`` as ``HOME``), built there by that
+script's own steps when ``DIR/home`` is not there yet (a few minutes, 500 MB).
+
+``--against TREE`` also runs every command from the brain package of another checkout
+(``TREE/brain``, through ``PYTHONPATH``; the code before a change, say), each run beside
+the same command of this one, so both sides see the same load.
 """
 
 from __future__ import annotations
@@ -68,6 +78,8 @@ class Case:
     home: str | None
     target: float | None
     stdin: str | None = None
+    person: str | None = None  # HOME, when not the benchmark's own person
+    code: str | None = None  # PYTHONPATH: brain from another checkout
     times: list[float] = field(default_factory=list)
     before: Callable[[int], None] | None = None
 
@@ -189,11 +201,19 @@ def seen_sessions(person: Path, home: Path, env: dict[str, str]) -> None:
     )  # fmt: skip
 
 
+# The targets, as ratios to bare Python: the hook runs before every agent session.
+HOOK, READ, OTHER, WRITE = 2.5, 3.5, 4.0, 5.0
+
+
 def cases(
-    small: Path, large: Path, projects: tuple[Path, Path, Path, Path] | None = None
+    small: Path,
+    large: Path,
+    projects: tuple[Path, Path, Path, Path] | None = None,
+    big: Path | None = None,
 ) -> list[Case]:
     """The commands and their targets (a ratio to the baseline). ``projects``: the homes
-    without and with anchors, the checkout the hook starts in, the one whose HEAD moves."""
+    without and with anchors, the checkout the hook starts in, the one whose HEAD moves.
+    ``big``: the folder of a big history's ``home`` and ``person``."""
 
     def brain(*args: str) -> Callable[[int], list[str]]:
         return lambda _run: [*BRAIN, *args]
@@ -206,47 +226,98 @@ def cases(
         plain, anchored, here, moving = projects
         hook = brain("hook", "session-start")
         in_project = [
-            Case("hook, project, no anchors", hook, str(plain), 3.0, stdin=payload(here)),
-            Case("hook, project, HEAD kept", hook, str(anchored), 3.0, stdin=payload(here)),
+            Case("hook, project, no anchors", hook, str(plain), HOOK, stdin=payload(here)),
+            Case("hook, project, HEAD kept", hook, str(anchored), HOOK, stdin=payload(here)),
             Case(
                 "hook, project, HEAD moved",
                 hook,
                 str(anchored),
-                3.0,
+                HOOK,
                 stdin=payload(moving),
                 before=move_head(moving),
             ),
         ]
+    in_big = []
+    if big is not None:
+        home, person = str(big / "home"), str(big / "person")
+        in_big = [
+            Case("hook, 800 sessions", brain("hook", "session-start"), home, HOOK,
+                 stdin=HOOK_PAYLOAD, person=person),
+            Case("context, 800 sessions", brain("context"), home, READ, person=person),
+            Case("status, 800 sessions", brain("status"), home, READ, person=person),
+            Case("list, 800 sessions", brain("list"), home, READ, person=person),
+        ]  # fmt: skip
     return [
-        Case("python -c 'import json'", lambda _r: [PY, "-c", "import json"], None, None),
+        Case("python -c pass", lambda _r: [PY, "-c", "pass"], None, None),
         Case(
             "hook session-start",
             brain("hook", "session-start"),
             str(small),
-            3.0,
+            HOOK,
             stdin=HOOK_PAYLOAD,
         ),
         *in_project,
-        Case("--version", brain("--version"), None, 4.0),
-        Case("context", brain("context"), str(small), 4.0),
-        Case("status", brain("status"), str(small), 4.0),
-        Case("list", brain("list"), str(small), 4.0),
-        Case("log", brain("log", "-n", "20"), str(small), 4.0),
-        Case("show", brain("show", "synthetic-000500"), str(small), 4.0),
-        Case("harvest (nothing new)", brain("harvest"), str(small), 4.0),
+        Case("--version", brain("--version"), None, OTHER),
+        Case("context", brain("context"), str(small), READ),
+        Case("status", brain("status"), str(small), READ),
+        Case("list", brain("list"), str(small), READ),
+        *in_big,
+        Case("log", brain("log", "-n", "20"), str(small), OTHER),
+        Case("show", brain("show", "synthetic-000500"), str(small), OTHER),
+        Case("harvest (nothing new)", brain("harvest"), str(small), OTHER),
         Case(
             "remember (large home)",
             lambda run: [*BRAIN, "remember", "--key", f"bench-{run}", f"fact {run}"],
             str(large),
-            5.0,
+            WRITE,
         ),
     ]
+
+
+def against(table: list[Case], tree: Path) -> list[Case]:
+    """``table`` with each brain command followed by its twin run from ``tree``."""
+    out = []
+    for case in table:
+        out.append(case)
+        if case.home is None and case.name.startswith("python"):
+            continue
+
+        def argv(run: int, case: Case = case) -> list[str]:
+            return [a.replace("bench-", "against-") for a in case.argv(run)]
+
+        def before(run: int, case: Case = case) -> None:
+            if case.before is not None:
+                case.before(run + 1_000_000)  # a change of its own: HEAD moves again
+
+        name = f"{case.name} [against]"
+        out.append(
+            Case(name, argv, case.home, case.target, case.stdin, before=before,
+                 person=case.person, code=str(tree))
+        )  # fmt: skip
+    return out
+
+
+def big_history(folder: Path) -> Path:
+    """``folder``, holding the home and the person of ``big_history.py --keep folder``;
+    built there by that script's steps when its home is not there yet."""
+    if not (folder / "home").is_dir():
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import big_history as big
+
+        print(f"building the big history in {folder} ...", file=sys.stderr)
+        folder.mkdir(parents=True, exist_ok=True)
+        big.run(folder, argparse.Namespace(sessions=800, mb=450, projects=40))
+    return folder
 
 
 def run_once(case: Case, run: int, env: dict[str, str]) -> None:
     """Time one run of ``case``; a failing command stops the benchmark."""
     if case.home:
         env = {**env, "BRAIN_HOME": case.home}
+    if case.person:
+        env = {**env, "HOME": case.person}
+    if case.code:
+        env = {**env, "PYTHONPATH": case.code}
     if case.before is not None:
         case.before(run)
     start = time.perf_counter()
@@ -262,6 +333,12 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=20000)
     parser.add_argument("--projects", type=int, default=20, help="0: no hook in a project")
+    parser.add_argument(
+        "--big", type=Path, help="also time the home of big_history.py --keep BIG (built if absent)"
+    )
+    parser.add_argument(
+        "--against", type=Path, help="also run each command from the brain of this checkout"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--uses", action="store_true", help="give every record of the small home uses first"
@@ -290,18 +367,30 @@ def main() -> None:
             build_home(root / "anchored", args.small, tops, anchored=True)
             first, second = (top for top, _ in list(tops.values())[:2])
             projects = (root / "plain", root / "anchored", first, second)
-        table = cases(root / "small", root / "large", projects)
+        big = big_history(args.big.resolve()) if args.big else None
+        table = cases(root / "small", root / "large", projects, big)
+        if args.against:
+            tree = args.against.resolve()
+            subprocess.run([PY, "-m", "compileall", "-q", str(tree / "brain")])
+            table = against(table, tree)
+        args.load = [_load()]
         for case in table:  # warm the page cache and the indexes
             run_once(case, -1, env)
             case.times.clear()
         for run in range(args.runs):
             for case in table:
                 run_once(case, run, env)
+        args.load.append(_load())
         for home in (root / "small", root / "large", root / "plain", root / "anchored"):
             if not home.exists():
                 continue
             packing.wait_for_background_gc(home)  # before the folder is removed
     report(table, args)
+
+
+def _load() -> str:
+    """The load average over 1, 5 and 15 minutes."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def report(table: list[Case], args: argparse.Namespace) -> None:
@@ -322,17 +411,20 @@ def report(table: list[Case], args: argparse.Namespace) -> None:
             }
         )
     if args.json:
-        print(json.dumps({"runs": args.runs, "rows": rows}, indent=2))
+        print(json.dumps({"runs": args.runs, "load": args.load, "rows": rows}, indent=2))
         return
     print(
         f"{args.runs} runs each; homes of {args.small} and {args.large} records; {' '.join(BRAIN)}"
     )
-    print(f"{'command':<28}{'median':>10}{'ratio':>8}{'target':>8}  met")
+    print(f"load average before the runs {args.load[0]}, after them {args.load[1]}")
+    width = max(len(row["command"]) for row in rows) + 2
+    print(f"{'command':<{width}}{'median':>10}{'ratio':>8}{'target':>8}  met")
     for row in rows:
-        target = "" if row["target"] is None else f"{row['target']:.0f}x"
+        target = "" if row["target"] is None else f"{row['target']:g}x"
         met = "" if row["met"] is None else ("yes" if row["met"] else "NO")
         print(
-            f"{row['command']:<28}{row['median_ms']:>8.1f}ms{row['ratio']:>7.2f}x{target:>8}  {met}"
+            f"{row['command']:<{width}}{row['median_ms']:>8.1f}ms"
+            f"{row['ratio']:>7.2f}x{target:>8}  {met}"
         )
 
 

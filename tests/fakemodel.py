@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from brain.models import litellm_model, registry
-from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
+from brain.models.base import ConsolidateTask, ExtractTask, ModelError, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
 from brain.models.schema import Consolidation, Extraction, parse_answer
 
@@ -175,24 +175,31 @@ class CannedModel:
     """
 
     name: str = "canned/model"
-    answers: deque[str] = field(default_factory=deque)
+    answers: deque[str | ModelError] = field(default_factory=deque)
     tasks: list[Task] = field(default_factory=list)
     offline: bool = False
 
-    def push(self, *answers: str | dict[str, Any]) -> None:
-        """Queue answers; dicts are given as their JSON text."""
+    def push(self, *answers: str | dict[str, Any] | ModelError) -> None:
+        """Queue answers; dicts are given as their JSON text, an error is raised."""
         for answer in answers:
-            self.answers.append(answer if isinstance(answer, str) else json.dumps(answer))
+            text = answer if isinstance(answer, str | ModelError) else json.dumps(answer)
+            self.answers.append(text)
 
     def extract(self, task: ExtractTask, budget: Budget) -> Extraction:
         """The next answer, parsed as phase 1's."""
         self.tasks.append(task)
-        return parse_answer(self.answers.popleft(), Extraction)
+        answer = self.answers.popleft()
+        if isinstance(answer, ModelError):
+            raise answer
+        return parse_answer(answer, Extraction)
 
     def consolidate(self, task: ConsolidateTask, budget: Budget) -> Consolidation:
         """The next answer, parsed as phase 2's."""
         self.tasks.append(task)
-        return parse_answer(self.answers.popleft(), Consolidation)
+        answer = self.answers.popleft()
+        if isinstance(answer, ModelError):
+            raise answer
+        return parse_answer(answer, Consolidation)
 
     def estimate(self, task: Task) -> Estimate:
         """A fixed, free estimate."""

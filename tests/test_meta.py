@@ -39,6 +39,7 @@ OWNERS = {
     "tiktoken": ("brain/models/tokens.py",),
     "git_filter_repo": ("brain/home/sync/filter.py",),
     "ahocorasick_rs": ("brain/home/secrets/literals.py",),
+    "msgspec": ("brain/sessions/sources/base.py",),
     "filelock": ("brain/home/lock.py",),
     "fcntl": ("brain/home/lock.py",),
 }

@@ -20,6 +20,20 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "Tq7xLm2pWz9",
     ),
     (
+        "a test's status, then what passed",
+        'print(" PASS: FP4 E2M1 value mapping correct (scale=1.0)")\n'
+        "Test 6: 2D tensors: PASS: 2D tensor quantization correct\n"
+        "Test 13: PASS: NVFP4 introduces quantization noise (rel_err=0.2377)",
+        "USER: admin PASS: s3cretPw9 HOST: dbserver01",
+        "s3cretPw9",
+    ),
+    (
+        "full-width punctuation ends a value",
+        "# 方式1: pass_through_bwd=True（本实验使用）\nlr=6e-4，seed=42，update_freq=2",
+        "api_key=sk9Xq2LmZ8wV4nR7tY3p，然后运行",
+        "sk9Xq2LmZ8wV4nR7tY3p",
+    ),
+    (
         "version range",
         '"dependencies": { "@solana/spl-token": "^0.4.14", "jsonwebtoken": "~9.0.2" }',
         '"deploy-token": "x7Kp2mQ9vL4nR8sT"',

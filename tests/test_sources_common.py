@@ -424,3 +424,38 @@ def test_a_windows_programs_utf16_output_reads_as_words(tmp_path: Path) -> None:
     turns = codex.parse(path).transcript.turns
     assert any(said in turn.text for turn in turns)
     assert not any("\x00" in turn.text for turn in turns)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"n": NaN, "i": Infinity}',  # json's extensions
+        b'{"big": 123456789012345678901234567890}',  # past 64 bits
+        b'{"lone": "\\ud800 half a pair"}',  # a lone surrogate, escaped
+        b'\xef\xbb\xbf{"bom": 1}',  # a UTF-8 byte order mark
+        '{"wide": "utf-16"}'.encode("utf-16"),
+        b'{"dup": 1, "dup": 2, "f": 1.0000000000000002, "e": 1e400}',
+        b'{"ok": ["caf\xc3\xa9", -0.0, 18446744073709551615, {"a": null}]}',
+    ],
+)
+def test_loads_reads_every_line_as_json_reads_it(line: bytes) -> None:
+    """What msgspec refuses is read by json: no line reads otherwise than json reads it."""
+    record, replaced = base.loads(line)
+    assert replaced == 0
+    assert json.dumps(record) == json.dumps(json.loads(line))
+
+
+_RUNS = st.text(alphabet="aZ09+/= \n.-", min_size=0, max_size=1500) | st.builds(
+    lambda head, run, tail: head + run + tail,
+    st.text(alphabet="ab \n", max_size=600),
+    st.text(alphabet="aZ09+/", min_size=500, max_size=1100),
+    st.text(alphabet="ab \n=", max_size=600),
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(_RUNS)
+def test_clean_removes_base64_runs_as_the_pattern_alone_does(text: str) -> None:
+    """The block test in front of the base64 pattern never skips a run it would find."""
+    expected = base._BASE64_RUN.sub("[base64 removed]", text) if len(text) >= 512 else text
+    assert base.clean(text, 10_000) == expected

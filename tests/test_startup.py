@@ -40,6 +40,96 @@ def imported(*args: str, stdin: str = "") -> set[str]:
     return names
 
 
+# What each command answered without click (brain.cli.quick) may load beyond bare Python:
+# brain's modules by name, every other module by its top-level package. A module that
+# creeps into one of these paths (click, PyYAML, the search index's sqlite3, the secret
+# rules, litellm, a git process, the write machinery) fails here with its name.
+PYTHON = {
+    "__future__", "_json", "_sre", "_typing", "collections", "copyreg", "enum", "errno",
+    "fnmatch", "gc", "ipaddress", "json", "math", "ntpath", "pathlib", "re", "typing", "urllib",
+}  # fmt: skip
+# A record (brain.home.records) is a frozen dataclass, and dataclasses loads inspect.
+DATACLASSES = {
+    "_ast", "_datetime", "_opcode", "_weakrefset", "ast", "copy", "dataclasses", "datetime",
+    "dis", "inspect", "linecache", "opcode", "token", "tokenize", "weakref",
+}  # fmt: skip
+CONTEXT = {
+    "brain", "brain.errors", "brain.markdown", "brain.cli", "brain.cli.quick",
+    "brain.agents", "brain.agents.context", "brain.agents.digest", "brain.agents.hooks",
+    "brain.agents.learned", "brain.agents.once",
+    "brain.home", "brain.home.config", "brain.home.files", "brain.home.keys",
+    "brain.home.paths", "brain.home.pending", "brain.home.reader", "brain.home.recordcache",
+    "brain.home.scope", "brain.home.uses", "brain.home.uses.counts",
+    "brain.models", "brain.models.tokens", "brain.sessions", "brain.sessions.internal",
+    "brain.sessions.sameness", "brain.team", "brain.team.reading", "brain.team.spec",
+}  # fmt: skip
+LIST = {
+    "brain", "brain.errors", "brain.cli", "brain.cli.quick", "brain.cli.text",
+    "brain.home", "brain.home.files", "brain.home.home", "brain.home.keys", "brain.home.paths",
+    "brain.home.patterns", "brain.home.pending", "brain.home.reader", "brain.home.recordcache",
+    "brain.home.records", "brain.home.results",
+}  # fmt: skip
+STATUS = LIST | {
+    "brain.home.config", "brain.home.git", "brain.home.git.runner", "brain.home.journal",
+    "brain.home.names", "brain.models", "brain.models.options", "brain.pipeline",
+    "brain.pipeline.pending", "brain.pipeline.runs", "brain.pipeline.status",
+    "brain.sessions", "brain.sessions.sources", "brain.sessions.sources.locations",
+    "brain.sessions.watermarks",
+}  # fmt: skip
+MAY_LOAD = {
+    "hook session-start": (CONTEXT, PYTHON),
+    "context": (CONTEXT | {"brain.cli.text"}, PYTHON),
+    "list": (LIST, PYTHON | DATACLASSES),
+    # the machine's name for its watermark files (_sha256); a hand-named record's key
+    "status": (STATUS, PYTHON | DATACLASSES | {"_sha256", "shlex", "unicodedata"}),
+}
+
+
+def bare_python() -> set[str]:
+    """The modules the wrapper of :func:`imported` has loaded before it runs brain."""
+    code = LOADED.replace("runpy.run_module('brain', run_name='__main__', alter_sys=True)\n", "")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    return {line.strip() for line in done.stderr.splitlines()}
+
+
+def past(root: Path) -> None:
+    """Every file of ``root`` a minute old, as in a home in use: out of the caches' racy
+    window, so each cache is written and then trusted."""
+    for path in root.rglob("*"):
+        os.utime(path, (path.stat().st_atime, path.stat().st_mtime - 60))
+
+
+@pytest.fixture
+def lived_in(home: Path, tmp_path: Path) -> Path:
+    """Records, a session harvested and extracted, raw memories waiting for phase 2."""
+    from datetime import UTC, datetime, timedelta
+
+    from brain.evals import write_session
+
+    assert cli("init").exit_code == 0
+    for n in range(3):
+        assert cli("remember", "--key", f"fact-{n}", f"Fact number {n}.").exit_code == 0
+    lines = ["I prefer pytest fixtures over setUp methods.", "Never push to main directly."]
+    when = datetime.now(UTC) - timedelta(hours=2)
+    session = write_session(tmp_path / "sessions", "s1", lines, when=when)
+    assert cli("harvest", "--path", str(session)).exit_code == 0
+    assert cli("extract").exit_code == 0
+    past(home)
+    return home
+
+
+@pytest.mark.parametrize("command", sorted(MAY_LOAD))
+def test_each_short_cut_loads_only_what_it_names(lived_in: Path, command: str) -> None:
+    args, stdin = command.split(), HOOK_PAYLOAD if command.startswith("hook") else ""
+    imported(*args, stdin=stdin)  # the caches written, as after any earlier command
+    names = imported(*args, stdin=stdin) - bare_python()
+    mine, others = MAY_LOAD[command]
+    assert "brain.cli.quick" in names and "click" not in names  # answered without click
+    crept = {n for n in names if n.split(".")[0] == "brain"} - mine
+    crept |= {n.split(".")[0] for n in names if n.split(".")[0] != "brain"} - others
+    assert crept == set(), f"brain {command} now loads {sorted(crept)}"
+
+
 @pytest.fixture
 def filled(home: Path) -> Path:
     assert cli("init").exit_code == 0
@@ -126,9 +216,7 @@ NOT_FOR_READING = {
 }
 
 
-@pytest.mark.parametrize(
-    "args", [("list",), ("show", "fact-1"), ("log",)], ids=lambda args: args[0]
-)
+@pytest.mark.parametrize("args", [("show", "fact-1"), ("log",)], ids=lambda args: args[0])
 def test_reading_commands_load_their_own_module_and_the_reading_home(
     filled: Path, args: tuple[str, ...]
 ) -> None:
@@ -145,6 +233,8 @@ def test_help_loads_no_command_module(home: Path) -> None:
     assert {name for name in names if name.startswith("brain.cli.")} == {
         "brain.cli.base",
         "brain.cli.commands",
+        "brain.cli.quick",  # asked first, it declines
+        "brain.cli.text",
     }
     assert "brain.api" not in names and "brain.home.home" not in names
 

@@ -14,6 +14,7 @@ import click
 
 from brain import __version__
 from brain.cli.commands import COMMANDS
+from brain.cli.text import error_line
 from brain.errors import BrainError
 from brain.home.paths import resolve_home
 
@@ -76,14 +77,10 @@ class BrainGroup(click.Group):
         try:
             return super().invoke(ctx)
         except OSError as exc:
-            from brain.home.files import unwritable
-
-            full = unwritable(exc)
-            if full is None:
+            error = disk_error(exc)
+            if error is None:
                 raise  # a bug: its traceback says where
-            what = exc.filename or "a file"
-            hint = "free some space, then retry" if full else "make it writable, then retry"
-            self._fail(ctx, BrainError(f"{what} cannot be written ({exc.strerror})", hint=hint))
+            self._fail(ctx, error)
         except BrainError as exc:
             self._fail(ctx, exc)
 
@@ -93,8 +90,21 @@ class BrainGroup(click.Group):
         if state is not None and state.as_json:
             click.echo(json.dumps({"error": exc.message, "hint": exc.hint}, ensure_ascii=False))
         else:
-            click.echo(f"{paint('Error:', err=True, fg='red', bold=True)} {exc}", err=True)
+            click.echo(error_line(exc), err=True)
         ctx.exit(1)
+
+
+def disk_error(exc: OSError) -> BrainError | None:
+    """A full disk or a file brain may not write, said as an error with what to do; None
+    for any other failure (a bug)."""
+    from brain.home.files import unwritable
+
+    full = unwritable(exc)
+    if full is None:
+        return None
+    what = exc.filename or "a file"
+    hint = "free some space, then retry" if full else "make it writable, then retry"
+    return BrainError(f"{what} cannot be written ({exc.strerror})", hint=hint)
 
 
 class State:
@@ -171,21 +181,6 @@ def progress_bar(label: str, as_json: bool) -> Iterator[Progress | None]:
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
-
-
-def paint(text: str, *, err: bool = False, **style: Any) -> str:
-    """``text`` in ``style`` (click.style's) on a terminal, unless NO_COLOR is set."""
-    import os
-
-    stream = sys.stderr if err else sys.stdout
-    if os.environ.get("NO_COLOR") or not stream.isatty():
-        return text
-    return click.style(text, **style)
-
-
-def warn(message: str) -> None:
-    """A warning on stderr; the command goes on."""
-    click.echo(f"{paint('warning:', err=True, fg='yellow')} {message}", err=True)
 
 
 def read_input(value: str) -> str:

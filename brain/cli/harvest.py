@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
+from brain.cli.text import warn
 
 _SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen", "antigravity", "crush")
 _MEMORY_TOOLS = ("claude", "gemini", "codex", "qwen")

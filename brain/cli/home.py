@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, warn
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
+from brain.cli.text import warn
 from brain.errors import BrainError
 from brain.home.paths import resolve_home
 

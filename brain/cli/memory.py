@@ -10,17 +10,8 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
-from brain.cli.base import (
-    State,
-    emit,
-    json_option,
-    main,
-    paint,
-    pass_state,
-    progress_bar,
-    read_input,
-    warn,
-)
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar, read_input
+from brain.cli.text import paint, record_lines, warn
 from brain.home.results import to_jsonable
 
 if TYPE_CHECKING:
@@ -238,19 +229,7 @@ def list_(
     emit(
         records[:limit] if limit else records,
         as_json,
-        lambda records: (
-            "\n".join(
-                f"{paint(r.key, bold=True)}  {paint(f'[{r.type}]', fg='cyan')}  {r.description}"
-                for r in records
-            )
-            or (
-                "no records match"
-                if type_ or tag or project
-                else "the archive is empty"
-                if archived
-                else "no records yet; add one with 'brain remember'"
-            )
-        ),
+        lambda records: record_lines(records, bool(type_ or tag or project), archived),
     )
 
 

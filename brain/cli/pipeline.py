@@ -9,28 +9,16 @@ from typing import Any
 import click
 
 from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
+from brain.cli.text import status_text, waiting_text
 
 
 def _money(cost: float | None) -> str:
     return "price unknown" if cost is None else f"${cost:.4f}"
 
 
-def _waiting_text(waiting: dict[str, int]) -> str:
-    """Why harvested sessions wait, each with the setting or flag that moves it."""
-    from brain.pipeline.pending import RETRY_LATER, STILL_ACTIVE, TOO_OLD
-
-    parts = [
-        (waiting.get(TOO_OLD, 0), "older than max_rollout_age_days (brain extract --all or "
-         "--since Nd takes them this once)"),
-        (waiting.get(STILL_ACTIVE, 0), "active within min_rollout_idle_hours"),
-        (waiting.get(RETRY_LATER, 0), "failed and waiting to retry (brain status says why)"),
-    ]  # fmt: skip
-    return "; ".join(f"{n} {why}" for n, why in parts if n)
-
-
 def _none_waiting(waiting: dict[str, int]) -> str:
     """Why no session is there to read: those harvested wait, or none is new."""
-    waits = _waiting_text(waiting)
+    waits = waiting_text(waiting)
     if waits:
         return f"harvested and waiting: {waits}"
     return "no harvested session waits to be read ('brain harvest' finds new ones)"
@@ -317,69 +305,12 @@ def runs_undo(state: State, run_id: str, as_json: bool) -> None:
     )
 
 
-def _status_text(s: Any) -> str:
-    def last(kind: str) -> str:
-        run = s.last_runs.get(kind)
-        if not run:
-            return "never"
-        cost = ""
-        if run.get("calls"):
-            cost = (
-                f"; {run['calls']} model call{'s' if run['calls'] != 1 else ''}, "
-                f"{run.get('tokens_in', 0):,} tokens in, {run.get('tokens_out', 0):,} out"
-            )
-        return f"{run['date']} ({run['message']}{cost})"
-
-    lines = [
-        f"learning     {s.learning}",
-        f"models       extract {s.models['extract']}, "
-        f"consolidation {s.models['consolidation']}"
-        + (f" at {s.models['api_base']}" if s.models["api_base"] else ""),
-        f"generation   {'on' if s.generate_memories else 'off'}",
-        f"extract      last {last('extract')}; {len(s.pending_sessions)} sessions pending"
-        + (f" ({waits})" if (waits := _waiting_text(s.waiting_sessions)) else ""),
-        f"consolidate  last {last('consolidate')}; {s.raw_pending} raw memories pending "
-        f"(threshold {s.consolidation_threshold})",
-        f"memory       {s.records} records"
-        + (f" ({len(s.unreadable)} unreadable)" if s.unreadable else "")
-        + f", {s.archived} archived, "
-        f"raw_memories.md {s.raw_bytes} bytes",
-    ]
-    for problem in s.unreadable:
-        lines.append(f"unreadable   {problem}")
-    for named in s.hand_named:
-        lines.append(f"named by hand {named}")
-    for left in s.leftovers:
-        lines.append(f"left         {left}; the next command puts it back once the disk has room")
-    for session, failure in s.failed_sessions.items():
-        lines.append(
-            f"failed       {session}: {failure.get('reason')} "
-            f"(retry after {failure.get('retry_after')})"
-        )
-    for name, value in (s.held or {}).items():
-        lines.append(
-            f"not used     brain.yaml (synced) sets {name} {value}, not used on this machine: "
-            f"'brain config set {name} {value}' uses it"
-        )
-    for phase, error in s.last_errors.items():
-        lines.append(f"last error   {phase} at {error.get('when')}: {error.get('message')}")
-    from brain.models.options import missing_key, missing_program, options_text
-
-    for phase in ("extract", "consolidation"):
-        model = s.models[phase] or ""
-        if problem := missing_program(model) or missing_key(model, s.models["api_base"]):
-            lines.append(f"model        {phase}: {problem}")
-    if s.models["extract"] == "builtin":
-        lines += options_text(s.model_options, "builtin")
-    return "\n".join(lines)
-
-
 @main.command()
 @json_option
 @pass_state
 def status(state: State, as_json: bool) -> None:
     """Where the memory pipeline stands: last runs, pending work, sizes, errors."""
-    emit(state.brain().status(), as_json, _status_text)
+    emit(state.brain().status(), as_json, status_text)
 
 
 @main.command("eval")

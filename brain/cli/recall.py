@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, paint, pass_state, progress_bar
+from brain.cli.base import State, emit, json_option, main, pass_state, progress_bar
+from brain.cli.text import paint
 
 
 def _human_hits(result, verbose: bool = False) -> str:  # type: ignore[no-untyped-def]

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from brain.cli.base import State, emit, json_option, main, paint, pass_state
+from brain.cli.base import State, emit, json_option, main, pass_state
+from brain.cli.text import paint
 
 if TYPE_CHECKING:
     from brain.team.members import Synced, Team

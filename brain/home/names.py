@@ -13,6 +13,7 @@ uncommitted until it is renamed.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import unicodedata
@@ -83,16 +84,30 @@ def plain_name(name: str) -> bool:
 def hand_named(root: Path) -> list[HandNamed]:
     """Every record file (live or archived) whose name is not a key, each with a free
     key to rename it to, in name order."""
-    taken = {p.stem for folder in (MEMORIES, ARCHIVE) for p in (root / folder).glob("*.md")}
+    stems = {folder: _md_stems(root / folder) for folder in (MEMORIES, ARCHIVE)}
+    odd = [
+        (folder, stem)
+        for folder in (MEMORIES, ARCHIVE)
+        for stem in stems[folder]
+        if not is_key(stem) and plain_name(stem)
+    ]
+    taken = {stem for found in stems.values() for stem in found} if odd else set()
     found = []
-    for folder in (MEMORIES, ARCHIVE):
-        for path in sorted((root / folder).glob("*.md")):
-            if is_key(path.stem) or not plain_name(path.stem):
-                continue
-            key = free_key(key_for(path.stem), taken)
-            taken.add(key)
-            found.append(HandNamed(f"{folder}/{path.name}", path.stem, key))
+    for folder, stem in odd:
+        key = free_key(key_for(stem), taken)
+        taken.add(key)
+        found.append(HandNamed(f"{folder}/{stem}.md", stem, key))
     return found
+
+
+def _md_stems(folder: Path) -> list[str]:
+    """The names of ``folder``'s ``*.md`` entries without the suffix, sorted; ``brain
+    status`` asks on every call, so no path object is made for each."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(e.name[:-3] for e in entries if e.name.endswith(".md"))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def free_key(key: str, taken: set[str]) -> str:

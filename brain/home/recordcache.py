@@ -148,6 +148,25 @@ def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
             continue
 
 
+def cached_problems(home: Located, folder: str) -> list[Problem]:
+    """The files of ``<folder>`` that :func:`cached_records` yields as problems, in name
+    order, without making a record of every readable one (``brain status`` counts them)."""
+    from brain.home.records import Problem
+
+    if _noted(home, folder):  # a writer at work: take the committed view
+        return [r for r in cached_records(home, folder) if isinstance(r, Problem)]
+    files = _refresh(home, folder, _listing(home, folder))
+    found = []
+    for name in sorted(files):
+        entry = files[name][1]
+        if isinstance(entry, dict) and "problem" in entry:
+            try:
+                found.append(Problem(**entry["problem"]))
+            except TypeError:
+                continue
+    return found
+
+
 class Head(NamedTuple):
     """What the session-start index and its project filter read of a record."""
 

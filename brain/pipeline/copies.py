@@ -28,6 +28,7 @@ __all__ = ["conversation", "known_conversations"]
 MIN_TYPED_CHARS = 80
 _LINE = re.compile(r"^- conversation: ([0-9a-f]{16})$", re.M)
 _SESSION = re.compile(r"^- session: (\S+)$", re.M)
+_COPY_OF = re.compile(r"^- copy of: (\S+) ", re.M)
 
 
 def conversation(transcript: Transcript) -> str | None:
@@ -50,7 +51,8 @@ def conversation(transcript: Transcript) -> str | None:
 
 def known_conversations(home: Home, folder: str) -> dict[str, str]:
     """The conversation of each extracted session whose rollout summary (in ``folder``)
-    names one, and the session it was: ``{digest: "source:id"}``, the first of copies."""
+    names one, and the session that holds its memories: ``{digest: "source:id"}``, the
+    first of copies (a copy's summary names it)."""
     found: dict[str, str] = {}
     root = home.path / folder
     for path in sorted(root.glob("*.md")) if root.is_dir() else ():
@@ -58,7 +60,7 @@ def known_conversations(home: Home, folder: str) -> dict[str, str]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        line, session = _LINE.search(text), _SESSION.search(text)
+        line, session = _LINE.search(text), _COPY_OF.search(text) or _SESSION.search(text)
         if line is not None and session is not None:
             found.setdefault(line.group(1), session.group(1))
     return found

@@ -13,6 +13,8 @@ from brain.home.scope import base_key, project_name, projects_of
 from brain.models.base import ExtractTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import MAX_RECORDS, Extraction
+from brain.pipeline.copies import conversation
+from brain.pipeline.pending import session_label
 from brain.pipeline.runs import note_error
 from brain.pipeline.trust.candidates import check, tainted
 from brain.sessions.harvest import load_transcript
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
     from brain.sessions.watermarks import SessionRef
 
 EXTRACT_MAX_TOKENS = 2_000
+# What a copy's rollout summary says in place of a reading (its "copy of" line names the
+# session whose memories it holds).
+_COPY = Extraction(memories=(), summary="The same conversation as an extracted session.")
 
 
 def task_for(home: Home, transcript: Transcript) -> ExtractTask:
@@ -59,6 +64,54 @@ class Done:
     extraction: Extraction | None
     reason: str | None = None
     left_out: int = 0  # memories whose cited lines are no evidence for them
+    said: str | None = None  # brain.pipeline.copies.conversation of the transcript
+    copy_of: str | None = None  # the session whose conversation this is: not read again
+
+
+class _Firsts:
+    """Which session of a run reads each conversation first; its copies wait for it.
+
+    ``known`` holds the conversations of sessions extracted before the run. In the run,
+    the first session loaded holds its conversation (with one call at a time, the first in
+    the run's order); a copy loaded later waits for that call to end and is read only if
+    the call gave nothing (failed, or out of budget): then it holds the conversation.
+    """
+
+    def __init__(self, known: dict[str, str], labels: Sequence[str]) -> None:
+        self.known = known
+        self.labels = labels
+        self.lock = threading.Lock()
+        self.holders: dict[str, int] = {}
+        self.calls: dict[int, threading.Event] = {}  # set when the holder's call ends
+        self.read: set[int] = set()  # sessions whose call gave an extraction
+
+    def copy_of(self, said: str | None, n: int) -> str | None:
+        """The session ``n`` is a copy of (its memories are there), or None: read it."""
+        if said is None:
+            return None
+        if said in self.known:
+            return self.known[said]
+        while True:
+            with self.lock:
+                first = self.holders.get(said)
+                if first is not None and first in self.read:
+                    return self.labels[first]
+                if first is None:
+                    self.holders[said] = n
+                    self.calls[n] = threading.Event()
+                    return None
+                ended = self.calls[first]
+            ended.wait()  # the holder took its conversation before: its call is under way
+
+    def ended(self, said: str | None, n: int, extracted: bool) -> None:
+        with self.lock:
+            if extracted:
+                self.read.add(n)
+            elif said is not None and self.holders.get(said) == n:
+                del self.holders[said]  # its call gave nothing: a copy reads it instead
+            call = self.calls.get(n)
+        if call is not None:
+            call.set()
 
 
 def call_all(
@@ -67,6 +120,7 @@ def call_all(
     refs: Sequence[SessionRef],
     budget: Budget,
     progress: Progress | None = None,
+    known: dict[str, str] | None = None,
 ) -> tuple[list[Done], list[SessionRef], ModelError | None]:
     """Every model call of the run, before anything is written.
 
@@ -77,8 +131,13 @@ def call_all(
     the sessions not called stay pending. The failure that stopped the calls is
     returned for the caller to note (:func:`note_stop`) once the run is written.
     ``progress`` hears the sessions settled so far (called, failed or skipped) of all.
+
+    A copy of a conversation already read (``known``: ``{digest: "source:id"}`` of the
+    sessions extracted before; or a session earlier in ``refs``) is not sent: it would
+    teach nothing new (:mod:`brain.pipeline.copies`).
     """
     results: dict[int, Done] = {}
+    firsts = _Firsts(known or {}, [session_label(ref) for ref in refs])
     stop = threading.Event()
     fatal: list[ModelError] = []
     settled = [0]
@@ -101,11 +160,23 @@ def call_all(
         except BrainError as exc:
             results[n] = Done(ref, None, None, str(exc))
             return
+        said = conversation(transcript)
+        try:
+            if (first := firsts.copy_of(said, n)) is not None:
+                results[n] = Done(ref, transcript, _COPY, said=said, copy_of=first)
+            elif not stop.is_set():  # (a copy may have waited out the run's last call)
+                send(n, ref, transcript, said)
+        finally:
+            firsts.ended(said, n, n in results and results[n].extraction is not None)
+
+    def send(n: int, ref: SessionRef, transcript: Transcript, said: str | None) -> None:
         try:
             answer = model.extract(task_for(home, transcript), budget)
             # The built-in model reads only typed turns; a language model read them all.
             vetted = check(answer, transcript, offline=model.offline)
-            results[n] = Done(ref, transcript, vetted.extraction, left_out=vetted.left_out)
+            results[n] = Done(
+                ref, transcript, vetted.extraction, left_out=vetted.left_out, said=said
+            )
         except BudgetExceeded:
             stop.set()
         except ModelError as exc:
@@ -113,7 +184,7 @@ def call_all(
                 fatal.append(exc)
                 stop.set()
             else:
-                results[n] = Done(ref, transcript, None, str(exc))
+                results[n] = Done(ref, transcript, None, str(exc), said=said)
 
     workers = 1 if model.offline else max(1, home.config.extract_concurrency)
     with ThreadPoolExecutor(max_workers=workers) as pool:

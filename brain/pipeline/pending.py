@@ -6,19 +6,23 @@ run state and the time helpers: no model, prompt or schema.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from brain.home.files import atomic_write
+from brain.home.journal import machine_id, machine_name
 from brain.pipeline.runs import parse_time, pipeline_state
-from brain.sessions.watermarks import harvested_sessions
+from brain.sessions.watermarks import WATERMARK_DIR, SessionRef, harvested_sessions
 
 if TYPE_CHECKING:
     from brain.home.config import Config
     from brain.home.home import Home
-    from brain.sessions.watermarks import SessionRef
 
 SUMMARIES = "rollout_summaries"
 UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -91,16 +95,8 @@ def triage(
     moment = now or datetime.now(UTC)
     config = home.config
     failed = pipeline_state(home).get("failed", {})
-    out, seen, waiting = [], set(), dict.fromkeys((TOO_OLD, STILL_ACTIVE, RETRY_LATER), 0)
-    summaries = summarised(home)
-    for ref in harvested_sessions(home, for_extraction=True):
-        if only and ref.session_id not in only and session_label(ref) not in only:
-            continue
-        if session_label(ref) in seen:
-            continue  # one session under two paths (moved, recompressed): newest wins
-        seen.add(session_label(ref))
-        if is_extracted(home, ref, summaries):
-            continue
+    out, waiting = [], dict.fromkeys((TOO_OLD, STILL_ACTIVE, RETRY_LATER), 0)
+    for ref in _unextracted(home, only) if only else unextracted(home):
         failure = failed.get(session_label(ref))
         why = None if only else _waits(ref, moment, config, failure, max_age_days)
         if why is not None:
@@ -108,6 +104,73 @@ def triage(
             continue
         out.append(ref)
     return out, waiting
+
+
+def _unextracted(home: Home, only: Sequence[str] = ()) -> list[SessionRef]:
+    """The harvested sessions (of ``only``, when given) with no rollout summary yet,
+    newest activity first, each once."""
+    out, seen = [], set()
+    summaries = summarised(home)
+    for ref in harvested_sessions(home, for_extraction=True):
+        if only and ref.session_id not in only and session_label(ref) not in only:
+            continue
+        if session_label(ref) in seen:
+            continue  # one session under two paths (moved, recompressed): newest wins
+        seen.add(session_label(ref))
+        if not is_extracted(home, ref, summaries):
+            out.append(ref)
+    return out
+
+
+# A file or folder changed this recently may change again within its clock's granularity
+# without its size or date showing it (the record cache's "racy" window): not cached.
+_RACY_NS = 2_000_000_000
+_CACHE = "unextracted.json"
+_CACHE_VERSION = 1
+
+
+def unextracted(home: Home) -> list[SessionRef]:
+    """:func:`_unextracted` of every session, from ``.brain/cache/unextracted.json`` while
+    the watermark files and the summaries' folder are as they were: in a big history,
+    ``brain status`` would otherwise read every session's mark on each call to find the
+    few not extracted yet."""
+    key = _signature(home)
+    cache = home.state / "cache" / _CACHE
+    with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if key is not None and cached["key"] == key:
+            return [SessionRef(*ref) for ref in cached["sessions"]]
+    found = _unextracted(home)
+    if key is not None:
+        with contextlib.suppress(OSError, TypeError, ValueError):
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            text = json.dumps({"key": key, "sessions": found}, ensure_ascii=False)
+            atomic_write(cache, text, sync=False)
+    return found
+
+
+def _signature(home: Home) -> list[Any] | None:
+    """What :func:`_unextracted` reads, by size, date and inode: every file of the
+    watermarks' folder and the summaries' folder itself (a summary written or removed
+    changes it); None when one of them changed within the racy window."""
+    racy = time.time_ns() - _RACY_NS
+    found: list[Any] = [_CACHE_VERSION, machine_id(), machine_name()]
+    for folder in (WATERMARK_DIR, SUMMARIES):
+        try:
+            st = os.stat(home.path / folder)
+        except FileNotFoundError:
+            found.append([folder])
+            continue
+        found.append([folder, st.st_mtime_ns, st.st_ino])
+        if st.st_mtime_ns > racy:
+            return None
+    with contextlib.suppress(FileNotFoundError), os.scandir(home.path / WATERMARK_DIR) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            st = entry.stat()
+            if st.st_mtime_ns > racy:
+                return None
+            found.append([entry.name, st.st_size, st.st_mtime_ns, st.st_ino])
+    return found
 
 
 def _waits(

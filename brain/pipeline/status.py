@@ -5,10 +5,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from brain.home import names
+from brain import __version__
+from brain.home import journal, names
 from brain.home import pending as pending_note
 from brain.home.config import held
 from brain.home.files import atomic_write
@@ -50,13 +53,13 @@ class StatusResult(NamedTuple):
 
 def unreadable_records(home: Home) -> tuple[str, ...]:
     """``path:line: problem; what to do`` for each record file that cannot be read."""
-    from brain.home.records import Problem
+    from brain.home.paths import ARCHIVE, MEMORIES
+    from brain.home.recordcache import cached_problems
 
     found = []
-    for archived in (False, True):
-        for item in home.records(archived=archived):
-            if isinstance(item, Problem):
-                found.append(item.message.replace(f"{home.path}{os.sep}", ""))
+    for folder in (MEMORIES, ARCHIVE):
+        for problem in cached_problems(home, folder):
+            found.append(problem.message.replace(f"{home.path}{os.sep}", ""))
     return tuple(found)
 
 
@@ -94,6 +97,44 @@ def _last_runs(home: Home) -> dict[str, dict[str, Any] | None]:
     return last
 
 
+# A file changed this recently may change again within its clock's granularity without
+# its size or date showing it (the record cache's "racy" window): not trusted to a cache.
+_RACY_NS = 2_000_000_000
+_RAW_CACHE_VERSION = 1
+
+
+def _signature(path: Path) -> list[int] | None:
+    """``[size, mtime_ns, inode]`` of ``path``, ``[]`` when it is not there, None when it
+    changed too recently to be told apart from its next change."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return []
+    if st.st_mtime_ns > time.time_ns() - _RACY_NS:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def raw_pending_count(home: Home) -> int:
+    """How many raw memories wait for phase 2 (:func:`~brain.pipeline.runs.pending_raw`),
+    from ``.brain/cache/raw-pending.json`` while the raw memory log and the journal (what
+    runs consumed) are the files it was counted from: a status in a big history would
+    otherwise parse the whole log and check every memory for review on each call."""
+    files = [_signature(home.path / RAW), _signature(home.path / journal.JOURNAL)]
+    cache = home.state / "cache" / "raw-pending.json"
+    key = [_RAW_CACHE_VERSION, __version__, *files]
+    with contextlib.suppress(OSError, ValueError):
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if None not in files and cached["key"] == key and isinstance(cached["count"], int):
+            return int(cached["count"])
+    count = len(pending_raw(home))
+    if None not in files:
+        with contextlib.suppress(OSError):  # a cache not written costs the next status a parse
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(cache, json.dumps({"key": key, "count": count}), sync=False)
+    return count
+
+
 def status(home: Home, *, now: datetime | None = None) -> StatusResult:
     """When each phase last ran, what is pending, how big the memory is, what failed."""
     config = home.config
@@ -111,7 +152,7 @@ def status(home: Home, *, now: datetime | None = None) -> StatusResult:
         last_runs=last,
         pending_sessions=tuple(session_label(r) for r in pending),
         waiting_sessions=waiting,
-        raw_pending=len(pending_raw(home)),
+        raw_pending=raw_pending_count(home),
         consolidation_threshold=config.consolidation_threshold,
         records=_count(home, "memories"),
         archived=_count(home, "archive"),

@@ -17,6 +17,7 @@ Only the standard library: the session-start context imports this.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 OVERLAP = 0.8
 MIN_WORDS = 5
@@ -30,6 +31,9 @@ _STOP = frozenset(
 )
 
 
+# The session-start context compares every record's description twice (is it said
+# already? in the summary, then in the index): each is worked out once.
+@lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """``text`` as compared: lower case, without markdown marks, links' targets or
     punctuation, spaces collapsed."""

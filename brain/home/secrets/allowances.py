@@ -5,7 +5,9 @@ things that are not its value. Each family here is told by where the value stand
 by the value itself, so a real credential in the same place is still found:
 
 * **Test output**: ``--- PASS: TestAccountLockoutAfter5Failures (0.39s)`` is Go's test
-  runner naming a test, whatever words the test's name holds.
+  runner naming a test, whatever words the test's name holds; ``PASS: MXFP4 value mapping
+  correct`` is a test's status, then what passed, in words (``USER: bob PASS: s3cret HOST:
+  db`` gives a password: labels follow it, not words).
 * **Version specifiers**: ``"@solana/spl-token": "^0.4.14"`` names a package and the
   versions it takes; a value that is a version range, or a version given to a package's
   name, is no token.
@@ -34,7 +36,11 @@ __all__ = ["no_credential"]
 
 _TEST_RUN = re.compile(r"---[ \t]+(?:PASS|FAIL|SKIP):[ \t]*$")
 _TEST_NAME = re.compile(r"[A-Za-z_][\w/.-]*")
+_WORD = re.compile(r"\w[\w/.-]*")
 _DURATION = re.compile(r"[ \t]*\(\d+(?:\.\d+)?s\)")
+_STATUS = re.compile(r"(?<![\w-])PASS:[ \t]*$")
+# What passed, said in words: a lower-case word within the next three, none a label.
+_SAID = re.compile(r"(?:[ \t]+[^\s:]+){0,2}[ \t]+[a-z]{3,}\b(?!:)")
 
 _RANGE = re.compile(r"(?:[\^~]|[<>]=?|==?)[ \t]*v?\d+(?:\.\d+){0,3}(?:[-+][\w.]+)?(?:\.[x*])?")
 _VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?")
@@ -61,7 +67,7 @@ def no_credential(text: str, start: int, end: int) -> bool:
     docstring)."""
     value = text[start:end]
     before = text[max(0, start - 80) : start]
-    after = text[end : end + 16]
+    after = text[end : end + 40]
     return (
         _test_output(value, before, after)
         or _version(value, before)
@@ -74,6 +80,8 @@ def no_credential(text: str, start: int, end: int) -> bool:
 
 
 def _test_output(value: str, before: str, after: str) -> bool:
+    if _STATUS.search(before) is not None and _SAID.match(after) is not None:
+        return _WORD.fullmatch(value) is not None  # PASS: 2D tensor quantization correct
     if _TEST_NAME.fullmatch(value) is None:
         return False
     return _TEST_RUN.search(before) is not None or _DURATION.match(after) is not None

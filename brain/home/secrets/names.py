@@ -230,7 +230,8 @@ _ASSIGN = re.compile(
 )
 _VALUE = re.compile(
     r"""\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'"""
-    r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\]+)"""
+    # (full-width punctuation ends a bare value: seed=42，update_freq=2)
+    r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\，。；：（）、！？]+)"""
 )
 _FLAG_VALUE = re.compile(r"[ \t]+(?=[^\s-])")
 _TABLE_GAP = re.compile(r"[ \t]{2,}(?=\S)")

@@ -170,10 +170,18 @@ class _Session:
         """The values outside text names that the person's typed lines do not (True) and
         that the session's own work does not (False)."""
         theirs = marks(self.outside_text).values
-        return {
-            True: theirs - marks(self.typed_text).values,
-            False: theirs - marks(self.own_text).values,
-        }
+        return {True: theirs - self.own_values[True], False: theirs - self.own_values[False]}
+
+    @cached_property
+    def folded(self) -> dict[bool, str]:
+        """The person's typed lines (True) and the session's own text (False), folded."""
+        return {True: fold(self.typed_text), False: fold(self.own_text)}
+
+    @cached_property
+    def own_values(self) -> dict[bool, frozenset[str]]:
+        """The values the person's typed lines name (True) and the session's own work
+        names (False)."""
+        return {True: marks(self.typed_text).values, False: marks(self.own_text).values}
 
     def may_rest_on(self, n: int, person: bool) -> bool:
         """Whether turn ``n`` may be what a memory rests on: the person's typed turns
@@ -309,7 +317,27 @@ def _from_outside(text: str, session: _Session, person: bool) -> bool:
         ):
             return True
     copied = runs_of(text, _COPIED_RUN) & session.outside_runs
-    return any(distinctive(run) >= 2 for run in copied - session.own_runs[person])
+    # The words of a value the person's lines (or the session's own work) name, a URL
+    # the person typed, say nothing of where the words around them came from.
+    urls = {_value_end(u) for u in _URL.findall(fold(text))}
+    known = {
+        word
+        for value in (*marks(text).values, *urls)
+        if value in session.own_values[person]
+        or (value in urls and value in session.folded[person])
+        for word in tokens(value)
+    }
+    return any(
+        distinctive([w for w in run if w not in known]) >= 2
+        for run in copied - session.own_runs[person]
+    )
+
+
+_URL = re.compile(r"https?://[^\s\"'()<>`]+")
+
+
+def _value_end(url: str) -> str:
+    return url.rstrip(".,;:!?)]}")
 
 
 def _specific(value: str) -> bool:

@@ -7,7 +7,7 @@ has every word of "never push directly to main". So both texts are cut into clau
 when it holds a negation (``never``, ``not``, ``no``, ``don't`` or ``dont``, ``cannot``,
 ``without``, ``avoid`` ...; a ``no`` that opens a reply, "no it needs to be ...", is
 none, and so is the negation that opens a question asking for a yes, "isn't 4 covered
-by Pyth?"), unless a ``without`` turns another negation round ("never deploy without
+by Pyth?"), unless a ``without`` turns a negation before it round ("never deploy without
 the tests" is positive). A list a ``no`` opens and an ``or``, ``nor`` or ``and`` closes is
 negative to its end ("no frameworks, build tools or npm").
 
@@ -17,11 +17,13 @@ the person's clause's: sharing a subject is not saying the other way round what 
 person said of it), no cited clause of its own polarity shares two of them, and the cited
 text does not hold the clause as it is, with nothing before it in its clause that turns
 it round (a quote is never flipped, however the clauses fall; "deploy on Fridays" is no
-quote of "we never deploy on Fridays"). ``X instead of Y``, ``X rather than Y``,
-``prefer X over Y`` and ``X, not Y`` are two clauses, the second negative ("use uv
-instead of pip" says "not pip"); a memory's second half is not judged, only the lines it
-cites are cut so. Lines the person pasted from a program (an error, a stack frame) are
-the program's, not the person's, and are not read.
+quote of "we never deploy on Fridays"). What a memory sets in quotation marks and the
+cited lines hold is the person's own words, not a clause of the memory's: "rejected the
+fetch and restated the request as '...'" does not turn the request round. ``X instead
+of Y``, ``X rather than Y``, ``prefer X over Y`` and ``X, not Y`` are two clauses, the
+second negative ("use uv instead of pip" says "not pip"); a memory's second half is not
+judged, only the lines it cites are cut so. Lines the person pasted from a program (an
+error, a stack frame) are the program's, not the person's, and are not read.
 
 What counts as a clause's words is its values (:func:`brain.pipeline.trust.words.marks`,
 numbers of one or two digits aside) and its word roots ("added" and "add" are one), without
@@ -35,7 +37,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from brain.pipeline.trust.words import distinctive, marks, near_quote, tokens
+from brain.pipeline.trust.words import distinctive, marks, near_quote, quotes, tokens
 
 __all__ = ["flipped"]
 
@@ -103,11 +105,13 @@ _PASTED = re.compile(
 
 def _negative(clause: str) -> bool:
     said = [w.casefold() for w in _NEGATION.findall(_VALUE.sub(" ", _REPLY_NO.sub(" ", clause)))]
-    # "never deploy without the tests" says to deploy with them: a ``without`` with
-    # another negation turns it round. Other negations do not cancel ("no tabs and no
-    # semicolons", "neither X nor Y" are negative), so only this pair is undone.
-    others = [w for w in said if w != "without"]
-    return bool(others) != (len(others) < len(said))
+    # "never deploy without the tests" says to deploy with them: a ``without`` after
+    # another negation turns it round. A negation after the ``without`` is one of its own
+    # ("spent, without who owes what, and I don't want blocks" says no twice). Other
+    # negations do not cancel ("no tabs and no semicolons", "neither X nor Y").
+    if "without" in said and said[0] != "without":
+        return False
+    return bool(said)
 
 
 def _plain(text: str) -> str:
@@ -198,13 +202,23 @@ def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
     A clause that quotes ``others`` (what someone else said: the assistant's proposal,
     the question the person answered) claims nothing of the person and is not judged."""
     cited = "\n".join(line for line in cited.splitlines() if not _PASTED.match(line))
+    elsewhere = tokens(others)
+    said = "\n".join(texts)
+    have = tokens(cited)
+    for quote in quotes(said):
+        # The person's own words in quotation marks are theirs as they said them (the
+        # word check holds them to it): "rejected the fetch and restated it as '...'"
+        # does not turn the restated request round. Left out of both sides, so that the
+        # words around the quote are weighed against the words around it in the lines.
+        if near_quote(quote, have):
+            said = said.replace(quote, " ")
+            cited = cited.replace(quote, " ")
     theirs = [(words, negative) for _, words, negative in _clauses(cited)]
     quoted = _plain(cited)
-    elsewhere = tokens(others)
-    for clause, words, negative in _clauses("\n".join(texts), tails=False):
+    for clause, words, negative in _clauses(said, tails=False):
         if len(words) < MIN_SHARED or _quoted(_plain(clause), negative, quoted):
             continue
-        if elsewhere and len(said := tokens(clause)) >= 3 and near_quote(said, elsewhere):
+        if elsewhere and len(own := tokens(clause)) >= 3 and near_quote(own, elsewhere):
             continue
         need = max(MIN_SHARED, math.ceil(len(words) / 2))
         # The person's clause said the other way round: half its words are the memory's

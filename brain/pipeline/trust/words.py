@@ -68,6 +68,11 @@ _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u1100-\u11ff\uac00-\ud7af]+"
 )
+# Chinese, Japanese or Korean prose a slash or a dot joins ("发PI/客户要PI都不代表成交意向"):
+# words, not a path; its characters are compared as words are.
+_CJK_PROSE = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u1100-\u11ff\uac00-\ud7af]{4}"
+)
 # Function words, and the words any memory says whatever it is about.
 _COMMON = frozenset(
     """
@@ -117,6 +122,8 @@ def marks(text: str) -> Marks:
     folded = _fold(text)
     values = {_value(v) for v in _CODE.findall(folded)}
     for value in _VALUE.findall(_CODE.sub(" ", folded)):
+        if _CJK_PROSE.search(value):
+            continue
         # A setting is its name and its value: "set NAME to 0" says ``NAME=0``.
         name, _, setting = value.partition("=") if not value.startswith("-") else (value, "", "")
         values |= {_value(name), _value(setting)}

@@ -158,8 +158,8 @@ class _Builder:
             if uuid in self.seen:
                 return  # a resumed session replaying an earlier record
             self.seen.add(uuid)
-        self._envelope(record)
         stamp = parse_timestamp(record.get("timestamp"))
+        self._envelope(record, stamp)
         if kind == "user":
             self._user(line_no, record, stamp)
         elif kind == "assistant":
@@ -194,8 +194,8 @@ class _Builder:
             for d in self.drafts
         )
 
-    def _envelope(self, record: dict[str, Any]) -> None:
-        self.facts.saw(parse_timestamp(record.get("timestamp")))
+    def _envelope(self, record: dict[str, Any], stamp: datetime | None) -> None:
+        self.facts.saw(stamp)
         cwd = record.get("cwd")
         if isinstance(cwd, str) and cwd.startswith(("/", "\\")) or _is_windows_path(cwd):
             self.facts.project = cwd  # the latest cwd wins: worktrees move a session

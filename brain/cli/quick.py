@@ -1,0 +1,137 @@
+"""The command lines answered without click: the session-start hook, status, context, list.
+
+An agent tool runs ``brain hook session-start`` before each session and waits for it;
+a person types ``brain status``, ``brain context`` or ``brain list`` to see where the
+memory stands. Loading click and the command modules would cost them about a third of
+their start-up, so these exact forms (each after an optional ``--home H``) are answered
+here by the same library calls and the same text (:mod:`brain.cli.text`) as their click
+commands. Any other option, ``--help`` included, goes through :mod:`brain.cli`, which
+parses it and says what is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from brain.errors import BrainError
+
+TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
+
+
+def answer(argv: list[str]) -> bool:
+    """Answer ``argv`` here and return True, or return False for the full command line."""
+    home_flag = None
+    if argv[:1] == ["--home"] and len(argv) > 1:
+        home_flag, argv = argv[1], argv[2:]
+        if not home_flag or os.path.isfile(home_flag):
+            return False  # the full command line says why a file is no home
+    if argv[:2] == ["hook", "session-start"]:
+        return _session_start(home_flag, argv[2:])
+    if len(argv) != 1 or argv[0] not in _READERS or not _plain_stdout():
+        return False
+    from brain.errors import BrainError
+    from brain.home.paths import resolve_home
+
+    try:
+        _READERS[argv[0]](resolve_home(home_flag))
+    except BrainError as exc:
+        _fail(exc)
+    except BrokenPipeError:
+        _pipe_closed()
+    except OSError as exc:
+        from brain.cli.base import disk_error  # an error's path may load click
+
+        error = disk_error(exc)
+        if error is None:
+            raise  # a bug: its traceback says where
+        _fail(error)
+    except KeyboardInterrupt:
+        from brain.cli.text import echo
+
+        echo("", err=True)  # as click says it
+        echo("Aborted!", err=True)
+        sys.exit(1)
+    return True
+
+
+def _session_start(home_flag: str | None, rest: list[str]) -> bool:
+    """``hook session-start [--tool T]``, as the installed hooks run it
+    (:mod:`brain.agents.installers`); it fails open, so it raises nothing."""
+    tool = "claude-code"
+    if len(rest) == 2 and rest[0] == "--tool" and rest[1] in TOOLS:
+        tool = rest[1]
+    elif rest:
+        return False  # --help, --tool=x, a bad tool: the full command line says what's wrong
+    from brain.agents.hooks import read_stdin, session_start
+    from brain.home.paths import resolve_home
+
+    sys.stdout.write(session_start(resolve_home(home_flag), read_stdin(), tool).output + "\n")
+    return True
+
+
+def _plain_stdout() -> bool:
+    """Whether the output streams take any text as they are: click rewraps a stream whose
+    encoding is misconfigured (ASCII), and such a command line is left to it."""
+    return all(
+        (getattr(stream, "encoding", None) or "").lower().replace("-", "") == "utf8"
+        for stream in (sys.stdout, sys.stderr)
+    )
+
+
+def _status(home: Path) -> None:
+    from brain.cli.text import echo, status_text
+    from brain.home.home import Home
+    from brain.pipeline.status import status
+
+    echo(status_text(status(Home.open(home))))
+
+
+def _context(home: Path) -> None:
+    from pathlib import Path
+
+    from brain.agents.context import context
+    from brain.agents.hooks import note_shown
+    from brain.cli.text import echo
+    from brain.home.reader import Reader  # reads only: none of the write machinery
+
+    reader = Reader.open(home)
+    result = context(reader, project=Path.cwd())
+    note_shown(reader, result)
+    if result.notice:
+        echo(result.notice, err=True)
+    if text := result.text.rstrip("\n"):
+        echo(text)
+
+
+def _list(home: Path) -> None:
+    from brain.cli.text import echo, record_lines, warn
+    from brain.home.home import Home
+
+    result = Home.open(home).list()
+    for problem in result.problems:
+        warn(problem.message)
+    echo(record_lines(list(result.records), filtered=False, archived=False))
+
+
+_READERS = {"status": _status, "context": _context, "list": _list}
+
+
+def _fail(exc: BrainError) -> None:
+    """``Error: ...`` on stderr and exit status 1, as the click group says it."""
+    from brain.cli.text import echo, error_line
+
+    echo(error_line(exc), err=True)
+    sys.exit(1)
+
+
+def _pipe_closed() -> None:
+    """The reader of the output went away (``brain list | head``): exit 1 quietly, as
+    click does, without a second error when the interpreter flushes stdout."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(1)
