@@ -163,3 +163,31 @@ def test_the_sessions_pending_follow_harvest_and_extract(varied: Path, tmp_path:
     assert cli("sessions", "delete", "s1").exit_code == 0  # a mark changes, nothing pends
     past(varied)
     assert "0 sessions pending" in pending()
+
+
+def test_a_home_made_before_local_yaml_is_opened_as_the_full_command_opens_it(
+    varied: Path,
+) -> None:
+    (varied / "local.yaml").unlink()
+    fast = quick("list")
+    assert (varied / "local.yaml").is_file()  # what it used is kept, as by any command
+    assert fast.stdout == cli("list").stdout and "fact-1" in fast.stdout
+
+
+@pytest.mark.parametrize("command", ["list", "status"])
+def test_what_a_killed_writer_left_is_put_right_first(varied: Path, command: str) -> None:
+    from brain.home import pending
+    from brain.home.git.repo import Repo
+    from brain.home.reader import Reader
+
+    reader = Reader(varied)
+    pending.begin(reader, Repo(varied))
+    pending.note(reader, ["memories/half-written.md"])
+    shown = (varied / "memories" / "fact-1.md").read_text()
+    (varied / "memories" / "half-written.md").write_text(shown.replace("fact-1", "half-written"))
+    past(varied)
+    fast = quick(command)  # a process of its own: the writer (this one) holds no lock
+    assert not pending.exists(reader)  # recovered, then the note removed
+    pending.end(reader)  # this process's handle on the note, closed
+    assert not (varied / "memories" / "half-written.md").exists()  # its write never landed
+    assert fast.stdout == cli(command).stdout and "half-written" not in fast.stdout

@@ -48,40 +48,35 @@ PYTHON = {
     "__future__", "_json", "_sre", "_typing", "collections", "copyreg", "enum", "errno",
     "fnmatch", "gc", "ipaddress", "json", "math", "ntpath", "pathlib", "re", "typing", "urllib",
 }  # fmt: skip
-# A record (brain.home.records) is a frozen dataclass, and dataclasses loads inspect.
-DATACLASSES = {
-    "_ast", "_datetime", "_opcode", "_weakrefset", "ast", "copy", "dataclasses", "datetime",
-    "dis", "inspect", "linecache", "opcode", "token", "tokenize", "weakref",
-}  # fmt: skip
 CONTEXT = {
     "brain", "brain.errors", "brain.markdown", "brain.cli", "brain.cli.quick",
     "brain.agents", "brain.agents.context", "brain.agents.digest", "brain.agents.hooks",
     "brain.agents.learned", "brain.agents.once",
     "brain.home", "brain.home.config", "brain.home.files", "brain.home.keys",
-    "brain.home.paths", "brain.home.pending", "brain.home.reader", "brain.home.recordcache",
-    "brain.home.scope", "brain.home.uses", "brain.home.uses.counts",
+    "brain.home.paths", "brain.home.pending", "brain.home.problem", "brain.home.reader",
+    "brain.home.recordcache", "brain.home.scope", "brain.home.uses", "brain.home.uses.counts",
     "brain.models", "brain.models.tokens", "brain.sessions", "brain.sessions.internal",
     "brain.sessions.sameness", "brain.team", "brain.team.reading", "brain.team.spec",
 }  # fmt: skip
+# Neither makes a record (a frozen dataclass: dataclasses, and with it inspect, ast, dis).
 LIST = {
     "brain", "brain.errors", "brain.cli", "brain.cli.quick", "brain.cli.text",
-    "brain.home", "brain.home.files", "brain.home.home", "brain.home.keys", "brain.home.paths",
-    "brain.home.patterns", "brain.home.pending", "brain.home.reader", "brain.home.recordcache",
-    "brain.home.records", "brain.home.results",
+    "brain.home", "brain.home.files", "brain.home.keys", "brain.home.paths",
+    "brain.home.pending", "brain.home.problem", "brain.home.reader", "brain.home.recordcache",
 }  # fmt: skip
 STATUS = LIST | {
-    "brain.home.config", "brain.home.git", "brain.home.git.runner", "brain.home.journal",
-    "brain.home.names", "brain.models", "brain.models.options", "brain.pipeline",
-    "brain.pipeline.pending", "brain.pipeline.runs", "brain.pipeline.status",
+    "brain.home.clock", "brain.home.config", "brain.home.git", "brain.home.git.runner",
+    "brain.home.journal", "brain.home.names", "brain.models", "brain.models.options",
+    "brain.pipeline", "brain.pipeline.pending", "brain.pipeline.runs", "brain.pipeline.status",
     "brain.sessions", "brain.sessions.sources", "brain.sessions.sources.locations",
     "brain.sessions.watermarks",
 }  # fmt: skip
 MAY_LOAD = {
     "hook session-start": (CONTEXT, PYTHON),
     "context": (CONTEXT | {"brain.cli.text"}, PYTHON),
-    "list": (LIST, PYTHON | DATACLASSES),
-    # the machine's name for its watermark files (_sha256); a hand-named record's key
-    "status": (STATUS, PYTHON | DATACLASSES | {"_sha256", "shlex", "unicodedata"}),
+    "list": (LIST, PYTHON),
+    # dates; the machine's name for its watermark files (_sha256); a hand-named record's key
+    "status": (STATUS, PYTHON | {"_datetime", "datetime", "_sha256", "shlex", "unicodedata"}),
 }
 
 

@@ -16,9 +16,15 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
     from brain.errors import BrainError
+    from brain.home.home import Home
+    from brain.home.problem import Problem
+    from brain.home.reader import Reader
+    from brain.home.recordcache import Row
+    from brain.home.records import Record
 
 TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
 
@@ -85,10 +91,9 @@ def _plain_stdout() -> bool:
 
 def _status(home: Path) -> None:
     from brain.cli.text import echo, status_text
-    from brain.home.home import Home
     from brain.pipeline.status import status
 
-    echo(status_text(status(Home.open(home))))
+    echo(status_text(status(_reading(home))))
 
 
 def _context(home: Path) -> None:
@@ -110,12 +115,42 @@ def _context(home: Path) -> None:
 
 def _list(home: Path) -> None:
     from brain.cli.text import echo, record_lines, warn
+    from brain.home.paths import MEMORIES
+    from brain.home.reader import Reader
+    from brain.home.recordcache import cached_rows
+
+    reader = _reading(home)
+    found = cached_rows(reader, MEMORIES) if isinstance(reader, Reader) else None
+    if found is None:
+        from brain.home.home import Home
+
+        result = (reader if isinstance(reader, Home) else Home.open(home)).list()
+        records: Sequence[Record | Row] = result.records
+        problems: Sequence[Problem] = result.problems
+    else:
+        rows, problems = found
+        rows.sort(key=lambda r: (r.updated, r.id), reverse=True)  # as Home.list orders them
+        records = rows
+    for problem in problems:
+        warn(problem.message)
+    echo(record_lines(records, filtered=False, archived=False))
+
+
+def _reading(home: Path) -> Reader | Home:
+    """The home to read: a read-only reader, or the home itself when opening it has
+    something to put right or to say first (what a killed writer left, a settings file
+    or the private folder to make, a missing history)."""
+    from brain.home import pending
+    from brain.home.paths import CONFIG, LOCAL_CONFIG, STATE
+    from brain.home.reader import Reader
+
+    if all((home / name).exists() for name in (CONFIG, LOCAL_CONFIG, STATE, ".git")):
+        reader = Reader(home)
+        if not pending.exists(reader):
+            return reader
     from brain.home.home import Home
 
-    result = Home.open(home).list()
-    for problem in result.problems:
-        warn(problem.message)
-    echo(record_lines(list(result.records), filtered=False, archived=False))
+    return Home.open(home)
 
 
 _READERS = {"status": _status, "context": _context, "list": _list}

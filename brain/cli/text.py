@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from brain.errors import BrainError
+    from brain.home.recordcache import Row
     from brain.home.records import Record
 
 # click.style's codes for the colours brain uses.
@@ -50,7 +52,7 @@ def warn(message: str) -> None:
     echo(f"{paint('warning:', err=True, fg='yellow')} {message}", err=True)
 
 
-def record_lines(records: list[Record], filtered: bool, archived: bool) -> str:
+def record_lines(records: Sequence[Record | Row], filtered: bool, archived: bool) -> str:
     """``brain list``'s lines, or what it says when there are none."""
     return "\n".join(
         f"{paint(r.key, bold=True)}  {paint(f'[{r.type}]', fg='cyan')}  {r.description}"

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from brain.home.clock import iso, utcnow
 from brain.home.files import append_line
-from brain.home.records import iso, utcnow
 
 JOURNAL = "journal.jsonl"
 

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from brain.errors import BrainError
 from brain.home import pending
 from brain.home.files import atomic_write, read_cache
+from brain.home.problem import Problem
 
 # The record types load when a file is parsed or a record thawed: the session-start
 # hook reads the heads' cache and creates neither dataclass.
 if TYPE_CHECKING:
     from brain.home.paths import Located
-    from brain.home.records import Problem, Record
+    from brain.home.records import Record
 
 VERSION = 1
 # A file changed within this many ns of being read may change again within the
@@ -45,7 +46,7 @@ def _entry(home: Located, path: Path) -> dict[str, Any]:
     """What a file holds: a record's fields, or the problem reading it."""
     from dataclasses import asdict  # here: the session-start hook reads the cache only
 
-    from brain.home.records import Problem, load
+    from brain.home.records import load
 
     try:
         return {"record": asdict(load(path))}
@@ -55,7 +56,7 @@ def _entry(home: Located, path: Path) -> dict[str, Any]:
 
 
 def _thaw(entry: dict[str, Any]) -> Record | Problem:
-    from brain.home.records import Problem, Record
+    from brain.home.records import Record
 
     if "problem" in entry:
         return Problem(**entry["problem"])
@@ -151,8 +152,6 @@ def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
 def cached_problems(home: Located, folder: str) -> list[Problem]:
     """The files of ``<folder>`` that :func:`cached_records` yields as problems, in name
     order, without making a record of every readable one (``brain status`` counts them)."""
-    from brain.home.records import Problem
-
     if _noted(home, folder):  # a writer at work: take the committed view
         return [r for r in cached_records(home, folder) if isinstance(r, Problem)]
     files = _refresh(home, folder, _listing(home, folder))
@@ -165,6 +164,44 @@ def cached_problems(home: Located, folder: str) -> list[Problem]:
             except TypeError:
                 continue
     return found
+
+
+class Row(NamedTuple):
+    """What ``brain list`` prints of a record, and orders it by."""
+
+    key: str
+    type: str
+    description: str
+    updated: str
+    id: str
+
+
+_ROW = ("id", "key", "type", "description", "body")  # the fields a record cannot lack
+
+
+def cached_rows(home: Located, folder: str) -> tuple[list[Row], list[Problem]] | None:
+    """The :class:`Row` of every readable record of ``<folder>`` and the problems of the
+    others, in name order, as :func:`cached_records` has them, without making a record
+    of each (a frozen dataclass, with ``dataclasses`` and ``inspect`` to load); None
+    while a writer is at work (its files are then taken as HEAD has them)."""
+    if _noted(home, folder):
+        return None
+    files = _refresh(home, folder, _listing(home, folder))
+    rows, problems = [], []
+    for name in sorted(files):
+        entry = files[name][1]
+        record = entry.get("record") if isinstance(entry, dict) else None
+        if isinstance(record, dict) and all(field in record for field in _ROW):
+            rows.append(
+                Row(record["key"], record["type"], record["description"],
+                    record.get("updated", ""), record["id"])
+            )  # fmt: skip
+        elif isinstance(entry, dict) and "problem" in entry:
+            try:
+                problems.append(Problem(**entry["problem"]))
+            except TypeError:
+                continue
+    return rows, problems
 
 
 class Head(NamedTuple):
@@ -255,7 +292,7 @@ def _at_head(home: Located, folder: str, names: set[str]) -> dict[str, Record | 
     if not names:
         return {}
     from brain.home.git.repo import Repo
-    from brain.home.records import Problem, parse
+    from brain.home.records import parse
 
     repo = Repo(home.path)
     found: dict[str, Record | Problem] = {}

@@ -7,11 +7,14 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from brain.errors import BrainError
+from brain.home.clock import iso as iso  # its own module's, imported from here too
+from brain.home.clock import utcnow as utcnow
 from brain.home.files import read_text
 from brain.home.patterns import lazy
+from brain.home.problem import Problem as Problem  # its own module's, imported from here too
 
 _STOPWORDS = frozenset(
     "a an the and or but of to in on at for with by from is are was were be been it its this "
@@ -132,12 +135,6 @@ def first_line(text: str, limit: int = 100) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
-def utcnow() -> datetime:
-    """The current time in UTC, truncated to milliseconds."""
-    now = datetime.now(UTC)
-    return now.replace(microsecond=now.microsecond // 1000 * 1000)
-
-
 _last_id_time: datetime | None = None
 # The millisecond stamp last issued and the suffixes issued in it (see new_id).
 _issued: list[Any] = ["", set()]
@@ -167,11 +164,6 @@ def new_id(now: datetime | None = None) -> str:
         suffix = os.urandom(3).hex()
     used.add(suffix)
     return f"{stamp}-{suffix}"
-
-
-def iso(moment: datetime) -> str:
-    """Format a datetime as ISO-8601 UTC with a ``Z`` suffix and whole seconds."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,14 +307,6 @@ def parse(text: str, path: Path) -> Record:
 def load(path: Path) -> Record:
     """Read and parse one record file."""
     return parse(read_text(path), path)
-
-
-class Problem(NamedTuple):
-    """A file in the home that could not be read; the rest still works."""
-
-    path: str
-    line: int | None
-    message: str
 
 
 # The kinds of record brain writes; the extract and consolidate answers use the same set

@@ -22,7 +22,7 @@ from brain.sessions.watermarks import WATERMARK_DIR, SessionRef, harvested_sessi
 
 if TYPE_CHECKING:
     from brain.home.config import Config
-    from brain.home.home import Home
+    from brain.home.reader import Readable
 
 SUMMARIES = "rollout_summaries"
 UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -38,7 +38,7 @@ def safe_id(ref: SessionRef) -> str:
     return UNSAFE.sub("-", ref.session_id).strip("-.") or "session"
 
 
-def is_extracted(home: Home, ref: SessionRef, summaries: set[str] | None = None) -> bool:
+def is_extracted(home: Readable, ref: SessionRef, summaries: set[str] | None = None) -> bool:
     """A session is extracted once its rollout summary exists (whatever its date).
 
     ``summaries``: :func:`summarised` of the home, read once for many sessions (a glob
@@ -48,7 +48,7 @@ def is_extracted(home: Home, ref: SessionRef, summaries: set[str] | None = None)
     return name in (summarised(home) if summaries is None else summaries)
 
 
-def summarised(home: Home) -> set[str]:
+def summarised(home: Readable) -> set[str]:
     """``source-id`` of every rollout summary (``<date>-<source>-<id>.md``) in the home."""
     try:
         with os.scandir(home.path / SUMMARIES) as entries:
@@ -62,7 +62,7 @@ TOO_OLD, STILL_ACTIVE, RETRY_LATER = "too_old", "still_active", "retry_later"
 
 
 def pending_sessions(
-    home: Home,
+    home: Readable,
     *,
     now: datetime | None = None,
     only: Sequence[str] = (),
@@ -82,7 +82,7 @@ def pending_sessions(
 
 
 def triage(
-    home: Home,
+    home: Readable,
     *,
     now: datetime | None = None,
     only: Sequence[str] = (),
@@ -106,7 +106,7 @@ def triage(
     return out, waiting
 
 
-def _unextracted(home: Home, only: Sequence[str] = ()) -> list[SessionRef]:
+def _unextracted(home: Readable, only: Sequence[str] = ()) -> list[SessionRef]:
     """The harvested sessions (of ``only``, when given) with no rollout summary yet,
     newest activity first, each once."""
     out, seen = [], set()
@@ -129,7 +129,7 @@ _CACHE = "unextracted.json"
 _CACHE_VERSION = 1
 
 
-def unextracted(home: Home) -> list[SessionRef]:
+def unextracted(home: Readable) -> list[SessionRef]:
     """:func:`_unextracted` of every session, from ``.brain/cache/unextracted.json`` while
     the watermark files and the summaries' folder are as they were: in a big history,
     ``brain status`` would otherwise read every session's mark on each call to find the
@@ -149,7 +149,7 @@ def unextracted(home: Home) -> list[SessionRef]:
     return found
 
 
-def _signature(home: Home) -> list[Any] | None:
+def _signature(home: Readable) -> list[Any] | None:
     """What :func:`_unextracted` reads, by size, date and inode: every file of the
     watermarks' folder and the summaries' folder itself (a summary written or removed
     changes it); None when one of them changed within the racy window."""

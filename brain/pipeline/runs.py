@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from brain.errors import BrainError
 from brain.home import journal
+from brain.home.clock import iso, utcnow
 from brain.home.files import atomic_write, make_private_dir, read_text
-from brain.home.records import iso, utcnow
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -240,7 +240,7 @@ def held_back(memory: RawMemory) -> bool:
     )
 
 
-def pending_raw(home: Home) -> list[RawMemory]:
+def pending_raw(home: Located) -> list[RawMemory]:
     """Raw memories no consolidation has consumed yet, oldest first; memories held for
     review (:func:`held_back`) wait for ``brain review``."""
     done = consumed_ids(home)
@@ -250,7 +250,7 @@ def pending_raw(home: Home) -> list[RawMemory]:
 # -- the local state file ------------------------------------------------------------------
 
 
-def pipeline_state(home: Home) -> dict[str, Any]:
+def pipeline_state(home: Located) -> dict[str, Any]:
     """``.brain/pipeline-state.json``: failed sessions and last errors (local, untracked)."""
     try:
         data = json.loads((home.state / STATE_FILE).read_text(encoding="utf-8"))

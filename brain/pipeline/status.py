@@ -21,7 +21,7 @@ from brain.pipeline.pending import session_label, triage
 from brain.pipeline.runs import KINDS, RAW, list_runs, pending_raw, pipeline_state
 
 if TYPE_CHECKING:
-    from brain.home.home import Home
+    from brain.home.reader import Readable
 
 
 class StatusResult(NamedTuple):
@@ -51,7 +51,7 @@ class StatusResult(NamedTuple):
     leftovers: tuple[str, ...] = ()
 
 
-def unreadable_records(home: Home) -> tuple[str, ...]:
+def unreadable_records(home: Readable) -> tuple[str, ...]:
     """``path:line: problem; what to do`` for each record file that cannot be read."""
     from brain.home.paths import ARCHIVE, MEMORIES
     from brain.home.recordcache import cached_problems
@@ -63,13 +63,13 @@ def unreadable_records(home: Home) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _count(home: Home, folder: str) -> int:
+def _count(home: Readable, folder: str) -> int:
     # What glob("*.md") counts, in half its time: no Path object per file.
     with os.scandir(home.path / folder) as entries:
         return sum(1 for e in entries if e.name.endswith(".md") and not e.name.startswith("."))
 
 
-def _last_runs(home: Home) -> dict[str, dict[str, Any] | None]:
+def _last_runs(home: Readable) -> dict[str, dict[str, Any] | None]:
     """The newest run of each kind: from ``.brain/cache/last-runs.json`` while HEAD is
     the commit it was read at (a commit names its whole history), else from git's log."""
     head = head_sha(home.path)
@@ -78,8 +78,10 @@ def _last_runs(home: Home) -> dict[str, dict[str, Any] | None]:
         cached = json.loads(cache.read_text(encoding="utf-8"))
         if head is not None and cached["head"] == head and set(cached["last"]) == set(KINDS):
             return dict(cached["last"])
+    from brain.home.home import Home  # git's log: the write machinery's reading of it
+
     last: dict[str, dict[str, Any] | None] = dict.fromkeys(KINDS)
-    for run in list_runs(home):
+    for run in list_runs(home if isinstance(home, Home) else Home(home.path)):
         if last.get(run.kind) is None:
             spent = {
                 k: run.counts[k] for k in ("calls", "tokens_in", "tokens_out") if k in run.counts
@@ -115,7 +117,7 @@ def _signature(path: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-def raw_pending_count(home: Home) -> int:
+def raw_pending_count(home: Readable) -> int:
     """How many raw memories wait for phase 2 (:func:`~brain.pipeline.runs.pending_raw`),
     from ``.brain/cache/raw-pending.json`` while the raw memory log and the journal (what
     runs consumed) are the files it was counted from: a status in a big history would
@@ -135,8 +137,11 @@ def raw_pending_count(home: Home) -> int:
     return count
 
 
-def status(home: Home, *, now: datetime | None = None) -> StatusResult:
-    """When each phase last ran, what is pending, how big the memory is, what failed."""
+def status(home: Readable, *, now: datetime | None = None) -> StatusResult:
+    """When each phase last ran, what is pending, how big the memory is, what failed.
+
+    ``home`` may be a read-only :class:`~brain.home.reader.Reader`: a status writes only
+    its caches (``brain status`` opens no write machinery while HEAD is where it was)."""
     config = home.config
     last = _last_runs(home)
     state = pipeline_state(home)

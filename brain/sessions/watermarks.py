@@ -19,15 +19,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.errors import BrainError
+from brain.home.clock import iso
 from brain.home.files import atomic_write
 from brain.home.journal import machine_id, machine_name
-from brain.home.records import iso
 from brain.sessions.sources import get, locations
 
 # The adapters' shapes and readers load where a transcript is read: 'brain status'
 # lists the harvested sessions from their marks on every call and reads none.
 if TYPE_CHECKING:
     from brain.home.home import Home
+    from brain.home.paths import Located
     from brain.sessions.sources.base import ParseResult, Transcript
     from brain.sessions.sources.locations import SessionFile
 
@@ -213,7 +214,7 @@ def watermark_sources(home: Path) -> list[str]:
     return sorted(found)
 
 
-def harvested_sessions(home: Home, *, for_extraction: bool = False) -> list[SessionRef]:
+def harvested_sessions(home: Located, *, for_extraction: bool = False) -> list[SessionRef]:
     """Every session in this machine's watermarks, newest activity first.
 
     Args:
