@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from brain.home.secrets import families
 from brain.home.secrets.families import about_credential, credential_name
 from brain.home.secrets.redact import redact
+from tests.helpers import examples
 
 # Fake values assembled at run time so no scanner mistakes this file for a leak.
 HEX40 = "5ee95acdcf79024f3b899434e1efab40682e9080"
@@ -117,3 +121,18 @@ def test_a_name_is_read_by_its_words() -> None:
     assert credential_name("key") == credential_name("tokenizer") == ""
     assert about_credential("IDEMPOTENCY_KEY") and about_credential("password_reset_url")
     assert not about_credential("API_KEY")
+
+
+RUNS = st.text(
+    alphabet=st.sampled_from(
+        ["a", "Z", "0", "_", "-", " ", ".", "é", "İ", "ſ", "\U0001f600", "\n"]
+    ),
+    max_size=200,
+)
+
+
+@given(st.lists(st.one_of(RUNS, st.sampled_from([B62, HEX64, "a" * 31, "b" * 32])), max_size=8))
+@settings(max_examples=examples(200))
+def test_the_runs_found_by_bytes_are_the_regexs_matches(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert families.runs(text) == [m.span() for m in families._RUN.finditer(text)]

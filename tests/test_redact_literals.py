@@ -4,6 +4,7 @@ and redaction without the library finds the same."""
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Iterator
 
@@ -12,12 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.secrets_holdout import DATA, load
-from brain.home.secrets import literals, prefilter, ruletable
-from brain.home.secrets.literals import Literals
+from brain.home.secrets import families, literals, prefilter, ruletable
+from brain.home.secrets.literals import Literals, finditer_at
+from brain.home.secrets.names import Span
 from brain.home.secrets.prefilter import Heads, Keywords, Words
 from brain.home.secrets.redact import find_secrets
 from tests.helpers import examples
+from tests.secrets import generated
 from tests.test_redact import TOKENS
+from tests.test_redact_families import CAUGHT, LEFT
 from tests.test_redact_prefilter import NOISE, TEXTS, WORDISH, _every_rule_everywhere
 
 BLIND = DATA.with_name("secrets_blind.json")
@@ -132,7 +136,7 @@ def test_a_short_text_takes_re_and_a_long_one_the_automaton() -> None:
     assert scan._automata == {}  # a remember pays neither the import nor the construction
     text = "password=x " + " " * prefilter.SHORT
     scan.scan(text, text.lower())
-    assert list(scan._automata) == [(True, frozenset())]
+    assert list(scan._automata) == [frozenset()]
 
 
 @pytest.fixture
@@ -174,3 +178,63 @@ def test_redaction_with_the_library_and_without_agree_on_the_corpora(
         assert [find_secrets(text) for text in texts] == with_library
     finally:
         ruletable.plan.cache_clear()
+
+
+GENERATED = [case.text for seed in (1, 2) for case in generated.corpus(seed, per_form=5)]
+FAMILY_TEXTS = [text for text, _ in CAUGHT] + LEFT + GENERATED
+
+
+def _families_both_ways(text: str) -> tuple[list[Span], list[Span]]:
+    """What the families find fed the places of their words by the automaton's pass, and
+    by their own regexes."""
+    lowered = text.lower()
+    scan = ruletable.plan().literals.find(text, lowered)
+    assert scan.plain is not None or len(lowered) != len(text)
+    return families.find(text, lowered, scan.plain), families.find(text)
+
+
+@pytest.mark.usefixtures("every_text_long")
+def test_the_families_find_from_the_pass_what_their_regexes_find() -> None:
+    texts = [*TEXTS, *CORPORA, *FAMILY_TEXTS, "\n".join(FAMILY_TEXTS)]
+    # re's case-insensitive matching takes ſ for s, which lower-casing keeps: the words'
+    # places are not all the matches then, and the families search by regex.
+    texts += [t.replace("s", "ſ", 1) for t in FAMILY_TEXTS] + ["İ" + t for t in FAMILY_TEXTS]
+    for text in texts:
+        from_pass, alone = _families_both_ways(text)
+        assert from_pass == alone, text[:200]
+    assert any(_families_both_ways(text)[0] for text in FAMILY_TEXTS)
+
+
+WORDS = sorted({word for words in families.WORDS.values() for word in words})
+FAMILY_WORDS = st.sampled_from(
+    [*WORDS, *(w.upper() for w in WORDS), "Authorize-Account ", "ſecret"]
+)
+
+
+@given(st.lists(st.one_of(NOISE, TOKENS, WORDISH, FAMILY_WORDS, NON_ASCII), max_size=12))
+@settings(max_examples=examples(100))
+def test_the_families_find_the_same_either_way_in_mixed_text(parts: list[str]) -> None:
+    text = "".join(parts)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(prefilter, "SHORT", -1)
+        from_pass, alone = _families_both_ways(text)
+    assert from_pass == alone
+
+
+def test_finditer_at_finds_what_finditer_finds_from_the_words_places() -> None:
+    # one word is another's start, and a lookahead decides between them
+    regex = re.compile(r"(?:authorize|authorize-account|login)(?=[ \t=])")
+    words = ("authorize", "authorize-account", "login")
+    text = "b2 authorize-account id key; login=x authorize  loginlogin authorize-accounts "
+    starts = sorted(m.start() for w in words for m in re.finditer(f"(?={re.escape(w)})", text))
+    found = [m.span() for m in finditer_at(regex, text, starts)]
+    assert found == [m.span() for m in regex.finditer(text)]
+    assert found == [(3, 20), (29, 34), (37, 46), (53, 58)]
+    assert list(finditer_at(regex, text, [])) == []
+
+
+def test_a_group_of_words_is_told_where_any_of_them_starts_each_place_once() -> None:
+    text = "b2 authorize-account id; login authorize " + " " * prefilter.SHORT
+    words = {"logins": ("authorize", "authorize-account", "login"), "id": ("id",)}
+    scan = Literals([], Words([]), Keywords([]), words).find(text, text)
+    assert scan.plain == {"logins": [3, 25, 31], "id": [21]}

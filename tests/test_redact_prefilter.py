@@ -134,6 +134,33 @@ def test_a_heads_literal_start_is_what_every_match_starts_with(regex: str, start
     assert prefilter.literal_start(regex) == start
 
 
+@pytest.mark.parametrize(
+    ("regex", "starts"),
+    [
+        ("k-ant-[a-z]", ("k-ant-",)),
+        (r"(?<=\d:)AA[a-z]", ("AA",)),
+        (r"(?<![a-z])(?<=sk)\.eyJ", (".eyJ",)),
+        ("(?:KI|SI)A[0-9]", ("KIA", "SIA")),
+        ("(?:KI|SI)[0-9]", ("KI", "SI")),
+        ("(?:KI|SI)?A", ()),
+        (r"(?:K\.[a-z]|SI)A", ("K.", "SIA")),  # an alternative that is not plain stops
+        (r"(?i)(?:\bkind:\s+x|\bdata:)", ("kind:", "data:")),
+        ("(?x)a b", ()),
+        ("(?:KI|)A", ()),
+        ("(?:d{2}|x):", ()),
+        ("[a-z]{6}", ()),
+        (r"(?<=[a-z]{6}\.)[a-z]{43}", ()),
+    ],
+)
+def test_a_heads_literal_starts_are_read_past_lookbehinds_and_alternatives(
+    regex: str, starts: tuple[str, ...]
+) -> None:
+    assert prefilter.literal_starts(regex) == starts
+    for start in starts:  # every match starts with one of them
+        for match in re.finditer(regex, f"x1:{start}ab9 sk{start}q" + "a" * 50):
+            assert match[0].startswith(starts)
+
+
 NOISE = st.text(alphabet=string.ascii_letters + string.digits + " _-.:=\"'/@\n\t", max_size=40)
 # Pieces of what the rules with hint words look for, to be glued in any order.
 WORDISH = st.sampled_from(

@@ -287,3 +287,66 @@ def test_a_character_re_folds_to_ascii_and_lower_does_not_keeps_the_whole_text()
     windowed, whole = _both_ways(text)
     assert windowed == whole
     assert "cohere_api_token" in {f.kind for f in windowed[0]}
+
+
+K8S = (
+    "apiVersion: v1\nKind: Secret\nmetadata:\n  name: db\ntype: Opaque\n"
+    "data:\n  password: " + "c3VwZXJzZWNyZXRwYXNzd29yZDEyMw==" + "\n"
+)
+
+
+def test_a_rule_re_cannot_skip_ahead_in_is_tried_where_its_literal_starts_stand() -> None:
+    # (?i)(?:\bkind:…|\bdata:…) starts with a group: re tries it at every offset
+    n = next(n for n, r in enumerate(ruletable.RULES) if r.kind == "kubernetes_secret_yaml")
+    assert redact_module._starts(n) == ("kind:", "data:")
+    long = "\n".join([*CORPORA, K8S, synthetic(1)[:200_000], K8S.upper()])
+    tried = 0
+    for n, rule in enumerate(ruletable.RULES):
+        if not redact_module._starts(n):
+            continue
+        regex = compiled(rule.pattern)
+        for text in (long, K8S, K8S.upper()):
+            found = list(redact_module._whole(n, regex, text, text.lower()))
+            assert [m.span() for m in found] == [m.span() for m in regex.finditer(text)]
+            tried += bool(found)
+    assert tried >= 10
+    found = redact_module._raw_findings(K8S + synthetic(1)[:5_000])
+    assert "kubernetes_secret_yaml" in {f.kind for f in found}
+
+
+PGPASS = "db.prod.internal:5432:app:admin:" + "Tr0ub4dor-horse" + "\n*:*:*:replica:" + "x" * 4
+
+
+def test_a_rule_whose_matches_stand_within_a_line_is_searched_in_its_heads_lines() -> None:
+    lined = [n for n in range(len(ruletable.RULES)) if redact_module._line_heads(n)]
+    assert "pgpass" in {ruletable.RULES[n].kind for n in lined}
+    long = "\n".join([*CORPORA, PGPASS, synthetic(1)[:50_000], PGPASS + "end"])
+    tried = 0
+    for n in lined:
+        regex = compiled(ruletable.RULES[n].pattern)
+        heads = redact_module._line_heads(n)
+        assert heads is not None
+        for text in (long, PGPASS, "a:1:b:c:d:e " + PGPASS):
+            found = [m.span() for m in windows.lines(regex, text, heads)]
+            assert found == [m.span() for m in regex.finditer(text)]
+            tried += bool(found)
+    assert tried >= 3
+
+
+@pytest.mark.parametrize(
+    ("regex", "within"),
+    [
+        (r"[\w.-]+:\d+:[^\s:]+(?!\S)", True),
+        (r"\bkey\b[^\n]{0,9}", True),
+        (r"a\sb", False),  # \s holds the break
+        (r"a.b", True),
+        (r"(?s)a.b", False),
+        (r"a(?s:.)b", False),
+        (r"a[^x]", False),
+        (r"a\D", False),
+        (r"a$", False),
+        (r"a(?=\n)", False),
+    ],
+)
+def test_a_regex_within_a_line_is_read_from_its_parse_tree(regex: str, within: bool) -> None:
+    assert windows.within_line(regex) is within

@@ -13,22 +13,38 @@ of a name/value pair whose name is a credential's (``"Name": "/prod/db_password"
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 
+from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, fits
 from brain.home.secrets.shapes import chosen_password, is_code, is_masked, random_token
 
-__all__ = ["find"]
+__all__ = ["WORDS", "find"]
 
 _ARG = r"""[\"']?(?P<value>[^\s\"']{6,})[\"']?"""
-# Each: the literal that gates it, and where the password stands in the command.
+# Each: the literal that gates it, the words its matches start with (lower-case), and
+# where the password stands in the command.
 _COMMANDS = (
-    ("sqlplus", re.compile(r"sqlplus[ \t]+(?:-\w+[ \t]+)*[\w$#.-]+/(?P<value>[^\s@/]{6,})@")),
-    ("_user", re.compile(r"(?:add_user|change_password)[ \t]+\S+[ \t]+" + _ARG)),
-    ("/user:", re.compile(r"(?i:/user:)\S+[ \t]+(?P<value>[^\s/\"']{6,})")),
-    ("snmp", re.compile(r"snmp\w*[ \t][^\n]{0,60}?[ \t]-c[ \t]+" + _ARG)),
-    ("mosquitto", re.compile(r"mosquitto_\w+[ \t][^\n]{0,120}?[ \t]-P[ \t]+" + _ARG)),
+    (
+        "sqlplus",
+        ("sqlplus",),
+        re.compile(r"sqlplus[ \t]+(?:-\w+[ \t]+)*[\w$#.-]+/(?P<value>[^\s@/]{6,})@"),
+    ),
+    (
+        "_user",
+        ("add_user", "change_password"),
+        re.compile(r"(?:add_user|change_password)[ \t]+\S+[ \t]+" + _ARG),
+    ),
+    ("/user:", ("/user:",), re.compile(r"(?i:/user:)\S+[ \t]+(?P<value>[^\s/\"']{6,})")),
+    ("snmp", ("snmp",), re.compile(r"snmp\w*[ \t][^\n]{0,60}?[ \t]-c[ \t]+" + _ARG)),
+    (
+        "mosquitto",
+        ("mosquitto_",),
+        re.compile(r"mosquitto_\w+[ \t][^\n]{0,120}?[ \t]-P[ \t]+" + _ARG),
+    ),
     (
         "echo",
+        ("echo",),
         re.compile(
             r"echo[ \t]+(?:-n[ \t]+)?" + _ARG + r"[ \t]*>>?[ \t]*[\w./~-]*"
             r"(?i:\.key|key|token|secret|password|credentials|\.pem)\b"
@@ -43,6 +59,11 @@ _CONNECT = re.compile(
     r"(?P<call>getConnection|connect|NetworkCredential|PasswordAuthentication|UsernamePassword"
     r"\w*|Credentials?)[ \t]*\([ \t]*\n?[ \t]*"
 )
+_CONNECT_STARTS = (
+    *("getconnection", "connect", "networkcredential", "passwordauthentication"),
+    *("usernamepassword", "credential"),
+)
+_CONNECT_WORDS = ("connect", "credential", "password")
 _STRING = re.compile(
     r"""[ \t\n]*(?:@|[bru]|new[ \t]+String\()?(?P<q>["'])(?P<value>[^"'\n]*)(?P=q)[ \t)]*"""
 )
@@ -54,21 +75,29 @@ _VALUE_FIELD = re.compile(
 )
 
 
-def find(text: str, lowered: str, out: list[Span]) -> None:
+def find(
+    text: str, lowered: str, out: list[Span], hits: dict[str, list[int]] | None = None
+) -> None:
     """Add to ``out`` each password or key a command, a header or a call takes in
-    ``text`` (``lowered``: the text lower-cased)."""
-    for gate, pattern in _COMMANDS:
-        if gate in lowered:
-            for m in pattern.finditer(text):
+    ``text`` (``lowered``: the text lower-cased; ``hits``: where the words of each group
+    of :data:`WORDS` start in it, when a pass found them, then its offsets are the
+    text's and it holds no character that case-insensitive matching and lower-casing
+    tell apart). A group of one word is named by its word."""
+    if hits is not None and "commands" not in hits:
+        return  # none of the words any search below waits for
+    has = lowered.__contains__ if hits is None else hits.__contains__
+    for gate, _, pattern in _COMMANDS:
+        if has(gate):
+            for m in _search(pattern, text, hits, f"{gate} starts"):
                 _add(m, out)
-    if "cookie" in lowered:
-        for m in _COOKIE.finditer(text):
+    if has("cookie"):
+        for m in _search(_COOKIE, text, hits, "cookie"):
             for pair in _COOKIE_PAIR.finditer(m.group()):
                 if random_token(pair.group(2)) and not is_masked(pair.group(2)):
                     at = m.start() + pair.start(2)
                     out.append(("credential_position", at, at + len(pair.group(2))))
-    if "bearer" in lowered:
-        for m in _BEARER.finditer(text):
+    if has("bearer"):
+        for m in _search(_BEARER, text, hits, "bearer"):
             value = m.group("value")
             if (
                 any(c.isdigit() for c in value)
@@ -78,9 +107,19 @@ def find(text: str, lowered: str, out: list[Span]) -> None:
             ):
                 out.append(("credential_position", m.start("value"), m.end("value")))
     if "(" in text:
-        _calls(text, lowered, out)
-    if "value" in lowered and "name" in lowered:
-        _pairs(text, out)
+        _calls(text, has, out, hits)
+    if has("value") and has("name"):
+        _pairs(text, out, hits)
+
+
+def _search(
+    regex: re.Pattern[str], text: str, hits: dict[str, list[int]] | None, group: str
+) -> Iterator[re.Match[str]]:
+    """``regex``'s matches in ``text``, each starting at a word of ``group``: tried only
+    where they start, when ``hits`` tells."""
+    if hits is None:
+        return regex.finditer(text)
+    return finditer_at(regex, text, hits.get(group, ()))
 
 
 def _add(m: re.Match[str], out: list[Span]) -> None:
@@ -95,9 +134,11 @@ def _add(m: re.Match[str], out: list[Span]) -> None:
         out.append(("credential_position", m.start("value"), m.end("value")))
 
 
-def _calls(text: str, lowered: str, out: list[Span]) -> None:
-    if any(w in lowered for w in ("connect", "credential", "password")):
-        for m in _CONNECT.finditer(text):
+def _calls(
+    text: str, has: Callable[[str], bool], out: list[Span], hits: dict[str, list[int]] | None
+) -> None:
+    if has("connect words") if hits is not None else any(has(w) for w in _CONNECT_WORDS):
+        for m in _search(_CONNECT, text, hits, "connect starts"):
             nth = 3 if m.group("call") in ("getConnection", "connect") else 2
             pos, args = m.end(), list[re.Match[str]]()
             while len(args) < nth:
@@ -111,17 +152,17 @@ def _calls(text: str, lowered: str, out: list[Span]) -> None:
                 pos += 1
             if len(args) == nth:
                 _add(args[-1], out)
-    if "hmac" in lowered:
-        for m in _HMAC.finditer(text):
+    if has("hmac"):
+        for m in _search(_HMAC, text, hits, "hmac"):
             at = m.start("args")
             for arg in _QUOTED.finditer(m.group("args")):
                 if random_token(arg.group("value")):
                     out.append(("credential_position", at + arg.start(2), at + arg.end(2)))
 
 
-def _pairs(text: str, out: list[Span]) -> None:
+def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> None:
     """A name/value pair whose name (its last path segment) names a credential."""
-    for m in _NAME_FIELD.finditer(text):
+    for m in _search(_NAME_FIELD, text, hits, "name"):
         name = m.group("name").strip().rstrip("/").rsplit("/", 1)[-1]
         strength = credential_name(name)
         if not strength:
@@ -133,3 +174,14 @@ def _pairs(text: str, out: list[Span]) -> None:
         if fits(strength, value, text[v.end() : v.end() + 8], bool(v.group("q"))):
             start = v.start("value") + (len(v.group("value")) - len(v.group("value").lstrip()))
             out.append(("credential_name", start, start + len(value)))
+
+
+# The words a pass over the text finds for :func:`find`, by group (see literals.py).
+WORDS: dict[str, tuple[str, ...]] = {
+    **{gate: (gate,) for gate, _, _ in _COMMANDS},
+    **{f"{gate} starts": starts for gate, starts, _ in _COMMANDS},
+    **{word: (word,) for word in ("cookie", "bearer", "hmac", "value", "name")},
+    "connect words": _CONNECT_WORDS,
+    "connect starts": _CONNECT_STARTS,
+}
+WORDS["commands"] = tuple(dict.fromkeys(word for words in WORDS.values() for word in words))

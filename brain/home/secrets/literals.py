@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cache, partial
 from typing import Any, NamedTuple
 
 from brain.home.secrets import prefilter
 from brain.home.secrets.prefilter import Heads, Keywords, Words, compile_head, lead
 
-__all__ = ["Literals"]
+__all__ = ["Literals", "Scan", "finditer_at"]
 
 # A head whose literal start is shorter is left to re's groups (a few passes, each over
 # a rare character): the automaton would stop at every "-" or "A" of a text for it.
@@ -51,10 +51,22 @@ _WARM = 32
 _Find = Callable[[Any], list[tuple[int, int, int]]]
 
 
+class Scan(NamedTuple):
+    """What one pass found in a text: the heads that match, where each keyword and hint
+    matches (None when lower-casing moved the offsets), and by each group of plain words,
+    where one starts, in order (None when the automaton did not run: re's passes look
+    for no plain word)."""
+
+    present: set[int]
+    hinted: dict[str, list[int]] | None
+    plain: dict[str, list[int]] | None
+
+
 class _Needle(NamedTuple):
     """What one literal stands for."""
 
     names: tuple[str, ...]  # keywords and plain hints: the literal alone
+    plain: tuple[str, ...]  # the groups of plain words it is in (families.py's)
     hints: tuple[tuple[str, str], ...]  # hints that ask more, each with its regex
     any_hint: str  # a regex that matches where one of them does
     overlaps: bool  # whether two of the literal's places can overlap ("aa" in "aaa")
@@ -63,17 +75,25 @@ class _Needle(NamedTuple):
     @property
     def droppable(self) -> bool:
         """Whether re can find what the literal stands for by searching from its first
-        place: a keyword needs every place, and so does a hint on a literal whose places
-        can overlap (re's matches do not)."""
-        return not self.names and not (self.hints and self.overlaps)
+        place: a keyword and a plain word need every place, and so does a hint on a
+        literal whose places can overlap (re's matches do not)."""
+        return not self.names and not self.plain and not (self.hints and self.overlaps)
 
 
 class Literals:
     """Which heads match a text, and where gitleaks' keywords and brain's hint words
     start in it lower-cased: what ``Heads(heads).present(text)`` and
-    ``words.offsets(lowered) | keywords.offsets(lowered)`` tell."""
+    ``words.offsets(lowered) | keywords.offsets(lowered)`` tell; and, in the same pass
+    of a text the automaton searches, where the words of each of ``plain``'s groups start
+    (the words :mod:`~brain.home.secrets.families` waits for, lower-case)."""
 
-    def __init__(self, heads: Sequence[str], words: Words, keywords: Keywords) -> None:
+    def __init__(
+        self,
+        heads: Sequence[str],
+        words: Words,
+        keywords: Keywords,
+        plain: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
         self._heads, self._words, self._keywords = Heads(heads), words, keywords
         # Each literal's keywords and hints, each hint with what it asks after the word.
         checks: dict[str, dict[str, str]] = {}
@@ -81,56 +101,100 @@ class Literals:
             checks.setdefault(keyword, {})[keyword] = ""
         for hint, word, check in words.literals():
             checks.setdefault(word, {})[hint] = check
+        groups: dict[str, list[str]] = {}
+        for group, members in (plain or {}).items():
+            for word in members:
+                checks.setdefault(word, {})
+                groups.setdefault(word, []).append(group)
         by_head: dict[str, list[tuple[int, str, str]]] = {}
         rest: list[int] = []  # the heads left to re
         for i, head in enumerate(heads):
             char, after = lead(head, check=False)  # checked when first compiled
-            start = char + prefilter.literal_start(after)
-            if len(start) < _HEAD_START or not start.isascii():
+            # (past a lookbehind, "Q(?<=\\dQ)~" starts with "Q~"; "A(?:KI|SI)A" with
+            # "AKIA" or "ASIA": a needle each)
+            starts = [char + start for start in prefilter.literal_starts(after)] or [char]
+            if any(len(start) < _HEAD_START or not start.isascii() for start in starts):
                 rest.append(i)
                 continue
-            checks.setdefault(start.lower(), {})
-            by_head.setdefault(start.lower(), []).append((i, char, after))
+            for start in starts:
+                checks.setdefault(start.lower(), {})
+                by_head.setdefault(start.lower(), []).append((i, char, after))
         self._rest = Heads(heads[i] for i in rest)
         self._rest_ids = tuple(rest)
-        self._needles = tuple(checks)
+        self._rest_heads = tuple((i, *lead(heads[i], check=False)) for i in rest)
+        self._rest_searches: tuple[tuple[int, str, Callable[[str], object]], ...] | None = None
+        # The needles a byte a character (latin-1) first: the automaton searches for
+        # them in the text so encoded; the few beyond (パスワード) are searched with str.
+        self._needles = tuple(sorted(checks, key=lambda needle: not _latin(needle)))
+        self._wide = tuple(n for n, needle in enumerate(self._needles) if not _latin(needle))
+        checks = {needle: checks[needle] for needle in self._needles}
         self._what = tuple(
-            _needle(needle, hints, tuple(by_head.get(needle, ())))
+            _needle(needle, hints, tuple(by_head.get(needle, ())), tuple(groups.get(needle, ())))
             for needle, hints in checks.items()
         )
+        self._parts = tuple((w.names, w.plain, w.hints, w.heads) for w in self._what)
         self._longest = max(map(len, self._needles), default=1)
         # built the first time a text needs one
-        self._automata: dict[tuple[bool, frozenset[int]], tuple[_Find, tuple[int, ...]] | None] = {}
+        self._automata: dict[frozenset[int], tuple[_Find, tuple[int, ...]] | None] = {}
         self._scans = 0  # short texts scanned with re's searches so far
 
     def scan(self, text: str, lowered: str) -> tuple[set[int], dict[str, list[int]] | None]:
         """The indices of the heads that match in ``text``, and every offset where each
         keyword and each hint matches in ``lowered`` (``text.lower()``); None for those
         when lower-casing moved the offsets."""
+        found = self.find(text, lowered)
+        return found.present, found.hinted
+
+    def find(self, text: str, lowered: str) -> Scan:
+        """What :meth:`scan` tells, and where the plain words start in ``lowered`` when
+        the automaton searched it."""
         starts = None
         if len(lowered) == len(text) and (len(lowered) > prefilter.SHORT or self._warm()):
             starts = self._starts(lowered)
         if starts is None:
             if len(lowered) != len(text):
-                return self._heads.present(text), None
+                return Scan(self._heads.present(text), None, None)
             offsets = self._words.offsets(lowered) | self._keywords.offsets(lowered)
-            return self._heads.present(text), offsets
+            return Scan(self._heads.present(text), offsets, None)
         places, dense = starts
-        present = {self._rest_ids[i] for i in self._rest.present(text)}
+        present = self._rest_present(text)
         found: dict[str, list[int]] = {}
+        plain: dict[str, list[int]] = {}
+        mixed: set[str] = set()  # the groups more than one word of stands in
+        parts = self._parts
         for n, positions in places.items():
-            what = self._what[n]
+            names, groups, hints, heads = parts[n]
             whole = n in dense  # its places are the first piece's: re searches the rest
-            for name in what.names:
+            for group in groups:
+                if group in plain:
+                    plain[group] = plain[group] + positions
+                    mixed.add(group)
+                else:
+                    plain[group] = positions
+            for name in names:
                 found[name] = positions  # one needle's matches come in the order they start
-            if what.hints:
-                _check_hints(what, lowered, positions, whole, found)
-            for i, char, after in what.heads:
+            if hints:
+                _check_hints(self._what[n], lowered, positions, whole, found)
+            for i, char, after in heads:
                 if i not in present and _matches_at(
                     compile_head(char, after), text, positions, whole
                 ):
                     present.add(i)
-        return present, found
+        for group in mixed:  # in order, each place once ("authorize", "authorize-account")
+            plain[group] = sorted(set(plain[group]))
+        return Scan(present, found, plain)
+
+    def _rest_present(self, text: str) -> set[int]:
+        """Which of the heads left to re match in ``text``: in a short one, each searched
+        for where its lead character stands (three heads: the groups' passes would cost
+        more to tell which matched)."""
+        if len(text) > prefilter.SHORT:
+            return {self._rest_ids[i] for i in self._rest.present(text)}
+        if self._rest_searches is None:  # compiled (and checked) when first needed
+            self._rest_searches = tuple(
+                (i, char, compile_head(char, after).search) for i, char, after in self._rest_heads
+            )
+        return {i for i, char, search in self._rest_searches if char in text and search(text)}
 
     def _warm(self) -> bool:
         """Whether a short text takes the automaton too: once this process has scanned
@@ -145,24 +209,34 @@ class Literals:
         """Where each needle starts in ``lowered``, by its index, and the needles dense in
         the first piece, which only it was searched for (None without the library).
 
-        An ASCII text is searched as bytes, whose offsets are its characters' (the
-        library counts a str's characters at a cost), a piece at a time: a piece is read
-        on by the longest needle, so a match starting in it is whole there. A needle
+        The text is searched as bytes, a byte a character (latin-1, any other character
+        a "?", which no needle holds), whose offsets are its characters' (the library
+        counts a str's characters at a cost, four times the time), a piece at a time: a
+        piece is read on by the longest needle, so a match starting in it is whole
+        there. The needles beyond latin-1 are looked for with str.find. A needle
         standing more than once in :data:`_DENSE` characters of the first piece costs the
         automaton most of its time (a Python tuple for each match) and re as much as
         ever to check: the other pieces are searched without it.
         """
-        ascii = lowered.isascii()
-        automaton = self._automaton(ascii, _NONE)
+        automaton = self._automaton(_NONE)
         if automaton is None:
             return None
         find, ids = automaton
-        text: Any = memoryview(lowered.encode("ascii")) if ascii else lowered
+        ascii = lowered.isascii()
+        data = lowered.encode("ascii") if ascii else lowered.encode("latin-1", "replace")
         starts: defaultdict[int, list[int]] = defaultdict(list)
+        if not ascii:
+            for n in self._wide:
+                word = self._needles[n]
+                pos = lowered.find(word)
+                while pos >= 0:
+                    starts[n].append(pos)
+                    pos = lowered.find(word, pos + 1)
         if len(lowered) <= _PIECE:  # one piece, every needle: ids are the needles' own
-            for needle, start, _ in find(text):
+            for needle, start, _ in find(data):
                 starts[needle].append(start)
             return starts, _NONE
+        text = memoryview(data)
         dense = _NONE
         reach = _PIECE + self._longest - 1
         for at in range(0, len(lowered), _PIECE):
@@ -175,29 +249,33 @@ class Literals:
                     for n, positions in starts.items()
                     if len(positions) * _DENSE > _PIECE and self._what[n].droppable
                 )
-                find, ids = self._automaton(ascii, dense) or automaton
+                find, ids = self._automaton(dense) or automaton
         return starts, dense
 
-    def _automaton(
-        self, ascii: bool, without: frozenset[int]
-    ) -> tuple[_Find, tuple[int, ...]] | None:
-        """A search for the needles but ``without``, and the needle index of each of its
-        patterns; None when the library cannot be imported."""
-        key = (ascii, without)
-        if key not in self._automata:
+    def _automaton(self, without: frozenset[int]) -> tuple[_Find, tuple[int, ...]] | None:
+        """A search for the latin-1 needles but ``without``, and the needle index of each
+        of its patterns; None when the library cannot be imported."""
+        if without not in self._automata:
             if len(self._automata) > 8:  # texts of many kinds: keep the whole ones only
-                self._automata = {k: v for k, v in self._automata.items() if not k[1]}
-            ids = tuple(n for n in range(len(self._needles)) if n not in without)
-            find = _automaton([self._needles[n] for n in ids], ascii)
-            self._automata[key] = None if find is None else (find, ids)
-        return self._automata[key]
+                self._automata = {k: v for k, v in self._automata.items() if not k}
+            wide = frozenset(self._wide)
+            ids = tuple(n for n in range(len(self._needles)) if n not in without | wide)
+            find = _automaton([self._needles[n] for n in ids])
+            self._automata[without] = None if find is None else (find, ids)
+        return self._automata[without]
 
 
-def _needle(word: str, checks: dict[str, str], heads: tuple[tuple[int, str, str], ...]) -> _Needle:
+def _needle(
+    word: str,
+    checks: dict[str, str],
+    heads: tuple[tuple[int, str, str], ...],
+    plain: tuple[str, ...],
+) -> _Needle:
     literal = re.escape(word)
     asking = tuple((hint, check) for hint, check in checks.items() if check)
     return _Needle(
         names=tuple(name for name, check in checks.items() if not check),
+        plain=plain,
         hints=tuple((hint, literal + check) for hint, check in asking),
         any_hint=literal + "(?:" + "|".join(check for _, check in asking) + ")",
         overlaps=any(word[:k] == word[-k:] for k in range(1, len(word))),
@@ -244,19 +322,39 @@ def _matches_at(head: re.Pattern[str], text: str, positions: list[int], whole: b
     return any(head.match(text, pos) for pos in positions)
 
 
-def _automaton(needles: list[str], ascii: bool) -> _Find | None:
-    """An overlapping search for ``needles`` in ASCII bytes or in a ``str``; None when the
-    library cannot be imported."""
+def _automaton(needles: list[str]) -> _Find | None:
+    """An overlapping search for ``needles`` (latin-1) in bytes a byte a character; None
+    when the library cannot be imported."""
     try:
         import ahocorasick_rs
     except ImportError:  # a broken install: re's passes find the same
         return None
     if not needles:
         return lambda text: []
-    if ascii:
-        dfa = ahocorasick_rs.BytesAhoCorasick(
-            [n.encode() for n in needles], implementation=ahocorasick_rs.Implementation.DFA
-        )
-        return lambda text: dfa.find_matches_as_indexes(text, overlapping=True)
-    automaton = ahocorasick_rs.AhoCorasick(needles)
-    return lambda text: automaton.find_matches_as_indexes(text, overlapping=True)
+    dfa = ahocorasick_rs.BytesAhoCorasick(
+        [n.encode("latin-1") for n in needles], implementation=ahocorasick_rs.Implementation.DFA
+    )
+    return partial(dfa.find_matches_as_indexes, overlapping=True)
+
+
+def _latin(needle: str) -> bool:
+    """Whether ``needle`` is a byte a character in latin-1, and holds no "?" (what the
+    text's characters beyond latin-1 are encoded as)."""
+    return "?" not in needle and all(ord(c) < 256 for c in needle)
+
+
+def finditer_at(
+    regex: re.Pattern[str], text: str, starts: Sequence[int]
+) -> Iterator[re.Match[str]]:
+    """What ``regex.finditer(text)`` finds, for a regex whose every match is non-empty and
+    starts at one of the sorted places ``starts``: it is tried there alone, as finditer
+    would step through the text (a match ends the tries inside it)."""
+    end = 0
+    match_at = regex.match
+    for pos in starts:
+        if pos < end:
+            continue
+        match = match_at(text, pos)
+        if match is not None:
+            end = match.end()
+            yield match

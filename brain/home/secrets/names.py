@@ -14,7 +14,9 @@ name is about the credential, not the credential (``TOKEN_LIMIT``, ``max_tokens`
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import (
     chosen_password,
@@ -23,7 +25,17 @@ from brain.home.secrets.shapes import (
     random_token,
 )
 
-__all__ = ["PUBLIC", "about_credential", "credential_name", "find", "fits", "folded", "name_before"]
+__all__ = [
+    "PUBLIC",
+    "TRIGGER_WORDS",
+    "WORDS",
+    "about_credential",
+    "credential_name",
+    "find",
+    "fits",
+    "folded",
+    "name_before",
+]
 
 Span = tuple[str, int, int]
 
@@ -39,10 +51,15 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 # transcript is full of that hold one (tokens, sessions, author, passed, keyword,
 # compatibility), which would each cost a reading of the name around them, are told
 # apart after a match (``_NOT_A_NAME``).
-_TRIGGER = folded(
-    r"token|session|auth|key|pass|seed|private|secret|pwd|cred|mnemonic|bearer|signature"
-    r"|phrase|appid|cert|pat|team|dsn|psk"
+# (no word is another's start, so a place holds at most one: literals.finditer_at)
+TRIGGER_WORDS = (
+    *("token", "session", "auth", "key", "pass", "seed", "private", "secret", "pwd", "cred"),
+    *("mnemonic", "bearer", "signature", "phrase", "appid", "cert", "pat", "team", "dsn"),
+    "psk",
 )
+_TRIGGER = folded("|".join(TRIGGER_WORDS))
+# The words a pass over the text finds for :func:`find`, by group (see literals.py).
+WORDS = {"name words": TRIGGER_WORDS}
 _NOT_A_NAME = re.compile(
     r"tokens|tokeni|tokene|sessions|author|authentic|keys\b|keyword|keyboard|passe[ds]"
     r"|passing|passive|passage|seeds|seeded|seeding|certain|path|patte|patch|patie|patro"
@@ -137,6 +154,7 @@ def name_before(text: str, start: int) -> str:
     return text[j:i]
 
 
+@lru_cache(maxsize=4096)  # a transcript names the same few credentials over and over
 def credential_name(name: str) -> str:
     """How strongly ``name`` names a credential: ``"password"`` (a password, a secret, a
     credential: what a person chooses counts), ``"strong"`` (a token, an API or private
@@ -239,11 +257,18 @@ def _value(text: str, at: int) -> tuple[int, int, bool] | None:
     return (start, end, group != "bare") if end > start else None
 
 
-def find(text: str, low: str | None, out: list[Span]) -> None:
+def find(
+    text: str, low: str | None, out: list[Span], hits: dict[str, list[int]] | None = None
+) -> None:
     """Add to ``out`` each value a credential's name is given in ``text`` (``low``: the
-    text lower-cased, or None when that moved its offsets)."""
+    text lower-cased, or None when that moved its offsets; ``hits``: where the words of
+    each group of :data:`WORDS` start in it, when a pass found them)."""
     last = -1
-    for hit in _TRIGGER[low is None].finditer(text if low is None else low):
+    if hits is not None and low is not None:
+        triggers = finditer_at(_TRIGGER[0], low, hits.get("name words", ()))
+    else:
+        triggers = _TRIGGER[low is None].finditer(text if low is None else low)
+    for hit in triggers:
         s = hit.start()
         if s < last or _NOT_A_NAME.match(text, s) or text.endswith("com", 0, s):
             continue

@@ -10,20 +10,25 @@ auth (``auth=("neo4j", "<pw>")``, ``server.login(user, "<pw>")``), a wallet's pr
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, folded
 from brain.home.secrets.shapes import chosen_password, is_code, is_masked, mnemonic, random_token
 
-__all__ = ["find"]
+__all__ = ["WORDS", "find"]
+
+_Hits = dict[str, list[int]] | None
 
 _ARG = re.compile(r"""["']?([A-Za-z0-9_\-+/.:]{16,}={0,2})["']?""")
 # A command that logs in or installs a credential, then its arguments to the command's end.
 # (what may not stand before it is checked after a match: a lookbehind first would be
 # tried at every offset of a long text)
-_LOGIN = folded(
-    r"(?:login|authorize|authorize-account|install|authtoken|add-authtoken"
-    r"|set-token|auth:token|--token|--auth-token|--api-key|--apikey)(?=[ \t=])"
+_LOGIN_COMMANDS = (
+    *("login", "authorize", "authorize-account", "install", "authtoken", "add-authtoken"),
+    *("set-token", "auth:token", "--token", "--auth-token", "--api-key", "--apikey"),
 )
+_LOGIN = folded(rf"(?:{'|'.join(_LOGIN_COMMANDS)})(?=[ \t=])")
 _NOT_BEFORE_COMMAND = frozenset(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_\"'-"
 )
@@ -59,6 +64,10 @@ _WALLET = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A
 _WALLET_CONTEXT = folded(
     r"accounts|private|wallet|signer|secret|from_?key|keypair|deployer|mnemonic"
 )
+_WALLET_WORDS = (
+    *("accounts", "private", "wallet", "signer", "secret", "from_key", "fromkey", "keypair"),
+    *("deployer", "mnemonic"),
+)
 _NOT_WALLET = re.compile(r"(?i:\btx|hash|transaction|block|slot|topic|storage|sha|digest|commit)")
 _BYTES = re.compile(r"\[[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){31,127}[ \t]*\]")
 _SEED = folded(
@@ -66,14 +75,19 @@ _SEED = folded(
     r"[^\n\"']{0,12}[\"']?(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})"
 )
 _SEED_WORDS = ("phrase", "mnemonic")
+_SEED_STARTS = ("seed", "recovery", "secret", "mnemonic", "fromphrase", "frommnemonic")
 _GH_SECRET = re.compile(
     r"secret[ \t]+set[ \t]+\S+[^\n|;&]{0,200}?[ \t](?:--body|-b)[ \t=]+[\"']?"
     r"(?P<value>[^\s\"']+)"
 )
 
 
-def _login(text: str, low: str | None, out: list[Span]) -> None:
-    for hit in _LOGIN[low is None].finditer(text if low is None else low):
+def _login(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
+    if hits is not None and low is not None:
+        logins = finditer_at(_LOGIN[0], low, hits.get("login commands", ()))
+    else:
+        logins = _LOGIN[low is None].finditer(text if low is None else low)
+    for hit in logins:
         if hit.start() and text[hit.start() - 1] in _NOT_BEFORE_COMMAND:
             continue
         end = _COMMAND_END.search(text, hit.end(), hit.end() + 400)
@@ -153,10 +167,17 @@ def _key_method(text: str, m: re.Match[str]) -> bool:
     return name is not None and credential_name(name.group(1)) in ("strong", "password")
 
 
-def _keys(text: str, low: str | None, out: list[Span]) -> None:
+def _keys(text: str, low: str | None, out: list[Span], hits: _Hits, hex64: bool | None) -> None:
     last = -1
-    wallets = _WALLET_CONTEXT[low is None].finditer(text if low is None else low)
-    for hit in wallets if _HEX64.search(text) else ():
+    if hex64 is None:
+        hex64 = _HEX64.search(text) is not None
+    if not hex64:
+        wallets: Iterator[re.Match[str]] = iter(())
+    elif hits is not None and low is not None:
+        wallets = finditer_at(_WALLET_CONTEXT[0], low, hits.get("wallet words", ()))
+    else:
+        wallets = _WALLET_CONTEXT[low is None].finditer(text if low is None else low)
+    for hit in wallets:
         line_end = text.find("\n", hit.end(), hit.end() + 120)
         for m in _WALLET.finditer(
             text, max(hit.end(), last), line_end if line_end >= 0 else hit.end() + 120
@@ -170,27 +191,55 @@ def _keys(text: str, low: str | None, out: list[Span]) -> None:
         numbers = [int(x) for x in re.findall(r"\d+", m.group())]
         if len(numbers) in (32, 64) and max(numbers) <= 255 and len(set(numbers)) >= 20:
             out.append(("wallet_key", m.start(), m.end()))
-    if low is not None and not any(w in low for w in _SEED_WORDS):
+    if hits is not None and low is not None:
+        if "seed words" not in hits:
+            return
+        seeds = finditer_at(_SEED[0], low, hits.get("seed starts", ()))
+    elif low is not None and not any(w in low for w in _SEED_WORDS):
         return
-    for m in _SEED[low is None].finditer(text if low is None else low):
+    else:
+        seeds = _SEED[low is None].finditer(text if low is None else low)
+    for m in seeds:
         start, end = m.span("value")
         if mnemonic(text[start:end]):
             out.append(("mnemonic", start, end))
 
 
-def find(text: str, low: str | None, lowered: str, out: list[Span]) -> None:
+def find(
+    text: str,
+    low: str | None,
+    lowered: str,
+    out: list[Span],
+    hits: _Hits = None,
+    hex64: bool | None = None,
+) -> None:
     """Add to ``out`` each value in a credential's position in ``text`` (``lowered``: the
-    text lower-cased; ``low``: the same, or None when that moved its offsets)."""
+    text lower-cased; ``low``: the same, or None when that moved its offsets; ``hits``:
+    where the words of each group of :data:`WORDS` start in it, when a pass found them;
+    ``hex64``:
+    whether it holds 64 hex digits in a row, when that is known)."""
     # Each family is looked for only in a text holding what it needs: a search for a few
     # literals costs a short turn less than a regex's pass.
-    if any(w in lowered for w in _LOGIN_WORDS):
-        _login(text, low, out)
+    if hits is not None and low is not None:
+        login = "login words" in hits
+    else:
+        login = any(w in lowered for w in _LOGIN_WORDS)
+    if login:
+        _login(text, low, out, hits)
     if "://" in text:
         _urls(text, out)
     if "(" in text or "-u" in text or "secret set" in lowered:
         _calls(text, lowered, out)
-    _keys(text, low, out)
+    _keys(text, low, out, hits, hex64)
 
 
 _LOGIN_WORDS = ("login", "install", "authoriz", "token", "api-key", "apikey", "echo")
+# The words a pass over the text finds for :func:`find`, by group (see literals.py).
+WORDS = {
+    "login words": _LOGIN_WORDS,
+    "login commands": _LOGIN_COMMANDS,
+    "wallet words": _WALLET_WORDS,
+    "seed words": _SEED_WORDS,
+    "seed starts": _SEED_STARTS,
+}
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")

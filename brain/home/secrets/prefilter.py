@@ -25,6 +25,7 @@ __all__ = [
     "compile_head",
     "lead",
     "literal_start",
+    "literal_starts",
     "matches_at",
     "split_top_level",
     "top_level_bar",
@@ -100,6 +101,49 @@ def literal_start(regex: str) -> str:
             break
         i += step
     return "".join(start)
+
+
+def literal_starts(regex: str) -> tuple[str, ...]:
+    """Literal texts one of which every match of ``regex`` starts with, read past what
+    it starts with that matches no character (lookbehinds, ``\\b``, global flags) and
+    through a first group of alternatives: ``(?<=\\d:)AA[a-z]`` starts with ``AA``,
+    ``(?:KI|SI)A[0-9]`` with ``KIA`` or ``SIA``, ``(?i)(?:\\bkind:\\s|data:)`` with
+    ``kind:`` or ``data:``; () when one of them starts with syntax."""
+    while True:
+        if regex.startswith(("(?<=", "(?<!")):
+            regex = regex[_group_end(regex) :]
+        elif regex.startswith(("\\b", "\\B")):
+            regex = regex[2:]
+        elif flags := _FLAGS.match(regex):  # (?i): the caller searches the text lower-cased
+            regex = regex[flags.end() :]
+        else:
+            break
+    first = literal_start(regex)
+    if first or not regex.startswith("(?:"):
+        return (first,) if first else ()
+    end = _group_end(regex)
+    if regex[end : end + 1] in ("?", "*", "+", "{"):
+        return ()
+    tail = literal_start(regex[end:])
+    starts: list[str] = []
+    for alternative in split_top_level(regex[3 : end - 1]):
+        if alternative and literal_start(alternative) == alternative:  # plain: read on
+            starts.append(alternative + tail)
+            continue
+        inner = literal_starts(alternative)
+        if not inner:
+            return ()
+        starts.extend(inner)
+    return tuple(starts)
+
+
+# Flags for the whole regex; not (?x), whose regex's spaces are no literal text.
+_FLAGS = re.compile(r"\(\?[aiLmsu]+\)")
+
+
+def _group_end(regex: str) -> int:
+    """Where the group ``regex`` starts with ends: just past its ``)``."""
+    return next((i + 1 for i, c, depth in _syntax(regex) if c == ")" and depth == 0), len(regex))
 
 
 def _syntax(regex: str) -> Iterator[tuple[int, str, int]]:

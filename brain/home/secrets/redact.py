@@ -56,7 +56,14 @@ from typing import Any, NamedTuple
 from brain.home.patterns import compiled, source
 from brain.home.secrets import allowances, families, gitleaks, windows
 from brain.home.secrets.gitleaks import Allow
-from brain.home.secrets.prefilter import matches_at
+from brain.home.secrets.literals import Scan, finditer_at
+from brain.home.secrets.prefilter import (
+    compile_head,
+    lead,
+    literal_start,
+    literal_starts,
+    matches_at,
+)
 from brain.home.secrets.rules import high_entropy, is_placeholder, looks_secret
 from brain.home.secrets.ruletable import GITLEAKS_ALLOWS, KINDS, RULES, Rule, plan
 from brain.home.secrets.shapes import doc_jwt, is_code, is_masked, wordy
@@ -206,11 +213,14 @@ def _allow_regex(regex: str) -> re.Pattern[str]:
     return re.compile(regex)
 
 
-def _raw_findings(text: str) -> list[Finding]:
+def _raw_findings(text: str, scan: Scan | None = None, lowered: str | None = None) -> list[Finding]:
+    """What the rules find in ``text`` (``scan``: its literals, when they are found;
+    ``lowered``: ``text.lower()``, when the caller has it)."""
     rules = plan()
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the rules with hint words fall back to a plain regex scan.
-    present, hinted = rules.literals.scan(text, text.lower())
+    lowered = text.lower() if lowered is None else lowered
+    present, hinted, _ = rules.literals.find(text, lowered) if scan is None else scan
     if hinted is None:
         tried = {n for n, rule in enumerate(RULES) if rule.hints}
     else:
@@ -227,9 +237,14 @@ def _raw_findings(text: str) -> list[Finding]:
         near = None
         if hinted is not None and rule.group >= 0 and (apart or _anywhere(n)):
             near = sorted(pos for hint in rule.hints for pos in hinted.get(hint, ()))
-            matches: Iterator[re.Match[str]] = _near_keywords(rule, regex, text, near, whole=apart)
+            windowed = _near_keywords(rule, regex, text, near, whole=apart)
+            matches: Iterator[re.Match[str]] = (
+                _whole(n, regex, text, lowered) if windowed is None else windowed
+            )
         elif rule.hints and hinted is not None:
             matches = matches_at(regex, text, rule.hints, hinted)
+        elif hinted is not None and not apart:
+            matches = _whole(n, regex, text, lowered)
         else:
             matches = regex.finditer(text)
         for match in matches:
@@ -298,14 +313,59 @@ def _anywhere(n: int) -> bool:
 
 def _near_keywords(
     rule: Rule, regex: re.Pattern[str], text: str, near: list[int], *, whole: bool
-) -> Iterator[re.Match[str]]:
+) -> Iterator[re.Match[str]] | None:
     """The matches of a gitleaks rule that need not start at its keyword: searched for
     only around its keywords' places ``near`` where that finds what a whole-text search
-    does (see windows.py), else, or when ``whole``, over the whole text."""
-    win = None if whole else windows.window(source(rule.pattern), rule.hints)
-    if win is None:
+    does (see windows.py); None when they are searched for over the whole text (see
+    :func:`_whole`), and when ``whole``, over the whole text."""
+    if whole:
         return regex.finditer(text)
-    return windows.search(regex, text, near, win)
+    win = windows.window(source(rule.pattern), rule.hints)
+    return None if win is None else windows.search(regex, text, near, win)
+
+
+def _whole(n: int, regex: re.Pattern[str], text: str, lowered: str) -> Iterator[re.Match[str]]:
+    """The matches of ``RULES[n]`` over the whole text: a regex re cannot skip ahead in
+    (``(?i)(?:\\bkind:…|\\bdata:…)`` tries a match at every offset) is tried only where
+    the literal texts its matches start with stand in ``lowered`` (``text.lower()``, of
+    the same length, holding no character that case-insensitive matching and
+    lower-casing tell apart), or when it has none and its matches and its heads stand
+    within a line (pgpass's ``host:port:db:user:password``), in the lines where one of
+    its heads matches; either finds the same."""
+    starts = _starts(n)
+    if not starts:
+        heads = _line_heads(n)
+        return regex.finditer(text) if heads is None else windows.lines(regex, text, heads)
+    places: list[int] = []
+    for start in starts:
+        pos = lowered.find(start)
+        while pos >= 0:
+            places.append(pos)
+            pos = lowered.find(start, pos + 1)
+    return finditer_at(regex, text, sorted(set(places)))
+
+
+@cache
+def _line_heads(n: int) -> tuple[re.Pattern[str], ...] | None:
+    """``RULES[n]``'s heads, compiled, when its matches and its heads each stand within a
+    line and its regex does not start with a literal text re skips ahead to; else None."""
+    rule = RULES[n]
+    pattern = source(rule.pattern)
+    if not rule.heads or literal_start(pattern) or not windows.within_line(pattern):
+        return None
+    if not all(windows.within_line(head) for head in rule.heads):
+        return None
+    return tuple(compile_head(*lead(head)) for head in rule.heads)
+
+
+@cache
+def _starts(n: int) -> tuple[str, ...]:
+    """The literal texts (lower-case) every match of ``RULES[n]`` starts with one of,
+    when its regex does not start with one re skips ahead to; else ()."""
+    pattern = source(RULES[n].pattern)
+    if literal_start(pattern):
+        return ()
+    return tuple(dict.fromkeys(start.lower() for start in literal_starts(pattern)))
 
 
 # How far from its keyword a match of a gitleaks rule may be, in characters: a keyword
@@ -332,14 +392,19 @@ def find_secrets(text: str) -> list[Finding]:
     Returns:
         Non-overlapping findings sorted by start offset.
     """
-    return _merge(_raw_findings(text) + family_findings(text))
+    lowered = text.lower()
+    scan = plan().literals.find(text, lowered)  # the rules' literals and the families' words
+    return _merge(_raw_findings(text, scan, lowered) + family_findings(text, lowered, scan.plain))
 
 
-def family_findings(text: str) -> list[Finding]:
-    """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs."""
+def family_findings(
+    text: str, lowered: str | None = None, hits: dict[str, list[int]] | None = None
+) -> list[Finding]:
+    """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs
+    (``lowered``, ``hits``: see :func:`~brain.home.secrets.families.find`)."""
     return [
         Finding(kind, start, end)
-        for kind, start, end in families.find(text)
+        for kind, start, end in families.find(text, lowered, hits)
         if not _in_arn_at(text, start)
     ]
 

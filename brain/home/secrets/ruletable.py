@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from brain.home.patterns import lazy as _lazy
 from brain.home.patterns import source
-from brain.home.secrets import gitleaks, windows
+from brain.home.secrets import families, gitleaks, windows
 from brain.home.secrets.gitleaks import Allow, GitleaksRule
 from brain.home.secrets.literals import Literals
 from brain.home.secrets.prefilter import Keywords, Words
@@ -267,7 +267,7 @@ def plan() -> Plan:
     own = (h for rule in RULES if rule.group < 0 for h in rule.hints)
     keywords = (h for rule in RULES if rule.group >= 0 for h in rule.hints)
     return Plan(
-        Literals([h for _, h in led], Words(own), Keywords(keywords)),
+        Literals([h for _, h in led], Words(own), Keywords(keywords), families.WORDS),
         tuple(n for n, _ in led),
         hinted,
     )

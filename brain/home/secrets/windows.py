@@ -37,7 +37,16 @@ from functools import cache
 from re import Match, Pattern
 from typing import Any, NamedTuple
 
-__all__ = ["FOLDS_APART", "Window", "folds_apart", "search", "starts_with_keyword", "window"]
+__all__ = [
+    "FOLDS_APART",
+    "Window",
+    "folds_apart",
+    "lines",
+    "search",
+    "starts_with_keyword",
+    "window",
+    "within_line",
+]
 
 # re's own parser, which reads a regex into the tree re compiles, and its op codes (no
 # type stubs: they are re's insides, stable since Python 3.11 named them so).
@@ -47,6 +56,7 @@ sre: Any = importlib.import_module("re._constants")
 # The characters re's IGNORECASE matches to an ASCII character (the keywords are ASCII)
 # that str.lower() does not lower-case to it (tests/test_redact_windows.py finds them).
 FOLDS_APART = "\u0130\u0131\u017f"  # İ ı ſ
+_FOLD1, _FOLD2, _FOLD3 = tuple(FOLDS_APART)
 
 # A run of literals standing for more strings than this is looked at no further.
 _MOST = 64
@@ -119,7 +129,85 @@ def _group_prefixes(op: Any, av: Any) -> set[str]:
 def folds_apart(text: str) -> bool:
     """Whether ``text`` holds a character re's case-insensitive matching takes for an ASCII
     one that the keyword search, in the text lower-cased, would not see as it."""
-    return not text.isascii() and any(c in text for c in FOLDS_APART)
+    # (each character asked alone: a generator over the three costs a turn more)
+    return not text.isascii() and (_FOLD1 in text or _FOLD2 in text or _FOLD3 in text)
+
+
+@cache
+def within_line(regex: str) -> bool:
+    """Whether every match of ``regex`` stands within a line: nothing in it, its
+    lookarounds included, can match a line break, and it has no anchor but ``\\b`` and
+    ``\\B``. Then a search of a line alone, its break included, finds what a whole-text
+    search finds there: a lookahead reads at most up to the break (to read on it would
+    have to match it), a lookbehind reads the text as it is. Read from the parse tree;
+    what it does not know counts as a break."""
+    tree = _parser.parse(regex)
+    return _no_break(tree.data, tree.state.flags)
+
+
+def lines(regex: Pattern[str], text: str, heads: Iterable[Pattern[str]]) -> Iterator[Match[str]]:
+    """The matches of ``regex``, a regex :func:`within_line`, each of which holds a match
+    of one of ``heads`` (each within a line too), as a whole-text ``finditer`` finds
+    them: searched for only in the lines where a head matches, in order."""
+    starts = {text.rfind("\n", 0, m.start()) + 1 for head in heads for m in head.finditer(text)}
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        yield from regex.finditer(text, start, len(text) if end < 0 else end + 1)
+
+
+_BREAKS = frozenset(
+    (sre.CATEGORY_SPACE, sre.CATEGORY_NOT_DIGIT, sre.CATEGORY_NOT_WORD, sre.CATEGORY_LINEBREAK)
+)
+_BOUNDARIES = frozenset((sre.AT_BOUNDARY, sre.AT_NON_BOUNDARY))
+
+
+def _no_break(items: list[tuple[Any, Any]], flags: int) -> bool:
+    """Whether no item of a parsed sequence can match a line break."""
+    for op, av in items:
+        if op is sre.LITERAL or op is sre.NOT_LITERAL:
+            if (av == 10) == (op is sre.LITERAL):
+                return False
+        elif op is sre.ANY:
+            if flags & sre.SRE_FLAG_DOTALL:
+                return False
+        elif op is sre.IN:
+            if _class_breaks(av):
+                return False
+        elif op is sre.AT:
+            if av not in _BOUNDARIES:
+                return False
+        elif op is sre.BRANCH:
+            if not all(_no_break(branch.data, flags) for branch in av[1]):
+                return False
+        elif op is sre.SUBPATTERN:
+            if not _no_break(av[3].data, (flags | av[1]) & ~av[2]):
+                return False
+        elif op in _REPEATS or op in (sre.ASSERT, sre.ASSERT_NOT):
+            if not _no_break(av[-1].data, flags):
+                return False
+        elif op is sre.ATOMIC_GROUP:
+            if not _no_break(av.data, flags):
+                return False
+        elif op is not sre.GROUPREF:  # a reference matches what its group did
+            return False
+    return True
+
+
+def _class_breaks(items: list[tuple[Any, Any]]) -> bool:
+    """Whether a parsed character class holds a line break."""
+    negate = holds = False
+    for op, av in items:
+        if op is sre.NEGATE:
+            negate = True
+        elif op is sre.LITERAL:
+            holds = holds or av == 10
+        elif op is sre.RANGE:
+            holds = holds or av[0] <= 10 <= av[1]
+        elif op is sre.CATEGORY:
+            holds = holds or av in _BREAKS
+        else:
+            return True
+    return holds != negate
 
 
 def search(regex: Pattern[str], text: str, hits: list[int], win: Window) -> Iterator[Match[str]]:
