@@ -35,10 +35,12 @@ home = os.environ.get("GEMINI_CLI_HOME")
 if home:
     settings = os.path.join(home, ".gemini", "settings.json")
     files[settings] = open(settings).read()
-env = {{k: v for k, v in os.environ.items() if k.startswith(("GEMINI", "CLAUDE", "MAX_"))}}
+env = {{k: v for k, v in os.environ.items()
+       if k.startswith(("GEMINI", "CLAUDE", "MAX_", "OPENCODE", "XDG_CONFIG", "PWD"))}}
 with open(calls, "a") as log:
     log.write(json.dumps({{"argv": sys.argv[1:], "stdin": prompt, "files": files, "env": env,
-                          "internal": os.environ.get("{env}"), "pid": os.getpid()}}) + "\\n")
+                          "internal": os.environ.get("{env}"), "pid": os.getpid(),
+                          "cwd": os.getcwd()}}) + "\\n")
 reply = replies[min(n, len(replies) - 1)]
 if reply.get("child"):  # a child that outlives this process unless its group is killed
     import subprocess

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -110,6 +112,29 @@ def test_a_copy_is_not_sent_to_the_model(
     extract(Brain.open(home), now=NOW + timedelta(hours=5), max_age_days=10_000)
     assert len(canned_model.tasks) == 1 and len(read_raw(brain)) == 1
     assert f"- copy of: {first}" in _summaries(home)["s-9"]
+
+
+def test_a_copy_harvest_told_apart_is_not_read_again(home: Path, tmp_path: Path) -> None:
+    """Harvest writes each conversation's digest into the session's mark: while the file
+    keeps the size and time harvest saw, phase 1 knows a copy without reading it."""
+    brain = Brain.init(home)[0]
+    harvest(brain, paths=[_copy(tmp_path, "shop0", "s-0")], now=NOW + timedelta(hours=2))
+    extract(brain, now=NOW + timedelta(hours=3), max_age_days=10_000)
+    copy = _copy(tmp_path, "shop1", "s-1")
+    harvest(brain, paths=[copy], now=NOW + timedelta(hours=4))
+    marks = json.loads(next((home / "harvest").glob("*-claude.json")).read_text())["sessions"]
+    assert len({m["conversation"] for m in marks}) == 1 and marks[0]["conversation"]
+    # Its bytes are no transcript now, its size and time those harvest saw: were it read
+    # again, it would be no copy.
+    stat = copy.stat()
+    copy.write_bytes(b"x" * stat.st_size)
+    os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    result = extract(brain, now=NOW + timedelta(hours=5), max_age_days=10_000)
+    assert [(s.session, s.status) for s in result.sessions] == [("claude:s-1", "done")]
+    summary = _summaries(home)["s-1"]
+    assert "- copy of: claude:s-0" in summary
+    assert "- turns: 4\n" in summary  # as harvest counted them (typed: not read, not said)
+    assert len(read_raw(brain)) == 1
 
 
 def test_a_copy_is_read_when_the_first_reading_gave_nothing(

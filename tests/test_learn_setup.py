@@ -31,6 +31,7 @@ MODELS = {
     "claude-code": ("claude-code/haiku", "claude-code/sonnet", "claude"),
     "codex": ("codex/gpt-6-luna", "codex/gpt-6.2-sol", "codex"),
     "gemini": ("gemini-cli/gemini-2.5-flash", "gemini-cli/gemini-2.5-pro", "gemini"),
+    "opencode": ("opencode/small", "opencode", "opencode"),
 }
 
 
@@ -44,7 +45,7 @@ def programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Stand-ins for the agent CLIs on PATH (setup only looks them up)."""
     folder = tmp_path / "bin"
     folder.mkdir()
-    for name in ("claude", "codex", "gemini"):
+    for name in ("claude", "codex", "gemini", "opencode"):
         (folder / name).write_text("#!/bin/sh\nexit 0\n")
         (folder / name).chmod(0o755)
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")

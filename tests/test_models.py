@@ -77,7 +77,8 @@ def test_an_unknown_name_fails_fast_naming_the_providers(name: str) -> None:
     assert isinstance(caught.value, BrainError) and caught.value.kind == "model"
     assert str(caught.value).startswith(
         f"no provider for model '{name}' (known: builtin, claude-code[/<model>], "
-        "codex[/<model>], gemini-cli[/<model>], any litellm provider/model); set "
+        "codex[/<model>], gemini-cli[/<model>], opencode[/<model>], any litellm provider/model); "
+        "set "
     )
 
 

@@ -237,7 +237,7 @@ def test_roots_follow_claude_config_dir(tmp_path: Path, monkeypatch) -> None:
 
 def test_shell_mode_and_ide_blocks_are_not_typed_and_every_count_agrees(tmp_path: Path) -> None:
     from brain.models.builtin.model import _summary
-    from brain.sessions.text import typed_turns
+    from brain.sessions.conversation import typed_turns
 
     def user(text: str, **extra: object) -> dict:
         return {"type": "user", "message": {"role": "user", "content": text}, **extra}

@@ -493,7 +493,7 @@ def _folder(tool: str) -> Path:
     if tool == "antigravity":
         return Path.home() / ".gemini" / "antigravity-cli"
     if tool == "opencode":
-        from brain.agents.opencode_plugin import config_dir
+        from brain.models.opencode_config import config_dir
 
         return config_dir()
     return installers.settings_path(tool).parent

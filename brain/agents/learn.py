@@ -75,6 +75,8 @@ LEARNERS = {
     "gemini": Learner(
         "gemini-cli", "gemini-cli/gemini-2.5-flash", "gemini-cli/gemini-2.5-pro", "gemini"
     ),
+    # OpenCode runs any provider: the person's own choice, their small model for phase 1.
+    "opencode": Learner("opencode", "opencode/small", "opencode", "opencode"),
 }
 # Tools whose CLI cannot be brain's model, and why: a model run must offer no tools,
 # start no MCP server, run no hook and cap its answer.
@@ -93,12 +95,6 @@ CANNOT_LEARN = {
         "Qwen Code cannot be brain's model: 'qwen -p' (0.24.4) offers the model its own "
         "tools whatever --exclude-tools, --core-tools, tools.core or permissions.deny say, "
         "so a line planted in a transcript could have it act"
-    ),
-    "opencode": (
-        "brain does not learn with OpenCode's CLI yet: 'opencode run --pure' leaves plugins "
-        "out, but brain does not yet turn off, for its own runs, the tools and MCP servers "
-        "your OpenCode config gives every session, nor keep those runs out of OpenCode's "
-        "session history"
     ),
 }
 # The figure stated when this machine has no transcripts of the tool yet: a session long

@@ -30,6 +30,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from brain.models.opencode_config import config_dir as config_dir
+from brain.models.opencode_config import parse_jsonc as _parse
+
 FILE = "brain.js"
 MARK = "// Written by 'brain setup opencode'"
 ALLOW = 'const REMEMBER = "allow";'
@@ -42,12 +45,6 @@ class Written(NamedTuple):
     path: Path
     changed: bool
     text: str  # the file as written; empty when it is gone
-
-
-def config_dir() -> Path:
-    """OpenCode's own folder: ``$XDG_CONFIG_HOME/opencode``, else ``~/.config/opencode``."""
-    base = os.environ.get("XDG_CONFIG_HOME") or "~/.config"
-    return Path(base).expanduser() / "opencode"
 
 
 def plugin_path(scope: str = "user", project: Path | None = None) -> Path:
@@ -272,21 +269,6 @@ def _read(path: Path) -> dict[str, Any] | None:
         return _parse(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
         return None
-
-
-# A string (kept), or a comment (dropped): JSONC, as OpenCode reads its configs.
-_JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
-_TRAILING = re.compile(r",(\s*[}\]])")
-
-
-def _parse(text: str) -> dict[str, Any] | None:
-    """A config's object; JSONC comments and trailing commas allowed; None if unreadable."""
-    plain = _JSONC.sub(lambda m: m.group(1) or "", text)
-    try:
-        data = json.loads(_TRAILING.sub(r"\1", plain))
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
 
 
 _TEMPLATE = """{mark}; 'brain setup --uninstall opencode' removes it.

@@ -1,7 +1,9 @@
-"""The person's own agent as the model: Claude Code, Codex CLI or Gemini CLI, headless.
+"""The person's own agent as the model: Claude Code, Codex CLI, Gemini CLI or OpenCode,
+headless.
 
 Most people who run these tools have a subscription login, not an API key. The
-providers ``claude-code[/MODEL]``, ``codex[/MODEL]`` and ``gemini-cli[/MODEL]`` run the
+providers ``claude-code[/MODEL]``, ``codex[/MODEL]``, ``gemini-cli[/MODEL]`` and
+``opencode[/PROVIDER/MODEL]`` run the
 CLI the person already has, with its own login, and the same prompts and answer shapes
 as the litellm path. How each CLI is called (no tools, no MCP servers, no hooks, a cheap
 model with a small answer cap, brain's instructions as the system prompt) is
@@ -62,7 +64,7 @@ _RATE = re.compile(
     re.I,
 )
 _AUTH = re.compile(
-    r"log ?in|logged out|not logged|authenticat|unauthori[sz]ed|\b401\b|api[ _]?key|credential",
+    r"log ?in|logged out|not logged|authenticat|unauthori[sz]ed|\b401\b|api[ _-]?key|credential",
     re.I,
 )
 _DETAIL_CHARS = 300
@@ -149,16 +151,49 @@ def _gemini_read(stdout: str) -> tuple[str, Usage]:
     return str(data.get("response") or ""), Usage(prompt, completion)
 
 
+def _opencode_read(stdout: str) -> tuple[str, Usage]:
+    """``opencode run --format json``: one event a line; the answer is the text parts of
+    the last step, its usage the steps' tokens added up."""
+    texts: list[str] = []
+    prompt = completion = 0
+    cost: float | None = None
+    for line in stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        kind, part = event.get("type"), event.get("part") or {}
+        if kind == "step_start":
+            texts = []
+        elif kind == "text":
+            texts.append(str(part.get("text") or ""))
+        elif kind == "step_finish":
+            tokens = part.get("tokens") or {}
+            cache = tokens.get("cache") or {}
+            prompt += int(tokens.get("input") or 0) + int(cache.get("read") or 0)
+            prompt += int(cache.get("write") or 0)
+            completion += int(tokens.get("output") or 0) + int(tokens.get("reasoning") or 0)
+            if part.get("cost") is not None:
+                cost = (cost or 0.0) + float(part["cost"])
+        elif kind == "error":
+            error = event.get("error") or {}
+            data = error.get("data") or {}
+            raise ValueError(str(data.get("message") or error.get("name") or line))
+    return "".join(texts), Usage(prompt, completion, cost)
+
+
 # The overhead measured with benchmarks/agent_cli_overhead.py on the pinned CLIs (Claude
 # Code 2.1.197: its agent line and the date, ~128 tokens; Codex 0.171.0: the answer's
 # schema as structured output, ~51; Gemini CLI 0.61.0: its session context, ~160),
-# rounded up.
+# rounded up; OpenCode 1.18.33: the model's name and its environment block, ~90, counted
+# in the request it sent in tests/e2e/test_models.py.
 CLIS: dict[str, AgentCli] = {
     provider: AgentCli(provider, PROGRAMS[provider], login, PREPARE[provider], read, overhead)
     for provider, login, read, overhead in (
         ("claude-code", "claude, then /login", _claude_read, 130),
         ("codex", "codex login", _codex_read, 60),
         ("gemini-cli", "gemini, then /auth", _gemini_read, 160),
+        ("opencode", "opencode auth login", _opencode_read, 100),
     )
 }
 
@@ -294,7 +329,8 @@ class AgentCliModel(PromptedModel):
                 tempfile.TemporaryDirectory(prefix="brain-call-") as files,
             ):
                 launch = self.cli.prepare(call, Path(files))
-                env = {**os.environ, **launch.env, INTERNAL_ENV: "1"}
+                # PWD too: OpenCode takes its folder from it, not from where it runs.
+                env = {**os.environ, **launch.env, INTERNAL_ENV: "1", "PWD": cwd}
                 if program == self.stored:  # its folder first: an npm script's node is there
                     folder = os.path.dirname(program)
                     env["PATH"] = os.pathsep.join([folder, env.get("PATH", os.defpath)])

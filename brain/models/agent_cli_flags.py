@@ -38,6 +38,19 @@ small answer cap unless the person names a model (``claude-code/opus``):
   the call is left in ``~/.gemini``, nor in the error reports it writes to ``TMPDIR``
   (the folder too). One attempt per call (``general.maxAttempts``): it would wait out
   a rate limit by itself for minutes.
+- **OpenCode** ``opencode run``: ``--pure`` (no plugin) with a settings folder of brain's
+  own (``XDG_CONFIG_HOME``; ``OPENCODE_CONFIG`` and ``OPENCODE_CONFIG_DIR`` emptied), so
+  no MCP server, agent, command or instruction file of the person's is read, only their
+  providers and models (:mod:`brain.models.opencode_config`) and their login (OpenCode's
+  ``auth.json``); an agent of brain's (``--agent brain``) whose prompt is brain's
+  instructions, with every tool off (``tools: {"*": false}``) and every permission
+  denied; no project's ``CLAUDE.md`` (``OPENCODE_DISABLE_CLAUDE_CODE``); the answer
+  capped (``OPENCODE_EXPERIMENTAL_OUTPUT_TOKEN_MAX``); ``--title`` given, so no side
+  request titles the session with the transcript; and a database of the call's own
+  (``OPENCODE_DB``), removed after it, so the run is not in the person's sessions.
+  ``opencode/small`` is the person's ``small_model`` (else their ``model``);
+  ``opencode`` their ``model``. A rate limit OpenCode waits out by itself, until brain
+  stops it at ``model_timeout``.
 
 Each :data:`PREPARE` function takes the :class:`Call` (the instructions, the data, the
 answer's JSON schema and cap, the model) and a private folder for the files it needs,
@@ -56,7 +69,12 @@ from typing import Any
 __all__ = ["DEFAULT_MODELS", "PREPARE", "Call", "Launch", "strict_schema"]
 
 # The cheap model each CLI runs for phase 1 unless the person names one.
-DEFAULT_MODELS = {"claude-code": "haiku", "codex": "gpt-6-luna", "gemini-cli": "gemini-2.5-flash"}
+DEFAULT_MODELS = {
+    "claude-code": "haiku",
+    "codex": "gpt-6-luna",
+    "gemini-cli": "gemini-2.5-flash",
+    "opencode": "",  # the model the person chose in OpenCode's settings
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,8 +302,59 @@ def _gemini(call: Call, folder: Path) -> Launch:
     return Launch([*argv, "-m", call.model], env)
 
 
+def _opencode_model(named: str, mine: dict[str, Any]) -> str | None:
+    """The ``provider/model`` a call runs: the one named, else the person's (``small``:
+    their small model, else their model); None leaves OpenCode to choose."""
+    if named and named != "small":
+        return named
+    chosen = (mine.get("small_model") if named == "small" else None) or mine.get("model")
+    return chosen if isinstance(chosen, str) and chosen else None
+
+
+def _opencode(call: Call, folder: Path) -> Launch:
+    from brain.models.opencode_config import person_settings
+
+    mine = person_settings()
+    (folder / "config").mkdir()
+    agent = {
+        "mode": "primary",
+        "prompt": call.system,
+        "tools": {"*": False},
+        "permission": {"*": "deny"},
+    }
+    config = {
+        **({"provider": mine["provider"]} if "provider" in mine else {}),
+        "agent": {"brain": agent},
+        "tools": {"*": False},
+        "permission": {"*": "deny"},
+        "mcp": {},
+        "instructions": [],
+        "autoupdate": False,
+        "share": "disabled",
+        "snapshot": False,
+    }
+    env = {
+        "XDG_CONFIG_HOME": str(folder / "config"),
+        "OPENCODE_CONFIG": "",
+        "OPENCODE_CONFIG_DIR": "",
+        "OPENCODE_CONFIG_CONTENT": json.dumps(config),
+        "OPENCODE_PURE": "1",
+        "OPENCODE_DB": str(folder / "opencode.db"),
+        "OPENCODE_EXPERIMENTAL_OUTPUT_TOKEN_MAX": str(call.max_tokens),
+        "OPENCODE_DISABLE_CLAUDE_CODE": "1",
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "OPENCODE_DISABLE_SHARE": "1",
+        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+    }
+    argv = ["run", "--pure", "--agent", "brain", "--title", "brain", "--format", "json"]
+    model = _opencode_model(call.model, mine)
+    argv += ["-m", model] if model else []
+    return Launch([*argv, "Answer the request given on standard input."], env)
+
+
 PREPARE: dict[str, Callable[[Call, Path], Launch]] = {
     "claude-code": _claude,
     "codex": _codex,
     "gemini-cli": _gemini,
+    "opencode": _opencode,
 }

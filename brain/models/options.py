@@ -27,7 +27,12 @@ __all__ = [
 # Each agent CLI provider and the program it runs (:mod:`brain.models.agent_cli` calls
 # it). Here rather than there: 'brain status' looks for the programs on every call and
 # should not load a model client to do it.
-PROGRAMS = {"claude-code": "claude", "codex": "codex", "gemini-cli": "gemini"}
+PROGRAMS = {
+    "claude-code": "claude",
+    "codex": "codex",
+    "gemini-cli": "gemini",
+    "opencode": "opencode",
+}
 
 # What the offline rules found the first time they read sessions of people they were never
 # shaped on (benchmarks/README.md, the blind scores of holdout6 and holdout7): of the
@@ -72,7 +77,12 @@ def on_path(program: str) -> str | None:
 
 
 # The tool name 'brain setup' takes for each agent CLI provider.
-TOOLS = {"claude-code": "claude-code", "codex": "codex", "gemini-cli": "gemini"}
+TOOLS = {
+    "claude-code": "claude-code",
+    "codex": "codex",
+    "gemini-cli": "gemini",
+    "opencode": "opencode",
+}
 
 
 def _option(name: str, why: str) -> ModelOption:

@@ -54,7 +54,7 @@ class UnknownModelError(ModelError):
             f"no provider for model '{name}' (known: {', '.join(known)})",
             model=name,
             hint="set extract_model / consolidation_model to 'builtin', an agent CLI "
-            "(claude-code, codex, gemini-cli) or provider/model, e.g. openai/gpt-4o-mini",
+            "(claude-code, codex, gemini-cli, opencode) or provider/model, e.g. openai/gpt-4o-mini",
             kind="model",
         )
 
@@ -75,9 +75,11 @@ _PROVIDERS: dict[str, Factory] = {
     "claude-code/": _lazy("brain.models.agent_cli", "AgentCliModel"),
     "codex/": _lazy("brain.models.agent_cli", "AgentCliModel"),
     "gemini-cli/": _lazy("brain.models.agent_cli", "AgentCliModel"),
+    "opencode/": _lazy("brain.models.agent_cli", "AgentCliModel"),
     "claude-code": _lazy("brain.models.agent_cli", "AgentCliModel"),
     "codex": _lazy("brain.models.agent_cli", "AgentCliModel"),
     "gemini-cli": _lazy("brain.models.agent_cli", "AgentCliModel"),
+    "opencode": _lazy("brain.models.agent_cli", "AgentCliModel"),
     ANY_PROVIDER: _lazy("brain.models.litellm_model", "LitellmModel"),
 }
 _registry: dict[str, Factory] = dict(_PROVIDERS)

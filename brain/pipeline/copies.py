@@ -6,47 +6,25 @@ sessions, each with its own id and working directory. Each copy would teach the 
 memories again, each filed under its own project, so one rule (or one wrong reading of
 it) would be in every project that holds a copy. A session is a copy when what the person
 typed and what the assistant answered, turn for turn, is what an extracted session held
-(:func:`conversation`); its rollout summary names the first, and it adds no memory.
+(:func:`conversation`, which harvest writes into each session's mark); its rollout summary
+names the first, it adds no memory, and it is not sent to the model.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import TYPE_CHECKING
 
-from brain.sessions.text import typed_turns
+from brain.sessions.conversation import MIN_TYPED_CHARS, conversation
 
 if TYPE_CHECKING:
     from brain.home.home import Home
-    from brain.sessions.sources.base import Transcript
 
-__all__ = ["conversation", "known_conversations"]
+__all__ = ["MIN_TYPED_CHARS", "conversation", "known_conversations"]
 
-#: A conversation shorter than this (what the person typed, in characters) says too
-#: little to tell a copy from two sessions that began alike ("hi", "/init").
-MIN_TYPED_CHARS = 80
 _LINE = re.compile(r"^- conversation: ([0-9a-f]{16})$", re.M)
 _SESSION = re.compile(r"^- session: (\S+)$", re.M)
 _COPY_OF = re.compile(r"^- copy of: (\S+) ", re.M)
-
-
-def conversation(transcript: Transcript) -> str | None:
-    """16 hex digits of the sha256 of the conversation: the person's typed turns and the
-    assistant's text, in order, spaces folded; None when the person typed too little
-    (:data:`MIN_TYPED_CHARS`) to tell."""
-    typed = {id(t) for t in typed_turns(transcript)}
-    said = [
-        (("user" if id(t) in typed else "assistant"), " ".join(t.text.split()))
-        for t in transcript.turns
-        if id(t) in typed or (t.role == "assistant" and not t.injected and t.text.strip())
-    ]
-    if sum(len(text) for role, text in said if role == "user") < MIN_TYPED_CHARS:
-        return None
-    digest = hashlib.sha256()
-    for role, text in said:
-        digest.update(f"{role}\0{text}\0".encode())
-    return digest.hexdigest()[:16]
 
 
 def known_conversations(home: Home, folder: str) -> dict[str, str]:

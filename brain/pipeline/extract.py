@@ -41,9 +41,9 @@ from brain.pipeline.pending import (
 )
 from brain.pipeline.runs import REVIEW_TAG, RawMemory, note_error, record_failures
 from brain.pipeline.trust.candidates import keep_out
+from brain.sessions.conversation import typed_turns
 from brain.sessions.harvest import load_transcript
 from brain.sessions.projects import filed_under
-from brain.sessions.text import typed_turns
 
 if TYPE_CHECKING:
     from brain.home.anchors import Anchor
@@ -265,13 +265,15 @@ def _write_run(
             if d.said and d.copy_of is None:
                 seen.setdefault(d.said, session_label(d.ref))
         for d in good:
-            assert d.extraction is not None and d.transcript is not None
+            assert d.extraction is not None
             said = d.said
             copy_of = seen.get(said, d.copy_of) if said else None
             copy_of = copy_of if copy_of != session_label(d.ref) else None
             # A copy of a conversation already learned from teaches nothing new.
             memories = () if copy_of else d.extraction.memories
-            anchors = anchors_for(d.ref, d.transcript, memories)
+            # A copy has no memory to anchor, and may not have been read again.
+            transcript = d.transcript if memories else None
+            anchors = anchors_for(d.ref, transcript, memories) if transcript is not None else []
             raws = [_raw(c, d.ref, run_id, now, a) for c, a in zip(memories, anchors, strict=True)]
             entries += raws
             rel = summary_rel(d.ref)
@@ -362,8 +364,8 @@ def _write_summary(
     said: str | None = None,
     copy_of: str | None = None,
 ) -> None:
-    assert done.transcript is not None and done.extraction is not None
-    transcript = done.transcript
+    assert done.extraction is not None
+    transcript = done.transcript  # None: a copy told by its digest, not read again
     # What is held stays out of sight: recall and phase 2 read this file.
     shown = [r for r in raws if not runs.held_back(r)]
     held = [f"{r.description}\n{r.body}" for r in raws if runs.held_back(r)]
@@ -374,9 +376,9 @@ def _write_summary(
         session=session_label(done.ref),
         summary=keep_out(redact(done.extraction.summary), held) or "(no summary)",
         outcome=done.extraction.outcome,
-        title=redact(transcript.title or done.ref.title or ""),
-        user_turns=len(typed_turns(transcript)),
-        turns=len(transcript.turns),
+        title=redact((transcript.title if transcript else None) or done.ref.title or ""),
+        user_turns=len(typed_turns(transcript)) if transcript else None,
+        turns=len(transcript.turns) if transcript else done.ref.turns,
         memories=shown,
         held=len(held),
         extracted=iso(now),

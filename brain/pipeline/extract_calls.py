@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -13,12 +14,13 @@ from brain.home.scope import base_key, project_name, projects_of
 from brain.models.base import ExtractTask, Model, ModelError
 from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import MAX_RECORDS, Extraction
-from brain.pipeline.copies import conversation
 from brain.pipeline.pending import session_label
 from brain.pipeline.runs import note_error
 from brain.pipeline.trust.candidates import check, tainted
+from brain.sessions.conversation import conversation
 from brain.sessions.harvest import load_transcript
 from brain.sessions.sources.base import Transcript
+from brain.sessions.watermarks import load_marks
 
 if TYPE_CHECKING:
     from brain.home.home import Home
@@ -114,6 +116,23 @@ class _Firsts:
             call.set()
 
 
+def unchanged_conversations(home: Home, refs: Sequence[SessionRef]) -> dict[str, str]:
+    """The conversation digest harvest wrote for each of ``refs`` read whole, by path,
+    of the transcripts whose size and time are still those harvest saw."""
+    found = {}
+    for source in {ref.source for ref in refs}:
+        for path, mark in load_marks(home.path, source).items():
+            if mark.conversation is None:
+                continue
+            try:
+                now = os.stat(path)
+            except OSError:
+                continue
+            if (now.st_size, now.st_mtime) == (mark.size, mark.mtime):
+                found[path] = mark.conversation
+    return found
+
+
 def call_all(
     home: Home,
     model: Model,
@@ -138,6 +157,7 @@ def call_all(
     """
     results: dict[int, Done] = {}
     firsts = _Firsts(known or {}, [session_label(ref) for ref in refs])
+    digests = unchanged_conversations(home, refs)
     stop = threading.Event()
     fatal: list[ModelError] = []
     settled = [0]
@@ -155,19 +175,29 @@ def call_all(
     def call(n: int, ref: SessionRef) -> None:
         if stop.is_set():
             return
-        try:
-            transcript = load_transcript(ref)
-        except BrainError as exc:
-            results[n] = Done(ref, None, None, str(exc))
-            return
-        said = conversation(transcript)
+        # A session its harvest read whole, unchanged since, is known by its mark's
+        # digest: a copy is then not even read again.
+        said, transcript = digests.get(ref.path), None
+        if said is None:
+            if (transcript := load(n, ref)) is None:
+                return
+            said = conversation(transcript)
         try:
             if (first := firsts.copy_of(said, n)) is not None:
                 results[n] = Done(ref, transcript, _COPY, said=said, copy_of=first)
-            elif not stop.is_set():  # (a copy may have waited out the run's last call)
+            elif stop.is_set():
+                return  # a copy waited out the run's last call
+            elif transcript is not None or (transcript := load(n, ref)) is not None:
                 send(n, ref, transcript, said)
         finally:
             firsts.ended(said, n, n in results and results[n].extraction is not None)
+
+    def load(n: int, ref: SessionRef) -> Transcript | None:
+        try:
+            return load_transcript(ref)
+        except BrainError as exc:
+            results[n] = Done(ref, None, None, str(exc))
+            return None
 
     def send(n: int, ref: SessionRef, transcript: Transcript, said: str | None) -> None:
         try:

@@ -49,19 +49,6 @@ def trim_redacted(text: str, head_chars: int, tail_chars: int) -> str:
     return f"{head}\n[... {cut} characters cut ...]\n{tail}"
 
 
-def typed_turns(transcript: Transcript) -> list[Turn]:
-    """The turns a person typed: user role, not injected, not a compaction summary, not empty.
-
-    The one definition every count of typed turns uses (the rollout summary, the built-in
-    model's summary), so two numbers for one session cannot disagree.
-    """
-    return [
-        t
-        for t in transcript.turns
-        if t.role == "user" and not t.injected and not t.summary and t.text.strip()
-    ]
-
-
 def _doc_worthy(turn: Turn) -> bool:
     """Human-typed user turns and assistant text: what a person would search for."""
     if turn.injected or turn.summary:

@@ -82,6 +82,8 @@ class Mark(NamedTuple):
             phase leaves the session alone.
         deleted: when the person deleted the session (``brain sessions delete``): it is
             never read again, listed, searched or extracted.
+        conversation: :func:`brain.sessions.conversation.conversation` of the transcript
+            read whole from its start (None after a read resumed from an offset).
     """
 
     path: str
@@ -101,6 +103,7 @@ class Mark(NamedTuple):
     harvested: str = ""
     extract: bool = True
     deleted: str | None = None
+    conversation: str | None = None
 
 
 _MARK_FIELDS = set(Mark._fields)
@@ -391,6 +394,7 @@ def merge_mark(
 ) -> Mark:
     """The new mark: metadata from this parse, falling back to what was known."""
     from brain.home.secrets.redact import redact  # a harvest that reads a transcript, not status
+    from brain.sessions.conversation import conversation
 
     t = parsed.transcript
     head_bytes, head_sha = head_digest(file.path, parsed.offset)
@@ -415,6 +419,7 @@ def merge_mark(
         turns=base.get("turns", 0) + len(t.turns),
         harvested=stamp,
         extract=extract,
+        conversation=conversation(t) if old is None else None,
     )
 
 

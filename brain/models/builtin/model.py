@@ -10,6 +10,7 @@ from brain.home.secrets.redact import redact
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
 from brain.models.builtin import agreed, answered, asked, choice, recorded, runbook
+from brain.models.builtin.memo import redact_once
 from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
 from brain.models.builtin.said import candidates, human_turns, one_line
 from brain.models.safety import states_credential, unsafe
@@ -50,7 +51,7 @@ def redacted(transcript: Transcript) -> Transcript:
     arguments) and short result, is redacted; a long tool output is not (see
     :data:`_OUTPUT_CHARS`)."""
     turns = tuple(
-        replace(t, text=redact(t.text)) if _read_whole(t) else t for t in transcript.turns
+        replace(t, text=redact_once(t.text)) if _read_whole(t) else t for t in transcript.turns
     )
     title = redact(transcript.title) if transcript.title else transcript.title
     return replace(transcript, turns=turns, title=title)

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from brain.home.secrets.redact import redact
+from brain.models.builtin.memo import redact_once
 from brain.models.builtin.said import key_of, one_line
 from brain.models.builtin.tables import FAILED_SIGNS, KINDS, MANAGERS, RUNNERS
 from brain.models.safety import unsafe
@@ -167,7 +168,7 @@ def _calls(transcript: Transcript) -> Iterator[tuple[str, Turn, str, list[str]]]
         if command is not None:
             # Read out of its JSON, the command is redacted whole before any cut: escaped
             # there (DB_PASSWORD=\"...\"), redaction on the way in did not see its values.
-            command = redact(command)
+            command = redact_once(command)
             pending.setdefault(turn.tool or "", []).append((command, turn))
         elif queue := pending.get(turn.tool or ""):
             command, call = queue.pop(0)

@@ -57,8 +57,8 @@ from brain.models.builtin.tables import (
 )
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate, MemoryType
+from brain.sessions.conversation import typed_turns
 from brain.sessions.sources.base import Transcript, Turn
-from brain.sessions.text import typed_turns
 
 __all__ = [
     "NEEDS",
@@ -174,7 +174,7 @@ RULES: tuple[Rule, ...] = tuple(
 
 
 def human_turns(transcript: Transcript) -> Iterator[Turn]:
-    """The turns a person typed (:func:`brain.sessions.text.typed_turns`, the one count)."""
+    """The turns a person typed (:func:`brain.sessions.conversation.typed_turns`, the one count)."""
     yield from typed_turns(transcript)
 
 
