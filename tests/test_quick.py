@@ -191,3 +191,32 @@ def test_what_a_killed_writer_left_is_put_right_first(varied: Path, command: str
     pending.end(reader)  # this process's handle on the note, closed
     assert not (varied / "memories" / "half-written.md").exists()  # its write never landed
     assert fast.stdout == cli(command).stdout and "half-written" not in fast.stdout
+
+
+def test_the_hook_fails_open_whatever_its_home_is(tmp_path: Path) -> None:
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    done = subprocess.run(
+        [sys.executable, "-m", "brain", "--home", str(afile), "hook", "session-start"],
+        input='{"hook_event_name": "SessionStart", "cwd": "/"}',
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)  # an empty context, still JSON
+
+
+def test_status_names_the_unreadable_records_as_they_change(varied: Path) -> None:
+    def unreadable() -> list[str]:
+        out = quick("status").stdout
+        return [line.split()[1] for line in out.splitlines() if line.startswith("unreadable")]
+
+    past(varied)
+    assert unreadable() == ["memories/broken.md:4:"]
+    good = (varied / "memories" / "fact-1.md").read_text()
+    (varied / "memories" / "broken.md").write_text(good.replace("fact-1", "broken"))
+    past(varied)
+    assert unreadable() == []  # from the heads' cache: every file reads
+    assert unreadable() == []
+    (varied / "memories" / "fact-2.md").write_text("no frontmatter at all\n")
+    past(varied)
+    assert unreadable() == ["memories/fact-2.md:1:"]

@@ -146,6 +146,12 @@ def test_a_heads_literal_start_is_what_every_match_starts_with(regex: str, start
         (r"(?:K\.[a-z]|SI)A", ("K.", "SIA")),  # an alternative that is not plain stops
         (r"(?i)(?:\bkind:\s+x|\bdata:)", ("kind:", "data:")),
         ("(?x)a b", ()),
+        ("gh[pousr]_[A-Za-z0-9]{30}", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+        ("a[bc]+d", ("ab", "ac")),
+        ("x[a-c]y[0-9]z", ("xay", "xby", "xcy")),  # ten more would pass sixteen
+        ("SK[0-9a-fA-F]{32}", ("SK",)),
+        ("a[^b]c", ("a",)),
+        ("gl(?:ptt|dt)-x", ("glptt-x", "gldt-x")),
         ("(?:KI|)A", ()),
         ("(?:d{2}|x):", ()),
         ("[a-z]{6}", ()),

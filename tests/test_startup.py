@@ -53,7 +53,8 @@ CONTEXT = {
     "brain.agents", "brain.agents.context", "brain.agents.digest", "brain.agents.hooks",
     "brain.agents.learned", "brain.agents.once",
     "brain.home", "brain.home.config", "brain.home.files", "brain.home.keys",
-    "brain.home.paths", "brain.home.pending", "brain.home.problem", "brain.home.reader",
+    "brain.home.paths", "brain.home.patterns", "brain.home.pending", "brain.home.problem",
+    "brain.home.reader",
     "brain.home.recordcache", "brain.home.scope", "brain.home.uses", "brain.home.uses.counts",
     "brain.models", "brain.models.tokens", "brain.sessions", "brain.sessions.internal",
     "brain.sessions.sameness", "brain.team", "brain.team.reading", "brain.team.spec",
@@ -75,8 +76,8 @@ MAY_LOAD = {
     "hook session-start": (CONTEXT, PYTHON),
     "context": (CONTEXT | {"brain.cli.text"}, PYTHON),
     "list": (LIST, PYTHON),
-    # dates; the machine's name for its watermark files (_sha256); a hand-named record's key
-    "status": (STATUS, PYTHON | {"_datetime", "datetime", "_sha256", "shlex", "unicodedata"}),
+    # dates; the machine's name for its watermark files (_sha256)
+    "status": (STATUS, PYTHON | {"_datetime", "datetime", "_sha256"}),
 }
 
 

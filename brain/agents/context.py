@@ -17,6 +17,7 @@ from brain import markdown
 from brain.agents.digest import fit_sections, index_entries, ranked_entries
 from brain.agents.once import Sayer
 from brain.errors import BrainError
+from brain.home.patterns import lazy
 from brain.home.scope import is_unknown, project_name
 from brain.models import tokens
 
@@ -58,7 +59,7 @@ NO_RECORDS = (
     "(no records yet: brain learns from each session when it ends; `brain recall QUERY` "
     "searches what it has)"
 )
-_CLOSE_TAG = re.compile(r"</\s*brain-memory", re.I)
+_CLOSE_TAG = lazy(r"</\s*brain-memory", re.I)
 
 
 class BadBudgetError(BrainError):

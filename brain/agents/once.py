@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from brain.home.patterns import lazy
+
 if TYPE_CHECKING:
     from brain import markdown
 
-_SUMMARY_LINE = re.compile(r"^- (?P<text>.+?)(?: \((?P<group>[^()\n]+)\))?[ \t]*$")
-_PROJECT_LINE = re.compile(r" ?\(`(?P<key>[^`\s]+)`(?:; (?P<from>from [^\n]*))?\)[ \t]*$")
-_EMPTIED = re.compile(r"^#{2,6} [^\n]*\n(?:[ \t]*\n)*(?=#{1,6} |\Z)", re.M)
+_SUMMARY_LINE = lazy(r"^- (?P<text>.+?)(?: \((?P<group>[^()\n]+)\))?[ \t]*$")
+_PROJECT_LINE = lazy(r" ?\(`(?P<key>[^`\s]+)`(?:; (?P<from>from [^\n]*))?\)[ \t]*$")
+_EMPTIED = lazy(r"^#{2,6} [^\n]*\n(?:[ \t]*\n)*(?=#{1,6} |\Z)", re.M)
 
 
 class Sayer:

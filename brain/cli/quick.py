@@ -34,12 +34,12 @@ def answer(argv: list[str]) -> bool:
     home_flag = None
     if argv[:1] == ["--home"] and len(argv) > 1:
         home_flag, argv = argv[1], argv[2:]
-        if not home_flag or os.path.isfile(home_flag):
-            return False  # the full command line says why a file is no home
     if argv[:2] == ["hook", "session-start"]:
-        return _session_start(home_flag, argv[2:])
+        return _session_start(home_flag, argv[2:])  # fails open, whatever the home is
     if len(argv) != 1 or argv[0] not in _READERS or not _plain_stdout():
         return False
+    if home_flag is not None and (not home_flag or os.path.isfile(home_flag)):
+        return False  # the full command line says why a file is no home
     from brain.errors import BrainError
     from brain.home.paths import resolve_home
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
-import unicodedata
 from pathlib import Path
 from typing import NamedTuple
 
@@ -37,6 +35,8 @@ class HandNamed(NamedTuple):
     @property
     def command(self) -> str:
         """The command that files it under its key."""
+        import shlex  # here: brain status imports this module for every home, named or not
+
         return f"brain rename {shlex.quote(self.name)} {self.key}"
 
 
@@ -53,6 +53,8 @@ class HandNamedError(BrainError):
 
 def key_for(name: str) -> str:
     """The slug of a file name: ``Café Notes (v2)`` -> ``cafe-notes-v2``."""
+    import unicodedata
+
     folded = unicodedata.normalize("NFKD", name)
     ascii_ = "".join(c for c in folded if not unicodedata.combining(c)).lower()
     slug = _NOT_SLUG.sub("-", ascii_)

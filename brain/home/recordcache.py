@@ -151,10 +151,20 @@ def cached_records(home: Located, folder: str) -> Iterator[Record | Problem]:
 
 def cached_problems(home: Located, folder: str) -> list[Problem]:
     """The files of ``<folder>`` that :func:`cached_records` yields as problems, in name
-    order, without making a record of every readable one (``brain status`` counts them)."""
+    order, without making a record of every readable one (``brain status`` counts them).
+
+    The heads' cache, a fraction of the records', answers when it is up to date and holds
+    no problem, as in a home whose every file reads."""
     if _noted(home, folder):  # a writer at work: take the committed view
         return [r for r in cached_records(home, folder) if isinstance(r, Problem)]
-    files = _refresh(home, folder, _listing(home, folder))
+    listing = _listing(home, folder)
+    heads = _fresh_heads(home, folder, listing)
+    if heads is None:
+        cached_heads(home, folder)  # both caches brought up to date, once after a change
+        heads = _fresh_heads(home, folder, listing)
+    if heads is not None and all(head is not None for head in heads):
+        return []
+    files = _refresh(home, folder, listing)
     found = []
     for name in sorted(files):
         entry = files[name][1]
@@ -246,6 +256,21 @@ def _current(head: Any) -> bool:
     return head is None or (isinstance(head, list) and len(head) == _SHAPE)
 
 
+def _heads_path(home: Located, folder: str) -> Path:
+    return home.state / "cache" / f"heads-{folder}.json"
+
+
+def _fresh_heads(home: Located, folder: str, listing: dict[str, list[int]]) -> list[Any] | None:
+    """The cached head of every listed file (None for a file that does not read), in name
+    order, when the heads' cache has each file as it is; else None."""
+    old = _load_cache(_heads_path(home, folder))
+    if len(old) == len(listing) and all(
+        _fresh(old.get(n), s) and _current(old[n][1]) for n, s in listing.items()
+    ):
+        return [old[name][1] for name in listing]
+    return None
+
+
 def cached_heads(home: Located, folder: str) -> list[Head]:
     """The :class:`Head` of every readable record in ``<folder>``, in name order.
 
@@ -265,17 +290,14 @@ def cached_heads(home: Located, folder: str) -> list[Head]:
                 sessions = _sessions(r.extra)
                 heads.append(Head(r.key, r.description, r.updated, r.id, r.tags, rests, sessions))
         return heads
-    path = home.state / "cache" / f"heads-{folder}.json"
     listing = _listing(home, folder)
-    old = _load_cache(path)
-    if len(old) == len(listing) and all(
-        _fresh(old.get(n), s) and _current(old[n][1]) for n, s in listing.items()
-    ):
-        heads = [old[name][1] for name in listing]
+    fresh = _fresh_heads(home, folder, listing)
+    if fresh is not None:
+        heads = fresh
     else:
         files = _refresh(home, folder, listing)
         table = {name: [signature, _head(entry)] for name, (signature, entry) in files.items()}
-        _save(path, table)
+        _save(_heads_path(home, folder), table)
         heads = [head for _, head in table.values()]
     return [
         Head(h[0], h[1], h[2], h[3], tuple(h[4]), tuple(h[5]), int(h[6]))

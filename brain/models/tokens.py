@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Protocol
+
+from brain.home.patterns import lazy
 
 __all__ = [
     "ESTIMATE",
@@ -54,7 +55,7 @@ TOKENIZER: str
 ESTIMATE = "estimate: max(words, ceil(utf8_bytes / 4 + punctuation / 2))"
 # The estimate over the cl100k_base count, lowest and highest, on real text.
 ESTIMATE_RANGE = (0.75, 1.75)
-_PUNCTUATION = re.compile(r"[^\w\s]")
+_PUNCTUATION = lazy(r"[^\w\s]")
 # tiktoken names a cached encoding file by the SHA-1 of its download URL and checks it
 # against this SHA-256; both are part of the published cl100k_base definition.
 _CL100K_URL = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"

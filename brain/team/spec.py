@@ -20,12 +20,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brain.errors import BrainError
+from brain.home.patterns import lazy
 
 TEAM_FILE = "team.yaml"
 TEAMS = "teams"  # in the personal home, git-ignored: one clone per team
-_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,62}$")
-_SCP = re.compile(r"^(?:[^@/]+@)?([^:/]+):(?!//)(.+)$")  # git@host:path, as scp spells it
-_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
+_NAME = lazy(r"^[a-z0-9][a-z0-9._-]{0,62}$")
+_SCP = lazy(r"^(?:[^@/]+@)?([^:/]+):(?!//)(.+)$")  # git@host:path, as scp spells it
+_SCHEME = lazy(r"^[a-z][a-z0-9+.-]*://", re.I)
 
 
 class TeamSpecError(BrainError):

@@ -83,6 +83,13 @@ def literal_start(regex: str) -> str:
     nothing."""
     if top_level_bar(regex):
         return ""
+    return _literal_run(regex)[0]
+
+
+def _literal_run(regex: str) -> tuple[str, int, bool]:
+    """:func:`literal_start`'s text (``regex`` without a top-level ``|``), where it stops
+    in ``regex``, and whether what stands there may be read on: it stopped at syntax,
+    not at a character that may repeat or be absent."""
     start: list[str] = []
     i = 0
     while i < len(regex):
@@ -90,25 +97,26 @@ def literal_start(regex: str) -> str:
         if c == "\\":
             c, step = regex[i + 1 : i + 2], 2
             if not c or c.isalnum():  # \d, \b, \1: a class, an anchor or a reference
-                break
+                return "".join(start), i, c in ("b", "B")  # \b matches no character
         elif c in _SYNTAX:
-            break
+            return "".join(start), i, True
         after = regex[i + step : i + step + 1]
         if after in ("?", "*", "{"):  # the character may be absent
-            break
+            return "".join(start), i, False
         start.append(c)
         if after == "+":
-            break
+            return "".join(start), i, False
         i += step
-    return "".join(start)
+    return "".join(start), i, False
 
 
 def literal_starts(regex: str) -> tuple[str, ...]:
     """Literal texts one of which every match of ``regex`` starts with, read past what
     it starts with that matches no character (lookbehinds, ``\\b``, global flags) and
-    through a first group of alternatives: ``(?<=\\d:)AA[a-z]`` starts with ``AA``,
-    ``(?:KI|SI)A[0-9]`` with ``KIA`` or ``SIA``, ``(?i)(?:\\bkind:\\s|data:)`` with
-    ``kind:`` or ``data:``; () when one of them starts with syntax."""
+    through small classes and groups of alternatives: ``(?<=\\d:)AA[a-z]`` starts
+    with ``AA``, ``(?:KI|SI)A[0-9]`` with ``KIA`` or ``SIA``, ``gh[ps]_`` with ``ghp_``
+    or ``ghs_``, ``(?i)(?:\\bkind:\\s|data:)`` with ``kind:`` or ``data:``; () when
+    one of them starts with syntax."""
     while True:
         if regex.startswith(("(?<=", "(?<!")):
             regex = regex[_group_end(regex) :]
@@ -118,23 +126,65 @@ def literal_starts(regex: str) -> tuple[str, ...]:
             regex = regex[flags.end() :]
         else:
             break
-    first = literal_start(regex)
-    if first or not regex.startswith("(?:"):
-        return (first,) if first else ()
-    end = _group_end(regex)
-    if regex[end : end + 1] in ("?", "*", "+", "{"):
+    if top_level_bar(regex):
         return ()
-    tail = literal_start(regex[end:])
-    starts: list[str] = []
-    for alternative in split_top_level(regex[3 : end - 1]):
-        if alternative and literal_start(alternative) == alternative:  # plain: read on
-            starts.append(alternative + tail)
-            continue
-        inner = literal_starts(alternative)
-        if not inner:
-            return ()
-        starts.extend(inner)
-    return tuple(starts)
+    starts = _read_on(regex, _MOST_STARTS)
+    return tuple(dict.fromkeys(starts)) if all(starts) else ()
+
+
+# How many literal starts a regex is read into at most (ghp_, gho_, ghu_, ghs_, ghr_).
+_MOST_STARTS = 16
+
+
+def _read_on(regex: str, most: int) -> list[str]:
+    """Literal texts one of which every match of ``regex`` (no top-level ``|``) starts
+    with, each read on through small classes and groups of alternatives while there are
+    no more than ``most``; [""] when it starts with syntax read no further."""
+    text, i, more = _literal_run(regex)
+    rest = regex[i:]
+    if not more:
+        return [text]
+    if rest.startswith(("(?<=", "(?<!", "\\b", "\\B")):  # matches no character
+        skip = 2 if rest.startswith("\\") else _group_end(rest)
+        return [text + s for s in _read_on(rest[skip:], most)]
+    if rest.startswith("["):
+        chars, end = _small_class(rest)
+        if not chars or len(chars) > most or rest[end : end + 1] in ("?", "*", "{"):
+            return [text]
+        if rest[end : end + 1] == "+":
+            return [text + c for c in chars]
+        tails = _read_on(rest[end:], most // len(chars))
+        return [text + c + tail for c in chars for tail in tails]
+    if rest.startswith("(?:"):
+        end = _group_end(rest)
+        if rest[end : end + 1] in ("?", "*", "+", "{"):
+            return [text]
+        alternatives = split_top_level(rest[3 : end - 1])
+        if not all(alternatives) or len(alternatives) > most:
+            return [text]
+        share = most // len(alternatives)  # each read on while the whole stays in bounds
+        return [text + s for a in alternatives for s in _read_on(a + rest[end:], share)]
+    return [text]
+
+
+def _small_class(regex: str) -> tuple[str, int]:
+    """The characters of the plain class ``regex`` starts with (letters, digits, ``_``,
+    ``-`` and ranges of them, nothing escaped nor negated) and where it ends; ("", 0)
+    for any other."""
+    end = regex.find("]")
+    body = regex[1:end]
+    if end < 0 or not body or body[0] in "^-" or not all(c.isalnum() or c in "_-" for c in body):
+        return "", 0
+    chars: list[str] = []
+    i = 0
+    while i < len(body):
+        if body[i + 1 : i + 2] == "-" and i + 2 < len(body):
+            chars += [chr(c) for c in range(ord(body[i]), ord(body[i + 2]) + 1)]
+            i += 3
+        else:
+            chars.append(body[i])
+            i += 1
+    return "".join(dict.fromkeys(chars)), end + 1
 
 
 # Flags for the whole regex; not (?x), whose regex's spaces are no literal text.

@@ -365,9 +365,10 @@ def _starts(n: int) -> tuple[str, ...]:
     """The literal texts (lower-case) every match of ``RULES[n]`` starts with one of,
     when its regex does not start with one re skips ahead to; else ()."""
     pattern = source(RULES[n].pattern)
-    if literal_start(pattern):
-        return ()
-    return tuple(dict.fromkeys(start.lower() for start in literal_starts(pattern)))
+    starts = literal_starts(pattern)
+    if literal_start(pattern) or any(len(start) < 3 for start in starts):
+        return ()  # re skips ahead to it itself; a character or two stands everywhere
+    return tuple(dict.fromkeys(start.lower() for start in starts))
 
 
 # How far from its keyword a match of a gitleaks rule may be, in characters: a keyword
