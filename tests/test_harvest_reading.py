@@ -80,11 +80,11 @@ def test_harvest_on_two_processes_records_what_one_records(tmp_path: Path) -> No
 
 def test_a_reading_from_another_process_is_the_reading_here() -> None:
     files = history()
-    wanted = [(path, 0, path.stat().st_size) for path in files]
-    wanted[3] = (files[3], 400, files[3].stat().st_size - 400)  # resumed past a call
-    ahead = ReadAhead("claude", wanted, turns=lambda: True, workers=2)
+    wanted = [("claude", path, 0, path.stat().st_size) for path in files]
+    wanted[3] = ("claude", files[3], 400, files[3].stat().st_size - 400)  # resumed past a call
+    ahead = ReadAhead(wanted, turns=lambda: True, workers=2)
     try:
-        for path, start, _ in wanted:
+        for _, path, start, _ in wanted:
             assert ahead.take(path, start) == read("claude", path, start)
             assert ahead.take(path, start) is None  # handed over once
     finally:
@@ -104,8 +104,8 @@ def test_a_file_another_process_cannot_read_fails_as_it_would_here(tmp_path: Pat
     broken.write_bytes(b"not zstd at all")
     with pytest.raises(Exception) as here:
         read("codex", broken, 0)
-    wanted = [(broken, 0, 15), (codex_session(), 0, 1)]
-    ahead = ReadAhead("codex", wanted, turns=lambda: False, workers=2)
+    wanted = [("codex", broken, 0, 15), ("codex", codex_session(), 0, 1)]
+    ahead = ReadAhead(wanted, turns=lambda: False, workers=2)
     try:
         with pytest.raises(ReadFailedError) as there:
             ahead.take(broken, 0)
@@ -116,5 +116,6 @@ def test_a_file_another_process_cannot_read_fails_as_it_would_here(tmp_path: Pat
 
 def test_a_small_harvest_starts_no_process() -> None:
     files = history()
-    ahead = ReadAhead("claude", [(p, 0, p.stat().st_size) for p in files], turns=lambda: True)
+    wanted = [("claude", p, 0, p.stat().st_size) for p in files]
+    ahead = ReadAhead(wanted, turns=lambda: True)
     assert ahead.take(files[0], 0) is None  # under MIN_BYTES: read here

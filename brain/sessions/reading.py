@@ -110,8 +110,7 @@ class ReadAhead:
     order; :meth:`take` hands back the reading of one file from one offset, once.
 
     Args:
-        source: the adapter.
-        wanted: ``(path, start, bytes to read)`` of each file harvest will read, in order.
+        wanted: ``(adapter, path, start, bytes to read)`` of each file to read, in order.
         turns: asked once the pool starts: the readings keep their turns (harvest makes
             search documents of them).
         workers: processes; default one a core (:func:`cores`) when there is much to read
@@ -121,8 +120,7 @@ class ReadAhead:
 
     def __init__(
         self,
-        source: str,
-        wanted: list[tuple[Path, int, int]],
+        wanted: list[tuple[str, Path, int, int]],
         *,
         turns: Callable[[], bool],
         workers: int | None = None,
@@ -137,13 +135,14 @@ class ReadAhead:
         from concurrent.futures import ProcessPoolExecutor  # a big harvest's alone
 
         keep = turns()
-        get(source)  # imported once here, not in each process
+        for source in {source for source, *_ in wanted}:
+            get(source)  # imported once here, not in each process
         import brain.sessions.cite  # noqa: F401
         import brain.sessions.conversation  # noqa: F401
 
         try:
             self._pool = ProcessPoolExecutor(min(workers, len(wanted)), mp_context=_context())
-            for path, start, _ in wanted:
+            for source, path, start, _ in wanted:
                 future = self._pool.submit(_read_elsewhere, source, path, start, keep)
                 self._futures[(str(path), start)] = future
         except (OSError, NotImplementedError, ImportError):  # no processes here: read inline

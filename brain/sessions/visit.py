@@ -108,8 +108,8 @@ def _read_ahead(run: SourceRun, files: list[SessionFile], settings: Settings) ->
             mark = _prior(scratch, file)
             if file.size >= 0 and _screen(scratch, file, settings, mark):
                 start = resume_offset(run.source, mark, file)
-                wanted.append((file.path, start, file.size - start))
-    return ReadAhead(run.source, wanted, turns=settings.want_docs, workers=settings.workers)
+                wanted.append((run.source, file.path, start, file.size - start))
+    return ReadAhead(wanted, turns=settings.want_docs, workers=settings.workers)
 
 
 def _prior(run: SourceRun, file: SessionFile) -> Mark | None:
