@@ -119,3 +119,15 @@ def test_a_small_harvest_starts_no_process() -> None:
     wanted = [("claude", p, 0, p.stat().st_size) for p in files]
     ahead = ReadAhead(wanted, turns=lambda: True)
     assert ahead.take(files[0], 0) is None  # under MIN_BYTES: read here
+
+
+def test_a_session_phase_1_cannot_read_ahead_is_read_again_there(tmp_path: Path) -> None:
+    from brain.pipeline.extract_calls import _Ahead
+
+    gone = tmp_path / "gone.jsonl"
+    wanted = [("claude", gone, 0, 1), ("claude", history()[0], 0, 1)]
+    ahead = _Ahead(wanted, turns=lambda: True, workers=2)
+    try:
+        assert ahead.take(gone, 0) is None  # load_transcript then says it is gone
+    finally:
+        ahead.close()
