@@ -406,12 +406,12 @@ def family_findings(
     text: str, lowered: str | None = None, hits: dict[str, list[int]] | None = None
 ) -> list[Finding]:
     """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs and
-    stored password hashes (``lowered``, ``hits``: see :func:`~brain.home.secrets.families.find`)."""
+    stored password hashes (``lowered``, ``hits``: see
+    :func:`~brain.home.secrets.families.find`)."""
     return [
         Finding(kind, start, end)
         for kind, start, end in families.find(text, lowered, hits)
-        if not _in_arn_at(text, start)
-        and not in_stored_hash(text, start, end)
+        if not _in_arn_at(text, start) and not in_stored_hash(text, start, end)
     ]
 
 
