@@ -666,7 +666,7 @@ def doctor(home: Path, tools: tuple[str, ...] = ()) -> DoctorResult:
             raise BrainError(
                 f"unknown tool {tool!r}", hint=f"use one of: {', '.join(installers.SPECS)}"
             )
-    chosen = tools or tuple(tool for tool in (*hooks.TOOLS, "crush") if in_use(tool))
+    chosen = tools or tuple(tool for tool in hooks.TOOLS if in_use(tool))
     found = tuple(check(tool, home) for tool in chosen)
     models = model_problems(home)
     from brain.agents.learn import learning_lines
