@@ -117,16 +117,19 @@ def age_factor(
 
     An undated document (never recalled) gets ``UNDATED_AGE``.
     """
-    times = [t for t in (parse_time(updated), parse_time(last_used)) if t is not None]
-    if not times:
+    changed, used = parse_time(updated), parse_time(last_used)
+    latest = changed if used is None else used if changed is None else max(changed, used)
+    if latest is None:
         return UNDATED_AGE
-    days = max(0.0, (now - max(times)).total_seconds() / 86400.0)
+    days = max(0.0, (now - latest).total_seconds() / 86400.0)
     decay: float = 0.5 ** (days / half_life_days)
     return AGE_FLOOR + (1.0 - AGE_FLOOR) * decay
 
 
 def use_factor(use_count: int) -> float:
     """A small, capped boost that grows with the logarithm of the use count."""
+    if use_count <= 0:
+        return 1.0  # what the formula gives, for most candidates of a search
     return min(USE_CAP, 1.0 + USE_WEIGHT * math.log1p(max(0, use_count)))
 
 
