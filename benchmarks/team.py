@@ -10,6 +10,7 @@ people (one commit each) on a bare remote, its team.yaml covering ``github.com/a
 The same checkout, queries and personal records; only the team differs.
   * hook_ms:    median wall time of a `brain hook session-start` process in the checkout;
   * process_ms: median wall time of a `brain recall QUERY` process in the checkout;
+  * hook_cpu_ms, process_cpu_ms: the CPU time of those processes;
   * recall_ms:  median time of Brain.recall(query, where=checkout) in a warm process,
                 and recall_cpu_ms its process CPU time (what load on a shared machine
                 moves least);
@@ -36,6 +37,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -45,8 +47,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-if "--brain" in sys.argv:  # before brain is first imported
-    sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--brain") + 1]).resolve()))
+if "--brain" in sys.argv:  # before brain is first imported, here and in the processes run
+    OTHER = str(Path(sys.argv[sys.argv.index("--brain") + 1]).resolve())
+    sys.path.insert(0, OTHER)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (OTHER, os.environ.get("PYTHONPATH"))))
 
 from recall_latency import queries, synthetic_lines  # noqa: E402
 
@@ -104,22 +108,30 @@ def checkout(root: Path) -> Path:
     return top
 
 
-def hook_once(home: Path, where: Path) -> float:
-    """One `brain hook session-start` process in ``where``: its wall time."""
+def children_cpu() -> float:
+    """The CPU time of this process's finished children so far, in seconds."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def hook_once(home: Path, where: Path) -> tuple[float, float]:
+    """One `brain hook session-start` process in ``where``: its wall and CPU time."""
     payload = json.dumps({"session_id": "bench", "cwd": str(where), "source": "startup"})
     env = {**os.environ, "BRAIN_HOME": str(home)}
     command = [sys.executable, "-m", "brain", "hook", "session-start"]
-    start = time.perf_counter()
-    done = subprocess.run(command, input=payload, capture_output=True, text=True, env=env)
+    start, cpu = time.perf_counter(), children_cpu()
+    done = subprocess.run(
+        command, input=payload, capture_output=True, text=True, env=env, cwd=where
+    )
     took = time.perf_counter() - start
     assert "additionalContext" in done.stdout, done.stderr
-    return took
+    return took, children_cpu() - cpu
 
 
-def recall_process(home: Path, where: Path, query: str) -> float:
-    """One `brain recall QUERY` process in ``where``: its wall time."""
+def recall_process(home: Path, where: Path, query: str) -> tuple[float, float]:
+    """One `brain recall QUERY` process in ``where``: its wall and CPU time."""
     env = {**os.environ, "BRAIN_HOME": str(home)}
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     subprocess.run(
         [sys.executable, "-m", "brain", "recall", query],
         cwd=where,
@@ -127,11 +139,11 @@ def recall_process(home: Path, where: Path, query: str) -> float:
         capture_output=True,
         check=True,
     )
-    return time.perf_counter() - start
+    return time.perf_counter() - start, children_cpu() - cpu
 
 
 NAMES = ("alone", "joined", "sized")
-MEASURES = ("hook", "process", "recall", "recall_cpu")
+MEASURES = ("hook", "hook_cpu", "process", "process_cpu", "recall", "recall_cpu")
 PROJECT = "api"  # the checkout's name: the MCP server's recall tool keeps to it
 
 
@@ -144,11 +156,13 @@ def side_by_side(homes: list[Path], where: Path, runs: int) -> dict[str, list[fl
     asked = queries(random.Random(3), runs + 1)
     for run in range(runs + 1):
         for n, home in enumerate(homes):
-            took = hook_once(home, where)
-            process = recall_process(home, where, asked[run])
+            took, took_cpu = hook_once(home, where)
+            process, process_cpu = recall_process(home, where, asked[run])
             if run:
                 times[f"hook_{n}"].append(took)
+                times[f"hook_cpu_{n}"].append(took_cpu)
                 times[f"process_{n}"].append(process)
+                times[f"process_cpu_{n}"].append(process_cpu)
     brains = [Brain.open(home) for home in homes]
     for brain in brains:
         brain.recall("warm up", where=where)
