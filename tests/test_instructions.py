@@ -229,6 +229,7 @@ def test_by_default_only_the_files_of_tools_set_up_are_written(brain: Brain, pro
         ("qwen", "QWEN.md"),
         ("antigravity", "AGENTS.md"),
         ("opencode", "AGENTS.md"),
+        ("crush", "AGENTS.md"),
     ],
 )
 def test_each_tool_set_up_has_its_file_written(

@@ -6,7 +6,8 @@ program it names is still there, whether Codex trusts the hooks, whether the too
 switched hooks off (Claude Code's ``disableAllHooks``, Copilot CLI's ``disabledHooks``,
 Codex's ``hooks`` feature, Gemini CLI's ``hooksConfig``, OpenCode's ``OPENCODE_PURE``) or
 brain's MCP server (Copilot CLI's ``disabledMcpServers``, a ``tools`` filter in its
-``mcp-config.json``, OpenCode's ``mcp.brain.enabled`` and ``tools``), whether
+``mcp-config.json``, OpenCode's ``mcp.brain.enabled`` and ``tools``, Crush's
+``mcp.brain.disabled``, ``disabled_tools`` and ``enabled_tools``), whether
 setup could edit the tool's files, whether brain's MCP server is registered, and how the
 tool's last call of a brain hook ended. What is wrong is listed in ``problems`` (the
 command exits 1 when there is any); what to do about it in ``advice``. What in the home
@@ -50,6 +51,7 @@ PROGRAMS = {
     "qwen": "qwen",
     "antigravity": "agy",
     "opencode": "opencode",
+    "crush": "crush",
 }
 CHECK_TIMEOUT = 60
 
@@ -359,6 +361,8 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
         plugin = installers.settings_path(tool)
         argv = opencode_plugin.server(plugin)
         return (str(plugin), argv) if argv else (None, [])
+    if tool == "crush":
+        return _crush_entry()
     if tool == "codex":
         path = setup.codex_config()
         try:
@@ -389,6 +393,29 @@ def _mcp_entry(tool: str) -> tuple[str | None, list[str]]:
     if argv[:3] == ["/bin/sh", "-c", setup.STAND_IN]:
         argv = argv[4:]  # Codex's: brain behind the stand-in, after the script's name
     return str(path), argv
+
+
+def _crush_entry() -> tuple[str | None, list[str]]:
+    from brain.agents import crush_config
+
+    path = crush_config.config_path()
+    try:
+        entry = crush_config.server(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None, []
+    if entry is None:
+        return None, []
+    command, args = entry.get("command"), entry.get("args")
+    argv = [str(command), *map(str, args if isinstance(args, list) else [])] if command else []
+    return str(path), argv
+
+
+def _crush_gate() -> list[tuple[str, str]]:
+    """What in the files Crush reads keeps brain from it (see
+    :func:`brain.agents.crush_config.switches`)."""
+    from brain.agents import crush_config
+
+    return crush_config.switches(Path.cwd())
 
 
 def _last(home: Path, tool: str) -> list[str]:
@@ -481,6 +508,8 @@ def _hook_commands(tool: str, path: Path) -> dict[str, tuple[int, int, str]]:
         from brain.agents import opencode_plugin
 
         return {e: (0, 0, c) for e, c in opencode_plugin.commands(path).items()}
+    if not installers.spec_for(tool).events:
+        return {}  # Crush: no session hooks
     return _commands(path)
 
 
@@ -496,6 +525,10 @@ def _folder(tool: str) -> Path:
         from brain.models.opencode_config import config_dir
 
         return config_dir()
+    if tool == "crush":
+        from brain.agents import crush_config
+
+        return crush_config.config_dir()
     return installers.settings_path(tool).parent
 
 
@@ -553,6 +586,7 @@ def _gate_problems(tool: str, path: Path, trust: dict[str, str]) -> tuple[list[s
         "qwen": lambda: qwen_gate(path, Path.cwd()),
         "antigravity": _unpublished,
         "opencode": _opencode_gate,
+        "crush": _crush_gate,
     }
     for problem, fix in gates[tool]():
         problems.append(problem)
@@ -596,14 +630,16 @@ def check(tool: str, home: Path) -> ToolHealth:
     trusted = (bool(trust) and set(trust.values()) == {"trusted"}) if spec.positional else None
     last = _last(home, tool)
     wiring, works = _wiring_problems(tool, path, commands, missing)
+    # A tool without hooks (Crush) is set up when brain's MCP server is registered.
+    wired = bool(commands) or (not wanted and _mcp(tool) is not None)
     blocked, unblock = _editable(tool) if commands or _mcp(tool) else ([], [])
-    gated, advice = _gate_problems(tool, path, trust) if commands else ([], [])
-    if not commands or wiring:
+    gated, advice = _gate_problems(tool, path, trust) if wired else ([], [])
+    if not wired or wiring:
         advice.insert(0, f"run 'brain setup {tool}'")
     advice[:0] = unblock
     if not commands and trusted is False:
         advice.append("then start 'codex', type /hooks and trust brain's hooks")
-    first = commands.get(wanted[0]) or next(iter(commands.values()), None)
+    first = (commands.get(wanted[0]) if wanted else None) or next(iter(commands.values()), None)
     # The learning job's line is noted too, but it is no call by the tool.
     calls = [line for line in last if line.split(" ")[1:2] != ["after-session"]]
     return ToolHealth(
@@ -630,7 +666,7 @@ def doctor(home: Path, tools: tuple[str, ...] = ()) -> DoctorResult:
             raise BrainError(
                 f"unknown tool {tool!r}", hint=f"use one of: {', '.join(installers.SPECS)}"
             )
-    chosen = tools or tuple(tool for tool in hooks.TOOLS if in_use(tool))
+    chosen = tools or tuple(tool for tool in (*hooks.TOOLS, "crush") if in_use(tool))
     found = tuple(check(tool, home) for tool in chosen)
     models = model_problems(home)
     from brain.agents.learn import learning_lines

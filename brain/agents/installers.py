@@ -26,6 +26,8 @@ was. A malformed file is an error that changes nothing; the first write keeps a
 * OpenCode: a plugin of brain's own, ``~/.config/opencode/plugin/brain.js`` or
   ``<project>/.opencode/plugin/brain.js``, that asks brain at a session's start and hands
   it each session when OpenCode closes (:mod:`brain.agents.opencode_plugin`).
+* Charm's Crush: none. Its one hook event is PreToolUse, before each tool call;
+  ``brain setup crush`` registers the MCP server alone (:mod:`brain.agents.crush_config`).
 """
 
 from __future__ import annotations
@@ -149,6 +151,13 @@ SPECS = {
             "context before each invocation; Stop starts learning after each turn.",
         ),
     ),
+    "crush": ToolSpec(
+        "crush",
+        ("crush.json",),
+        (".crush.json",),
+        (),  # no session hooks: brain's MCP server alone
+        timeout=0,
+    ),
     "opencode": ToolSpec(
         "opencode",
         ("plugin", "brain.js"),
@@ -209,6 +218,10 @@ def settings_path(tool: str, scope: str = "user", project: Path | None = None) -
         from brain.agents.opencode_plugin import plugin_path
 
         return plugin_path()
+    if tool == "crush":
+        from brain.agents.crush_config import config_path
+
+        return config_path()
     return Path.home().joinpath(*spec.user_file)
 
 
@@ -474,6 +487,7 @@ def install(
     Returns:
         What changed; ``text`` is the whole file as written (or as it would be).
     """
+    _hooked(tool)
     if tool == "copilot":
         return _copilot("install", scope, project, dry_run, brain_command(home))
     if tool == "antigravity":
@@ -491,6 +505,7 @@ def uninstall(
     tool: str, *, scope: str = "user", project: Path | None = None, dry_run: bool = False
 ) -> InstallResult:
     """Remove brain's hooks from ``tool``'s settings file, leaving everything else."""
+    _hooked(tool)
     if tool == "copilot":
         return _copilot("uninstall", scope, project, dry_run, None)
     if tool == "antigravity":
@@ -503,6 +518,17 @@ def uninstall(
         return InstallResult("uninstall", tool, str(path), False, dry_run, None, "", ())
     new = remove_ours(path, old, spec_for(tool).positional)
     return _apply("uninstall", tool, path, new, old, raw, dry_run)
+
+
+def _hooked(tool: str) -> None:
+    """A tool without session hooks (Crush) is an error that says what to run instead."""
+    if spec_for(tool).events:
+        return
+    raise BrainError(
+        f"{tool} has no session hooks (Crush's one hook event is PreToolUse)",
+        hint=f"'brain setup {tool}' registers brain's MCP server; 'brain harvest' learns its "
+        "sessions",
+    )
 
 
 def _antigravity(action: str, scope: str, dry_run: bool, base: str | None) -> InstallResult:

@@ -49,7 +49,7 @@ READER = {
     "QWEN.MD": "qwen",
 }
 # The file each tool reads (the one ``brain setup TOOL --instructions`` writes); AGENTS.md
-# is read by four of them and written once.
+# is read by five of them and written once.
 FILE_OF_TOOL = {
     "claude-code": "CLAUDE.md",
     "codex": "AGENTS.md",
@@ -58,6 +58,7 @@ FILE_OF_TOOL = {
     "qwen": "QWEN.md",
     "antigravity": "AGENTS.md",
     "opencode": "AGENTS.md",
+    "crush": "AGENTS.md",  # Crush reads CLAUDE.md and GEMINI.md too
 }
 BEGIN = "<!-- brain:begin -->"
 END = "<!-- brain:end -->"

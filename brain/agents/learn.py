@@ -91,6 +91,11 @@ CANNOT_LEARN = {
         "brain does not run Antigravity CLI as its model: it is closed source and could not "
         "be checked here for a run with no tools, no MCP server, no hook and a capped answer"
     ),
+    "crush": (
+        "brain does not run Crush as its model: its program could not be installed here "
+        "(its npm package downloads it from GitHub) to check a 'crush run' with no tools, no "
+        "MCP server, no hook and a capped answer"
+    ),
     "qwen": (
         "Qwen Code cannot be brain's model: 'qwen -p' (0.24.4) offers the model its own "
         "tools whatever --exclude-tools, --core-tools, tools.core or permissions.deny say, "

@@ -24,13 +24,17 @@ brain commits as ``brain`` when git cannot tell who the author is.
   ``alwaysLoadTools`` (Qwen Code otherwise holds an MCP server's tools back behind its
   tool search, out of the first request); the read-only tools in
   ``permissions.allow``, as Claude Code's are.
+* Charm's Crush: ``mcp.brain`` in ``~/.config/crush/crush.json``, the read-only tools in
+  its ``permissions.allowed_tools``, edited in the file's text
+  (:mod:`brain.agents.crush_config`); Crush has no session hooks to install.
 
 With the person's consent (``brain setup TOOL --allow-remember``, or a yes when setup
 asks on a terminal), ``remember`` is approved the same way, so a headless run can store
 what it learns instead of having the call refused: ``mcp__brain__remember`` in Claude
 Code's ``permissions.allow``, ``approval_mode = "approve"`` in Codex's
 ``[mcp_servers.brain.tools.remember]``, ``mcp_brain_remember`` in the rule of brain's
-Gemini CLI policy file, ``mcp__brain__remember`` in Qwen Code's ``permissions.allow``.
+Gemini CLI policy file, ``mcp__brain__remember`` in Qwen Code's ``permissions.allow``,
+``mcp_brain_remember`` in Crush's ``permissions.allowed_tools``.
 ``--no-allow-remember`` takes that approval out again; with neither,
 setup keeps what is there. ``forget`` is never approved: it asks every time.
 
@@ -491,6 +495,11 @@ def remember_approved(tool: str) -> bool:
         from brain.agents import opencode_plugin
 
         return opencode_plugin.remember_approved()
+    if tool == "crush":
+        from brain.agents import crush_config
+
+        path = crush_config.config_path()
+        return crush_config.approves_remember(_text(path))
     policy = settings_path("gemini").parent / "policies" / f"{SERVER}.toml"
     text = policy.read_text(encoding="utf-8") if policy.exists() else ""
     return json.dumps(f"mcp_{SERVER}_{WRITE}") in text
@@ -516,6 +525,45 @@ def _opencode(home: Path | None, dry_run: bool, allow: bool | None = None) -> Se
     return SetupResult("setup", "opencode", dry_run, (change,), (*NOTES, native))
 
 
+def _text(path: Path) -> str:
+    try:
+        # Bytes decoded as they are: a CRLF file keeps its line endings.
+        return path.read_bytes().decode("utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(path, f"cannot be read ({exc})") from exc
+
+
+def _crush(home: Path | None, dry_run: bool, allow: bool | None = None) -> SetupResult:
+    """``brain setup crush`` (``home``) or its uninstall (None): brain's server and its
+    approvals in Crush's ``crush.json`` (:mod:`brain.agents.crush_config`)."""
+    from brain.agents import crush_config
+
+    path = crush_config.config_path()
+    old = _text(path)
+    try:
+        entry = None
+        if home is not None:
+            argv = [*installers.brain_program(), "--home", str(home), "mcp"]
+            entry = crush_config.server_entry(argv)
+        keep = _keeps_write(entry, allow, crush_config.approves_remember(old))
+        text = crush_config.edit(old, entry, keep)
+    except crush_config.CrushConfigError as exc:
+        raise SettingsError(path, str(exc), hint=exc.hint) from exc
+    changed = text != old
+    if changed and not dry_run:
+        if text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_keeping_mode(path, text)
+        else:
+            path.unlink()
+    if home is None:
+        change = Change("MCP server", str(path), changed, text)
+        return SetupResult("uninstall", "crush", dry_run, (change,))
+    what = "MCP server, read-only tools" + (" and remember" if keep else "") + " pre-approved"
+    change = Change(what, str(path), changed, text)
+    return SetupResult("setup", "crush", dry_run, (change,), crush_config.NOTES)
+
+
 def _hook_change(result: installers.InstallResult) -> Change:
     return Change("hooks", result.path, result.changed, result.text)
 
@@ -537,6 +585,8 @@ def setup(
     """
     if tool == "opencode":  # one plugin file holds all of it
         return _opencode(home, dry_run, allow_remember)
+    if tool == "crush":  # no hooks: its crush.json alone
+        return _crush(home, dry_run, allow_remember)
     spec = installers.spec_for(tool)
     entry = server_entry(home)
     for dry in (True,) if dry_run else (True, False):
@@ -559,6 +609,8 @@ def uninstall(tool: str, *, dry_run: bool = False) -> SetupResult:
     one file cannot be edited, none of it."""
     if tool == "opencode":
         return _opencode(None, dry_run)
+    if tool == "crush":
+        return _crush(None, dry_run)
     register = _REGISTER[installers.spec_for(tool).name]
     for dry in (True,) if dry_run else (True, False):
         hooks = installers.uninstall(tool, dry_run=dry)

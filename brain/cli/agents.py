@@ -11,7 +11,7 @@ import click
 from brain.cli.base import State, emit, json_option, main, pass_state
 
 TOOL_CHOICE = click.Choice(
-    ["claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"]
+    ["claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode", "crush"]
 )
 project_option = click.option(
     "--project",
