@@ -91,3 +91,17 @@ def test_without_posix_a_killed_holder_is_not_waited_on(tmp_path: Path) -> None:
     started = time.monotonic()
     assert _python(_WAIT, str(lock)) == "taken"
     assert time.monotonic() - started < 30
+
+
+def test_without_posix_an_empty_marker_left_by_a_killed_holder_is_broken(tmp_path: Path) -> None:
+    # A holder killed between making its marker and writing its pid leaves it empty;
+    # filelock never breaks an empty marker, so brain does once it has stayed so.
+    (tmp_path / "dot-brain").mkdir()
+    lock = tmp_path / "dot-brain" / "lock"
+    lock.touch()
+    (tmp_path / "dot-brain" / "lock.held").touch()
+    waiter = _WAIT.replace("timeout=0.5", "timeout=20")
+    started = time.monotonic()
+    assert _python(waiter, str(lock)) == "taken"
+    assert time.monotonic() - started < 20
+    assert sorted(p.name for p in lock.parent.iterdir()) == ["lock"]

@@ -395,3 +395,26 @@ def test_a_fine_grained_github_token_whose_first_digit_comes_late_is_redacted() 
     assert redact("the github_pat_token_name_here setting") == (
         "the github_pat_token_name_here setting"
     )
+
+
+def test_a_value_ends_where_cjk_text_begins() -> None:
+    """The sentence after a password, in Chinese or Japanese, is no part of it."""
+    for text, after in (
+        ("password=s3cr3tPw9", "，然后我们继续部署服务"),
+        ("DB_PASSWORD=s3cr3tPw9", "然后部署"),
+        ("token: x7Kp2mQ9vL4nR8sT", "です"),
+    ):
+        name = text[: text.index("=") + 1] if "=" in text else "token: "
+        assert redact(text + after) == name + "[REDACTED:secret_assignment]" + after
+
+
+def test_two_curl_users_on_a_line_are_both_found_at_once() -> None:
+    """Of two ``curl -u`` on one line, the first is found whole too, not only once the
+    second is redacted: redacting again changes nothing."""
+    text = "curl --user='deploy:horse' -X POST https://z && curl -u \"admin:p@ss w0rd\" https://y"
+    once = redact(text)
+    assert redact(once) == once
+    assert "horse" not in once and "ss w0rd" not in once
+    line = " && ".join(f'curl -u "admin:lucky phrase {n}x" https://h{n}' for n in range(3))
+    once = redact(line)
+    assert redact(once) == once and "phrase" not in once

@@ -148,6 +148,22 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "5497feda4f88c5ebadc4de1587dd3828ca535bf85f4b5e91aa7e8a8c13178622",
     ),
     (
+        "a stored hash's tail after its last $",
+        "the password: $2y$10$abcdefghijklmnopqrstuuOQ3u0p7b0H9m7o1GmQ4m8B5cWl0nB2a\n"
+        "Password:\n$2b$12$Xk9mQ2vL7pR4sT8wZ3yB6cNabcdefghijklmnopqrstuvwxyz0123\n"
+        "root password: $6$rounds=5000$saltsalt$Dk9yXH0qeJx3Wl8m4C1Q9Kp6s2Z7vB5nT0rY8uE3iO1aG4h",
+        "the password: Xk9mQ2vL7pR4sT8wZ3yB6cN",
+        "Xk9mQ2vL7pR4sT8wZ3yB6cN",
+    ),
+    (
+        "a password prompt, then what npm printed",
+        "npm login\nUsername: alice\nPassword: npm ERR! code E401\n"
+        "Password: npm notice Log in on https://registry.npmjs.org/\n"
+        "Password: Enter one-time password:",
+        "Username: alice\nPassword: s3cretPw9\nnpm ERR! code E401",
+        "s3cretPw9",
+    ),
+    (
         "a masked placeholder",
         'GOOGLE_GEMINI_API_KEY="[MASKED_GEMINI_KEY]"\nSUPABASE_ANON_KEY: "[MASKED_SUPABASE_KEY]"',
         'GOOGLE_GEMINI_API_KEY="AIzaSyD8kQ2mV7xL4nR9tP3wZ6bC1eF5gH0jK2s"',

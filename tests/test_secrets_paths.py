@@ -119,6 +119,71 @@ def test_a_key_that_is_or_holds_a_credential_is_refused(brain: Brain, home: Path
     assert whole_home(home) == before
 
 
+# Keys slugged from a credential's text, one of each family the blind corpus left in a
+# key: the value a few words after its name, behind a token's prefix, cut short, or given
+# to a command or a constructor. Each value is written for this test.
+U2 = "5d0c8e2a-91f4-4b7e-a3c6-0e8f2b4d6a19"
+WRITTEN = [
+    f"in-4-os-environ-scw-secret-key-out-4-{U2}",  # os.environ["SCW_SECRET_KEY"] / Out[4]
+    f"heroku-api-key-heroku-{U2}-2024-03-02-log-level-info",
+    "langfuse-secret-key-sk-lf-" + U2[:23],  # cut where a key's length ends
+    f"launchdarkly-sdk-key-sdk-{U2}",
+    "mailgun-api-key-key-" + HEX40[:32],
+    "environment-service-credential-owner-staging-datadog-" + HEX40 + "-priya",
+    "dotnet-user-secrets-set-uptimerobot-apikey-u4418027-" + HEX40[:24],
+    "plaid-com-token-access-production-" + U2[:10],
+    "dotnet-user-secrets-set-mullvad-authkey-5127730194468812-saved",
+    f"gh-secret-set-consul-http-token-repo-acme-checkout-web-body-{U2}",
+    "kubeadm-join-10-0-0-10-6443-token-q8rt2k-m3x9vb7hz2nq5wle",
+    "mac-hmac-new-sha256-new-byte-" + HEX40 + "-mac-write-body",
+]
+NOT_WRITTEN = [
+    "diff-git-a-src-auth-session-ts-b-src-auth-session-ts-index-c527c891e-11340b8ba-100644",
+    f"curl-stripe-secret-key-h-idempotency-key-{U2}-d-amount",
+    "a-jwt-has-three-parts-header-payload-signature-each-base64url-encoded",
+    "password-getpass-postgres-password-for-user-conn-psycopg2",
+    "rotate-npm-token-and-switch-publish-job-to-oidc-2024",
+    "token-ttl-seconds-3600-refresh-token-ttl-days-30",
+    f"kms-key-id-arn-aws-kms-eu-west-1-411912595577-key-{U2}",
+    "auth-token-refresh-v2-migration",
+]
+
+
+@pytest.mark.parametrize("key", WRITTEN)
+def test_a_key_holding_what_redact_finds_in_its_words_written_out_is_refused(
+    brain: Brain, home: Path, key: str
+) -> None:
+    """A key is read as the text it was slugged from (``scw_secret_key=<uuid>``), and
+    refused for any credential the detector finds there, with what to do instead."""
+    from brain.home.secrets.keysecrets import key_holds_secret
+
+    assert key_holds_secret(key)
+    before = whole_home(home)
+    result = cli("remember", "Where the deploy token lives.", "--key", key)
+    assert result.exit_code == 1
+    assert "the key holds what looks like a credential" in result.stderr
+    assert "name the fact, not its value" in result.stderr and key not in result.stderr
+    assert cli("import", "-", input=json.dumps({"key": key, "body": "x"}) + "\n").exit_code == 1
+    assert whole_home(home) == before
+
+
+@pytest.mark.parametrize("key", NOT_WRITTEN)
+def test_a_key_whose_words_written_out_hold_no_credential_is_fine(
+    brain: Brain, home: Path, key: str
+) -> None:
+    """Beside each: ids, a git diff's blobs, a code's words and an ARN stay keys."""
+    assert cli("remember", "A fact about it.", "--key", key).exit_code == 0
+    assert (home / "memories" / f"{key}.md").is_file()
+
+
+def test_a_key_is_read_with_its_name_and_its_value_apart() -> None:
+    from brain.home.secrets.keysecrets import as_written
+
+    written = list(as_written(f"scw-secret-key-{U2}"))
+    assert f"scw_secret_key={U2}" in written
+    assert list(as_written("deploy-token-location")) == []  # no value: nothing to read
+
+
 @pytest.mark.parametrize(
     "key",
     [f"commit-{HEX40}", f"reverted-{HEX40}-after-the-release", HEX40, f"trace-{UUID}", UUID,

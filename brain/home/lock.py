@@ -5,7 +5,8 @@ Windows (filelock's ``lock_descriptor``). Both belong to the open file, so the s
 releases them when the holder exits, however it exits: a lock left by a killed process
 is never waited on. Where neither exists (a POSIX system without ``fcntl``), filelock's
 soft lock, a marker file beside the lock that names its holder, stands in; a waiter
-breaks a marker whose process is gone.
+breaks a marker whose process is gone, and an empty one left by a holder killed between
+making the marker and writing its name in it (filelock never breaks an empty marker).
 
 The holder's pid is written into the lock file for error messages only, after byte 0:
 Windows' lock on byte 0 keeps every other handle from reading it.
@@ -35,6 +36,9 @@ except ImportError:  # Windows, or a system without flock: filelock's portable l
 _HOLDER_AT = 1  # the pid's offset: byte 0 is what Windows locks
 _HOLDER_WIDTH = 20  # fixed, so a shorter pid overwrites a longer one without a truncate
 _FLAGS = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
+# A holder writes its name into the soft marker the moment it makes it: a marker still
+# empty after this many seconds was left by a holder killed in between.
+_EMPTY_MARKER_AGE = 3.0
 
 
 class HomeLockedError(BrainError):
@@ -63,11 +67,15 @@ class _Hold:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             self.fd = os.open(path, _FLAGS, 0o600)
         self.soft: Any = None
+        self._empty: tuple[int, float, float] | None = None  # (inode, mtime, first seen)
 
     def take(self) -> bool:
         """Take the lock if it is free; whether it was taken."""
         if self.soft is not None:
-            return _soft_take(self.soft)
+            if _soft_take(self.soft):
+                return True
+            self._break_empty_marker()
+            return False
         if _fcntl is not None:
             try:
                 _fcntl.flock(self.fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
@@ -81,6 +89,41 @@ class _Hold:
                 raise
         self.soft = _soft_lock(self.path)
         return _soft_take(self.soft)
+
+    def _break_empty_marker(self) -> None:
+        """Remove the soft marker if it has stayed empty and unchanged for a while.
+
+        filelock reads an empty marker as an old release's (they kept it empty through
+        a hold) and never breaks it; brain's holders fill theirs at once, so one empty
+        for seconds is a holder killed between making it and writing to it.
+        """
+        marker = Path(self.soft.lock_file)
+        try:
+            seen = marker.stat()
+        except OSError:
+            self._empty = None
+            return
+        if seen.st_size:
+            self._empty = None
+            return
+        now = time.monotonic()
+        if self._empty is None or self._empty[:2] != (seen.st_ino, seen.st_mtime):
+            self._empty = (seen.st_ino, seen.st_mtime, now)
+            return
+        if now - self._empty[2] < _EMPTY_MARKER_AGE:
+            return
+        # Moved aside first, so a marker a live holder made meanwhile is put back, not lost.
+        aside = marker.with_name(f"{marker.name}.{os.getpid()}.empty")
+        try:
+            os.replace(marker, aside)
+            moved = aside.stat()
+            if (moved.st_ino, moved.st_size) == (seen.st_ino, 0):
+                aside.unlink()
+            elif not marker.exists():
+                os.replace(aside, marker)
+        except OSError:
+            pass
+        self._empty = None
 
     def release(self) -> None:
         if self.soft is not None:

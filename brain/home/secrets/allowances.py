@@ -29,6 +29,10 @@ by the value itself, so a real credential in the same place is still found:
   ``$argon2id$…``: what a system stores to check a password against is not the password
   (a hex run under any other name, ``"secret": "<64 hex>"``, or assigned to a variable,
   ``DB_PASSWORD=<64 hex>``, is still a secret).
+* **A password prompt, then what the program printed**: ``Password: npm ERR! code
+  E401`` or ``Password: Enter one-time password:``: npm (and sudo, ssh, psql) prints the
+  prompt, never echoes the answer, and the next thing on the line is its own log line
+  or its next prompt (``Password: hunter2x9`` typed after the prompt is still found).
 * **Methods' names**: ``password_encryption = scram-sha-256``: the name of a hash or an
   authentication method says how a password is kept, not what it is.
 * **Values read from a mapping**: ``password=validated_data['password']`` passes along
@@ -105,6 +109,7 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or (stored_hash(value) and (value[:1] == "$" or _PASSWORD_NAME.search(before) is not None))
         or auth_method(value)
         or _passed_along(value, before, after)
+        or _prompt_output(value, before, after)
         or (_BASE58.fullmatch(value) is not None and _PUBLIC_WORDS.search(before) is not None)
     )
 
@@ -130,6 +135,24 @@ def _passed_along(value: str, before: str, after: str) -> bool:
         and _BARE_NAME.fullmatch(value) is not None
         and _CLOSES.match(after) is not None
     )
+
+
+# A password prompt at a line's start; a program's log level after a word (npm ERR!,
+# npm notice, npm WARN); the words a program starts its next prompt with.
+_PROMPT = re.compile(r"(?:^|\n)[ \t]*(?i:password|passphrase)[ \t]*:[ \t]*$")
+_LOG_LEVEL = re.compile(r"[ \t]+(?:ERR!|WARN|notice|warn|http|verb|info|timing|sill)(?![\w!])")
+_NEXT_PROMPT = re.compile(r"[ \t]+[^\n:]{1,60}:")
+_PROMPT_WORDS = frozenset(("Enter", "Retype", "Re-enter", "Confirm", "Verify", "Repeat", "Please"))
+
+
+def _prompt_output(value: str, before: str, after: str) -> bool:
+    """Whether ``value`` after a ``Password:`` prompt is what the program printed next: a
+    tool's name leading its log line, or the first word of its next prompt."""
+    if _PROMPT.search(before) is None:
+        return False
+    if value.isalpha() and value.islower() and _LOG_LEVEL.match(after) is not None:
+        return True  # Password: npm ERR! code E401
+    return value in _PROMPT_WORDS and _NEXT_PROMPT.match(after) is not None
 
 
 # The fields pgpass's rule read before a password: a clock time's (16:41:50.093]…), or

@@ -12,6 +12,10 @@ The translation:
   at the start, so ``LTAI(?i)[a-z0-9]{20}`` becomes ``LTAI(?i:[a-z0-9]{20})``. ``\\z``
   is ``\\Z``, ``[[:alnum:]]`` is ``[A-Za-z0-9]``, and any other ``[`` inside a
   character class is escaped.
+* A command's rule reads anything up to its flag (``\\bcurl\\b(?:.*|…)[ \\t](?:-u|--user)``);
+  greedy, that runs to the line's last flag, so of two ``curl -u`` on a line only the
+  second was found, and the first only once the second was redacted (redacting twice
+  changed the text). It is made lazy: each command's own flag is found.
 * The ``[\\w.-]{0,50}?`` that leads many rules (what may stand before the keyword) only
   widens a match to the left of what is redacted, and costs a try at every offset, so
   it is dropped: the rule is tried where its keyword starts.
@@ -161,9 +165,15 @@ def _class_brackets(regex: str) -> str:
     return "".join(out)
 
 
+# Anything up to a command's flag, on its line or the next five (see the module docstring).
+_UP_TO_FLAG = r"(?:.*|.*(?:[\r\n]{1,2}.*){1,5})"
+_UP_TO_OWN_FLAG = r"(?:.*?|.*?(?:[\r\n]{1,2}.*?){1,5}?)"
+
+
 def translate(regex: str) -> str:
     """An RE2 regex of gitleaks' as Python's ``re`` reads it the same way."""
     regex = regex.replace(r"[\w.-]{0,50}?", "").replace(r"\z", r"\Z")
+    regex = regex.replace(_UP_TO_FLAG, _UP_TO_OWN_FLAG)
     regex = _class_brackets(regex)
     while True:
         at = regex.find("(?i)", 1)

@@ -4,6 +4,7 @@ a journal line, so a key that holds a secret is refused whole, never redacted.""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from brain.errors import BrainError
@@ -30,12 +31,18 @@ _INNOCENT = lazy(
     r"|(?<![a-z0-9])integrity-sha(?:256|384|512)-.*"
     r"|(?<![a-z0-9])(?:(?:public-?key|pk-live|pk-test|h1|nix-store|ipfs|checksum|integrity"
     r"|hash|sha1|sha256|sha512|md5|digest|tx|event|drive-file|drive-folder|file-id)-)+[a-z0-9]+"
-    r"|pk-eyj[a-z0-9]+"
+    r"|pk-eyj[a-z0-9]+(?:-[a-z0-9]+)?"
     # ... a digest that a file name follows, as sha256sum prints one...
     r"|(?<![a-z0-9])(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{128})(?=-(?:[a-z0-9]+-){0,8}"
     r"(?:tar-gz|tgz|tar-xz|tar-bz2|tar-zst|zip|whl|deb|rpm|apk|dmg|pkg|msi|exe|iso|img|jar"
     r"|gem|crate|nupkg)(?![a-z0-9]))"
     r"|(?<![a-z0-9])(?:price|prod|cus|acct|sub|evt|plan|inv)-[a-z0-9]{14,}(?![a-z0-9])"
+    # ... a diff's index line, the two blobs' ids and the mode
+    # (``index c527c89..11340b8 100644``)...
+    r"|(?<![a-z0-9])index-[0-9a-f]{7,40}-[0-9a-f]{7,40}(?:-[0-7]{6})?(?![a-z0-9])"
+    # ... an ARN, from its account to the end: what follows names a resource, and holds
+    # no secret (``arn-aws-kms-eu-west-1-<account>-key-<uuid>``)...
+    r"|(?<![a-z0-9])arn-(?:[a-z0-9]+-){0,6}?\d{12}-.*"
     # ... a container's full id (64 hex) given to a docker or podman command that takes
     # one, flags between (``docker logs -f <id>``)...
     r"|(?<=docker-|podman-)(?:container-)?(?:logs|inspect|exec|attach|stop|start|restart|kill"
@@ -137,7 +144,83 @@ def key_holds_secret(key: str) -> bool:
         return True
     # A token glued to the word before it by a hyphen ("with-pul-...") is checked alone.
     starts = [0] + [i + 1 for i, c in enumerate(key) if c == "-"]
-    return any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts)
+    if any(find_secrets(key[i:]) or find_secrets(key[i:].replace("-", "_")) for i in starts):
+        return True
+    if long_run and _HMAC_KEY.search(lowered):
+        return True
+    return any(find_secrets(text) for text in as_written(lowered))
+
+
+# A value a slug may hold right after a name, as a person wrote it before the slug lost
+# its ``=``: words of hex digits or holding a digit (a UUID's groups, a key), 8
+# characters or more with two digits among them, more than one word only when together
+# they are random (a UUID, a key cut in groups); or the same behind up to two words of
+# letters (a token's prefix: ``sk-lf-``, ``sdk-``, ``access-production-``), then random
+# or hex digits and letters mixed (not ``each-base64url``, ``user-conn-psycopg2``).
+_VALUE_WORD = re.compile(r"[0-9a-f]+|[a-z0-9]*[0-9][a-z0-9]*")
+_NAME_WORDS = 4  # a name is a few words: SCW_SECRET_KEY, LANGFUSE_SECRET_KEY
+# A piece of a value (hex digits and letters mixed: ``615e30e5``, ``46e5``) ends a name.
+_PIECE = re.compile(r"(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{3,}")
+
+
+def as_written(key: str) -> Iterator[str]:
+    """``key`` as a person would have written the text it was slugged from, one text for
+    each place a value may start after a name that holds a credential's word: the name's
+    words joined by ``_``, ``=``, the value with its hyphens, then the other words apart
+    (``…-scw-secret-key-f778dc57-7e06-…`` is read as ``scw_secret_key=f778dc57-7e06-…``).
+    The whole detector then reads each: a key is refused for what ``redact`` would find
+    in the same words written as prose or config. Runs a key labels innocent (a digest,
+    a public key, an ARN) part it: no name or value reaches across one."""
+    from brain.home.secrets.names import TRIGGER_WORDS
+
+    pos, parts = 0, []
+    for m in _INNOCENT.finditer(key):
+        parts.append(key[pos : m.start()])
+        pos = m.end()
+    for part in [*parts, key[pos:]]:
+        words = [w for w in part.split("-") if w]
+        for i in range(1, len(words)):
+            lo = i
+            while lo > max(0, i - _NAME_WORDS) and not _PIECE.fullmatch(words[lo - 1]):
+                lo -= 1
+            name = words[lo:i]
+            if not any(t in w for w in name for t in TRIGGER_WORDS):
+                continue
+            for value, taken in _values(words, i):
+                yield " ".join([*words[:lo], "_".join(name) + "=" + value, *words[i + taken :]])
+
+
+def _values(words: list[str], at: int) -> Iterator[tuple[str, int]]:
+    """The values that may start at ``words[at]`` (see :data:`_VALUE_WORD`), each with how
+    many words it takes."""
+    from brain.home.secrets.names import TRIGGER_WORDS
+    from brain.home.secrets.shapes import random_token
+
+    for prefix in range(3):
+        led = words[at : at + prefix]
+        if len(led) < prefix or not all(w.isalpha() for w in led):
+            return
+        if any(t in w for w in led for t in TRIGGER_WORDS):
+            return  # a credential's word starts the next name, not this value
+        core: list[str] = []
+        for word in words[at + prefix : at + prefix + 6]:
+            if not _VALUE_WORD.fullmatch(word):
+                break
+            core.append(word)
+            joined = "-".join(core)
+            if len(joined) < 8 or sum(c.isdigit() for c in joined) < 2:
+                continue
+            alone = len(core) == 1 and (not led or _PIECE.fullmatch(joined))
+            if alone or random_token(joined, uuid=True):
+                yield "-".join([*led, joined]), prefix + len(core)
+
+
+# A hex key given to an HMAC's constructor, a few words on: ``hmac.New(sha256.New,
+# []byte("<hex>"))``, ``hmac.new(b"<hex>", …)``, ``crypto.createHmac("sha256", "<hex>")``.
+_HMAC_KEY = lazy(
+    r"(?<![a-z0-9])(?:hmac-new|createhmac)-(?:[a-z0-9]+-){0,4}"
+    r"(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{32,}(?![a-z0-9])"
+)
 
 
 # A UUID or a 40-hex run is an id or a commit, unless a login or an auth word comes

@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 
 from brain.home.secrets.literals import finditer_at
-from brain.home.secrets.rules import is_placeholder
+from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
     auth_method,
     chosen_password,
@@ -236,8 +236,8 @@ _ASSIGN = re.compile(
 )
 _VALUE = re.compile(
     r"""\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'"""
-    # (full-width punctuation ends a bare value: seed=42，update_freq=2)
-    r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\，。；：（）、！？]+)"""
+    # (CJK ends a bare value: seed=42，update_freq=2)
+    r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\""" + CJK + "]+)"
 )
 _FLAG_VALUE = re.compile(r"[ \t]+(?=[^\s-])")
 _TABLE_GAP = re.compile(r"[ \t]{2,}(?=\S)")

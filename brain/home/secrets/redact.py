@@ -66,7 +66,7 @@ from brain.home.secrets.prefilter import (
 )
 from brain.home.secrets.rules import high_entropy, is_placeholder, looks_secret
 from brain.home.secrets.ruletable import GITLEAKS_ALLOWS, KINDS, RULES, Rule, plan
-from brain.home.secrets.shapes import doc_jwt, is_code, is_masked, wordy
+from brain.home.secrets.shapes import doc_jwt, in_stored_hash, is_code, is_masked, wordy
 from brain.home.secrets.spoken import plain_password
 
 __all__ = [
@@ -273,6 +273,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return doc_jwt(value)
     if _in_arn_at(text, start):
         return True
+    if in_stored_hash(text, start, end):
+        return True  # the tail of $2b$12$…: a stored hash, not a password
     if kind == "pgpass":
         return allowances.not_pgpass(text, start)  # [16:41:50.093][build.sh:2899:setup]
     if kind not in _ANNOUNCED:
@@ -403,12 +405,13 @@ def find_secrets(text: str) -> list[Finding]:
 def family_findings(
     text: str, lowered: str | None = None, hits: dict[str, list[int]] | None = None
 ) -> list[Finding]:
-    """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs
-    (``lowered``, ``hits``: see :func:`~brain.home.secrets.families.find`)."""
+    """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs and
+    stored password hashes (``lowered``, ``hits``: see
+    :func:`~brain.home.secrets.families.find`)."""
     return [
         Finding(kind, start, end)
         for kind, start, end in families.find(text, lowered, hits)
-        if not _in_arn_at(text, start)
+        if not _in_arn_at(text, start) and not in_stored_hash(text, start, end)
     ]
 
 

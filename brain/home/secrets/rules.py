@@ -93,6 +93,12 @@ PREFIXED, HEADS = _tokens()
 
 _SECRET = r"(?P<secret>"
 
+# What ends a bare value, besides the ASCII that does: CJK punctuation, kana, ideographs,
+# Hangul and the full-width forms. A password is typed in ASCII; in
+# ``password=s3cr3tPw9，然后部署`` the sentence goes on after it, and is no part of it.
+# (Ranges for inside a character class.)
+CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+
 
 class Shape(NamedTuple):
     """A secret that has a shape only in context; only its ``secret`` group is replaced.

@@ -23,6 +23,7 @@ from brain.home.secrets.gitleaks import Allow, GitleaksRule
 from brain.home.secrets.literals import Literals
 from brain.home.secrets.prefilter import Keywords, Words
 from brain.home.secrets.rules import (
+    CJK,
     COMMANDS,
     HEADS,
     IN_CONTEXT,
@@ -92,7 +93,7 @@ _TOKEN = _WORD + "-"
 _VALUE = (
     r"""(?:(?P<tpl>\{\{[^\n]*?\}\}|\$\{[^}\n]*\})"""  # {{ template }} or ${VAR}
     r"""|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
-    r"""|(?P<bare>[^\s"'`,;)}\]]{1,4096}))"""
+    r"""|(?P<bare>[^\s"'`,;)}\]""" + CJK + r"""]{1,4096}))"""
 )
 
 RULES: tuple[Rule, ...] = (

@@ -224,6 +224,24 @@ def stored_hash(value: str) -> bool:
     return _HASH.fullmatch(value.strip("\"'")) is not None
 
 
+# A modular crypt string, whole: ``$<scheme>$`` and what follows up to a space or a quote.
+_CRYPT = re.compile(r"\$(?:2[abxy]?|argon2(?:id|i|d)|1|5|6|y|gy|7)\$[^\s\"'`]+")
+
+
+def in_stored_hash(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies inside a modular crypt string (``$2b$12$…``,
+    ``$argon2id$…``, ``$6$…``) that has a stored hash's shape: its random tail, found
+    alone after the last ``$``, is a piece of what a system stores to check a password
+    against, not a password."""
+    dollar = text.rfind("$", max(0, start - 160), start + 1)
+    while dollar >= 0:
+        m = _CRYPT.match(text, dollar)
+        if m and m.end() >= end and stored_hash(m[0]):
+            return True
+        dollar = text.rfind("$", max(0, start - 160), dollar)
+    return False
+
+
 # Names of the ways a password is hashed or checked: password_encryption = scram-sha-256.
 _METHOD = re.compile(
     r"(?i)scram-sha-(?:1|256)|md5|sha-?(?:1|224|256|384|512)|bcrypt|scrypt|argon2(?:id|i|d)?"

@@ -29,7 +29,7 @@ or a key is never taken as a plain word: ``the token is expired`` stays.
 
 from __future__ import annotations
 
-from brain.home.secrets.rules import KEY_WORDS, Shape
+from brain.home.secrets.rules import CJK, KEY_WORDS, Shape
 
 __all__ = ["PLAIN_PASSWORD", "SPOKEN", "plain_password"]
 
@@ -38,7 +38,7 @@ _SECRET = r"(?P<secret>"
 # sentence punctuation.
 _VALUE = (
     _SECRET + r"`[^`\n]{3,}`|\"[^\"\n]{3,}\"|'[^'\n]{3,}'"
-    r"|[^\s`\"',;)]{3,}[^\s`\"',;).!?:。、])"
+    rf"|[^\s`\"',;){CJK}]{{3,}}[^\s`\"',;).!?:{CJK}])"
 )
 
 # The password word in other languages; the CJK ones have no word boundary before them.
@@ -185,7 +185,7 @@ SPOKEN: tuple[Shape, ...] = (
         _GUARD_KEY
         + r"[\"']?[ \t]*(?::=|=>|[:=])[ \t]*[\"']?"
         + _SECRET
-        + r"[^\s\"'`,;)}\]]{4,4096})",
+        + rf"[^\s\"'`,;)}}\]{CJK}]{{4,4096}})",
         (_GUARD_KEY + r"[\"']?[ \t]*[:=]",),
     ),
     Shape("ngrok_token", r"authtoken[ \t]+" + _SECRET + r"[A-Za-z0-9_-]{30,})", ("authtoken",)),
