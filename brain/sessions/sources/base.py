@@ -305,6 +305,12 @@ def open_stream(path: Path) -> IO[bytes]:
     return raw
 
 
+class Shape(msgspec.Struct):
+    """The fields of a JSON line an adapter reads: a subclass names them, each ``Any`` and
+    ``None`` by default (``rename="camel"`` reads ``gitBranch`` as ``git_branch``).
+    :class:`JsonLines` given one decodes those fields alone; the others are skipped."""
+
+
 class JsonLines:
     """Iterate the complete JSON-object lines of a file from a byte offset.
 
@@ -316,14 +322,12 @@ class JsonLines:
     Args:
         path: the file (``.zst`` is decompressed; offsets then count decompressed bytes).
         start: the byte offset to start at, the ``offset`` of a previous run.
-        shape: a ``msgspec.Struct`` of the fields an adapter reads: each line is then
+        shape: the :class:`Shape` of the fields an adapter reads: each line is then
             one, the other fields skipped, never decoded (see :func:`shaped`); by
             default each line is a dict of every field.
     """
 
-    def __init__(
-        self, path: Path, start: int = 0, shape: type[msgspec.Struct] | None = None
-    ) -> None:
+    def __init__(self, path: Path, start: int = 0, shape: type[Shape] | None = None) -> None:
         self.path = path
         self.start = start
         self.offset = start
@@ -372,7 +376,7 @@ class JsonLines:
 
 
 @functools.cache
-def _decoder(shape: type[msgspec.Struct]) -> Callable[[bytes], Any]:
+def _decoder(shape: type[Shape]) -> Callable[[bytes], Any]:
     return msgspec.json.Decoder(shape).decode
 
 
@@ -387,7 +391,7 @@ def _utf8(line: bytes) -> bool:
     return True
 
 
-def shaped(record: dict[str, Any], shape: type[msgspec.Struct]) -> Any:
+def shaped(record: dict[str, Any], shape: type[Shape]) -> Any:
     """``record`` (every field of a line, as json read it) as ``shape``: the line a
     shape's decoder refused reads as the same fields."""
     return msgspec.convert(record, shape)
@@ -403,7 +407,7 @@ class EarlierCalls:
         path: Path,
         end: int,
         calls: Callable[[Any], Iterable[tuple[str, str]]],
-        shape: type[msgspec.Struct] | None = None,
+        shape: type[Shape] | None = None,
     ) -> None:
         self._path, self._end, self._calls, self._shape = path, end, calls, shape
         self._names: dict[str, str] | None = None

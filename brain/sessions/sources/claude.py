@@ -14,8 +14,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from brain.sessions.sources import locations
 from brain.sessions.sources.base import (
     EarlierCalls,
@@ -23,6 +21,7 @@ from brain.sessions.sources.base import (
     ParseResult,
     Role,
     SessionFacts,
+    Shape,
     Turn,
     as_str,
     clean,
@@ -75,7 +74,7 @@ _INJECTED_PREFIXES = (
 )
 
 
-class _Record(msgspec.Struct, rename="camel"):
+class _Record(Shape, rename="camel"):
     """The fields of a line this adapter reads. The rest (a tool's whole result in
     ``toolUseResult``, a progress event's ``data``, a file snapshot: about a quarter of a
     transcript's bytes) is skipped, never decoded."""
