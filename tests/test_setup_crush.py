@@ -47,7 +47,8 @@ def test_setup_adds_brains_server_and_uninstall_gives_the_file_back_byte_for_byt
     data = json.loads(text)
     server = data["mcp"]["brain"]
     assert server["type"] == "stdio" and os.path.isabs(server["command"])
-    assert server["args"][-3:] == ["--home", str(tmp_path / "home"), "mcp"]
+    home = str(tmp_path / "home")
+    assert server["args"][-5:] == ["--home", home, "mcp", "--context", "crush"]
     assert data["mcp"]["github"]["type"] == "http"
     assert data["permissions"]["allowed_tools"] == [
         "view",
@@ -181,11 +182,13 @@ def test_brain_hooks_install_says_crush_has_none(tmp_path: Path) -> None:
     )
 
 
-def test_the_server_crush_would_start_answers_mcp(
+def test_the_server_crush_would_start_answers_mcp_with_the_context_in_its_instructions(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert cli("init").exit_code == 0
+    rule = "Deploys go through the staging gate before production."
+    assert cli("remember", "--type", "instruction", "--key", "deploy-gate", rule).exit_code == 0
     assert cli("setup", "crush").exit_code == 0
     server = json.loads(_config().read_text())["mcp"]["brain"]
     said = [
@@ -202,11 +205,32 @@ def test_the_server_crush_would_start_answers_mcp(
         timeout=60,
     )
     answers = [json.loads(line) for line in done.stdout.splitlines()]
+    # Crush puts each server's instructions in its system prompt: the session start.
+    instructions = answers[0]["result"]["instructions"]
+    assert instructions.startswith("brain is the user's long-term memory")
+    assert rule in instructions
+    code, said = _doctor("crush")
+    assert code == 0 and "session-start ok" in said  # served, as a hook's run is noted
     tools = [t["name"] for t in answers[1]["result"]["tools"]]
     # Crush offers them to the model as mcp_brain_<tool>: the names setup pre-approves.
     approved = json.loads(_config().read_text())["permissions"]["allowed_tools"]
     assert {f"mcp_brain_{t}" for t in tools} >= set(approved)
     assert sorted(tools) == sorted(crush_config.TOOLS)
+
+
+def test_a_server_setup_wrote_without_the_context_is_brains_and_is_brought_up_to_date(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert cli("init").exit_code == 0
+    assert cli("setup", "crush").exit_code == 0
+    data = json.loads(_config().read_text())
+    data["mcp"]["brain"]["args"] = data["mcp"]["brain"]["args"][:-2]  # "… mcp", as before
+    _config().write_text(json.dumps(data, indent=2))
+    assert crush_config.is_ours(data["mcp"]["brain"])
+    assert cli("setup", "crush").exit_code == 0
+    args = json.loads(_config().read_text())["mcp"]["brain"]["args"]
+    assert args[-3:] == ["mcp", "--context", "crush"]
 
 
 # -- doctor ----------------------------------------------------------------------------
@@ -283,3 +307,26 @@ def test_doctor_sees_the_servers_program_gone(
     code, said = _doctor("crush")
     assert code == 1
     assert f"problem: the MCP server runs {gone}, which is gone" in said
+
+
+def test_only_a_server_started_with_context_carries_it_and_a_missing_home_gives_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from brain.agents.mcp_server import INSTRUCTIONS, Session
+
+    monkeypatch.chdir(tmp_path)
+    assert cli("init").exit_code == 0
+    rule = "Releases are tagged from main only."
+    assert cli("remember", "--type", "instruction", "--key", "release-tags", rule).exit_code == 0
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+    hello["params"] = {"protocolVersion": "2025-06-18"}
+
+    def instructions(session: Session) -> str:
+        answer = session.answer(hello)
+        assert answer is not None
+        return str(answer["result"]["instructions"])
+
+    home = tmp_path / "home"
+    assert rule in instructions(Session(home, tmp_path, "crush"))
+    assert instructions(Session(home, tmp_path)) == INSTRUCTIONS  # the hooks give the rest
+    assert instructions(Session(tmp_path / "no-home", tmp_path, "crush")) == INSTRUCTIONS

@@ -11,11 +11,13 @@ comments, no trailing commas.
 
 ``brain setup crush`` edits the person's file only, in its text (:mod:`jsontext`): an
 ``mcp.brain`` server (``"type": "stdio"``, brain's absolute command and ``--home``; Crush
-passes the server its whole environment), and brain's read-only tools in
-``permissions.allowed_tools`` (``mcp_brain_recall``, …: Crush names an MCP tool
-``mcp_<server>_<tool>``), ``remember`` too with the person's consent. Uninstall takes
-exactly that out again, byte for byte. Keys a person added to brain's server (a
-``timeout``, ``disabled_tools``) stay when setup runs again.
+passes the server its whole environment), started with ``--context crush``: Crush has no
+session-start hook, but puts each connected server's ``instructions`` in the system prompt
+of every request, so brain's server hands the working folder's context over there; and
+brain's read-only tools in ``permissions.allowed_tools`` (``mcp_brain_recall``, …: Crush
+names an MCP tool ``mcp_<server>_<tool>``), ``remember`` too with the person's consent.
+Uninstall takes exactly that out again, byte for byte. Keys a person added to brain's
+server (a ``timeout``, ``disabled_tools``) stay when setup runs again.
 
 Crush runs an MCP server's command and arguments through its shell's expansion (``$VAR``,
 ``$(…)``, quotes and backslashes), so a path holding ``$``, a backquote, a quote or a
@@ -42,9 +44,8 @@ _EXPANDED = set("$`'\"\\")
 
 NOTES = (
     "Crush has no session-start or session-end hook (its one hook event is PreToolUse): "
-    "its sessions are learned at the next 'brain harvest'; 'brain setup crush "
-    "--instructions' (or 'brain sync-instructions') puts brain's context in AGENTS.md, "
-    "which Crush reads.",
+    "brain's context reaches it in the MCP server's instructions, which Crush puts in "
+    "its system prompt, and its sessions are learned at the next 'brain harvest'.",
     "'crush run' approves every tool call of its session, forget included; in the "
     "terminal forget asks every time.",
     "it keeps no memory of its own on disk beyond the instruction files it reads; what the "
@@ -93,12 +94,14 @@ def server_entry(argv: list[str]) -> dict[str, Any]:
 
 
 def is_ours(entry: Any) -> bool:
-    """Whether a server entry starts brain's MCP server (``… brain … mcp``)."""
+    """Whether a server entry starts brain's MCP server (``… brain … mcp …``)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("args"), list):
         return False
     command, args = str(entry.get("command", "")), [str(a) for a in entry["args"]]
     program = os.path.basename(command).removesuffix(".exe")
-    return bool(args) and args[-1] == "mcp" and (program == "brain" or "brain" in args[:-1])
+    if "mcp" not in args:
+        return False
+    return program == "brain" or "brain" in args[: args.index("mcp")]
 
 
 def server(text: str) -> dict[str, Any] | None:

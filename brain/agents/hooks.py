@@ -32,7 +32,8 @@ from brain.sessions.internal import in_internal_run
 if TYPE_CHECKING:
     from brain.home.paths import Located
 
-TOOLS = ("claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode")
+# Crush has no hooks: its session start is brain's MCP server started with ``--context``.
+TOOLS = ("claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode", "crush")
 # The most (estimated) tokens of context each tool takes from a hook whole. Claude Code
 # replaces hook context over about 10,000 characters with a 2 KB preview and a file path;
 # the estimate never counts fewer tokens than bytes / 4, so 2,400 stays under. Codex cuts

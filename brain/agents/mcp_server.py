@@ -5,7 +5,9 @@ answers it with this small loop rather than an MCP library: importing one costs 
 second or more (pydantic models for every protocol version), which a client waits
 through before the first tool call, or gives up. What is served is what brain offers:
 the ``initialize`` handshake, ``ping``, the five tools of :mod:`brain.agents.mcp_tools`
-and empty prompt and resource lists. tests/test_mcp.py drives this server with the
+and empty prompt and resource lists. Started with ``--context TOOL``, the handshake's
+instructions carry the working folder's context, for a client that reads them into its
+system prompt and has no session-start hook (Crush). tests/test_mcp.py drives this server with the
 reference SDK's own client, so the shapes clients see stay the SDK's.
 
 Requests are answered one at a time, in order; notifications get no answer.
@@ -76,10 +78,13 @@ class Session:
     Args:
         home: the memory home; it is opened on each tool call, so it may be created later.
         project: the directory the agent works in, for the ``context`` tool.
+        context: for ``tool``, a client with no session-start hook that puts a server's
+            ``instructions`` in its system prompt (Crush): the context of ``project``
+            follows the instructions, as a hook would have given it.
     """
 
-    def __init__(self, home: Path, project: Path | None = None) -> None:
-        self.home, self.project = home, project
+    def __init__(self, home: Path, project: Path | None = None, context: str | None = None) -> None:
+        self.home, self.project, self.context = home, project, context
         self.version: str | None = None
         self._methods: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "initialize": self._initialize,
@@ -150,10 +155,22 @@ class Session:
         self.version = requested if requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
         return {
             "capabilities": CAPABILITIES,
-            "instructions": INSTRUCTIONS,
+            "instructions": self._instructions(),
             "protocolVersion": self.version,
             "serverInfo": {"name": SERVER_NAME, "version": __version__},
         }
+
+    def _instructions(self) -> str:
+        """The server's instructions, with the session's context after them (``context``):
+        worked out as the session-start hook does, failing open to the bare text."""
+        if self.context is None:
+            return INSTRUCTIONS
+        from brain.agents.hooks import session_start
+
+        payload = json.dumps({"cwd": str(self.project)} if self.project else {})
+        found = session_start(self.home, payload, self.context).context
+        text = found.text.strip() if found is not None else ""
+        return f"{INSTRUCTIONS}\n\n{text}" if text else INSTRUCTIONS
 
     def _call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
         name, arguments = params.get("name"), params.get("arguments")
@@ -191,8 +208,9 @@ def run(session: Session, lines: Iterable[bytes], out: BinaryIO) -> None:
             out.flush()
 
 
-def serve(home: Path, project: Path | None = None) -> None:
-    """Run the server on stdin/stdout until the client closes it."""
+def serve(home: Path, project: Path | None = None, context: str | None = None) -> None:
+    """Run the server on stdin/stdout until the client closes it (``context``: see
+    :class:`Session`)."""
     # Standard output carries the protocol only: the loop writes to a copy of it and the
     # descriptor itself now points at stderr, so a stray print, or a git run that
     # inherits it, can never put a line the client would read as a message.
@@ -201,6 +219,6 @@ def serve(home: Path, project: Path | None = None) -> None:
     sys.stdout = sys.stderr
     try:
         with out:
-            run(Session(home, project), sys.stdin.buffer, out)
+            run(Session(home, project, context), sys.stdin.buffer, out)
     except BrokenPipeError:  # the client closed its end: nobody is left to answer
         pass

@@ -543,7 +543,8 @@ def _crush(home: Path | None, dry_run: bool, allow: bool | None = None) -> Setup
     try:
         entry = None
         if home is not None:
-            argv = [*installers.brain_program(), "--home", str(home), "mcp"]
+            # Crush has no session-start hook: the context rides in the server's instructions.
+            argv = [*installers.brain_program(), "--home", str(home), "mcp", "--context", "crush"]
             entry = crush_config.server_entry(argv)
         keep = _keeps_write(entry, allow, crush_config.approves_remember(old))
         text = crush_config.edit(old, entry, keep)

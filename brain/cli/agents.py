@@ -51,12 +51,19 @@ def context_(
 
 @main.command("mcp")
 @project_option
+@click.option(
+    "--context",
+    "context_for",
+    type=TOOL_CHOICE,
+    help="Put the project's context in the server's instructions, as this tool's "
+    "session-start hook would get it (for Crush, which has none).",
+)
 @pass_state
-def mcp_(state: State, project: Path | None) -> None:
+def mcp_(state: State, project: Path | None, context_for: str | None) -> None:
     """Serve the memory to MCP clients over stdio: recall, remember, forget, read, context."""
     from brain.agents.mcp_server import serve
 
-    serve(state.home, project or Path.cwd())
+    serve(state.home, project or Path.cwd(), context_for)
 
 
 # -- installing hooks -------------------------------------------------------------
