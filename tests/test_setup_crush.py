@@ -256,7 +256,7 @@ def test_doctor_sees_brain_set_up_and_each_switch_that_turns_it_off(
     assert cli("setup", "crush").exit_code == 0
     code, said = _doctor()  # its settings folder: Crush is in use here
     assert code == 0, said
-    assert f"crush: hooks none ({_config()})" in said
+    assert f"crush: hooks none (it has no session hooks) ({_config()})" in said
     assert f"MCP server: {_config()}" in said
 
     local = project / ".crush.json"
@@ -284,6 +284,14 @@ def test_doctor_sees_brain_set_up_and_each_switch_that_turns_it_off(
     local.write_text('{"mcp": {"brain": {"disabled": true}},}')
     code, said = _doctor("crush")
     assert code == 1 and f"problem: Crush stops at {local}, which is not strict JSON" in said
+    local.write_text('{"mcp": {"brain": {"type": "stdio", "command": "npx", "args": ["x"]}}}')
+    code, said = _doctor("crush")
+    assert code == 1
+    assert (
+        f"problem: mcp.brain in {local} sets command, args, which replace brain's server set "
+        f"up in {_config()}" in said
+    )
+    assert f"to do: take command, args out of mcp.brain in {local}" in said
     local.unlink()
     assert _doctor("crush")[0] == 0
 

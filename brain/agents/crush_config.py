@@ -211,6 +211,8 @@ def switches(cwd: Path) -> list[tuple[str, str]]:
         if "disabled" in entry:  # a later file's value wins, as Crush merges them
             disabled = (path, entry["disabled"] is True)
         found += _tools_off(path, entry)
+        if path != config_path():
+            found += _overridden(path, entry)
     if disabled and disabled[1]:
         where = disabled[0]
         found.insert(
@@ -221,6 +223,23 @@ def switches(cwd: Path) -> list[tuple[str, str]]:
             ),
         )
     return found
+
+
+def _overridden(path: Path, entry: dict[str, Any]) -> list[tuple[str, str]]:
+    """A file read after the person's that starts another program as ``brain``: Crush
+    merges the files, so its ``type``, ``command``, ``args`` or ``url`` win."""
+    ours = server(_read(config_path()) or "") or {}
+    keys = [k for k in ("type", "command", "args", "url") if k in entry and entry[k] != ours.get(k)]
+    if not keys:
+        return []
+    named = ", ".join(keys)
+    return [
+        (
+            f"mcp.brain in {path} sets {named}, which replace brain's server set up in "
+            f"{config_path()}",
+            f"take {named} out of mcp.brain in {path}",
+        )
+    ]
 
 
 def _tools_off(path: Path, entry: dict[str, Any]) -> list[tuple[str, str]]:
