@@ -419,3 +419,31 @@ def test_status_says_when_the_chosen_cli_is_gone(bin_dir: Path, home: Path) -> N
     ) in said
     Stub(bin_dir, "gemini")
     assert "not on PATH" not in cli("status").stdout
+
+
+def test_status_looks_at_the_cli_setup_found_not_path(
+    bin_dir: Path, home: Path, tmp_path: Path
+) -> None:
+    # 'brain setup TOOL --learn' keeps the CLI by its path; brain runs that one, so status
+    # and doctor look at it, wherever PATH points.
+    from brain.agents.doctor import model_problems
+    from brain.api import Brain
+    from tests.helpers import cli
+
+    cli("init")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    Stub(elsewhere, "gemini")
+    assert cli("config", "set", "extract_model", "gemini-cli/gemini-2.5-pro").exit_code == 0
+    Brain.open(home).config_set("model_program", str(elsewhere / "gemini"))
+    said = cli("status").stdout
+    assert "model        extract" not in said
+    assert model_problems(home) == ()
+    (elsewhere / "gemini").unlink()
+    Stub(bin_dir, "gemini")  # one on PATH is not the one brain runs
+    gone = (
+        f"{elsewhere / 'gemini'}, which 'brain setup gemini --learn' found, is gone: reinstall "
+        "it, then run 'brain setup gemini --learn' again"
+    )
+    assert f"model        extract: {gone}" in cli("status").stdout
+    assert model_problems(home) == (f"extract model gemini-cli/gemini-2.5-pro: {gone}",)

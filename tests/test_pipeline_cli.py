@@ -61,7 +61,12 @@ def test_extract_then_consolidate_then_runs_and_status(home_with_session: Path) 
     assert state["last_runs"]["extract"]["run"] == runs[1]["id"]
     assert state["pending_sessions"] == [] and state["raw_pending"] == 0
     assert state["records"] == 2 and state["raw_bytes"] > 0
-    assert state["models"] == {"extract": "builtin", "consolidation": "builtin", "api_base": None}
+    assert state["models"] == {
+        "extract": "builtin",
+        "consolidation": "builtin",
+        "api_base": None,
+        "program": None,
+    }
     text = cli("status").stdout
     assert "extract      last " in text and "0 sessions pending" in text
 

@@ -713,29 +713,9 @@ def model_problems(home: Path) -> tuple[str, ...]:
         ("extract", config.extract_model),
         ("consolidation", config.consolidation_model),
     ):
-        problem = _stored_program(model, config.model_program)
-        if problem is None:
-            problem = missing_program(model) or missing_key(model, config.model_api_base)
+        problem = missing_program(model, config.model_program) or missing_key(
+            model, config.model_api_base
+        )
         if problem:
             found.append(f"{phase} model {model}: {problem}")
     return tuple(dict.fromkeys(found))
-
-
-def _stored_program(model: str, stored: str | None) -> str | None:
-    """What is wrong with the CLI ``brain setup TOOL --learn`` found for ``model``: ""
-    when it is there, None when setup kept none for it (then it is looked up on PATH)."""
-    from brain.models.options import PROGRAMS, TOOLS
-
-    provider = model.partition("/")[0]
-    program = PROGRAMS.get(provider)
-    if program is None or not stored:
-        return None
-    name = os.path.basename(stored).removesuffix(".exe")
-    if name != program:
-        return None
-    if os.path.isfile(stored) and os.access(stored, os.X_OK):
-        return ""
-    return (
-        f"{stored}, which 'brain setup {TOOLS[provider]} --learn' found, is gone: reinstall "
-        f"it, then run 'brain setup {TOOLS[provider]} --learn' again"
-    )

@@ -72,8 +72,9 @@ def config_set(state: State, name: str, value: str, as_json: bool) -> None:
     if name in ("extract_model", "consolidation_model"):
         from brain.models.options import missing_key, missing_program
 
-        api_base = state.brain().config.model_api_base
-        if problem := missing_program(value) or missing_key(value, api_base):
+        config = state.brain().config
+        problem = missing_program(value, config.model_program)
+        if problem := problem or missing_key(value, config.model_api_base):
             warn(f"{name} {value}: {problem}")
 
 

@@ -131,7 +131,8 @@ def status_text(s: Any) -> str:
 
     for phase in ("extract", "consolidation"):
         model = s.models[phase] or ""
-        if problem := missing_program(model) or missing_key(model, s.models["api_base"]):
+        problem = missing_program(model, s.models.get("program"))
+        if problem := problem or missing_key(model, s.models["api_base"]):
             lines.append(f"model        {phase}: {problem}")
     if s.models["extract"] == "builtin":
         lines += options_text(s.model_options, "builtin")

@@ -14,7 +14,6 @@ candidate rows, so the check costs no query.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from brain.index.query import words
 from brain.index.rank import Candidate
@@ -51,6 +50,6 @@ def reward_author(
     if not named:
         return candidates
     return [
-        replace(c, relevance=c.relevance * (1.0 + weight)) if c.author in named else c
+        c.with_relevance(c.relevance * (1.0 + weight)) if c.author in named else c
         for c in candidates
     ]

@@ -13,7 +13,6 @@ the same words.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from brain.index.query import words
 from brain.index.rank import Candidate
@@ -30,8 +29,38 @@ def coverage(text: str, terms: tuple[str, ...]) -> float:
     """The share of ``terms`` found in ``text`` (0.0 when there are no terms)."""
     if not terms:
         return 0.0
-    present = {w[:_STEM] for w in words(text)}
+    present = _present(text, _stems(terms))
     return sum(1 for t in terms if t[:_STEM] in present) / len(terms)
+
+
+def _stems(terms: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted({t[:_STEM] for t in terms}))
+
+
+def _present(text: str, stems: tuple[str, ...]) -> set[str]:
+    """The stems of the words of ``text``, or, for an ASCII text, those of them among
+    ``stems``.
+
+    An ASCII text is searched for each stem at the start of a word (a stem shorter than
+    five letters: as the whole word), which finds what cutting it into words finds at a
+    fifth of the cost; a search weighs a hundred candidates or more. Any other text is
+    cut into words, since lower-casing it whole need not lower-case it word by word.
+    """
+    if not text.isascii():
+        return {w[:_STEM] for w in words(text)}
+    low = text.lower()
+    found = set()
+    for stem in stems:
+        at = low.find(stem)
+        while at >= 0:
+            end = at + len(stem)
+            if (at == 0 or not low[at - 1].isalnum()) and (
+                len(stem) == _STEM or end == len(low) or not low[end].isalnum()
+            ):
+                found.add(stem)
+                break
+            at = low.find(stem, at + 1)
+    return found
 
 
 def reward_coverage(
@@ -48,8 +77,12 @@ def reward_coverage(
         terms: the query's terms (not the feedback words).
         weight: the reward for covering every term.
     """
+    if not terms:
+        return list(candidates)
+    stems = _stems(terms)
     rewarded = []
     for c in candidates:
-        share = coverage(texts.get(c.doc_id, ""), terms)
-        rewarded.append(replace(c, relevance=c.relevance * (1.0 + weight * share)))
+        present = _present(texts.get(c.doc_id, ""), stems)
+        share = sum(1 for t in terms if t[:_STEM] in present) / len(terms)
+        rewarded.append(c.with_relevance(c.relevance * (1.0 + weight * share)))
     return rewarded

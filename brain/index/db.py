@@ -182,6 +182,10 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
 )
 
 
+# The most a connection keeps of the index's pages in memory, in KiB.
+CACHE_KIB = 32 * 1024
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) the index at ``path`` and bring its schema up to date.
 
@@ -207,6 +211,10 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=5000")
+        # Pages kept between searches of a running process (the MCP server): SQLite's
+        # default 2 MB holds the index of a thousand records but not of a team's five
+        # thousand beside them, whose searches then read pages again (benchmarks/team.py).
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         applied = migrate(conn)
         if applied and MIGRATIONS[0][0] not in applied:
             # Documents written by older code lack what the new schema adds. Whoever

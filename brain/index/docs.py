@@ -103,7 +103,12 @@ def filters(
     other kind (records, MEMORY.md sections, session summaries) of that project or of no
     project: each carries its project as a ``project:<name>`` tag (:mod:`brain.index.files`).
     Without one, every kind of every project but an unknown one: what a session nobody
-    could place taught is found only from the folder it hashes to."""
+    could place taught is found only from the folder it hashes to.
+
+    A tag is asked of the matching row's own tags (``doc_tags_doc``), never by listing
+    every document a tag pattern names: that list is built anew by each search, and
+    ``LIKE`` cannot use the tags' index, so it read every tag of the home, a joined
+    team's thousands included, where a search matches tens of documents."""
     clauses: list[str] = []
     params: list[Any] = []
     if scope is not None:
@@ -114,12 +119,15 @@ def filters(
             "AND CASE d.kind"
             f" WHEN 'turn' THEN d.project IN ({folders})"
             f" WHEN 'tool' THEN d.project IN ({folders})"
-            f" ELSE (d.id IN (SELECT doc_id FROM doc_tags WHERE tag IN ({marks}))"
-            " OR d.id NOT IN (SELECT doc_id FROM doc_tags WHERE tag LIKE 'project:%')) END"
+            f" ELSE (EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND t.tag IN ({marks}))"
+            " OR NOT EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id"
+            " AND t.tag LIKE 'project:%')) END"
         )
         params.extend([*scope.folders, *scope.folders, *(f"project:{n}" for n in names)])
     else:
-        clauses.append("AND d.id NOT IN (SELECT doc_id FROM doc_tags WHERE tag LIKE ?)")
+        clauses.append(
+            "AND NOT EXISTS (SELECT 1 FROM doc_tags t WHERE t.doc_id = d.id AND t.tag LIKE ?)"
+        )
         params.append(f"project:{UNKNOWN_PROJECT}%")
     for column, values in (("d.type", types), ("d.kind", kinds)):
         if values:
@@ -134,8 +142,8 @@ def filters(
     if tags:
         unique = sorted(set(tags))
         clauses.append(
-            "AND d.id IN (SELECT doc_id FROM doc_tags WHERE tag IN "
-            f"({','.join('?' * len(unique))}) GROUP BY doc_id HAVING count(*) = ?)"
+            "AND (SELECT count(*) FROM doc_tags t WHERE t.doc_id = d.id AND t.tag IN "
+            f"({','.join('?' * len(unique))})) = ?"
         )
         params.extend([*unique, len(unique)])
     return " ".join(clauses), params

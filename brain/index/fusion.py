@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from brain.index.rank import Candidate
 
 # Share of the best BM25 relevance that a perfect cosine match adds (semantic layer).
@@ -24,7 +22,7 @@ def interpolate(first: list[Candidate], second: list[Candidate], weight: float) 
     for c in second:
         base = merged.get(c.doc_id)
         relevance = (base.relevance if base else 0.0) + weight * c.relevance
-        merged[c.doc_id] = replace(base or c, relevance=relevance)
+        merged[c.doc_id] = (base or c).with_relevance(relevance)
     return list(merged.values())
 
 
@@ -39,6 +37,6 @@ def add_similarity(
     """
     best = max((c.relevance for c in candidates), default=0.0) or 1.0
     return [
-        replace(c, relevance=c.relevance + weight * best * max(0.0, sims.get(c.doc_id, 0.0)))
+        c.with_relevance(c.relevance + weight * best * max(0.0, sims.get(c.doc_id, 0.0)))
         for c in candidates
     ]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from brain.index.rank import Candidate
 
@@ -110,6 +109,6 @@ def discount_asking(candidates: list[Candidate], weight: float = ASKING_WEIGHT) 
         The candidates in the same order, turns that ask scaled down.
     """
     return [
-        replace(c, relevance=c.relevance * (1.0 - weight * c.asking)) if c.asking else c
+        c.with_relevance(c.relevance * (1.0 - weight * c.asking)) if c.asking else c
         for c in candidates
     ]

@@ -142,10 +142,24 @@ def missing_key(model: str, api_base: str | None = None) -> str | None:
     )
 
 
-def missing_program(model: str) -> str | None:
-    """What is wrong when ``model`` is an agent CLI whose program is not on PATH."""
-    program = PROGRAMS.get(model.partition("/")[0])
-    if program is None or on_path(program):
+def missing_program(model: str, stored: str | None = None) -> str | None:
+    """What is wrong when ``model`` is an agent CLI that cannot be run here.
+
+    ``stored`` is the program ``brain setup TOOL --learn`` kept (``model_program``): brain
+    runs that one, wherever PATH points, so it is the one looked at; without it, PATH is.
+    """
+    provider = model.partition("/")[0]
+    program = PROGRAMS.get(provider)
+    if program is None:
+        return None
+    if stored and os.path.basename(stored).removesuffix(".exe") == program:
+        if os.path.isfile(stored) and os.access(stored, os.X_OK):
+            return None
+        return (
+            f"{stored}, which 'brain setup {TOOLS[provider]} --learn' found, is gone: reinstall "
+            f"it, then run 'brain setup {TOOLS[provider]} --learn' again"
+        )
+    if on_path(program):
         return None
     return f"'{program}' is not on PATH: install it, or set another model (builtin works offline)"
 

@@ -153,6 +153,7 @@ def status(home: Readable, *, now: datetime | None = None) -> StatusResult:
             "extract": config.extract_model,
             "consolidation": config.consolidation_model,
             "api_base": config.model_api_base,
+            "program": config.model_program,
         },
         last_runs=last,
         pending_sessions=tuple(session_label(r) for r in pending),

@@ -11,6 +11,8 @@ teams' documents there.
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from brain.home.git.runner import changed_between, head_sha
 from brain.home.paths import MEMORIES
+from brain.home.recordcache import RACY_NS
 from brain.team.spec import TEAMS, team_paths
 
 if TYPE_CHECKING:
@@ -61,9 +64,73 @@ def team_docs(home: Path) -> Iterator[Doc]:
         yield from team_docs_of(team)
 
 
+# Each team joined: its name, the ref its HEAD names, and the sizes and times of HEAD,
+# that ref's loose file and packed-refs.
+_HeadsState = tuple[tuple[str, str, tuple[object, ...]], ...]
+# home -> the index this process last brought up to date with the home's team clones,
+# and the state of the files that said where their HEADs were (see _heads_state).
+_CAUGHT_UP: dict[str, tuple[Index, _HeadsState]] = {}
+
+
 def refresh(index: Index, home: Path) -> None:
     """Bring the index's team documents to each clone's HEAD, touching what changed;
-    the documents of a team left are removed."""
+    the documents of a team left are removed.
+
+    A running process (the MCP server) searches one index many times: while the teams
+    joined and the files naming each clone's HEAD are as they were when it last brought
+    that index up to date, it reads neither them nor the index's meta again.
+    """
+    seen = _CAUGHT_UP.get(str(home))
+    if seen is not None and seen[0] is index and _heads_state(home, seen[1]) == seen[1]:
+        return
+    _CAUGHT_UP.pop(str(home), None)
+    state = _heads_state(home)
+    _refresh(index, home)
+    if state is not None and _heads_state(home, state) == state:
+        _CAUGHT_UP[str(home)] = (index, state)
+
+
+def _heads_state(home: Path, was: _HeadsState | None = None) -> _HeadsState | None:
+    """Each team joined, the ref its clone's HEAD names (read from HEAD unless ``was``
+    says it) and the sizes and times of HEAD, that ref's loose file and packed-refs: a
+    fetch, a merge or a checkout in a clone changes one of them. None when a file
+    changed just now (its time may not show the next change) or a HEAD is no branch."""
+    named = {name: ref for name, ref, _ in was or ()}
+    state = []
+    now = time.time_ns()
+    for team in team_paths(home):
+        git = os.path.join(team, ".git")
+        ref = named.get(team.name) or _head_ref(git)
+        if ref is None:
+            return None
+        files = ("HEAD", ref, "packed-refs")
+        stats = tuple(_stat(os.path.join(git, f)) for f in files)
+        if any(s is not None and now - s[2] < RACY_NS for s in stats):
+            return None
+        state.append((team.name, ref, stats))
+    return tuple(state)
+
+
+def _head_ref(git: str) -> str | None:
+    """The ref ``HEAD`` of the git folder ``git`` names (``refs/heads/main``), or None."""
+    try:
+        with open(os.path.join(git, "HEAD"), encoding="utf-8") as fh:
+            head = fh.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return head[5:] if head.startswith("ref: refs/") else None
+
+
+def _stat(path: str) -> tuple[int, int, int] | None:
+    """A file's inode, size and modification time in ns, or None when it is missing."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_ino, found.st_size, found.st_mtime_ns
+
+
+def _refresh(index: Index, home: Path) -> None:
     try:
         indexed: dict[str, str] = json.loads(index.get_meta(META_TEAMS) or "{}")
     except ValueError:
