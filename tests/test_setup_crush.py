@@ -75,7 +75,7 @@ def test_setup_adds_brains_server_and_uninstall_gives_the_file_back_byte_for_byt
     assert text.startswith(MINE[: MINE.index('"mcp"')])  # what comes before is untouched
     assert '\n        "brain": {\n            "type": "stdio",' in text  # its siblings' indent
     assert "its one hook event is PreToolUse" in done.stdout
-    assert "next 'brain harvest'" in done.stdout
+    assert "learned when brain's server next starts for Crush" in done.stdout
     again = cli("setup", "crush")
     assert "no change" in again.stdout and _config().read_text() == text
 

@@ -8,8 +8,9 @@ the ``initialize`` handshake, ``ping``, the five tools of :mod:`brain.agents.mcp
 and empty prompt and resource lists. Started with ``--context TOOL``, the handshake's
 instructions carry the working folder's context, for a client that reads them into its
 system prompt and has no session-start hook (Crush); with no session-end hook either, the
-learning job starts then too (:func:`brain.agents.hooks.learn_at_start`). tests/test_mcp.py drives this server with the
-reference SDK's own client, so the shapes clients see stay the SDK's.
+learning job starts then too (:func:`brain.agents.hooks.learn_at_start`).
+tests/test_mcp.py drives this server with the reference SDK's own client, so the shapes
+clients see stay the SDK's.
 
 Requests are answered one at a time, in order; notifications get no answer.
 """
