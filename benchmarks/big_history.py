@@ -32,6 +32,7 @@ tell a copy) are each read in full.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -76,13 +77,18 @@ def copy_session(text: str, number: int, size: int, cwd: str) -> str:
         # Every uuid (the session's, each line's, its parent's) made this copy's own,
         # the same way wherever it stands, so the lines still chain.
         stamp = f"{number:06x}{turn:06x}"
-        piece = _UUID.sub(lambda m, stamp=stamp: m.group(0)[:24] + stamp, text)
+        piece = _UUID.sub(functools.partial(_stamped, stamp), text)
         for where in SOURCE_CWDS:
             piece = piece.replace(where, cwd)
         pieces.append(piece)
         total += len(piece)
         turn += 1
     return "".join(pieces)
+
+
+def _stamped(stamp: str, match: re.Match[str]) -> str:
+    """A uuid made a copy's own: its last 12 digits are the copy's ``stamp``."""
+    return match.group(0)[:24] + stamp
 
 
 def build_history(person: Path, sessions: int, mb: float, projects: int) -> int:

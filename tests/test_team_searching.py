@@ -95,3 +95,22 @@ def test_files_changed_just_now_are_read_again_each_time(joined: tuple[Brain, Pa
     # Written within the last two seconds: nothing is kept.
     assert str(brain.path) not in catalog._CAUGHT_UP
     assert (str(brain.path), str(api)) not in searching._COVERED
+
+
+def test_a_process_keeps_the_folders_it_recalled_in_last(
+    joined: tuple[Brain, Path], tmp_path: Path
+) -> None:
+    brain, _ = joined
+    searching._COVERED.clear()
+    folders = []
+    for n in range(searching._KEPT + 6):
+        folder = tmp_path / "many" / f"api{n}"
+        (folder / ".git").mkdir(parents=True)
+        remote = f'[remote "origin"]\n\turl = https://github.com/acme/api{n}.git\n'
+        (folder / ".git" / "config").write_text(remote)
+        folders.append(folder)
+    _age(brain.path / "teams" / "acme", tmp_path / "many")
+    for folder in folders:
+        assert searching.covered(brain.path, folder) == {"acme"}
+    kept = [Path(where) for _, where in searching._COVERED]
+    assert kept == folders[-searching._KEPT :]

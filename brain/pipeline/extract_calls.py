@@ -7,6 +7,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
@@ -19,6 +20,7 @@ from brain.pipeline.runs import note_error
 from brain.pipeline.trust.candidates import check, tainted
 from brain.sessions.conversation import conversation
 from brain.sessions.harvest import load_transcript
+from brain.sessions.reading import ReadAhead, ReadFailedError, Reading
 from brain.sessions.sources.base import Transcript
 from brain.sessions.watermarks import load_marks
 
@@ -158,6 +160,7 @@ def call_all(
     results: dict[int, Done] = {}
     firsts = _Firsts(known or {}, [session_label(ref) for ref in refs])
     digests = unchanged_conversations(home, refs)
+    ahead = _read_ahead(refs, digests)
     stop = threading.Event()
     fatal: list[ModelError] = []
     settled = [0]
@@ -179,9 +182,12 @@ def call_all(
         # digest: a copy is then not even read again.
         said, transcript = digests.get(ref.path), None
         if said is None:
-            if (transcript := load(n, ref)) is None:
+            if (reading := ahead.take(Path(ref.path), 0)) is not None:
+                transcript, said = reading.parsed.transcript, reading.said
+            elif (transcript := load(n, ref)) is None:
                 return
-            said = conversation(transcript)
+            else:
+                said = conversation(transcript)
         try:
             if (first := firsts.copy_of(said, n)) is not None:
                 results[n] = Done(ref, transcript, _COPY, said=said, copy_of=first)
@@ -217,11 +223,38 @@ def call_all(
                 results[n] = Done(ref, transcript, None, str(exc), said=said)
 
     workers = 1 if model.offline else max(1, home.config.extract_concurrency)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(one, range(len(refs)), refs))
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(one, range(len(refs)), refs))
+    finally:
+        ahead.close()
     done = [results[n] for n in sorted(results)]
     left = [ref for n, ref in enumerate(refs) if n not in results]
     return done, left, fatal[0] if fatal else None
+
+
+class _Ahead(ReadAhead):
+    """Sessions read ahead for phase 1; one another process could not read is read
+    here, where it fails as it always did (a file gone: :class:`SessionMissingError`)."""
+
+    def take(self, path: Path, start: int) -> Reading | None:
+        try:
+            return super().take(path, start)
+        except ReadFailedError:
+            return None
+
+
+def _read_ahead(refs: Sequence[SessionRef], digests: dict[str, str]) -> _Ahead:
+    """The sessions the run will read (those whose harvest gave no conversation digest),
+    read ahead on every core when there are many bytes to read."""
+    wanted = []
+    for ref in refs:
+        if ref.path not in digests:
+            try:
+                wanted.append((ref.source, Path(ref.path), 0, os.stat(ref.path).st_size))
+            except OSError:
+                continue  # gone: reading it here says so
+    return _Ahead(wanted, turns=lambda: True)
 
 
 def note_stop(home: Home, error: ModelError, budget: Budget, left: int) -> None:

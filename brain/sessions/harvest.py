@@ -69,6 +69,7 @@ def harvest(
     progress: Progress | None = None,
     mirror: bool | None = None,
     where: str | None = None,
+    workers: int | None = None,
 ) -> HarvestResult:
     """Harvest finished sessions into this machine's watermarks, in one commit.
 
@@ -93,6 +94,9 @@ def harvest(
         where: a folder an agent said it ran in (a hook's ``cwd``): a project root the
             sessions' records may name only by its hash, tried with those brain knows,
             and the folder of a file in ``paths`` whose records name none.
+        workers: processes that read the transcripts at once (:mod:`brain.sessions.reading`);
+            default one a core when there are many bytes to read, else none; 1 reads each
+            in this process. Files named in ``paths`` are read in this process.
 
     Returns:
         Counts per source, the sessions harvested and the commit (None when nothing
@@ -108,7 +112,7 @@ def harvest(
         built = index()
         return built is not None and built.exists
 
-    settings = _settings(home, now, want_docs, paths is not None, max_age_days, where)
+    settings = _settings(home, now, want_docs, paths is not None, max_age_days, where, workers)
     if paths is not None:  # one source named reads them all; else each file's content says
         work = explicit_files(paths, sources[0] if len(sources) == 1 else None)
     else:
@@ -224,6 +228,7 @@ def _settings(
     explicit: bool,
     max_age_days: float | None,
     where: str | None = None,
+    workers: int | None = None,
 ) -> Settings:
 
     from brain.sessions.projects import known_roots
@@ -240,6 +245,7 @@ def _settings(
         explicit=explicit,
         roots=functools.cache(functools.partial(known_roots, home, *([where] if where else []))),
         where=where,
+        workers=workers,
     )
 
 

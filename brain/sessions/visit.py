@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brain.errors import BrainError
-from brain.sessions.internal import is_internal
+from brain.sessions.reading import ReadAhead, read
 from brain.sessions.results import SourceCounts
-from brain.sessions.sources import get
 from brain.sessions.sources.locations import NotAFileError, SessionFile
 from brain.sessions.watermarks import (
     Mark,
@@ -50,6 +49,7 @@ class Settings:
     explicit: bool
     roots: Callable[[], Sequence[str]] = tuple  # project roots known (a Gemini chat's hash)
     where: str | None = None  # the folder a hook said the named files' sessions ran in
+    workers: int | None = None  # processes reading ahead; None: one a core for a big history
 
 
 @dataclass
@@ -80,18 +80,36 @@ def harvest_source(
     tick: Callable[[], None],
 ) -> SourceRun:
     run = SourceRun(source, load_marks(home.path, source))
-    for file in files:
-        run.bump("found")
-        try:
-            visit(run, file, settings)
-        except (OSError, ValueError, EOFError, BrainError) as exc:
-            run.bump("failed")
-            run.failures.append(f"{file.path}: {exc}")
-        except Exception as exc:  # zstandard's errors and the like: one file, not the run
-            run.bump("failed")
-            run.failures.append(f"{file.path}: {type(exc).__name__}: {exc}")
-        tick()
+    ahead = _read_ahead(run, files, settings)
+    try:
+        for file in files:
+            run.bump("found")
+            try:
+                visit(run, file, settings, ahead)
+            except (OSError, ValueError, EOFError, BrainError) as exc:
+                run.bump("failed")
+                run.failures.append(f"{file.path}: {exc}")
+            except Exception as exc:  # zstandard's errors and the like: one file, not the run
+                run.bump("failed")
+                run.failures.append(f"{file.path}: {type(exc).__name__}: {exc}")
+            tick()
+    finally:
+        ahead.close()
     return run
+
+
+def _read_ahead(run: SourceRun, files: list[SessionFile], settings: Settings) -> ReadAhead:
+    """The files :func:`visit` will parse, and from where, read ahead on every core when
+    there are many bytes to read (never the files a hook names)."""
+    wanted = []
+    if not settings.explicit and settings.workers != 1:
+        scratch = SourceRun(run.source, run.marks)  # counts nothing of the run's
+        for file in files:
+            mark = _prior(scratch, file)
+            if file.size >= 0 and _screen(scratch, file, settings, mark):
+                start = resume_offset(run.source, mark, file)
+                wanted.append((run.source, file.path, start, file.size - start))
+    return ReadAhead(wanted, turns=settings.want_docs, workers=settings.workers)
 
 
 def _prior(run: SourceRun, file: SessionFile) -> Mark | None:
@@ -147,7 +165,7 @@ def _screen(run: SourceRun, file: SessionFile, settings: Settings, mark: Mark | 
     return True
 
 
-def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
+def visit(run: SourceRun, file: SessionFile, settings: Settings, ahead: ReadAhead) -> None:
     if file.size < 0:
         raise NotAFileError(file.path)
     mark = _prior(run, file)
@@ -155,7 +173,8 @@ def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
         return
     same_path = mark is not None and mark.path == str(file.path)
     start = resume_offset(run.source, mark, file)
-    parsed = get(run.source).parse(file.path, start=start)
+    reading = ahead.take(file.path, start) or read(run.source, file.path, start)
+    parsed = reading.parsed
     if run.source == "gemini" and parsed.transcript.project is None:
         from brain.sessions.projects import gemini_project
 
@@ -164,7 +183,7 @@ def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
     if parsed.transcript.project is None and settings.explicit and settings.where:
         # A transcript that names no folder (Antigravity CLI's) ran where its hook said.
         parsed = replace(parsed, transcript=replace(parsed.transcript, project=settings.where))
-    if start == 0 and is_internal(parsed.transcript):
+    if reading.internal:
         run.bump("skipped_internal")  # brain's own model run: never learned from
         return
     if mark is not None and parsed.offset == mark.offset and same_path:
@@ -179,7 +198,13 @@ def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
         run.bump("skipped_idle")
         return
     new = merge_mark(
-        mark if start else None, parsed, file, stamp=settings.stamp, extract=settings.generate
+        mark if start else None,
+        parsed,
+        file,
+        stamp=settings.stamp,
+        extract=settings.generate,
+        turns=reading.turns,
+        said=reading.said,
     )
     if settings.explicit and new.turns == 0:
         run.empty.append(str(file.path))  # told, not recorded: it may be another format
@@ -193,15 +218,15 @@ def visit(run: SourceRun, file: SessionFile, settings: Settings) -> None:
         run.bump("bytes_replaced", parsed.replaced)
     ref = to_ref(run.source, new)
     run.refs.append(ref)
-    _take(run, ref, parsed.transcript, start, settings.want_docs())
+    run.cited += reading.cited
+    if settings.want_docs():
+        _docs(run, ref, parsed.transcript, start)
 
 
-def _take(run: SourceRun, ref: SessionRef, read: Transcript, start: int, docs: bool) -> None:
-    """What a transcript read from ``start`` gives: the records it cites, its turns."""
-    from brain.sessions.cite import cited_records
+def _docs(run: SourceRun, ref: SessionRef, read: Transcript, start: int) -> None:
+    """The search documents of a session's turns (all of them: read from ``start``, the
+    rest is read again)."""
     from brain.sessions.text import session_docs
 
-    run.cited += cited_records(read)
-    if docs:
-        whole = read if start == 0 else load_transcript(ref)
-        run.docs.extend(session_docs(ref, whole))
+    whole = read if start == 0 else load_transcript(ref)
+    run.docs.extend(session_docs(ref, whole))

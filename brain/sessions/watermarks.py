@@ -390,11 +390,21 @@ def resume_offset(source: str, mark: Mark | None, file: SessionFile) -> int:
 
 
 def merge_mark(
-    old: Mark | None, parsed: ParseResult, file: SessionFile, *, stamp: str, extract: bool
+    old: Mark | None,
+    parsed: ParseResult,
+    file: SessionFile,
+    *,
+    stamp: str,
+    extract: bool,
+    turns: int,
+    said: str | None,
 ) -> Mark:
-    """The new mark: metadata from this parse, falling back to what was known."""
+    """The new mark: metadata from this parse, falling back to what was known.
+
+    ``turns``: the turns the parse gave; ``said``: the conversation's digest of a
+    transcript read whole (:func:`brain.sessions.conversation.conversation`).
+    """
     from brain.home.secrets.redact import redact  # a harvest that reads a transcript, not status
-    from brain.sessions.conversation import conversation
 
     t = parsed.transcript
     head_bytes, head_sha = head_digest(file.path, parsed.offset)
@@ -416,10 +426,10 @@ def merge_mark(
         title=redact(t.title) if t.title else base.get("title"),
         started=base.get("started") or _iso(t.started),
         last_activity=_iso(t.last_activity) or base.get("last_activity"),
-        turns=base.get("turns", 0) + len(t.turns),
+        turns=base.get("turns", 0) + turns,
         harvested=stamp,
         extract=extract,
-        conversation=conversation(t) if old is None else None,
+        conversation=said if old is None else None,
     )
 
 

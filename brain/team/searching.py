@@ -74,8 +74,10 @@ class _Covered(NamedTuple):
     names: frozenset[str]
 
 
-# (home, folder) -> what covered it when last asked, in this process.
+# (home, folder) -> what covered it when last asked, in this process; a process that
+# recalls in many folders keeps the last _KEPT of them.
 _COVERED: dict[tuple[str, str], _Covered] = {}
+_KEPT = 64
 
 
 def covered(home: Path, where: Path | str) -> frozenset[str]:
@@ -93,6 +95,8 @@ def covered(home: Path, where: Path | str) -> frozenset[str]:
     root = checkout_root(where) if Path(where).is_absolute() else None
     signature = _signature(home, Path(where), root) if root is not None else None
     if root is not None and signature is not None:
+        while len(_COVERED) >= _KEPT:
+            del _COVERED[next(iter(_COVERED))]  # the longest kept
         _COVERED[key] = _Covered(root, signature, names)
     return names
 
