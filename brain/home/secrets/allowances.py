@@ -114,6 +114,7 @@ _CONSTANT = re.compile(r"[A-Z]{2,}(?:_[A-Z]{2,})+")
 # The name a value is given, just before it: API_KEY: ', "api_key" =, token=
 _NAME_BEFORE = re.compile(r"([A-Za-z_][\w-]*)[\"']?[ \t]*(?:=>|[:=])[ \t]*[\"']?$")
 _IDENTIFIER = re.compile(r"[A-Za-z_][\w.-]*")
+_SEPARATORS = re.compile(r"[_.-]+")
 # A system's top folders, on Linux and macOS.
 _ON_DISK = re.compile(
     r"/(?:home|Users|var|tmp|private|etc|opt|usr|mnt|srv|root|Volumes|workspace|app)"
@@ -165,15 +166,16 @@ def no_credential(text: str, start: int, end: int) -> bool:
 
 
 def _own_name(value: str, before: str) -> bool:
-    """Whether ``value`` is an identifier holding the name it is given (``API_KEY:
-    'feature_api_key'``)."""
+    """Whether ``value`` is an identifier holding the name it is given, word for word
+    (``API_KEY: 'feature_api_key'``; ``password=password1`` or ``token: 'myToken'`` are
+    values)."""
     name = _NAME_BEFORE.search(before)
     bare = value.strip("\"'")
-    return (
-        name is not None
-        and _IDENTIFIER.fullmatch(bare) is not None
-        and name.group(1).lower().replace("-", "_") in bare.lower().replace("-", "_")
-    )
+    if name is None or _IDENTIFIER.fullmatch(bare) is None:
+        return False
+    words = _SEPARATORS.split(name.group(1).lower())
+    held = _SEPARATORS.split(bare.lower())
+    return any(held[i : i + len(words)] == words for i in range(len(held) - len(words) + 1))
 
 
 def _test_output(value: str, before: str, after: str) -> bool:
