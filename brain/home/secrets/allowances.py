@@ -41,7 +41,8 @@ by the value itself, so a real credential in the same place is still found:
   token: words in capitals joined by ``_``, with no digit, name a setting or an enum's
   member, not a secret (``ANTHROPIC_AUTH_TOKEN: Kx9_QM2P_T7ZR`` is still one).
 * **A value naming its own key**: ``API_KEY: 'feature_api_key'`` in a table of feature
-  flags; an identifier that holds the name it is given to is that name's label.
+  flags; an identifier that holds the name it is given to, word for word, is that
+  name's label (``token: 'myToken'`` and ``password=password1`` are still values).
 * **Paths on disk**: ``PASS: /home/pirate/Projects/task3/repo/backend`` (a check's status
   and the folder that passed), ``pwd -P >| /var/folders/hk/…/T/claude-2d2b-cwd``: a path
   under a system's top folder is a place, not a password.
