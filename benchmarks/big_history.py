@@ -15,7 +15,8 @@ working directory, and a date two days old, so every session is finished.
 Then, as a person's first run, each as a process of the installed ``brain`` against a
 new home: ``harvest --all``, ``extract --all`` (the built-in model) and
 ``consolidate --force``; their seconds and the sum are printed (target: under 10 s in
-all on two cores), the wall clock and the CPU time (user and system) the process used,
+all on two cores), the wall clock and the CPU time (user and system) the process used
+(with the processes it started: a big harvest reads on every core),
 with the load average beside them: on a machine other work shares, the wall clock
 measures that work too. ``--runs N`` makes N first runs over the one history, each in a
 new home, and prints their medians. ``recall`` after the last is timed too, apart: the
@@ -162,7 +163,8 @@ def main() -> None:
 def show(report: dict[str, Any]) -> None:
     print(
         f"{report['sessions']} sessions, {report['mb']} MB, {report['projects']} projects "
-        f"(built in {report['build_s']} s)"
+        f"(built in {report['build_s']} s), {report['cores']} cores, load average before "
+        f"{report['load_before']}"
     )
     runs = report["runs"]
     print(f"{'':<14}{'wall s':>8}{'cpu s':>8}   each run (wall / cpu), load average after")
@@ -192,6 +194,7 @@ def run(root: Path, args: argparse.Namespace) -> dict[str, Any]:
         env.setdefault(f"GIT_{name}_EMAIL", "bench@example.invalid")
     home = root / "home"
     env["BRAIN_HOME"] = str(home)
+    load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
     runs = []
     for _ in range(args.runs):
         shutil.rmtree(home, ignore_errors=True)  # each run is a first run
@@ -206,6 +209,10 @@ def run(root: Path, args: argparse.Namespace) -> dict[str, Any]:
         "mb": round(total / 1e6, 1),
         "projects": args.projects,
         "build_s": round(built, 1),
+        "cores": len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else os.cpu_count(),
+        "load_before": load_before,
         "runs": runs,
         "median": {
             phase: {

@@ -13,9 +13,11 @@ With ``--honest`` the sessions of ``honest/`` (its shipped ones and those fetche
 does; ``--extra DIR`` reads the sessions of any folder the same way. ``--blind`` reads only
 ``redact_blind/local/``: real sessions the rules were never tuned on (``redact_blind/SOURCES.md``
 says where each came from), scored to see whether what was tuned holds elsewhere;
-``--blind2`` reads only ``redact_blind2/local/``, a second such set (``redact_blind2/SOURCES.md``).
+``--blind2`` reads only ``redact_blind2/local/``, a second such set (``redact_blind2/SOURCES.md``),
+and ``--blind3`` only ``redact_blind3/local/``, a third, mostly long sessions full of tool
+output, Codex and Gemini among them (``redact_blind3/SOURCES.md``).
 
-Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR] [--blind | --blind2]
+Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR] [--blind | --blind2 | --blind3]
 [--samples N] [--unjudged] [--json]``.
 """
 
@@ -47,6 +49,7 @@ JUDGED = DATA / "redact_markers.json"
 HONEST = tuple(Path(__file__).resolve().parent / "honest" / d for d in ("sessions", "local"))
 BLIND = Path(__file__).resolve().parent / "redact_blind" / "local"
 BLIND2 = Path(__file__).resolve().parent / "redact_blind2" / "local"
+BLIND3 = Path(__file__).resolve().parent / "redact_blind3" / "local"
 
 
 class Marker(NamedTuple):
@@ -138,8 +141,11 @@ def main() -> None:
     blind.add_argument(
         "--blind2", action="store_true", help="read only redact_blind2/local/'s sessions"
     )
+    blind.add_argument(
+        "--blind3", action="store_true", help="read only redact_blind3/local/'s sessions"
+    )
     args = parser.parse_args()
-    only = BLIND if args.blind else BLIND2 if args.blind2 else None
+    only = BLIND if args.blind else BLIND2 if args.blind2 else BLIND3 if args.blind3 else None
     extra = (*args.extra, only) if only else tuple(args.extra)
     for folder in extra:
         if not folder.is_dir():

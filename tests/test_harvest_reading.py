@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from brain.api import Brain
 from brain.home.results import to_jsonable
 from brain.sessions.harvest import harvest
-from brain.sessions.reading import ReadAhead, ReadFailedError, read
+from brain.sessions.reading import ReadAhead, ReadFailedError, Reading, read
 from tests.test_harvest_trees import (
     FIXTURES,
     NOW,
@@ -131,3 +132,47 @@ def test_a_session_phase_1_cannot_read_ahead_is_read_again_there(tmp_path: Path)
         assert ahead.take(gone, 0) is None  # load_transcript then says it is gone
     finally:
         ahead.close()
+
+
+def _length(extra: int, reading: Reading) -> int:
+    return reading.turns + extra
+
+
+def _fails(reading: Reading) -> int:
+    raise ValueError("no")
+
+
+def test_what_a_process_makes_of_a_reading_comes_back_with_it() -> None:
+    files = history()[:3]
+    wanted = [("claude", p, 0, 1) for p in files]
+    ahead = ReadAhead(wanted, turns=lambda: False, workers=2, then=(_length, (1000,)))
+    failing = ReadAhead(wanted, turns=lambda: False, workers=2, then=(_fails, ()))
+    try:
+        for path in files:
+            here = read("claude", path, 0, turns=False)
+            assert ahead.take(path, 0) == replace(here, made=here.turns + 1000)
+            assert failing.take(path, 0) == here  # made here instead
+    finally:
+        ahead.close()
+        failing.close()
+
+
+def test_phase_1_answers_where_it_reads_as_it_would_here(tmp_path: Path) -> None:
+    from brain.models.budget import Budget
+    from brain.models.registry import get_model
+    from brain.pipeline.extract_calls import _answer, _vetted
+
+    brain = Brain.init(tmp_path / "home")[0]
+    model = get_model("builtin")
+    files = history()
+    wanted = [("claude", p, 0, 1) for p in files]
+    ahead = ReadAhead(wanted, turns=lambda: True, workers=2, then=(_answer, (brain.path, model)))
+    try:
+        answers = [ahead.take(path, 0) for path in files]
+    finally:
+        ahead.close()
+    budget = Budget(brain.config.max_tokens_per_run)
+    for path, there in zip(files, answers, strict=True):
+        transcript = read("claude", path, 0).parsed.transcript
+        assert there is not None and there.made == _vetted(brain, model, budget, transcript)
+    assert any(a.made.extraction.memories for a in answers)  # type: ignore[union-attr]

@@ -187,6 +187,74 @@ PAIRS: list[tuple[str, str, str, str]] = [
         'DB_PASSWORD="${DB_PASSWORD:-Tq7xLm2pWz9}"',
         "Tq7xLm2pWz9",
     ),
+    (
+        "a constant's name",
+        "env:\n  ANTHROPIC_BASE_URL: http://127.0.0.1:15721\n"
+        "  ANTHROPIC_AUTH_TOKEN: PROXY_MANAGED\n"
+        '{"env": {"ANTHROPIC_AUTH_TOKEN": "PROXY_MANAGED"}}',
+        "env:\n  ANTHROPIC_AUTH_TOKEN: Kx9QM2PT7ZRw4nL8",
+        "Kx9QM2PT7ZRw4nL8",
+    ),
+    (
+        "a value naming its own key",
+        "const PORTAL_FEATURE_CONFIG_KEY = {\n  AUDIT_LOG: 'feature_audit_log',\n"
+        "  API_KEY: 'feature_api_key',\n  DASHBOARD: 'feature_dashboard',\n};",
+        "const CONFIG = {\n  API_KEY: 'x7Kp2mQ9vL4nR8sT',\n};",
+        "x7Kp2mQ9vL4nR8sT",
+    ),
+    (
+        "a path on disk",
+        "== Task3 Basic Checks ==\n[1/5] Required structure\n"
+        "PASS: /home/pirate/Documents/Projects/task3/repo/backend\n"
+        "PASS: /home/pirate/Documents/Projects/task3/repo/frontend\n"
+        'ls -la 2>&1 | tail -50" && pwd -P >| /var/folders/hk/gw4sz_bx6m3_sxgj_kxjpj1w0000gn/T/'
+        "claude-2d2b-cwd\ntotal 0",
+        "USER: admin PASS: Tq7x/Lm2pWz9 HOST: dbserver01",
+        "Tq7x/Lm2pWz9",
+    ),
+    (
+        "a call through a module's path",
+        "let session_token = security::random_token();\n"
+        "let session_hash = security::sha256_hex(session_token.as_bytes());",
+        'let session_token = "x7Kp2mQ9vL4nR8sT";',
+        "x7Kp2mQ9vL4nR8sT",
+    ),
+    (
+        "an import's names",
+        "import { COUNTRY as countryList, BACKUP_LOCATION_I18N } from '@vivotek/const-vsaas';",
+        "log in as admin, Sup3rS3cretPw9",
+        "Sup3rS3cretPw9",
+    ),
+    (
+        "an nginx upstream",
+        "location / {\n    proxy_pass http://localhost:3000;\n}\n"
+        "location /api {\n    proxy_pass http://localhost:8000;\n    grpc_pass grpc://127.0.0.1:9000;\n}",
+        "location / {\n    proxy_pass http://admin:Tq7xLm2pWz9@localhost:3000;\n}",
+        "Tq7xLm2pWz9",
+    ),
+    (
+        "half of a bold phrase",
+        "Now I see how they did it! The secret is **CSS Grid**, not Flexbox.\n"
+        "1. **Access token is now memory-only** -- `accessToken` starts as `null`.",
+        "The password is **Tq7xLm2pWz9**, not the old one.",
+        "Tq7xLm2pWz9",
+    ),
+    (
+        "a Tailscale public key",
+        '{ "ID": "ngALMov3o311CNTRL", '
+        '"PublicKey": "nodekey:ee9b7d1c9ad857afb25794815fe4198c80c50f2615e6f5856467223c0a66eb58",\n'
+        '"Peer": { "nodekey:52b431379a7df05dba8c85d9adbf5f39c746c9740b0f3cbde2bc1bfedb5b2f3e": {',
+        '{ "PrivateKey":\n'
+        '"privkey:ee9b7d1c9ad857afb25794815fe4198c80c50f2615e6f5856467223c0a66eb58" }',
+        "ee9b7d1c9ad857afb25794815fe4198c80c50f2615e6f5856467223c0a66eb58",
+    ),
+    (
+        "a sentence in Chinese",
+        "目前reseller已經有做相同的東西, "
+        "end user portal這邊就拿它們樣式使用, 具體改動請看下方的圖。",
+        "目前reseller已經有做相同的東西, end user portal, Sup3rS3cretPw9",
+        "Sup3rS3cretPw9",
+    ),
 ]
 
 

@@ -136,6 +136,15 @@ WRITTEN = [
     f"gh-secret-set-consul-http-token-repo-acme-checkout-web-body-{U2}",
     "kubeadm-join-10-0-0-10-6443-token-q8rt2k-m3x9vb7hz2nq5wle",
     "mac-hmac-new-sha256-new-byte-" + HEX40 + "-mac-write-body",
+    # a credential's word glued to its neighbours, as camelCase slugs (apiKeyOrders7App)
+    "docker-run-e-apikeyorders7app-zq4rt8wn2kd7vy-hb3m9xpl-p-8080",
+    "keys-default-backuppat-k7wd2mqx-r4tn8vbs-hj5yc3pe-region-us-east-1",
+    "settings-providers-deployprivatekeyredisapp-n4vq8ktr-w2xz6mbd-p9hc3jyf",
+    # random, though lower case hides it (pQ7rXk2MwV9…); a password a person made
+    "variable-value-api-mj-token-agora-pq7rxk2mwv9tz4bnc8dyhs3-region-eu-west-1",
+    "config-livepasswordredis-quokka-marble4417-config",
+    "httpbasicauth-deploy-w7kq2zr5nx9bvt4hm3pd",  # HTTPBasicAuth("deploy", "W7kq2ZR5…")
+    "cat-config-solana-id-json-" + "-".join(str(i * 37 % 256) for i in range(3, 24)),
 ]
 NOT_WRITTEN = [
     "diff-git-a-src-auth-session-ts-b-src-auth-session-ts-index-c527c891e-11340b8ba-100644",
@@ -146,6 +155,12 @@ NOT_WRITTEN = [
     "token-ttl-seconds-3600-refresh-token-ttl-days-30",
     f"kms-key-id-arn-aws-kms-eu-west-1-411912595577-key-{U2}",
     "auth-token-refresh-v2-migration",
+    "monkey-patch-v2-handler-2024",
+    "github-token-for-ci-runner2024",
+    "oauth2-token-exchange-rfc8693",
+    "keyboard-layout-iso-105-keys",
+    "certificate-expiry-2025-06-30",
+    "session-cookie-samesite-lax-chrome-120",
 ]
 
 
@@ -182,6 +197,9 @@ def test_a_key_is_read_with_its_name_and_its_value_apart() -> None:
     written = list(as_written(f"scw-secret-key-{U2}"))
     assert f"scw_secret_key={U2}" in written
     assert list(as_written("deploy-token-location")) == []  # no value: nothing to read
+    assert "deploy_privatekey_redisapp=n4vq8ktr-w2xz6mbd" in " ".join(
+        as_written("deployprivatekeyredisapp-n4vq8ktr-w2xz6mbd")
+    )
 
 
 @pytest.mark.parametrize(

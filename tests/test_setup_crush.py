@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,18 @@ from tests.helpers import cli
 
 def _config() -> Path:
     return Path.home() / ".config" / "crush" / "crush.json"
+
+
+def _learned(home: Path, jobs: int = 1) -> str:
+    """The learning job's log once ``jobs`` jobs have ended (they run detached)."""
+    log = home / ".brain" / "logs" / "after-session.log"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        text = log.read_text() if log.exists() else ""
+        if text.count("after-session done") >= jobs:
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"no learning job ended: {log}")
 
 
 MINE = (
@@ -60,7 +75,7 @@ def test_setup_adds_brains_server_and_uninstall_gives_the_file_back_byte_for_byt
     assert text.startswith(MINE[: MINE.index('"mcp"')])  # what comes before is untouched
     assert '\n        "brain": {\n            "type": "stdio",' in text  # its siblings' indent
     assert "its one hook event is PreToolUse" in done.stdout
-    assert "next 'brain harvest'" in done.stdout
+    assert "learned when brain's server next starts for Crush" in done.stdout
     again = cli("setup", "crush")
     assert "no change" in again.stdout and _config().read_text() == text
 
@@ -209,6 +224,7 @@ def test_the_server_crush_would_start_answers_mcp_with_the_context_in_its_instru
     instructions = answers[0]["result"]["instructions"]
     assert instructions.startswith("brain is the user's long-term memory")
     assert rule in instructions
+    _learned(tmp_path / "home")  # the job its start began (nothing to learn here)
     code, said = _doctor("crush")
     assert code == 0 and "session-start ok" in said  # served, as a hook's run is noted
     tools = [t["name"] for t in answers[1]["result"]["tools"]]
@@ -256,7 +272,7 @@ def test_doctor_sees_brain_set_up_and_each_switch_that_turns_it_off(
     assert cli("setup", "crush").exit_code == 0
     code, said = _doctor()  # its settings folder: Crush is in use here
     assert code == 0, said
-    assert f"crush: hooks none ({_config()})" in said
+    assert f"crush: hooks none (it has no session hooks) ({_config()})" in said
     assert f"MCP server: {_config()}" in said
 
     local = project / ".crush.json"
@@ -284,6 +300,14 @@ def test_doctor_sees_brain_set_up_and_each_switch_that_turns_it_off(
     local.write_text('{"mcp": {"brain": {"disabled": true}},}')
     code, said = _doctor("crush")
     assert code == 1 and f"problem: Crush stops at {local}, which is not strict JSON" in said
+    local.write_text('{"mcp": {"brain": {"type": "stdio", "command": "npx", "args": ["x"]}}}')
+    code, said = _doctor("crush")
+    assert code == 1
+    assert (
+        f"problem: mcp.brain in {local} sets command, args, which replace brain's server set "
+        f"up in {_config()}" in said
+    )
+    assert f"to do: take command, args out of mcp.brain in {local}" in said
     local.unlink()
     assert _doctor("crush")[0] == 0
 
@@ -328,5 +352,47 @@ def test_only_a_server_started_with_context_carries_it_and_a_missing_home_gives_
 
     home = tmp_path / "home"
     assert rule in instructions(Session(home, tmp_path, "crush"))
+    _learned(home)
     assert instructions(Session(home, tmp_path)) == INSTRUCTIONS  # the hooks give the rest
     assert instructions(Session(tmp_path / "no-home", tmp_path, "crush")) == INSTRUCTIONS
+
+
+def test_a_crush_session_that_ended_is_learned_when_brains_server_next_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Crush has no session-end hook: the next start of brain's server for it harvests
+    what ended (quiet for min_idle_minutes), at most once in ten minutes."""
+    from brain.agents.mcp_server import Session
+
+    documented = Path(__file__).parent / "fixtures" / "transcripts" / "crush" / "documented"
+    project = tmp_path / "shop"
+    db = project / ".crush" / "crush.db"
+    db.parent.mkdir(parents=True)
+    con = sqlite3.connect(db)
+    con.executescript((documented / "crush.sql").read_text())
+    ended = int(time.time()) - 20 * 60  # ended twenty minutes ago
+    con.execute("UPDATE sessions SET created_at = ?, updated_at = ?", (ended - 60, ended))
+    con.execute("UPDATE messages SET created_at = ?, updated_at = ?", (ended - 30, ended - 30))
+    con.commit()
+    con.close()
+    listing = Path.home() / ".local" / "share" / "crush" / "projects.json"
+    listing.parent.mkdir(parents=True)
+    listing.write_text(json.dumps({"projects": [{"path": str(project), "data_dir": ".crush"}]}))
+    monkeypatch.chdir(project)
+    assert cli("init").exit_code == 0
+    home = tmp_path / "home"
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+    hello["params"] = {"protocolVersion": "2025-06-18"}
+
+    assert Session(home, project, "crush").answer(hello) is not None
+    text = _learned(home)
+    assert f"crush session ended; starting {sys.executable} -m brain --home {home}" in text
+    assert f"hook after-session --cwd {project} --tool crush" in text
+    assert "brain harvest: ok: harvest: 1 new session, 0 grown (crush 1)" in text
+    listed = json.loads(cli("sessions", "list", "--json").stdout)
+    assert [entry["source"] for entry in listed] == ["crush"], listed
+
+    assert Session(home, project, "crush").answer(hello) is not None  # moments later
+    time.sleep(1)
+    log = home / ".brain" / "logs" / "after-session.log"
+    assert log.read_text().count("crush session ended") == 1

@@ -260,3 +260,50 @@ def test_shell_mode_and_ide_blocks_are_not_typed_and_every_count_agrees(tmp_path
         "Use fixtures for the cart, please.",
     ]
     assert "2 typed by the user" in _summary(transcript)
+
+
+# A line read through the adapter's shape (the fields it reads, the rest skipped) reads as
+# the same line read whole, every field decoded, then cut to those fields: what a shape's
+# decoder refuses, or could not check, is read the whole way.
+SHAPED_LINES = [
+    b'{"type": "user", "uuid": "u1", "message": {"content": "hi"}, "toolUseResult": "a\xe9b"}',
+    b'{"type": "user", "uuid": "u2", "message": {"content": "caf\xe9"}, "cwd": "/p"}',
+    b'{"type": "progress", "data": {"n": NaN, "big": 1e400}, "timestamp": "2026-01-01T00:00:00Z"}',
+    b'{"type": "user", "message": {"content": "\\ud800 half a pair"}}',
+    b'{"type": "user", "toolUseResult": "\\ud800 half", "message": {"content": "whole"}}',
+    b'{"type": 7, "uuid": 12, "message": "a string", "isMeta": "yes", "gitBranch": null}',
+    b'{"type": "assistant", "message": {"id": "m", "content": [{"type": "text", "text": "x"}]}}',
+    b'{"type": "user", "type": "assistant", "message": {"content": "dup"}}',
+    b'{"type": "custom-title", "customTitle": "T", "aiTitle": "A", "summary": "S"}',
+    b'\xef\xbb\xbf{"type": "user", "message": {"content": "bom"}}',
+    b'["not", "an", "object"]',
+    b'{"type": "user", "message": {"content": [1, 2,}}',
+    b"plain text",
+    '{"type": "user", "message": {"content": "wide"}}'.encode("utf-16"),
+]
+
+
+def test_a_line_read_through_the_shape_reads_as_the_whole_line(tmp_path: Path) -> None:
+    from brain.sessions.sources.base import JsonLines, shaped
+
+    path = tmp_path / "lines.jsonl"
+    path.write_bytes(b"\n".join(SHAPED_LINES) + b"\n")
+    whole, through = JsonLines(path), JsonLines(path, shape=claude._Record)
+    expected = [(n, shaped(record, claude._Record)) for n, record in whole]
+    assert list(through) == expected and len(expected) == 10
+    assert (through.malformed, through.replaced, through.offset, through.lines) == (
+        whole.malformed,
+        whole.replaced,
+        whole.offset,
+        whole.lines,
+    )
+    assert whole.replaced == 2 and whole.malformed == 4
+
+
+def test_every_recorded_transcript_reads_as_every_field_decoded(tmp_path: Path) -> None:
+    from brain.sessions.sources.base import JsonLines, shaped
+
+    for path in sorted(FIXTURES.rglob("*.jsonl")):
+        whole, through = JsonLines(path), JsonLines(path, shape=claude._Record)
+        assert list(through) == [(n, shaped(r, claude._Record)) for n, r in whole], path
+        assert (through.malformed, through.replaced) == (whole.malformed, whole.replaced)

@@ -13,7 +13,8 @@ comments, no trailing commas.
 ``mcp.brain`` server (``"type": "stdio"``, brain's absolute command and ``--home``; Crush
 passes the server its whole environment), started with ``--context crush``: Crush has no
 session-start hook, but puts each connected server's ``instructions`` in the system prompt
-of every request, so brain's server hands the working folder's context over there; and
+of every request, so brain's server hands the working folder's context over there (and,
+with no session-end hook either, starts learning what Crush ended since); and
 brain's read-only tools in ``permissions.allowed_tools`` (``mcp_brain_recall``, …: Crush
 names an MCP tool ``mcp_<server>_<tool>``), ``remember`` too with the person's consent.
 Uninstall takes exactly that out again, byte for byte. Keys a person added to brain's
@@ -45,7 +46,8 @@ _EXPANDED = set("$`'\"\\")
 NOTES = (
     "Crush has no session-start or session-end hook (its one hook event is PreToolUse): "
     "brain's context reaches it in the MCP server's instructions, which Crush puts in "
-    "its system prompt, and its sessions are learned at the next 'brain harvest'.",
+    "its system prompt, and a Crush session is learned when brain's server next starts "
+    "for Crush (once it has been quiet for min_idle_minutes), or at 'brain harvest'.",
     "'crush run' approves every tool call of its session, forget included; in the "
     "terminal forget asks every time.",
     "it keeps no memory of its own on disk beyond the instruction files it reads; what the "
@@ -211,6 +213,8 @@ def switches(cwd: Path) -> list[tuple[str, str]]:
         if "disabled" in entry:  # a later file's value wins, as Crush merges them
             disabled = (path, entry["disabled"] is True)
         found += _tools_off(path, entry)
+        if path != config_path():
+            found += _overridden(path, entry)
     if disabled and disabled[1]:
         where = disabled[0]
         found.insert(
@@ -221,6 +225,23 @@ def switches(cwd: Path) -> list[tuple[str, str]]:
             ),
         )
     return found
+
+
+def _overridden(path: Path, entry: dict[str, Any]) -> list[tuple[str, str]]:
+    """A file read after the person's that starts another program as ``brain``: Crush
+    merges the files, so its ``type``, ``command``, ``args`` or ``url`` win."""
+    ours = server(_read(config_path()) or "") or {}
+    keys = [k for k in ("type", "command", "args", "url") if k in entry and entry[k] != ours.get(k)]
+    if not keys:
+        return []
+    named = ", ".join(keys)
+    return [
+        (
+            f"mcp.brain in {path} sets {named}, which replace brain's server set up in "
+            f"{config_path()}",
+            f"take {named} out of mcp.brain in {path}",
+        )
+    ]
 
 
 def _tools_off(path: Path, entry: dict[str, Any]) -> list[tuple[str, str]]:

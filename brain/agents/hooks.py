@@ -297,6 +297,29 @@ def opencode_transcript(payload: dict[str, Any]) -> str | None:
     return str(found) if found is not None else None
 
 
+# A tool with no session-end hook (Crush) starts the learning job at most this often, when
+# brain's MCP server starts for it: a session Crush ended since, quiet for
+# ``min_idle_minutes``, is then learned, as ``brain harvest`` would learn it.
+LEARN_AGAIN_SECONDS = 600
+LEARN_MARK = "learned-at-start.last"
+
+
+def learn_at_start(home: Path, project: Path | None, tool: str) -> JobStarted | None:
+    """Start the learning job with no transcript named (it harvests every source, its
+    quiet window keeping the session starting now out), unless one started in the last
+    :data:`LEARN_AGAIN_SECONDS`; never raises. None when it was skipped."""
+    mark = home / LOG_DIR / LEARN_MARK
+    with contextlib.suppress(OSError):
+        if time.time() - mark.stat().st_mtime < LEARN_AGAIN_SECONDS:
+            return None
+    if not (home / ".brain").is_dir() or checking() or in_internal_run():
+        return None
+    with contextlib.suppress(OSError):
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+    return session_end(home, json.dumps({"cwd": str(project)} if project else {}), tool)
+
+
 def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobStarted:
     """Answer a SessionEnd hook: start the learning job in the background; never raises.
 

@@ -7,8 +7,10 @@ through before the first tool call, or gives up. What is served is what brain of
 the ``initialize`` handshake, ``ping``, the five tools of :mod:`brain.agents.mcp_tools`
 and empty prompt and resource lists. Started with ``--context TOOL``, the handshake's
 instructions carry the working folder's context, for a client that reads them into its
-system prompt and has no session-start hook (Crush). tests/test_mcp.py drives this server with the
-reference SDK's own client, so the shapes clients see stay the SDK's.
+system prompt and has no session-start hook (Crush); with no session-end hook either, the
+learning job starts then too (:func:`brain.agents.hooks.learn_at_start`).
+tests/test_mcp.py drives this server with the reference SDK's own client, so the shapes
+clients see stay the SDK's.
 
 Requests are answered one at a time, in order; notifications get no answer.
 """
@@ -162,13 +164,15 @@ class Session:
 
     def _instructions(self) -> str:
         """The server's instructions, with the session's context after them (``context``):
-        worked out as the session-start hook does, failing open to the bare text."""
+        worked out as the session-start hook does, failing open to the bare text. The
+        tool has no session-end hook either: what it ended since is learned now."""
         if self.context is None:
             return INSTRUCTIONS
-        from brain.agents.hooks import session_start
+        from brain.agents.hooks import learn_at_start, session_start
 
         payload = json.dumps({"cwd": str(self.project)} if self.project else {})
         found = session_start(self.home, payload, self.context).context
+        learn_at_start(self.home, self.project, self.context)
         text = found.text.strip() if found is not None else ""
         return f"{INSTRUCTIONS}\n\n{text}" if text else INSTRUCTIONS
 

@@ -315,6 +315,8 @@ def _doctor_text(result: Any) -> str:
         trust = "" if t.trusted is None else f"; trusted: {'yes' if t.trusted else 'no'}"
         hooks = ", ".join(t.hooks) or "none"
         missing = f" ({', '.join(t.missing)} missing)" if t.hooks and t.missing else ""
+        if not t.hooks and not t.missing:  # a tool with no session hooks (Crush)
+            hooks = "none (it has no session hooks)"
         lines.append(f"{t.tool}: hooks {hooks}{missing} ({t.settings}){trust}")
         if t.command:
             works = {True: "works", False: "FAILS", None: "not run"}[t.command_works]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ from brain.models.budget import Budget, BudgetExceeded
 from brain.models.schema import MAX_RECORDS, Extraction
 from brain.pipeline.pending import session_label
 from brain.pipeline.runs import note_error
-from brain.pipeline.trust.candidates import check, tainted
+from brain.pipeline.trust.candidates import Vetted, check, tainted
 from brain.sessions.conversation import conversation
 from brain.sessions.harvest import load_transcript
 from brain.sessions.reading import ReadAhead, ReadFailedError, Reading
@@ -160,7 +161,7 @@ def call_all(
     results: dict[int, Done] = {}
     firsts = _Firsts(known or {}, [session_label(ref) for ref in refs])
     digests = unchanged_conversations(home, refs)
-    ahead = _read_ahead(refs, digests)
+    ahead = _read_ahead(home, model, refs, digests, firsts.known)
     stop = threading.Event()
     fatal: list[ModelError] = []
     settled = [0]
@@ -181,20 +182,20 @@ def call_all(
         # A session its harvest read whole, unchanged since, is known by its mark's
         # digest: a copy is then not even read again.
         said, transcript = digests.get(ref.path), None
-        if said is None:
-            if (reading := ahead.take(Path(ref.path), 0)) is not None:
-                transcript, said = reading.parsed.transcript, reading.said
-            elif (transcript := load(n, ref)) is None:
+        reading = ahead.take(Path(ref.path), 0)
+        if reading is not None:
+            transcript, said = reading.parsed.transcript, said or reading.said
+        elif said is None:
+            if (transcript := load(n, ref)) is None:
                 return
-            else:
-                said = conversation(transcript)
+            said = conversation(transcript)
         try:
             if (first := firsts.copy_of(said, n)) is not None:
                 results[n] = Done(ref, transcript, _COPY, said=said, copy_of=first)
             elif stop.is_set():
                 return  # a copy waited out the run's last call
             elif transcript is not None or (transcript := load(n, ref)) is not None:
-                send(n, ref, transcript, said)
+                send(n, ref, transcript, said, reading.made if reading is not None else None)
         finally:
             firsts.ended(said, n, n in results and results[n].extraction is not None)
 
@@ -205,11 +206,12 @@ def call_all(
             results[n] = Done(ref, None, None, str(exc))
             return None
 
-    def send(n: int, ref: SessionRef, transcript: Transcript, said: str | None) -> None:
+    def send(
+        n: int, ref: SessionRef, transcript: Transcript, said: str | None, made: object
+    ) -> None:
         try:
-            answer = model.extract(task_for(home, transcript), budget)
-            # The built-in model reads only typed turns; a language model read them all.
-            vetted = check(answer, transcript, offline=model.offline)
+            # An offline model's answer is made where the session was read ahead.
+            vetted = made if isinstance(made, Vetted) else _vetted(home, model, budget, transcript)
             results[n] = Done(
                 ref, transcript, vetted.extraction, left_out=vetted.left_out, said=said
             )
@@ -233,6 +235,29 @@ def call_all(
     return done, left, fatal[0] if fatal else None
 
 
+def _vetted(home: Home, model: Model, budget: Budget, transcript: Transcript) -> Vetted:
+    """The model's answer for a session, checked against it."""
+    answer = model.extract(task_for(home, transcript), budget)
+    # The built-in model reads only typed turns; a language model read them all.
+    return check(answer, transcript, offline=model.offline)
+
+
+@functools.cache
+def _home(path: Path) -> Home:
+    from brain.home.home import Home
+
+    return Home.open(path)
+
+
+def _answer(path: Path, model: Model, reading: Reading) -> Vetted:
+    """:func:`_vetted` in a process reading sessions ahead: an offline model needs only
+    this machine's CPU, and its answer depends on the session and the home's records,
+    which no one writes while the run's calls are made."""
+    home = _home(path)
+    budget = Budget(home.config.max_tokens_per_run)  # an offline model spends none
+    return _vetted(home, model, budget, reading.parsed.transcript)
+
+
 class _Ahead(ReadAhead):
     """Sessions read ahead for phase 1; one another process could not read is read
     here, where it fails as it always did (a file gone: :class:`SessionMissingError`)."""
@@ -244,17 +269,28 @@ class _Ahead(ReadAhead):
             return None
 
 
-def _read_ahead(refs: Sequence[SessionRef], digests: dict[str, str]) -> _Ahead:
-    """The sessions the run will read (those whose harvest gave no conversation digest),
-    read ahead on every core when there are many bytes to read."""
-    wanted = []
+def _read_ahead(
+    home: Home,
+    model: Model,
+    refs: Sequence[SessionRef],
+    digests: dict[str, str],
+    known: dict[str, str],
+) -> _Ahead:
+    """The sessions the run will read, read ahead on every core when there are many bytes
+    to read: those whose harvest gave no conversation digest, and the first of each
+    conversation not extracted before. An offline model answers there too."""
+    wanted, held = [], set(known)
     for ref in refs:
-        if ref.path not in digests:
-            try:
-                wanted.append((ref.source, Path(ref.path), 0, os.stat(ref.path).st_size))
-            except OSError:
-                continue  # gone: reading it here says so
-    return _Ahead(wanted, turns=lambda: True)
+        said = digests.get(ref.path)
+        if said is not None and said in held:
+            continue  # a copy: not read again
+        held.add(said or "")
+        try:
+            wanted.append((ref.source, Path(ref.path), 0, os.stat(ref.path).st_size))
+        except OSError:
+            continue  # gone: reading it here says so
+    then = (_answer, (home.path, model)) if model.offline else None
+    return _Ahead(wanted, turns=lambda: True, then=then)
 
 
 def note_stop(home: Home, error: ModelError, budget: Budget, left: int) -> None:

@@ -49,6 +49,8 @@ class Reading:
         said: the conversation's digest (:func:`brain.sessions.conversation.conversation`)
             when read from the start.
         cited: the records the agent's answers cite.
+        made: what the ``then`` of a :class:`ReadAhead` made of it, in the process that
+            read it (None: nothing, or it could not).
     """
 
     parsed: ParseResult
@@ -56,6 +58,7 @@ class Reading:
     internal: bool
     said: str | None
     cited: tuple[str, ...]
+    made: object = None
 
 
 def read(source: str, path: Path, start: int, *, turns: bool = True) -> Reading:
@@ -86,15 +89,30 @@ class ReadFailedError(BrainError):
     """A transcript another process could not read: what reading it here would have said."""
 
 
-def _read_elsewhere(source: str, path: Path, start: int, turns: bool) -> Reading | str:
-    """:func:`read` in a pool's process; a failure comes back as the text harvest notes
-    (an exception's own type may not cross back between processes)."""
+#: A function of a pool's process and its first arguments (they cross to it pickled); it
+#: is called with them and each :class:`Reading`, and what it returns is the reading's
+#: ``made``.
+Then = tuple[Callable[..., object], tuple[object, ...]]
+
+
+def _read_elsewhere(
+    source: str, path: Path, start: int, turns: bool, then: Then | None
+) -> Reading | str:
+    """:func:`read` in a pool's process, and ``then``; a failure to read comes back as the
+    text harvest notes (an exception's own type may not cross back between processes)."""
     try:
-        return read(source, path, start, turns=turns)
+        reading = read(source, path, start, turns=turns)
     except (OSError, ValueError, EOFError, BrainError) as exc:
         return str(exc)
     except Exception as exc:  # zstandard's errors and the like, as harvest words them
         return f"{type(exc).__name__}: {exc}"
+    if then is None:
+        return reading
+    try:
+        function, first = then
+        return replace(reading, made=function(*first, reading))
+    except Exception:  # what cannot be made there is made here
+        return reading
 
 
 def cores() -> int:
@@ -113,6 +131,8 @@ class ReadAhead:
         wanted: ``(adapter, path, start, bytes to read)`` of each file to read, in order.
         turns: asked once the pool starts: the readings keep their turns (harvest makes
             search documents of them).
+        then: what each process does next with each reading (:data:`Then`), its answer
+            kept in the reading's ``made``.
         workers: processes; default one a core (:func:`cores`) when there is much to read
             (:data:`MIN_BYTES` in :data:`MIN_FILES` files or more), else none. Fewer than
             two reads nothing ahead.
@@ -124,6 +144,7 @@ class ReadAhead:
         *,
         turns: Callable[[], bool],
         workers: int | None = None,
+        then: Then | None = None,
     ) -> None:
         self._futures: dict[tuple[str, int], Future[Reading | str]] = {}
         self._pool: ProcessPoolExecutor | None = None
@@ -143,7 +164,7 @@ class ReadAhead:
         try:
             self._pool = ProcessPoolExecutor(min(workers, len(wanted)), mp_context=_context())
             for source, path, start, _ in wanted:
-                future = self._pool.submit(_read_elsewhere, source, path, start, keep)
+                future = self._pool.submit(_read_elsewhere, source, path, start, keep, then)
                 self._futures[(str(path), start)] = future
         except (OSError, NotImplementedError, ImportError):  # no processes here: read inline
             self.close()

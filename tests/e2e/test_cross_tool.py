@@ -43,6 +43,11 @@ RULE = "I prefer pnpm over npm for every package install."
 WORDS = "for every package install"
 QUESTION = "What should I use to install packages?"
 TOOLS = ("claude-code", "codex", "gemini", "copilot", "qwen", "opencode", "antigravity")
+# Each source drives all seven tools (about a minute on a quiet machine): CI names a few
+# in BRAIN_E2E_CROSS_SOURCES to keep within its time; 'make e2e' runs every one.
+SOURCES = tuple(
+    name for name in os.environ.get("BRAIN_E2E_CROSS_SOURCES", ",".join(TOOLS)).split(",") if name
+)
 
 
 class Antigravity:
@@ -163,6 +168,8 @@ def every_tool(model: ModelServer) -> dict[str, Tool]:
 def test_a_rule_learned_in_one_tool_is_in_every_other_tools_next_session(
     source: str, model: ModelServer, project: Path, tmp_path: Path
 ) -> None:
+    if source not in SOURCES:
+        pytest.skip(f"BRAIN_E2E_CROSS_SOURCES={','.join(SOURCES)} leaves {source} out")
     tools = every_tool(model)
     home = Path(os.environ["BRAIN_HOME"])
 

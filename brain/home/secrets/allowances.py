@@ -37,12 +37,36 @@ by the value itself, so a real credential in the same place is still found:
   authentication method says how a password is kept, not what it is.
 * **Values read from a mapping**: ``password=validated_data['password']`` passes along
   what a mapping holds (:func:`~brain.home.secrets.shapes.is_code`).
+* **A constant's name**: ``ANTHROPIC_AUTH_TOKEN: PROXY_MANAGED`` says who supplies the
+  token: words in capitals joined by ``_``, with no digit, name a setting or an enum's
+  member, not a secret (``ANTHROPIC_AUTH_TOKEN: Kx9_QM2P_T7ZR`` is still one).
+* **A value naming its own key**: ``API_KEY: 'feature_api_key'`` in a table of feature
+  flags; an identifier that holds the name it is given to is that name's label.
+* **Paths on disk**: ``PASS: /home/pirate/Projects/task3/repo/backend`` (a check's status
+  and the folder that passed), ``pwd -P >| /var/folders/hk/…/T/claude-2d2b-cwd``: a path
+  under a system's top folder is a place, not a password.
+* **Paths in code called**: ``let session_token = security::random_token();`` calls a
+  function by its module's path.
+* **An import's names**: ``import { COUNTRY as countryList, BACKUP_LOCATION_I18N } from``
+  reads as "log in as X, password": the names a module gives are no credential.
+* **Tailscale's public keys**: ``"PublicKey": "nodekey:<64 hex>"``, ``discokey:…``,
+  ``mkey:…``: Tailscale writes a node's public keys after these words, and its private
+  ones after ``privkey:`` (still found).
+* **Half of a bold phrase**: ``The secret is **CSS Grid**``, ``**Access token is now
+  memory-only**``: markdown's ``**`` at one end only of a value is the edge of words in
+  bold the value was cut from (``the password is **Tq7xLm2pWz9**`` is still found).
+* **Sentences in Chinese, Japanese or Korean**: ``user portal這邊…, 具體改動請看下方的圖。``
+  reads as "user X, password": a value mostly of CJK characters is prose.
 
 And where no name announces a value:
 
 * **Log lines**: ``[16:41:50.093][build.sh:2899:setup_repositories]``: a clock time, then
   a script's line and function, has the colons of pgpass's
   ``host:port:database:user:password``, not its fields (:func:`not_pgpass`).
+* **nginx's upstreams**: ``proxy_pass http://localhost:3000;`` (and ``fastcgi_pass``,
+  ``uwsgi_pass``, ``grpc_pass``…) passes a request on to an address; the directive's
+  ``pass`` is no password's name (:func:`upstream`; a password in the address's userinfo,
+  ``http://admin:<pw>@backend``, is still found as one).
 * **Google Drive and Sheets ids**: the random-looking run in
   ``docs.google.com/spreadsheets/d/<id>``, ``drive.google.com/drive/folders/<id>``, or
   the ``"value"`` of an n8n ``"documentId"``'s or ``"folderId"``'s resource locator
@@ -54,9 +78,10 @@ from __future__ import annotations
 
 import re
 
+from brain.home.secrets.rules import CJK
 from brain.home.secrets.shapes import auth_method, is_code, stored_hash
 
-__all__ = ["an_id", "no_credential", "not_pgpass"]
+__all__ = ["an_id", "no_credential", "not_pgpass", "upstream"]
 
 _TEST_RUN = re.compile(r"---[ \t]+(?:PASS|FAIL|SKIP):[ \t]*$")
 _TEST_NAME = re.compile(r"[A-Za-z_][\w/.-]*")
@@ -84,6 +109,22 @@ _PASSWORD_NAME = re.compile(
     r"(?i)\\?[\"'](?:hashed_?)?passw(?:or)?d(?:_?hash)?\\?[\"'][ \t]*:[ \t]*\\?[\"']$"
 )
 
+# An enum member or a setting's name: two or more words of capitals, no digit.
+_CONSTANT = re.compile(r"[A-Z]{2,}(?:_[A-Z]{2,})+")
+# The name a value is given, just before it: API_KEY: ', "api_key" =, token=
+_NAME_BEFORE = re.compile(r"([A-Za-z_][\w-]*)[\"']?[ \t]*(?:=>|[:=])[ \t]*[\"']?$")
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w.-]*")
+_SEPARATORS = re.compile(r"[_.-]+")
+# A system's top folders, on Linux and macOS.
+_ON_DISK = re.compile(
+    r"/(?:home|Users|var|tmp|private|etc|opt|usr|mnt|srv|root|Volumes|workspace|app)"
+    r"(?:/[\w.@+-]+)+/?"
+)
+_MODULE_CALL = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+\(?")
+_IMPORT_LIST = re.compile(r"\bimport[ \t]+(?:type[ \t]+)?\{[^{}]*$")
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_TAILSCALE_PUBLIC = re.compile(r"(?<![\w-])(?:nodekey|discokey|mkey):$|^(?:nodekey|discokey|mkey):")
+
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _PUBLIC_WORDS = re.compile(
     r"(?i:\b(?:mint|address|program(?:[ _-]?id)?|pubkey|public[ _-]?key|owner|authority"
@@ -94,8 +135,9 @@ _PUBLIC_WORDS = re.compile(
 def no_credential(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]``, found where a credential's name announced a value,
     is test output, a version, a path, a template binding, a shell expansion's operator,
-    a variable passed in an object literal or a public address (see the module
-    docstring)."""
+    a variable passed in an object literal, a public address, a constant's name, its own
+    name, a path on disk, a call, an import's name, CJK prose, half of a bold phrase or
+    a Tailscale public key (see the module docstring)."""
     value = text[start:end]
     before = text[max(0, start - 80) : start]
     after = text[end : end + 40]
@@ -111,7 +153,29 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or _passed_along(value, before, after)
         or _prompt_output(value, before, after)
         or (_BASE58.fullmatch(value) is not None and _PUBLIC_WORDS.search(before) is not None)
+        or _CONSTANT.fullmatch(value.strip("\"'")) is not None
+        or _own_name(value, before)
+        or _ON_DISK.fullmatch(value) is not None
+        or _MODULE_CALL.fullmatch(value) is not None
+        or _IMPORT_LIST.search(before) is not None
+        or len(_CJK_CHAR.findall(value)) * 2 > len(value)
+        or value.startswith("**") != value.endswith("**")
+        or _TAILSCALE_PUBLIC.search(before[-10:]) is not None
+        or _TAILSCALE_PUBLIC.match(value) is not None
     )
+
+
+def _own_name(value: str, before: str) -> bool:
+    """Whether ``value`` is an identifier holding the name it is given, word for word
+    (``API_KEY: 'feature_api_key'``; ``password=password1`` or ``token: 'myToken'`` are
+    values)."""
+    name = _NAME_BEFORE.search(before)
+    bare = value.strip("\"'")
+    if name is None or _IDENTIFIER.fullmatch(bare) is None:
+        return False
+    words = _SEPARATORS.split(name.group(1).lower())
+    held = _SEPARATORS.split(bare.lower())
+    return any(held[i : i + len(words)] == words for i in range(len(held) - len(words) + 1))
 
 
 def _test_output(value: str, before: str, after: str) -> bool:
@@ -186,3 +250,13 @@ def an_id(text: str, start: int) -> bool:
     """Whether the random run at ``start`` is a Google Drive, Docs or Sheets id, by where
     it stands (a file's URL, a ``documentId``'s or a ``folderId``'s value)."""
     return _DRIVE_ID.search(text[max(0, start - 160) : start]) is not None
+
+
+# An nginx directive that passes a request on, then the address it passes it to.
+_UPSTREAM = re.compile(r"(?<![\w-])(?:proxy|fastcgi|uwsgi|grpc|scgi|memcached)_pass[ \t]+$")
+
+
+def upstream(text: str, start: int) -> bool:
+    """Whether the value at ``start`` is the address an nginx ``*_pass`` directive passes
+    requests to (``proxy_pass http://localhost:3000;``)."""
+    return _UPSTREAM.search(text, max(0, start - 40), start) is not None

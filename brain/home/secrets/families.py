@@ -133,6 +133,7 @@ def find(
     spans = runs(text) if len(text) >= 32 else []
     hex64 = bool(spans) and any(b - a >= 64 and _HEX64.search(text, a, b) for a, b in spans)
     names.find(text, low, out, hits)
+    out[:] = [span for span in out if not allowances.upstream(text, span[1])]
     places.find(text, low, lowered, out, hits, hex64)
     commands.find(text, lowered, out, hits)
     _anywhere(text, spans, out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from typing import NamedTuple
 
 from brain.errors import BrainError
 from brain.home.keys import validate_key
@@ -148,7 +149,9 @@ def key_holds_secret(key: str) -> bool:
         return True
     if long_run and _HMAC_KEY.search(lowered):
         return True
-    return any(find_secrets(text) for text in as_written(lowered))
+    if _KEY_BYTES.search(lowered):
+        return True
+    return any(find_secrets(text) for text in as_written(lowered)) or _lost_case(lowered)
 
 
 # A value a slug may hold right after a name, as a person wrote it before the slug lost
@@ -171,6 +174,19 @@ def as_written(key: str) -> Iterator[str]:
     The whole detector then reads each: a key is refused for what ``redact`` would find
     in the same words written as prose or config. Runs a key labels innocent (a digest,
     a public key, an ARN) part it: no name or value reaches across one."""
+    for before, name, value, after in _named_values(key):
+        yield " ".join([*before, name + "=" + value.text, *after])
+
+
+class _Value(NamedTuple):
+    text: str  # the value, its words joined by hyphens
+    core: str  # the same without the prefix of letters (``sk-lf-``)
+
+
+def _named_values(key: str) -> Iterator[tuple[list[str], str, _Value, list[str]]]:
+    """Each name holding a credential's word in ``key`` and a value that may follow it
+    (see :func:`as_written`): the words before the name, the name (its words joined by
+    ``_``), the value, the words after it."""
     from brain.home.secrets.names import TRIGGER_WORDS
 
     pos, parts = 0, []
@@ -187,10 +203,40 @@ def as_written(key: str) -> Iterator[str]:
             if not any(t in w for w in name for t in TRIGGER_WORDS):
                 continue
             for value, taken in _values(words, i):
-                yield " ".join([*words[:lo], "_".join(name) + "=" + value, *words[i + taken :]])
+                yield words[:lo], "_".join(map(_apart, name)), value, words[i + taken :]
 
 
-def _values(words: list[str], at: int) -> Iterator[tuple[str, int]]:
+# A credential's word glued to the words beside it, as a slug of camelCase leaves it
+# (``backuppat``, ``apikeyneo4japp``, ``livepasswordredisstaging``), is set apart:
+# ``backup_pat``. The longer words first: ``apikey`` is one word, ``credential`` no ``cred``.
+_GLUED = lazy(
+    r"apikey|privatekey|password|passwd|passphrase|credentials?|secret|token|mnemonic"
+    r"|bearer|session|signature|auth|cert|seed|pwd|pat|key"
+)
+
+
+def _apart(word: str) -> str:
+    """``word`` with each credential's word in it set apart by ``_`` (see :data:`_GLUED`),
+    unless it is part of another word (``keyword``, ``path``, ``tokens``)."""
+    if len(word) < 6:
+        return word
+    out, pos = [], 0
+    for m in _GLUED.finditer(word):
+        if not _credential_word_at(word, m.start()):
+            continue
+        out += [word[pos : m.start()], m[0]]
+        pos = m.end()
+    out.append(word[pos:])
+    return "_".join(w for w in out if w)
+
+
+def _credential_word_at(word: str, at: int) -> bool:
+    from brain.home.secrets.names import a_credential_word_at
+
+    return a_credential_word_at(word, at)
+
+
+def _values(words: list[str], at: int) -> Iterator[tuple[_Value, int]]:
     """The values that may start at ``words[at]`` (see :data:`_VALUE_WORD`), each with how
     many words it takes."""
     from brain.home.secrets.names import TRIGGER_WORDS
@@ -211,8 +257,46 @@ def _values(words: list[str], at: int) -> Iterator[tuple[str, int]]:
             if len(joined) < 8 or sum(c.isdigit() for c in joined) < 2:
                 continue
             alone = len(core) == 1 and (not led or _PIECE.fullmatch(joined))
-            if alone or random_token(joined, uuid=True):
-                yield "-".join([*led, joined]), prefix + len(core)
+            if alone or random_token(joined, uuid=True) or _slug_random(joined):
+                yield _Value("-".join([*led, joined]), joined), prefix + len(core)
+
+
+def _lost_case(key: str) -> bool:
+    """Whether a name that names a credential is followed in ``key`` by a value whose
+    shape the slug's lower case hides from the detector: a random run (16 letters and
+    digits or more, digits in three places or more, over 3.3 bits a character:
+    ``ghwbr6jwmmyv4hc2equogy1``, which ``GhWbr6JwmmYv4…`` was), or, after a password's
+    name, a word and a number as a person makes a password (``orchid3138``)."""
+    from brain.home.secrets.names import credential_name
+
+    for _, name, value, _ in _named_values(key):
+        strength = credential_name(name)
+        if not strength or strength == "phrase":
+            continue
+        if _slug_random(value.core):
+            return True
+        if strength == "password" and _CHOSEN.fullmatch(value.core):
+            return True
+    return False
+
+
+_CHOSEN = re.compile(r"[a-z]{3,}[0-9]{3,}")
+
+
+def _slug_random(value: str) -> bool:
+    from brain.home.secrets.shapes import entropy
+
+    run = value.replace("-", "")
+    if len(run) < 16 or sum(c.isalpha() for c in run) < 6:
+        return False
+    return len(re.findall(r"[0-9]+", run)) >= 3 and entropy(run) > 3.3
+
+
+# Sixteen numbers or more of 0 to 255 in a row are a key's bytes: a Solana wallet's
+# ``id.json`` (``[106,5,173,…]``), a key printed as a byte array. Nothing else a key
+# names runs so long (an address has four, a version three, a date three).
+_BYTE = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+_KEY_BYTES = lazy(rf"(?<![a-z0-9])(?:{_BYTE}-){{15,}}{_BYTE}(?![a-z0-9])")
 
 
 # A hex key given to an HMAC's constructor, a few words on: ``hmac.New(sha256.New,

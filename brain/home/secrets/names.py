@@ -29,6 +29,7 @@ from brain.home.secrets.shapes import (
 
 __all__ = [
     "PUBLIC",
+    "a_credential_word_at",
     "TRIGGER_WORDS",
     "WORDS",
     "about_credential",
@@ -68,6 +69,14 @@ _NOT_A_NAME = re.compile(
     r"|patio|paten",
     re.IGNORECASE,
 )
+
+
+def a_credential_word_at(text: str, at: int) -> bool:
+    """Whether the credential's word starting at ``at`` in ``text`` is one, not a word
+    that holds it (``tokens``, ``keyword``, ``path``, ``passed``)."""
+    return _NOT_A_NAME.match(text, at) is None
+
+
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
 # What may follow a name whose value is given (a quote, a space, an operator, an XML tag).
 _AFTER_NAME = frozenset("\"'`\\ \t:=|>")

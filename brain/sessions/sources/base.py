@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -304,6 +305,12 @@ def open_stream(path: Path) -> IO[bytes]:
     return raw
 
 
+class Shape(msgspec.Struct):
+    """The fields of a JSON line an adapter reads: a subclass names them, each ``Any`` and
+    ``None`` by default (``rename="camel"`` reads ``gitBranch`` as ``git_branch``).
+    :class:`JsonLines` given one decodes those fields alone; the others are skipped."""
+
+
 class JsonLines:
     """Iterate the complete JSON-object lines of a file from a byte offset.
 
@@ -315,17 +322,22 @@ class JsonLines:
     Args:
         path: the file (``.zst`` is decompressed; offsets then count decompressed bytes).
         start: the byte offset to start at, the ``offset`` of a previous run.
+        shape: the :class:`Shape` of the fields an adapter reads: each line is then
+            one, the other fields skipped, never decoded (see :func:`shaped`); by
+            default each line is a dict of every field.
     """
 
-    def __init__(self, path: Path, start: int = 0) -> None:
+    def __init__(self, path: Path, start: int = 0, shape: type[Shape] | None = None) -> None:
         self.path = path
         self.start = start
         self.offset = start
         self.lines = 0
         self.malformed = 0
         self.replaced = 0
+        self._shape = shape
+        self._typed = _decoder(shape) if shape is not None else None
 
-    def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
         with open_stream(self.path) as fh:
             _skip(fh, self.start)
             while True:
@@ -344,9 +356,14 @@ class JsonLines:
                 if record is not None:
                     yield self.lines, record
 
-    def _decode(self, line: bytes) -> dict[str, Any] | None:
+    def _decode(self, line: bytes) -> Any:
         if not line.strip():
             return None
+        if self._typed is not None and (line.isascii() or _utf8(line)):
+            try:
+                return self._typed(line)
+            except msgspec.MsgspecError:
+                pass  # not an object, or a field read as json reads it: below
         try:
             record, replaced = loads(line)
         except (ValueError, RecursionError):  # bad JSON, nested too deep
@@ -355,7 +372,29 @@ class JsonLines:
             self.malformed += 1
             return None
         self.replaced += replaced
-        return record
+        return record if self._shape is None else shaped(record, self._shape)
+
+
+@functools.cache
+def _decoder(shape: type[Shape]) -> Callable[[bytes], Any]:
+    return msgspec.json.Decoder(shape).decode
+
+
+def _utf8(line: bytes) -> bool:
+    """Whether ``line`` is UTF-8 throughout: a shape's decoder skips the fields it does not
+    read without looking at their bytes, and a line with bytes of another encoding must
+    still count them (``replaced``), as reading every field does."""
+    try:
+        line.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def shaped(record: dict[str, Any], shape: type[Shape]) -> Any:
+    """``record`` (every field of a line, as json read it) as ``shape``: the line a
+    shape's decoder refused reads as the same fields."""
+    return msgspec.convert(record, shape)
 
 
 class EarlierCalls:
@@ -364,9 +403,13 @@ class EarlierCalls:
     from here (a web fetch's result must still taint the session)."""
 
     def __init__(
-        self, path: Path, end: int, calls: Callable[[dict[str, Any]], Iterable[tuple[str, str]]]
+        self,
+        path: Path,
+        end: int,
+        calls: Callable[[Any], Iterable[tuple[str, str]]],
+        shape: type[Shape] | None = None,
     ) -> None:
-        self._path, self._end, self._calls = path, end, calls
+        self._path, self._end, self._calls, self._shape = path, end, calls, shape
         self._names: dict[str, str] | None = None
 
     def name(self, call_id: str) -> str | None:
@@ -374,7 +417,7 @@ class EarlierCalls:
         if self._names is None:
             self._names = {}
             if self._end > 0:
-                reader = JsonLines(self._path)
+                reader = JsonLines(self._path, shape=self._shape)
                 for _, record in reader:
                     if reader.offset > self._end:
                         break

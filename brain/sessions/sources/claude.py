@@ -21,6 +21,7 @@ from brain.sessions.sources.base import (
     ParseResult,
     Role,
     SessionFacts,
+    Shape,
     Turn,
     as_str,
     clean,
@@ -48,7 +49,7 @@ _IGNORED_TYPES = frozenset(
         "relocated",
     }
 )
-_TITLE_FIELDS = {"custom-title": "customTitle", "ai-title": "aiTitle", "summary": "summary"}
+_TITLE_FIELDS = {"custom-title": "custom_title", "ai-title": "ai_title", "summary": "summary"}
 # A title the user set beats Claude's generated one, which beats the legacy summary.
 _TITLE_RANK = ("custom-title", "ai-title", "summary")
 _MESSAGE_TYPES = frozenset({"user", "assistant", "system", "attachment"})
@@ -73,6 +74,27 @@ _INJECTED_PREFIXES = (
 )
 
 
+class _Record(Shape, rename="camel"):
+    """The fields of a line this adapter reads. The rest (a tool's whole result in
+    ``toolUseResult``, a progress event's ``data``, a file snapshot: about a quarter of a
+    transcript's bytes) is skipped, never decoded."""
+
+    type: Any = None
+    uuid: Any = None
+    timestamp: Any = None
+    cwd: Any = None
+    git_branch: Any = None
+    subtype: Any = None
+    content: Any = None
+    message: Any = None
+    is_compact_summary: Any = None
+    is_meta: Any = None
+    attachment: Any = None
+    custom_title: Any = None
+    ai_title: Any = None
+    summary: Any = None
+
+
 roots = locations.claude_roots
 discover = locations.claude_discover
 session_ids = locations.session_ids
@@ -89,8 +111,8 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
     Returns:
         The transcript and where to resume.
     """
-    reader = JsonLines(path, start)
-    builder = _Builder(max_field_chars, EarlierCalls(path, start, _calls))
+    reader = JsonLines(path, start, _Record)
+    builder = _Builder(max_field_chars, EarlierCalls(path, start, _calls, _Record))
     for line_no, record in reader:
         builder.add(line_no, record)
     session_id, subagent = session_ids(path)
@@ -108,11 +130,11 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
     )
 
 
-def _calls(record: dict[str, Any]) -> Iterator[tuple[str, str]]:
+def _calls(record: _Record) -> Iterator[tuple[str, str]]:
     """The (id, tool name) of each tool call an assistant record makes."""
-    message = record.get("message")
+    message = record.message
     content = message.get("content") if isinstance(message, dict) else None
-    for block in content if record.get("type") == "assistant" and isinstance(content, list) else []:
+    for block in content if record.type == "assistant" and isinstance(content, list) else []:
         if isinstance(block, dict) and block.get("type") == "tool_use":
             yield str(block.get("id")), str(block.get("name") or "tool")
 
@@ -151,26 +173,26 @@ class _Builder:
     titles: dict[str, str] = field(default_factory=dict)
     facts: SessionFacts = field(default_factory=SessionFacts)
 
-    def add(self, line_no: int, record: dict[str, Any]) -> None:
-        kind = as_str(record.get("type"))
-        uuid = record.get("uuid")
+    def add(self, line_no: int, record: _Record) -> None:
+        kind = as_str(record.type)
+        uuid = record.uuid
         if kind in _MESSAGE_TYPES and isinstance(uuid, str):
             if uuid in self.seen:
                 return  # a resumed session replaying an earlier record
             self.seen.add(uuid)
-        stamp = parse_timestamp(record.get("timestamp"))
+        stamp = parse_timestamp(record.timestamp)
         self._envelope(record, stamp)
         if kind == "user":
             self._user(line_no, record, stamp)
         elif kind == "assistant":
             self._assistant(line_no, record, stamp)
         elif kind == "system":
-            if record.get("subtype") == "local_command":
-                self._text(line_no, str(record.get("content") or ""), stamp, injected=True)
+            if record.subtype == "local_command":
+                self._text(line_no, str(record.content or ""), stamp, injected=True)
         elif kind == "attachment":
             self._attachment(line_no, record, stamp)
         elif kind in _TITLE_FIELDS:
-            value = record.get(_TITLE_FIELDS[kind])
+            value = getattr(record, _TITLE_FIELDS[kind])
             if isinstance(value, str) and value.strip():
                 self.titles[kind] = value.strip()
         elif kind not in _IGNORED_TYPES:
@@ -194,12 +216,12 @@ class _Builder:
             for d in self.drafts
         )
 
-    def _envelope(self, record: dict[str, Any], stamp: datetime | None) -> None:
+    def _envelope(self, record: _Record, stamp: datetime | None) -> None:
         self.facts.saw(stamp)
-        cwd = record.get("cwd")
+        cwd = record.cwd
         if isinstance(cwd, str) and cwd.startswith(("/", "\\")) or _is_windows_path(cwd):
             self.facts.project = cwd  # the latest cwd wins: worktrees move a session
-        branch = record.get("gitBranch")
+        branch = record.git_branch
         if isinstance(branch, str):
             self.facts.git_branch = branch or None
 
@@ -211,13 +233,13 @@ class _Builder:
         # Cap early so a multi-MB field is not kept whole; ``clean`` marks the cut later.
         return text if len(text) <= self.limit else text[: self.limit + 1]
 
-    def _user(self, line_no: int, record: dict[str, Any], stamp: datetime | None) -> None:
-        message = record.get("message")
+    def _user(self, line_no: int, record: _Record, stamp: datetime | None) -> None:
+        message = record.message
         content = message.get("content") if isinstance(message, dict) else None
-        if record.get("isCompactSummary"):
+        if record.is_compact_summary:
             self._new("user", _plain_text(content), line_no, stamp, summary=True)
             return
-        meta = bool(record.get("isMeta"))
+        meta = bool(record.is_meta)
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
         for block in blocks if isinstance(blocks, list) else []:
             if not isinstance(block, dict):
@@ -246,8 +268,8 @@ class _Builder:
             text = f"[error] {text}"
         self._new("tool", text, line_no, stamp, tool=tool, call=called)
 
-    def _assistant(self, line_no: int, record: dict[str, Any], stamp: datetime | None) -> None:
-        message = record.get("message")
+    def _assistant(self, line_no: int, record: _Record, stamp: datetime | None) -> None:
+        message = record.message
         if not isinstance(message, dict):
             return
         content = message.get("content")
@@ -280,8 +302,8 @@ class _Builder:
             draft.parts.append(self._cut(text.strip()))
         draft.last = line_no
 
-    def _attachment(self, line_no: int, record: dict[str, Any], stamp: datetime | None) -> None:
-        attachment = record.get("attachment")
+    def _attachment(self, line_no: int, record: _Record, stamp: datetime | None) -> None:
+        attachment = record.attachment
         if isinstance(attachment, dict) and attachment.get("type") == "queued_command":
             # a prompt the user typed while Claude was busy: their own words
             prompt = attachment.get("prompt")
