@@ -47,10 +47,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-if "--brain" in sys.argv:  # before brain is first imported, here and in the processes run
+if "--brain" in sys.argv:  # brain imported from there, here and in the processes run
     OTHER = str(Path(sys.argv[sys.argv.index("--brain") + 1]).resolve())
     sys.path.insert(0, OTHER)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, (OTHER, os.environ.get("PYTHONPATH"))))
+    import brain  # noqa: F401  (before recall_latency puts this checkout first on the path)
+
+    assert Path(brain.__file__).is_relative_to(OTHER), brain.__file__
 
 from recall_latency import queries, synthetic_lines  # noqa: E402
 

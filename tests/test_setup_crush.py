@@ -386,7 +386,8 @@ def test_a_crush_session_that_ended_is_learned_when_brains_server_next_starts(
 
     assert Session(home, project, "crush").answer(hello) is not None
     text = _learned(home)
-    assert f"crush session ended; starting {sys.executable} -m brain --home {home}" in text
+    said = "crush started, with no session-end hook; starting"
+    assert f"{said} {sys.executable} -m brain --home {home}" in text
     assert f"hook after-session --cwd {project} --tool crush" in text
     assert "brain harvest: ok: harvest: 1 new session, 0 grown (crush 1)" in text
     listed = json.loads(cli("sessions", "list", "--json").stdout)
@@ -395,4 +396,4 @@ def test_a_crush_session_that_ended_is_learned_when_brains_server_next_starts(
     assert Session(home, project, "crush").answer(hello) is not None  # moments later
     time.sleep(1)
     log = home / ".brain" / "logs" / "after-session.log"
-    assert log.read_text().count("crush session ended") == 1
+    assert log.read_text().count("crush started") == 1

@@ -317,11 +317,15 @@ def learn_at_start(home: Path, project: Path | None, tool: str) -> JobStarted | 
     with contextlib.suppress(OSError):
         mark.parent.mkdir(parents=True, exist_ok=True)
         mark.touch()
-    return session_end(home, json.dumps({"cwd": str(project)} if project else {}), tool)
+    payload = json.dumps({"cwd": str(project)} if project else {})
+    return session_end(home, payload, tool, said="started, with no session-end hook")
 
 
-def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobStarted:
+def session_end(
+    home: Path, raw_payload: str, tool: str = "claude-code", said: str = "session ended"
+) -> JobStarted:
     """Answer a SessionEnd hook: start the learning job in the background; never raises.
+    ``said`` is what the job's log says happened.
 
     The job is detached (its own session, stdin and stdout on /dev/null, stderr to
     ``.brain/logs/after-session.log``), so the tool can exit while it runs.
@@ -349,7 +353,7 @@ def session_end(home: Path, raw_payload: str, tool: str = "claude-code") -> JobS
         command = after_session_command(home, transcript, _cwd(payload), tool)
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with log_path.open("ab") as log:
-            log.write(f"{_stamp()} {tool} session ended; starting {' '.join(command)}\n".encode())
+            log.write(f"{_stamp()} {tool} {said}; starting {' '.join(command)}\n".encode())
             log.flush()
             process = subprocess.Popen(
                 command,
