@@ -104,7 +104,7 @@ def _heads_state(home: Path, was: _HeadsState | None = None) -> _HeadsState | No
         if ref is None:
             return None
         files = ("HEAD", ref, "packed-refs")
-        stats = tuple(_stat(os.path.join(git, f)) for f in files)
+        stats = tuple(file_stamp(os.path.join(git, f)) for f in files)
         if any(s is not None and now - s[2] < RACY_NS for s in stats):
             return None
         state.append((team.name, ref, stats))
@@ -121,7 +121,7 @@ def _head_ref(git: str) -> str | None:
     return head[5:] if head.startswith("ref: refs/") else None
 
 
-def _stat(path: str) -> tuple[int, int, int] | None:
+def file_stamp(path: str) -> tuple[int, int, int] | None:
     """A file's inode, size and modification time in ns, or None when it is missing."""
     try:
         found = os.stat(path)

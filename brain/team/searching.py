@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from brain.home.paths import MEMORIES
 from brain.home.recordcache import RACY_NS
 from brain.home.scope import checkout_root
-from brain.team.catalog import TEAM_KIND, refresh, team_of
+from brain.team.catalog import TEAM_KIND, file_stamp, refresh, team_of
 from brain.team.reading import covering
 from brain.team.spec import TEAM_FILE, teams_dir
 
@@ -122,16 +122,8 @@ def _signature(home: Path, where: Path, root: Path) -> tuple[object, ...] | None
         names = []
     files = [os.path.join(root, ".git", "config")]
     files += [os.path.join(teams, n, TEAM_FILE) for n in names]
-    stats = [_stat(f) for f in files]
+    stats = [file_stamp(f) for f in files]
     now = time.time_ns()
     if any(s is not None and now - s[2] < RACY_NS for s in stats):
         return None
     return (*names, *stats)
-
-
-def _stat(path: str) -> tuple[int, int, int] | None:
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return found.st_ino, found.st_size, found.st_mtime_ns
