@@ -151,7 +151,11 @@ def key_holds_secret(key: str) -> bool:
         return True
     if _KEY_BYTES.search(lowered):
         return True
-    return any(find_secrets(text) for text in as_written(lowered)) or _lost_case(lowered)
+    if any(find_secrets(text) for text in as_written(lowered)) or _lost_case(lowered):
+        return True
+    from brain.home.secrets.keyvalues import announced_value
+
+    return announced_value(_INNOCENT.sub("-", lowered))
 
 
 # A value a slug may hold right after a name, as a person wrote it before the slug lost
@@ -228,6 +232,21 @@ def _apart(word: str) -> str:
         pos = m.end()
     out.append(word[pos:])
     return "_".join(w for w in out if w)
+
+
+def holds_credential_word(word: str) -> bool:
+    """Whether ``word`` holds a credential's word (``apikey``, ``httpbasicauth``), not a
+    word that holds one (``tokens``, ``keyword``, ``path``)."""
+    from brain.home.secrets.names import TRIGGER_WORDS
+
+    return any(
+        _credential_word_at(word, m.start()) for t in TRIGGER_WORDS for m in re.finditer(t, word)
+    )
+
+
+def name_words(words: list[str]) -> str:
+    """A key's words as a name (``backup_pat``, ``live_password_redis_staging``)."""
+    return "_".join(map(_apart, words))
 
 
 def _credential_word_at(word: str, at: int) -> bool:
