@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 
+from brain.home.patterns import lazy
 from brain.home.secrets.shapes import entropy
 
-__all__ = ["announced_value"]
+__all__ = ["announced_value", "holds_credential_word", "name_words"]
 
 # What stands between a name and its value: a user, a service's prefix, "to".
 _LEAD = 4
@@ -78,21 +79,16 @@ def _after_name(words: list[str], at: int) -> bool:
 
 
 def _announces(words: list[str], at: int) -> bool:
-    from brain.home.secrets.keysecrets import holds_credential_word
-
     return words[at] in _LOGINS or holds_credential_word(words[at])
 
 
 def _names_again(word: str) -> bool:
-    from brain.home.secrets.keysecrets import holds_credential_word
-
     return word in _LOGINS or holds_credential_word(word)
 
 
 def _credential_name(words: list[str], at: int, lead: list[str]) -> bool:
     """Whether the name ending at ``words[at]``, with the words after it, still names a
     credential (a login always does: its arguments are a user and a password)."""
-    from brain.home.secrets.keysecrets import name_words
     from brain.home.secrets.names import credential_name
 
     if words[at] in _LOGINS:
@@ -148,3 +144,48 @@ def _after_webhook(words: list[str], at: int) -> bool:
     if not _WEBHOOK.fullmatch(words[at]):
         return False
     return any(_HEX_RUN.fullmatch(w) or _random_run(w) for w in words[at + 1 : at + 1 + 8])
+
+
+# A credential's word glued to the words beside it, as a slug of camelCase leaves it
+# (``backuppat``, ``apikeyneo4japp``, ``livepasswordredisstaging``), is set apart:
+# ``backup_pat``. The longer words first: ``apikey`` is one word, ``credential`` no ``cred``.
+_GLUED = lazy(
+    r"apikey|privatekey|password|passwd|passphrase|credentials?|secret|token|mnemonic"
+    r"|bearer|session|signature|auth|cert|seed|pwd|pat|key"
+)
+
+
+def _apart(word: str) -> str:
+    """``word`` with each credential's word in it set apart by ``_`` (see :data:`_GLUED`),
+    unless it is part of another word (``keyword``, ``path``, ``tokens``)."""
+    if len(word) < 6:
+        return word
+    out, pos = [], 0
+    for m in _GLUED.finditer(word):
+        if not _credential_word_at(word, m.start()):
+            continue
+        out += [word[pos : m.start()], m[0]]
+        pos = m.end()
+    out.append(word[pos:])
+    return "_".join(w for w in out if w)
+
+
+def holds_credential_word(word: str) -> bool:
+    """Whether ``word`` holds a credential's word (``apikey``, ``httpbasicauth``), not a
+    word that holds one (``tokens``, ``keyword``, ``path``)."""
+    from brain.home.secrets.names import TRIGGER_WORDS
+
+    return any(
+        _credential_word_at(word, m.start()) for t in TRIGGER_WORDS for m in re.finditer(t, word)
+    )
+
+
+def name_words(words: list[str]) -> str:
+    """A key's words as a name (``backup_pat``, ``live_password_redis_staging``)."""
+    return "_".join(map(_apart, words))
+
+
+def _credential_word_at(word: str, at: int) -> bool:
+    from brain.home.secrets.names import a_credential_word_at
+
+    return a_credential_word_at(word, at)
