@@ -126,6 +126,22 @@ def test_a_plain_word_password_in_words_is_never_stored(brain: Brain, home: Path
         "gmail-app-password-rvkq-nmtz-plxh-wdjc",
         "deploy-6b3234e1a60c40bea6a90d4732c376f49fb833110c360dea7cbfa963d542fc4d-prod",
         "aes-vector-0011223344556677889aabbccddeeff0-plaintext",  # one byte breaks the count
+        # A typed password after any credential's name, a user or a word between.
+        "export-staging-apikey-falcon-lamp7763",  # STAGING_APIKEY="Falcon_lamp7763@"
+        "name-value-tavily-auth-tundra-stone4287-region-eu-west-1",
+        "client-service-region-eu-auth-violetlamp9384",  # auth="violetlamp9384%"
+        "driver-uri-auth-neo4j-quokka-orchid3138",  # auth=("neo4j", "quokka-Orchid3138%")
+        "httpbasicauth-deploy-violet-stone6792",
+        "server-login-alerts-example-com-zephyr-tiger4954",  # server.login(user, password)
+        # A random run behind a service's prefix, a user, or a login.
+        "ini-bearer-service-acme-graph-geoncg36hrkbi2tdvxaewc",
+        "requests-get-url-auth-api-t4iavm0ndv2bcbkwbwwc",  # auth=('api', '<key>')
+        "smtp-login-ops-acme-io-hsfagwlzfrfacxps5vefpk-port-587",
+        # A seed phrase's words; a webhook's path.
+        "mnemonic-army-actor-air-agent-aware-author-always-age-above-baby-assume",
+        "seed-phrase-abstract-awkward-aspect-account-already-amateur-avocado-among",
+        "https-acme-webhook-office-com-webhookb2-x-incomingwebhook-90b4b35defd56f2b50edd460b",
+        "hooks-slack-com-services-t0001-b0002-q8wz3kd9xmv2rt7yplhn4cbg",
     ],
 )
 def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
@@ -175,6 +191,20 @@ def test_a_key_that_holds_a_token_is_refused_without_repeating_it(
         "6b3234e1a60c40bea6a90d4732c376f49fb833110c360dea7cbfa963d542fc4d-app-2-0-1-linux-tar-gz",
         "shared-drive-file-1woiktxrsxamwae4e6dibx7s7wtk1fgfc",
         "redis-url-redis-default-redis-password-host-6379",  # ${REDIS_PASSWORD}@host:6379
+        # Ordinary words naming a credential are no credential.
+        "use-pnpm-not-npm",
+        "postgres-password-rotation-policy",
+        "api-key-rotation-every-90-days",
+        "private-key-format-rsa4096",  # a size, not a typed password
+        "auth-middleware-python311-compat",
+        "login-flow-refactor-summer2024",  # a year says when
+        "token-budget-gpt4o-128k",
+        "session-timeout-3600-seconds",
+        "webhooks-fixed-in-" + "3f2a9c1d8e" * 4,  # a commit's id
+        "github-webhooks-delivery-ids-are-uuids",
+        "mnemonic-words-never-go-into-git-or-chat-logs-ever",
+        "seed-phrase-backup-on-steel-plate",
+        "token-counting-tiktoken-cl100k",
     ],
 )
 def test_a_key_that_is_plainly_not_a_credential_is_fine(brain: Brain, home: Path, key: str) -> None:

@@ -7,7 +7,8 @@ credential's name announces a value and is code or tool output (``--- PASS: Test
 ``"spl-token": "^0.4.14"``, ``:token="state.token"``); ``spoken`` the passwords said in
 other languages, seed phrases and values right after a named key; ``prefilter`` tells in
 a few passes which rules a text can match at all; ``keysecrets`` refuses a record key
-that holds a credential; ``together`` redacts a record's description and body together.
+that holds a credential, ``keyvalues`` reading it for the values a slug still shows after
+a name, a login or a webhook; ``together`` redacts a record's description and body together.
 Nothing is imported here, so reading records (the session-start hook) never loads the
 filter.
 """

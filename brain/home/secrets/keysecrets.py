@@ -151,7 +151,11 @@ def key_holds_secret(key: str) -> bool:
         return True
     if _KEY_BYTES.search(lowered):
         return True
-    return any(find_secrets(text) for text in as_written(lowered)) or _lost_case(lowered)
+    if any(find_secrets(text) for text in as_written(lowered)) or _lost_case(lowered):
+        return True
+    from brain.home.secrets.keyvalues import announced_value
+
+    return announced_value(_INNOCENT.sub("-", lowered))
 
 
 # A value a slug may hold right after a name, as a person wrote it before the slug lost
@@ -187,6 +191,7 @@ def _named_values(key: str) -> Iterator[tuple[list[str], str, _Value, list[str]]
     """Each name holding a credential's word in ``key`` and a value that may follow it
     (see :func:`as_written`): the words before the name, the name (its words joined by
     ``_``), the value, the words after it."""
+    from brain.home.secrets.keyvalues import name_words
     from brain.home.secrets.names import TRIGGER_WORDS
 
     pos, parts = 0, []
@@ -203,37 +208,7 @@ def _named_values(key: str) -> Iterator[tuple[list[str], str, _Value, list[str]]
             if not any(t in w for w in name for t in TRIGGER_WORDS):
                 continue
             for value, taken in _values(words, i):
-                yield words[:lo], "_".join(map(_apart, name)), value, words[i + taken :]
-
-
-# A credential's word glued to the words beside it, as a slug of camelCase leaves it
-# (``backuppat``, ``apikeyneo4japp``, ``livepasswordredisstaging``), is set apart:
-# ``backup_pat``. The longer words first: ``apikey`` is one word, ``credential`` no ``cred``.
-_GLUED = lazy(
-    r"apikey|privatekey|password|passwd|passphrase|credentials?|secret|token|mnemonic"
-    r"|bearer|session|signature|auth|cert|seed|pwd|pat|key"
-)
-
-
-def _apart(word: str) -> str:
-    """``word`` with each credential's word in it set apart by ``_`` (see :data:`_GLUED`),
-    unless it is part of another word (``keyword``, ``path``, ``tokens``)."""
-    if len(word) < 6:
-        return word
-    out, pos = [], 0
-    for m in _GLUED.finditer(word):
-        if not _credential_word_at(word, m.start()):
-            continue
-        out += [word[pos : m.start()], m[0]]
-        pos = m.end()
-    out.append(word[pos:])
-    return "_".join(w for w in out if w)
-
-
-def _credential_word_at(word: str, at: int) -> bool:
-    from brain.home.secrets.names import a_credential_word_at
-
-    return a_credential_word_at(word, at)
+                yield words[:lo], name_words(name), value, words[i + taken :]
 
 
 def _values(words: list[str], at: int) -> Iterator[tuple[_Value, int]]:
