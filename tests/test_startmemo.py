@@ -61,7 +61,7 @@ class Starts:
 
     def whole(self) -> tuple[str, str]:
         """What the whole computation prints, from scratch (no memo read or written)."""
-        (self.home / startmemo.MEMO).unlink(missing_ok=True)
+        startmemo.forget(str(self.home))
         _, out, err = self._run(kept=False)
         return out, err
 
@@ -107,6 +107,10 @@ def hook(place: dict, capsys, monkeypatch, tool: str = "claude-code") -> Starts:
     payload = json.dumps({"cwd": str(place["top"]), "session_id": "s1", "source": "startup"})
     argv = ["hook", "session-start", "--tool", tool]
     return Starts(place["home"], argv, payload, capsys, monkeypatch)
+
+
+def kept_files(place: dict) -> list[Path]:
+    return sorted((place["home"] / startmemo.CACHE).glob(f"{startmemo.PREFIX}*"))
 
 
 def write(path: Path, text: str) -> None:
@@ -250,7 +254,7 @@ def test_an_answer_is_not_kept_from_files_changed_within_the_window(
     monkeypatch.setattr(startmemo, "RACY_NS", 3_600 * 10**9)  # everything is recent
     starts = hook(place, capsys, monkeypatch)
     assert [starts.start()[0] for _ in range(3)] == ["whole"] * 3
-    assert not (place["home"] / startmemo.MEMO).exists()
+    assert kept_files(place) == []
 
 
 def test_a_recall_noted_while_an_answer_is_computed_keeps_it_out(
@@ -258,7 +262,7 @@ def test_a_recall_noted_while_an_answer_is_computed_keeps_it_out(
 ) -> None:
     starts = hook(place, capsys, monkeypatch)
     starts.settle()
-    (place["home"] / startmemo.MEMO).unlink()
+    startmemo.forget(str(place["home"]))
     real = hooks.session_start
 
     def with_a_recall(*args, **kwargs):  # another process's recall, mid-computation
@@ -269,13 +273,14 @@ def test_a_recall_noted_while_an_answer_is_computed_keeps_it_out(
     monkeypatch.setattr(hooks, "session_start", with_a_recall)
     time.sleep(WINDOW * 1.5)
     assert starts.start()[0] == "whole"
-    assert not (place["home"] / startmemo.MEMO).exists()
+    assert kept_files(place) == []
 
 
 def test_a_broken_memo_is_written_again(place: dict, capsys, monkeypatch) -> None:
     starts = hook(place, capsys, monkeypatch)
     expected = starts.settle()
-    (place["home"] / startmemo.MEMO).write_bytes(b"\x00garbage")
+    [kept] = kept_files(place)
+    kept.write_bytes(b"\x00garbage")
     assert starts.start() == ("whole", *expected)
     assert starts.start() == ("kept", *expected)
 
@@ -306,7 +311,7 @@ def test_every_file_the_whole_way_reads_is_one_the_answer_rests_on(
     head_moved(place)
     starts = hook(place, capsys, monkeypatch)
     starts.settle()
-    (place["home"] / startmemo.MEMO).unlink()
+    startmemo.forget(str(place["home"]))
     startmemo.asked = None
     monkeypatch.setattr(sys, "stdin", io.StringIO(starts.payload))
     assert not startmemo.answer(starts.argv)

@@ -93,7 +93,9 @@ def bare_python() -> set[str]:
 def forget(home: Path) -> None:
     """Drop the session-start answers kept in ``home`` (:mod:`brain.agents.startmemo`),
     so the next start computes its answer the whole way."""
-    (home / ".brain" / "cache" / "start.memo").unlink(missing_ok=True)
+    from brain.agents import startmemo
+
+    startmemo.forget(str(home))
 
 
 def past(root: Path) -> None:

@@ -2,7 +2,7 @@
 
 An agent tool runs ``brain hook session-start`` before every session and waits for it,
 and what it prints changes only when the home does: a record written, a setting, a use
-counted. So the answer is kept in ``.brain/cache/start.memo`` (derived and local, like
+counted. So the answer is kept in ``.brain/cache/start-<hash>.memo`` (derived and local, like
 every cache there) with what it was computed from, and the next start in the same place
 prints it again after looking at those files alone, in a process that loads nothing of
 brain but this module and nothing of Python's library beyond what the interpreter
@@ -43,10 +43,11 @@ from brain import __version__
 
 #: The tools whose session-start hook is answered from here (Crush's is brain's MCP server).
 TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
-MEMO = os.path.join(".brain", "cache", "start.memo")
+CACHE = os.path.join(".brain", "cache")
+PREFIX, SUFFIX = "start-", ".memo"  # one file per place asked: start-<its hash>.memo
 VERSION = 1
 #: The most answers kept: one per tool and folder a person starts sessions in.
-MAX_ANSWERS = 16
+MAX_ANSWERS = 32
 RACY_NS = 2_000_000_000  # brain.home.recordcache.RACY_NS: not imported, it loads pathlib
 SHOWN_MARK = b'"kind": "shown"'  # brain.home.uses.counts.SHOWN_MARK, as bytes
 PENDING = os.path.join("uses", "pending.jsonl")
@@ -95,12 +96,9 @@ def answer(argv: list[str]) -> bool:
         query = _query(argv)
         if query is None:
             return False
-        memo = _load(query.home)
-        for entry in memo:
-            if entry[0] == query.key:
-                if _serve(query, entry):
-                    return True
-                break
+        entry = _load(query.home, query.key)
+        if entry is not None and _serve(query, entry):
+            return True
         query.before = _signatures(_deps_before(query))
         query.pending = _pending_state(query.home)
         asked = query
@@ -306,17 +304,39 @@ def _only_shown(path: str, start: int, end: int) -> bool:
 # -- serving a kept answer --------------------------------------------------------------
 
 
-def _load(home: str) -> list[Entry]:
+def _path(home: str, key: tuple[object, ...]) -> str:
+    """Where the answer to ``key`` is kept: named by a 64-bit FNV-1a hash of it (hashlib
+    would cost more to load than the whole answer) of its text, which is the same for
+    equal keys (marshal's bytes are not: they depend on which strings are shared)."""
+    digest = 0xCBF29CE484222325
+    for byte in repr(key).encode("utf-8", "surrogatepass"):
+        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return os.path.join(home, CACHE, f"{PREFIX}{digest:016x}{SUFFIX}")
+
+
+def _load(home: str, key: tuple[object, ...]) -> Entry | None:
     import marshal
 
     try:
-        with open(os.path.join(home, MEMO), "rb") as fh:
-            memo = marshal.load(fh)
+        with open(_path(home, key), "rb") as fh:
+            entry = marshal.loads(fh.read())  # load(fh) reads the file a few bytes a call
     except (OSError, ValueError, EOFError, TypeError):
-        return []  # none yet, or not readable: the whole way writes it again
-    if not isinstance(memo, list):
-        return []
-    return [e for e in memo if isinstance(e, tuple) and len(e) == 6]
+        return None  # none yet, or not readable: the whole way writes it again
+    if isinstance(entry, tuple) and len(entry) == 6 and entry[0] == key:
+        return entry
+    return None
+
+
+def forget(home: str) -> None:
+    """Drop every answer kept in ``home``: the next starts compute theirs."""
+    folder = os.path.join(home, CACHE)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(PREFIX) and name.endswith(SUFFIX):
+            _remove(os.path.join(folder, name))
 
 
 def _serve(query: _Asked, entry: Entry) -> bool:
@@ -419,7 +439,7 @@ def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], anchored: li
         return  # something changed while the answer was computed
     now += _signatures([(path, _FULL) for path in anchored])
     racy = time.time_ns() - RACY_NS
-    for _path, _how, sig in now:
+    for _where, _how, sig in now:
         if isinstance(sig, tuple) and max(sig[1], sig[2]) >= racy:
             return
     pending = _pending_state(query.home)
@@ -436,10 +456,29 @@ def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], anchored: li
         return
     shown = json.dumps([f"memories/{key}.md" for key in keys]) if keys else ""
     entry: Entry = (query.key, out, err, shown, now, pending)
-    memo = [e for e in _load(query.home) if e[0] != query.key][: MAX_ANSWERS - 1]
-    target = os.path.join(query.home, MEMO)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
+    target = _path(query.home, query.key)
+    folder = os.path.dirname(target)
+    os.makedirs(folder, exist_ok=True)
     temporary = f"{target}.{os.getpid()}.tmp"
     with open(temporary, "wb") as fh:
-        marshal.dump([entry, *memo], fh)
+        fh.write(marshal.dumps(entry))  # type: ignore[arg-type]
     os.replace(temporary, target)
+    _prune(folder)
+
+
+def _remove(path: str) -> None:
+    """Remove ``path`` if it is there (contextlib costs this module's whole start)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+
+
+def _prune(folder: str) -> None:
+    """Keep the :data:`MAX_ANSWERS` answers written last."""
+    kept = [e for e in os.scandir(folder) if e.name.startswith(PREFIX) and e.name.endswith(SUFFIX)]
+    if len(kept) <= MAX_ANSWERS:
+        return
+    kept.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+    for old in kept[MAX_ANSWERS:]:
+        _remove(old.path)
