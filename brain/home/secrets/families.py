@@ -135,6 +135,7 @@ def find(
     names.find(text, low, out, hits)
     out[:] = [span for span in out if not allowances.upstream(text, span[1])]
     places.find(text, low, lowered, out, hits, hex64)
+    out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]
     commands.find(text, lowered, out, hits)
     _anywhere(text, spans, out)
     return out
