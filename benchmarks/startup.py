@@ -26,12 +26,12 @@ checks them for staleness: with HEAD where it was (the answer kept in
 ``.brain/cache/checkouts.json``), and with a new commit made in the checkout before each
 run (one ``git cat-file`` a start).
 
-The hook and ``context`` print the answer kept from the last start in the same place
-while nothing it rests on has changed (``brain/agents/startmemo.py``), as a person's
-sessions mostly start; ``hook, whole way`` and ``context, whole way`` drop the kept
-answers before each run, as the first start after a change computes its answer. Each
-command runs twice before the timed runs, two seconds apart, so what the first wrote is
-out of the caches' racy window.
+The hook, ``context`` and ``list`` print the answer kept from the last time in the same
+place while nothing it rests on has changed (``brain/agents/startmemo.py``), as a
+person's sessions mostly start; the rows ``whole way`` drop the kept answers before each
+run, as the first start after a change computes its answer. Each command runs twice
+before the timed runs, two seconds apart, so what the first wrote is out of the caches'
+racy window.
 
 ``--big DIR`` also times ``status``, ``context``, ``list`` and the session-start hook in
 the home of ``benchmarks/big_history.py --keep DIR`` (800 harvested and extracted Claude
@@ -287,6 +287,7 @@ def cases(
         Case("--version", brain("--version"), None, OTHER),
         Case("context", brain("context"), str(small), READ),
         Case("context, whole way", brain("context"), str(whole), None, before=forget),
+        Case("list, whole way", brain("list"), str(whole), None, before=forget),
         Case("status", brain("status"), str(small), READ),
         Case("list", brain("list"), str(small), READ),
         *in_big,

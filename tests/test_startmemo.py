@@ -231,6 +231,21 @@ def test_a_kept_context_answer_is_the_answer_after_a_change(
     assert starts.start()[1:] == starts.whole()
 
 
+@pytest.mark.parametrize(
+    "change", ["a record added", "a record edited by hand", "a record removed by hand"]
+)
+def test_a_kept_list_is_the_list_after_a_change(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    starts = Starts(place["home"], ["list"], "", capsys, monkeypatch)
+    before, _ = starts.settle()
+    assert "use-pnpm" in before and "other-project-fact" in before
+    CHANGES[change](place)
+    how, out, err = starts.start()
+    assert (out, err) == starts.whole(), f"after {change}, a {how} list differs"
+    assert out != before
+
+
 def test_a_kept_answer_notes_what_it_showed_as_the_whole_way_does(
     place: dict, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,4 +1,5 @@
-"""The session-start hook's and ``brain context``'s answers, kept under the files they read.
+"""The session-start hook's, ``brain context``'s and ``brain list``'s answers, kept under
+the files they read.
 
 An agent tool runs ``brain hook session-start`` before every session and waits for it,
 and what it prints changes only when the home does: a record written, a setting, a use
@@ -57,7 +58,11 @@ _STATE_SKIPPED = frozenset({"cache", "logs", "lock", "index.sqlite", "index.sqli
 _FOLDERS = ("memories", "uses", ".brain")
 # The modules whose code writes the answer: changed (a new version, an edit), kept
 # answers are not trusted.
-_CODE = ("startmemo.py", "context.py", "hooks.py", "digest.py", "learned.py", "once.py")
+_CODE = (
+    ("agents", "startmemo.py"), ("agents", "context.py"), ("agents", "hooks.py"),
+    ("agents", "digest.py"), ("agents", "learned.py"), ("agents", "once.py"),
+    ("cli", "quick.py"), ("cli", "text.py"), ("home", "recordcache.py"),
+)  # fmt: skip
 # A file's state: (size, mtime_ns, ctime_ns, inode), "d" or "f" for what a folder holds
 # only by being there, None for nothing there.
 _FULL, _KIND = 0, 1
@@ -79,7 +84,7 @@ class _Asked:
     ) -> None:
         self.home = home
         self.key = key
-        self.tool = tool  # None for ``brain context``
+        self.tool = tool  # None for ``brain context``, "list" for ``brain list``
         self.project = project
         self.before: Signed | None = None
         self.pending: tuple[int, int] | None = None
@@ -120,6 +125,8 @@ def _query(argv: list[str]) -> _Asked | None:
         return None
     if os.environ.get("BRAIN_HOOK_CHECK", "") not in ("", "0"):
         return None
+    tool: str | None
+    project: str | None
     if argv[:2] == ["hook", "session-start"]:
         tool = "claude-code"
         if len(argv) == 4 and argv[2] == "--tool" and argv[3] in TOOLS:
@@ -130,11 +137,11 @@ def _query(argv: list[str]) -> _Asked | None:
         project = _payload_cwd(payload)
         if project is None or not os.path.isabs(project):
             return None
-    elif argv == ["context"]:
-        tool = None
+    elif argv in (["context"], ["list"]):
+        tool = None if argv == ["context"] else "list"
         if not _utf8_streams():
             return None
-        project = os.getcwd()
+        project = os.getcwd() if argv == ["context"] else None
     else:
         return None
     home = _home(flag)
@@ -142,7 +149,9 @@ def _query(argv: list[str]) -> _Asked | None:
         return None
     env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("BRAIN_")))
     where = tuple(os.environ.get(k) for k in ("HOME", "USERPROFILE", "XDG_DATA_HOME"))
-    key = (VERSION, __version__, tool, project, flag, os.getcwd(), env, where)
+    # What is printed in colour, and what is not: on a terminal, unless NO_COLOR.
+    streams = (_isatty(sys.stdout), _isatty(sys.stderr), os.environ.get("NO_COLOR"))
+    key = (VERSION, __version__, tool, project, flag, os.getcwd(), env, where, streams)
     return _Asked(home, key, tool, project)
 
 
@@ -204,6 +213,13 @@ class _Decoding:
         return float({"-Infinity": "-inf", "Infinity": "inf", "NaN": "nan"}[name])
 
 
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def _utf8_streams() -> bool:
     """:func:`brain.cli.quick._plain_stdout`: streams that take any text as it is."""
     return all(
@@ -262,8 +278,8 @@ def _upwards(folder: str | None) -> list[str]:
 
 
 def _code_deps() -> list[tuple[str, int]]:
-    here = os.path.dirname(os.path.abspath(__file__))
-    return [(os.path.join(here, name), _FULL) for name in _CODE]
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return [(os.path.join(package, *parts), _FULL) for parts in _CODE]
 
 
 def _signature(path: str, how: int) -> tuple[int, ...] | str | None:
@@ -356,7 +372,7 @@ def _serve(query: _Asked, entry: Entry) -> bool:
             return False
     if shown:
         _note_shown(query.home, shown)
-    if query.tool is not None:
+    if query.tool in TOOLS:
         _note_run(query.home, query.tool)
     if err:
         sys.stderr.write(err)
@@ -409,7 +425,7 @@ def _note_run(home: str, tool: str) -> None:
 # -- keeping an answer ------------------------------------------------------------------
 
 
-def keep(out: str, err: str, keys: tuple[str, ...], anchored: list[str] | None = None) -> None:
+def keep(out: str, err: str, keys: tuple[str, ...] = (), anchored: list[str] | None = None) -> None:
     """Keep the answer the whole way printed for what :func:`answer` noted it was asked,
     when the files it rests on stood still while it was computed; best effort.
 
@@ -417,8 +433,10 @@ def keep(out: str, err: str, keys: tuple[str, ...], anchored: list[str] | None =
     staleness marks rest on (``HEAD``, the branch, ``packed-refs``), when it has any.
     """
     query = asked
-    if query is None or "\033" in out or "\033" in err:
-        return  # escape codes: what is printed depends on the stream
+    if query is None:
+        return
+    if ("\033" in out and not _isatty(sys.stdout)) or ("\033" in err and not _isatty(sys.stderr)):
+        return  # escape codes taken out on the way: not what was printed
     try:
         _keep(query, out, err, keys, anchored or [])
     except (OSError, ValueError, TypeError, EOFError):

@@ -142,7 +142,7 @@ def _context(home: Path) -> None:
 
 
 def _list(home: Path) -> None:
-    from brain.cli.text import echo, record_lines, warn
+    from brain.cli.text import echo, record_lines, warning_line
     from brain.home.paths import MEMORIES
     from brain.home.reader import Reader
     from brain.home.recordcache import cached_rows
@@ -159,9 +159,14 @@ def _list(home: Path) -> None:
         rows, problems = found
         rows.sort(key=lambda r: (r.updated, r.id), reverse=True)  # as Home.list orders them
         records = rows
-    for problem in problems:
-        warn(problem.message)
-    echo(record_lines(records, filtered=False, archived=False))
+    warnings = [warning_line(problem.message) for problem in problems]
+    for line in warnings:
+        echo(line, err=True)
+    text = record_lines(records, filtered=False, archived=False)
+    echo(text)
+    from brain.agents import startmemo
+
+    startmemo.keep(text + "\n", "".join(f"{line}\n" for line in warnings))
 
 
 def _reading(home: Path) -> Reader | Home:
