@@ -278,7 +278,7 @@ def cases(
         Case(
             "hook, whole way",
             brain("hook", "session-start"),
-            str(small),
+            str(whole),
             None,
             stdin=HOOK_PAYLOAD,
             before=forget,
