@@ -189,6 +189,14 @@ def checkout_above(place: dict) -> None:
     shutil.rmtree(place["top"] / ".git")  # the session's folder is now in "work"
 
 
+def undecodable_name(place: dict) -> None:
+    """A record copied by hand under a name in Latin-1 bytes."""
+    text = (place["home"] / "memories" / "use-pnpm.md").read_bytes()
+    text = text.replace(b"Use pnpm, never npm", b"Notes kept by hand")
+    with open(os.fsencode(place["home"] / "memories") + b"/caf\xe9 notes.md", "wb") as fh:
+        fh.write(text)
+
+
 def home_elsewhere(place: dict) -> None:
     os.environ["BRAIN_CONTEXT_PROBE"] = "1"  # a variable of brain's: another key
 
@@ -206,6 +214,7 @@ CHANGES: dict[str, Callable[[dict], None]] = {
     "HEAD moved past other files": head_moved_elsewhere,
     "the checkout gone from under the folder": checkout_above,
     "a variable of brain's": home_elsewhere,
+    "a file named in bytes that are not UTF-8": undecodable_name,
 }
 
 
