@@ -70,6 +70,7 @@ ROWS = {
 LIST = ROWS | {"brain.agents", "brain.agents.startmemo"}  # it keeps its answer
 STATUS = ROWS | {
     "brain.home.clock", "brain.home.config", "brain.home.git", "brain.home.git.runner",
+    "brain.home.git.spawn",
     "brain.home.journal", "brain.home.names", "brain.models", "brain.models.options",
     "brain.pipeline", "brain.pipeline.pending", "brain.pipeline.runs", "brain.pipeline.status",
     "brain.sessions", "brain.sessions.sources", "brain.sessions.sources.locations",

@@ -375,8 +375,11 @@ def _serve(query: _Asked, entry: Entry) -> bool:
             return False
         if moved == commit:
             moved = None
-        elif not _unchanged_since(top, commit, paths):
-            return False  # HEAD moved past a file the marks rest on
+        else:
+            from brain.home.git.spawn import unchanged_since  # imports os alone
+
+            if not unchanged_since(top, commit, paths):
+                return False  # HEAD moved past a file the marks rest on
     path = os.path.join(query.home, PENDING)
     if pending is None:
         if os.path.exists(path):
@@ -398,26 +401,6 @@ def _serve(query: _Asked, entry: Entry) -> bool:
     sys.stdout.write(out)
     sys.stdout.flush()
     return True
-
-
-def _unchanged_since(top: str, commit: str, paths: tuple[str, ...]) -> bool:
-    """Whether none of ``paths`` differs between ``commit`` and the checkout's HEAD now
-    (``git diff --quiet``, trees only: a file changed and changed back is unchanged), so
-    the staleness marks read at ``commit`` still hold. One git process, started without
-    :mod:`subprocess` (:func:`brain.home.git.runner.ask_git` says why); False when it
-    cannot say."""
-    if not paths or not hasattr(os, "posix_spawnp"):
-        return False
-    actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
-    env = {**os.environ, "LC_ALL": "C", "LANGUAGE": "C"}
-    command = ["git", "--literal-pathspecs", "-C", top, "diff", "--quiet", "--no-ext-diff",
-               commit, "HEAD", "--", *paths]  # fmt: skip
-    try:
-        pid = os.posix_spawnp("git", command, env, file_actions=actions)
-        status = os.waitpid(pid, 0)[1]
-    except OSError:
-        return False
-    return os.waitstatus_to_exitcode(status) == 0
 
 
 def _follow_head(home: str, entry: Entry, git: Git) -> None:

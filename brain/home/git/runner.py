@@ -25,7 +25,6 @@ files a killed process left behind, is :mod:`brain.home.git.locks`.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from collections.abc import Collection, Mapping, Sequence
@@ -33,11 +32,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from brain.errors import BrainError
+from brain.home.git.spawn import C_LOCALE
 
 LOCK_WAIT = 5.0  # seconds a git command waits for another process's git lock
 # git's messages in English whatever the person's locale: a held lock is recognised by
 # its message, and an error reads the same in every bug report.
-_C_LOCALE = {"LC_ALL": "C", "LANGUAGE": "C"}
+_C_LOCALE = C_LOCALE
 # git's packing (the background ``gc --auto`` a write starts, see brain.home.git.packing)
 # removes each folder of .git/objects it leaves empty. A command writing an object
 # into that folder at that moment fails: git makes a missing folder again once, and
@@ -184,39 +184,10 @@ def ask_git(top: Path, args: Sequence[str], stdin: str) -> str | None:
             return run_git(top, *args, stdin=asked).text
         except RepoError:
             return None
-    answer = _spawned(top, args, asked)
+    from brain.home.git.spawn import spawned
+
+    answer = spawned(str(top), args, asked)
     return None if answer is None else answer.decode("utf-8", "replace")
-
-
-def _spawned(top: Path, args: Sequence[str], stdin: bytes) -> bytes | None:
-    # Git's stderr goes to the null device: a failure here means "cannot say".
-    in_read, in_write = os.pipe()
-    out_read, out_write = os.pipe()
-    actions = [
-        (os.POSIX_SPAWN_DUP2, in_read, 0),
-        (os.POSIX_SPAWN_DUP2, out_write, 1),
-        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-    ]
-    env = {**os.environ, **_C_LOCALE}
-    try:
-        pid = os.posix_spawnp("git", ["git", "-C", str(top), *args], env, file_actions=actions)
-    except OSError:  # no git on PATH
-        pid = None
-    finally:
-        os.close(in_read)
-        os.close(out_write)
-    with open(in_write, "wb") as feed, open(out_read, "rb") as answer:
-        if pid is None:
-            return None
-        try:
-            with contextlib.suppress(BrokenPipeError):  # git stopped reading: its status says
-                feed.write(stdin)
-                feed.close()  # git answers in full only once its input ends
-            out = answer.read()
-        finally:
-            feed.close()  # before waiting: a git still reading would wait for us
-            status = os.waitpid(pid, 0)[1]
-    return out if os.waitstatus_to_exitcode(status) == 0 else None
 
 
 def _detail(stderr: str) -> str:
