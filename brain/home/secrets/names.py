@@ -80,7 +80,8 @@ def a_credential_word_at(text: str, at: int) -> bool:
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
 # What may follow a name whose value is given (a quote, a space, an operator, an XML tag).
 _AFTER_NAME = frozenset("\"'`\\ \t:=|>")
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_NAME_CHAR_STRING = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+_NAME_CHARS = frozenset(_NAME_CHAR_STRING)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 # A word ending in one of these names a credential alone (``clientsecret``, ``authtoken``).
@@ -280,7 +281,9 @@ def find(
     each group of :data:`WORDS` start in it, when a pass found them)."""
     last = -1
     if hits is not None and low is not None:
-        triggers = finditer_at(_TRIGGER[0], low, hits.get("name words", ()))
+        if "name words" not in hits:
+            return
+        triggers = finditer_at(_TRIGGER[0], low, hits["name words"])
     else:
         triggers = _TRIGGER[low is None].finditer(text if low is None else low)
     for hit in triggers:
@@ -291,8 +294,8 @@ def find(
         last = e
         if e == len(text) or text[e] not in _AFTER_NAME:
             continue
-        while s > 0 and text[s - 1] in _NAME_CHARS and hit.start() - s < 80:
-            s -= 1
+        before = text[max(0, s - 80) : s]  # the name's start: 80 characters back at most
+        s -= len(before) - len(before.rstrip(_NAME_CHAR_STRING))
         name = text[s:e].strip(".-")
         if not name or text.endswith("[REDACTED:", 0, s):
             continue  # a marker names what it replaced

@@ -220,13 +220,27 @@ def _raw_findings(text: str, scan: Scan | None = None, lowered: str | None = Non
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the rules with hint words fall back to a plain regex scan.
     lowered = text.lower() if lowered is None else lowered
-    present, hinted, _ = rules.literals.find(text, lowered) if scan is None else scan
+    if scan is None:
+        scan = rules.literals.find(text, lowered)
+    present, hinted = scan.present, scan.hinted
+    # By rule: the hints of it the text holds (a rule is tried where they stand, not at
+    # each of its hints: prose_secret has ten).
+    hints_of: dict[int, list[str]] = {}
     if hinted is None:
         tried = {n for n, rule in enumerate(RULES) if rule.hints}
     else:
-        tried = {n for hint in hinted for n in rules.by_hint[hint]}
-    tried.update(rules.by_head[i] for i in present)
+        for hint in hinted:
+            for n in rules.by_hint[hint]:
+                if n in hints_of:
+                    hints_of[n].append(hint)
+                else:
+                    hints_of[n] = [hint]
+        tried = set(hints_of)
+    if present:
+        tried.update(rules.by_head[i] for i in present)
     found: list[Finding] = []
+    if not tried:
+        return found  # most turns: no rule's literal stands in them
     # Whether the text holds a character re's case-insensitive matching takes for one of a
     # keyword's that the keyword search does not (CO_APı_KEY): then a gitleaks rule's
     # matches need not start, nor stand in a window, where the search found a keyword.
@@ -242,7 +256,7 @@ def _raw_findings(text: str, scan: Scan | None = None, lowered: str | None = Non
                 _whole(n, regex, text, lowered) if windowed is None else windowed
             )
         elif rule.hints and hinted is not None:
-            matches = matches_at(regex, text, rule.hints, hinted)
+            matches = matches_at(regex, text, hints_of.get(n, ()), hinted)
         elif hinted is not None and not apart:
             matches = _whole(n, regex, text, lowered)
         else:
@@ -399,18 +413,32 @@ def find_secrets(text: str) -> list[Finding]:
     """
     lowered = text.lower()
     scan = plan().literals.find(text, lowered)  # the rules' literals and the families' words
-    return _merge(_raw_findings(text, scan, lowered) + family_findings(text, lowered, scan.plain))
+    # (most turns hold no rule's literal: no rule is tried)
+    ruled = scan.present or scan.hinted or scan.hinted is None
+    found = _raw_findings(text, scan, lowered) if ruled else []
+    spans = families.find(text, lowered, scan.plain, scan.runs)
+    if spans:
+        found += _outside_arns(text, spans)
+    return _merge(found) if found else found
 
 
 def family_findings(
-    text: str, lowered: str | None = None, hits: dict[str, list[int]] | None = None
+    text: str,
+    lowered: str | None = None,
+    hits: dict[str, list[int]] | None = None,
+    spans: list[tuple[int, int]] | None = None,
 ) -> list[Finding]:
     """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs and
-    stored password hashes (``lowered``, ``hits``: see
+    stored password hashes (``lowered``, ``hits``, ``spans``: see
     :func:`~brain.home.secrets.families.find`)."""
+    return _outside_arns(text, families.find(text, lowered, hits, spans))
+
+
+def _outside_arns(text: str, spans: list[tuple[str, int, int]]) -> list[Finding]:
+    """The findings of ``spans`` (the families') outside ARNs and stored password hashes."""
     return [
         Finding(kind, start, end)
-        for kind, start, end in families.find(text, lowered, hits)
+        for kind, start, end in spans
         if not _in_arn_at(text, start) and not in_stored_hash(text, start, end)
     ]
 
