@@ -92,6 +92,10 @@ def runs(text: str, marked: bytes | None = None) -> list[tuple[int, int]]:
     return spans
 
 
+# A head left to re: its index, its lead character, its search and the run it needs.
+_RestHead = tuple[int, str, Callable[[str], "re.Match[str] | None"], int]
+
+
 class _Needle(NamedTuple):
     """What one literal stands for."""
 
@@ -152,9 +156,7 @@ class Literals:
         self._rest = Heads(heads[i] for i in rest)
         self._rest_ids = tuple(rest)
         self._rest_heads = tuple((i, *lead(heads[i], check=False)) for i in rest)
-        self._rest_searches: (
-            tuple[tuple[int, str, Callable[[str], re.Match[str] | None], int], ...] | None
-        ) = None
+        self._rest_searches: tuple[_RestHead, ...] = ()
         # The needles a byte a character (latin-1) first: the automaton searches for
         # them in the text so encoded; the few beyond (パスワード) are searched with str.
         self._needles = tuple(sorted(checks, key=lambda needle: not _latin(needle)))
@@ -199,12 +201,17 @@ class Literals:
         # The text's runs, by its encoding lower-cased (the same but where K is "k"). Most
         # heads need a run of 16 random characters or more, which a turn seldom holds:
         # they are tried only in a text holding as long a one.
-        spans = runs(
-            text, data.translate(_RUN_BYTES) if text.isascii() or _KELVIN not in text else None
-        )
+        marked = data.translate(_RUN_BYTES) if text.isascii() or _KELVIN not in text else None
+        spans = runs(text, marked) if marked is None or _RUN_START in marked else []
         longest = max(b - a for a, b in spans) if spans else 31
         places, dense = starts
-        present = self._rest_present(text, longest)
+        if size > prefilter.SHORT:
+            present = {self._rest_ids[i] for i in self._rest.present(text)}
+        else:  # in a short one, each head searched for where its lead character stands
+            present = set()
+            for i, char, search, need in self._rest_searches or self._rest_compiled():
+                if char in text and need <= longest and search(text):
+                    present.add(i)
         heads_at, any_hint = self._heads_at, self._any_hints
         found: dict[str, list[int]] = {}
         plain: dict[str, list[int]] = {}
@@ -245,23 +252,16 @@ class Literals:
         match = self._any_hints[n] = compiled(self._what[n].any_hint).match
         return match
 
-    def _rest_present(self, text: str, longest: int) -> set[int]:
-        """Which of the heads left to re match in ``text``: in a short one, each searched
-        for where its lead character stands, when its runs (``longest``: the longest, or
-        31 when none is 32 long) are as long as the head needs (three heads: the groups'
-        passes would cost more to tell which matched)."""
-        if len(text) > prefilter.SHORT:
-            return {self._rest_ids[i] for i in self._rest.present(text)}
-        if self._rest_searches is None:  # compiled (and checked) when first needed
-            self._rest_searches = tuple(
-                (i, char, compile_head(char, after).search, run_needed(char + after))
-                for i, char, after in self._rest_heads
-            )
-        return {
-            i
-            for i, char, search, need in self._rest_searches
-            if char in text and need <= longest and search(text)
-        }
+    def _rest_compiled(self) -> tuple[_RestHead, ...]:
+        """The heads left to re, each with its lead character, its search and the run it
+        needs, compiled (and checked) when a short text first needs them (three heads:
+        in a short text, searching each costs less than the groups' passes would to tell
+        which matched)."""
+        self._rest_searches = tuple(
+            (i, char, compile_head(char, after).search, run_needed(char + after))
+            for i, char, after in self._rest_heads
+        )
+        return self._rest_searches
 
     def _warm(self) -> bool:
         """Whether a short text takes the automaton too: once this process has scanned
@@ -371,6 +371,10 @@ def _check_hints(
         return
     for hint, alone in what.hints:
         match = compiled(alone).match
+        if len(places) == 1:  # (most often: a list built for one place costs more)
+            if match(lowered, places[0]):
+                found[hint] = places
+            continue
         kept = [pos for pos in places if match(lowered, pos)]
         if kept:
             found[hint] = kept

@@ -139,22 +139,25 @@ def _calls(text: str, low: str, out: list[Span]) -> None:
             continue
         if _TAKES_KEY.search(text, max(0, m.start() - 60), m.start()) or _key_method(text, m):
             out.append(("credential_position", m.start("value"), m.end("value")))
-    gates = ("auth" in low or ".login" in low, "-u" in low, "secret set" in low)
-    for pattern, gate in zip((_TUPLE, _CURL_USER, _GH_SECRET), gates, strict=True):
-        if not gate:
+    # (most calls are no tuple auth, no curl -u and no gh secret set: gated by their words)
+    if "auth" in low or ".login" in low:
+        _passwords(_TUPLE, text, out)
+    if "-u" in low:
+        _passwords(_CURL_USER, text, out)
+    if "secret set" in low:
+        _passwords(_GH_SECRET, text, out)
+
+
+def _passwords(pattern: re.Pattern[str], text: str, out: list[Span]) -> None:
+    """The passwords tuple auth, ``curl -u`` and ``gh secret set`` (``pattern``) take."""
+    for m in pattern.finditer(text):
+        if pattern is _TUPLE and not _TAKES_PAIR.search(text, max(0, m.start() - 30), m.start()):
             continue
-        for m in pattern.finditer(text):
-            if pattern is _TUPLE and not _TAKES_PAIR.search(
-                text, max(0, m.start() - 30), m.start()
-            ):
-                continue
-            if pattern is _CURL_USER and m.start() and text[m.start() - 1] not in " \t\n":
-                continue
-            value = m.group("value")
-            if not is_code(value, "", quoted=True) and (
-                chosen_password(value) or random_token(value)
-            ):
-                out.append(("credential_position", m.start("value"), m.end("value")))
+        if pattern is _CURL_USER and m.start() and text[m.start() - 1] not in " \t\n":
+            continue
+        value = m.group("value")
+        if not is_code(value, "", quoted=True) and (chosen_password(value) or random_token(value)):
+            out.append(("credential_position", m.start("value"), m.end("value")))
 
 
 _METHOD = re.compile(r"([A-Za-z_]\w*)[ \t]*$")

@@ -247,7 +247,7 @@ def _raw_findings(text: str, scan: Scan | None = None, lowered: str | None = Non
     apart = hinted is not None and windows.folds_apart(text)
     for n in sorted(tried):  # in the rules' order, as if every rule ran
         rule = RULES[n]
-        regex = compiled(rule.pattern)
+        regex = _REGEXES[n] or _compile(n)
         near = None
         if hinted is not None and rule.group >= 0 and (apart or _anywhere(n)):
             near = sorted(pos for hint in rule.hints for pos in hinted.get(hint, ()))
@@ -321,6 +321,16 @@ def _in_arn_at(text: str, start: int) -> bool:
     before = text[max(0, start - 160) : start]
     at = before.rfind("arn:")
     return at >= 0 and not any(c.isspace() for c in before[at:])
+
+
+# RULES' regexes by index, each compiled when a text first needs it (see _compile).
+_REGEXES: list[re.Pattern[str] | None] = [None] * len(RULES)
+
+
+def _compile(n: int) -> re.Pattern[str]:
+    """``RULES[n]``'s regex, compiled, kept in :data:`_REGEXES`."""
+    regex = _REGEXES[n] = compiled(RULES[n].pattern)
+    return regex
 
 
 @cache
