@@ -22,7 +22,8 @@ WITHOUT_POSIX_TESTS := tests/test_lock.py tests/test_contention.py tests/test_du
 	tests/test_crash.py tests/test_crash_git.py tests/test_hooks.py tests/test_home.py \
 	tests/test_journal.py tests/test_fsutil.py tests/test_agent_cli.py tests/test_harvest.py \
 	tests/test_recall.py tests/test_sync.py tests/test_undo.py tests/test_startup.py \
-	tests/test_bad_input.py tests/test_cli_edges.py tests/test_packing.py tests/test_sources_common.py
+	tests/test_bad_input.py tests/test_cli_edges.py tests/test_packing.py tests/test_sources_common.py \
+	tests/test_startmemo.py
 
 test-without-posix: install  ## run the tests of what meets the OS without fcntl (as on Windows)
 	PYTHONPATH=tests/without_posix $(BIN)/python -m pytest -n 2 -q $(WITHOUT_POSIX_TESTS)

@@ -14,11 +14,12 @@ does; ``--extra DIR`` reads the sessions of any folder the same way. ``--blind``
 ``redact_blind/local/``: real sessions the rules were never tuned on (``redact_blind/SOURCES.md``
 says where each came from), scored to see whether what was tuned holds elsewhere;
 ``--blind2`` reads only ``redact_blind2/local/``, a second such set (``redact_blind2/SOURCES.md``),
-and ``--blind3`` only ``redact_blind3/local/``, a third, mostly long sessions full of tool
-output, Codex and Gemini among them (``redact_blind3/SOURCES.md``).
+``--blind3`` only ``redact_blind3/local/``, a third, mostly long sessions full of tool
+output, Codex and Gemini among them (``redact_blind3/SOURCES.md``), and ``--blind4`` only
+``redact_blind4/local/``, a fourth (``redact_blind4/SOURCES.md``).
 
-Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR] [--blind | --blind2 | --blind3]
-[--samples N] [--unjudged] [--json]``.
+Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR]
+[--blind | --blind2 | --blind3 | --blind4] [--samples N] [--unjudged] [--json]``.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ HONEST = tuple(Path(__file__).resolve().parent / "honest" / d for d in ("session
 BLIND = Path(__file__).resolve().parent / "redact_blind" / "local"
 BLIND2 = Path(__file__).resolve().parent / "redact_blind2" / "local"
 BLIND3 = Path(__file__).resolve().parent / "redact_blind3" / "local"
+BLIND4 = Path(__file__).resolve().parent / "redact_blind4" / "local"
 
 
 class Marker(NamedTuple):
@@ -144,8 +146,17 @@ def main() -> None:
     blind.add_argument(
         "--blind3", action="store_true", help="read only redact_blind3/local/'s sessions"
     )
+    blind.add_argument(
+        "--blind4", action="store_true", help="read only redact_blind4/local/'s sessions"
+    )
     args = parser.parse_args()
-    only = BLIND if args.blind else BLIND2 if args.blind2 else BLIND3 if args.blind3 else None
+    chosen = (
+        (args.blind, BLIND),
+        (args.blind2, BLIND2),
+        (args.blind3, BLIND3),
+        (args.blind4, BLIND4),
+    )
+    only = next((folder for flag, folder in chosen if flag), None)
     extra = (*args.extra, only) if only else tuple(args.extra)
     for folder in extra:
         if not folder.is_dir():

@@ -255,6 +255,98 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "目前reseller已經有做相同的東西, end user portal, Sup3rS3cretPw9",
         "Sup3rS3cretPw9",
     ),
+    (
+        "a placeholder asking to be changed",
+        "JWT_SECRET=change-this-to-a-secure-secret-at-least-32-chars\n"
+        "ENCRYPTION_KEY=change-this-to-32-char-aes-key!!",
+        "JWT_SECRET=x7Kp2mQ9vL4nR8sTq3Zw",
+        "x7Kp2mQ9vL4nR8sTq3Zw",
+    ),
+    (
+        "a constant's name, then an escaped newline",
+        '"\\"\\"\\"\\n 333→     if not api_key:\\n 334→         api_key = GROQ_BUILTIN_KEY\\n'
+        " 335→     if progress_cb:",
+        '"\\"\\"\\"\\n 333→     if not api_key:\\n 334→         api_key = x7Kp2mQ9vL4nR8sTq3Zw\\n'
+        " 335→     if progress_cb:",
+        "x7Kp2mQ9vL4nR8sTq3Zw",
+    ),
+    (
+        "a default that says the value is generated",
+        "  KEY_VAULT_MASTER_KEY: ${BACKEND_KEY_VAULT_MASTER_KEY:-AUTO_GENERATE}",
+        "  KEY_VAULT_MASTER_KEY: ${BACKEND_KEY_VAULT_MASTER_KEY:-Tq7xLm2pWz9}",
+        "Tq7xLm2pWz9",
+    ),
+    (
+        "a condition's name",
+        "export const ErrorCodes = {\n  INVALID_CREDENTIALS: 'AUTH_001',\n"
+        "  ACCOUNT_LOCKED: 'AUTH_002',\n  TOKEN_EXPIRED: 'AUTH_003',\n"
+        "  PASSWORD_TOO_SHORT: 'AUTH_005',\n  USERNAME_TAKEN: 'AUTH_006',\n};",
+        "export const Defaults = {\n  ADMIN_PASSWORD: 'Tq7xLm2pWz9',\n};",
+        "Tq7xLm2pWz9",
+    ),
+    (
+        "a versioned name",
+        "The cache key is `greenleaf-kb-v2-`<userId> so per-user caches are isolated.\n"
+        "const KEY = 'fleetlease_offline_queue_v1';",
+        "const KEY = 'x7Kp2mQ9vL4nR8sTq3Zw';",
+        "x7Kp2mQ9vL4nR8sTq3Zw",
+    ),
+    (
+        "a variable passed as the authorization",
+        "user = get_current_user(authorization=auth_header, db=db)",
+        'user = get_current_user(authorization="Bearer x7Kp2mQ9vL4nR8sTq3Zw", db=db)',
+        "x7Kp2mQ9vL4nR8sTq3Zw",
+    ),
+    (
+        "a name said to be missing",
+        "// ── No token: all endpoints must return 401 ─────────────",
+        "// token: x7Kp2mQ9vL4nR8sT",
+        "x7Kp2mQ9vL4nR8sT",
+    ),
+    (
+        "a quoted phrase's first word",
+        'E2E: Admin login flow and "Batch Onboarding" file upload.',
+        'E2E: Admin login flow and "Tq7x9Lm2pWz9" for the demo.',
+        "Tq7x9Lm2pWz9",
+    ),
+    (
+        "an nginx upstream named in prose",
+        "The proxy_pass is `http://backend:3000` — that should resolve within Docker.",
+        "The proxy_pass is `http://admin:Tq7xLm2pWz9@backend:3000` — that should resolve.",
+        "Tq7xLm2pWz9",
+    ),
+    (
+        "a password a test means to be wrong",
+        "resp = client.post('/login', json={'email': 'a@test.com', 'password': 'wrongpass'})",
+        "resp = client.post('/login', json={'email': 'a@test.com', 'password': 'Tq7xLm2pWz9'})",
+        "Tq7xLm2pWz9",
+    ),
+    (
+        "a one-letter stub",
+        "await createUser({ username: 'x', password: 'p', role: 'admin' })",
+        "await createUser({ username: 'x', password: 'Tq7xLm2pWz9', role: 'admin' })",
+        "Tq7xLm2pWz9",
+    ),
+    (
+        "a query parameter's own value",
+        "GET https://acs.h.alibaba.com/h5/mtop.im.query/1.0/?jsv=2.7.2&appKey=24889839"
+        "&t=1777777562724&sign=546c401d7165df12094df818fe8885e3&api=mtop.im.query&v=1.0\n"
+        '{"url":"https://acs.h.alibaba.com/h5/mtop.im.list/1.0/?jsv=2.7.2&appKey=24889839&t=1777",'
+        '"body":"{}"}\n'
+        "GET https://aplus.alibaba.com/sc.ma.im?gmkey=CLK&gokey=ext%3DvisibilityChange%2526sdk"
+        "Version%253D5.0.110%2526fetchHis%253D2%2526operateContent%253D%25257B%252522action",
+        "GET https://api.example.com/data?appKey=x7Kp2mQ9vL4nR8sTq3Zw&t=1777777562724",
+        "x7Kp2mQ9vL4nR8sTq3Zw",
+    ),
+    (
+        "an encrypted id",
+        '{"aliId":"133756334970","accountId":1049225359,'
+        '"aliIdEncrypt":"MC1IDX1ZNLMUHaB0j3en7hlp8dSKSeihIFFhtjDrdoKu6OfgwbDOKrGV4t9BHrnG3aECH2z",'
+        '"accountIdEncrypt":"MC1IDX19X57zebQ8U-Ib-2WtUFmx4O4zXB3ynzgruXlI5j5E8v9RZv2Y-1xwpv5L2_l_3fV"}',
+        '{"aliId":"133756334970",'
+        '"data":"MC1IDX1ZNLMUHaB0j3en7hlp8dSKSeihIFFhtjDrdoKu6OfgwbDOKrGV4t9BHrnG3aECH2z"}',
+        "MC1IDX1ZNLMUHaB0j3en7hlp8dSKSeihIFFhtjDrdoKu6OfgwbDOKrGV4t9BHrnG3aECH2z",
+    ),
 ]
 
 

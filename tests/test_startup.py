@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -56,16 +57,18 @@ CONTEXT = {
     "brain.home.paths", "brain.home.patterns", "brain.home.pending", "brain.home.problem",
     "brain.home.reader",
     "brain.home.recordcache", "brain.home.scope", "brain.home.uses", "brain.home.uses.counts",
+    "brain.agents.startmemo",
     "brain.models", "brain.models.tokens", "brain.sessions", "brain.sessions.internal",
     "brain.sessions.sameness", "brain.team", "brain.team.reading", "brain.team.spec",
 }  # fmt: skip
 # Neither makes a record (a frozen dataclass: dataclasses, and with it inspect, ast, dis).
-LIST = {
+ROWS = {
     "brain", "brain.errors", "brain.cli", "brain.cli.quick", "brain.cli.text",
     "brain.home", "brain.home.files", "brain.home.keys", "brain.home.paths",
     "brain.home.pending", "brain.home.problem", "brain.home.reader", "brain.home.recordcache",
 }  # fmt: skip
-STATUS = LIST | {
+LIST = ROWS | {"brain.agents", "brain.agents.startmemo"}  # it keeps its answer
+STATUS = ROWS | {
     "brain.home.clock", "brain.home.config", "brain.home.git", "brain.home.git.runner",
     "brain.home.journal", "brain.home.names", "brain.models", "brain.models.options",
     "brain.pipeline", "brain.pipeline.pending", "brain.pipeline.runs", "brain.pipeline.status",
@@ -86,6 +89,14 @@ def bare_python() -> set[str]:
     code = LOADED.replace("runpy.run_module('brain', run_name='__main__', alter_sys=True)\n", "")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     return {line.strip() for line in done.stderr.splitlines()}
+
+
+def forget(home: Path) -> None:
+    """Drop the session-start answers kept in ``home`` (:mod:`brain.agents.startmemo`),
+    so the next start computes its answer the whole way."""
+    from brain.agents import startmemo
+
+    startmemo.forget(str(home))
 
 
 def past(root: Path) -> None:
@@ -118,6 +129,7 @@ def lived_in(home: Path, tmp_path: Path) -> Path:
 def test_each_short_cut_loads_only_what_it_names(lived_in: Path, command: str) -> None:
     args, stdin = command.split(), HOOK_PAYLOAD if command.startswith("hook") else ""
     imported(*args, stdin=stdin)  # the caches written, as after any earlier command
+    forget(lived_in)  # the whole way, not an answer kept by the run before
     names = imported(*args, stdin=stdin) - bare_python()
     mine, others = MAY_LOAD[command]
     assert "brain.cli.quick" in names and "click" not in names  # answered without click
@@ -166,6 +178,7 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
     cold = imported("hook", "session-start", stdin=HOOK_PAYLOAD)
     assert "brain.home.yaml.head" in cold  # the first run after a write parses the records,
     assert "yaml" not in cold  # brain's own frontmatter needing no PyYAML
+    forget(filled)
     names = imported("hook", "session-start", stdin=HOOK_PAYLOAD)  # then, from the caches
     assert "brain.agents.context" in names
     assert {n.split(".")[0] for n in names} & (HEAVY | {"click", "yaml", "ruamel"}) == set()
@@ -184,10 +197,31 @@ def test_session_start_hook_imports_neither_click_nor_the_write_machinery(filled
 
 
 def test_context_imports_no_write_machinery(filled: Path) -> None:
+    imported("context")
+    forget(filled)
     names = imported("context")
     assert "brain.agents.context" in names
     assert names & {"brain.api", "brain.home.home", "brain.home.transaction"} == set()
     assert names & {"brain.home.secrets.redact", "brain.cli.memory", "brain.cli.pipeline"} == set()
+
+
+@pytest.mark.parametrize("command", ["hook session-start", "context", "list"])
+def test_a_kept_answer_loads_nothing_but_its_memo(lived_in: Path, command: str) -> None:
+    args, stdin = command.split(), HOOK_PAYLOAD if command.startswith("hook") else ""
+    whole = subprocess.run([sys.executable, "-m", "brain", *args], input=stdin,
+                           capture_output=True, text=True)  # fmt: skip
+    time.sleep(2.1)  # what it wrote is past the racy window: its answer is kept
+    imported(*args, stdin=stdin)
+    names = imported(*args, stdin=stdin) - bare_python()
+    assert {n for n in names if n.startswith("brain")} == {
+        "brain", "brain.agents", "brain.agents.startmemo"
+    }  # fmt: skip
+    assert {n.split(".")[0] for n in names if not n.startswith("brain")} <= {
+        "_json", "gc", "__future__"
+    }  # fmt: skip
+    kept = subprocess.run([sys.executable, "-m", "brain", *args], input=stdin,
+                          capture_output=True, text=True)  # fmt: skip
+    assert (kept.stdout, kept.stderr) == (whole.stdout, whole.stderr)
 
 
 # What opening a home to read it must not load: other layers, the write machinery,

@@ -19,14 +19,13 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
+    from brain.agents.context import Context
     from brain.errors import BrainError
     from brain.home.home import Home
     from brain.home.problem import Problem
     from brain.home.reader import Reader
     from brain.home.recordcache import Row
     from brain.home.records import Record
-
-TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
 
 
 def answer(argv: list[str]) -> bool:
@@ -68,16 +67,41 @@ def answer(argv: list[str]) -> bool:
 def _session_start(home_flag: str | None, rest: list[str]) -> bool:
     """``hook session-start [--tool T]``, as the installed hooks run it
     (:mod:`brain.agents.installers`); it fails open, so it raises nothing."""
+    from brain.agents.startmemo import TOOLS  # the tools whose session start is answered here
+
     tool = "claude-code"
     if len(rest) == 2 and rest[0] == "--tool" and rest[1] in TOOLS:
         tool = rest[1]
     elif rest:
         return False  # --help, --tool=x, a bad tool: the full command line says what's wrong
+    from brain.agents import startmemo
     from brain.agents.hooks import read_stdin, session_start
     from brain.home.paths import resolve_home
 
-    sys.stdout.write(session_start(resolve_home(home_flag), read_stdin(), tool).output + "\n")
+    raw = startmemo.payload if startmemo.payload is not None else read_stdin()
+    done = session_start(resolve_home(home_flag), raw, tool)
+    sys.stdout.write(done.output + "\n")
+    if done.error is None and done.context is not None:
+        _keep(done.output + "\n", "", done.context)
     return True
+
+
+def _keep(out: str, err: str, ctx: Context) -> None:
+    """Keep what was printed for the next start in the same place
+    (:mod:`brain.agents.startmemo`)."""
+    from brain.agents import startmemo
+
+    anchored = None
+    if ctx.checkout is not None:
+        from pathlib import Path
+
+        from brain.home.git.checkouts import head_files
+
+        files = head_files(Path(ctx.checkout))
+        if files is None:
+            return  # HEAD read in a way kept answers cannot follow
+        anchored = [str(path) for path in files]
+    startmemo.keep(out, err, ctx.keys, anchored)
 
 
 def _plain_stdout() -> bool:
@@ -107,14 +131,18 @@ def _context(home: Path) -> None:
     reader = Reader.open(home)
     result = context(reader, project=Path.cwd())
     note_shown(reader, result)
+    err = out = ""
     if result.notice:
         echo(result.notice, err=True)
+        err = result.notice + "\n"
     if text := result.text.rstrip("\n"):
         echo(text)
+        out = text + "\n"
+    _keep(out, err, result)
 
 
 def _list(home: Path) -> None:
-    from brain.cli.text import echo, record_lines, warn
+    from brain.cli.text import echo, record_lines, warning_line
     from brain.home.paths import MEMORIES
     from brain.home.reader import Reader
     from brain.home.recordcache import cached_rows
@@ -131,9 +159,14 @@ def _list(home: Path) -> None:
         rows, problems = found
         rows.sort(key=lambda r: (r.updated, r.id), reverse=True)  # as Home.list orders them
         records = rows
-    for problem in problems:
-        warn(problem.message)
-    echo(record_lines(records, filtered=False, archived=False))
+    warnings = [warning_line(problem.message) for problem in problems]
+    for line in warnings:
+        echo(line, err=True)
+    text = record_lines(records, filtered=False, archived=False)
+    echo(text)
+    from brain.agents import startmemo
+
+    startmemo.keep(text + "\n", "".join(f"{line}\n" for line in warnings))
 
 
 def _reading(home: Path) -> Reader | Home:

@@ -47,9 +47,14 @@ def error_line(exc: BrainError) -> str:
     return f"{paint('Error:', err=True, fg='red', bold=True)} {exc}"
 
 
+def warning_line(message: str) -> str:
+    """``warning: message``, as :func:`warn` writes it."""
+    return f"{paint('warning:', err=True, fg='yellow')} {message}"
+
+
 def warn(message: str) -> None:
     """A warning on stderr; the command goes on."""
-    echo(f"{paint('warning:', err=True, fg='yellow')} {message}", err=True)
+    echo(warning_line(message), err=True)
 
 
 def record_lines(records: Sequence[Record | Row], filtered: bool, archived: bool) -> str:

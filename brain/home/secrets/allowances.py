@@ -58,6 +58,22 @@ by the value itself, so a real credential in the same place is still found:
   bold the value was cut from (``the password is **Tq7xLm2pWz9**`` is still found).
 * **Sentences in Chinese, Japanese or Korean**: ``user portal這邊…, 具體改動請看下方的圖。``
   reads as "user X, password": a value mostly of CJK characters is prose.
+* **A constant's name, however it is written**: ``api_key = GROQ_BUILTIN_KEY\\n`` in a
+  tool's escaped output, ``${MASTER_KEY:-AUTO_GENERATE}``: an escape after the name, or
+  the ``:-`` of a shell default before it, is no part of the value.
+* **A versioned name**: ``The cache key is `greenleaf-kb-v2-`<userId>``, ``const KEY =
+  'fleetlease_offline_queue_v1'``: words with a version at their end name a cache, a
+  queue, a stored item; a key is random.
+* **A name said to be missing**: ``// No token: all endpoints must return 401``.
+* **The first word of a quoted phrase**: ``login flow and "Batch Onboarding"``: a quote
+  at the value's start, closed after more words, holds a phrase.
+* **A password that says it is wrong**: ``'password': 'wrongpass'`` is what a test sends
+  to see a 401; ``'password': 'p'``, one character, is a test's stub.
+* **A query parameter's own value**: ``?jsv=2.7.2&appKey=24889839&t=1777…`` or
+  ``?gmkey=CLK&gokey=…``: what a parameter holds ends at the next ``&``; a number there
+  is an app's id, a time or a count, three letters are no key, and ``%3D`` and ``%26``
+  pack other fields in it (:func:`query_value`;
+  ``?appKey=<random>`` and ``?password=12345678`` are still found).
 
 And where no name announces a value:
 
@@ -65,14 +81,17 @@ And where no name announces a value:
   a script's line and function, has the colons of pgpass's
   ``host:port:database:user:password``, not its fields (:func:`not_pgpass`).
 * **nginx's upstreams**: ``proxy_pass http://localhost:3000;`` (and ``fastcgi_pass``,
-  ``uwsgi_pass``, ``grpc_pass``…) passes a request on to an address; the directive's
-  ``pass`` is no password's name (:func:`upstream`; a password in the address's userinfo,
-  ``http://admin:<pw>@backend``, is still found as one).
+  ``uwsgi_pass``, ``grpc_pass``…, or in prose, ``The proxy_pass is `http://backend:3000```)
+  passes a request on to an address; the directive's ``pass`` is no password's name
+  (:func:`upstream`; a password in the address's userinfo, ``http://admin:<pw>@backend``,
+  is still found as one).
 * **Google Drive and Sheets ids**: the random-looking run in
   ``docs.google.com/spreadsheets/d/<id>``, ``drive.google.com/drive/folders/<id>``, or
   the ``"value"`` of an n8n ``"documentId"``'s or ``"folderId"``'s resource locator
   names a file or a folder; anyone it is shared with can open it, no key is in it
-  (:func:`an_id`).
+  (:func:`an_id`). So does a run under a JSON key naming an id and no secret
+  (``"aliIdEncrypt": "<run>"``, ``"trace_id": "<run>"``): an id, encrypted or not, names
+  an account or a request and opens nothing.
 """
 
 from __future__ import annotations
@@ -82,7 +101,7 @@ import re
 from brain.home.secrets.rules import CJK
 from brain.home.secrets.shapes import auth_method, is_code, stored_hash
 
-__all__ = ["an_id", "no_credential", "not_pgpass", "upstream"]
+__all__ = ["an_id", "no_credential", "not_pgpass", "query_value", "upstream"]
 
 _TEST_RUN = re.compile(r"---[ \t]+(?:PASS|FAIL|SKIP):[ \t]*$")
 _TEST_NAME = re.compile(r"[A-Za-z_][\w/.-]*")
@@ -125,6 +144,12 @@ _MODULE_CALL = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+\(?")
 _IMPORT_LIST = re.compile(r"\bimport[ \t]+(?:type[ \t]+)?\{[^{}]*$")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _TAILSCALE_PUBLIC = re.compile(r"(?<![\w-])(?:nodekey|discokey|mkey):$|^(?:nodekey|discokey|mkey):")
+_ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
+_VERSIONED = re.compile(r"[a-z]+(?:[_-][a-z]+)*[_-]v\d{1,3}[_-]?")
+_NEGATED = re.compile(r"(?i)(?<![\w-])(?:no|without)[ \t]+[\w-]+[ \t]*:[ \t]*$")
+_WRONG = re.compile(
+    r"(?i)(?:wrong|bad|invalid|incorrect)[_-]?(?:pass(?:word|wd)?|pwd|secret|token)\w{0,6}"
+)
 
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _PUBLIC_WORDS = re.compile(
@@ -136,9 +161,11 @@ _PUBLIC_WORDS = re.compile(
 def no_credential(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]``, found where a credential's name announced a value,
     is test output, a version, a path, a template binding, a shell expansion's operator,
-    a variable passed in an object literal, a public address, a constant's name, its own
-    name, a path on disk, a call, an import's name, CJK prose, half of a bold phrase or
-    a Tailscale public key (see the module docstring)."""
+    a variable passed in an object literal, a public address, a constant's name, a
+    versioned name, a name said to be missing, a quoted phrase, a wrong or one-letter
+    password, a query's number, its own name, a path on disk, a call, an import's name,
+    CJK prose, half of a bold phrase or a Tailscale public key (see the module
+    docstring)."""
     value = text[start:end]
     before = text[max(0, start - 80) : start]
     after = text[end : end + 40]
@@ -154,7 +181,13 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or _passed_along(value, before, after)
         or _prompt_output(value, before, after)
         or (_BASE58.fullmatch(value) is not None and _PUBLIC_WORDS.search(before) is not None)
-        or _CONSTANT.fullmatch(value.strip("\"'")) is not None
+        or _CONSTANT.fullmatch(_written(value, before)) is not None
+        or _VERSIONED.fullmatch(value.strip("\"'`")) is not None
+        or _NEGATED.search(before) is not None
+        or _quoted_phrase(value, after)
+        or _WRONG.fullmatch(value.strip("\"'")) is not None
+        or len(value.strip("\"'")) == 1
+        or query_value(text, start, end)
         or _own_name(value, before)
         or _ON_DISK.fullmatch(value) is not None
         or _MODULE_CALL.fullmatch(value) is not None
@@ -164,6 +197,24 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or _TAILSCALE_PUBLIC.search(before[-10:]) is not None
         or _TAILSCALE_PUBLIC.match(value) is not None
     )
+
+
+def _written(value: str, before: str) -> str:
+    """``value`` without its quotes, an escape after it (``\\n`` in escaped output) or a
+    shell default's ``-`` or ``=`` before it (``${KEY:-AUTO_GENERATE}``)."""
+    bare = _ESCAPED_END.sub("", value.strip("\"'"))
+    if _EXPANSION.search(before) is not None and bare[:1] in "-=":
+        bare = bare[1:]
+    return bare
+
+
+def _quoted_phrase(value: str, after: str) -> bool:
+    """Whether ``value`` opens a quote closed after more words on its line: the first
+    word of a quoted phrase (``"Batch Onboarding"``)."""
+    quote = value[:1]
+    if quote not in "\"'`" or value[-1:] == quote or len(value) < 2:
+        return False
+    return re.match(r"(?:[ \t]+[^\s\"'`]+){1,6}" + quote, after) is not None
 
 
 def _own_name(value: str, before: str) -> bool:
@@ -247,14 +298,48 @@ _DRIVE_ID = re.compile(
 )
 
 
+# A JSON key naming an id and no secret, just before: "aliIdEncrypt": ", "trace_id":"
+_ID_KEY = re.compile(
+    r"\\?\"(?![^\"]*(?i:token|secret|key|pass|auth|session|cookie|sig|cred))"
+    r"(?:[a-z]+(?:Id|ID)(?:[A-Z][a-z]+)*|(?:[a-z]+_)+id(?:_[a-z]+)?)\\?\"\s*:\s*\\?\"$"
+)
+
+
 def an_id(text: str, start: int) -> bool:
-    """Whether the random run at ``start`` is a Google Drive, Docs or Sheets id, by where
-    it stands (a file's URL, a ``documentId``'s or a ``folderId``'s value)."""
-    return _DRIVE_ID.search(text[max(0, start - 160) : start]) is not None
+    """Whether the random run at ``start`` is a Google Drive, Docs or Sheets id, or an id a
+    JSON key names, by where it stands (a file's URL, a ``documentId``'s or a
+    ``folderId``'s value, ``"accountIdEncrypt": "…"``)."""
+    before = text[max(0, start - 160) : start]
+    return _DRIVE_ID.search(before) is not None or _ID_KEY.search(before[-60:]) is not None
+
+
+# A URL query's parameter just before a value; a password's name among them; fields
+# packed in a value, URL-encoded (ext%3Dvisibility%2526sdk: an encoded = and &).
+_QUERY_NAME = re.compile(r"[?&]([\w.-]{1,40})=$")
+_PASSWORD_WORD = re.compile(r"(?i)pass|pwd|pin")
+_ENCODED_EQUALS = re.compile(r"%(?:25)*3[dD]")
+_ENCODED_AND = re.compile(r"%(?:25)*26")
+
+
+def query_value(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``start`` stands in a URL's query and what its parameter
+    holds, up to the next ``&``, is a number (an app's id, a time), shorter than a key, or
+    fields packed URL-encoded: ``?appKey=24889839&t=…``, ``?gmkey=CLK&gokey=ext%3Dv%2526…``
+    (a password's number is still one, and so is a key ending in an encoded ``=``)."""
+    name = _QUERY_NAME.search(text, max(0, start - 42), start)
+    if name is None or name.end() != start or _PASSWORD_WORD.search(name.group(1)):
+        return False
+    value = text[start:end]
+    head = value.split("&", 1)[0]
+    if head.isdigit() or (head != value and len(head) < 8):
+        return True
+    return _ENCODED_EQUALS.search(head) is not None and _ENCODED_AND.search(head) is not None
 
 
 # An nginx directive that passes a request on, then the address it passes it to.
-_UPSTREAM = re.compile(r"(?<![\w-])(?:proxy|fastcgi|uwsgi|grpc|scgi|memcached)_pass[ \t]+$")
+_UPSTREAM = re.compile(
+    r"(?<![\w-])(?:proxy|fastcgi|uwsgi|grpc|scgi|memcached)_pass(?:[ \t]+is|:)?[ \t]*`?$"
+)
 
 
 def upstream(text: str, start: int) -> bool:

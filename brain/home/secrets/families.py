@@ -125,6 +125,8 @@ def find(
         if out:
             out[:] = [span for span in out if not allowances.upstream(text, span[1])]
     places.find(text, low, lowered, out, hits, hex64)
+    if out:
+        out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]
     if hits is None or "commands" in hits:
         commands.find(text, lowered, out, hits)
     if spans:

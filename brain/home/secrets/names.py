@@ -119,6 +119,10 @@ _OTHER = frozenset(
     " without require requires expect mock dummy fake example sample placeholder public pub"
     " publishable sync continue stop stream streaming bypass compass count rate".split()
 )
+# A condition a credential is in names an error or a check, never holds the credential
+# (``INVALID_CREDENTIALS: 'AUTH_001'``, ``PASSWORD_TOO_SHORT``, ``TOKEN_EXPIRED``).
+_CONDITION_BEFORE = frozenset("invalid wrong incorrect missing".split())
+_CONDITION_AFTER = frozenset("too invalid incorrect missing expired mismatch mismatched".split())
 # Before a key: it is a map's, a database's, a storage's key (``file_key``, ``sortKey``).
 _OTHER_KEY = frozenset(
     "file primary foreign sort partition cache idempotency query local route message"
@@ -152,6 +156,10 @@ def _about(words: list[str], at: int) -> bool:
     if kinds:  # STREAM_API_SECRET: an API's secret, whatever the word before names
         before = [w for w in before[: kinds[-1]] if w in _NOT_REAL] + before[kinds[-1] :]
     other = _OTHER | _OTHER_KEY if words[at].endswith("key") else _OTHER
+    if any(w in _CONDITION_AFTER for w in words[at + 1 :]):
+        return True
+    if any(w in _CONDITION_BEFORE for w in words[:at]):
+        return True
     return any(w in _ABOUT for w in words[at + 1 :]) or any(w in other for w in before)
 
 

@@ -1,0 +1,502 @@
+"""The session-start hook's, ``brain context``'s and ``brain list``'s answers, kept under
+the files they read.
+
+An agent tool runs ``brain hook session-start`` before every session and waits for it,
+and what it prints changes only when the home does: a record written, a setting, a use
+counted. So the answer is kept in ``.brain/cache/start-<hash>.memo`` (derived and local, like
+every cache there) with what it was computed from, and the next start in the same place
+prints it again after looking at those files alone, in a process that loads nothing of
+brain but this module and nothing of Python's library beyond what the interpreter
+itself starts with (``re``, ``json``, ``pathlib`` and ``typing`` would each cost about
+half of a bare interpreter's start).
+
+An answer is kept under what it was asked with (the command, the tool, the folder, the
+``--home`` flag, the process's folder, every ``BRAIN_*`` variable and the variables that
+say where the home and the person's home folder are) and under the state of every file
+it may have read, each by size, times and inode:
+
+* the home's top files and folder, ``memories/``, ``uses/`` and ``.brain/`` (but for its
+  caches, logs, lock and search index), each folder and every file in it;
+* whether a ``.git`` is in each folder from the session's folder up (which checkout, so
+  which project, it is in);
+* for a project whose records rest on its commits (staleness), the checkout's ``HEAD``,
+  the branch it names and ``packed-refs``;
+* brain's version and the modules that write the answer.
+
+``uses/pending.jsonl`` grows with every start (the records it showed, which count for
+nothing in what is shown next): it is kept by inode and length, and what was appended
+since may be only such lines. A file changed in the last two seconds is not trusted, as
+with the record cache (:data:`brain.home.recordcache.RACY_NS`); an answer is kept only
+when every file stood still while it was computed, and never when a team is joined, an
+agent run brain started asks, or doctor checks the hook. Anything else, or any doubt,
+goes the whole way (:mod:`brain.cli.quick`), which writes the answer again.
+
+What a kept answer does besides printing is what the whole way does: the records shown
+are counted (one appended line) and the hook's call is noted for doctor.
+"""
+
+import os
+import stat
+import sys
+import time
+
+from brain import __version__
+
+#: The tools whose session-start hook is answered from here (Crush's is brain's MCP server).
+TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
+CACHE = os.path.join(".brain", "cache")
+PREFIX, SUFFIX = "start-", ".memo"  # one file per place asked: start-<its hash>.memo
+VERSION = 1
+#: The most answers kept: one per tool and folder a person starts sessions in.
+MAX_ANSWERS = 32
+RACY_NS = 2_000_000_000  # brain.home.recordcache.RACY_NS: not imported, it loads pathlib
+SHOWN_MARK = b'"kind": "shown"'  # brain.home.uses.counts.SHOWN_MARK, as bytes
+PENDING = os.path.join("uses", "pending.jsonl")
+# What in .brain/ says nothing about an answer: derived files and the writers' lock.
+_STATE_SKIPPED = frozenset({"cache", "logs", "lock", "index.sqlite", "index.sqlite-wal",
+                            "index.sqlite-shm", "index.sqlite-journal"})  # fmt: skip
+_FOLDERS = ("memories", "uses", ".brain")
+# The modules whose code writes the answer: changed (a new version, an edit), kept
+# answers are not trusted.
+_CODE = (
+    ("agents", "startmemo.py"), ("agents", "context.py"), ("agents", "hooks.py"),
+    ("agents", "digest.py"), ("agents", "learned.py"), ("agents", "once.py"),
+    ("cli", "quick.py"), ("cli", "text.py"), ("home", "recordcache.py"),
+)  # fmt: skip
+# A file's state: (size, mtime_ns, ctime_ns, inode), "d" or "f" for what a folder holds
+# only by being there, None for nothing there.
+_FULL, _KIND = 0, 1
+
+Signed = list[tuple[str, int, object]]  # (path, how, its state)
+# A kept answer: what was asked, stdout, stderr, the shown records as JSON, the files it
+# rests on, the pending file's (inode, length).
+Entry = tuple[tuple[object, ...], str, str, str, Signed, tuple[int, int] | None]
+
+# The hook payload read by ask(); the whole way takes it from here (stdin is read once).
+payload: str | None = None
+
+
+class _Asked:
+    """What was asked, when it is one a kept answer may serve."""
+
+    def __init__(
+        self, home: str, key: tuple[object, ...], tool: str | None, project: str | None
+    ) -> None:
+        self.home = home
+        self.key = key
+        self.tool = tool  # None for ``brain context``, "list" for ``brain list``
+        self.project = project
+        self.before: Signed | None = None
+        self.pending: tuple[int, int] | None = None
+
+
+asked: _Asked | None = None  # set by answer() when the whole way should keep its answer
+
+
+def answer(argv: list[str]) -> bool:
+    """Print a kept answer to ``argv`` and return True, or return False (and note what
+    was asked, for :func:`keep`) for the whole way to answer."""
+    global asked
+    try:
+        query = _query(argv)
+        if query is None:
+            return False
+        entry = _load(query.home, query.key)
+        if entry is not None and _serve(query, entry):
+            return True
+        query.before = _signatures(_deps_before(query))
+        query.pending = _pending_state(query.home)
+        asked = query
+    except Exception:  # noqa: BLE001 - whatever it is, the whole way answers and says
+        asked = None
+    return False
+
+
+# -- asking ---------------------------------------------------------------------------
+
+
+def _query(argv: list[str]) -> _Asked | None:
+    """What ``argv`` asks, when a kept answer may serve it."""
+    global payload
+    flag = None
+    if argv[:1] == ["--home"] and len(argv) > 1:
+        flag, argv = argv[1], argv[2:]
+    if os.environ.get("BRAIN_INTERNAL_RUN", "") not in ("", "0"):
+        return None
+    if os.environ.get("BRAIN_HOOK_CHECK", "") not in ("", "0"):
+        return None
+    tool: str | None
+    project: str | None
+    if argv[:2] == ["hook", "session-start"]:
+        tool = "claude-code"
+        if len(argv) == 4 and argv[2] == "--tool" and argv[3] in TOOLS:
+            tool = argv[3]
+        elif len(argv) != 2:
+            return None
+        payload = _read_stdin()
+        project = _payload_cwd(payload)
+        if project is None or not os.path.isabs(project):
+            return None
+    elif argv in (["context"], ["list"]):
+        tool = None if argv == ["context"] else "list"
+        if not _utf8_streams():
+            return None
+        project = os.getcwd() if argv == ["context"] else None
+    else:
+        return None
+    home = _home(flag)
+    if home is None or not os.path.isdir(os.path.join(home, ".brain")):
+        return None
+    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("BRAIN_")))
+    where = tuple(os.environ.get(k) for k in ("HOME", "USERPROFILE", "XDG_DATA_HOME"))
+    # What is printed in colour, and what is not: on a terminal, unless NO_COLOR.
+    streams = (_isatty(sys.stdout), _isatty(sys.stderr), os.environ.get("NO_COLOR"))
+    key = (VERSION, __version__, tool, project, flag, os.getcwd(), env, where, streams)
+    return _Asked(home, key, tool, project)
+
+
+def _home(flag: str | None) -> str | None:
+    """Where :func:`brain.home.paths.resolve_home` finds the home (the key holds all it
+    reads: a different answer only misses)."""
+    if flag:
+        return os.path.abspath(os.path.expanduser(flag))
+    if env := os.environ.get("BRAIN_HOME"):
+        return os.path.abspath(os.path.expanduser(env))
+    if xdg := os.environ.get("XDG_DATA_HOME"):
+        return os.path.join(os.path.abspath(os.path.expanduser(xdg)), "brain")
+    user = os.path.expanduser("~")
+    return None if user == "~" else os.path.join(user, ".local", "share", "brain")
+
+
+def _read_stdin() -> str:
+    """:func:`brain.agents.hooks.read_stdin`'s reading of the hook payload."""
+    try:
+        return "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    except (OSError, ValueError, UnicodeDecodeError):
+        return ""
+
+
+def _payload_cwd(raw: str) -> str | None:
+    """The folder the payload names, as :func:`brain.agents.hooks._cwd` reads it; None
+    when it is not plainly a JSON object (the whole way says what is wrong)."""
+    if not raw.strip():
+        return None
+    import _json  # the json module's own scanner, without the module (it loads re)
+
+    text = raw.strip(" \t\n\r")
+    try:
+        found, end = _json.make_scanner(_Decoding())(text, 0)  # type: ignore[arg-type]
+    except Exception:  # StopIteration, and what its error path raises: not for here
+        return None
+    if end != len(text) or not isinstance(found, dict):
+        return None
+    cwd = found.get("cwd")
+    if isinstance(cwd, str) and cwd:
+        return cwd
+    paths = found.get("workspacePaths")
+    first = paths[0] if isinstance(paths, list) and paths else None
+    return first if isinstance(first, str) and first else None
+
+
+class _Decoding:
+    """What ``json.JSONDecoder()`` gives its scanner, for ``json.loads``' reading."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    memo: dict[str, object] = {}
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        return float({"-Infinity": "-inf", "Infinity": "inf", "NaN": "nan"}[name])
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _utf8_streams() -> bool:
+    """:func:`brain.cli.quick._plain_stdout`: streams that take any text as it is."""
+    return all(
+        (getattr(stream, "encoding", None) or "").lower().replace("-", "") == "utf8"
+        for stream in (sys.stdout, sys.stderr)
+    )
+
+
+# -- what an answer rests on ----------------------------------------------------------
+
+
+def _deps_before(query: _Asked) -> list[tuple[str, int]]:
+    """The files an answer in ``query``'s place rests on, by what is there now."""
+    home = query.home
+    deps = [(home, _FULL), (os.path.join(home, ".git"), _KIND)]
+    deps += _code_deps()
+    with os.scandir(home) as found:
+        top = list(found)
+    for entry in top:
+        if entry.is_file(follow_symlinks=False):
+            deps.append((entry.path, _FULL))
+    for name in _FOLDERS:
+        folder = os.path.join(home, name)
+        deps.append((folder, _FULL))
+        try:
+            with os.scandir(folder) as found:
+                inside = list(found)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for entry in inside:
+            if name == ".brain" and entry.name in _STATE_SKIPPED:
+                continue
+            if entry.path.endswith(PENDING):
+                continue  # by inode and length, with what was appended
+            deps.append((entry.path, _FULL if entry.is_file(follow_symlinks=False) else _KIND))
+    teams = os.path.join(home, "teams")
+    deps.append((teams, _FULL))
+    folders = _upwards(query.project)
+    real = _upwards(os.path.realpath(query.project)) if query.project else []
+    for folder in dict.fromkeys([*folders, *real]):
+        deps.append((os.path.join(folder, ".git"), _KIND))
+    if query.project:
+        deps.append((query.project, _KIND))
+    return deps
+
+
+def _upwards(folder: str | None) -> list[str]:
+    """``folder`` and every folder above it."""
+    if not folder:
+        return []
+    out = [folder]
+    while (parent := os.path.dirname(folder)) != folder:
+        out.append(parent)
+        folder = parent
+    return out
+
+
+def _code_deps() -> list[tuple[str, int]]:
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return [(os.path.join(package, *parts), _FULL) for parts in _CODE]
+
+
+def _signature(path: str, how: int) -> tuple[int, ...] | str | None:
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if how == _KIND:
+        return "d" if stat.S_ISDIR(st.st_mode) else "f"
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _signatures(deps: list[tuple[str, int]]) -> Signed:
+    return [(path, how, _signature(path, how)) for path, how in deps]
+
+
+def _pending_state(home: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(os.path.join(home, PENDING))
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_size
+
+
+def _only_shown(path: str, start: int, end: int) -> bool:
+    """Whether ``path`` from ``start`` to ``end`` holds only whole lines of records shown
+    (:data:`SHOWN_MARK`), which count for nothing in an answer."""
+    if end == start:
+        return True
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        data = fh.read(end - start)
+    if len(data) != end - start or not data.endswith(b"\n"):
+        return False
+    return all(SHOWN_MARK in line for line in data[:-1].split(b"\n"))
+
+
+# -- serving a kept answer --------------------------------------------------------------
+
+
+def _path(home: str, key: tuple[object, ...]) -> str:
+    """Where the answer to ``key`` is kept: named by a 64-bit FNV-1a hash of it (hashlib
+    would cost more to load than the whole answer) of its text, which is the same for
+    equal keys (marshal's bytes are not: they depend on which strings are shared)."""
+    digest = 0xCBF29CE484222325
+    for byte in repr(key).encode("utf-8", "surrogatepass"):
+        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return os.path.join(home, CACHE, f"{PREFIX}{digest:016x}{SUFFIX}")
+
+
+def _load(home: str, key: tuple[object, ...]) -> Entry | None:
+    import marshal
+
+    try:
+        with open(_path(home, key), "rb") as fh:
+            entry = marshal.loads(fh.read())  # load(fh) reads the file a few bytes a call
+    except (OSError, ValueError, EOFError, TypeError):
+        return None  # none yet, or not readable: the whole way writes it again
+    if isinstance(entry, tuple) and len(entry) == 6 and entry[0] == key:
+        return entry
+    return None
+
+
+def forget(home: str) -> None:
+    """Drop every answer kept in ``home``: the next starts compute theirs."""
+    folder = os.path.join(home, CACHE)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(PREFIX) and name.endswith(SUFFIX):
+            _remove(os.path.join(folder, name))
+
+
+def _serve(query: _Asked, entry: Entry) -> bool:
+    """Print ``entry``'s answer when everything it rests on is as it was."""
+    _key, out, err, shown, deps, pending = entry
+    for path, how, sig in deps:
+        if _signature(path, how) != sig:
+            return False
+    path = os.path.join(query.home, PENDING)
+    if pending is None:
+        if os.path.exists(path):
+            return False
+    else:
+        inode, length = pending
+        st = os.stat(path)
+        if st.st_ino != inode or st.st_size < length or not _only_shown(path, length, st.st_size):
+            return False
+    if shown:
+        _note_shown(query.home, shown)
+    if query.tool in TOOLS:
+        _note_run(query.home, query.tool)
+    if err:
+        sys.stderr.write(err)
+        sys.stderr.flush()
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    return True
+
+
+def _note_shown(home: str, paths_json: str) -> None:
+    """:func:`brain.agents.hooks.note_shown`: one line appended, best effort; a pending
+    file not there yet is the whole way's to make (it keeps it out of git)."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    line = '{"ts": "' + stamp + '", "kind": "shown", "paths": ' + paths_json + "}\n"
+    path = os.path.join(home, PENDING)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return
+    try:
+        raw = line.encode("utf-8")
+        size = os.fstat(fd).st_size
+        if size and os.lseek(fd, size - 1, os.SEEK_SET) >= 0 and os.read(fd, 1) != b"\n":
+            raw = b"\n" + raw
+        os.write(fd, raw)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _note_run(home: str, tool: str) -> None:
+    """:func:`brain.agents.hooks.note_run` of a session start that went well."""
+    path = os.path.join(home, ".brain", "logs", f"last-hook-{tool}.txt")
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                old = fh.read().splitlines()
+        except FileNotFoundError:
+            old = []
+        kept = [line for line in old if line.split(" ")[1:2] != ["session-start"]]
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("\n".join([*kept, f"{stamp} session-start ok"]) + "\n")
+    except (OSError, UnicodeDecodeError):
+        pass
+
+
+# -- keeping an answer ------------------------------------------------------------------
+
+
+def keep(out: str, err: str, keys: tuple[str, ...] = (), anchored: list[str] | None = None) -> None:
+    """Keep the answer the whole way printed for what :func:`answer` noted it was asked,
+    when the files it rests on stood still while it was computed; best effort.
+
+    ``keys``: the records it showed. ``anchored``: the checkout's git files its
+    staleness marks rest on (``HEAD``, the branch, ``packed-refs``), when it has any.
+    """
+    query = asked
+    if query is None:
+        return
+    if ("\033" in out and not _isatty(sys.stdout)) or ("\033" in err and not _isatty(sys.stderr)):
+        return  # escape codes taken out on the way: not what was printed
+    try:
+        _keep(query, out, err, keys, anchored or [])
+    except (OSError, ValueError, TypeError, EOFError):
+        return  # not kept: the next start computes it again
+
+
+def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], anchored: list[str]) -> None:
+    import json
+    import marshal
+
+    if os.path.isdir(os.path.join(query.home, "teams")) and os.listdir(
+        os.path.join(query.home, "teams")
+    ):
+        return  # a team's clones: their own files, left to the whole way
+    deps = _deps_before(query)
+    now = _signatures(deps)
+    if now != query.before:
+        return  # something changed while the answer was computed
+    now += _signatures([(path, _FULL) for path in anchored])
+    racy = time.time_ns() - RACY_NS
+    for _where, _how, sig in now:
+        if isinstance(sig, tuple) and max(sig[1], sig[2]) >= racy:
+            return
+    pending = _pending_state(query.home)
+    path = os.path.join(query.home, PENDING)
+    if pending is not None:
+        start = 0
+        if query.pending is not None:
+            if query.pending[0] != pending[0]:
+                return
+            start = query.pending[1]
+        if not _only_shown(path, start, pending[1]):
+            return  # a recall counted since: the next start answers with it
+    elif query.pending is not None:
+        return
+    shown = json.dumps([f"memories/{key}.md" for key in keys]) if keys else ""
+    entry: Entry = (query.key, out, err, shown, now, pending)
+    target = _path(query.home, query.key)
+    folder = os.path.dirname(target)
+    os.makedirs(folder, exist_ok=True)
+    temporary = f"{target}.{os.getpid()}.tmp"
+    with open(temporary, "wb") as fh:
+        fh.write(marshal.dumps(entry))  # type: ignore[arg-type]
+    os.replace(temporary, target)
+    _prune(folder)
+
+
+def _remove(path: str) -> None:
+    """Remove ``path`` if it is there (contextlib costs this module's whole start)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+
+
+def _prune(folder: str) -> None:
+    """Keep the :data:`MAX_ANSWERS` answers written last."""
+    kept = [e for e in os.scandir(folder) if e.name.startswith(PREFIX) and e.name.endswith(SUFFIX)]
+    if len(kept) <= MAX_ANSWERS:
+        return
+    kept.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+    for old in kept[MAX_ANSWERS:]:
+        _remove(old.path)

@@ -1,0 +1,409 @@
+"""A kept session-start answer is printed again only while it is the answer.
+
+Each test keeps an answer (the session-start hook's, or ``brain context``'s), sees it
+printed from the memo, changes one thing the answer rests on the way a person or brain
+changes it, and then compares what the next start prints with what the whole
+computation prints from scratch. Starts run in this process, as ``brain/__main__.py``
+runs them: the kept answer first (:mod:`brain.agents.startmemo`), else the whole way
+(:mod:`brain.cli.quick`), which keeps its answer.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from brain.agents import hooks, startmemo
+from brain.api import Brain
+from brain.cli import quick
+from brain.home.uses import counts as uses
+
+WINDOW = 0.05  # the racy window the tests run with, in seconds (brain's is 2 s)
+
+
+def git(top: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(top), *args], check=True, capture_output=True)
+    return done.stdout.decode().strip()
+
+
+class Starts:
+    """Session starts in one place, run as the program runs them."""
+
+    def __init__(self, home: Path, argv: list[str], payload: str, capsys, monkeypatch) -> None:
+        self.home, self.argv, self.payload = home, argv, payload
+        self.capsys, self.monkeypatch = capsys, monkeypatch
+
+    def _run(self, kept: bool) -> tuple[str, str, str]:
+        startmemo.asked, startmemo.payload = None, None
+        self.monkeypatch.setattr(sys, "stdin", io.StringIO(self.payload))
+        self.capsys.readouterr()
+        if kept and startmemo.answer(self.argv):
+            how = "kept"
+        else:
+            assert quick.answer(self.argv)
+            how = "whole"
+        out = self.capsys.readouterr()
+        return how, out.out, out.err
+
+    def start(self) -> tuple[str, str, str]:
+        """A start: the kept answer when it stands, else the whole way."""
+        return self._run(kept=True)
+
+    def whole(self) -> tuple[str, str]:
+        """What the whole computation prints, from scratch (no memo read or written)."""
+        startmemo.forget(str(self.home))
+        _, out, err = self._run(kept=False)
+        return out, err
+
+    def settle(self) -> tuple[str, str]:
+        """Files left alone past the racy window, a start keeps its answer, and the next
+        is printed from it; returns what it printed."""
+        for _ in range(2):  # a first start may make the pending file: recent again
+            time.sleep(WINDOW * 1.5)
+            first = self.start()
+            second = self.start()
+            if second[0] == "kept":
+                assert second[1:] == first[1:]
+                return second[1], second[2]
+        raise AssertionError("the answer was not kept")
+
+
+@pytest.fixture
+def place(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
+    """A home with records (one project's resting on its checkout's commit) and that
+    checkout, where sessions start."""
+    monkeypatch.setattr(startmemo, "RACY_NS", int(WINDOW * 1e9))
+    top = tmp_path / "work" / "shop"
+    (top / "src").mkdir(parents=True)
+    (top / "src" / "pay.py").write_text("RATE = 1\n")
+    git(top, "init", "-q")
+    git(top, "add", ".")
+    git(top, "commit", "-qm", "first")
+    brain, _ = Brain.init(home)
+    records = [
+        {"key": "use-pnpm", "type": "preference", "description": "Use pnpm, never npm",
+         "body": "The lockfile is pnpm's."},
+        {"key": "rate-lives-in-pay", "type": "fact", "description": "The rate lives in pay.py",
+         "body": "RATE in src/pay.py.", "tags": ["project:shop"], "checkout": "shop",
+         "commit": git(top, "rev-parse", "HEAD"), "paths": ["src/pay.py"]},
+        {"key": "other-project-fact", "type": "fact", "description": "Deploys go through CI",
+         "body": "Only CI deploys.", "tags": ["project:elsewhere"]},
+    ]  # fmt: skip
+    brain.import_((json.dumps(r) for r in records), origin="test")
+    return {"home": home, "top": top, "brain": brain}
+
+
+def hook(place: dict, capsys, monkeypatch, tool: str = "claude-code") -> Starts:
+    payload = json.dumps({"cwd": str(place["top"]), "session_id": "s1", "source": "startup"})
+    argv = ["hook", "session-start", "--tool", tool]
+    return Starts(place["home"], argv, payload, capsys, monkeypatch)
+
+
+def kept_files(place: dict) -> list[Path]:
+    return sorted((place["home"] / startmemo.CACHE).glob(f"{startmemo.PREFIX}*"))
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def add_record(place: dict) -> None:
+    place["brain"].remember("Run the tests with -n 2 on this machine", key="tests-in-two")
+
+
+def edit_by_hand(place: dict) -> None:
+    path = place["home"] / "memories" / "use-pnpm.md"
+    path.write_text(path.read_text().replace("Use pnpm, never npm", "Use pnpm or bun"))
+
+
+def remove_by_hand(place: dict) -> None:
+    (place["home"] / "memories" / "use-pnpm.md").unlink()
+
+
+def setting(place: dict) -> None:
+    path = place["home"] / "brain.yaml"
+    path.write_text(path.read_text() + "context_max_entries: 1\n")
+
+
+def summary(place: dict) -> None:
+    write(place["home"] / "memory_summary.md", "# Summary\n\n## Tools\n- Use pnpm, never npm\n")
+
+
+def memory_md(place: dict) -> None:
+    write(place["home"] / "MEMORY.md", "# Memory\n\n## shop\n- The rate is in pay.py\n")
+
+
+def raw_memory(place: dict) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from brain.evals import write_session
+
+    lines = ["I prefer pytest fixtures over setUp methods.", "Never push to main directly."]
+    when = datetime.now(UTC) - timedelta(hours=2)
+    session = write_session(place["home"].parent / "sessions", "s9", lines, when=when)
+    assert subprocess.run([sys.executable, "-m", "brain", "harvest", "--path", str(session)],
+                          capture_output=True).returncode == 0  # fmt: skip
+    assert subprocess.run([sys.executable, "-m", "brain", "extract"],
+                          capture_output=True).returncode == 0  # fmt: skip
+    assert (place["home"] / "raw_memories.md").exists()
+
+
+def recalled(place: dict) -> None:
+    from brain.agents.digest import ranked_entries
+    from brain.home.reader import Reader
+
+    shown = ("use-pnpm", "rate-lives-in-pay")
+    order = [key for key, _ in ranked_entries(Reader.open(place["home"])) if key in shown]
+    for _ in range(2):  # the one listed last is now recalled most: it comes first
+        uses.note_uses(place["brain"], [f"memories/{order[-1]}.md"])
+
+
+def head_moved(place: dict) -> None:
+    top = place["top"]
+    (top / "src" / "pay.py").write_text("RATE = 2\n")
+    git(top, "commit", "-qam", "rate 2")
+
+
+def checkout_above(place: dict) -> None:
+    git(place["top"].parent, "init", "-q")  # the folder above is a checkout too: no change
+    import shutil
+
+    shutil.rmtree(place["top"] / ".git")  # the session's folder is now in "work"
+
+
+def home_elsewhere(place: dict) -> None:
+    os.environ["BRAIN_CONTEXT_PROBE"] = "1"  # a variable of brain's: another key
+
+
+CHANGES: dict[str, Callable[[dict], None]] = {
+    "a record added": add_record,
+    "a record edited by hand": edit_by_hand,
+    "a record removed by hand": remove_by_hand,
+    "a setting": setting,
+    "the summary written": summary,
+    "MEMORY.md written": memory_md,
+    "a raw memory learned": raw_memory,
+    "recalls counted": recalled,
+    "HEAD moved past a record's file": head_moved,
+    "the checkout gone from under the folder": checkout_above,
+    "a variable of brain's": home_elsewhere,
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_kept_hook_answer_is_the_answer_after_a_change(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    starts = hook(place, capsys, monkeypatch)
+    monkeypatch.setenv("BRAIN_CONTEXT_PROBE", "0")
+    before, _ = starts.settle()
+    assert "use-pnpm" in before and "other-project-fact" not in before
+
+    CHANGES[change](place)
+
+    how, out, err = starts.start()
+    assert (out, err) == starts.whole(), f"after {change}, a {how} answer differs"
+    assert out != before or change == "a variable of brain's", "the change changed nothing"
+    after, _ = starts.settle()  # and the new answer is kept in turn
+    assert after == out
+
+
+@pytest.mark.parametrize("change", ["a record added", "recalls counted", "MEMORY.md written"])
+def test_a_kept_context_answer_is_the_answer_after_a_change(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    monkeypatch.chdir(place["top"])
+    starts = Starts(place["home"], ["context"], "", capsys, monkeypatch)
+    before, _ = starts.settle()
+    assert before.startswith("<brain-memory>")
+    CHANGES[change](place)
+    assert starts.start()[1:] == starts.whole()
+
+
+@pytest.mark.parametrize(
+    "change", ["a record added", "a record edited by hand", "a record removed by hand"]
+)
+def test_a_kept_list_is_the_list_after_a_change(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    starts = Starts(place["home"], ["list"], "", capsys, monkeypatch)
+    before, _ = starts.settle()
+    assert "use-pnpm" in before and "other-project-fact" in before
+    CHANGES[change](place)
+    how, out, err = starts.start()
+    assert (out, err) == starts.whole(), f"after {change}, a {how} list differs"
+    assert out != before
+
+
+def test_a_kept_answer_notes_what_it_showed_as_the_whole_way_does(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    starts = hook(place, capsys, monkeypatch, tool="codex")
+    starts.settle()
+    pending = place["home"] / "uses" / "pending.jsonl"
+    whole_line = pending.read_text().splitlines()[-2]  # the settling start's, the whole way
+    kept_line = pending.read_text().splitlines()[-1]
+    assert json.loads(kept_line)["paths"] == json.loads(whole_line)["paths"]
+    assert json.loads(kept_line).keys() == json.loads(whole_line).keys()
+    assert time.strptime(json.loads(kept_line)["ts"], "%Y-%m-%dT%H:%M:%SZ")
+    # shown lines count for nothing: the kept answer still stands after its own
+    assert starts.start()[0] == "kept"
+    last = (place["home"] / hooks.last_run_path(place["home"], "codex")).read_text()
+    assert last.count("session-start ok") == 1 and last.endswith(" session-start ok\n")
+
+
+def test_an_answer_is_not_kept_from_files_changed_within_the_window(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(startmemo, "RACY_NS", 3_600 * 10**9)  # everything is recent
+    starts = hook(place, capsys, monkeypatch)
+    assert [starts.start()[0] for _ in range(3)] == ["whole"] * 3
+    assert kept_files(place) == []
+
+
+def test_a_recall_noted_while_an_answer_is_computed_keeps_it_out(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    starts = hook(place, capsys, monkeypatch)
+    starts.settle()
+    startmemo.forget(str(place["home"]))
+    real = hooks.session_start
+
+    def with_a_recall(*args, **kwargs):  # another process's recall, mid-computation
+        answer = real(*args, **kwargs)
+        uses.note_uses(place["brain"], ["memories/use-pnpm.md"])
+        return answer
+
+    monkeypatch.setattr(hooks, "session_start", with_a_recall)
+    time.sleep(WINDOW * 1.5)
+    assert starts.start()[0] == "whole"
+    assert kept_files(place) == []
+
+
+def test_a_broken_memo_is_written_again(place: dict, capsys, monkeypatch) -> None:
+    starts = hook(place, capsys, monkeypatch)
+    expected = starts.settle()
+    [kept] = kept_files(place)
+    kept.write_bytes(b"\x00garbage")
+    assert starts.start() == ("whole", *expected)
+    assert starts.start() == ("kept", *expected)
+
+
+def test_no_answer_is_kept_for_doctors_check_or_brains_own_runs(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    starts = hook(place, capsys, monkeypatch)
+    starts.settle()
+    for name in ("BRAIN_HOOK_CHECK", "BRAIN_INTERNAL_RUN"):
+        monkeypatch.setenv(name, "1")
+        assert starts.start()[0] == "whole"
+        monkeypatch.delenv(name)
+
+
+# -- what the whole way reads is what a kept answer rests on ---------------------------
+
+
+def test_every_file_the_whole_way_reads_is_one_the_answer_rests_on(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every path the whole computation stats, opens or lists is among the memo's
+    dependencies, or is one it may leave out (its own caches and logs, the pending
+    file kept by length): a new file read by the context fails here by name."""
+    summary(place)
+    memory_md(place)
+    recalled(place)
+    head_moved(place)
+    starts = hook(place, capsys, monkeypatch)
+    starts.settle()
+    startmemo.forget(str(place["home"]))
+    startmemo.asked = None
+    monkeypatch.setattr(sys, "stdin", io.StringIO(starts.payload))
+    assert not startmemo.answer(starts.argv)
+    query = startmemo.asked
+    assert query is not None
+    touched: set[str] = set()
+
+    def audit(event: str, args: tuple) -> None:
+        named = args and isinstance(args[0], str | bytes | os.PathLike)
+        if event in ("open", "os.listdir", "os.scandir") and named:
+            touched.add(os.path.abspath(os.fsdecode(args[0])))
+
+    real_stat = os.stat
+
+    def stat(path, *args, **kwargs):
+        if not isinstance(path, int):
+            touched.add(os.path.abspath(os.fsdecode(path)))
+        return real_stat(path, *args, **kwargs)
+
+    watching = [True]
+    sys.addaudithook(lambda e, a: audit(e, a) if watching[0] else None)
+    monkeypatch.setattr(os, "stat", stat)
+    try:
+        done = hooks.session_start(place["home"], starts.payload, "claude-code")
+    finally:
+        watching[0] = False
+        monkeypatch.setattr(os, "stat", real_stat)
+    assert done.error is None and done.context is not None
+    assert done.context.checkout == str(place["top"])  # the staleness marks were read
+
+    from brain.home.git.checkouts import head_files
+
+    deps = {path for path, _how in startmemo._deps_before(query)}
+    deps |= {str(p) for p in head_files(place["top"]) or []}
+    home, top = str(place["home"]), str(place["top"])
+    allowed = (
+        os.path.join(home, ".brain", "cache"),
+        os.path.join(home, ".brain", "logs"),
+        os.path.join(home, startmemo.PENDING),
+        os.path.join(home, ".git", "info", "exclude"),  # a new pending file kept out of git
+    )
+    unseen = {
+        path
+        for path in touched
+        if (path.startswith((home, top)) or path in startmemo._upwards(top))
+        and path not in deps
+        and not path.startswith(allowed)
+        # a file not there: its coming changes its folder, which is one
+        and not (not os.path.exists(path) and os.path.dirname(path) in deps)
+        and not path.startswith(os.path.join(top, ".git", "objects"))
+    }
+    assert unseen == set()
+
+
+# -- the payload is read as json.loads reads it ----------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@given(
+    cwd=st.one_of(st.text(), st.integers(), st.none()),
+    paths=st.one_of(st.lists(st.one_of(st.text(), st.integers()), max_size=2), st.text()),
+    extra=st.dictionaries(st.text(max_size=8), JSON, max_size=3),
+    space=st.sampled_from(["", " ", "\n", "\t\r\n "]),
+)
+def test_the_payload_is_read_as_the_hook_reads_it(cwd, paths, extra, space) -> None:
+    payload = {**extra, "cwd": cwd, "workspacePaths": paths}
+    raw = space + json.dumps(payload, ensure_ascii=bool(extra)) + space
+    assert startmemo._payload_cwd(raw) == hooks._cwd(hooks.parse_payload(raw))
+
+
+@pytest.mark.parametrize("raw", ["[1]", '"x"', "{", '{"cwd": "/a"} x', "\ufeff{}", "NaN"])
+def test_a_payload_that_is_no_object_goes_the_whole_way(raw: str) -> None:
+    assert startmemo._payload_cwd(raw) is None
