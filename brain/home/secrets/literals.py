@@ -202,7 +202,7 @@ class Literals:
         # heads need a run of 16 random characters or more, which a turn seldom holds:
         # they are tried only in a text holding as long a one.
         marked = data.translate(_RUN_BYTES) if text.isascii() or _KELVIN not in text else None
-        spans = runs(text, marked) if marked is None or _RUN_START in marked else []
+        spans = runs(text, marked)
         longest = max(b - a for a, b in spans) if spans else 31
         places, dense = starts
         if size > prefilter.SHORT:
