@@ -198,11 +198,13 @@ class Literals:
                 return Scan(self._heads.present(text), None, None)
             offsets = self._words.offsets(lowered) | self._keywords.offsets(lowered)
             return Scan(self._heads.present(text), offsets, None)
-        # The text's runs, by its encoding lower-cased (the same but where K is "k"). Most
-        # heads need a run of 16 random characters or more, which a turn seldom holds:
-        # they are tried only in a text holding as long a one.
-        marked = data.translate(_RUN_BYTES) if text.isascii() or _KELVIN not in text else None
-        spans = runs(text, marked)
+        # The text's runs, by its encoding lower-cased: the same, but where K is "k" (a
+        # run's character), which can only lengthen a run; so a text whose encoding holds
+        # none holds none. Most heads need a run of 16 random characters or more, which a
+        # turn seldom holds: they are tried only in a text holding as long a one.
+        spans = runs(text, data.translate(_RUN_BYTES))
+        if spans and not text.isascii() and _KELVIN in text:
+            spans = runs(text)
         longest = max(b - a for a, b in spans) if spans else 31
         places, dense = starts
         if size > prefilter.SHORT:
