@@ -242,7 +242,7 @@ def find(
         hex64 = _HEX64.search(text) is not None
     if hex64:
         _wallets(text, low, out, hits)
-    if "[" in text:
+    if "[" in text and text.count(",") >= 31:  # (32 numbers or more)
         _bytes(text, out)
     if hits is None or low is None or "seed words" in hits:
         _seeds(text, low, out, hits)
