@@ -98,6 +98,7 @@ def find(
     lowered: str | None = None,
     hits: dict[str, list[int]] | None = None,
     spans: list[tuple[int, int]] | None = None,
+    apart: bool | None = None,
 ) -> list[Span]:
     """The credentials in ``text`` found by family: ``(kind, start, end)`` each.
 
@@ -105,12 +106,15 @@ def find(
     :data:`WORDS`, where the group's words start in it (a pass of
     :mod:`~brain.home.secrets.literals` over it), so the families' words are not
     searched for again, one regex each; ``spans``, the text's
-    :func:`~brain.home.secrets.literals.runs`, from the same pass."""
+    :func:`~brain.home.secrets.literals.runs`, from the same pass; ``apart``,
+    :func:`~brain.home.secrets.windows.folds_apart` of the text, when the caller has it."""
     out: list[Span] = []
     if lowered is None:
         lowered = text.lower()
     low = lowered if len(lowered) == len(text) else None  # same offsets, or none
-    if low is None or (hits is not None and windows.folds_apart(text)):
+    if apart is None and hits is not None:
+        apart = windows.folds_apart(text)
+    if low is None or (hits is not None and apart):
         # (?i) matching takes a character for a word's that lower-casing does not (ſ):
         # the places of the words in the text lower-cased are not all of its matches
         hits = None

@@ -235,8 +235,13 @@ class Literals:
                     _check_hints(self._what[n], lowered, positions, whole, found)
                 else:  # most places of a common word are no hint's: one regex tells so
                     match = any_hint[n] or self._any_hint(n)
-                    if any(map(match, repeat(lowered), positions)):
-                        _check_hints(self._what[n], lowered, positions, whole, found)
+                    if len(positions) == 1:  # (most often)
+                        if match(lowered, positions[0]):
+                            _hints_at(self._what[n], lowered, positions, found)
+                    else:
+                        kept = [pos for pos in positions if match(lowered, pos)]
+                        if kept:
+                            _hints_at(self._what[n], lowered, kept, found)
             for i, char, after in heads:
                 if i in present:
                     continue
@@ -366,8 +371,13 @@ def _check_hints(
     else:
         match = regex.match
         places = [pos for pos in positions if match(lowered, pos)]
-    if not places:
-        return
+    if places:
+        _hints_at(what, lowered, places, found)
+
+
+def _hints_at(what: _Needle, lowered: str, places: list[int], found: dict[str, list[int]]) -> None:
+    """Add to ``found`` the places among ``places``, where one of ``what``'s hints that ask
+    more than the word matches, where each matches."""
     if len(what.hints) == 1:
         found[what.hints[0][0]] = places
         return

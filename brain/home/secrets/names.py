@@ -301,8 +301,8 @@ def find(
         triggers = _words_at(low, hits["name words"])
         not_a_name, at = _NOT_A_NAME_LOW.match, low  # hits: no FOLDS_APART character
     else:
-        found = _TRIGGER[low is None].finditer(text if low is None else low)
-        triggers = (m.span() for m in found)
+        matches = _TRIGGER[low is None].finditer(text if low is None else low)
+        triggers = (m.span() for m in matches)
     for s, word_end in triggers:
         if s < last or not_a_name(at, s) or text.endswith("com", 0, s):
             continue

@@ -213,9 +213,12 @@ def _allow_regex(regex: str) -> re.Pattern[str]:
     return re.compile(regex)
 
 
-def _raw_findings(text: str, scan: Scan | None = None, lowered: str | None = None) -> list[Finding]:
+def _raw_findings(
+    text: str, scan: Scan | None = None, lowered: str | None = None, apart: bool | None = None
+) -> list[Finding]:
     """What the rules find in ``text`` (``scan``: its literals, when they are found;
-    ``lowered``: ``text.lower()``, when the caller has it)."""
+    ``lowered``: ``text.lower()``, ``apart``: :func:`windows.folds_apart` of it, when the
+    caller has them)."""
     rules = plan()
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the rules with hint words fall back to a plain regex scan.
@@ -244,7 +247,9 @@ def _raw_findings(text: str, scan: Scan | None = None, lowered: str | None = Non
     # Whether the text holds a character re's case-insensitive matching takes for one of a
     # keyword's that the keyword search does not (CO_APı_KEY): then a gitleaks rule's
     # matches need not start, nor stand in a window, where the search found a keyword.
-    apart = hinted is not None and windows.folds_apart(text)
+    if apart is None:
+        apart = windows.folds_apart(text)
+    apart = hinted is not None and apart
     for n in sorted(tried):  # in the rules' order, as if every rule ran
         rule = RULES[n]
         regex = _REGEXES[n] or _compile(n)
@@ -426,8 +431,9 @@ def find_secrets(text: str) -> list[Finding]:
     scan = plan().literals.find(text, lowered)  # the rules' literals and the families' words
     # (most turns hold no rule's literal: no rule is tried)
     ruled = scan.present or scan.hinted or scan.hinted is None
-    found = _raw_findings(text, scan, lowered) if ruled else []
-    spans = families.find(text, lowered, scan.plain, scan.runs)
+    apart = windows.folds_apart(text)  # (asked once for both)
+    found = _raw_findings(text, scan, lowered, apart) if ruled else []
+    spans = families.find(text, lowered, scan.plain, scan.runs, apart)
     if spans:
         found += _outside_arns(text, spans)
     return _merge(found) if found else found
