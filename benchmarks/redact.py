@@ -19,7 +19,8 @@ the size, redacted turn by turn and as one long text; beside it, in the same run
 code of git revision ``REV`` (default ``main``) on the same text, in a subprocess that
 imports that revision's ``brain`` (``git archive``), and a plain pass (one regex search
 for ``token`` over the text) that says what reading the text at all costs. Whether a
-change finds what a revision's code finds is ``redact_same.py``'s question.
+change finds what a revision's code finds is ``redact_same.py``'s question; what it costs a
+turn in instructions, which a shared machine's load does not move, ``redact_instructions.py``'s.
 ``python benchmarks/redact.py corpus`` pushes the
 corpus of ``secrets_corpus.py`` (100 kinds, as people write them, and innocent
 look-alikes) through every entry path and prints caught / missed / false positives per
