@@ -24,7 +24,8 @@ one whose records rest on nothing, and one whose records each rest on a commit o
 project's checkout and a file of it (``checkout``, ``commit``, ``paths``), so the hook
 checks them for staleness: with HEAD where it was (the answer kept in
 ``.brain/cache/checkouts.json``), and with a new commit made in the checkout before each
-run (one ``git cat-file`` a start).
+run (one ``git cat-file`` a start), or with a commit of a file no record rests on (the
+kept answer stands after one ``git diff --quiet``).
 
 The hook, ``context`` and ``list`` print the answer kept from the last time in the same
 place while nothing it rests on has changed (``brain/agents/startmemo.py``), as a
@@ -170,12 +171,14 @@ def build_checkouts(root: Path, count: int) -> dict[str, tuple[Path, str]]:
     return found
 
 
-def move_head(top: Path) -> Callable[[int], None]:
-    """Before each run, a commit in ``top`` that changes one file (HEAD moves)."""
+def move_head(top: Path, name: str) -> Callable[[int], None]:
+    """Before each run, a commit in ``top`` that changes one file (HEAD moves): one that
+    records rest on, or (``name`` elsewhere) one none does."""
 
     def commit(run: int) -> None:
-        (top / "src" / "mod00.py").write_text(f"VALUE = changed {run}\n")
-        git(top, "commit", "-qam", f"change {run}")
+        (top / name).write_text(f"VALUE = changed {run}\n")
+        git(top, "add", name)
+        git(top, "commit", "-qm", f"change {run}")
 
     return commit
 
@@ -217,11 +220,12 @@ HOOK, READ, OTHER, WRITE = 2.5, 3.5, 4.0, 5.0
 def cases(
     small: Path,
     large: Path,
-    projects: tuple[Path, Path, Path, Path] | None = None,
+    projects: tuple[Path, Path, Path, Path, Path] | None = None,
     big: Path | None = None,
 ) -> list[Case]:
     """The commands and their targets (a ratio to the baseline). ``projects``: the homes
-    without and with anchors, the checkout the hook starts in, the one whose HEAD moves.
+    without and with anchors, the checkout the hook starts in, the one whose HEAD moves past
+    a file records rest on, and the one whose HEAD moves past another file.
     ``big``: the folder of a big history's ``home`` and ``person``."""
 
     def brain(*args: str) -> Callable[[int], list[str]]:
@@ -232,7 +236,7 @@ def cases(
 
     in_project = []
     if projects is not None:
-        plain, anchored, here, moving = projects
+        plain, anchored, here, moving, elsewhere = projects
         hook = brain("hook", "session-start")
         in_project = [
             Case("hook, project, no anchors", hook, str(plain), HOOK, stdin=payload(here)),
@@ -243,7 +247,15 @@ def cases(
                 str(anchored),
                 HOOK,
                 stdin=payload(moving),
-                before=move_head(moving),
+                before=move_head(moving, "src/mod01.py"),  # record 1 rests on it
+            ),
+            Case(
+                "hook, project, HEAD moved, other files",
+                hook,
+                str(anchored),
+                HOOK,
+                stdin=payload(elsewhere),
+                before=move_head(elsewhere, "NOTES.md"),
             ),
         ]
     in_big = []
@@ -394,8 +406,8 @@ def main() -> None:
             tops = build_checkouts(root / "code", args.projects)
             build_home(root / "plain", args.small, tops)
             build_home(root / "anchored", args.small, tops, anchored=True)
-            first, second = (top for top, _ in list(tops.values())[:2])
-            projects = (root / "plain", root / "anchored", first, second)
+            first, second, third = (top for top, _ in list(tops.values())[:3])
+            projects = (root / "plain", root / "anchored", first, second, third)
         big = big_history(args.big.resolve()) if args.big else None
         table = cases(root / "small", root / "large", projects, big)
         if args.against:

@@ -175,11 +175,26 @@ def head_moved(place: dict) -> None:
     git(top, "commit", "-qam", "rate 2")
 
 
+def head_moved_elsewhere(place: dict) -> None:
+    top = place["top"]
+    (top / "README.md").write_text("The shop.\n")
+    git(top, "add", "README.md")
+    git(top, "commit", "-qm", "a readme")
+
+
 def checkout_above(place: dict) -> None:
     git(place["top"].parent, "init", "-q")  # the folder above is a checkout too: no change
     import shutil
 
     shutil.rmtree(place["top"] / ".git")  # the session's folder is now in "work"
+
+
+def undecodable_name(place: dict) -> None:
+    """A record copied by hand under a name in Latin-1 bytes."""
+    text = (place["home"] / "memories" / "use-pnpm.md").read_bytes()
+    text = text.replace(b"Use pnpm, never npm", b"Notes kept by hand")
+    with open(os.fsencode(place["home"] / "memories") + b"/caf\xe9 notes.md", "wb") as fh:
+        fh.write(text)
 
 
 def home_elsewhere(place: dict) -> None:
@@ -196,8 +211,10 @@ CHANGES: dict[str, Callable[[dict], None]] = {
     "a raw memory learned": raw_memory,
     "recalls counted": recalled,
     "HEAD moved past a record's file": head_moved,
+    "HEAD moved past other files": head_moved_elsewhere,
     "the checkout gone from under the folder": checkout_above,
     "a variable of brain's": home_elsewhere,
+    "a file named in bytes that are not UTF-8": undecodable_name,
 }
 
 
@@ -214,7 +231,8 @@ def test_a_kept_hook_answer_is_the_answer_after_a_change(
 
     how, out, err = starts.start()
     assert (out, err) == starts.whole(), f"after {change}, a {how} answer differs"
-    assert out != before or change == "a variable of brain's", "the change changed nothing"
+    same = ("a variable of brain's", "HEAD moved past other files")
+    assert out != before or change in same, "the change changed nothing"
     after, _ = starts.settle()  # and the new answer is kept in turn
     assert after == out
 
@@ -244,6 +262,22 @@ def test_a_kept_list_is_the_list_after_a_change(
     how, out, err = starts.start()
     assert (out, err) == starts.whole(), f"after {change}, a {how} list differs"
     assert out != before
+
+
+def test_a_kept_answer_stands_when_head_moves_past_other_files(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    starts = hook(place, capsys, monkeypatch)
+    before, _ = starts.settle()
+    assert "possibly stale" not in before
+    head_moved_elsewhere(place)
+    assert starts.start() == ("kept", before, "")  # git says pay.py is as it was
+    with monkeypatch.context() as patched:  # and the answer now names the new commit
+        patched.setenv("PATH", "")  # so no git could be asked again
+        assert starts.start() == ("kept", before, "")
+    head_moved(place)  # now a commit changes the file a record rests on
+    how, out, _ = starts.start()
+    assert how == "whole" and "possibly stale" in out
 
 
 def test_a_kept_answer_notes_what_it_showed_as_the_whole_way_does(
@@ -286,6 +320,25 @@ def test_a_recall_noted_while_an_answer_is_computed_keeps_it_out(
         return answer
 
     monkeypatch.setattr(hooks, "session_start", with_a_recall)
+    time.sleep(WINDOW * 1.5)
+    assert starts.start()[0] == "whole"
+    assert kept_files(place) == []
+
+
+def test_head_moved_while_an_answer_is_computed_keeps_it_out(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    starts = hook(place, capsys, monkeypatch)
+    starts.settle()  # an answer is kept here when nothing moves
+    startmemo.forget(str(place["home"]))
+    real = hooks.session_start
+
+    def with_a_commit(*args, **kwargs):  # a commit made mid-computation
+        answer = real(*args, **kwargs)
+        head_moved(place)
+        return answer
+
+    monkeypatch.setattr(hooks, "session_start", with_a_commit)
     time.sleep(WINDOW * 1.5)
     assert starts.start()[0] == "whole"
     assert kept_files(place) == []
@@ -357,10 +410,7 @@ def test_every_file_the_whole_way_reads_is_one_the_answer_rests_on(
     assert done.error is None and done.context is not None
     assert done.context.checkout == str(place["top"])  # the staleness marks were read
 
-    from brain.home.git.checkouts import head_files
-
     deps = {path for path, _how in startmemo._deps_before(query)}
-    deps |= {str(p) for p in head_files(place["top"]) or []}
     home, top = str(place["home"]), str(place["top"])
     allowed = (
         os.path.join(home, ".brain", "cache"),
@@ -376,7 +426,8 @@ def test_every_file_the_whole_way_reads_is_one_the_answer_rests_on(
         and not path.startswith(allowed)
         # a file not there: its coming changes its folder, which is one
         and not (not os.path.exists(path) and os.path.dirname(path) in deps)
-        and not path.startswith(os.path.join(top, ".git", "objects"))
+        # the checkout's git files: HEAD's commit, kept with the answer, stands for them
+        and not path.startswith(os.path.join(top, ".git") + os.sep)
     }
     assert unseen == set()
 

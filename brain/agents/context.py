@@ -77,7 +77,8 @@ class Context(NamedTuple):  # not a dataclass: see brain.home.config.Config
     ``team``, ``index``, ``citation``); ``entries_shown`` of ``entries_total`` records left for the
     index are indexed. ``keys``: every record the text names, each once (the summary or
     the project's group names some; the index the rest). ``checkout``: the top of the
-    checkout whose HEAD the possibly-stale marks were read at, when any was.
+    checkout whose HEAD the possibly-stale marks were read at, when any was, and
+    ``anchored`` the files of it its records rest on.
     """
 
     text: str
@@ -94,6 +95,7 @@ class Context(NamedTuple):  # not a dataclass: see brain.home.config.Config
     notice: str | None = None
     keys: tuple[str, ...] = ()
     checkout: str | None = None
+    anchored: tuple[str, ...] = ()
 
 
 def empty_context(notice: str) -> Context:
@@ -305,12 +307,12 @@ def _index_lines(
 
 def _stale_notes(
     home: Readable, project: Path | str | None, visible: set[str]
-) -> tuple[dict[str, str], Path | None]:
+) -> tuple[dict[str, str], Path | None, tuple[str, ...]]:
     """Why each visible record of ``project``'s checkout may be stale, by key (one git
-    process at most; none while the checkout's HEAD has not moved), and the checkout's
-    top when its HEAD was looked at."""
+    process at most; none while the checkout's HEAD has not moved); and, when its HEAD was
+    looked at, the checkout's top and every file its records rest on."""
     if project is None:
-        return {}, None
+        return {}, None, ()
     name = (project_name(project) or "").lower()
     # (checkout, commit, *paths): a record resting on no file is never stale. Every
     # record of the checkout is checked, the visible ones marked: a tool that sees fewer
@@ -319,18 +321,19 @@ def _stale_notes(
         h.key: h.anchor for h in home.heads() if len(h.anchor) > 2 and h.anchor[0].lower() == name
     }
     if not visible.intersection(mine):  # nothing to mark: the hook loads none of the checking
-        return {}, None
+        return {}, None, ()
     from brain.home.git.checkouts import top_of
 
     top = top_of(project)
     if top is None:
-        return {}, None
+        return {}, None, ()
     from brain.home.anchors import Anchor
     from brain.home.staleness.check import check, note
 
     anchors = {k: Anchor(a[0], a[1], tuple(a[2:])) for k, a in mine.items()}
     verdicts = check(home.state, top, anchors)
-    return {k: note(v) for k, v in verdicts.items() if v.stale and k in visible}, top
+    notes = {k: note(v) for k, v in verdicts.items() if v.stale and k in visible}
+    return notes, top, tuple(sorted({path for a in mine.values() for path in a[2:]}))
 
 
 LEARNED_HINT = (
@@ -492,7 +495,7 @@ def context(
     parts: list[_Part] = []
     visible, others = _scope(home, project, tool, personal)
     entries = ranked_entries(home)
-    stale, checked = _stale_notes(home, project, visible)
+    stale, checked, anchored = _stale_notes(home, project, visible)
     grouped = _project_group(home, project)
     sayer = Sayer(entries, visible, stale, grouped)
     # Under a budget the summary takes at most half, so the index always gets a share.
@@ -540,5 +543,6 @@ def context(
         project=title,
         budget=budget,
         checkout=None if checked is None else str(checked),
+        anchored=anchored,
         keys=(*told, *(key for key, _ in indexed[:shown])),
     )

@@ -46,7 +46,7 @@ from brain import __version__
 TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
 CACHE = os.path.join(".brain", "cache")
 PREFIX, SUFFIX = "start-", ".memo"  # one file per place asked: start-<its hash>.memo
-VERSION = 1
+VERSION = 2
 #: The most answers kept: one per tool and folder a person starts sessions in.
 MAX_ANSWERS = 32
 RACY_NS = 2_000_000_000  # brain.home.recordcache.RACY_NS: not imported, it loads pathlib
@@ -70,7 +70,10 @@ _FULL, _KIND = 0, 1
 Signed = list[tuple[str, int, object]]  # (path, how, its state)
 # A kept answer: what was asked, stdout, stderr, the shown records as JSON, the files it
 # rests on, the pending file's (inode, length).
-Entry = tuple[tuple[object, ...], str, str, str, Signed, tuple[int, int] | None]
+# The checkout whose HEAD staleness marks were read at: its top, HEAD's commit then, the
+# files its records rest on.
+Git = tuple[str, str, tuple[str, ...]]
+Entry = tuple[tuple[object, ...], str, str, str, Signed, tuple[int, int] | None, Git | None]
 
 # The hook payload read by ask(); the whole way takes it from here (stdin is read once).
 payload: str | None = None
@@ -88,6 +91,7 @@ class _Asked:
         self.project = project
         self.before: Signed | None = None
         self.pending: tuple[int, int] | None = None
+        self.head: tuple[str, str | None] | None = None  # the checkout's top and HEAD's commit
 
 
 asked: _Asked | None = None  # set by answer() when the whole way should keep its answer
@@ -106,6 +110,8 @@ def answer(argv: list[str]) -> bool:
             return True
         query.before = _signatures(_deps_before(query))
         query.pending = _pending_state(query.home)
+        top = _top(query.project)
+        query.head = None if top is None else (top, _head_commit(top))
         asked = query
     except Exception:  # noqa: BLE001 - whatever it is, the whole way answers and says
         asked = None
@@ -338,7 +344,7 @@ def _load(home: str, key: tuple[object, ...]) -> Entry | None:
             entry = marshal.loads(fh.read())  # load(fh) reads the file a few bytes a call
     except (OSError, ValueError, EOFError, TypeError):
         return None  # none yet, or not readable: the whole way writes it again
-    if isinstance(entry, tuple) and len(entry) == 6 and entry[0] == key:
+    if isinstance(entry, tuple) and len(entry) == 7 and entry[0] == key:
         return entry
     return None
 
@@ -357,10 +363,20 @@ def forget(home: str) -> None:
 
 def _serve(query: _Asked, entry: Entry) -> bool:
     """Print ``entry``'s answer when everything it rests on is as it was."""
-    _key, out, err, shown, deps, pending = entry
+    _key, out, err, shown, deps, pending, git = entry
     for path, how, sig in deps:
         if _signature(path, how) != sig:
             return False
+    moved = None
+    if git is not None:
+        top, commit, paths = git
+        moved = _head_commit(top)
+        if moved is None:
+            return False
+        if moved == commit:
+            moved = None
+        elif not _unchanged_since(top, commit, paths):
+            return False  # HEAD moved past a file the marks rest on
     path = os.path.join(query.home, PENDING)
     if pending is None:
         if os.path.exists(path):
@@ -370,6 +386,8 @@ def _serve(query: _Asked, entry: Entry) -> bool:
         st = os.stat(path)
         if st.st_ino != inode or st.st_size < length or not _only_shown(path, length, st.st_size):
             return False
+    if moved is not None and git is not None:
+        _follow_head(query.home, entry, (git[0], moved, git[2]))
     if shown:
         _note_shown(query.home, shown)
     if query.tool in TOOLS:
@@ -380,6 +398,97 @@ def _serve(query: _Asked, entry: Entry) -> bool:
     sys.stdout.write(out)
     sys.stdout.flush()
     return True
+
+
+def _unchanged_since(top: str, commit: str, paths: tuple[str, ...]) -> bool:
+    """Whether none of ``paths`` differs between ``commit`` and the checkout's HEAD now
+    (``git diff --quiet``, trees only: a file changed and changed back is unchanged), so
+    the staleness marks read at ``commit`` still hold. One git process, started without
+    :mod:`subprocess` (:func:`brain.home.git.runner.ask_git` says why); False when it
+    cannot say."""
+    if not paths or not hasattr(os, "posix_spawnp"):
+        return False
+    actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+    env = {**os.environ, "LC_ALL": "C", "LANGUAGE": "C"}
+    command = ["git", "--literal-pathspecs", "-C", top, "diff", "--quiet", "--no-ext-diff",
+               commit, "HEAD", "--", *paths]  # fmt: skip
+    try:
+        pid = os.posix_spawnp("git", command, env, file_actions=actions)
+        status = os.waitpid(pid, 0)[1]
+    except OSError:
+        return False
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def _follow_head(home: str, entry: Entry, git: Git) -> None:
+    """Keep ``entry`` again with HEAD's new commit, past which no file its marks rest on
+    changed, so the next start needs no git; best effort."""
+    import marshal
+
+    target = _path(home, entry[0])
+    temporary = f"{target}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "wb") as fh:
+            fh.write(marshal.dumps((*entry[:6], git)))  # type: ignore[arg-type]
+        os.replace(temporary, target)
+    except (OSError, ValueError):
+        return
+
+
+# -- the checkout's HEAD, read as brain.home.git.checkouts reads it ---------------------
+
+
+def _top(project: str | None) -> str | None:
+    """:func:`brain.home.git.checkouts.top_of`: the checkout ``project`` is in."""
+    if not project:
+        return None
+    start = os.path.realpath(project)
+    if not os.path.isdir(start):
+        return None
+    user = os.path.expanduser("~")
+    for folder in _upwards(start):
+        if folder == os.path.dirname(folder) or (user != "~" and folder == user):
+            return None
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+    return None
+
+
+def _head_commit(top: str) -> str | None:
+    """:func:`brain.home.git.checkouts.head_of`: HEAD's commit, from the files."""
+    try:
+        marker = os.path.join(top, ".git")
+        if os.path.isdir(marker):
+            gitdir = common = marker
+        else:
+            with open(marker, encoding="utf-8") as fh:
+                first = fh.read().splitlines()[0]
+            if not first.startswith("gitdir:"):
+                return None
+            gitdir = common = os.path.realpath(os.path.join(top, first[7:].strip()))
+            if os.path.isfile(os.path.join(gitdir, "commondir")):
+                with open(os.path.join(gitdir, "commondir")) as fh:
+                    common = os.path.realpath(os.path.join(gitdir, fh.read().strip()))
+        with open(os.path.join(gitdir, "HEAD")) as fh:
+            head = fh.read().strip()
+        if not head.startswith("ref: "):
+            return head if len(head) == 40 else None
+        ref = head[5:]
+        for folder in (gitdir, common):
+            loose = os.path.join(folder, ref)
+            if os.path.isfile(loose):
+                with open(loose) as fh:
+                    sha = fh.read().strip()
+                return sha if len(sha) == 40 else None
+        packed = os.path.join(common, "packed-refs")
+        if os.path.isfile(packed):
+            with open(packed) as fh:
+                for line in fh.read().splitlines():
+                    if line.endswith(f" {ref}") and not line.startswith(("#", "^")):
+                        return line.split(" ", 1)[0]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return None
+    return None
 
 
 def _note_shown(home: str, paths_json: str) -> None:
@@ -425,12 +534,14 @@ def _note_run(home: str, tool: str) -> None:
 # -- keeping an answer ------------------------------------------------------------------
 
 
-def keep(out: str, err: str, keys: tuple[str, ...] = (), anchored: list[str] | None = None) -> None:
+def keep(out: str, err: str, keys: tuple[str, ...] = (), git: Git | None = None) -> None:
     """Keep the answer the whole way printed for what :func:`answer` noted it was asked,
     when the files it rests on stood still while it was computed; best effort.
 
-    ``keys``: the records it showed. ``anchored``: the checkout's git files its
-    staleness marks rest on (``HEAD``, the branch, ``packed-refs``), when it has any.
+    ``keys``: the records it showed. ``git``: the checkout its staleness marks were read
+    in, when they were (its top, and the files its records rest on; the commit is read
+    here): when HEAD has moved, ``git diff`` of those files says whether the answer
+    stands.
     """
     query = asked
     if query is None:
@@ -438,12 +549,12 @@ def keep(out: str, err: str, keys: tuple[str, ...] = (), anchored: list[str] | N
     if ("\033" in out and not _isatty(sys.stdout)) or ("\033" in err and not _isatty(sys.stderr)):
         return  # escape codes taken out on the way: not what was printed
     try:
-        _keep(query, out, err, keys, anchored or [])
+        _keep(query, out, err, keys, git)
     except (OSError, ValueError, TypeError, EOFError):
         return  # not kept: the next start computes it again
 
 
-def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], anchored: list[str]) -> None:
+def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], git: Git | None) -> None:
     import json
     import marshal
 
@@ -455,7 +566,13 @@ def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], anchored: li
     now = _signatures(deps)
     if now != query.before:
         return  # something changed while the answer was computed
-    now += _signatures([(path, _FULL) for path in anchored])
+    if git is not None:
+        top, _commit, paths = git
+        if query.head is None or query.head[0] != top or query.head[1] is None:
+            return  # not the checkout read before, or its HEAD says nothing plainly
+        if _head_commit(top) != query.head[1]:
+            return  # HEAD moved while the answer was computed
+        git = (top, query.head[1], paths)
     racy = time.time_ns() - RACY_NS
     for _where, _how, sig in now:
         if isinstance(sig, tuple) and max(sig[1], sig[2]) >= racy:
@@ -473,7 +590,7 @@ def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], anchored: li
     elif query.pending is not None:
         return
     shown = json.dumps([f"memories/{key}.md" for key in keys]) if keys else ""
-    entry: Entry = (query.key, out, err, shown, now, pending)
+    entry: Entry = (query.key, out, err, shown, now, pending, git)
     target = _path(query.home, query.key)
     folder = os.path.dirname(target)
     os.makedirs(folder, exist_ok=True)

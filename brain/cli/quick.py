@@ -91,17 +91,12 @@ def _keep(out: str, err: str, ctx: Context) -> None:
     (:mod:`brain.agents.startmemo`)."""
     from brain.agents import startmemo
 
-    anchored = None
+    git = None
     if ctx.checkout is not None:
-        from pathlib import Path
-
-        from brain.home.git.checkouts import head_files
-
-        files = head_files(Path(ctx.checkout))
-        if files is None:
-            return  # HEAD read in a way kept answers cannot follow
-        anchored = [str(path) for path in files]
-    startmemo.keep(out, err, ctx.keys, anchored)
+        if not ctx.anchored:
+            return
+        git = (ctx.checkout, "", ctx.anchored)  # HEAD's commit is read by keep
+    startmemo.keep(out, err, ctx.keys, git)
 
 
 def _plain_stdout() -> bool:

@@ -67,23 +67,6 @@ def _git_dir(top: Path) -> tuple[Path, Path] | None:
     return gitdir, common
 
 
-def head_files(top: Path) -> list[Path] | None:
-    """The files :func:`head_of` reads HEAD's commit from (``HEAD``, the branch it names
-    in each folder it may be in, ``packed-refs``), or None when they do not say plainly."""
-    try:
-        dirs = _git_dir(top)
-        if dirs is None:
-            return None
-        gitdir, common = dirs
-        files = [gitdir / "HEAD"]
-        head = files[0].read_text().strip()
-        if head.startswith("ref: "):
-            files += [gitdir / head[5:], common / head[5:], common / "packed-refs"]
-        return list(dict.fromkeys(files))
-    except (OSError, UnicodeDecodeError, IndexError):
-        return None
-
-
 def head_of(top: Path) -> str | None:
     """The checkout's HEAD commit, read from its files (no process); None when they do
     not say plainly (an unborn branch, a layout this does not read)."""
