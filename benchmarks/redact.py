@@ -18,7 +18,9 @@ runs) measures the same on real transcript text: the turns of the sessions of
 the size, redacted turn by turn and as one long text; beside it, in the same run, the
 code of git revision ``REV`` (default ``main``) on the same text, in a subprocess that
 imports that revision's ``brain`` (``git archive``), and a plain pass (one regex search
-for ``token`` over the text) that says what reading the text at all costs.
+for ``token`` over the text) that says what reading the text at all costs. Whether a
+change finds what a revision's code finds is ``redact_same.py``'s question; what it costs a
+turn in instructions, which a shared machine's load does not move, ``redact_instructions.py``'s.
 ``python benchmarks/redact.py corpus`` pushes the
 corpus of ``secrets_corpus.py`` (100 kinds, as people write them, and innocent
 look-alikes) through every entry path and prints caught / missed / false positives per
@@ -130,8 +132,8 @@ def keywords(megabytes: int = 10, runs: int = 3) -> None:
         print(f"{cost * 1000:7.0f} ms  {word!r}: {', '.join(kinds)}")
 
 
-def real_turns(megabytes: float) -> list[str]:
-    """The cleaned turn texts of the shipped sessions, repeated to ``megabytes`` MB."""
+def session_turns() -> list[str]:
+    """The cleaned turn texts of the shipped sessions, as phase 1 redacts them."""
     import json
     from pathlib import Path
 
@@ -145,6 +147,12 @@ def real_turns(megabytes: float) -> list[str]:
         if path.is_file():
             transcript = sources.get(session["source"]).parse(path).transcript
             turns.extend(t for t in map(clean_text, transcript.turns) if t)
+    return turns
+
+
+def real_turns(megabytes: float) -> list[str]:
+    """The cleaned turn texts of the shipped sessions, repeated to ``megabytes`` MB."""
+    turns = session_turns()
     out: list[str] = []
     size = 0
     while size < megabytes * 1_000_000:

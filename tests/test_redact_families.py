@@ -136,3 +136,11 @@ RUNS = st.text(
 def test_the_runs_found_by_bytes_are_the_regexs_matches(parts: list[str]) -> None:
     text = "".join(parts)
     assert families.runs(text) == [m.span() for m in families._RUN.finditer(text)]
+
+
+def test_the_credential_words_are_told_apart_by_their_first_three_letters() -> None:
+    # names._words_at reads a word's length from them where the automaton found one
+    from brain.home.secrets import names
+
+    assert len(names._BY_START) == len(names.TRIGGER_WORDS)
+    assert all(len(word) >= 3 for word in names.TRIGGER_WORDS)

@@ -238,3 +238,14 @@ def test_a_group_of_words_is_told_where_any_of_them_starts_each_place_once() -> 
     words = {"logins": ("authorize", "authorize-account", "login"), "id": ("id",)}
     scan = Literals([], Words([]), Keywords([]), words).find(text, text)
     assert scan.plain == {"logins": [3, 25, 31], "id": [21]}
+
+
+def test_a_pass_finds_the_runs_of_the_text_not_of_it_lower_cased() -> None:
+    # K (KELVIN SIGN) lower-cases to "k", a run's character; in the text it ends a run
+    token = "hlPG5J3B4YYaByqfPIaXjRxDFML\u212aGsoJZ5zfKQyb"
+    text = "a line of prose. " * 40 + f"pasted: {token} ok"
+    scan = ruletable.plan().literals.find(text, text.lower())
+    assert scan.runs == families.runs(text) == []
+    ascii_text = text.replace("\u212a", "K")
+    scan = ruletable.plan().literals.find(ascii_text, ascii_text.lower())
+    assert scan.runs == [(ascii_text.index("hlPG"), ascii_text.index(" ok"))]

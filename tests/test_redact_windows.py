@@ -350,3 +350,33 @@ def test_a_rule_whose_matches_stand_within_a_line_is_searched_in_its_heads_lines
 )
 def test_a_regex_within_a_line_is_read_from_its_parse_tree(regex: str, within: bool) -> None:
     assert windows.within_line(regex) is within
+
+
+@pytest.mark.parametrize(
+    ("regex", "needed"),
+    [
+        (r"gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])", 34),
+        (r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}", 27),  # the dot ends the first run
+        (r":(?<=[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}:)[A-Za-z0-9_-]{43}", 43),  # past a lookbehind
+        (r"A(?:KI|SI)A[A-Z0-9]{16}", 17),  # a group ends a run: what is known of it counts
+        (r"--(?:[a-z]+-)*(?:password|token) +\S+", 2),
+        (r"\d{40}", 0),  # \d matches digits beyond ASCII
+        (r"(?i)sk_[a-z0-9]{32}", 0),  # (?i) takes K for k
+        (r"[^ ]{40}", 0),
+    ],
+)
+def test_the_run_a_regex_needs_is_read_from_it(regex: str, needed: int) -> None:
+    assert windows.run_needed(regex) == needed
+
+
+def test_every_match_of_a_head_in_the_corpora_holds_the_run_it_needs() -> None:
+    # what run_needed reads lets a head be skipped in a text without as long a run
+    heads = [h for rule in ruletable.RULES for h in ruletable.heads(rule)]
+    tried = 0
+    for text in CORPORA:
+        for head in heads:
+            for m in prefilter.compile_head(*prefilter.lead(head)).finditer(text):
+                held = max(map(len, re.findall(r"[A-Za-z0-9_-]+", m.group())), default=0)
+                assert windows.run_needed(head) <= held, (head, m.group())
+                tried += 1
+    assert tried > 100

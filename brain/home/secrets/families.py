@@ -30,20 +30,15 @@ from __future__ import annotations
 import re
 
 from brain.home.secrets import allowances, commands, names, places, windows
+from brain.home.secrets.literals import runs
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
 from brain.home.secrets.shapes import entropy, wordy
 
-__all__ = ["WORDS", "about_credential", "credential_name", "find", "name_before"]
+__all__ = ["WORDS", "about_credential", "credential_name", "find", "name_before", "runs"]
 
 # --- anywhere ---------------------------------------------------------------------
 
-_RUN = re.compile(r"[A-Za-z0-9_-]{32,}")
-# _RUN's characters as "a", any other as " ", by byte: a text encoded a byte a character
-# (latin-1, any other character "?") and translated so is searched for runs by
-# bytes.find, five times faster than re's search for the class (it tries a match at
-# every letter).
-_RUN_BYTES = bytes(0x61 if re.fullmatch(r"[A-Za-z0-9_-]", chr(i)) else 0x20 for i in range(256))
-_RUN_START = b"a" * 32
+_RUN = re.compile(r"[A-Za-z0-9_-]{32,}")  # its matches are found by literals.runs
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")  # a wallet's or a program's address
 # Ids a service gives its objects (an API request, a message, a tool call...), each a
@@ -61,25 +56,12 @@ _PUBLIC_BEFORE = re.compile(
 )
 
 
-def runs(text: str) -> list[tuple[int, int]]:
-    """The spans of ``_RUN``'s matches in ``text``: each run of 32 letters, digits, ``_``
-    and ``-`` or more, whole."""
-    marked = text.encode("latin-1", "replace").translate(_RUN_BYTES)
-    spans = []
-    start = marked.find(_RUN_START)
-    while start >= 0:
-        end = marked.find(b" ", start + 32)
-        end = len(marked) if end < 0 else end
-        spans.append((start, end))
-        start = marked.find(_RUN_START, end)
-    return spans
-
-
 def _anywhere(text: str, spans: list[tuple[int, int]], out: list[Span]) -> None:
     """A random run no name or place announces: 32 to 128 letters, digits, ``_`` and
     ``-``, upper and lower case and digits mixed, over 4.3 bits a character, not words;
     unless it is an address (base58), a service's id (``req_011C…``), a JWT's header, or
-    words just before it say it is an id, a hash or public. ``spans``: :func:`runs`."""
+    words just before it say it is an id, a hash or public. ``spans``: the text's
+    :func:`~brain.home.secrets.literals.runs`."""
     for start, end in spans:
         value = text[start:end]
         if len(value) > 128 or (start and text[start - 1] in _TOKEN_CHARS):
@@ -106,38 +88,53 @@ def _in_public_block(text: str, start: int) -> bool:
 
 
 def _mixed(value: str) -> bool:
-    upper = sum(c.isupper() for c in value)
-    lower = sum(c.islower() for c in value)
+    upper = sum(map(str.isupper, value))
+    lower = sum(map(str.islower, value))
     return upper >= 3 and lower >= 3 and len(value) - upper - lower - value.count("_") >= 2
 
 
 def find(
-    text: str, lowered: str | None = None, hits: dict[str, list[int]] | None = None
+    text: str,
+    lowered: str | None = None,
+    hits: dict[str, list[int]] | None = None,
+    spans: list[tuple[int, int]] | None = None,
+    apart: bool | None = None,
 ) -> list[Span]:
     """The credentials in ``text`` found by family: ``(kind, start, end)`` each.
 
     ``lowered`` is ``text.lower()`` when the caller has it; ``hits`` tells, by group of
     :data:`WORDS`, where the group's words start in it (a pass of
     :mod:`~brain.home.secrets.literals` over it), so the families' words are not
-    searched for again, one regex each."""
+    searched for again, one regex each; ``spans``, the text's
+    :func:`~brain.home.secrets.literals.runs`, from the same pass; ``apart``,
+    :func:`~brain.home.secrets.windows.folds_apart` of the text, when the caller has it."""
     out: list[Span] = []
     if lowered is None:
         lowered = text.lower()
     low = lowered if len(lowered) == len(text) else None  # same offsets, or none
-    if low is None or (hits is not None and windows.folds_apart(text)):
+    if apart is None and hits is not None:
+        apart = windows.folds_apart(text)
+    if low is None or (hits is not None and apart):
         # (?i) matching takes a character for a word's that lower-casing does not (ſ):
         # the places of the words in the text lower-cased are not all of its matches
         hits = None
     # The runs of 32 token characters or more tell both where random runs are and
     # whether 64 hex digits stand in a row (they would be inside one).
-    spans = runs(text) if len(text) >= 32 else []
+    if spans is None:
+        spans = runs(text) if len(text) >= 32 else []
     hex64 = bool(spans) and any(b - a >= 64 and _HEX64.search(text, a, b) for a, b in spans)
-    names.find(text, low, out, hits)
-    out[:] = [span for span in out if not allowances.upstream(text, span[1])]
+    # (each family is called only for a text holding a word it waits for, when that is known)
+    if hits is None or "name words" in hits:
+        names.find(text, low, out, hits)
+        if out:
+            out[:] = [span for span in out if not allowances.upstream(text, span[1])]
     places.find(text, low, lowered, out, hits, hex64)
-    out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]
-    commands.find(text, lowered, out, hits)
-    _anywhere(text, spans, out)
+    if out:
+        out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]
+    if hits is None or "commands" in hits:
+        commands.find(text, lowered, out, hits)
+    if spans:
+        _anywhere(text, spans, out)
     return out
 
 

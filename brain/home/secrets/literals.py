@@ -24,12 +24,14 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache, partial
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from brain.home.secrets import prefilter
 from brain.home.secrets.prefilter import Heads, Keywords, Words, compile_head, lead
+from brain.home.secrets.windows import run_needed
 
-__all__ = ["Literals", "Scan", "finditer_at"]
+__all__ = ["Literals", "Scan", "finditer_at", "runs"]
 
 # A head whose literal start is shorter is left to re's groups (a few passes, each over
 # a rare character): the automaton would stop at every "-" or "A" of a text for it.
@@ -55,11 +57,43 @@ class Scan(NamedTuple):
     """What one pass found in a text: the heads that match, where each keyword and hint
     matches (None when lower-casing moved the offsets), and by each group of plain words,
     where one starts, in order (None when the automaton did not run: re's passes look
-    for no plain word)."""
+    for no plain word); and the text's :func:`runs`, when the automaton's pass found them
+    (None when it did not run)."""
 
     present: set[int]
     hinted: dict[str, list[int]] | None
     plain: dict[str, list[int]] | None
+    runs: list[tuple[int, int]] | None = None
+
+
+# A random run's characters (ASCII letters, digits, "_" and "-") as "a", any other as " ",
+# by byte: a text encoded a byte a character (latin-1, any other character "?") and
+# translated so is searched for runs by bytes.find, five times faster than re's search
+# for the class (it tries a match at every letter).
+_RUN_BYTES = bytes(0x61 if re.fullmatch(r"[A-Za-z0-9_-]", chr(i)) else 0x20 for i in range(256))
+_RUN_START = b"a" * 32
+# The one character beyond ASCII that lower-cases to an ASCII letter (K, KELVIN SIGN).
+_KELVIN = "\u212a"
+
+
+def runs(text: str, marked: bytes | None = None) -> list[tuple[int, int]]:
+    """The spans of the runs of 32 ASCII letters, digits, ``_`` and ``-`` or more in
+    ``text``, each whole (``marked``: the text encoded and translated so, when the caller
+    has it)."""
+    if marked is None:
+        marked = text.encode("latin-1", "replace").translate(_RUN_BYTES)
+    spans = []
+    start = marked.find(_RUN_START)
+    while start >= 0:
+        end = marked.find(b" ", start + 32)
+        end = len(marked) if end < 0 else end
+        spans.append((start, end))
+        start = marked.find(_RUN_START, end)
+    return spans
+
+
+# A head left to re: its index, its lead character, its search and the run it needs.
+_RestHead = tuple[int, str, Callable[[str], "re.Match[str] | None"], int]
 
 
 class _Needle(NamedTuple):
@@ -122,7 +156,7 @@ class Literals:
         self._rest = Heads(heads[i] for i in rest)
         self._rest_ids = tuple(rest)
         self._rest_heads = tuple((i, *lead(heads[i], check=False)) for i in rest)
-        self._rest_searches: tuple[tuple[int, str, Callable[[str], object]], ...] | None = None
+        self._rest_searches: tuple[_RestHead, ...] = ()
         # The needles a byte a character (latin-1) first: the automaton searches for
         # them in the text so encoded; the few beyond (パスワード) are searched with str.
         self._needles = tuple(sorted(checks, key=lambda needle: not _latin(needle)))
@@ -137,6 +171,11 @@ class Literals:
         # built the first time a text needs one
         self._automata: dict[frozenset[int], tuple[_Find, tuple[int, ...]] | None] = {}
         self._scans = 0  # short texts scanned with re's searches so far
+        # By head: its regex and the run of random characters its matches hold,
+        # read the first time a text holds its literal start; by needle, the match of its
+        # hints' regex.
+        self._heads_at: dict[int, tuple[re.Pattern[str], int]] = {}
+        self._any_hints: list[Callable[[str, int], object] | None] = [None] * len(self._what)
 
     def scan(self, text: str, lowered: str) -> tuple[set[int], dict[str, list[int]] | None]:
         """The indices of the heads that match in ``text``, and every offset where each
@@ -149,15 +188,33 @@ class Literals:
         """What :meth:`scan` tells, and where the plain words start in ``lowered`` when
         the automaton searched it."""
         starts = None
-        if len(lowered) == len(text) and (len(lowered) > prefilter.SHORT or self._warm()):
-            starts = self._starts(lowered)
+        size = len(lowered)
+        if size == len(text) and (size > prefilter.SHORT or self._scans >= _WARM or self._warm()):
+            ascii = lowered.isascii()
+            data = lowered.encode("ascii") if ascii else lowered.encode("latin-1", "replace")
+            starts = self._starts(lowered, data)
         if starts is None:
             if len(lowered) != len(text):
                 return Scan(self._heads.present(text), None, None)
             offsets = self._words.offsets(lowered) | self._keywords.offsets(lowered)
             return Scan(self._heads.present(text), offsets, None)
+        # The text's runs, by its encoding lower-cased: the same, but where K is "k" (a
+        # run's character), which can only lengthen a run; so a text whose encoding holds
+        # none holds none. Most heads need a run of 16 random characters or more, which a
+        # turn seldom holds: they are tried only in a text holding as long a one.
+        spans = runs(text, data.translate(_RUN_BYTES))
+        if spans and not text.isascii() and _KELVIN in text:
+            spans = runs(text)
+        longest = max(b - a for a, b in spans) if spans else 31
         places, dense = starts
-        present = self._rest_present(text)
+        if size > prefilter.SHORT:
+            present = {self._rest_ids[i] for i in self._rest.present(text)}
+        else:  # in a short one, each head searched for where its lead character stands
+            present = set()
+            for i, char, search, need in self._rest_searches or self._rest_compiled():
+                if char in text and need <= longest and search(text):
+                    present.add(i)
+        heads_at, any_hint = self._heads_at, self._any_hints
         found: dict[str, list[int]] = {}
         plain: dict[str, list[int]] = {}
         mixed: set[str] = set()  # the groups more than one word of stands in
@@ -174,27 +231,44 @@ class Literals:
             for name in names:
                 found[name] = positions  # one needle's matches come in the order they start
             if hints:
-                _check_hints(self._what[n], lowered, positions, whole, found)
+                if whole:
+                    _check_hints(self._what[n], lowered, positions, whole, found)
+                else:  # most places of a common word are no hint's: one regex tells so
+                    match = any_hint[n] or self._any_hint(n)
+                    if len(positions) == 1:  # (most often)
+                        if match(lowered, positions[0]):
+                            _hints_at(self._what[n], lowered, positions, found)
+                    else:
+                        kept = [pos for pos in positions if match(lowered, pos)]
+                        if kept:
+                            _hints_at(self._what[n], lowered, kept, found)
             for i, char, after in heads:
-                if i not in present and _matches_at(
-                    compile_head(char, after), text, positions, whole
-                ):
+                if i in present:
+                    continue
+                head = heads_at.get(i)
+                if head is None:  # compiled the first time a text holds the head's start
+                    head = heads_at[i] = (compile_head(char, after), run_needed(char + after))
+                if head[1] <= longest and _matches_at(head[0], text, positions, whole):
                     present.add(i)
         for group in mixed:  # in order, each place once ("authorize", "authorize-account")
             plain[group] = sorted(set(plain[group]))
-        return Scan(present, found, plain)
+        return Scan(present, found, plain, spans)
 
-    def _rest_present(self, text: str) -> set[int]:
-        """Which of the heads left to re match in ``text``: in a short one, each searched
-        for where its lead character stands (three heads: the groups' passes would cost
-        more to tell which matched)."""
-        if len(text) > prefilter.SHORT:
-            return {self._rest_ids[i] for i in self._rest.present(text)}
-        if self._rest_searches is None:  # compiled (and checked) when first needed
-            self._rest_searches = tuple(
-                (i, char, compile_head(char, after).search) for i, char, after in self._rest_heads
-            )
-        return {i for i, char, search in self._rest_searches if char in text and search(text)}
+    def _any_hint(self, n: int) -> Callable[[str, int], object]:
+        """The match of the regex that matches where one of needle ``n``'s hints does."""
+        match = self._any_hints[n] = compiled(self._what[n].any_hint).match
+        return match
+
+    def _rest_compiled(self) -> tuple[_RestHead, ...]:
+        """The heads left to re, each with its lead character, its search and the run it
+        needs, compiled (and checked) when a short text first needs them (three heads:
+        in a short text, searching each costs less than the groups' passes would to tell
+        which matched)."""
+        self._rest_searches = tuple(
+            (i, char, compile_head(char, after).search, run_needed(char + after))
+            for i, char, after in self._rest_heads
+        )
+        return self._rest_searches
 
     def _warm(self) -> bool:
         """Whether a short text takes the automaton too: once this process has scanned
@@ -205,9 +279,12 @@ class Literals:
         self._scans += 1
         return False
 
-    def _starts(self, lowered: str) -> tuple[dict[int, list[int]], frozenset[int]] | None:
-        """Where each needle starts in ``lowered``, by its index, and the needles dense in
-        the first piece, which only it was searched for (None without the library).
+    def _starts(
+        self, lowered: str, data: bytes
+    ) -> tuple[dict[int, list[int]], frozenset[int]] | None:
+        """Where each needle starts in ``lowered`` (``data``: it encoded, as below), by its
+        index, and the needles dense in the first piece, which only it was searched for
+        (None without the library).
 
         The text is searched as bytes, a byte a character (latin-1, any other character
         a "?", which no needle holds), whose offsets are its characters' (the library
@@ -222,10 +299,8 @@ class Literals:
         if automaton is None:
             return None
         find, ids = automaton
-        ascii = lowered.isascii()
-        data = lowered.encode("ascii") if ascii else lowered.encode("latin-1", "replace")
         starts: defaultdict[int, list[int]] = defaultdict(list)
-        if not ascii:
+        if not lowered.isascii():
             for n in self._wide:
                 word = self._needles[n]
                 pos = lowered.find(word)
@@ -296,13 +371,22 @@ def _check_hints(
     else:
         match = regex.match
         places = [pos for pos in positions if match(lowered, pos)]
-    if not places:
-        return
+    if places:
+        _hints_at(what, lowered, places, found)
+
+
+def _hints_at(what: _Needle, lowered: str, places: list[int], found: dict[str, list[int]]) -> None:
+    """Add to ``found`` the places among ``places``, where one of ``what``'s hints that ask
+    more than the word matches, where each matches."""
     if len(what.hints) == 1:
         found[what.hints[0][0]] = places
         return
     for hint, alone in what.hints:
         match = compiled(alone).match
+        if len(places) == 1:  # (most often: a list built for one place costs more)
+            if match(lowered, places[0]):
+                found[hint] = places
+            continue
         kept = [pos for pos in places if match(lowered, pos)]
         if kept:
             found[hint] = kept
@@ -319,7 +403,7 @@ def _matches_at(head: re.Pattern[str], text: str, positions: list[int], whole: b
     tried at each, or when ``whole``, searched for from the first over the rest."""
     if whole:
         return head.search(text, positions[0]) is not None
-    return any(head.match(text, pos) for pos in positions)
+    return any(map(head.match, repeat(text), positions))
 
 
 def _automaton(needles: list[str]) -> _Find | None:

@@ -139,22 +139,25 @@ def _calls(text: str, low: str, out: list[Span]) -> None:
             continue
         if _TAKES_KEY.search(text, max(0, m.start() - 60), m.start()) or _key_method(text, m):
             out.append(("credential_position", m.start("value"), m.end("value")))
-    gates = ("auth" in low or ".login" in low, "-u" in low, "secret set" in low)
-    for pattern, gate in zip((_TUPLE, _CURL_USER, _GH_SECRET), gates, strict=True):
-        if not gate:
+    # (most calls are no tuple auth, no curl -u and no gh secret set: gated by their words)
+    if "auth" in low or ".login" in low:
+        _passwords(_TUPLE, text, out)
+    if "-u" in low:
+        _passwords(_CURL_USER, text, out)
+    if "secret set" in low:
+        _passwords(_GH_SECRET, text, out)
+
+
+def _passwords(pattern: re.Pattern[str], text: str, out: list[Span]) -> None:
+    """The passwords tuple auth, ``curl -u`` and ``gh secret set`` (``pattern``) take."""
+    for m in pattern.finditer(text):
+        if pattern is _TUPLE and not _TAKES_PAIR.search(text, max(0, m.start() - 30), m.start()):
             continue
-        for m in pattern.finditer(text):
-            if pattern is _TUPLE and not _TAKES_PAIR.search(
-                text, max(0, m.start() - 30), m.start()
-            ):
-                continue
-            if pattern is _CURL_USER and m.start() and text[m.start() - 1] not in " \t\n":
-                continue
-            value = m.group("value")
-            if not is_code(value, "", quoted=True) and (
-                chosen_password(value) or random_token(value)
-            ):
-                out.append(("credential_position", m.start("value"), m.end("value")))
+        if pattern is _CURL_USER and m.start() and text[m.start() - 1] not in " \t\n":
+            continue
+        value = m.group("value")
+        if not is_code(value, "", quoted=True) and (chosen_password(value) or random_token(value)):
+            out.append(("credential_position", m.start("value"), m.end("value")))
 
 
 _METHOD = re.compile(r"([A-Za-z_]\w*)[ \t]*$")
@@ -167,13 +170,11 @@ def _key_method(text: str, m: re.Match[str]) -> bool:
     return name is not None and credential_name(name.group(1)) in ("strong", "password")
 
 
-def _keys(text: str, low: str | None, out: list[Span], hits: _Hits, hex64: bool | None) -> None:
+def _wallets(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
+    """A wallet's private key: 64 hex digits after a wallet's word (in a text holding 64
+    hex digits in a row)."""
     last = -1
-    if hex64 is None:
-        hex64 = _HEX64.search(text) is not None
-    if not hex64:
-        wallets: Iterator[re.Match[str]] = iter(())
-    elif hits is not None and low is not None:
+    if hits is not None and low is not None:
         wallets = finditer_at(_WALLET_CONTEXT[0], low, hits.get("wallet words", ()))
     else:
         wallets = _WALLET_CONTEXT[low is None].finditer(text if low is None else low)
@@ -187,13 +188,20 @@ def _keys(text: str, low: str | None, out: list[Span], hits: _Hits, hex64: bool 
             before = before[before.rfind("\n") + 1 :]
             if not _NOT_WALLET.search(before):
                 out.append(("wallet_key", m.start(), m.end()))
-    for m in _BYTES.finditer(text) if "[" in text else ():
+
+
+def _bytes(text: str, out: list[Span]) -> None:
+    """A Solana key's 32 or 64 bytes, as a JSON array."""
+    for m in _BYTES.finditer(text):
         numbers = [int(x) for x in re.findall(r"\d+", m.group())]
         if len(numbers) in (32, 64) and max(numbers) <= 255 and len(set(numbers)) >= 20:
             out.append(("wallet_key", m.start(), m.end()))
+
+
+def _seeds(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
+    """A seed phrase after its name (in a text holding a seed's word, when that is known)."""
+    seeds: Iterator[re.Match[str]]
     if hits is not None and low is not None:
-        if "seed words" not in hits:
-            return
         seeds = finditer_at(_SEED[0], low, hits.get("seed starts", ()))
     elif low is not None and not any(w in low for w in _SEED_WORDS):
         return
@@ -230,7 +238,14 @@ def find(
         _urls(text, out)
     if "(" in text or "-u" in text or "secret set" in lowered:
         _calls(text, lowered, out)
-    _keys(text, low, out, hits, hex64)
+    if hex64 is None:
+        hex64 = _HEX64.search(text) is not None
+    if hex64:
+        _wallets(text, low, out, hits)
+    if "[" in text and text.count(",") >= 31:  # (32 numbers or more)
+        _bytes(text, out)
+    if hits is None or low is None or "seed words" in hits:
+        _seeds(text, low, out, hits)
 
 
 _LOGIN_WORDS = ("login", "install", "authoriz", "token", "api-key", "apikey", "echo")

@@ -213,27 +213,46 @@ def _allow_regex(regex: str) -> re.Pattern[str]:
     return re.compile(regex)
 
 
-def _raw_findings(text: str, scan: Scan | None = None, lowered: str | None = None) -> list[Finding]:
+def _raw_findings(
+    text: str, scan: Scan | None = None, lowered: str | None = None, apart: bool | None = None
+) -> list[Finding]:
     """What the rules find in ``text`` (``scan``: its literals, when they are found;
-    ``lowered``: ``text.lower()``, when the caller has it)."""
+    ``lowered``: ``text.lower()``, ``apart``: :func:`windows.folds_apart` of it, when the
+    caller has them)."""
     rules = plan()
     # str.lower() keeps offsets unless a character lower-cases to several (U+0130);
     # then the rules with hint words fall back to a plain regex scan.
     lowered = text.lower() if lowered is None else lowered
-    present, hinted, _ = rules.literals.find(text, lowered) if scan is None else scan
+    if scan is None:
+        scan = rules.literals.find(text, lowered)
+    present, hinted = scan.present, scan.hinted
+    # By rule: the hints of it the text holds (a rule is tried where they stand, not at
+    # each of its hints: prose_secret has ten).
+    hints_of: dict[int, list[str]] = {}
     if hinted is None:
         tried = {n for n, rule in enumerate(RULES) if rule.hints}
     else:
-        tried = {n for hint in hinted for n in rules.by_hint[hint]}
-    tried.update(rules.by_head[i] for i in present)
+        for hint in hinted:
+            for n in rules.by_hint[hint]:
+                if n in hints_of:
+                    hints_of[n].append(hint)
+                else:
+                    hints_of[n] = [hint]
+        tried = set(hints_of)
+    if present:
+        tried.update(rules.by_head[i] for i in present)
     found: list[Finding] = []
+    if not tried:
+        return found  # most turns: no rule's literal stands in them
     # Whether the text holds a character re's case-insensitive matching takes for one of a
     # keyword's that the keyword search does not (CO_APı_KEY): then a gitleaks rule's
     # matches need not start, nor stand in a window, where the search found a keyword.
-    apart = hinted is not None and windows.folds_apart(text)
+    if apart is None:
+        apart = windows.folds_apart(text)
+    apart = hinted is not None and apart
     for n in sorted(tried):  # in the rules' order, as if every rule ran
         rule = RULES[n]
-        regex = compiled(rule.pattern)
+        regex = _REGEXES[n] or _compile(n)
         near = None
         if hinted is not None and rule.group >= 0 and (apart or _anywhere(n)):
             near = sorted(pos for hint in rule.hints for pos in hinted.get(hint, ()))
@@ -242,7 +261,7 @@ def _raw_findings(text: str, scan: Scan | None = None, lowered: str | None = Non
                 _whole(n, regex, text, lowered) if windowed is None else windowed
             )
         elif rule.hints and hinted is not None:
-            matches = matches_at(regex, text, rule.hints, hinted)
+            matches = matches_at(regex, text, hints_of.get(n, ()), hinted)
         elif hinted is not None and not apart:
             matches = _whole(n, regex, text, lowered)
         else:
@@ -308,6 +327,16 @@ def _in_arn_at(text: str, start: int) -> bool:
     before = text[max(0, start - 160) : start]
     at = before.rfind("arn:")
     return at >= 0 and not any(c.isspace() for c in before[at:])
+
+
+# RULES' regexes by index, each compiled when a text first needs it (see _compile).
+_REGEXES: list[re.Pattern[str] | None] = [None] * len(RULES)
+
+
+def _compile(n: int) -> re.Pattern[str]:
+    """``RULES[n]``'s regex, compiled, kept in :data:`_REGEXES`."""
+    regex = _REGEXES[n] = compiled(RULES[n].pattern)
+    return regex
 
 
 @cache
@@ -400,18 +429,33 @@ def find_secrets(text: str) -> list[Finding]:
     """
     lowered = text.lower()
     scan = plan().literals.find(text, lowered)  # the rules' literals and the families' words
-    return _merge(_raw_findings(text, scan, lowered) + family_findings(text, lowered, scan.plain))
+    # (most turns hold no rule's literal: no rule is tried)
+    ruled = scan.present or scan.hinted or scan.hinted is None
+    apart = windows.folds_apart(text)  # (asked once for both)
+    found = _raw_findings(text, scan, lowered, apart) if ruled else []
+    spans = families.find(text, lowered, scan.plain, scan.runs, apart)
+    if spans:
+        found += _outside_arns(text, spans)
+    return _merge(found) if found else found
 
 
 def family_findings(
-    text: str, lowered: str | None = None, hits: dict[str, list[int]] | None = None
+    text: str,
+    lowered: str | None = None,
+    hits: dict[str, list[int]] | None = None,
+    spans: list[tuple[int, int]] | None = None,
 ) -> list[Finding]:
     """What :mod:`brain.home.secrets.families` finds in ``text``, outside ARNs and
-    stored password hashes (``lowered``, ``hits``: see
+    stored password hashes (``lowered``, ``hits``, ``spans``: see
     :func:`~brain.home.secrets.families.find`)."""
+    return _outside_arns(text, families.find(text, lowered, hits, spans))
+
+
+def _outside_arns(text: str, spans: list[tuple[str, int, int]]) -> list[Finding]:
+    """The findings of ``spans`` (the families') outside ARNs and stored password hashes."""
     return [
         Finding(kind, start, end)
-        for kind, start, end in families.find(text, lowered, hits)
+        for kind, start, end in spans
         if not _in_arn_at(text, start) and not in_stored_hash(text, start, end)
     ]
 

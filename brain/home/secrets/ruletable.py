@@ -196,6 +196,8 @@ RULES: tuple[Rule, ...] = (
         "secret_assignment",
         _lazy(r"--(?:[a-z]+-)*(?P<key>password|passwd|pass|token|secret|api-key) +" + _VALUE),
         check="loose",  # "instead of --password so the value ..." is prose
+        # what every match holds: a "-" before the word, which a turn's "--" seldom is
+        heads=(r"-(?:password|passwd|pass|token|secret|api-key) +",),
     ),
 )
 

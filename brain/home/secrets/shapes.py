@@ -69,9 +69,9 @@ def random_token(value: str, *, uuid: bool = False) -> bool:
         return uuid
     if len(value) < 16 or value[:1] in "/~." or is_masked(value) or "${" in value:
         return False  # a path, a mask, a template: `${dateTo}T00:00:00.000Z`
-    if not any(c.isdigit() for c in value):
+    if not any(map(str.isdigit, value)):
         return _random_letters(value)
-    if sum(c.isalpha() for c in value) < 4:
+    if sum(map(str.isalpha, value)) < 4:
         return False
     if "/" in value.strip("/") and value.count("/") > 2:
         return False  # a path
@@ -81,8 +81,8 @@ def random_token(value: str, *, uuid: bool = False) -> bool:
 def _random_letters(value: str) -> bool:
     """Letters alone, random: 20+ of them, upper and lower case mixed, over 4 bits a
     character, not words (OJuMtYFtQZxSzDksvZScKkPZNRkJAJrI)."""
-    upper = sum(c.isupper() for c in value)
-    lower = sum(c.islower() for c in value)
+    upper = sum(map(str.isupper, value))
+    lower = sum(map(str.islower, value))
     return (
         len(value) >= 20
         and upper >= 4
@@ -100,7 +100,7 @@ def chosen_password(value: str) -> bool:
         return False
     if value.isalpha():
         return value != value.lower() and value != value.upper() and not wordy(value)
-    return any(c.isalpha() for c in value)
+    return any(map(str.isalpha, value))
 
 
 _WORDS = re.compile(r"[a-z]{3,8}(?: [a-z]{3,8}){11,23}")

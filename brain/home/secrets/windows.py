@@ -351,3 +351,46 @@ def _group_reach(op: Any, av: Any) -> int | None:
         step = _reach(av[2].data)
         return None if step is None or av[1] == sre.MAXREPEAT else step * av[1]
     return None
+
+
+# The characters of a random run (families.runs): ASCII letters, digits, "_" and "-".
+_RUN_CHARS = frozenset(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"))
+
+
+@cache
+def run_needed(regex: str) -> int:
+    """How many ASCII letters, digits, ``_`` and ``-`` every match of ``regex`` holds in a
+    row, at least (0 when it need hold none): a text whose longest such run is shorter
+    holds no match. Read from the parse tree; what it does not know (a group, ``\\w``,
+    ``\\d``, which match beyond ASCII, case-insensitive matching, which takes ``K`` for
+    ``k``) ends a run."""
+    tree = _parser.parse(regex)
+    if tree.state.flags & sre.SRE_FLAG_IGNORECASE:
+        return 0
+    best = run = 0
+    for op, av in tree.data:
+        if op in _ZERO_WIDTH:
+            continue  # the characters on either side stand side by side
+        if op in _REPEATS and len(av[2].data) == 1 and _run_char(*av[2].data[0]):
+            run += av[0]
+        elif _run_char(op, av):
+            run += 1
+        else:
+            run = 0
+        best = max(best, run)
+    return best
+
+
+def _run_char(op: Any, av: Any) -> bool:
+    """Whether the parsed item matches one character, always one of ``_RUN_CHARS``."""
+    if op is sre.LITERAL:
+        return av in _RUN_CHARS
+    if op is not sre.IN or any(o is sre.NEGATE for o, _ in av):
+        return False
+    for o, a in av:
+        if o is sre.LITERAL and a in _RUN_CHARS:
+            continue
+        if o is sre.RANGE and all(c in _RUN_CHARS for c in range(a[0], a[1] + 1)):
+            continue
+        return False
+    return True
