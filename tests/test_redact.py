@@ -348,6 +348,11 @@ def test_hex_after_a_password_word_is_a_password() -> None:
     assert redact("PASSWD 0000000 ") == "PASSWD [REDACTED:prose_secret] "
 
 
+def test_hex_after_install_is_no_credential() -> None:
+    # Found by test_hex_is_never_redacted: "install" alone is no login command.
+    assert redact("INSTALL 00011122334AB4CD ") == "INSTALL 00011122334AB4CD "
+
+
 GLUE = st.text(alphabet=string.ascii_letters + string.digits + ":=@/\"'[]{}$-_. \n", max_size=15)
 KEYS = st.sampled_from(
     ["", "password=", "token: ", "https://u:", "Authorization: ", '"api_key": "']

@@ -113,6 +113,12 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "fc12bc7001908d61eed943aeb503b83cfa2f5860",
     ),
     (
+        "a word install, then hex",
+        "INSTALL 00011122334AB4CD ",
+        "cloudflared service install 00011122334AB4CD ",
+        "00011122334AB4CD",
+    ),
+    (
         "template literal",
         "const startDate = new Date(`${dateTo}T00:00:00.000Z`);",
         'const client = new Client("sk9Xq2LmZ8wV4nR7tY3p");',

@@ -23,9 +23,11 @@ _Hits = dict[str, list[int]] | None
 _ARG = re.compile(r"""["']?([A-Za-z0-9_\-+/.:]{16,}={0,2})["']?""")
 # A command that logs in or installs a credential, then its arguments to the command's end.
 # (what may not stand before it is checked after a match: a lookbehind first would be
-# tried at every offset of a long text)
+# tried at every offset of a long text) "install" alone installs anything ("INSTALL
+# <hex>" is a heading's word and a build id); only cloudflared's installs a token.
 _LOGIN_COMMANDS = (
-    *("login", "authorize", "authorize-account", "install", "authtoken", "add-authtoken"),
+    *("login", "authorize", "authorize-account", "service install", "authtoken"),
+    "add-authtoken",
     *("set-token", "auth:token", "--token", "--auth-token", "--api-key", "--apikey"),
 )
 _LOGIN = folded(rf"(?:{'|'.join(_LOGIN_COMMANDS)})(?=[ \t=])")
