@@ -57,7 +57,7 @@ CONTEXT = {
     "brain.home.paths", "brain.home.patterns", "brain.home.pending", "brain.home.problem",
     "brain.home.reader",
     "brain.home.recordcache", "brain.home.scope", "brain.home.uses", "brain.home.uses.counts",
-    "brain.agents.startmemo",
+    "brain.agents.startmemo", "brain.home.git", "brain.home.git.headfiles",
     "brain.models", "brain.models.tokens", "brain.sessions", "brain.sessions.internal",
     "brain.sessions.sameness", "brain.team", "brain.team.reading", "brain.team.spec",
 }  # fmt: skip
@@ -67,10 +67,17 @@ ROWS = {
     "brain.home", "brain.home.files", "brain.home.keys", "brain.home.paths",
     "brain.home.pending", "brain.home.problem", "brain.home.reader", "brain.home.recordcache",
 }  # fmt: skip
-LIST = ROWS | {"brain.agents", "brain.agents.startmemo"}  # it keeps its answer
+# It keeps its answer (with what reads a checkout's HEAD from its files).
+LIST = ROWS | {
+    "brain.agents",
+    "brain.agents.startmemo",
+    "brain.home.git",
+    "brain.home.git.headfiles",
+}
 STATUS = ROWS | {
     "brain.home.clock", "brain.home.config", "brain.home.git", "brain.home.git.runner",
-    "brain.home.git.spawn",
+    "brain.home.git.spawn", "brain.agents", "brain.agents.startmemo",  # the streams' check
+    "brain.home.git.headfiles",
     "brain.home.journal", "brain.home.names", "brain.models", "brain.models.options",
     "brain.pipeline", "brain.pipeline.pending", "brain.pipeline.runs", "brain.pipeline.status",
     "brain.sessions", "brain.sessions.sources", "brain.sessions.sources.locations",
@@ -215,7 +222,8 @@ def test_a_kept_answer_loads_nothing_but_its_memo(lived_in: Path, command: str) 
     imported(*args, stdin=stdin)
     names = imported(*args, stdin=stdin) - bare_python()
     assert {n for n in names if n.startswith("brain")} == {
-        "brain", "brain.agents", "brain.agents.startmemo"
+        "brain", "brain.agents", "brain.agents.startmemo",
+        "brain.home", "brain.home.git", "brain.home.git.headfiles",  # os alone
     }  # fmt: skip
     assert {n.split(".")[0] for n in names if not n.startswith("brain")} <= {
         "_json", "gc", "__future__"

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain.agents.context import Context, context, empty_context
+from brain.agents.startmemo import payload_folder
 from brain.errors import BrainError
 from brain.home.files import append_line
 from brain.home.reader import Reader
@@ -170,14 +171,6 @@ def failure_reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
-def read_stdin() -> str:
-    """The hook payload on standard input; empty when there is none or it is unreadable."""
-    try:
-        return "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-    except (OSError, ValueError, UnicodeDecodeError):
-        return ""
-
-
 def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> HookAnswer:
     """Answer a SessionStart hook; never raises.
 
@@ -215,12 +208,7 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
 
 def _cwd(payload: dict[str, Any]) -> str | None:
     """The folder the tool says its session runs in (Antigravity CLI: ``workspacePaths``)."""
-    cwd = payload.get("cwd")
-    if isinstance(cwd, str) and cwd:
-        return cwd
-    paths = payload.get("workspacePaths")
-    first = paths[0] if isinstance(paths, list) and paths else None
-    return first if isinstance(first, str) and first else None
+    return payload_folder(payload)
 
 
 def note_shown(home: Located, ctx: Context) -> None:

@@ -41,6 +41,7 @@ import sys
 import time
 
 from brain import __version__
+from brain.home.git.headfiles import head_commit, top_of
 
 #: The tools whose session-start hook is answered from here (Crush's is brain's MCP server).
 TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
@@ -110,8 +111,8 @@ def answer(argv: list[str]) -> bool:
             return True
         query.before = _signatures(_deps_before(query))
         query.pending = _pending_state(query.home)
-        top = _top(query.project)
-        query.head = None if top is None else (top, _head_commit(top))
+        top = None if query.project is None else top_of(query.project)
+        query.head = None if top is None else (top, head_commit(top))
         asked = query
     except Exception:  # noqa: BLE001 - whatever it is, the whole way answers and says
         asked = None
@@ -139,13 +140,13 @@ def _query(argv: list[str]) -> _Asked | None:
             tool = argv[3]
         elif len(argv) != 2:
             return None
-        payload = _read_stdin()
+        payload = read_stdin()
         project = _payload_cwd(payload)
         if project is None or not os.path.isabs(project):
             return None
     elif argv in (["context"], ["list"]):
         tool = None if argv == ["context"] else "list"
-        if not _utf8_streams():
+        if not utf8_streams():
             return None
         project = os.getcwd() if argv == ["context"] else None
     else:
@@ -174,8 +175,9 @@ def _home(flag: str | None) -> str | None:
     return None if user == "~" else os.path.join(user, ".local", "share", "brain")
 
 
-def _read_stdin() -> str:
-    """:func:`brain.agents.hooks.read_stdin`'s reading of the hook payload."""
+def read_stdin() -> str:
+    """The hook payload on standard input; empty when there is none or it is unreadable
+    (:mod:`brain.agents.hooks` reads it here too)."""
     try:
         return "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     except (OSError, ValueError, UnicodeDecodeError):
@@ -183,7 +185,7 @@ def _read_stdin() -> str:
 
 
 def _payload_cwd(raw: str) -> str | None:
-    """The folder the payload names, as :func:`brain.agents.hooks._cwd` reads it; None
+    """The folder the payload names (:func:`payload_folder`); None
     when it is not plainly a JSON object (the whole way says what is wrong)."""
     if not raw.strip():
         return None
@@ -196,10 +198,16 @@ def _payload_cwd(raw: str) -> str | None:
         return None
     if end != len(text) or not isinstance(found, dict):
         return None
-    cwd = found.get("cwd")
+    return payload_folder(found)
+
+
+def payload_folder(payload: dict[str, object]) -> str | None:
+    """The folder a hook payload says the session runs in (Antigravity CLI:
+    ``workspacePaths``); :mod:`brain.agents.hooks` reads it here too."""
+    cwd = payload.get("cwd")
     if isinstance(cwd, str) and cwd:
         return cwd
-    paths = found.get("workspacePaths")
+    paths = payload.get("workspacePaths")
     first = paths[0] if isinstance(paths, list) and paths else None
     return first if isinstance(first, str) and first else None
 
@@ -226,8 +234,10 @@ def _isatty(stream: object) -> bool:
         return False
 
 
-def _utf8_streams() -> bool:
-    """:func:`brain.cli.quick._plain_stdout`: streams that take any text as it is."""
+def utf8_streams() -> bool:
+    """Whether the output streams take any text as they are: click rewraps a stream
+    whose encoding is misconfigured (ASCII), so such a command line is left to it
+    (:mod:`brain.cli.quick` asks here too)."""
     return all(
         (getattr(stream, "encoding", None) or "").lower().replace("-", "") == "utf8"
         for stream in (sys.stdout, sys.stderr)
@@ -370,7 +380,7 @@ def _serve(query: _Asked, entry: Entry) -> bool:
     moved = None
     if git is not None:
         top, commit, paths = git
-        moved = _head_commit(top)
+        moved = head_commit(top)
         if moved is None:
             return False
         if moved == commit:
@@ -416,62 +426,6 @@ def _follow_head(home: str, entry: Entry, git: Git) -> None:
         os.replace(temporary, target)
     except (OSError, ValueError):
         return
-
-
-# -- the checkout's HEAD, read as brain.home.git.checkouts reads it ---------------------
-
-
-def _top(project: str | None) -> str | None:
-    """:func:`brain.home.git.checkouts.top_of`: the checkout ``project`` is in."""
-    if not project:
-        return None
-    start = os.path.realpath(project)
-    if not os.path.isdir(start):
-        return None
-    user = os.path.expanduser("~")
-    for folder in _upwards(start):
-        if folder == os.path.dirname(folder) or (user != "~" and folder == user):
-            return None
-        if os.path.exists(os.path.join(folder, ".git")):
-            return folder
-    return None
-
-
-def _head_commit(top: str) -> str | None:
-    """:func:`brain.home.git.checkouts.head_of`: HEAD's commit, from the files."""
-    try:
-        marker = os.path.join(top, ".git")
-        if os.path.isdir(marker):
-            gitdir = common = marker
-        else:
-            with open(marker, encoding="utf-8") as fh:
-                first = fh.read().splitlines()[0]
-            if not first.startswith("gitdir:"):
-                return None
-            gitdir = common = os.path.realpath(os.path.join(top, first[7:].strip()))
-            if os.path.isfile(os.path.join(gitdir, "commondir")):
-                with open(os.path.join(gitdir, "commondir")) as fh:
-                    common = os.path.realpath(os.path.join(gitdir, fh.read().strip()))
-        with open(os.path.join(gitdir, "HEAD")) as fh:
-            head = fh.read().strip()
-        if not head.startswith("ref: "):
-            return head if len(head) == 40 else None
-        ref = head[5:]
-        for folder in (gitdir, common):
-            loose = os.path.join(folder, ref)
-            if os.path.isfile(loose):
-                with open(loose) as fh:
-                    sha = fh.read().strip()
-                return sha if len(sha) == 40 else None
-        packed = os.path.join(common, "packed-refs")
-        if os.path.isfile(packed):
-            with open(packed) as fh:
-                for line in fh.read().splitlines():
-                    if line.endswith(f" {ref}") and not line.startswith(("#", "^")):
-                        return line.split(" ", 1)[0]
-    except (OSError, UnicodeDecodeError, IndexError):
-        return None
-    return None
 
 
 def _note_shown(home: str, paths_json: str) -> None:
@@ -553,7 +507,7 @@ def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], git: Git | N
         top, _commit, paths = git
         if query.head is None or query.head[0] != top or query.head[1] is None:
             return  # not the checkout read before, or its HEAD says nothing plainly
-        if _head_commit(top) != query.head[1]:
+        if head_commit(top) != query.head[1]:
             return  # HEAD moved while the answer was computed
         git = (top, query.head[1], paths)
     racy = time.time_ns() - RACY_NS

@@ -363,7 +363,7 @@ def hook() -> None:
 
 
 def _stdin() -> str:
-    from brain.agents.hooks import read_stdin
+    from brain.agents.startmemo import read_stdin
 
     return read_stdin()
 

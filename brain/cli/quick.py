@@ -75,10 +75,10 @@ def _session_start(home_flag: str | None, rest: list[str]) -> bool:
     elif rest:
         return False  # --help, --tool=x, a bad tool: the full command line says what's wrong
     from brain.agents import startmemo
-    from brain.agents.hooks import read_stdin, session_start
+    from brain.agents.hooks import session_start
     from brain.home.paths import resolve_home
 
-    raw = startmemo.payload if startmemo.payload is not None else read_stdin()
+    raw = startmemo.payload if startmemo.payload is not None else startmemo.read_stdin()
     done = session_start(resolve_home(home_flag), raw, tool)
     sys.stdout.write(done.output + "\n")
     if done.error is None and done.context is not None:
@@ -100,12 +100,9 @@ def _keep(out: str, err: str, ctx: Context) -> None:
 
 
 def _plain_stdout() -> bool:
-    """Whether the output streams take any text as they are: click rewraps a stream whose
-    encoding is misconfigured (ASCII), and such a command line is left to it."""
-    return all(
-        (getattr(stream, "encoding", None) or "").lower().replace("-", "") == "utf8"
-        for stream in (sys.stdout, sys.stderr)
-    )
+    from brain.agents.startmemo import utf8_streams
+
+    return utf8_streams()
 
 
 def _status(home: Path) -> None:

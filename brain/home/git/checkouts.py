@@ -13,12 +13,12 @@ starts git without importing :mod:`subprocess`.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from brain.errors import BrainError
+from brain.home.git import headfiles
 
 __all__ = [
     "Change",
@@ -33,65 +33,15 @@ __all__ = [
 
 def top_of(where: str | Path) -> Path | None:
     """The top folder of the git checkout ``where`` is in (a linked worktree's own top),
-    or None outside one. The person's home folder is never a project's checkout."""
-    try:
-        start = Path(where).resolve()
-        if not start.is_dir():
-            return None
-        stop = {Path(start.anchor)}
-        with contextlib.suppress(RuntimeError):
-            stop.add(Path.home())
-        for folder in (start, *start.parents):
-            if folder in stop:
-                return None
-            if (folder / ".git").exists():
-                return folder
-    except OSError:
-        return None
-    return None
-
-
-def _git_dir(top: Path) -> tuple[Path, Path] | None:
-    """The checkout's git folder and the folder its refs are in (they differ in a
-    linked worktree)."""
-    marker = top / ".git"
-    if marker.is_dir():
-        return marker, marker
-    first = marker.read_text(encoding="utf-8").splitlines()[0]
-    if not first.startswith("gitdir:"):
-        return None
-    gitdir = (top / first[len("gitdir:") :].strip()).resolve()
-    common = gitdir
-    if (gitdir / "commondir").is_file():
-        common = (gitdir / (gitdir / "commondir").read_text().strip()).resolve()
-    return gitdir, common
+    or None outside one (:func:`brain.home.git.headfiles.top_of`)."""
+    found = headfiles.top_of(str(where))
+    return None if found is None else Path(found)
 
 
 def head_of(top: Path) -> str | None:
     """The checkout's HEAD commit, read from its files (no process); None when they do
-    not say plainly (an unborn branch, a layout this does not read)."""
-    try:
-        dirs = _git_dir(top)
-        if dirs is None:
-            return None
-        gitdir, common = dirs
-        head = (gitdir / "HEAD").read_text().strip()
-        if not head.startswith("ref: "):
-            return head if len(head) == 40 else None
-        ref = head[5:]
-        for folder in (gitdir, common):
-            loose = folder / ref
-            if loose.is_file():
-                sha = loose.read_text().strip()
-                return sha if len(sha) == 40 else None
-        packed = common / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text().splitlines():
-                if line.endswith(f" {ref}") and not line.startswith(("#", "^")):
-                    return line.split(" ", 1)[0]
-    except (OSError, UnicodeDecodeError, IndexError):
-        return None
-    return None
+    not say plainly (:func:`brain.home.git.headfiles.head_commit`)."""
+    return headfiles.head_commit(str(top))
 
 
 def object_ids(top: Path, names: Sequence[str]) -> list[str | None] | None:
