@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from brain.agents import startmemo
 from brain.agents.context import Context, context, empty_context
 from brain.agents.startmemo import payload_folder
 from brain.errors import BrainError
@@ -92,7 +93,7 @@ def checking() -> bool:
 
 def last_run_path(home: Path, tool: str) -> Path:
     """Where the time, event and outcome of ``tool``'s last hook call are kept (for doctor)."""
-    return home / LOG_DIR / f"last-hook-{tool}.txt"
+    return home / startmemo.LAST_HOOK.format(tool)
 
 
 def note_run(home: Path, tool: str, event: str, error: str | None = None) -> None:
@@ -102,12 +103,7 @@ def note_run(home: Path, tool: str, event: str, error: str | None = None) -> Non
     if tool not in TOOLS or not (home / ".brain").is_dir() or checking():
         return
     outcome = "ok" if error is None else f"failed: {' '.join(error.split())[:300]}"
-    path = last_run_path(home, tool)
-    with contextlib.suppress(OSError, UnicodeDecodeError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        old = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
-        kept = [line for line in old if line.split(" ")[1:2] != [event]]
-        path.write_text("\n".join([*kept, f"{_stamp()} {event} {outcome}"]) + "\n", "utf-8")
+    startmemo.note_run(str(last_run_path(home, tool)), event, outcome)
 
 
 def log_failure(home: Path, event: str, message: str) -> None:

@@ -53,6 +53,7 @@ MAX_ANSWERS = 32
 RACY_NS = 2_000_000_000  # brain.home.recordcache.RACY_NS: not imported, it loads pathlib
 SHOWN_MARK = b'"kind": "shown"'  # brain.home.uses.counts.SHOWN_MARK, as bytes
 PENDING = os.path.join("uses", "pending.jsonl")
+LAST_HOOK = os.path.join(".brain", "logs", "last-hook-{}.txt")  # hooks.last_run_path
 # What in .brain/ says nothing about an answer: derived files and the writers' lock.
 _STATE_SKIPPED = frozenset({"cache", "logs", "lock", "index.sqlite", "index.sqlite-wal",
                             "index.sqlite-shm", "index.sqlite-journal"})  # fmt: skip
@@ -404,7 +405,7 @@ def _serve(query: _Asked, entry: Entry) -> bool:
     if shown:
         _note_shown(query.home, shown)
     if query.tool in TOOLS:
-        _note_run(query.home, query.tool)
+        note_run(os.path.join(query.home, LAST_HOOK.format(query.tool)), "session-start", "ok")
     if err:
         sys.stderr.write(err)
         sys.stderr.flush()
@@ -450,9 +451,10 @@ def _note_shown(home: str, paths_json: str) -> None:
         os.close(fd)
 
 
-def _note_run(home: str, tool: str) -> None:
-    """:func:`brain.agents.hooks.note_run` of a session start that went well."""
-    path = os.path.join(home, ".brain", "logs", f"last-hook-{tool}.txt")
+def note_run(path: str, event: str, outcome: str) -> None:
+    """Write ``event``'s last call and how it ended to ``path`` (a tool's last-hook
+    file), keeping the other events' lines; best effort. :func:`brain.agents.hooks.note_run`
+    writes through here too."""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         try:
@@ -460,12 +462,12 @@ def _note_run(home: str, tool: str) -> None:
                 old = fh.read().splitlines()
         except FileNotFoundError:
             old = []
-        kept = [line for line in old if line.split(" ")[1:2] != ["session-start"]]
+        kept = [line for line in old if line.split(" ")[1:2] != [event]]
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         with open(path, "w", encoding="utf-8") as fh:
-            fh.write("\n".join([*kept, f"{stamp} session-start ok"]) + "\n")
+            fh.write("\n".join([*kept, f"{stamp} {event} {outcome}"]) + "\n")
     except (OSError, UnicodeDecodeError):
-        pass
+        return
 
 
 # -- keeping an answer ------------------------------------------------------------------
