@@ -27,9 +27,10 @@ checks them for staleness: with HEAD where it was (the answer kept in
 run (one ``git cat-file`` a start), or with a commit of a file no record rests on (the
 kept answer stands after one ``git diff --quiet``).
 
-The hook, ``context`` and ``list`` print the answer kept from the last time in the same
-place while nothing it rests on has changed (``brain/agents/startmemo.py``), as a
-person's sessions mostly start; the rows ``whole way`` drop the kept answers before each
+The hook, ``context``, ``list`` and ``status`` print the answer kept from the last time
+in the same place while nothing it rests on has changed (``brain/agents/startmemo.py``;
+a status also until the clock reaches a time its answer changes at), as a person's
+sessions mostly start; the rows ``whole way`` drop the kept answers before each
 run, as the first start after a change computes its answer. Each command runs twice
 before the timed runs, two seconds apart, so what the first wrote is out of the caches'
 racy window.
@@ -301,6 +302,7 @@ def cases(
         Case("context, whole way", brain("context"), str(whole), None, before=forget),
         Case("list, whole way", brain("list"), str(whole), None, before=forget),
         Case("status", brain("status"), str(small), READ),
+        Case("status, whole way", brain("status"), str(whole), None, before=forget),
         Case("list", brain("list"), str(small), READ),
         *in_big,
         Case("log", brain("log", "-n", "20"), str(small), OTHER),

@@ -1,12 +1,12 @@
 """``python -m brain`` and the ``brain`` script: the command line, with short cuts.
 
 ``brain --version`` answers here. :mod:`brain.agents.startmemo` prints the answer of the
-session-start hook, ``brain context`` or ``brain list`` kept from the last time, while the
-files it was read from are as they were. :mod:`brain.cli.quick` answers those and
-``status`` without loading click and every command module: the hook runs before each
-agent session and blocks it, the others are what a person types most, and ``--version``
-is how a person checks that brain is there. Every other command line, these with any
-other option included, goes through :mod:`brain.cli`.
+session-start hook, ``brain context``, ``brain list`` or ``brain status`` kept from the
+last time, while the files it was read from are as they were. :mod:`brain.cli.quick`
+answers them the whole way without loading click and every command module: the hook
+runs before each agent session and blocks it, the others are what a person types most,
+and ``--version`` is how a person checks that brain is there. Every other command line,
+these with any other option included, goes through :mod:`brain.cli`.
 
 As the program, brain leaves its objects to the exit: the interpreter's last garbage
 collection would first visit every object the command's modules made (~8 ms after a
@@ -36,7 +36,7 @@ def _run(args: list[str]) -> None:
     if args == ["--version"]:
         sys.stdout.write(f"brain, version {__version__}\n")
         return
-    if "session-start" in args[:4] or args[-1:] in (["context"], ["list"]):
+    if "session-start" in args[:4] or args[-1:] in (["context"], ["list"], ["status"]):
         from brain.agents import startmemo
 
         if startmemo.answer(args):  # the answer kept from the last start here

@@ -458,3 +458,191 @@ def test_the_payload_is_read_as_the_hook_reads_it(cwd, paths, extra, space) -> N
 @pytest.mark.parametrize("raw", ["[1]", '"x"', "{", '{"cwd": "/a"} x', "\ufeff{}", "NaN"])
 def test_a_payload_that_is_no_object_goes_the_whole_way(raw: str) -> None:
     assert startmemo._payload_cwd(raw) is None
+
+
+# -- brain status -------------------------------------------------------------------
+
+
+@pytest.fixture
+def programs(place: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder on PATH where an agent program may come to be."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    return folder
+
+
+def program_installed(place: dict) -> None:
+    codex = place["programs"] / "codex"
+    codex.write_text("#!/bin/sh\nexit 0\n")
+    codex.chmod(0o755)
+
+
+def program_no_longer_runs(place: dict) -> str:
+    program_installed(place)
+    kept, _ = place["starts"].settle()  # kept with the program there
+    assert "codex" in kept
+    (place["programs"] / "codex").chmod(0o644)  # its folder's listing is as it was
+    return kept
+
+
+def api_key_set(place: dict) -> None:
+    os.environ["OPENAI_API_KEY"] = "sk-test-0000"
+
+
+def unreadable(place: dict) -> None:
+    (place["home"] / "memories" / "use-pnpm.md").write_text("---\nkey: [\n---\nbroken\n")
+
+
+def archived(place: dict) -> None:
+    place["brain"].archive("use-pnpm")
+
+
+def threshold(place: dict) -> None:
+    place["brain"].config_set("consolidation_threshold", "9")
+
+
+# Each change, and whether it changes what a status prints (from what it printed before,
+# or from what the change returns: the status it kept first).
+STATUS_CHANGES: dict[str, tuple[Callable[[dict], str | None], bool]] = {
+    "a record added": (add_record, True),
+    "a record edited by hand": (edit_by_hand, False),
+    "a record made unreadable by hand": (unreadable, True),
+    "a record removed by hand": (remove_by_hand, True),
+    "a record archived": (archived, True),
+    "a setting": (threshold, True),
+    "a raw memory learned": (raw_memory, True),
+    "an agent program installed": (program_installed, True),
+    "an agent program no longer executable": (program_no_longer_runs, True),
+    "an API key set": (api_key_set, True),
+}
+
+
+@pytest.mark.parametrize("change", sorted(STATUS_CHANGES))
+def test_a_kept_status_is_the_status_after_a_change(
+    place: dict, programs: Path, capsys, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    starts = Starts(place["home"], ["status"], "", capsys, monkeypatch)
+    place |= {"programs": programs, "starts": starts}
+    before, _ = starts.settle()
+    assert "3 records" in before
+
+    make, changes = STATUS_CHANGES[change]
+    before = make(place) or before
+
+    how, out, err = starts.start()
+    assert (out, err) == starts.whole(), f"after {change}, a {how} status differs"
+    assert (out != before) == changes, f"{change}: {before!r} -> {out!r}"
+    after, _ = starts.settle()  # and the new answer is kept in turn
+    assert after == out
+
+
+def test_a_kept_status_stands_until_a_session_leaves_its_quiet_window(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A status names the sessions still active; it is kept until the first of them
+    has been quiet long enough to be read, and no longer."""
+    from datetime import UTC, datetime, timedelta
+
+    from brain.evals import write_session
+
+    quiet = 4.0  # seconds until the session has been quiet for min_rollout_idle_hours
+    last = datetime.now(UTC) - timedelta(hours=1) + timedelta(seconds=quiet)
+    when = last - timedelta(minutes=3)  # two typed lines: the last answer 3 min after
+    session = write_session(place["home"].parent / "sessions", "s7", ["Use tabs.", "Yes."],
+                            when=when)  # fmt: skip
+    place["brain"].import_session(session)
+    starts = Starts(place["home"], ["status"], "", capsys, monkeypatch)
+    before, _ = starts.settle()
+    assert "0 sessions pending (1 active within min_rollout_idle_hours)" in before
+    assert datetime.now(UTC) < last + timedelta(hours=1), "the machine was too slow to tell"
+
+    time.sleep(max(0.0, (last + timedelta(hours=1) - datetime.now(UTC)).total_seconds()) + 0.1)
+
+    how, out, err = starts.start()
+    assert how == "whole" and "1 sessions pending" in out
+    assert (out, err) == starts.whole()
+
+
+def test_a_status_is_not_kept_while_a_cut_short_write_is_left(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (place["home"] / ".brain" / "pending").write_text("{}\n")
+    starts = Starts(place["home"], ["status"], "", capsys, monkeypatch)
+    time.sleep(WINDOW * 1.5)
+    assert [starts.start()[0] for _ in range(2)] == ["whole"] * 2
+    assert kept_files(place) == []
+
+
+def test_the_environment_is_kept_only_as_a_digest(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-on-disk-0123456789")
+    starts = Starts(place["home"], ["status"], "", capsys, monkeypatch)
+    starts.settle()
+    [kept] = kept_files(place)
+    assert b"sk-ant-not-on-disk" not in kept.read_bytes()
+
+
+def test_every_file_a_status_reads_is_one_it_rests_on(
+    place: dict, programs: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As for the session start: every path the whole status stats, opens or lists is
+    among what its kept answer rests on, or one it may leave out."""
+    raw_memory(place)
+    program_installed({"programs": programs})
+    starts = Starts(place["home"], ["status"], "", capsys, monkeypatch)
+    starts.settle()
+    startmemo.forget(str(place["home"]))
+    startmemo.asked = None
+    assert not startmemo.answer(["status"])
+    query = startmemo.asked
+    assert query is not None
+    touched: set[str] = set()
+
+    def audit(event: str, args: tuple) -> None:
+        named = args and isinstance(args[0], str | bytes | os.PathLike)
+        if event in ("open", "os.listdir", "os.scandir") and named:
+            touched.add(os.path.abspath(os.fsdecode(args[0])))
+
+    real_stat, real_access = os.stat, os.access
+
+    def stat(path, *args, **kwargs):
+        if not isinstance(path, int):
+            touched.add(os.path.abspath(os.fsdecode(path)))
+        return real_stat(path, *args, **kwargs)
+
+    def access(path, *args, **kwargs):
+        touched.add(os.path.abspath(os.fsdecode(path)))
+        return real_access(path, *args, **kwargs)
+
+    watching = [True]
+    sys.addaudithook(lambda e, a: audit(e, a) if watching[0] else None)
+    monkeypatch.setattr(os, "stat", stat)
+    monkeypatch.setattr(os, "access", access)
+    try:
+        quick._status(place["home"])
+    finally:
+        watching[0] = False
+        monkeypatch.setattr(os, "stat", real_stat)
+        monkeypatch.setattr(os, "access", real_access)
+    assert "codex" in capsys.readouterr().out
+
+    deps = {path for path, _how in startmemo._deps_before(query) + query.watched}
+    home = str(place["home"])
+    allowed = (
+        os.path.join(home, ".brain", "cache"),
+        os.path.join(home, ".brain", "logs"),
+        os.path.join(home, ".git") + os.sep,  # HEAD's commit is in what was asked
+    )
+    unseen = {
+        path
+        for path in touched
+        if (path.startswith(home) or path.startswith(str(programs)))
+        and path not in deps
+        and not path.startswith(allowed)
+        and not (not os.path.exists(path) and os.path.dirname(path) in deps)
+    }
+    assert unseen == set()
+    assert str(programs / "codex") in deps

@@ -87,8 +87,9 @@ MAY_LOAD = {
     "hook session-start": (CONTEXT, PYTHON),
     "context": (CONTEXT | {"brain.cli.text"}, PYTHON),
     "list": (LIST, PYTHON),
-    # dates; the machine's name for its watermark files (_sha256)
-    "status": (STATUS, PYTHON | {"_datetime", "datetime", "_sha256"}),
+    # dates; the machine's name for its watermark files (_sha256); the digest of the
+    # environment its kept answer rests on (_blake2)
+    "status": (STATUS, PYTHON | {"_datetime", "datetime", "_sha256", "_blake2"}),
 }
 
 
@@ -213,7 +214,7 @@ def test_context_imports_no_write_machinery(filled: Path) -> None:
     assert names & {"brain.home.secrets.redact", "brain.cli.memory", "brain.cli.pipeline"} == set()
 
 
-@pytest.mark.parametrize("command", ["hook session-start", "context", "list"])
+@pytest.mark.parametrize("command", ["hook session-start", "context", "list", "status"])
 def test_a_kept_answer_loads_nothing_but_its_memo(lived_in: Path, command: str) -> None:
     args, stdin = command.split(), HOOK_PAYLOAD if command.startswith("hook") else ""
     whole = subprocess.run([sys.executable, "-m", "brain", *args], input=stdin,
@@ -226,7 +227,7 @@ def test_a_kept_answer_loads_nothing_but_its_memo(lived_in: Path, command: str) 
         "brain.home", "brain.home.git", "brain.home.git.headfiles",  # os alone
     }  # fmt: skip
     assert {n.split(".")[0] for n in names if not n.startswith("brain")} <= {
-        "_json", "gc", "__future__"
+        "_json", "gc", "__future__", "_blake2"
     }  # fmt: skip
     kept = subprocess.run([sys.executable, "-m", "brain", *args], input=stdin,
                           capture_output=True, text=True)  # fmt: skip

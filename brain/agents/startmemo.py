@@ -1,5 +1,5 @@
-"""The session-start hook's, ``brain context``'s and ``brain list``'s answers, kept under
-the files they read.
+"""The session-start hook's, ``brain context``'s, ``brain list``'s and ``brain status``'s
+answers, kept under the files they read.
 
 An agent tool runs ``brain hook session-start`` before every session and waits for it,
 and what it prints changes only when the home does: a record written, a setting, a use
@@ -22,6 +22,13 @@ it may have read, each by size, times and inode:
 * for a project whose records rest on its commits (staleness), the checkout's ``HEAD``,
   the branch it names and ``packed-refs``;
 * brain's version and the modules that write the answer.
+
+``brain status`` rests on more: the home's HEAD commit (the last runs), the archive,
+the harvest marks and rollout summaries, every place on PATH an agent program may be
+(and the program setup kept), and the whole environment (API keys; only a digest of it
+is kept). Its answer also depends on the clock: a session leaves its quiet window, grows
+too old or may be retried at a time the whole way names, and the answer is kept until
+then. No status is kept while a write cut short left files to put back.
 
 ``uses/pending.jsonl`` grows with every start (the records it showed, which count for
 nothing in what is shown next): it is kept by inode and length, and what was appended
@@ -47,7 +54,7 @@ from brain.home.git.headfiles import head_commit, top_of
 TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
 CACHE = os.path.join(".brain", "cache")
 PREFIX, SUFFIX = "start-", ".memo"  # one file per place asked: start-<its hash>.memo
-VERSION = 2
+VERSION = 3
 #: The most answers kept: one per tool and folder a person starts sessions in.
 MAX_ANSWERS = 32
 RACY_NS = 2_000_000_000  # brain.home.recordcache.RACY_NS: not imported, it loads pathlib
@@ -65,17 +72,26 @@ _CODE = (
     ("agents", "digest.py"), ("agents", "learned.py"), ("agents", "once.py"),
     ("cli", "quick.py"), ("cli", "text.py"), ("home", "recordcache.py"),
 )  # fmt: skip
+# And those that write ``brain status``'s.
+_STATUS_CODE = (
+    ("pipeline", "status.py"), ("pipeline", "pending.py"), ("pipeline", "runs.py"),
+    ("models", "options.py"), ("home", "config.py"),
+)  # fmt: skip
+# The folders of the home a status reads beyond the start's: each folder and every file.
+_STATUS_FOLDERS = ("archive", "harvest", "rollout_summaries")
+# Variables that change with every shell and say nothing to a status.
+_VOLATILE = frozenset({"_", "OLDPWD", "PWD", "SHLVL"})
 # A file's state: (size, mtime_ns, ctime_ns, inode), "d" or "f" for what a folder holds
 # only by being there, None for nothing there.
 _FULL, _KIND = 0, 1
 
 Signed = list[tuple[str, int, object]]  # (path, how, its state)
 # A kept answer: what was asked, stdout, stderr, the shown records as JSON, the files it
-# rests on, the pending file's (inode, length).
-# The checkout whose HEAD staleness marks were read at: its top, HEAD's commit then, the
-# files its records rest on.
+# rests on, the pending file's (inode, length), the checkout whose HEAD its staleness
+# marks were read at, and the time (ns since the epoch) until which it stands (0: no end).
+# The checkout: its top, HEAD's commit then, the files its records rest on.
 Git = tuple[str, str, tuple[str, ...]]
-Entry = tuple[tuple[object, ...], str, str, str, Signed, tuple[int, int] | None, Git | None]
+Entry = tuple[tuple[object, ...], str, str, str, Signed, tuple[int, int] | None, Git | None, int]
 
 # The hook payload read by ask(); the whole way takes it from here (stdin is read once).
 payload: str | None = None
@@ -89,9 +105,10 @@ class _Asked:
     ) -> None:
         self.home = home
         self.key = key
-        self.tool = tool  # None for ``brain context``, "list" for ``brain list``
+        self.tool = tool  # None for ``brain context``, "list" or "status" for those
         self.project = project
         self.before: Signed | None = None
+        self.watched: list[tuple[str, int]] = []  # what the whole way named: watch()
         self.pending: tuple[int, int] | None = None
         self.head: tuple[str, str | None] | None = None  # the checkout's top and HEAD's commit
 
@@ -145,8 +162,8 @@ def _query(argv: list[str]) -> _Asked | None:
         project = _payload_cwd(payload)
         if project is None or not os.path.isabs(project):
             return None
-    elif argv in (["context"], ["list"]):
-        tool = None if argv == ["context"] else "list"
+    elif argv in (["context"], ["list"], ["status"]):
+        tool = None if argv == ["context"] else argv[0]
         if not utf8_streams():
             return None
         project = os.getcwd() if argv == ["context"] else None
@@ -159,8 +176,24 @@ def _query(argv: list[str]) -> _Asked | None:
     where = tuple(os.environ.get(k) for k in ("HOME", "USERPROFILE", "XDG_DATA_HOME"))
     # What is printed in colour, and what is not: on a terminal, unless NO_COLOR.
     streams = (_isatty(sys.stdout), _isatty(sys.stderr), os.environ.get("NO_COLOR"))
-    key = (VERSION, __version__, tool, project, flag, os.getcwd(), env, where, streams)
+    key: tuple[object, ...] = (VERSION, __version__, tool, project, flag, os.getcwd(), env,
+                               where, streams)  # fmt: skip
+    if tool == "status":
+        key += (head_commit(home), _environment())
     return _Asked(home, key, tool, project)
+
+
+def _environment() -> str:
+    """A digest of the environment but for what changes with every shell: a status
+    rests on PATH, API keys and what a model's provider reads, and no value of them
+    is written anywhere."""
+    text = repr(sorted((k, v) for k, v in os.environ.items() if k not in _VOLATILE))
+    data = text.encode("utf-8", "surrogatepass")
+    try:
+        from _blake2 import blake2b  # hashlib's own, without hashlib's start
+    except ImportError:  # a Python built without it
+        return f"{_fnv(data):016x}"
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 def _home(flag: str | None) -> str | None:
@@ -272,6 +305,8 @@ def _deps_before(query: _Asked) -> list[tuple[str, int]]:
             if entry.path.endswith(PENDING):
                 continue  # by inode and length, with what was appended
             deps.append((entry.path, _FULL if entry.is_file(follow_symlinks=False) else _KIND))
+    if query.tool == "status":
+        deps += _status_deps(home)
     teams = os.path.join(home, "teams")
     deps.append((teams, _FULL))
     folders = _upwards(query.project)
@@ -281,6 +316,38 @@ def _deps_before(query: _Asked) -> list[tuple[str, int]]:
     if query.project:
         deps.append((query.project, _KIND))
     return deps
+
+
+def _status_deps(home: str) -> list[tuple[str, int]]:
+    """What a status reads beyond a start's answer: its code and the folders it counts
+    and reads (the home's HEAD commit, which its last runs are read at, is in the key)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    deps = [(os.path.join(package, *parts), _FULL) for parts in _STATUS_CODE]
+    for name in _STATUS_FOLDERS:
+        folder = os.path.join(home, name)
+        deps.append((folder, _FULL))
+        try:
+            with os.scandir(folder) as found:
+                deps += [(entry.path, _FULL) for entry in found]
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+    return deps
+
+
+def watch(paths: list[str] | None) -> None:
+    """Add ``paths`` to what the answer being computed rests on, by their state now
+    (before the whole way reads them): the places a status looks for programs. None:
+    what it rests on cannot be listed, and it is not kept."""
+    global asked
+    query = asked
+    if query is None or query.before is None:
+        return
+    if paths is None:
+        asked = None
+        return
+    more = [(path, _FULL) for path in paths]
+    query.watched += more
+    query.before += _signatures(more)
 
 
 def _upwards(folder: str | None) -> list[str]:
@@ -341,10 +408,15 @@ def _path(home: str, key: tuple[object, ...]) -> str:
     """Where the answer to ``key`` is kept: named by a 64-bit FNV-1a hash of it (hashlib
     would cost more to load than the whole answer) of its text, which is the same for
     equal keys (marshal's bytes are not: they depend on which strings are shared)."""
-    digest = 0xCBF29CE484222325
-    for byte in repr(key).encode("utf-8", "surrogatepass"):
-        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    digest = _fnv(repr(key).encode("utf-8", "surrogatepass"))
     return os.path.join(home, CACHE, f"{PREFIX}{digest:016x}{SUFFIX}")
+
+
+def _fnv(data: bytes) -> int:
+    digest = 0xCBF29CE484222325
+    for byte in data:
+        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return digest
 
 
 def _load(home: str, key: tuple[object, ...]) -> Entry | None:
@@ -355,7 +427,7 @@ def _load(home: str, key: tuple[object, ...]) -> Entry | None:
             entry = marshal.loads(fh.read())  # load(fh) reads the file a few bytes a call
     except (OSError, ValueError, EOFError, TypeError):
         return None  # none yet, or not readable: the whole way writes it again
-    if isinstance(entry, tuple) and len(entry) == 7 and entry[0] == key:
+    if isinstance(entry, tuple) and len(entry) == 8 and entry[0] == key:
         return entry
     return None
 
@@ -374,7 +446,9 @@ def forget(home: str) -> None:
 
 def _serve(query: _Asked, entry: Entry) -> bool:
     """Print ``entry``'s answer when everything it rests on is as it was."""
-    _key, out, err, shown, deps, pending, git = entry
+    _key, out, err, shown, deps, pending, git, until = entry
+    if until and time.time_ns() >= until:
+        return False  # the clock has reached a time the answer changes at
     for path, how, sig in deps:
         if _signature(path, how) != sig:
             return False
@@ -423,7 +497,7 @@ def _follow_head(home: str, entry: Entry, git: Git) -> None:
     temporary = f"{target}.{os.getpid()}.tmp"
     try:
         with open(temporary, "wb") as fh:
-            fh.write(marshal.dumps((*entry[:6], git)))  # type: ignore[arg-type]
+            fh.write(marshal.dumps((*entry[:6], git, entry[7])))  # type: ignore[arg-type]
         os.replace(temporary, target)
     except (OSError, ValueError):
         return
@@ -473,14 +547,17 @@ def note_run(path: str, event: str, outcome: str) -> None:
 # -- keeping an answer ------------------------------------------------------------------
 
 
-def keep(out: str, err: str, keys: tuple[str, ...] = (), git: Git | None = None) -> None:
+def keep(
+    out: str, err: str, keys: tuple[str, ...] = (), git: Git | None = None, until: int = 0
+) -> None:
     """Keep the answer the whole way printed for what :func:`answer` noted it was asked,
     when the files it rests on stood still while it was computed; best effort.
 
     ``keys``: the records it showed. ``git``: the checkout its staleness marks were read
     in, when they were (its top, and the files its records rest on; the commit is read
     here): when HEAD has moved, ``git diff`` of those files says whether the answer
-    stands.
+    stands. ``until``: the time (ns since the epoch) the answer may change at by the
+    clock alone; 0 for never.
     """
     query = asked
     if query is None:
@@ -488,12 +565,14 @@ def keep(out: str, err: str, keys: tuple[str, ...] = (), git: Git | None = None)
     if ("\033" in out and not _isatty(sys.stdout)) or ("\033" in err and not _isatty(sys.stderr)):
         return  # escape codes taken out on the way: not what was printed
     try:
-        _keep(query, out, err, keys, git)
+        _keep(query, out, err, keys, git, until)
     except (OSError, ValueError, TypeError, EOFError):
         return  # not kept: the next start computes it again
 
 
-def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], git: Git | None) -> None:
+def _keep(
+    query: _Asked, out: str, err: str, keys: tuple[str, ...], git: Git | None, until: int
+) -> None:
     import json
     import marshal
 
@@ -501,7 +580,14 @@ def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], git: Git | N
         os.path.join(query.home, "teams")
     ):
         return  # a team's clones: their own files, left to the whole way
-    deps = _deps_before(query)
+    if query.tool == "status":
+        if os.path.exists(os.path.join(query.home, ".brain", "pending")):
+            return  # files a write cut short left: the whole way says so and puts them back
+        if head_commit(query.home) != query.key[-2]:
+            return  # a run committed while the status was read
+        if until and until <= time.time_ns():
+            return
+    deps = _deps_before(query) + query.watched
     now = _signatures(deps)
     if now != query.before:
         return  # something changed while the answer was computed
@@ -529,7 +615,7 @@ def _keep(query: _Asked, out: str, err: str, keys: tuple[str, ...], git: Git | N
     elif query.pending is not None:
         return
     shown = json.dumps([f"memories/{key}.md" for key in keys]) if keys else ""
-    entry: Entry = (query.key, out, err, shown, now, pending, git)
+    entry: Entry = (query.key, out, err, shown, now, pending, git, until)
     target = _path(query.home, query.key)
     folder = os.path.dirname(target)
     os.makedirs(folder, exist_ok=True)

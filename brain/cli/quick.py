@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from datetime import datetime
     from pathlib import Path
 
     from brain.agents.context import Context
@@ -106,10 +107,30 @@ def _plain_stdout() -> bool:
 
 
 def _status(home: Path) -> None:
+    from datetime import UTC, datetime
+
+    from brain.agents import startmemo
     from brain.cli.text import echo, status_text
+    from brain.models.options import program_places
+    from brain.pipeline.pending import next_change
     from brain.pipeline.status import status
 
-    echo(status_text(status(_reading(home))))
+    reader = _reading(home)
+    now = datetime.now(UTC)
+    startmemo.watch(program_places(reader.config.model_program))  # before they are looked at
+    text = status_text(status(reader, now=now))
+    echo(text)
+    until = next_change(reader, now)
+    startmemo.keep(text + "\n", "", until=0 if until is None else _ns(until))
+
+
+def _ns(moment: datetime) -> int:
+    """``moment`` in nanoseconds since the epoch (``timestamp()`` is a float of seconds:
+    rounded down, the kept answer would stand a moment past it)."""
+    from datetime import UTC, datetime
+
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86_400 + delta.seconds) * 10**9 + delta.microseconds * 1_000
 
 
 def _context(home: Path) -> None:

@@ -22,6 +22,7 @@ __all__ = [
     "model_options",
     "on_path",
     "options_text",
+    "program_places",
 ]
 
 # Each agent CLI provider and the program it runs (:mod:`brain.models.agent_cli` calls
@@ -74,6 +75,17 @@ def on_path(program: str) -> str | None:
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
     return None
+
+
+def program_places(stored: str | None = None) -> list[str] | None:
+    """Every path :func:`on_path` may find an agent program at, and ``stored`` (the
+    program setup kept): what a status says of the programs changes only when one of
+    them does. None on Windows, where ``shutil.which`` also tries each of PATHEXT."""
+    if os.name == "nt":
+        return None
+    folders = os.environ.get("PATH", os.defpath).split(":")
+    places = [os.path.join(f or os.curdir, p) for f in folders for p in PROGRAMS.values()]
+    return [*places, stored] if stored else places
 
 
 # The tool name 'brain setup' takes for each agent CLI provider.

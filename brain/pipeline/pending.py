@@ -106,6 +106,24 @@ def triage(
     return out, waiting
 
 
+def next_change(home: Readable, now: datetime) -> datetime | None:
+    """When :func:`triage`'s answer may next change by the clock alone: a session leaves
+    its quiet window, grows too old, or its retry time comes; None for never."""
+    config = home.config
+    failed = pipeline_state(home).get("failed", {})
+    times = []
+    for ref in unextracted(home):
+        last = parse_time(ref.last_activity) or parse_time(ref.started)
+        if last is not None:
+            for hours in (config.min_rollout_idle_hours, config.max_rollout_age_days * 24):
+                with contextlib.suppress(OverflowError, ValueError):  # inf, past datetime.max
+                    times.append(last + timedelta(hours=hours))
+        retry = parse_time((failed.get(session_label(ref)) or {}).get("retry_after"))
+        if retry is not None:
+            times.append(retry)
+    return min((t for t in times if t > now), default=None)
+
+
 def _unextracted(home: Readable, only: Sequence[str] = ()) -> list[SessionRef]:
     """The harvested sessions (of ``only``, when given) with no rollout summary yet,
     newest activity first, each once."""
