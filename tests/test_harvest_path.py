@@ -182,3 +182,26 @@ def test_a_turn_with_bytes_that_are_not_utf8_is_kept_and_counted(
     assert shown.exit_code == 0, shown.output
     assert "caf\ufffd cr\ufffdme" in shown.output
     assert "Use pnpm for the frontend" in shown.output
+
+
+def test_a_session_id_that_starts_with_a_dash_is_shown_after_two_dashes(
+    brain: Brain, tmp_path: Path
+) -> None:
+    """Claude Code names some files after their folder (``-home-me-shop``): click takes
+    such an id for an option, so its error says how to pass it."""
+    from tests.helpers import claude_transcript
+
+    path = claude_transcript(
+        tmp_path / "-home-me-shop.jsonl",
+        ("user", "Use pnpm for the frontend, not npm"),
+        ("assistant", "Noted."),
+    )
+    assert cli("harvest", "--path", str(path)).exit_code == 0
+    taken = cli("sessions", "show", "-home-me-shop")
+    assert taken.exit_code == 2
+    assert "goes after '--': brain sessions show -- -home-me-shop" in taken.output
+    renamed = cli("sessions", "rename", "-home-me-shop", "The shop")
+    assert "brain sessions rename -- -home-me-shop The shop" in renamed.output
+    shown = cli("sessions", "show", "--", "-home-me-shop")
+    assert shown.exit_code == 0, shown.output
+    assert "Use pnpm for the frontend" in shown.output

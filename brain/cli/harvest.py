@@ -12,6 +12,30 @@ from brain.cli.base import State, emit, json_option, main, pass_state, progress_
 from brain.cli.text import warn
 
 _SOURCES = ("claude", "codex", "gemini", "copilot", "opencode", "qwen", "antigravity", "crush")
+
+
+class _TakesIds(click.Command):
+    """A command whose arguments are session ids, some of which start with ``-`` (a
+    Claude Code file named after its folder): click takes one for an option, so its
+    error says how to pass it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # the parser consumes the list
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            name = exc.option_name  # one letter of the id: '-o' of '-home-me-shop'
+            token = next(
+                (a for a in given if a[:1] == "-" and a[1:2] != "-" and name[1:] in a[1:]),
+                None,
+            )
+            if token is not None and not name.startswith("--"):
+                rest = " ".join(given[given.index(token) :])
+                exc.message += (
+                    f" A SESSION_ID that starts with '-' goes after '--': "
+                    f"brain sessions {self.name} -- {rest}"
+                )
+            raise
 _MEMORY_TOOLS = ("claude", "gemini", "codex", "qwen")
 
 
@@ -234,7 +258,7 @@ def _show_text(view: Any) -> str:
     return "\n".join(head) + "\n\n" + "\n".join(body)
 
 
-@sessions.command("show")
+@sessions.command("show", cls=_TakesIds)
 @click.argument("session_id")
 @click.option(
     "--around",
@@ -274,7 +298,7 @@ def _changed_text(verb: str) -> Any:
     return text
 
 
-@sessions.command("delete")
+@sessions.command("delete", cls=_TakesIds)
 @click.argument("session_ids", nargs=-1, required=True)
 @json_option
 @pass_state
@@ -288,7 +312,7 @@ def sessions_delete(state: State, session_ids: tuple[str, ...], as_json: bool) -
     emit(state.brain().session_delete(ids), as_json, _changed_text("deleted"))
 
 
-@sessions.command("rename")
+@sessions.command("rename", cls=_TakesIds)
 @click.argument("session_id")
 @click.argument("title", nargs=-1, required=True)
 @json_option
