@@ -29,13 +29,15 @@ class _TakesIds(click.Command):
                 (a for a in given if a[:1] == "-" and a[1:2] != "-" and name[1:] in a[1:]),
                 None,
             )
-            if token is not None and not name.startswith("--"):
-                rest = " ".join(given[given.index(token) :])
-                exc.message += (
-                    f" A SESSION_ID that starts with '-' goes after '--': "
-                    f"brain sessions {self.name} -- {rest}"
-                )
-            raise
+            if token is None or name.startswith("--"):
+                raise
+            rest = " ".join(given[given.index(token) :])
+            hint = f"A SESSION_ID that starts with '-' goes after '--': brain sessions {self.name}"
+            raise click.NoSuchOption(
+                name, message=f"{exc.message} {hint} -- {rest}", ctx=exc.ctx
+            ) from None
+
+
 _MEMORY_TOOLS = ("claude", "gemini", "codex", "qwen")
 
 
