@@ -15,11 +15,12 @@ does; ``--extra DIR`` reads the sessions of any folder the same way. ``--blind``
 says where each came from), scored to see whether what was tuned holds elsewhere;
 ``--blind2`` reads only ``redact_blind2/local/``, a second such set (``redact_blind2/SOURCES.md``),
 ``--blind3`` only ``redact_blind3/local/``, a third, mostly long sessions full of tool
-output, Codex and Gemini among them (``redact_blind3/SOURCES.md``), and ``--blind4`` only
-``redact_blind4/local/``, a fourth (``redact_blind4/SOURCES.md``).
+output, Codex and Gemini among them (``redact_blind3/SOURCES.md``), ``--blind4`` only
+``redact_blind4/local/``, a fourth (``redact_blind4/SOURCES.md``), and ``--blind5`` only
+``redact_blind5/local/``, a fifth (``redact_blind5/SOURCES.md``).
 
 Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR]
-[--blind | --blind2 | --blind3 | --blind4] [--samples N] [--unjudged] [--json]``.
+[--blind | --blind2 | --blind3 | --blind4 | --blind5] [--samples N] [--unjudged] [--json]``.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ BLIND = Path(__file__).resolve().parent / "redact_blind" / "local"
 BLIND2 = Path(__file__).resolve().parent / "redact_blind2" / "local"
 BLIND3 = Path(__file__).resolve().parent / "redact_blind3" / "local"
 BLIND4 = Path(__file__).resolve().parent / "redact_blind4" / "local"
+BLIND5 = Path(__file__).resolve().parent / "redact_blind5" / "local"
 
 
 class Marker(NamedTuple):
@@ -149,12 +151,16 @@ def main() -> None:
     blind.add_argument(
         "--blind4", action="store_true", help="read only redact_blind4/local/'s sessions"
     )
+    blind.add_argument(
+        "--blind5", action="store_true", help="read only redact_blind5/local/'s sessions"
+    )
     args = parser.parse_args()
     chosen = (
         (args.blind, BLIND),
         (args.blind2, BLIND2),
         (args.blind3, BLIND3),
         (args.blind4, BLIND4),
+        (args.blind5, BLIND5),
     )
     only = next((folder for flag, folder in chosen if flag), None)
     extra = (*args.extra, only) if only else tuple(args.extra)
