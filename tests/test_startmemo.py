@@ -646,3 +646,40 @@ def test_every_file_a_status_reads_is_one_it_rests_on(
     }
     assert unseen == set()
     assert str(programs / "codex") in deps
+
+
+# -- answers kept ahead, by the learning job -------------------------------------------
+
+
+@pytest.mark.parametrize("change", ["a record added", "a raw memory learned", "recalls counted"])
+def test_an_answer_kept_ahead_is_the_next_starts_answer(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """After a write, the learning job computes the next start's answer in the place
+    the session ran: that start prints it from the memo, as the whole way would, and
+    the computation ahead counted no record shown and noted no hook call."""
+    starts = hook(place, capsys, monkeypatch, tool="codex")
+    starts.settle()
+    CHANGES[change](place)
+    pending = place["home"] / "uses" / "pending.jsonl"
+    last_hook = place["home"] / hooks.last_run_path(place["home"], "codex")
+
+    def state() -> tuple[bytes | None, ...]:
+        return tuple(p.read_bytes() if p.exists() else None for p in (pending, last_hook))
+
+    before = state()
+    assert hooks.keep_start_ahead(place["home"], "codex", str(place["top"]))
+    assert state() == before
+    assert capsys.readouterr() == ("", "")
+    how, out, err = starts.start()
+    assert how == "kept"
+    assert (out, err) == starts.whole()
+    # and a second time ahead, with the answer kept already, there is nothing to do
+    starts.settle()
+    assert not hooks.keep_start_ahead(place["home"], "codex", str(place["top"]))
+
+
+def test_nothing_is_kept_ahead_for_a_place_no_start_may_ask(place: dict) -> None:
+    assert not hooks.keep_start_ahead(place["home"], "codex", "relative/folder")
+    assert not hooks.keep_start_ahead(place["home"], "no-such-tool", str(place["top"]))
+    assert kept_files(place) == []

@@ -234,6 +234,27 @@ def test_a_kept_answer_loads_nothing_but_its_memo(lived_in: Path, command: str) 
     assert (kept.stdout, kept.stderr) == (whole.stdout, whole.stderr)
 
 
+def test_the_learning_job_keeps_the_next_starts_answer_ahead(lived_in: Path) -> None:
+    """A session's end starts the learning job; once it has written, it computes the
+    answer the next session start in that folder prints, which then loads nothing of
+    brain but the memo."""
+    assert cli("remember", "--key", "fact-new", "A fact learned last.").exit_code == 0
+    job = subprocess.run(
+        [sys.executable, "-m", "brain", "hook", "after-session", "--tool", "claude-code",
+         "--cwd", "/"], capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert "the next claude-code session start in / is answered ahead" in job.stderr
+    names = imported("hook", "session-start", stdin=HOOK_PAYLOAD) - bare_python()
+    assert "brain.agents.context" not in names and "brain.agents.startmemo" in names
+    kept = subprocess.run([sys.executable, "-m", "brain", "hook", "session-start"],
+                          input=HOOK_PAYLOAD, capture_output=True, text=True)  # fmt: skip
+    forget(lived_in)
+    whole = subprocess.run([sys.executable, "-m", "brain", "hook", "session-start"],
+                           input=HOOK_PAYLOAD, capture_output=True, text=True)  # fmt: skip
+    assert "fact-new" in kept.stdout or "A fact learned last" in kept.stdout
+    assert (kept.stdout, kept.stderr) == (whole.stdout, whole.stderr)
+
+
 # What opening a home to read it must not load: other layers, the write machinery,
 # the settings, the secret filter, the other commands' modules.
 NOT_FOR_READING = {

@@ -202,6 +202,40 @@ def session_start(home: Path, raw_payload: str, tool: str = "claude-code") -> Ho
         return HookAnswer(answer_json(tool, ctx), ctx, reason)
 
 
+def keep_answer(out: str, err: str, ctx: Context) -> None:
+    """Keep what a start printed (``out``, ``err``) for the next start in the same place
+    (:mod:`brain.agents.startmemo`): with the checkout its staleness marks were read in,
+    when they were; none when the checkout has records but no files they rest on."""
+    git = None
+    if ctx.checkout is not None:
+        if not ctx.anchored:
+            return
+        git = (ctx.checkout, "", ctx.anchored)  # HEAD's commit is read by keep
+    startmemo.keep(out, err, ctx.keys, git)
+
+
+def keep_start_ahead(home: Path, tool: str, cwd: str) -> bool:
+    """Compute and keep the answer the next session start of ``tool`` in ``cwd`` will
+    print, unless one kept already stands: the learning job does this once it has
+    written, so that start finds its answer kept instead of computing it. It runs with
+    the environment the tool gave the hooks, and counts and notes nothing (no session
+    started). True when an answer was computed; never raises."""
+    if in_internal_run() or tool not in startmemo.TOOLS or not os.path.isabs(cwd):
+        return False
+    try:
+        argv = ["--home", str(home), "hook", "session-start", "--tool", tool]
+        if not startmemo.ahead(argv, json.dumps({"cwd": cwd})):
+            return False
+        reader = Reader.open(home)
+        ctx = context(reader, project=Path(cwd), budget=CONTEXT_BUDGET.get(tool), tool=tool)
+        keep_answer(answer_json(tool, ctx) + "\n", "", ctx)
+        return True
+    except Exception:  # noqa: BLE001 - the next start computes it
+        return False
+    finally:
+        startmemo.asked = None
+
+
 def _cwd(payload: dict[str, Any]) -> str | None:
     """The folder the tool says its session runs in (Antigravity CLI: ``workspacePaths``)."""
     return payload_folder(payload)

@@ -11,9 +11,9 @@ itself starts with (``re``, ``json``, ``pathlib`` and ``typing`` would each cost
 half of a bare interpreter's start).
 
 An answer is kept under what it was asked with (the command, the tool, the folder, the
-``--home`` flag, the process's folder, every ``BRAIN_*`` variable and the variables that
-say where the home and the person's home folder are) and under the state of every file
-it may have read, each by size, times and inode:
+home, the process's folder, every ``BRAIN_*`` variable and the variables that say where
+the home and the person's home folder are) and under the state of every file it may
+have read, each by size, times and inode:
 
 * the home's top files and folder, ``memories/``, ``uses/`` and ``.brain/`` (but for its
   caches, logs, lock and search index), each folder and every file in it;
@@ -40,6 +40,11 @@ goes the whole way (:mod:`brain.cli.quick`), which writes the answer again.
 
 What a kept answer does besides printing is what the whole way does: the records shown
 are counted (one appended line) and the hook's call is noted for doctor.
+
+A session's end starts the learning job, whose writes change what the next start in
+that place prints; so the job, once done, computes that answer and keeps it
+(:func:`ahead`, :func:`brain.agents.hooks.keep_start_ahead`), in the environment the
+tool gave its hooks, counting and noting nothing: the next start finds it kept.
 """
 
 import os
@@ -127,21 +132,56 @@ def answer(argv: list[str]) -> bool:
         entry = _load(query.home, query.key)
         if entry is not None and _serve(query, entry):
             return True
-        query.before = _signatures(_deps_before(query))
-        query.pending = _pending_state(query.home)
-        top = None if query.project is None else top_of(query.project)
-        query.head = None if top is None else (top, head_commit(top))
+        _note_before(query)
         asked = query
     except Exception:  # noqa: BLE001 - whatever it is, the whole way answers and says
         asked = None
     return False
 
 
+def ahead(argv: list[str], raw: str) -> bool:
+    """Whether the answer to ``argv`` with the hook payload ``raw`` is worth computing
+    now, for a start to come: True (and what was asked noted, for :func:`keep`) when no
+    kept answer stands. The files it rests on are first left to stand past the racy
+    window (what was just written would keep it from being kept). Nothing is printed or
+    counted."""
+    global asked
+    asked = None
+    try:
+        query = _query(argv, raw)
+        if query is None:
+            return False
+        entry = _load(query.home, query.key)
+        if entry is not None and _serve(query, entry, quiet=True):
+            return False
+        newest = 0
+        for _path, _how, sig in _signatures(_deps_before(query)):
+            if isinstance(sig, tuple):
+                newest = max(newest, sig[1], sig[2])
+        wait = newest + RACY_NS - time.time_ns()
+        if wait > 0:
+            time.sleep(min(wait, RACY_NS) / 1e9 + 0.01)
+        _note_before(query)
+        asked = query
+    except Exception:  # noqa: BLE001 - nothing kept ahead: the start computes it
+        asked = None
+    return asked is not None
+
+
+def _note_before(query: _Asked) -> None:
+    """What ``query``'s answer rests on as it is before the whole way reads it."""
+    query.before = _signatures(_deps_before(query))
+    query.pending = _pending_state(query.home)
+    top = None if query.project is None else top_of(query.project)
+    query.head = None if top is None else (top, head_commit(top))
+
+
 # -- asking ---------------------------------------------------------------------------
 
 
-def _query(argv: list[str]) -> _Asked | None:
-    """What ``argv`` asks, when a kept answer may serve it."""
+def _query(argv: list[str], raw: str | None = None) -> _Asked | None:
+    """What ``argv`` asks, when a kept answer may serve it (a hook's payload: ``raw``,
+    else standard input)."""
     global payload
     flag = None
     if argv[:1] == ["--home"] and len(argv) > 1:
@@ -158,7 +198,7 @@ def _query(argv: list[str]) -> _Asked | None:
             tool = argv[3]
         elif len(argv) != 2:
             return None
-        payload = read_stdin()
+        payload = read_stdin() if raw is None else raw
         project = _payload_cwd(payload)
         if project is None or not os.path.isabs(project):
             return None
@@ -176,7 +216,9 @@ def _query(argv: list[str]) -> _Asked | None:
     where = tuple(os.environ.get(k) for k in ("HOME", "USERPROFILE", "XDG_DATA_HOME"))
     # What is printed in colour, and what is not: on a terminal, unless NO_COLOR.
     streams = (_isatty(sys.stdout), _isatty(sys.stderr), os.environ.get("NO_COLOR"))
-    key: tuple[object, ...] = (VERSION, __version__, tool, project, flag, os.getcwd(), env,
+    # The home, not how it was named (``--home``, BRAIN_HOME): a start kept ahead by the
+    # learning job names it one way, the tool's hook maybe another.
+    key: tuple[object, ...] = (VERSION, __version__, tool, project, home, os.getcwd(), env,
                                where, streams)  # fmt: skip
     if tool == "status":
         key += (head_commit(home), _environment())
@@ -444,8 +486,9 @@ def forget(home: str) -> None:
             _remove(os.path.join(folder, name))
 
 
-def _serve(query: _Asked, entry: Entry) -> bool:
-    """Print ``entry``'s answer when everything it rests on is as it was."""
+def _serve(query: _Asked, entry: Entry, quiet: bool = False) -> bool:
+    """Print ``entry``'s answer when everything it rests on is as it was; ``quiet``:
+    only say whether it is."""
     _key, out, err, shown, deps, pending, git, until = entry
     if until and time.time_ns() >= until:
         return False  # the clock has reached a time the answer changes at
@@ -476,6 +519,8 @@ def _serve(query: _Asked, entry: Entry) -> bool:
             return False
     if moved is not None and git is not None:
         _follow_head(query.home, entry, (git[0], moved, git[2]))
+    if quiet:
+        return True
     if shown:
         _note_shown(query.home, shown)
     if query.tool in TOOLS:

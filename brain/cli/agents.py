@@ -420,6 +420,11 @@ def hook_after_session(
         log_failure(state.home, "after-session", "; ".join(failed))
     if tool:
         note_run(state.home, tool, "after-session", "; ".join(failed) or None)
+    if tool and cwd:  # the next start there finds its answer kept
+        from brain.agents.hooks import keep_start_ahead
+
+        if keep_start_ahead(state.home, tool, cwd):
+            click.echo(f"the next {tool} session start in {cwd} is answered ahead", err=True)
     click.echo("after-session done", err=True)
 
 

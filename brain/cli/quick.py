@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from datetime import datetime
     from pathlib import Path
 
-    from brain.agents.context import Context
     from brain.errors import BrainError
     from brain.home.home import Home
     from brain.home.problem import Problem
@@ -76,28 +75,15 @@ def _session_start(home_flag: str | None, rest: list[str]) -> bool:
     elif rest:
         return False  # --help, --tool=x, a bad tool: the full command line says what's wrong
     from brain.agents import startmemo
-    from brain.agents.hooks import session_start
+    from brain.agents.hooks import keep_answer, session_start
     from brain.home.paths import resolve_home
 
     raw = startmemo.payload if startmemo.payload is not None else startmemo.read_stdin()
     done = session_start(resolve_home(home_flag), raw, tool)
     sys.stdout.write(done.output + "\n")
     if done.error is None and done.context is not None:
-        _keep(done.output + "\n", "", done.context)
+        keep_answer(done.output + "\n", "", done.context)
     return True
-
-
-def _keep(out: str, err: str, ctx: Context) -> None:
-    """Keep what was printed for the next start in the same place
-    (:mod:`brain.agents.startmemo`)."""
-    from brain.agents import startmemo
-
-    git = None
-    if ctx.checkout is not None:
-        if not ctx.anchored:
-            return
-        git = (ctx.checkout, "", ctx.anchored)  # HEAD's commit is read by keep
-    startmemo.keep(out, err, ctx.keys, git)
 
 
 def _plain_stdout() -> bool:
@@ -151,7 +137,9 @@ def _context(home: Path) -> None:
     if text := result.text.rstrip("\n"):
         echo(text)
         out = text + "\n"
-    _keep(out, err, result)
+    from brain.agents.hooks import keep_answer
+
+    keep_answer(out, err, result)
 
 
 def _list(home: Path) -> None:
