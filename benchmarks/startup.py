@@ -31,7 +31,10 @@ The hook, ``context``, ``list`` and ``status`` print the answer kept from the la
 in the same place while nothing it rests on has changed (``brain/agents/startmemo.py``;
 a status also until the clock reaches a time its answer changes at), as a person's
 sessions mostly start; the rows ``whole way`` drop the kept answers before each
-run, as the first start after a change computes its answer. Each command runs twice
+run, as the first start after a change computes its answer. The row ``after a write and
+the learning job`` writes a record and runs the job a session's end starts (``hook
+after-session``, which keeps the next start's answer ahead) before each run, untimed:
+the start that follows a session in which something was learned. Each command runs twice
 before the timed runs, two seconds apart, so what the first wrote is out of the caches'
 racy window.
 
@@ -93,6 +96,9 @@ class Case:
     code: str | None = None  # PYTHONPATH: brain from another checkout
     times: list[float] = field(default_factory=list)
     before: Callable[[int], None] | None = None
+    # Before each run (not timed), a record written and the learning job a session's
+    # end starts (``hook after-session``), run in the case's environment.
+    learned: bool = False
 
 
 def build_home(
@@ -279,6 +285,11 @@ def cases(
     def forget(_run: int) -> None:
         startmemo.forget(str(whole))
 
+    # Each run after a write and the learning job, in a copy of its own.
+    learning = small.with_name(f"{small.name}-learning")
+    if not learning.exists():
+        shutil.copytree(small, learning, symlinks=True)
+
     return [
         Case("python -c pass", lambda _r: [PY, "-c", "pass"], None, None),
         Case(
@@ -295,6 +306,14 @@ def cases(
             None,
             stdin=HOOK_PAYLOAD,
             before=forget,
+        ),
+        Case(
+            "hook, after a write and the learning job",
+            brain("hook", "session-start"),
+            str(learning),
+            HOOK,
+            stdin=HOOK_PAYLOAD,
+            learned=True,
         ),
         *in_project,
         Case("--version", brain("--version"), None, OTHER),
@@ -335,7 +354,7 @@ def against(table: list[Case], tree: Path) -> list[Case]:
         name = f"{case.name} [against]"
         out.append(
             Case(name, argv, case.home, case.target, case.stdin, before=before,
-                 person=case.person, code=str(tree))
+                 person=case.person, code=str(tree), learned=case.learned)
         )  # fmt: skip
     return out
 
@@ -363,11 +382,26 @@ def run_once(case: Case, run: int, env: dict[str, str]) -> None:
         env = {**env, "PYTHONPATH": case.code}
     if case.before is not None:
         case.before(run)
+    if case.learned:
+        learn(case, run, env)
     start = time.perf_counter()
     done = subprocess.run(case.argv(run), input=case.stdin, capture_output=True, text=True, env=env)
     case.times.append(time.perf_counter() - start)
     if done.returncode != 0:
         sys.exit(f"{case.name} failed ({done.returncode}): {done.stderr.strip()}")
+
+
+def learn(case: Case, run: int, env: dict[str, str]) -> None:
+    """What a session's end does before the next start: a record written, then the
+    learning job, which keeps the next start's answer in the payload's folder ahead."""
+    folder = json.loads(case.stdin or HOOK_PAYLOAD)["cwd"]
+    key = f"learned-{time.time_ns():x}"
+    fact = [*BRAIN, "remember", "--key", key, f"Fact learned in run {run}."]
+    job = [*BRAIN, "hook", "after-session", "--tool", "claude-code", "--cwd", folder]
+    for argv in (fact, job):
+        done = subprocess.run(argv, capture_output=True, text=True, env=env)
+        if done.returncode != 0:
+            sys.exit(f"{case.name}: {' '.join(argv[-4:])} failed: {done.stderr.strip()}")
 
 
 def main() -> None:
@@ -426,8 +460,8 @@ def main() -> None:
             for case in table:
                 run_once(case, run, env)
         args.load.append(_load())
-        for home in (root / "small", root / "small-whole", root / "large", root / "plain",
-                     root / "anchored"):  # fmt: skip
+        for home in (root / "small", root / "small-whole", root / "small-learning",
+                     root / "large", root / "plain", root / "anchored"):  # fmt: skip
             if not home.exists():
                 continue
             packing.wait_for_background_gc(home)  # before the folder is removed
