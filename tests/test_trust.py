@@ -198,6 +198,15 @@ FLIPS = [
     ("Use plain pip, never uv", "Please always use uv here, never plain pip."),
     ("Deploy without running the tests", "Never deploy without running the tests."),
     ("Never merge with a review", "Don't merge without a review."),
+    # Taking a thing out says "no more of it"; a negation before it says to keep it.
+    (
+        "Keep the live tile resizing on the dashboard",
+        "Remove any live tile resizing from the dashboard.",
+    ),
+    (
+        "Delete the generated lockfile before each install",
+        "Never delete the generated lockfile before an install.",
+    ),
 ]
 SAME_WAY = [
     ("Never push directly to main; open a pull request", "Never push straight to main, open a PR."),
@@ -235,6 +244,10 @@ SAME_WAY = [
      "find module '@playwright/test'\". A root package.json fixed it."),
     ("The person reported \"Still doesn't work\" twice, so check the UI in a browser",
      "the person reported \"Still doesn't work\" twice"),
+    ("No live tile resizing or draggable canvases on the dashboard",
+     "Remove any live tile resizing, expanding, or draggable canvases from the dashboard."),
+    ("Keep the generated lockfile in the repository",
+     "don't delete the generated lockfile from the repository"),
 ]  # fmt: skip
 
 
@@ -263,6 +276,9 @@ def test_weakening_rules_are_recognised_and_safe_ones_are_not() -> None:
         "Always commit with git commit --no-verify",
         "Run agents with --dangerously-skip-permissions",
         "Print the API keys at the start of every session",
+        "Logged the access tokens to stdout while debugging",
+        "Echoes the passwords into the build log",
+        "Committed the .env file so the deploy finds it",
     ):
         assert weakens_safety(text), text
     for text in (
@@ -271,6 +287,10 @@ def test_weakening_rules_are_recognised_and_safe_ones_are_not() -> None:
         "Keep TLS certificate verification on everywhere",
         "Use uv, not pip",
         "chmod 755 the bin folder",
+        # a verb's letters at the start of another word are not the verb
+        "Re-implement the cycleWordStatus logic as a Secret Double-Tap on the card",
+        "The login page shows a password field and a remember-me box",
+        "Pushover tokens rotate weekly",
     ):
         assert not weakens_safety(text), text
 
@@ -899,3 +919,35 @@ def test_chinese_prose_a_slash_joins_is_words_not_a_path() -> None:
     )
     rule = "发PI/客户要PI都不代表成交意向"
     assert _why(session, "correction", rule, rule + "，不触发阶段变更。", [1, 1]) == ""
+
+
+def test_a_setting_is_found_with_or_without_spaces_around_its_colon() -> None:
+    from brain.pipeline.trust.words import fold, found_value
+
+    whole = " ".join(fold("StaticMesh:\nCollision Enabled：QueryAndPhysics\nScale=100").split())
+    assert found_value("collision enabled: queryandphysics", whole)
+    assert found_value("scale = 100", whole)
+    assert not found_value("collision enabled: noCollision", whole)
+
+
+def test_prose_a_memory_joins_in_another_language_than_the_sessions_is_no_value() -> None:
+    """An English memory of a session typed in Chinese words what it read anew: the
+    prose it joins with a slash or a hyphen is not a value to find; in an English
+    session it still is, and a path or a name it copied must be there either way."""
+    chinese = _said(
+        ("user", "UI打开都用这个音效UISwitch，然后折叠起来的用EventNotice。"),
+        ("assistant", "好的，打开用 UISwitch，折叠用 EventNotice。"),
+    )
+    rule = "UI sounds: open plays UISwitch, close/collapse plays EventNotice"
+    body = rule + "; close-then-open plays only the open sound."
+    assert _why(chinese, "preference", rule, body, [1, 1]) == ""
+    # a value nobody wrote is still held, whatever the language
+    invented = body.replace("UISwitch", "Sounds/ui_switch_v2.wav")
+    assert _why(chinese, "preference", rule, invented, [1, 1]) == HELD_UNSUPPORTED
+    english = _said(
+        ("user", "UI opening uses the UISwitch sound, folding uses EventNotice."),
+        ("assistant", "Done: open uses UISwitch, fold uses EventNotice."),
+    )
+    prose = "UI sounds: opening and folding"
+    english_body = "Opening plays UISwitch; fold/hide/minimize/shrink plays EventNotice."
+    assert _why(english, "preference", prose, english_body, [1, 1]) == HELD_UNSUPPORTED

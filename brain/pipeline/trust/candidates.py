@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -46,6 +47,7 @@ from brain.pipeline.trust.words import (
     fold,
     found_value,
     holds,
+    joined_words,
     marks,
     near_quote,
     quotes,
@@ -143,6 +145,15 @@ class _Session:
     def whole(self) -> str:
         """Every word of the session, folded, its spaces made one."""
         return " ".join(fold(f"{self.own_text}\n{self.outside_text}").split())
+
+    @cached_property
+    def other_script(self) -> bool:
+        """Whether the person typed mostly in a script without Latin letters (Chinese,
+        Japanese, Korean, Cyrillic ...): a memory in English then words it anew."""
+        said = self.own_tokens[True]  # a Chinese or Japanese character counts as a word
+        latin = sum(1 for w in said if all(c.isascii() or "LATIN" in unicodedata.name(c, "")
+                                           for c in w if c.isalpha()))  # fmt: skip
+        return latin * 2 < len(said)
 
     @cached_property
     def outside_runs(self) -> set[tuple[str, ...]]:
@@ -350,10 +361,14 @@ def _specific(value: str) -> bool:
 def _said_somewhere(text: str, session: _Session) -> bool:
     """Whether the session says what ``text`` quotes and names: each quote nearly as it
     is in the session's own text, and its values (all but one in :data:`_VALUE_SLACK`)
-    anywhere in the session."""
+    anywhere in the session. A memory written in another language than the session's
+    (an English memory of a session typed in Chinese) words what it read in its own
+    words: prose it joins with ``/`` or ``-`` ("close/collapse") is no value it copied."""
     if any(not near_quote(q, session.own_tokens[False]) for q in quotes(text)):
         return False
     values = [v for v in marks(text).values if not (v.isdigit() and len(v) == 1)]
+    if session.other_script:
+        values = [v for v in values if not joined_words(v)]
     missing = sum(1 for v in values if not found_value(v, session.whole))
     return missing <= len(values) // _VALUE_SLACK
 

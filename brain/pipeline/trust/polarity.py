@@ -41,13 +41,20 @@ from brain.pipeline.trust.words import distinctive, marks, near_quote, quotes, t
 
 __all__ = ["flipped"]
 
+# Taking a thing out says "no more of it": "remove any Live Tile resizing" is "no Live
+# Tile resizing", as a memory words it; "never remove the lockfile" says to keep it.
+_REMOVING = (
+    r"remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|drop(?:s|ped|ping)?|scrap(?:s|ped|ping)?"
+    r"|eliminat(?:e|es|ed|ing)|get(?:ting)? rid of|got rid of|rip(?:s|ped|ping)? out"
+)
+_REMOVAL = re.compile(_REMOVING, re.IGNORECASE)
 # A negation: a word, or a verb's "n't" (don't, isn't, shouldn't). Turning a proposal
 # down says "not that" as well: "rejected the narrative summary" is "no narrative summary".
 _NEGATION = re.compile(
     r"(?<![\w-])(?:never|not|no|nobody|nothing|none|neither|nor|cannot|without|avoid\w*"
     r"|reject\w*|declin\w*|refus\w*|veto\w*|against|turn\w* down|ruled? out|dislik\w*"
     r"|dont|doesnt|didnt|cant|isnt|arent|wasnt|werent|shouldnt|wouldnt|couldnt|mustnt"
-    r"|havent|hasnt|wont)(?![\w-])|\w+n['’]t\b",
+    r"|havent|hasnt|wont|" + _REMOVING + r")(?![\w-])|\w+n['’]t\b",
     re.IGNORECASE,
 )
 # "no" opening a reply: "no it needs to be ...", "no, use uv" (not "no pushes to main").
@@ -77,7 +84,10 @@ _POLARITY_WORDS = frozenset(
     "mustnt havent hasnt wont yes prefer prefers stop reject rejects rejected rejecting "
     "decline declines "
     "declined declining refuse refuses refused refusing veto vetoed against turned down "
-    "rule ruled out dislike dislikes disliked".split()
+    "rule ruled out dislike dislikes disliked "
+    "remove removes removed removing delete deletes deleted deleting drop drops dropped "
+    "dropping scrap scraps scrapped scrapping eliminate eliminates eliminated eliminating "
+    "rid rip ripped ripping".split()
 )
 _POLARITY_STEMS = frozenset(w[:5] for w in _POLARITY_WORDS)
 MIN_SHARED = 2
@@ -110,6 +120,10 @@ def _negative(clause: str) -> bool:
     # ("spent, without who owes what, and I don't want blocks" says no twice). Other
     # negations do not cancel ("no tabs and no semicolons", "neither X nor Y").
     if "without" in said and said[0] != "without":
+        return False
+    # "don't remove the lockfile" says to keep it: a negation before a removal turns it
+    # round, as before a ``without``.
+    if len(said) > 1 and any(_REMOVAL.fullmatch(w) for w in said[1:]):
         return False
     return bool(said)
 

@@ -34,11 +34,17 @@ _PATTERNS = (
     r"\b(?:tls|ssl|certificate|cert)\s+(?:verification|validation|checks?|checking)\s+"
     r"(?:off|disabled|is\s+not\s+needed)\b",
     # secrets
-    r"\b(?:commit|check\s+in|push)\w*\s+(?:the\s+|all\s+|your\s+|our\s+)?"
+    # (each verb as a word: "the logic as a Secret Double-Tap" logs nothing)
+    r"\b(?:commit(?:s|ted|ting)?|check(?:s|ed|ing)?\s+in|push(?:es|ed|ing)?)\s+"
+    r"(?:the\s+|all\s+|your\s+|our\s+)?"
     r"(?:secrets?|credentials?|api[ _-]?keys?|passwords?|tokens?|private\s+keys?|\.env\b)",
-    r"\b(?:print|echo|log|show|display|dump|paste|output|reveal)\w*\s+(?:out\s+)?"
+    r"\b(?:print|echo|log|show|display|dump|paste|output|reveal)"
+    r"(?:s|es|ed|ged|ing|ging|n|ting)?\s+(?:out\s+)?"
     r"(?:the\s+|all\s+|every\s+|our\s+|your\s+)?(?:\S+\s+){0,2}?"
-    r"(?:secrets?|credentials?|api[ _-]?keys?|passwords?|access\s+tokens?|private\s+keys?)\b",
+    r"(?:secrets?|credentials?|api[ _-]?keys?|passwords?|access\s+tokens?|private\s+keys?)\b"
+    # a secret's word that names a thing after it is that thing: "a password field"
+    r"(?!\s+(?:fields?|inputs?|box(?:es)?|prompts?|forms?|dialogs?|resets?|polic(?:y|ies)"
+    r"|managers?|strength|rules?|hints?|screens?|pages?)\b)",
     # sandboxes and approvals
     r"--dangerously-skip-permissions\b|--dangerously-bypass-approvals-and-sandbox\b|--yolo\b",
     r"\bdanger-full-access\b|--no-sandbox\b|\bsandbox\w*\s*[:=]\s*(?:false|off|none|no)\b",

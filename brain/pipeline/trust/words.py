@@ -40,6 +40,7 @@ __all__ = [
     "found_value",
     "found_share",
     "holds",
+    "joined_words",
     "marks",
     "near_quote",
     "quotes",
@@ -169,6 +170,17 @@ _JOINED_WORDS = re.compile(r"[^\W\d_]+(?:[/-][^\W\d_]+)+")
 _TWO_NAMES = re.compile(r"(\.?[^\W\d_][\w-]*)/(\.?[^\W\d_][\w-]*)")
 
 
+def joined_words(value: str) -> bool:
+    """Whether ``value`` is words joined by ``/`` or ``-`` ("close/collapse",
+    "close-then-open"): letters only, no dot, no leading slash."""
+    return bool(_JOINED_WORDS.fullmatch(value))
+
+
+# Spaces around a colon, an equals sign or a comma, which a model adds or drops when it
+# writes a setting it read ("Collision Enabled：QueryAndPhysics", "a = 1").
+_SPACED_MARK = re.compile(r"\s*([:=,])\s*")
+
+
 def _slashes(text: str) -> str:
     """``text`` with Windows' and JSON's escaped path separators as ``/``."""
     return re.sub(r"\\+", "/", text)
@@ -179,7 +191,8 @@ def found_value(value: str, whole: str) -> bool:
     value of :func:`marks`) as a model would write what it read there: its path
     separators either way, the pieces around an ellipsis each in order, ``N``/``X`` or
     ``<name>`` standing for what was there, ``~/`` for a home folder, prose joined by
-    ``/`` or ``-`` as its words, and code of several words nearly as written."""
+    ``/`` or ``-`` as its words, a setting with or without spaces around its ``:``,
+    ``=`` or ``,``, and code of several words nearly as written."""
     value = " ".join(value.split())
     if value in whole:
         return True
@@ -198,8 +211,15 @@ def found_value(value: str, whole: str) -> bool:
         return all(w in _words_of(text) for w in re.split(r"[/-]", value))
     if two := _TWO_NAMES.fullmatch(value):
         return all(name in text for name in two.groups())
+    if _SPACED_MARK.search(value) and _SPACED_MARK.sub(r"\1", value) in _unspaced(text):
+        return True
     said = tokens(value)
     return len(said) >= 4 and near_quote(said, _tokens_of(text))
+
+
+@lru_cache(maxsize=4)
+def _unspaced(text: str) -> str:
+    return _SPACED_MARK.sub(r"\1", text)
 
 
 @lru_cache(maxsize=4)
