@@ -225,3 +225,60 @@ def test_an_abbreviation_does_not_end_the_sentence_a_memory_is_named_by(tmp_path
     assert memory.description == (
         "Previews get dynamic URLs (e.g. app-pr-12.example.com), so each needs its own OAuth origin"
     )
+
+
+def test_a_report_of_the_moment_that_the_assistant_concedes_is_not_a_point(
+    tmp_path: Path,
+) -> None:
+    """What the person sees while debugging (still the same, now it does X, a guess at the
+    cause, a request to look at something) is conceded as a bug report, not a point that
+    lasts; a cause stated plainly still is one."""
+    for said, reply in (
+        (
+            "still the same, the sidebar collapses every time I resize the window",
+            "You're right - the resize handler resets the state. Let me fix it:",
+        ),
+        (
+            "now it shows the archived orders in the monthly total too",
+            "You're right, the filter ignores the archived flag. Let me fix that.",
+        ),
+        (
+            "the invoice totals are not rounding to two decimals on the printed copy",
+            "You're right! The template formats the raw float.",
+        ),
+        (
+            "i guess the problem is the cache key has no locale in it",
+            "You're right! Let me check how the cache key is built:",
+        ),
+        (
+            "check why the export drops the last row when the sheet has a footer line",
+            "You're absolutely right! The loop stops one row early. Let me fix this:",
+        ),
+    ):
+        assert _memories(tmp_path, said, reply) == [], said
+    said = "the issue was the proxy stripping the auth header on redirects"
+    (memory,) = _memories(tmp_path, said, "You're right - nginx drops it on a 301.")
+    assert memory.description == "The issue was the proxy stripping the auth header on redirects"
+
+
+def test_a_pasted_error_is_named_by_what_the_assistant_settled(tmp_path: Path) -> None:
+    said = (
+        "Invalid field 'colour' in block 'theme'.\n\n"
+        "Check the schema of your configuration.\n\nAllowed fields are: color, font, spacing"
+    )
+    reply = "Right! Version 3 of the theme schema spells it `color`. Let me rename it everywhere:"
+    (memory,) = _memories(tmp_path, said, reply)
+    assert (memory.type, memory.description) == (
+        "fact",
+        "Version 3 of the theme schema spells it `color`",
+    )
+    assert memory.body.startswith("Invalid field 'colour' in block 'theme'.")
+
+
+def test_a_point_the_assistant_concedes_then_takes_back_is_not_kept(tmp_path: Path) -> None:
+    said = "why add a queue? the payment provider retries failed webhooks by itself."
+    reply = (
+        "Good point, it does retry them. However, it stops after three attempts, so a longer "
+        "outage still loses events without the queue."
+    )
+    assert _memories(tmp_path, said, reply) == []

@@ -23,6 +23,12 @@ question about the work ("did you push?", "can you combine them?", "should we in
 "is the build passing now?") is not taken. An identifier of the moment in the assistant's
 words (a commit, a task, a user's id) is left out.
 
+What the person reports of the moment while debugging ("still the same ...", "now it shows
+...", "I guess the problem is ...", "check why ...") is conceded as a bug report, not a point,
+and is not taken (:mod:`brain.models.builtin.status`); an error message the person pasted is
+named by what the reply settled ("Right! Odoo 18 uses `<list>` instead of `<tree>`."). Nor is
+a concession the reply answers in its next sentence ("Good point. However, ...").
+
 An acknowledgement of an order ("Got it, I'll revert", "Understood.") is not taken: it
 follows requests about the work at hand as often as rules. Nor is a concession that only
 announces work ("Good point. Let me check ..."), when the person's words state nothing
@@ -43,6 +49,7 @@ from brain.models.builtin.said import (
     safe_to_keep,
     unhomed,
 )
+from brain.models.builtin.status import pasted_error, reports_status
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -125,6 +132,11 @@ _DEICTIC_START = re.compile(
     r"(?:this|that|it|these|those|them)\b",
     re.IGNORECASE,
 )
+# A concession answered in the sentence after it: "Good point. However, it stops after
+# three attempts ...", "You're right that it syncs. But ...".
+_TAKEN_BACK = re.compile(
+    r"^(?:[^.!?\n]*[.!?]\s+)?(?:however|but|that said|unfortunately|still)\b", re.I
+)
 _QUOTES = re.compile(r"^(?:[-*>•]\s|you (?:wrote|said)\b)", re.IGNORECASE)
 _HEADINGS = re.compile(r"^\s*#", re.MULTILINE)
 _TAGGED = re.compile(r"<([a-z][\w-]*)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
@@ -136,13 +148,17 @@ def _sentences(text: str) -> list[str]:
 
 def _states(said: str) -> str | None:
     """The first of the person's first three sentences that states something standing
-    alone: not a question, a preamble ("Question:"), a pointer ("this should ..."), nor a
-    quote of the assistant ("- X now does Y", "you wrote: ...")."""
+    alone: not a question, a preamble ("Question:"), a pointer ("this should ..."), a quote
+    of the assistant ("- X now does Y", "you wrote: ..."), nor a report of the moment
+    ("still the same ...", "now it shows ...", an error message, "I guess the problem is
+    ...": :func:`brain.models.builtin.status.reports_status`)."""
     for sentence in _sentences(said)[:3]:
         if sentence.rstrip("*_”\"'` ").endswith(("?", ":")) or len(sentence.split()) < 4:
             continue
         if _DEICTIC_START.match(sentence) or _QUOTES.match(sentence):
             continue
+        if reports_status(sentence):
+            return None  # what follows a report of the moment is more of it
         return sentence
     return None
 
@@ -169,10 +185,15 @@ def _heard(said: str, reply: str) -> Heard | None:
     if conceded is None:
         return _answered(said, reply)
     restated = _MOMENT_ID.sub("…", _restated(reply, conceded))
+    if _TAKEN_BACK.search(restated):
+        return None  # "Good point. However, ...": conceded only to be answered
     stated = _states(said)
-    if stated is None and (said.rstrip().endswith("?") or len(said.split()) < 4):
-        # The person only asked, or named what they meant ("vercel I mean"): what was
-        # settled names the memory. A remark that points ("uuum, that's fixed") names none.
+    if stated is None and (
+        said.rstrip().endswith("?") or len(said.split()) < 4 or pasted_error(said)
+    ):
+        # The person only asked, named what they meant ("vercel I mean") or pasted an
+        # error: what was settled names the memory. A remark that points ("uuum, that's
+        # fixed") or reports what the person sees ("still the same") names none.
         stated = _states(restated)
     if not stated:
         return None
