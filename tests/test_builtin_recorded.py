@@ -74,3 +74,15 @@ def test_a_feature_named_like_a_lesson_is_not_a_request(tmp_path: Path) -> None:
     assert len(_memories(tmp_path, said, ("assistant", report))) == 1
     said = ("user", "please write this into your memory")
     assert len(_memories(tmp_path, said, ("assistant", report))) == 1
+
+
+def test_a_report_of_the_moment_in_the_reply_is_not_the_rule_kept(tmp_path: Path) -> None:
+    request = "never run the migrations by hand, write it into your memory please"
+    report = (
+        "Saved to memory - I won't run migrations by hand.\n\n---\n\n## Back to the fix\n"
+        "The import error should be fixed now. Restart the dev server to pick it up."
+    )
+    memories = _memories(tmp_path, ("user", request), ("assistant", report))
+    assert [m.description for m in memories] == [
+        "Never run the migrations by hand, write it into your memory please"
+    ]

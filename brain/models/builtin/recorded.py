@@ -7,8 +7,10 @@ that reply says what was kept ("Key rule: **every new entity must have a CREATE 
 migration** — ..."): its first sentence that states a rule names the memory, or else the
 person's request does, with the report in the body and both turns as evidence.
 
-A date or an identifier of the moment in the report (a dated file name, a commit) is left
-out, and a request that is part of a pasted document is not read.
+A sentence of the report that says how the work stands ("The error should be resolved now")
+names nothing (:mod:`brain.models.builtin.status`). A date or an identifier of the moment in
+the report (a dated file name, a commit) is left out, and a request that is part of a pasted
+document is not read.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from brain.models.builtin.said import (
     safe_to_keep,
     unhomed,
 )
+from brain.models.builtin.status import reports_status
 from brain.models.schema import Candidate
 from brain.sessions.sources.base import Transcript, Turn
 
@@ -68,10 +71,13 @@ def _asked(text: str) -> str | None:
 
 
 def _rule(report: str) -> str | None:
-    """The report's first sentence that states a rule rather than what was done."""
+    """The report's first sentence that states a rule rather than what was done or how the
+    work stands ("The import error should be fixed now")."""
     for sentence in _SENTENCE.split(report.replace("**", "").replace("__", "")):
         sentence = _LABEL.sub("", sentence.strip())
-        if len(sentence.split()) >= 5 and _RULE.search(sentence) and not _DOES.match(sentence):
+        if len(sentence.split()) < 5 or not _RULE.search(sentence) or _DOES.match(sentence):
+            continue
+        if not reports_status(sentence):
             return sentence
     return None
 
