@@ -291,6 +291,17 @@ def test_a_failure_then_a_fix_is_a_lesson() -> None:
     assert lesson.evidence == ((7, 7),)  # the call that passed
 
 
+def test_a_failure_that_passed_after_an_edit_alone_states_no_fix() -> None:
+    """A lesson needs its fix stated: "it passed after an edit" does not say what the edit
+    changed, so the failure is a report of the moment, not a lesson."""
+    session = _shell(
+        ("pnpm run build", "Exit code 1\nError: Cannot find module './routes/admin'"),
+        ("edit src/routes/index.ts", ""),
+        ("pnpm run build", "Exit code: 0\nbuilt in 2.1s"),
+    )
+    assert extract(session).memories == ()
+
+
 def test_a_run_of_one_chosen_test_is_not_the_runbook() -> None:
     steps = [
         ("go test ./... -run TestInstallHooks", "ok  pkg 0.3s\nexit code: 0"),

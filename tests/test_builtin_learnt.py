@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -301,12 +300,9 @@ def test_a_call_the_person_refused_is_no_failure_of_the_command() -> None:
         "[error] The user doesn't want to proceed with this tool use. The tool use was "
         "rejected (eg. if it was a file edit, the new_string was NOT written to the file)."
     )
-    edit = Turn(
-        "tool", json.dumps({"file_path": "/home/ana/shop/package.json"}), tool="Edit", lines=(3, 3)
-    )
+    fix = ("npm install --legacy-peer-deps", "Exit code: 0\nadded 3 packages")
     for first in ("Exit code 1\nnpm ERR! code ERESOLVE", refused):
-        session = _session(("npm run build", first), ("npm run build", "Exit code: 0\nbuilt"))
-        session = replace(session, turns=(*session.turns[:2], edit, *session.turns[2:]))
+        session = _session(("npm run build", first), fix, ("npm run build", "Exit code: 0\nbuilt"))
         lessons = [m for m in extract(session).memories if m.type == "lesson"]
         assert len(lessons) == (first != refused), first  # a failure is one, a refusal none
 

@@ -5,8 +5,9 @@ builds, tests, type-checks, lints or runs the project through a known runner (np
 cargo, pytest, make, mix ...) and passed in two turns or more, and never failed, becomes a
 ``fact`` named by what it does: "Tests: `cargo test --workspace`", "Typecheck: `tsc
 --noEmit`", with the package manager it implies and the lines it ran on. A command that
-failed, then passed after something changed, becomes a ``lesson`` naming the first error
-line and what changed in between. One success is not a runbook and one failure is not a
+failed, then passed after a command ran in between, becomes a ``lesson`` naming the first
+error line and what changed in between (an edit alone states no fix: what it changed is not
+said). One success is not a runbook and one failure is not a
 lesson; a command or an error line carrying a secret is never kept.
 
 Only a command as typed is read. Its leading ``cd DIR &&``, a ``2>&1`` and a ``< /dev/null``
@@ -194,6 +195,10 @@ def _lesson(run: _Run, fixes: list[str], tags: tuple[str, ...], line: tuple[int,
     changed = list(dict.fromkeys(useful))[-2:]
     # A server that would not start is about the moment (a port in use), not the project.
     if not changed or not run.error or _kind(run.command) == "Run" or _SLIP.search(run.error):
+        return
+    # An edit alone states no fix: what it changed is not said, and "it passed after an
+    # edit" is only what happened while the work went on.
+    if all(c.startswith("edit:") for c in changed):
         return
     what = ", ".join("an edit" if c.startswith("edit:") else f"`{c}`" for c in changed)
     description = one_line(f"`{run.command}` failed ({run.error}); it passed after {what}")
