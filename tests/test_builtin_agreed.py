@@ -259,6 +259,9 @@ def test_a_report_of_the_moment_that_the_assistant_concedes_is_not_a_point(
     said = "the issue was the proxy stripping the auth header on redirects"
     (memory,) = _memories(tmp_path, said, "You're right - nginx drops it on a 301.")
     assert memory.description == "The issue was the proxy stripping the auth header on redirects"
+    said = "option 1 doesn't work since the row ids change on every import"
+    (memory,) = _memories(tmp_path, said, "Good point - ids are reassigned by the importer.")
+    assert memory.description == "Option 1 doesn't work since the row ids change on every import"
 
 
 def test_a_pasted_error_is_named_by_what_the_assistant_settled(tmp_path: Path) -> None:

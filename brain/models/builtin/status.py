@@ -10,8 +10,9 @@ take a person's point or the assistant's report as a memory ask :func:`reports_s
 first, and keep only what it does not call a report of the moment.
 
 What is judged, not reported, is left alone: "branching from main won't work" (a judgement
-of a plan), "I can see the editor in X, but not in Y" (where a thing lives), "the issue
-was the global ignore file" (a cause stated, not guessed).
+of a plan), "option 1 doesn't work since the hash can change" (a reason given), "I can see
+the editor in X, but not in Y" (where a thing lives), "the issue was the global ignore
+file" (a cause stated, not guessed).
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ _FIXED_NOW = re.compile(
     r"|\bnow\s+(?:resolved|fixed|working|works|passing|passes|gone|broken|failing)\b",
     re.IGNORECASE,
 )
+# A reason or a rule given with what is seen: it judges, it does not only report.
+_REASONED = re.compile(
+    r"\b(?:since|because|always|never|instead|from now on|rather than|so that)\b", re.I
+)
 # A guess at the cause: "I think the issue is ...", "maybe the problem is caching",
 # "probably X is the culprit".
 _GUESS = re.compile(
@@ -82,6 +87,10 @@ def pasted_error(line: str) -> bool:
 def reports_status(line: str) -> bool:
     """Whether ``line`` reports the state of the work at this moment rather than stating
     something that lasts (see the module's docstring)."""
-    return any(
-        p.search(line) for p in (_COMPARED, _SEES, _FIXED_NOW, _GUESS, _ASKS_TO_LOOK)
-    ) or pasted_error(line)
+    if pasted_error(line) or any(p.search(line) for p in (_COMPARED, _FIXED_NOW, _GUESS)):
+        return True
+    # What the person sees, or asks to have looked at, reports the moment unless the line
+    # gives its reason or a rule: "option 1 doesn't work since the hash can change",
+    # "review the plans with Opus instead".
+    seen = _SEES.search(line) or _ASKS_TO_LOOK.search(line)
+    return bool(seen) and not _REASONED.search(line)
