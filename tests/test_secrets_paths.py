@@ -628,13 +628,12 @@ def test_the_runbook_redacts_a_failed_command_s_error_line_before_it_cuts_it(pad
 
     line = f'Error: login rejected for {"x" * pad} WP_APP_PASSWORD="{WP}" in the test env'
     failed = "npm test\n" + ("ok 1 - " + "a" * 80 + "\n") * 30 + line + "\nnot ok 2\n"
-    edit = '{"file_path": "a.ts", "old_string": "x", "new_string": "y"}'
     turns = (
         Turn("user", "Run the tests please.", lines=(1, 1)),
         Turn("tool", '{"command": "npm test"}', tool="Bash", lines=(2, 2)),
         Turn("tool", failed, tool="Bash", lines=(3, 3)),
-        Turn("tool", edit, tool="Edit", lines=(4, 4)),
-        Turn("tool", "The file a.ts has been updated.", tool="Edit", lines=(5, 5)),
+        Turn("tool", '{"command": "npm install"}', tool="Bash", lines=(4, 4)),
+        Turn("tool", "added 1 package", tool="Bash", lines=(5, 5)),
         Turn("tool", '{"command": "npm test"}', tool="Bash", lines=(6, 6)),
         Turn("tool", "all 2 tests passed", tool="Bash", lines=(7, 7)),
     )
@@ -691,13 +690,12 @@ def test_the_runbook_redacts_a_command_read_out_of_its_json_before_it_cuts_it(pa
 
     command = f'npm run build -- --mode {"x" * pad} --app-password "{WP}"'
     call = json.dumps({"command": command})
-    edit = '{"file_path": "a.ts", "old_string": "x", "new_string": "y"}'
     turns = (
         Turn("user", "Build it please.", lines=(1, 1)),
         Turn("tool", call, tool="Bash", lines=(2, 2)),
         Turn("tool", "Error: build failed", tool="Bash", lines=(3, 3)),
-        Turn("tool", edit, tool="Edit", lines=(4, 4)),
-        Turn("tool", "The file a.ts has been updated.", tool="Edit", lines=(5, 5)),
+        Turn("tool", '{"command": "npm install"}', tool="Bash", lines=(4, 4)),
+        Turn("tool", "added 1 package", tool="Bash", lines=(5, 5)),
         Turn("tool", call, tool="Bash", lines=(6, 6)),
         Turn("tool", "built in 2s", tool="Bash", lines=(7, 7)),
     )
