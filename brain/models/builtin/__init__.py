@@ -14,7 +14,10 @@ question of theirs about how things are (:mod:`brain.models.builtin.agreed`: "Go
 assistant's numbered questions (:mod:`brain.models.builtin.asked`), and what the person
 asked to have written down for later, as the assistant reported keeping it
 (:mod:`brain.models.builtin.recorded`: "log a .learnings entry and memorize the setup").
-Anything subtler is missed: the price of never inventing a memory. Most sessions yield zero
+What a person reports of the moment while debugging ("still the same", "now it shows
+...", an error pasted, a guess at the cause) is no point conceded and names nothing kept
+(:mod:`brain.models.builtin.status`), and a failure that passed after an edit alone is no
+lesson. Anything subtler is missed: the price of never inventing a memory. Most sessions yield zero
 memories, as intended; a real model configured as ``extract_model`` does the same job with
 judgement.
 
