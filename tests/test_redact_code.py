@@ -353,6 +353,12 @@ PAIRS: list[tuple[str, str, str, str]] = [
         '"data":"MC1IDX1ZNLMUHaB0j3en7hlp8dSKSeihIFFhtjDrdoKu6OfgwbDOKrGV4t9BHrnG3aECH2z"}',
         "MC1IDX1ZNLMUHaB0j3en7hlp8dSKSeihIFFhtjDrdoKu6OfgwbDOKrGV4t9BHrnG3aECH2z",
     ),
+    (
+        "a terminal's colour codes around a value",
+        "Finding:     AKIA...\nSecret: \x1b[1;3;mREDACTED\x1b[0m\nRuleID: twilio-account-sid",
+        "Finding:     AKIA...\nSecret: \x1b[1;3;mTq7xLm2pWz9Kd\x1b[0m\nRuleID: generic-api-key",
+        "Tq7xLm2pWz9Kd",
+    ),
 ]
 
 
