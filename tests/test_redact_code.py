@@ -359,6 +359,21 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "Finding:     AKIA...\nSecret: \x1b[1;3;mTq7xLm2pWz9Kd\x1b[0m\nRuleID: generic-api-key",
         "Tq7xLm2pWz9Kd",
     ),
+    (
+        "a token signed with a word",
+        "SUPABASE_SERVICE_ROLE_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1zcnYiLCJyb2xlIjoic2VydmljZV9yb2xlIiwiaWF0IjoxNzA2MTQwMDAwLCJleHAiOjIwMjE3MDAwMDB9.service\n"
+        "  environment:\n    ANON_KEY: ${ANON_KEY:-eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.anon}\n",
+        "SUPABASE_SERVICE_ROLE_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1zcnYiLCJyb2xlIjoic2VydmljZV9yb2xlIiwiaWF0IjoxNzA2MTQwMDAwLCJleHAiOjIwMjE3MDAwMDB9.aPtHj__flbJR4PGCX7tFck7I3MkG-OV57eP5cCDbIH4\n",
+        "aPtHj__flbJR4PGCX7tFck7I3MkG-OV57eP5cCDbIH4",
+    ),
+    (
+        "a shell default asking to be changed",
+        "GOTRUE_JWT_SECRET: ${JWT_SECRET:-change-me-in-production}\n"
+        'echo "GITHUB_TOKEN=${GITHUB_TOKEN:-(not set)}"\n'
+        "SUPAVISOR_SECRET_KEY=supavisorsecretkeychangeinproduction2025\n",
+        "GOTRUE_JWT_SECRET: ${JWT_SECRET:-Tq7xLm2pWz9Kd}\n",
+        "Tq7xLm2pWz9Kd",
+    ),
 ]
 
 

@@ -98,8 +98,8 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets.rules import CJK
-from brain.home.secrets.shapes import auth_method, is_code, stored_hash
+from brain.home.secrets.rules import CJK, is_placeholder
+from brain.home.secrets.shapes import auth_method, is_code, stored_hash, word_signed
 
 __all__ = ["an_id", "no_credential", "not_pgpass", "query_value", "upstream"]
 
@@ -176,6 +176,7 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or (_BINDING.search(before) is not None and is_code(value, after))
         or (_EXPANSION.search(before) is not None and value[:1] in "+?0123456789")
         or (_EXPANSION.search(before) is not None and value.startswith(_GENERATED))
+        or _shell_default(value, before)
         or (stored_hash(value) and (value[:1] == "$" or _PASSWORD_NAME.search(before) is not None))
         or auth_method(value)
         or _passed_along(value, before, after)
@@ -206,6 +207,16 @@ def _written(value: str, before: str) -> str:
     if _EXPANSION.search(before) is not None and bare[:1] in "-=":
         bare = bare[1:]
     return bare
+
+
+def _shell_default(value: str, before: str) -> bool:
+    """Whether ``value`` is a shell default (``${JWT_SECRET:-change-me-in-production}``)
+    that, read without its ``-`` or ``=``, is a placeholder, a JWT signed with a word
+    (``${ANON_KEY:-eyJ….anon}``) or words in brackets (``${GITHUB_TOKEN:-(not set)}``)."""
+    if _EXPANSION.search(before) is None or value[:1] not in "-=":
+        return False
+    default = value[1:]
+    return is_placeholder("", default) or word_signed(default) or default[:1] in "([{"
 
 
 def _quoted_phrase(value: str, after: str) -> bool:

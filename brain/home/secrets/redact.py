@@ -66,7 +66,14 @@ from brain.home.secrets.prefilter import (
 )
 from brain.home.secrets.rules import high_entropy, is_placeholder, looks_secret
 from brain.home.secrets.ruletable import GITLEAKS_ALLOWS, KINDS, RULES, Rule, plan
-from brain.home.secrets.shapes import doc_jwt, in_stored_hash, is_code, is_masked, wordy
+from brain.home.secrets.shapes import (
+    doc_jwt,
+    in_stored_hash,
+    is_code,
+    is_masked,
+    word_signed,
+    wordy,
+)
 from brain.home.secrets.spoken import plain_password
 
 __all__ = [
@@ -452,11 +459,14 @@ def family_findings(
 
 
 def _outside_arns(text: str, spans: list[tuple[str, int, int]]) -> list[Finding]:
-    """The findings of ``spans`` (the families') outside ARNs and stored password hashes."""
+    """The findings of ``spans`` (the families') outside ARNs and stored password hashes,
+    and not a JWT signed with a word (a placeholder)."""
     return [
         Finding(kind, start, end)
         for kind, start, end in spans
-        if not _in_arn_at(text, start) and not in_stored_hash(text, start, end)
+        if not _in_arn_at(text, start)
+        and not in_stored_hash(text, start, end)
+        and not word_signed(text[start:end])
     ]
 
 

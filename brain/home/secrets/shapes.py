@@ -24,6 +24,7 @@ import re
 __all__ = [
     "chosen_password",
     "doc_jwt",
+    "word_signed",
     "entropy",
     "is_code",
     "is_masked",
@@ -191,11 +192,23 @@ _ANOTHER = re.compile(r"[A-Za-z_]\w{0,30}=[^=\s]{0,2}")  # not base64's padding 
 _DOC_PAYLOADS = ("John Doe", "1234567890")
 
 
+# A JWT (or a header alone) whose signature is a word: ``eyJ….eyJ….anon``.
+_WORD_SIGNED = re.compile(r"eyJ[\w-]*(?:\.eyJ[\w-]*)?\.[a-z]{2,12}")
+
+
+def word_signed(token: str) -> bool:
+    """Whether a JWT's signature is an ordinary word (``….anon``, ``….service``): a
+    placeholder, since a real signature is an HMAC's or a key's output, 43 or more
+    random base64url characters, and no word."""
+    return _WORD_SIGNED.fullmatch(token) is not None
+
+
 def doc_jwt(token: str) -> bool:
     """Whether a JWT is documentation's example (jwt.io's ``John Doe``, subject
-    ``1234567890``), or a header alone: neither holds a secret."""
+    ``1234567890``), a placeholder signed with a word, or a header alone: none holds a
+    secret."""
     parts = token.split(".")
-    if len(parts) < 2 or not parts[1]:
+    if len(parts) < 2 or not parts[1] or word_signed(token):
         return True
     try:
         body = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
