@@ -374,6 +374,50 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "GOTRUE_JWT_SECRET: ${JWT_SECRET:-Tq7xLm2pWz9Kd}\n",
         "Tq7xLm2pWz9Kd",
     ),
+    (
+        "an expression compared",
+        "app.use(cors({ origin: corsOrigin, credentials: corsOrigin !== '*' }));",
+        "app.use(cors({ origin: corsOrigin, credentials: 'Tq7xLm2pWz9Kd' }));",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a Windows drive's path",
+        "[error] Command failed: cygpath -u 'C:\\Users\\Mischa\\AppData\\Local\\Temp'",
+        "curl -u 'admin:Tq7xLm2pWz9Kd' https://example.com/api",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a possessive and a label in prose",
+        "the full history including both user prompts and Claude's responses?\n"
+        "For the create user modal, fields: Name, Email, Password, Role.",
+        "Log in as user admin and Tq7xLm2pWz9Kd for the demo.",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a made-up example and a test's stub",
+        '# BAD (will be auto-redacted)\nAPI_KEY = "sk-ant-api03-real-secret"\n'
+        "echo 'API_KEY=\"sk-ant-api03-test123\"' > test.py\n"
+        'self.app_secret = "test_app_secret"\n'
+        '"tenant_access_token": "test_token_123"\n'
+        "curl -d '{\"email\":\"test\",\"password\":\"test\"}'\n"
+        "Github_Token=github_pat_xxx\n",
+        'API_KEY = "sk-ant-api03-Tq7xLm2pWz9KdR4vB8nM3cX6zL1qW5eY9tU2iO7pA"\n'
+        'self.app_secret = "test_Tq7xLm2pWz9Kd"\n',
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a short query parameter",
+        'curl -s "https://apiv6.tappy.id/public-settings/primaryColorLight?token=wtV" 2>&1',
+        'curl -s "https://api.example.com/settings?token=Tq7xLm2pWz9KdR4vB8nM" 2>&1',
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a name quoted as a pattern",
+        "JWT_SECRET_EXISTING=\"$(grep -E '^JWT_SECRET=' \"$ENV_PATH\" 2>/dev/null"
+        " | head -1 | cut -d'=' -f2-)\"",
+        "JWT_SECRET='Tq7xLm2pWz9Kd' ./deploy.sh",
+        "Tq7xLm2pWz9Kd",
+    ),
 ]
 
 

@@ -147,6 +147,11 @@ _TAILSCALE_PUBLIC = re.compile(r"(?<![\w-])(?:nodekey|discokey|mkey):$|^(?:nodek
 _ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
 _VERSIONED = re.compile(r"[a-z]+(?:[_-][a-z]+)*[_-]v\d{1,3}[_-]?")
 _NEGATED = re.compile(r"(?i)(?<![\w-])(?:no|without)[ \t]+[\w-]+[ \t]*:[ \t]*$")
+# A word with a possessive (Claude's), or a label ending in a colon (fields:): prose.
+_PROSE_WORD = re.compile(r"[A-Za-z]+(?:['’]s|:)")
+# A name quoted with its = (grep -E '^JWT_SECRET='): a pattern to search for, and the
+# quote after it closes the pattern, it opens no value.
+_QUOTED_NAME = re.compile(r"(['\"])\^?[A-Za-z_][\w.-]*[ \t]*=\1$")
 _WRONG = re.compile(
     r"(?i)(?:wrong|bad|invalid|incorrect)[_-]?(?:pass(?:word|wd)?|pwd|secret|token)\w{0,6}"
 )
@@ -164,8 +169,8 @@ def no_credential(text: str, start: int, end: int) -> bool:
     a variable passed in an object literal, a public address, a constant's name, a
     versioned name, a name said to be missing, a quoted phrase, a wrong or one-letter
     password, a query's number, its own name, a path on disk, a call, an import's name,
-    CJK prose, half of a bold phrase or a Tailscale public key (see the module
-    docstring)."""
+    CJK prose, half of a bold phrase, a Tailscale public key, a possessive or a label
+    in prose, or what follows a name quoted as a pattern (see the module docstring)."""
     value = text[start:end]
     before = text[max(0, start - 80) : start]
     after = text[end : end + 40]
@@ -197,6 +202,8 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or value.startswith("**") != value.endswith("**")
         or _TAILSCALE_PUBLIC.search(before[-10:]) is not None
         or _TAILSCALE_PUBLIC.match(value) is not None
+        or _PROSE_WORD.fullmatch(value) is not None
+        or _QUOTED_NAME.search(before) is not None
     )
 
 
@@ -334,7 +341,8 @@ _ENCODED_AND = re.compile(r"%(?:25)*26")
 
 def query_value(text: str, start: int, end: int) -> bool:
     """Whether the value at ``start`` stands in a URL's query and what its parameter
-    holds, up to the next ``&``, is a number (an app's id, a time), shorter than a key, or
+    holds, up to the next ``&`` or its end, is a number (an app's id, a time), shorter
+    than a key (``?token=wtV``), or
     fields packed URL-encoded: ``?appKey=24889839&t=…``, ``?gmkey=CLK&gokey=ext%3Dv%2526…``
     (a password's number is still one, and so is a key ending in an encoded ``=``)."""
     name = _QUERY_NAME.search(text, max(0, start - 42), start)
@@ -342,7 +350,7 @@ def query_value(text: str, start: int, end: int) -> bool:
         return False
     value = text[start:end]
     head = value.split("&", 1)[0]
-    if head.isdigit() or (head != value and len(head) < 8):
+    if head.isdigit() or len(head) < 8:
         return True
     return _ENCODED_EQUALS.search(head) is not None and _ENCODED_AND.search(head) is not None
 

@@ -150,8 +150,9 @@ IN_CONTEXT: tuple[Shape, ...] = (
     ),
     Shape(
         "cli_password",
-        # the user a name, not a format (date -u +%Y-%m-%dT%H:%M:%SZ)
-        r"(?:-u|--user)\s+['\"]?[\w.@-]{1,64}:" + _SECRET + r"[^\s'\"@]+)",
+        # the user a name, not a format (date -u +%Y-%m-%dT%H:%M:%SZ), nor a drive
+        # letter: C:\Users\… is a Windows path (cygpath -u 'C:\…')
+        r"(?:-u|--user)\s+['\"]?(?![A-Za-z]:[\\/])[\w.@-]{1,64}:" + _SECRET + r"[^\s'\"@]+)",
         ("-u ", "--user "),
     ),
     # Okta's SSWS and other named schemes in an Authorization header.

@@ -28,6 +28,7 @@ __all__ = [
     "entropy",
     "is_code",
     "is_masked",
+    "made_up",
     "mnemonic",
     "random_token",
     "wordy",
@@ -133,10 +134,10 @@ _CODE_WORDS = frozenset(
 )
 _REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+[!?]?")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z_$]*")
-# After a value, what says it is an expression in code: an operator, a call, a member,
-# a closing bracket, an item separator.
+# After a value, what says it is an expression in code: an operator, a comparison, a
+# call, a member, a closing bracket, an item separator.
 _CODE_AFTER = re.compile(
-    r"[ \t]*(?:[,+;)}\]]|\(|\[[\"'\d]|\.[A-Za-z_]|\|\||&&|\?\?|[ \t]+(?:as|if|or|and)\b)"
+    r"[ \t]*(?:[,+;)}\]]|\(|\[[\"'\d]|\.[A-Za-z_]|\|\||&&|\?\?|[!=]==?|[<>]=|[ \t]+(?:as|if|or|and)\b)"
 )
 
 
@@ -194,6 +195,26 @@ _DOC_PAYLOADS = ("John Doe", "1234567890")
 
 # A JWT (or a header alone) whose signature is a word: ``eyJ….eyJ….anon``.
 _WORD_SIGNED = re.compile(r"eyJ[\w-]*(?:\.eyJ[\w-]*)?\.[a-z]{2,12}")
+
+
+# A provider's prefix, then words or a short number where its random body stands
+# (sk-ant-api03-real-secret, github_pat_xxx); a test's stub (test, test_app_secret,
+# test_token_123).
+_MADE_UP = re.compile(
+    r"(?:sk-ant-(?:api|admin)\d\d|sk-proj|sk|gh[pousr]|github_pat|xox[abpr]|glpat)"
+    r"[-_](?:[a-z]{2,12}\d{0,4}|x{3,})(?:[-_][a-z]{2,12}\d{0,4})*"
+    r"|test(?:[-_](?:[a-z]{2,12}|\d{1,4}))*"
+)
+
+
+def made_up(value: str) -> bool:
+    """Whether ``value`` is a made-up credential: a JWT signed with a word
+    (:func:`word_signed`), a provider's prefix followed by words where its random body
+    stands (``sk-ant-api03-real-secret``), or a test's stub (``test``,
+    ``test_app_secret``, ``test_token_123``): a real key's body is random, and a value
+    saying it is a test's is a stand-in (``sk_test_4eC39HqLyjWD…`` is still a key)."""
+    bare = value.strip("\"'`")
+    return _MADE_UP.fullmatch(bare) is not None or word_signed(bare)
 
 
 def word_signed(token: str) -> bool:
