@@ -418,6 +418,18 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "JWT_SECRET='Tq7xLm2pWz9Kd' ./deploy.sh",
         "Tq7xLm2pWz9Kd",
     ),
+    (
+        "a value a diff or a terminal wrapped",
+        "      3 -NEXT_PUBLIC_SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJuZXh0"
+        "bWF2ZW5zLmNsb3VkIiwicm9sZSI6ImFub24iLCJpYXQiOjE3M\n"
+        "        -DYxNDAwMDAsImV4cCI6MjAyMTcwMDAwMDB9.anon\n",
+        "  ⎿ SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6"
+        "Im5leHRtYXZlbnMiLCJyb2xlIjoiYW5vbiIsImlhdCI6MTc2OTMy\n"
+        "    MjI0OSwiZXhwIjoxODAwODU4MjQ5fQ.yhX-uEhT0slUepLH6Eh93lgFGVnFyu90NoGyzOW9HV4\n"
+        "       57    Github_Token=github_pat_11BMOUMXI0ZSNnyGZAWnRi_sYCtdwncvZlC2cTEMRoI0rtBxB7Xp83vKg\n"
+        "            gLC6meHJ5LJ4KZ6Vani72v\n",
+        "yhX-uEhT0slUepLH6Eh93lgFGVnFyu90NoGyzOW9HV4",
+    ),
 ]
 
 
@@ -430,3 +442,5 @@ def test_code_is_left_and_the_credential_beside_it_found(
     assert redact(code) == code
     out = redact(credential)
     assert secret not in out and "[REDACTED:" in out
+    if family == "a value a diff or a terminal wrapped":
+        assert "gLC6meHJ5LJ4KZ6Vani72v" not in out

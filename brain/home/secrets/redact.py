@@ -54,7 +54,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from brain.home.patterns import compiled, source
-from brain.home.secrets import allowances, families, gitleaks, windows
+from brain.home.secrets import allowances, families, gitleaks, windows, wraps
 from brain.home.secrets.gitleaks import Allow
 from brain.home.secrets.literals import Scan, finditer_at
 from brain.home.secrets.prefilter import (
@@ -443,7 +443,21 @@ def find_secrets(text: str) -> list[Finding]:
     spans = families.find(text, lowered, scan.plain, scan.runs, apart)
     if spans:
         found += _outside_arns(text, spans)
-    return _merge(found) if found else found
+    return _through_wraps(text, _merge(found)) if found else found
+
+
+def _through_wraps(text: str, findings: list[Finding]) -> list[Finding]:
+    """``findings``, each carried through a line break a terminal or a diff wrapped its
+    value at (:mod:`brain.home.secrets.wraps`), and without a value that, read whole, is
+    made up (``eyJ…`` then ``-…fQ.anon``, a JWT signed with a word)."""
+    out: list[Finding] = []
+    for f in findings:
+        end, whole = wraps.through_wraps(text, f.start, f.end)
+        if end == f.end:
+            out.append(f)
+        elif not made_up(whole):
+            out.append(Finding(f.kind, f.start, end))
+    return _merge(out)
 
 
 def family_findings(
