@@ -430,6 +430,39 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "            gLC6meHJ5LJ4KZ6Vani72v\n",
         "yhX-uEhT0slUepLH6Eh93lgFGVnFyu90NoGyzOW9HV4",
     ),
+    (
+        "letters of a CJK phrase",
+        '    """发送消息\n    Args:\n        api_key: API密钥（可选）\n    Returns: API响应字典\n    """',
+        "        api_key: Tq7xLm2pWz9Kd（可选）\n",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a function called",
+        "const helpDeskCredential = string2Base64(`${this.helpDeskId}:${this.helpDeskToken}`);",
+        "const helpDeskCredential = 'Tq7x9Lm2pWz9Kd!';",
+        "Tq7x9Lm2pWz9Kd!",
+    ),
+    (
+        "the word its name ends with",
+        "cloudinary.config({ cloud_name: 'yourname', api_key: 'key', api_secret: 'secret' });",
+        "cloudinary.config({ cloud_name: 'yourname', api_key: 'Tq7xLm2pWz9Kd' });",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a key's id",
+        "command: gpg --list-secret-keys 8E1F899571345D06 2>&1 | head -5\n"
+        "git config --global user.signingkey 8E1F899571345D06\n",
+        "command: gpg --list-secret-keys Tq7xLm2pWz9KdR4vB8nM 2>&1 | head -5\n",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a thinking block's signature",
+        '{"type":"thinking","thinking":"很好，README 已经更新完成。","signature":"Ev4BCkYIChgCKkCine'
+        'RrudbR27GyNAtgJ7/soUgFA+rdzBhhH0xJw9ESF76NOmlhvuac/SnRWcX86Az/n19qXzUbSFGkIYjVIYcoEgzu"}',
+        '{"type":"webhook","secret":"whsec_x","signature":"Ev4BCkYIChgCKkCineRrudbR27GyNAtgJ7/so'
+        'UgFA+rdzBhhH0xJw9ESF76NOmlhvuac/SnRWcX86Az/n19qXzUbSFGkIYjVIYcoEgzu"}',
+        "Ev4BCkYIChgCKkCineRrudbR27GyNAtgJ7",
+    ),
 ]
 
 

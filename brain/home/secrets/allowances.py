@@ -101,7 +101,15 @@ import re
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import auth_method, is_code, stored_hash, word_signed
 
-__all__ = ["an_id", "no_credential", "not_pgpass", "query_value", "upstream"]
+__all__ = [
+    "an_id",
+    "key_id",
+    "no_credential",
+    "not_pgpass",
+    "query_value",
+    "thinking_signature",
+    "upstream",
+]
 
 _TEST_RUN = re.compile(r"---[ \t]+(?:PASS|FAIL|SKIP):[ \t]*$")
 _TEST_NAME = re.compile(r"[A-Za-z_][\w/.-]*")
@@ -203,6 +211,7 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or _TAILSCALE_PUBLIC.search(before[-10:]) is not None
         or _TAILSCALE_PUBLIC.match(value) is not None
         or _PROSE_WORD.fullmatch(value) is not None
+        or (value.isascii() and value.isalpha() and _CJK_CHAR.match(text, end) is not None)
         or _QUOTED_NAME.search(before) is not None
     )
 
@@ -237,15 +246,21 @@ def _quoted_phrase(value: str, after: str) -> bool:
 
 def _own_name(value: str, before: str) -> bool:
     """Whether ``value`` is an identifier holding the name it is given, word for word
-    (``API_KEY: 'feature_api_key'``; ``password=password1`` or ``token: 'myToken'`` are
-    values)."""
+    (``API_KEY: 'feature_api_key'``), or the word it ends with (``api_key: 'key'``);
+    ``password=password1``, ``token: 'myToken'`` or ``POSTGRES_PASSWORD=postgres`` are
+    values."""
     name = _NAME_BEFORE.search(before)
     bare = value.strip("\"'")
     if name is None or _IDENTIFIER.fullmatch(bare) is None:
         return False
     words = _SEPARATORS.split(name.group(1).lower())
     held = _SEPARATORS.split(bare.lower())
-    return any(held[i : i + len(words)] == words for i in range(len(held) - len(words) + 1))
+    if any(held[i : i + len(words)] == words for i in range(len(held) - len(words) + 1)):
+        return True
+    # or the word the name ends with, what the value is (api_key: 'key'); the name's
+    # first words name an owner, and the owner's name is a password people choose
+    # (POSTGRES_PASSWORD=postgres)
+    return len(held) < len(words) and words[-len(held) :] == held
 
 
 def _test_output(value: str, before: str, after: str) -> bool:
@@ -353,6 +368,40 @@ def query_value(text: str, start: int, end: int) -> bool:
     if head.isdigit() or len(head) < 8:
         return True
     return _ENCODED_EQUALS.search(head) is not None and _ENCODED_AND.search(head) is not None
+
+
+# Where a key is chosen by its id: gpg's commands, git's signing key, a key id's name.
+_KEY_ID_BEFORE = re.compile(
+    r"(?i)(?:--(?:list|export|delete|edit)-(?:secret-)?keys?|--(?:default|local)-key|--local-user"
+    r"|signingkey|key[ _-]?id|fingerprint)[\"']?[ \t]*[:=]?[ \t]*[\"']?$"
+)
+_KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40}|[0-9a-f]{16}|[0-9a-f]{40})")
+
+
+def key_id(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``start:end`` is a key's id where a key is chosen (``gpg
+    --list-secret-keys 8E1F899571345D06``, ``user.signingkey = …``): 8, 16 or 40 hex
+    digits of a public key's fingerprint name the key, and are public."""
+    return (
+        _KEY_ID.fullmatch(text, start, end) is not None
+        and _KEY_ID_BEFORE.search(text, max(0, start - 40), start) is not None
+    )
+
+
+# A JSON string, then the signature's key: "thinking":"…","signature":"
+_THOUGHT = re.compile(r'(?:[^"\\]|\\.)*",[ \t]*"signature"[ \t]*:[ \t]*"')
+
+
+def thinking_signature(text: str, start: int) -> bool:
+    """Whether the value at ``start`` is a thinking block's ``"signature"``: the model's
+    provider signs the thinking it returns, to know it again; it proves where a text came
+    from and opens nothing."""
+    if not text.endswith('"', 0, start):
+        return False
+    at = text.rfind('"thinking":"', max(0, start - 100_000), start)
+    if at < 0:
+        return False
+    return _THOUGHT.fullmatch(text, at + len('"thinking":"'), start) is not None
 
 
 # An nginx directive that passes a request on, then the address it passes it to.

@@ -134,6 +134,7 @@ _CODE_WORDS = frozenset(
 )
 _REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+[!?]?")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z_$]*")
+_CALLED = re.compile(r"[A-Za-z_$][\w$]*")
 # After a value, what says it is an expression in code: an operator, a comparison, a
 # call, a member, a closing bracket, an item separator.
 _CODE_AFTER = re.compile(
@@ -172,6 +173,8 @@ def is_code(
         return True  # "Staging=?": the next name of a list, not a value
     if _REFERENCE.fullmatch(bare) and (after[:1] == "(" or not any(c.isdigit() for c in bare)):
         return True  # process.env.GITHUB_TOKEN!, self.password, secp256k1.utils.random()
+    if after[:1] == "(" and _CALLED.fullmatch(bare):
+        return True  # a function called: string2Base64(`${id}:${token}`)
     if _IDENTIFIER.fullmatch(bare):
         # homeDir + "/", TestName (0.00s)
         return (_PROSE_AFTER if prose else _CODE_AFTER).match(after) is not None
