@@ -399,7 +399,7 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "echo 'API_KEY=\"sk-ant-api03-test123\"' > test.py\n"
         'self.app_secret = "test_app_secret"\n'
         '"tenant_access_token": "test_token_123"\n'
-        "curl -d '{\"email\":\"test\",\"password\":\"test\"}'\n"
+        'curl -d \'{"email":"test","password":"test"}\'\n'
         "Github_Token=github_pat_xxx\n",
         'API_KEY = "sk-ant-api03-Tq7xLm2pWz9KdR4vB8nM3cX6zL1qW5eY9tU2iO7pA"\n'
         'self.app_secret = "test_Tq7xLm2pWz9Kd"\n',
@@ -413,26 +413,28 @@ PAIRS: list[tuple[str, str, str, str]] = [
     ),
     (
         "a name quoted as a pattern",
-        "JWT_SECRET_EXISTING=\"$(grep -E '^JWT_SECRET=' \"$ENV_PATH\" 2>/dev/null"
+        'JWT_SECRET_EXISTING="$(grep -E \'^JWT_SECRET=\' "$ENV_PATH" 2>/dev/null'
         " | head -1 | cut -d'=' -f2-)\"",
         "JWT_SECRET='Tq7xLm2pWz9Kd' ./deploy.sh",
         "Tq7xLm2pWz9Kd",
     ),
     (
         "a value a diff or a terminal wrapped",
-        "      3 -NEXT_PUBLIC_SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJuZXh0"
-        "bWF2ZW5zLmNsb3VkIiwicm9sZSI6ImFub24iLCJpYXQiOjE3M\n"
+        "      3 -NEXT_PUBLIC_SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+        "eyJpc3MiOiJuZXh0bWF2ZW5zLmNsb3VkIiwicm9sZSI6ImFub24iLCJpYXQiOjE3M\n"
         "        -DYxNDAwMDAsImV4cCI6MjAyMTcwMDAwMDB9.anon\n",
-        "  ⎿ SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6"
-        "Im5leHRtYXZlbnMiLCJyb2xlIjoiYW5vbiIsImlhdCI6MTc2OTMy\n"
+        "  ⎿ SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+        "eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Im5leHRtYXZlbnMiLCJyb2xlIjoiYW5vbiIsImlhdCI6MTc2OTMy\n"
         "    MjI0OSwiZXhwIjoxODAwODU4MjQ5fQ.yhX-uEhT0slUepLH6Eh93lgFGVnFyu90NoGyzOW9HV4\n"
-        "       57    Github_Token=github_pat_11BMOUMXI0ZSNnyGZAWnRi_sYCtdwncvZlC2cTEMRoI0rtBxB7Xp83vKg\n"
+        "       57    Github_Token="
+        "github_pat_11BMOUMXI0ZSNnyGZAWnRi_sYCtdwncvZlC2cTEMRoI0rtBxB7Xp83vKg\n"
         "            gLC6meHJ5LJ4KZ6Vani72v\n",
         "yhX-uEhT0slUepLH6Eh93lgFGVnFyu90NoGyzOW9HV4",
     ),
     (
         "letters of a CJK phrase",
-        '    """发送消息\n    Args:\n        api_key: API密钥（可选）\n    Returns: API响应字典\n    """',
+        '    """发送消息\n    Args:\n        api_key: API密钥（可选）\n'
+        '    Returns: API响应字典\n    """',
         "        api_key: Tq7xLm2pWz9Kd（可选）\n",
         "Tq7xLm2pWz9Kd",
     ),
@@ -457,11 +459,19 @@ PAIRS: list[tuple[str, str, str, str]] = [
     ),
     (
         "a thinking block's signature",
-        '{"type":"thinking","thinking":"很好，README 已经更新完成。","signature":"Ev4BCkYIChgCKkCine'
-        'RrudbR27GyNAtgJ7/soUgFA+rdzBhhH0xJw9ESF76NOmlhvuac/SnRWcX86Az/n19qXzUbSFGkIYjVIYcoEgzu"}',
+        '{"type":"thinking","thinking":"很好，README 已经更新完成。",'
+        '"signature":"Ev4BCkYIChgCKkCineRrudbR27GyNAtgJ7/soUgFA+rdzBhhH0xJw9ESF76NOmlhvuac/'
+        'SnRWcX86Az/n19qXzUbSFGkIYjVIYcoEgzu"}',
         '{"type":"webhook","secret":"whsec_x","signature":"Ev4BCkYIChgCKkCineRrudbR27GyNAtgJ7/so'
         'UgFA+rdzBhhH0xJw9ESF76NOmlhvuac/SnRWcX86Az/n19qXzUbSFGkIYjVIYcoEgzu"}',
         "Ev4BCkYIChgCKkCineRrudbR27GyNAtgJ7",
+    ),
+    (
+        "a file's name in a URL",
+        "Invoke-WebRequest -Uri https://nodejs.org/dist/v26.4.0/node-v26.4.0-win-x64.zip"
+        " -OutFile n.zip",
+        "curl https://eth-mainnet.g.alchemy.com/v2/Tq7xLm2pWz9KdR4vB8nMq3Zw",
+        "Tq7xLm2pWz9Kd",
     ),
 ]
 

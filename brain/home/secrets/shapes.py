@@ -138,7 +138,8 @@ _CALLED = re.compile(r"[A-Za-z_$][\w$]*")
 # After a value, what says it is an expression in code: an operator, a comparison, a
 # call, a member, a closing bracket, an item separator.
 _CODE_AFTER = re.compile(
-    r"[ \t]*(?:[,+;)}\]]|\(|\[[\"'\d]|\.[A-Za-z_]|\|\||&&|\?\?|[!=]==?|[<>]=|[ \t]+(?:as|if|or|and)\b)"
+    r"[ \t]*(?:[,+;)}\]]|\(|\[[\"'\d]|\.[A-Za-z_]|\|\||&&|\?\?|[!=]==?|[<>]="
+    r"|[ \t]+(?:as|if|or|and)\b)"
 )
 
 
