@@ -73,7 +73,18 @@ by the value itself, so a real credential in the same place is still found:
   ``?gmkey=CLK&gokey=…``: what a parameter holds ends at the next ``&``; a number there
   is an app's id, a time or a count, three letters are no key, and ``%3D`` and ``%26``
   pack other fields in it (:func:`query_value`;
-  ``?appKey=<random>`` and ``?password=12345678`` are still found).
+  ``?appKey=<random>`` and ``?password=12345678`` are still found); shorter than 8
+  characters (``?token=wtV``), it is no key.
+* **A shell default, read without its ``:-``**: ``${JWT_SECRET:-change-me-in-production}``
+  is a placeholder, ``${ANON_KEY:-eyJ….anon}`` a JWT signed with a word,
+  ``${GITHUB_TOKEN:-(not set)}`` words in brackets.
+* **Prose**: a possessive (``user prompts and Claude's responses``), a label ending in a
+  colon (``user modal, fields: Name, Email``), letters glued to a CJK phrase
+  (``api_key: API密钥``).
+* **A name quoted as a pattern**: ``grep -E '^JWT_SECRET=' "$ENV_PATH"``: the quote after
+  the ``=`` closes the pattern, it opens no value.
+* **The word a name ends with**: ``api_key: 'key'`` says what the value is, not what it
+  holds (``POSTGRES_PASSWORD=postgres``, an owner's name, is still a value).
 
 And where no name announces a value:
 
@@ -85,6 +96,12 @@ And where no name announces a value:
   passes a request on to an address; the directive's ``pass`` is no password's name
   (:func:`upstream`; a password in the address's userinfo, ``http://admin:<pw>@backend``,
   is still found as one).
+* **A key's id**: ``gpg --list-secret-keys 8E1F899571345D06``, ``user.signingkey = …``:
+  gpg and git choose a key by 8, 16 or 40 hex digits of its public fingerprint, which
+  name the key and are public (:func:`key_id`).
+* **A thinking block's signature**: ``"thinking":"…","signature":"Ev4BCkYI…"``: the
+  model's provider signs the thinking it returns to know it again; the signature proves
+  where a text came from and opens nothing (:func:`thinking_signature`).
 * **Google Drive and Sheets ids**: the random-looking run in
   ``docs.google.com/spreadsheets/d/<id>``, ``drive.google.com/drive/folders/<id>``, or
   the ``"value"`` of an n8n ``"documentId"``'s or ``"folderId"``'s resource locator

@@ -39,6 +39,13 @@ Choices worth knowing:
   by family: a credential's word anywhere in a name (``AWS_BEARER_TOKEN_BEDROCK``), values
   in credential positions, random runs nothing announces. Their findings merge with the
   rules', so a value two of them find in part is replaced whole.
+* A terminal's escape sequences (``\x1b[1;3m``) are formatting, never part of a value:
+  those before a value are passed over, and one ends it.
+* A made-up value is no secret: a JWT signed with a word (``eyJ….anon``), a provider's
+  prefix followed by words (``sk-ant-api03-real-secret``), a test's stub
+  (``test_app_secret``); a real key's body is random.
+* A value a terminal or a diff wrapped onto the next line is found whole
+  (:mod:`brain.home.secrets.wraps`), and judged whole.
 * Code is no secret: what a rule finds where a name announced a value is dropped when it
   is code (``idToken: string``, ``Pwd: homeDir + "/"``, ``process.env.TOKEN``), a mask
   (``gho_****``), an id (``"request_id": "req_…"``), words where a random token was
