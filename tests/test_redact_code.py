@@ -487,3 +487,14 @@ def test_code_is_left_and_the_credential_beside_it_found(
     assert secret not in out and "[REDACTED:" in out
     if family == "a value a diff or a terminal wrapped":
         assert "gLC6meHJ5LJ4KZ6Vani72v" not in out
+
+
+def test_a_random_line_after_a_narrower_line_is_the_next_item_not_the_rest() -> None:
+    # (a terminal wraps at 80 columns or more: a shorter line ended where its writer ended it)
+    text = (
+        "ngrok config add-authtoken 206cf63466e53f5965fbbf42b0fe565a2b394347\n"
+        "567945970a7e183b2a7a18211cc801ae38cd153db70026b8a04cc\n"
+    )
+    out = redact(text)
+    assert "206cf63466e53f5965fbbf42" not in out
+    assert "567945970a7e183b2a7a18211cc801ae38cd153db70026b8a04cc" in out

@@ -9,9 +9,9 @@ diff's ``-`` or ``+`` when the finding's own line has one), and that rest is
 
 * what a JWT cut before its signature lacks: with it, the payload is base64 of a JSON
   object (a JWT's payload always is), or
-* a random run (:func:`~brain.home.secrets.shapes.random_token`), right after a
-  provider's token that ran to its line's very end (``github_pat_…`` then
-  ``gLC6meHJ5LJ4KZ6Vani72v``).
+* a random run (:func:`~brain.home.secrets.shapes.random_token`), right after a token
+  that ran to the very end of a line as wide as a terminal's (80 columns or more:
+  ``github_pat_…`` then ``gLC6meHJ5LJ4KZ6Vani72v``).
 
 Anything else after a line break (a word, a name, a sentence) is left where it stands.
 """
@@ -65,9 +65,9 @@ def through_wraps(text: str, start: int, end: int) -> tuple[int, str]:
     return end, value
 
 
-# A line a terminal wraps is a wide one: a random run after a short line is a list's
-# next item, not the rest of a value.
-_WIDE = 60
+# A terminal wraps a line at its width, 80 columns or more: a random run after a shorter
+# line is a list's next item, not the rest of a value.
+_WIDE = 80
 
 
 def _marked_line(text: str, start: int, mark: str) -> bool:
