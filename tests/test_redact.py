@@ -303,7 +303,13 @@ TOKENS = st.one_of(
     st.builds(lambda p, s: f"{p}_live_{s}", st.sampled_from(["sk", "rk"]), _chars(B62, 24)),
     st.builds(lambda s: "npm_" + s, _chars(B62, 36)),
     st.builds(lambda s: "hf_" + s, _chars(B62, 34)),
-    st.builds(lambda a, b: f"eyJ{a}.eyJ{b}.sig", _chars(B64URL, 20), _chars(B64URL, 40)),
+    # a real signature is random base64url (one signed with a word is a placeholder)
+    st.builds(
+        lambda a, b, c: f"eyJ{a}.eyJ{b}.{c}",
+        _chars(B64URL, 20),
+        _chars(B64URL, 40),
+        _chars(B64URL, 43),
+    ),
 )
 PROSE = st.lists(
     st.text(alphabet=string.ascii_letters + ",.'!?", min_size=1, max_size=12), max_size=8

@@ -353,6 +353,126 @@ PAIRS: list[tuple[str, str, str, str]] = [
         '"data":"MC1IDX1ZNLMUHaB0j3en7hlp8dSKSeihIFFhtjDrdoKu6OfgwbDOKrGV4t9BHrnG3aECH2z"}',
         "MC1IDX1ZNLMUHaB0j3en7hlp8dSKSeihIFFhtjDrdoKu6OfgwbDOKrGV4t9BHrnG3aECH2z",
     ),
+    (
+        "a terminal's colour codes around a value",
+        "Finding:     AKIA...\nSecret: \x1b[1;3;mREDACTED\x1b[0m\nRuleID: twilio-account-sid",
+        "Finding:     AKIA...\nSecret: \x1b[1;3;mTq7xLm2pWz9Kd\x1b[0m\nRuleID: generic-api-key",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a token signed with a word",
+        "SUPABASE_SERVICE_ROLE_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1zcnYiLCJyb2xlIjoic2VydmljZV9yb2xlIiwiaWF0IjoxNzA2MTQwMDAwLCJleHAiOjIwMjE3MDAwMDB9.service\n"
+        "  environment:\n    ANON_KEY: ${ANON_KEY:-eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.anon}\n",
+        "SUPABASE_SERVICE_ROLE_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1zcnYiLCJyb2xlIjoic2VydmljZV9yb2xlIiwiaWF0IjoxNzA2MTQwMDAwLCJleHAiOjIwMjE3MDAwMDB9.aPtHj__flbJR4PGCX7tFck7I3MkG-OV57eP5cCDbIH4\n",
+        "aPtHj__flbJR4PGCX7tFck7I3MkG-OV57eP5cCDbIH4",
+    ),
+    (
+        "a shell default asking to be changed",
+        "GOTRUE_JWT_SECRET: ${JWT_SECRET:-change-me-in-production}\n"
+        'echo "GITHUB_TOKEN=${GITHUB_TOKEN:-(not set)}"\n'
+        "SUPAVISOR_SECRET_KEY=supavisorsecretkeychangeinproduction2025\n",
+        "GOTRUE_JWT_SECRET: ${JWT_SECRET:-Tq7xLm2pWz9Kd}\n",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "an expression compared",
+        "app.use(cors({ origin: corsOrigin, credentials: corsOrigin !== '*' }));",
+        "app.use(cors({ origin: corsOrigin, credentials: 'Tq7xLm2pWz9Kd' }));",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a Windows drive's path",
+        "[error] Command failed: cygpath -u 'C:\\Users\\Mischa\\AppData\\Local\\Temp'",
+        "curl -u 'admin:Tq7xLm2pWz9Kd' https://example.com/api",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a possessive and a label in prose",
+        "the full history including both user prompts and Claude's responses?\n"
+        "For the create user modal, fields: Name, Email, Password, Role.",
+        "Log in as user admin and Tq7xLm2pWz9Kd for the demo.",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a made-up example and a test's stub",
+        '# BAD (will be auto-redacted)\nAPI_KEY = "sk-ant-api03-real-secret"\n'
+        "echo 'API_KEY=\"sk-ant-api03-test123\"' > test.py\n"
+        'self.app_secret = "test_app_secret"\n'
+        '"tenant_access_token": "test_token_123"\n'
+        'curl -d \'{"email":"test","password":"test"}\'\n'
+        "Github_Token=github_pat_xxx\n",
+        'API_KEY = "sk-ant-api03-Tq7xLm2pWz9KdR4vB8nM3cX6zL1qW5eY9tU2iO7pA"\n'
+        'self.app_secret = "test_Tq7xLm2pWz9Kd"\n',
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a short query parameter",
+        'curl -s "https://apiv6.tappy.id/public-settings/primaryColorLight?token=wtV" 2>&1',
+        'curl -s "https://api.example.com/settings?token=Tq7xLm2pWz9KdR4vB8nM" 2>&1',
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a name quoted as a pattern",
+        'JWT_SECRET_EXISTING="$(grep -E \'^JWT_SECRET=\' "$ENV_PATH" 2>/dev/null'
+        " | head -1 | cut -d'=' -f2-)\"",
+        "JWT_SECRET='Tq7xLm2pWz9Kd' ./deploy.sh",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a value a diff or a terminal wrapped",
+        "      3 -NEXT_PUBLIC_SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+        "eyJpc3MiOiJuZXh0bWF2ZW5zLmNsb3VkIiwicm9sZSI6ImFub24iLCJpYXQiOjE3M\n"
+        "        -DYxNDAwMDAsImV4cCI6MjAyMTcwMDAwMDB9.anon\n",
+        "  ⎿ SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+        "eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6Im5leHRtYXZlbnMiLCJyb2xlIjoiYW5vbiIsImlhdCI6MTc2OTMy\n"
+        "    MjI0OSwiZXhwIjoxODAwODU4MjQ5fQ.yhX-uEhT0slUepLH6Eh93lgFGVnFyu90NoGyzOW9HV4\n"
+        "       57    Github_Token="
+        "github_pat_11BMOUMXI0ZSNnyGZAWnRi_sYCtdwncvZlC2cTEMRoI0rtBxB7Xp83vKg\n"
+        "            gLC6meHJ5LJ4KZ6Vani72v\n",
+        "yhX-uEhT0slUepLH6Eh93lgFGVnFyu90NoGyzOW9HV4",
+    ),
+    (
+        "letters of a CJK phrase",
+        '    """发送消息\n    Args:\n        api_key: API密钥（可选）\n'
+        '    Returns: API响应字典\n    """',
+        "        api_key: Tq7xLm2pWz9Kd（可选）\n",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a function called",
+        "const helpDeskCredential = string2Base64(`${this.helpDeskId}:${this.helpDeskToken}`);",
+        "const helpDeskCredential = 'Tq7x9Lm2pWz9Kd!';",
+        "Tq7x9Lm2pWz9Kd!",
+    ),
+    (
+        "the word its name ends with",
+        "cloudinary.config({ cloud_name: 'yourname', api_key: 'key', api_secret: 'secret' });",
+        "cloudinary.config({ cloud_name: 'yourname', api_key: 'Tq7xLm2pWz9Kd' });",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a key's id",
+        "command: gpg --list-secret-keys 8E1F899571345D06 2>&1 | head -5\n"
+        "git config --global user.signingkey 8E1F899571345D06\n",
+        "command: gpg --list-secret-keys Tq7xLm2pWz9KdR4vB8nM 2>&1 | head -5\n",
+        "Tq7xLm2pWz9Kd",
+    ),
+    (
+        "a thinking block's signature",
+        '{"type":"thinking","thinking":"很好，README 已经更新完成。",'
+        '"signature":"Ev4BCkYIChgCKkCineRrudbR27GyNAtgJ7/soUgFA+rdzBhhH0xJw9ESF76NOmlhvuac/'
+        'SnRWcX86Az/n19qXzUbSFGkIYjVIYcoEgzu"}',
+        '{"type":"webhook","secret":"whsec_x","signature":"Ev4BCkYIChgCKkCineRrudbR27GyNAtgJ7/so'
+        'UgFA+rdzBhhH0xJw9ESF76NOmlhvuac/SnRWcX86Az/n19qXzUbSFGkIYjVIYcoEgzu"}',
+        "Ev4BCkYIChgCKkCineRrudbR27GyNAtgJ7",
+    ),
+    (
+        "a file's name in a URL",
+        "Invoke-WebRequest -Uri https://nodejs.org/dist/v26.4.0/node-v26.4.0-win-x64.zip"
+        " -OutFile n.zip",
+        "curl https://eth-mainnet.g.alchemy.com/v2/Tq7xLm2pWz9KdR4vB8nMq3Zw",
+        "Tq7xLm2pWz9Kd",
+    ),
 ]
 
 
@@ -365,3 +485,16 @@ def test_code_is_left_and_the_credential_beside_it_found(
     assert redact(code) == code
     out = redact(credential)
     assert secret not in out and "[REDACTED:" in out
+    if family == "a value a diff or a terminal wrapped":
+        assert "gLC6meHJ5LJ4KZ6Vani72v" not in out
+
+
+def test_a_random_line_after_a_narrower_line_is_the_next_item_not_the_rest() -> None:
+    # (a terminal wraps at 80 columns or more: a shorter line ended where its writer ended it)
+    text = (
+        "ngrok config add-authtoken 206cf63466e53f5965fbbf42b0fe565a2b394347\n"
+        "567945970a7e183b2a7a18211cc801ae38cd153db70026b8a04cc\n"
+    )
+    out = redact(text)
+    assert "206cf63466e53f5965fbbf42" not in out
+    assert "567945970a7e183b2a7a18211cc801ae38cd153db70026b8a04cc" in out

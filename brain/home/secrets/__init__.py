@@ -8,7 +8,8 @@ credential's name announces a value and is code or tool output (``--- PASS: Test
 other languages, seed phrases and values right after a named key; ``prefilter`` tells in
 a few passes which rules a text can match at all; ``keysecrets`` refuses a record key
 that holds a credential, ``keyvalues`` reading it for the values a slug still shows after
-a name, a login or a webhook; ``together`` redacts a record's description and body together.
+a name, a login or a webhook; ``together`` redacts a record's description and body together;
+``wraps`` carries a value through the line break a terminal or a diff wrapped it at.
 Nothing is imported here, so reading records (the session-start hook) never loads the
 filter.
 """

@@ -73,7 +73,18 @@ by the value itself, so a real credential in the same place is still found:
   ``?gmkey=CLK&gokey=…``: what a parameter holds ends at the next ``&``; a number there
   is an app's id, a time or a count, three letters are no key, and ``%3D`` and ``%26``
   pack other fields in it (:func:`query_value`;
-  ``?appKey=<random>`` and ``?password=12345678`` are still found).
+  ``?appKey=<random>`` and ``?password=12345678`` are still found); shorter than 8
+  characters (``?token=wtV``), it is no key.
+* **A shell default, read without its ``:-``**: ``${JWT_SECRET:-change-me-in-production}``
+  is a placeholder, ``${ANON_KEY:-eyJ….anon}`` a JWT signed with a word,
+  ``${GITHUB_TOKEN:-(not set)}`` words in brackets.
+* **Prose**: a possessive (``user prompts and Claude's responses``), a label ending in a
+  colon (``user modal, fields: Name, Email``), letters glued to a CJK phrase
+  (``api_key: API密钥``).
+* **A name quoted as a pattern**: ``grep -E '^JWT_SECRET=' "$ENV_PATH"``: the quote after
+  the ``=`` closes the pattern, it opens no value.
+* **The word a name ends with**: ``api_key: 'key'`` says what the value is, not what it
+  holds (``POSTGRES_PASSWORD=postgres``, an owner's name, is still a value).
 
 And where no name announces a value:
 
@@ -85,6 +96,12 @@ And where no name announces a value:
   passes a request on to an address; the directive's ``pass`` is no password's name
   (:func:`upstream`; a password in the address's userinfo, ``http://admin:<pw>@backend``,
   is still found as one).
+* **A key's id**: ``gpg --list-secret-keys 8E1F899571345D06``, ``user.signingkey = …``:
+  gpg and git choose a key by 8, 16 or 40 hex digits of its public fingerprint, which
+  name the key and are public (:func:`key_id`).
+* **A thinking block's signature**: ``"thinking":"…","signature":"Ev4BCkYI…"``: the
+  model's provider signs the thinking it returns to know it again; the signature proves
+  where a text came from and opens nothing (:func:`thinking_signature`).
 * **Google Drive and Sheets ids**: the random-looking run in
   ``docs.google.com/spreadsheets/d/<id>``, ``drive.google.com/drive/folders/<id>``, or
   the ``"value"`` of an n8n ``"documentId"``'s or ``"folderId"``'s resource locator
@@ -98,10 +115,18 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets.rules import CJK
-from brain.home.secrets.shapes import auth_method, is_code, stored_hash
+from brain.home.secrets.rules import CJK, is_placeholder
+from brain.home.secrets.shapes import auth_method, is_code, stored_hash, word_signed
 
-__all__ = ["an_id", "no_credential", "not_pgpass", "query_value", "upstream"]
+__all__ = [
+    "an_id",
+    "key_id",
+    "no_credential",
+    "not_pgpass",
+    "query_value",
+    "thinking_signature",
+    "upstream",
+]
 
 _TEST_RUN = re.compile(r"---[ \t]+(?:PASS|FAIL|SKIP):[ \t]*$")
 _TEST_NAME = re.compile(r"[A-Za-z_][\w/.-]*")
@@ -147,6 +172,11 @@ _TAILSCALE_PUBLIC = re.compile(r"(?<![\w-])(?:nodekey|discokey|mkey):$|^(?:nodek
 _ESCAPED_END = re.compile(r"(?:\\[nrt])+$")
 _VERSIONED = re.compile(r"[a-z]+(?:[_-][a-z]+)*[_-]v\d{1,3}[_-]?")
 _NEGATED = re.compile(r"(?i)(?<![\w-])(?:no|without)[ \t]+[\w-]+[ \t]*:[ \t]*$")
+# A word with a possessive (Claude's), or a label ending in a colon (fields:): prose.
+_PROSE_WORD = re.compile(r"[A-Za-z]+(?:['’]s|:)")
+# A name quoted with its = (grep -E '^JWT_SECRET='): a pattern to search for, and the
+# quote after it closes the pattern, it opens no value.
+_QUOTED_NAME = re.compile(r"(['\"])\^?[A-Za-z_][\w.-]*[ \t]*=\1$")
 _WRONG = re.compile(
     r"(?i)(?:wrong|bad|invalid|incorrect)[_-]?(?:pass(?:word|wd)?|pwd|secret|token)\w{0,6}"
 )
@@ -164,8 +194,8 @@ def no_credential(text: str, start: int, end: int) -> bool:
     a variable passed in an object literal, a public address, a constant's name, a
     versioned name, a name said to be missing, a quoted phrase, a wrong or one-letter
     password, a query's number, its own name, a path on disk, a call, an import's name,
-    CJK prose, half of a bold phrase or a Tailscale public key (see the module
-    docstring)."""
+    CJK prose, half of a bold phrase, a Tailscale public key, a possessive or a label
+    in prose, or what follows a name quoted as a pattern (see the module docstring)."""
     value = text[start:end]
     before = text[max(0, start - 80) : start]
     after = text[end : end + 40]
@@ -176,6 +206,7 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or (_BINDING.search(before) is not None and is_code(value, after))
         or (_EXPANSION.search(before) is not None and value[:1] in "+?0123456789")
         or (_EXPANSION.search(before) is not None and value.startswith(_GENERATED))
+        or _shell_default(value, before)
         or (stored_hash(value) and (value[:1] == "$" or _PASSWORD_NAME.search(before) is not None))
         or auth_method(value)
         or _passed_along(value, before, after)
@@ -196,6 +227,9 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or value.startswith("**") != value.endswith("**")
         or _TAILSCALE_PUBLIC.search(before[-10:]) is not None
         or _TAILSCALE_PUBLIC.match(value) is not None
+        or _PROSE_WORD.fullmatch(value) is not None
+        or (value.isascii() and value.isalpha() and _CJK_CHAR.match(text, end) is not None)
+        or _QUOTED_NAME.search(before) is not None
     )
 
 
@@ -206,6 +240,16 @@ def _written(value: str, before: str) -> str:
     if _EXPANSION.search(before) is not None and bare[:1] in "-=":
         bare = bare[1:]
     return bare
+
+
+def _shell_default(value: str, before: str) -> bool:
+    """Whether ``value`` is a shell default (``${JWT_SECRET:-change-me-in-production}``)
+    that, read without its ``-`` or ``=``, is a placeholder, a JWT signed with a word
+    (``${ANON_KEY:-eyJ….anon}``) or words in brackets (``${GITHUB_TOKEN:-(not set)}``)."""
+    if _EXPANSION.search(before) is None or value[:1] not in "-=":
+        return False
+    default = value[1:]
+    return is_placeholder("", default) or word_signed(default) or default[:1] in "([{"
 
 
 def _quoted_phrase(value: str, after: str) -> bool:
@@ -219,15 +263,21 @@ def _quoted_phrase(value: str, after: str) -> bool:
 
 def _own_name(value: str, before: str) -> bool:
     """Whether ``value`` is an identifier holding the name it is given, word for word
-    (``API_KEY: 'feature_api_key'``; ``password=password1`` or ``token: 'myToken'`` are
-    values)."""
+    (``API_KEY: 'feature_api_key'``), or the word it ends with (``api_key: 'key'``);
+    ``password=password1``, ``token: 'myToken'`` or ``POSTGRES_PASSWORD=postgres`` are
+    values."""
     name = _NAME_BEFORE.search(before)
     bare = value.strip("\"'")
     if name is None or _IDENTIFIER.fullmatch(bare) is None:
         return False
     words = _SEPARATORS.split(name.group(1).lower())
     held = _SEPARATORS.split(bare.lower())
-    return any(held[i : i + len(words)] == words for i in range(len(held) - len(words) + 1))
+    if any(held[i : i + len(words)] == words for i in range(len(held) - len(words) + 1)):
+        return True
+    # or the word the name ends with, what the value is (api_key: 'key'); the name's
+    # first words name an owner, and the owner's name is a password people choose
+    # (POSTGRES_PASSWORD=postgres)
+    return len(held) < len(words) and words[-len(held) :] == held
 
 
 def _test_output(value: str, before: str, after: str) -> bool:
@@ -323,7 +373,8 @@ _ENCODED_AND = re.compile(r"%(?:25)*26")
 
 def query_value(text: str, start: int, end: int) -> bool:
     """Whether the value at ``start`` stands in a URL's query and what its parameter
-    holds, up to the next ``&``, is a number (an app's id, a time), shorter than a key, or
+    holds, up to the next ``&`` or its end, is a number (an app's id, a time), shorter
+    than a key (``?token=wtV``), or
     fields packed URL-encoded: ``?appKey=24889839&t=…``, ``?gmkey=CLK&gokey=ext%3Dv%2526…``
     (a password's number is still one, and so is a key ending in an encoded ``=``)."""
     name = _QUERY_NAME.search(text, max(0, start - 42), start)
@@ -331,9 +382,43 @@ def query_value(text: str, start: int, end: int) -> bool:
         return False
     value = text[start:end]
     head = value.split("&", 1)[0]
-    if head.isdigit() or (head != value and len(head) < 8):
+    if head.isdigit() or len(head) < 8:
         return True
     return _ENCODED_EQUALS.search(head) is not None and _ENCODED_AND.search(head) is not None
+
+
+# Where a key is chosen by its id: gpg's commands, git's signing key, a key id's name.
+_KEY_ID_BEFORE = re.compile(
+    r"(?i)(?:--(?:list|export|delete|edit)-(?:secret-)?keys?|--(?:default|local)-key|--local-user"
+    r"|signingkey|key[ _-]?id|fingerprint)[\"']?[ \t]*[:=]?[ \t]*[\"']?$"
+)
+_KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40}|[0-9a-f]{16}|[0-9a-f]{40})")
+
+
+def key_id(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``start:end`` is a key's id where a key is chosen (``gpg
+    --list-secret-keys 8E1F899571345D06``, ``user.signingkey = …``): 8, 16 or 40 hex
+    digits of a public key's fingerprint name the key, and are public."""
+    return (
+        _KEY_ID.fullmatch(text, start, end) is not None
+        and _KEY_ID_BEFORE.search(text, max(0, start - 40), start) is not None
+    )
+
+
+# A JSON string, then the signature's key: "thinking":"…","signature":"
+_THOUGHT = re.compile(r'(?:[^"\\]|\\.)*",[ \t]*"signature"[ \t]*:[ \t]*"')
+
+
+def thinking_signature(text: str, start: int) -> bool:
+    """Whether the value at ``start`` is a thinking block's ``"signature"``: the model's
+    provider signs the thinking it returns, to know it again; it proves where a text came
+    from and opens nothing."""
+    if not text.endswith('"', 0, start):
+        return False
+    at = text.rfind('"thinking":"', max(0, start - 100_000), start)
+    if at < 0:
+        return False
+    return _THOUGHT.fullmatch(text, at + len('"thinking":"'), start) is not None
 
 
 # An nginx directive that passes a request on, then the address it passes it to.

@@ -262,6 +262,8 @@ _VALUE = re.compile(
     # (CJK ends a bare value: seed=42，update_freq=2)
     r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\""" + CJK + "]+)"
 )
+# A name quoted with its = (grep -E '^JWT_SECRET='), then the quote closing it.
+_QUOTED_NAME = re.compile(r"(['\"])\^?[A-Za-z_][\w.-]*[ \t]*=\1$")
 _FLAG_VALUE = re.compile(r"[ \t]+(?=[^\s-])")
 _TABLE_GAP = re.compile(r"[ \t]{2,}(?=\S)")
 _PROSE_OP = re.compile(r"[ \t]+(?:to|is|as)[ \t]+(?=\S)")
@@ -324,6 +326,8 @@ def find(
         if found is None:
             continue
         vs, ve, quoted = found
+        if quoted and _QUOTED_NAME.search(text, max(0, vs - 80), vs) is not None:
+            continue  # grep -E '^JWT_SECRET=' "$ENV": the quote closes a pattern
         value = text[vs:ve]
         if fits(strength, value, text[ve : ve + 8], quoted):
             out.append(("credential_name", vs, ve))

@@ -50,6 +50,11 @@ _KEY_SEGMENT = re.compile(
     r"(?![\w-])"
 )
 _QUERY_WEAK = frozenset(("key", "sig", "code"))  # Azure Functions' ?code=<key>
+# A file's extension ends a path's last segment: a download's name, not a key.
+_FILE_END = re.compile(
+    r"\.(?:zip|msi|exe|tar|gz|tgz|xz|bz2|7z|dmg|pkg|deb|rpm|apk|jar|whl|iso|pdf|png|jpe?g"
+    r"|gif|svg|mp4|json|ya?ml|txt|md|csv|js|ts|py|sh|html?)$"
+)
 _RPC_HOSTS = ("infura", "alchemy", "quiknode", "quicknode", "ankr", "chainstack", "rpc", "node")
 # A call's first argument, a string; the function is read before it.
 _CALL = re.compile(r"\([ \t]*(?P<q>[\"'`])(?P<value>[^\"'`\n]{12,})(?P=q)")
@@ -127,6 +132,8 @@ def _urls(text: str, out: list[Span]) -> None:
         pos = m.start(2)
         for seg in segments:
             value = seg.group()
+            if _FILE_END.search(value):
+                continue  # a file's name: /dist/v26.4.0/node-v26.4.0-win-x64.zip
             if random_token(value, uuid=hook) or (hook and value.isdigit() and len(value) > 12):
                 out.append(("credential_position", pos + seg.start(), pos + seg.end()))
     for m in _KEY_SEGMENT.finditer(text) if "/" in text else ():

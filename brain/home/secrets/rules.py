@@ -150,8 +150,9 @@ IN_CONTEXT: tuple[Shape, ...] = (
     ),
     Shape(
         "cli_password",
-        # the user a name, not a format (date -u +%Y-%m-%dT%H:%M:%SZ)
-        r"(?:-u|--user)\s+['\"]?[\w.@-]{1,64}:" + _SECRET + r"[^\s'\"@]+)",
+        # the user a name, not a format (date -u +%Y-%m-%dT%H:%M:%SZ), nor a drive
+        # letter: C:\Users\… is a Windows path (cygpath -u 'C:\…')
+        r"(?:-u|--user)\s+['\"]?(?![A-Za-z]:[\\/])[\w.@-]{1,64}:" + _SECRET + r"[^\s'\"@]+)",
         ("-u ", "--user "),
     ),
     # Okta's SSWS and other named schemes in an Authorization header.
@@ -457,6 +458,7 @@ _PLACEHOLDER = lazy(
     | change[_-]?me | change[_-]?it | replace[_-]?me | placeholder
     | (?:change|replace)[_-]?me[_-][\w.-]*           # change-me-in-production-use-32-bytes
     | (?:change|replace)[_-]this[_-][^\s"'`]*        # change-this-to-32-char-aes-key!!
+    | [\w.-]*change[_-]?(?:me[_-]?|it[_-]?)?in[_-]?prod(?:uction)?[\w.-]*  # …changeinproduction2025
     | value | abc | foo | bar | baz | dummy | sample | example  # test data's stand-ins
     | \d{1,3}                                        # a count: 1 token = 1 share
     | (?:[A-Za-z0-9]{1,12}[_-]){0,2}your[_-][\w-]*   # YOUR_API_KEY, xoxb-your-token

@@ -89,11 +89,15 @@ _TOKEN = _WORD + "-"
 
 # A value after ``key =`` / ``key:``: double-quoted, single-quoted or bare. A bare value
 # is bounded: on one long line of ``a=1&token=...&token=...`` an unbounded one scans to
-# the end of the line from every key, which is quadratic.
+# the end of the line from every key, which is quadratic. A terminal's escape sequences
+# (``\x1b[1;3m``, a colour) are formatting, never part of a value: those before it are
+# passed over, and one ends a bare value (gitleaks prints ``Secret: \x1b[1;3;mREDACTED``).
+_ESCAPE = r"\x1b\[[0-?]*[ -/]*[@-~]"
 _VALUE = (
+    r"(?:" + _ESCAPE + r"[ \t]*)*"
     r"""(?:(?P<tpl>\{\{[^\n]*?\}\}|\$\{[^}\n]*\})"""  # {{ template }} or ${VAR}
     r"""|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
-    r"""|(?P<bare>[^\s"'`,;)}\]""" + CJK + r"""]{1,4096}))"""
+    r"""|(?P<bare>[^\s"'`,;)}\]\x1b""" + CJK + r"""]{1,4096}))"""
 )
 
 RULES: tuple[Rule, ...] = (

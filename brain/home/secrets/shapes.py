@@ -24,9 +24,11 @@ import re
 __all__ = [
     "chosen_password",
     "doc_jwt",
+    "word_signed",
     "entropy",
     "is_code",
     "is_masked",
+    "made_up",
     "mnemonic",
     "random_token",
     "wordy",
@@ -132,10 +134,12 @@ _CODE_WORDS = frozenset(
 )
 _REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+[!?]?")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z_$]*")
-# After a value, what says it is an expression in code: an operator, a call, a member,
-# a closing bracket, an item separator.
+_CALLED = re.compile(r"[A-Za-z_$][\w$]*")
+# After a value, what says it is an expression in code: an operator, a comparison, a
+# call, a member, a closing bracket, an item separator.
 _CODE_AFTER = re.compile(
-    r"[ \t]*(?:[,+;)}\]]|\(|\[[\"'\d]|\.[A-Za-z_]|\|\||&&|\?\?|[ \t]+(?:as|if|or|and)\b)"
+    r"[ \t]*(?:[,+;)}\]]|\(|\[[\"'\d]|\.[A-Za-z_]|\|\||&&|\?\?|[!=]==?|[<>]="
+    r"|[ \t]+(?:as|if|or|and)\b)"
 )
 
 
@@ -170,6 +174,8 @@ def is_code(
         return True  # "Staging=?": the next name of a list, not a value
     if _REFERENCE.fullmatch(bare) and (after[:1] == "(" or not any(c.isdigit() for c in bare)):
         return True  # process.env.GITHUB_TOKEN!, self.password, secp256k1.utils.random()
+    if after[:1] == "(" and _CALLED.fullmatch(bare):
+        return True  # a function called: string2Base64(`${id}:${token}`)
     if _IDENTIFIER.fullmatch(bare):
         # homeDir + "/", TestName (0.00s)
         return (_PROSE_AFTER if prose else _CODE_AFTER).match(after) is not None
@@ -191,11 +197,43 @@ _ANOTHER = re.compile(r"[A-Za-z_]\w{0,30}=[^=\s]{0,2}")  # not base64's padding 
 _DOC_PAYLOADS = ("John Doe", "1234567890")
 
 
+# A JWT (or a header alone) whose signature is a word: ``eyJ….eyJ….anon``.
+_WORD_SIGNED = re.compile(r"eyJ[\w-]*(?:\.eyJ[\w-]*)?\.[a-z]{2,12}")
+
+
+# A provider's prefix, then words or a short number where its random body stands
+# (sk-ant-api03-real-secret, github_pat_xxx); a test's stub (test, test_app_secret,
+# test_token_123).
+_MADE_UP = re.compile(
+    r"(?:sk-ant-(?:api|admin)\d\d|sk-proj|sk|gh[pousr]|github_pat|xox[abpr]|glpat)"
+    r"[-_](?:[a-z]{2,12}\d{0,4}|x{3,})(?:[-_][a-z]{2,12}\d{0,4})*"
+    r"|test(?:[-_](?:[a-z]{2,12}|\d{1,4}))*"
+)
+
+
+def made_up(value: str) -> bool:
+    """Whether ``value`` is a made-up credential: a JWT signed with a word
+    (:func:`word_signed`), a provider's prefix followed by words where its random body
+    stands (``sk-ant-api03-real-secret``), or a test's stub (``test``,
+    ``test_app_secret``, ``test_token_123``): a real key's body is random, and a value
+    saying it is a test's is a stand-in (``sk_test_4eC39HqLyjWD…`` is still a key)."""
+    bare = value.strip("\"'`")
+    return _MADE_UP.fullmatch(bare) is not None or word_signed(bare)
+
+
+def word_signed(token: str) -> bool:
+    """Whether a JWT's signature is an ordinary word (``….anon``, ``….service``): a
+    placeholder, since a real signature is an HMAC's or a key's output, 43 or more
+    random base64url characters, and no word."""
+    return _WORD_SIGNED.fullmatch(token) is not None
+
+
 def doc_jwt(token: str) -> bool:
     """Whether a JWT is documentation's example (jwt.io's ``John Doe``, subject
-    ``1234567890``), or a header alone: neither holds a secret."""
+    ``1234567890``), a placeholder signed with a word, or a header alone: none holds a
+    secret."""
     parts = token.split(".")
-    if len(parts) < 2 or not parts[1]:
+    if len(parts) < 2 or not parts[1] or word_signed(token):
         return True
     try:
         body = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
