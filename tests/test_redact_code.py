@@ -12,6 +12,12 @@ from brain.home.secrets.redact import redact
 # (family, text left as it is, text whose credential is still found, that credential)
 PAIRS: list[tuple[str, str, str, str]] = [
     (
+        "a path after 'as' is no user and password",
+        "Imported sounds appear as Asset/WwiseEvent/<Name>.uasset in the content browser",
+        "log in as admin / Sup3rS3cretPw9 on the staging box",
+        "Sup3rS3cretPw9",
+    ),
+    (
         "go test output",
         "=== RUN   TestAccountLockoutAfter5Failures\n"
         "--- PASS: TestAccountLockoutAfter5Failures (0.39s)\n"

@@ -384,7 +384,8 @@ PROSE: tuple[Shape, ...] = (
     Shape(
         "prose_secret",
         r"[ \t](?:as|user(?:name)?|login)[ \t]+[\w.@-]{1,64}[ \t]*(?:/|,|(?<![\w-])and\b)[ \t]*"
-        r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,-][^\s/,]{5,})",
+        # (a third segment after it is a path's: "as Asset/WwiseEvent/<Name>.uasset")
+        r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,-][^\s/,]{5,})(?![^\s/,]*/)",
         tuple(sep + w for sep in " \t" for w in ("as", "user", "login")),
         "loose",
     ),
