@@ -12,6 +12,12 @@ from brain.home.secrets.redact import redact
 # (family, text left as it is, text whose credential is still found, that credential)
 PAIRS: list[tuple[str, str, str, str]] = [
     (
+        "an enum's entry named by itself",
+        'Script/L_Enum.lua:58: New_Pass = "New_Pass", -- regenerate a random password',
+        'Script/config.lua:12: Admin_Pass = "Kq7vX2mLp9Wz", -- the console password',
+        "Kq7vX2mLp9Wz",
+    ),
+    (
         "a path after 'as' is no user and password",
         "Imported sounds appear as Asset/WwiseEvent/<Name>.uasset in the content browser",
         "log in as admin / Sup3rS3cretPw9 on the staging box",

@@ -329,6 +329,8 @@ def find(
         if quoted and _QUOTED_NAME.search(text, max(0, vs - 80), vs) is not None:
             continue  # grep -E '^JWT_SECRET=' "$ENV": the quote closes a pattern
         value = text[vs:ve]
+        if value == name and not value.isalpha():
+            continue  # New_Pass = "New_Pass": an enum's entry names itself, it holds nothing
         if fits(strength, value, text[ve : ve + 8], quoted):
             out.append(("credential_name", vs, ve))
 
