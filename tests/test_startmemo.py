@@ -683,3 +683,39 @@ def test_nothing_is_kept_ahead_for_a_place_no_start_may_ask(place: dict) -> None
     assert not hooks.keep_start_ahead(place["home"], "codex", "relative/folder")
     assert not hooks.keep_start_ahead(place["home"], "no-such-tool", str(place["top"]))
     assert kept_files(place) == []
+
+
+def test_a_kept_answer_stands_while_a_records_mark_is_what_it_was(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a commit that makes a record possibly stale, later commits that change its
+    file again leave its mark as it was: the kept answer stands, one ``git cat-file``
+    says so. A commit that changes it back, or removes it, changes the mark."""
+    top, pay = place["top"], place["top"] / "src" / "pay.py"
+    starts = hook(place, capsys, monkeypatch)
+    starts.settle()
+    head_moved(place)  # RATE = 2: the record's file differs from its commit's
+    how, out, _ = starts.start()
+    assert how == "whole" and "possibly stale: src/pay.py changed" in out
+    starts.settle()
+
+    for rate in (3, 4):  # the file changes again: still changed since the record's commit
+        pay.write_text(f"RATE = {rate}\n")
+        git(top, "commit", "-qam", f"rate {rate}")
+        kept = starts.start()
+        assert kept[0] == "kept", f"rate {rate}"
+        assert kept[1:] == starts.whole()
+        starts.settle()
+
+    pay.write_text("RATE = 1\n")  # back to what the record's commit held: no mark
+    git(top, "commit", "-qam", "rate 1 again")
+    how, out, _ = starts.start()
+    assert how == "whole" and "possibly stale" not in out
+    assert (out, "") == starts.whole()
+    starts.settle()
+
+    git(top, "rm", "-q", "src/pay.py")
+    git(top, "commit", "-qm", "no pay.py")
+    how, out, _ = starts.start()
+    assert how == "whole" and "src/pay.py moved or gone" in out
+    assert (out, "") == starts.whole()

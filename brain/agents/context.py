@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from brain import markdown
 from brain.agents.digest import fit_sections, index_entries, ranked_entries
@@ -78,7 +78,10 @@ class Context(NamedTuple):  # not a dataclass: see brain.home.config.Config
     index are indexed. ``keys``: every record the text names, each once (the summary or
     the project's group names some; the index the rest). ``checkout``: the top of the
     checkout whose HEAD the possibly-stale marks were read at, when any was, and
-    ``anchored`` the files of it its records rest on.
+    ``anchored`` the files of it its records rest on; ``grounds``, when every record the
+    text may mark rests on a commit the checkout has, what its marks were read from: each
+    file's object id at HEAD, and each such record's files with their ids at its commit
+    (a later start in the same place knows from HEAD's ids alone whether a mark changes).
     """
 
     text: str
@@ -96,6 +99,7 @@ class Context(NamedTuple):  # not a dataclass: see brain.home.config.Config
     keys: tuple[str, ...] = ()
     checkout: str | None = None
     anchored: tuple[str, ...] = ()
+    grounds: tuple[Any, ...] = ()
 
 
 def empty_context(notice: str) -> Context:
@@ -307,12 +311,13 @@ def _index_lines(
 
 def _stale_notes(
     home: Readable, project: Path | str | None, visible: set[str]
-) -> tuple[dict[str, str], Path | None, tuple[str, ...]]:
+) -> tuple[dict[str, str], Path | None, tuple[str, ...], tuple[Any, ...]]:
     """Why each visible record of ``project``'s checkout may be stale, by key (one git
     process at most; none while the checkout's HEAD has not moved); and, when its HEAD was
-    looked at, the checkout's top and every file its records rest on."""
+    looked at, the checkout's top, every file its records rest on and the grounds of the
+    marks (:class:`Context`)."""
     if project is None:
-        return {}, None, ()
+        return {}, None, (), ()
     name = (project_name(project) or "").lower()
     # (checkout, commit, *paths): a record resting on no file is never stale. Every
     # record of the checkout is checked, the visible ones marked: a tool that sees fewer
@@ -321,19 +326,27 @@ def _stale_notes(
         h.key: h.anchor for h in home.heads() if len(h.anchor) > 2 and h.anchor[0].lower() == name
     }
     if not visible.intersection(mine):  # nothing to mark: the hook loads none of the checking
-        return {}, None, ()
+        return {}, None, (), ()
     from brain.home.git.checkouts import top_of
 
     top = top_of(project)
     if top is None:
-        return {}, None, ()
+        return {}, None, (), ()
     from brain.home.anchors import Anchor
-    from brain.home.staleness.check import check, note
+    from brain.home.staleness.check import check, checked_ids, note
 
     anchors = {k: Anchor(a[0], a[1], tuple(a[2:])) for k, a in mine.items()}
     verdicts = check(home.state, top, anchors)
     notes = {k: note(v) for k, v in verdicts.items() if v.stale and k in visible}
-    return notes, top, tuple(sorted({path for a in mine.values() for path in a[2:]}))
+    grounds: tuple[Any, ...] = ()
+    found = checked_ids(home.state, top)
+    marked = [anchors[k] for k in sorted(visible.intersection(anchors))]
+    if found is not None and all(a.commit in found[2] for a in marked):
+        then, now, _ = found
+        files = sorted({path for a in marked for path in a.paths})
+        records = tuple(tuple((p, then.get(f"{a.commit}:{p}")) for p in a.paths) for a in marked)
+        grounds = (tuple((path, now.get(path)) for path in files), records)
+    return notes, top, tuple(sorted({path for a in mine.values() for path in a[2:]})), grounds
 
 
 LEARNED_HINT = (
@@ -495,7 +508,7 @@ def context(
     parts: list[_Part] = []
     visible, others = _scope(home, project, tool, personal)
     entries = ranked_entries(home)
-    stale, checked, anchored = _stale_notes(home, project, visible)
+    stale, checked, anchored, grounds = _stale_notes(home, project, visible)
     grouped = _project_group(home, project)
     sayer = Sayer(entries, visible, stale, grouped)
     # Under a budget the summary takes at most half, so the index always gets a share.
@@ -544,5 +557,6 @@ def context(
         budget=budget,
         checkout=None if checked is None else str(checked),
         anchored=anchored,
+        grounds=grounds,
         keys=(*told, *(key for key, _ in indexed[:shown])),
     )

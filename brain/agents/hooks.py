@@ -210,7 +210,7 @@ def keep_answer(out: str, err: str, ctx: Context) -> None:
     if ctx.checkout is not None:
         if not ctx.anchored:
             return
-        git = (ctx.checkout, "", ctx.anchored)  # HEAD's commit is read by keep
+        git = (ctx.checkout, "", ctx.anchored, ctx.grounds)  # HEAD's commit: read by keep
     startmemo.keep(out, err, ctx.keys, git)
 
 

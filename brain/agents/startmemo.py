@@ -19,8 +19,11 @@ have read, each by size, times and inode:
   caches, logs, lock and search index), each folder and every file in it;
 * whether a ``.git`` is in each folder from the session's folder up (which checkout, so
   which project, it is in);
-* for a project whose records rest on its commits (staleness), the checkout's ``HEAD``,
-  the branch it names and ``packed-refs``;
+* for a project whose records rest on its commits (staleness), the checkout's ``HEAD``
+  commit; when it has moved, the object id of each file the marked records rest on at
+  the new HEAD (one ``git cat-file --batch-check``): the answer stands while every
+  record's mark is what it was (its file differs from the record's commit's, or went, as
+  before), and is kept again under the new commit;
 * brain's version and the modules that write the answer.
 
 ``brain status`` rests on more: the home's HEAD commit (the last runs), the archive,
@@ -59,7 +62,7 @@ from brain.home.git.headfiles import head_commit, top_of
 TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
 CACHE = os.path.join(".brain", "cache")
 PREFIX, SUFFIX = "start-", ".memo"  # one file per place asked: start-<its hash>.memo
-VERSION = 3
+VERSION = 4
 #: The most answers kept: one per tool and folder a person starts sessions in.
 MAX_ANSWERS = 32
 RACY_NS = 2_000_000_000  # brain.home.recordcache.RACY_NS: not imported, it loads pathlib
@@ -94,8 +97,12 @@ Signed = list[tuple[str, int, object]]  # (path, how, its state)
 # A kept answer: what was asked, stdout, stderr, the shown records as JSON, the files it
 # rests on, the pending file's (inode, length), the checkout whose HEAD its staleness
 # marks were read at, and the time (ns since the epoch) until which it stands (0: no end).
-# The checkout: its top, HEAD's commit then, the files its records rest on.
-Git = tuple[str, str, tuple[str, ...]]
+# The checkout: its top, HEAD's commit then, the files its records rest on, and the
+# grounds of its marks (:class:`brain.agents.context.Context`): each marked file's object
+# id at HEAD then, and each marked record's files with their ids at its commit; or ().
+Ids = tuple[tuple[str, str | None], ...]  # (path, object id)
+Grounds = tuple[Ids, tuple[Ids, ...]] | tuple[()]
+Git = tuple[str, str, tuple[str, ...], Grounds]
 Entry = tuple[tuple[object, ...], str, str, str, Signed, tuple[int, int] | None, Git | None, int]
 
 # The hook payload read by ask(); the whole way takes it from here (stdin is read once).
@@ -497,12 +504,17 @@ def _serve(query: _Asked, entry: Entry, quiet: bool = False) -> bool:
             return False
     moved = None
     if git is not None:
-        top, commit, paths = git
+        top, commit, paths, grounds = git
         moved = head_commit(top)
         if moved is None:
             return False
         if moved == commit:
             moved = None
+        elif grounds:
+            now = _marks_stand(top, grounds)
+            if now is None:
+                return False  # a mark would change: a file came to differ, or went, or back
+            git = (top, commit, paths, now)
         else:
             from brain.home.git.spawn import unchanged_since  # imports os alone
 
@@ -518,7 +530,7 @@ def _serve(query: _Asked, entry: Entry, quiet: bool = False) -> bool:
         if st.st_ino != inode or st.st_size < length or not _only_shown(path, length, st.st_size):
             return False
     if moved is not None and git is not None:
-        _follow_head(query.home, entry, (git[0], moved, git[2]))
+        _follow_head(query.home, entry, (git[0], moved, git[2], git[3]))
     if quiet:
         return True
     if shown:
@@ -531,6 +543,34 @@ def _serve(query: _Asked, entry: Entry, quiet: bool = False) -> bool:
     sys.stdout.write(out)
     sys.stdout.flush()
     return True
+
+
+def _marks_stand(top: str, grounds: Grounds) -> Grounds | None:
+    """The grounds of the marks at the checkout's HEAD now, when every record's mark is
+    what it was (each of its files differs from its commit's, or went, as before); None
+    when one would change or git cannot say. One ``git cat-file --batch-check``."""
+    from brain.home.git.spawn import object_ids  # imports os alone
+
+    files, records = grounds  # type: ignore[misc]
+    paths = [path for path, _ in files]
+    ids = object_ids(top, [f"HEAD:{path}" for path in paths])
+    if ids is None:
+        return None
+    before, after = dict(files), dict(zip(paths, ids, strict=True))
+    for record in records:
+        for path, then in record:
+            if _mark(then, before.get(path)) != _mark(then, after.get(path)):
+                return None
+    return (tuple(zip(paths, ids, strict=True)), records)
+
+
+def _mark(then: object, now: object) -> str:
+    """What a file says of its record's mark (:func:`brain.home.staleness.check._verdict`)."""
+    if then is None and now is None:
+        return ""  # no file of the checkout then or now: the record does not rest on it
+    if now is None:
+        return "gone"
+    return "changed" if then != now else "same"
 
 
 def _follow_head(home: str, entry: Entry, git: Git) -> None:
@@ -637,12 +677,12 @@ def _keep(
     if now != query.before:
         return  # something changed while the answer was computed
     if git is not None:
-        top, _commit, paths = git
+        top, _commit, paths, grounds = git
         if query.head is None or query.head[0] != top or query.head[1] is None:
             return  # not the checkout read before, or its HEAD says nothing plainly
         if head_commit(top) != query.head[1]:
             return  # HEAD moved while the answer was computed
-        git = (top, query.head[1], paths)
+        git = (top, query.head[1], paths, grounds)
     racy = time.time_ns() - RACY_NS
     for _where, _how, sig in now:
         if isinstance(sig, tuple) and max(sig[1], sig[2]) >= racy:

@@ -74,3 +74,22 @@ def unchanged_since(top: str, commit: str, paths: tuple[str, ...]) -> bool:
     except OSError:
         return False
     return os.waitstatus_to_exitcode(status) == 0
+
+
+def object_ids(top: str, names: "Sequence[str]") -> list[str | None] | None:
+    """The object id of each name (``HEAD:<path>`` ...), None where the checkout has
+    none: one ``git cat-file --batch-check``, as :func:`brain.home.git.checkouts.object_ids`
+    asks it; None when git cannot say."""
+    if not names or not hasattr(os, "posix_spawnp"):
+        return None
+    out = spawned(top, ["cat-file", "--batch-check"], "".join(f"{n}\n" for n in names).encode())
+    if out is None:
+        return None
+    lines = out.decode("utf-8", "replace").splitlines()
+    if len(lines) != len(names):
+        return None
+    found: list[str | None] = []
+    for line in lines:
+        parts = line.split()
+        found.append(None if len(parts) != 3 or parts[-1] in ("missing", "ambiguous") else parts[0])
+    return found

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from brain.home.anchors import Anchor
 from brain.home.files import atomic_write, read_cache
 
-__all__ = ["Verdict", "check", "note"]
+__all__ = ["Verdict", "check", "checked_ids", "note"]
 
 VERSION = 1
 CACHE = "checkouts.json"
@@ -171,3 +171,20 @@ def _verdict(
     if changed or gone:
         return Verdict("stale", tuple(changed), tuple(gone))
     return Verdict("fresh")
+
+
+def checked_ids(state: Path, top: Path) -> tuple[dict[str, Any], dict[str, Any], set[str]] | None:
+    """What the last :func:`check` of ``top`` read, while HEAD is where it was then: each
+    file's object id at each record's commit (``"<commit>:<path>"``), at HEAD (by path),
+    and the commits the checkout has; None when nothing is kept for this HEAD."""
+    from brain.home.git.checkouts import head_of
+
+    entry = _load(state / "cache" / CACHE).get(str(top))
+    if not isinstance(entry, dict) or entry.get("head") is None:
+        return None
+    if entry.get("head") != head_of(top):
+        return None
+    then, now, commits = entry.get("then"), entry.get("now"), entry.get("commits")
+    if not (isinstance(then, dict) and isinstance(now, dict) and isinstance(commits, list)):
+        return None
+    return then, now, set(commits)
