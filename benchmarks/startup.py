@@ -22,10 +22,12 @@ The session-start hook is also started in a project's git checkout, against two 
 homes of ``--small`` records spread over ``--projects`` projects (each a real checkout):
 one whose records rest on nothing, and one whose records each rest on a commit of their
 project's checkout and a file of it (``checkout``, ``commit``, ``paths``), so the hook
-checks them for staleness: with HEAD where it was (the answer kept in
-``.brain/cache/checkouts.json``), and with a new commit made in the checkout before each
-run (one ``git cat-file`` a start), or with a commit of a file no record rests on (the
-kept answer stands after one ``git diff --quiet``).
+checks them for staleness: with HEAD where it was, with a new commit of a file records
+rest on made in the checkout before each run (the same file each time: after the first,
+which marks them possibly stale, their marks stay as they are, and the kept answer
+stands after one ``git cat-file``), and with a commit of a file no record rests on (the
+same). The first commit that changes a mark takes the whole way plus that git process:
+the row ``hook, whole way`` and a few milliseconds.
 
 The hook, ``context``, ``list`` and ``status`` print the answer kept from the last time
 in the same place while nothing it rests on has changed (``brain/agents/startmemo.py``;
