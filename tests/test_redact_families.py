@@ -144,3 +144,51 @@ def test_the_credential_words_are_told_apart_by_their_first_three_letters() -> N
 
     assert len(names._BY_START) == len(names.TRIGGER_WORDS)
     assert all(len(word) >= 3 for word in names.TRIGGER_WORDS)
+
+
+# --- a name's value in other forms (secrets/forms.py) -------------------------------
+
+CHOSEN = "Quartz" + "-otter4471!"
+TYPED = "Tq8#vL2!" + "pR6@wZ4$"
+B64 = "Vh3kQm9Z+pL2xR7tN/" + "c8WbY1sF+jD4gA6eU0oKq5HiM="
+HEX28 = "4f9c2a7e1b83d6f0" + "5a9e2c71b4d8"
+UPPER = "H7XUQYTPLA5" + "WQMRZKVNTB3" + "GDY8EOIUS2RC"
+IN_OTHER_FORMS = [
+    (f'    SetEnv SMTP_PASSWORD "{CHOSEN}"', CHOSEN),
+    (f"PS C:\\> setx MAILGUN_SIGNING_SECRET {HEX28}", HEX28),
+    (f'static API_SECRET: &str = "{CHOSEN}";', CHOSEN),
+    (f'var smtpPassword string = "{CHOSEN}"', CHOSEN),
+    (
+        f'let c = Mailer::builder()\n    .api_token("{HEX40[:12]}/{HEX40[12:]}")\n    .build()?;',
+        HEX40,
+    ),
+    (f"const tok = vault.readToken('{CHOSEN}')", CHOSEN),
+    (f'cfg.SigningKey = new SymmetricKey(Encoding.ASCII.GetBytes("{TYPED}"));', TYPED),
+    (f"$config['encryption_salt'] = '{B64}';", B64),
+    (f"const c = new Client({{ deviceTokenSigner: '{TYPED}' }});", TYPED),
+    (f'variable "smtp_password" {{\n  type    = string\n  default = "{CHOSEN}"\n}}', CHOSEN),
+    (f"config.vm.provider :x do |v|\n  v.psk '{CHOSEN}'\nend", CHOSEN),
+    (f"interface Gi0/1\n  ospf authentication password 7 {HEX28}", HEX28),
+    (f"signer:\n  SPLUNK_HEC_TOKEN: Splunk {B62}.{HEX40[:8]}", B62),
+    (f">>> os.environ['CMC_PRO_API_KEY'] = '{UPPER}'", UPPER),
+    ("restic --passphrase 'lemon-orbit-garden-violet' backup /srv", "lemon-orbit-garden-violet"),
+]
+NO_VALUE_IN_OTHER_FORMS = [
+    "smtpSecret: {{ .Values.mail.secret | b64enc | quote }}",
+    'resource "vault_generic_secret" "smtp_password" {\n  path = "secret/smtp"\n}',
+    'db_password = os.environ.get("DB_PASSWORD_FILE", "")',
+    "enc = tiktoken.get_encoding('p50k_edit_v2')",
+    "I reset the DB_PASSWORD yesterday",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), IN_OTHER_FORMS, ids=lambda v: str(v)[:30])
+def test_a_value_given_in_another_form_is_caught(text: str, secret: str) -> None:
+    out = redact(text)
+    assert not any(secret[i : i + 8] in out for i in range(len(secret) - 7)), out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", NO_VALUE_IN_OTHER_FORMS, ids=lambda v: str(v)[:30])
+def test_a_name_in_another_form_given_no_value_is_left(text: str) -> None:
+    assert redact(text) == text

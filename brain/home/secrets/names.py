@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
+from brain.home.secrets import forms
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
     auth_method,
@@ -58,7 +59,7 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 TRIGGER_WORDS = (
     *("token", "session", "auth", "key", "pass", "seed", "private", "secret", "pwd", "cred"),
     *("mnemonic", "bearer", "signature", "phrase", "appid", "cert", "pat", "team", "dsn"),
-    "psk",
+    *("psk", "salt"),
 )
 _TRIGGER = folded("|".join(TRIGGER_WORDS))
 # Each word's length by its first three letters, which tell them apart (a test checks).
@@ -84,7 +85,7 @@ def a_credential_word_at(text: str, at: int) -> bool:
 
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
 # What may follow a name whose value is given (a quote, a space, an operator, an XML tag).
-_AFTER_NAME = frozenset("\"'`\\ \t:=|>")
+_AFTER_NAME = frozenset("\"'`\\ \t:=|>(")  # "(": a builder's .access_token("…")
 _NAME_CHAR_STRING = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 _NAME_CHARS = frozenset(_NAME_CHAR_STRING)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -98,7 +99,9 @@ _STRONG_WORDS = frozenset(
     ("pwd", "pass", "pat", "creds", "passwords", "psk", "requirepass", "masterauth")
 )
 # Words that name a credential only with a random value.
-_WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn")
+_WEAK = re.compile(
+    r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn|[a-z]*salt"
+)
 _CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
 _KEY_KINDS = frozenset(
     "api private secret access auth signing master encryption license deploy service admin"
@@ -221,8 +224,10 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         stored_hash(value) and (value[:1] == "$" or (quoted and strength == "password"))
     ):
         return False  # password_encryption = scram-sha-256; "password": "<a stored hash>"
-    if random_token(value, uuid=strength in ("strong", "password")):
+    if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
+    if strength == "phrase" and forms.diceware(value):
+        return True  # --passphrase 'wood-biology-almost-aunt'
     if strength != "password":
         return _typed_secret(value)  # Tundra.Orchid3751%: chosen, and no code looks so
     if value.startswith(("http://", "https://", "/", "~/", "./", "$")) or _FILE.search(value):
@@ -304,7 +309,9 @@ def find(
         matches = _TRIGGER[low is None].finditer(text if low is None else low)
         triggers = (m.span() for m in matches)
     for s, word_end in triggers:
-        if s < last or not_a_name(at, s) or text.endswith("com", 0, s):
+        if s < last or text.endswith("com", 0, s):
+            continue
+        if not_a_name(at, s) and not _camel_break(text, s):
             continue
         e = _NAME_TAIL.match(text, word_end).end()  # type: ignore[union-attr]
         last = e
@@ -318,15 +325,35 @@ def find(
         if text.endswith(("$", "${"), 0, s):
             continue  # a variable's use, given no value: "Bearer $API_PAT" "$BASE/x"
         strength = credential_name(name)
-        if not strength:
-            continue
-        found = _assigned(text, s, e, name)
-        if found is None:
-            continue
-        vs, ve, quoted = found
-        value = text[vs:ve]
-        if fits(strength, value, text[ve : ve + 8], quoted):
-            out.append(("credential_name", vs, ve))
+        if not strength or forms.in_template(text, s):
+            continue  # (a name in a template's {{ … }} is a reference)
+        span = _given(text, s, e, name, strength)
+        if span is not None:
+            out.append(("credential_name", *span))
+
+
+def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, int] | None:
+    """The value the name at ``text[s:e]`` is given, when it is a credential of
+    ``strength``: in the forms :func:`_assigned` reads, then in the others
+    :func:`~brain.home.secrets.forms.given` does; a scheme's word takes its token along."""
+    found = _assigned(text, s, e, name)
+    called = bool(credential_name(name.rsplit(".", 1)[-1]))  # .access_token(, not .get_x(
+    for vs, ve, quoted in ([found] if found else []) + forms.given(text, s, e, called):
+        if quoted and forms.is_label(text, ve):
+            continue  # resource "aws_secretsmanager_secret" "stripe_api_key" {
+        if forms.a_name(text[vs:ve]) and (text[vs:ve].isupper() or credential_name(text[vs:ve])):
+            continue  # os.getenv("STRIPE_WEBHOOK_SECRET"): a name, no value
+        end = forms.scheme_end(text, vs, ve) if not quoted else ve
+        if end > ve or fits(strength, text[vs:ve], text[ve : ve + 8], quoted):
+            return vs, end
+    return None
+
+
+def _camel_break(text: str, s: int) -> bool:
+    """Whether the credential's word at ``s`` ends where a capital starts the next word
+    (``apiTokenSalt``: ``Token``, not ``tokens``)."""
+    end = s + _BY_START.get(text[s : s + 3].lower(), 0)
+    return 0 < end < len(text) and text[end - 1].islower() and text[end].isupper()
 
 
 def _words_at(low: str, places: list[int]) -> Iterator[tuple[int, int]]:
