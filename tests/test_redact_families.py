@@ -192,3 +192,55 @@ def test_a_value_given_in_another_form_is_caught(text: str, secret: str) -> None
 @pytest.mark.parametrize("text", NO_VALUE_IN_OTHER_FORMS, ids=lambda v: str(v)[:30])
 def test_a_name_in_another_form_given_no_value_is_left(text: str) -> None:
     assert redact(text) == text
+
+
+# --- values in the slots commands, URLs, cookies and key files keep (secrets/slots.py) ---
+
+SIGNIFY = "RWRCSwAAAAB1xK9m+Q2pL7vN4tR8sZ3w" + "/Y6hJ0cF5gD1bE9aU2iO7eP4qT8rW3"
+BASE32 = "MZXW6YTBOI4TQMZR" + "GE2DKNJWG4ZDGQ3L"
+LICENCE = "4H2KX-9LQ3M-" + "TZ8RD-PW7NC-J5GBY"
+SESSION = "8k2m4n6p8r0t" + "2v4x6z8b0d2f"
+IN_SLOTS = [
+    (f"wfreerdp /v:10.1.2.3 /u:ops /p:{TYPED} /size:1280x800", TYPED),
+    (f"net use \\\\nas02\\media {CHOSEN} /user:HOME\\alice", CHOSEN),
+    (f"echo -n '{CHOSEN}' | kubectl create secret generic smtp --from-file=pw=/dev/stdin", CHOSEN),
+    (f"$ cat secrets/deploy.token\n{TYPED}\n$ ls", TYPED),
+    (f"oathtool --totp --base32 {BASE32}", BASE32),
+    ("editor -batchmode -serial F9-K2MD-8QPX-3ZRT-7WNB-Q4LS -quit", "F9-K2MD-8QPX-3ZRT-7WNB-Q4LS"),
+    (f"Registration code {LICENCE}", LICENCE),
+    (
+        "curl -X POST https://api.example-ci.com/v2/deploy_hooks/a81f3c09d2e47b56",
+        "a81f3c09d2e47b56",
+    ),
+    ("POST https://hooks.example.com/catch/83021/qzvxtk/", "/qzvxtk/"),
+    ("curl -X POST 'https://api.example.app/deploy/srv-q81x?key=Xp9aLm2QzT'", "Xp9aLm2QzT"),
+    (f"repro with MYAPPSESSID={SESSION} on prod", SESSION),
+    (f'{{"name": "SSESS9f3c2a", "value": "{B64}", "path": "/"}}', B64),
+    (
+        "----- BEGIN ACTIVATION CODE -----\nCustomer: Example Ltd\n"
+        "3FA9 12C7 88D0 4E1B\nA7C2 5D90 1B3E F648\n----- END ACTIVATION CODE -----",
+        "3FA9 12C7 88D0 4E1B",
+    ),
+    (f"untrusted comment: signify secret key\n{SIGNIFY}", SIGNIFY),
+    (f'"replicator" "{CHOSEN}"\n"reporting" "SCRAM-SHA-256$4096:abc$def:ghi"', CHOSEN),
+    (f"mc alias set lab http://10.0.0.5:9000 QPDOCZ8H3K2LWX7M9R4T {B62}", B62),
+]
+NOT_IN_SLOTS = [
+    "docker run -u 1000 -p 8080:8080 app",
+    "mysql -u root -p production_db < dump.sql",
+    "-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAg\n-----END SSH SIGNATURE-----",
+    "see https://docs.example.com/webhooks/stripe-events for details",
+    "TWILIO_ACCOUNT_SID=AC4f9c2a7e1b83d6f05a9e2c71b4d8e2f0",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), IN_SLOTS, ids=lambda v: str(v)[:30])
+def test_a_value_in_a_credentials_slot_is_caught(text: str, secret: str) -> None:
+    out = redact(text)
+    assert not any(secret[i : i + 6] in out for i in range(len(secret) - 5)), out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", NOT_IN_SLOTS, ids=lambda v: str(v)[:30])
+def test_what_stands_in_no_credentials_slot_is_left(text: str) -> None:
+    assert redact(text) == text

@@ -1,0 +1,239 @@
+"""Credentials in the slots commands, URLs, cookies and key files keep for them.
+
+No credential's name stands before these values, or not one the name family reads; the
+slot says what they are, whatever the program:
+
+* a command's password flag, read by its name beside a user's flag (``-U admin -P …``,
+  ``/u:admin /p:…``), and a password before ``/user:`` after a share (``\\\\host\\share
+  <pw> /user:…``);
+* a value piped into a command that stores a secret (``printf '…' | docker secret
+  create …``, ``echo … | … --password-stdin``);
+* a credential file's content printed by ``cat`` (``cat config/master.key`` then its
+  hex);
+* a one-time password's seed after a TOTP word (``--totp -b <base32>``);
+* a licence or product key's dashed groups after its word (``-serial …``, ``/ipk …``);
+* a hook URL's secret: the segments after its hook or deploy segment, and its key's
+  query value, however short (Netlify's ``build_hooks/<24 hex>``, Zapier's
+  ``catch/<id>/<key>``, Render's ``?key=…``);
+* a cookie whose name says it holds a session (``PHPSESSID=…``, ``sessionid=…``, a HAR
+  entry's ``"name": ".AspNetCore.Cookies", "value": "…"``);
+* key material in an armour of any label that is no public one (``-----BEGIN USER NKEY
+  SEED-----``, ``----- BEGIN LICENSE -----``), and a key file's line after a comment
+  that says it is a secret key (minisign's ``untrusted comment: … secret key``);
+* a password beside stored hashes in a user list (pgbouncer's ``"user" "<password>"``
+  beside ``"app" "md5…"``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from brain.home.secrets import forms
+from brain.home.secrets.names import Span, credential_name
+from brain.home.secrets.shapes import chosen_password, is_code, is_masked, random_token
+
+__all__ = ["find", "session_name"]
+
+_PASS_FLAG = re.compile(
+    r"(?<=[ \t])(?:/p(?:ass(?:word)?)?:|-(?:p|P|pw|pass)[ \t]+)"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"']{6,})(?P=q)(?=[\s;|&]|$)"
+)
+_USER_FLAG = re.compile(r"(?<=[ \t])(?:-[uUl]|--?user(?:name)?|/u(?:ser)?:)[ \t=]*[^\s-]")
+_SHARE_PASSWORD = re.compile(
+    r"\\\\[^\s]+[ \t]+(?P<q>[\"']?)(?P<value>[^\s/\"'*]{6,})(?P=q)[ \t]+(?i:/u(?:ser)?:)"
+)
+_PIPED = re.compile(
+    r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"'%$|]{6,})(?P=q)"
+    r"[ \t]*\|[^|\n]{0,80}?(?i:secret|password|passwd|passphrase|token|credential|-stdin)"
+)
+_CAT = re.compile(
+    r"(?<![\w-])cat[ \t]+(?P<path>[^\s|;&<>]+)[ \t]*\r?\n(?P<value>[^\s]{16,})[ \t]*(?:\r?\n|$)"
+)
+_TOTP = re.compile(
+    r"(?i:totp|hotp|\botp\b|2fa|mfa|authenticator)[^\n]{0,40}?(?<![A-Za-z0-9])"
+    r"(?P<value>[A-Z2-7]{16,64}={0,6})(?![A-Za-z0-9])"
+)
+_LICENCE = re.compile(
+    r"(?i:serial|licen[cs]e|product[ _-]?key|/ipk|activation|cd[ _-]?key|reg(?:istration)?"
+    r"[ _-]?(?:code|key))[^\n]{0,20}?(?<![A-Za-z0-9-])"
+    r"(?P<value>[A-Z0-9]{2,6}(?:-[A-Z0-9]{4,6}){3,7})(?![A-Za-z0-9-])"
+)
+_URL = re.compile(
+    r"https?://(?P<host>[\w.-]+)(?P<path>/[^\s\"'<>`)\]\\?#]*)(?:\?(?P<q>[^\s\"'<>`#]*))?"
+)
+_HOOK_QUERY = re.compile(r"(?:^|&)(?:key|token|secret|sig|code)=(?P<value>[^&]{8,})")
+_SESSION_PAIR = re.compile(r"(?<![\w.-])(?P<name>[\w.-]{2,40})=(?P<value>[^;\s\"'&,]{16,})")
+_HAR_PAIR = re.compile(
+    r"\"name\"[ \t]*:[ \t]*\"(?P<name>[^\"\n]{2,60})\"[ \t]*,[ \t]*"
+    r"\"value\"[ \t]*:[ \t]*\"(?P<value>[^\"\n]{16,})\""
+)
+_SESSION = re.compile(r"sess|(?:^|\.)sid$|cookie")
+_ARMOUR = re.compile(
+    r"-{3,}[ \t]*BEGIN[ \t]+(?P<label>[A-Z0-9][A-Z0-9 ._-]{0,60}?)[ \t]*-{3,}[ \t]*\r?\n"
+    r"(?P<body>(?:(?!-{3,}[ \t]*END)[^\n]*\n){1,200}?)[ \t]*-{3,}[ \t]*END"
+)
+_PUBLIC_ARMOUR = re.compile(
+    r"PUBLIC|CERTIFICATE|\bCERT\b|CRL|SIGNATURE|SIGNED|MESSAGE|PARAMETERS|PKCS7|\bCMS\b|X509"
+)
+_KEY_COMMENT = re.compile(
+    r"(?i:comment)[^\n]*(?i:secret|private)[ \t]+key[^\n]*\r?\n(?P<value>[A-Za-z0-9+/]{40,}={0,2})"
+    r"[ \t]*(?:\r?\n|$)"
+)
+_USER_LINE = re.compile(r"^\"[^\"\n]+\"[ \t]+\"(?P<value>[^\"\n]+)\"[ \t]*$", re.MULTILINE)
+_STORED = re.compile(r"md5[0-9a-f]{32}|SCRAM-SHA-256\$")
+
+
+def find(text: str, lowered: str, out: list[Span]) -> None:
+    """Add to ``out`` each credential ``text`` keeps in a slot (``lowered``: the text
+    lower-cased, to tell cheaply which slots it can hold)."""
+    if "-p" in lowered or "/p" in lowered:
+        _pass_flags(text, out)
+    if "/user:" in lowered or "/u:" in lowered:
+        _add(_SHARE_PASSWORD, text, out, password=True)
+    if "|" in text and ("echo" in lowered or "printf" in lowered):
+        _add(_PIPED, text, out, password=True)
+    if "cat " in lowered:
+        for m in _CAT.finditer(text):
+            if _credential_file(m.group("path")) and _random(m.group("value")):
+                out.append(("credential_position", m.start("value"), m.end("value")))
+    if any(w in lowered for w in ("otp", "2fa", "mfa", "authenticator")):
+        _add(_TOTP, text, out, password=False)
+    if any(w in lowered for w in ("serial", "licen", "key", "/ipk", "activation", "reg")):
+        _licences(text, out)
+    if "://" in text and any(w in lowered for w in ("hook", "deploy")):
+        _hooks(text, out)
+    if "=" in text and ("sess" in lowered or "sid=" in lowered):
+        for m in _SESSION_PAIR.finditer(text):
+            _session(m, out)
+    if '"value"' in lowered:
+        for m in _HAR_PAIR.finditer(text):
+            _session(m, out)
+    if "begin" in lowered:
+        _armours(text, out)
+    if "comment" in lowered:
+        _add(_KEY_COMMENT, text, out, password=False)
+    if '" "' in text and ("md5" in lowered or "scram" in lowered):
+        _user_list(text, out)
+
+
+def _add(pattern: re.Pattern[str], text: str, out: list[Span], *, password: bool) -> None:
+    """``pattern``'s values that are a credential: random, or chosen when ``password``."""
+    for m in pattern.finditer(text):
+        value = m.group("value")
+        if _random(value) or (password and _chosen(value)):
+            out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+def _random(value: str) -> bool:
+    return random_token(value) or forms.upper_random(value)
+
+
+def _chosen(value: str) -> bool:
+    return (
+        chosen_password(value)
+        and not value.startswith(("$", "%", "<", "{", "-", "/", "~", "."))
+        and not is_masked(value)
+        and not is_code(value, "", quoted=True)
+        and any(c.isalpha() for c in value)
+        # (a port, a path's words, a database's name: prod_db_2, 8080:80)
+        and not all(c.isdigit() or c in ":.,-_" or c.isalpha() and c.islower() for c in value)
+    )
+
+
+def _pass_flags(text: str, out: list[Span]) -> None:
+    """A password flag's value, on a command line that names a user too."""
+    for m in _PASS_FLAG.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        line = text[line_start : line_end if line_end >= 0 else len(text)]
+        value = m.group("value")
+        if _USER_FLAG.search(line) and (_random(value) or _chosen(value)):
+            out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+def _credential_file(path: str) -> bool:
+    """Whether a file's name names a credential (``config/master.key``, ``token.txt``)."""
+    name = path.rstrip("/").rsplit("/", 1)[-1].replace(".", "_")
+    return credential_name(name) != ""
+
+
+def _licences(text: str, out: list[Span]) -> None:
+    for m in _LICENCE.finditer(text):
+        value = m.group("value")
+        digits = sum(map(str.isdigit, value))
+        letters = sum(map(str.isalpha, value))
+        if digits >= 4 and letters >= 4:
+            out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+def _hooks(text: str, out: list[Span]) -> None:
+    """A hook URL's secret: each segment after its hook's or deploy's segment that is no
+    word, and its key's query value."""
+    for m in _URL.finditer(text):
+        segments = list(re.finditer(r"[^/]+", m.group("path")))
+        words = [seg.group().lower() for seg in segments]
+        marks = [i for i, w in enumerate(words) if "hook" in w or w in ("deploy", "trigger")]
+        if not marks and "hook" not in m.group("host").lower():
+            continue
+        base = m.start("path")
+        for seg in segments[marks[-1] + 1 if marks else 0 :]:
+            if _hook_key(seg.group()):
+                out.append(("credential_position", base + seg.start(), base + seg.end()))
+        query = m.group("q")
+        if query:
+            for q in _HOOK_QUERY.finditer(query):
+                if _hook_key(q.group("value")):
+                    at = m.start("q") + q.start("value")
+                    out.append(("credential_position", at, at + len(q.group("value"))))
+
+
+_HOOK_KEY = re.compile(r"[A-Za-z0-9_-]{6,}")
+_VOWELS = frozenset("aeiouAEIOU")
+
+
+def _hook_key(value: str) -> bool:
+    """Whether a hook URL's segment is a key or an id in it: six characters or more, a
+    number, or letters and digits mixed, or mixed case, or letters no word holds (no
+    vowel); not a version (``v1``) nor a word (``production``)."""
+    if not _HOOK_KEY.fullmatch(value):
+        return False
+    if value.isdigit():
+        return True
+    letters = [c for c in value if c.isalpha()]
+    has_digit = any(c.isdigit() for c in value)
+    mixed_case = any(c.isupper() for c in letters) and any(c.islower() for c in letters)
+    return (has_digit and len(letters) >= 2) or mixed_case or not _VOWELS & set(letters)
+
+
+def session_name(name: str) -> bool:
+    """Whether a cookie's name says it holds a session or a login (``PHPSESSID``,
+    ``sessionid``, ``connect.sid``, ``.AspNetCore.Cookies``)."""
+    return _SESSION.search(name.lower()) is not None
+
+
+def _session(m: re.Match[str], out: list[Span]) -> None:
+    value = m.group("value")
+    if session_name(m.group("name")) and random_token(value) and not is_masked(value):
+        out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+def _armours(text: str, out: list[Span]) -> None:
+    """The body of an armoured block whose label is no public one's, when a line of it,
+    its spaces taken out, is a random run."""
+    for m in _ARMOUR.finditer(text):
+        if _PUBLIC_ARMOUR.search(m.group("label")):
+            continue
+        body = m.group("body")
+        if any(_random(line.replace(" ", "")) for line in body.splitlines()):
+            out.append(("private_key", m.start("body"), m.end("body") - 1))
+
+
+def _user_list(text: str, out: list[Span]) -> None:
+    """The passwords of a user list whose other lines hold stored hashes (pgbouncer)."""
+    lines = list(_USER_LINE.finditer(text))
+    if not any(_STORED.match(m.group("value")) for m in lines):
+        return
+    for m in lines:
+        value = m.group("value")
+        if not _STORED.match(value) and chosen_password(value):
+            out.append(("credential_position", m.start("value"), m.end("value")))
