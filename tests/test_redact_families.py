@@ -228,7 +228,8 @@ IN_SLOTS = [
 NOT_IN_SLOTS = [
     "docker run -u 1000 -p 8080:8080 app",
     "mysql -u root -p production_db < dump.sql",
-    "-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAg\n-----END SSH SIGNATURE-----",
+    "-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAg\n"
+    "-----END SSH SIGNATURE-----",
     "see https://docs.example.com/webhooks/stripe-events for details",
     "TWILIO_ACCOUNT_SID=AC4f9c2a7e1b83d6f05a9e2c71b4d8e2f0",
 ]
@@ -244,3 +245,29 @@ def test_a_value_in_a_credentials_slot_is_caught(text: str, secret: str) -> None
 @pytest.mark.parametrize("text", NOT_IN_SLOTS, ids=lambda v: str(v)[:30])
 def test_what_stands_in_no_credentials_slot_is_left(text: str) -> None:
     assert redact(text) == text
+
+
+# --- what looks like a credential and is none (secrets/lookalikes.py) ----------------
+
+DIGEST = "7c1e" + "a93f5b08d2e64c17" + "9b0f3e6a5d2c8147" + "e6f90b3d4a2c7e15" + "8d06f2b9c4a1"
+LOOK_ALIKES = [
+    "password: ENC[AES256_GCM,data:pQ7vK2mX9sLd4RtZ,iv:q8Jd0fN2mZ7xT4bK9pL1vR6sW3yH5gC0aE8uO2iY4t="
+    ",tag:pQ3mZ8xT1vN6bK4dJ0fL7s==,type:str]",
+    "app.secret = ENC(Qm9vYmF6cXV4c3VwZXJzZWNyZXQxMjM0NTY3OA==)",
+    f"Restored cache from key: Linux-node-{DIGEST}",
+    f"cache key: yarn-deps-{DIGEST}",
+    f"const ph = new PostHog('phc_{B62}', {{ host: 'https://app.posthog.com' }})",
+    f'<div class="h-captcha" data-sitekey="{B62}"></div>',
+    f"// publishable key, fine in the client\nconst client = init('{B62[:20]}x9{B62[20:]}')",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES, ids=lambda v: str(v)[:30])
+def test_ciphertext_a_cache_key_and_a_published_key_are_left(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_public_prefix_a_tokens_name_is_given_is_still_a_credential() -> None:
+    # ClickUp's personal tokens start pk_ as Stripe's publishable keys do
+    text = f"CLICKUP_API_TOKEN=pk_81234567_{B62}"
+    assert B62 not in redact(text)
