@@ -179,6 +179,7 @@ NO_VALUE_IN_OTHER_FORMS = [
     'db_password = os.environ.get("DB_PASSWORD_FILE", "")',
     "enc = tiktoken.get_encoding('p50k_edit_v2')",
     "I reset the DB_PASSWORD yesterday",
+    "const signature = request.headers.get('x-signature-ed25519');",
 ]
 
 
@@ -232,6 +233,7 @@ NOT_IN_SLOTS = [
     "-----END SSH SIGNATURE-----",
     "see https://docs.example.com/webhooks/stripe-events for details",
     "TWILIO_ACCOUNT_SID=AC4f9c2a7e1b83d6f05a9e2c71b4d8e2f0",
+    "curl -X POST 'https://deploy.example.dev/hooks/trigger?token=xxxx-xxxx-xxxx'",
 ]
 
 
@@ -245,6 +247,12 @@ def test_a_value_in_a_credentials_slot_is_caught(text: str, secret: str) -> None
 @pytest.mark.parametrize("text", NOT_IN_SLOTS, ids=lambda v: str(v)[:30])
 def test_what_stands_in_no_credentials_slot_is_left(text: str) -> None:
     assert redact(text) == text
+
+
+def test_lines_piped_into_a_credential_store_keep_their_names() -> None:
+    text = f'printf "host=git.example.org\\nusername=bo\\npassword={CHOSEN}\\n" | git credential approve'
+    out = redact(text)
+    assert "host=git.example.org" in out and CHOSEN not in out
 
 
 # --- what looks like a credential and is none (secrets/lookalikes.py) ----------------

@@ -58,6 +58,10 @@ _DEFAULT = re.compile(
     r"""^[ \t]*(?:default|value)[ \t]*=[ \t]*(?P<q>["'])(?P<value>[^"'\n]{4,})(?P=q)""",
     re.MULTILINE,
 )
+# A call's literal written as a key to look a value up by: headers.get('x-hub-signature-256').
+_KEY_LIKE = re.compile(
+    r"(?:[a-z]+\d{0,6}|\d{1,4})(?:[-_.:/](?:[a-z]+\d{0,6}|\d{1,4}))+|[A-Z]+(?:_(?:[A-Z]+|\d{1,4}))+"
+)
 _A_NAME = re.compile(r"[A-Za-z][A-Za-z_.-]*[_.-][A-Za-z_.-]*[A-Za-z]")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9-]{1,15}")
 _AFTER_SCHEME = re.compile(r"[ \t]+(?P<value>[^\s\"'`,;]{16,})")
@@ -73,7 +77,7 @@ def given(text: str, s: int, e: int, called: bool) -> list[tuple[int, int, bool]
     out: list[tuple[int, int, bool]] = []
     for pattern in (_TYPED, _CALL, _WRAPPED) if called else (_TYPED, _WRAPPED):
         m = pattern.match(text, e)
-        if m is not None:
+        if m is not None and (pattern is _TYPED or not _KEY_LIKE.fullmatch(m.group("value"))):
             out.append((m.start("value"), m.end("value"), True))
     m = _SPACED.match(text, e)
     if m is not None and _spaced_name(text, s, e, m):

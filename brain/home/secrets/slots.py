@@ -30,6 +30,7 @@ import re
 
 from brain.home.secrets import forms
 from brain.home.secrets.names import Span, credential_name
+from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import chosen_password, is_code, is_masked, random_token
 
 __all__ = ["find", "session_name"]
@@ -120,6 +121,8 @@ def _add(pattern: re.Pattern[str], text: str, out: list[Span], *, password: bool
     """``pattern``'s values that are a credential: random, or chosen when ``password``."""
     for m in pattern.finditer(text):
         value = m.group("value")
+        if "\\n" in value:
+            continue  # printf "host=…\npassword=…\n" | git credential approve: lines, named
         if _random(value) or (password and _chosen(value)):
             out.append(("credential_position", m.start("value"), m.end("value")))
 
@@ -195,8 +198,8 @@ def _hook_key(value: str) -> bool:
     """Whether a hook URL's segment is a key or an id in it: six characters or more, a
     number, or letters and digits mixed, or mixed case, or letters no word holds (no
     vowel); not a version (``v1``) nor a word (``production``)."""
-    if not _HOOK_KEY.fullmatch(value):
-        return False
+    if not _HOOK_KEY.fullmatch(value) or is_placeholder("", value):
+        return False  # send?key=xxxx-xxxx-xxxx-xxxx
     if value.isdigit():
         return True
     letters = [c for c in value if c.isalpha()]
