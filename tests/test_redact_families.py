@@ -250,7 +250,8 @@ def test_what_stands_in_no_credentials_slot_is_left(text: str) -> None:
 
 
 def test_lines_piped_into_a_credential_store_keep_their_names() -> None:
-    text = f'printf "host=git.example.org\\nusername=bo\\npassword={CHOSEN}\\n" | git credential approve'
+    lines = f"host=git.example.org\\nusername=bo\\npassword={CHOSEN}\\n"
+    text = f'printf "{lines}" | git credential approve'
     out = redact(text)
     assert "host=git.example.org" in out and CHOSEN not in out
 
