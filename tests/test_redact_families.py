@@ -226,6 +226,12 @@ IN_SLOTS = [
     (f'"replicator" "{CHOSEN}"\n"reporting" "SCRAM-SHA-256$4096:abc$def:ghi"', CHOSEN),
     (f"mc alias set lab http://10.0.0.5:9000 QPDOCZ8H3K2LWX7M9R4T {B62}", B62),
 ]
+IN_SLOTS.append(
+    (
+        "Backup codes for the ops vault:\n4k2m9-x7qp3\nzt83n-w2lv9\n9hqd2-m4kx7\np7wn3-c9zk2\n",
+        "zt83n-w2lv9",
+    )
+)
 NOT_IN_SLOTS = [
     "docker run -u 1000 -p 8080:8080 app",
     "mysql -u root -p production_db < dump.sql",
@@ -233,6 +239,7 @@ NOT_IN_SLOTS = [
     "-----END SSH SIGNATURE-----",
     "see https://docs.example.com/webhooks/stripe-events for details",
     "TWILIO_ACCOUNT_SID=AC4f9c2a7e1b83d6f05a9e2c71b4d8e2f0",
+    "see the recovery codes section of the docs: where to find them",
     "curl -X POST 'https://deploy.example.dev/hooks/trigger?token=xxxx-xxxx-xxxx'",
 ]
 

@@ -20,6 +20,7 @@ slot says what they are, whatever the program:
 * key material in an armour of any label that is no public one (``-----BEGIN USER NKEY
   SEED-----``, ``----- BEGIN LICENSE -----``), and a key file's line after a comment
   that says it is a secret key (minisign's ``untrusted comment: … secret key``);
+* a list of one-time codes after its name (``recovery codes: …``);
 * a password beside stored hashes in a user list (pgbouncer's ``"user" "<password>"``
   beside ``"app" "md5…"``).
 """
@@ -80,6 +81,12 @@ _KEY_COMMENT = re.compile(
     r"(?i:comment)[^\n]*(?i:secret|private)[ \t]+key[^\n]*\r?\n(?P<value>[A-Za-z0-9+/]{40,}={0,2})"
     r"[ \t]*(?:\r?\n|$)"
 )
+_CODE = r"[A-Za-z0-9]{4,6}-?[A-Za-z0-9]{4,6}"
+# A list of one-time codes after its name (GitHub's, Google's, a password manager's).
+_CODES = re.compile(
+    r"(?i:(?:recovery|backup|scratch|emergency)[ _-]codes?)[^\n]{0,30}?[:\n][ \t\n]*"
+    r"(?P<value>(?:" + _CODE + r"[ \t,;\n]+){3,}" + _CODE + ")"
+)
 _USER_LINE = re.compile(r"^\"[^\"\n]+\"[ \t]+\"(?P<value>[^\"\n]+)\"[ \t]*$", re.MULTILINE)
 _STORED = re.compile(r"md5[0-9a-f]{32}|SCRAM-SHA-256\$")
 
@@ -113,6 +120,11 @@ def find(text: str, lowered: str, out: list[Span]) -> None:
         _armours(text, out)
     if "comment" in lowered:
         _add(_KEY_COMMENT, text, out, password=False)
+    if " code" in lowered or "_code" in lowered or "-code" in lowered:
+        for m in _CODES.finditer(text):
+            codes = re.split(r"[ \t,;\n]+", m.group("value"))
+            if sum(any(c.isdigit() for c in code) for code in codes) * 4 >= len(codes) * 3:
+                out.append(("credential_position", m.start("value"), m.end("value")))
     if '" "' in text and ("md5" in lowered or "scram" in lowered):
         _user_list(text, out)
 
