@@ -180,6 +180,8 @@ NO_VALUE_IN_OTHER_FORMS = [
     "enc = tiktoken.get_encoding('p50k_edit_v2')",
     "I reset the DB_PASSWORD yesterday",
     "const signature = request.headers.get('x-signature-ed25519');",
+    "cat config/credentials_dev.yml 2>/dev/null",
+    "ERROR: NO ROOT PASSWORD CONFIGURED.\nSet one first",
 ]
 
 
@@ -240,6 +242,8 @@ NOT_IN_SLOTS = [
     "see https://docs.example.com/webhooks/stripe-events for details",
     "TWILIO_ACCOUNT_SID=AC4f9c2a7e1b83d6f05a9e2c71b4d8e2f0",
     "see the recovery codes section of the docs: where to find them",
+    "\x1b[36mrouting (session=relay:main:main)\x1b[39m \x1b[90m2026-02-14T11:58:52Z\x1b[39m",
+    "ssh -l deploy host 'mkdir -p srv/app/releases srv/app/shared'",
     "curl -X POST 'https://deploy.example.dev/hooks/trigger?token=xxxx-xxxx-xxxx'",
 ]
 

@@ -47,11 +47,13 @@ _WRAPPED = re.compile(
 # After a name: a space, a type's digit perhaps (a router's ``password 7 …``), and the
 # value, the last on its line.
 _SPACED = re.compile(
-    r"""[ \t]+(?P<kind>\d[ \t]+)?(?:(?P<q>["'])(?P<qv>[^"'\n]{4,})(?P=q)|(?P<bv>[^\s"'`]{6,}))"""
-    r"""[ \t]*\r?(?:\n|$)"""
+    r"""[ \t]+(?P<kind>\d[ \t]+)?"""
+    r"""(?:(?P<q>["'])(?P<qv>[^"'\n]{4,})(?P=q)|(?P<bv>[^\s"'`<>|&]{6,}))[ \t]*\r?(?:\n|$)"""
 )
-# A name that is code's (``DB_PASS``, ``PSK``, ``apiSecret``): a word of prose is none.
-_CODE_NAME = re.compile(r"[\w.-]*(?:_|[a-z][A-Z])[\w.-]*|[A-Z][A-Z0-9]+")
+# A name that is code's (``DB_PASS``, ``apiSecret``): a word of prose is none, nor a word
+# in capitals (``NO PASSWORD PROVIDED.``), nor a file's name (``seed_dev.sql``).
+_CODE_NAME = re.compile(r"[\w.-]*(?:_|[a-z][A-Z])[\w.-]*")
+_FILE_NAME = re.compile(r".+\.[a-z]{1,4}")
 # A block labelled by the name, then its default's or value's literal.
 _BLOCK = re.compile(r"""["'][ \t]*\{""")
 _DEFAULT = re.compile(
@@ -102,6 +104,8 @@ def _spaced_name(text: str, s: int, e: int, m: re.Match[str]) -> bool:
     if before.rstrip()[-1:] in "=(,[{":
         return False
     name = text[s:e]
+    if _FILE_NAME.fullmatch(name):
+        return False
     return bool(m.group("kind") or m.group("q") or _CODE_NAME.fullmatch(name))
 
 

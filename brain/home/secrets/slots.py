@@ -40,7 +40,7 @@ _PASS_FLAG = re.compile(
     r"(?<=[ \t])(?:/p(?:ass(?:word)?)?:|-(?:p|P|pw|pass)[ \t]+)"
     r"(?P<q>[\"']?)(?P<value>[^\s\"']{6,})(?P=q)(?=[\s;|&]|$)"
 )
-_USER_FLAG = re.compile(r"(?<=[ \t])(?:-[uUl]|--?user(?:name)?|/u(?:ser)?:)[ \t=]*[^\s-]")
+_USER_FLAG = re.compile(r"(?<=[ \t])(?:(?:-[uUl]|--?user(?:name)?)[ \t=]+[^\s-]|/u(?:ser)?:\S)")
 _SHARE_PASSWORD = re.compile(
     r"\\\\[^\s]+[ \t]+(?P<q>[\"']?)(?P<value>[^\s/\"'*]{6,})(?P=q)[ \t]+(?i:/u(?:ser)?:)"
 )
@@ -64,7 +64,7 @@ _URL = re.compile(
     r"https?://(?P<host>[\w.-]+)(?P<path>/[^\s\"'<>`)\]\\?#]*)(?:\?(?P<q>[^\s\"'<>`#]*))?"
 )
 _HOOK_QUERY = re.compile(r"(?:^|&)(?:key|token|secret|sig|code)=(?P<value>[^&]{8,})")
-_SESSION_PAIR = re.compile(r"(?<![\w.-])(?P<name>[\w.-]{2,40})=(?P<value>[^;\s\"'&,]{16,})")
+_SESSION_PAIR = re.compile(r"(?<![\w.-])(?P<name>[\w.-]{2,40})=(?P<value>[\w%.+/=-]{16,})")
 _HAR_PAIR = re.compile(
     r"\"name\"[ \t]*:[ \t]*\"(?P<name>[^\"\n]{2,60})\"[ \t]*,[ \t]*"
     r"\"value\"[ \t]*:[ \t]*\"(?P<value>[^\"\n]{16,})\""
@@ -150,8 +150,8 @@ def _chosen(value: str) -> bool:
         and not is_masked(value)
         and not is_code(value, "", quoted=True)
         and any(c.isalpha() for c in value)
-        # (a port, a path's words, a database's name: prod_db_2, 8080:80)
-        and not all(c.isdigit() or c in ":.,-_" or c.isalpha() and c.islower() for c in value)
+        # (a port, a path, a database's name: prod_db_2, 8080:80, repo/backend/src)
+        and not all(c.isdigit() or c in ":.,-_/" or c.isalpha() and c.islower() for c in value)
     )
 
 
