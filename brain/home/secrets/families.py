@@ -155,7 +155,7 @@ def find(
         out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]
     if hits is None or "commands" in hits:
         commands.find(text, lowered, out, hits)
-    slots.find(text, lowered, out)
+    slots.find(text, lowered, out, hits)
     if spans:
         _anywhere(text, spans, out)
     return out
@@ -163,4 +163,4 @@ def find(
 
 # The words :func:`find` needs the places of, by group (literals.py finds them in its
 # pass); each module names its own groups.
-WORDS = {**names.WORDS, **places.WORDS, **commands.WORDS}
+WORDS = {**names.WORDS, **places.WORDS, **commands.WORDS, **slots.WORDS}

@@ -97,8 +97,7 @@ def _spaced_name(text: str, s: int, e: int, m: re.Match[str]) -> bool:
     """Whether a value after the name and a space is one: the name is code's or the value
     is quoted or typed, and a directive, a command or a field stands before the name on
     its line (a name that starts its line is the name family's own)."""
-    line_start = text.rfind("\n", 0, s) + 1
-    before = text[line_start:s]
+    before = text[_line_start(text, s) : s]
     if not before.strip():
         return m.group("q") is not None  # (a bare value there is the name family's own)
     if before.rstrip()[-1:] in "=(,[{":
@@ -129,9 +128,16 @@ def scheme_end(text: str, start: int, end: int) -> int:
 def in_template(text: str, s: int) -> bool:
     """Whether ``s`` stands inside a template's ``{{ … }}`` on its line: a name there is
     a reference (``{{ .Values.auth.password | b64enc }}``), given no value."""
-    line_start = text.rfind("\n", 0, s) + 1
-    opened = text.rfind("{{", line_start, s)
+    opened = text.rfind("{{", _line_start(text, s), s)
     return opened >= 0 and "}}" not in text[opened:s]
+
+
+def _line_start(text: str, at: int, most: int = 200) -> int:
+    """Where the line holding ``at`` starts, looked for ``most`` characters back at most
+    (a long line is read from there: not from its start each time)."""
+    lo = max(0, at - most)
+    newline = text.rfind("\n", lo, at)
+    return newline + 1 if newline >= 0 else lo
 
 
 def is_label(text: str, end: int) -> bool:

@@ -50,12 +50,13 @@ def kept(text: str, findings: Iterable[_F]) -> list[_F]:
 
 def _no_credential(text: str, start: int, end: int) -> bool:
     value = text[start:end]
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
+    # (lines read 300 characters around at most: a long line is not read whole each time)
+    lo, hi = max(0, start - 300), min(len(text), end + 300)
+    line_start = text.rfind("\n", lo, start) + 1 or lo
+    line_end = text.find("\n", end, hi)
+    line_end = line_end if line_end >= 0 else hi
     # (the line, and the one above it: a comment there speaks of the line below)
-    line = text[
-        text.rfind("\n", 0, max(0, line_start - 1)) + 1 : line_end if line_end >= 0 else len(text)
-    ]
+    line = text[(text.rfind("\n", lo, max(lo, line_start - 1)) + 1 or lo) : line_end]
     before = text[line_start:start]
     if _in_envelope(before) or _ENVELOPE_VALUE.match(value):
         return True

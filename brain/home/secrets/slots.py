@@ -28,13 +28,14 @@ slot says what they are, whatever the program:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 from brain.home.secrets import forms
 from brain.home.secrets.names import Span, credential_name
 from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import chosen_password, is_code, is_masked, random_token
 
-__all__ = ["find", "session_name"]
+__all__ = ["WORDS", "find", "session_name"]
 
 _PASS_FLAG = re.compile(
     r"(?<=[ \t])(?:/p(?:ass(?:word)?)?:|-(?:p|P|pw|pass)[ \t]+)"
@@ -72,8 +73,8 @@ _HAR_PAIR = re.compile(
 _SESSION = re.compile(r"sess|(?:^|\.)sid$|cookie")
 _ARMOUR = re.compile(
     r"-{3,}[ \t]*BEGIN[ \t]+(?P<label>[A-Z0-9][A-Z0-9 ._-]{0,60}?)[ \t]*-{3,}[ \t]*\r?\n"
-    r"(?P<body>(?:(?!-{3,}[ \t]*END)[^\n]*\n){1,200}?)[ \t]*-{3,}[ \t]*END"
 )
+_END = re.compile(r"\n[ \t]*-{3,}[ \t]*END\b")
 _PUBLIC_ARMOUR = re.compile(
     r"PUBLIC|CERTIFICATE|\bCERT\b|CRL|SIGNATURE|SIGNED|MESSAGE|PARAMETERS|PKCS7|\bCMS\b|X509"
 )
@@ -91,50 +92,139 @@ _USER_LINE = re.compile(r"^\"[^\"\n]+\"[ \t]+\"(?P<value>[^\"\n]+)\"[ \t]*$", re
 _STORED = re.compile(r"md5[0-9a-f]{32}|SCRAM-SHA-256\$")
 
 
-def find(text: str, lowered: str, out: list[Span]) -> None:
+def find(
+    text: str, lowered: str, out: list[Span], hits: dict[str, list[int]] | None = None
+) -> None:
     """Add to ``out`` each credential ``text`` keeps in a slot (``lowered``: the text
-    lower-cased, to tell cheaply which slots it can hold)."""
-    if "-p" in lowered or "/p" in lowered:
-        _pass_flags(text, out)
-    if "/user:" in lowered or "/u:" in lowered:
-        _add(_SHARE_PASSWORD, text, out, password=True)
-    if "|" in text and ("echo" in lowered or "printf" in lowered):
-        _add(_PIPED, text, out, password=True)
-    if "cat " in lowered:
-        for m in _CAT.finditer(text):
-            if _credential_file(m.group("path")) and _random(m.group("value")):
-                out.append(("credential_position", m.start("value"), m.end("value")))
-    if any(w in lowered for w in ("otp", "2fa", "mfa", "authenticator")):
-        _add(_TOTP, text, out, password=False)
-    if any(w in lowered for w in ("serial", "licen", "key", "/ipk", "activation", "reg")):
-        _licences(text, out)
-    if "://" in text and any(w in lowered for w in ("hook", "deploy")):
+    lower-cased; ``hits``: where the words of each group of :data:`WORDS` start in it,
+    when a pass found them). Each slot's pattern is tried only where the words it starts
+    with stand (a long text holds every word somewhere: a search over all of it would be
+    tried at every offset)."""
+    if hits is not None and "slots" not in hits:
+        return  # (most turns: none of the words)
+    at = _Places(text, lowered, hits)
+    if at.starts("slot users"):
+        _add(_SHARE_PASSWORD.finditer(text), out, password=True)
+        _pass_flags(text, at.lines("slot users"), out)
+    if "|" in text:
+        _add(at.matches(_PIPED, "slot pipes"), out, password=True)
+    for m in at.matches(_CAT, "slot cat"):
+        if _credential_file(m.group("path")) and _random(m.group("value")):
+            out.append(("credential_position", m.start("value"), m.end("value")))
+    _add(at.matches(_TOTP, "slot otp"), out)
+    _licences(at.matches(_LICENCE, "slot licences"), out)
+    if "://" in text and at.starts("slot hooks"):
         _hooks(text, out)
-    if "=" in text and ("sess" in lowered or "sid=" in lowered):
-        for m in _SESSION_PAIR.finditer(text):
+    if "=" in text:
+        for m in at.matches(_SESSION_PAIR, "slot sessions", back=_NAME_CHARS):
             _session(m, out)
-    if '"value"' in lowered:
+    if at.starts("slot har"):
         for m in _HAR_PAIR.finditer(text):
             _session(m, out)
-    if "begin" in lowered:
-        _armours(text, out)
-    if "comment" in lowered:
-        _add(_KEY_COMMENT, text, out, password=False)
-    if " code" in lowered or "_code" in lowered or "-code" in lowered:
-        for m in _CODES.finditer(text):
-            codes = re.split(r"[ \t,;\n]+", m.group("value"))
-            if sum(any(c.isdigit() for c in code) for code in codes) * 4 >= len(codes) * 3:
-                out.append(("credential_position", m.start("value"), m.end("value")))
-    if '" "' in text and ("md5" in lowered or "scram" in lowered):
+    ends = _Ends(text)
+    for m in at.matches(_ARMOUR, "slot armour", back=" \t-"):  # from "-begin" back
+        _armour(text, m, ends, out)
+    if " key" in lowered:
+        _add(at.matches(_KEY_COMMENT, "slot comments"), out)
+    for m in at.matches(_CODES, "slot codes"):
+        codes = re.split(r"[ \t,;\n]+", m.group("value"))
+        if sum(any(c.isdigit() for c in code) for code in codes) * 4 >= len(codes) * 3:
+            out.append(("credential_position", m.start("value"), m.end("value")))
+    if '" "' in text and at.starts("slot hashes"):
         _user_list(text, out)
 
 
-def _add(pattern: re.Pattern[str], text: str, out: list[Span], *, password: bool) -> None:
-    """``pattern``'s values that are a credential: random, or chosen when ``password``."""
-    for m in pattern.finditer(text):
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+# The words each slot's pattern starts with (or, for a few, a text must hold), by group;
+# a pass over the text finds them for :func:`find` (see literals.py).
+_GROUPS: dict[str, tuple[str, ...]] = {
+    "slot users": (" -u ", " -u=", "-user", "/u:", "/user:"),
+    "slot pipes": ("echo", "printf"),
+    "slot cat": ("cat ",),
+    "slot otp": ("totp", "hotp", " otp", "2fa", "mfa", "authenticator"),
+    "slot licences": (
+        *("serial", "licen", "/ipk", "activation", "registration"),
+        *(f"{word}{sep}key" for word in ("product", "cd", "reg") for sep in " _-"),
+        *(f"reg{sep}code" for sep in " _-"),
+    ),
+    "slot hooks": ("hook", "/deploy"),
+    "slot sessions": ("sessid=", "sessionid=", "session=", "sid="),
+    "slot har": ('"value"',),
+    "slot armour": ("-begin", "- begin"),
+    "slot comments": ("comment:",),
+    "slot codes": tuple(
+        f"{word}{sep}code"
+        for word in ("recovery", "backup", "scratch", "emergency")
+        for sep in " _-"
+    ),
+    "slot hashes": ("md5", "scram"),
+}
+WORDS = {**_GROUPS, "slots": tuple(dict.fromkeys(w for ws in _GROUPS.values() for w in ws))}
+
+
+class _Places:
+    """Where the words of each group of :data:`WORDS` stand in a text, to try a pattern
+    only there: as a pass over the text found them, or found here."""
+
+    def __init__(self, text: str, lowered: str, hits: dict[str, list[int]] | None) -> None:
+        self.text, self.lowered, self.hits = text, lowered, hits
+        self.aligned = len(lowered) == len(text)  # (else a character lower-cased to two)
+
+    def starts(self, group: str) -> list[int]:
+        if self.hits is not None:
+            return self.hits.get(group, [])
+        places: set[int] = set()
+        for word in _GROUPS[group]:
+            pos = self.lowered.find(word)
+            while pos >= 0:
+                places.add(pos)
+                pos = self.lowered.find(word, pos + 1)
+        return sorted(places)
+
+    def matches(
+        self, pattern: re.Pattern[str], group: str, back: str | frozenset[str] = ""
+    ) -> Iterator[re.Match[str]]:
+        """``pattern``'s matches that start at one of the words of ``group`` (or before
+        it, over characters of ``back``), in order, none overlapping."""
+        places = self.starts(group)
+        if not places:
+            return
+        if not self.aligned:
+            yield from pattern.finditer(self.text)
+            return
+        end = 0
+        for pos in places:
+            while back and pos > 0 and self.text[pos - 1] in back:
+                pos -= 1
+            if pos < end:
+                continue
+            m = pattern.match(self.text, pos)
+            if m is not None:
+                end = m.end()
+                yield m
+
+    def lines(self, group: str) -> list[tuple[int, int]]:
+        """The spans of the lines that hold one of the words of ``group``."""
+        if not self.aligned:
+            return [(0, len(self.text))]
+        spans: list[tuple[int, int]] = []
+        for pos in self.starts(group):
+            if spans and pos < spans[-1][1]:
+                continue
+            # (a line read 1,000 characters around the word at most)
+            lo, hi = max(0, pos - 1000), min(len(self.text), pos + 1000)
+            end = self.text.find("\n", pos, hi)
+            spans.append((self.text.rfind("\n", lo, pos) + 1 or lo, end if end >= 0 else hi))
+        return spans
+
+
+def _add(matches: Iterable[re.Match[str]], out: list[Span], *, password: bool = False) -> None:
+    """The values of ``matches`` that are a credential: random, or chosen when
+    ``password``."""
+    for m in matches:
         value = m.group("value")
         if "\\n" in value:
-            continue  # printf "host=…\npassword=…\n" | git credential approve: lines, named
+            continue  # printf "host=…\\npassword=…\\n" | git credential approve: lines, named
         if _random(value) or (password and _chosen(value)):
             out.append(("credential_position", m.start("value"), m.end("value")))
 
@@ -155,15 +245,15 @@ def _chosen(value: str) -> bool:
     )
 
 
-def _pass_flags(text: str, out: list[Span]) -> None:
-    """A password flag's value, on a command line that names a user too."""
-    for m in _PASS_FLAG.finditer(text):
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        line_end = text.find("\n", m.end())
-        line = text[line_start : line_end if line_end >= 0 else len(text)]
-        value = m.group("value")
-        if _USER_FLAG.search(line) and (_random(value) or _chosen(value)):
-            out.append(("credential_position", m.start("value"), m.end("value")))
+def _pass_flags(text: str, lines: list[tuple[int, int]], out: list[Span]) -> None:
+    """A password flag's value, on a command line (``lines``) that names a user too."""
+    for start, end in lines:
+        if not _USER_FLAG.search(text, start, end):
+            continue
+        for m in _PASS_FLAG.finditer(text, start, end):
+            value = m.group("value")
+            if _random(value) or _chosen(value):
+                out.append(("credential_position", m.start("value"), m.end("value")))
 
 
 def _credential_file(path: str) -> bool:
@@ -172,8 +262,8 @@ def _credential_file(path: str) -> bool:
     return credential_name(name) != ""
 
 
-def _licences(text: str, out: list[Span]) -> None:
-    for m in _LICENCE.finditer(text):
+def _licences(matches: Iterable[re.Match[str]], out: list[Span]) -> None:
+    for m in matches:
         value = m.group("value")
         digits = sum(map(str.isdigit, value))
         letters = sum(map(str.isalpha, value))
@@ -232,15 +322,31 @@ def _session(m: re.Match[str], out: list[Span]) -> None:
         out.append(("credential_position", m.start("value"), m.end("value")))
 
 
-def _armours(text: str, out: list[Span]) -> None:
+class _Ends:
+    """Where the next armour's ``-----END`` line stands after a place: searched once for
+    the places before it (a text of many BEGIN lines and no END is read once, not once
+    for each)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.at = text, -1
+        self.next: re.Match[str] | None = None
+
+    def after(self, pos: int) -> re.Match[str] | None:
+        if self.at < 0 or (self.next is not None and self.next.start() < pos):
+            self.at = pos
+            self.next = _END.search(self.text, pos)
+        return self.next
+
+
+def _armour(text: str, m: re.Match[str], ends: _Ends, out: list[Span]) -> None:
     """The body of an armoured block whose label is no public one's, when a line of it,
-    its spaces taken out, is a random run."""
-    for m in _ARMOUR.finditer(text):
-        if _PUBLIC_ARMOUR.search(m.group("label")):
-            continue
-        body = m.group("body")
-        if any(_random(line.replace(" ", "")) for line in body.splitlines()):
-            out.append(("private_key", m.start("body"), m.end("body") - 1))
+    its spaces taken out, is a random run (16 KB at most)."""
+    end = ends.after(m.end() - 1)
+    if end is None or end.start() - m.end() > 16_384 or _PUBLIC_ARMOUR.search(m.group("label")):
+        return
+    body = text[m.end() : end.start()]
+    if body and any(_random(line.replace(" ", "")) for line in body.splitlines()):
+        out.append(("private_key", m.end(), end.start()))
 
 
 def _user_list(text: str, out: list[Span]) -> None:
