@@ -291,3 +291,14 @@ def test_a_public_prefix_a_tokens_name_is_given_is_still_a_credential() -> None:
     # ClickUp's personal tokens start pk_ as Stripe's publishable keys do
     text = f"CLICKUP_API_TOKEN=pk_81234567_{B62}"
     assert B62 not in redact(text)
+
+
+@pytest.mark.parametrize(("text", "secret"), IN_SLOTS, ids=lambda v: str(v)[:30])
+def test_a_value_in_a_credentials_slot_is_caught_in_escaped_json(text: str, secret: str) -> None:
+    # a command's output kept as a JSON string: its newlines and quotes escaped
+    import json
+
+    if "\\\\" in text or "Backup codes" in text or '"replicator"' in text:
+        return  # (a share's backslashes, a list's lines, a user list: read unescaped only)
+    out = redact(json.dumps({"output": text}))
+    assert not any(secret[i : i + 6] in out for i in range(len(secret) - 5)), out

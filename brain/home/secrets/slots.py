@@ -50,7 +50,8 @@ _PIPED = re.compile(
     r"[ \t]*\|[^|\n]{0,80}?(?i:secret|password|passwd|passphrase|token|credential|-stdin)"
 )
 _CAT = re.compile(
-    r"(?<![\w-])cat[ \t]+(?P<path>[^\s|;&<>]+)[ \t]*\r?\n(?P<value>[^\s]{16,})[ \t]*(?:\r?\n|$)"
+    r"(?<![\w-])cat[ \t]+(?P<path>[^\s|;&<>\\]+)[ \t]*(?:\r?\n|\\n)"
+    r"(?P<value>[^\s\\\"]{16,})[ \t]*(?:\r?\n|\\n|\"|$)"
 )
 _TOTP = re.compile(
     r"(?i:totp|hotp|\botp\b|2fa|mfa|authenticator)[^\n]{0,40}?(?<![A-Za-z0-9])"
@@ -67,20 +68,22 @@ _URL = re.compile(
 _HOOK_QUERY = re.compile(r"(?:^|&)(?:key|token|secret|sig|code)=(?P<value>[^&]{8,})")
 _SESSION_PAIR = re.compile(r"(?<![\w.-])(?P<name>[\w.-]{2,40})=(?P<value>[\w%.+/=-]{16,})")
 _HAR_PAIR = re.compile(
-    r"\"name\"[ \t]*:[ \t]*\"(?P<name>[^\"\n]{2,60})\"[ \t]*,[ \t]*"
-    r"\"value\"[ \t]*:[ \t]*\"(?P<value>[^\"\n]{16,})\""
+    r"(?P<q>\\?)\"name(?P=q)\"[ \t]*:[ \t]*(?P=q)\"(?P<name>[^\"\\\n]{2,60})(?P=q)\"[ \t]*,[ \t]*"
+    r"(?P=q)\"value(?P=q)\"[ \t]*:[ \t]*(?P=q)\"(?P<value>[^\"\\\n]{16,})(?P=q)\""
 )
 _SESSION = re.compile(r"sess|(?:^|\.)sid$|cookie")
 _ARMOUR = re.compile(
-    r"-{3,}[ \t]*BEGIN[ \t]+(?P<label>[A-Z0-9][A-Z0-9 ._-]{0,60}?)[ \t]*-{3,}[ \t]*\r?\n"
+    r"-{3,}[ \t]*BEGIN[ \t]+(?P<label>[A-Z0-9][A-Z0-9 ._-]{0,60}?)[ \t]*-{3,}[ \t]*"
+    r"(?P<newline>\r?\n|(?:\\r)?\\n)"  # (or escaped, in JSON)
 )
-_END = re.compile(r"\n[ \t]*-{3,}[ \t]*END\b")
+_END = re.compile(r"(?:\n|\\n)[ \t]*-{3,}[ \t]*END\b")
+_LINES = re.compile(r"\r?\n|(?:\\r)?\\n")
 _PUBLIC_ARMOUR = re.compile(
     r"PUBLIC|CERTIFICATE|\bCERT\b|CRL|SIGNATURE|SIGNED|MESSAGE|PARAMETERS|PKCS7|\bCMS\b|X509"
 )
 _KEY_COMMENT = re.compile(
-    r"(?i:comment)[^\n]*(?i:secret|private)[ \t]+key[^\n]*\r?\n(?P<value>[A-Za-z0-9+/]{40,}={0,2})"
-    r"[ \t]*(?:\r?\n|$)"
+    r"(?i:comment)[^\n\\]*(?i:secret|private)[ \t]+key[^\n\\]*(?:\r?\n|\\n)"
+    r"(?P<value>[A-Za-z0-9+/]{40,}={0,2})(?![A-Za-z0-9+/=])"
 )
 _CODE = r"[A-Za-z0-9]{4,6}-?[A-Za-z0-9]{4,6}"
 # A list of one-time codes after its name (GitHub's, Google's, a password manager's).
@@ -149,7 +152,7 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     ),
     "slot hooks": ("hook", "/deploy"),
     "slot sessions": ("sessid=", "sessionid=", "session=", "sid="),
-    "slot har": ('"value"',),
+    "slot har": ('"value"', '\\"value\\"'),
     "slot armour": ("-begin", "- begin"),
     "slot comments": ("comment:",),
     "slot codes": tuple(
@@ -345,7 +348,7 @@ def _armour(text: str, m: re.Match[str], ends: _Ends, out: list[Span]) -> None:
     if end is None or end.start() - m.end() > 16_384 or _PUBLIC_ARMOUR.search(m.group("label")):
         return
     body = text[m.end() : end.start()]
-    if body and any(_random(line.replace(" ", "")) for line in body.splitlines()):
+    if body and any(_random(line.replace(" ", "")) for line in _LINES.split(body)):
         out.append(("private_key", m.end(), end.start()))
 
 
