@@ -234,6 +234,17 @@ IN_SLOTS.append(
         "zt83n-w2lv9",
     )
 )
+IN_SLOTS += [
+    (
+        "stdout: -----BEGIN ACCOUNT KEY SEED-----\n"
+        + HEX40[:30]
+        + B62
+        + "\n-----END ACCOUNT KEY SEED-----",
+        B62,
+    ),
+    (f"name: SSESSf00d\nvalue: {B64}{B64}{B64}{B64}\ndomain: shop.example.com", B64),
+    (f'output: "replicator" "{CHOSEN}"\n"reporting" "md5{HEX40[:32]}"', CHOSEN),
+]
 NOT_IN_SLOTS = [
     "docker run -u 1000 -p 8080:8080 app",
     "mysql -u root -p production_db < dump.sql",
@@ -298,7 +309,7 @@ def test_a_value_in_a_credentials_slot_is_caught_in_escaped_json(text: str, secr
     # a command's output kept as a JSON string: its newlines and quotes escaped
     import json
 
-    if "\\\\" in text or "Backup codes" in text or '"replicator"' in text:
-        return  # (a share's backslashes, a list's lines, a user list: read unescaped only)
+    if "\\\\" in text or "Backup codes" in text or '"replicator"' in text or "\nvalue:" in text:
+        return  # (a share's backslashes, a list's lines, a user list, a YAML pair: unescaped only)
     out = redact(json.dumps({"output": text}))
     assert not any(secret[i : i + 6] in out for i in range(len(secret) - 5)), out

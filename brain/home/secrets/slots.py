@@ -91,7 +91,9 @@ _CODES = re.compile(
     r"(?i:(?:recovery|backup|scratch|emergency)[ _-]codes?)[^\n]{0,30}?[:\n][ \t\n]*"
     r"(?P<value>(?:" + _CODE + r"[ \t,;\n]+){3,}" + _CODE + ")"
 )
-_USER_LINE = re.compile(r"^\"[^\"\n]+\"[ \t]+\"(?P<value>[^\"\n]+)\"[ \t]*$", re.MULTILINE)
+_USER_LINE = re.compile(
+    r"^(?:[\w.-]+:[ \t]+)?\"[^\"\n]+\"[ \t]+\"(?P<value>[^\"\n]+)\"[ \t]*$", re.MULTILINE
+)  # (after a field's name perhaps: output: "pgbouncer" "…")
 _STORED = re.compile(r"md5[0-9a-f]{32}|SCRAM-SHA-256\$")
 
 
@@ -125,7 +127,7 @@ def find(
         for m in _HAR_PAIR.finditer(text):
             _session(m, out)
     ends = _Ends(text)
-    for m in at.matches(_ARMOUR, "slot armour", back=" \t-"):  # from "-begin" back
+    for m in at.matches(_ARMOUR, "slot armour", back="-"):  # from "-begin" back
         _armour(text, m, ends, out)
     if " key" in lowered:
         _add(at.matches(_KEY_COMMENT, "slot comments"), out)
