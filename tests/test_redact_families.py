@@ -162,7 +162,7 @@ IN_OTHER_FORMS = [
         f'let c = Mailer::builder()\n    .api_token("{HEX40[:12]}/{HEX40[12:]}")\n    .build()?;',
         HEX40,
     ),
-    (f"const tok = vault.readToken('{CHOSEN}')", CHOSEN),
+    (f"const c = Client.builder().bot_token('{CHOSEN}').build()", CHOSEN),
     (f'cfg.SigningKey = new SymmetricKey(Encoding.ASCII.GetBytes("{TYPED}"));', TYPED),
     (f"$config['encryption_salt'] = '{B64}';", B64),
     (f"const c = new Client({{ deviceTokenSigner: '{TYPED}' }});", TYPED),
@@ -180,6 +180,8 @@ NO_VALUE_IN_OTHER_FORMS = [
     "enc = tiktoken.get_encoding('p50k_edit_v2')",
     "I reset the DB_PASSWORD yesterday",
     "const signature = request.headers.get('x-signature-ed25519');",
+    "const { hash } = await hashPassword('Sample-pass42!');",
+    "const KDF_SALT = 'ledgerly-kdf-v2';",
     "cat config/credentials_dev.yml 2>/dev/null",
     "ERROR: NO ROOT PASSWORD CONFIGURED.\nSet one first",
 ]

@@ -29,7 +29,16 @@ import re
 
 from brain.home.secrets.shapes import entropy, random_token
 
-__all__ = ["a_name", "diceware", "given", "in_template", "is_label", "scheme_end", "upper_random"]
+__all__ = [
+    "a_name",
+    "a_verb",
+    "diceware",
+    "given",
+    "in_template",
+    "is_label",
+    "scheme_end",
+    "upper_random",
+]
 
 _QUOTED = r"""(?:[bru@]|new[ \t]+String\()?(?P<q>["'`])(?P<value>[^"'`\n]{4,})(?P=q)"""
 # After a name: a type, then "=" (the name's closing quote first, when it has one).
@@ -59,6 +68,12 @@ _BLOCK = re.compile(r"""["'][ \t]*\{""")
 _DEFAULT = re.compile(
     r"""^[ \t]*(?:default|value)[ \t]*=[ \t]*(?P<q>["'])(?P<value>[^"'\n]{4,})(?P=q)""",
     re.MULTILINE,
+)
+_FIRST_WORD = re.compile(r"_*[A-Za-z][a-z]*")
+_VERBS = frozenset(
+    "hash derive verify check validate compare encrypt decrypt encode decode read get load"
+    " fetch find parse generate gen create make compute sign test is has mask redact"
+    " rotate revoke store save".split()
 )
 # A call's literal written as a key to look a value up by: headers.get('x-hub-signature-256').
 _KEY_LIKE = re.compile(
@@ -106,6 +121,14 @@ def _spaced_name(text: str, s: int, e: int, m: re.Match[str]) -> bool:
     if _FILE_NAME.fullmatch(name):
         return False
     return bool(m.group("kind") or m.group("q") or _CODE_NAME.fullmatch(name))
+
+
+def a_verb(name: str) -> bool:
+    """Whether ``name`` starts with a verb (``hashPassword``, ``derive_session_key``): a
+    call so named does something to a credential it is handed, a test's or a variable's,
+    where a builder's method named by a noun (``.access_token(``) is given one."""
+    first = _FIRST_WORD.match(name)
+    return first is not None and first.group().lower() in _VERBS
 
 
 def a_name(value: str) -> bool:

@@ -99,9 +99,8 @@ _STRONG_WORDS = frozenset(
     ("pwd", "pass", "pat", "creds", "passwords", "psk", "requirepass", "masterauth")
 )
 # Words that name a credential only with a random value.
-_WEAK = re.compile(
-    r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn|[a-z]*salt"
-)
+_WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn")
+_RANDOM = re.compile(r"[a-z]*salt")  # only a random value: a salt is often a fixed label
 _CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
 _KEY_KINDS = frozenset(
     "api private secret access auth signing master encryption license deploy service admin"
@@ -187,7 +186,8 @@ def credential_name(name: str) -> str:
     """How strongly ``name`` names a credential: ``"password"`` (a password, a secret, a
     credential: what a person chooses counts), ``"strong"`` (a token, an API or private
     key: a random value or a UUID), ``"weak"`` (a key, auth, a session: only a random
-    value), ``"phrase"`` (a seed phrase or mnemonic), or ``""``."""
+    value, or one typed as a secret), ``"random"`` (a salt: only a random value),
+    ``"phrase"`` (a seed phrase or mnemonic), or ``""``."""
     if name.lower() in _HEADERS:
         return "weak"
     words = [w.lower() for w in _WORD.findall(name)]
@@ -199,6 +199,8 @@ def credential_name(name: str) -> str:
             found, at = "strong", i  # API_KEY, PrivateKey, signing.key
         elif _WEAK.fullmatch(word) and found != "strong":
             found, at = "weak", i
+        elif _RANDOM.fullmatch(word) and not found:
+            found, at = "random", i
     if not found or words == ["key"]:
         return ""  # a key alone is a map's, a test vector's, a keyboard's
     if found == "strong" and _CHOSEN.match(words[at]) and words[at] != "passwords":
@@ -226,6 +228,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False  # password_encryption = scram-sha-256; "password": "<a stored hash>"
     if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
+    if strength == "random":
+        return False  # ENC_AT_REST_SALT = 'harborgate-at-rest-v1': a label
     if strength == "phrase" and forms.diceware(value):
         return True  # --passphrase 'wood-biology-almost-aunt'
     if strength != "password":
@@ -337,7 +341,8 @@ def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, in
     ``strength``: in the forms :func:`_assigned` reads, then in the others
     :func:`~brain.home.secrets.forms.given` does; a scheme's word takes its token along."""
     found = _assigned(text, s, e, name)
-    called = bool(credential_name(name.rsplit(".", 1)[-1]))  # .access_token(, not .get_x(
+    last = name.rsplit(".", 1)[-1]  # .access_token(, not .get_x( nor hashPassword(
+    called = bool(credential_name(last)) and not forms.a_verb(last.lstrip("_"))
     for vs, ve, quoted in ([found] if found else []) + forms.given(text, s, e, called):
         if quoted and forms.is_label(text, ve):
             continue  # resource "aws_secretsmanager_secret" "stripe_api_key" {
