@@ -8,7 +8,11 @@ credential's name announces a value and is code or tool output (``--- PASS: Test
 other languages, seed phrases and values right after a named key; ``prefilter`` tells in
 a few passes which rules a text can match at all; ``keysecrets`` refuses a record key
 that holds a credential, ``keyvalues`` reading it for the values a slug still shows after
-a name, a login or a webhook; ``together`` redacts a record's description and body together.
+a name, a login or a webhook; ``together`` redacts a record's description and body together;
+``forms`` reads a credential's name given its value in other forms (a type, a call, a
+directive, a block's label), ``slots`` the values commands, URLs, cookies and key files
+keep for a credential, ``lookalikes`` what looks like one and is none (ciphertext, a
+cache's key, a key published as such).
 Nothing is imported here, so reading records (the session-start hook) never loads the
 filter.
 """
