@@ -144,3 +144,174 @@ def test_the_credential_words_are_told_apart_by_their_first_three_letters() -> N
 
     assert len(names._BY_START) == len(names.TRIGGER_WORDS)
     assert all(len(word) >= 3 for word in names.TRIGGER_WORDS)
+
+
+# --- a name's value in other forms (secrets/forms.py) -------------------------------
+
+CHOSEN = "Quartz" + "-otter4471!"
+TYPED = "Tq8#vL2!" + "pR6@wZ4$"
+B64 = "Vh3kQm9Z+pL2xR7tN/" + "c8WbY1sF+jD4gA6eU0oKq5HiM="
+HEX28 = "4f9c2a7e1b83d6f0" + "5a9e2c71b4d8"
+UPPER = "H7XUQYTPLA5" + "WQMRZKVNTB3" + "GDY8EOIUS2RC"
+IN_OTHER_FORMS = [
+    (f'    SetEnv SMTP_PASSWORD "{CHOSEN}"', CHOSEN),
+    (f"PS C:\\> setx MAILGUN_SIGNING_SECRET {HEX28}", HEX28),
+    (f'static API_SECRET: &str = "{CHOSEN}";', CHOSEN),
+    (f'var smtpPassword string = "{CHOSEN}"', CHOSEN),
+    (
+        f'let c = Mailer::builder()\n    .api_token("{HEX40[:12]}/{HEX40[12:]}")\n    .build()?;',
+        HEX40,
+    ),
+    (f"const c = Client.builder().bot_token('{CHOSEN}').build()", CHOSEN),
+    (f'cfg.SigningKey = new SymmetricKey(Encoding.ASCII.GetBytes("{TYPED}"));', TYPED),
+    (f"$config['encryption_salt'] = '{B64}';", B64),
+    (f"const c = new Client({{ deviceTokenSigner: '{TYPED}' }});", TYPED),
+    (f'variable "smtp_password" {{\n  type    = string\n  default = "{CHOSEN}"\n}}', CHOSEN),
+    (f"config.vm.provider :x do |v|\n  v.psk '{CHOSEN}'\nend", CHOSEN),
+    (f"interface Gi0/1\n  ospf authentication password 7 {HEX28}", HEX28),
+    (f"signer:\n  SPLUNK_HEC_TOKEN: Splunk {B62}.{HEX40[:8]}", B62),
+    (f">>> os.environ['CMC_PRO_API_KEY'] = '{UPPER}'", UPPER),
+    ("restic --passphrase 'lemon-orbit-garden-violet' backup /srv", "lemon-orbit-garden-violet"),
+]
+NO_VALUE_IN_OTHER_FORMS = [
+    "smtpSecret: {{ .Values.mail.secret | b64enc | quote }}",
+    'resource "vault_generic_secret" "smtp_password" {\n  path = "secret/smtp"\n}',
+    'db_password = os.environ.get("DB_PASSWORD_FILE", "")',
+    "enc = tiktoken.get_encoding('p50k_edit_v2')",
+    "I reset the DB_PASSWORD yesterday",
+    "const signature = request.headers.get('x-signature-ed25519');",
+    "const { hash } = await hashPassword('Sample-pass42!');",
+    "const KDF_SALT = 'ledgerly-kdf-v2';",
+    "cat config/credentials_dev.yml 2>/dev/null",
+    "ERROR: NO ROOT PASSWORD CONFIGURED.\nSet one first",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), IN_OTHER_FORMS, ids=lambda v: str(v)[:30])
+def test_a_value_given_in_another_form_is_caught(text: str, secret: str) -> None:
+    out = redact(text)
+    assert not any(secret[i : i + 8] in out for i in range(len(secret) - 7)), out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", NO_VALUE_IN_OTHER_FORMS, ids=lambda v: str(v)[:30])
+def test_a_name_in_another_form_given_no_value_is_left(text: str) -> None:
+    assert redact(text) == text
+
+
+# --- values in the slots commands, URLs, cookies and key files keep (secrets/slots.py) ---
+
+SIGNIFY = "RWRCSwAAAAB1xK9m+Q2pL7vN4tR8sZ3w" + "/Y6hJ0cF5gD1bE9aU2iO7eP4qT8rW3"
+BASE32 = "MZXW6YTBOI4TQMZR" + "GE2DKNJWG4ZDGQ3L"
+LICENCE = "4H2KX-9LQ3M-" + "TZ8RD-PW7NC-J5GBY"
+SESSION = "8k2m4n6p8r0t" + "2v4x6z8b0d2f"
+IN_SLOTS = [
+    (f"wfreerdp /v:10.1.2.3 /u:ops /p:{TYPED} /size:1280x800", TYPED),
+    (f"net use \\\\nas02\\media {CHOSEN} /user:HOME\\alice", CHOSEN),
+    (f"echo -n '{CHOSEN}' | kubectl create secret generic smtp --from-file=pw=/dev/stdin", CHOSEN),
+    (f"$ cat secrets/deploy.token\n{TYPED}\n$ ls", TYPED),
+    (f"oathtool --totp --base32 {BASE32}", BASE32),
+    ("editor -batchmode -serial F9-K2MD-8QPX-3ZRT-7WNB-Q4LS -quit", "F9-K2MD-8QPX-3ZRT-7WNB-Q4LS"),
+    (f"Registration code {LICENCE}", LICENCE),
+    (
+        "curl -X POST https://api.example-ci.com/v2/deploy_hooks/a81f3c09d2e47b56",
+        "a81f3c09d2e47b56",
+    ),
+    ("POST https://hooks.example.com/catch/83021/qzvxtk/", "/qzvxtk/"),
+    ("curl -X POST 'https://api.example.app/deploy/srv-q81x?key=Xp9aLm2QzT'", "Xp9aLm2QzT"),
+    (f"repro with MYAPPSESSID={SESSION} on prod", SESSION),
+    (f'{{"name": "SSESS9f3c2a", "value": "{B64}", "path": "/"}}', B64),
+    (
+        "----- BEGIN ACTIVATION CODE -----\nCustomer: Example Ltd\n"
+        "3FA9 12C7 88D0 4E1B\nA7C2 5D90 1B3E F648\n----- END ACTIVATION CODE -----",
+        "3FA9 12C7 88D0 4E1B",
+    ),
+    (f"untrusted comment: signify secret key\n{SIGNIFY}", SIGNIFY),
+    (f'"replicator" "{CHOSEN}"\n"reporting" "SCRAM-SHA-256$4096:abc$def:ghi"', CHOSEN),
+    (f"mc alias set lab http://10.0.0.5:9000 QPDOCZ8H3K2LWX7M9R4T {B62}", B62),
+]
+IN_SLOTS.append(
+    (
+        "Backup codes for the ops vault:\n4k2m9-x7qp3\nzt83n-w2lv9\n9hqd2-m4kx7\np7wn3-c9zk2\n",
+        "zt83n-w2lv9",
+    )
+)
+IN_SLOTS += [
+    (
+        "stdout: -----BEGIN ACCOUNT KEY SEED-----\n"
+        + HEX40[:30]
+        + B62
+        + "\n-----END ACCOUNT KEY SEED-----",
+        B62,
+    ),
+    (f"name: SSESSf00d\nvalue: {B64}{B64}{B64}{B64}\ndomain: shop.example.com", B64),
+    (f'output: "replicator" "{CHOSEN}"\n"reporting" "md5{HEX40[:32]}"', CHOSEN),
+]
+NOT_IN_SLOTS = [
+    "docker run -u 1000 -p 8080:8080 app",
+    "mysql -u root -p production_db < dump.sql",
+    "-----BEGIN SSH SIGNATURE-----\nU1NIU0lHAAAAAQAAADMAAAALc3NoLWVkMjU1MTkAAAAg\n"
+    "-----END SSH SIGNATURE-----",
+    "see https://docs.example.com/webhooks/stripe-events for details",
+    "TWILIO_ACCOUNT_SID=AC4f9c2a7e1b83d6f05a9e2c71b4d8e2f0",
+    "see the recovery codes section of the docs: where to find them",
+    "\x1b[36mrouting (session=relay:main:main)\x1b[39m \x1b[90m2026-02-14T11:58:52Z\x1b[39m",
+    "ssh -l deploy host 'mkdir -p srv/app/releases srv/app/shared'",
+    "curl -X POST 'https://deploy.example.dev/hooks/trigger?token=xxxx-xxxx-xxxx'",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), IN_SLOTS, ids=lambda v: str(v)[:30])
+def test_a_value_in_a_credentials_slot_is_caught(text: str, secret: str) -> None:
+    out = redact(text)
+    assert not any(secret[i : i + 6] in out for i in range(len(secret) - 5)), out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", NOT_IN_SLOTS, ids=lambda v: str(v)[:30])
+def test_what_stands_in_no_credentials_slot_is_left(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_lines_piped_into_a_credential_store_keep_their_names() -> None:
+    lines = f"host=git.example.org\\nusername=bo\\npassword={CHOSEN}\\n"
+    text = f'printf "{lines}" | git credential approve'
+    out = redact(text)
+    assert "host=git.example.org" in out and CHOSEN not in out
+
+
+# --- what looks like a credential and is none (secrets/lookalikes.py) ----------------
+
+DIGEST = "7c1e" + "a93f5b08d2e64c17" + "9b0f3e6a5d2c8147" + "e6f90b3d4a2c7e15" + "8d06f2b9c4a1"
+LOOK_ALIKES = [
+    "password: ENC[AES256_GCM,data:pQ7vK2mX9sLd4RtZ,iv:q8Jd0fN2mZ7xT4bK9pL1vR6sW3yH5gC0aE8uO2iY4t="
+    ",tag:pQ3mZ8xT1vN6bK4dJ0fL7s==,type:str]",
+    "app.secret = ENC(Qm9vYmF6cXV4c3VwZXJzZWNyZXQxMjM0NTY3OA==)",
+    f"Restored cache from key: Linux-node-{DIGEST}",
+    f"cache key: yarn-deps-{DIGEST}",
+    f"const ph = new PostHog('phc_{B62}', {{ host: 'https://app.posthog.com' }})",
+    f'<div class="h-captcha" data-sitekey="{B62}"></div>',
+    f"// publishable key, fine in the client\nconst client = init('{B62[:20]}x9{B62[20:]}')",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES, ids=lambda v: str(v)[:30])
+def test_ciphertext_a_cache_key_and_a_published_key_are_left(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_public_prefix_a_tokens_name_is_given_is_still_a_credential() -> None:
+    # ClickUp's personal tokens start pk_ as Stripe's publishable keys do
+    text = f"CLICKUP_API_TOKEN=pk_81234567_{B62}"
+    assert B62 not in redact(text)
+
+
+@pytest.mark.parametrize(("text", "secret"), IN_SLOTS, ids=lambda v: str(v)[:30])
+def test_a_value_in_a_credentials_slot_is_caught_in_escaped_json(text: str, secret: str) -> None:
+    # a command's output kept as a JSON string: its newlines and quotes escaped
+    import json
+
+    if "\\\\" in text or "Backup codes" in text or '"replicator"' in text or "\nvalue:" in text:
+        return  # (a share's backslashes, a list's lines, a user list, a YAML pair: unescaped only)
+    out = redact(json.dumps({"output": text}))
+    assert not any(secret[i : i + 6] in out for i in range(len(secret) - 5)), out

@@ -9,7 +9,11 @@ other languages, seed phrases and values right after a named key; ``prefilter`` 
 a few passes which rules a text can match at all; ``keysecrets`` refuses a record key
 that holds a credential, ``keyvalues`` reading it for the values a slug still shows after
 a name, a login or a webhook; ``together`` redacts a record's description and body together;
-``wraps`` carries a value through the line break a terminal or a diff wrapped it at.
+``wraps`` carries a value through the line break a terminal or a diff wrapped it at;
+``forms`` reads a credential's name given its value in other forms (a type, a call, a
+directive, a block's label), ``slots`` the values commands, URLs, cookies and key files
+keep for a credential, ``lookalikes`` what looks like one and is none (ciphertext, a
+cache's key, a key published as such).
 Nothing is imported here, so reading records (the session-start hook) never loads the
 filter.
 """

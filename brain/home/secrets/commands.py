@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from brain.home.secrets import slots
 from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, fits
 from brain.home.secrets.shapes import chosen_password, is_code, is_masked, random_token
@@ -164,7 +165,8 @@ def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> Non
     """A name/value pair whose name (its last path segment) names a credential."""
     for m in _search(_NAME_FIELD, text, hits, "name"):
         name = m.group("name").strip().rstrip("/").rsplit("/", 1)[-1]
-        strength = credential_name(name)
+        # (a cookie's name saying it holds a session: its value, when random)
+        strength = credential_name(name) or ("weak" if slots.session_name(name) else "")
         if not strength:
             continue
         v = _VALUE_FIELD.search(text, m.end(), m.end() + 300)

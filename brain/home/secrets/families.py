@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets import allowances, commands, names, places, windows
+from brain.home.secrets import allowances, commands, forms, names, places, slots, windows
 from brain.home.secrets.literals import runs
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
-from brain.home.secrets.shapes import entropy, wordy
+from brain.home.secrets.shapes import entropy, random_token, wordy
 
 __all__ = ["WORDS", "about_credential", "credential_name", "find", "name_before", "runs"]
 
@@ -49,11 +49,15 @@ _ID_PREFIX = re.compile(
 )
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.")
 # Words a few characters before a random run that say it is no secret.
-_PUBLIC_BEFORE = re.compile(
+_PUBLIC_WORDS = (
     r"(?i:address|program|pubkey|public|mint|version|\bid\b|_id|uuid|hash|sha|digest|etag|checksum"
     r"|commit|integrity|base64|nonce|cid|ipfs|fingerprint|file|video|drive|folder|doc"
-    r"|sheet|channel|playlist)[^\n]{0,24}$"
+    r"|sheet|channel|playlist)"
 )
+_PUBLIC_BEFORE = re.compile(_PUBLIC_WORDS + r"[^\n]{0,24}$")
+_PUBLIC_WORD = re.compile(_PUBLIC_WORDS)
+_TOKEN_AROUND = re.compile(r"[A-Za-z0-9_-]+$")
+_TOKEN_ON = re.compile(r"[A-Za-z0-9_-]*")
 
 
 def _anywhere(text: str, spans: list[tuple[int, int]], out: list[Span]) -> None:
@@ -72,11 +76,29 @@ def _anywhere(text: str, spans: list[tuple[int, int]], out: list[Span]) -> None:
             continue
         if value.startswith(("eyJ", "AAAA")) or entropy(value) < 4.3 or wordy(value):
             continue  # a JWT's header, an SSH public key's blob
-        if _PUBLIC_BEFORE.search(text, max(0, start - 40), start) or PUBLIC.match(value):
+        if _public_before(text, start) or PUBLIC.match(value):
             continue
         if _in_public_block(text, start) or allowances.an_id(text, start):
             continue  # a certificate; docs.google.com/spreadsheets/d/<id>
         out.append(("random_token", start, end))
+
+
+def _public_before(text: str, start: int) -> bool:
+    """Whether words a few characters before ``start`` say a run there is an id, a hash
+    or public; letters inside another random run are no word (``…PZWSHACE0Y0EHS4N
+    <secret>`` holds ``sha``)."""
+    lo = max(0, start - 40)
+    if not _PUBLIC_BEFORE.search(text, lo, start):
+        return False
+    for m in _PUBLIC_WORD.finditer(text, lo, start):
+        if start - m.end() > 24 or "\n" in text[m.end() : start]:
+            continue
+        left = _TOKEN_AROUND.search(text, lo, m.end())
+        right = _TOKEN_ON.match(text, m.end())
+        token = text[left.start() if left else m.start() : right.end() if right else m.end()]
+        if not (random_token(token) or forms.upper_random(token)):
+            return True
+    return False
 
 
 def _in_public_block(text: str, start: int) -> bool:
@@ -133,6 +155,7 @@ def find(
         out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]
     if hits is None or "commands" in hits:
         commands.find(text, lowered, out, hits)
+    slots.find(text, lowered, out, hits)
     if spans:
         _anywhere(text, spans, out)
     return out
@@ -140,4 +163,4 @@ def find(
 
 # The words :func:`find` needs the places of, by group (literals.py finds them in its
 # pass); each module names its own groups.
-WORDS = {**names.WORDS, **places.WORDS, **commands.WORDS}
+WORDS = {**names.WORDS, **places.WORDS, **commands.WORDS, **slots.WORDS}

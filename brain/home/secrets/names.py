@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
+from brain.home.secrets import forms
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
     auth_method,
@@ -58,7 +59,7 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 TRIGGER_WORDS = (
     *("token", "session", "auth", "key", "pass", "seed", "private", "secret", "pwd", "cred"),
     *("mnemonic", "bearer", "signature", "phrase", "appid", "cert", "pat", "team", "dsn"),
-    "psk",
+    *("psk", "salt"),
 )
 _TRIGGER = folded("|".join(TRIGGER_WORDS))
 # Each word's length by its first three letters, which tell them apart (a test checks).
@@ -84,7 +85,7 @@ def a_credential_word_at(text: str, at: int) -> bool:
 
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
 # What may follow a name whose value is given (a quote, a space, an operator, an XML tag).
-_AFTER_NAME = frozenset("\"'`\\ \t:=|>")
+_AFTER_NAME = frozenset("\"'`\\ \t:=|>(")  # "(": a builder's .access_token("…")
 _NAME_CHAR_STRING = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 _NAME_CHARS = frozenset(_NAME_CHAR_STRING)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -99,6 +100,7 @@ _STRONG_WORDS = frozenset(
 )
 # Words that name a credential only with a random value.
 _WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn")
+_RANDOM = re.compile(r"[a-z]*salt")  # only a random value: a salt is often a fixed label
 _CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
 _KEY_KINDS = frozenset(
     "api private secret access auth signing master encryption license deploy service admin"
@@ -184,7 +186,8 @@ def credential_name(name: str) -> str:
     """How strongly ``name`` names a credential: ``"password"`` (a password, a secret, a
     credential: what a person chooses counts), ``"strong"`` (a token, an API or private
     key: a random value or a UUID), ``"weak"`` (a key, auth, a session: only a random
-    value), ``"phrase"`` (a seed phrase or mnemonic), or ``""``."""
+    value, or one typed as a secret), ``"random"`` (a salt: only a random value),
+    ``"phrase"`` (a seed phrase or mnemonic), or ``""``."""
     if name.lower() in _HEADERS:
         return "weak"
     words = [w.lower() for w in _WORD.findall(name)]
@@ -196,6 +199,8 @@ def credential_name(name: str) -> str:
             found, at = "strong", i  # API_KEY, PrivateKey, signing.key
         elif _WEAK.fullmatch(word) and found != "strong":
             found, at = "weak", i
+        elif _RANDOM.fullmatch(word) and not found:
+            found, at = "random", i
     if not found or words == ["key"]:
         return ""  # a key alone is a map's, a test vector's, a keyboard's
     if found == "strong" and _CHOSEN.match(words[at]) and words[at] != "passwords":
@@ -221,8 +226,12 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         stored_hash(value) and (value[:1] == "$" or (quoted and strength == "password"))
     ):
         return False  # password_encryption = scram-sha-256; "password": "<a stored hash>"
-    if random_token(value, uuid=strength in ("strong", "password")):
+    if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
+    if strength == "random":
+        return False  # ENC_AT_REST_SALT = 'harborgate-at-rest-v1': a label
+    if strength == "phrase" and forms.diceware(value):
+        return True  # --passphrase 'wood-biology-almost-aunt'
     if strength != "password":
         return _typed_secret(value)  # Tundra.Orchid3751%: chosen, and no code looks so
     if value.startswith(("http://", "https://", "/", "~/", "./", "$")) or _FILE.search(value):
@@ -306,7 +315,9 @@ def find(
         matches = _TRIGGER[low is None].finditer(text if low is None else low)
         triggers = (m.span() for m in matches)
     for s, word_end in triggers:
-        if s < last or not_a_name(at, s) or text.endswith("com", 0, s):
+        if s < last or text.endswith("com", 0, s):
+            continue
+        if not_a_name(at, s) and not _camel_break(text, s):
             continue
         e = _NAME_TAIL.match(text, word_end).end()  # type: ignore[union-attr]
         last = e
@@ -320,19 +331,40 @@ def find(
         if text.endswith(("$", "${"), 0, s):
             continue  # a variable's use, given no value: "Bearer $API_PAT" "$BASE/x"
         strength = credential_name(name)
-        if not strength:
-            continue
-        found = _assigned(text, s, e, name)
-        if found is None:
-            continue
-        vs, ve, quoted = found
+        if not strength or forms.in_template(text, s):
+            continue  # (a name in a template's {{ … }} is a reference)
+        span = _given(text, s, e, name, strength)
+        if span is not None:
+            out.append(("credential_name", *span))
+
+
+def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, int] | None:
+    """The value the name at ``text[s:e]`` is given, when it is a credential of
+    ``strength``: in the forms :func:`_assigned` reads, then in the others
+    :func:`~brain.home.secrets.forms.given` does; a scheme's word takes its token along."""
+    found = _assigned(text, s, e, name)
+    last = name.rsplit(".", 1)[-1]  # .access_token(, not .get_x( nor hashPassword(
+    called = bool(credential_name(last)) and not forms.a_verb(last.lstrip("_"))
+    for vs, ve, quoted in ([found] if found else []) + forms.given(text, s, e, called):
+        if quoted and forms.is_label(text, ve):
+            continue  # resource "aws_secretsmanager_secret" "stripe_api_key" {
         if quoted and _QUOTED_NAME.search(text, max(0, vs - 80), vs) is not None:
             continue  # grep -E '^JWT_SECRET=' "$ENV": the quote closes a pattern
-        value = text[vs:ve]
-        if value == name and not value.isalpha():
+        if text[vs:ve] == name and not name.isalpha():
             continue  # New_Pass = "New_Pass": an enum's entry names itself, it holds nothing
-        if fits(strength, value, text[ve : ve + 8], quoted):
-            out.append(("credential_name", vs, ve))
+        if forms.a_name(text[vs:ve]) and (text[vs:ve].isupper() or credential_name(text[vs:ve])):
+            continue  # os.getenv("STRIPE_WEBHOOK_SECRET"): a name, no value
+        end = forms.scheme_end(text, vs, ve) if not quoted else ve
+        if end > ve or fits(strength, text[vs:ve], text[ve : ve + 8], quoted):
+            return vs, end
+    return None
+
+
+def _camel_break(text: str, s: int) -> bool:
+    """Whether the credential's word at ``s`` ends where a capital starts the next word
+    (``apiTokenSalt``: ``Token``, not ``tokens``)."""
+    end = s + _BY_START.get(text[s : s + 3].lower(), 0)
+    return 0 < end < len(text) and text[end - 1].islower() and text[end].isupper()
 
 
 def _words_at(low: str, places: list[int]) -> Iterator[tuple[int, int]]:

@@ -61,7 +61,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from brain.home.patterns import compiled, source
-from brain.home.secrets import allowances, families, gitleaks, windows, wraps
+from brain.home.secrets import allowances, families, gitleaks, lookalikes, windows, wraps
 from brain.home.secrets.gitleaks import Allow
 from brain.home.secrets.literals import Scan, finditer_at
 from brain.home.secrets.prefilter import (
@@ -452,6 +452,8 @@ def find_secrets(text: str) -> list[Finding]:
     spans = families.find(text, lowered, scan.plain, scan.runs, apart)
     if spans:
         found += _outside_arns(text, spans)
+    if found:
+        found = lookalikes.kept(text, found)  # ciphertext, a cache's key, a published key
     return _through_wraps(text, _merge(found)) if found else found
 
 

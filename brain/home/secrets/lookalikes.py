@@ -1,0 +1,81 @@
+"""What a rule finds that holds no credential by what it is, whichever rule found it.
+
+Three families look like credentials and are none, by principle:
+
+* **ciphertext in its envelope**: a SOPS value ``ENC[AES256_GCM,data:…,iv:…,tag:…]``,
+  jasypt's ``ENC(…)``, Vault transit's ``vault:v1:…``, Spring Cloud Config's
+  ``{cipher}…``: what stands there is encrypted, its key elsewhere;
+* **a cache's key**: a prefix of words and a content hash (``node-modules-linux-<sha256>``)
+  where the line says it is a cache's;
+* **a key its vendor publishes in the page**, named so: a project key in a public
+  prefix (PostHog's ``phc_``, Stripe's ``pk_live_``) that no token's or secret's name
+  is given, a reCAPTCHA ``sitekey``, a key the line calls search-only or publishable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Protocol, TypeVar
+
+from brain.home.secrets.names import credential_name, name_before
+
+__all__ = ["kept"]
+
+
+class _Span(Protocol):
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+
+
+_F = TypeVar("_F", bound=_Span)
+_ENVELOPE_OPEN = re.compile(r"ENC\[[A-Z0-9_]+,|ENC\(")
+_ENVELOPE_VALUE = re.compile(r"vault:v\d+:|\{cipher\}|\$ANSIBLE_VAULT;")
+_CACHE_VALUE = re.compile(r"[A-Za-z][\w.]*(?:-[\w.]+)*-[0-9a-f]{40,64}")
+# Prefixes vendors give the keys they publish (not ClickUp's personal pk_<digits>_…).
+_PUBLIC = re.compile(r"phc_|pk_(?:live|test)_|pk\.eyJ|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{20}")
+_PUBLISHED = re.compile(
+    r"(?i:search[ _-]?only|publishable|site[_-]?key|safe[ \t]+(?:to[ \t]+ship|in[ \t]+the"
+    r"[ \t]+browser|to[ \t]+expose))"
+)
+
+
+def kept(text: str, findings: Iterable[_F]) -> list[_F]:
+    """``findings`` in ``text`` but those that are ciphertext, a cache's key or a key
+    published as such."""
+    return [f for f in findings if not _no_credential(text, f.start, f.end)]
+
+
+def _no_credential(text: str, start: int, end: int) -> bool:
+    value = text[start:end]
+    # (lines read 300 characters around at most: a long line is not read whole each time)
+    lo, hi = max(0, start - 300), min(len(text), end + 300)
+    line_start = text.rfind("\n", lo, start) + 1 or lo
+    line_end = text.find("\n", end, hi)
+    line_end = line_end if line_end >= 0 else hi
+    # (the line, and the one above it: a comment there speaks of the line below)
+    line = text[(text.rfind("\n", lo, max(lo, line_start - 1)) + 1 or lo) : line_end]
+    before = text[line_start:start]
+    if _in_envelope(before) or _ENVELOPE_VALUE.match(value):
+        return True
+    if "cache" in before.lower() and _CACHE_VALUE.fullmatch(value):
+        return True
+    if _PUBLISHED.search(line):
+        return True
+    # (a public prefix is no proof alone: ClickUp's personal tokens start pk_)
+    return _PUBLIC.match(value) is not None and credential_name(name_before(text, start)) in (
+        "",
+        "weak",
+    )
+
+
+def _in_envelope(before: str) -> bool:
+    """Whether the line up to a value has opened a ciphertext envelope not yet closed."""
+    opens = list(_ENVELOPE_OPEN.finditer(before))
+    if not opens:
+        return False
+    opened = opens[-1]
+    close = "]" if opened.group().startswith("ENC[") else ")"
+    return close not in before[opened.end() :]
