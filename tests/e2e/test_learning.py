@@ -39,6 +39,8 @@ def test_a_stated_preference_reaches_the_next_session(
     agent.run(PREFERENCE, project)
     log = wait_for_learning(home)
     assert "brain extract: ok" in log, log
+    # The job, done, kept the answer the next session start in the project will print.
+    assert f"the next {tool} session start in {project}" in log, log
     # One ended session, one commit: harvest and extract folded together.
     assert count_commits(home) == commits + 1
     subject = subprocess.run(
