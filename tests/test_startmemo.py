@@ -719,3 +719,26 @@ def test_a_kept_answer_stands_while_a_records_mark_is_what_it_was(
     how, out, _ = starts.start()
     assert how == "whole" and "src/pay.py moved or gone" in out
     assert (out, "") == starts.whole()
+
+
+def test_a_list_or_a_status_kept_in_one_folder_serves_any_other(
+    place: dict, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a list or a status prints does not depend on the folder it is asked in (a
+    context's does: its project is that folder); nor a hook's on the process's folder."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for argv in (["list"], ["status"]):
+        monkeypatch.chdir(place["top"])
+        starts = Starts(place["home"], argv, "", capsys, monkeypatch)
+        kept, _ = starts.settle()
+        monkeypatch.chdir(elsewhere)
+        assert starts.start() == ("kept", kept, "")
+    starts = hook(place, capsys, monkeypatch)
+    kept, _ = starts.settle()
+    monkeypatch.chdir(place["top"])
+    assert starts.start() == ("kept", kept, "")
+    context = Starts(place["home"], ["context"], "", capsys, monkeypatch)
+    context.settle()  # kept in the project's folder
+    monkeypatch.chdir(elsewhere)
+    assert context.start()[0] == "whole"  # another folder, another project

@@ -11,8 +11,8 @@ itself starts with (``re``, ``json``, ``pathlib`` and ``typing`` would each cost
 half of a bare interpreter's start).
 
 An answer is kept under what it was asked with (the command, the tool, the folder, the
-home, the process's folder, every ``BRAIN_*`` variable and the variables that say where
-the home and the person's home folder are) and under the state of every file it may
+home, every ``BRAIN_*`` variable and the variables that say where the home and the
+person's home folder are) and under the state of every file it may
 have read, each by size, times and inode:
 
 * the home's top files and folder, ``memories/``, ``uses/`` and ``.brain/`` (but for its
@@ -62,7 +62,7 @@ from brain.home.git.headfiles import head_commit, top_of
 TOOLS = frozenset({"claude-code", "codex", "gemini", "copilot", "qwen", "antigravity", "opencode"})
 CACHE = os.path.join(".brain", "cache")
 PREFIX, SUFFIX = "start-", ".memo"  # one file per place asked: start-<its hash>.memo
-VERSION = 4
+VERSION = 5
 #: The most answers kept: one per tool and folder a person starts sessions in.
 MAX_ANSWERS = 32
 RACY_NS = 2_000_000_000  # brain.home.recordcache.RACY_NS: not imported, it loads pathlib
@@ -224,9 +224,10 @@ def _query(argv: list[str], raw: str | None = None) -> _Asked | None:
     # What is printed in colour, and what is not: on a terminal, unless NO_COLOR.
     streams = (_isatty(sys.stdout), _isatty(sys.stderr), os.environ.get("NO_COLOR"))
     # The home, not how it was named (``--home``, BRAIN_HOME): a start kept ahead by the
-    # learning job names it one way, the tool's hook maybe another.
-    key: tuple[object, ...] = (VERSION, __version__, tool, project, home, os.getcwd(), env,
-                               where, streams)  # fmt: skip
+    # learning job names it one way, the tool's hook maybe another. The process's folder
+    # says nothing beyond that: a hook's project is its payload's, the context's is the
+    # folder (``project``), a list or a status is the same anywhere.
+    key: tuple[object, ...] = (VERSION, __version__, tool, project, home, env, where, streams)
     if tool == "status":
         key += (head_commit(home), _environment())
     return _Asked(home, key, tool, project)
