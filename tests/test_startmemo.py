@@ -742,3 +742,18 @@ def test_a_list_or_a_status_kept_in_one_folder_serves_any_other(
     context.settle()  # kept in the project's folder
     monkeypatch.chdir(elsewhere)
     assert context.start()[0] == "whole"  # another folder, another project
+
+
+def test_an_answer_served_often_outlives_those_written_once(
+    place: dict, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At most :data:`MAX_ANSWERS` answers are kept: those written or served last."""
+    monkeypatch.setattr(startmemo, "MAX_ANSWERS", 2)
+    starts = hook(place, capsys, monkeypatch)
+    starts.settle()
+    for n in range(3):  # three other places asked once each, the hook's served between
+        monkeypatch.setenv("BRAIN_PLACE", str(n))  # a variable of brain's: another key
+        Starts(place["home"], ["list"], "", capsys, monkeypatch).settle()
+        monkeypatch.delenv("BRAIN_PLACE")
+        assert starts.start()[0] == "kept"
+    assert len(kept_files(place)) == 2

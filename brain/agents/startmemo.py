@@ -138,6 +138,7 @@ def answer(argv: list[str]) -> bool:
             return False
         entry = _load(query.home, query.key)
         if entry is not None and _serve(query, entry):
+            _touch(query.home, query.key)  # served last: the last to be pruned
             return True
         _note_before(query)
         asked = query
@@ -482,6 +483,13 @@ def _load(home: str, key: tuple[object, ...]) -> Entry | None:
     return None
 
 
+def _touch(home: str, key: tuple[object, ...]) -> None:
+    try:
+        os.utime(_path(home, key))
+    except OSError:
+        return
+
+
 def forget(home: str) -> None:
     """Drop every answer kept in ``home``: the next starts compute theirs."""
     folder = os.path.join(home, CACHE)
@@ -721,7 +729,7 @@ def _remove(path: str) -> None:
 
 
 def _prune(folder: str) -> None:
-    """Keep the :data:`MAX_ANSWERS` answers written last."""
+    """Keep the :data:`MAX_ANSWERS` answers written or served last."""
     kept = [e for e in os.scandir(folder) if e.name.startswith(PREFIX) and e.name.endswith(SUFFIX)]
     if len(kept) <= MAX_ANSWERS:
         return
