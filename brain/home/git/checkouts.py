@@ -53,18 +53,10 @@ def object_ids(top: Path, names: Sequence[str]) -> list[str | None] | None:
     if not names:
         return []
     from brain.home.git.runner import ask_git
+    from brain.home.git.spawn import batch_ids
 
     answer = ask_git(top, ("cat-file", "--batch-check"), "".join(f"{n}\n" for n in names))
-    if answer is None:
-        return None
-    lines = answer.splitlines()
-    if len(lines) != len(names):
-        return None
-    found: list[str | None] = []
-    for line in lines:
-        parts = line.split()
-        found.append(None if len(parts) != 3 or parts[-1] in ("missing", "ambiguous") else parts[0])
-    return found
+    return None if answer is None else batch_ids(answer, len(names))
 
 
 def commit_before(top: Path, when: str) -> str | None:

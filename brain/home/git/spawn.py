@@ -83,10 +83,14 @@ def object_ids(top: str, names: "Sequence[str]") -> list[str | None] | None:
     if not names or not hasattr(os, "posix_spawnp"):
         return None
     out = spawned(top, ["cat-file", "--batch-check"], "".join(f"{n}\n" for n in names).encode())
-    if out is None:
-        return None
-    lines = out.decode("utf-8", "replace").splitlines()
-    if len(lines) != len(names):
+    return None if out is None else batch_ids(out.decode("utf-8", "replace"), len(names))
+
+
+def batch_ids(answer: str, asked: int) -> list[str | None] | None:
+    """The object ids ``git cat-file --batch-check`` answered for ``asked`` names, None
+    for each it has none of; None when the answer is not one line a name."""
+    lines = answer.splitlines()
+    if len(lines) != asked:
         return None
     found: list[str | None] = []
     for line in lines:
