@@ -26,7 +26,13 @@ def trust_in_the_tui(agent: Agent, project: Path) -> None:
     term = Terminal(sockets / "s", [str(binary("codex"))], project, agent.env)
     try:
         term.wait_for("Trust this folder?")
-        subprocess.run([*term.base, "send-keys", "Enter"], check=True)
+        # A loaded machine draws the dialog before it reads keys: an Enter it dropped is
+        # sent again while the folder's dialog is still the one shown.
+        for _ in range(5):
+            subprocess.run([*term.base, "send-keys", "Enter"], check=True)
+            time.sleep(3)
+            if "Trust this folder?" not in term.screen():
+                break
         term.wait_for("Trust all and continue")
         subprocess.run([*term.base, "send-keys", "Down", "Enter"], check=True)
         term.wait_for("Ask Codex")
