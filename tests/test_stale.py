@@ -484,3 +484,27 @@ def test_the_context_says_each_record_once_with_its_stale_mark(home: Path, web: 
     assert "pay-web" not in summary_part and "deploy-web" not in summary_part
     project_part = text.split("## This project")[1].split("## Records")[0]
     assert "- deploy-web: Deploys go out on Fridays" in project_part
+
+
+@pytest.mark.parametrize("commit", [123456789012, "123456789012"])
+def test_a_commit_id_of_digits_alone_reads_as_the_id_whether_quoted_or_not(
+    commit: object,
+) -> None:
+    from brain.home.anchors import from_extra
+
+    anchor = from_extra({"checkout": "web", "commit": commit, "paths": ["src/pay.py"]})
+    assert anchor is not None and anchor.commit == "123456789012"
+    assert from_extra({"checkout": "web", "commit": True}) is None
+
+
+def test_an_edit_naming_a_commit_of_digits_alone_writes_it_back_as_the_id(
+    home: Path, web: Path, learned_at_a: str
+) -> None:
+    from brain.api import Brain
+
+    brain = Brain.open(home)
+    text = brain.edit_text("pay-web").replace(learned_at_a, "123456789012")
+    assert "commit: 123456789012\n" in text  # as a person would type it: a YAML number
+    brain.edit("pay-web", text, where=web)
+    assert cli_json("show", "pay-web")["record"]["commit"] == "123456789012"
+    assert "commit: '123456789012'\n" in (home / "memories" / "pay-web.md").read_text()

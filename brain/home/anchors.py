@@ -74,6 +74,8 @@ def from_extra(extra: Mapping[str, Any]) -> Anchor | None:
     checkout, commit = extra.get(CHECKOUT), extra.get(COMMIT)
     if not isinstance(checkout, str) or not checkout.strip():
         return None
+    if isinstance(commit, int) and not isinstance(commit, bool):
+        commit = str(commit)  # an id of digits alone, written by hand unquoted, reads as a number
     if not isinstance(commit, str) or not _SHA.fullmatch(commit.strip().lower()):
         return None
     paths = extra.get(PATHS) or []

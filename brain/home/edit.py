@@ -122,7 +122,9 @@ def _rests_here(record: Record, before: Record | None, where: str | Path | None)
         return record
     current = from_extra(record.extra)
     if before is not None and current != from_extra(before.extra):
-        return record  # the person wrote what it rests on
+        # The person wrote what it rests on: kept, in the shape brain reads back the same.
+        written = with_anchor(record.extra, current) if current is not None else record.extra
+        return record.evolve(extra=written)
     fresh = anchor_here(where, record.body, record.tags, current.paths if current else ())
     if fresh is None or (
         current is not None and current.checkout.lower() != fresh.checkout.lower()
