@@ -1,8 +1,8 @@
 """Put the published sessions a benchmark set names into its ``local/`` folder.
 
-Each set's ``SOURCES.md`` (``honest/``, ``redact_blind/``, ``redact_blind2/``, ``redact_blind3/``,
-``redact_blind4/``, ``redact_blind5/``, ``redact_tuning/``) has a table row per session: its
-name, the GitHub repository, the commit and the path. Sessions published without a licence
+Each set's ``SOURCES.md`` (``honest/``, ``redact_blind/`` to ``redact_blind6/``,
+``redact_tuning/``) has a table row per session: its name, the GitHub repository, the
+commit and the path. Sessions published without a licence
 are not shipped, so a fresh checkout has none of them; this writes each file exactly as committed
 (``git show <commit>:<path>``) to ``local/<name>.<extension>``.
 

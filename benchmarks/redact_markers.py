@@ -16,11 +16,12 @@ says where each came from), scored to see whether what was tuned holds elsewhere
 ``--blind2`` reads only ``redact_blind2/local/``, a second such set (``redact_blind2/SOURCES.md``),
 ``--blind3`` only ``redact_blind3/local/``, a third, mostly long sessions full of tool
 output, Codex and Gemini among them (``redact_blind3/SOURCES.md``), ``--blind4`` only
-``redact_blind4/local/``, a fourth (``redact_blind4/SOURCES.md``), and ``--blind5`` only
-``redact_blind5/local/``, a fifth (``redact_blind5/SOURCES.md``).
+``redact_blind4/local/``, a fourth (``redact_blind4/SOURCES.md``), ``--blind5`` only
+``redact_blind5/local/``, a fifth (``redact_blind5/SOURCES.md``), and ``--blind6`` only
+``redact_blind6/local/``, a sixth (``redact_blind6/SOURCES.md``).
 
 Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR]
-[--blind | --blind2 | --blind3 | --blind4 | --blind5] [--samples N] [--unjudged] [--json]``.
+[--blind | --blind2 | --blind3 | --blind4 | --blind5 | --blind6] [--samples N] [--unjudged] [--json]``.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ BLIND2 = Path(__file__).resolve().parent / "redact_blind2" / "local"
 BLIND3 = Path(__file__).resolve().parent / "redact_blind3" / "local"
 BLIND4 = Path(__file__).resolve().parent / "redact_blind4" / "local"
 BLIND5 = Path(__file__).resolve().parent / "redact_blind5" / "local"
+BLIND6 = Path(__file__).resolve().parent / "redact_blind6" / "local"
 
 
 class Marker(NamedTuple):
@@ -154,6 +156,9 @@ def main() -> None:
     blind.add_argument(
         "--blind5", action="store_true", help="read only redact_blind5/local/'s sessions"
     )
+    blind.add_argument(
+        "--blind6", action="store_true", help="read only redact_blind6/local/'s sessions"
+    )
     args = parser.parse_args()
     chosen = (
         (args.blind, BLIND),
@@ -161,6 +166,7 @@ def main() -> None:
         (args.blind3, BLIND3),
         (args.blind4, BLIND4),
         (args.blind5, BLIND5),
+        (args.blind6, BLIND6),
     )
     only = next((folder for flag, folder in chosen if flag), None)
     extra = (*args.extra, only) if only else tuple(args.extra)
