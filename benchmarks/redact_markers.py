@@ -21,7 +21,8 @@ output, Codex and Gemini among them (``redact_blind3/SOURCES.md``), ``--blind4``
 ``redact_blind6/local/``, a sixth (``redact_blind6/SOURCES.md``).
 
 Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR]
-[--blind | --blind2 | --blind3 | --blind4 | --blind5 | --blind6] [--samples N] [--unjudged] [--json]``.
+[--blind | --blind2 | --blind3 | --blind4 | --blind5 | --blind6] [--samples N] [--unjudged]
+[--json]``.
 """
 
 from __future__ import annotations
