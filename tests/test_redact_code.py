@@ -246,7 +246,8 @@ PAIRS: list[tuple[str, str, str, str]] = [
     (
         "an nginx upstream",
         "location / {\n    proxy_pass http://localhost:3000;\n}\n"
-        "location /api {\n    proxy_pass http://localhost:8000;\n    grpc_pass grpc://127.0.0.1:9000;\n}",
+        "location /api {\n    proxy_pass http://localhost:8000;\n    grpc_pass "
+        "grpc://127.0.0.1:9000;\n}",
         "location / {\n    proxy_pass http://admin:Tq7xLm2pWz9@localhost:3000;\n}",
         "Tq7xLm2pWz9",
     ),
@@ -485,6 +486,85 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "curl https://eth-mainnet.g.alchemy.com/v2/Tq7xLm2pWz9KdR4vB8nMq3Zw",
         "Tq7xLm2pWz9Kd",
     ),
+    # (the sixth blind set's families: brain/home/secrets/standins.py)
+    (
+        "a value saying it is a test's, then punctuation",
+        'command: SECRET_KEY="test-secret-key-32-chars-minimum!!" python -c "from server.config '
+        'import settings"',
+        'command: SECRET_KEY="Tq7xLm2pWz9KdR4vB8nMq3Zw!!" python -c "from server.config import '
+        'settings"',
+        "Tq7xLm2pWz9KdR4vB8nMq3Zw",
+    ),
+    (
+        "base64 of a placeholder",
+        "+JWT_SECRET=change-me-in-production\n"
+        "+KYC_ENCRYPTION_KEY=ZmFrZS1reWMtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMK\n*** End Patch",
+        "+JWT_SECRET=change-me-in-production\n"
+        "+KYC_ENCRYPTION_KEY=q3ZwTq7xLm2pWz9KdR4vB8nMq3ZwTq7xLm2pWz9KdR4=\n*** End Patch",
+        "q3ZwTq7xLm2pWz9KdR4vB8nM",
+    ),
+    (
+        "a provider's prefix, then a sequence",
+        'hf_hub_download(repo_id=cfg.repo, cache_dir=expected_cache, token="hf_abc123", '
+        "local_files_only=False, )",
+        "hf_hub_download(repo_id=cfg.repo, cache_dir=expected_cache, "
+        'token="hf_Tq7xLm2pWz9KdR4vB8nMq3ZwXyPq", local_files_only=False, )',
+        "Tq7xLm2pWz9KdR4vB8nMq3Zw",
+    ),
+    (
+        "a wrong password a probe sends",
+        "curl -s -X POST http://3.19.25.92:5050/login -d "
+        '"username=testuser&password=wrongpassword" | head -40',
+        "curl -s -X POST http://3.19.25.92:5050/login -d "
+        '"username=testuser&password=Tq7xLm2pWz9K" | head -40',
+        "Tq7xLm2pWz9K",
+    ),
+    (
+        "a build secret's id",
+        "buf-gen:\n\tdocker build --progress=plain \\\n\t\t--secret "
+        'id=gh_auth_token,env=GH_AUTH_TOKEN \\\n\t\t--build-arg services="${FILES}" \\',
+        "buf-gen:\n\tdocker build --progress=plain \\\n\t\t--build-arg "
+        'GH_AUTH_TOKEN=Tq7xLm2pWz9KdR4vB8nMq3Zw \\\n\t\t--build-arg services="${FILES}" \\',
+        "Tq7xLm2pWz9KdR4vB8nMq3Zw",
+    ),
+    (
+        "a time where a seed stands",
+        '## Draw Document\n```json\n{ "numbers": [12, 6], "seed": '
+        '"2025-11-06T12:10:00.000Z#b1d93", "startedAt": "2025-11-06T12:10:00.000Z" }',
+        '## Draw Document\n```json\n{ "numbers": [12, 6], "seed": "Tq7xLm2pWz9KdR4vB8nMq3Zw", '
+        '"startedAt": "2025-11-06T12:10:00.000Z" }',
+        "Tq7xLm2pWz9KdR4vB8nMq3Zw",
+    ),
+    (
+        "public addresses a plural names",
+        "pricesWithPrices.ts:66 [Autopilot] Token mints (first 3): (3) "
+        "['DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263', "
+        "'GMvCfcZg8YvkkQmwDaAzCtHDrrEtgE74nQpQ7xNabonk']",
+        "pricesWithPrices.ts:66 [Autopilot] Token secret: Tq7xLm2pWz9KdR4vB8nMq3Zw",
+        "Tq7xLm2pWz9KdR4vB8nMq3Zw",
+    ),
+    (
+        "a ticker where a token's value stands",
+        "A row should appear in the Autopilot widget showing:\n- Token: BONK\n- Time since "
+        "check\n[Autopilot] First token: SYMBOL | mint: XXXXXXXX... | has data: true/false",
+        "A row should appear in the Autopilot widget showing:\n- Token: Tq7xLm2pWz9KdR4v\n- Time "
+        "since check",
+        "Tq7xLm2pWz9KdR4v",
+    ),
+    (
+        "a URL with nothing secret in it",
+        'app.String(cli.StringOpt{Name: "mongo-dsn", EnvVar: "MONGO_URL", Value: '
+        '"mongodb://localhost:27017"})',
+        'app.String(cli.StringOpt{Name: "mongo-dsn", EnvVar: "MONGO_URL", Value: '
+        '"mongodb://admin:Tq7xLm2pWz9K@localhost:27017"})',
+        "Tq7xLm2pWz9K",
+    ),
+    (
+        "a credential's word ending a sentence",
+        "Now start both servers cleanly and print the admin login URL/password.",
+        "Now start both servers cleanly. The admin login password: Tq7xLm2pWz9K",
+        "Tq7xLm2pWz9K",
+    ),
 ]
 
 
@@ -510,3 +590,18 @@ def test_a_random_line_after_a_narrower_line_is_the_next_item_not_the_rest() -> 
     out = redact(text)
     assert "206cf63466e53f5965fbbf42" not in out
     assert "567945970a7e183b2a7a18211cc801ae38cd153db70026b8a04cc" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DB_PASSWORD=abc123",  # a sequence with no provider's prefix: a password chosen
+        "DB_PASSWORD=test1234",  # a test's word glued to digits: a password
+        "ENCRYPTION_KEY=Tq7xLm2pWz9KdR4vB8nMq3ZwTq7xLm2pWz9KdR4vB8n=",  # base64 of bytes
+        'MONGO_URL="mongodb://admin:Tq7xLm2pWz9K@localhost:27017"',  # a URL with a password
+        "WEBHOOK_URL=https://hooks.slack.com/services/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",
+        "password: ADMIN",  # capitals are a ticker only in a token's place
+    ],
+)
+def test_what_stands_in_for_a_credential_is_told_by_what_it_says(text: str) -> None:
+    assert "[REDACTED:" in redact(text)

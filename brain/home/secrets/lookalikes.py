@@ -10,6 +10,10 @@ Three families look like credentials and are none, by principle:
 * **a key its vendor publishes in the page**, named so: a project key in a public
   prefix (PostHog's ``phc_``, Stripe's ``pk_live_``) that no token's or secret's name
   is given, a reCAPTCHA ``sitekey``, a key the line calls search-only or publishable.
+
+And what stands in for a credential, or holds none, in its place: a stub or a
+placeholder that says so, a provider's prefix then ``abc123``, a build secret's spec, a
+time, a ticker, a URL with nothing secret in it (:mod:`brain.home.secrets.standins`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Iterable
 from typing import Protocol, TypeVar
 
 from brain.home.secrets.names import credential_name, name_before
+from brain.home.secrets.standins import stand_in
 
 __all__ = ["kept"]
 
@@ -64,6 +69,8 @@ def _no_credential(text: str, start: int, end: int) -> bool:
         return True
     if _PUBLISHED.search(line):
         return True
+    if stand_in(text, start, end):
+        return True  # test-secret-key-…, hf_abc123, --secret id=…, Token: BONK (standins.py)
     # (a public prefix is no proof alone: ClickUp's personal tokens start pk_)
     return _PUBLIC.match(value) is not None and credential_name(name_before(text, start)) in (
         "",
