@@ -233,6 +233,22 @@ def test_a_pasted_document_counts_only_for_what_is_said_again() -> None:
     ]
 
 
+def test_a_document_pasted_again_is_still_said_once() -> None:
+    # A prompt file a command expands into each turn it runs in: the same rules, the
+    # person's own words only in the argument it wraps.
+    def prompt(argument: str) -> str:
+        return (
+            f"## Input\n\n{argument}\n\n## Steps\n\n"
+            "You MUST read the input before you start.\n"
+            "Always write the plan to plan.md.\n"
+        )
+
+    assert _said(prompt("a login page"), "go on", prompt("a signup page")) == []
+    assert _said(prompt("a login page"), "always write the plan to plan.md") == [
+        ("instruction", "Always write the plan to plan.md")
+    ]
+
+
 def test_what_was_said_in_most_turns_ranks_first_under_the_cap() -> None:
     many = [f"Always use tool{i} for job{i}." for i in range(6)]
     heard = _said(*many, "ok, never push to main", "never push to main")

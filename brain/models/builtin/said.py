@@ -29,9 +29,10 @@ rule. The softer phrasings (a bare "don't ...", "you should ...", "make sure ...
 should not ...", "no, just use X", "use X for Y") are kept only when a word makes them last
 ("always", "every", "consistent", "no longer", a reason such as "so we don't ..." ...) or
 the person said them in two turns: said once, they are usually about the task at hand. So is
-everything in a pasted document, and in a task written as a spec (ruled sections, "TASK:")
-all but its shouted rules. When a session holds more than the cap, what was said in most
-turns goes first.
+everything in a pasted document, which counts once however often it is pasted again or a
+command expands it (a prompt file's "You **MUST** ..." in every ``/speckit`` step), and in a
+task written as a spec (ruled sections, "TASK:") all but its shouted rules. When a session
+holds more than the cap, what was said in most turns goes first.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -40,7 +41,7 @@ password ...") is skipped whole; a statement carrying a secret is dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import cast
 
 from brain.home.records import slugify
@@ -373,6 +374,7 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
     typed = {id(t) for t in human_turns(transcript)}
     heard: list[str] = []  # what the assistant said so far, which a quote may repeat
     heard_unspaced, heard_text = _Heard(heard, cjk.unspaced), _Heard(heard)
+    documents: set[str] = set()  # what a pasted document said, which another paste repeats
     for turn in transcript.turns:
         if id(turn) not in typed:
             if turn.role == "assistant" and not turn.injected:
@@ -387,38 +389,72 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         pasted, structured = _looks_pasted(text), _looks_structured(text)
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
         if cjk.has_cjk(text):
-            yield from _cjk_rules(text, evidence, tags, pasted, heard_unspaced)
-        quoting = "\n".join(heard) if ">" in text else ""
-        for clause, sentence, before in _statements(text, quoting):
-            hit = _match(clause)
-            if hit is None or unsafe(sentence) or states_credential(sentence):
+            found = _cjk_rules(text, evidence, tags, pasted, heard_unspaced)
+            yield from _once_per_document(found, pasted, documents)
+        yield from _once_per_document(
+            _rules_said(text, evidence, tags, pasted, structured, heard, heard_text),
+            pasted,
+            documents,
+        )
+
+
+def _once_per_document(
+    found: Iterable[tuple[bool, Candidate]], pasted: bool, documents: set[str]
+) -> Iterator[tuple[bool, Candidate]]:
+    """``found``, less what a pasted document says that an earlier pasted one said: a
+    document pasted again, or a prompt file a command expands into each turn it runs in
+    ("You **MUST** consider the user input before proceeding", every ``/speckit`` step), is
+    one document said once, not the person saying it twice; only their own turn repeats it."""
+    for twice, memory in found:
+        if pasted:
+            if memory.key in documents:
                 continue
-            if _HEDGE.search(sentence) and hit[0] != "document_this":
-                continue
-            if _said_back(sentence, heard_text):
-                continue  # the assistant's words, pasted back
-            name, found, kind, confidence = hit
-            described = _describe(name, found)
-            if described is None:
-                continue
-            description = redact(unhomed(described))  # the key is derived from redacted text only
-            twice = (
-                pasted
-                or (structured and not _SHOUT.search(clause))
-                or (name in REPEAT_ONLY and not _DURABLE.search(sentence))
-            )
-            yield (
-                twice,
-                Candidate(
-                    key=key_of(description),
-                    type=kind,
-                    description=description,
-                    body=_body(sentence, before, clause),
-                    tags=tags,
-                    confidence=confidence,
-                    evidence=evidence,
-                ),
-            )
+            documents.add(memory.key)
+        yield twice, memory
+
+
+def _rules_said(
+    text: str,
+    evidence: tuple[tuple[int, int], ...],
+    tags: tuple[str, ...],
+    pasted: bool,
+    structured: bool,
+    heard: list[str],
+    heard_text: Callable[[], str],
+) -> Iterator[tuple[bool, Candidate]]:
+    """The statements of one typed turn's ``text`` that a rule keeps, in the order said,
+    and whether each must be said twice."""
+    quoting = "\n".join(heard) if ">" in text else ""
+    for clause, sentence, before in _statements(text, quoting):
+        hit = _match(clause)
+        if hit is None or unsafe(sentence) or states_credential(sentence):
+            continue
+        if _HEDGE.search(sentence) and hit[0] != "document_this":
+            continue
+        if _said_back(sentence, heard_text):
+            continue  # the assistant's words, pasted back
+        name, found, kind, confidence = hit
+        described = _describe(name, found)
+        if described is None:
+            continue
+        description = redact(unhomed(described))  # the key is derived from redacted text only
+        twice = (
+            pasted
+            or (structured and not _SHOUT.search(clause))
+            or (name in REPEAT_ONLY and not _DURABLE.search(sentence))
+        )
+        yield (
+            twice,
+            Candidate(
+                key=key_of(description),
+                type=kind,
+                description=description,
+                body=_body(sentence, before, clause),
+                tags=tags,
+                confidence=confidence,
+                evidence=evidence,
+            ),
+        )
 
 
 class _Heard:
