@@ -91,6 +91,23 @@ def test_what_to_do_next_is_not_a_decision(tmp_path: Path) -> None:
     assert len(_session(tmp_path, ("assistant", menu + "\nWhich one?"), ("user", "2"))) == 1
 
 
+def test_how_to_go_on_with_the_changes_at_hand_is_not_a_decision(tmp_path: Path) -> None:
+    # asked before the options, in English or in Japanese
+    menu = (
+        "There are uncommitted changes in `logs/`. How would you like to proceed?\n\n"
+        "1. Drop those changes\n2. Keep them in a separate branch\n3. Stash them\n"
+    )
+    assert _session(tmp_path, ("assistant", menu), ("user", "2")) == []
+    japanese = (
+        "`logs/` に新しい変更があります。どう進めますか？\n"
+        "1. 変更を破棄して続行\n2. 追加コミットしてから続行\n3. stashして続行\n"
+    )
+    assert _session(tmp_path, ("assistant", japanese), ("user", "2")) == []
+    # a menu of designs is still a choice, whatever leads into it
+    designs = "Next question: where should the cache live?\n\n1. In Redis\n2. In memory\n"
+    assert len(_session(tmp_path, ("assistant", designs), ("user", "2"))) == 1
+
+
 def test_answers_to_numbered_questions_and_quotes_pick_nothing(tmp_path: Path) -> None:
     asked = "Questions:\n\n1. Show orphaned sessions?\n2. How far back should we look?\n"
     for reply in ("1. no\n2. 50 commits", "1 - no, 2 - 50 commits"):

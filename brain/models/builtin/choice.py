@@ -8,8 +8,10 @@ so the memory states the chosen option in the assistant's own words, with the re
 the reason the person gave) in its body and both turns as evidence.
 
 A choice about what to do next is not a decision about the project: a menu the assistant
-asks about with "next" ("What would you like to do next?"), or an option that is a step of
-the work ("Run the tests", "Commit now", "Start implementation"), is passed over. So is a
+asks about with "next" ("What would you like to do next?") or about how to go on with the
+changes at hand ("How would you like to proceed?", "どう進めますか？", before the options or
+after them), or an option that is a step of the work ("Run the tests", "Commit now", "Start
+implementation"), is passed over. So is a
 reply that answers numbered questions one by one ("1. no / 2. yes"): it picks nothing.
 """
 
@@ -98,6 +100,16 @@ _STEP = re.compile(
     re.IGNORECASE,
 )
 _NEXT = re.compile(r"\bnext\b|\bnow\b\?", re.IGNORECASE)
+# A menu asked about how to go on with the work, before its options or after them ("How
+# would you like to proceed?", "以下どちらで進めますか？", "どうしますか？"): what to do with
+# the changes at hand (discard, commit, stash), not a way the project works.
+_HOW_TO_GO_ON = re.compile(
+    r"\bhow (?:would you like|do you want|should we|shall we|should I|shall I) to proceed\b"
+    r"|\bwhat (?:would you like|do you want) (?:me )?to do\b"
+    r"|進めますか|進めましょうか|どうしますか|どうしましょうか|怎么办|如何继续|怎么处理",
+    re.IGNORECASE,
+)
+_LEAD_IN_LINES = 3  # the lines before a menu that ask about it
 _ORDINALS = {"first": 0, "former": 0, "second": 1, "third": 2, "fourth": 3}
 
 
@@ -109,19 +121,22 @@ class _Option:
     detail: str
 
 
-def _options(text: str) -> tuple[list[_Option], str]:
-    """The options an assistant's text offers, in order, and what it asks after them.
+def _options(text: str) -> tuple[list[_Option], str, str]:
+    """The options an assistant's text offers, in order, what it asks after them (the
+    lines after the last option) and what leads into them (the few lines before the first).
 
     A named option ("### Option 1: ...") keeps its first wording over a later mention ("I'd
     pick **Option 1** - ..."); a bare list item gives way to a later list using its key.
     """
     lines = _FENCE.sub("\n", text).splitlines()
     found: dict[str, _Option] = {}
-    last = -1
+    first, last = -1, -1
     for n, line in enumerate(lines):
         hit = _OPTION_LINE.match(line)
         if hit is None:
             continue
+        if first < 0:
+            first = n
         key, named = hit.group("key").lower(), hit.group("word") is not None
         kept = found.get(key)
         if kept is not None and kept.named:
@@ -135,7 +150,8 @@ def _options(text: str) -> tuple[list[_Option], str]:
             detail.append(_clean(more))
         found[key] = _Option(key, named, _clean(hit.group("text")), " ".join(detail))
         last = n
-    return list(found.values()), "\n".join(lines[last + 1 :])
+    lead = [line for line in lines[: max(first, 0)] if line.strip()][-_LEAD_IN_LINES:]
+    return list(found.values()), "\n".join(lines[last + 1 :]), "\n".join(lead)
 
 
 def _clean(text: str) -> str:
@@ -154,11 +170,12 @@ def _chosen(match: re.Match[str], options: list[_Option]) -> _Option | None:
     return next((o for o in options if o.key == key.lower()), None)
 
 
-def _durable(option: _Option, question: str) -> bool:
-    """Not a question, a step of the work at hand, nor a menu of what to do next."""
+def _durable(option: _Option, question: str, lead: str) -> bool:
+    """Not a question, a step of the work at hand, nor a menu of what to do next (asked
+    after it) or of how to go on (asked before it or after)."""
     if not option.text or "?" in option.text or _STEP.match(option.text):
         return False  # a question asked in a list ("1. Show orphans?") offers nothing
-    return not _NEXT.search(question)
+    return not (_NEXT.search(question) or _HOW_TO_GO_ON.search(f"{lead}\n{question}"))
 
 
 def _reply(reply: str) -> tuple[re.Match[str], str] | None:
@@ -179,11 +196,11 @@ def _answer(reply: str, offered: list[Turn]) -> tuple[_Option, Turn] | None:
     match, first = picked
     named = bool(match.groupdict().get("key") or match.groupdict().get("picked"))
     for turn in reversed(offered if named else offered[-1:]):
-        options, question = _options(turn.text)
+        options, question, lead = _options(turn.text)
         option = _chosen(match, options) if len(options) >= 2 else None
         if option is None:
             continue
-        if not _durable(option, question):
+        if not _durable(option, question, lead):
             return None
         quoted = first[match.end() :].strip(" .):")
         if quoted and option.text.lower().startswith(quoted.lower()[:40]):
