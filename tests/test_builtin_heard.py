@@ -318,6 +318,20 @@ def test_a_failure_that_passed_after_an_edit_alone_states_no_fix() -> None:
     assert extract(session).memories == ()
 
 
+def test_commands_run_after_the_pass_that_followed_an_edit_are_not_its_fix() -> None:
+    """The first pass after a failure says what fixed it; when it followed edits alone, a
+    later pass after other commands does not make those commands the fix."""
+    session = _shell(
+        ("ruff check .", "Exit code: 1\napp/api.py:3:1: F401 `os` imported but unused"),
+        ("edit app/api.py", ""),
+        ("ruff check .", "Exit code: 0\nAll checks passed!"),
+        ("uv sync", "Exit code: 0\nResolved 12 packages"),
+        ("pytest", "Exit code: 0\n7 passed"),
+        ("ruff check .", "Exit code: 0\nAll checks passed!"),
+    )
+    assert [m for m in extract(session).memories if m.type == "lesson"] == []
+
+
 def test_a_run_of_one_chosen_test_is_not_the_runbook() -> None:
     steps = [
         ("go test ./... -run TestInstallHooks", "ok  pkg 0.3s\nexit code: 0"),

@@ -7,7 +7,8 @@ cargo, pytest, make, mix ...) and passed in two turns or more, and never failed,
 --noEmit`", with the package manager it implies and the lines it ran on. A command that
 failed, then passed after a command ran in between, becomes a ``lesson`` naming the first
 error line and what changed in between (an edit alone states no fix: what it changed is not
-said). One success is not a runbook and one failure is not a
+said); only the first pass after the failure is read, so commands run after a pass that
+followed edits alone are not its fix. One success is not a runbook and one failure is not a
 lesson; a command or an error line carrying a secret is never kept.
 
 Only a command as typed is read. Its leading ``cd DIR &&``, a ``2>&1`` and a ``< /dev/null``
@@ -94,6 +95,7 @@ class _Run:
     failed_at: int | None = None
     error: str = ""
     lesson: Candidate | None = None
+    settled: bool = False  # it passed since it failed: that pass says what fixed it
 
 
 def _command(text: str) -> str | None:
@@ -226,8 +228,12 @@ def _history(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, _Run]:
             continue
         run = runs.setdefault(typed, _Run(typed))
         if passed:
-            if run.failed_at is not None and run.lesson is None:
+            # Only the first pass after the failure says what fixed it: when that pass
+            # followed edits alone, a later pass after other commands too does not make
+            # those commands the fix.
+            if run.failed_at is not None and not run.settled:
                 _lesson(run, before[run.failed_at :], tags, call.lines)
+                run.settled = True
             run.passed.append(call.lines)
         elif run.failed_at is None:
             run.failed_at, run.error = len(before) + 1, _error_line(result)
