@@ -393,7 +393,7 @@ def test_init_and_status_offer_the_models_found_and_turn_none_on(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     said = cli("init").stdout.splitlines()
     assert said[1:] == [
-        "learning: builtin (offline rules): finds 23 of the 147 memories a careful reader keeps "
+        "learning: builtin (offline rules): finds 25 of the 183 memories a careful reader keeps "
         "in sessions it was never tuned on; "
         "'brain setup codex --learn' uses your agent's own login",
         "models you could use (each spends your quota; none is on until you set it):",

@@ -18,7 +18,7 @@ def test_init_creates_the_layout_and_one_commit(home: Path) -> None:
     result = cli("init")
     assert result.exit_code == 0
     assert result.stdout.startswith(
-        f"created a brain home in {home}\nlearning: builtin (offline rules): finds 23 of the 147 "
+        f"created a brain home in {home}\nlearning: builtin (offline rules): finds 25 of the 183 "
         "memories a careful reader keeps in sessions it was never tuned on; 'brain setup TOOL "
         "--learn' (claude-code, codex or gemini) uses your agent's own login\nmodels you could use"
     )

@@ -23,7 +23,7 @@ from tests.helpers import cli, cli_json, commit_count, status
 fake_model = fakemodel.fake_model
 ROOT = Path(__file__).resolve().parents[1]
 BUILTIN_LINE = (
-    "learning: builtin (offline rules): finds 23 of the 147 memories a careful reader keeps "
+    "learning: builtin (offline rules): finds 25 of the 183 memories a careful reader keeps "
     "in sessions it was never tuned on; "
     "'brain setup claude-code --learn' uses your agent's own login"
 )
