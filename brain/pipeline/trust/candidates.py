@@ -50,6 +50,7 @@ from brain.pipeline.trust.words import (
     joined_words,
     marks,
     near_quote,
+    quoted_spans,
     quotes,
     runs_of,
     tokens,
@@ -386,6 +387,10 @@ def _attributed(text: str, said: str) -> bool:
     if not wanted.words and any(v in said.casefold() for v in wanted.values):
         return True
     have = tokens(said)
+    # What it quotes, in any quotation marks, the lines hold nearly as it is: a quote of
+    # the person is theirs however their clauses fall (romaji runs words together).
+    if any(near_quote(quote, have) for quote in quoted_spans(text)):
+        return True
     return any(near_quote(clause, have) for clause in _clauses(text))
 
 

@@ -193,9 +193,17 @@ def tainted(transcript: Transcript) -> bool:
     return any(reads_outside(t) or reads.foreign(t) for t in transcript.turns)
 
 
+# The agent tool's own word that a call never ran (no such tool, input it refused, the
+# person said no): nothing was read from outside.
+_NOT_RUN = re.compile(
+    r"\s*(?:\[error\]\s*)?(?:<tool_use_error>|The user doesn't want to proceed with this tool use)"
+)
+
+
 def outside_turns(transcript: Transcript) -> frozenset[int]:
     """The indices of the turns whose text came from outside: the results of calls that
-    read the web, an MCP server, a fetch or someone else's file. A result is paired with
+    read the web, an MCP server, a fetch or someone else's file (not the tool's word
+    that a call never ran). A result is paired with
     its call by the tool's call id, else it is the tool turn after the call."""
     reads = ForeignFiles(transcript.project)
     calls: dict[str, bool] = {}
@@ -212,6 +220,6 @@ def outside_turns(transcript: Transcript) -> frozenset[int]:
                 calls[turn.call] = last
             continue
         made = calls.get(turn.call, False) if turn.call is not None else last
-        if made or _OUTSIDE.search(turn.tool):
+        if (made or _OUTSIDE.search(turn.tool)) and not _NOT_RUN.match(turn.text):
             found.add(n)
     return frozenset(found)

@@ -20,10 +20,11 @@ it round (a quote is never flipped, however the clauses fall; "deploy on Fridays
 quote of "we never deploy on Fridays"). What a memory sets in quotation marks and the
 cited lines hold is the person's own words, not a clause of the memory's: "rejected the
 fetch and restated the request as '...'" does not turn the request round. ``X instead
-of Y``, ``X rather than Y``, ``prefer X over Y`` and ``X, not Y`` are two clauses, the
-second negative ("use uv instead of pip" says "not pip"); a memory's second half is not
-judged, only the lines it cites are cut so. Lines the person pasted from a program (an
-error, a stack frame) are the program's, not the person's, and are not read.
+of Y``, ``X rather than Y``, ``prefer X over Y``, ``X, not Y`` and ``X (not Y)`` are two
+clauses, the second negative ("use uv instead of pip" says "not pip"); a memory's second
+half is not judged, only the lines it cites are cut so. Lines the person pasted from a program (an
+error, a stack frame, a terminal's prompt and the output after it) are the program's,
+not the person's, and are not read.
 
 What counts as a clause's words is its values (:func:`brain.pipeline.trust.words.marks`,
 numbers of one or two digits aside) and its word roots ("added" and "add" are one), without
@@ -92,8 +93,9 @@ _POLARITY_WORDS = frozenset(
 _POLARITY_STEMS = frozenset(w[:5] for w in _POLARITY_WORDS)
 MIN_SHARED = 2
 _STEM = 5
-# "X, not Y": what X is said instead of.
+# "X, not Y": what X is said instead of; "X (not Y)" says it the same way.
 _NOT_TAIL = re.compile(r"^\W*not\s", re.IGNORECASE)
+_PAREN_NOT = re.compile(r"\s*\(\s*(?=not\s)", re.IGNORECASE)
 # "no frameworks, build tools or npm": a "no" or "without" opening a list of things
 # ("never force-push, run the tests" is two imperatives, not a list).
 _LIST_OPENER = re.compile(r"(?:^|[\s(])(?:no|without)\s+\S+(?:\s+\S+){0,2}\W*$", re.I)
@@ -111,6 +113,22 @@ _PASTED = re.compile(
     r"|at\s+\S+\s+\(|\S+\s+@\s+\S+:\d+|file\s+\"[^\"]+\",\s+line\s+\d+)",
     re.IGNORECASE,
 )
+
+# A shell's prompt a person copied with what ran after it (``unitree@nx:~$ ./run.sh``,
+# ``PS C:\\work> npm test``): that line and the program's output after it, up to a blank
+# line, are the terminal's, not the person's.
+_PROMPT = re.compile(r"^\s*(?:[\w.-]+@[\w.-]+:[^\s$#]*\s?[$#](?:\s|$)|PS [A-Za-z]:\\[^>]*>)")
+
+
+def _persons_lines(text: str) -> str:
+    """``text`` without the lines the person pasted from a program (:data:`_PASTED`) or
+    a terminal (:data:`_PROMPT` and what follows it)."""
+    kept, terminal = [], False
+    for line in text.splitlines():
+        terminal = bool(_PROMPT.match(line)) or (terminal and bool(line.strip()))
+        if not terminal and not _PASTED.match(line):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _negative(clause: str) -> bool:
@@ -139,6 +157,7 @@ def _clauses(text: str, *, tails: bool = True) -> list[tuple[str, frozenset[str]
     and left out. A list a "no" opens and an "or", "nor" or "and" closes ("no frameworks,
     build tools or npm") is negative to its end; without the closing word the clauses
     after the comma are clauses of their own ("no forbidden opcodes, mock 0x900")."""
+    text = _PAREN_NOT.sub(", ", text)
     pieces = []  # each clause, and whether a comma ends it
     at = 0
     for cut in [*_CLAUSES.finditer(text), None]:
@@ -215,7 +234,7 @@ def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
     other way round in ``cited``, and nowhere its own way (see the module's docstring).
     A clause that quotes ``others`` (what someone else said: the assistant's proposal,
     the question the person answered) claims nothing of the person and is not judged."""
-    cited = "\n".join(line for line in cited.splitlines() if not _PASTED.match(line))
+    cited = _persons_lines(cited)
     elsewhere = tokens(others)
     said = "\n".join(texts)
     have = tokens(cited)

@@ -43,6 +43,7 @@ __all__ = [
     "joined_words",
     "marks",
     "near_quote",
+    "quoted_spans",
     "quotes",
     "runs_of",
     "supported",
@@ -276,6 +277,27 @@ def quotes(text: str) -> list[str]:
     text = text.replace('""', "")
     found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
     return [q for q in found if len(tokens(q)) >= MIN_QUOTE]
+
+
+# Text a model sets in single quotation marks: '...' after a space or an opening mark and
+# before a space or punctuation, so that no apostrophe ("person's", "don't") opens one.
+_SINGLE_QUOTED = re.compile(r"(?<![\w'’])'([^'\n]{3,400}?)'(?![\w'])|‘([^’\n]{3,400})’")
+_LONG_WORD = 12  # characters a quote of one word needs (romaji runs its words together)
+
+
+def quoted_spans(text: str) -> list[str]:
+    """What ``text`` quotes in any quotation marks, single ones too, each of
+    :data:`MIN_QUOTE` words or more or one word of :data:`_LONG_WORD` characters: what
+    a model says someone wrote. Single quotation marks also set off terms, so these
+    only ever count for a memory, never against it."""
+    text = text.replace('""', "").replace("''", "")
+    found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+    found += [next(g for g in m.groups() if g) for m in _SINGLE_QUOTED.finditer(text)]
+    return [
+        q
+        for q in found
+        if len(said := tokens(q)) >= MIN_QUOTE or (len(said) == 1 and len(said[0]) >= _LONG_WORD)
+    ]
 
 
 def near_quote(quote: str | list[str], text: str | list[str], share: float = QUOTE_SHARE) -> bool:
