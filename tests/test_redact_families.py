@@ -315,3 +315,103 @@ def test_a_value_in_a_credentials_slot_is_caught_in_escaped_json(text: str, secr
         return  # (a share's backslashes, a list's lines, a user list, a YAML pair: unescaped only)
     out = redact(json.dumps({"output": text}))
     assert not any(secret[i : i + 6] in out for i in range(len(secret) - 5)), out
+
+
+# --- families the fifth corpus showed: prose, headers, logins, flags, bytes, blocks -----
+
+UUID = "7d3f2c81-4a9e-4b1f-9c2d-" + "5e8a7f6b4c3d"
+HEX32 = "a81f3c09d2e47b56" + "9e0d4c7a2b81f3e5"
+UPPER16 = "7C2E9A41" + "F0B3D85E"
+DOTTED = f"2000.{HEX32}.{HEX32[::-1]}"
+LOWER30 = "kq7vxz2wmbt" + "9jrp4hdn8cfs" + "3yglq5"
+BCRYPTISH = "$2y$10$" + "Hq4xN8vR2mT6pW0zK3cJ5bY7uF1sD9gL" + "e2aQ4oZ8iX6tV0nM3kP5w"  # 53 after
+HEXLONG = "0201036c6e64" + HEX64 + HEX32
+KEY_BYTES = "[" + ", ".join(str((i * 97 + 31) % 251) for i in range(16)) + "]"
+FAMILIES_CAUGHT = [
+    # a credential named in prose, its value a few words on
+    (f"finally, the acme billing api key we rotated last week is {LOWER30}, ok?", LOWER30),
+    (f"the partner refresh token that works now is {DOTTED} - retry please", DOTTED),
+    (f"my mailer api key: {UPPER16}", UPPER16),
+    (f"the sftp password ops gave me was {TYPED} (don't share it)", TYPED),
+    (f"the desktop licence key for the build box is {UPPER16}", UPPER16),
+    (f"fyi the portal webhook secret that I set up -> {LOWER30}", LOWER30),
+    # a header's name given its value by a directive, in any config's form
+    (f'location / {{\n    proxy_set_header X-Vendor-Token "{LOWER30}";\n}}', LOWER30),
+    (f'add_header X-Partner-Key "{HEX32}" always;', HEX32),
+    (f'RequestHeader set X-Service-Secret "{LOWER30}"', LOWER30),
+    (f"    http-request set-header X-Auth-Token {LOWER30}", LOWER30),
+    (f"reverse_proxy backend:8080 {{\n    header_up X-Api-Token {LOWER30}\n}}", LOWER30),
+    (f"request_headers_to_add:\n- header:\n    key: x-partner-key\n    value: {HEX32}\n", HEX32),
+    # a login verb's first argument
+    (f"$ vendorctl auth login {UUID}\nLogged in as ops.", UUID),
+    (f"acmecli login '{TYPED}' --profile prod", TYPED),
+    # a flag whose name holds a credential's word anywhere
+    (f"$ uploader push --merchant-salt-key {UUID} --verbose", UUID),
+    (f"$ sync push --mod-portal-api-key {BCRYPTISH} --dry-run", BCRYPTISH),
+    # long hex given to a name holding a credential's word (a macaroon is one)
+    (f'var opts = new NodeOptions {{ AdminMacaroon = "{HEXLONG}" }};', HEXLONG),
+    (f'readonly_macaroon: "{HEXLONG}"', HEXLONG),
+    # a key written as its bytes
+    (f"mesh_network_key: {KEY_BYTES}", KEY_BYTES),
+    (f'"encryptionKey": "{KEY_BYTES}",', KEY_BYTES),
+    # a multi-line YAML value under a credential's name
+    (f"smtp:\n  password: |\n    {TYPED}\n  host: mail.example.com\n", TYPED),
+    (f"ci:\n  deploy_token: >-\n    {LOWER30}\n", LOWER30),
+    (
+        "stringData:\n  APP_SESSION: ---\n- !ruby/object:Cookie\n"
+        f"  name: acct\n  value: {HEXLONG}\n",
+        HEXLONG,
+    ),
+]
+FAMILIES_LEFT = [
+    # prose whose value is no credential
+    "the api key that finally worked is stored in 1Password",
+    "The password must be at least 12 characters and contain a digit.",
+    "the cache key we computed for it is " + HEX32,
+    "the deploy token version is 2026.11.04-rc2",
+    "the api key we use: <your-api-key>",
+    "the token count is 123456789",
+    "the session is " + UUID,
+    "the api key that worked is sk-...a1B2",
+    "the token file is at ~/.config/acme/token.json",
+    "Key saved: ****************87EQ (created 18 Oct 2026)",
+    "the login " + UUID + " failed twice",
+    # headers that hold no credential
+    "proxy_set_header X-Request-Id $request_id;",
+    'add_header X-Api-Key-Hint "rotate monthly";',
+    "assert client.get('/', headers={'X-Api-Key': 'bad'}).status_code == 401",
+    "- header:\n    key: x-request-id\n    value: " + HEX32 + "\n",
+    # logins and flags that take no credential
+    "az login --tenant " + UUID,
+    "docker login registry.example.com:5000 -u ci",
+    "tool sync --idempotency-key " + UUID,
+    "tool sync --cache-key " + UUID,
+    'password: "' + BCRYPTISH + '"',
+    # code naming a macaroon, lists that are no key, a block of words or a tag's
+    'var macaroonPath = "~/.lnd/data/chain/bitcoin/mainnet/admin.macaroon";',
+    "partition_keys: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]",
+    "retry_key_backoff: [100, 200, 400, 800, 1600]",
+    "token_description: |\n  used by the nightly job\n",
+    "secret: >-\n  see the wiki page for how to fetch it\nnext: 1\n",
+    "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  61343536\n",
+    # a secret store's path is no secret
+    "DEPLOY_TOKEN=vault:secret/data/ci#deploy_token",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), FAMILIES_CAUGHT, ids=lambda v: str(v)[:30])
+def test_a_credential_of_the_fifth_families_is_caught_whole(text: str, secret: str) -> None:
+    out = redact(text)
+    assert not any(secret[i : i + 8] in out for i in range(len(secret) - 7)), out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", FAMILIES_LEFT, ids=lambda v: str(v)[:30])
+def test_a_look_alike_of_the_fifth_families_is_left(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_name_before_a_key_that_guards_makes_a_uuid_count() -> None:
+    assert credential_name("merchant-salt-key") == "strong"
+    assert credential_name("cache-key") == ""
+    assert credential_name("AdminMacaroon") == "strong"

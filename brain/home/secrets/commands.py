@@ -111,6 +111,8 @@ def find(
         _calls(text, has, out, hits)
     if has("value") and has("name"):
         _pairs(text, out, hits)
+    if has("value") and has("header"):
+        _header_pairs(text, out, hits)
 
 
 def _search(
@@ -178,11 +180,34 @@ def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> Non
             out.append(("credential_name", start, start + len(value)))
 
 
+# A header given as a key/value pair (Envoy's ``header: {key: x-api-key, value: …}``).
+_HEADER_KEY = re.compile(
+    r"""(?i:header)s?["']?[ \t]*:[ \t]*\{?[ \t\n-]*(?i:key)["']?[ \t]*:[ \t]*"""
+    r"""["']?(?P<name>[A-Za-z][\w-]{2,60})["']?"""
+)
+
+
+def _header_pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> None:
+    """A header's value given beside its name as a key/value pair: the header's name is a
+    key's name (``x-api-key``)."""
+    for m in _search(_HEADER_KEY, text, hits, "header"):
+        strength = credential_name(m.group("name"))
+        if not strength:
+            continue
+        v = _VALUE_FIELD.search(text, m.end(), m.end() + 200)
+        if v is None or _HEADER_KEY.search(text, m.end(), v.start()):
+            continue
+        value = v.group("value").strip()
+        if fits(strength, value, text[v.end() : v.end() + 8], bool(v.group("q"))):
+            start = v.start("value") + (len(v.group("value")) - len(v.group("value").lstrip()))
+            out.append(("credential_name", start, start + len(value)))
+
+
 # The words a pass over the text finds for :func:`find`, by group (see literals.py).
 WORDS: dict[str, tuple[str, ...]] = {
     **{gate: (gate,) for gate, _, _ in _COMMANDS},
     **{f"{gate} starts": starts for gate, starts, _ in _COMMANDS},
-    **{word: (word,) for word in ("cookie", "bearer", "hmac", "value", "name")},
+    **{word: (word,) for word in ("cookie", "bearer", "hmac", "value", "name", "header")},
     "connect words": _CONNECT_WORDS,
     "connect starts": _CONNECT_STARTS,
 }

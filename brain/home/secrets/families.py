@@ -29,7 +29,16 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets import allowances, commands, forms, names, places, slots, windows
+from brain.home.secrets import (
+    allowances,
+    commands,
+    forms,
+    names,
+    places,
+    prose,
+    slots,
+    windows,
+)
 from brain.home.secrets.literals import runs
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
 from brain.home.secrets.shapes import entropy, random_token, wordy
@@ -148,6 +157,7 @@ def find(
     # (each family is called only for a text holding a word it waits for, when that is known)
     if hits is None or "name words" in hits:
         names.find(text, low, out, hits)
+        prose.find(text, names.triggers(text, low, hits), out)
         if out:
             out[:] = [span for span in out if not allowances.upstream(text, span[1])]
     places.find(text, low, lowered, out, hits, hex64)

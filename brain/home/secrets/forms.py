@@ -57,12 +57,19 @@ _WRAPPED = re.compile(
 # value, the last on its line.
 _SPACED = re.compile(
     r"""[ \t]+(?P<kind>\d[ \t]+)?"""
-    r"""(?:(?P<q>["'])(?P<qv>[^"'\n]{4,})(?P=q)|(?P<bv>[^\s"'`<>|&]{6,}))[ \t]*\r?(?:\n|$)"""
+    r"""(?:(?P<q>["'])(?P<qv>[^"'\n]{4,})(?P=q)|(?P<bv>[^\s"'`<>|&;]{6,}))"""
+    # (a directive's end: nginx's "…" always;)
+    r"""[ \t]*(?:always[ \t]*)?;?[ \t]*\r?(?:\n|$)"""
 )
+# A directive that sets a header, before the header's name on its line (nginx's
+# proxy_set_header and add_header, Apache's RequestHeader set, HAProxy's
+# http-request set-header, Caddy's header_up): the name is a key's, its value bare or not.
+_SETS_HEADER = re.compile(r"(?i)header")
 # A name that is code's (``DB_PASS``, ``apiSecret``): a word of prose is none, nor a word
 # in capitals (``NO PASSWORD PROVIDED.``), nor a file's name (``seed_dev.sql``).
 _CODE_NAME = re.compile(r"[\w.-]*(?:_|[a-z][A-Z])[\w.-]*")
 _FILE_NAME = re.compile(r".+\.[a-z]{1,4}")
+_HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+")
 # A block labelled by the name, then its default's or value's literal.
 _BLOCK = re.compile(r"""["'][ \t]*\{""")
 _DEFAULT = re.compile(
@@ -120,6 +127,8 @@ def _spaced_name(text: str, s: int, e: int, m: re.Match[str]) -> bool:
     name = text[s:e]
     if _FILE_NAME.fullmatch(name):
         return False
+    if _SETS_HEADER.search(before) and _HEADER_NAME.fullmatch(name):
+        return True  # proxy_set_header X-Api-Key …; http-request set-header X-Auth-Token …
     return bool(m.group("kind") or m.group("q") or _CODE_NAME.fullmatch(name))
 
 

@@ -31,6 +31,7 @@ from brain.home.secrets.shapes import (
 __all__ = [
     "PUBLIC",
     "a_credential_word_at",
+    "byte_list",
     "TRIGGER_WORDS",
     "WORDS",
     "about_credential",
@@ -39,6 +40,7 @@ __all__ = [
     "fits",
     "folded",
     "name_before",
+    "triggers",
 ]
 
 Span = tuple[str, int, int]
@@ -59,7 +61,7 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 TRIGGER_WORDS = (
     *("token", "session", "auth", "key", "pass", "seed", "private", "secret", "pwd", "cred"),
     *("mnemonic", "bearer", "signature", "phrase", "appid", "cert", "pat", "team", "dsn"),
-    *("psk", "salt"),
+    *("psk", "salt", "macaroon"),
 )
 _TRIGGER = folded("|".join(TRIGGER_WORDS))
 # Each word's length by its first three letters, which tell them apart (a test checks).
@@ -93,7 +95,7 @@ _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # A word ending in one of these names a credential alone (``clientsecret``, ``authtoken``).
 _STRONG = re.compile(
     r"[a-z]*(?:password|passwd|passphrase|secret|token|apikey|credential|mnemonic|privatekey"
-    r"|bearer)s?"
+    r"|bearer|macaroon)s?"
 )
 _STRONG_WORDS = frozenset(
     ("pwd", "pass", "pat", "creds", "passwords", "psk", "requirepass", "masterauth")
@@ -103,8 +105,16 @@ _WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|
 _RANDOM = re.compile(r"[a-z]*salt")  # only a random value: a salt is often a fixed label
 _CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
 _KEY_KINDS = frozenset(
-    "api private secret access auth signing master encryption license deploy service admin"
+    "api private secret access auth signing master encryption license licence deploy service"
+    " admin"
     " client account webhook sdk server write read app".split()
+)
+# Before a key, words that say it guards something as a credential does (``salt key``,
+# ``network key``, ``shared key``): a UUID so named is one, as an API key's. (Apart from
+# _KEY_KINDS, which also outweighs a map's word before it in _about.)
+_GUARD_KEY = frozenset(
+    "salt network hmac cipher crypto aes wifi merchant partner shared root security"
+    " integration session".split()
 )
 _PHRASE_WORDS = frozenset(("mnemonic", "seed", "phrase", "recovery", "passphrase"))
 # After the secret word: the name is about the credential (its id, its length, its path).
@@ -195,7 +205,7 @@ def credential_name(name: str) -> str:
     for i, word in enumerate(words):
         if _STRONG.fullmatch(word) or word in _STRONG_WORDS:
             found, at = "strong", i
-        elif word == "key" and i and words[i - 1] in _KEY_KINDS:
+        elif word == "key" and i and (words[i - 1] in _KEY_KINDS or words[i - 1] in _GUARD_KEY):
             found, at = "strong", i  # API_KEY, PrivateKey, signing.key
         elif _WEAK.fullmatch(word) and found != "strong":
             found, at = "weak", i
@@ -222,10 +232,15 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):
         return False
-    if auth_method(value) or (
-        stored_hash(value) and (value[:1] == "$" or (quoted and strength == "password"))
-    ):
-        return False  # password_encryption = scram-sha-256; "password": "<a stored hash>"
+    if auth_method(value):
+        return False  # password_encryption = scram-sha-256
+    # "password": "<a stored hash>", what a login is checked against (a key's name given
+    # one is given a key: some services' keys have a bcrypt hash's shape)
+    hashed = value[:1] == "$" or (quoted and strength == "password")
+    if strength != "strong" and hashed and stored_hash(value):
+        return False
+    if byte_list(value):
+        return True  # network_key: [153, 4, …]: a key's bytes
     if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
     if strength == "random":
@@ -239,6 +254,22 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
     if _WINDOWS_PATH.match(value):
         return False
     return chosen_password(value)
+
+
+_BYTE_LIST = re.compile(r"\[[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){11,127}[ \t]*,?[ \t]*\]")
+
+
+def byte_list(value: str) -> bool:
+    """Whether ``value`` is a key written as a list of its bytes (``[153, 4, 167, …]``):
+    12 to 128 integers under 256, at least 8 of them different, not counting up or down
+    (a list of ports, ids or steps is no key)."""
+    if _BYTE_LIST.fullmatch(value) is None:
+        return False
+    numbers = [int(n) for n in re.findall(r"\d+", value)]
+    if max(numbers) > 255 or len(set(numbers)) < 8:
+        return False
+    steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
+    return not (all(d >= 0 for d in steps) or all(d <= 0 for d in steps))
 
 
 def _typed_secret(value: str) -> bool:
@@ -270,6 +301,8 @@ _VALUE = re.compile(
     r"""\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'"""
     # (CJK ends a bare value: seed=42，update_freq=2)
     r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\""" + CJK + "]+)"
+    # a key's bytes, unquoted (network_key: [153, 4, …]): byte_list judges them
+    r"|(?P<list>\[[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){11,127}[ \t]*,?[ \t]*\])"
 )
 # A name quoted with its = (grep -E '^JWT_SECRET='), then the quote closing it.
 _QUOTED_NAME = re.compile(r"(['\"])\^?[A-Za-z_][\w.-]*[ \t]*=\1$")
@@ -305,16 +338,11 @@ def find(
     each group of :data:`WORDS` start in it, when a pass found them)."""
     last = -1
     not_a_name, at = _NOT_A_NAME.match, text
-    triggers: Iterable[tuple[int, int]]
     if hits is not None and low is not None:
         if "name words" not in hits:
             return
-        triggers = _words_at(low, hits["name words"])
         not_a_name, at = _NOT_A_NAME_LOW.match, low  # hits: no FOLDS_APART character
-    else:
-        matches = _TRIGGER[low is None].finditer(text if low is None else low)
-        triggers = (m.span() for m in matches)
-    for s, word_end in triggers:
+    for s, word_end in triggers(text, low, hits):
         if s < last or text.endswith("com", 0, s):
             continue
         if not_a_name(at, s) and not _camel_break(text, s):
@@ -338,10 +366,24 @@ def find(
             out.append(("credential_name", *span))
 
 
+def triggers(
+    text: str, low: str | None, hits: dict[str, list[int]] | None = None
+) -> Iterable[tuple[int, int]]:
+    """The spans of the credentials' words (:data:`TRIGGER_WORDS`) in ``text`` (``low``
+    and ``hits``: see :func:`find`)."""
+    if hits is not None and low is not None:
+        return _words_at(low, hits.get("name words", []))
+    matches = _TRIGGER[low is None].finditer(text if low is None else low)
+    return (m.span() for m in matches)
+
+
 def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, int] | None:
     """The value the name at ``text[s:e]`` is given, when it is a credential of
     ``strength``: in the forms :func:`_assigned` reads, then in the others
     :func:`~brain.home.secrets.forms.given` does; a scheme's word takes its token along."""
+    block = _block(text, s, e, strength)
+    if block is not None:
+        return block
     found = _assigned(text, s, e, name)
     last = name.rsplit(".", 1)[-1]  # .access_token(, not .get_x( nor hashPassword(
     called = bool(credential_name(last)) and not forms.a_verb(last.lstrip("_"))
@@ -357,6 +399,56 @@ def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, in
         end = forms.scheme_end(text, vs, ve) if not quoted else ve
         if end > ve or fits(strength, text[vs:ve], text[ve : ve + 8], quoted):
             return vs, end
+    return None
+
+
+# After a YAML name: a block scalar's indicator (``|``, ``>-``) or a document's start
+# (``---``), then the line's end: the value is the lines below.
+_BLOCK_START = re.compile(
+    r"[ \t]*:[ \t]+(?:(?P<scalar>[|>][+-]?\d?[+-]?)|(?P<doc>---))[ \t]*(?:#[^\n]*)?\r?\n"
+)
+_INDENT = re.compile(r"[ \t]*")
+_BLOCK_LINES = 200  # a value of more lines is no credential's
+
+
+def _block(text: str, s: int, e: int, strength: str) -> tuple[int, int] | None:
+    """A multi-line YAML value under the name at ``text[s:e]``: a block scalar's lines
+    (more indented than the name), or a document written as the value (``---`` then its
+    lines, from its first line's indentation); whole, when one of its lines or words is
+    a credential for a name of ``strength``."""
+    m = _BLOCK_START.match(text, e)
+    if m is None:
+        return None
+    line_start = text.rfind("\n", 0, s) + 1
+    indent = len(_INDENT.match(text, line_start).group())  # type: ignore[union-attr]
+    pos, first, end, least = m.end(), -1, -1, indent + 1
+    for _ in range(_BLOCK_LINES):
+        if pos >= len(text):
+            break
+        stop = text.find("\n", pos)
+        stop = len(text) if stop < 0 else stop
+        line = text[pos:stop].rstrip("\r")
+        if not line.strip():
+            if m.group("doc") or first < 0:
+                break  # (a blank line ends a document written as a value)
+            pos = stop + 1
+            continue
+        depth = len(line) - len(line.lstrip(" \t"))
+        if first < 0 and m.group("doc"):
+            least = depth  # a document's lines start where its first does
+        if depth < least or (m.group("doc") and line.lstrip().startswith(("---", "..."))):
+            break
+        if first < 0:
+            first = pos + depth
+        end = pos + len(line)
+        pos = stop + 1
+    if first < 0:
+        return None
+    start = m.start("doc") if m.group("doc") else first
+    lines = text[first:end].split("\n")
+    words = [w for line in lines for w in line.split()]
+    if any(fits(strength, v.strip(), "", True) for v in (*lines, *words) if v.strip()):
+        return start, end
     return None
 
 

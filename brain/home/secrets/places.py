@@ -97,6 +97,7 @@ def _login(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
     for hit in logins:
         if hit.start() and text[hit.start() - 1] in _NOT_BEFORE_COMMAND:
             continue
+        _first_argument(text, hit, out)
         end = _COMMAND_END.search(text, hit.end(), hit.end() + 400)
         stop = end.start() if end else min(len(text), hit.end() + 400)
         for arg in _ARG.finditer(text, hit.end(), stop):
@@ -109,6 +110,42 @@ def _login(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
         for m in _ECHO.finditer(text):
             if random_token(m.group("value")):
                 out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+# A login verb's first argument, when it is no flag: ``tool auth login <key>``.
+# (the command's last argument but for flags: "the login <id> failed" is prose)
+_FIRST_ARG = re.compile(
+    r"""[ \t]+(?P<q>["']?)(?P<value>[^\s"'|;<>]{8,128})(?P=q)"""
+    r"""(?=[ \t]*(?:\r?\n|$|[|;&]|-)|[ \t]+-)"""
+)
+_PASSWORD_SYMBOLS = frozenset("!#$%&*+=?^~@")
+
+
+def _first_argument(text: str, hit: re.Match[str], out: list[Span]) -> None:
+    """The first argument after a login verb (``login``, not ``--token``), when it is a
+    UUID or a typed password (capitals, small letters, digits and a symbol: no host, URL,
+    e-mail address or path looks so); a flag's value after it is the flag's own
+    (``az login --tenant <uuid>``)."""
+    if not hit.group().lower().startswith("login"):
+        return
+    m = _FIRST_ARG.match(text, hit.end())
+    if m is None:
+        return
+    value = m.group("value")
+    if value[:1] in "-$%{<" or is_masked(value) or "://" in value:
+        return
+    typed = (
+        any(map(str.isupper, value))
+        and any(map(str.islower, value))
+        and any(map(str.isdigit, value))
+        and any(c in _PASSWORD_SYMBOLS for c in value)
+        and not re.search(r"@[\w-]+\.[a-z]", value)  # an e-mail address
+    )
+    if typed or _UUID.fullmatch(value):
+        out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
 def _urls(text: str, out: list[Span]) -> None:

@@ -490,11 +490,21 @@ def _outside_arns(text: str, spans: list[tuple[str, int, int]]) -> list[Finding]
         Finding(kind, start, end)
         for kind, start, end in spans
         if not _in_arn_at(text, start)
-        and not in_stored_hash(text, start, end)
+        and not (in_stored_hash(text, start, end) and not _keyed_hash(text, start))
         and not made_up(text[start:end])
         and not allowances.key_id(text, start, end)
         and not allowances.thinking_signature(text, start)
     ]
+
+
+def _keyed_hash(text: str, start: int) -> bool:
+    """Whether a stored hash's shape at ``start`` is a key's value: given whole to an API
+    key's or a token's name (``--api-key $2a$10$…``: some services' keys look so), where
+    after a password's name it is what a login is checked against."""
+    return (
+        text[start : start + 1] == "$"
+        and families.credential_name(families.name_before(text, start).lstrip("-")) == "strong"
+    )
 
 
 def _merge(findings: list[Finding]) -> list[Finding]:

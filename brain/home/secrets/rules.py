@@ -461,11 +461,14 @@ _PLACEHOLDER = lazy(
     | (?:change|replace)[_-]this[_-][^\s"'`]*        # change-this-to-32-char-aes-key!!
     | [\w.-]*change[_-]?(?:me[_-]?|it[_-]?)?in[_-]?prod(?:uction)?[\w.-]*  # …changeinproduction2025
     | value | abc | foo | bar | baz | dummy | sample | example  # test data's stand-ins
+    | bad | wrong | invalid | incorrect | bogus | garbage | nope  # a test's rejected value
     | \d{1,3}                                        # a count: 1 token = 1 share
     | (?:[A-Za-z0-9]{1,12}[_-]){0,2}your[_-][\w-]*   # YOUR_API_KEY, xoxb-your-token
     | [\w-]*[_-]here                                # paste-token-here
     | (?:[A-Za-z0-9]{1,12}[_-]){1,2}(?:x{4,}|\*{3,}|\.{3,}|…)  # sk-xxxx…, ghp_...
     | op://\S+                                       # a 1Password reference
+    | (?:vault|ssm|secretsmanager|awssm|gcpsm|azkv|keyvault|doppler|infisical)
+      :(?!//)[\w/.#:@-]+                             # a secret store's path, its field
     | (?:env|file|fd):\S+ | stdin                     # openssl's -pass env:VAR
     | pk[._](?:live_|test_|eyJ)\S*                  # a publishable key is public
     """

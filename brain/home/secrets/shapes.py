@@ -77,7 +77,22 @@ def random_token(value: str, *, uuid: bool = False) -> bool:
         return False
     if "/" in value.strip("/") and value.count("/") > 2:
         return False  # a path
-    return entropy(value) > 3.0 and not wordy(value)
+    return entropy(value) > 3.0 and (not wordy(value) or _lower_random(value))
+
+
+# Lower-case letters and digits alone, as many services' keys are (Pushover's 30).
+_LOWER_ALNUM = re.compile(r"[a-z0-9]{20,64}")
+_DIGIT_RUN = re.compile(r"\d+")
+
+
+def _lower_random(value: str) -> bool:
+    """Whether a run of lower-case letters and digits is random though its letter runs
+    read as words to :func:`wordy` (``aqbqtvlblm2b48dqzimpr9j2khqqni``): digits stand in
+    four places or more, between letters, over 3.5 bits a character; words joined with a
+    number or two (``ubuntu2204python310``) have them in one or two places."""
+    if not _LOWER_ALNUM.fullmatch(value):
+        return False
+    return len(_DIGIT_RUN.findall(value.strip("0123456789"))) >= 4 and entropy(value) > 3.5
 
 
 def _random_letters(value: str) -> bool:
