@@ -335,6 +335,8 @@ FAMILIES_CAUGHT = [
     (f"the sftp password ops gave me was {TYPED} (don't share it)", TYPED),
     (f"the desktop licence key for the build box is {UPPER16}", UPPER16),
     (f"fyi the portal webhook secret that I set up -> {LOWER30}", LOWER30),
+    (f"the zoho key that finally worked is {DOTTED}", DOTTED),
+    (f"the API token — {LOWER30}", LOWER30),
     # a header's name given its value by a directive, in any config's form
     (f'location / {{\n    proxy_set_header X-Vendor-Token "{LOWER30}";\n}}', LOWER30),
     (f'add_header X-Partner-Key "{HEX32}" always;', HEX32),
@@ -376,6 +378,9 @@ FAMILIES_LEFT = [
     "the token file is at ~/.config/acme/token.json",
     "Key saved: ****************87EQ (created 18 Oct 2026)",
     "the login " + UUID + " failed twice",
+    "the GPG signing key we use is " + UPPER16,
+    "the ssh key I added is id_ed25519_work_2024",
+    "the zoho key that worked is " + UUID,
     # headers that hold no credential
     "proxy_set_header X-Request-Id $request_id;",
     'add_header X-Api-Key-Hint "rotate monthly";',

@@ -44,7 +44,7 @@ _STOP = frozenset(
 # After the word: a few words, then what gives the value (a verb or a colon), then it.
 _GIVES = re.compile(
     r"(?P<gap>(?:[ \t]+[A-Za-z][A-Za-z'’-]{0,20}){0,6}?)"
-    r"(?:[ \t]+(?:is|was|are|=|->|=>|→)|[ \t]*[:=])[ \t]+"
+    r"(?:[ \t]+(?:is|was|are|=|->|=>|→|—|–)|[ \t]*[:=])[ \t]+"
     # (CJK ends a value: "token: x7Kp2mQ9vL4nR8sTです")
     r"(?P<q>[`\"']?)(?P<value>[^\s`\"',;<>" + CJK + "]{8,200})"
 )
@@ -54,6 +54,8 @@ _ABOUT_GAP = frozenset(
     " limit usage budget expiry expires expired ttl prefix suffix format type path file url"
     " endpoint header field id's sha's hash's label".split()
 )
+# Keys whose value said in prose is their id, their file or their public half.
+_NAMES_KEY_ID = re.compile(r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls)[ \t]+(?:[a-z]+[ \t]+)?$")
 _TRAILING = ".,;:!?)]}>"
 _SYMBOLS = frozenset("!#$%&*+=?^~@")
 _UPPER_HEX = re.compile(r"[0-9A-F]{16,64}")
@@ -71,8 +73,16 @@ def find(text: str, triggers: Iterable[tuple[int, int]], out: list[Span]) -> Non
         if e >= len(text) or text[e] not in " \t:=":
             continue
         strength = _strength(text, s, e)
-        if strength not in ("strong", "password"):
-            continue
+        if (
+            strength
+            and text[s:e].lower() == "key"
+            and _NAMES_KEY_ID.search(text, max(0, s - 40), s)
+        ):
+            continue  # the GPG signing key is <its id>; the ssh key is <its file>
+        if strength == "weak" and text[s:e].lower() == "key" and s and text[s - 1] in " \t":
+            strength = "key"  # the zoho key: a vendor's key, when its value is random
+        elif strength not in ("strong", "password"):
+            continue  # a signature, a session, a cert: said of much that is no secret
         m = _GIVES.match(text, e)
         if m is None or _about(m.group("gap")):
             continue
@@ -86,7 +96,8 @@ def find(text: str, triggers: Iterable[tuple[int, int]], out: list[Span]) -> Non
 
 def _strength(text: str, s: int, e: int) -> str:
     """How strongly the credential's word at ``text[s:e]`` and the words of its name
-    before it on its line name a credential (:func:`credential_name`)."""
+    before it on its line name a credential (:func:`credential_name`; ``key`` alone
+    names none)."""
     lo = max(0, s - 100, text.rfind("\n", 0, s) + 1)
     m = _BEFORE.search(text, lo, s)
     words = m.group().split() if m else []
@@ -110,7 +121,9 @@ def _credential(strength: str, value: str, after: str) -> bool:
         return False
     if _UPPER_HEX.fullmatch(value) or forms.upper_random(value):
         return True  # a licence key's hex, an Etherscan-like key
-    if random_token(value, uuid=True):
+    if strength == "key" and "_" in value:
+        return False  # id_ed25519_work_2024: a key's file, words and numbers
+    if random_token(value, uuid=strength != "key"):
         return True
     if strength != "password" or not fits(strength, value, after, False):
         return False
