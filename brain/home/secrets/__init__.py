@@ -13,7 +13,8 @@ a name, a login or a webhook; ``together`` redacts a record's description and bo
 ``forms`` reads a credential's name given its value in other forms (a type, a call, a
 directive, a block's label), ``slots`` the values commands, URLs, cookies and key files
 keep for a credential, ``lookalikes`` what looks like one and is none (ciphertext, a
-cache's key, a key published as such).
+cache's key, a key published as such), ``prose`` a credential named in chat prose by the
+words before it.
 Nothing is imported here, so reading records (the session-start hook) never loads the
 filter.
 """

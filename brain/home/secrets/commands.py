@@ -7,7 +7,8 @@ random values, a ``Bearer`` token whole whatever it holds, a ``connect`` or cred
 call's password argument (``getConnection(url, user, "<pw>")``,
 ``NetworkCredential("<user>", "<pw>")``), a string an HMAC is keyed with, and the value
 of a name/value pair whose name is a credential's (``"Name": "/prod/db_password", …
-"Value": "…"``, Kubernetes' ``- name: DB_PASSWORD`` / ``value: …``).
+"Value": "…"``, Kubernetes' ``- name: DB_PASSWORD`` / ``value: …``, Envoy's ``header:
+{key: x-api-key, value: …}``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ the language or the program:
   ``secret = Buffer.from("…")``);
 * a directive, a command or a file format that puts the value after the name and a
   space, the value ending the line (Apache's ``SetEnv DB_PASS "…"``, ``setx
-  API_SECRET …``, ``ipsec.secrets``' ``: PSK "…"``, a router's ``password 7 …``);
+  API_SECRET …``, ``ipsec.secrets``' ``: PSK "…"``, a router's ``password 7 …``), and
+  a header's name after a directive setting it (nginx's ``proxy_set_header X-Api-Key
+  "…";``, HAProxy's ``http-request set-header``, Caddy's ``header_up``);
 * a block whose label is the name (Terraform's ``variable "db_password" { default =
   "…" }``);
 * a value a scheme word opens, read past its space (``FlyV1 fm2_…``, ``Bearer …``).

@@ -4,9 +4,11 @@
 ``x-honeycomb-team``, in any case and separator, followed by its value in any of the
 forms config and code give it: ``=``, ``:``, ``:=``, ``=>``, a quote or an escaped
 quote around the name, an XML element, a markdown or a CLI table's next cell, a
-``--flag``. The value must pass the test of the name's strength (:func:`fits`): a
-password, a secret or a token takes what a person would type as one; a weaker word
-(``key``, ``auth``, ``session``, ``seed``) takes only a random value. Words that say the
+``--flag``, a list of a key's bytes (``network_key: [153, 4, …]``), a multi-line YAML
+value (a block scalar, a document written as the value), whole. The value must pass
+the test of the name's strength (:func:`fits`): a password, a secret or a token takes
+what a person would type as one; a weaker word (``key``, ``auth``, ``session``,
+``seed``) takes only a random value. Words that say the
 name is about the credential, not the credential (``TOKEN_LIMIT``, ``max_tokens``,
 ``file_key``, ``IDEMPOTENCY_KEY``, ``SECRET_NAME``), make it no credential's name.
 """

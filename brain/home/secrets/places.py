@@ -1,7 +1,8 @@
 """Values in credential positions: where a value stands says it is a credential.
 
 A login command's random argument (``wandb login <hex>``, ``echo "<token>" | podman
-login``), a token as URL userinfo, a credential query parameter, a webhook's or an RPC
+login``) and its first argument when a UUID or a typed password (``tool auth login
+…``), a token as URL userinfo, a credential query parameter, a webhook's or an RPC
 endpoint's path, an SDK constructor's first argument (``rollbar.init("<hex>")``), tuple
 auth (``auth=("neo4j", "<pw>")``, ``server.login(user, "<pw>")``), a wallet's private key
 (``accounts: ['0x<64 hex>']``), a Solana key's 64 bytes, a seed phrase.
