@@ -72,6 +72,9 @@ def find(text: str, triggers: Iterable[tuple[int, int]], out: list[Span]) -> Non
         e = _WORD_END.match(text, word_end).end()  # type: ignore[union-attr]
         if e >= len(text) or text[e] not in " \t:=":
             continue
+        m = _GIVES.match(text, e)  # (before the name's words: it fails far more often)
+        if m is None or _about(m.group("gap")):
+            continue
         strength = _strength(text, s, e)
         if (
             strength
@@ -83,9 +86,6 @@ def find(text: str, triggers: Iterable[tuple[int, int]], out: list[Span]) -> Non
             strength = "key"  # the zoho key: a vendor's key, when its value is random
         elif strength not in ("strong", "password"):
             continue  # a signature, a session, a cert: said of much that is no secret
-        m = _GIVES.match(text, e)
-        if m is None or _about(m.group("gap")):
-            continue
         start, value = m.start("value"), m.group("value")
         if not m.group("q"):
             value = value.rstrip(_TRAILING)
