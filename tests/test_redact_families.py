@@ -326,6 +326,7 @@ DOTTED = f"2000.{HEX32}.{HEX32[::-1]}"
 LOWER30 = "kq7vxz2wmbt" + "9jrp4hdn8cfs" + "3yglq5"
 BCRYPTISH = "$2y$10$" + "Hq4xN8vR2mT6pW0zK3cJ5bY7uF1sD9gL" + "e2aQ4oZ8iX6tV0nM3kP5w"  # 53 after
 HEXLONG = "0201036c6e64" + HEX64 + HEX32
+HEX_BYTES = "{" + ", ".join(f"0x{(i * 83 + 29) % 256:02x}" for i in range(16)) + "}"
 KEY_BYTES = "[" + ", ".join(str((i * 97 + 31) % 251) for i in range(16)) + "]"
 FAMILIES_CAUGHT = [
     # a credential named in prose, its value a few words on
@@ -356,6 +357,12 @@ FAMILIES_CAUGHT = [
     # a key written as its bytes
     (f"mesh_network_key: {KEY_BYTES}", KEY_BYTES),
     (f'"encryptionKey": "{KEY_BYTES}",', KEY_BYTES),
+    (f"static const uint8_t mesh_key[16] = {HEX_BYTES};", HEX_BYTES[1:-1]),
+    (f"const PAN_NETWORK_KEY: [u8; 16] = [{HEX_BYTES[1:-1]}];", HEX_BYTES[1:-1]),
+    (f"var hmacSecret = []byte{HEX_BYTES}", HEX_BYTES[1:-1]),
+    # a credential named in markdown, its value after the bold or on the next line
+    (f"**Relay API token:** {LOWER30}", LOWER30),
+    (f"the relay api key:\n{LOWER30}", LOWER30),
     # a multi-line YAML value under a credential's name
     (f"smtp:\n  password: |\n    {TYPED}\n  host: mail.example.com\n", TYPED),
     (f"ci:\n  deploy_token: >-\n    {LOWER30}\n", LOWER30),
@@ -364,6 +371,7 @@ FAMILIES_CAUGHT = [
         f"  name: acct\n  value: {HEXLONG}\n",
         HEXLONG,
     ),
+    (f'db_password = """\n{TYPED}\n"""', TYPED),
 ]
 FAMILIES_LEFT = [
     # prose whose value is no credential
@@ -396,6 +404,10 @@ FAMILIES_LEFT = [
     'var macaroonPath = "~/.lnd/data/chain/bitcoin/mainnet/admin.macaroon";',
     "partition_keys: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]",
     "retry_key_backoff: [100, 200, 400, 800, 1600]",
+    "key_order[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};",
+    "**Token:**\n- expires in 30 days",
+    "the relay api key:\nplease rotate it monthly",
+    'token_help = """\nPaste the token you were given.\n"""',
     "token_description: |\n  used by the nightly job\n",
     "secret: >-\n  see the wiki page for how to fetch it\nnext: 1\n",
     "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  61343536\n",

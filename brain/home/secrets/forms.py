@@ -16,6 +16,7 @@ the language or the program:
   API_SECRET …``, ``ipsec.secrets``' ``: PSK "…"``, a router's ``password 7 …``), and
   a header's name after a directive setting it (nginx's ``proxy_set_header X-Api-Key
   "…";``, HAProxy's ``http-request set-header``, Caddy's ``header_up``);
+* an array's size or type between the name and its bytes (``key[16] = {0x1f, …}``);
 * a block whose label is the name (Terraform's ``variable "db_password" { default =
   "…" }``);
 * a value a scheme word opens, read past its space (``FlyV1 fm2_…``, ``Bearer …``).
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from brain.home.secrets.shapes import entropy, random_token
+from brain.home.secrets.shapes import BYTE_LIST, entropy, random_token
 
 __all__ = [
     "a_name",
@@ -47,6 +48,12 @@ _QUOTED = r"""(?:[bru@]|new[ \t]+String\()?(?P<q>["'`])(?P<value>[^"'`\n]{4,})(?
 _TYPED = re.compile(
     r"""(?:["'][\])]?)?(?:[ \t]*:[ \t]*|[ \t]+)"""
     r"""(?:&'?\w*[ \t]*)?(?:\[\w*\]|[\w.]+)(?:<[\w, ]+>|\[\])?[ \t]*=(?![=>])[ \t]*""" + _QUOTED
+)
+# After a name: an array's size or type, "=", then a key's bytes (C's ``key[16] = {0x1f,
+# …}``, Rust's ``KEY: [u8; 16] = [0x1f, …]``, Go's ``key = []byte{…}``).
+_TYPED_BYTES = re.compile(
+    r"(?:\[\d*\]|[ \t]*:[ \t]*&?(?:'static[ \t]+)?\[[\w; ]+\])?[ \t]*=(?![=>])[ \t]*"
+    r"(?:&|vec!|\[\][\w]+|new[ \t]+\w+\[\][ \t]*)?(?P<value>" + BYTE_LIST + ")"
 )
 # After a name: its call's first argument (a builder's method, a setter named after it).
 _CALL = re.compile(r"[ \t]*\([ \t]*\n?[ \t]*" + _QUOTED + r"[ \t]*[,)]")
@@ -105,6 +112,9 @@ def given(text: str, s: int, e: int, called: bool) -> list[tuple[int, int, bool]
         m = pattern.match(text, e)
         if m is not None and (pattern is _TYPED or not _KEY_LIKE.fullmatch(m.group("value"))):
             out.append((m.start("value"), m.end("value"), True))
+    m = _TYPED_BYTES.match(text, e)
+    if m is not None:
+        out.append((m.start("value"), m.end("value"), True))
     m = _SPACED.match(text, e)
     if m is not None and _spaced_name(text, s, e, m):
         group = "qv" if m.group("qv") is not None else "bv"

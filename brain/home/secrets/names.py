@@ -19,10 +19,12 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from brain.home.secrets import forms
+from brain.home.secrets import blocks, forms
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
+    BYTE_LIST,
     auth_method,
+    byte_list,
     chosen_password,
     is_code,
     mnemonic,
@@ -33,7 +35,6 @@ from brain.home.secrets.shapes import (
 __all__ = [
     "PUBLIC",
     "a_credential_word_at",
-    "byte_list",
     "TRIGGER_WORDS",
     "WORDS",
     "about_credential",
@@ -89,7 +90,8 @@ def a_credential_word_at(text: str, at: int) -> bool:
 
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
 # What may follow a name whose value is given (a quote, a space, an operator, an XML tag).
-_AFTER_NAME = frozenset("\"'`\\ \t:=|>(")  # "(": a builder's .access_token("…")
+# ("(": a builder's .access_token("…"); "[": an array's size, key[16] = {0x1f, …})
+_AFTER_NAME = frozenset("\"'`\\ \t:=|>([")
 _NAME_CHAR_STRING = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 _NAME_CHARS = frozenset(_NAME_CHAR_STRING)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -232,6 +234,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return True
     if is_placeholder("", value, bare=not quoted) or PUBLIC.match(value):
         return False
+    if byte_list(value):
+        return True  # network_key: [153, 4, …]: a key's bytes, not code in braces
     if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):
         return False
     if auth_method(value):
@@ -241,8 +245,6 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
     hashed = value[:1] == "$" or (quoted and strength == "password")
     if strength != "strong" and hashed and stored_hash(value):
         return False
-    if byte_list(value):
-        return True  # network_key: [153, 4, …]: a key's bytes
     if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
     if strength == "random":
@@ -256,22 +258,6 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
     if _WINDOWS_PATH.match(value):
         return False
     return chosen_password(value)
-
-
-_BYTE_LIST = re.compile(r"\[[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){11,127}[ \t]*,?[ \t]*\]")
-
-
-def byte_list(value: str) -> bool:
-    """Whether ``value`` is a key written as a list of its bytes (``[153, 4, 167, …]``):
-    12 to 128 integers under 256, at least 8 of them different, not counting up or down
-    (a list of ports, ids or steps is no key)."""
-    if _BYTE_LIST.fullmatch(value) is None:
-        return False
-    numbers = [int(n) for n in re.findall(r"\d+", value)]
-    if max(numbers) > 255 or len(set(numbers)) < 8:
-        return False
-    steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
-    return not (all(d >= 0 for d in steps) or all(d <= 0 for d in steps))
 
 
 def _typed_secret(value: str) -> bool:
@@ -300,11 +286,11 @@ _ASSIGN = re.compile(
     r"(?P<close>\\?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|=(?!=)|:(?![:/\w])|(?<=[ \t])\|(?=[ \t]))[ \t]*"
 )
 _VALUE = re.compile(
-    r"""\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'"""
+    # a key's bytes, unquoted (network_key: [153, 4, …]): byte_list judges them
+    r"(?P<list>" + BYTE_LIST + ")"
+    r"""|\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'"""
     # (CJK ends a bare value: seed=42，update_freq=2)
     r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\""" + CJK + "]+)"
-    # a key's bytes, unquoted (network_key: [153, 4, …]): byte_list judges them
-    r"|(?P<list>\[[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){11,127}[ \t]*,?[ \t]*\])"
 )
 # A name quoted with its = (grep -E '^JWT_SECRET='), then the quote closing it.
 _QUOTED_NAME = re.compile(r"(['\"])\^?[A-Za-z_][\w.-]*[ \t]*=\1$")
@@ -383,7 +369,7 @@ def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, in
     """The value the name at ``text[s:e]`` is given, when it is a credential of
     ``strength``: in the forms :func:`_assigned` reads, then in the others
     :func:`~brain.home.secrets.forms.given` does; a scheme's word takes its token along."""
-    block = _block(text, s, e, strength)
+    block = blocks.block(text, e, lambda value: fits(strength, value, "", True))
     if block is not None:
         return block
     found = _assigned(text, s, e, name)
@@ -401,56 +387,6 @@ def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, in
         end = forms.scheme_end(text, vs, ve) if not quoted else ve
         if end > ve or fits(strength, text[vs:ve], text[ve : ve + 8], quoted):
             return vs, end
-    return None
-
-
-# After a YAML name: a block scalar's indicator (``|``, ``>-``) or a document's start
-# (``---``), then the line's end: the value is the lines below.
-_BLOCK_START = re.compile(
-    r"[ \t]*:[ \t]+(?:(?P<scalar>[|>][+-]?\d?[+-]?)|(?P<doc>---))[ \t]*(?:#[^\n]*)?\r?\n"
-)
-_INDENT = re.compile(r"[ \t]*")
-_BLOCK_LINES = 200  # a value of more lines is no credential's
-
-
-def _block(text: str, s: int, e: int, strength: str) -> tuple[int, int] | None:
-    """A multi-line YAML value under the name at ``text[s:e]``: a block scalar's lines
-    (more indented than the name), or a document written as the value (``---`` then its
-    lines, from its first line's indentation); whole, when one of its lines or words is
-    a credential for a name of ``strength``."""
-    m = _BLOCK_START.match(text, e)
-    if m is None:
-        return None
-    line_start = text.rfind("\n", 0, s) + 1
-    indent = len(_INDENT.match(text, line_start).group())  # type: ignore[union-attr]
-    pos, first, end, least = m.end(), -1, -1, indent + 1
-    for _ in range(_BLOCK_LINES):
-        if pos >= len(text):
-            break
-        stop = text.find("\n", pos)
-        stop = len(text) if stop < 0 else stop
-        line = text[pos:stop].rstrip("\r")
-        if not line.strip():
-            if m.group("doc") or first < 0:
-                break  # (a blank line ends a document written as a value)
-            pos = stop + 1
-            continue
-        depth = len(line) - len(line.lstrip(" \t"))
-        if first < 0 and m.group("doc"):
-            least = depth  # a document's lines start where its first does
-        if depth < least or (m.group("doc") and line.lstrip().startswith(("---", "..."))):
-            break
-        if first < 0:
-            first = pos + depth
-        end = pos + len(line)
-        pos = stop + 1
-    if first < 0:
-        return None
-    start = m.start("doc") if m.group("doc") else first
-    lines = text[first:end].split("\n")
-    words = [w for line in lines for w in line.split()]
-    if any(fits(strength, v.strip(), "", True) for v in (*lines, *words) if v.strip()):
-        return start, end
     return None
 
 

@@ -43,8 +43,10 @@ _STOP = frozenset(
 )
 # After the word: a few words, then what gives the value (a verb or a colon), then it.
 _GIVES = re.compile(
-    r"(?P<gap>(?:[ \t]+[A-Za-z][A-Za-z'’-]{0,20}){0,6}?)"
-    r"(?:[ \t]+(?:is|was|are|=|->|=>|→|—|–)|[ \t]*[:=])[ \t]+"
+    r"(?P<gap>(?:[ \t]+[A-Za-z][A-Za-z'’-]{0,20}){0,6}?)\**"
+    # (markdown's bold around the name or the colon: **API token:** …; a colon may end
+    # its line, the value on the next)
+    r"(?:[ \t]+(?:is|was|are|=|->|=>|→|—|–)[ \t]+|[ \t]*[:=]\**(?:[ \t]+|[ \t]*\r?\n[ \t]*))"
     # (CJK ends a value: "token: x7Kp2mQ9vL4nR8sTです")
     r"(?P<q>[`\"']?)(?P<value>[^\s`\"',;<>" + CJK + "]{8,200})"
 )
@@ -70,7 +72,7 @@ def find(text: str, triggers: Iterable[tuple[int, int]], out: list[Span]) -> Non
         if not a_credential_word_at(text, s):
             continue  # tokens, keyword, passed
         e = _WORD_END.match(text, word_end).end()  # type: ignore[union-attr]
-        if e >= len(text) or text[e] not in " \t:=":
+        if e >= len(text) or text[e] not in " \t:=*":
             continue
         m = _GIVES.match(text, e)  # (before the name's words: it fails far more often)
         if m is None or _about(m.group("gap")):

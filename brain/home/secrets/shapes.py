@@ -22,6 +22,8 @@ import math
 import re
 
 __all__ = [
+    "BYTE_LIST",
+    "byte_list",
     "chosen_password",
     "doc_jwt",
     "word_signed",
@@ -59,6 +61,26 @@ def wordy(value: str) -> bool:
     short = sum(len(s) for s in runs if len(s) < 3)
     unspoken = sum(1 for s in runs if len(s) > 3 and not _VOWELS & set(s.lower()))
     return short * 4 <= letters and unspoken * 3 <= len(runs) and letters / len(runs) >= 4
+
+
+# A key written as its bytes: 12 to 128 integers, decimal or 0x hex, in [] or {}.
+_BYTE = r"(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})"
+BYTE_LIST = r"[\[{][ \t]*" + _BYTE + r"(?:[ \t]*,[ \t]*" + _BYTE + r"){11,127}[ \t]*,?[ \t]*[\]}]"
+_BYTE_LIST = re.compile(BYTE_LIST)
+_NUMBER = re.compile(_BYTE)
+
+
+def byte_list(value: str) -> bool:
+    """Whether ``value`` is a key written as a list of its bytes (``[153, 4, 167, …]``,
+    ``{0x1f, 0x9a, …}``): 12 to 128 of them under 256, at least 8 different, not counting
+    up or down (a list of ports, ids or steps is no key)."""
+    if _BYTE_LIST.fullmatch(value) is None:
+        return False
+    numbers = [int(n, 0) if n[1:2] in "xX" else int(n) for n in _NUMBER.findall(value)]
+    if max(numbers) > 255 or len(set(numbers)) < 8:
+        return False
+    steps = [b - a for a, b in zip(numbers, numbers[1:], strict=False)]
+    return not (all(d >= 0 for d in steps) or all(d <= 0 for d in steps))
 
 
 def random_token(value: str, *, uuid: bool = False) -> bool:
