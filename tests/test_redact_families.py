@@ -345,6 +345,11 @@ FAMILIES_CAUGHT = [
     (f"    http-request set-header X-Auth-Token {LOWER30}", LOWER30),
     (f"reverse_proxy backend:8080 {{\n    header_up X-Api-Token {LOWER30}\n}}", LOWER30),
     (f"request_headers_to_add:\n- header:\n    key: x-partner-key\n    value: {HEX32}\n", HEX32),
+    (f'<header name="X-Partner-Key">{LOWER30}</header>', LOWER30),
+    # an XML element named by its name or key attribute
+    (f'<property name="datasource.password">{TYPED}</property>', TYPED),
+    (f'<entry key="relay.api.key">{LOWER30}</entry>', LOWER30),
+    (f'<setting name="ClientSecret"><value>{LOWER30}</value></setting>', LOWER30),
     # a login verb's first argument
     (f"$ vendorctl auth login {UUID}\nLogged in as ops.", UUID),
     (f"acmecli login '{TYPED}' --profile prod", TYPED),
@@ -406,6 +411,9 @@ FAMILIES_LEFT = [
     "retry_key_backoff: [100, 200, 400, 800, 1600]",
     "key_order[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};",
     "**Token:**\n- expires in 30 days",
+    '<property name="datasource.password">${DB_PASSWORD}</property>',
+    '<property name="tokenValiditySeconds">3600</property>',
+    '<entry key="api.key.header">X-Api-Key</entry>',
     "the relay api key:\nplease rotate it monthly",
     'token_help = """\nPaste the token you were given.\n"""',
     "token_description: |\n  used by the nightly job\n",

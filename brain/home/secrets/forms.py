@@ -16,6 +16,8 @@ the language or the program:
   API_SECRET …``, ``ipsec.secrets``' ``: PSK "…"``, a router's ``password 7 …``), and
   a header's name after a directive setting it (nginx's ``proxy_set_header X-Api-Key
   "…";``, HAProxy's ``http-request set-header``, Caddy's ``header_up``);
+* an XML element named by its ``name`` or ``key`` attribute, its text the value
+  (``<property name="db.password">…</property>``);
 * an array's size or type between the name and its bytes (``key[16] = {0x1f, …}``);
 * a block whose label is the name (Terraform's ``variable "db_password" { default =
   "…" }``);
@@ -55,6 +57,13 @@ _TYPED_BYTES = re.compile(
     r"(?:\[\d*\]|[ \t]*:[ \t]*&?(?:'static[ \t]+)?\[[\w; ]+\])?[ \t]*=(?![=>])[ \t]*"
     r"(?:&|vec!|\[\][\w]+|new[ \t]+\w+\[\][ \t]*)?(?P<value>" + BYTE_LIST + ")"
 )
+# After a name in an XML element's name or key attribute: the element's text, or its
+# <value> child's (<property name="db.password">…</property>, <entry key="api.key">…).
+_ELEMENT = re.compile(
+    r"""["'](?:[ \t]+[\w:.-]+=["'][^"'<>\n]*["'])*[ \t]*>[ \t]*(?:\r?\n[ \t]*)?"""
+    r"""(?:<value>)?(?P<value>[^<\s][^<\n]{3,}?)[ \t]*</"""
+)
+_NAME_ATTRIBUTE = re.compile(r"""(?i:\b(?:name|key))[ \t]*=[ \t]*["']$""")
 # After a name: its call's first argument (a builder's method, a setter named after it).
 _CALL = re.compile(r"[ \t]*\([ \t]*\n?[ \t]*" + _QUOTED + r"[ \t]*[,)]")
 # After a name and "=": a call (or calls) wrapping the literal, as the first argument.
@@ -111,6 +120,10 @@ def given(text: str, s: int, e: int, called: bool) -> list[tuple[int, int, bool]
     for pattern in (_TYPED, _CALL, _WRAPPED) if called else (_TYPED, _WRAPPED):
         m = pattern.match(text, e)
         if m is not None and (pattern is _TYPED or not _KEY_LIKE.fullmatch(m.group("value"))):
+            out.append((m.start("value"), m.end("value"), True))
+    if _NAME_ATTRIBUTE.search(text, max(0, s - 12), s):
+        m = _ELEMENT.match(text, e)
+        if m is not None:
             out.append((m.start("value"), m.end("value"), True))
     m = _TYPED_BYTES.match(text, e)
     if m is not None:
