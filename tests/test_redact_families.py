@@ -338,6 +338,7 @@ FAMILIES_CAUGHT = [
     (f"fyi the portal webhook secret that I set up -> {LOWER30}", LOWER30),
     (f"the zoho key that finally worked is {DOTTED}", DOTTED),
     (f"the API token — {LOWER30}", LOWER30),
+    (f"relay api key (staging only): {LOWER30}", LOWER30),
     # a header's name given its value by a directive, in any config's form
     (f'location / {{\n    proxy_set_header X-Vendor-Token "{LOWER30}";\n}}', LOWER30),
     (f'add_header X-Partner-Key "{HEX32}" always;', HEX32),
@@ -394,6 +395,8 @@ FAMILIES_LEFT = [
     "the GPG signing key we use is " + UPPER16,
     "the ssh key I added is id_ed25519_work_2024",
     "the zoho key that worked is " + UUID,
+    "the token in ~/.config/relay is expired",
+    "the relay token for v2.3.1 is the one in the vault",
     # headers that hold no credential
     "proxy_set_header X-Request-Id $request_id;",
     'add_header X-Api-Key-Hint "rotate monthly";',

@@ -43,7 +43,9 @@ _STOP = frozenset(
 )
 # After the word: a few words, then what gives the value (a verb or a colon), then it.
 _GIVES = re.compile(
-    r"(?P<gap>(?:[ \t]+[A-Za-z][A-Za-z'’-]{0,20}){0,6}?)\**"
+    # (a word of the gap may name a host, an account or a path: "for admin@db.example.com";
+    # an aside in brackets may stand in it: "api key (staging):")
+    r"(?P<gap>(?:[ \t]+(?:[A-Za-z0-9][\w.@/'’-]{0,40}|\([^()\n]{1,40}\))){0,6}?)\**"
     # (markdown's bold around the name or the colon: **API token:** …; a colon may end
     # its line, the value on the next)
     r"(?:[ \t]+(?:is|was|are|=|->|=>|→|—|–)[ \t]+|[ \t]*[:=]\**(?:[ \t]+|[ \t]*\r?\n[ \t]*))"
