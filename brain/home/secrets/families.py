@@ -156,8 +156,10 @@ def find(
     hex64 = bool(spans) and any(b - a >= 64 and _HEX64.search(text, a, b) for a, b in spans)
     # (each family is called only for a text holding a word it waits for, when that is known)
     if hits is None or "name words" in hits:
-        names.find(text, low, out, hits)
-        prose.find(text, names.triggers(text, low, hits), out)
+        in_prose: list[tuple[int, int]] = []
+        names.find(text, low, out, hits, in_prose)
+        if in_prose:
+            prose.find(text, in_prose, out)
         if out:
             out[:] = [span for span in out if not allowances.upstream(text, span[1])]
     places.find(text, low, lowered, out, hits, hex64)

@@ -88,6 +88,8 @@ def a_credential_word_at(text: str, at: int) -> bool:
     return _NOT_A_NAME.match(text, at) is None
 
 
+# Before a credential's word standing as a word of prose (not inside a code name).
+_PROSE_BEFORE = frozenset(" \t\n(\"'`*")
 _NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,80}")
 # What may follow a name whose value is given (a quote, a space, an operator, an XML tag).
 # ("(": a builder's .access_token("…"); "[": an array's size, key[16] = {0x1f, …})
@@ -319,11 +321,17 @@ def _value(text: str, at: int) -> tuple[int, int, bool] | None:
 
 
 def find(
-    text: str, low: str | None, out: list[Span], hits: dict[str, list[int]] | None = None
+    text: str,
+    low: str | None,
+    out: list[Span],
+    hits: dict[str, list[int]] | None = None,
+    prose: list[tuple[int, int]] | None = None,
 ) -> None:
     """Add to ``out`` each value a credential's name is given in ``text`` (``low``: the
     text lower-cased, or None when that moved its offsets; ``hits``: where the words of
-    each group of :data:`WORDS` start in it, when a pass found them)."""
+    each group of :data:`WORDS` start in it, when a pass found them); and to ``prose``,
+    when given, the spans of the credentials' words that stand as words of prose, for
+    :mod:`brain.home.secrets.prose` (one reading of the words for both)."""
     last = -1
     not_a_name, at = _NOT_A_NAME.match, text
     if hits is not None and low is not None:
@@ -335,6 +343,8 @@ def find(
             continue
         if not_a_name(at, s) and not _camel_break(text, s):
             continue
+        if prose is not None and (not s or text[s - 1] in _PROSE_BEFORE):
+            prose.append((s, word_end))
         e = _NAME_TAIL.match(text, word_end).end()  # type: ignore[union-attr]
         last = e
         if e == len(text) or text[e] not in _AFTER_NAME:

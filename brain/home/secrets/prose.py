@@ -23,7 +23,6 @@ from brain.home.secrets import forms
 from brain.home.secrets.names import (
     PUBLIC,
     Span,
-    a_credential_word_at,
     credential_name,
     fits,
 )
@@ -67,12 +66,9 @@ _UPPER_HEX = re.compile(r"[0-9A-F]{16,64}")
 
 def find(text: str, triggers: Iterable[tuple[int, int]], out: list[Span]) -> None:
     """Add to ``out`` each value a credential named in prose is given in ``text``;
-    ``triggers``: the spans of the credentials' words in it (see names.find)."""
+    ``triggers``: the spans of the credentials' words standing as words of prose in it
+    (names.find gives them: not inside a code name, not ``tokens`` or ``keyword``)."""
     for s, word_end in triggers:
-        if s and text[s - 1] not in " \t\n(\"'`*":
-            continue  # inside a code name (API_TOKEN, apiKey): names.find's
-        if not a_credential_word_at(text, s):
-            continue  # tokens, keyword, passed
         e = _WORD_END.match(text, word_end).end()  # type: ignore[union-attr]
         if e >= len(text) or text[e] not in " \t:=*":
             continue
