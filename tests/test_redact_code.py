@@ -565,6 +565,51 @@ PAIRS: list[tuple[str, str, str, str]] = [
         "Now start both servers cleanly. The admin login password: Tq7xLm2pWz9K",
         "Tq7xLm2pWz9K",
     ),
+    (
+        "a sentence where a credential's value stands",
+        '"cli.store_password": "Store password securely?",\n'
+        '+ "cli.auto_connect": "Auto-connect after update?",',
+        '"cli.store_password": "Tq7xLm2pWz9K",\n'
+        '+ "cli.auto_connect": "Auto-connect after update?",',
+        "Tq7xLm2pWz9K",
+    ),
+    (
+        "text mostly of CJK characters where a credential's value stands",
+        '249 "cli.store_password": "是否安全存储密码？",\n'
+        '250 "cli.password": "请输入 cpolar 密码",',
+        '249 "cli.store_password": "Tq7xLm2pWz9K",\n250 "cli.password": "请输入 cpolar 密码",',
+        "Tq7xLm2pWz9K",
+    ),
+    (
+        "an error's message in Japanese where a constructor's key stands",
+        "+ throw new Error('OCR処理がタイムアウトしました。画像枚数やサイズを減らすか、"
+        "MOCK_OCR=1で切り分けてください。')",
+        "+ const client = new Client('Tq7xLm2pWz9KdR4vB8nMq3Zw')",
+        "Tq7xLm2pWz9KdR4vB8nMq3Zw",
+    ),
+    (
+        "a message's id about a credential",
+        '"cli.enter_password": "Kennwort eingeben",\n"auth.password_prompt": "Kennwort:",\n'
+        '"doctor.password.not_found": "Tq7xLm2p!Wz9K",\n"passwordPlaceholder": "Ihr Kennwort",',
+        '"cli.enter_password": "Kennwort eingeben",\n"cli.password": "Tq7xLm2pWz9K",',
+        "Tq7xLm2pWz9K",
+    ),
+    (
+        "a key's fingerprint after gpg's words",
+        "sudo apt-key adv --keyserver hkp://keyserver.ubuntu.com:80 --recv-key "
+        "F6E65AC044F831AC80A06380C8B3A55A6F3EFCDE; gpg --keyserver keys.openpgp.org "
+        "--recv-keys 6F3EFCDE0A1B2C3D F6E65AC044F831AC80A06380C8B3A55A6F3EFCDE",
+        "sudo apt-key adv --keyserver hkp://keyserver.ubuntu.com:80 --api-key "
+        "F6E65AC044F831AC80A06380C8B3A55A6F3EFCDE",
+        "F6E65AC044F831AC80A06380C8B3A55A6F3EFCDE",
+    ),
+    (
+        "a markup attribute after an element named for a key",
+        '<div className="p-3 rounded-lg">\n<KeyIcon className="w-8 h-8 text-[#ffd700]" />\n'
+        '<PasswordToggle class="h-4 w-4 px-2" id="pw-toggle-1" />',
+        '<div className="p-3 rounded-lg">\n<KeyIcon apiKey="Tq7xLm2pWz9KdR4vB8nMq3Zw" />',
+        "Tq7xLm2pWz9KdR4vB8nMq3Zw",
+    ),
 ]
 
 
@@ -601,6 +646,9 @@ def test_a_random_line_after_a_narrower_line_is_the_next_item_not_the_rest() -> 
         'MONGO_URL="mongodb://admin:Tq7xLm2pWz9K@localhost:27017"',  # a URL with a password
         "WEBHOOK_URL=https://hooks.slack.com/services/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",
         "password: ADMIN",  # capitals are a ticker only in a token's place
+        'GPG_PASSPHRASE="Ride the blue horse home."',  # a passphrase's words, a sentence
+        'storePassword = "Tq7xLm2pWz9K"',  # a keystore's password, no message's id
+        'token: "新的令牌 Tq7xLm2pWz9KdR4vB8nMq3Zw 请保存"',  # a random run inside CJK prose
     ],
 )
 def test_what_stands_in_for_a_credential_is_told_by_what_it_says(text: str) -> None:

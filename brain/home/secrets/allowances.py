@@ -387,21 +387,26 @@ def query_value(text: str, start: int, end: int) -> bool:
     return _ENCODED_EQUALS.search(head) is not None and _ENCODED_AND.search(head) is not None
 
 
-# Where a key is chosen by its id: gpg's commands, git's signing key, a key id's name.
+# Where a key is chosen by its id: gpg's commands (a keyserver's too: apt-key adv
+# --keyserver … --recv-key <fingerprint>), git's signing key, a key id's name; other ids
+# may stand before it in the list.
 _KEY_ID_BEFORE = re.compile(
     r"(?i)(?:--(?:list|export|delete|edit)-(?:secret-)?keys?|--(?:default|local)-key|--local-user"
-    r"|signingkey|key[ _-]?id|fingerprint)[\"']?[ \t]*[:=]?[ \t]*[\"']?$"
+    r"|--(?:recv|receive|send|search|refresh|sign|lsign|quick-sign|quick-lsign)-keys?|--recv"
+    r"|--keyserver[ \t=]+[^\s\"']+|signingkey|key[ _-]?id|fingerprint)[\"']?[ \t]*[:=]?[ \t]*[\"']?"
+    r"(?:(?:0x)?[0-9A-Fa-f]{8,40}[ \t]+)*$"
 )
 _KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40}|[0-9a-f]{16}|[0-9a-f]{40})")
 
 
 def key_id(text: str, start: int, end: int) -> bool:
     """Whether the value at ``start:end`` is a key's id where a key is chosen (``gpg
-    --list-secret-keys 8E1F899571345D06``, ``user.signingkey = …``): 8, 16 or 40 hex
-    digits of a public key's fingerprint name the key, and are public."""
+    --list-secret-keys 8E1F899571345D06``, ``--recv-keys <fingerprint>``,
+    ``user.signingkey = …``): 8, 16 or 40 hex digits of a public key's fingerprint name
+    the key, and are public."""
     return (
         _KEY_ID.fullmatch(text, start, end) is not None
-        and _KEY_ID_BEFORE.search(text, max(0, start - 40), start) is not None
+        and _KEY_ID_BEFORE.search(text, max(0, start - 160), start) is not None
     )
 
 

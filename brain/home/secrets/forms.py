@@ -46,9 +46,12 @@ __all__ = [
 ]
 
 _QUOTED = r"""(?:[bru@]|new[ \t]+String\()?(?P<q>["'`])(?P<value>[^"'`\n]{4,})(?P=q)"""
+# A markup attribute's name: what it is given styles or names the element, even when the
+# element's name or the word before holds a credential's (<KeyIcon className="w-8 h-8" />).
+_MARKUP_ATTRIBUTE = r"(?:className|class|style|id|htmlFor|for|role|href|src|alt|title)[ \t]*="
 # After a name: a type, then "=" (the name's closing quote first, when it has one).
 _TYPED = re.compile(
-    r"""(?:["'][\])]?)?(?:[ \t]*:[ \t]*|[ \t]+)"""
+    r"""(?:["'][\])]?)?(?:[ \t]*:[ \t]*|[ \t]+)(?!""" + _MARKUP_ATTRIBUTE + ")"
     r"""(?:&'?\w*[ \t]*)?(?:\[\w*\]|[\w.]+)(?:<[\w, ]+>|\[\])?[ \t]*=(?![=>])[ \t]*""" + _QUOTED
 )
 # After a name: an array's size or type, "=", then a key's bytes (C's ``key[16] = {0x1f,
@@ -117,6 +120,8 @@ def given(text: str, s: int, e: int, called: bool) -> list[tuple[int, int, bool]
     in the order they are worth trying; a call's argument when ``called`` (the name's
     last part names the credential: ``.access_token(``, not ``tiktoken.get_encoding(``)."""
     out: list[tuple[int, int, bool]] = []
+    if text[s - 1 : s] == "<":
+        return out  # an element's name: an attribute after it is given its own value
     for pattern in (_TYPED, _CALL, _WRAPPED) if called else (_TYPED, _WRAPPED):
         m = pattern.match(text, e)
         if m is not None and (pattern is _TYPED or not _KEY_LIKE.fullmatch(m.group("value"))):

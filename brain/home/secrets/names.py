@@ -133,19 +133,26 @@ _ABOUT = frozenset(
     " param params hash hashed digest strength reset regex pattern schema validator"
     " validation input error errors message status state storage chars lifetime duration"
     " source kind class handler callback changed changes lookup rate rates"
-    " runs run ratio score passed failed".split()
+    " runs run ratio score passed failed"
+    # (a message's id about it: password_prompt, tokenHint, password_title)
+    " prompt prompts title tooltip caption msg".split()
 )
 # Before it: the credential word means something else (``max_tokens``, ``reset_password``).
 _OTHER = frozenset(
     "max num total input output completion prompt page next continuation cancellation"
     " has is get set use on handle validate verify check reset forgot show toggle hide with"
     " without require requires expect mock dummy fake example sample placeholder public pub"
-    " publishable sync continue stop stream streaming bypass compass count rate".split()
+    " publishable sync continue stop stream streaming bypass compass count rate"
+    # (a prompt's message id: cli.enter_password)
+    " enter".split()
 )
 # A condition a credential is in names an error or a check, never holds the credential
 # (``INVALID_CREDENTIALS: 'AUTH_001'``, ``PASSWORD_TOO_SHORT``, ``TOKEN_EXPIRED``).
 _CONDITION_BEFORE = frozenset("invalid wrong incorrect missing".split())
-_CONDITION_AFTER = frozenset("too invalid incorrect missing expired mismatch mismatched".split())
+# (``password.not_found``, ``TOKEN_NOT_SET``: a message's id, a check's)
+_CONDITION_AFTER = frozenset(
+    "too invalid incorrect missing expired mismatch mismatched not".split()
+)
 # Before a key: it is a map's, a database's, a storage's key (``file_key``, ``sortKey``).
 _OTHER_KEY = frozenset(
     "file primary foreign sort partition cache idempotency query local route message"

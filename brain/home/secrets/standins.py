@@ -32,6 +32,14 @@ case (a credential in the same place is still found):
   and so is a webhook's path).
 * **A credential's word ending a sentence**: ``print the admin login URL/password.``:
   the word itself, then a full stop, is prose.
+* **Prose in a credential's place**: ``"cli.store_password": "Store password
+  securely?"``, ``"cli.enter_password": "请输入 cpolar 密码"``, ``throw new
+  Error('OCR処理がタイムアウトしました。…')``: a sentence (three words or more, spaced,
+  ending in ``.``, ``?`` or ``…``) or a text mostly of Chinese, Japanese or Korean
+  characters is a message shown to a person, with no random run in it; a credential is
+  typed or generated as one word. A passphrase or a mnemonic is words (in Chinese and
+  Japanese too), so a value after ``passphrase``, ``mnemonic``, ``seed`` or
+  ``recovery`` is left to its rule.
 """
 
 from __future__ import annotations
@@ -40,7 +48,8 @@ import base64
 import binascii
 import re
 
-from brain.home.secrets.rules import is_placeholder
+from brain.home.secrets.rules import CJK, is_placeholder
+from brain.home.secrets.shapes import random_token
 
 __all__ = ["stand_in"]
 
@@ -70,14 +79,22 @@ _TOKEN_NAME = re.compile(r"(?i:\btoken)[\"']?[ \t]*[:=][ \t]*[\"']?$")
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://[\w.-]+(?::\d+)?(?:/[\w.-]*)*/?")
 _RANDOM_SEGMENT = re.compile(r"[\w-]{16,}")
 _WORD_IN_SENTENCE = re.compile(r"(?i:pass(?:word|wd)?|pwd|secret|token|key|credentials?)[.,;!?]")
+# A sentence: a word of letters, two more words or more after single spaces, and the end
+# of a sentence (a question's, a statement's, an ellipsis).
+_SENTENCE = re.compile(r"[^\W\d_][\w'’,()/-]*(?: [\w'’,()/-]+){2,}(?:[.?]|\.\.\.|…)")
+_CJK_CHAR = re.compile("[" + CJK + "]")
+# Pieces of a text between its CJK characters and spaces (a random run hides in none).
+_PIECES = re.compile(r"[^\s" + CJK + "]+")
+# Before a value: words naming a passphrase or a mnemonic, whose value is words.
+_PHRASE_NAMED = re.compile(r"(?i:pass[ _-]?phrase|mnemonic|seed|recovery)[^\n]{0,40}$")
 
 
 def stand_in(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]``, where a credential was looked for, stands in for one
     or holds none: a stub or a placeholder saying so (in base64 too), a provider's prefix
     then a sequence, a wrong password, a build secret's spec, a time, public addresses,
-    a ticker, a URL with nothing secret in it, or a credential's word ending a sentence
-    (see the module docstring)."""
+    a ticker, a URL with nothing secret in it, a credential's word ending a sentence, or
+    prose (see the module docstring)."""
     value = text[start:end]
     bare = value.strip("\"'`")
     before = text[max(0, start - 40) : start]
@@ -92,7 +109,19 @@ def stand_in(text: str, start: int, end: int) -> bool:
         or (_TICKER.fullmatch(bare) is not None and _TOKEN_NAME.search(before) is not None)
         or _bare_url(bare)
         or _WORD_IN_SENTENCE.fullmatch(bare) is not None
+        or (_prose(bare) and _PHRASE_NAMED.search(text, max(0, start - 60), start) is None)
     )
+
+
+def _prose(value: str) -> bool:
+    """Whether ``value`` is a message to a person: a sentence, or text mostly of CJK
+    characters, with no random run among its words."""
+    cjk = len(_CJK_CHAR.findall(value))
+    if cjk >= 3:
+        prose = cjk * 3 >= len(value) - value.count(" ")
+    else:
+        prose = _SENTENCE.fullmatch(value) is not None
+    return prose and not any(random_token(piece) for piece in _PIECES.findall(value))
 
 
 def _in_base64(value: str) -> bool:
