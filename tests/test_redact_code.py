@@ -653,3 +653,19 @@ def test_a_random_line_after_a_narrower_line_is_the_next_item_not_the_rest() -> 
 )
 def test_what_stands_in_for_a_credential_is_told_by_what_it_says(text: str) -> None:
     assert "[REDACTED:" in redact(text)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from ardy.skeleton import SOMASkeleton30 as Ref30, SOMASkeleton77 as Ref77",
+        'python -c "from pathlib import Path; import json,numpy as np,torch; print(1)"',
+        "use crate::model::{Skeleton30 as Ref30, Skeleton77Mesh};",
+        "participant.on(RoomEvent.TrackSubscribed as never, handleTrackSubscribed as never)",
+    ],
+)
+def test_names_an_import_brings_in_are_no_login(code: str) -> None:
+    assert redact(code) == code
+    # A login said in words beside them is still one.
+    said = f"{code}\nlog in as admin / Sup3rS3cretPw9 then use it as deploy, password Xk9mQ2vLp8"
+    assert "Sup3rS3cretPw9" not in redact(said) and "Xk9mQ2vLp8" not in redact(said)

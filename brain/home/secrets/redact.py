@@ -125,6 +125,11 @@ _LONE_PASS = re.compile(r"(?i)(?<![\w-])pass[\"']?[ \t]*(?:=>|[:=])[ \t]*[\"']?$
 _VERSION = re.compile(r"latest|v?\d+(?:\.\d+)*")
 _KEBAB_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+:$")
 _PWD = re.compile(r"(?i)pwd[\"']?[ \t]*[:=][ \t]*[\"']?$")
+# Names a line of code imports, each perhaps under another name: "from m import A as B,
+# C as D", "import json, numpy as np, torch", "use a::{b as c, d}". "log in as admin /
+# pw" is prose's; "as B, C" after an import is the next name.
+_IMPORTING = re.compile(r"(?:^|[\s;(])(?:import\s|use\s+[\w:]+::)[^\n]*$")
+_ALIAS_AFTER = re.compile(r"[ \t]+as[ \t]+\w")
 # A value an id's name gives (``"request_id":"req_011C…"``): an id, whatever word is near.
 _ID_NAME = re.compile(r"(?i)(?<![a-z])(?:[a-z]+[_-])?id[\"']?[ \t]*[:=][ \t]*[\"']?$")
 
@@ -322,6 +327,11 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         ) is not None
     if allowances.no_credential(text, start, end):
         return True  # --- PASS: TestX (0.39s), "spl-token": "^0.4.14", :token="state.token"
+    if kind == "prose_secret" and (
+        _ALIAS_AFTER.match(text, end)
+        or _IMPORTING.search(text, text.rfind("\n", 0, start) + 1, start)
+    ):
+        return True  # from m import A as B, C as D; import json, numpy as np, torch
     before = text[max(0, start - 40) : start]
     if _LONE_PASS.search(before) and not any(c.isdigit() for c in value):
         return True  # "--- PASS: TestName", "a final sanity pass: PR state"
