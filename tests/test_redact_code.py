@@ -669,3 +669,16 @@ def test_names_an_import_brings_in_are_no_login(code: str) -> None:
     # A login said in words beside them is still one.
     said = f"{code}\nlog in as admin / Sup3rS3cretPw9 then use it as deploy, password Xk9mQ2vLp8"
     assert "Sup3rS3cretPw9" not in redact(said) and "Xk9mQ2vLp8" not in redact(said)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "- 20240528133000-SeedDestinationsFromGeos.ts: "
+        "src/databases/postgres/migrations/20240528133000-SeedDestinationsFromGeos.ts",
+        "rows per setting (pass-through to `RateCalendarRepository.deleteByHotelRoomAndDates`)",
+    ],
+)
+def test_a_file_path_and_a_pass_through_are_no_credential(code: str) -> None:
+    assert redact(code) == code
+    assert "Tundra.Orchid3751%" not in redact(f"{code}\nDB_SEED_PASSWORD=Tundra.Orchid3751%")

@@ -133,7 +133,7 @@ _ABOUT = frozenset(
     " param params hash hashed digest strength reset regex pattern schema validator"
     " validation input error errors message status state storage chars lifetime duration"
     " source kind class handler callback changed changes lookup rate rates"
-    " runs run ratio score passed failed"
+    " runs run ratio score passed failed through thru"
     # (a message's id about it: password_prompt, tokenHint, password_title)
     " prompt prompts title tooltip caption msg".split()
 )
@@ -278,6 +278,7 @@ def _typed_secret(value: str) -> bool:
         and any(c.islower() for c in value)  # AES-256-GCM names an algorithm
         and not _HEXISH.fullmatch(value)  # a UUID, a commit range
         and not _SLUG_PATH.fullmatch(value)  # "batchKey": "accelerator/c4"
+        and not _FILE_PATH.fullmatch(value)  # src/db/migrations/2024-SeedFromGeos.ts
         and not _FILE.search(value)
         and not value.startswith(("http://", "https://", "/", "~/", "./", "$"))
         and not _WINDOWS_PATH.match(value)
@@ -286,6 +287,8 @@ def _typed_secret(value: str) -> bool:
 
 _HEXISH = re.compile(r"[0-9a-fA-F:.-]+")
 _SLUG_PATH = re.compile(r"[a-z0-9_-]+(?:/[a-z0-9_.-]+)+")  # lower-case segments: a path, an id
+# A file's path: folders, then a name with an extension (no token has a dot after a slash).
+_FILE_PATH = re.compile(r"[\w@.-]+(?:/[\w@.-]+)*/[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,5}")
 PUBLIC = re.compile(r"pk[._]|pub_|publishable|[xyzt]pub|phc_")  # public keys: xpub, PostHog's phc_
 _WINDOWS_PATH = re.compile(r"[A-Za-z]{1,5}:[\\/]")  # C:\Users, HKLM:\SOFTWARE
 _FILE = re.compile(r"\.(?:pem|key|json|txt|ya?ml|env|crt|p12|pfx|cer|gpg|asc|pub|jks|toml)$")
