@@ -682,3 +682,12 @@ def test_names_an_import_brings_in_are_no_login(code: str) -> None:
 def test_a_file_path_and_a_pass_through_are_no_credential(code: str) -> None:
     assert redact(code) == code
     assert "Tundra.Orchid3751%" not in redact(f"{code}\nDB_SEED_PASSWORD=Tundra.Orchid3751%")
+
+
+def test_a_value_that_counts_is_an_example_and_a_random_one_beside_it_is_not() -> None:
+    example = "NEXTAUTH_SECRET: a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8s9t0"
+    assert redact(example) == example
+    assert redact("API_SECRET=0123456789abcdef0123") == "API_SECRET=0123456789abcdef0123"
+    assert "q8Zr2mV7xK4pL9wT3nB6yH1cF5dJ0sGa" not in redact(
+        f"{example}\nNEXTAUTH_SECRET: q8Zr2mV7xK4pL9wT3nB6yH1cF5dJ0sGa"
+    )

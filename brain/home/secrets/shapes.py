@@ -255,7 +255,27 @@ def made_up(value: str) -> bool:
     ``test_app_secret``, ``test_token_123``): a real key's body is random, and a value
     saying it is a test's is a stand-in (``sk_test_4eC39HqLyjWD…`` is still a key)."""
     bare = value.strip("\"'`")
-    return _MADE_UP.fullmatch(bare) is not None or word_signed(bare)
+    return _MADE_UP.fullmatch(bare) is not None or word_signed(bare) or counting(bare)
+
+
+def counting(value: str) -> bool:
+    """Whether ``value``, letters and digits alone, counts rather than varies:
+    ``abcdef123456``, ``a1b2c3d4e5f6…``, ``0123456789abcdef`` (an example a person types
+    for a key's shape). Each character, or each other one, follows the one before it by
+    one (``9`` then ``0``, ``z`` then ``a``, too) in nearly every place; a random run does
+    so about one place in thirty."""
+    if len(value) < 12 or not (value.isascii() and value.isalnum()):
+        return False  # a provider's prefix (ghp_A1b2C3…) says it stands for a real key
+    run = value.casefold()
+
+    def next_to(a: str, b: str) -> bool:
+        return ord(b) - ord(a) == 1 or (a, b) in (("9", "0"), ("z", "a"), ("9", "a"), ("f", "0"))
+
+    for stride in (1, 2):
+        steps = len(run) - stride
+        if sum(next_to(run[i], run[i + stride]) for i in range(steps)) >= 0.8 * steps:
+            return True
+    return False
 
 
 def word_signed(token: str) -> bool:
