@@ -443,3 +443,81 @@ def test_a_name_before_a_key_that_guards_makes_a_uuid_count() -> None:
     assert credential_name("merchant-salt-key") == "strong"
     assert credential_name("cache-key") == ""
     assert credential_name("AdminMacaroon") == "strong"
+
+
+# The seventh set's families: what stands in a credential's place and holds none, beside
+# the credential in the same place.
+SEVENTH_CAUGHT = [
+    # a provider's prefix then a random body, beside its placeholder below
+    (f'export OPENROUTER_API_KEY="sk-or-v1-{HEX64}"', f"sk-or-v1-{HEX64}"),
+    # grep's highlighting between the name and its value, and inside the value
+    (f".env.local:6:\x1b[7mDB_PASSWORD\x1b[0m={PW}\r\n", PW),
+    (f'appsettings.json:26:    "\x1b[7mSecretKey\x1b[0m": "{B62}",', B62),
+    (f'"SecretKey": "\x1b[01;31m{B62[:10]}\x1b[0m{B62[10:]}",', B62),
+    # a fallback the code uses when the variable is unset
+    (f"password: process.env.POSTGRES_PASSWORD || '{PW}',", PW),
+    (f'const JWT_SECRET = process.env.JWT_SECRET ?? "{B62}";', B62),
+    (f'db_password = os.getenv("DB_PASSWORD", "{PW}")', PW),
+    # SQL setting a user's password, inside a psql command too
+    (f"sudo -u postgres psql -c \"ALTER USER postgres PASSWORD '{PW}';\"", PW),
+    (f"ALTER ROLE app PASSWORD '{PW}';", PW),
+    # a Markdown label naming a password, in several languages
+    ("- **Senha**: `123456`", "123456"),
+    ("**🔐 Senha:** `admin123` ✅", "admin123"),
+    (f"- **Password**: `{PW}`", PW),
+    (f"- **Contraseña:** `{PW}`", PW),
+    (f"**비밀번호**: `{PW}`", PW),
+    # a password with spaces, whole
+    ("Email__Gmail__Pass=lxna csgr uczy awhn\n", "lxna csgr uczy awhn"),
+    # a browser automation typing into a password field
+    (
+        "fields:\n  -:\n    name: 비밀번호\n    type: textbox\n"
+        "    ref: e75\n    value: younggun22@@\n",
+        "younggun22@@",
+    ),
+    ('  "selector": "#password",\n  "text": "younggun22@@",\n', "younggun22@@"),
+    (f"- name: DB_PASSWORD\n  value: {PW}\n", PW),
+]
+SEVENTH_LEFT = [
+    # placeholders after a provider's prefix: capital words asking for the key
+    'export OPENROUTER_API_KEY="sk-or-v1-YOUR_ACTUAL_KEY"',
+    "OPENROUTER_API_KEY=sk-or-v1-REPLACE_WITH_YOUR_KEY",
+    'gh secret set OPENROUTER_API_KEY --body "sk-or-v1-YOUR_KEY"',
+    "# Variable value: sk-or-v1-YOUR_REAL_KEY",
+    # a placeholder inside grep's highlighting
+    'appsettings.json:26: "SecretKey": "\x1b[7mCHANGE_ME_USE_ENV\x1b[0m",',
+    "\x1b[7mPassword=\x1b[0mchangeme;SslMode=disable;",
+    # status words where a value stands
+    "JWT_SECRET: SET\nNODE_ENV: development",
+    "empty_api_key: OK\nempty_cloud_model: OK",
+    "STRIPE_SECRET_KEY: MISSING",
+    "API_TOKEN: NOT SET",
+    # a password hash's header then a word; a docs example asking for your password
+    "password: '$2b$10$hashedPassword',",
+    '-d \'{"email": "novo@email.com", "password": "suasenha"}\'',
+    # fallbacks that hold no value
+    "password: process.env.REDIS_PASSWORD || undefined",
+    "const key = process.env.SUPABASE_ANON_KEY || '';",
+    'const t = process.env.API_TOKEN || "your-token-here";',
+    "const header = process.env.API_KEY_HEADER || 'x-api-key'",
+    # a Markdown label whose value is no password
+    "**Password**: `<your password>`",
+    "**Password**: `********`",
+    "**Reset password**: `npm run reset`",
+    # a field named so, with no value typed into it
+    '"password": {\n  "label": "Password",\n  "text": "Enter your password"\n}',
+    "name: passport\n  value: Lagoon7171\n",
+    "ALTER USER postgres PASSWORD NULL;",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SEVENTH_CAUGHT, ids=lambda v: str(v)[:30])
+def test_a_credential_of_the_seventh_families_is_caught_whole(text: str, secret: str) -> None:
+    out = redact(text)
+    assert not any(secret[i : i + 6] in out for i in range(len(secret) - 5)), out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", SEVENTH_LEFT, ids=lambda v: str(v)[:30])
+def test_a_look_alike_of_the_seventh_families_is_left(text: str) -> None:
+    assert redact(text) == text

@@ -18,6 +18,8 @@ the language or the program:
   "…";``, HAProxy's ``http-request set-header``, Caddy's ``header_up``);
 * an XML element named by its ``name`` or ``key`` attribute, its text the value
   (``<property name="db.password">…</property>``);
+* the literal code falls back to when the variable named is unset
+  (``process.env.JWT_SECRET || "…"``, ``os.getenv("DB_PASSWORD", "…")``);
 * an array's size or type between the name and its bytes (``key[16] = {0x1f, …}``);
 * a block whose label is the name (Terraform's ``variable "db_password" { default =
   "…" }``);
@@ -53,6 +55,14 @@ _MARKUP_ATTRIBUTE = r"(?:className|class|style|id|htmlFor|for|role|href|src|alt|
 _TYPED = re.compile(
     r"""(?:["'][\])]?)?(?:[ \t]*:[ \t]*|[ \t]+)(?!""" + _MARKUP_ATTRIBUTE + ")"
     r"""(?:&'?\w*[ \t]*)?(?:\[\w*\]|[\w.]+)(?:<[\w, ]+>|\[\])?[ \t]*=(?![=>])[ \t]*""" + _QUOTED
+)
+# After a name read from the environment, the literal code falls back to when it is unset
+# (``process.env.JWT_SECRET || '…'``, ``?? '…'``, ``os.getenv("DB_PASSWORD", "…")``,
+# ``ENV.fetch("API_KEY", "…")``, ``config('x.secret') or '…'``): the value in use wherever
+# the variable is not set.
+_FALLBACK = re.compile(
+    r"""(?:["'][ \t]*(?:\][ \t]*)?(?:,[ \t]*|\)[ \t]*(?:\|\||\?\?|or\b)[ \t]*)"""
+    r"""|(?:\)?[ \t]*(?:\|\||\?\?|or\b)[ \t]*))""" + _QUOTED
 )
 # After a name: an array's size or type, "=", then a key's bytes (C's ``key[16] = {0x1f,
 # …}``, Rust's ``KEY: [u8; 16] = [0x1f, …]``, Go's ``key = []byte{…}``).
@@ -130,6 +140,9 @@ def given(text: str, s: int, e: int, called: bool) -> list[tuple[int, int, bool]
         m = _ELEMENT.match(text, e)
         if m is not None:
             out.append((m.start("value"), m.end("value"), True))
+    m = _FALLBACK.match(text, e)
+    if m is not None:
+        out.append((m.start("value"), m.end("value"), True))
     m = _TYPED_BYTES.match(text, e)
     if m is not None:
         out.append((m.start("value"), m.end("value"), True))

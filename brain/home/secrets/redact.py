@@ -61,7 +61,16 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from brain.home.patterns import compiled, source
-from brain.home.secrets import allowances, families, gitleaks, lookalikes, windows, wraps
+from brain.home.secrets import (
+    allowances,
+    colours,
+    families,
+    gitleaks,
+    lookalikes,
+    spaced,
+    windows,
+    wraps,
+)
 from brain.home.secrets.gitleaks import Allow
 from brain.home.secrets.literals import Scan, finditer_at
 from brain.home.secrets.prefilter import (
@@ -453,6 +462,14 @@ def find_secrets(text: str) -> list[Finding]:
     Returns:
         Non-overlapping findings sorted by start offset.
     """
+    coloured = colours.plain(text)  # grep's highlighting, read through
+    if coloured is None:
+        return _find_secrets(text)
+    plain, origin = coloured
+    return [Finding(f.kind, origin[f.start], origin[f.end - 1] + 1) for f in _find_secrets(plain)]
+
+
+def _find_secrets(text: str) -> list[Finding]:
     lowered = text.lower()
     scan = plan().literals.find(text, lowered)  # the rules' literals and the families' words
     # (most turns hold no rule's literal: no rule is tried)
@@ -464,6 +481,7 @@ def find_secrets(text: str) -> list[Finding]:
         found += _outside_arns(text, spans)
     if found:
         found = lookalikes.kept(text, found)  # ciphertext, a cache's key, a published key
+        found = [f._replace(end=spaced.spaced_end(text, f.start, f.end)) for f in found]
     return _through_wraps(text, _merge(found)) if found else found
 
 

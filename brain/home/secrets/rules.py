@@ -119,6 +119,21 @@ class Shape(NamedTuple):
     check: str = ""
 
 
+# A password's word in the languages met, as a label: each is a hint (see prefilter.py).
+_LABEL_WORDS = (
+    r"pass(?:word|wd)?",
+    r"pwd?",
+    "senha",
+    r"contrase(?:ñ|n)a",
+    "mot de passe",
+    "passwort",
+    "kennwort",
+    "пароль",
+    "비밀번호",
+    "密码",
+    "密碼",
+    "パスワード",
+)
 _ONE_ARG = r"[^\s'\"]+|'[^'\n]+'|\"[^\"\n]+\")"
 IN_CONTEXT: tuple[Shape, ...] = (
     # Sentry DSNs: the public key (and the legacy secret) before @ is the credential.
@@ -203,17 +218,44 @@ IN_CONTEXT: tuple[Shape, ...] = (
         r"['\"]" + _SECRET + r"[^'\"\n]{3,})['\"]",
         (r"define\(",),
     ),
-    # SQL: CREATE USER … WITH PASSWORD '…', IDENTIFIED BY '…'.
+    # SQL: CREATE USER … WITH PASSWORD '…', IDENTIFIED BY '…', ALTER USER … PASSWORD '…'.
     Shape(
         "cli_password",
         r"(?:identified[ \t]+by|(?:with|encrypted)[ \t]+password|password[ \t]+for[ \t]+\S+"
-        r"[ \t]*=[ \t]*password\()[ \t]*'" + _SECRET + r"[^'\n]{3,})'",
+        r"[ \t]*=[ \t]*password\(|(?:alter|create)[ \t]+(?:user|role)[ \t]+[\w\"@%.-]+"
+        r"[ \t]+password)[ \t]*'" + _SECRET + r"[^'\n]{3,})'",
         (
+            r"alter(?=[ \t]+(?:user|role)[ \t])",
+            r"create(?=[ \t]+(?:user|role)[ \t])",
             r"identified(?=[ \t]+by)",
             r"with(?=[ \t]+password)",
             r"encrypted(?=[ \t]+password)",
             r"password(?=[ \t]+for[ \t])",
         ),
+    ),
+    # A Markdown label in bold naming a password, in any of several languages, then the
+    # value in backticks (``- **Senha**: `123456` ``, ``**🔐 Password:** `…` ``).
+    Shape(
+        "prose_secret",
+        r"(?:(?<=\*\*)|(?<=\*\*[ \t])|(?<=\*\*\S[ \t])|(?<=\*\*\S\S[ \t]))"
+        r"(?:"
+        + "|".join(_LABEL_WORDS)
+        + r")[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*`"
+        + _SECRET
+        + r"[^`\s]{3,})`",
+        tuple(_LABEL_WORDS),
+        "loose",
+    ),
+    # A browser automation's fill of a password field: the field's name or selector, then
+    # on the next lines the value typed into it (Playwright's ``fill_form`` ``name:
+    # 비밀번호`` … ``value: …``, a scenario's ``"selector": "#password"`` … ``"text": …``).
+    Shape(
+        "secret_assignment",
+        r"(?:" + "|".join(_LABEL_WORDS) + r")(?:[-_]?(?:input|field|box))?[\]\"']*,?[ \t]*\r?\n"
+        r"(?:[^\n]{0,60}\n){0,3}?[ \t]*(?:\d+[ \t]+)?[\"']?(?:value|text)[\"']?[ \t]*:[ \t]*"
+        r"[\"']?" + _SECRET + r"[^\s\"',]{3,})[\"']?,?[ \t]*(?=\r?\n|$)",
+        tuple(_LABEL_WORDS),
+        "loose",
     ),
     # Algolia's client made with an app id and a key (the admin key has the same shape).
     Shape(

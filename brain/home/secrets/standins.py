@@ -58,6 +58,23 @@ _STUB = re.compile(
     r"|(?i:fake|dummy|mock)[!.]{0,2}"
 )
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+# A provider's prefix (``sk-or-v1-``, ``ghp_``), then capital words asking for the value
+# where its random body stands (``YOUR_ACTUAL_KEY``, ``REPLACE_WITH_YOUR_KEY``).
+_PREFIX_ASKING = re.compile(
+    r"(?:[a-z][a-z0-9]{0,11}[-_]){1,4}(?:[A-Z]{2,12}(?:[-_][A-Z]{2,12})+|[A-Z]{4,12})"
+)
+# What a status line prints in a credential's place: whether it is set, not its value.
+_STATUS = re.compile(
+    r"(?:NOT[ _])?(?:SET|OK|MISSING|PRESENT|ABSENT|EMPTY|CONFIGURED|LOADED|FOUND|VALID)"
+    r"|UNSET|INVALID|[✓✔✅❌✗]\s*\w{0,12}"
+)
+# A password hash's header then a word where its 53 random characters stand.
+_HASH_STUB = re.compile(r"\$2[abxy]?\$\d\d\$[A-Za-z_]{1,40}")
+# "Your password" in the words of several languages: what a docs example asks for.
+_YOURS = re.compile(
+    r"(?i:(?:your|su|sua|seu|tu|tua|votre|ton|dein|ihr|ваш|твой)[ _-]?"
+    r"(?:senha|contrase[ñn]a|clave|mot[ _-]?de[ _-]?passe|passwor[dt]|пароль|chave|key|token))"
+)
 # A provider's prefix (Hugging Face's, OpenAI's, GitHub's, Slack's…), then a sequence.
 _PREFIXED_SEQUENCE = re.compile(
     r"(?:hf|sk|rk|pk|gsk|xai|pplx|r8|npm|pypi|whsec|shpat|glpat|gh[pousr]|github_pat|xox[abpr])"
@@ -102,6 +119,10 @@ def stand_in(text: str, start: int, end: int) -> bool:
         _STUB.fullmatch(bare) is not None
         or _in_base64(bare)
         or _PREFIXED_SEQUENCE.fullmatch(bare) is not None
+        or _asking(bare)
+        or _status(text, start, end)
+        or _HASH_STUB.fullmatch(bare) is not None
+        or _YOURS.fullmatch(bare) is not None
         or _WRONG.fullmatch(bare) is not None
         or (_SPEC.fullmatch(bare) is not None and _BUILD_SECRET.search(before) is not None)
         or _ISO_TIME.match(bare) is not None
@@ -111,6 +132,21 @@ def stand_in(text: str, start: int, end: int) -> bool:
         or _WORD_IN_SENTENCE.fullmatch(bare) is not None
         or (_prose(bare) and _PHRASE_NAMED.search(text, max(0, start - 60), start) is None)
     )
+
+
+def _status(text: str, start: int, end: int) -> bool:
+    """Whether a status word stands at ``start`` and ends at or past ``end``
+    (``JWT_SECRET: SET``, ``API_TOKEN: NOT SET``, ``empty_api_key: OK``)."""
+    match = _STATUS.match(text, start + (text[start : start + 1] in "\"'`"))
+    if match is None or match.end() < end - (text[end - 1 : end] in "\"'`"):
+        return False
+    return not text[match.end() : match.end() + 1].isalnum()
+
+
+def _asking(value: str) -> bool:
+    """Whether ``value`` is a provider's prefix, then capital words asking for the key
+    (``sk-or-v1-YOUR_ACTUAL_KEY``): a real key's body is random, never words."""
+    return _PREFIX_ASKING.fullmatch(value) is not None
 
 
 def _prose(value: str) -> bool:
