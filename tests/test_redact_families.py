@@ -477,6 +477,16 @@ SEVENTH_CAUGHT = [
     ),
     ('  "selector": "#password",\n  "text": "younggun22@@",\n', "younggun22@@"),
     (f"- name: DB_PASSWORD\n  value: {PW}\n", PW),
+    # beside the public ones: a secret leaked to the browser, a key not named public, a
+    # key in a query outside a script tag, a pgpass line, a constructor's key, a hook's
+    ("NEXT_PUBLIC_OPENAI_API_KEY=sk-proj-" + B62 + "\n", B62),
+    ("NEXT_PUBLIC_SUPABASE_SERVICE_ROLE_KEY=AIzaS" + B62 + "\n", B62),
+    ("FIREBASE_API_KEY=AIzaS" + B62 + "\n", B62),
+    ('curl "https://api.example.com/v1?appkey=' + HEX40[:32] + '"', HEX40[:32]),
+    (f"db.internal:5432:app:admin:{PW}\n", PW),
+    ("log in as admin / Sup3rS3cretPw", "Sup3rS3cretPw"),
+    (f'const c = new Client("{B62}")', B62),
+    ("https://example.com/hooks/AbCdEfGhIj", "AbCdEfGhIj"),
 ]
 SEVENTH_LEFT = [
     # placeholders after a provider's prefix: capital words asking for the key
@@ -508,6 +518,21 @@ SEVENTH_LEFT = [
     '"password": {\n  "label": "Password",\n  "text": "Enter your password"\n}',
     "name: passport\n  value: Lagoon7171\n",
     "ALTER USER postgres PASSWORD NULL;",
+    # public ids and keys: a framework ships the variable to the browser, a script tag
+    # loads the key, a project's id
+    "NEXT_PUBLIC_FIREBASE_API_KEY=AIzaS" + B62 + "\n",
+    '<script src="//dapi.kakao.com/v2/maps/sdk.js?appkey=' + HEX40[:32] + '"></script>',
+    "projectId: prj_" + B62[:28] + "\norgId: team_" + B62[4:28] + "\n",
+    # configuration syntax: nginx's cache, a URL's port and path after grep's file:line:
+    "    ssl_session_cache shared:SSL:10m;\n",
+    "env/api.dev.env:34:OIDC_ISSUER=http://localhost:9000/adfs\n",
+    # code and prose: a JSON key and a bold word after "as x," or "login page,", a
+    # password rule's regex, a docs page of React's hooks, a story's key
+    'results.append({"vectorId": "vec" + i as string, "score": 0.95})',
+    "**When** I open the login page, **Then** I am redirected",
+    "password: Joi.string().pattern(new RegExp('^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])')),",
+    "- [useFormStatus](https://react.dev/reference/react-dom/hooks/useFormStatus)",
+    "- `story_key`: `0-1-configurer-un-projet-via-config-yaml`",
 ]
 
 

@@ -330,12 +330,15 @@ _FUNCTION = re.compile(r"[A-Za-z_]\w*\]")
 
 def not_pgpass(text: str, start: int) -> bool:
     """Whether what pgpass's rule found at ``start`` (its password field) is a log line's:
-    a clock time read as host and port, or ``script.sh:2899:function]``, a script's line
-    and function, read as database, user and password."""
+    a clock time read as host and port, ``script.sh:2899:function]``, a script's line
+    and function, read as database, user and password, or a URL's ``host:port/path``
+    after grep's ``file:line:``."""
     before = text[max(0, start - 300) : start]
     before = before[before.rfind("\n") + 1 :]
     if _CLOCK.search(before) is not None:
         return True
+    if "://" in before:
+        return True  # file:34:ISSUER=http://localhost:9000/adfs: a URL's port and path
     return _FRAME.search(before) is not None and _FUNCTION.match(text, start) is not None
 
 

@@ -59,7 +59,8 @@ _ID_PREFIX = re.compile(
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=.")
 # Words a few characters before a random run that say it is no secret.
 _PUBLIC_WORDS = (
-    r"(?i:address|program|pubkey|public|mint|version|\bid\b|_id|uuid|hash|sha|digest|etag|checksum"
+    r"(?i:address|program|pubkey|public|mint|version|\bid\b|_id|(?-i:[a-z]Id\b)|uuid|hash|sha"
+    r"|digest|etag|checksum"
     r"|commit|integrity|base64|nonce|cid|ipfs|fingerprint|file|video|drive|folder|doc"
     r"|sheet|channel|playlist)"
 )

@@ -9,7 +9,10 @@ Three families look like credentials and are none, by principle:
   where the line says it is a cache's;
 * **a key its vendor publishes in the page**, named so: a project key in a public
   prefix (PostHog's ``phc_``, Stripe's ``pk_live_``) that no token's or secret's name
-  is given, a reCAPTCHA ``sitekey``, a key the line calls search-only or publishable.
+  is given, a reCAPTCHA ``sitekey``, a key the line calls search-only or publishable, a
+  key in a script tag's ``src`` (a maps SDK's ``?appkey=``), a variable a framework
+  ships to the browser by its prefix (``NEXT_PUBLIC_FIREBASE_API_KEY``), its name
+  naming no secret and its value no secret key's prefix.
 
 And what stands in for a credential, or holds none, in its place: a stub or a
 placeholder that says so, a provider's prefix then ``abc123``, a build secret's spec, a
@@ -46,6 +49,15 @@ _PUBLISHED = re.compile(
     r"[ \t]+browser|to[ \t]+expose))"
 )
 
+# A variable a framework ships to every browser by its prefix (Next.js's NEXT_PUBLIC_,
+# Expo's, Nuxt's, SvelteKit's PUBLIC_), its words naming no secret.
+_BROWSER_NAME = re.compile(r"(?i:(?:next|expo|nuxt|vite|gatsby)_public_|public_)[\w]*")
+_SECRET_WORDS = re.compile(r"(?i:secret|private|service|password|passwd|admin|master)")
+# A provider's prefix for a key kept secret: shipped to a browser it is leaked, not public.
+_SECRET_PREFIX = re.compile(r"(?:sk|rk)[-_]|gh[pousr]_|github_pat_|xox[abprs]-|glpat-|eyJ")
+# In a script tag's src, a URL's query: the page gives it to whoever loads the page.
+_SCRIPT_SRC = re.compile(r"(?i:<script\b[^>]*\bsrc=)[\"']?[^\"'\s>]*$")
+
 
 def kept(text: str, findings: Iterable[_F]) -> list[_F]:
     """``findings`` in ``text`` but those that are ciphertext, a cache's key or a key
@@ -67,7 +79,9 @@ def _no_credential(text: str, start: int, end: int) -> bool:
         return True
     if "cache" in before.lower() and _CACHE_VALUE.fullmatch(value):
         return True
-    if _PUBLISHED.search(line):
+    if _PUBLISHED.search(line) or _SCRIPT_SRC.search(before):
+        return True
+    if _in_browser(name_before(text, start), value):
         return True
     if stand_in(text, start, end):
         return True  # test-secret-key-…, hf_abc123, --secret id=…, Token: BONK (standins.py)
@@ -75,6 +89,17 @@ def _no_credential(text: str, start: int, end: int) -> bool:
     return _PUBLIC.match(value) is not None and credential_name(name_before(text, start)) in (
         "",
         "weak",
+    )
+
+
+def _in_browser(name: str, value: str) -> bool:
+    """Whether a variable named so is shipped to every browser and holds a key made to
+    be (a Firebase web key under ``NEXT_PUBLIC_FIREBASE_API_KEY``), not a secret that
+    was leaked there (a service role's key, an ``sk-`` key)."""
+    return (
+        _BROWSER_NAME.fullmatch(name) is not None
+        and _SECRET_WORDS.search(name) is None
+        and _SECRET_PREFIX.match(value) is None
     )
 
 

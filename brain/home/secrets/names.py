@@ -134,6 +134,8 @@ _ABOUT = frozenset(
     " validation input error errors message status state storage chars lifetime duration"
     " source kind class handler callback changed changes lookup rate rates"
     " runs run ratio score passed failed through thru"
+    # (nginx's ssl_session_cache shared:SSL:10m, ssl_session_tickets off)
+    " cache tickets"
     # (a message's id about it: password_prompt, tokenHint, password_title)
     " prompt prompts title tooltip caption msg".split()
 )
@@ -159,7 +161,7 @@ _OTHER_KEY = frozenset(
     " translation i18n hot shortcut modifier keyboard row object field column item entity"
     " group map dict hash lookup unique index dedup dedupe figma design s3 upload image asset"
     " bucket region react storage composite sequence cursor pagination redirect callback"
-    " list react state node".split()
+    " list react state node story issue ticket task".split()
 )
 # Before a credential word, whatever stands between: no real one.
 _NOT_REAL = frozenset("mock dummy fake example sample placeholder public pub publishable".split())

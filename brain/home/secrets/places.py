@@ -64,6 +64,8 @@ _TAKES_KEY = re.compile(
     r"|new[ \t]+[A-Z]\w*)$",
     re.IGNORECASE,
 )
+# What a regular expression holds and a key never does: a group's syntax, a class.
+_REGEX_SYNTAX = re.compile(r"\(\?[=!<:]|\[[^\]\s]*-[^\]\s]*\]|\\[dwsbDWSB]")
 # Two strings in a call, the second the password; the call is read before the "(".
 _TUPLE = re.compile(r"\([ \t]*[\"'][^\"'\n]*[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\"'\n]{4,})[\"']")
 _TAKES_PAIR = re.compile(r"(?:\bauth|_auth|BasicAuth|\.login)[ \t]*(?:=[ \t]*)?$")
@@ -184,6 +186,8 @@ def _calls(text: str, low: str, out: list[Span]) -> None:
         value = m.group("value")
         if " " in value or not random_token(value) or ("/" in value and "+" not in value):
             continue
+        if _REGEX_SYNTAX.search(value):
+            continue  # new RegExp('^(?=.*[a-z])…'): a pattern, random only to the eye
         if _TAKES_KEY.search(text, max(0, m.start() - 60), m.start()) or _key_method(text, m):
             out.append(("credential_position", m.start("value"), m.end("value")))
     # (most calls are no tuple auth, no curl -u and no gh secret set: gated by their words)

@@ -427,7 +427,9 @@ PROSE: tuple[Shape, ...] = (
         "prose_secret",
         r"[ \t](?:as|user(?:name)?|login)[ \t]+[\w.@-]{1,64}[ \t]*(?:/|,|(?<![\w-])and\b)[ \t]*"
         # (a third segment after it is a path's: "as Asset/WwiseEvent/<Name>.uasset")
-        r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,-][^\s/,]{5,})(?![^\s/,]*/)",
+        # (markup is no value: a JSON key, "score":, or a bold word, **Then**)
+        r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,*-][^\s/,]{5,}+)(?![^\s/,]*/)"
+        r"(?<![:*])",
         tuple(sep + w for sep in " \t" for w in ("as", "user", "login")),
         "loose",
     ),

@@ -299,16 +299,23 @@ def _hooks(text: str, out: list[Span]) -> None:
 
 _HOOK_KEY = re.compile(r"[A-Za-z0-9_-]{6,}")
 _VOWELS = frozenset("aeiouAEIOU")
+# An identifier in camel case, of words (``useFormStatus``, ``OnPush``).
+_CAMEL_WORDS = re.compile(r"[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}")
 
 
 def _hook_key(value: str) -> bool:
     """Whether a hook URL's segment is a key or an id in it: six characters or more, a
     number, or letters and digits mixed, or mixed case, or letters no word holds (no
-    vowel); not a version (``v1``) nor a word (``production``)."""
+    vowel); not a version (``v1``), a word (``production``) nor a name of words in
+    camel case (``useFormStatus``)."""
     if not _HOOK_KEY.fullmatch(value) or is_placeholder("", value):
         return False  # send?key=xxxx-xxxx-xxxx-xxxx
     if value.isdigit():
         return True
+    if _CAMEL_WORDS.fullmatch(value) and all(
+        len(w) > 1 and _VOWELS & set(w) for w in re.findall(r"[A-Z]?[a-z]+", value)
+    ):
+        return False  # React's docs: /reference/react-dom/hooks/useFormStatus, a name
     letters = [c for c in value if c.isalpha()]
     has_digit = any(c.isdigit() for c in value)
     mixed_case = any(c.isupper() for c in letters) and any(c.islower() for c in letters)
