@@ -487,6 +487,8 @@ SEVENTH_CAUGHT = [
     ("log in as admin / Sup3rS3cretPw", "Sup3rS3cretPw"),
     (f'const c = new Client("{B62}")', B62),
     ("https://example.com/hooks/AbCdEfGhIj", "AbCdEfGhIj"),
+    # the scanner's report of a key, coloured
+    (f"Finding:     API_KEY=\x1b[1;3;m{B62}\x1b[0m\nSecret:      \x1b[1;3;m{B62}\x1b[0m\n", B62),
 ]
 SEVENTH_LEFT = [
     # placeholders after a provider's prefix: capital words asking for the key
@@ -533,6 +535,9 @@ SEVENTH_LEFT = [
     "password: Joi.string().pattern(new RegExp('^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])')),",
     "- [useFormStatus](https://react.dev/reference/react-dom/hooks/useFormStatus)",
     "- `story_key`: `0-1-configurer-un-projet-via-config-yaml`",
+    # a scanner's report of a thinking block's signature, its Secret: line coloured
+    'Finding:     ...","signature":"\x1b[1;3;mEp0CCkYICxgCKkB' + B62 + '...\x1b[0m"}]\n'
+    "Secret:      \x1b[1;3;mEp0CCkYICxgCKkB" + B62 + "...\x1b[0m\n",
 ]
 
 
