@@ -512,6 +512,9 @@ SEVENTH_LEFT = [
     "const key = process.env.SUPABASE_ANON_KEY || '';",
     'const t = process.env.API_TOKEN || "your-token-here";',
     "const header = process.env.API_KEY_HEADER || 'x-api-key'",
+    # a name, then a string, read from no environment: a header's, a list's items
+    '.set("x-station-token", "Front-Desk-01")',
+    "'fields': ['key', 'secret', 'appKey']}",
     # a Markdown label whose value is no password
     "**Password**: `<your password>`",
     "**Password**: `********`",

@@ -64,6 +64,12 @@ _FALLBACK = re.compile(
     r"""(?:["'][ \t]*(?:\][ \t]*)?(?:,[ \t]*|\)[ \t]*(?:\|\||\?\?|or\b)[ \t]*)"""
     r"""|(?:\)?[ \t]*(?:\|\||\?\?|or\b)[ \t]*))""" + _QUOTED
 )
+# Before such a name: what reads the environment or the configuration.
+_ENV_READ = re.compile(
+    r"""(?:(?:process|import\.meta|Deno)\.env\.|\b(?:ENV|environ|env)\[[ \t]*["']"""
+    r"""|\b(?:getenv|Getenv|environ\.get|env|ENV\.fetch|env\.get|config|Deno\.env\.get)"""
+    r"""\([ \t]*["'])[\w.-]*$"""
+)
 # After a name: an array's size or type, "=", then a key's bytes (C's ``key[16] = {0x1f,
 # …}``, Rust's ``KEY: [u8; 16] = [0x1f, …]``, Go's ``key = []byte{…}``).
 _TYPED_BYTES = re.compile(
@@ -140,7 +146,7 @@ def given(text: str, s: int, e: int, called: bool) -> list[tuple[int, int, bool]
         m = _ELEMENT.match(text, e)
         if m is not None:
             out.append((m.start("value"), m.end("value"), True))
-    m = _FALLBACK.match(text, e)
+    m = _FALLBACK.match(text, e) if _ENV_READ.search(text, max(0, s - 30), e) else None
     if m is not None:
         out.append((m.start("value"), m.end("value"), True))
     m = _TYPED_BYTES.match(text, e)
