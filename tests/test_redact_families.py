@@ -554,3 +554,27 @@ def test_a_credential_of_the_seventh_families_is_caught_whole(text: str, secret:
 @pytest.mark.parametrize("text", SEVENTH_LEFT, ids=lambda v: str(v)[:30])
 def test_a_look_alike_of_the_seventh_families_is_left(text: str) -> None:
     assert redact(text) == text
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.text(alphabet="ab =:\n", max_size=5),
+            st.sampled_from(["\x1b[0m", "\x1b[01;31m", "\x1b[K", "\x1b[7m", ""]),
+        ),
+        max_size=8,
+    )
+)
+@settings(max_examples=examples(200))
+def test_a_text_read_through_its_colour_codes_maps_back_to_each_character(
+    parts: list[tuple[str, str]],
+) -> None:
+    from brain.home.secrets.colours import plain
+
+    text = "".join(a + b for a, b in parts) + "z"
+    read = plain(text)
+    if read is None:
+        assert "\x1b[" not in text
+        return
+    assert "\x1b[" not in read.text
+    assert all(text[read.origin(i)] == c for i, c in enumerate(read.text))

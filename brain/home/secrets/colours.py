@@ -11,27 +11,43 @@ terminal, and each finding is mapped back onto the text as written, codes and al
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-__all__ = ["plain"]
+__all__ = ["Plain", "plain"]
 
 # SGR (colours, bold, reverse video) and erase-in-line, which grep prints after them.
 _CODE = re.compile(r"\x1b\[[0-9;]*[mK]")
 
 
-def plain(text: str) -> tuple[str, list[int]] | None:
-    """``text`` without its colour codes, and where each of its characters stands in
-    ``text`` (one more entry: ``len(text)``); None when ``text`` holds none."""
-    if "\x1b[" not in text:
+class Plain:
+    """A text without its colour codes, and where its characters stand in the text."""
+
+    def __init__(self, text: str) -> None:
+        kept: list[str] = []
+        self._at: list[int] = []  # where each code stood, in the text without codes
+        self._removed: list[int] = []  # the characters removed up to and with each code
+        pos = removed = 0
+        for code in _CODE.finditer(text):
+            kept.append(text[pos : code.start()])
+            removed += code.end() - code.start()
+            self._at.append(code.start() - (removed - (code.end() - code.start())))
+            self._removed.append(removed)
+            pos = code.end()
+        kept.append(text[pos:])
+        self.text = "".join(kept)
+
+    def origin(self, i: int) -> int:
+        """Where the character at ``i`` of :attr:`text` stands in the text with codes."""
+        n = bisect_right(self._at, i)
+        return i + (self._removed[n - 1] if n else 0)
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """``text[start:end]``'s span in the text with codes (the codes inside with it)."""
+        return self.origin(start), self.origin(end - 1) + 1
+
+
+def plain(text: str) -> Plain | None:
+    """``text`` read without its colour codes; None when it holds none."""
+    if "\x1b[" not in text or _CODE.search(text) is None:
         return None
-    kept: list[str] = []
-    origin: list[int] = []
-    pos = 0
-    for code in _CODE.finditer(text):
-        kept.append(text[pos : code.start()])
-        origin.extend(range(pos, code.start()))
-        pos = code.end()
-    if not kept:
-        return None
-    kept.append(text[pos:])
-    origin.extend(range(pos, len(text) + 1))
-    return "".join(kept), origin
+    return Plain(text)

@@ -146,8 +146,8 @@ def given(text: str, s: int, e: int, called: bool) -> list[tuple[int, int, bool]
         m = _ELEMENT.match(text, e)
         if m is not None:
             out.append((m.start("value"), m.end("value"), True))
-    m = _FALLBACK.match(text, e) if _ENV_READ.search(text, max(0, s - 30), e) else None
-    if m is not None:
+    m = _FALLBACK.match(text, e)
+    if m is not None and _ENV_READ.search(text, max(0, s - 30), e):
         out.append((m.start("value"), m.end("value"), True))
     m = _TYPED_BYTES.match(text, e)
     if m is not None:

@@ -465,8 +465,7 @@ def find_secrets(text: str) -> list[Finding]:
     coloured = colours.plain(text)  # grep's highlighting, read through
     if coloured is None:
         return _find_secrets(text)
-    plain, origin = coloured
-    return [Finding(f.kind, origin[f.start], origin[f.end - 1] + 1) for f in _find_secrets(plain)]
+    return [Finding(f.kind, *coloured.span(f.start, f.end)) for f in _find_secrets(coloured.text)]
 
 
 def _find_secrets(text: str) -> list[Finding]:
