@@ -487,6 +487,7 @@ SEVENTH_CAUGHT = [
     ("log in as admin / Sup3rS3cretPw", "Sup3rS3cretPw"),
     (f'const c = new Client("{B62}")', B62),
     ("https://example.com/hooks/AbCdEfGhIj", "AbCdEfGhIj"),
+    (f'curl --header "Authorization: Bearer {B62}" localhost:4000/api', B62),
     # the scanner's report of a key, coloured
     (f"Finding:     API_KEY=\x1b[1;3;m{B62}\x1b[0m\nSecret:      \x1b[1;3;m{B62}\x1b[0m\n", B62),
 ]
@@ -514,6 +515,8 @@ SEVENTH_LEFT = [
     "const header = process.env.API_KEY_HEADER || 'x-api-key'",
     # a name, then a string, read from no environment: a header's, a list's items
     '.set("x-station-token", "Front-Desk-01")',
+    # a frontend's stub in a curl's Bearer header: words, no token
+    'curl -X POST localhost:4000/api --header "Authorization: Bearer dev-token" -d x',
     "'fields': ['key', 'secret', 'appKey']}",
     # a Markdown label whose value is no password
     "**Password**: `<your password>`",

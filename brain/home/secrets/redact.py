@@ -326,9 +326,9 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return True  # the tail of $2b$12$…: a stored hash, not a password
     if kind == "pgpass":
         return allowances.not_pgpass(text, start)  # [16:41:50.093][build.sh:2899:setup]
-    if kind not in _ANNOUNCED:
+    if kind not in _ANNOUNCED and kind != "curl_auth_header":
         return False
-    if kind == "auth_header":
+    if kind in ("auth_header", "curl_auth_header"):
         # Bearer test, Bearer not-a-real-token, authorization=auth_header: words or a
         # variable's name, not a token
         return (value.isalpha() and len(value) <= 12) or re.fullmatch(
