@@ -464,6 +464,9 @@ SEVENTH_CAUGHT = [
     # a Markdown label naming a password, in several languages
     ("- **Senha**: `123456`", "123456"),
     ("**🔐 Senha:** `admin123` ✅", "admin123"),
+    ("- **Senha**: admin123\n- **Nome**: João", "admin123"),
+    ("**Mot de passe** : `Lagoon7171`", "Lagoon7171"),
+    ("JWT_SECRET: setup2024!", "setup2024!"),
     (f"- **Password**: `{PW}`", PW),
     (f"- **Contraseña:** `{PW}`", PW),
     (f"**비밀번호**: `{PW}`", PW),
@@ -505,6 +508,12 @@ SEVENTH_LEFT = [
     "empty_api_key: OK\nempty_cloud_model: OK",
     "STRIPE_SECRET_KEY: MISSING",
     "API_TOKEN: NOT SET",
+    "JWT_SECRET: configurado",
+    "OPENAI_API_KEY: present",
+    "API_KEY: 설정됨",
+    "OPENROUTER_API_KEY=sk-or-v1-tu_clave_aqui",
+    "ANTHROPIC_API_KEY=sk-ant-api03-SUA_CHAVE_AQUI",
+    "**Password:** Hidden",
     # a password hash's header then a word; a docs example asking for your password
     "password: '$2b$10$hashedPassword',",
     '-d \'{"email": "novo@email.com", "password": "suasenha"}\'',

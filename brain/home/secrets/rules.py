@@ -234,15 +234,18 @@ IN_CONTEXT: tuple[Shape, ...] = (
         ),
     ),
     # A Markdown label in bold naming a password, in any of several languages, then the
-    # value in backticks (``- **Senha**: `123456` ``, ``**🔐 Password:** `…` ``).
+    # value (``- **Senha**: `123456` ``, ``**🔐 Password:** `…` ``, ``**Senha**: admin123``).
     Shape(
         "prose_secret",
         r"(?:(?<=\*\*)|(?<=\*\*[ \t])|(?<=\*\*\S[ \t])|(?<=\*\*\S\S[ \t]))"
         r"(?:"
         + "|".join(_LABEL_WORDS)
-        + r")[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*`"
+        + r")[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*(?P<tick>`)?"
         + _SECRET
-        + r"[^`\s]{3,})`",
+        # in backticks, or bare ending the line with a digit or a symbol (a word is
+        # none there: "**Password:** Hidden")
+        + r"(?(tick)[^`\s]{3,}|(?=[^\s`]*[\d!@#$%^&*])[^\s`]{3,}))"
+        + r"(?(tick)`|[ \t]*(?=\r?\n|$))",
         tuple(_LABEL_WORDS),
         "loose",
     ),

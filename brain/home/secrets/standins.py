@@ -62,11 +62,20 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 # where its random body stands (``YOUR_ACTUAL_KEY``, ``REPLACE_WITH_YOUR_KEY``).
 _PREFIX_ASKING = re.compile(
     r"(?:[a-z][a-z0-9]{0,11}[-_]){1,4}(?:[A-Z]{2,12}(?:[-_][A-Z]{2,12})+|[A-Z]{4,12})"
+    # or small words, two or more, in any language, after a prefix with a version in it
+    # (sk-or-v1-tu_clave_aqui; words after a word alone are a passphrase's)
+    r"|[a-z]{1,5}[-_](?:[a-z]{1,8}[-_])?[a-z]{1,5}\d{1,3}[-_][a-z]{2,12}(?:[-_][a-z]{2,12})+"
 )
 # What a status line prints in a credential's place: whether it is set, not its value.
 _STATUS = re.compile(
-    r"(?:NOT[ _])?(?:SET|OK|MISSING|PRESENT|ABSENT|EMPTY|CONFIGURED|LOADED|FOUND|VALID)"
-    r"|UNSET|INVALID|[✓✔✅❌✗]\s*\w{0,12}"
+    r"(?i:(?:not[ _])?(?:set|ok|missing|present|absent|empty|configured|loaded|found|valid)"
+    r"|unset|invalid"
+    # the same in the languages met: Portuguese, Spanish, French, German, Russian, Korean,
+    # Chinese, Japanese
+    r"|(?:no[ _])?(?:configurad[oa]|definid[oa]|presente|ausente|vaci[oa]|vacío|vazi[oa])"
+    r"|falta|manquante?|présente?|définie?|configurée?|gesetzt|fehlt|vorhanden"
+    r"|установлен[оа]?|задан[оа]?|отсутствует|설정됨|없음|已设置|未设置|已配置|設定済み|未設定)"
+    r"|[✓✔✅❌✗]\s*\w{0,12}"
 )
 # A password hash's header then a word where its 53 random characters stand.
 _HASH_STUB = re.compile(r"\$2[abxy]?\$\d\d\$[A-Za-z_]{1,40}")
@@ -144,8 +153,9 @@ def _status(text: str, start: int, end: int) -> bool:
 
 
 def _asking(value: str) -> bool:
-    """Whether ``value`` is a provider's prefix, then capital words asking for the key
-    (``sk-or-v1-YOUR_ACTUAL_KEY``): a real key's body is random, never words."""
+    """Whether ``value`` is a provider's prefix, then words asking for the key
+    (``sk-or-v1-YOUR_ACTUAL_KEY``, ``sk-or-v1-tu_clave_aqui``): a real key's body is
+    random, never words."""
     return _PREFIX_ASKING.fullmatch(value) is not None
 
 
