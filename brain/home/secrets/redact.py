@@ -332,7 +332,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         # Bearer test, Bearer not-a-real-token, authorization=auth_header: words or a
         # variable's name, not a token
         return (value.isalpha() and len(value) <= 12) or re.fullmatch(
-            r"[a-z]+(?:[-_][a-z]+)+", value
+            r"[a-z]+(?:[-_][a-z]+)+|[a-z][a-z0-9+.-]*://",  # https:// before a marker
+            value,
         ) is not None
     if allowances.no_credential(text, start, end):
         return True  # --- PASS: TestX (0.39s), "spl-token": "^0.4.14", :token="state.token"
