@@ -590,3 +590,65 @@ def test_a_text_read_through_its_colour_codes_maps_back_to_each_character(
         return
     assert "\x1b[" not in read.text
     assert all(text[read.origin(i)] == c for i, c in enumerate(read.text))
+
+
+# --- families of the sixth round: each value made up here, none from a corpus ---------
+
+HEX40 = "9f1c0ab37e5d4c2b8a6f0e1d3c5b7a9081726354"
+LOWER20 = "k3v9qz0wmx7rt2lbyp5n"
+TYPED = "Quartz#Meadow82"
+
+SENTENCES_CAUGHT = [
+    # the value anywhere after the name, in the sentence or the next one, any language
+    ("the grafana service token was regenerated yesterday; use " + HEX40 + " now", HEX40),
+    ("FYI the pagerduty api key changed last night, the fresh one: " + LOWER20, LOWER20),
+    ("heads up: rotated the vault token, new value is hvs_" + LOWER20 + "XyZ", LOWER20),
+    ("我把 coolify 的令牌重置了，现在用 " + HEX40 + " 就行", HEX40),
+    ("请记一下 nas 的密码，改成了 " + TYPED + " 了", TYPED),
+    ("ステージングのパスワードを変更しました。今は " + TYPED + " です。", TYPED),
+    ("Jenkins のトークンを作り直しました。値は " + HEX40 + " です", HEX40),
+    ("Die Passwort für den NAS lautet jetzt " + TYPED + ", bitte nicht teilen.", TYPED),
+    ("le mot de passe du routeur a changé, c'est " + TYPED + " maintenant", TYPED),
+    ("la contraseña del wifi ahora es " + TYPED + " ok?", TYPED),
+    ("la chave da api nova ficou " + HEX40 + " , usa só em staging", HEX40),
+    ("the mailgun signing secret got reset. New one is " + HEX40 + ".", HEX40),
+    ("the merchant key we got from the bank: 4F2A9C1D7E3B5A60", "4F2A9C1D7E3B5A60"),
+    (
+        "my wallet seed phrase, just in case: " + " ".join(["orbit", "candle"] * 6),
+        " ".join(["orbit", "candle"] * 6),
+    ),
+    (
+        "github backup codes for the bot: 3f9a1-0c4d2 8b7e6-1a2f3 77c0d-9e8b1 4d2c1-aa390",
+        "3f9a1-0c4d2 8b7e6-1a2f3",
+    ),
+]
+
+SENTENCES_LEFT = [
+    # a sha, an id, a build, a version: words before them say what they are
+    "the token refresh fix landed in commit " + HEX40 + " yesterday",
+    "我改了令牌的校验逻辑，提交是 " + HEX40,
+    "パスワードのリセット処理を直しました。コミットは " + HEX40 + " です",
+    "the password reset page is at https://example.com/reset/" + HEX40,
+    "the token budget is 12000 and the run took 3.5s",
+    "the cache key for that layer is " + HEX40,
+    "the secret is to keep the build small. Use docker-slim v1.40.11 for it.",
+    "la clave de la cuestión es el commit " + HEX40,
+    "key takeaways: use uv, pin versions, avoid 0.0.0.0",
+    "the password field takes 8 to 64 characters, e.g. something like Abcdefg1!",
+    "the api key is TODO, ask ops",
+    "the access token is ****************a1b2",
+    "the mnemonic test uses the words of the bip39 list",
+    "<dependency>io.jsonwebtoken:jjwt-api:0.12.6</dependency>",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SENTENCES_CAUGHT, ids=lambda v: str(v)[:30])
+def test_a_credential_a_sentence_names_is_caught_anywhere_in_it(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", SENTENCES_LEFT, ids=lambda v: str(v)[:30])
+def test_a_sentence_about_a_credential_with_no_value_is_left(text: str) -> None:
+    assert redact(text) == text

@@ -36,6 +36,7 @@ from brain.home.secrets import (
     names,
     places,
     prose,
+    sentences,
     slots,
     windows,
 )
@@ -163,6 +164,8 @@ def find(
             prose.find(text, in_prose, out)
         if out:
             out[:] = [span for span in out if not allowances.upstream(text, span[1])]
+    if low is not None and sentences.maybe(low):
+        sentences.find(text, low, out)
     places.find(text, low, lowered, out, hits, hex64)
     if out:
         out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]

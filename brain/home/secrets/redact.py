@@ -172,7 +172,7 @@ def _rule_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     if "key" in groups:
         if groups["tpl"] is not None:
             return None
-        name = next(g for g in ("dq", "sq", "bare") if groups[g] is not None)
+        name = next(g for g in ("dq", "sq", "edq", "bare") if groups[g] is not None)
         if is_placeholder(groups["key"], groups[name], bare=name == "bare"):
             return None
         if rule.check and name == "bare" and not looks_secret(groups[name]):

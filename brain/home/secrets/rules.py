@@ -395,7 +395,9 @@ _NOT_AFTER = {("pass", ""): "(?<![A-Za-z])"}
 KEY_WORDS = "|".join(_NOT_AFTER.get((w, r), "") + w + r for w, r in _KEY_FAMILIES)
 # A rule is tried only where one matches, so each hint spells out its word and what
 # must follow a key, and ``api_timeout`` or ``author`` is not a place to try it.
-KEY_HINTS = tuple(word + rest + r"(?![a-z0-9])[\"']?[ \t]*[:=]" for word, rest in _KEY_FAMILIES)
+KEY_HINTS = tuple(
+    word + rest + r"(?![a-z0-9])(?:\\?[\"'][\])]?)?[ \t]*\??[:=]" for word, rest in _KEY_FAMILIES
+)
 
 # The words that announce a credential in prose, the same way.
 _WORD_FAMILIES = (
@@ -499,6 +501,7 @@ _PLACEHOLDER = lazy(
     | &(?:mut[ \t]+)?[A-Za-z_][\w.:]*                # a borrow in Rust: &str, &args.api_key
     | (?:~|\.{0,2})/[\w./-]*\.(?:json|pem|key|p12|pfx|crt|txt|ya?ml|env)  # a key's file
     | pass(?:word|wd)? | pwd | secret | token         # the word a placeholder says
+    | todo | tbd | tba | fixme | n/a                  # a value still to be filled in
     | [*x•.#-]{3,} | \[REDACTED\b.*
     | \S*EXAMPLE(?:KEY)?                              # AWS's documented example keys
     | !(?:vault|Ref|Sub|GetAtt|ImportValue|env|secret|include)\b.*  # a YAML tag
@@ -547,6 +550,8 @@ def is_placeholder(key: str, value: str, *, bare: bool = False) -> bool:
         return True
     if bare and _names_a_secret(value):
         return True
+    if len(value) > 2 and value[0] == value[-1] and value[0] in "'\"`":
+        value = value[1:-1]  # mysql -p'password': the quotes a shell takes off
     return _PLACEHOLDER.fullmatch(value) is not None
 
 

@@ -97,6 +97,8 @@ _VALUE = (
     r"(?:" + _ESCAPE + r"[ \t]*)*"
     r"""(?:(?P<tpl>\{\{[^\n]*?\}\}|\$\{[^}\n]*\})"""  # {{ template }} or ${VAR}
     r"""|"(?P<dq>(?:[^"\\\n]|\\.)*)"|'(?P<sq>(?:[^'\\\n]|\\.)*)'"""
+    # (a string inside a JSON string: a notebook cell's os.environ[\"X_TOKEN\"] = \"…\")
+    r'|\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"'
     r"""|(?P<bare>[^\s"'`,;)}\]\x1b""" + CJK + r"""]{1,4096}))"""
 )
 
@@ -191,7 +193,9 @@ RULES: tuple[Rule, ...] = (
         "secret_assignment",
         _lazy(
             r"(?P<key>(?i:" + KEY_WORDS + r"))(?![A-Za-z0-9])"
-            r"[\"']?[ \t]*(?::=|=>|[:=])[ \t]*" + _VALUE
+            # (a name quoted, escaped, or an index's: os.environ["X_TOKEN"], \"X_TOKEN\"];
+            # Make's ?= as its = and :=)
+            r"(?:\\?[\"'][\])]?)?[ \t]*(?::=|\?=|=>|[:=])[ \t]*" + _VALUE
         ),
         hints=KEY_HINTS,
     ),

@@ -1,0 +1,217 @@
+"""A credential a sentence names, its value anywhere after the name in that sentence.
+
+Chat gives a credential in sentences, in any language, and the value need not follow
+the name within a few words: ``the pi-hole api token got rotated this morning, new one
+is <hex>``, ``我刚把 X token 换了，新的是 <value>``, ``X トークンを再発行しました。新しい値は
+<value> です``, ``la clave de X es <value>``. A sentence names a credential by a
+credential's word in English (``password``, ``token``, ``secret``, ``api key``,
+``passcode``, ``mnemonic``…) or in the language's own (``contraseña``, ``clave``,
+``Passwort``, ``Schlüssel``, ``mot de passe``, ``clé``, ``密码``, ``密钥``, ``令牌``,
+``パスワード``, ``トークン``, ``キー``…). The value is looked for after the word, to the end of
+the sentence and of the one after it (a message often names the credential in one and
+gives it in the next), never past a line's end; it counts only in a credential's shape,
+which prose rarely holds by chance: 16 hex digits or more, a random token (letters and
+digits mixed, 16 or more), a service's prefix before one (``ptr_…``, ``EU_…``), a UUID
+after a token's or a secret's word, a typed password (capitals, small letters, digits,
+a symbol) after a password's word, a seed phrase after a phrase's word, a list of
+recovery codes after their word. A bare ``key`` counts only with words before it that
+name a credential's key (``merchant key``, ``working key``; not ``cache key``). Left: a
+value after words that say it is something else (``commit``, ``sha``, ``hash``, ``id``,
+``version``, ``build``), placeholders, masked values, paths and URLs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from brain.home.secrets.names import PUBLIC, Span, credential_name
+from brain.home.secrets.rules import CJK, is_placeholder
+from brain.home.secrets.shapes import entropy, is_masked, mnemonic, random_token, wordy
+from brain.home.secrets.spoken import plain_password
+
+__all__ = ["find", "maybe"]
+
+# The credential's words, lower-cased, by kind: "password" (what a person types counts),
+# "strong" (a token, a secret: random values and UUIDs), "phrase" (a seed phrase),
+# "codes" (recovery codes), "key" (a key: random values, the words before must name one).
+_KINDS = (
+    (
+        "password",
+        r"password|passwd|passphrase|passcode|\bpin\b|contraseña|contrasena|senha|passwort"
+        r"|kennwort|mot de passe|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호",
+    ),
+    (
+        "strong",
+        r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential"
+        r"|\bclave|\bchave|schlüssel|\bclé|\bcle\b|ключ|токен|密钥|密鑰|令牌|秘钥|凭证|トークン"
+        r"|シークレット|秘密鍵|キー|토큰|키",
+    ),
+    ("phrase", r"mnemonic|seed phrase|recovery phrase|seed|助记词|シードフレーズ"),
+    ("codes", r"recovery codes?|backup codes?|リカバリーコード|恢复码"),
+    ("key", r"\bkey\b"),
+)
+# (an English word stands as a word: not inside a name, jsonwebtoken or tokenizer)
+_WORD = re.compile(
+    r"(?<![a-z])(?:" + "|".join(f"(?P<{kind}>{words})" for kind, words in _KINDS) + r")(?!s?[a-z])"
+)
+# Cheap first test: a text holds one of these before its words are read.
+_MAYBE = re.compile(
+    r"pass|pin|token|secret|key|cred|clave|chave|schl|cl[ée]|mnemonic|seed"
+    r"|codes?\b|паро|ключ|токен|[密令秘凭口暗助恢]|パスワ|トークン|キー|鍵|シー|비밀|토큰|키"
+)
+# A sentence's end: its value is looked for to the end of the next one.
+_END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")
+_MOST = 320
+# A value: a run of what tokens are made of (CJK and sentence punctuation end it).
+_VALUE = re.compile(r"(?<![\w+/=.:@-])[A-Za-z0-9][^\s`\"'<>()\[\]{}," + CJK + r"]{7,199}")
+_TRAILING = ".,;:!?)]}>"
+_HEX = re.compile(r"[0-9a-fA-F]{16,128}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
+_PREFIXED = re.compile(r"[A-Za-z][A-Za-z0-9]{1,11}[_-](?P<body>[A-Za-z0-9+/=_-]{16,})")
+_LOWER_ALNUM = re.compile(r"[a-z0-9]{16,64}")
+_DIGIT_RUNS = re.compile(r"\d+")
+_CODE = re.compile(r"[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}")
+_CODES = re.compile(
+    r"(?:[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}[ \t,]+){2,}[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}"
+)
+_PHRASE = re.compile(r"[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23}")
+# Words just before a value (or between the credential's word and it) that say the value
+# is something else than the credential: its id, its hash, a commit, a build.
+_ABOUT = frozenset(
+    "commit commits sha sha1 sha256 hash hashes digest checksum fingerprint id ids uuid version"
+    " build builds run pr issue ticket request trace span job pipeline image tag release"
+    " length count expiry expires prefix suffix name file path url endpoint header field"
+    " block tx transaction address wallet contract cid etag revision rev".split()
+)
+_ABOUT_CJK = (
+    "提交",
+    "哈希",
+    "校验",
+    "版本",
+    "请求",
+    "构建",
+    "コミット",
+    "ハッシュ",
+    "バージョン",
+    "ビルド",
+    "リクエスト",
+)
+# After the credential's word, words naming whose it is (``la clave de X es …``): the
+# owner's words are no words about the value.
+_OWNER = frozenset("of for de del da do du des di von für vom".split())
+_GIVE = re.compile(r"(?:\bis|\bwas|\bes|\bera|\bist|\best|\bé|是|为|は|:|=|->|→)\s*$")
+# Keys whose value said in prose is their id, their file or their public half.
+_KEY_ID = re.compile(r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls)[ \t]+(?:[a-z]+[ \t]+)?$")
+_SYMBOLS = frozenset("!#$%&*+=?^~@.-_")
+
+
+def maybe(lowered: str) -> bool:
+    """Whether ``lowered`` (a text lower-cased) may hold a sentence naming a credential."""
+    return _MAYBE.search(lowered) is not None
+
+
+def find(text: str, lowered: str, out: list[Span]) -> None:
+    """Add to ``out`` each credential-shaped value a sentence of ``text`` names a
+    credential before (``lowered``: ``text.lower()``, the same length)."""
+    last = 0
+    for m in _WORD.finditer(lowered):
+        if m.start() < last:
+            continue
+        kind = m.lastgroup or ""
+        if kind == "key" and not _names_key(text, m.start(), m.end()):
+            continue
+        if kind in ("key", "strong") and _KEY_ID.search(text, max(0, m.start() - 40), m.start()):
+            continue  # the GPG signing key is <its id>; the ssh key is <its file>
+        end = _window_end(text, m.end())
+        for start, value_end in _values(text, m.end(), end, kind, m.start()):
+            out.append(("credential_name", start, value_end))
+            last = value_end
+
+
+def _window_end(text: str, at: int) -> int:
+    """The end of the sentence after the one ``at`` is in, on its line."""
+    limit = min(len(text), at + _MOST)
+    newline = text.find("\n", at, limit)
+    if newline >= 0:
+        limit = newline
+    for n, e in enumerate(_END.finditer(text, at, limit)):
+        if n == 1:
+            return e.start()
+    return limit
+
+
+def _names_key(text: str, s: int, e: int) -> bool:
+    """Whether the words before a bare ``key`` name a credential's (``merchant key``)."""
+    line = text.rfind("\n", max(0, s - 60), s) + 1
+    words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", text[line:s])[-3:]
+    return bool(words) and credential_name(" ".join([*words, "key"])) in ("strong", "weak")
+
+
+def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple[int, int]]:
+    found: list[tuple[int, int]] = []
+    if kind == "phrase":
+        m = _PHRASE.search(text, after, end)
+        if m and mnemonic(m.group()) and not _about(text, word, after, m.start()):
+            return [m.span()]
+    if kind == "codes":
+        m = _CODES.search(text, after, end)
+        if m and sum(map(str.isdigit, m.group())) >= 4:
+            return [m.span()]
+    for m in _VALUE.finditer(text, after, end):
+        value = m.group().rstrip(_TRAILING)
+        if not value or not _shaped(kind, value):
+            continue
+        if _about(text, word, after, m.start()):
+            continue
+        found.append((m.start(), m.start() + len(value)))
+    return found
+
+
+def _about(text: str, word: int, after: int, start: int) -> bool:
+    """Whether words between the credential's word and the value say the value is
+    something else (``the token's commit is <sha>``); after an owner's words (``la clave
+    de X es``), only those after the verb that gives the value."""
+    between = text[after:start]
+    words = re.findall(r"[^\W\d_]+|\d+", between.lower())
+    if words and words[0] in _OWNER:
+        given = max(between.rfind(" is "), between.rfind(" es "), between.rfind(" ist "))
+        words = re.findall(r"[^\W\d_]+", between[given:].lower()) if given >= 0 else words[-1:]
+    if any(w in between for w in _ABOUT_CJK):
+        return True
+    return any(w in _ABOUT for w in words) or text[start - 1 : start] == "#"
+
+
+def _shaped(kind: str, value: str) -> bool:
+    """Whether ``value`` has a credential's shape for a word of ``kind``."""
+    if is_placeholder("", value, bare=True) or is_masked(value) or PUBLIC.match(value):
+        return False
+    if "://" in value or value.startswith(("/", "~/", "./", "$")) or value.count("/") > 2:
+        return False
+    if kind == "codes":
+        return False
+    if _random(value, uuid=kind in ("strong", "password")):
+        return True
+    m = _PREFIXED.fullmatch(value)
+    if m and "_" not in m.group("body") and _random(m.group("body"), uuid=False):
+        return True  # a service's prefix before a random body: ptr_…, EU_…
+    if kind != "password":
+        return False
+    return (  # a typed password: capitals, small letters, digits and a symbol
+        len(value) >= 8
+        and any(map(str.isupper, value))
+        and any(map(str.islower, value))
+        and any(map(str.isdigit, value))
+        and any(c in _SYMBOLS for c in value)
+        and plain_password(value, after_verb=True)
+    )
+
+
+def _random(value: str, *, uuid: bool) -> bool:
+    if _HEX.fullmatch(value):
+        digits = sum(map(str.isdigit, value))
+        return 2 <= digits < len(value) - 1 and entropy(value) > 3.0
+    if _UUID.fullmatch(value):
+        return uuid
+    if _LOWER_ALNUM.fullmatch(value):
+        return len(_DIGIT_RUNS.findall(value)) >= 3 and entropy(value) > 3.3
+    return random_token(value) and not (value.isalpha() and wordy(value))
