@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from brain.home.secrets import slots
 from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, fits
+from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import chosen_password, is_code, is_masked, random_token
 
 __all__ = ["WORDS", "find"]
@@ -52,6 +53,18 @@ _COMMANDS = (
             r"(?i:\.key|key|token|secret|password|credentials|\.pem)\b"
         ),
     ),
+)
+# Redis's AUTH [user] password, at a line's start or after a redis-cli prompt
+# (``cache-1:6379> AUTH app <pw>``): the password is the line's last word.
+_AUTH = re.compile(
+    r"(?:(?<![^\n])|(?<=> )|(?<=\d>))(?i:auth)[ \t]+(?:[\w.@-]{1,64}[ \t]+)?"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"']{6,200})(?P=q)[ \t]*(?:\r?\n|$)"
+)
+# A tool's ``config set NAME VALUE`` (``config:set``, Redis's ``CONFIG SET``, ``npm
+# config set``): a name holding a credential's word gives the value after it.
+_CONFIG_SET = re.compile(
+    r"(?i:config)(?::|[ \t]+)(?i:set)[ \t]+(?:--?[\w-]+[ \t]+)*"
+    r"(?P<name>[\w./:@-]{2,100})[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{6,400})(?P=q)"
 )
 _COOKIE = re.compile(r"(?i:cookie)[\"']?[ \t]*[:=][ \t]*[^\n]{0,2000}")
 _COOKIE_PAIR = re.compile(r"([\w.-]+)=([^;\s\"']{16,})")
@@ -108,6 +121,12 @@ def find(
                 and not value.startswith(("$", "{", "<", "["))
             ):
                 out.append(("credential_position", m.start("value"), m.end("value")))
+    if has("auth"):
+        for m in _search(_AUTH, text, hits, "auth"):
+            _add(m, out)
+    if has("config"):
+        for m in _search(_CONFIG_SET, text, hits, "config"):
+            _config_set(m, out)
     if "(" in text:
         _calls(text, has, out, hits)
     if has("value") and has("name"):
@@ -136,6 +155,24 @@ def _add(m: re.Match[str], out: list[Span]) -> None:
         return
     if chosen_password(value) or random_token(value):
         out.append(("credential_position", m.start("value"), m.end("value")))
+
+
+def _config_set(m: re.Match[str], out: list[Span]) -> None:
+    """``config set NAME VALUE``: the value, when the name names a credential; a token's
+    or a key's set so takes any value but a placeholder, code or a path."""
+    strength = credential_name(m.group("name").rsplit("/", 1)[-1].rsplit(":", 1)[-1])
+    value, quoted = m.group("value"), bool(m.group("q"))
+    if not strength or value.startswith(("$", "%", "<", "{", "/", "~", "./")):
+        return
+    if fits(strength, value, "", quoted) or (
+        strength in ("strong", "password")
+        and len(value) >= 12
+        and any(map(str.isalpha, value))
+        and not is_placeholder("", value, bare=not quoted)
+        and not is_masked(value)
+        and "(" not in value  # a value set from a call; kebab-case words are a token's here
+    ):
+        out.append(("credential_name", m.start("value"), m.end("value")))
 
 
 def _calls(
@@ -209,6 +246,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{gate: (gate,) for gate, _, _ in _COMMANDS},
     **{f"{gate} starts": starts for gate, starts, _ in _COMMANDS},
     **{word: (word,) for word in ("cookie", "bearer", "hmac", "value", "name", "header")},
+    **{word: (word,) for word in ("auth", "config")},
     "connect words": _CONNECT_WORDS,
     "connect starts": _CONNECT_STARTS,
 }

@@ -38,6 +38,7 @@ from brain.home.secrets import (
     prose,
     sentences,
     slots,
+    tables,
     windows,
 )
 from brain.home.secrets.literals import runs
@@ -166,6 +167,7 @@ def find(
             out[:] = [span for span in out if not allowances.upstream(text, span[1])]
     if low is not None and sentences.maybe(low):
         sentences.find(text, low, out)
+    tables.find(text, out)
     places.find(text, low, lowered, out, hits, hex64)
     if out:
         out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]

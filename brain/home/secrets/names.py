@@ -26,6 +26,7 @@ from brain.home.secrets.shapes import (
     auth_method,
     byte_list,
     chosen_password,
+    entropy,
     is_code,
     mnemonic,
     random_token,
@@ -100,14 +101,17 @@ _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 # A word ending in one of these names a credential alone (``clientsecret``, ``authtoken``).
 _STRONG = re.compile(
-    r"[a-z]*(?:password|passwd|passphrase|secret|token|apikey|credential|mnemonic|privatekey"
+    r"[a-z]*(?:password|passwd|passphrase|passcode|secret|token|apikey|credential|mnemonic|privatekey"
     r"|bearer|macaroon)s?"
 )
 _STRONG_WORDS = frozenset(
     ("pwd", "pass", "pat", "creds", "passwords", "psk", "requirepass", "masterauth")
 )
 # Words that name a credential only with a random value.
-_WEAK = re.compile(r"[a-z]*key|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn")
+# (``keys``: a list of them, Koa's KOA_KEYS; ``keyfile``: MongoDB's, its content)
+_WEAK = re.compile(
+    r"[a-z]*key(?:s|file)?|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn"
+)
 _RANDOM = re.compile(r"[a-z]*salt")  # only a random value: a salt is often a fixed label
 _CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
 _KEY_KINDS = frozenset(
@@ -187,7 +191,7 @@ def _about(words: list[str], at: int) -> bool:
     kinds = [i for i, w in enumerate(before) if w in _KEY_KINDS]
     if kinds:  # STREAM_API_SECRET: an API's secret, whatever the word before names
         before = [w for w in before[: kinds[-1]] if w in _NOT_REAL] + before[kinds[-1] :]
-    other = _OTHER | _OTHER_KEY if words[at].endswith("key") else _OTHER
+    other = _OTHER | _OTHER_KEY if words[at].endswith(("key", "keys")) else _OTHER
     if any(w in _CONDITION_AFTER for w in words[at + 1 :]):
         return True
     if any(w in _CONDITION_BEFORE for w in words[:at]):
@@ -220,13 +224,17 @@ def credential_name(name: str) -> str:
     for i, word in enumerate(words):
         if _STRONG.fullmatch(word) or word in _STRONG_WORDS:
             found, at = "strong", i
-        elif word == "key" and i and (words[i - 1] in _KEY_KINDS or words[i - 1] in _GUARD_KEY):
+        elif (
+            word in ("key", "keys")
+            and i
+            and (words[i - 1] in _KEY_KINDS or words[i - 1] in _GUARD_KEY)
+        ):
             found, at = "strong", i  # API_KEY, PrivateKey, signing.key
         elif _WEAK.fullmatch(word) and found != "strong":
             found, at = "weak", i
         elif _RANDOM.fullmatch(word) and not found:
             found, at = "random", i
-    if not found or words == ["key"]:
+    if not found or words in (["key"], ["keys"]):
         return ""  # a key alone is a map's, a test vector's, a keyboard's
     if found == "strong" and _CHOSEN.match(words[at]) and words[at] != "passwords":
         found = "password"  # what a person chooses; a key or a token is random
@@ -258,6 +266,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
+    if base32(value):
+        return True  # an OTP's seed: J7QBVFATOGKRIYWP…
     if strength == "random":
         return False  # ENC_AT_REST_SALT = 'harborgate-at-rest-v1': a label
     if strength == "phrase" and forms.diceware(value):
@@ -284,6 +294,19 @@ def _typed_secret(value: str) -> bool:
         and not _FILE.search(value)
         and not value.startswith(("http://", "https://", "/", "~/", "./", "$"))
         and not _WINDOWS_PATH.match(value)
+    )
+
+
+_BASE32 = re.compile(r"[A-Z2-7]{16,128}={0,6}")
+
+
+def base32(value: str) -> bool:
+    """Whether ``value`` is random base32 (an OTP's or a HOTP's seed): 16 capitals and
+    digits 2 to 7 or more, two digits or more, over 3.5 bits a character."""
+    return (
+        _BASE32.fullmatch(value) is not None
+        and sum(map(str.isdigit, value)) >= 2
+        and entropy(value.rstrip("=")) > 3.5
     )
 
 
@@ -353,7 +376,7 @@ def find(
     for s, word_end in triggers(text, low, hits):
         if s < last or text.endswith("com", 0, s):
             continue
-        if not_a_name(at, s) and not _camel_break(text, s):
+        if not_a_name(at, s) and not _camel_break(text, s) and not _plural_in_name(text, s):
             continue
         if prose is not None and (not s or text[s - 1] in _PROSE_BEFORE):
             prose.append((s, word_end))
@@ -410,6 +433,17 @@ def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, in
         if end > ve or fits(strength, text[vs:ve], text[ve : ve + 8], quoted):
             return vs, end
     return None
+
+
+def _plural_in_name(text: str, s: int) -> bool:
+    """Whether ``keys`` at ``s`` is a word of a code name (``KOA_KEYS``, ``signing-keys``),
+    not of prose."""
+    return (
+        s > 0
+        and text[s - 1] in "_-."
+        and text[s : s + 4].lower() == "keys"
+        and not text[s + 4 : s + 5].isalnum()
+    )
 
 
 def _camel_break(text: str, s: int) -> bool:

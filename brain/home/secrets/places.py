@@ -15,7 +15,14 @@ from collections.abc import Iterator
 
 from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, folded
-from brain.home.secrets.shapes import chosen_password, is_code, is_masked, mnemonic, random_token
+from brain.home.secrets.shapes import (
+    chosen_password,
+    entropy,
+    is_code,
+    is_masked,
+    mnemonic,
+    random_token,
+)
 
 __all__ = ["WORDS", "find"]
 
@@ -56,6 +63,26 @@ _FILE_END = re.compile(
     r"\.(?:zip|msi|exe|tar|gz|tgz|xz|bz2|7z|dmg|pkg|deb|rpm|apk|jar|whl|iso|pdf|png|jpe?g"
     r"|gif|svg|mp4|json|ya?ml|txt|md|csv|js|ts|py|sh|html?)$"
 )
+# A webhook catcher's random host (``https://<random>.m.pipedream.net``): the host is
+# the endpoint's secret, as a hook's path is elsewhere.
+_HOOK_HOST = re.compile(
+    r"https?://(?P<label>[A-Za-z0-9]{12,64})\.(?P<rest>(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,})"
+)
+_HOOK_DOMAIN_WORDS = ("hook", "pipedream", "requestbin", "beeceptor", "requestcatcher", "inbound")
+
+
+def _lower_random_label(label: str) -> bool:
+    """Whether a host's label is random: small letters and digits, the digits in two
+    places or more between letters, 14 or more (``enfj3gx70juouqqx56``), not a name and a number."""
+    return (
+        label.isalnum()
+        and label == label.lower()
+        and len(re.findall(r"\d+", label)) >= 2
+        and len(label) >= 14
+        and entropy(label) > 3.3
+    )
+
+
 _RPC_HOSTS = ("infura", "alchemy", "quiknode", "quicknode", "ankr", "chainstack", "rpc", "node")
 # A call's first argument, a string; the function is read before it.
 _CALL = re.compile(r"\([ \t]*(?P<q>[\"'`])(?P<value>[^\"'`\n]{12,})(?P=q)")
@@ -176,6 +203,11 @@ def _urls(text: str, out: list[Span]) -> None:
                 continue  # a file's name: /dist/v26.4.0/node-v26.4.0-win-x64.zip
             if random_token(value, uuid=hook) or (hook and value.isdigit() and len(value) > 12):
                 out.append(("credential_position", pos + seg.start(), pos + seg.end()))
+    for m in _HOOK_HOST.finditer(text) if "://" in text else ():
+        if any(w in m.group("rest").lower() for w in _HOOK_DOMAIN_WORDS):
+            label = m.group("label")
+            if random_token(label) or _lower_random_label(label):
+                out.append(("credential_position", m.start("label"), m.end("label")))
     for m in _KEY_SEGMENT.finditer(text) if "/" in text else ():
         if random_token(m.group("value")):  # IFTTT's /with/key/<key>, /token/<token>
             out.append(("credential_position", m.start("value"), m.end("value")))

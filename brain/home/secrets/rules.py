@@ -376,7 +376,7 @@ def high_entropy(value: str) -> bool:
 # and the regex after it. ``pwd`` is here for ``db_pwd``; the shell's ``PWD`` working
 # directory is filtered out by value (see ``is_placeholder``).
 _KEY_FAMILIES = (
-    ("pass", "(?:word|wd|phrase)"),
+    ("pass", "(?:word|wd|phrase|code)"),
     ("pass", ""),  # DB_PASS, "pass": …; not "bypass" (see _NOT_AFTER)
     ("pwd", ""),
     ("secret", "(?:[_.-]?key)?"),

@@ -199,6 +199,23 @@ RULES: tuple[Rule, ...] = (
         ),
         hints=KEY_HINTS,
     ),
+    # An age plugin's identity (AGE-PLUGIN-YUBIKEY-1…): the plugin's handle on a private key,
+    # bech32 as age's own AGE-SECRET-KEY-1 is.
+    Rule(
+        "age_secret_key",
+        _lazy(r"AGE-PLUGIN-[A-Z0-9]{1,32}-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{20,}"),
+        _WORD,
+    ),
+    # A PIN under its name (ACCOUNT_PIN=4821, "sim-pin": "004912"): 4 to 12 digits; a
+    # board's pin (LED_PIN = 13, DATA_PIN = board.D18) is no PIN.
+    Rule(
+        "secret_assignment",
+        _lazy(
+            r"[_-](?i:pin)(?:[_-]?(?i:code))?(?![A-Za-z0-9])(?:\\?[\"'][\])]?)?[ \t]*"
+            r"(?::=|=>|[:=])[ \t]*(?:\\?[\"'])?(?P<secret>\d{4,12})(?![\w.:/-])"
+        ),
+        hints=("_pin", "-pin"),
+    ),
     # Command-line flags: --password hunter2, --api-key=... is the rule above.
     Rule(
         "secret_assignment",

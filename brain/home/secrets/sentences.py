@@ -26,7 +26,15 @@ import re
 
 from brain.home.secrets.names import PUBLIC, Span, credential_name
 from brain.home.secrets.rules import CJK, is_placeholder
-from brain.home.secrets.shapes import entropy, is_masked, mnemonic, random_token, wordy
+from brain.home.secrets.shapes import (
+    doc_jwt,
+    entropy,
+    is_masked,
+    made_up,
+    mnemonic,
+    random_token,
+    wordy,
+)
 from brain.home.secrets.spoken import plain_password
 
 __all__ = ["find", "maybe"]
@@ -43,7 +51,7 @@ _KINDS = (
     (
         "strong",
         r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential"
-        r"|\bclave|\bchave|schlüssel|\bclé|\bcle\b|ключ|токен|密钥|密鑰|令牌|秘钥|凭证|トークン"
+        r"|\bclave|\bchave|schlüssel|\bclé|\bcle\b|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
         r"|シークレット|秘密鍵|キー|토큰|키",
     ),
     ("phrase", r"mnemonic|seed phrase|recovery phrase|seed|助记词|シードフレーズ"),
@@ -52,7 +60,9 @@ _KINDS = (
 )
 # (an English word stands as a word: not inside a name, jsonwebtoken or tokenizer)
 _WORD = re.compile(
-    r"(?<![a-z])(?:" + "|".join(f"(?P<{kind}>{words})" for kind, words in _KINDS) + r")(?!s?[a-z])"
+    r"(?<![a-z0-9])(?:"
+    + "|".join(f"(?P<{kind}>{words})" for kind, words in _KINDS)
+    + r")(?!s?[a-z])"
 )
 # Cheap first test: a text holds one of these before its words are read.
 _MAYBE = re.compile(
@@ -101,7 +111,10 @@ _ABOUT_CJK = (
 _OWNER = frozenset("of for de del da do du des di von für vom".split())
 _GIVE = re.compile(r"(?:\bis|\bwas|\bes|\bera|\bist|\best|\bé|是|为|は|:|=|->|→)\s*$")
 # Keys whose value said in prose is their id, their file or their public half.
-_KEY_ID = re.compile(r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls)[ \t]+(?:[a-z]+[ \t]+)?$")
+_KEY_ID = re.compile(
+    r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls|rsa|dsa|ecdsa|ed25519)[ \t:]+(?:[a-z]+[ \t]+)?$"
+)
+_FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
 _SYMBOLS = frozenset("!#$%&*+=?^~@.-_")
 
 
@@ -144,7 +157,7 @@ def _names_key(text: str, s: int, e: int) -> bool:
     """Whether the words before a bare ``key`` name a credential's (``merchant key``)."""
     line = text.rfind("\n", max(0, s - 60), s) + 1
     words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", text[line:s])[-3:]
-    return bool(words) and credential_name(" ".join([*words, "key"])) in ("strong", "weak")
+    return bool(words) and credential_name(" ".join([*words, "key"])) == "strong"
 
 
 def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple[int, int]]:
@@ -187,8 +200,10 @@ def _shaped(kind: str, value: str) -> bool:
         return False
     if "://" in value or value.startswith(("/", "~/", "./", "$")) or value.count("/") > 2:
         return False
-    if kind == "codes":
-        return False
+    if "\\" in value or _FILE_END.search(value):
+        return False  # AppData\Local\…, <uuid>.jsonl: a path, a file's name
+    if kind == "codes" or (value.startswith("eyJ") and doc_jwt(value)) or made_up(value):
+        return False  # documentation's example JWT, a prefix before words
     if _random(value, uuid=kind in ("strong", "password")):
         return True
     m = _PREFIXED.fullmatch(value)

@@ -142,13 +142,17 @@ def chosen_password(value: str) -> bool:
     return any(map(str.isalpha, value))
 
 
-_WORDS = re.compile(r"[a-z]{3,8}(?: [a-z]{3,8}){11,23}")
+_WORDS = re.compile(r"[a-z]{3,8}(?: [a-z]{3,8}){11,24}")
+# BIP-39's lengths, Electrum's 13, Polyseed's 16, Monero's 25.
+_PHRASE_LENGTHS = frozenset((12, 13, 15, 16, 18, 21, 24, 25))
 
 
 def mnemonic(value: str) -> bool:
-    """Whether ``value`` is a seed phrase: 12, 15, 18, 21 or 24 lower-case words."""
+    """Whether ``value`` is a seed phrase: 12 to 25 lower-case words, in the lengths
+    wallets write them (BIP-39's 12 to 24 by threes, Electrum's 13, Polyseed's 16,
+    Monero's 25)."""
     words = value.split()
-    return len(words) in (12, 15, 18, 21, 24) and _WORDS.fullmatch(" ".join(words)) is not None
+    return len(words) in _PHRASE_LENGTHS and _WORDS.fullmatch(" ".join(words)) is not None
 
 
 _MASK = re.compile(
