@@ -652,3 +652,104 @@ def test_a_credential_a_sentence_names_is_caught_anywhere_in_it(text: str, secre
 @pytest.mark.parametrize("text", SENTENCES_LEFT, ids=lambda v: str(v)[:30])
 def test_a_sentence_about_a_credential_with_no_value_is_left(text: str) -> None:
     assert redact(text) == text
+
+
+FORMS_CAUGHT = [
+    # assignment operators of build files and shells, quoted and indexed names
+    ("RELAY_API_TOKEN ?= " + HEX40 + "\n\nall:\n\tmake build\n", HEX40),
+    ("REGISTRY_PASSWORD += " + TYPED + "\n", TYPED),
+    ("SIGNING_KEYS ?= 2giM4iJtFX3ZNVP0sfvwZtdrfRbmKb2B\n", "2giM4iJtFX3ZNVP0sfvwZtdrfRbmKb2B"),
+    ('os.environ["LEDGER_API_KEY"] = "' + LOWER20 + '"', LOWER20),
+    ('  "os.environ[\\"LEDGER_API_KEY\\"] = \\"' + LOWER20 + '\\"\\n",', LOWER20),
+    ("ENV['QUEUE_SECRET'] = '" + TYPED + "'", TYPED),
+    ("C:\\work> set RELAY_TOKEN=" + LOWER20 + "\n", LOWER20),
+    ("*/10 * * * * RELAY_TOKEN=" + LOWER20 + " /opt/relay/bin/push\n", LOWER20),
+    ("0 4 * * * STREAM_KEY=q8zr-4k2m-x9tb-p3vw-7hny /opt/live/push\n", "q8zr-4k2m-x9tb-p3vw-7hny"),
+    # commands: Redis AUTH, config set, a seed phrase as a quoted flag
+    ("$ redis-cli -h db-2\ndb-2:6380> AUTH reporter " + TYPED + "\nOK\n", TYPED),
+    ("127.0.0.1:6379> auth " + TYPED + "\n", TYPED),
+    ("AUTH " + LOWER20 + "XyZ\n", LOWER20),
+    ("$ relayctl config set relay_token tok-qhzvbnwkeyrtlmpxsdfa\n", "tok-qhzvbnwkeyrtlmpxsdfa"),
+    ("127.0.0.1:6379> CONFIG SET masterauth " + TYPED + "\n", TYPED),
+    ("$ acme config:set --app web acme_secret " + HEX40 + "\n", HEX40),
+    (
+        '$ wallet-cli restore --seed "'
+        + " ".join(["pulse", "echo", "mango"] * 8 + ["orbit"])
+        + '"',
+        " ".join(["pulse", "echo", "mango"] * 8 + ["orbit"]),
+    ),
+    # tables: a column whose header names a credential, a Value column by its row's name
+    ("| Host | Login | Password |\n|---|---|---|\n| nas | admin | " + TYPED + " |\n", TYPED),
+    (
+        "| Name | Token | Scope |\n| :-- | :-- | :-- |\n| ci | `" + LOWER20 + "` | repo |\n",
+        LOWER20,
+    ),
+    (
+        "+-----------+----------+\n| KEY       | VALUE    |\n+-----------+----------+\n"
+        "| region    | eu-1     |\n| app_token | " + HEX40 + " |\n+-----------+----------+\n",
+        HEX40,
+    ),
+    ("| Setting | Wert |\n|---|---|\n| db_password | " + TYPED + " |\n", TYPED),
+    # credential words the name family lacked
+    ("kiosk_passcode: " + TYPED + "\n", TYPED),
+    ("ACCOUNT_PIN=482913\n", "482913"),
+    ('"card-pin": "55120931"', "55120931"),
+    ("KOA_KEYS=2giM4iJtFX3ZNVP0sfvwZtdrfRbmKb2B", "2giM4iJtFX3ZNVP0sfvwZtdrfRbmKb2B"),
+    ('replica_keyfile = "' + LOWER20 + "Q9+x/Zk" + HEX40 + '"', HEX40),
+    ("TOTP_SEED=JBSWY3DPEHPK3PXPJ7QBVFATOGKRIYWP\n", "JBSWY3DPEHPK3PXPJ7QBVFATOGKRIYWP"),
+    (
+        "identity: AGE-PLUGIN-TPM-1QXZ9P3RKW7LN2VJ5HCY8D4FG6TMS0AE",
+        "AGE-PLUGIN-TPM-1QXZ9P3RKW7LN2VJ5HCY8D4FG6TMS0AE",
+    ),
+    ("HOOK=https://eo4k2x9qz81mnb7.x.pipedream.net/\n", "eo4k2x9qz81mnb7"),
+]
+
+FORMS_LEFT = [
+    # placeholders
+    "SLACK_BOT_TOKEN=TODO",
+    'API_KEY: "FIXME"',
+    "DB_PASSWORD=tbd",
+    "mysql -u root -p'password' # (example from the docs; use your own)",
+    "psql -U app -W 'password'",
+    # code: comparison, appending, a board's pin, a map's keys, a Redis stream's key
+    'if token != "abc":',
+    "    password += char",
+    "x = a if token != b else c",
+    "API_TOKEN != cat ~/.config/token",
+    "LED_PIN = 13",
+    "DATA_PIN = board.D18",
+    'version_pin = "2024.1"',
+    "pin_memory=True",
+    "sort_keys=True",
+    "primary_keys: [id, email]",
+    'stream_key: "events:orders:v2"',
+    "STREAM_KEY=orders-events",
+    # commands that take no password
+    "> auth login",
+    "AUTH required before running commands",
+    "$ tool config set token_file ~/.config/tool/token",
+    "$ tool config set auth_method oauth-device-flow",
+    "$ tool config set api_key ${API_KEY}",
+    "$ git config set user.name Ada",
+    # tables naming no credential's value
+    "| Key ID | Created |\n|---|---|\n| 9f1c0ab37e5d4c2b | 2024-01-01 |\n",
+    "| Secret Name | Rotated |\n|---|---|\n| prod/db_password | yes |\n",
+    "| Setting | Value |\n|---|---|\n| timeout | 30s |\n| cache_key | " + HEX40 + " |\n",
+    "| Token | Meaning |\n|---|---|\n| `<eos>` | end of sequence |\n",
+    # hosts: a random label on no webhook catcher's domain
+    "https://api12345678901.example.com/v1",
+    "https://storybook.inbound.example.com",
+    "https://d1x2y3z4a5b6c7.cloudfront.net/app.js",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), FORMS_CAUGHT, ids=lambda v: str(v)[:30])
+def test_a_credential_in_the_sixth_rounds_forms_is_caught(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out, out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", FORMS_LEFT, ids=lambda v: str(v)[:30])
+def test_a_look_alike_of_the_sixth_rounds_forms_is_left(text: str) -> None:
+    assert redact(text) == text

@@ -192,6 +192,8 @@ def _about(words: list[str], at: int) -> bool:
     if kinds:  # STREAM_API_SECRET: an API's secret, whatever the word before names
         before = [w for w in before[: kinds[-1]] if w in _NOT_REAL] + before[kinds[-1] :]
     other = _OTHER | _OTHER_KEY if words[at].endswith(("key", "keys")) else _OTHER
+    if words[at] == "key":
+        other = other - {"stream"}  # a broadcaster's stream key is one, when random
     if any(w in _CONDITION_AFTER for w in words[at + 1 :]):
         return True
     if any(w in _CONDITION_BEFORE for w in words[:at]):
@@ -266,8 +268,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
-    if base32(value):
-        return True  # an OTP's seed: J7QBVFATOGKRIYWP…
+    if base32(value) or dashed_groups(value):
+        return True  # an OTP's seed: J7QBVFATOGKRIYWP…; a stream key: tsnl-3sup-0kyz-…
     if strength == "random":
         return False  # ENC_AT_REST_SALT = 'harborgate-at-rest-v1': a label
     if strength == "phrase" and forms.diceware(value):
@@ -291,6 +293,7 @@ def _typed_secret(value: str) -> bool:
         and not _HEXISH.fullmatch(value)  # a UUID, a commit range
         and not _SLUG_PATH.fullmatch(value)  # "batchKey": "accelerator/c4"
         and not _FILE_PATH.fullmatch(value)  # src/db/migrations/2024-SeedFromGeos.ts
+        and not _NAMESPACED.fullmatch(value)  # a Redis key: "events:orders:v2"
         and not _FILE.search(value)
         and not value.startswith(("http://", "https://", "/", "~/", "./", "$"))
         and not _WINDOWS_PATH.match(value)
@@ -310,7 +313,22 @@ def base32(value: str) -> bool:
     )
 
 
+_GROUPS = re.compile(r"[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){3,7}")
+
+
+def dashed_groups(value: str) -> bool:
+    """Whether ``value`` is random groups of 4 to 6 letters and digits joined by dashes,
+    4 to 8 of them (a stream key, a licence key): digits in two groups or more, letters
+    too, over 3.5 bits a character; a date or a UUID's hex has no such mix."""
+    if _GROUPS.fullmatch(value) is None:
+        return False
+    groups = value.split("-")
+    digits = sum(any(c.isdigit() for c in g) for g in groups)
+    return digits >= 2 and any(c.isalpha() for c in value) and entropy(value) > 3.5
+
+
 _HEXISH = re.compile(r"[0-9a-fA-F:.-]+")
+_NAMESPACED = re.compile(r"[a-z][a-z0-9_-]*(?::[a-z0-9_.*{}-]+)+")
 _SLUG_PATH = re.compile(r"[a-z0-9_-]+(?:/[a-z0-9_.-]+)+")  # lower-case segments: a path, an id
 # A file's path: folders, then a name with an extension (no token has a dot after a slash).
 _FILE_PATH = re.compile(r"[\w@.-]+(?:/[\w@.-]+)*/[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,5}")
@@ -320,7 +338,10 @@ _FILE = re.compile(r"\.(?:pem|key|json|txt|ya?ml|env|crt|p12|pfx|cer|gpg|asc|pub
 
 # After a name: its closing quote, then what assigns it.
 _ASSIGN = re.compile(
-    r"(?P<close>\\?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|=(?!=)|:(?![:/\w])|(?<=[ \t])\|(?=[ \t]))[ \t]*"
+    # (Make's ?=, += and != assign too: += and != only where Make's names stand, at a
+    # line's start, not in code's ``token += c`` or ``if token != x``)
+    r"(?P<close>\\?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|\?=|[+!]=(?=[ \t])|=(?!=)|:(?![:/\w])"
+    r"|(?<=[ \t])\|(?=[ \t]))[ \t]*"
 )
 _VALUE = re.compile(
     # a key's bytes, unquoted (network_key: [153, 4, …]): byte_list judges them
@@ -475,6 +496,8 @@ def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | N
         return None
     m = _ASSIGN.match(text, e)
     if m is not None and m.group("op"):
+        if m.group("op") in ("+=", "!=") and s and text[s - 1] != "\n":
+            return None
         return _value(text, m.end())
     lead = s + len(text[s:e]) - len(text[s:e].lstrip(".-"))
     if text[max(0, lead - 2) : lead] == "--" or (text[lead - 1 : lead] == "-" and len(name) > 1):

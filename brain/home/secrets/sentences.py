@@ -45,24 +45,25 @@ __all__ = ["find", "maybe"]
 _KINDS = (
     (
         "password",
-        r"password|passwd|passphrase|passcode|\bpin\b|contraseña|contrasena|senha|passwort"
+        r"password|passwd|passphrase|passcode|pin|contraseña|contrasena|senha|passwort"
         r"|kennwort|mot de passe|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호",
     ),
     (
         "strong",
         r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential"
-        r"|\bclave|\bchave|schlüssel|\bclé|\bcle\b|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
+        r"|clave|chave|schlüssel|clé|cle|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
         r"|シークレット|秘密鍵|キー|토큰|키",
     ),
     ("phrase", r"mnemonic|seed phrase|recovery phrase|seed|助记词|シードフレーズ"),
     ("codes", r"recovery codes?|backup codes?|リカバリーコード|恢复码"),
-    ("key", r"\bkey\b"),
+    ("key", r"key"),
 )
-# (an English word stands as a word: not inside a name, jsonwebtoken or tokenizer)
+# (an English word stands as a word: not inside a name, jsonwebtoken, DB_PASSWORD or
+# --export-secret-keys, which are code's, read by the name family)
 _WORD = re.compile(
-    r"(?<![a-z0-9])(?:"
+    r"(?<![a-z0-9_.-])(?:"
     + "|".join(f"(?P<{kind}>{words})" for kind, words in _KINDS)
-    + r")(?!s?[a-z])"
+    + r")(?!s?[a-z0-9_-])"
 )
 # Cheap first test: a text holds one of these before its words are read.
 _MAYBE = re.compile(
@@ -78,6 +79,8 @@ _TRAILING = ".,;:!?)]}>"
 _HEX = re.compile(r"[0-9a-fA-F]{16,128}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
 _PREFIXED = re.compile(r"[A-Za-z][A-Za-z0-9]{1,11}[_-](?P<body>[A-Za-z0-9+/=_-]{16,})")
+_MIXED = re.compile(r"[A-Za-z0-9]{16,64}")
+_SMALL_RUN = re.compile(r"[a-z]{5}")
 _LOWER_ALNUM = re.compile(r"[a-z0-9]{16,64}")
 _DIGIT_RUNS = re.compile(r"\d+")
 _CODE = re.compile(r"[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}")
@@ -157,7 +160,7 @@ def _names_key(text: str, s: int, e: int) -> bool:
     """Whether the words before a bare ``key`` name a credential's (``merchant key``)."""
     line = text.rfind("\n", max(0, s - 60), s) + 1
     words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", text[line:s])[-3:]
-    return bool(words) and credential_name(" ".join([*words, "key"])) == "strong"
+    return bool(words) and credential_name(" ".join([*words, "key"])) in ("strong", "weak")
 
 
 def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple[int, int]]:
@@ -229,4 +232,19 @@ def _random(value: str, *, uuid: bool) -> bool:
         return uuid
     if _LOWER_ALNUM.fullmatch(value):
         return len(_DIGIT_RUNS.findall(value)) >= 3 and entropy(value) > 3.3
-    return random_token(value) and not (value.isalpha() and wordy(value))
+    if random_token(value) and not (value.isalpha() and wordy(value)):
+        return True
+    return _mixed_random(value)
+
+
+def _mixed_random(value: str) -> bool:
+    """Letters of both cases and digits, 16 to 64, no run of five small letters (a word's
+    part): ``nvZGuruYbVAJrPD6``, which the word test takes for words."""
+    return (
+        _MIXED.fullmatch(value) is not None
+        and sum(map(str.isupper, value)) >= 3
+        and sum(map(str.islower, value)) >= 3
+        and any(map(str.isdigit, value))
+        and _SMALL_RUN.search(value) is None
+        and entropy(value) > 3.5
+    )

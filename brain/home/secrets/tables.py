@@ -31,7 +31,7 @@ _VALUE_HEADERS = frozenset("value values wert valor valeur valore 值 値 값".s
 def find(text: str, out: list[Span]) -> None:
     """Add to ``out`` each credential in a column of a table in ``text`` whose header
     names a credential."""
-    if "|" not in text or "---" not in text:
+    if "|" not in text or "--" not in text:
         return
     for table in _TABLE.finditer(text):
         heads = [cell.strip().strip("*`").strip() for cell in table.group("head").split("|")]
