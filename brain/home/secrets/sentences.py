@@ -94,7 +94,8 @@ _ABOUT = frozenset(
     "commit commits sha sha1 sha256 hash hashes digest checksum fingerprint id ids uuid version"
     " build builds run pr issue ticket request trace span job pipeline image tag release"
     " length count expiry expires prefix suffix name file path url endpoint header field"
-    " block tx transaction address wallet contract cid etag revision rev".split()
+    " block tx transaction address wallet contract cid etag revision rev mint mints pubkey"
+    " program".split()
 )
 _ABOUT_CJK = (
     "提交",
@@ -118,6 +119,9 @@ _KEY_ID = re.compile(
     r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls|rsa|dsa|ecdsa|ed25519)[ \t:]+(?:[a-z]+[ \t]+)?$"
 )
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
+_ASSIGNED = re.compile(r"s?[\"'`]?[ \t]*(?:[:=]|=>)")
+# A wallet's or a program's address (Solana's base58, 32 to 44): public.
+_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _SYMBOLS = frozenset("!#$%&*+=?^~@.-_")
 
 
@@ -134,6 +138,8 @@ def find(text: str, lowered: str, out: list[Span]) -> None:
         if m.start() < last:
             continue
         kind = m.lastgroup or ""
+        if _ASSIGNED.match(text, m.end()):
+            continue  # "password": "…", token=…: a name in code's form, the name family's
         if kind == "key" and not _names_key(text, m.start(), m.end()):
             continue
         if kind in ("key", "strong") and _KEY_ID.search(text, max(0, m.start() - 40), m.start()):
@@ -205,6 +211,8 @@ def _shaped(kind: str, value: str) -> bool:
         return False
     if "\\" in value or _FILE_END.search(value):
         return False  # AppData\Local\…, <uuid>.jsonl: a path, a file's name
+    if _BASE58.fullmatch(value) and not _HEX.fullmatch(value):
+        return False
     if kind == "codes" or (value.startswith("eyJ") and doc_jwt(value)) or made_up(value):
         return False  # documentation's example JWT, a prefix before words
     if _random(value, uuid=kind in ("strong", "password")):
