@@ -52,7 +52,7 @@ _KINDS = (
         "strong",
         r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential"
         r"|clave|chave|schlüssel|clé|cle|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
-        r"|シークレット|秘密鍵|キー|토큰|키",
+        r"|シークレット|秘密鍵|キー|토큰",
     ),
     ("phrase", r"mnemonic|seed phrase|recovery phrase|seed|助记词|シードフレーズ"),
     ("codes", r"recovery codes?|backup codes?|リカバリーコード|恢复码"),
@@ -68,7 +68,7 @@ _WORD = re.compile(
 # Cheap first test: a text holds one of these before its words are read.
 _MAYBE = re.compile(
     r"pass|pin|token|secret|key|cred|clave|chave|schl|cl[ée]|mnemonic|seed"
-    r"|codes?\b|паро|ключ|токен|[密令秘凭口暗助恢]|パスワ|トークン|キー|鍵|シー|비밀|토큰|키"
+    r"|codes?\b|паро|ключ|токен|[密令秘口暗助恢]|パスワ|トークン|キー|鍵|シー|비밀|토큰"
 )
 # A sentence's end: its value is looked for to the end of the next one.
 _END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")
@@ -118,6 +118,7 @@ _GIVE = re.compile(r"(?:\bis|\bwas|\bes|\bera|\bist|\best|\bé|是|为|は|:|=|-
 _KEY_ID = re.compile(
     r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls|rsa|dsa|ecdsa|ed25519)[ \t:]+(?:[a-z]+[ \t]+)?$"
 )
+_FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:\d")  # app.js:1470: a file's line
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
 _ASSIGNED = re.compile(r"s?[\"'`]?[ \t]*(?:[:=]|=>)")
 # A wallet's or a program's address (Solana's base58, 32 to 44): public.
@@ -180,7 +181,9 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         if m and sum(map(str.isdigit, m.group())) >= 4:
             return [m.span()]
     for m in _VALUE.finditer(text, after, end):
-        value = m.group().rstrip(_TRAILING)
+        quote = text[m.start() - 1 : m.start()]
+        quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
+        value = m.group() if quoted else m.group().rstrip(_TRAILING)
         if not value or not _shaped(kind, value):
             continue
         if _about(text, word, after, m.start()):
@@ -209,6 +212,8 @@ def _shaped(kind: str, value: str) -> bool:
         return False
     if "://" in value or value.startswith(("/", "~/", "./", "$")) or value.count("/") > 2:
         return False
+    if value.count(":") > 1 or _FILE_LINE.search(value):
+        return False  # arn:aws:kms:…:key/<uuid>, urn:…: a resource's name
     if "\\" in value or _FILE_END.search(value):
         return False  # AppData\Local\…, <uuid>.jsonl: a path, a file's name
     if _BASE58.fullmatch(value) and not _HEX.fullmatch(value):
