@@ -165,8 +165,10 @@ def find(
             prose.find(text, in_prose, out)
         if out:
             out[:] = [span for span in out if not allowances.upstream(text, span[1])]
-    if low is not None and sentences.maybe(low):
+    if low is not None and hits is None and sentences.maybe(low):
         sentences.find(text, low, out)
+    elif low is not None and hits is not None and ("sentence words" in hits or not low.isascii()):
+        sentences.find(text, low, out, hits.get("sentence words", []))
     tables.find(text, out)
     places.find(text, low, lowered, out, hits, hex64)
     if out:
@@ -181,4 +183,4 @@ def find(
 
 # The words :func:`find` needs the places of, by group (literals.py finds them in its
 # pass); each module names its own groups.
-WORDS = {**names.WORDS, **places.WORDS, **commands.WORDS, **slots.WORDS}
+WORDS = {**names.WORDS, **places.WORDS, **commands.WORDS, **slots.WORDS, **sentences.WORDS}

@@ -10,7 +10,8 @@ credential's word in English (``password``, ``token``, ``secret``, ``api key``,
 ``パスワード``, ``トークン``, ``キー``…). The value is looked for after the word, to the end of
 the sentence and of the one after it (a message often names the credential in one and
 gives it in the next), never past a line's end; it counts only in a credential's shape,
-which prose rarely holds by chance: 16 hex digits or more, a random token (letters and
+which prose rarely holds by chance, and which holds a digit (a seed phrase aside): 16
+hex digits or more, a random token (letters and
 digits mixed, 16 or more), a service's prefix before one (``ptr_…``, ``EU_…``), a UUID
 after a token's or a secret's word, a typed password (capitals, small letters, digits,
 a symbol) after a password's word, a seed phrase after a phrase's word, a list of
@@ -23,6 +24,7 @@ value after words that say it is something else (``commit``, ``sha``, ``hash``, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 
 from brain.home.secrets.names import PUBLIC, Span, credential_name
 from brain.home.secrets.rules import CJK, is_placeholder
@@ -37,7 +39,7 @@ from brain.home.secrets.shapes import (
 )
 from brain.home.secrets.spoken import plain_password
 
-__all__ = ["find", "maybe"]
+__all__ = ["WORDS", "find", "maybe"]
 
 # The credential's words, lower-cased, by kind: "password" (what a person types counts),
 # "strong" (a token, a secret: random values and UUIDs), "phrase" (a seed phrase),
@@ -45,13 +47,13 @@ __all__ = ["find", "maybe"]
 _KINDS = (
     (
         "password",
-        r"password|passwd|passphrase|passcode|pin|contraseña|contrasena|senha|passwort"
+        r"password|passwd|passphrase|passcode|contraseña|contrasena|senha|passwort"
         r"|kennwort|mot de passe|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호",
     ),
     (
         "strong",
         r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential"
-        r"|clave|chave|schlüssel|clé|cle|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
+        r"|clave|chave|schlüssel|clé|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
         r"|シークレット|秘密鍵|キー|토큰",
     ),
     ("phrase", r"mnemonic|seed phrase|recovery phrase|seed|助记词|シードフレーズ"),
@@ -67,7 +69,7 @@ _WORD = re.compile(
 )
 # Cheap first test: a text holds one of these before its words are read.
 _MAYBE = re.compile(
-    r"pass|pin|token|secret|key|cred|clave|chave|schl|cl[ée]|mnemonic|seed"
+    r"pass|token|secret|key|cred|clave|chave|schl|clé|mnemonic|seed"
     r"|codes?\b|паро|ключ|токен|[密令秘口暗助恢]|パスワ|トークン|キー|鍵|シー|비밀|토큰"
 )
 # A sentence's end: its value is looked for to the end of the next one.
@@ -118,6 +120,8 @@ _GIVE = re.compile(r"(?:\bis|\bwas|\bes|\bera|\bist|\best|\bé|是|为|は|:|=|-
 _KEY_ID = re.compile(
     r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls|rsa|dsa|ecdsa|ed25519)[ \t:]+(?:[a-z]+[ \t]+)?$"
 )
+_DIGIT = re.compile(r"\d")
+_NAME_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:\d")  # app.js:1470: a file's line
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
 _ASSIGNED = re.compile(r"s?[\"'`]?[ \t]*(?:[:=]|=>)")
@@ -126,29 +130,66 @@ _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _SYMBOLS = frozenset("!#$%&*+=?^~@.-_")
 
 
+# The words' literals, for the one pass over a text that finds every rule's words
+# (literals.py): :func:`find` then tries its words only where one starts.
+_LATIN_WORDS = (
+    *("password", "passwd", "passphrase", "passcode", "contraseña", "contrasena"),
+    *("senha", "passwort", "kennwort", "mot de passe", "token", "secret", "api key"),
+    *("api_key", "api-key", "apikey", "access key", "access_key", "access-key", "accesskey"),
+    *("private key", "private_key", "private-key", "privatekey", "credential", "clave"),
+    *("chave", "schlüssel", "clé", "mnemonic", "seed", "recovery code", "recovery phrase"),
+    *("backup code", "key"),
+)
+WORDS = {"sentence words": _LATIN_WORDS}
+# The words beyond latin-1, which the pass would look for one str.find each: one search.
+_WIDE = re.compile(
+    "пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
+    "|シークレット|秘密鍵|キー|토큰|助记词|シードフレーズ|リカバリーコード|恢复码"
+)
+
+
 def maybe(lowered: str) -> bool:
     """Whether ``lowered`` (a text lower-cased) may hold a sentence naming a credential."""
     return _MAYBE.search(lowered) is not None
 
 
-def find(text: str, lowered: str, out: list[Span]) -> None:
+def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None = None) -> None:
     """Add to ``out`` each credential-shaped value a sentence of ``text`` names a
-    credential before (``lowered``: ``text.lower()``, the same length)."""
+    credential before (``lowered``: ``text.lower()``, the same length; ``places``: where
+    the words of :data:`WORDS` start in it, in order, when a pass found them)."""
+    if places is not None and not lowered.isascii():
+        places = sorted([*places, *(m.start() for m in _WIDE.finditer(lowered))])
     last = 0
-    for m in _WORD.finditer(lowered):
+    for m in _words(lowered, places):
         if m.start() < last:
             continue
         kind = m.lastgroup or ""
+        end = _window_end(text, m.end())
+        if kind != "phrase" and _DIGIT.search(text, m.end(), end) is None:
+            continue  # (every value looked for but a seed phrase holds a digit: most
+            # sentences naming a credential give none, and are passed over here)
         if _ASSIGNED.match(text, m.end()):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         if kind == "key" and not _names_key(text, m.start(), m.end()):
             continue
         if kind in ("key", "strong") and _KEY_ID.search(text, max(0, m.start() - 40), m.start()):
             continue  # the GPG signing key is <its id>; the ssh key is <its file>
-        end = _window_end(text, m.end())
         for start, value_end in _values(text, m.end(), end, kind, m.start()):
             out.append(("credential_name", start, value_end))
             last = value_end
+
+
+def _words(lowered: str, places: Sequence[int] | None) -> Iterator[re.Match[str]]:
+    if places is None:
+        yield from _WORD.finditer(lowered)
+        return
+    end = 0
+    for pos in places:
+        if pos >= end:
+            m = _WORD.match(lowered, pos)
+            if m is not None:
+                end = m.end()
+                yield m
 
 
 def _window_end(text: str, at: int) -> int:
@@ -165,8 +206,9 @@ def _window_end(text: str, at: int) -> int:
 
 def _names_key(text: str, s: int, e: int) -> bool:
     """Whether the words before a bare ``key`` name a credential's (``merchant key``)."""
-    line = text.rfind("\n", max(0, s - 60), s) + 1
-    words = re.findall(r"[A-Za-z][A-Za-z0-9-]*", text[line:s])[-3:]
+    lo = max(0, s - 60)
+    line = max(lo, text.rfind("\n", lo, s) + 1)
+    words = _NAME_WORDS.findall(text, line, s)[-3:]
     return bool(words) and credential_name(" ".join([*words, "key"])) in ("strong", "weak")
 
 
@@ -184,7 +226,7 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         quote = text[m.start() - 1 : m.start()]
         quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
         value = m.group() if quoted else m.group().rstrip(_TRAILING)
-        if not value or not _shaped(kind, value):
+        if not value or _DIGIT.search(value) is None or not _shaped(kind, value):
             continue
         if _about(text, word, after, m.start()):
             continue
