@@ -67,11 +67,6 @@ _WORD = re.compile(
     + "|".join(f"(?P<{kind}>{words})" for kind, words in _KINDS)
     + r")(?!s?[a-z0-9_-])"
 )
-# Cheap first test: a text holds one of these before its words are read.
-_MAYBE = re.compile(
-    r"pass|token|secret|key|cred|clave|chave|schl|clé|mnemonic|seed"
-    r"|codes?\b|паро|ключ|токен|[密令秘口暗助恢]|パスワ|トークン|キー|鍵|シー|비밀|토큰"
-)
 # A sentence's end: its value is looked for to the end of the next one.
 _END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")
 _MOST = 320
@@ -146,6 +141,10 @@ _WIDE = re.compile(
     "пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
     "|シークレット|秘密鍵|キー|토큰|助记词|シードフレーズ|リカバリーコード|恢复码"
 )
+
+
+# A first test of a text no pass has read: it holds one of the words' literals.
+_MAYBE = re.compile("|".join(map(re.escape, _LATIN_WORDS)) + "|" + _WIDE.pattern)
 
 
 def maybe(lowered: str) -> bool:
