@@ -613,6 +613,10 @@ SENTENCES_CAUGHT = [
     ("la chave da api nova ficou " + HEX40 + " , usa só em staging", HEX40),
     ("the mailgun signing secret got reset. New one is " + HEX40 + ".", HEX40),
     ("the merchant key we got from the bank: 4F2A9C1D7E3B5A60", "4F2A9C1D7E3B5A60"),
+    ("Der neue API-Schlüssel lautet " + HEX40 + ", bitte nur in Staging.", HEX40),
+    ("La nouvelle clé API est " + HEX40 + ", garde-la pour toi.", HEX40),
+    ("새 비밀번호는 " + TYPED + " 입니다.", TYPED),
+    ("Мой новый токен для бота: " + HEX40 + ", не публикуй его.", HEX40),
     (
         "my wallet seed phrase, just in case: " + " ".join(["orbit", "candle"] * 6),
         " ".join(["orbit", "candle"] * 6),
@@ -639,6 +643,13 @@ SENTENCES_LEFT = [
     "the access token is ****************a1b2",
     "the mnemonic test uses the words of the bip39 list",
     "<dependency>io.jsonwebtoken:jjwt-api:0.12.6</dependency>",
+    "The secret scanning workflow ran on 4f2a9c1d7e3b5a60 and found nothing.",
+    "password reset mails expire after 24h; tested with user 5f3c2a1b-9d8e-4f7a-b6c5-d4e3f2a1b0c9",
+    "gpg --export-secret-keys --armor 8E1F899571345D06 > key.asc",
+    'the token mints: ["DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"]',
+    "the token's KMS key arn:aws:kms:eu-west-1:123456789012:key/b88d4cb8-4e87-480d-9e64-c4bb6e7861c1",
+    "we moved the secret handling into app.js:1470-1487 last week",
+    "the password was never set for C:\\Users\\Admin\\AppData\\Local\\tool-1007",
 ]
 
 

@@ -63,7 +63,7 @@ _KINDS = (
 # (an English word stands as a word: not inside a name, jsonwebtoken, DB_PASSWORD or
 # --export-secret-keys, which are code's, read by the name family)
 _WORD = re.compile(
-    r"(?<![a-z0-9_.-])(?:"
+    r"(?<![a-z0-9_.])(?:"
     + "|".join(f"(?P<{kind}>{words})" for kind, words in _KINDS)
     + r")(?!s?[a-z0-9_-])"
 )
@@ -92,7 +92,7 @@ _ABOUT = frozenset(
     " build builds run pr issue ticket request trace span job pipeline image tag release"
     " length count expiry expires prefix suffix name file path url endpoint header field"
     " block tx transaction address wallet contract cid etag revision rev mint mints pubkey"
-    " program".split()
+    " program scan scanning scanner workflow check checks test tests".split()
 )
 _ABOUT_CJK = (
     "提交",
@@ -115,6 +115,7 @@ _GIVE = re.compile(r"(?:\bis|\bwas|\bes|\bera|\bist|\best|\bé|是|为|は|:|=|-
 _KEY_ID = re.compile(
     r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls|rsa|dsa|ecdsa|ed25519)[ \t:]+(?:[a-z]+[ \t]+)?$"
 )
+_IN_FLAG = re.compile(r"(?:^|[^a-z0-9_.-])-[a-z0-9_.-]*-$|[_.][a-z0-9-]*-$")
 _DIGIT = re.compile(r"\d")
 _NAME_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:\d")  # app.js:1470: a file's line
@@ -163,6 +164,8 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
         if m.start() < last:
             continue
         kind = m.lastgroup or ""
+        if lowered[m.start() - 1 : m.start()] == "-" and _IN_FLAG.search(lowered, 0, m.start()):
+            continue  # --export-secret-keys: a flag's name (API-Schlüssel is prose's)
         end = _window_end(text, m.end())
         if kind != "phrase" and _DIGIT.search(text, m.end(), end) is None:
             continue  # (every value looked for but a seed phrase holds a digit: most
@@ -261,7 +264,7 @@ def _shaped(kind: str, value: str) -> bool:
         return False
     if kind == "codes" or (value.startswith("eyJ") and doc_jwt(value)) or made_up(value):
         return False  # documentation's example JWT, a prefix before words
-    if _random(value, uuid=kind in ("strong", "password")):
+    if _random(value, uuid=kind == "strong"):
         return True
     m = _PREFIXED.fullmatch(value)
     if m and "_" not in m.group("body") and _random(m.group("body"), uuid=False):
