@@ -647,7 +647,7 @@ SENTENCES_LEFT = [
     "password reset mails expire after 24h; tested with user 5f3c2a1b-9d8e-4f7a-b6c5-d4e3f2a1b0c9",
     "gpg --export-secret-keys --armor 8E1F899571345D06 > key.asc",
     'the token mints: ["DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"]',
-    "the token's KMS key arn:aws:kms:eu-west-1:123456789012:key/b88d4cb8-4e87-480d-9e64-c4bb6e7861c1",
+    "the token's KMS key arn:aws:kms:eu-west-1:123456789012:key/" + UUID,
     "we moved the secret handling into app.js:1470-1487 last week",
     "the password was never set for C:\\Users\\Admin\\AppData\\Local\\tool-1007",
 ]
