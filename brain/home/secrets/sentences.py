@@ -164,7 +164,9 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
         if m.start() < last:
             continue
         kind = m.lastgroup or ""
-        if lowered[m.start() - 1 : m.start()] == "-" and _IN_FLAG.search(lowered, 0, m.start()):
+        if lowered[m.start() - 1 : m.start()] == "-" and _IN_FLAG.search(
+            lowered, max(0, m.start() - 80), m.start()
+        ):
             continue  # --export-secret-keys: a flag's name (API-Schlüssel is prose's)
         end = _window_end(text, m.end())
         if kind != "phrase" and _DIGIT.search(text, m.end(), end) is None:
