@@ -71,7 +71,11 @@ _WORD = re.compile(
 _END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")
 _MOST = 320
 # A value: a run of what tokens are made of (CJK and sentence punctuation end it).
-_VALUE = re.compile(r"(?<![\w+/=.:@-])[A-Za-z0-9][^\s`\"'<>()\[\]{}," + CJK + r"]{7,199}")
+_VALUE_CHARS = r"[^\s`\"'<>()\[\]{}," + CJK + "]"
+# (a digit in it: every value looked for but a seed phrase holds one)
+_VALUE = re.compile(
+    r"(?<![\w+/=.:@-])(?=" + _VALUE_CHARS + r"{0,199}?\d)[A-Za-z0-9]" + _VALUE_CHARS + "{7,199}"
+)
 _TRAILING = ".,;:!?)]}>"
 _HEX = re.compile(r"[0-9a-fA-F]{16,128}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
@@ -158,11 +162,13 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
     credential before (``lowered``: ``text.lower()``, the same length; ``places``: where
     the words of :data:`WORDS` start in it, in order, when a pass found them)."""
     if places is not None and not lowered.isascii():
-        places = sorted([*places, *(m.start() for m in _WIDE.finditer(lowered))])
+        wide = [m.start() for m in _WIDE.finditer(lowered)]
+        if wide:
+            places = sorted([*places, *wide])
     last = 0
     for m in _words(lowered, places):
-        if m.start() < last:
-            continue
+        if m.start() < last or _ASSIGNED.match(text, m.end()):
+            continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
         if lowered[m.start() - 1 : m.start()] == "-" and _IN_FLAG.search(
             lowered, max(0, m.start() - 80), m.start()
@@ -172,8 +178,6 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
         if kind != "phrase" and _DIGIT.search(text, m.end(), end) is None:
             continue  # (every value looked for but a seed phrase holds a digit: most
             # sentences naming a credential give none, and are passed over here)
-        if _ASSIGNED.match(text, m.end()):
-            continue  # "password": "…", token=…: a name in code's form, the name family's
         if kind == "key" and not _names_key(text, m.start(), m.end()):
             continue
         if kind in ("key", "strong") and _KEY_ID.search(text, max(0, m.start() - 40), m.start()):
@@ -230,7 +234,7 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         quote = text[m.start() - 1 : m.start()]
         quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
         value = m.group() if quoted else m.group().rstrip(_TRAILING)
-        if not value or _DIGIT.search(value) is None or not _shaped(kind, value):
+        if len(value) < (8 if kind == "password" else 16) or not _shaped(kind, value):
             continue
         if _about(text, word, after, m.start()):
             continue
