@@ -616,6 +616,10 @@ SENTENCES_CAUGHT = [
     ("Der neue API-Schlüssel lautet " + HEX40 + ", bitte nur in Staging.", HEX40),
     ("La nouvelle clé API est " + HEX40 + ", garde-la pour toi.", HEX40),
     ("새 비밀번호는 " + TYPED + " 입니다.", TYPED),
+    ("Het nieuwe wachtwoord van de NAS is " + TYPED + ", deel het niet.", TYPED),
+    ("Nowe hasło do serwera to " + TYPED + ", nie udostępniaj.", TYPED),
+    ("Sunucunun yeni şifre değeri " + TYPED + " oldu.", TYPED),
+    ("la nuova chiave API è " + HEX40 + ", usala solo in staging", HEX40),
     ("Мой новый токен для бота: " + HEX40 + ", не публикуй его.", HEX40),
     (
         "my wallet seed phrase, just in case: " + " ".join(["orbit", "candle"] * 6),

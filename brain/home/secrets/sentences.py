@@ -48,12 +48,13 @@ _KINDS = (
     (
         "password",
         r"password|passwd|passphrase|passcode|contraseña|contrasena|senha|passwort"
-        r"|kennwort|mot de passe|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호",
+        r"|kennwort|mot de passe|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|mật khẩu"
+        r"|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|סיסמה|كلمة المرور|पासवर्ड|รหัสผ่าน",
     ),
     (
         "strong",
         r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential"
-        r"|clave|chave|schlüssel|clé|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
+        r"|clave|chave|chiave|schlüssel|clé|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
         r"|シークレット|秘密鍵|キー|토큰",
     ),
     ("phrase", r"mnemonic|seed phrase|recovery phrase|seed|助记词|シードフレーズ"),
@@ -135,6 +136,7 @@ _SYMBOLS = frozenset("!#$%&*+=?^~@.-_")
 _LATIN_WORDS = (
     *("password", "passwd", "passphrase", "passcode", "contraseña", "contrasena"),
     *("senha", "passwort", "kennwort", "mot de passe", "token", "secret", "api key"),
+    *("wachtwoord", "lösenord", "salasana", "heslo", "jelszó", "chiave"),
     *("api_key", "api-key", "apikey", "access key", "access_key", "access-key", "accesskey"),
     *("private key", "private_key", "private-key", "privatekey", "credential", "clave"),
     *("chave", "schlüssel", "clé", "mnemonic", "seed", "recovery code", "recovery phrase"),
@@ -143,7 +145,8 @@ _LATIN_WORDS = (
 WORDS = {"sentence words": _LATIN_WORDS}
 # The words beyond latin-1, which the pass would look for one str.find each: one search.
 _WIDE = re.compile(
-    "пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
+    "пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|hasło|şifre|mật khẩu|סיסמה|كلمة المرور"
+    "|पासवर्ड|รหัสผ่าน|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
     "|シークレット|秘密鍵|キー|토큰|助记词|シードフレーズ|リカバリーコード|恢复码"
 )
 
