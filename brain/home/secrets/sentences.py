@@ -151,6 +151,13 @@ _WIDE = re.compile(
 )
 
 
+# (each word's first character beyond ASCII, "ł" of hasło: a word starts at most eight
+# characters before it)
+_WIDE_FIRST = re.compile(
+    "["
+    + "".join(sorted({next(c for c in w if not c.isascii()) for w in _WIDE.pattern.split("|")}))
+    + "]"
+)
 # A first test of a text no pass has read: it holds one of the words' literals.
 _MAYBE = re.compile("|".join(map(re.escape, _LATIN_WORDS)) + "|" + _WIDE.pattern)
 
@@ -165,9 +172,11 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
     credential before (``lowered``: ``text.lower()``, the same length; ``places``: where
     the words of :data:`WORDS` start in it, in order, when a pass found them)."""
     if places is not None and not lowered.isascii():
-        wide = [m.start() for m in _WIDE.finditer(lowered)]
-        if wide:
-            places = sorted([*places, *wide])
+        first = _WIDE_FIRST.search(lowered)  # (one character class: cheaper than the words)
+        if first is not None:
+            wide = [m.start() for m in _WIDE.finditer(lowered, max(0, first.start() - 8))]
+            if wide:
+                places = sorted([*places, *wide])
     last = 0
     for m in _words(lowered, places):
         if m.start() < last or _ASSIGNED.match(text, m.end()):
