@@ -270,8 +270,9 @@ def _about(text: str, word: int, after: int, start: int) -> bool:
 
 def _shaped(kind: str, value: str) -> bool:
     """Whether ``value`` has a credential's shape for a word of ``kind``."""
-    if is_placeholder("", value, bare=True) or is_masked(value) or PUBLIC.match(value):
+    if kind == "codes" or not _shape(kind, value):
         return False
+    # (then what has the shape and is none: the costlier tests, on the few values left)
     if "://" in value or value.startswith(("/", "~/", "./", "$")) or value.count("/") > 2:
         return False
     if value.count(":") > 1 or _FILE_LINE.search(value):
@@ -280,8 +281,14 @@ def _shaped(kind: str, value: str) -> bool:
         return False  # AppData\Local\…, <uuid>.jsonl: a path, a file's name
     if _BASE58.fullmatch(value) and not _HEX.fullmatch(value):
         return False
-    if kind == "codes" or (value.startswith("eyJ") and doc_jwt(value)) or made_up(value):
+    if (value.startswith("eyJ") and doc_jwt(value)) or made_up(value):
         return False  # documentation's example JWT, a prefix before words
+    return not (is_placeholder("", value, bare=True) or is_masked(value) or PUBLIC.match(value))
+
+
+def _shape(kind: str, value: str) -> bool:
+    """A random value, a service's prefix before one, or a typed password after a
+    password's word."""
     if _random(value, uuid=kind == "strong"):
         return True
     m = _PREFIXED.fullmatch(value)
