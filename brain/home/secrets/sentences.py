@@ -177,6 +177,8 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
             wide = [m.start() for m in _WIDE.finditer(lowered, max(0, first.start() - 8))]
             if wide:
                 places = sorted([*places, *wide])
+    if places is not None and not places:
+        return  # (a text holding no word of theirs, the most often: nothing more to read)
     last = 0
     for m in _words(lowered, places):
         if m.start() < last or _ASSIGNED.match(text, m.end()):
@@ -186,10 +188,14 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
             lowered, max(0, m.start() - 80), m.start()
         ):
             continue  # --export-secret-keys: a flag's name (API-Schlüssel is prose's)
-        end = _window_end(text, m.end())
-        if kind != "phrase" and _DIGIT.search(text, m.end(), end) is None:
+        limit = _line_end(text, m.end())
+        if kind != "phrase" and _DIGIT.search(text, m.end(), limit) is None:
             continue  # (every value looked for but a seed phrase holds a digit: most
-            # sentences naming a credential give none, and are passed over here)
+            # sentences naming a credential give none, even to the line's end, and are
+            # passed over here, before their sentences' ends are looked for)
+        end = _window_end(text, m.end(), limit)
+        if kind != "phrase" and end < limit and _DIGIT.search(text, m.end(), end) is None:
+            continue
         if kind == "key" and not _names_key(text, m.start(), m.end()):
             continue
         if kind in ("key", "strong") and _KEY_ID.search(text, max(0, m.start() - 40), m.start()):
@@ -212,12 +218,17 @@ def _words(lowered: str, places: Sequence[int] | None) -> Iterator[re.Match[str]
                 yield m
 
 
-def _window_end(text: str, at: int) -> int:
-    """The end of the sentence after the one ``at`` is in, on its line."""
+def _line_end(text: str, at: int) -> int:
+    """The furthest a value after ``at`` is looked for: its line's end, within
+    :data:`_MOST` characters."""
     limit = min(len(text), at + _MOST)
     newline = text.find("\n", at, limit)
-    if newline >= 0:
-        limit = newline
+    return newline if newline >= 0 else limit
+
+
+def _window_end(text: str, at: int, limit: int) -> int:
+    """The end of the sentence after the one ``at`` is in, on its line (which ends at
+    ``limit``)."""
     for n, e in enumerate(_END.finditer(text, at, limit)):
         if n == 1:
             return e.start()
