@@ -768,3 +768,13 @@ def test_a_credential_in_the_sixth_rounds_forms_is_caught(text: str, secret: str
 @pytest.mark.parametrize("text", FORMS_LEFT, ids=lambda v: str(v)[:30])
 def test_a_look_alike_of_the_sixth_rounds_forms_is_left(text: str) -> None:
     assert redact(text) == text
+
+
+def test_a_sentence_credential_s_word_leaves_a_value_another_name_gives() -> None:
+    for text in (
+        "stripe secret key -H Idempotency-Key 5d0c8e2a-91f4-4b7e-a3c6-0e8f2b4d6a19",
+        "curl stripe secret key_h_idempotency_key=5d0c8e2a-91f4-4b7e-a3c6-0e8f2b4d6a19 d amount",
+    ):
+        assert redact(text) == text
+    rotated = "the stripe secret key got rotated, new one is 5d0c8e2a91f44b7ea3c60e8f2b4d6a19"
+    assert "5d0c8e2a91f44b7ea3c60e8f2b4d6a19" not in redact(rotated)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from brain.home.secrets.names import PUBLIC, Span, credential_name
+from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
     doc_jwt,
@@ -270,6 +270,9 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         value = m.group() if quoted else m.group().rstrip(_TRAILING)
         if len(value) < (8 if kind == "password" else 16) or not _shaped(kind, value):
             continue
+        eq = value.find("=")
+        if 0 < eq < len(value.rstrip("=")) and about_credential(value[:eq]):
+            continue  # a setting of its own: key_h_idempotency_key=<uuid>
         if _about(text, word, after, m.start()):
             continue
         found.append((m.start(), m.start() + len(value)))
@@ -287,6 +290,8 @@ def _about(text: str, word: int, after: int, start: int) -> bool:
         words = re.findall(r"[^\W\d_]+", between[given:].lower()) if given >= 0 else words[-1:]
     if any(w in between for w in _ABOUT_CJK):
         return True
+    if about_credential(name_before(text, start)):
+        return True  # the name right before it says what it is: Idempotency-Key <uuid>
     return any(w in _ABOUT for w in words) or text[start - 1 : start] == "#"
 
 
