@@ -274,9 +274,12 @@ def tokens(text: str) -> list[str]:
 def quotes(text: str) -> list[str]:
     """What ``text`` sets in quotation marks, each of :data:`MIN_QUOTE` words or more."""
     # An empty string in code ("") would pair each quotation mark after it with the wrong one.
-    text = text.replace('""', "")
-    found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
-    return [q for q in found if len(tokens(q)) >= MIN_QUOTE]
+    return [q for q in _spans(_QUOTED, text.replace('""', "")) if len(tokens(q)) >= MIN_QUOTE]
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[str]:
+    """What each match of ``pattern`` quotes: its one group that matched."""
+    return [next(g for g in m.groups() if g) for m in pattern.finditer(text)]
 
 
 # Text a model sets in single quotation marks: '...' after a space or an opening mark and
@@ -291,8 +294,7 @@ def quoted_spans(text: str) -> list[str]:
     a model says someone wrote. Single quotation marks also set off terms, so these
     only ever count for a memory, never against it."""
     text = text.replace('""', "").replace("''", "")
-    found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
-    found += [next(g for g in m.groups() if g) for m in _SINGLE_QUOTED.finditer(text)]
+    found = _spans(_QUOTED, text) + _spans(_SINGLE_QUOTED, text)
     return [
         q
         for q in found
