@@ -31,6 +31,7 @@ import re
 
 from brain.home.secrets import (
     allowances,
+    around,
     commands,
     forms,
     names,
@@ -165,11 +166,10 @@ def find(
             prose.find(text, in_prose, out)
         if out:
             out[:] = [span for span in out if not allowances.upstream(text, span[1])]
-    if low is not None and hits is None and sentences.maybe(low):
-        sentences.find(text, low, out)
-    elif low is not None and hits is not None and ("sentence words" in hits or not low.isascii()):
-        sentences.find(text, low, out, hits.get("sentence words", []))
+    if low is not None:
+        _sentences(text, low, out, hits)
     tables.find(text, out)
+    tables.rows(text, out)
     places.find(text, low, lowered, out, hits, hex64)
     if out:
         out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]
@@ -179,6 +179,19 @@ def find(
     if spans:
         _anywhere(text, spans, out)
     return out
+
+
+def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] | None) -> None:
+    """The sentence families: a value after a credential's name on its line, before it,
+    or alone below it (``low``: ``text.lower()``; ``hits``: as :func:`find` takes it)."""
+    places = None if hits is None else hits.get("sentence words", [])
+    if sentences.maybe(low) if hits is None else "sentence words" in hits or not low.isascii():
+        sentences.find(text, low, out, places)
+        around.find(text, low, out, places)
+    elif "pin" in low or "access code" in low:
+        around.find(text, low, out, [])
+    if "hook" in low:
+        around.webhooks(text, low, out)
 
 
 # The words :func:`find` needs the places of, by group (literals.py finds them in its

@@ -39,7 +39,7 @@ from brain.home.secrets.shapes import (
 )
 from brain.home.secrets.spoken import plain_password
 
-__all__ = ["WORDS", "find", "maybe"]
+__all__ = ["ABOUT", "ABOUT_CJK", "ASSIGNED", "WORDS", "find", "maybe", "shaped", "words"]
 
 # The credential's words, lower-cased, by kind: "password" (what a person types counts),
 # "strong" (a token, a secret: random values and UUIDs), "phrase" (a seed phrase),
@@ -92,14 +92,14 @@ _CODES = re.compile(
 _PHRASE = re.compile(r"[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23}")
 # Words just before a value (or between the credential's word and it) that say the value
 # is something else than the credential: its id, its hash, a commit, a build.
-_ABOUT = frozenset(
+ABOUT = frozenset(
     "commit commits sha sha1 sha256 hash hashes digest checksum fingerprint id ids uuid version"
     " build builds run pr issue ticket request trace span job pipeline image tag release"
     " length count expiry expires prefix suffix name file path url endpoint header field"
     " block tx transaction address wallet contract cid etag revision rev mint mints pubkey"
     " program scan scanning scanner workflow check checks test tests".split()
 )
-_ABOUT_CJK = (
+ABOUT_CJK = (
     "提交",
     "哈希",
     "校验",
@@ -125,7 +125,7 @@ _DIGIT = re.compile(r"\d")
 _NAME_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:\d")  # app.js:1470: a file's line
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
-_ASSIGNED = re.compile(r"s?[\"'`]?[ \t]*(?:[:=]|=>)")
+ASSIGNED = re.compile(r"s?[\"'`]?[ \t]*(?:[:=]|=>)")
 # A wallet's or a program's address (Solana's base58, 32 to 44): public.
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _SYMBOLS = frozenset("!#$%&*+=?^~@.-_")
@@ -178,21 +178,9 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
     """Add to ``out`` each credential-shaped value a sentence of ``text`` names a
     credential before (``lowered``: ``text.lower()``, the same length; ``places``: where
     the words of :data:`WORDS` start in it, in order, when a pass found them)."""
-    if (
-        places is not None
-        and not lowered.isascii()
-        and not lowered.encode("utf-8", "surrogatepass").translate(_WIDE_LEAD_BYTES).isascii()
-    ):
-        first = _WIDE_FIRST.search(lowered)  # (one character class: cheaper than the words)
-        if first is not None:
-            wide = [m.start() for m in _WIDE.finditer(lowered, max(0, first.start() - 8))]
-            if wide:
-                places = sorted([*places, *wide])
-    if places is not None and not places:
-        return  # (a text holding no word of theirs, the most often: nothing more to read)
     last = 0
-    for m in _words(lowered, places):
-        if m.start() < last or _ASSIGNED.match(text, m.end()):
+    for m in words(lowered, places):
+        if m.start() < last or ASSIGNED.match(text, m.end()):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
         if lowered[m.start() - 1 : m.start()] == "-" and _IN_FLAG.search(
@@ -214,6 +202,25 @@ def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None 
         for start, value_end in _values(text, m.end(), end, kind, m.start()):
             out.append(("credential_name", start, value_end))
             last = value_end
+
+
+def words(lowered: str, places: Sequence[int] | None = None) -> Iterator[re.Match[str]]:
+    """Each credential's word in ``lowered`` (``text.lower()``), in order; ``places``: where
+    the words of :data:`WORDS` start in it, when a pass found them (the words beyond
+    latin-1, which the pass does not look for, are looked for here)."""
+    if (
+        places is not None
+        and not lowered.isascii()
+        and not lowered.encode("utf-8", "surrogatepass").translate(_WIDE_LEAD_BYTES).isascii()
+    ):
+        first = _WIDE_FIRST.search(lowered)  # (one character class: cheaper than the words)
+        if first is not None:
+            wide = [m.start() for m in _WIDE.finditer(lowered, max(0, first.start() - 8))]
+            if wide:
+                places = sorted([*places, *wide])
+    if places is not None and not places:
+        return  # (a text holding no word of theirs, the most often: nothing more to read)
+    yield from _words(lowered, places)
 
 
 def _words(lowered: str, places: Sequence[int] | None) -> Iterator[re.Match[str]]:
@@ -268,7 +275,7 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         quote = text[m.start() - 1 : m.start()]
         quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
         value = m.group() if quoted else m.group().rstrip(_TRAILING)
-        if len(value) < (8 if kind == "password" else 16) or not _shaped(kind, value):
+        if len(value) < (8 if kind == "password" else 16) or not shaped(kind, value):
             continue
         eq = value.find("=")
         if 0 < eq < len(value.rstrip("=")) and about_credential(value[:eq]):
@@ -288,14 +295,14 @@ def _about(text: str, word: int, after: int, start: int) -> bool:
     if words and words[0] in _OWNER:
         given = max(between.rfind(" is "), between.rfind(" es "), between.rfind(" ist "))
         words = re.findall(r"[^\W\d_]+", between[given:].lower()) if given >= 0 else words[-1:]
-    if any(w in between for w in _ABOUT_CJK):
+    if any(w in between for w in ABOUT_CJK):
         return True
     if about_credential(name_before(text, start)):
         return True  # the name right before it says what it is: Idempotency-Key <uuid>
-    return any(w in _ABOUT for w in words) or text[start - 1 : start] == "#"
+    return any(w in ABOUT for w in words) or text[start - 1 : start] == "#"
 
 
-def _shaped(kind: str, value: str) -> bool:
+def shaped(kind: str, value: str) -> bool:
     """Whether ``value`` has a credential's shape for a word of ``kind``."""
     if kind == "codes" or not _shape(kind, value):
         return False

@@ -16,7 +16,7 @@ import re
 
 from brain.home.secrets.names import Span, credential_name, fits
 
-__all__ = ["find"]
+__all__ = ["find", "rows"]
 
 # A header row, the rule under it (markdown's |---| or a CLI's +----+), then its rows;
 # a CLI's border may stand above the header.
@@ -57,11 +57,11 @@ def _row(
     cells = inner.strip()[1:].split("|")
     if len(cells) < len(heads):
         return
-    first = cells[0].strip().strip("`*")
     for i, cell in enumerate(cells[: len(heads)]):
         strength = columns.get(i, "")
-        if strength == "value":
-            strength = credential_name(first) if i else ""
+        if strength == "value":  # the nearest cell before naming a credential
+            names = [credential_name(c.strip().strip("`*")) for c in cells[:i]]
+            strength = next((n for n in reversed(names) if n), "")
         value = cell.strip()
         if strength and value:
             lead = cell.index(value)
@@ -71,3 +71,51 @@ def _row(
                 s = start + lead + (1 if quoted else 0)
                 out.append(("credential_name", s, s + len(inner_value)))
         start += len(cell) + 1
+
+
+# A CSV's header, then its rows: a column whose header names a credential gives one in
+# each row (``service,environment,owner,secret``).
+_CSV = re.compile(
+    r"(?m)^(?P<head>[A-Za-z_][\w .-]*(?:,[A-Za-z_][\w .-]*){1,30})\r?\n"
+    r"(?P<body>(?:[^\n]*,[^\n]*(?:\n|$))+)"
+)
+# A CLI's table of names and values: ``Key  Value`` over ``---  -----`` (Vault's ``kv
+# get``, many others), each row a name then its value.
+_ALIGNED = re.compile(
+    r"(?m)^[ \t]*(?:key|name|field)[ \t]+(?:value|data)[ \t]*\r?\n[ \t]*-{3,}[ \t]+-{3,}[ \t]*\r?\n"
+    r"(?P<body>(?:[ \t]*\S+[ \t]+[^\n]+(?:\n|$))+)",
+    re.IGNORECASE,
+)
+
+
+def rows(text: str, out: list[Span]) -> None:
+    """Add to ``out`` each credential in a CSV column whose header names one, and each
+    value a CLI's name/value table gives a credential's name."""
+    if "," in text:
+        for table in _CSV.finditer(text):
+            heads = table.group("head").split(",")
+            strengths = [credential_name(h.strip()) for h in heads]
+            if not any(strengths):
+                continue
+            at = table.start("body")
+            for line in table.group("body").splitlines(keepends=True):
+                cells = line.rstrip("\r\n").split(",")
+                if len(cells) == len(heads):
+                    pos = at
+                    for strength, cell in zip(strengths, cells, strict=True):
+                        value = cell.strip().strip("\"'")
+                        if strength and value and fits(strength, value, "", False):
+                            s = pos + cell.index(value)
+                            out.append(("credential_name", s, s + len(value)))
+                        pos += len(cell) + 1
+                at += len(line)
+    if "---" in text:
+        for table in _ALIGNED.finditer(text):
+            at = table.start("body")
+            for line in table.group("body").splitlines(keepends=True):
+                m = re.match(r"[ \t]*(\S+)[ \t]+(\S+)[ \t]*\r?\n?$", line)
+                if m:
+                    strength = credential_name(m.group(1))
+                    if strength and fits(strength, m.group(2), "", False):
+                        out.append(("credential_name", at + m.start(2), at + m.end(2)))
+                at += len(line)

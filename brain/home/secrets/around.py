@@ -1,0 +1,374 @@
+"""A credential a line names, its value given before the name or on the lines after it.
+
+:mod:`~brain.home.secrets.sentences` reads a value after a credential's word on its
+line. People give one the other way round as often, in every language: the value first,
+then what it is (`` `2d9f…` がduckdns tokenです``, ``"C0pp3r?503" é a … password de
+produção``, ``key_4e2d… <- that's our Runway API secret``, ``ye `pl_c01e…` prod ka … API key
+hai``), or a line that names it and the value alone on a line below, bare or in a code
+block (``Pagar.me secret key 새로 발급받았어요\\nsk_7990…``, ``Credenciales (… API key):\\n\\n```
+\\n<value>\\n```\\``). This family reads both directions around each credential's word:
+
+* **before**: on the word's line, the nearest value before it that stands apart: in
+  quotes, a code span, guillemets or corner brackets, or first on its line; with at most
+  :data:`_GAP_WORDS` words and no sentence's end between it and the name;
+* **below**: when the rest of the word's line gives no value, the first line below it
+  that is not blank nor a code fence, if that line is one value and nothing else.
+
+What counts is what counts after a name of the same words: the words up to the
+credential's, read as a name (:func:`~brain.home.secrets.names.credential_name`), tell
+its strength, and the value must fit it (:func:`~brain.home.secrets.names.fits`), so a
+``token`` takes a random value and a ``password`` what a person types; a ``PIN`` or an
+``access code`` takes four to twelve digits. Words between that say the value is
+something else (``commit``, ``hash``, ``id``…) leave it, as after the name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from brain.home.secrets import sentences
+from brain.home.secrets.names import Span, about_credential, credential_name, fits, name_before
+from brain.home.secrets.rules import CJK
+
+__all__ = ["find"]
+
+# At most this many characters, and this many words, between a value and the name after it.
+_GAP = 80
+_GAP_WORDS = 8
+# Lines below a name a value may stand on (blank lines and fences aside).
+_BELOW = 4
+# A value standing apart before a name: quoted, in a code span, in guillemets or corner
+# brackets (group "q"), or first on its line (group "bare").
+_APART = re.compile(
+    r"(?:(?P<open>[`\"'«「“『])(?P<q>[^\s`\"'«»「」“”『』]{4,300})(?:[`\"'»」”』])"
+    r"|(?:^|(?<=\n))[ \t]*(?P<bare>[^\s`\"'«»「」“”『』]{6,300})(?=[ \t" + CJK + r"]))"
+)
+# Between a value and its name, prose: no code's punctuation ('string.min': 'Password…',
+# logger.info('fix_admin_password', 'senha…')), an apostrophe only inside a word.
+_CODE_GAP = re.compile(
+    r"[;=(){}\[\]|\"`]|(?<![^\W\d_])'|'(?![^\W\d_])|[:,][ \t]*['\"`]|['\"`][ \t]*[:,]"
+)
+_READ = re.compile(
+    r"(?m)^[ \t]*(?:\$[ \t]*)?read[ \t]+(?:-[a-zA-Z]*s[a-zA-Z]*[ \t]+)"
+    r"(?:-p[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\S+)[ \t]+)?"
+    r"(?P<name>[A-Za-z_]\w*)[ \t]*\r?\n[ \t]*(?P<v>[^\s$#][^\s]{5,300})[ \t]*\r?$"
+)
+_PIPED = re.compile(
+    r"\b(?:echo|printf)(?:[ \t]+-[a-z]+)*(?:[ \t]+(?P<f>['\"])%s(?P=f))?"
+    r"[ \t]+(?P<q>['\"]?)(?P<v>[^\s'\"|]{8,300})(?P=q)"
+    r"[ \t]*\|[ \t]*[\w./-]+[^\n|]{0,80}?"
+    r"(?:secret|login|token|password|passwd|credential|--data-file)"
+)
+_PAIR = re.compile(
+    r"(?P<a>['\"])(?P<name>[A-Za-z][\w.-]{2,80})(?P=a)"
+    r"(?=[ \t]*,[ \t]*(?P<b>['\"])(?P<v>[^'\"\s]{6,300})(?P=b))"
+)
+# After a name, a value given apart: quoted, in a code span, in guillemets or brackets.
+_QUOTED = re.compile(
+    r"(?P<o>[`\"'])(?P<v>[^`\"'«»「」“”『』\n\\]{4,300})(?P=o)"
+    r"|«(?P<g>[^»\n]{4,300})»|「(?P<c>[^」\n]{4,300})」|“(?P<d>[^”\n]{4,300})”"
+)
+_RUN = re.compile(
+    r"(?<![\w.-])[A-Za-z][a-z]{2,13}(?P<sep>[.-])[a-z]{3,14}(?:(?P=sep)[a-z]{3,14}){2,7}(?![\w-])"
+)
+_URL = re.compile(r"https?://[\w.-]+(?::\d+)?(?P<path>/[^\s\"'`<>)\]」』]*)")
+_SEGMENT = re.compile(r"/([^/?#\s]+)")
+# A sentence word's strength, for the words names do not know (another language's).
+_STRENGTH = {"password": "password", "strong": "strong", "phrase": "phrase"}
+# The symbols a typed password holds that a name or a path does not.
+_TYPED = frozenset("!@#$%^&*?~+")
+# Words no chosen passphrase holds: a name's, a setting's, an environment's.
+_NOT_CHOSEN = frozenset(
+    "key keys secret secrets token tokens password passwords pass auth session local dev"
+    " test prod production staging default example sample changeme demo env config".split()
+)
+# What a value never holds: code's brackets and separators, a line number's arrow.
+_CODE_CHARS = re.compile(r"[()\[\]{}<>;,→]")
+# A line that assigns (API_KEY_RATE_LIMIT=60): a name's, read by the name family.
+_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.-]*[ \t]*[=:]")
+_END = re.compile(r"[.!?](?=\s)|[。！？\n]")
+_WORD_RUN = re.compile(r"[^\W\d_]+|\d+")
+# A line that is one value: bare, quoted or in a code span.
+_ALONE = re.compile(r"[ \t]*([`\"']?)(?P<v>[^\s`\"']{4,400})\1[ \t]*\r?")
+# A passphrase alone on its line or quoted: four to nine plain words.
+_PHRASE_ALONE = re.compile(r"[ \t]*([`\"']?)(?P<v>[a-z]{3,14}(?: [a-z]{3,14}){3,8})\1[ \t]*\r?")
+_FENCE = re.compile(r"[ \t]*(?:```|~~~)[\w+-]*[ \t]*\r?")
+_DIGITS = re.compile(r"\d{4,12}")
+_JOINED = re.compile(r"[A-Za-z][a-z]{2,13}(?P<sep>[ .-])[a-z]{3,14}(?:(?P=sep)[a-z]{3,14}){2,7}")
+# Words before a value, or between it and the name, that say it is something else.
+_ABOUT = sentences.ABOUT
+# The words for a PIN and an access code (what they take: digits), in a few languages.
+_PIN = re.compile(
+    r"(?<![a-z0-9_])(?:pin(?: code)?|access code|passcode|暗証番号|pin码|핀)(?![a-z0-9_])"
+)
+_GIVEN_AFTER = re.compile(r"[ \t]*(?:[:：=]|\bis\b|\bes\b|\bé\b|\bist\b|\best\b|->|→)")
+
+
+def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None = None) -> None:
+    """Add to ``out`` each value given before a credential's name on its line, or alone on
+    a line below the name (``lowered``: ``text.lower()``; ``places``: where the sentence
+    words start in it, when a pass found them)."""
+    taken = {(s, e) for _, s, e in out}
+    found = [
+        span
+        for start, end, strength in _names(text, lowered, places)
+        for span in _around(text, start, end, strength)
+    ]
+    if "read" in lowered:
+        found += _silent_reads(text)
+    if "|" in text:
+        found += _piped(text)
+    if "'" in text or '"' in text:
+        found += _pairs(text)
+    for span in found:
+        if span not in taken:
+            taken.add(span)
+            out.append(("credential_name", *span))
+
+
+def webhooks(text: str, lowered: str, out: list[Span]) -> None:
+    """Add to ``out`` the secret part of each webhook's URL ``text`` names a webhook by:
+    from its first random path segment to the URL's end (``https://api.pushcut.io/<id>/
+    notifications/Deploy``, ``…/workspaces/<hex>/incomingWebhooks/postMessage/<token>``)."""
+    for m in _URL.finditer(text):
+        lo = max(0, m.start() - 160)
+        if "webhook" not in lowered[lo : m.end() + 80] and "hook" not in m.group().lower():
+            continue
+        for seg in _SEGMENT.finditer(m.group(), m.start("path") - m.start()):
+            if _random_segment(seg.group(1)):
+                start = m.start() + seg.start(1)
+                out.append(("credential_name", start, m.end()))
+                break
+
+
+def _random_segment(segment: str) -> bool:
+    return len(segment) >= 16 and (
+        sentences.shaped("strong", segment)
+        or sentences.shaped("strong", segment.replace("-", "").replace("_", ""))
+    )
+
+
+def _silent_reads(text: str) -> list[tuple[int, int]]:
+    """What is typed on the line after ``read -s NAME``: a secret read without echo."""
+    found = []
+    for m in _READ.finditer(text):
+        value = m.group("v")
+        if credential_name(m.group("name")) and not value.startswith("$") and len(set(value)) > 3:
+            found.append(m.span("v"))
+    return found
+
+
+def _piped(text: str) -> list[tuple[int, int]]:
+    """A value echoed into a command that stores or logs in with it (``printf '%s' '<v>'
+    | gcloud secrets versions add …``, ``echo "<token>" | podman login --password-stdin``)."""
+    found = []
+    for m in _PIPED.finditer(text):
+        value = m.group("v")
+        if "=" not in value.rstrip("=") and _fits("password", value, quoted=True):
+            found.append(m.span("v"))
+    return found
+
+
+def _pairs(text: str) -> list[tuple[int, int]]:
+    """A quoted credential's name followed by its quoted value, in a row or a tuple
+    (``VALUES ('cometchat', 'cometchat_auth_key', '<hex>')``, ``("api_key", "<v>")``)."""
+    found = []
+    for m in _PAIR.finditer(text):
+        strength = credential_name(m.group("name"))
+        value = m.group("v")
+        if strength in ("strong", "password") and _fits(strength, value, quoted=True):
+            found.append(m.span("v"))
+    return found
+
+
+def _names(text: str, lowered: str, places: Sequence[int] | None) -> Iterator[tuple[int, int, str]]:
+    """Each credential's word in ``text`` with its strength, read with the words before it
+    (``Tado password``, ``Runway API secret``); a PIN's word as ``pin``."""
+    for m in sentences.words(lowered, places):
+        if sentences.ASSIGNED.match(text, m.end()):
+            continue  # token=…, "password": …: a name in code's form, the name family's
+        if m.lastgroup == "phrase" and m.group() == "seed":
+            continue  # (a database's seed, in prose far more often than a wallet's)
+        strength = credential_name(_phrase(text, m.start(), m.end()))
+        if not strength and m.lastgroup in _STRENGTH and not credential_name(m.group()):
+            strength = _STRENGTH[m.lastgroup]  # a word of another language: senha, ключ
+        if strength:
+            yield m.start(), m.end(), strength
+    if "pin" in lowered or "access code" in lowered or not lowered.isascii():
+        for m in _PIN.finditer(lowered):
+            yield m.start(), m.end(), "pin"
+
+
+def _phrase(text: str, start: int, end: int) -> str:
+    """The credential's word with at most three words before it on its line."""
+    lo = max(0, start - 60, text.rfind("\n", 0, start) + 1)
+    before = re.findall(r"[A-Za-z][A-Za-z0-9.]*", text[lo:start])[-3:]
+    return " ".join([*before, text[start:end]])
+
+
+def _around(text: str, start: int, end: int, strength: str) -> Iterator[tuple[int, int]]:
+    line_start = text.rfind("\n", 0, start) + 1
+    before = _before(text, max(line_start, start - _GAP - 300), start, strength)
+    if before is not None:
+        yield before
+    line_end = text.find("\n", end)
+    if line_end < 0:
+        line_end = len(text)
+    rest = text[end:line_end]
+    after = _after(text, end, line_end, strength)
+    if after is not None:
+        yield after
+        return
+    if _given_on_line(rest, strength):
+        return  # (the value, if any, is on the name's line: the sentence family's)
+    below = _below(text, line_end + 1, strength) if line_end < len(text) else None
+    if below is not None:
+        yield below
+
+
+def _before(text: str, lo: int, word: int, strength: str) -> tuple[int, int] | None:
+    """The value standing apart nearest before a credential's word at ``word``."""
+    last = None
+    for m in _APART.finditer(text, lo, word):
+        last = m
+    if last is None:
+        return None
+    group = "q" if last.group("q") is not None else "bare"
+    s, e = last.span(group)
+    value = text[s:e].rstrip(".,;:!?)")
+    e = s + len(value)
+    gap = text[last.end() : word]
+    if len(gap) > _GAP or _END.search(gap.strip()) or _CODE_GAP.search(gap):
+        return None
+    words = _WORD_RUN.findall(gap.lower())
+    if len(words) > _GAP_WORDS or any(w in _ABOUT for w in words):
+        return None
+    if any(w in gap for w in sentences.ABOUT_CJK):
+        return None
+    if about_credential(name_before(text, s)) or _ABOUT.intersection(
+        _WORD_RUN.findall(text[max(0, s - 24) : s].lower())[-1:]
+    ):
+        return None  # commit `<sha>` rotated the token: the value is named before it
+    return (s, e) if _fits(strength, value, quoted=group == "q") else None
+
+
+def _after(text: str, end: int, line_end: int, strength: str) -> tuple[int, int] | None:
+    """A value given apart after a credential's word, to the end of the next sentence on
+    its line: quoted (``la nueva es "canyon-banjo-…"``), or a passphrase of words joined
+    by dots or dashes (``lautet Schmetterling.anchor.orchid.pebble``)."""
+    stop = min(line_end, end + 200)
+    ends = [m.start() for m in _END.finditer(text, end, stop)]
+    if len(ends) > 1:
+        stop = ends[1]
+    for m in _QUOTED.finditer(text, end, stop):
+        group = next(g for g in "vgcd" if m.group(g) is not None)
+        if text[end : m.start()].strip(" \t*") in (":", "=", "：", "=>"):
+            break  # pin: "1234", password = '…': a name's form, the name family's
+        if not _about_between(text, end, m.start()) and _fits(
+            strength, m.group(group), quoted=True
+        ):
+            return m.span(group)
+    if strength in ("password", "phrase"):
+        for m in _RUN.finditer(text, end, stop):
+            if not _about_between(text, end, m.start()) and _passphrase(m.group()):
+                return m.span()
+    return None
+
+
+def _about_between(text: str, end: int, start: int) -> bool:
+    """Whether words between a credential's word and a value say the value is something
+    else, or code stands between them."""
+    gap = text[end:start]
+    return bool(
+        _ABOUT.intersection(_WORD_RUN.findall(gap.lower()))
+        or any(w in gap for w in sentences.ABOUT_CJK)
+        or _CODE_GAP.search(gap.rstrip(" \t:：").rstrip("*"))
+    )
+
+
+def _given_on_line(rest: str, strength: str) -> bool:
+    """Whether the rest of a name's line gives something: a value the family after the
+    name reads, or any run a value could be (then the line is not a label)."""
+    for token in re.findall(r"[^\s`\"'«»「」“”()\[\]{}<>,，。：:]{6,}", rest):
+        if any(c.isdigit() for c in token) or _fits(strength, token, quoted=False):
+            return True
+    return False
+
+
+def _below(text: str, at: int, strength: str) -> tuple[int, int] | None:
+    """The value alone on the first line from ``at`` that is neither blank nor a fence."""
+    start = at - 1
+    for _ in range(_BELOW):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        line = text[at:end]
+        if line.strip() and not _FENCE.fullmatch(line):
+            m = _ALONE.fullmatch(line) or _PHRASE_ALONE.fullmatch(line)
+            if m is None:
+                return None
+            value = m.group("v")
+            quoted = bool(m.group(1))
+            if value.isdigit() and not text[max(0, start - 200) : start].rstrip().endswith(":"):
+                return None  # (digits alone below a line that is no label: a line's number)
+            if not _ASSIGNMENT.match(value) and _fits(strength, value, quoted=quoted):
+                return at + m.start("v"), at + m.end("v")
+            return None
+        if end >= len(text):
+            return None
+        at = end + 1
+    return None
+
+
+def _fits(strength: str, value: str, *, quoted: bool) -> bool:
+    """Whether ``value`` has a credential's shape for a name of ``strength``: a random
+    value, a service's prefix before one, a typed password after a password's name, a
+    passphrase of plain words after a password's or a phrase's; a PIN takes digits.
+    Never code's nor a path's: brackets, escapes, a query, a folder, letters beyond ASCII."""
+    if not value.isascii() or _CODE_CHARS.search(value) or value.endswith("/"):
+        return False
+    if ("?" in value and "=" in value) or "\\" in value:
+        return False  # mail/sent?user_mail_id=…: a path and its query; an escape
+    if strength == "pin" or (strength == "password" and value.isdigit()):
+        return _DIGITS.fullmatch(value) is not None and len(set(value)) > 2
+    if any(c.isspace() for c in value):
+        return strength in ("password", "phrase") and _passphrase(value, least=5 if quoted else 4)
+    if strength not in ("password", "phrase"):
+        return len(value) >= 16 and sentences.shaped("strong", value)
+    if "://" in value or value.startswith(("/", "~/", "./", "$", "#", "@")):
+        return False
+    if len(value) >= 16 and sentences.shaped("strong", value):
+        return True  # (a UUID after a client secret's name too)
+    if len(value) >= 8 and sentences.shaped("password", value):
+        return True
+    if (
+        quoted
+        and len(value) >= 10
+        and _classes(value) >= 3
+        and any(c in _TYPED for c in value)
+        and fits("password", value, "", True)
+    ):
+        return True  # zmlcgr!_UVDviQ: a typed password, given apart, with no digit
+    return _passphrase(value)
+
+
+def _classes(value: str) -> int:
+    """How many of capitals, small letters, digits and symbols ``value`` holds."""
+    return (
+        any(map(str.isupper, value))
+        + any(map(str.islower, value))
+        + any(map(str.isdigit, value))
+        + any(not c.isalnum() for c in value)
+    )
+
+
+def _passphrase(value: str, least: int = 4) -> bool:
+    """Four to nine plain words joined by one separator (``maple-falcon-cachorro-chaton``,
+    ``Schmetterling.anchor.orchid.pebble``): a passphrase a person chose, not a name made
+    of words (``local-dev-session-secret``)."""
+    if _JOINED.fullmatch(value) is None:
+        return False
+    parts = re.split(r"[ .-]", value.lower())
+    if len(parts) < least or _NOT_CHOSEN.intersection(parts):
+        return False
+    return fits("phrase", value.lower(), "", True)

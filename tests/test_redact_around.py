@@ -1,0 +1,102 @@
+"""A credential's value given before its name, below it, in a row or a pipe; and the code
+around credential words that is none (brain/home/secrets/around.py, tables.rows)."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.home.secrets.redact import redact
+
+HEX = "5b1e0c9a7d3f42e8a6c1b09d7e4f3a21"
+TOKEN = "Qm8xT2vR9kLp4WzN7cJd3Hs6"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # the value first, then what it is, in several languages
+        (f"`{HEX}` がMoneyforward API tokenです。", HEX),
+        ('"Tr0ut?771" é a senha do painel admin de produção', "Tr0ut?771"),
+        (f"«{HEX}» — это ключ API для Sendpulse", HEX),
+        (f"{TOKEN} <- that's the Plausible API secret, please wire it in", TOKEN),
+        (f"ye `{HEX}` prod ka Brevo API key hai", HEX),
+        (f"{HEX} 这个是生产环境的Qiniu access key，先用着", HEX),
+        # below the line that names it, bare or in a code block
+        (f"Rotated the Zammad API token today, new one:\n{TOKEN}", TOKEN),
+        (f"Identifiants (Hetzner DNS API key):\n\n```\n{TOKEN}\n```\n", TOKEN),
+        ("j'ai changé le PIN du coffre, le nouveau :\n48213907", "48213907"),
+        (
+            "use this Borg repo passphrase\nlantern walrus cobalt meadow\nthanks",
+            "lantern walrus cobalt meadow",
+        ),
+        # after it, apart: quoted, or a passphrase of joined words
+        (
+            'cambié la passphrase del backup, la nueva es "harbor-velvet-quokka-tundra-fennel"',
+            "harbor-velvet-quokka-tundra-fennel",
+        ),
+        (
+            "the restic passphrase is otter.mango.basalt.vireo, keep it safe",
+            "otter.mango.basalt.vireo",
+        ),
+        ("a senha do roteador é `kpqzw!_XMBvaL`, não commita", "kpqzw!_XMBvaL"),
+        # typed after a silent read; echoed into a command that stores it
+        (f"$ read -s PADDLE_API_KEY\n{HEX}\n$ export PADDLE_API_KEY\n", HEX),
+        (f"printf '%s' '{HEX}' | gcloud secrets versions add paddle-key --data-file=-", HEX),
+        (f'echo "{TOKEN}" | podman login quay.io -u bot --password-stdin', TOKEN),
+        # a credential's name beside its value in a row
+        (
+            "INSERT INTO settings (provider, name, value)"
+            f" VALUES ('mux', 'mux_signing_secret', '{HEX}');",
+            HEX,
+        ),
+        # tables: a CSV column, a CLI's name/value table, a markdown value column
+        (f"service,env,secret\nmux,prod,{TOKEN}\nsentry,prod,(in vault)\n", TOKEN),
+        (f"Key        Value\n---        -----\npaddle_api_key    {HEX}\n", HEX),
+        (
+            f"| Service | Setting | Value |\n|---|---|---|\n| Mux | Mux API token | `{TOKEN}` |\n",
+            TOKEN,
+        ),
+        # a webhook's URL, from its first random segment to its end
+        (
+            "the Pushcut notification webhook:\nhttps://api.pushcut.io/Xq7-ZbLw-d9B_ubRk4eTy/notifications/Deploy",
+            "Xq7-ZbLw-d9B_ubRk4eTy/notifications/Deploy",
+        ),
+    ],
+)
+def test_a_value_around_its_name_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:" in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # code: quoted names and messages beside credential words
+        "logger.info('database', 'fix_super_admin_password', 'Corrigindo senha do super admin');",
+        ".messages({ 'string.min': 'Password must be at least 6 characters long' })",
+        '<Label htmlFor="confirmPassword">Confirm password</Label>',
+        '  .send({ username: "admin", pin: "4821" });',
+        # names and paths in code spans near the words
+        "7. `test_verify_password_correct` - correct password returns True",
+        "Output: `specs/001-better-auth-login/data-model.md` for sessions and password resets",
+        "updated `database/seed/kyc_db_seed.sql:1` with new seed data",
+        "I've found the `npx vercel env add` command keeps the token out of git",
+        # a comment naming a credential above an assignment, a line's number below
+        "# API Key Rate Limiting\nAPI_KEY_RATE_LIMIT=60\n",
+        'assert_eq!(jira.token.as_ref().unwrap(), "jira-token-secret");\n  1195\t',
+        # a name made of words is no passphrase
+        "JWT_SECRET: meridian-local-jwt-secret\nPHI_KEY: meridian-local-phi-key\n",
+        # a value named as something else before or between
+        f"commit `{HEX}` rotated the Sentry token",
+        f"`{HEX}` is the commit hash of the token change",
+        # a CSV with no credential column; prose in Chinese with numbers after token
+        "service,env,owner\nmux,prod,platform@acme.io\n",
+        "3. 给足token预算\n\n要求CC给API版100万token",
+        # a database's seed in prose
+        "Seed the database with `RAILS_ENV=production` and run the seed task",
+    ],
+)
+def test_code_and_prose_near_credential_words_are_left(text: str) -> None:
+    assert redact(text) == text
