@@ -10,7 +10,9 @@ of its lines), for the output shape; the top-level keys, field names and ``about
 of ``benchmarks/data/secrets_*.json``; and their ``kind`` names, printed to a file with the
 ``[form]`` suffix stripped. Every vendor below was checked against those names: a vendor or
 product whose name appears there was dropped, so the 522 kinds in the table are new ones
-(a few generic words such as "home" or "phone" were allowed where the kind itself is new).
+(allowed: generic words such as "home" or "phone" where the kind itself is new, and a few
+products sharing one word with an older kind's different vendor, such as Canvas Medical
+beside Canvas LMS, Mercado Bitcoin beside Mercado Pago, Scout APM beside Help Scout).
 The corpus was not scored, and nothing in brain was run on it; it was only checked to load
 with the fields ``load()`` reads, each secret being a verbatim substring of its text.
 
@@ -21,28 +23,30 @@ more than once (67 twice, 10 three times, one four times), in different forms.
 
 Value shapes: 135 random alphanumerics with no prefix (alphabets of 62, 36 or 26 letters,
 8 to 80 long), 85 hex with no prefix (upper or lower case, 12 to 160 long), 27 base64 or
-url-safe base64 with no prefix (32 to 300 long), 19 UUIDs used as keys, 32 vendor-style prefixes plus a random body, 15
-JWT-like tokens, 19 other structured values (grouped keys, byte arrays, joined ids and
-secrets), 65 passwords as people type them (words in several languages, names, years,
+url-safe base64 with no prefix (32 to 300 long), 19 UUIDs used as keys, 32 vendor-style
+prefixes plus a random body, 15 JWT-like tokens, 19 other structured values (grouped keys,
+byte arrays, joined ids and secrets), 65 passwords as people type them (words in several languages, names, years,
 symbols, leetspeak, a few with non-ASCII letters), 10 word passphrases and seed words, 12
 PINs and digit codes, 27 webhook URLs and connection strings whose secret is the token,
 path segment or password inside them, and 4 secrets inside a larger string (a
 ``Bearer``/``Key`` value, a ``user:password`` pair, a Teradata logon).
 
 Forms, weighted as people paste secrets into coding-agent chats and as agents' tool output
-shows them: 187 in chat (161 in prose in 24 languages: English, Spanish, French, German,
+shows them: 197 in chat (178 in prose in 24 languages: English, Spanish, French, German,
 Portuguese, Italian, Dutch, Russian, Ukrainian, Polish, Turkish, Arabic, Hindi,
 Hinglish, Chinese, Japanese, Korean, Indonesian, Vietnamese, Thai, Persian, Swedish, Hebrew,
 Czech; plus an error report, dictated text, a credential list, a config in a code block,
-pasted personal notes, a quoted team message, a forwarded email), 87 in config files (28
+pasted personal notes, a quoted team message, a forwarded email), 98 in config files (28
 forms: .env, YAML and JSON at any nesting depth, TOML, INI, .properties, XML, Spring,
 compose, Kubernetes, tfvars, HCL, CI files, Dockerfile, Jenkinsfile, nginx, systemd,
 crontab, .netrc, device configs, Makefile, Ansible, plist, gradle.properties, Elixir, Lua),
-53 in shell sessions and CLI output (15 forms), 47 in code (19 forms: Python, JavaScript,
+39 in shell sessions and CLI output (15 forms), 47 in code (19 forms: Python, JavaScript,
 Go, Rust, Java, C#, PHP, Ruby, Kotlin, Swift, Dart, C, Perl, SQL, mongo shell, GraphQL,
-a REPL, a Jupyter cell), 35 in logs, tables, diffs, HTTP files and URLs (12 forms), and 41
+a REPL, a Jupyter cell), 33 in logs, tables, diffs, HTTP files and URLs (12 forms), and 36
 in agent tool calls and results (5 forms, with quotes escaped once or twice). Each
-secret's ``kind`` is ``<vendor> <credential> [<form>]``.
+secret's ``kind`` is ``<vendor> <credential> [<form>]``. A person's own passwords, PINs and
+device codes go only to chat prose (in words a person uses for them), pasted notes, a
+forwarded email, a spreadsheet or table, or a device config.
 
 Look-alikes: git SHAs, checksums and digests, lockfile and SRI integrity hashes, UUIDs as
 ids, ARNs and cloud resource ids, placeholders, masked values, publishable and site keys,
@@ -649,7 +653,9 @@ def uuid4() -> str:
 
 
 def jwt() -> str:
-    head = {"alg": R.choice(["HS256", "RS256", "ES256", "HS512"]), "typ": "JWT"}
+    head: dict[str, object] = {"alg": R.choice(["HS256", "RS256", "ES256", "HS512"]), "typ": "JWT"}
+    if R.random() < 0.6:
+        head["kid"] = rs(A62 + "-_", R.choice([8, 16, 22]))
     body = {
         "sub": rs(A36, R.randint(8, 24)),
         "iat": R.randint(1_700_000_000, 1_790_000_000),
@@ -828,9 +834,65 @@ def pick(*xs: str) -> str:
     return R.choice(xs)
 
 
+# A person's own passwords, PINs and device codes: said in chat, kept in notes and tables.
+PERSONAL = re.compile(
+    r"^password$|account password|\bPIN\b|passcode|PUK|master password|mailbox password|login password|"
+    r"app password|payment password|volume password|owner password|protection password|"
+    r"student password|wallet password|wallet passphrase|keychain|master code|keypad code|"
+    r"opener code|WPA2|network key|recovery code|unattended access|permanent password|"
+    r"disk encryption|backup password|bip39 passphrase"
+)
+PERSONAL_FORMS = {
+    "chat: personal notes pasted",
+    "forwarded email",
+    "spreadsheet paste (TSV)",
+    "markdown table",
+    "device config",
+}
+PERSONAL_CHAT = {
+    "en": [
+        "my {what} is {v} — can you remember it for me?",
+        "{what}: {v} (just so I don't forget)",
+        "if you need it, the {what} is {v}",
+        "note: {what} = {v}",
+        "btw my {what} is {v} if the setup script asks",
+    ],
+    "es": ["mi {what} es {v}, apúntalo por si lo olvido"],
+    "fr": ["mon {what} c'est {v}, garde-le quelque part"],
+    "de": ["mein {what} ist {v}, merk dir das bitte"],
+    "pt": ["meu {what} é {v}, anota aí"],
+    "it": ["il mio {what} è {v}"],
+    "nl": ["mijn {what} is {v}"],
+    "ru": ["мой {what}: {v}, запомни, пожалуйста"],
+    "uk": ["мій {what}: {v}"],
+    "pl": ["mój {what} to {v}, zapisz gdzieś"],
+    "tr": ["{what} şu: {v}, not al lütfen"],
+    "ar": ["{what} الخاص بي هو {v}"],
+    "hi": ["मेरा {what} {v} है, याद रखना"],
+    "hinglish": ["mera {what} {v} hai yaad rakhna"],
+    "zh": ["我的{what}是 {v}，帮我记一下"],
+    "ja": ["{what}は {v} です。メモしておいて"],
+    "ko": ["제 {what}는 {v} 예요, 기억해 주세요"],
+    "id": ["{what} aku {v}, tolong dicatat ya"],
+    "vi": ["{what} của mình là {v}, ghi nhớ giúp nhé"],
+    "th": ["{what} ของฉันคือ {v} ช่วยจำไว้ด้วย"],
+    "fa": ["{what} من {v} است"],
+    "sv": ["min {what} är {v}"],
+    "he": ["ה-{what} שלי הוא {v}"],
+    "cs": ["můj {what} je {v}"],
+}
+
+
 # -- chat prose, in the languages people write to coding agents
 CHAT = {
     "en": [
+        "`{v}` ← {vendor}, put it in the vault please",
+        "{v}\n\nthat's the {what}. the old one got revoked",
+        'Quick one: is "{v}" the right format for a {what}? it keeps getting rejected',
+        "login: {user} / {v}",
+        "lol I pasted the wrong thing, the real {what} is {v}",
+        "PIN for the {vendor} thing is {v}, don't store it anywhere",
+        "Hey! Could you update the staging env? New {what}: {v}. Thanks!!",
         "here's the {what}: {v} — can you wire it into the config?",
         "use this {what} for now {v} I'll rotate it later",
         "ok the {vendor} one is {v}",
@@ -844,22 +906,30 @@ CHAT = {
         "The client sent their {what} over email, it's {v}. Add it to the secrets manager and reference it from the worker.",
     ],
     "es": [
+        "usuario {user} y contraseña {v}",
+        "te paso el token de {vendor}: `{v}` (no lo subas al repo)",
         "Aquí tienes la {what}: {v}. ¿Puedes añadirla al archivo .env?",
         "mi {what} es {v} y me sigue dando error 401",
         "Usa esta clave de {vendor} por ahora: {v}",
         "la contraseña de {vendor} es {v}, no la compartas",
     ],
     "fr": [
+        "identifiant {user}, mot de passe {v}",
+        "Le token {vendor} a expiré, le nouveau : `{v}`",
         "Voici la clé {vendor} : {v} — tu peux la mettre dans la config ?",
         "mon mot de passe {vendor} c'est {v}",
         "J'ai mis {label}={v} mais ça plante toujours, tu vois pourquoi ?",
     ],
     "de": [
+        "Zugangsdaten {vendor}: Benutzer {user}, Passwort {v}",
+        "neuer Token für {vendor} → {v} (der alte ist gesperrt)",
         "Hier ist der {what}: {v} – bitte in die .env eintragen.",
         "das Passwort für {vendor} ist {v}",
         "Ich hab den Schlüssel von {vendor} ({v}) gesetzt, trotzdem 403",
     ],
     "pt": [
+        "login {user} senha {v}",
+        "o token novo do {vendor} é {v}, o antigo expirou",
         "Segue a chave do {vendor}: {v}",
         "minha senha do {vendor} é {v}, pode testar o login?",
         "coloca esse token do {vendor} no .env: {v}",
@@ -870,6 +940,9 @@ CHAT = {
     ],
     "nl": ["Hier is de {vendor} sleutel: {v}", "mijn wachtwoord voor {vendor} is {v}"],
     "ru": [
+        "логин {user}, пароль {v}",
+        "кинь в .env вот это: {label}={v}",
+        "ключ от {vendor} поменялся, новый — `{v}`",
         "Вот ключ {vendor}: {v} — добавь его в конфиг, пожалуйста",
         "пароль от {vendor}: {v}",
         "токен {vendor} {v}, почему всё равно 401?",
@@ -877,37 +950,67 @@ CHAT = {
     ],
     "uk": ["Ось токен {vendor}: {v}, додай його в .env", "мій пароль до {vendor} — {v}"],
     "pl": [
+        "login {user}, hasło {v} — sprawdź czy działa",
+        "nowy token {vendor}: `{v}`, stary wygasł",
         "Tu masz klucz do {vendor}: {v}, wrzuć go do .env",
         "hasło do {vendor} to {v}",
         "ustaw {label} na {v} i odpal testy",
     ],
     "tr": [
+        "kullanıcı adı {user} şifre {v}",
+        "yeni {vendor} token'ı: `{v}` eskisi iptal edildi",
         "{vendor} anahtarım şu: {v}, .env dosyasına ekler misin?",
         "{vendor} şifrem {v}, giriş yapamıyorum",
         "şu token'ı kullan: {v} ({vendor} için)",
     ],
     "ar": [
+        "اسم المستخدم {user} وكلمة المرور {v}",
+        "التوكن الجديد لـ {vendor} هو `{v}`",
         "هذا مفتاح {vendor}: {v} أضفه إلى ملف الإعدادات من فضلك",
         "كلمة المرور الخاصة بـ {vendor} هي {v}",
     ],
-    "hi": ["यह रहा {vendor} का key: {v} इसे .env में डाल दो", "मेरा {vendor} पासवर्ड {v} है"],
+    "hi": [
+        "यूज़र {user} पासवर्ड {v}",
+        "{vendor} का नया token `{v}` है, पुराना expire हो गया",
+        "यह रहा {vendor} का key: {v} इसे .env में डाल दो",
+        "मेरा {vendor} पासवर्ड {v} है",
+    ],
     "hinglish": [
+        "user {user} pass {v} hai",
+        "naya {vendor} token `{v}` hai purana expire ho gaya",
         "bhai {vendor} ka key ye hai {v} isko config me daal do",
         "mera {vendor} password {v} hai, login nahi ho raha",
     ],
     "zh": [
+        "账号 {user} 密码 {v}",
+        "{vendor}的新token是 `{v}`，旧的已经失效了",
+        "把 {label}={v} 加到环境变量里",
         "这是{vendor}的密钥：{v}，帮我加到配置文件里",
         "{vendor} 的密码是 {v}",
         "用这个token：{v} 测试一下{vendor}的接口",
     ],
     "ja": [
+        "ユーザー名 {user} / パスワード {v}",
+        "{vendor}の新しいトークン `{v}` に差し替えてください",
         "{vendor}のAPIキーは {v} です。.envに追加してください",
         "{vendor}のパスワード：{v}",
         "このトークン使って → {v}（{vendor}の）",
     ],
-    "ko": ["{vendor} 키는 {v} 입니다. 설정 파일에 넣어 주세요", "{vendor} 비밀번호는 {v} 이에요"],
-    "id": ["Ini kunci {vendor}: {v}, tolong masukkan ke .env ya", "password {vendor} aku {v}"],
+    "ko": [
+        "아이디 {user} 비밀번호 {v}",
+        "{vendor} 새 토큰 `{v}` 로 교체해 주세요",
+        "{vendor} 키는 {v} 입니다. 설정 파일에 넣어 주세요",
+        "{vendor} 비밀번호는 {v} 이에요",
+    ],
+    "id": [
+        "user {user} pass {v}",
+        "token {vendor} yang baru `{v}`, yang lama sudah expired",
+        "Ini kunci {vendor}: {v}, tolong masukkan ke .env ya",
+        "password {vendor} aku {v}",
+    ],
     "vi": [
+        "tài khoản {user} mật khẩu {v}",
+        "token mới của {vendor} là `{v}` nhé",
         "Đây là khóa {vendor}: {v}, thêm vào file .env giúp mình",
         "mật khẩu {vendor} của tôi là {v}",
     ],
@@ -923,21 +1026,29 @@ CHAT = {
 
 
 PW_WORDS_IN_CHAT = re.compile(
-    "password|contraseña|mot de passe|Passwort|senha|пароль|hasło|şifre|كلمة المرور|رمز عبور|"
-    "पासवर्ड|密码|パスワード|비밀번호|mật khẩu|wachtwoord|รหัสผ่าน|lösenord|סיסמה|heslo|мій пароль"
+    "password|PIN|contraseña|mot de passe|Passwort|senha|пароль|hasło|şifre|كلمة المرور|رمز عبور|"
+    "पासवर्ड|密码|パスワード|비밀번호|mật khẩu|wachtwoord|รหัสผ่าน|lösenord|סיסמה|heslo|мій пароль| pass |login: "
 )
 
 
 def is_password(cred: str) -> bool:
-    return re.search(r"password|passcode|PIN|code|passphrase|PSK|logon", cred, re.I) is not None
+    return (
+        re.search(
+            r"password|passcode|\bPIN\b|PUK|master code|keypad code|opener code|passphrase|PSK|logon",
+            cred,
+        )
+        is not None
+    )
 
 
 def chat(lang: str):
     def f(c: Ctx) -> str:
+        if PERSONAL.search(c.cred):
+            return R.choice(PERSONAL_CHAT[lang]).format(what=c.what, v=c.v)
         want = is_password(c.cred)
         fits = [t for t in CHAT[lang] if (PW_WORDS_IN_CHAT.search(t) is not None) == want]
         return R.choice(fits or CHAT[lang]).format(
-            what=c.what, vendor=c.vendor, v=c.v, label=c.label
+            what=c.what, vendor=c.vendor, v=c.v, label=c.label, user=c.user
         )
 
     return f
@@ -1607,6 +1718,10 @@ def choose_form(c: Ctx, is_url: bool, unused: set[str]) -> tuple[str, object]:
     for name, weight, fn, need in FORMS:
         if is_url and name not in URL_FORMS:
             continue
+        if PERSONAL.search(c.cred) and not (
+            name.startswith("chat prose") or name in PERSONAL_FORMS
+        ):
+            continue
         if need == "oneword" and not c.oneword or need == "urlsafe" and not c.urlsafe:
             continue
         ok.append((name, weight, fn))
@@ -1895,8 +2010,15 @@ def la_etag() -> tuple[str, list[str]]:
 
 
 def la_crypto_public() -> tuple[str, list[str]]:
-    a = pick("0x" + hx(40), "bc1q" + rs(BECH, 38), "0x" + hx(64))
-    return f"sent 0.25 to {a} (see explorer)", [a]
+    kind = R.randrange(3)
+    if kind == 0:
+        a = "0x" + hx(40)
+        return f"sent 0.25 ETH to {a} (see explorer)", [a]
+    if kind == 1:
+        a = "bc1q" + rs(BECH, 38)
+        return f"deposit address: {a}", [a]
+    a = "0x" + hx(64)
+    return f"tx {a} confirmed in block {R.randint(19_000_000, 22_000_000)}", [a]
 
 
 def la_pod() -> tuple[str, list[str]]:
@@ -1963,7 +2085,14 @@ def la_google_client_id() -> tuple[str, list[str]]:
 
 
 def la_public_pem() -> tuple[str, list[str]]:
-    body = b64(R.choice([91, 294]))
+    if R.random() < 0.5:  # an EC P-256 SubjectPublicKeyInfo
+        der = bytes.fromhex("3059301306072a8648ce3d020106082a8648ce3d03010703420004")
+        der += bytes(R.getrandbits(8) for _ in range(64))
+    else:  # an RSA-2048 SubjectPublicKeyInfo
+        der = bytes.fromhex("30820122300d06092a864886f70d01010105000382010f003082010a0282010100")
+        der += bytes([R.randint(0xC0, 0xFF)]) + bytes(R.getrandbits(8) for _ in range(255))
+        der += bytes.fromhex("0203010001")
+    body = base64.b64encode(der).decode()
     lines = [body[i : i + 64] for i in range(0, len(body), 64)]
     return "-----BEGIN PUBLIC KEY-----\n" + "\n".join(lines) + "\n-----END PUBLIC KEY-----", lines
 
