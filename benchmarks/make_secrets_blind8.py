@@ -16,8 +16,8 @@ beside Canvas LMS, Mercado Bitcoin beside Mercado Pago, Scout APM beside Help Sc
 The corpus was not scored, and nothing in brain was run on it; it was only checked to load
 with the fields ``load()`` reads, each secret being a verbatim substring of its text.
 
-Counts (printed by ``main``): 450 secrets of 360 kinds in 110 embedding forms, and 151
-look-alikes (48 sorts) that must come out unchanged. Every kind whose value is a URL, a
+Counts (printed by ``main``): 450 secrets of 360 kinds in 110 embedding forms, and 159
+look-alikes (51 sorts) that must come out unchanged. Every kind whose value is a URL, a
 connection string, a passphrase or a PIN is used; the rest are drawn; 78 kinds appear
 more than once (67 twice, 10 three times, one four times), in different forms.
 
@@ -25,28 +25,30 @@ Value shapes: 135 random alphanumerics with no prefix (alphabets of 62, 36 or 26
 8 to 80 long), 85 hex with no prefix (upper or lower case, 12 to 160 long), 27 base64 or
 url-safe base64 with no prefix (32 to 300 long), 19 UUIDs used as keys, 32 vendor-style
 prefixes plus a random body, 15 JWT-like tokens, 19 other structured values (grouped keys,
-byte arrays, joined ids and secrets), 65 passwords as people type them (words in several languages, names, years,
-symbols, leetspeak, a few with non-ASCII letters), 10 word passphrases and seed words, 12
-PINs and digit codes, 27 webhook URLs and connection strings whose secret is the token,
+byte arrays, joined ids and secrets), 65 passwords as people type them (words in several
+languages, names, years, symbols, leetspeak, a few with non-ASCII letters), 10 word
+passphrases and seed words, 12 PINs and digit codes, 27 webhook URLs and connection strings whose secret is the token,
 path segment or password inside them, and 4 secrets inside a larger string (a
 ``Bearer``/``Key`` value, a ``user:password`` pair, a Teradata logon).
 
 Forms, weighted as people paste secrets into coding-agent chats and as agents' tool output
-shows them: 197 in chat (178 in prose in 24 languages: English, Spanish, French, German,
+shows them: 209 in chat (180 in prose in 24 languages: English, Spanish, French, German,
 Portuguese, Italian, Dutch, Russian, Ukrainian, Polish, Turkish, Arabic, Hindi,
 Hinglish, Chinese, Japanese, Korean, Indonesian, Vietnamese, Thai, Persian, Swedish, Hebrew,
 Czech; plus an error report, dictated text, a credential list, a config in a code block,
-pasted personal notes, a quoted team message, a forwarded email), 98 in config files (28
+pasted personal notes, a quoted team message, a forwarded email), 93 in config files (28
 forms: .env, YAML and JSON at any nesting depth, TOML, INI, .properties, XML, Spring,
 compose, Kubernetes, tfvars, HCL, CI files, Dockerfile, Jenkinsfile, nginx, systemd,
 crontab, .netrc, device configs, Makefile, Ansible, plist, gradle.properties, Elixir, Lua),
-39 in shell sessions and CLI output (15 forms), 47 in code (19 forms: Python, JavaScript,
+45 in shell sessions and CLI output (15 forms), 43 in code (19 forms: Python, JavaScript,
 Go, Rust, Java, C#, PHP, Ruby, Kotlin, Swift, Dart, C, Perl, SQL, mongo shell, GraphQL,
-a REPL, a Jupyter cell), 33 in logs, tables, diffs, HTTP files and URLs (12 forms), and 36
+a REPL, a Jupyter cell), 23 in logs, tables, diffs, HTTP files and URLs (12 forms), and 37
 in agent tool calls and results (5 forms, with quotes escaped once or twice). Each
 secret's ``kind`` is ``<vendor> <credential> [<form>]``. A person's own passwords, PINs and
 device codes go only to chat prose (in words a person uses for them), pasted notes, a
-forwarded email, a spreadsheet or table, or a device config.
+forwarded email, a spreadsheet or table, or a device config; login forms (``curl -u``, SQL
+users, database CLIs, connection URLs, .netrc) hold passwords, and header and query forms
+hold tokens.
 
 Look-alikes: git SHAs, checksums and digests, lockfile and SRI integrity hashes, UUIDs as
 ids, ARNs and cloud resource ids, placeholders, masked values, publishable and site keys,
@@ -179,7 +181,7 @@ Orb billing|api key|{hex:64}
 Metronome|bearer token|{hex:64}
 Stigg|server api key|server-{uuid}
 Chargify Maxio|api key|{a62:43}
-BitMart|api memo and secret|{hex:64}
+BitMart|api secret|{hex:64}
 Phemex|api secret|{b64u:64}
 BingX|secret key|{a62:64}
 WhiteBIT|secret|{hex:32}
@@ -1564,7 +1566,7 @@ def tool_exec(c: Ctx) -> str:
     )
 
 
-FORMS = [  # name, weight, builder, needs
+FORMS = [  # name, weight, builder, needs (oneword, urlsafe, pw, token)
     *[
         (f"chat prose ({lang})", w, chat(lang), None)
         for lang, w in [
@@ -1619,11 +1621,11 @@ FORMS = [  # name, weight, builder, needs
     (".gitlab-ci.yml variables", 2, gitlab_ci, None),
     ("Dockerfile ENV", 2, dockerfile, None),
     ("Jenkinsfile environment", 1, jenkinsfile, None),
-    ("nginx config", 1, nginx, None),
+    ("nginx config", 1, nginx, "token"),
     ("systemd unit", 1, systemd, None),
     ("crontab", 1, crontab, None),
-    (".netrc", 1, netrc, "oneword"),
-    ("device config", 2, device_cfg, None),
+    (".netrc", 1, netrc, "oneword pw"),
+    ("device config", 2, device_cfg, "pw"),
     ("Makefile", 1, makefile, "oneword"),
     ("Ansible vars", 1, ansible, None),
     ("plist", 1, plist, None),
@@ -1633,13 +1635,13 @@ FORMS = [  # name, weight, builder, needs
     ("shell export session", 6, export, None),
     ("docker run -e", 2, docker_run, None),
     ("kubectl create secret", 2, kubectl, None),
-    ("curl header", 4, curl_header, "oneword"),
-    ("curl -u", 2, curl_u, None),
-    ("httpie", 1, httpie, None),
+    ("curl header", 4, curl_header, "oneword token"),
+    ("curl -u", 2, curl_u, "pw"),
+    ("httpie", 1, httpie, "token"),
     ("PowerShell $env", 2, powershell, None),
     ("Windows cmd set", 1, cmd_set, None),
     ("env | grep output", 2, env_grep, None),
-    ("database CLI session", 2, db_cli, None),
+    ("database CLI session", 2, db_cli, "pw"),
     ("CLI JSON output", 3, cli_json, None),
     ("CLI table output", 2, cli_table, None),
     ("vault kv get output", 1, vault_out, None),
@@ -1648,7 +1650,7 @@ FORMS = [  # name, weight, builder, needs
     ("JavaScript code", 4, js_code, None),
     ("Go code", 2, go_code, None),
     ("Rust code", 1, rust_code, None),
-    ("Java code", 2, java_code, None),
+    ("Java code", 2, java_code, "token"),
     ("C# code", 2, csharp, None),
     ("PHP config array", 2, php, None),
     ("Ruby initializer", 1, ruby, None),
@@ -1658,23 +1660,23 @@ FORMS = [  # name, weight, builder, needs
     ("C #define", 1, c_define, None),
     ("Perl hash", 1, perl, None),
     ("SQL insert", 2, sql_insert, None),
-    ("SQL create user", 2, sql_user, None),
-    ("mongo shell createUser", 1, mongo_shell, None),
+    ("SQL create user", 2, sql_user, "pw"),
+    ("mongo shell createUser", 1, mongo_shell, "pw"),
     ("GraphQL variables", 1, graphql_vars, None),
     ("Python REPL output", 1, repl, None),
     ("log line", 4, log_line, "oneword"),
-    ("JSON log", 2, json_log, "oneword"),
-    ("Python traceback", 2, traceback, "urlsafe"),
+    ("JSON log", 2, json_log, "oneword token"),
+    ("Python traceback", 2, traceback, "urlsafe token"),
     ("markdown table", 2, md_table, None),
     ("spreadsheet paste (TSV)", 1, tsv, None),
     ("CSV", 1, csv_row, None),
     ("git diff", 3, diff, None),
     ("git commit message", 1, commit_msg, None),
     ("Jupyter cell", 2, notebook, None),
-    (".http request file", 2, http_file, "oneword"),
-    ("raw HTTP request", 1, raw_http, "oneword"),
-    ("URL query parameter", 2, query_url, "urlsafe"),
-    ("connection URL", 3, conn_url, "urlsafe"),
+    (".http request file", 2, http_file, "oneword token"),
+    ("raw HTTP request", 1, raw_http, "oneword token"),
+    ("URL query parameter", 2, query_url, "urlsafe token"),
+    ("connection URL", 3, conn_url, "urlsafe pw"),
     ("agent tool call (escaped JSON)", 9, tool_call, None),
     ("agent tool result (JSON)", 8, tool_result, None),
     ("agent Edit call (double-escaped)", 3, tool_edit, None),
@@ -1722,7 +1724,11 @@ def choose_form(c: Ctx, is_url: bool, unused: set[str]) -> tuple[str, object]:
             name.startswith("chat prose") or name in PERSONAL_FORMS
         ):
             continue
-        if need == "oneword" and not c.oneword or need == "urlsafe" and not c.urlsafe:
+        needs = (need or "").split()
+        if "oneword" in needs and not c.oneword or "urlsafe" in needs and not c.urlsafe:
+            continue
+        # Login forms hold passwords; header and query forms hold tokens.
+        if "pw" in needs and not is_password(c.cred) or "token" in needs and is_password(c.cred):
             continue
         ok.append((name, weight, fn))
     fresh = [x for x in ok if x[0] in unused]
@@ -1975,8 +1981,8 @@ def la_hashed_asset() -> tuple[str, list[str]]:
 
 def la_version() -> tuple[str, list[str]]:
     v = pick(
-        f"1.{R.randint(0, 40)}.{R.randint(0, 9)}+build.2026{R.randint(1000, 1299)}.{hx(7)}",
-        f"v0.0.0-2026{R.randint(1000, 1231)}{R.randint(100000, 235959)}-{hx(12)}",
+        f"1.{R.randint(0, 40)}.{R.randint(0, 9)}+build.2026{R.randint(10, 12)}{R.randint(10, 28)}.{hx(7)}",
+        f"v0.0.0-2026{R.randint(10, 12)}{R.randint(10, 28)}{R.randint(10, 23)}{R.randint(10, 59)}{R.randint(10, 59)}-{hx(12)}",
         f"{R.randint(1, 30)}.{R.randint(0, 9)}.{R.randint(0, 9)}-rc.{R.randint(1, 5)}",
     )
     return f"Version: {v}", [v]
@@ -2154,8 +2160,31 @@ def la_lockfile_yarn() -> tuple[str, list[str]]:
 
 
 def la_data_uri() -> tuple[str, list[str]]:
-    d = "data:image/png;base64," + b64(R.choice([60, 90]))
+    png = bytes.fromhex("89504e470d0a1a0a0000000d49484452") + bytes(
+        R.getrandbits(8) for _ in range(R.choice([48, 72]))
+    )
+    d = "data:image/png;base64," + base64.b64encode(png).decode()
     return f'<img alt="logo" src="{d}">', [d]
+
+
+def la_rest_path() -> tuple[str, list[str]]:
+    u = uuid4()
+    return f"GET /api/v1/projects/{u}/members?page=2 HTTP/1.1\nHost: api.example.com", [u]
+
+
+def la_pip_hash() -> tuple[str, list[str]]:
+    h = hx(64)
+    pkg = pick("requests==2.32.3", "urllib3==2.2.2", "certifi==2024.7.4")
+    return f"{pkg} \\\n    --hash=sha256:{h}", [h]
+
+
+def la_configmap() -> tuple[str, list[str]]:
+    t = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\ndata:\n"
+        f"  LOG_LEVEL: info\n  FEATURE_FLAGS: checkout-v{R.randint(2, 5)},dark-mode\n  TOKEN_ISSUER: https://auth.example.com\n"
+        f'  SESSION_TTL: "{R.choice([900, 1800, 3600])}"\n'
+    )
+    return t, [t]
 
 
 def la_mac_ipv6() -> tuple[str, list[str]]:
@@ -2213,6 +2242,9 @@ LOOKALIKES = [
     ("yarn.lock resolved hash", la_lockfile_yarn, 2),
     ("data URI image", la_data_uri, 2),
     ("MAC and IPv6 address", la_mac_ipv6, 2),
+    ("UUID in a REST path", la_rest_path, 3),
+    ("pip requirement hash", la_pip_hash, 3),
+    ("ConfigMap of non-secret settings", la_configmap, 2),
 ]
 
 
