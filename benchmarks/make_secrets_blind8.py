@@ -9,7 +9,7 @@ of the other ``make_secrets_blind*.py`` generators. Read: ``benchmarks/secrets_h
 of its lines), for the output shape; the top-level keys, field names and ``about`` strings
 of ``benchmarks/data/secrets_*.json``; and their ``kind`` names, printed to a file with the
 ``[form]`` suffix stripped. Every vendor below was checked against those names: a vendor or
-product whose name appears there was dropped, so the 522 kinds in the table are new ones
+product whose name appears there was dropped, so the 549 kinds in the table are new ones
 (allowed: generic words such as "home" or "phone" where the kind itself is new, and a few
 products sharing one word with an older kind's different vendor, such as Canvas Medical
 beside Canvas LMS, Mercado Bitcoin beside Mercado Pago, Scout APM beside Help Scout).
@@ -18,31 +18,32 @@ with the fields ``load()`` reads, each secret being a verbatim substring of its 
 
 Counts (printed by ``main``): 450 secrets of 360 kinds in 110 embedding forms, and 159
 look-alikes (51 sorts) that must come out unchanged. Every kind whose value is a URL, a
-connection string, a passphrase or a PIN is used; the rest are drawn; 78 kinds appear
-more than once (67 twice, 10 three times, one four times), in different forms.
+connection string, a passphrase or a PIN is used; the rest are drawn; 83 kinds appear
+more than once (77 twice, 5 three times, one four times), in different forms.
 
-Value shapes: 135 random alphanumerics with no prefix (alphabets of 62, 36 or 26 letters,
-8 to 80 long), 85 hex with no prefix (upper or lower case, 12 to 160 long), 27 base64 or
-url-safe base64 with no prefix (32 to 300 long), 19 UUIDs used as keys, 32 vendor-style
-prefixes plus a random body, 15 JWT-like tokens, 19 other structured values (grouped keys,
-byte arrays, joined ids and secrets), 65 passwords as people type them (words in several
+Value shapes: 124 random alphanumerics with no prefix (alphabets of 62, 36 or 26 letters,
+8 to 80 long), 89 hex with no prefix (upper or lower case, 12 to 160 long), 16 base64 or
+url-safe base64 with no prefix (32 to 300 long), 21 UUIDs used as keys, 29 vendor-style
+prefixes plus a random body, 17 JWT-like tokens, 20 other structured values (grouped keys,
+byte arrays, joined ids and secrets), 58 passwords as people type them (words in several
 languages, names, years, symbols, leetspeak, a few with non-ASCII letters), 10 word
-passphrases and seed words, 12 PINs and digit codes, 27 webhook URLs and connection strings whose secret is the token,
-path segment or password inside them, and 4 secrets inside a larger string (a
-``Bearer``/``Key`` value, a ``user:password`` pair, a Teradata logon).
+passphrases and seed words, 11 PINs and digit codes, 50 webhook URLs, API URLs and
+connection strings whose secret is the token, path segment, query value or password inside
+them, and 5 secrets inside a larger string (a ``Bearer``/``Key`` value, a ``user:password``
+pair, a Teradata logon).
 
 Forms, weighted as people paste secrets into coding-agent chats and as agents' tool output
-shows them: 209 in chat (180 in prose in 24 languages: English, Spanish, French, German,
-Portuguese, Italian, Dutch, Russian, Ukrainian, Polish, Turkish, Arabic, Hindi,
-Hinglish, Chinese, Japanese, Korean, Indonesian, Vietnamese, Thai, Persian, Swedish, Hebrew,
-Czech; plus an error report, dictated text, a credential list, a config in a code block,
-pasted personal notes, a quoted team message, a forwarded email), 93 in config files (28
-forms: .env, YAML and JSON at any nesting depth, TOML, INI, .properties, XML, Spring,
-compose, Kubernetes, tfvars, HCL, CI files, Dockerfile, Jenkinsfile, nginx, systemd,
-crontab, .netrc, device configs, Makefile, Ansible, plist, gradle.properties, Elixir, Lua),
-45 in shell sessions and CLI output (15 forms), 43 in code (19 forms: Python, JavaScript,
-Go, Rust, Java, C#, PHP, Ruby, Kotlin, Swift, Dart, C, Perl, SQL, mongo shell, GraphQL,
-a REPL, a Jupyter cell), 23 in logs, tables, diffs, HTTP files and URLs (12 forms), and 37
+shows them: 207 in chat (180 in prose in 24 languages: English, Spanish, French, German,
+Portuguese, Italian, Dutch, Russian, Ukrainian, Polish, Turkish, Arabic, Hindi, Hinglish,
+Chinese, Japanese, Korean, Indonesian, Vietnamese, Thai, Persian, Swedish, Hebrew, Czech;
+plus an error report, dictated text, a credential list, a config in a code block, pasted
+personal notes, a quoted team message, a forwarded email), 92 in config files (28 forms:
+.env, YAML and JSON at any nesting depth, TOML, INI, .properties, XML, Spring, compose,
+Kubernetes, tfvars, HCL, CI files, Dockerfile, Jenkinsfile, nginx, systemd, crontab,
+.netrc, device configs, Makefile, Ansible, plist, gradle.properties, Elixir, Lua), 34 in
+shell sessions and CLI output (15 forms), 45 in code (19 forms: Python, JavaScript, Go,
+Rust, Java, C#, PHP, Ruby, Kotlin, Swift, Dart, C, Perl, SQL, mongo shell, GraphQL, a
+REPL, a Jupyter cell), 33 in logs, tables, diffs, HTTP files and URLs (12 forms), and 39
 in agent tool calls and results (5 forms, with quotes escaped once or twice). Each
 secret's ``kind`` is ``<vendor> <credential> [<form>]``. A person's own passwords, PINs and
 device codes go only to chat prose (in words a person uses for them), pasted notes, a
@@ -614,6 +615,33 @@ AnyDesk|unattended access password|{pw}
 RustDesk|permanent password|{a62:12}
 Apache Guacamole|guacadmin password|{pw}
 MeshCentral|login token key|{hex:160}
+Pabbly Connect|webhook url|https://connect.pabbly.com/workflow/sendwebhookdata/<{a62:64}>
+Integrately|webhook url|https://webhooks.integrately.com/a/webhooks/<{hex:32}>
+Albato|webhook url|https://h.albato.com/wh/{dig:2}/<{a36:26}>
+Cronhub|ping url|https://cronhub.io/ping/<{uuid}>
+Rebrandly|api key in query|https://api.rebrandly.com/v1/links?apikey=<{hex:32}>
+ValueSERP|api key in query|https://api.valueserp.com/search?api_key=<{HEX:32}>&q=pizza&location=Warsaw
+DataForSEO|api password|{hex:16}
+Semrush|api key in query|https://api.semrush.com/?type=domain_ranks&key=<{hex:32}>&domain=example.com
+Visual Crossing|weather key in query|https://weather.visualcrossing.com/VisualCrossingWebServices/rest/services/timeline/Hanoi?key=<{A36:25}>
+ipgeolocation.io|api key in query|https://api.ipgeolocation.io/ipgeo?apiKey=<{hex:32}>
+ipdata|api key in query|https://api.ipdata.co/?api-key=<{hex:56}>
+GNews|token in query|https://gnews.io/api/v4/search?q=bitcoin&lang=tr&token=<{hex:32}>
+mediastack|access key in query|http://api.mediastack.com/v1/news?access_key=<{hex:32}>&countries=id
+ExchangeRate-API|key in path|https://v6.exchangerate-api.com/v6/<{hex:24}>/latest/USD
+Open Exchange Rates|app id in query|https://openexchangerates.org/api/latest.json?app_id=<{hex:32}>
+Fixer|access key in query|http://data.fixer.io/api/latest?access_key=<{hex:32}>
+CurrencyAPI|api key in query|https://api.currencyapi.com/v3/latest?apikey=<cur_live_{a62:40}>
+ElephantSQL|postgres url|postgres://{low:8}:<{a62:32}>@{low:6}.db.elephantsql.com/{low:8}
+Tembo|postgres url|postgresql://postgres:<{a62:16}>@org-{low:6}-inst-{low:6}.data-1.use1.tembo.io:5432/postgres
+Nile|database url|postgres://{uuid}:<{uuid}>@eu-central-1.db.thenile.dev:5432/{low:6}
+Prisma Accelerate|connection string|prisma://accelerate.prisma-data.net/?api_key=<{jwt}>
+Redis Cloud|database url|redis://default:<{a62:32}>@redis-{dig:5}.c{dig:3}.eu-west-1-2.ec2.redns.redis-cloud.com:{dig:5}
+MemCachier|password|{HEX:32}
+CloudAMQP|amqp url|amqps://{low:8}:<{b64u:32}>@{low:5}.rmq.cloudamqp.com/{low:8}
+StackHero|mysql root password|{a62:24}
+Hyperping|heartbeat url|https://hc.hyperping.io/<tok_{a62:24}>
+Statuspal|api key|{a62:40}
 """
 
 # Words people build passwords and passphrases from, in several languages.
@@ -810,7 +838,8 @@ class Ctx:
     def __init__(self, vendor: str, cred: str, value: str, secret: str) -> None:
         self.vendor, self.cred, self.v, self.secret = vendor, cred, value, secret
         self.what = f"{vendor} {cred}"
-        words = re.findall(r"[A-Za-z0-9]+", vendor)[:2] + re.findall(r"[A-Za-z0-9]+", cred)[-2:]
+        cwords = [w for w in re.findall(r"[A-Za-z0-9]+", cred) if w not in ("in", "and", "of")]
+        words = re.findall(r"[A-Za-z0-9]+", vendor)[:2] + cwords[-2:]
         self.label = "_".join(words).upper()
         self.key = self.label.lower()
         self.camel = words[0].lower() + "".join(w.capitalize() for w in words[1:])
