@@ -31,19 +31,15 @@ from brain.home.secrets import sentences
 from brain.home.secrets.names import Span, about_credential, credential_name, fits, name_before
 from brain.home.secrets.rules import CJK
 
-__all__ = ["find"]
+__all__ = ["find", "pins", "webhooks"]
 
 # At most this many characters, and this many words, between a value and the name after it.
 _GAP = 80
 _GAP_WORDS = 8
 # Lines below a name a value may stand on (blank lines and fences aside).
 _BELOW = 4
-# A value standing apart before a name: quoted, in a code span, in guillemets or corner
-# brackets (group "q"), or first on its line (group "bare").
-_APART = re.compile(
-    r"(?:(?P<open>[`\"'«「“『])(?P<q>[^\s`\"'«»「」“”『』]{4,300})(?:[`\"'»」”』])"
-    r"|(?:^|(?<=\n))[ \t]*(?P<bare>[^\s`\"'«»「」“”『』]{6,300})(?=[ \t" + CJK + r"]))"
-)
+# A value first on its line, before a name later on it.
+_BARE = re.compile(r"[ \t]*(?P<v>[^\s`\"'«»「」“”『』" + CJK + r"]{6,300})(?=[ \t" + CJK + "])")
 # Between a value and its name, prose: no code's punctuation ('string.min': 'Password…',
 # logger.info('fix_admin_password', 'senha…')), an apostrophe only inside a word.
 _CODE_GAP = re.compile(
@@ -99,29 +95,38 @@ _JOINED = re.compile(r"[A-Za-z][a-z]{2,13}(?P<sep>[ .-])[a-z]{3,14}(?:(?P=sep)[a
 # Words before a value, or between it and the name, that say it is something else.
 _ABOUT = sentences.ABOUT
 # The words for a PIN and an access code (what they take: digits), in a few languages.
-_PIN = re.compile(
-    r"(?<![a-z0-9_])(?:pin(?: code)?|access code|passcode|暗証番号|pin码|핀)(?![a-z0-9_])"
-)
-_GIVEN_AFTER = re.compile(r"[ \t]*(?:[:：=]|\bis\b|\bes\b|\bé\b|\bist\b|\best\b|->|→)")
+# (looked for with str.find: "pin" stands inside many words, a regex over every text
+# costs more than the few places it stands)
+_PIN_WORDS = ("pin", "access code", "passcode", "暗証番号", "핀")
+# What closes a value standing apart before a name (a bare one starts its line).
+_CLOSERS = re.compile(r"[`\"'»」”』]")
+_OPENING = {"`": "`", '"': '"', "'": "'", "»": "«", "」": "「", "”": "“", "』": "『"}
+_SPACE = re.compile(r"\s")
 
 
-def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None = None) -> None:
-    """Add to ``out`` each value given before a credential's name on its line, or alone on
-    a line below the name (``lowered``: ``text.lower()``; ``places``: where the sentence
-    words start in it, when a pass found them)."""
+def find(
+    text: str,
+    lowered: str,
+    out: list[Span],
+    found: Sequence[re.Match[str]],
+    places: Sequence[int] | None = None,
+) -> None:
+    """Add to ``out`` each value given around a credential's name (``lowered``:
+    ``text.lower()``; ``found``: the credential's words, :func:`sentences.words`;
+    ``places``: where the sentence words start in it, when a pass found them)."""
     taken = {(s, e) for _, s, e in out}
-    found = [
+    spans = [
         span
-        for start, end, strength in _names(text, lowered, places)
+        for start, end, strength in _names(text, lowered, found)
         for span in _around(text, start, end, strength)
     ]
-    if "read" in lowered:
-        found += _silent_reads(text)
-    if "|" in text:
-        found += _piped(text)
-    if "'" in text or '"' in text:
-        found += _pairs(text)
-    for span in found:
+    if "read -" in text:
+        spans += _silent_reads(text)
+    if "|" in text and ("echo" in text or "printf" in text):
+        spans += _piped(text)
+    if "," in text and ("'" in text or '"' in text):
+        spans += _pairs(text, places)
+    for span in spans:
         if span not in taken:
             taken.add(span)
             out.append(("credential_name", *span))
@@ -149,6 +154,25 @@ def _random_segment(segment: str) -> bool:
     )
 
 
+def _near(
+    pattern: re.Pattern[str], text: str, places: Sequence[int] | None, before: int, after: int
+) -> Iterator[re.Match[str]]:
+    """``pattern``'s matches in the windows ``[place - before, place + after]`` around
+    ``places`` (merged, in order), or in the whole text when no pass found them."""
+    if places is None:
+        yield from pattern.finditer(text)
+        return
+    pos = 0
+    for place in places:
+        lo, hi = max(pos, place - before), min(len(text), place + after)
+        if lo >= hi:
+            continue
+        for m in pattern.finditer(text, lo, hi):
+            pos = max(pos, m.start() + 1)
+            yield m
+        pos = max(pos, hi)
+
+
 def _silent_reads(text: str) -> list[tuple[int, int]]:
     """What is typed on the line after ``read -s NAME``: a secret read without echo."""
     found = []
@@ -170,11 +194,12 @@ def _piped(text: str) -> list[tuple[int, int]]:
     return found
 
 
-def _pairs(text: str) -> list[tuple[int, int]]:
+def _pairs(text: str, places: Sequence[int] | None) -> list[tuple[int, int]]:
     """A quoted credential's name followed by its quoted value, in a row or a tuple
-    (``VALUES ('cometchat', 'cometchat_auth_key', '<hex>')``, ``("api_key", "<v>")``)."""
+    (``VALUES ('cometchat', 'cometchat_auth_key', '<hex>')``, ``("api_key", "<v>")``),
+    looked for around the credential words' ``places`` when a pass found them."""
     found = []
-    for m in _PAIR.finditer(text):
+    for m in _near(_PAIR, text, places, 84, 400):
         strength = credential_name(m.group("name"))
         value = m.group("v")
         if strength in ("strong", "password") and _fits(strength, value, quoted=True):
@@ -182,10 +207,12 @@ def _pairs(text: str) -> list[tuple[int, int]]:
     return found
 
 
-def _names(text: str, lowered: str, places: Sequence[int] | None) -> Iterator[tuple[int, int, str]]:
+def _names(
+    text: str, lowered: str, found: Sequence[re.Match[str]]
+) -> Iterator[tuple[int, int, str]]:
     """Each credential's word in ``text`` with its strength, read with the words before it
     (``Tado password``, ``Runway API secret``); a PIN's word as ``pin``."""
-    for m in sentences.words(lowered, places):
+    for m in found:
         if sentences.ASSIGNED.match(text, m.end()):
             continue  # token=…, "password": …: a name in code's form, the name family's
         if m.lastgroup == "phrase" and m.group() == "seed":
@@ -195,9 +222,32 @@ def _names(text: str, lowered: str, places: Sequence[int] | None) -> Iterator[tu
             strength = _STRENGTH[m.lastgroup]  # a word of another language: senha, ключ
         if strength:
             yield m.start(), m.end(), strength
-    if "pin" in lowered or "access code" in lowered or not lowered.isascii():
-        for m in _PIN.finditer(lowered):
-            yield m.start(), m.end(), "pin"
+    for word in _PIN_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if not (_in_word(lowered, at - 1) or _in_word(lowered, end)):
+                yield at, end, "pin"
+            at = lowered.find(word, end)
+
+
+def pins(lowered: str) -> bool:
+    """Whether ``lowered`` (a text lower-cased) may name a PIN or an access code."""
+    return (
+        "pin" in lowered
+        or ("code" in lowered and ("access code" in lowered or "passcode" in lowered))
+        or (not lowered.isascii() and ("暗証番号" in lowered or "핀" in lowered))
+    )
+
+
+def _in_word(lowered: str, at: int) -> bool:
+    """Whether ``lowered[at]`` is an ASCII letter, digit or underscore (a word goes on;
+    ``PINです``, ``핀번호`` end an English word)."""
+    return (
+        0 <= at < len(lowered)
+        and lowered[at].isascii()
+        and (lowered[at].isalnum() or lowered[at] == "_")
+    )
 
 
 def _phrase(text: str, start: int, end: int) -> str:
@@ -220,25 +270,29 @@ def _around(text: str, start: int, end: int, strength: str) -> Iterator[tuple[in
     if after is not None:
         yield after
         return
-    if _given_on_line(rest, strength):
-        return  # (the value, if any, is on the name's line: the sentence family's)
     below = _below(text, line_end + 1, strength) if line_end < len(text) else None
-    if below is not None:
-        yield below
+    if below is not None and not _given_on_line(rest, strength):
+        yield below  # (a value on the name's line is the sentence family's)
 
 
 def _before(text: str, lo: int, word: int, strength: str) -> tuple[int, int] | None:
-    """The value standing apart nearest before a credential's word at ``word``."""
-    last = None
-    for m in _APART.finditer(text, lo, word):
-        last = m
-    if last is None:
+    """The value standing apart nearest before a credential's word at ``word``: quoted,
+    its close at most :data:`_GAP` before the word, or the first run of its line."""
+    near = max(lo, word - _GAP - 1)
+    span = _quoted_before(text, lo, near, word)
+    quoted = span is not None
+    if span is None and (lo == 0 or text[lo - 1] == "\n"):
+        bare = _BARE.match(text, lo, word)
+        if bare is not None and bare.end("v") >= near:
+            span = bare.span("v")
+    if span is None:
         return None
-    group = "q" if last.group("q") is not None else "bare"
-    s, e = last.span(group)
+    s, e = span
     value = text[s:e].rstrip(".,;:!?)")
+    if value.isalpha() or not _fits(strength, value, quoted=quoted):
+        return None  # (a word first on its line, the most often: no value's shape)
+    gap = text[e + (1 if quoted else 0) : word]
     e = s + len(value)
-    gap = text[last.end() : word]
     if len(gap) > _GAP or _END.search(gap.strip()) or _CODE_GAP.search(gap):
         return None
     words = _WORD_RUN.findall(gap.lower())
@@ -250,7 +304,21 @@ def _before(text: str, lo: int, word: int, strength: str) -> tuple[int, int] | N
         _WORD_RUN.findall(text[max(0, s - 24) : s].lower())[-1:]
     ):
         return None  # commit `<sha>` rotated the token: the value is named before it
-    return (s, e) if _fits(strength, value, quoted=group == "q") else None
+    return s, e
+
+
+def _quoted_before(text: str, lo: int, near: int, word: int) -> tuple[int, int] | None:
+    """The span inside the last quotes (code span, guillemets, brackets) closed in
+    ``[near, word)``, opened at or after ``lo``, of 4 to 300 characters and no space."""
+    closes = [m.start() for m in _CLOSERS.finditer(text, near, word)]
+    if not closes:
+        return None
+    c = closes[-1]
+    opener = _OPENING[text[c]]
+    o = text.rfind(opener, max(lo, c - 301), c)
+    if o < 0 or not 4 <= c - o - 1 <= 300 or _SPACE.search(text, o + 1, c):
+        return None
+    return o + 1, c
 
 
 def _after(text: str, end: int, line_end: int, strength: str) -> tuple[int, int] | None:

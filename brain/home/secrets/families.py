@@ -169,7 +169,6 @@ def find(
     if low is not None:
         _sentences(text, low, out, hits)
     tables.find(text, out)
-    tables.rows(text, out)
     places.find(text, low, lowered, out, hits, hex64)
     if out:
         out[:] = [span for span in out if not allowances.query_value(text, span[1], span[2])]
@@ -186,10 +185,15 @@ def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] 
     or alone below it (``low``: ``text.lower()``; ``hits``: as :func:`find` takes it)."""
     places = None if hits is None else hits.get("sentence words", [])
     if sentences.maybe(low) if hits is None else "sentence words" in hits or not low.isascii():
-        sentences.find(text, low, out, places)
-        around.find(text, low, out, places)
-    elif "pin" in low or "access code" in low:
-        around.find(text, low, out, [])
+        found = list(sentences.words(low, places))
+        if found:
+            sentences.find(text, low, out, found)
+        if found or places is None or places or around.pins(low):
+            around.find(text, low, out, found, places)
+        if found:
+            tables.rows(text, out)
+    elif around.pins(low):
+        around.find(text, low, out, [], [])
     if "hook" in low:
         around.webhooks(text, low, out)
 

@@ -174,12 +174,14 @@ def maybe(lowered: str) -> bool:
     return _MAYBE.search(lowered) is not None
 
 
-def find(text: str, lowered: str, out: list[Span], places: Sequence[int] | None = None) -> None:
+def find(
+    text: str, lowered: str, out: list[Span], found: Sequence[re.Match[str]] | None = None
+) -> None:
     """Add to ``out`` each credential-shaped value a sentence of ``text`` names a
-    credential before (``lowered``: ``text.lower()``, the same length; ``places``: where
-    the words of :data:`WORDS` start in it, in order, when a pass found them)."""
+    credential before (``lowered``: ``text.lower()``, the same length; ``found``: its
+    credential's words, :func:`words`, when the caller has them)."""
     last = 0
-    for m in words(lowered, places):
+    for m in words(lowered) if found is None else found:
         if m.start() < last or ASSIGNED.match(text, m.end()):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
