@@ -18,12 +18,13 @@ says where each came from), scored to see whether what was tuned holds elsewhere
 output, Codex and Gemini among them (``redact_blind3/SOURCES.md``), ``--blind4`` only
 ``redact_blind4/local/``, a fourth (``redact_blind4/SOURCES.md``), ``--blind5`` only
 ``redact_blind5/local/``, a fifth (``redact_blind5/SOURCES.md``), ``--blind6`` only
-``redact_blind6/local/``, a sixth (``redact_blind6/SOURCES.md``), and ``--blind7`` only
-``redact_blind7/local/``, a seventh (``redact_blind7/SOURCES.md``).
+``redact_blind6/local/``, a sixth (``redact_blind6/SOURCES.md``), ``--blind7`` only
+``redact_blind7/local/``, a seventh (``redact_blind7/SOURCES.md``), and ``--blind8`` only
+``redact_blind8/local/``, an eighth (``redact_blind8/SOURCES.md``).
 
 Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR]
-[--blind | --blind2 | --blind3 | --blind4 | --blind5 | --blind6 | --blind7] [--samples N]
-[--unjudged] [--json]``.
+[--blind | --blind2 | --blind3 | --blind4 | --blind5 | --blind6 | --blind7 | --blind8]
+[--samples N] [--unjudged] [--json]``.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ BLIND4 = Path(__file__).resolve().parent / "redact_blind4" / "local"
 BLIND5 = Path(__file__).resolve().parent / "redact_blind5" / "local"
 BLIND6 = Path(__file__).resolve().parent / "redact_blind6" / "local"
 BLIND7 = Path(__file__).resolve().parent / "redact_blind7" / "local"
+BLIND8 = Path(__file__).resolve().parent / "redact_blind8" / "local"
 
 
 class Marker(NamedTuple):
@@ -165,6 +167,9 @@ def main() -> None:
     blind.add_argument(
         "--blind7", action="store_true", help="read only redact_blind7/local/'s sessions"
     )
+    blind.add_argument(
+        "--blind8", action="store_true", help="read only redact_blind8/local/'s sessions"
+    )
     args = parser.parse_args()
     chosen = (
         (args.blind, BLIND),
@@ -174,6 +179,7 @@ def main() -> None:
         (args.blind5, BLIND5),
         (args.blind6, BLIND6),
         (args.blind7, BLIND7),
+        (args.blind8, BLIND8),
     )
     only = next((folder for flag, folder in chosen if flag), None)
     extra = (*args.extra, only) if only else tuple(args.extra)
