@@ -126,6 +126,10 @@ _GUARD_KEY = frozenset(
     "salt network hmac cipher crypto aes wifi merchant partner shared root security"
     " integration session".split()
 )
+# Before "pass", words that make it a verb (``must pass``, ``tests pass``).
+_PASS_VERB = frozenset(
+    "must should will would can could may might to did does do not tests test".split()
+)
 _PHRASE_WORDS = frozenset(("mnemonic", "seed", "phrase", "recovery", "passphrase"))
 # After the secret word: the name is about the credential (its id, its length, its path).
 _ABOUT = frozenset(
@@ -242,8 +246,8 @@ def credential_name(name: str) -> str:
         found = "password"  # what a person chooses; a key or a token is random
     if _about(words, at):
         return ""
-    if words[at] == "pass" and len(words) == 1:
-        return ""  # a word alone: "sanity pass:", "--- PASS:"
+    if words[at] == "pass" and (len(words) == 1 or (at and words[at - 1] in _PASS_VERB)):
+        return ""  # a word alone: "sanity pass:", "--- PASS:"; a verb: "Agent must pass"
     if _PHRASE_WORDS & set(words):
         return "phrase"
     return found

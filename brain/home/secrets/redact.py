@@ -343,6 +343,12 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
     ):
         return True  # from m import A as B, C as D; import json, numpy as np, torch
     before = text[max(0, start - 40) : start]
+    if value in ("include", "omit", "same-origin"):
+        return True  # fetch(url, { credentials: 'include' }): whether cookies go, not one
+    if value.isdigit() and len(value) < 8:
+        name = families.credential_name(families.name_before(text, start))
+        if name in ("strong", "weak", "random"):
+            return True  # INSTALLATION_TOKEN: 3000: a time to live; a token is no short number
     if _LONE_PASS.search(before) and not any(c.isdigit() for c in value):
         return True  # "--- PASS: TestName", "a final sanity pass: PR state"
     if _KEBAB_NAME.search(before) and _VERSION.fullmatch(value):

@@ -85,6 +85,7 @@ _GUARD_KEY = f"key(?:{_behind(_GUARDS, '_key')})(?![a-z0-9])"
 _NOT_A_PASSWORD = frozenset(
     """
     a an the this that these those it its one ones some any no not none never also still
+    include omit same-origin
     now then here there where what which who why how when same different other another
     in on at by for from into onto under inside within via with without to of as like
     set unset stored saved kept held hidden masked visible shown known unknown secret

@@ -7,6 +7,8 @@ case (a credential in the same place is still found):
   ``fake-kyc-encryption-key-32-bytes``: a value whose first word is ``test``, ``fake``,
   ``dummy``, ``mock``, ``sample`` or ``example``, then words and short numbers, with a
   ``!`` or ``.`` or two at its end, is a stand-in (``test1234`` is a password).
+* **A stand-in that spells its own rule**: ``JWT_SECRET = 'dev-secret-key-min-32-chars-long!!'``:
+  words, then a length in characters or bytes, is what a real value must be, not one.
 * **Base64 of a stand-in**: ``KYC_ENCRYPTION_KEY=ZmFrZS1reWMt…`` decodes to
   ``fake-kyc-encryption-key-32-bytes``: a placeholder put in base64 to pass a length
   check is still a placeholder (a real key's bytes decode to no words).
@@ -56,6 +58,11 @@ __all__ = ["stand_in"]
 _STUB = re.compile(
     r"(?i:test|fake|dummy|mock|sample|example)(?:[-_](?:[a-z]{2,12}|\d{1,4}))+[!.]{0,2}"
     r"|(?i:fake|dummy|mock)[!.]{0,2}"
+)
+# A stand-in that spells its own rule: words, then a length in characters or bytes
+# (``dev-secret-key-min-32-chars-long!!``, ``change-me-to-32-bytes``).
+_SPELLED = re.compile(
+    r"(?i:[a-z]{2,12}[-_])+\d{1,3}[-_](?i:chars?|characters|bytes)(?:[-_][a-z]{2,12})*[!.]{0,2}"
 )
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 # A provider's prefix (``sk-or-v1-``, ``ghp_``), then capital words asking for the value
@@ -126,6 +133,7 @@ def stand_in(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 40) : start]
     return (
         _STUB.fullmatch(bare) is not None
+        or _SPELLED.fullmatch(bare) is not None
         or _in_base64(bare)
         or _PREFIXED_SEQUENCE.fullmatch(bare) is not None
         or _asking(bare)
