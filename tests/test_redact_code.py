@@ -691,3 +691,38 @@ def test_a_value_that_counts_is_an_example_and_a_random_one_beside_it_is_not() -
     assert "q8Zr2mV7xK4pL9wT3nB6yH1cF5dJ0sGa" not in redact(
         f"{example}\nNEXTAUTH_SECRET: q8Zr2mV7xK4pL9wT3nB6yH1cF5dJ0sGa"
     )
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "const res = await fetch(`${authUrl}/token`, { credentials: 'include' });",
+        "const KV_TTL = {\n  ROLE_CACHE: 60,\n  INSTALLATION_TOKEN: 3000,\n};",
+        "export const JWT_SECRET = 'dev-secret-key-min-32-chars-long!!';",
+        "GITHUB_WEBHOOK_SECRET=dev-webhook-secret-min-32-chars!!",
+        "| Parameter | Agent must pass | Fallback |\n|---|---|---|\n| `task_type` | `args.task_type` | x |\n",
+        "const apiKey = process.env.ANTHROPIC2_API_KEY || process.env.ANTHROPIC_API_KEY;",
+        "const token = header?.startsWith('Bearer ') ? header.slice(7) : null;",
+        "### Issue 2 — Hardcoded Credentials: **FIXED** Replaced the secrets",
+        "const sessionKey = 'mohamed_twin_session_v3';",
+        "AUTH0_DOMAIN=your-tenant.auth0.com",
+        '{"did": "did:key:z6Mkp8cCNrPebFiCby4VdRkMB28LDz5R87HjENV4Eh5sojME", "key_file": "/k"}',
+        r"await writeFile('/tmp/env.env', 'AI_API_KEY=x\n');",
+        r'writeFileSync("/tmp/x.env", "AI_API_KEY=test-key\nAI_MODEL=deepseek-chat\n");',
+        "curl 'http://127.0.0.1:2999/api/preview?layoutToken=bottom-text-stack&effectToken=dark'",
+    ],
+)
+def test_options_stand_ins_and_names_beside_credential_words_are_left(code: str) -> None:
+    assert redact(code) == code
+
+
+@pytest.mark.parametrize(
+    ("code", "secret"),
+    [
+        ("API_TOKEN=93817264", "93817264"),
+        ("PASSWORD=4821", "4821"),
+        (r'"AI_API_KEY=sk-live-9f8a7b6c5d4e3f2a1b0c\nAI_MODEL=x"', "sk-live-9f8a7b6c5d4e3f2a1b0c"),
+    ],
+)
+def test_a_credential_is_still_found_where_those_are_left(code: str, secret: str) -> None:
+    assert secret not in redact(code)

@@ -130,6 +130,9 @@ _GUARD_KEY = frozenset(
 _PASS_VERB = frozenset(
     "must should will would can could may might to did does do not tests test".split()
 )
+# A name made of small words and short numbers; the words that make it a store's name.
+_WORDS_NAME = re.compile(r"[a-z]+(?:[-_](?:[a-z]+|v?\d{1,3}))+")
+_NAME_PARTS = frozenset("session key token secret auth cookie cache storage".split())
 _PHRASE_WORDS = frozenset(("mnemonic", "seed", "phrase", "recovery", "passphrase"))
 # After the secret word: the name is about the credential (its id, its length, its path).
 _ABOUT = frozenset(
@@ -141,6 +144,7 @@ _ABOUT = frozenset(
     " param params hash hashed digest strength reset regex pattern schema validator"
     " validation input error errors message status state storage chars lifetime duration"
     " source kind class handler callback changed changes lookup rate rates"
+    " domain audience issuer tenant realm region scope scopes redirect"
     " runs run ratio score passed failed through thru"
     # (nginx's ssl_session_cache shared:SSL:10m, ssl_session_tickets off)
     " cache tickets"
@@ -253,6 +257,15 @@ def credential_name(name: str) -> str:
     return found
 
 
+def _self_named(value: str) -> bool:
+    """Whether ``value`` is a name made of small words, one of them a credential's or
+    its store's (``mohamed_twin_session_v3``, ``auth-token-cache``): what a key stands
+    under, not a key."""
+    return _WORDS_NAME.fullmatch(value) is not None and not _NAME_PARTS.isdisjoint(
+        re.split(r"[-_]", value)
+    )
+
+
 def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
     """Whether ``value`` is a credential for a name of ``strength``."""
     if strength == "phrase" and mnemonic(value):
@@ -261,6 +274,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if byte_list(value):
         return True  # network_key: [153, 4, …]: a key's bytes, not code in braces
+    if strength != "password" and _self_named(value):
+        return False  # sessionKey = 'app_session_v3': a name the value is stored under
     if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):
         return False
     if auth_method(value):

@@ -146,9 +146,26 @@ _ID_NAME = re.compile(r"(?i)(?<![a-z])(?:[a-z]+[_-])?id[\"']?[ \t]*[:=][ \t]*[\"
 def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     """The span to redact for one match, or None when the match is not a secret."""
     span = _rule_span(rule, match)
+    if span is not None and rule.kind == "secret_assignment":
+        span = _before_next(match.string, *span)
     if span is None or span[0] >= span[1] or _not_secret(rule, match.string, *span):
         return None
     return span
+
+
+def _before_next(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """``start:end`` cut where the next setting starts inside it: after an escaped line
+    break (``AI_API_KEY=test-key\\nAI_MODEL=…``, ``KEY=x\\n'``) or a query's ``&``
+    (``layoutToken=bottom-text-stack&effectToken=…``); None when too little is left."""
+    m = _NEXT_SETTING.search(text, start, end)
+    if m is None:
+        return start, end
+    return (start, m.start()) if m.start() - start >= 3 else None
+
+
+# Inside a value, where the next setting starts: an escaped line break, then a name and
+# "=" or the value's end; a query's "&", then a name and "=".
+_NEXT_SETTING = re.compile(r"\\[nrt](?=[A-Za-z_][A-Za-z0-9_]*=|[\\'\"]|$)|&(?=[A-Za-z_]\w*=)")
 
 
 def _rule_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
@@ -343,6 +360,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
     ):
         return True  # from m import A as B, C as D; import json, numpy as np, torch
     before = text[max(0, start - 40) : start]
+    if _did_key(text, start):
+        return True  # a decentralised identifier: a public key's, by its method
     if value in ("include", "omit", "same-origin"):
         return True  # fetch(url, { credentials: 'include' }): whether cookies go, not one
     if value.isdigit() and len(value) < 8:
@@ -528,7 +547,14 @@ def _outside_arns(text: str, spans: list[tuple[str, int, int]]) -> list[Finding]
         and not made_up(text[start:end])
         and not allowances.key_id(text, start, end)
         and not allowances.thinking_signature(text, start)
+        and not _did_key(text, start)
     ]
+
+
+def _did_key(text: str, start: int) -> bool:
+    """Whether ``did:key:`` stands right before ``start``: a decentralised identifier, a
+    public key's (``did:key:z6Mk…``)."""
+    return text[max(0, start - 8) : start] == "did:key:"
 
 
 def _keyed_hash(text: str, start: int) -> bool:

@@ -175,6 +175,7 @@ _CODE_WORDS = frozenset(
 )
 _REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+[!?]?")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z_$]*")
+_EMPHASIS = re.compile(r"\*{1,2}[A-Za-z][A-Za-z ]*\*{1,2}")
 _CALLED = re.compile(r"[A-Za-z_$][\w$]*")
 # After a value, what says it is an expression in code: an operator, a comparison, a
 # call, a member, a closing bracket, an item separator.
@@ -213,7 +214,13 @@ def is_code(
         return True  # a generic type, configService.get<string>(
     if _ANOTHER.fullmatch(bare):
         return True  # "Staging=?": the next name of a list, not a value
-    if _REFERENCE.fullmatch(bare) and (after[:1] == "(" or not any(c.isdigit() for c in bare)):
+    if bare.startswith("*") and _EMPHASIS.fullmatch(bare):
+        return True  # "Hardcoded Credentials: **FIXED**": a word in bold
+    if bare.endswith("(") and _REFERENCE.fullmatch(bare[:-1]):
+        return True  # header?.startsWith('Bearer '): a method called
+    if _REFERENCE.fullmatch(bare) and (
+        after[:1] == "(" or not any(c.isdigit() for c in bare) or _CODE_AFTER.match(after)
+    ):
         return True  # process.env.GITHUB_TOKEN!, self.password, secp256k1.utils.random()
     if after[:1] == "(" and _CALLED.fullmatch(bare):
         return True  # a function called: string2Base64(`${id}:${token}`)
