@@ -700,7 +700,8 @@ def test_a_value_that_counts_is_an_example_and_a_random_one_beside_it_is_not() -
         "const KV_TTL = {\n  ROLE_CACHE: 60,\n  INSTALLATION_TOKEN: 3000,\n};",
         "export const JWT_SECRET = 'dev-secret-key-min-32-chars-long!!';",
         "GITHUB_WEBHOOK_SECRET=dev-webhook-secret-min-32-chars!!",
-        "| Parameter | Agent must pass | Fallback |\n|---|---|---|\n| `task_type` | `args.task_type` | x |\n",
+        "| Parameter | Agent must pass | Fallback |\n|---|---|---|\n"
+        "| `task_type` | `args.task_type` | x |\n",
         "const apiKey = process.env.ANTHROPIC2_API_KEY || process.env.ANTHROPIC_API_KEY;",
         "const token = header?.startsWith('Bearer ') ? header.slice(7) : null;",
         "### Issue 2 — Hardcoded Credentials: **FIXED** Replaced the secrets",
