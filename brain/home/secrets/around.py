@@ -79,6 +79,19 @@ _NOT_CHOSEN = frozenset(
     "key keys secret secrets token tokens password passwords pass auth session local dev"
     " test prod production staging default example sample changeme demo env config".split()
 )
+# Words a clause holds and a chosen passphrase does not: what a sentence about a
+# password says (its place, its state, what to do).
+_NOT_PHRASE = frozenset(
+    """
+    the and but for not are was were has have had its you your our their this that with
+    from into onto over under when then than what which who how why where there here also
+    still just now too very can could should would will shall may might must please thanks
+    thank put use set run add try see get got make made need needs want wants keep kept
+    stored saved hidden masked shown wrong right correct invalid valid expired rotated
+    changed reset same different new old default empty blank missing required working
+    broken ok okay yes yeah install brew npm pip apt sudo docker git run
+    """.split()
+) | _NOT_CHOSEN
 # What a value never holds: code's brackets and separators, a line number's arrow.
 _CODE_CHARS = re.compile(r"[()\[\]{}<>;,→]")
 # A line that assigns (API_KEY_RATE_LIMIT=60): a name's, read by the name family.
@@ -97,7 +110,24 @@ _ABOUT = sentences.ABOUT
 # The words for a PIN and an access code (what they take: digits), in a few languages.
 # (looked for with str.find: "pin" stands inside many words, a regex over every text
 # costs more than the few places it stands)
-_PIN_WORDS = ("pin", "access code", "passcode", "暗証番号", "핀")
+_PIN_WORDS = ("pin", "puk", "access code", "passcode", "暗証番号", "핀")
+# Before "code", words that make it a code one types to open something (a keypad's, an
+# alarm's, a door's): a PIN by another name; "status code", "exit code" are no such.
+_CODE_OF = frozenset(
+    "keypad door gate alarm master opener lock unlock security safe garage entry panel"
+    " puk pin parental".split()
+)
+_LAST_WORD = re.compile(r"(?<![a-z0-9_])[a-z]+$")
+# After a PIN's word, the clause that gives it: a few words (is, é, är, şu, :), then the
+# value (digits, or what a person types) before the clause ends.
+_GIVEN = re.compile(r"[^\n.,;!?。！？()]{0,40}?(?:[:：]|\b(?:is|é|è|är|er|ist|es|est|şu|adalah|là)\b|は)[ \t]*")
+_TOKEN = re.compile(r"[^\s,;()（）、。]{4,64}")
+# Plain words after a password's "is": a passphrase a person says (four to eight words, a
+# digit or two allowed), not a clause (a word of _NOT_PHRASE ends the run).
+_WORDS_SAID = re.compile(r"\S+")
+# Right after a password's word, what says its value comes: "is", ":" and the like.
+_SAYS = re.compile(r"[ \t]*(?:is|é|è|är|er|ist|es|est|:|：|=)[ \t]*")
+_SPOKEN = re.compile(r"[a-z]{3,10}\d{0,3}(?:[ \t]+[a-z]{3,10}\d{0,3}){2,7}")
 # What closes a value standing apart before a name (a bare one starts its line).
 _CLOSERS = re.compile(r"[`\"'»」”』]")
 _OPENING = {"`": "`", '"': '"', "'": "'", "»": "«", "」": "「", "”": "“", "』": "『"}
@@ -213,7 +243,7 @@ def _names(
     """Each credential's word in ``text`` with its strength, read with the words before it
     (``Tado password``, ``Runway API secret``); a PIN's word as ``pin``."""
     for m in found:
-        if sentences.ASSIGNED.match(text, m.end()):
+        if sentences.ASSIGNED.match(text, m.end()) and sentences.named(m):
             continue  # token=…, "password": …: a name in code's form, the name family's
         if m.lastgroup == "phrase" and m.group() == "seed":
             continue  # (a database's seed, in prose far more often than a wallet's)
@@ -222,6 +252,14 @@ def _names(
             strength = _STRENGTH[m.lastgroup]  # a word of another language: senha, ключ
         if strength:
             yield m.start(), m.end(), strength
+    at = lowered.find("code")
+    while at > 0:
+        end = at + 4
+        if lowered[at - 1] in " -" and not _in_word(lowered, end):
+            before = _LAST_WORD.search(lowered, max(0, at - 16), at - 1)
+            if before is not None and before.group() in _CODE_OF:
+                yield before.start(), end, "pin"
+        at = lowered.find("code", end)
     for word in _PIN_WORDS:
         at = lowered.find(word)
         while at >= 0:
@@ -235,7 +273,8 @@ def pins(lowered: str) -> bool:
     """Whether ``lowered`` (a text lower-cased) may name a PIN or an access code."""
     return (
         "pin" in lowered
-        or ("code" in lowered and ("access code" in lowered or "passcode" in lowered))
+        or "puk" in lowered
+        or " code" in lowered
         or (not lowered.isascii() and ("暗証番号" in lowered or "핀" in lowered))
     )
 
@@ -341,7 +380,36 @@ def _after(text: str, end: int, line_end: int, strength: str) -> tuple[int, int]
         for m in _RUN.finditer(text, end, stop):
             if not _about_between(text, end, m.start()) and _passphrase(m.group()):
                 return m.span()
+    given = _GIVEN.match(text, end, stop)
+    if given is None or _about_between(text, end, given.start()) or "=" in given.group():
+        return None
+    if strength in ("password", "phrase") and _SAYS.fullmatch(given.group()):
+        spoken = _spoken(text, given.end(), stop)
+        if spoken is not None:
+            return spoken
+    if strength == "pin":
+        token = _TOKEN.match(text, given.end(), stop)
+        if token is not None:
+            value = token.group().rstrip(".,;:!?")
+            typed = len(value) >= 8 and sentences.shaped("password", value)
+            if typed or _fits("pin", value, quoted=False) or _passphrase(value):
+                return token.start(), token.start() + len(value)
     return None
+
+
+def _spoken(text: str, at: int, stop: int) -> tuple[int, int] | None:
+    """A passphrase said in plain words at ``at`` (``is fennel hazel acorn falcon``): three
+    to eight words, up to the first a clause holds (``is stored in the vault``)."""
+    m = _SPOKEN.match(text, at, stop)
+    if m is None:
+        return None
+    said, end = 0, at
+    for word in _WORDS_SAID.finditer(m.group()):
+        said_word = word.group().rstrip("0123456789")
+        if said_word in _NOT_PHRASE or said_word.endswith(("ed", "ing", "ly")):
+            break  # a clause's word: is stored in…, is currently locked…
+        said, end = said + 1, at + word.end()
+    return (at, end) if said >= 3 else None
 
 
 def _about_between(text: str, end: int, start: int) -> bool:

@@ -68,6 +68,7 @@ from brain.home.secrets import (
     gitleaks,
     lookalikes,
     spaced,
+    sentences,
     windows,
     wraps,
 )
@@ -360,6 +361,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
     ):
         return True  # from m import A as B, C as D; import json, numpy as np, torch
     before = text[max(0, start - 40) : start]
+    if _a_credential_word(value):
+        return True  # "login.password": "Passwort": the word itself, translated
     if _did_key(text, start):
         return True  # a decentralised identifier: a public key's, by its method
     if value in ("include", "omit", "same-origin"):
@@ -549,6 +552,13 @@ def _outside_arns(text: str, spans: list[tuple[str, int, int]]) -> list[Finding]
         and not allowances.thinking_signature(text, start)
         and not _did_key(text, start)
     ]
+
+
+def _a_credential_word(value: str) -> bool:
+    """Whether ``value`` is a credential's word and nothing more, in any language a
+    sentence names one in (``Passwort``, ``Hasło``, ``كلمة المرور``)."""
+    lowered = value.lower().strip()
+    return any(m.start() == 0 and m.end() == len(lowered) for m in sentences.words(lowered))
 
 
 def _did_key(text: str, start: int) -> bool:

@@ -39,23 +39,30 @@ from brain.home.secrets.shapes import (
 )
 from brain.home.secrets.spoken import plain_password
 
-__all__ = ["ABOUT", "ABOUT_CJK", "ASSIGNED", "WORDS", "find", "maybe", "shaped", "words"]
+__all__ = ["ABOUT", "ABOUT_CJK", "ASSIGNED", "WORDS", "find", "maybe", "named", "shaped", "words"]
 
+# A word of a language that inflects it at its end (lösenordet, nyckeln, şifrem,
+# anahtarım, klucza, kuncinya): a few letters more are the same word.
+_INFLECTED = r"[a-zäöåæøüışçğ]{0,5}"
 # The credential's words, lower-cased, by kind: "password" (what a person types counts),
 # "strong" (a token, a secret: random values and UUIDs), "phrase" (a seed phrase),
 # "codes" (recovery codes), "key" (a key: random values, the words before must name one).
 _KINDS = (
     (
         "password",
-        r"password|passwd|passphrase|passcode|contraseña|contrasena|senha|passwort"
-        r"|kennwort|mot de passe|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|mật khẩu"
-        r"|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|סיסמה|كلمة المرور|पासवर्ड|รหัสผ่าน",
+        r"password|passwd|passphrase|passcode|contraseña|contrasena|senha|passwort|mot de passe"
+        r"|(?:kennwort|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|passord|adgangskode"
+        r"|parola|kata sandi|geslo|lozinka)" + _INFLECTED
+        + r"|mật khẩu|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|סיסמה|كلمة المرور|كلمة السر"
+        r"|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน",
     ),
     (
         "strong",
-        r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential"
-        r"|clave|chave|chiave|schlüssel|clé|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
-        r"|シークレット|秘密鍵|キー|토큰",
+        r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential|clé"
+        r"|(?:clave|chave|chiave|schlüssel|nyckel|sleutel|klucz|kunci|anahtar|nøgle|nøkkel"
+        r"|avain|kulcs|cheie|ključ)" + _INFLECTED
+        + r"|khóa|ключ|токен|секрет|مفتاح|توكن|کلید|מפתח|טוקן|คีย์|โทเค็น|टोकन|कुंजी"
+        r"|密钥|密鑰|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿",
     ),
     ("phrase", r"mnemonic|seed phrase|recovery phrase|seed|助记词|シードフレーズ"),
     ("codes", r"recovery codes?|backup codes?|リカバリーコード|恢复码"),
@@ -67,6 +74,11 @@ _WORD = re.compile(
     r"(?<![a-z0-9_.])(?:"
     + "|".join(f"(?P<{kind}>{words})" for kind, words in _KINDS)
     + r")(?!s?[a-z0-9_-])"
+)
+# The English words among them: the name family reads them before ":" or "=".
+_ENGLISH = re.compile(
+    r"pass(?:word|wd|phrase|code)|token|secret|(?:api|access|private)[ _-]?key|credential|key"
+    r"|mnemonic|seed(?: phrase)?|recovery (?:phrase|codes?)|backup codes?"
 )
 # A sentence's end: its value is looked for to the end of the next one.
 _END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")
@@ -141,13 +153,16 @@ _LATIN_WORDS = (
     *("private key", "private_key", "private-key", "privatekey", "credential", "clave"),
     *("chave", "schlüssel", "clé", "mnemonic", "seed", "recovery code", "recovery phrase"),
     *("backup code", "key"),
+    *("nyckel", "sleutel", "klucz", "kunci", "anahtar", "nøgle", "nøkkel", "avain", "kulcs"),
+    *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
 )
 WORDS = {"sentence words": _LATIN_WORDS}
 # The words beyond latin-1, which the pass would look for one str.find each: one search.
 _WIDE = re.compile(
     "пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|hasło|şifre|mật khẩu|סיסמה|كلمة المرور"
-    "|पासवर्ड|รหัสผ่าน|ключ|токен|密钥|密鑰|令牌|秘钥|トークン"
-    "|シークレット|秘密鍵|キー|토큰|助记词|シードフレーズ|リカバリーコード|恢复码"
+    "|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน|ключ|токен|секрет|khóa|ključ|مفتاح|توكن|کلید"
+    "|מפתח|טוקן|คีย์|โทเค็น|टोकन|कुंजी|密钥|密鑰|令牌|秘钥|トークン"
+    "|シークレット|秘密鍵|キー|토큰|시크릿|助记词|シードフレーズ|リカバリーコード|恢复码"
 )
 
 
@@ -182,7 +197,7 @@ def find(
     credential's words, :func:`words`, when the caller has them)."""
     last = 0
     for m in words(lowered) if found is None else found:
-        if m.start() < last or ASSIGNED.match(text, m.end()):
+        if m.start() < last or (ASSIGNED.match(text, m.end()) and named(m)):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
         if lowered[m.start() - 1 : m.start()] == "-" and _IN_FLAG.search(
@@ -204,6 +219,13 @@ def find(
         for start, value_end in _values(text, m.end(), end, kind, m.start()):
             out.append(("credential_name", start, value_end))
             last = value_end
+
+
+def named(m: re.Match[str]) -> bool:
+    """Whether the credential's word ``m`` is one the name family reads as a name (an
+    English word: ``password:``); another language's word before ``:`` is prose's label
+    (``Här är Lago-nyckeln: <uuid>``), which only the sentence families read."""
+    return m.group().isascii() and _ENGLISH.fullmatch(m.group()) is not None
 
 
 def words(lowered: str, places: Sequence[int] | None = None) -> Iterator[re.Match[str]]:

@@ -266,7 +266,33 @@ def made_up(value: str) -> bool:
     ``test_app_secret``, ``test_token_123``): a real key's body is random, and a value
     saying it is a test's is a stand-in (``sk_test_4eC39HqLyjWD…`` is still a key)."""
     bare = value.strip("\"'`")
-    return _MADE_UP.fullmatch(bare) is not None or word_signed(bare) or counting(bare)
+    return (
+        _MADE_UP.fullmatch(bare) is not None
+        or word_signed(bare)
+        or counting(bare)
+        or base64_text(bare)
+    )
+
+
+_B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
+
+
+def base64_text(value: str) -> bool:
+    """Whether ``value`` is base64 of a sentence (``aGVsbG8gZnJvbSB0aGUg…`` is "hello from
+    the …"): printable words with spaces between them; a key's bytes decode to no text."""
+    if len(value) < 16 or _B64.fullmatch(value) is None:
+        return False
+    padded = value + "=" * (-len(value) % 4)
+    try:
+        raw = base64.b64decode(padded, altchars=b"-_" if "-" in value or "_" in value else None)
+    except ValueError:
+        return False
+    try:
+        decoded = raw.decode("ascii")
+    except UnicodeDecodeError:
+        return False
+    letters = sum(c.isalpha() or c == " " for c in decoded)
+    return decoded.count(" ") >= 2 and decoded.isprintable() and letters >= 0.85 * len(decoded)
 
 
 def counting(value: str) -> bool:
