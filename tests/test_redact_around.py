@@ -100,3 +100,50 @@ def test_a_value_around_its_name_is_redacted(text: str, secret: str) -> None:
 )
 def test_code_and_prose_near_credential_words_are_left(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # another language's word for a key or a password, inflected, before a colon
+        (f"Här är Mollie-nyckeln: {TOKEN}, lägg in den i .env", TOKEN),
+        (f"Paddle anahtarım şu: {TOKEN}, ekler misin?", TOKEN),
+        (f"הנה המפתח של Paddle: {TOKEN} תוסיף אותו", TOKEN),
+        (f"این کلید Paddle است: {HEX} لطفاً اضافه کن", HEX),
+        (f"Tu masz klucz do Paddle: {TOKEN}", TOKEN),
+        # a PIN or a code one types, given after its word
+        ("min cykellås keypad code är 40718263", "40718263"),
+        ("my SIM PUK code: 90817265, remember it", "90817265"),
+        ("the banking app PIN é 572913, anota", "572913"),
+        # a passphrase said in plain words after a password's "is"
+        ("the vault password is walnut cobalt heron meadow, keep it", "walnut cobalt heron meadow"),
+        # a URL a credential's word or its own name says holds one
+        (f"CRONITOR_PING_URL=https://cronitor.link/p/{HEX}\nDEBUG=1", HEX),
+        (f"用这个token：https://hc.example.io/tok_{TOKEN} 测试一下", TOKEN),
+        (f"https://raw.example.com/a/b/README.md?token={TOKEN}", TOKEN),
+        # a CSV's value column, named by the row's first cell
+        (f"name,service,value\nPADDLE_API_KEY,paddle,{HEX}\nLOG_LEVEL,core,info\n", HEX),
+    ],
+)
+def test_a_credential_named_in_any_language_or_place_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"login.password": "Passwort", "login.forgot": "Passwort vergessen?"}',
+        '{"login.password": "Пароль"}',
+        "cursor: aGVsbG8gZnJvbSB0aGUgc3RhZ2luZyBjbHVzdGVy",
+        "the exit code: 1, status code: 404",
+        "Your master secret is currently locked inside your browser session.",
+        "Install: brew install gitleaks (the secret scanner)",
+        "see the wiki for tokens: https://wiki.example.com/posts/npm-tokens-16f6l31h",
+        "the key ref: https://github.com/acme/api/blob/1c6a6b3f03fef4b2666a6b4652aa2f2308617d17/x.go",
+        "the password reset page is at https://example.com/reset/" + HEX,
+    ],
+)
+def test_words_translations_and_pages_about_credentials_are_left(text: str) -> None:
+    assert redact(text) == text

@@ -149,6 +149,7 @@ def _add(m: re.Match[str], out: list[Span]) -> None:
     value = m.group("value")
     if (
         value.startswith(("$", "%", "<", "{"))
+        or is_placeholder("", value, bare=True)
         or is_masked(value)
         or is_code(value, "", quoted=True)
     ):

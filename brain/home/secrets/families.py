@@ -184,18 +184,19 @@ def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] 
     """The sentence families: a value after a credential's name on its line, before it,
     or alone below it (``low``: ``text.lower()``; ``hits``: as :func:`find` takes it)."""
     places = None if hits is None else hits.get("sentence words", [])
+    found: list[re.Match[str]] = []
     if sentences.maybe(low) if hits is None else "sentence words" in hits or not low.isascii():
         found = list(sentences.words(low, places))
         if found:
             sentences.find(text, low, out, found)
         if found or places is None or places or around.pins(low):
             around.find(text, low, out, found, places)
-        if found:
+        if found or places is None or places:
             tables.rows(text, out)
     elif around.pins(low):
         around.find(text, low, out, [], [])
-    if "hook" in low:
-        around.webhooks(text, low, out)
+    if "://" in text and (found or "hook" in low or "ping" in low):
+        around.webhooks(text, low, out, found)
 
 
 # The words :func:`find` needs the places of, by group (literals.py finds them in its

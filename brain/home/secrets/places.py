@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, folded
+from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import (
     chosen_password,
     entropy,
@@ -138,7 +139,7 @@ def _login(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
                 out.append(("credential_position", arg.start(1), arg.end(1)))
     if "echo" in text:
         for m in _ECHO.finditer(text):
-            if random_token(m.group("value")):
+            if random_token(m.group("value")) and not is_placeholder("", m.group("value")):
                 out.append(("credential_position", m.start("value"), m.end("value")))
 
 

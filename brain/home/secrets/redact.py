@@ -67,8 +67,8 @@ from brain.home.secrets import (
     families,
     gitleaks,
     lookalikes,
-    spaced,
     sentences,
+    spaced,
     windows,
     wraps,
 )
@@ -167,6 +167,13 @@ def _before_next(text: str, start: int, end: int) -> tuple[int, int] | None:
 # Inside a value, where the next setting starts: an escaped line break, then a name and
 # "=" or the value's end; a query's "&", then a name and "=".
 _NEXT_SETTING = re.compile(r"\\[nrt](?=[A-Za-z_][A-Za-z0-9_]*=|[\\'\"]|$)|&(?=[A-Za-z_]\w*=)")
+
+
+# A type's name where a value goes, in a schema or an example (``"token": "uuid"``).
+_TYPE_WORDS = frozenset(
+    "uuid string str number int integer boolean bool iso-8601 datetime timestamp jwt hex"
+    " base64".split()
+)
 
 
 def _rule_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
@@ -365,6 +372,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return True  # "login.password": "Passwort": the word itself, translated
     if _did_key(text, start):
         return True  # a decentralised identifier: a public key's, by its method
+    if value.lower() in _TYPE_WORDS:
+        return True  # "undoToken": "uuid": a schema's type where the value goes
     if value in ("include", "omit", "same-origin"):
         return True  # fetch(url, { credentials: 'include' }): whether cookies go, not one
     if value.isdigit() and len(value) < 8:
@@ -551,6 +560,8 @@ def _outside_arns(text: str, spans: list[tuple[str, int, int]]) -> list[Finding]
         and not allowances.key_id(text, start, end)
         and not allowances.thinking_signature(text, start)
         and not _did_key(text, start)
+        and not _a_credential_word(text[start:end])
+        and not is_placeholder("", text[start:end], bare=True)
     ]
 
 

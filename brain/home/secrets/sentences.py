@@ -52,15 +52,17 @@ _KINDS = (
         "password",
         r"password|passwd|passphrase|passcode|contraseña|contrasena|senha|passwort|mot de passe"
         r"|(?:kennwort|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|passord|adgangskode"
-        r"|parola|kata sandi|geslo|lozinka)" + _INFLECTED
-        + r"|mật khẩu|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|סיסמה|كلمة المرور|كلمة السر"
-        r"|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน",
+        r"|parola|kata sandi|geslo|lozinka)"
+        + _INFLECTED
+        + r"|mật khẩu|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|סיסמה"
+        r"|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน",
     ),
     (
         "strong",
         r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential|clé"
         r"|(?:clave|chave|chiave|schlüssel|nyckel|sleutel|klucz|kunci|anahtar|nøgle|nøkkel"
-        r"|avain|kulcs|cheie|ključ)" + _INFLECTED
+        r"|avain|kulcs|cheie|ključ)"
+        + _INFLECTED
         + r"|khóa|ключ|токен|секрет|مفتاح|توكن|کلید|מפתח|טוקן|คีย์|โทเค็น|टोकन|कुंजी"
         r"|密钥|密鑰|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿",
     ),

@@ -171,10 +171,12 @@ _CODE_WORDS = frozenset(
     "await new async function typeof this self null undefined none true false nil string"
     " str number int bool boolean bytes buffer any unknown void never object uint8array"
     " promise optional required secretstr record map list dict array char text varchar"
-    " integer float password_hash".split()
+    " integer float password_hash uuid".split()
 )
 _REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::)[A-Za-z_$][\w$]*)+[!?]?")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z_$]*")
+_VARIABLE = re.compile(r"\$(?:env:)?[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}")
+_CMDLET = re.compile(r"(?:Get|Set|Read|ConvertTo|ConvertFrom|Import|Export|New)-[A-Z][A-Za-z]+")
 _EMPHASIS = re.compile(r"\*{1,2}[A-Za-z][A-Za-z ]*\*{1,2}")
 _CALLED = re.compile(r"[A-Za-z_$][\w$]*")
 # After a value, what says it is an expression in code: an operator, a comparison, a
@@ -192,7 +194,7 @@ def is_code(
     ``after``, is code or prose rather than a literal credential. A ``quoted`` value is a
     literal unless masked or a phrase of words (allowed as a passphrase when ``phrase``);
     in ``prose`` a comma or a full stop after a word ends a clause, not an expression."""
-    bare = _ESCAPES.sub("", value.strip("`\"' \t\r\n"))
+    bare = _ESCAPES.sub("", value.strip("`\"' \t\r\n·"))  # (· : a space shown)
     if not bare or is_masked(bare) or bare[:1] in ",;)]}" or ("{" in bare and "}" in bare):
         return True  # masked, or the quote closing the name's own string: print('token:', x)
     if bare.count(" ") >= 2 and not phrase and not any(c.isdigit() for c in bare):
@@ -214,6 +216,8 @@ def is_code(
         return True  # a generic type, configService.get<string>(
     if _ANOTHER.fullmatch(bare):
         return True  # "Staging=?": the next name of a list, not a value
+    if _VARIABLE.fullmatch(bare) or _CMDLET.fullmatch(bare):
+        return True  # $env:N8N_API_KEY, $N8N_API_KEY, ${TOKEN}; Get-Content .\key.txt
     if bare.startswith("*") and _EMPHASIS.fullmatch(bare):
         return True  # "Hardcoded Credentials: **FIXED**": a word in bold
     if bare.endswith("(") and _REFERENCE.fullmatch(bare[:-1]):

@@ -94,7 +94,11 @@ def rows(text: str, out: list[Span]) -> None:
     if "," in text:
         for table in _CSV.finditer(text):
             heads = table.group("head").split(",")
-            strengths = [credential_name(h.strip()) for h in heads]
+            strengths = [
+                credential_name(h.strip())
+                or ("value" if h.strip().lower() in _VALUE_HEADERS else "")
+                for h in heads
+            ]
             if not any(strengths):
                 continue
             at = table.start("body")
@@ -102,7 +106,10 @@ def rows(text: str, out: list[Span]) -> None:
                 cells = line.rstrip("\r\n").split(",")
                 if len(cells) == len(heads):
                     pos = at
-                    for strength, cell in zip(strengths, cells, strict=True):
+                    for i, (strength, cell) in enumerate(zip(strengths, cells, strict=True)):
+                        if strength == "value":  # the nearest cell before naming one
+                            named = (credential_name(c.strip()) for c in reversed(cells[:i]))
+                            strength = next((n for n in named if n), "")
                         value = cell.strip().strip("\"'")
                         if strength and value and fits(strength, value, "", False):
                             s = pos + cell.index(value)
