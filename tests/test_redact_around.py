@@ -147,3 +147,44 @@ def test_a_credential_named_in_any_language_or_place_is_redacted(text: str, secr
 )
 def test_words_translations_and_pages_about_credentials_are_left(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # tables: a TSV's password column, a CLI's listing of secrets, a property list
+        ("system\tlogin\tpassword\nBank\tops\t40718263\n", "40718263"),
+        (
+            f"$ acme keys list --show-secret\nNAME        CREATED      VALUE\nci   2026-10-02   {TOKEN}\n",
+            TOKEN,
+        ),
+        (f"<dict>\n  <key>AcmeApiKey</key>\n  <string>{TOKEN}</string>\n</dict>", TOKEN),
+        # a typed password with "=" inside
+        ("admin_user=ops\nadmin_password=kTr9941=qZ\n", "kTr9941=qZ"),
+        # a typed password that ends in "?"
+        ("your login password is: Bravo2004?\nPlease change it.", "Bravo2004?"),
+        # a value a command prints when its last argument names a credential
+        (f"$ terraform output -raw acme_private_key\n{HEX}\n", HEX),
+        # a value on the line above a line that names it; a random run before a remark
+        (f"{TOKEN}\n\nthat's the Acme seller api secret, the old one got revoked", TOKEN),
+        (f"test with {TOKEN}Zq8 (that's the Acme bot authorization key, staging only)", TOKEN),
+    ],
+)
+def test_rows_listings_and_printed_values_are_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if(!n)return;n=!0===n?{}:n;const s=t",
+        "- Password verification via Argon2id.\n- Login lockout: 5 failures",
+        "create mode 100644 Archives/ff33b5b0-cc51-4271-a3eb-545a85882e5f.jsonl\n🔐 Running the secret scan",
+        "JWT_SECRET=change-this-to-a-secure-secret\nENCRYPTION_KEY=change-this-to-32-char-aes-key!!\n",
+        "NAME        STATUS    AGE\nweb-7f9c    Running   3d\n",
+    ],
+)
+def test_code_paths_and_listings_without_secrets_are_left(text: str) -> None:
+    assert redact(text) == text

@@ -37,14 +37,24 @@ __all__ = ["find", "pins", "webhooks"]
 # At most this many characters, and this many words, between a value and the name after it.
 _GAP = 80
 _GAP_WORDS = 8
+# How far into its line a name may stand and still lead it (for a value above it).
+_LEADS = 40
+# A command (after a prompt's $) whose last argument names what it prints on the next line.
+_PRINTED = re.compile(
+    r"(?m)^[ \t]*\$[ \t]+[^\n]*?[ \t/=](?P<name>[A-Za-z_][\w.-]{2,80})[ \t]*\r?\n"
+    r"[ \t]*(?P<v>[^\s$#][^\s]{7,400})[ \t]*\r?$"
+)
 # Lines below a name a value may stand on (blank lines and fences aside).
 _BELOW = 4
+# A run of a token's characters, standing alone (spaces or a bracket around it).
+_RANDOM_RUN = re.compile(r"(?<![^\s(\[«「])[A-Za-z0-9+/=_.-]{20,300}(?=[\s)\]»」,.]|$)")
 # A value first on its line, before a name later on it.
 _BARE = re.compile(r"[ \t]*(?P<v>[^\s`\"'«»「」“”『』" + CJK + r"]{6,300})(?=[ \t" + CJK + "])")
 # Between a value and its name, prose: no code's punctuation ('string.min': 'Password…',
-# logger.info('fix_admin_password', 'senha…')), an apostrophe only inside a word.
+# logger.info('fix_admin_password', 'senha…')), an apostrophe only inside a word, a
+# bracket only opening a remark (``<value> (that's the … key)``), not a call.
 _CODE_GAP = re.compile(
-    r"[;=(){}\[\]|\"`]|(?<![^\W\d_])'|'(?![^\W\d_])|[:,][ \t]*['\"`]|['\"`][ \t]*[:,]"
+    r"[;={}\[\]|\"`)]|\w\(|(?<![^\W\d_])'|'(?![^\W\d_])|[:,][ \t]*['\"`]|['\"`][ \t]*[:,]"
 )
 _READ = re.compile(
     r"(?m)^[ \t]*(?:\$[ \t]*)?read[ \t]+(?:-[a-zA-Z]*s[a-zA-Z]*[ \t]+)"
@@ -180,6 +190,8 @@ def find(
     ]
     if "read -" in text:
         spans += _silent_reads(text)
+    if "$ " in text:
+        spans += _printed(text)
     if "|" in text and ("echo" in text or "printf" in text):
         spans += _piped(text)
     if "," in text and ("'" in text or '"' in text):
@@ -391,6 +403,10 @@ def _around(text: str, start: int, end: int, strength: str) -> Iterator[tuple[in
     if after is not None:
         yield after
         return
+    if start - line_start <= _LEADS:
+        above = _above(text, line_start, strength)
+        if above is not None:
+            yield above
     below = _below(text, line_end + 1, strength) if line_end < len(text) else None
     if below is not None and not _given_on_line(rest, strength):
         yield below  # (a value on the name's line is the sentence family's)
@@ -406,6 +422,19 @@ def _before(text: str, lo: int, word: int, strength: str) -> tuple[int, int] | N
         bare = _BARE.match(text, lo, word)
         if bare is not None and bare.end("v") >= near:
             span = bare.span("v")
+    if span is None:
+        # a random run standing alone within reach: <token> (that's the … key)
+        runs = list(_RANDOM_RUN.finditer(text, max(lo, near - 300), word))
+        run = runs[-1] if runs else None
+        if (
+            run is not None
+            and run.end() >= near
+            and text[run.end() : run.end() + 1] in (" ", "\t", "(", "[")
+            and "/" not in run.group().strip("/")
+            and "=" not in run.group().rstrip("=")
+            and sentences.shaped("strong", run.group())
+        ):
+            span = run.span()
     if span is None:
         return None
     s, e = span
@@ -512,6 +541,39 @@ def _given_on_line(rest: str, strength: str) -> bool:
         if any(c.isdigit() for c in token) or _fits(strength, token, quoted=False):
             return True
     return False
+
+
+def _above(text: str, line_start: int, strength: str) -> tuple[int, int] | None:
+    """The value alone on the last line above ``line_start`` that is neither blank nor a
+    fence, when the name leads its own line (``<value>\n\nthat's the … api secret``)."""
+    end = line_start - 1
+    for _ in range(_BELOW):
+        if end <= 0:
+            return None
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        if line.strip() and not _FENCE.fullmatch(line):
+            m = _ALONE.fullmatch(line)
+            if m is None or _ASSIGNMENT.match(m.group("v")):
+                return None
+            value = m.group("v")
+            if value.isdigit() or not _fits(strength, value, quoted=bool(m.group(1))):
+                return None
+            return start + m.start("v"), start + m.end("v")
+        end = start - 1
+    return None
+
+
+def _printed(text: str) -> list[tuple[int, int]]:
+    """What a command prints on the line after it when its last argument names a
+    credential (``$ terraform output -raw hedera_private_key\n<hex>``)."""
+    found = []
+    for m in _PRINTED.finditer(text):
+        strength = credential_name(m.group("name"))
+        value = m.group("v")
+        if strength in ("strong", "password", "weak") and fits(strength, value, "", False):
+            found.append(m.span("v"))
+    return found
 
 
 def _below(text: str, at: int, strength: str) -> tuple[int, int] | None:

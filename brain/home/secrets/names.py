@@ -133,6 +133,8 @@ _PASS_VERB = frozenset(
 # A name made of small words and short numbers; the words that make it a store's name.
 _WORDS_NAME = re.compile(r"[a-z]+(?:[-_](?:[a-z]+|v?\d{1,3}))+")
 _NAME_PARTS = frozenset("session key token secret auth cookie cache storage".split())
+# Before "code", words that make it a credential (``security code``, ``access code``).
+_CODE_KINDS = frozenset("security access pin puk unlock master keypad alarm door gate".split())
 _PHRASE_WORDS = frozenset(("mnemonic", "seed", "phrase", "recovery", "passphrase"))
 # After the secret word: the name is about the credential (its id, its length, its path).
 _ABOUT = frozenset(
@@ -242,6 +244,8 @@ def credential_name(name: str) -> str:
             found, at = "strong", i  # API_KEY, PrivateKey, signing.key
         elif _WEAK.fullmatch(word) and found != "strong":
             found, at = "weak", i
+        elif word == "code" and i and words[i - 1] in _CODE_KINDS and found != "strong":
+            found, at = "password", i  # SECURITY_CODE, ACCESS_CODE: what opens something
         elif _RANDOM.fullmatch(word) and not found:
             found, at = "random", i
     if not found or words in (["key"], ["keys"]):

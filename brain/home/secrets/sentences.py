@@ -92,6 +92,7 @@ _VALUE = re.compile(
     r"(?<![\w+/=.:@-])(?=" + _VALUE_CHARS + r"{0,199}?\d)[A-Za-z0-9]" + _VALUE_CHARS + "{7,199}"
 )
 _TRAILING = ".,;:!?)]}>"
+_CODE_CHARS = re.compile(r"[;(){}=<>]")
 _HEX = re.compile(r"[0-9a-fA-F]{16,128}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
 _PREFIXED = re.compile(r"[A-Za-z][A-Za-z0-9]{1,11}[_-](?P<body>[A-Za-z0-9+/=_-]{16,})")
@@ -301,8 +302,15 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         quote = text[m.start() - 1 : m.start()]
         quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
         value = m.group() if quoted else m.group().rstrip(_TRAILING)
-        if len(value) < (8 if kind == "password" else 16) or not shaped(kind, value):
-            continue
+        least = 8 if kind == "password" else 16
+        whole = m.group()
+        kept = whole[-1:] in "?!" and value != whole and not _CODE_CHARS.search(whole)
+        if (len(value) < least or not shaped(kind, value)) and not (
+            kept and len(whole) >= least and shaped(kind, whole)
+        ):
+            continue  # (a typed password may end in "?" or "!": Naruto2004?)
+        if kept and not shaped(kind, value):
+            value = whole
         eq = value.find("=")
         if 0 < eq < len(value.rstrip("=")) and about_credential(value[:eq]):
             continue  # a setting of its own: key_h_idempotency_key=<uuid>

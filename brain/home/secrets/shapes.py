@@ -243,7 +243,10 @@ _FILE_NAME = re.compile(
 )
 _ESCAPES = re.compile(r"(?:\\[nrt])+$")
 _CLOSING = re.compile(r"[)\]}]+$")
-_ANOTHER = re.compile(r"[A-Za-z_]\w{0,30}=[^=\s]{0,2}")  # not base64's padding (…Tbk=)
+# (a name has no digits among mixed-case letters: chAi6632=qV is a typed password)
+_ANOTHER = re.compile(
+    r"[A-Za-z_][A-Za-z_]{0,30}\d{0,3}=[^=\s]{0,2}"
+)  # not base64's padding (…Tbk=)
 
 
 _DOC_PAYLOADS = ("John Doe", "1234567890")

@@ -73,12 +73,15 @@ def _row(
         start += len(cell) + 1
 
 
-# A CSV's header, then its rows: a column whose header names a credential gives one in
-# each row (``service,environment,owner,secret``).
-_CSV = re.compile(
-    r"(?m)^(?P<head>[A-Za-z_][\w .-]*(?:,[A-Za-z_][\w .-]*){1,30})\r?\n"
-    r"(?P<body>(?:[^\n]*,[^\n]*(?:\n|$))+)"
-)
+# A CSV's or a TSV's header, then its rows: a column whose header names a credential
+# gives one in each row (``service,environment,owner,secret``, ``system\tlogin\tpassword``).
+_SEPARATED = {
+    sep: re.compile(
+        rf"(?m)^(?P<head>[A-Za-z_][\w .-]*(?:{sep}[A-Za-z_][\w .-]*){{1,30}})\r?\n"
+        rf"(?P<body>(?:[^\n]*{sep}[^\n]*(?:\n|$))+)"
+    )
+    for sep in (",", "\t")
+}
 # A CLI's table of names and values: ``Key  Value`` over ``---  -----`` (Vault's ``kv
 # get``, many others), each row a name then its value.
 _ALIGNED = re.compile(
@@ -86,36 +89,25 @@ _ALIGNED = re.compile(
     r"(?P<body>(?:[ \t]*\S+[ \t]+[^\n]+(?:\n|$))+)",
     re.IGNORECASE,
 )
+# A CLI's listing with a header of capital words, two spaces or more apart (``NAME
+# CREATED  VALUE``), under a command that lists secrets, keys or tokens.
+_LISTING = re.compile(
+    r"(?m)^(?P<command>[^\n]*(?:secret|token|key|password|credential)[^\n]*)\r?\n"
+    r"(?P<head>[ \t]*[A-Z][A-Z_]*(?:[ \t]{2,}[A-Z][A-Z_]*)+)[ \t]*\r?\n"
+    r"(?P<body>(?:[^\n]*\S[^\n]*(?:\n|$))+)"
+)
+# A property list's key, then its string (``<key>ApiKey</key><string>…</string>``).
+_PLIST = re.compile(r"<key>(?P<name>[^<]{2,80})</key>\s*<string>(?P<value>[^<\s]{4,400})</string>")
 
 
 def rows(text: str, out: list[Span]) -> None:
-    """Add to ``out`` each credential in a CSV column whose header names one, and each
-    value a CLI's name/value table gives a credential's name."""
-    if "," in text:
-        for table in _CSV.finditer(text):
-            heads = table.group("head").split(",")
-            strengths = [
-                credential_name(h.strip())
-                or ("value" if h.strip().lower() in _VALUE_HEADERS else "")
-                for h in heads
-            ]
-            if not any(strengths):
-                continue
-            at = table.start("body")
-            for line in table.group("body").splitlines(keepends=True):
-                cells = line.rstrip("\r\n").split(",")
-                if len(cells) == len(heads):
-                    pos = at
-                    for i, (strength, cell) in enumerate(zip(strengths, cells, strict=True)):
-                        if strength == "value":  # the nearest cell before naming one
-                            named = (credential_name(c.strip()) for c in reversed(cells[:i]))
-                            strength = next((n for n in named if n), "")
-                        value = cell.strip().strip("\"'")
-                        if strength and value and fits(strength, value, "", False):
-                            s = pos + cell.index(value)
-                            out.append(("credential_name", s, s + len(value)))
-                        pos += len(cell) + 1
-                at += len(line)
+    """Add to ``out`` each credential in a CSV's or a TSV's column whose header names one
+    (a ``value`` column: the row's name's), each value a CLI's name/value table or listing
+    gives a credential, and each string a property list keys with a credential's name."""
+    for sep, table_re in _SEPARATED.items():
+        if sep in text:
+            for table in table_re.finditer(text):
+                _separated(text, table, sep, out)
     if "---" in text:
         for table in _ALIGNED.finditer(text):
             at = table.start("body")
@@ -126,3 +118,60 @@ def rows(text: str, out: list[Span]) -> None:
                     if strength and fits(strength, m.group(2), "", False):
                         out.append(("credential_name", at + m.start(2), at + m.end(2)))
                 at += len(line)
+    if "  " in text:
+        for table in _LISTING.finditer(text):
+            _listing(text, table, out)
+    if "<key>" in text:
+        for m in _PLIST.finditer(text):
+            strength = credential_name(m.group("name"))
+            if strength and fits(strength, m.group("value"), "", True):
+                out.append(("credential_name", *m.span("value")))
+
+
+def _separated(text: str, table: re.Match[str], sep: str, out: list[Span]) -> None:
+    heads = table.group("head").split(sep)
+    strengths = [
+        credential_name(h.strip()) or ("value" if h.strip().lower() in _VALUE_HEADERS else "")
+        for h in heads
+    ]
+    if not any(strengths):
+        return
+    at = table.start("body")
+    for line in table.group("body").splitlines(keepends=True):
+        cells = line.rstrip("\r\n").split(sep)
+        if len(cells) == len(heads):
+            pos = at
+            for i, (strength, cell) in enumerate(zip(strengths, cells, strict=True)):
+                if strength == "value":  # the nearest cell before naming one
+                    named = (credential_name(c.strip()) for c in reversed(cells[:i]))
+                    strength = next((n for n in named if n), "")
+                value = cell.strip().strip("\"'")
+                digits = strength == "password" and value.isdigit() and len(value) >= 6
+                if strength and value and (digits or fits(strength, value, "", False)):
+                    s = pos + cell.index(value)
+                    out.append(("credential_name", s, s + len(value)))
+                pos += len(cell) + 1
+        at += len(line)
+
+
+def _listing(text: str, table: re.Match[str], out: list[Span]) -> None:
+    """The cells of a listing's credential column: one its header names, or ``VALUE``
+    under a command that lists secrets (``keys list --show-secret``)."""
+    head = table.group("head")
+    columns = [(m.start(), m.group()) for m in re.finditer(r"[A-Z][A-Z_]*", head)]
+    at = table.start("body")
+    for line in table.group("body").splitlines(keepends=True):
+        for n, (start, name) in enumerate(columns):
+            strength = credential_name(name) or ("weak" if name in ("VALUE", "SECRET") else "")
+            if not strength:
+                continue
+            end = columns[n + 1][0] if n + 1 < len(columns) else len(line)
+            cell = line[start:end].strip() if start < len(line) else ""
+            if (
+                cell
+                and " " not in cell
+                and (fits("strong", cell, "", True) or fits("password", cell, "", True))
+            ):
+                s = at + line.index(cell, start)
+                out.append(("credential_name", s, s + len(cell)))
+        at += len(line)
