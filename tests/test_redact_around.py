@@ -155,7 +155,8 @@ def test_words_translations_and_pages_about_credentials_are_left(text: str) -> N
         # tables: a TSV's password column, a CLI's listing of secrets, a property list
         ("system\tlogin\tpassword\nBank\tops\t40718263\n", "40718263"),
         (
-            f"$ acme keys list --show-secret\nNAME        CREATED      VALUE\nci   2026-10-02   {TOKEN}\n",
+            "$ acme keys list --show-secret\nNAME        CREATED      VALUE\n"
+            f"ci   2026-10-02   {TOKEN}\n",
             TOKEN,
         ),
         (f"<dict>\n  <key>AcmeApiKey</key>\n  <string>{TOKEN}</string>\n</dict>", TOKEN),
