@@ -182,7 +182,8 @@ def test_rows_listings_and_printed_values_are_redacted(text: str, secret: str) -
     [
         "if(!n)return;n=!0===n?{}:n;const s=t",
         "- Password verification via Argon2id.\n- Login lockout: 5 failures",
-        "create mode 100644 Archives/ff33b5b0-cc51-4271-a3eb-545a85882e5f.jsonl\n🔐 Running the secret scan",
+        "create mode 100644 Archives/ff33b5b0-cc51-4271-a3eb-545a85882e5f.jsonl\n"
+        "🔐 Running the secret scan",
         "JWT_SECRET=change-this-to-a-secure-secret\nENCRYPTION_KEY=change-this-to-32-char-aes-key!!\n",
         "NAME        STATUS    AGE\nweb-7f9c    Running   3d\n",
     ],
