@@ -178,6 +178,7 @@ def find(
     out: list[Span],
     found: Sequence[re.Match[str]],
     places: Sequence[int] | None = None,
+    pins: bool = True,
 ) -> None:
     """Add to ``out`` each value given around a credential's name (``lowered``:
     ``text.lower()``; ``found``: the credential's words, :func:`sentences.words`;
@@ -185,7 +186,7 @@ def find(
     taken = {(s, e) for _, s, e in out}
     spans = [
         span
-        for start, end, strength in _names(text, lowered, found)
+        for start, end, strength in _names(text, lowered, found, pins)
         for span in _around(text, start, end, strength)
     ]
     if "read -" in text:
@@ -332,7 +333,7 @@ def _pairs(text: str, places: Sequence[int] | None) -> list[tuple[int, int]]:
 
 
 def _names(
-    text: str, lowered: str, found: Sequence[re.Match[str]]
+    text: str, lowered: str, found: Sequence[re.Match[str]], pins: bool
 ) -> Iterator[tuple[int, int, str]]:
     """Each credential's word in ``text`` with its strength, read with the words before it
     (``Tado password``, ``Runway API secret``); a PIN's word as ``pin``."""
@@ -346,7 +347,9 @@ def _names(
             strength = _STRENGTH[m.lastgroup]  # a word of another language: senha, ключ
         if strength:
             yield m.start(), m.end(), strength
-    at = lowered.find("code")
+    if not pins:
+        return
+    at = lowered.find("code") if " code" in lowered or "-code" in lowered else -1
     while at > 0:
         end = at + 4
         if lowered[at - 1] in " -" and not _in_word(lowered, end):
@@ -368,7 +371,7 @@ def pins(lowered: str) -> bool:
     return (
         "pin" in lowered
         or "puk" in lowered
-        or " code" in lowered
+        or "code" in lowered
         or (not lowered.isascii() and ("暗証番号" in lowered or "핀" in lowered))
     )
 

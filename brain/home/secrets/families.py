@@ -189,13 +189,14 @@ def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] 
         found = list(sentences.words(low, places))
         if found:
             sentences.find(text, low, out, found)
-        if found or places is None or places or around.pins(low):
-            around.find(text, low, out, found, places)
-        if found or places is None or places:
-            tables.rows(text, out)
-    elif around.pins(low):
-        around.find(text, low, out, [], [])
-    if "://" in text and (found or "hook" in low or "ping" in low):
+    pins = around.pins(low)
+    if found or places or pins or places is None:
+        around.find(text, low, out, found, places, pins)
+    if places is None:
+        tables.rows(text, out)
+    elif found or places:
+        tables.rows(text, out, sorted({*places, *(m.start() for m in found)}))
+    if "://" in text and (found or "hook" in low or "/ping" in low or "_ping" in low):
         around.webhooks(text, low, out, found)
 
 

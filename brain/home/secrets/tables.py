@@ -13,6 +13,7 @@ Name``) names none.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from brain.home.secrets.names import Span, credential_name, fits
 
@@ -96,31 +97,49 @@ _LISTING = re.compile(
     r"(?P<head>[ \t]*[A-Z][A-Z_]*(?:[ \t]{2,}[A-Z][A-Z_]*)+)[ \t]*\r?\n"
     r"(?P<body>(?:[^\n]*\S[^\n]*(?:\n|$))+)"
 )
+# A listing's header word that says a column holds credentials (a cheap first test).
+_LISTED = ("VALUE", "SECRET", "TOKEN", "PASSWORD", "KEY")
 # A property list's key, then its string (``<key>ApiKey</key><string>…</string>``).
 _PLIST = re.compile(r"<key>(?P<name>[^<]{2,80})</key>\s*<string>(?P<value>[^<\s]{4,400})</string>")
 
 
-def rows(text: str, out: list[Span]) -> None:
+def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> None:
     """Add to ``out`` each credential in a CSV's or a TSV's column whose header names one
     (a ``value`` column: the row's name's), each value a CLI's name/value table or listing
-    gives a credential, and each string a property list keys with a credential's name."""
+    gives a credential, and each string a property list keys with a credential's name.
+    ``places``: where credentials' words start in ``text``, when a pass found them (a
+    table is looked for only on their lines: its header or a row names one)."""
     for sep, table_re in _SEPARATED.items():
-        if sep in text:
-            for table in table_re.finditer(text):
-                _separated(text, table, sep, out)
-    if "---" in text:
-        for table in _ALIGNED.finditer(text):
-            at = table.start("body")
-            for line in table.group("body").splitlines(keepends=True):
-                m = re.match(r"[ \t]*(\S+)[ \t]+(\S+)[ \t]*\r?\n?$", line)
+        if sep not in text:
+            continue
+        if places is None:
+            for whole in table_re.finditer(text):
+                _separated(text, whole, sep, out)
+            continue
+        tried: set[int] = set()
+        for place in places:
+            line = text.rfind("\n", 0, place) + 1
+            # (its header is the word's line, or the one above a row that names one)
+            for start in (line, text.rfind("\n", 0, max(0, line - 1)) + 1):
+                if start in tried:
+                    continue
+                tried.add(start)
+                table = table_re.match(text, start)
+                if table is not None:
+                    _separated(text, table, sep, out)
+    if "---" in text and ("Value" in text or "value" in text or "VALUE" in text):
+        for aligned in _ALIGNED.finditer(text):
+            at = aligned.start("body")
+            for row in aligned.group("body").splitlines(keepends=True):
+                m = re.match(r"[ \t]*(\S+)[ \t]+(\S+)[ \t]*\r?\n?$", row)
                 if m:
                     strength = credential_name(m.group(1))
                     if strength and fits(strength, m.group(2), "", False):
                         out.append(("credential_name", at + m.start(2), at + m.end(2)))
-                at += len(line)
-    if "  " in text:
-        for table in _LISTING.finditer(text):
-            _listing(text, table, out)
+                at += len(row)
+    if "  " in text and any(word in text for word in _LISTED):
+        for listing in _LISTING.finditer(text):
+            _listing(text, listing, out)
     if "<key>" in text:
         for m in _PLIST.finditer(text):
             strength = credential_name(m.group("name"))
