@@ -24,6 +24,7 @@ something else (``commit``, ``hash``, ``id``…) leave it, as after the name.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 
@@ -256,11 +257,11 @@ def _url_named(text: str, lowered: str, url: re.Match[str], words: Sequence[int]
         return True  # the … webhook:\nhttps://…
     line = text.rfind("\n", 0, url.start()) + 1
     reach = max(line, url.start() - _URL_WORD_REACH)
+    near = words[bisect.bisect_left(words, reach) : bisect.bisect_left(words, url.start())]
     return any(
-        reach <= w < url.start()
-        and '"' not in text[w : url.start()]
+        '"' not in text[w : url.start()]
         and _URL_ABOUT.isdisjoint(_WORD_RUN.findall(lowered[w : url.start()]))
-        for w in words
+        for w in near
     )
 
 
@@ -312,11 +313,25 @@ def _piped(text: str) -> list[tuple[int, int]]:
     """A value echoed into a command that stores or logs in with it (``printf '%s' '<v>'
     | gcloud secrets versions add …``, ``echo "<token>" | podman login --password-stdin``)."""
     found = []
-    for m in _PIPED.finditer(text):
+    for m in _at_words(_PIPED, text, ("echo", "printf")):
         value = m.group("v")
         if "=" not in value.rstrip("=") and _fits("password", value, quoted=True):
             found.append(m.span("v"))
     return found
+
+
+def _at_words(
+    pattern: re.Pattern[str], text: str, words: tuple[str, ...]
+) -> Iterator[re.Match[str]]:
+    """``pattern``'s matches that start where one of ``words`` does (found with
+    ``str.find``: a regex tried at every place of a long text costs far more)."""
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            m = pattern.match(text, at)
+            if m is not None:
+                yield m
+            at = text.find(word, at + len(word))
 
 
 def _pairs(text: str, places: Sequence[int] | None) -> list[tuple[int, int]]:

@@ -99,6 +99,10 @@ _LISTING = re.compile(
 )
 # A listing's header word that says a column holds credentials (a cheap first test).
 _LISTED = ("VALUE", "SECRET", "TOKEN", "PASSWORD", "KEY")
+# How near a table's separator stands to a word in one of its cells, and how long a
+# table's line is at most.
+_CELL = 80
+_LINE = 2000
 # A property list's key, then its string (``<key>ApiKey</key><string>…</string>``).
 _PLIST = re.compile(r"<key>(?P<name>[^<]{2,80})</key>\s*<string>(?P<value>[^<\s]{4,400})</string>")
 
@@ -118,7 +122,11 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
             continue
         tried: set[int] = set()
         for place in places:
-            line = text.rfind("\n", 0, place) + 1
+            if text.find(sep, max(0, place - _CELL), place + _CELL) < 0:
+                continue  # (no separator near the word: it stands in no table's cell)
+            line = text.rfind("\n", max(0, place - _LINE), place) + 1
+            if line == 0 and place > _LINE:
+                continue  # (a line longer than a table's)
             # (its header is the word's line, or the one above a row that names one)
             for start in (line, text.rfind("\n", 0, max(0, line - 1)) + 1):
                 if start in tried:
