@@ -1013,3 +1013,37 @@ def test_a_tool_that_never_ran_read_nothing_from_outside() -> None:
     )  # fmt: skip
     yolo = "Deploy with make yolo-deploy-now"
     assert _why(served, "instruction", yolo, yolo + ".", [1, 1]) == HELD_OUTSIDE
+
+
+@pytest.mark.parametrize(
+    ("memory", "cited"),
+    [
+        # a build log the person pasted, its lines opening with a time
+        (
+            "Vercel builds need `prisma generate && next build`: the cached client is stale",
+            "latest build errors: [21:47:08.543] Prisma detected the build ran on Vercel, which"
+            " caches dependencies: an outdated Prisma Client, auto-generation isn't triggered\n"
+            '[21:47:08.587] Error: Command "npm run build" exited with 1',
+        ),
+        # code the person pasted, with its comments
+        (
+            "Stick with Recharts for the flow diagrams",
+            "we can stick with recharts\n// Recharts Sankey flow diagrams aren't showing here\n"
+            "const data = useMemo(() => build(), []);",
+        ),
+        # "change X to Y", in Japanese and in English: X is what not to use
+        ("Use 東レ株式会社, not ShinMaywa USA", "ShinMaywa USAを　Shinwa Co.,ltdに変更"),
+        ("Call it billing-service, not payments", "rename payments to billing-service please"),
+        # words of reassurance deny nothing
+        ("Stick with recharts", "don't worry we can stick with recharts"),
+    ],
+)
+def test_logs_code_changes_and_reassurance_are_not_the_person_turning_a_rule_round(
+    memory: str, cited: str
+) -> None:
+    assert not flipped((memory, ""), cited)
+
+
+def test_the_person_turning_a_rule_round_is_still_found_beside_them() -> None:
+    assert flipped(("Use npm for the installs", ""), "don't worry: never use npm for the installs")
+    assert flipped(("Rename payments to billing", ""), "[12:00:01] ok\nnever rename payments")

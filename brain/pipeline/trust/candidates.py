@@ -144,8 +144,10 @@ class _Session:
 
     @cached_property
     def whole(self) -> str:
-        """Every word of the session, folded, its spaces made one."""
-        return " ".join(fold(f"{self.own_text}\n{self.outside_text}").split())
+        """Every word of the session, folded, its spaces made one, and the names of the
+        tools it called (a memory may name ``mcp__notion__API-patch-block-children``)."""
+        tools = " ".join(sorted({t.tool for t in self.turns if t.tool}))
+        return " ".join(fold(f"{self.own_text}\n{self.outside_text}\n{tools}").split())
 
     @cached_property
     def other_script(self) -> bool:

@@ -58,6 +58,13 @@ _NEGATION = re.compile(
     r"|havent|hasnt|wont|" + _REMOVING + r")(?![\w-])|\w+n['’]t\b",
     re.IGNORECASE,
 )
+# Words of reassurance that hold a negation and deny nothing the clause says ("don't
+# worry, we can stick with recharts").
+_NO_MATTER = re.compile(
+    r"\b(?:don'?t|do not|dont)\s+worry\b|\bno\s+(?:worries|problem|rush|pressure)\b"
+    r"|\bnot\s+a\s+problem\b|\bnever\s*mind\b|\bno\s+need\s+to\s+apologi[sz]e\b",
+    re.IGNORECASE,
+)
 # "no" opening a reply: "no it needs to be ...", "no, use uv" (not "no pushes to main").
 _REPLY_NO = re.compile(
     r"^\W*no(?=\W*(?:$|,|(?:it|i|we|you|they|that|this|the|just|please|actually|ok)\b))",
@@ -95,6 +102,14 @@ MIN_SHARED = 2
 _STEM = 5
 # "X, not Y": what X is said instead of; "X (not Y)" says it the same way.
 _NOT_TAIL = re.compile(r"^\W*not\s", re.IGNORECASE)
+# "X を Y に変更" (Japanese: change X to Y), "change/replace/rename/switch X to/with Y".
+_CHANGE_JA = re.compile(
+    r"([^、。を\n]{1,40}?)を[\s、]*([^、。に\n]{1,40}?)に(?:変更|変えて|置き換え|修正|直して)"
+)
+_CHANGE_EN = re.compile(
+    r"\b(change|replace|rename|switch)\s+(\S+(?:\s\S+){0,3}?)\s+(?:to|with|into|for)\s+([^,.;\n]+)",
+    re.IGNORECASE,
+)
 _PAREN_NOT = re.compile(r"\s*\(\s*(?=not\s)", re.IGNORECASE)
 # "no frameworks, build tools or npm": a "no" or "without" opening a list of things
 # ("never force-push, run the tests" is two imperatives, not a list).
@@ -110,8 +125,21 @@ _LAST_ITEM = re.compile(r"\b(?:or|and|nor)\b|\)\W*$", re.IGNORECASE)
 # A line the person pasted from a program, not one they wrote: an error, a stack frame.
 _PASTED = re.compile(
     r"^\s*(?:uncaught\b|traceback\b|(?:[\w$]+\.)*\w*(?:error|exception)\b\s*:"
-    r"|at\s+\S+\s+\(|\S+\s+@\s+\S+:\d+|file\s+\"[^\"]+\",\s+line\s+\d+)",
+    r"|at\s+(?:async\s+)?\S+\s+\(|\S+\s+@\s+\S+:\d+|file\s+\"[^\"]+\",\s+line\s+\d+"
+    # a log's line: a time or a date first, or a level ([21:47:08.543] …, 2025-08-11 …)
+    r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]|\[?\d{4}-\d{2}-\d{2}[T\s\]]"
+    r"|\[(?:info|debug|warn|warning|error|trace|fatal)\]"
+    # a compiler's gutter and pointer (14 |   url = …, --> schema.prisma:14), an object's
+    # field as a program prints it (  email: 'a@b.c',)
+    r"|\d+\s*\|\s|\|\s*$|-->\s|[\w$]+:\s*(?:'[^']*'|\"[^\"]*\"|\d+|true|false|null|undefined),?\s*$"
+    # code pasted with its comments: a comment, a declaration, a line a statement ends
+    r"|//|/\*|\*\s|(?:import|export|const|let|var|function|return|def|class)\s|.*[;{}]\s*$|.*=>\s*$)",
     re.IGNORECASE,
+)
+# Where a log the person pasted starts inside a line of theirs ("the build errors:
+# [21:45:54.682] Running build …"): what follows is the program's.
+_LOG_START = re.compile(
+    r"\[\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]|\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}"
 )
 
 # A shell's prompt a person copied with what ran after it (``unitree@nx:~$ ./run.sh``,
@@ -127,11 +155,20 @@ def _persons_lines(text: str) -> str:
     for line in text.splitlines():
         terminal = bool(_PROMPT.match(line)) or (terminal and bool(line.strip()))
         if not terminal and not _PASTED.match(line):
-            kept.append(line)
+            log = _LOG_START.search(line)
+            kept.append(line[: log.start()] if log else line)
     return "\n".join(kept)
 
 
+def _changes(text: str) -> str:
+    """``text`` with each "change X to Y" said as "Y, not X": what is changed away from
+    is what not to use (``東レ工業株式会社を東レ株式会社に変更``, ``rename foo to bar``)."""
+    text = _CHANGE_JA.sub(lambda m: f"{m.group(2)}, not {m.group(1)}\n", text)
+    return _CHANGE_EN.sub(lambda m: f"{m.group(3)}, not {m.group(2)}", text)
+
+
 def _negative(clause: str) -> bool:
+    clause = _NO_MATTER.sub(" ", clause)
     said = [w.casefold() for w in _NEGATION.findall(_VALUE.sub(" ", _REPLY_NO.sub(" ", clause)))]
     # "never deploy without the tests" says to deploy with them: a ``without`` after
     # another negation turns it round. A negation after the ``without`` is one of its own
@@ -246,7 +283,7 @@ def flipped(texts: Iterable[str], cited: str, *, others: str = "") -> bool:
         if near_quote(quote, have):
             said = said.replace(quote, " ")
             cited = cited.replace(quote, " ")
-    theirs = [(words, negative) for _, words, negative in _clauses(cited)]
+    theirs = [(words, negative) for _, words, negative in _clauses(_changes(cited))]
     quoted = _plain(cited)
     for clause, words, negative in _clauses(said, tails=False):
         if len(words) < MIN_SHARED or _quoted(_plain(clause), negative, quoted):
