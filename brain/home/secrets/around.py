@@ -1,25 +1,35 @@
-"""A credential a line names, its value given before the name or on the lines after it.
+"""A credential's value around the words that name it: before them, after them, on the
+lines above and below, in a row beside its name, and in URLs.
 
 :mod:`~brain.home.secrets.sentences` reads a value after a credential's word on its
-line. People give one the other way round as often, in every language: the value first,
-then what it is (`` `2d9f…` がduckdns tokenです``, ``"C0pp3r?503" é a … password de
-produção``, ``key_4e2d… <- that's our Runway API secret``, ``ye `pl_c01e…` prod ka … API key
-hai``), or a line that names it and the value alone on a line below, bare or in a code
-block (``Pagar.me secret key 새로 발급받았어요\\nsk_7990…``, ``Credenciales (… API key):\\n\\n```
-\\n<value>\\n```\\``). This family reads both directions around each credential's word:
+line. People give one every other way as often, in every language: the value first, then
+what it is (`` `2d9f…` がduckdns tokenです``, ``"C0pp3r?503" é a … password de produção``,
+``key_4e2d… <- that's our Runway API secret``), a line that names it and the value alone
+on a line below, bare or in a code block (``Pagar.me secret key 새로 발급받았어요\nsk_7990…``),
+or the value alone above a line that names it. Around each credential's word:
 
 * **before**: on the word's line, the nearest value before it that stands apart: in
-  quotes, a code span, guillemets or corner brackets, or first on its line; with at most
-  :data:`_GAP_WORDS` words and no sentence's end between it and the name;
-* **below**: when the rest of the word's line gives no value, the first line below it
-  that is not blank nor a code fence, if that line is one value and nothing else.
+  quotes, a code span, guillemets or corner brackets, first on its line, or a random run
+  before a remark (``<token> (that's the … key)``); with at most :data:`_GAP_WORDS` words
+  and no sentence's end nor code between it and the name;
+* **after**: a value given apart (quoted), a passphrase of words joined by dots or dashes,
+  or said in plain words after a password's "is"; a PIN's digits after its word;
+* **below** and **above**: the first line that is neither blank nor a code fence, if that
+  line is one value and nothing else (digits only below a line ending in a colon);
+* a quoted credential's name beside its quoted value, in a row or a tuple; what
+  ``read -s NAME`` reads; what a command prints when its last argument names a credential;
+  a value echoed into a command that stores it;
+* URLs (:func:`webhooks`): a random query value under a credential's parameter, and the
+  random parts of a URL that a hook's word, its own name or a credential's word just
+  before it says opens something.
 
 What counts is what counts after a name of the same words: the words up to the
 credential's, read as a name (:func:`~brain.home.secrets.names.credential_name`), tell
-its strength, and the value must fit it (:func:`~brain.home.secrets.names.fits`), so a
-``token`` takes a random value and a ``password`` what a person types; a ``PIN`` or an
-``access code`` takes four to twelve digits. Words between that say the value is
-something else (``commit``, ``hash``, ``id``…) leave it, as after the name.
+its strength, and the value must have its shape (:func:`~brain.home.secrets.sentences.
+shaped`), so a ``token`` takes a random value and a ``password`` what a person types; a
+``PIN``, a ``PUK`` or a keypad's ``code`` takes four to twelve digits. Words between that
+say the value is something else (``commit``, ``hash``, ``id``…), code between it and the
+name, a path, a line's number or a name made of words leave it.
 """
 
 from __future__ import annotations
