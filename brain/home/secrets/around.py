@@ -206,8 +206,8 @@ def find(
         spans += _printed(text)
     if "|" in text and ("echo" in text or "printf" in text):
         spans += _piped(text)
-    if "," in text and ("'" in text or '"' in text):
-        spans += _pairs(text, places)
+    if "'," in text or '",' in text or "' ," in text or '" ,' in text:
+        spans += _pairs(text, places)  # (a quote closing before a comma: a row, a tuple)
     for span in spans:
         if span not in taken:
             taken.add(span)
