@@ -170,6 +170,7 @@ class Literals:
         self._longest = max(map(len, self._needles), default=1)
         # built the first time a text needs one
         self._automata: dict[frozenset[int], tuple[_Find, tuple[int, ...]] | None] = {}
+        self._whole: tuple[_Find, tuple[int, ...]] | None = None  # the automaton for all
         self._scans = 0  # short texts scanned with re's searches so far
         # By head: its regex and the run of random characters its matches hold,
         # read the first time a text holds its literal start; by needle, the match of its
@@ -192,7 +193,7 @@ class Literals:
         if size == len(text) and (size > prefilter.SHORT or self._scans >= _WARM or self._warm()):
             ascii = lowered.isascii()
             data = lowered.encode("ascii") if ascii else lowered.encode("latin-1", "replace")
-            starts = self._starts(lowered, data)
+            starts = self._starts(lowered, data, ascii)
         if starts is None:
             if len(lowered) != len(text):
                 return Scan(self._heads.present(text), None, None)
@@ -202,7 +203,8 @@ class Literals:
         # run's character), which can only lengthen a run; so a text whose encoding holds
         # none holds none. Most heads need a run of 16 random characters or more, which a
         # turn seldom holds: they are tried only in a text holding as long a one.
-        spans = runs(text, data.translate(_RUN_BYTES))
+        # (a text shorter than a run holds none: most of a harvest's short turns)
+        spans = runs(text, data.translate(_RUN_BYTES)) if size >= 32 else []
         if spans and not text.isascii() and _KELVIN in text:
             spans = runs(text)
         longest = max(b - a for a, b in spans) if spans else 31
@@ -280,11 +282,11 @@ class Literals:
         return False
 
     def _starts(
-        self, lowered: str, data: bytes
+        self, lowered: str, data: bytes, ascii: bool
     ) -> tuple[dict[int, list[int]], frozenset[int]] | None:
-        """Where each needle starts in ``lowered`` (``data``: it encoded, as below), by its
-        index, and the needles dense in the first piece, which only it was searched for
-        (None without the library).
+        """Where each needle starts in ``lowered`` (``data``: it encoded, as below;
+        ``ascii``: whether it is ASCII), by its index, and the needles dense in the first
+        piece, which only it was searched for (None without the library).
 
         The text is searched as bytes, a byte a character (latin-1, any other character
         a "?", which no needle holds), whose offsets are its characters' (the library
@@ -295,12 +297,13 @@ class Literals:
         automaton most of its time (a Python tuple for each match) and re as much as
         ever to check: the other pieces are searched without it.
         """
-        automaton = self._automaton(_NONE)
+        automaton = self._whole or self._automaton(_NONE)
         if automaton is None:
             return None
+        self._whole = automaton  # (asked for every text: the look-up costs a short one)
         find, ids = automaton
         starts: defaultdict[int, list[int]] = defaultdict(list)
-        if not lowered.isascii():
+        if not ascii:
             for n in self._wide:
                 word = self._needles[n]
                 pos = lowered.find(word)
