@@ -214,7 +214,7 @@ def _urls(text: str, out: list[Span]) -> None:
             out.append(("credential_position", m.start("value"), m.end("value")))
 
 
-def _calls(text: str, low: str, out: list[Span]) -> None:
+def _calls(text: str, low: str, out: list[Span], hits: _Hits) -> None:
     for m in _CALL.finditer(text):
         value = m.group("value")
         if " " in value or not random_token(value) or ("/" in value and "+" not in value):
@@ -223,12 +223,13 @@ def _calls(text: str, low: str, out: list[Span]) -> None:
             continue  # new RegExp('^(?=.*[a-z])…'): a pattern, random only to the eye
         if _TAKES_KEY.search(text, max(0, m.start() - 60), m.start()) or _key_method(text, m):
             out.append(("credential_position", m.start("value"), m.end("value")))
-    # (most calls are no tuple auth, no curl -u and no gh secret set: gated by their words)
-    if "auth" in low or ".login" in low:
+    # (most calls are no tuple auth, no curl -u and no gh secret set: gated by their words,
+    # which a pass over the text found when it ran: then each is not searched for again)
+    if "tuple auth" in hits if hits is not None else "auth" in low or ".login" in low:
         _passwords(_TUPLE, text, out)
-    if "-u" in low:
+    if "curl user" in hits if hits is not None else "-u" in low:
         _passwords(_CURL_USER, text, out)
-    if "secret set" in low:
+    if "secret set" in hits if hits is not None else "secret set" in low:
         _passwords(_GH_SECRET, text, out)
 
 
@@ -320,8 +321,12 @@ def find(
         _login(text, low, out, hits)
     if "://" in text:
         _urls(text, out)
-    if "(" in text or "-u" in text or "secret set" in lowered:
-        _calls(text, lowered, out)
+    if hits is None or low is None:
+        calls = "(" in text or "-u" in text or "secret set" in lowered
+    else:  # ("-u" in the text lower-cased: "-U" too, whose call finds nothing more)
+        calls = "(" in text or "curl user" in hits or "secret set" in hits
+    if calls:
+        _calls(text, lowered, out, hits if low is not None else None)
     if hex64 is None:
         hex64 = _HEX64.search(text) is not None
     if hex64:
@@ -335,6 +340,10 @@ def find(
 _LOGIN_WORDS = ("login", "install", "authoriz", "token", "api-key", "apikey", "echo")
 # The words a pass over the text finds for :func:`find`, by group (see literals.py).
 WORDS = {
+    # (the words _calls waits for: a tuple auth's, curl's -u, gh secret set)
+    "tuple auth": ("auth", ".login"),
+    "curl user": ("-u",),
+    "secret set": ("secret set",),
     "login words": _LOGIN_WORDS,
     "login commands": _LOGIN_COMMANDS,
     "wallet words": _WALLET_WORDS,
