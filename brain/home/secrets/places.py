@@ -137,7 +137,8 @@ def _login(text: str, low: str | None, out: list[Span], hits: _Hits) -> None:
                 continue  # a folder of a Windows path: Temp\pip-build-tracker-scl3l7qd\…
             if random_token(token) and not token.startswith(("http", "sha", "--")):
                 out.append(("credential_position", arg.start(1), arg.end(1)))
-    if "echo" in text:
+    # ("echo" in the text lower-cased: "ECHO" too, in which the search finds nothing)
+    if "echoes" in hits if hits is not None and low is not None else "echo" in text:
         for m in _ECHO.finditer(text):
             if random_token(m.group("value")) and not is_placeholder("", m.group("value")):
                 out.append(("credential_position", m.start("value"), m.end("value")))
@@ -180,6 +181,7 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 
 
 def _urls(text: str, out: list[Span]) -> None:
+    """The credentials in the URLs of ``text``, which holds "://"."""
     for m in _USERINFO.finditer(text):
         if random_token(m.group(1)):
             out.append(("credential_position", m.start(1), m.end(1)))
@@ -204,12 +206,12 @@ def _urls(text: str, out: list[Span]) -> None:
                 continue  # a file's name: /dist/v26.4.0/node-v26.4.0-win-x64.zip
             if random_token(value, uuid=hook) or (hook and value.isdigit() and len(value) > 12):
                 out.append(("credential_position", pos + seg.start(), pos + seg.end()))
-    for m in _HOOK_HOST.finditer(text) if "://" in text else ():
+    for m in _HOOK_HOST.finditer(text):
         if any(w in m.group("rest").lower() for w in _HOOK_DOMAIN_WORDS):
             label = m.group("label")
             if random_token(label) or _lower_random_label(label):
                 out.append(("credential_position", m.start("label"), m.end("label")))
-    for m in _KEY_SEGMENT.finditer(text) if "/" in text else ():
+    for m in _KEY_SEGMENT.finditer(text):
         if random_token(m.group("value")):  # IFTTT's /with/key/<key>, /token/<token>
             out.append(("credential_position", m.start("value"), m.end("value")))
 
@@ -313,18 +315,18 @@ def find(
     whether it holds 64 hex digits in a row, when that is known)."""
     # Each family is looked for only in a text holding what it needs: a search for a few
     # literals costs a short turn less than a regex's pass.
+    # (the words a pass over the text found, when it ran, are not searched for again)
     if hits is not None and low is not None:
-        login = "login words" in hits
+        login, urls = "login words" in hits, "urls" in hits
+        # ("-u" in the text lower-cased: "-U" too, whose call finds nothing more)
+        calls = "(" in text or "curl user" in hits or "secret set" in hits
     else:
-        login = any(w in lowered for w in _LOGIN_WORDS)
+        login, urls = any(w in lowered for w in _LOGIN_WORDS), "://" in text
+        calls = "(" in text or "-u" in text or "secret set" in lowered
     if login:
         _login(text, low, out, hits)
-    if "://" in text:
+    if urls:
         _urls(text, out)
-    if hits is None or low is None:
-        calls = "(" in text or "-u" in text or "secret set" in lowered
-    else:  # ("-u" in the text lower-cased: "-U" too, whose call finds nothing more)
-        calls = "(" in text or "curl user" in hits or "secret set" in hits
     if calls:
         _calls(text, lowered, out, hits if low is not None else None)
     if hex64 is None:
@@ -344,6 +346,8 @@ WORDS = {
     "tuple auth": ("auth", ".login"),
     "curl user": ("-u",),
     "secret set": ("secret set",),
+    "echoes": ("echo",),
+    "urls": ("://",),
     "login words": _LOGIN_WORDS,
     "login commands": _LOGIN_COMMANDS,
     "wallet words": _WALLET_WORDS,
