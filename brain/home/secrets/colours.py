@@ -48,6 +48,7 @@ class Plain:
 
 def plain(text: str) -> Plain | None:
     """``text`` read without its colour codes; None when it holds none."""
-    if "\x1b[" not in text or _CODE.search(text) is None:
+    # (ESC alone first: a search for one character is several times faster than for two)
+    if "\x1b" not in text or "\x1b[" not in text or _CODE.search(text) is None:
         return None
     return Plain(text)
