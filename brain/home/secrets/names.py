@@ -438,7 +438,7 @@ def find(
         strength = credential_name(name)
         if not strength or forms.in_template(text, s):
             continue  # (a name in a template's {{ … }} is a reference)
-        span = _given(text, s, e, name, strength)
+        span = _given(text, s, e, name, strength) if _may_give(text, s, e) else None
         if span is not None:
             out.append(("credential_name", *span))
 
@@ -452,6 +452,40 @@ def triggers(
         return _words_at(low, hits.get("name words", []))
     matches = _TRIGGER[low is None].finditer(text if low is None else low)
     return (m.span() for m in matches)
+
+
+# What may stand after a name and its spaces where a form _given reads gives it a value:
+# an operator, a call's or a quote's opening, a type's digit.
+_GIVING = frozenset(":=?+!|(\"'`\\\r\n0123456789")
+_SPACES = re.compile(r"[ \t]*")
+# A value alone to its line's end, after the name and a space (forms._SPACED's, nginx's
+# "always;" perhaps after it).
+_LAST_WORD = re.compile(r"\S+[ \t]*(?:always[ \t]*)?;?[ \t]*\r?(?:\n|$)")
+
+
+def _may_give(text: str, s: int, e: int) -> bool:
+    """Whether the name at ``text[s:e]`` may be given a value in a form :func:`_given`
+    reads. Not when a space follows it, then a word that is no operator (``to``, ``is``,
+    ``as``, ``or``) with more words after it on its line and no ``=`` among them, the name
+    neither a flag, nor an element's, nor quoted, nor the first on its line: a name in
+    prose (``Original token count: 11``), as most names in a transcript are, whose forms
+    are then not tried one by one."""
+    if text[e : e + 1] not in (" ", "\t") or text[s - 1 : s] in ("-", "<", '"', "'"):
+        return True
+    if text[s] in ".-":
+        return True  # (a flag's dashes)
+    line_start = text.rfind("\n", max(0, s - 80), s) + 1
+    if (line_start or s <= 80) and not text[line_start:s].strip():
+        return True  # a table's name, a name alone on its line
+    at = _SPACES.match(text, e).end()  # type: ignore[union-attr]
+    if at == len(text) or text[at] in _GIVING or text[at].isdigit():
+        return True
+    if text.startswith(("to", "is", "as", "or"), at):
+        return True
+    line_end = text.find("\n", at)
+    if text.find("=", at, line_end if line_end >= 0 else len(text)) >= 0:
+        return True
+    return _LAST_WORD.match(text, at) is not None
 
 
 def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, int] | None:
