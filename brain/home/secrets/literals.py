@@ -216,6 +216,8 @@ class Literals:
             for i, char, search, need in self._rest_searches or self._rest_compiled():
                 if char in text and need <= longest and search(text):
                     present.add(i)
+        if not places:  # (a quarter of a harvest's turns hold none of the literals)
+            return Scan(present, {}, {}, spans)
         heads_at, any_hint = self._heads_at, self._any_hints
         found: dict[str, list[int]] = {}
         plain: dict[str, list[int]] = {}
