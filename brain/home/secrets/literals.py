@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import cache, partial
+from functools import cache
 from itertools import repeat
 from typing import Any, NamedTuple
 
@@ -48,9 +48,9 @@ _NONE: frozenset[int] = frozenset()
 # for short texts too: its construction (a few ms) is then paid once for thousands.
 _WARM = 32
 
-# An automaton's overlapping search of a str, or of ASCII bytes: each match's needle
-# index, start and end.
-_Find = Callable[[Any], list[tuple[int, int, int]]]
+# An automaton's search of a str, or of ASCII bytes, and whether its matches may overlap
+# (always): each match's needle index, start and end.
+_Find = Callable[[Any, bool], list[tuple[int, int, int]]]
 
 
 class Scan(NamedTuple):
@@ -313,14 +313,14 @@ class Literals:
                     starts[n].append(pos)
                     pos = lowered.find(word, pos + 1)
         if len(lowered) <= _PIECE:  # one piece, every needle: ids are the needles' own
-            for needle, start, _ in find(data):
+            for needle, start, _ in find(data, True):  # (overlapping)
                 starts[needle].append(start)
             return starts, _NONE
         text = memoryview(data)
         dense = _NONE
         reach = _PIECE + self._longest - 1
         for at in range(0, len(lowered), _PIECE):
-            for needle, start, _ in find(text[at : at + reach]):
+            for needle, start, _ in find(text[at : at + reach], True):
                 if start < _PIECE:
                     starts[ids[needle]].append(at + start)
             if at == 0 and len(lowered) > _PIECE:
@@ -419,11 +419,13 @@ def _automaton(needles: list[str]) -> _Find | None:
     except ImportError:  # a broken install: re's passes find the same
         return None
     if not needles:
-        return lambda text: []
+        return lambda text, overlapping: []
     dfa = ahocorasick_rs.BytesAhoCorasick(
         [n.encode("latin-1") for n in needles], implementation=ahocorasick_rs.Implementation.DFA
     )
-    return partial(dfa.find_matches_as_indexes, overlapping=True)
+    # (called with overlapping=True as its second argument: a keyword, or a partial
+    # holding one, costs a dict of keywords each call)
+    return dfa.find_matches_as_indexes
 
 
 def _latin(needle: str) -> bool:
