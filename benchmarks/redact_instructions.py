@@ -45,7 +45,9 @@ def _collected(brain_root: Path, turns: Path, measure: bool) -> int:
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable]
         + [str(Path(__file__).resolve()), "inner", str(turns)]
         + (["measure"] if measure else []),
-        env={**os.environ, "PYTHONPATH": str(brain_root)},
+        # (a fixed hash seed: sets and dicts of strings otherwise order themselves anew
+        # each run, and the count drifts by some 0.4% for the same code)
+        env={**os.environ, "PYTHONPATH": str(brain_root), "PYTHONHASHSEED": "0"},
         cwd=brain_root,
         capture_output=True,
         text=True,
