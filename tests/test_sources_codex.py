@@ -95,6 +95,28 @@ def test_citation_blocks_are_stripped(tmp_path: Path) -> None:
     assert [turn.text for turn in codex.parse(path).transcript.turns] == ["Use six retries."]
 
 
+def test_an_exec_document_is_read_as_what_the_command_printed(tmp_path: Path) -> None:
+    import json
+
+    printed = "service,env,secret\nmux,prod,Qm8xT2vR9kLp4WzN7cJd3Hs6\n"
+    lines = [
+        {"type": "response_item", "payload": {"type": "function_call", "name": "shell",
+         "arguments": '{"command": ["cat", "keys.csv"]}', "call_id": "c1"}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1",
+         "output": json.dumps({"output": printed, "metadata": {"exit_code": 0}})}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1",
+         "output": json.dumps({"output": "no such file", "metadata": {"exit_code": 1}})}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1",
+         "output": '{"output": not json'}},
+    ]  # fmt: skip
+    path = tmp_path / "rollout-x.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    texts = [turn.text for turn in codex.parse(path).transcript.turns]
+    assert texts[1] == printed.rstrip()
+    assert texts[2] == "no such file\n[exit code 1]"
+    assert texts[3] == '{"output": not json'
+
+
 def _codex_home(tmp_path: Path) -> Path:
     home = tmp_path / "codex-home"
     day = home / "sessions" / "2026" / "01" / "02"

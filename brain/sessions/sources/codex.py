@@ -7,6 +7,7 @@ never appended to again, so resuming one only happens after a full read).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -243,4 +244,24 @@ def _output_text(output: object) -> str:
         return f"[error] {text}" if output.get("success") is False else text
     if isinstance(output, list):
         return _content_text(output)
+    if isinstance(output, str) and output.startswith('{"output"'):
+        return _exec_document(output)
     return output if isinstance(output, str) else ""
+
+
+def _exec_document(output: str) -> str:
+    """What a command printed, from the document some builds give as a shell call's
+    output (``{"output": "...", "metadata": {"exit_code": 1, ...}}``, escaped in the
+    line): the printed text as it was, its exit code after it when not 0. Read escaped,
+    a line break is two characters and every quote a backslash's, so no reader of lines
+    or quotes (redaction among them) sees the text as it was printed."""
+    try:
+        document = json.loads(output)
+    except ValueError:
+        return output
+    if not isinstance(document, dict) or not isinstance(document.get("output"), str):
+        return output
+    metadata = document.get("metadata")
+    code = metadata.get("exit_code") if isinstance(metadata, dict) else None
+    text: str = document["output"]
+    return text if code in (0, None) else f"{text}\n[exit code {code}]"
