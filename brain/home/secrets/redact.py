@@ -169,6 +169,8 @@ def _before_next(text: str, start: int, end: int) -> tuple[int, int] | None:
 _NEXT_SETTING = re.compile(r"\\[nrt](?=[A-Za-z_][A-Za-z0-9_]*=|[\\'\"]|$)|&(?=[A-Za-z_]\w*=)")
 
 
+# Accounts' names a sentence may join with "/" after "as" (root/Administrator).
+_ACCOUNTS = frozenset("administrator admin root user sudo superuser system guest".split())
 # A type's name where a value goes, in a schema or an example (``"token": "uuid"``).
 _TYPE_WORDS = frozenset(
     "uuid string str number int integer boolean bool iso-8601 datetime timestamp jwt hex"
@@ -372,6 +374,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return True  # "login.password": "Passwort": the word itself, translated
     if _did_key(text, start):
         return True  # a decentralised identifier: a public key's, by its method
+    if kind == "prose_secret" and value.rstrip(".").lower() in _ACCOUNTS:
+        return True  # "run it again as root/Administrator.": two accounts, no password
     if value.lower() in _TYPE_WORDS:
         return True  # "undoToken": "uuid": a schema's type where the value goes
     if value in ("include", "omit", "same-origin"):

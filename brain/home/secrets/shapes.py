@@ -210,6 +210,8 @@ def is_code(
     if closing is not None:  # kCFBooleanTrue) ends an argument list
         bare, after = bare[: closing.start()], closing.group() + after
     bare = bare.rstrip(".,;:")
+    if bare.lstrip("*&[]") != bare and bare.lstrip("*&[]").lower() in _CODE_WORDS:
+        return True  # Password *string, Token []byte: a field's type
     if not bare or bare.lower() in _CODE_WORDS or bare[:1] in "({[<" or bare.startswith("=>"):
         return True
     if "<" in bare and ">" in bare:
