@@ -24,9 +24,12 @@ from brain.home.secrets.together import redact_together
 if TYPE_CHECKING:
     from brain.models.schema import Candidate, Extraction, Operation
 
+# ("rules" only with a word that says whose: "add ignore rules" is .gitignore's)
 INJECTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
-    r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)*(?:instructions|prompts?|rules)\b"
+    r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)*(?:instructions|prompts?)\b"
+    r"|\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)*"
+    r"(?:your\s+|previous\s+|prior\s+|above\s+|earlier\s+|system\s+|other\s+)+rules\b"
     r"|\bsystem prompt\b|\byou are now\b|\bnew instructions\b|\bjailbreak",
     re.IGNORECASE,
 )
