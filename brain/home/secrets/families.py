@@ -40,6 +40,7 @@ from brain.home.secrets import (
     sentences,
     slots,
     tables,
+    urls,
     windows,
 )
 from brain.home.secrets.literals import runs
@@ -197,7 +198,7 @@ def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] 
     elif found or places:
         tables.rows(text, out, sorted({*places, *(m.start() for m in found)}))
     if "://" in text and (found or "hook" in low or "/ping" in low or "_ping" in low):
-        around.webhooks(text, low, out, found)
+        urls.webhooks(text, low, out, found)
 
 
 # The words :func:`find` needs the places of, by group (literals.py finds them in its

@@ -100,7 +100,6 @@ _MIXED = re.compile(r"[A-Za-z0-9]{16,64}")
 _SMALL_RUN = re.compile(r"[a-z]{5}")
 _LOWER_ALNUM = re.compile(r"[a-z0-9]{16,64}")
 _DIGIT_RUNS = re.compile(r"\d+")
-_CODE = re.compile(r"[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}")
 _CODES = re.compile(
     r"(?:[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}[ \t,]+){2,}[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}"
 )
@@ -130,7 +129,6 @@ ABOUT_CJK = (
 # After the credential's word, words naming whose it is (``la clave de X es …``): the
 # owner's words are no words about the value.
 _OWNER = frozenset("of for de del da do du des di von für vom".split())
-_GIVE = re.compile(r"(?:\bis|\bwas|\bes|\bera|\bist|\best|\bé|是|为|は|:|=|->|→)\s*$")
 # Keys whose value said in prose is their id, their file or their public half.
 _KEY_ID = re.compile(
     r"(?i)\b(?:ssh|gpg|pgp|gnupg|host|ssl|tls|rsa|dsa|ecdsa|ed25519)[ \t:]+(?:[a-z]+[ \t]+)?$"
