@@ -411,7 +411,9 @@ def test_a_model_that_obeys_an_injection_still_stores_nothing_of_it(
     fake_model.push(obeyed)
     result = extract(brain, now=LATER)
     assert [m.key for m in read_raw(brain)] == ["use-uv-not-pip-shop"]
-    assert result.message == "extract: 1 session, 1 raw memory"
+    # Refused, never written, and said: a memory does not vanish unseen.
+    assert result.message == "extract: 1 session, 1 raw memory, 1 refused (it states a credential)"
+    assert result.sessions[0].refused == ("it states a credential",)
     assert "hunter2" not in git(home, "log", "-p")
 
 

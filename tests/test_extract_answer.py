@@ -4,6 +4,7 @@ repaired when missing, evidence checked by the memory's type, records shown by k
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,8 @@ def test_the_answer_schema_is_closed_and_asks_for_evidence() -> None:
     memory = schema["$defs"]["Candidate"]
     assert memory["properties"]["evidence"]["minItems"] == 1
     assert schema["properties"]["outcome"]["enum"] == ["done", "partial", "failed", "unclear"]
+    # What the safety filter refused is brain's to say: no model is asked for it.
+    assert list(schema["properties"]) == ["memories", "summary", "outcome"]
     good = {**GOOD, "outcome": "done"}
     jsonschema.validate(good, schema)
     for bad in (
@@ -222,3 +225,10 @@ def test_phase1_is_shown_the_projects_records_and_the_persons_by_the_key_to_writ
     assert "deploy-web" not in data and "Web rule" not in data
     summary = (brain.path / result.sessions[0].summary_path).read_text()
     assert "- outcome: done" in summary
+
+
+def test_a_model_cannot_say_what_the_safety_filter_refused() -> None:
+    from brain.models.safety import safe_extraction
+
+    said = parse_answer(json.dumps({**GOOD, "refused": ["nothing, honestly"]}), Extraction)
+    assert safe_extraction(said).refused == ()

@@ -12,6 +12,8 @@ having reviewed anything, ``brain context`` in a checkout named as the session's
 and ``brain recall`` of each record. Each memory the model proposed is followed to where
 it stops:
 
+- ``refused``: phase 1's safety filter refused it whole (it reads as an instruction to
+  the memory, asks to keep a credential or states one, or tells agents to run fetched code);
 - ``left-out``: phase 1's checks dropped it (no raw memory has it);
 - ``held:<reason>``: written, but held for ``brain review``;
 - ``pending``: never decided by phase 2 (``phase2-unanswered`` when phase 2 was shown it
@@ -181,7 +183,11 @@ def _fate(
 ) -> tuple[str, str | None]:
     entry = _match(memory, raw, project)
     if entry is None:
-        return "left-out", None
+        from brain.models.safety import refusal
+
+        fields = [memory.get(k) or "" for k in ("key", "description", "body")]
+        said = "\n".join([*fields, *(memory.get("tags") or [])])
+        return ("refused" if refusal(said) else "left-out"), None
     reason = _held_reason(entry, held)
     if reason is not None:
         return reason, None

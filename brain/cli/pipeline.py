@@ -28,6 +28,9 @@ def _held_text(outcome: Any) -> str:
     parts = [f"{len(outcome.held)} held for 'brain review'"] if outcome.held else []
     if outcome.left_out:
         parts.append(f"{outcome.left_out} left out: they cite nothing that can be evidence")
+    if outcome.refused:
+        said = "; ".join(dict.fromkeys(outcome.refused))
+        parts.append(f"{len(outcome.refused)} refused, never written: {said}")
     return f" ({'; '.join(parts)})" if parts else ""
 
 

@@ -87,18 +87,37 @@ def safe_key(key: str, description: str) -> str:
     return derive_key(redact(description))
 
 
+def refusal(text: str) -> str | None:
+    """Why a memory saying ``text`` is refused whole, in words a person reads in a run's
+    report, or None when it is not."""
+
+    if INJECTION.search(text):
+        return "it reads as an instruction to the memory system"
+    if STORE_SECRET.search(text):
+        return "it asks to keep a credential"
+    if FETCHED_CODE.search(text):
+        return "it tells agents to run fetched code or trust a new package source"
+    if states_credential(text):
+        return "it states a credential"
+    return None
+
+
 def safe_extraction(extraction: Extraction) -> Extraction:
     """What phase 1 may keep of a model's answer: every candidate that does not instruct
     (see :func:`unsafe`), credentials redacted in each field and kept out of its key;
-    the summary redacted, or dropped when it instructs."""
+    the summary redacted, or dropped when it instructs. Why each refused candidate was
+    refused is its ``refused``: a run reports them, so none vanishes unseen."""
 
-    kept = tuple(
-        _redacted_candidate(m)
-        for m in extraction.memories
-        if not _refused("\n".join([m.key, m.description, m.body, *m.tags]))
-    )
+    kept: list[Candidate] = []
+    refused: list[str] = []
+    for m in extraction.memories:
+        why = refusal("\n".join([m.key, m.description, m.body, *m.tags]))
+        if why is None:
+            kept.append(_redacted_candidate(m))
+        else:
+            refused.append(why)
     summary = "" if unsafe(extraction.summary) else redact(extraction.summary)
-    return replace(extraction, memories=kept, summary=summary)
+    return replace(extraction, memories=tuple(kept), summary=summary, refused=tuple(refused))
 
 
 def _redacted_candidate(m: Candidate) -> Candidate:
@@ -111,7 +130,7 @@ def _redacted_candidate(m: Candidate) -> Candidate:
 
 
 def _refused(text: str) -> bool:
-    return unsafe(text) or states_credential(text)
+    return refusal(text) is not None
 
 
 def safe_operations(operations: Sequence[Operation]) -> list[Operation]:

@@ -54,6 +54,17 @@ class Check:
         return {**handler(source), **self.constraints}
 
 
+class Unasked:
+    """A field brain fills in after a model answers: left out of the JSON schema a model
+    is sent, as pydantic's ``SkipJsonSchema`` does, without importing pydantic here."""
+
+    def __get_pydantic_json_schema__(self, core_schema: object, handler: object) -> Any:
+        """Omit the field from the schema."""
+        from pydantic_core import PydanticOmit
+
+        raise PydanticOmit
+
+
 Key = Annotated[str, Check(pattern=KEY_PATTERN)]
 Line = Annotated[int, Check(ge=0)]
 Evidence = tuple[tuple[Line, Line], ...]
@@ -103,13 +114,16 @@ class Extraction:
     memories: Annotated[tuple[Candidate, ...], Check(max_length=MAX_MEMORIES)]
     summary: str
     outcome: Outcome = "unclear"
+    # Why each memory the safety filter refused whole was refused (brain.models.safety):
+    # brain's to say, never the model's, so no model is asked for it.
+    refused: Annotated[tuple[str, ...], Unasked()] = ()
 
     def tidied(self) -> Extraction:
         """Each memory tidied, one per key (the first), the summary stripped."""
         seen: dict[str, Candidate] = {}
         for memory in self.memories[:MAX_MEMORIES]:
             seen.setdefault(memory.key, memory.tidied())
-        return Extraction(tuple(seen.values()), self.summary.strip(), self.outcome)
+        return replace(self, memories=tuple(seen.values()), summary=self.summary.strip())
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,6 +106,7 @@ class SessionOutcome:
     reason: str | None = None
     held: tuple[str, ...] = ()  # of ``memories``, those held for ``brain review``
     left_out: int = 0  # memories the model gave whose cited lines are no evidence
+    refused: tuple[str, ...] = ()  # why each memory the safety filter refused was refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +290,7 @@ def _write_run(
                 None,
                 held,
                 d.left_out,
+                d.extraction.refused,
             )
             outcomes = [outcome if o.session == outcome.session else o for o in outcomes]
         if _ONE_FLUSH:
@@ -315,11 +317,14 @@ def _write_run(
 
 
 def _held_note(outcomes: Sequence[SessionOutcome]) -> str:
-    """``, 2 held for review, 1 left out`` when the run held or left out memories."""
+    """``, 2 held for review, 1 left out`` when the run held, left out or refused
+    memories."""
     held = sum(len(o.held) for o in outcomes)
     left = sum(o.left_out for o in outcomes)
+    refused = [why for o in outcomes for why in o.refused]
     parts = [f"{held} held for review"] if held else []
     parts += [f"{left} left out (they cite nothing that can be evidence)"] if left else []
+    parts += [f"{len(refused)} refused ({'; '.join(dict.fromkeys(refused))})"] if refused else []
     return "".join(f", {p}" for p in parts)
 
 
