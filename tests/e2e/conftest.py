@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -47,6 +48,42 @@ def binary(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"{name} {version} is not installed; run 'make e2e-deps'")
     return path
+
+
+def _started_in(home: str) -> list[int]:
+    """The processes (Linux) whose environment has ``HOME=home``, this one's ancestors
+    left out."""
+    proc = Path("/proc")
+    mine, pid = set(), os.getpid()
+    while pid > 1:  # this process and the ones that started it
+        mine.add(pid)
+        try:
+            pid = int((proc / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            break
+    wanted = f"HOME={home}".encode()
+    found = []
+    for entry in proc.glob("[0-9]*") if proc.is_dir() else ():
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:  # gone, or another user's
+            continue
+        if wanted in environ and int(entry.name) not in mine:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _no_process_outlives_its_test() -> Iterator[None]:
+    """Stop what a CLI left running under this test's HOME: the newer Codex starts
+    ``codex app-server --managed-daemon`` processes that outlive the command."""
+    home = os.environ["HOME"]
+    yield
+    for pid in _started_in(home):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 @pytest.fixture
