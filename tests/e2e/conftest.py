@@ -7,6 +7,7 @@ against it. Without the binaries every test here is skipped, saying how to get t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -80,10 +81,8 @@ def _no_process_outlives_its_test() -> Iterator[None]:
     home = os.environ["HOME"]
     yield
     for pid in _started_in(home):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 @pytest.fixture
