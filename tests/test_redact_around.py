@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from brain.home.secrets.redact import redact
+from brain.home.secrets.shapes import short_random
 
 HEX = "5b1e0c9a7d3f42e8a6c1b09d7e4f3a21"
 TOKEN = "Qm8xT2vR9kLp4WzN7cJd3Hs6"
@@ -189,4 +190,43 @@ def test_rows_listings_and_printed_values_are_redacted(text: str, secret: str) -
     ],
 )
 def test_code_paths_and_listings_without_secrets_are_left(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "random"),
+    [
+        ("6OXKwA3VkNtZ", True),
+        ("MXQ3F0PNY9", True),
+        ("Gh7Kp2Wq", True),
+        ("iPhone12Pro", False),  # words and a number
+        ("v1Beta2Api", False),
+        ("AES256GCM", False),  # a run of four capitals or more: an acronym's
+        ("Project2024", False),
+        ("user42x9", False),  # small letters and digits: a name's as often
+        ("ABCD1234", False),
+    ],
+)
+def test_a_short_value_is_random_when_its_classes_change_often_and_hold_no_word(
+    value: str, random: bool
+) -> None:
+    assert short_random(value) is random
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("login etl senha 6OXKwA3VkNtZ", "6OXKwA3VkNtZ"),
+        ("tài khoản etl mật khẩu MXQ3F0PNY9", "MXQ3F0PNY9"),
+        ("my token is Gh7Kp2WqA1 ok", "Gh7Kp2WqA1"),
+    ],
+)
+def test_a_short_random_value_after_a_word_that_names_a_credential_alone_is_marked(
+    text: str, value: str
+) -> None:
+    assert value not in redact(text)
+
+
+def test_a_short_value_after_a_bare_key_is_left() -> None:
+    text = "- Key features: alignment.\\n- Technology: Python, Wav2Vec2 models"
     assert redact(text) == text

@@ -35,6 +35,7 @@ from brain.home.secrets.shapes import (
     made_up,
     mnemonic,
     random_token,
+    short_random,
     wordy,
 )
 from brain.home.secrets.spoken import plain_password
@@ -300,7 +301,8 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         quote = text[m.start() - 1 : m.start()]
         quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
         value = m.group() if quoted else m.group().rstrip(_TRAILING)
-        least = 8 if kind == "password" else 16
+        short = kind in ("password", "strong") and short_random(value)
+        least = 8 if kind == "password" or short else 16
         whole = m.group()
         kept = whole[-1:] in "?!" and value != whole and not _CODE_CHARS.search(whole)
         if (len(value) < least or not shaped(kind, value)) and not (
@@ -357,6 +359,8 @@ def _shape(kind: str, value: str) -> bool:
     password's word."""
     if _random(value, uuid=kind == "strong"):
         return True
+    if kind in ("password", "strong") and short_random(value):
+        return True  # a short one only after a word that names a credential alone
     m = _PREFIXED.fullmatch(value)
     if m and "_" not in m.group("body") and _random(m.group("body"), uuid=False):
         return True  # a service's prefix before a random body: ptr_…, EU_…

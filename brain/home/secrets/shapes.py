@@ -33,6 +33,7 @@ __all__ = [
     "made_up",
     "mnemonic",
     "random_token",
+    "short_random",
     "wordy",
 ]
 
@@ -100,6 +101,37 @@ def random_token(value: str, *, uuid: bool = False) -> bool:
     if "/" in value.strip("/") and value.count("/") > 2:
         return False  # a path
     return entropy(value) > 3.0 and (not wordy(value) or _lower_random(value))
+
+
+_ALNUM_SHORT = re.compile(r"[A-Za-z0-9]{8,15}")
+_CLASS_RUN = re.compile(r"[A-Z]+|[a-z]+|\d+")
+
+
+def short_random(value: str) -> bool:
+    """Whether a value of 8 to 15 letters and digits, too short for :func:`random_token`,
+    is random all the same. Capitals, small letters and a digit, changing between them
+    often, with no word in them (``6OXKwA3VkNtZ``, ``tY4CoDDgok``; not ``iPhone12Pro``,
+    ``v1Beta2Api``); or capitals and digits in two runs each or more, no run of four
+    capitals (``MXQ3F0PNY9``; not ``AES256GCM``, ``HTTP2XYZ``). Small letters and digits
+    alone are a name's as often (``user42x9``). Read only after a credential's word:
+    alone, many ids are so."""
+    if not _ALNUM_SHORT.fullmatch(value) or not any(map(str.isdigit, value)):
+        return False
+    runs = _CLASS_RUN.findall(value)
+    upper = [r for r in runs if r[0].isupper()]
+    lower = [r for r in runs if r[0].islower()]
+    digits = len(runs) - len(upper) - len(lower)
+    if upper and lower:
+        return (
+            sum(map(len, upper)) >= 2
+            and sum(map(len, lower)) >= 2
+            and len(runs) - 1 >= 0.45 * (len(value) - 1)
+            and _WORD_IN.search(value) is None
+        )
+    return bool(upper) and digits >= 2 and len(upper) >= 2 and max(map(len, upper)) < 4
+
+
+_WORD_IN = re.compile(r"[a-z]{4}|[A-Z][a-z]{3}")
 
 
 # Lower-case letters and digits alone, as many services' keys are (Pushover's 30).
