@@ -75,8 +75,8 @@ tool_result file, function_call arguments escaped twice, MCP tools/call, a Gemin
 functionCall, OpenAI tool_calls, a JSONL transcript line escaped twice, Edit and Write tool
 inputs, a Read result with line numbers, a Bash result's stdout, an agent's plan). Each
 secret's ``kind`` is ``<vendor> <credential> [<form>]``. A person's own PINs go only to
-chat, notes, tables, password-manager exports and device configs; header and query forms
-hold only tokens and keys.
+chat, a pasted SMS, notes, tables, device configs or a notes file an agent read; header and
+query forms hold only tokens and keys.
 
 Look-alikes: git SHAs near git words (revert, log, rebase todo), checksums, lockfile, SRI,
 go.sum, pip and Cargo hashes, image digests, container ids, ARNs and cloud resource names,
