@@ -80,7 +80,16 @@ def _anywhere(text: str, spans: list[tuple[int, int]], out: list[Span]) -> None:
     unless it is an address (base58), a service's id (``req_011C…``), a JWT's header, or
     words just before it say it is an id, a hash or public. ``spans``: the text's
     :func:`~brain.home.secrets.literals.runs`."""
+    last = 0
     for start, end in spans:
+        if start < last:
+            continue  # (inside a base64 value read whole)
+        if (start and text[start - 1] in "+/") or (end < len(text) and text[end] in "+/="):
+            whole = _base64_at(text, start, end)
+            if whole is not None:
+                out.append(("random_token", *whole))
+                last = whole[1]
+            continue
         value = text[start:end]
         if len(value) > 128 or (start and text[start - 1] in _TOKEN_CHARS):
             continue
@@ -95,6 +104,58 @@ def _anywhere(text: str, spans: list[tuple[int, int]], out: list[Span]) -> None:
         if _in_public_block(text, start) or allowances.an_id(text, start):
             continue  # a certificate; docs.google.com/spreadsheets/d/<id>
         out.append(("random_token", start, end))
+
+
+_BASE64_BACK = re.compile(r"[A-Za-z0-9+/]*$")
+_BASE64_ON = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_BASE64_WORDS = re.compile(r"[A-Za-z]{4,}")
+
+
+def _base64_at(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of a random base64 value (``+`` and ``/`` among its letters) that holds
+    the run at ``start:end``: 40 to 400 characters, standing alone, letters of both cases
+    and digits, over 4.5 bits a character, no word of four letters in most of its parts
+    (a path's); not an image's or a hash's (``base64,…``, ``sha512-…``), not a PEM block's
+    line, nor what words before it say is an id, a hash or public."""
+    back = _BASE64_BACK.search(text, max(0, start - 400), start)
+    s = back.start() if back else start
+    e = _BASE64_ON.match(text, end).end()  # type: ignore[union-attr]
+    value = text[s:e]
+    if not 40 <= len(value) <= 400 or not ("+" in value or "/" in value):
+        return None
+    if (s and text[s - 1] in _TOKEN_CHARS) or (e < len(text) and text[e] in _TOKEN_CHARS):
+        return None
+    if value.startswith("/") or not _mixed(value) or entropy(value) < 4.5:
+        return None
+    parts = [p for p in value.rstrip("=").split("/") if p]
+    if sum(1 for p in parts if _BASE64_WORDS.fullmatch(p) or wordy(p)) * 2 >= len(parts):
+        return None  # a path: src/components/Header
+    before = text[max(0, s - 12) : s].lower()
+    if "base64," in before or re.search(r"sha\d{3}-$|md5-$", before):
+        return None
+    if _public_before(text, s) or _in_public_block(text, s) or value.startswith("AAAA"):
+        return None
+    if _SIGNED_THINKING.match(value) or allowances.thinking_signature(text, s):
+        return None
+    # (signatures, checksums, encrypted payloads and PGP blocks are base64 too: only one
+    # a credential's word stands before on its line is taken for a key)
+    line = max(text.rfind("\n", max(0, s - _BASE64_NEAR), s) + 1, s - _BASE64_NEAR)
+    before = text[line:s].lower()
+    if not (
+        next(sentences.words(before), None) is not None
+        or any(credential_name(w) for w in _NAME_WORD.findall(text, line, s))
+    ):
+        return None
+    return s, e
+
+
+_BASE64_NEAR = 80
+_NAME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+
+
+# A thinking block's signature read apart from its block (the protobuf its base64 holds
+# opens so): it proves where a text came from and opens nothing.
+_SIGNED_THINKING = re.compile(r"E[A-Za-z0-9+/]{5,10}gCK")
 
 
 def _public_before(text: str, start: int) -> bool:

@@ -66,6 +66,11 @@ TRIGGER_WORDS = (
     *("token", "session", "auth", "key", "pass", "seed", "private", "secret", "pwd", "cred"),
     *("mnemonic", "bearer", "signature", "phrase", "appid", "cert", "pat", "team", "dsn"),
     *("psk", "salt", "macaroon"),
+    # (the same words in other languages, as names in code and config give them)
+    *("kennw", "senha", "contrase", "wachtw", "haslo", "heslo", "losen", "jelsz", "sifre"),
+    *("lozink", "geslo", "parola", "zugangs", "adgangs", "kodeord", "pincode"),
+    *("klucz", "klic", "kljuc", "kulcs", "nyckel", "sleutel", "anahtar", "schluessel"),
+    *("chave", "clave", "cheie", "chiave", "llave", "avain", "tkn"),
 )
 _TRIGGER = folded("|".join(TRIGGER_WORDS))
 # Each word's length by its first three letters, which tell them apart (a test checks).
@@ -100,12 +105,20 @@ _NAME_CHARS = frozenset(_NAME_CHAR_STRING)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 # A word ending in one of these names a credential alone (``clientsecret``, ``authtoken``).
+# A password's word in other languages: what a person chooses, as ``password``.
+_CHOSEN_WORDS = (
+    r"passwort|kennwort|senha|contrasena|wachtwoord|haslo|heslo|passord|losenord|jelszo"
+    r"|sifre|lozinka|geslo|parola|zugangscode|adgangskode|kodeord|pincode"
+)
 _STRONG = re.compile(
     r"[a-z]*(?:password|passwd|passphrase|passcode|secret|token|apikey|credential|mnemonic|privatekey"
-    r"|bearer|macaroon)s?"
+    r"|bearer|macaroon|" + _CHOSEN_WORDS + r")s?"
 )
 _STRONG_WORDS = frozenset(
-    ("pwd", "pass", "pat", "creds", "passwords", "psk", "requirepass", "masterauth")
+    ("pwd", "pass", "pat", "creds", "cred", "passwords", "psk", "requirepass", "masterauth")
+    # a key's word in other languages, and a token's shortened: each a word of the name
+    + tuple("klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave".split())
+    + tuple("cheie chiave llave avain tkn tok".split())
 )
 # Words that name a credential only with a random value.
 # (``keys``: a list of them, Koa's KOA_KEYS; ``keyfile``: MongoDB's, its content)
@@ -113,7 +126,7 @@ _WEAK = re.compile(
     r"[a-z]*key(?:s|file)?|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn"
 )
 _RANDOM = re.compile(r"[a-z]*salt")  # only a random value: a salt is often a fixed label
-_CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds)")
+_CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds?|" + _CHOSEN_WORDS + ")")
 _KEY_KINDS = frozenset(
     "api private secret access auth signing master encryption license licence deploy service"
     " admin"
@@ -133,6 +146,13 @@ _PASS_VERB = frozenset(
 # A name made of small words and short numbers; the words that make it a store's name.
 _WORDS_NAME = re.compile(r"[a-z]+(?:[-_](?:[a-z]+|v?\d{1,3}))+")
 _NAME_PARTS = frozenset("session key token secret auth cookie cache storage".split())
+# Words that name no credential alone, only in a longer name (``API_KLUCZ``).
+_ALONE = frozenset(
+    "key keys tok klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave cheie"
+    " chiave llave avain".split()
+)
+# Before "sec", words that make it a secret's short form (not a second's).
+_SEC_KINDS = frozenset("client app api consumer shared webhook signing".split())
 # Before "code", words that make it a credential (``security code``, ``access code``).
 _CODE_KINDS = frozenset("security access pin puk unlock master keypad alarm door gate".split())
 _PHRASE_WORDS = frozenset(("mnemonic", "seed", "phrase", "recovery", "passphrase"))
@@ -246,10 +266,14 @@ def credential_name(name: str) -> str:
             found, at = "weak", i
         elif word == "code" and i and words[i - 1] in _CODE_KINDS and found != "strong":
             found, at = "password", i  # SECURITY_CODE, ACCESS_CODE: what opens something
+        elif word == "sec" and i and words[i - 1] in _SEC_KINDS:
+            found, at = "strong", i  # ClientSec: a client's secret, shortened
+        elif word == "passe" and words[i - 2 : i] == ["mot", "de"] and found != "strong":
+            found, at = "password", i  # mot_de_passe: French for password
         elif _RANDOM.fullmatch(word) and not found:
             found, at = "random", i
-    if not found or words in (["key"], ["keys"]):
-        return ""  # a key alone is a map's, a test vector's, a keyboard's
+    if not found or (len(words) == 1 and words[0] in _ALONE):
+        return ""  # a key alone is a map's, a test vector's, a keyboard's; a tok a lexer's
     if found == "strong" and _CHOSEN.match(words[at]) and words[at] != "passwords":
         found = "password"  # what a person chooses; a key or a token is random
     if _about(words, at):
@@ -364,7 +388,9 @@ _ASSIGN = re.compile(
     # (Make's ?=, += and != assign too: += and != only where Make's names stand, at a
     # line's start, not in code's ``token += c`` or ``if token != x``)
     r"(?P<close>\\?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|\?=|[+!]=(?=[ \t])|=(?!=)|:(?![:/\w])"
-    r"|(?<=[ \t])\|(?=[ \t]))[ \t]*"
+    r"|(?<=[ \t])\|(?=[ \t])"
+    # (a declaration's type between: Visual Basic's Const X As String = "…")
+    r"|(?i:as)[ \t]+[A-Za-z_][\w.]*[ \t]*=(?!=))[ \t]*@?"
 )
 _VALUE = re.compile(
     # a key's bytes, unquoted (network_key: [153, 4, …]): byte_list judges them
@@ -377,7 +403,7 @@ _VALUE = re.compile(
 _QUOTED_NAME = re.compile(r"(['\"])\^?[A-Za-z_][\w.-]*[ \t]*=\1$")
 _FLAG_VALUE = re.compile(r"[ \t]+(?=[^\s-])")
 _TABLE_GAP = re.compile(r"[ \t]{2,}(?=\S)")
-_PROSE_OP = re.compile(r"[ \t]+(?:to|is|as)[ \t]+(?=\S)")
+_PROSE_OP = re.compile(r"[`'\"]?[ \t]+(?:to|is|as)[ \t]+(?=\S)")
 # A quoted name, then its quoted value: dotnet user-secrets set "Vault:Token" "s.…".
 _QUOTED_PAIR = re.compile(r"\\?[\"'][ \t]+(?=\\?[\"'])")
 # A name alone on its line, then its value, the line's last word (redis.conf's

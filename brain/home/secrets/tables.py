@@ -103,14 +103,40 @@ _LISTED = ("VALUE", "SECRET", "TOKEN", "PASSWORD", "KEY")
 # table's line is at most.
 _CELL = 80
 _LINE = 2000
-# A property list's key, then its string (``<key>ApiKey</key><string>…</string>``).
-_PLIST = re.compile(r"<key>(?P<name>[^<]{2,80})</key>\s*<string>(?P<value>[^<\s]{4,400})</string>")
+# A name and its value as two fields of one thing: a property list's key and string
+# (``<key>ApiKey</key><string>…</string>``), an XML or KeePass entry's Key and Value, a
+# JSON object's ``"key": NAME, "value": …`` (CloudFormation's ParameterKey, Postman's,
+# a tool call's ``set_env``; its quotes escaped or not), a YAML list item's ``- name:``
+# over its ``value:`` (Kubernetes' env, Azure Pipelines' variables), an HTML row's cell
+# naming a credential before the cell holding it.
+_Q = r'\\*"'
+_PAIRED = (
+    re.compile(r"<key>(?P<name>[^<]{2,80})</key>\s*<string>(?P<value>[^<\s]{4,400})</string>"),
+    re.compile(
+        r"<(?P<tag>[Kk]ey|[Nn]ame)>(?P<name>[^<\n]{2,80})</(?P=tag)>\s*(?:</?String>\s*)*"
+        r"<(?P<vtag>[Vv]alue)>(?P<value>[^<\n]{4,400})</(?P=vtag)>"
+    ),
+    re.compile(
+        rf"{_Q}(?:[Pp]arameter)?(?:[Kk]ey|[Nn]ame|[Vv]ariable){_Q}[ \t]*:[ \t]*{_Q}"
+        rf"(?P<name>[^\"\\\n]{{2,80}}){_Q}[ \t]*,\s*{_Q}(?:[Pp]arameter)?[Vv]alue{_Q}[ \t]*:[ \t]*"
+        rf"{_Q}(?P<value>[^\"\\\n]{{4,400}}){_Q}"
+    ),
+    re.compile(
+        r"(?m)^(?P<indent>[ \t]*)-[ \t]+name:[ \t]*[\"']?(?P<name>[\w.-]{2,80})[\"']?[ \t]*\r?\n"
+        r"(?P=indent)[ \t]+value:[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"']{4,400})(?P=q)[ \t]*$"
+    ),
+    re.compile(
+        r"<td>[ \t]*(?P<name>[^<\n]{2,40}?)[ \t]*</td>\s*"
+        r"<td>[ \t]*(?P<value>[^<\s]{4,400})[ \t]*</td>"
+    ),
+)
 
 
 def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> None:
     """Add to ``out`` each credential in a CSV's or a TSV's column whose header names one
     (a ``value`` column: the row's name's), each value a CLI's name/value table or listing
-    gives a credential, and each string a property list keys with a credential's name.
+    gives a credential, and each value paired with a credential's name as two fields of
+    one thing (:data:`_PAIRED`).
     ``places``: where credentials' words start in ``text``, when a pass found them (a
     table is looked for only on their lines: its header or a row names one)."""
     for sep, table_re in _SEPARATED.items():
@@ -148,11 +174,12 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
     if "  " in text and any(word in text for word in _LISTED):
         for listing in _LISTING.finditer(text):
             _listing(text, listing, out)
-    if "<key>" in text:
-        for m in _PLIST.finditer(text):
-            strength = credential_name(m.group("name"))
-            if strength and fits(strength, m.group("value"), "", True):
-                out.append(("credential_name", *m.span("value")))
+    if "<key>" in text or "alue" in text or "<td>" in text:
+        for paired in _PAIRED:
+            for m in paired.finditer(text):
+                strength = credential_name(m.group("name"))
+                if strength and fits(strength, m.group("value"), "", True):
+                    out.append(("credential_name", *m.span("value")))
 
 
 def _separated(text: str, table: re.Match[str], sep: str, out: list[Span]) -> None:

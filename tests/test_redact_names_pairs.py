@@ -1,0 +1,88 @@
+"""Credentials named in other languages and abbreviations, given in typed declarations,
+as a name/value pair's two fields, or as base64 after a credential's word; and what
+looks so and is none."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.home.secrets.names import credential_name
+from brain.home.secrets.redact import redact
+
+
+@pytest.mark.parametrize(
+    ("name", "strength"),
+    [
+        ("GALILEO_NYCKEL", "strong"),
+        ("humaans_klucz", "strong"),
+        ("LoyverseSleutel", "strong"),
+        ("PROCOUNTOR_KENNWORT", "password"),
+        ("furgonetkahaslo", "password"),
+        ("eduzz_staging_senha", "password"),
+        ("hotmart_mot_de_passe", "password"),
+        ("EuKajabiClientSec", "strong"),
+        ("REST_TOK_NOTEABLE", "strong"),
+        ("vanilla_forums_service_cred", "password"),
+        ("clave", ""),  # a key's word alone is a map's
+        ("tok", ""),  # a lexer's
+        ("timeout_sec", ""),
+        ("max_tkn", ""),
+    ],
+)
+def test_a_credential_named_in_another_language_or_shortened(name: str, strength: str) -> None:
+    assert credential_name(name) == strength
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("docker run -e GALILEO_NYCKEL=UgWw_t_xmsYlE5VISmxDGrHR5laq6vkm8vVMffw8vC4 img", "UgWw_t_"),
+        ('ENV["NETHUNT_ZUGANGSCODE"] = "b9d5da3c24b643de7443e633cdc86ebe"', "b9d5da3c"),
+        ('Private Const COLISSIMO_PASSWD As String = "sonne2023#"', "sonne2023#"),
+        ('static NSString *const kAppApiKey = @"f5beb07b4db9da326ff6968f7a3aaefb";', "f5beb07b"),
+        ("set `EVENTBRITE_PRIVATE_TOKEN` to `X8M7S9KQ6JUERFWLLAXU` and run it", "X8M7S9KQ"),
+        ('{"key": "DB_PASSWORD", "value": "Mette@winter59"}', "Mette@winter59"),
+        (
+            '[{\n  "ParameterKey": "EuKajabiClientSec",\n'
+            '  "ParameterValue": "W9uIdhmTeaCl5uu6i"\n}]',
+            "W9uIdhmTeaCl5uu6i",
+        ),
+        (
+            '{"arguments": "{\\"key\\": \\"APP_TOKEN\\", '
+            '\\"value\\": \\"W9uIdhmTeaCl5uu6iQx2\\"}"}',
+            "W9uIdhmTeaCl5uu6iQx2",
+        ),
+        ("<String><Key>Password</Key><Value>quartz_monsoon26</Value></String>", "quartz_monsoon26"),
+        (
+            "variables:\n  - name: REST_TOK_NOTEABLE\n"
+            "    value: 'Rzl4UAsSGAFqwwdGIUdUWnjP2L6shFq'\n",
+            "Rzl4UAsSGAFqwwdGIUdUWnjP2L6shFq",
+        ),
+        (
+            "<tr><td>Miro</td><td>access token</td><td>eyJtaXJvLm9yaWdpbiI6Il8xQ2</td></tr>",
+            "eyJtaX",
+        ),
+        (
+            "test with Key 1hD7SJfLJvIq39fZAQXBM6m6mslxhFI0U+U/4yJQXPrAVxuZKvLgYAn5hM (staging)",
+            "1hD7SJfLJvIq39fZAQXBM6m6",
+        ),
+    ],
+)
+def test_the_value_is_marked(text: str, value: str) -> None:
+    assert value not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"key": "SORT_KEY", "value": "createdAtDescending"}',
+        "Dim token As Integer = 5",
+        "rename `token` to `accessToken`",
+        "github.com/x/y v1.0.0 h1:+DPKyScKSEp3VLtbMDHcUq6V5Lm5zfZZVb0Sk7Ahom4=",
+        # a thinking block's signature, read apart from its block
+        "EqcCClsIDRgCKkAc0nJkkxCWA7Tb1P/gZLzmG7Gr9joH41q3KOE0k2SwLhThAS3x9X4Hd4KWz3Pb6YVF",
+        "see src/components/HeaderNavigationBarComponentWithLongName/index.tsx",
+    ],
+)
+def test_what_looks_so_is_left(text: str) -> None:
+    assert redact(text) == text
