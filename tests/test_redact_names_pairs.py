@@ -52,6 +52,10 @@ def test_a_credential_named_in_another_language_or_shortened(name: str, strength
             '\\"value\\": \\"W9uIdhmTeaCl5uu6iQx2\\"}"}',
             "W9uIdhmTeaCl5uu6iQx2",
         ),
+        # a run in a wallet address's alphabet after a secret's word is the secret
+        ("Procountorのclient secretはこれです：CLJm676asnuo5i2bzJQxqm1tuxR2FoUR 設定に", "CLJm676"),
+        # capitals and digits, long and random, wherever they stand
+        ("the old one got revoked: SB5DHX6PYH2P77AYDLKK1CQ1N9IE49HOZQFEL5ZVE23Z75UZ8B", "SB5DHX6"),
         ("<String><Key>Password</Key><Value>quartz_monsoon26</Value></String>", "quartz_monsoon26"),
         (
             "variables:\n  - name: REST_TOK_NOTEABLE\n"

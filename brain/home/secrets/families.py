@@ -95,7 +95,8 @@ def _anywhere(text: str, spans: list[tuple[int, int]], out: list[Span]) -> None:
             continue
         if end < len(text) and text[end] in _TOKEN_CHARS:
             continue
-        if not _mixed(value) or _BASE58.fullmatch(value) or _ID_PREFIX.match(value):
+        capitals = not _HEX_ONLY.fullmatch(value) and forms.upper_random(value)
+        if not (_mixed(value) or capitals) or _BASE58.fullmatch(value) or _ID_PREFIX.match(value):
             continue
         if value.startswith(("eyJ", "AAAA")) or entropy(value) < 4.3 or wordy(value):
             continue  # a JWT's header, an SSH public key's blob
@@ -182,6 +183,9 @@ def _in_public_block(text: str, start: int) -> bool:
     if begin < 0 or "-----END" in text[begin:start]:
         return False
     return "PRIVATE" not in text[begin : begin + 60]
+
+
+_HEX_ONLY = re.compile(r"[0-9A-Fa-f]+")
 
 
 def _mixed(value: str) -> bool:

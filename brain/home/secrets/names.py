@@ -30,6 +30,7 @@ from brain.home.secrets.shapes import (
     is_code,
     mnemonic,
     random_token,
+    short_random,
     stored_hash,
 )
 
@@ -315,6 +316,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
+    if strength in ("strong", "password") and short_random(value):
+        return True  # API_KEY=Wj2NV9VqKrtmSJ: too short for a token's test, random all the same
     if base32(value) or dashed_groups(value):
         return True  # an OTP's seed: J7QBVFATOGKRIYWP…; a stream key: tsnl-3sup-0kyz-…
     if strength == "random":

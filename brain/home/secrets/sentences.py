@@ -305,11 +305,12 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         least = 8 if kind == "password" or short else 16
         whole = m.group()
         kept = whole[-1:] in "?!" and value != whole and not _CODE_CHARS.search(whole)
-        if (len(value) < least or not shaped(kind, value)) and not (
-            kept and len(whole) >= least and shaped(kind, whole)
+        said = text[word:after].lower()
+        if (len(value) < least or not shaped(kind, value, said)) and not (
+            kept and len(whole) >= least and shaped(kind, whole, said)
         ):
             continue  # (a typed password may end in "?" or "!": Naruto2004?)
-        if kept and not shaped(kind, value):
+        if kept and not shaped(kind, value, said):
             value = whole
         eq = value.find("=")
         if 0 < eq < len(value.rstrip("=")) and about_credential(value[:eq]):
@@ -336,8 +337,10 @@ def _about(text: str, word: int, after: int, start: int) -> bool:
     return any(w in ABOUT for w in words) or text[start - 1 : start] == "#"
 
 
-def shaped(kind: str, value: str) -> bool:
-    """Whether ``value`` has a credential's shape for a word of ``kind``."""
+def shaped(kind: str, value: str, word: str = "token") -> bool:
+    """Whether ``value`` has a credential's shape for a word of ``kind`` (``word``: the
+    credential's word itself, when known: after a password's or a secret's, a run in a
+    wallet address's alphabet is no address)."""
     if kind == "codes" or not _shape(kind, value):
         return False
     # (then what has the shape and is none: the costlier tests, on the few values left)
@@ -347,11 +350,19 @@ def shaped(kind: str, value: str) -> bool:
         return False  # arn:aws:kms:…:key/<uuid>, urn:…: a resource's name
     if "\\" in value or _FILE_END.search(value):
         return False  # AppData\Local\…, <uuid>.jsonl: a path, a file's name
-    if _BASE58.fullmatch(value) and not _HEX.fullmatch(value):
-        return False
+    if _BASE58.fullmatch(value) and not _HEX.fullmatch(value) and _may_name_address(kind, word):
+        return False  # (one random run in nine of 32 letters and digits has no 0, O, I, l)
     if (value.startswith("eyJ") and doc_jwt(value)) or made_up(value):
         return False  # documentation's example JWT, a prefix before words
     return not (is_placeholder("", value, bare=True) or is_masked(value) or PUBLIC.match(value))
+
+
+# Credential words an address may follow: a token's (a coin's mint), a bare key's.
+_ADDRESS_WORDS = re.compile(r"token|токен|توكن|טוקן|โทเค็น|टोकन|令牌|トークン|토큰|^key$")
+
+
+def _may_name_address(kind: str, word: str) -> bool:
+    return kind != "password" and _ADDRESS_WORDS.search(word) is not None
 
 
 def _shape(kind: str, value: str) -> bool:

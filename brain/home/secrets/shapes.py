@@ -126,12 +126,18 @@ def short_random(value: str) -> bool:
             sum(map(len, upper)) >= 2
             and sum(map(len, lower)) >= 2
             and len(runs) - 1 >= 0.45 * (len(value) - 1)
-            and _WORD_IN.search(value) is None
+            and not any(len(w) >= 4 for w in _words_in(value))
         )
     return bool(upper) and digits >= 2 and len(upper) >= 2 and max(map(len, upper)) < 4
 
 
-_WORD_IN = re.compile(r"[a-z]{4}|[A-Z][a-z]{3}")
+_WORD_IN = re.compile(r"[A-Z]?[a-z]+")
+
+
+def _words_in(value: str) -> list[str]:
+    """The runs of small letters (after a capital, if one stands before them) in ``value``
+    that hold a vowel, as a word's part does (``Beta``, ``hone``; not ``Krtm``)."""
+    return [w for w in _WORD_IN.findall(value) if _VOWELS & set(w.lower()[1:] or w.lower())]
 
 
 # Lower-case letters and digits alone, as many services' keys are (Pushover's 30).
