@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,12 +133,17 @@ def freeze_session(phase2: Path, session: str) -> dict[str, Any] | None:
     return {"session": session, "by_raw_key": by_key, "missing_answers": missing}
 
 
+_REQUEST = re.compile(r"(.+)\.\d+\.json")
+
+
 def freeze(answers: Path) -> list[str]:
     """Write ``phase2/<session>.ops.json`` for every session with recorded phase 2
     requests; returns one line per session."""
     phase2 = answers / "phase2"
     lines = []
-    names = {p.name.split(".")[0] for p in phase2.glob("*.json")} if phase2.is_dir() else set()
+    # (a session's name may hold dots: a repository named personalize.design-app)
+    requests = phase2.glob("*.[0-9]*.json") if phase2.is_dir() else ()
+    names = {m.group(1) for p in requests if (m := _REQUEST.fullmatch(p.name))}
     for session in sorted(names):
         frozen = freeze_session(phase2, session)
         if frozen is None:
