@@ -56,6 +56,13 @@ def test_a_credential_named_in_another_language_or_shortened(name: str, strength
         ("Procountorのclient secretはこれです：CLJm676asnuo5i2bzJQxqm1tuxR2FoUR 設定に", "CLJm676"),
         # capitals and digits, long and random, wherever they stand
         ("the old one got revoked: SB5DHX6PYH2P77AYDLKK1CQ1N9IE49HOZQFEL5ZVE23Z75UZ8B", "SB5DHX6"),
+        (
+            " provider | tryton_klucz\n----------+------------------\n"
+            " tryton   | 77c89b33245540255da8ba230779f2cb\n(1 row)",
+            "77c89b33",
+        ),
+        ('echo "Liesbeth#zSvm" > .token', "Liesbeth#zSvm"),
+        ("Login for the sandbox: arjun@shop.test / Gatto#kemal86", "Gatto#kemal86"),
         ("<String><Key>Password</Key><Value>quartz_monsoon26</Value></String>", "quartz_monsoon26"),
         (
             "variables:\n  - name: REST_TOK_NOTEABLE\n"
@@ -81,6 +88,11 @@ def test_the_value_is_marked(text: str, value: str) -> None:
     [
         '{"key": "SORT_KEY", "value": "createdAtDescending"}',
         "Dim token As Integer = 5",
+        " id | token_count | name\n----+-------------+------\n  1 |        4096 | abc\n",
+        'echo "hello world" > notes.txt',
+        "use the login / logout buttons",
+        "Login via Google / GitHub works",
+        "3. 给足token预算\n\n要求CC给API版100万token",
         "rename `token` to `accessToken`",
         "github.com/x/y v1.0.0 h1:+DPKyScKSEp3VLtbMDHcUq6V5Lm5zfZZVb0Sk7Ahom4=",
         # a thinking block's signature, read apart from its block

@@ -33,6 +33,7 @@ name, a path, a line's number or a name made of words leave it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 
 from brain.home.secrets import sentences
@@ -73,6 +74,13 @@ _PIPED = re.compile(
     r"[ \t]+(?P<q>['\"]?)(?P<v>[^\s'\"|]{8,300})(?P=q)"
     r"[ \t]*\|[ \t]*[\w./-]+[^\n|]{0,80}?"
     r"(?:secret|login|token|password|passwd|credential|--data-file)"
+)
+# A value echoed into a file a credential's word names (``echo "<token>" > .token``;
+# its quotes escaped in a tool call's arguments).
+_REDIRECTED = re.compile(
+    r"\b(?:echo|printf)(?:[ \t]+-[a-z]+)*[ \t]+\\*(?P<q>['\"]?)(?P<v>[^\s'\"|\\<>]{8,300})"
+    r"\\*(?P=q)[ \t]*>>?[ \t]*[\w./~-]*?(?i:secret|token|passw|passwd|credential|\.key\b|key\b"
+    r"|pwd|\.pass\b)"
 )
 _PAIR = re.compile(
     r"(?P<a>['\"])(?P<name>[A-Za-z][\w.-]{2,80})(?P=a)"
@@ -178,8 +186,12 @@ def find(
         spans += _printed(text)
     if "|" in text and ("echo" in text or "printf" in text):
         spans += _piped(text)
+    if ">" in text and ("echo" in text or "printf" in text):
+        spans += _redirected(text)
     if "'," in text or '",' in text or "' ," in text or '" ,' in text:
         spans += _pairs(text, places)  # (a quote closing before a comma: a row, a tuple)
+    if " / " in text:
+        spans += _logins(text)
     for span in spans:
         if span not in taken:
             taken.add(span)
@@ -224,6 +236,36 @@ def _piped(text: str) -> list[tuple[int, int]]:
         if "=" not in value.rstrip("=") and _fits("password", value, quoted=True):
             found.append(m.span("v"))
     return found
+
+
+# A login given as its user, a slash and its password (``Login: rahul@shop.test /
+# Mönch1970``): after a login's or an account's word on the line.
+_LOGIN = re.compile(
+    r"(?i:\b(?:log ?in|sign[ -]?in|credentials?|creds|account)\b)[^\n]{0,40}?"
+    r"(?P<user>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[\w.-]{2,40})[ \t]+/[ \t]+(?P<v>[^\s/]{6,64})"
+)
+_LOGIN_END = ".,;:!?)]}"
+
+
+def _logins(text: str) -> list[tuple[int, int]]:
+    """What a login's user, then `` / ``, gives: its password."""
+    found = []
+    for m in _at_words(_LOGIN, text, ("login", "Login", "LOGIN", "log in", "sign", "Sign",
+                                       "credential", "Credential", "creds", "account",
+                                       "Account")):  # fmt: skip
+        value = m.group("v").rstrip(_LOGIN_END) if m.group("v")[-1] in _LOGIN_END else m.group("v")
+        if len(value) >= 6 and _fits("password", value, quoted=False):
+            found.append((m.start("v"), m.start("v") + len(value)))
+    return found
+
+
+def _redirected(text: str) -> list[tuple[int, int]]:
+    """A value echoed into a file a credential's word names (``echo '<v>' > .token``)."""
+    return [
+        m.span("v")
+        for m in _at_words(_REDIRECTED, text, ("echo", "printf"))
+        if "=" not in m.group("v").rstrip("=") and _fits("password", m.group("v"), quoted=True)
+    ]
 
 
 def _at_words(
@@ -529,8 +571,14 @@ def _fits(strength: str, value: str, *, quoted: bool) -> bool:
     value, a service's prefix before one, a typed password after a password's name, a
     passphrase of plain words after a password's or a phrase's; a PIN takes digits.
     Never code's nor a path's: brackets, escapes, a query, a folder, letters beyond ASCII."""
-    if not value.isascii() or _CODE_CHARS.search(value) or value.endswith("/"):
+    if _CODE_CHARS.search(value) or value.endswith("/"):
         return False
+    if not value.isascii() and not (
+        any(c.isdigit() or c in "!#$%&*+=?^~@._-" for c in value)
+        and all(c.isascii() or "LATIN" in unicodedata.name(c, "") for c in value)
+    ):
+        return False  # (a word of letters beyond ASCII, or another script's text; not
+        # a typed password with accented letters: Mönch1970)
     if ("?" in value and "=" in value) or "\\" in value:
         return False  # mail/sent?user_mail_id=…: a path and its query; an escape
     if strength == "pin" or (strength == "password" and value.isdigit()):

@@ -29,11 +29,21 @@ _RULE = re.compile(r"[ \t]*[|+][-:=| +]*")
 _VALUE_HEADERS = frozenset("value values wert valor valeur valore 值 値 값".split())
 
 
+# psql's table: a header of names between bars, a rule of dashes crossed by "+", rows.
+_PSQL = re.compile(
+    r"(?m)^(?P<head>[ \t]*[^\n|+]+(?:\|[^\n|]+)+)\r?\n[ \t]*-+(?:\+-+)+[ \t]*\r?\n"
+    r"(?P<body>(?:[^\n|]*\|[^\n]*(?:\n|$))+)"
+)
+
+
 def find(text: str, out: list[Span]) -> None:
     """Add to ``out`` each credential in a column of a table in ``text`` whose header
     names a credential."""
     if "|" not in text or "--" not in text:
         return
+    if "-+-" in text:
+        for table in _PSQL.finditer(text):
+            _psql(table, out)
     for table in _TABLE.finditer(text):
         heads = [cell.strip().strip("*`").strip() for cell in table.group("head").split("|")]
         columns = {
@@ -47,6 +57,25 @@ def find(text: str, out: list[Span]) -> None:
             if not _RULE.fullmatch(line.rstrip("\r\n")):
                 _row(text, at, line, heads, columns, out)
             at += len(line)
+
+
+def _psql(table: re.Match[str], out: list[Span]) -> None:
+    """The credentials in a psql table's columns whose header names one."""
+    heads = [cell.strip() for cell in table.group("head").split("|")]
+    columns = [credential_name(head) for head in heads]
+    if not any(columns):
+        return
+    at = table.start("body")
+    for line in table.group("body").splitlines(keepends=True):
+        cells = line.rstrip("\r\n").split("|")
+        pos = at
+        for strength, cell in zip(columns, cells, strict=False):
+            value = cell.strip()
+            if strength and value and " " not in value and fits(strength, value, "", False):
+                start = pos + cell.index(value)
+                out.append(("credential_name", start, start + len(value)))
+            pos += len(cell) + 1
+        at += len(line)
 
 
 def _row(
