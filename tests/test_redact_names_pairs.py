@@ -62,6 +62,11 @@ def test_a_credential_named_in_another_language_or_shortened(name: str, strength
             "77c89b33",
         ),
         ('echo "Liesbeth#zSvm" > .token', "Liesbeth#zSvm"),
+        (
+            "> Could you send the Baremetrics api key?\n> Thanks, Thanh\n\n"
+            "Sure, it's 1J9MBjHMjNmf9ym5RuKe\nPlease keep it out of Slack.",
+            "1J9MBjHMjNmf9ym5RuKe",
+        ),
         ("Login for the sandbox: arjun@shop.test / Gatto#kemal86", "Gatto#kemal86"),
         ("<String><Key>Password</Key><Value>quartz_monsoon26</Value></String>", "quartz_monsoon26"),
         (
@@ -91,6 +96,7 @@ def test_the_value_is_marked(text: str, value: str) -> None:
         " id | token_count | name\n----+-------------+------\n  1 |        4096 | abc\n",
         'echo "hello world" > notes.txt',
         "use the login / logout buttons",
+        "what is the api key format?\n\nit is documented here",
         "Login via Google / GitHub works",
         "3. 给足token预算\n\n要求CC给API版100万token",
         "rename `token` to `accessToken`",

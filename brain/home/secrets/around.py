@@ -376,6 +376,10 @@ def _around(text: str, start: int, end: int, strength: str) -> Iterator[tuple[in
     below = _below(text, line_end + 1, strength) if line_end < len(text) else None
     if below is not None and not _given_on_line(rest, strength):
         yield below  # (a value on the name's line is the sentence family's)
+    elif rest.rstrip().endswith("?") and line_end < len(text):
+        answer = _answered(text, line_end + 1, strength)
+        if answer is not None:
+            yield answer
 
 
 def _before(text: str, lo: int, word: int, strength: str) -> tuple[int, int] | None:
@@ -540,6 +544,35 @@ def _printed(text: str) -> list[tuple[int, int]]:
         if strength in ("strong", "password", "weak") and fits(strength, value, "", False):
             found.append(m.span("v"))
     return found
+
+
+# An answer given to a question that asks for a credential, a few lines under it
+# (``> Could you send the api key?`` … ``Sure, it's <value>``).
+_ANSWER = re.compile(
+    r"[ \t]*(?:(?:sure|yes|ok(?:ay)?|of course)[,!.]?[ \t]+)?"
+    r"(?:it's|it’s|it is|here it is|here you go|here)[:,]?[ \t]+"
+    r"(?P<q>[`'\"]?)(?P<v>[^\s`'\"]{4,200}?)(?P=q)[ \t.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _answered(text: str, at: int, strength: str) -> tuple[int, int] | None:
+    """The value an answer gives a few lines under a question asking for a credential;
+    the question's quoted thread (``> …`` lines) and blank lines are passed over."""
+    for _ in range(_BELOW + 3):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        line = text[at:end]
+        if line.strip() and not line.lstrip().startswith(">"):
+            m = _ANSWER.fullmatch(line)
+            value = m.group("v") if m else ""
+            if m and _fits(strength, value, quoted=bool(m.group("q"))):
+                return at + m.start("v"), at + m.end("v")
+            return None
+        if end >= len(text):
+            return None
+        at = end + 1
+    return None
 
 
 def _below(text: str, at: int, strength: str) -> tuple[int, int] | None:
