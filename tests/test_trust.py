@@ -1047,3 +1047,41 @@ def test_logs_code_changes_and_reassurance_are_not_the_person_turning_a_rule_rou
 def test_the_person_turning_a_rule_round_is_still_found_beside_them() -> None:
     assert flipped(("Use npm for the installs", ""), "don't worry: never use npm for the installs")
     assert flipped(("Rename payments to billing", ""), "[12:00:01] ok\nnever rename payments")
+
+
+def test_a_command_put_together_from_words_the_session_shows_apart_is_found() -> None:
+    from brain.pipeline.trust.words import fold, found_value
+
+    whole = " ".join(fold("ran git rm --cached on it; then oauth_creds.json was out").split())
+    assert found_value("git rm --cached oauth_creds.json", whole)
+    assert not found_value("git rm --cached google_accounts.json", whole)
+    assert not found_value("git push --force", whole)
+
+
+def test_quotation_marks_in_code_a_memory_quotes_are_no_quote_of_the_person() -> None:
+    from brain.pipeline.trust.words import quotes
+
+    body = 'Outcome(status="ok", value=None) raised, after the "include edge cases" line.'
+    assert quotes(body) == ["include edge cases"]
+    said = 'it failed ("cant get terminal to run it"); call("one two three") did'
+    assert quotes(said) == ["cant get terminal to run it"]
+
+
+@pytest.mark.parametrize(
+    ("memory", "cited", "flips"),
+    [
+        # "this kill switch still does not work. please delete this feature."
+        (
+            "The user removed the kill switch",
+            "触发 kill switch 恢复显示。但是这个kill switch还是不好用。请帮我删除这个功能。",
+            False,
+        ),
+        ("Use docker compose for the dev database", "不要用 docker compose 启动数据库", True),
+        ("Use docker compose for the dev database", "docker compose 不错，就用它", False),
+        ("Keep the debug logs in the build", "debug logs は要らない、削除して", True),
+    ],
+)
+def test_a_negation_in_chinese_japanese_or_korean_is_read(
+    memory: str, cited: str, flips: bool
+) -> None:
+    assert flipped([memory, memory + "."], cited) is flips

@@ -365,15 +365,25 @@ def _said_somewhere(text: str, session: _Session) -> bool:
     """Whether the session says what ``text`` quotes and names: each quote nearly as it
     is in the session's own text, and its values (all but one in :data:`_VALUE_SLACK`)
     anywhere in the session. A memory written in another language than the session's
-    (an English memory of a session typed in Chinese) words what it read in its own
-    words: prose it joins with ``/`` or ``-`` ("close/collapse") is no value it copied."""
-    if any(not near_quote(q, session.own_tokens[False]) for q in quotes(text)):
+    (an English memory of a session typed in Chinese, or one quoting the person in
+    Chinese) words what it read in its own words: prose it joins with ``/`` or ``-``
+    ("close/collapse") is no value it copied."""
+    quoted = quotes(text)
+    if any(not near_quote(q, session.own_tokens[False]) for q in quoted):
         return False
     values = [v for v in marks(text).values if not (v.isdigit() and len(v) == 1)]
-    if session.other_script:
+    if session.other_script or any(_other_script(q) for q in quoted):
         values = [v for v in values if not joined_words(v)]
     missing = sum(1 for v in values if not found_value(v, session.whole))
     return missing <= len(values) // _VALUE_SLACK
+
+
+def _other_script(quote: str) -> bool:
+    """Whether ``quote`` is mostly in a script without Latin letters: a memory quoting
+    the person so words the rest of what they said anew, in its own language."""
+    letters = [c for c in quote if c.isalpha()]
+    latin = sum(1 for c in letters if c.isascii() or "LATIN" in unicodedata.name(c, ""))
+    return latin * 2 < len(letters)
 
 
 def _attributed(text: str, said: str) -> bool:

@@ -167,8 +167,20 @@ def _changes(text: str) -> str:
     return _CHANGE_EN.sub(lambda m: f"{m.group(3)}, not {m.group(2)}", text)
 
 
+# A negation or a removal in Chinese, Japanese or Korean, where no space sets words
+# apart: 不要, 没有, 别, 删除, ない, ません, 削除, 않, 없, 삭제. (Words that hold 不 and say
+# no "not" are left: 不错 "good", 不同 "different", 不过 "but", 不断 "constantly" ...)
+_NEGATION_CJK = re.compile(
+    r"不(?![错同过但仅然论少久断够止住])|没有|没|別|别|勿|无需|无须|無需|不必|禁止"
+    r"|删除|删掉|去掉|移除|去除|取消|ない|なく|ません|ず[、。に]|やめ|削除|消して"
+    r"|않|없|말고|마세요|하지 ?마|삭제|제거|빼"
+)
+
+
 def _negative(clause: str) -> bool:
     clause = _NO_MATTER.sub(" ", clause)
+    if _NEGATION_CJK.search(clause):
+        return True
     said = [w.casefold() for w in _NEGATION.findall(_VALUE.sub(" ", _REPLY_NO.sub(" ", clause)))]
     # "never deploy without the tests" says to deploy with them: a ``without`` after
     # another negation turns it round. A negation after the ``without`` is one of its own

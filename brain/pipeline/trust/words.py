@@ -210,12 +210,23 @@ def found_value(value: str, whole: str) -> bool:
             return True
     if _JOINED_WORDS.fullmatch(value):
         return all(w in _words_of(text) for w in re.split(r"[/-]", value))
+    if _COMMAND.fullmatch(value) and all(_has_word(part, text) for part in value.split()):
+        return True  # a command put together from its words the session shows apart
     if two := _TWO_NAMES.fullmatch(value):
         return all(name in text for name in two.groups())
     if _SPACED_MARK.search(value) and _SPACED_MARK.sub(r"\1", value) in _unspaced(text):
         return True
     said = tokens(value)
     return len(said) >= 4 and near_quote(said, _tokens_of(text))
+
+
+# A command: a program's name, then its words (a subcommand, flags, a file's name).
+_COMMAND = re.compile(r"[a-z][\w.-]*(?: [^\s\"'`]+)+")
+
+
+def _has_word(word: str, text: str) -> bool:
+    """Whether ``text`` holds ``word`` standing as a word (``rm``, not ``form``'s)."""
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
 
 
 @lru_cache(maxsize=4)
@@ -259,8 +270,10 @@ MIN_QUOTE = 3  # words (or CJK characters, counted as words) a quote needs to be
 _CHAR_WORDS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _TOKEN = re.compile(f"[{_CHAR_WORDS}]|[^\\W_{_CHAR_WORDS}]+")
 # Text set in quotation marks: "...", “...”, «...», 「...」, 『...』, „...“.
+# (a straight quotation mark after a word, "=" or a call's "(" is code's: status="ok",
+# f("x"); after a space and "(" it is prose's: (“it broke”))
 _QUOTED = re.compile(
-    r'"([^"\n]{3,400})"|“([^”\n]{3,400})”|«([^»\n]{3,400})»|„([^“”\n]{3,400})[“”]'
+    r'(?<![\w=])(?<!\w[(\[])"([^"\n]{3,400})"(?!\w)|“([^”\n]{3,400})”|«([^»\n]{3,400})»|„([^“”\n]{3,400})[“”]'
     r"|「([^」\n]{2,400})」|『([^』\n]{2,400})』"
 )
 
