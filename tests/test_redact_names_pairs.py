@@ -96,6 +96,7 @@ def test_the_value_is_marked(text: str, value: str) -> None:
         " id | token_count | name\n----+-------------+------\n  1 |        4096 | abc\n",
         'echo "hello world" > notes.txt',
         "use the login / logout buttons",
+        "| `make secrets-apply` | 1Passwordからシークレット適用 |",
         "what is the api key format?\n\nit is documented here",
         "Login via Google / GitHub works",
         "3. 给足token预算\n\n要求CC给API版100万token",

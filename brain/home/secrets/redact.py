@@ -565,8 +565,15 @@ def _outside_arns(text: str, spans: list[tuple[str, int, int]]) -> list[Finding]
         and not allowances.thinking_signature(text, start)
         and not _did_key(text, start)
         and not _a_credential_word(text[start:end])
+        and not _PASSWORD_MANAGER.fullmatch(text[start:end])
         and not is_placeholder("", text[start:end], bare=True)
     ]
+
+
+# A password manager's name, where credentials are kept, not one: "from 1Password".
+_PASSWORD_MANAGER = re.compile(
+    r"(?i:1password|lastpass|keepass(?:xc)?|bitwarden|vaultwarden|dashlane|nordpass|keeper)"
+)
 
 
 def _a_credential_word(value: str) -> bool:
