@@ -40,6 +40,7 @@ def test_a_credential_named_in_another_language_or_shortened(name: str, strength
         ('ENV["NETHUNT_ZUGANGSCODE"] = "b9d5da3c24b643de7443e633cdc86ebe"', "b9d5da3c"),
         ('Private Const COLISSIMO_PASSWD As String = "sonne2023#"', "sonne2023#"),
         ('static NSString *const kAppApiKey = @"f5beb07b4db9da326ff6968f7a3aaefb";', "f5beb07b"),
+        ('let k = env::var("GLADLY_API_TOKEN").unwrap_or("3vSLoqwo5eyKgZogO7x1".into());', "3vSLo"),
         ("set `EVENTBRITE_PRIVATE_TOKEN` to `X8M7S9KQ6JUERFWLLAXU` and run it", "X8M7S9KQ"),
         ('{"key": "DB_PASSWORD", "value": "Mette@winter59"}', "Mette@winter59"),
         (
@@ -93,6 +94,7 @@ def test_the_value_is_marked(text: str, value: str) -> None:
     [
         '{"key": "SORT_KEY", "value": "createdAtDescending"}',
         "Dim token As Integer = 5",
+        'let t = env::var("TOKEN_LIMIT").unwrap_or("4096".into());',
         " id | token_count | name\n----+-------------+------\n  1 |        4096 | abc\n",
         'echo "hello world" > notes.txt',
         "use the login / logout buttons",

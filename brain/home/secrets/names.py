@@ -392,8 +392,9 @@ _ASSIGN = re.compile(
     # line's start, not in code's ``token += c`` or ``if token != x``)
     r"(?P<close>\\?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|\?=|[+!]=(?=[ \t])|=(?!=)|:(?![:/\w])"
     r"|(?<=[ \t])\|(?=[ \t])"
-    # (a declaration's type between: Visual Basic's Const X As String = "…")
-    r"|(?i:as)[ \t]+[A-Za-z_][\w.]*[ \t]*=(?!=))[ \t]*@?"
+    # (a declaration's type between: Visual Basic's Const X As String = "…"; Rust's
+    # default for a variable not set: env::var("X_TOKEN").unwrap_or("…"))
+    r"|(?i:as)[ \t]+[A-Za-z_][\w.]*[ \t]*=(?!=)|\.unwrap_or\()[ \t]*@?"
 )
 _VALUE = re.compile(
     # a key's bytes, unquoted (network_key: [153, 4, …]): byte_list judges them
