@@ -63,6 +63,7 @@ def test_a_credential_named_in_another_language_or_shortened(name: str, strength
             "77c89b33",
         ),
         ('echo "Liesbeth#zSvm" > .token', "Liesbeth#zSvm"),
+        ("my logins:\n• bank – in the safe\n• Kajabi – tundra+T6562\n• wifi – on fridge", "T6562"),
         (
             "> Could you send the Baremetrics api key?\n> Thanks, Thanh\n\n"
             "Sure, it's 1J9MBjHMjNmf9ym5RuKe\nPlease keep it out of Slack.",
@@ -98,6 +99,7 @@ def test_the_value_is_marked(text: str, value: str) -> None:
         " id | token_count | name\n----+-------------+------\n  1 |        4096 | abc\n",
         'echo "hello world" > notes.txt',
         "use the login / logout buttons",
+        "Passwords:\n- must be 12 characters\n- rotate - every_90_days\n",
         "| `make secrets-apply` | 1Passwordからシークレット適用 |",
         "what is the api key format?\n\nit is documented here",
         "Login via Google / GitHub works",

@@ -192,6 +192,8 @@ def find(
         spans += _pairs(text, places)  # (a quote closing before a comma: a row, a tuple)
     if " / " in text:
         spans += _logins(text)
+    if ":\n" in text:
+        spans += _listed(text)
     for span in spans:
         if span not in taken:
             taken.add(span)
@@ -256,6 +258,36 @@ def _logins(text: str) -> list[tuple[int, int]]:
         value = m.group("v").rstrip(_LOGIN_END) if m.group("v")[-1] in _LOGIN_END else m.group("v")
         if len(value) >= 6 and _fits("password", value, quoted=False):
             found.append((m.start("v"), m.start("v") + len(value)))
+    return found
+
+
+# A list under a heading that says it lists logins or passwords ("my logins:", then
+# "• Tripletex – <password>"): each item's value after its name and a dash or a colon.
+_LISTED_HEAD = re.compile(
+    r"(?im)^[^\n]{0,60}\b(?:logins|passwords|passwds|creds|credentials|contraseñas|senhas"
+    r"|passwörter|mots de passe|wachtwoorden|hasła)\b[^\n]{0,40}:[ \t]*\r?\n"
+)
+_LISTED_ITEM = re.compile(
+    r"[ \t]*[•*·-][ \t]+[^\n–—:]{1,40}?[ \t]+[–—:-][ \t]+(?P<v>\S{6,64})[ \t]*\r?$"
+)
+
+
+def _listed(text: str) -> list[tuple[int, int]]:
+    """The values of a list under a heading that says it lists logins or passwords."""
+    found = []
+    for head in _LISTED_HEAD.finditer(text):
+        at = head.end()
+        for _ in range(20):
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            if text[at:end].lstrip()[:1] not in ("•", "*", "·", "-"):
+                break  # (the list ends where a line is no item)
+            m = _LISTED_ITEM.match(text, at, end)
+            if m is not None and _fits("password", m.group("v"), quoted=False):
+                found.append(m.span("v"))
+            at = end + 1
+            if at >= len(text):
+                break
     return found
 
 
