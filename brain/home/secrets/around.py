@@ -193,7 +193,7 @@ def find(
     if " / " in text:
         spans += _logins(text)
     if ":\n" in text:
-        spans += _listed(text)
+        spans += _listed(text, lowered, found)
     for span in spans:
         if span not in taken:
             taken.add(span)
@@ -249,34 +249,53 @@ _LOGIN = re.compile(
 _LOGIN_END = ".,;:!?)]}"
 
 
+_LOGIN_WORD = re.compile(r"(?i:log ?in|sign[ -]?in|credential|creds|account)")
+
+
 def _logins(text: str) -> list[tuple[int, int]]:
-    """What a login's user, then `` / ``, gives: its password."""
-    found = []
-    for m in _at_words(_LOGIN, text, ("login", "Login", "LOGIN", "log in", "sign", "Sign",
-                                       "credential", "Credential", "creds", "account",
-                                       "Account")):  # fmt: skip
-        value = m.group("v").rstrip(_LOGIN_END) if m.group("v")[-1] in _LOGIN_END else m.group("v")
-        if len(value) >= 6 and _fits("password", value, quoted=False):
-            found.append((m.start("v"), m.start("v") + len(value)))
+    """What a login's user, then `` / ``, gives: its password (each `` / `` is read with
+    the line before it, up to a login's word)."""
+    found: list[tuple[int, int]] = []
+    at = text.find(" / ")
+    while at >= 0:
+        lo = max(0, at - 100, text.rfind("\n", max(0, at - 100), at) + 1)
+        word = _LOGIN_WORD.search(text, lo, at)
+        m = _LOGIN.search(text, word.start(), min(len(text), at + 70)) if word else None
+        if m is not None and (m.start("v"), m.end("v")) not in found:
+            v = m.group("v")
+            value = v.rstrip(_LOGIN_END) if v[-1] in _LOGIN_END else v
+            if len(value) >= 6 and _fits("password", value, quoted=False):
+                found.append((m.start("v"), m.start("v") + len(value)))
+        at = text.find(" / ", at + 3)
     return found
 
 
 # A list under a heading that says it lists logins or passwords ("my logins:", then
 # "• Tripletex – <password>"): each item's value after its name and a dash or a colon.
-_LISTED_HEAD = re.compile(
-    r"(?im)^[^\n]{0,60}\b(?:logins|passwords|passwds|creds|credentials|contraseñas|senhas"
-    r"|passwörter|mots de passe|wachtwoorden|hasła)\b[^\n]{0,40}:[ \t]*\r?\n"
-)
+_LISTED_WORDS = ("logins", "creds")  # (besides the credential words a text's pass found)
+_LISTED_TAIL = re.compile(r"[\w-]*\b[^\n]{0,40}:[ \t]*\r?\n")
 _LISTED_ITEM = re.compile(
     r"[ \t]*[•*·-][ \t]+[^\n–—:]{1,40}?[ \t]+[–—:-][ \t]+(?P<v>\S{6,64})[ \t]*\r?$"
 )
 
 
-def _listed(text: str) -> list[tuple[int, int]]:
-    """The values of a list under a heading that says it lists logins or passwords."""
+def _listed(text: str, lowered: str, words: Sequence[re.Match[str]]) -> list[tuple[int, int]]:
+    """The values of a list under a heading that says it lists logins or passwords
+    (``lowered``: ``text.lower()``; ``words``: the credential's words found in it)."""
     found = []
-    for head in _LISTED_HEAD.finditer(text):
-        at = head.end()
+    heads = []
+    places = [(m.start(), m.end()) for m in words]
+    for word in _LISTED_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            places.append((at, at + len(word)))
+            at = lowered.find(word, at + len(word))
+    for at, end in places:
+        near = at <= 60 or lowered.rfind("\n", at - 61, at) >= 0  # (the heading is short)
+        tail = _LISTED_TAIL.match(lowered, end) if near else None
+        if tail is not None and (at == 0 or not lowered[at - 1].isalnum()):
+            heads.append(tail.end())
+    for at in sorted(set(heads)):
         for _ in range(20):
             end = text.find("\n", at)
             end = len(text) if end < 0 else end

@@ -139,26 +139,67 @@ _LINE = 2000
 # over its ``value:`` (Kubernetes' env, Azure Pipelines' variables), an HTML row's cell
 # naming a credential before the cell holding it.
 _Q = r'\\*"'
+# Each form: a string that stands where a pair of its does (looked for with str.find,
+# far cheaper than a pattern tried at every place of a long text), how far before it
+# the pair may start, and the pattern.
 _PAIRED = (
-    re.compile(r"<key>(?P<name>[^<]{2,80})</key>\s*<string>(?P<value>[^<\s]{4,400})</string>"),
-    re.compile(
-        r"<(?P<tag>[Kk]ey|[Nn]ame)>(?P<name>[^<\n]{2,80})</(?P=tag)>\s*(?:</?String>\s*)*"
-        r"<(?P<vtag>[Vv]alue)>(?P<value>[^<\n]{4,400})</(?P=vtag)>"
+    (
+        "</key>",
+        90,
+        re.compile(r"<key>(?P<name>[^<]{2,80})</key>\s*<string>(?P<value>[^<\s]{4,400})</string>"),
     ),
-    re.compile(
-        rf"{_Q}(?:[Pp]arameter)?(?:[Kk]ey|[Nn]ame|[Vv]ariable){_Q}[ \t]*:[ \t]*{_Q}"
-        rf"(?P<name>[^\"\\\n]{{2,80}}){_Q}[ \t]*,\s*{_Q}(?:[Pp]arameter)?[Vv]alue{_Q}[ \t]*:[ \t]*"
-        rf"{_Q}(?P<value>[^\"\\\n]{{4,400}}){_Q}"
+    (
+        "alue>",
+        200,
+        re.compile(
+            r"<(?P<tag>[Kk]ey|[Nn]ame)>(?P<name>[^<\n]{2,80})</(?P=tag)>\s*(?:</?String>\s*)*"
+            r"<(?P<vtag>[Vv]alue)>(?P<value>[^<\n]{4,400})</(?P=vtag)>"
+        ),
     ),
-    re.compile(
-        r"(?m)^(?P<indent>[ \t]*)-[ \t]+name:[ \t]*[\"']?(?P<name>[\w.-]{2,80})[\"']?[ \t]*\r?\n"
-        r"(?P=indent)[ \t]+value:[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"']{4,400})(?P=q)[ \t]*$"
+    (
+        "alue",
+        200,
+        re.compile(
+            rf"{_Q}(?:[Pp]arameter)?(?:[Kk]ey|[Nn]ame|[Vv]ariable){_Q}[ \t]*:[ \t]*{_Q}"
+            rf"(?P<name>[^\"\\\n]{{2,80}}){_Q}[ \t]*,\s*{_Q}(?:[Pp]arameter)?[Vv]alue{_Q}"
+            rf"[ \t]*:[ \t]*{_Q}(?P<value>[^\"\\\n]{{4,400}}){_Q}"
+        ),
     ),
-    re.compile(
-        r"<td>[ \t]*(?P<name>[^<\n]{2,40}?)[ \t]*</td>\s*"
-        r"<td>[ \t]*(?P<value>[^<\s]{4,400})[ \t]*</td>"
+    (
+        "- name:",
+        40,
+        re.compile(
+            r"(?m)^(?P<indent>[ \t]*)-[ \t]+name:[ \t]*[\"']?(?P<name>[\w.-]{2,80})[\"']?[ \t]*"
+            r"\r?\n(?P=indent)[ \t]+value:[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"']{4,400})(?P=q)"
+            r"[ \t]*$"
+        ),
+    ),
+    (
+        "<td>",
+        0,
+        re.compile(
+            r"<td>[ \t]*(?P<name>[^<\n]{2,40}?)[ \t]*</td>\s*"
+            r"<td>[ \t]*(?P<value>[^<\s]{4,400})[ \t]*</td>"
+        ),
     ),
 )
+# How far after where its string stands a pair may end.
+_PAIR_AFTER = 520
+
+
+def _pairs(text: str, out: list[Span]) -> None:
+    """Each value a name is paired with as two fields of one thing (:data:`_PAIRED`)."""
+    for lead, back, paired in _PAIRED:
+        at, done = text.find(lead), 0
+        while at >= 0:
+            start = max(done, at - back)
+            m = paired.search(text, start, min(len(text), at + _PAIR_AFTER))
+            if m is not None and m.start() <= at:
+                done = m.end()
+                strength = credential_name(m.group("name"))
+                if strength and fits(strength, m.group("value"), "", True):
+                    out.append(("credential_name", *m.span("value")))
+            at = text.find(lead, max(at + len(lead), done))
 
 
 def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> None:
@@ -203,12 +244,8 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
     if "  " in text and any(word in text for word in _LISTED):
         for listing in _LISTING.finditer(text):
             _listing(text, listing, out)
-    if "<key>" in text or "alue" in text or "<td>" in text:
-        for paired in _PAIRED:
-            for m in paired.finditer(text):
-                strength = credential_name(m.group("name"))
-                if strength and fits(strength, m.group("value"), "", True):
-                    out.append(("credential_name", *m.span("value")))
+    if "<key>" in text or "alue" in text or "<td>" in text or "- name:" in text:
+        _pairs(text, out)
 
 
 def _separated(text: str, table: re.Match[str], sep: str, out: list[Span]) -> None:
