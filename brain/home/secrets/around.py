@@ -16,9 +16,8 @@ or the value alone above a line that names it. Around each credential's word:
   or said in plain words after a password's "is"; a PIN's digits after its word;
 * **below** and **above**: the first line that is neither blank nor a code fence, if that
   line is one value and nothing else (digits only below a line ending in a colon);
-* a quoted credential's name beside its quoted value, in a row or a tuple; what
-  ``read -s NAME`` reads; what a command prints when its last argument names a credential;
-  a value echoed into a command that stores it;
+* a quoted credential's name beside its quoted value, in a row or a tuple;
+* what a command, a login or a list gives is :mod:`~brain.home.secrets.given`'s;
 * URLs are :mod:`~brain.home.secrets.urls`'s.
 
 What counts is what counts after a name of the same words: the words up to the
@@ -33,11 +32,11 @@ name, a path, a line's number or a name made of words leave it.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 
-from brain.home.secrets import sentences
-from brain.home.secrets.names import Span, about_credential, credential_name, fits, name_before
+from brain.home.secrets import given, sentences
+from brain.home.secrets.apart import NOT_CHOSEN, fits_apart, passphrase
+from brain.home.secrets.names import Span, about_credential, credential_name, name_before
 from brain.home.secrets.rules import CJK
 
 __all__ = ["find", "pins"]
@@ -47,11 +46,6 @@ _GAP = 80
 _GAP_WORDS = 8
 # How far into its line a name may stand and still lead it (for a value above it).
 _LEADS = 40
-# A command (after a prompt's $) whose last argument names what it prints on the next line.
-_PRINTED = re.compile(
-    r"(?m)^[ \t]*\$[ \t]+[^\n]*?[ \t/=](?P<name>[A-Za-z_][\w.-]{2,80})[ \t]*\r?\n"
-    r"[ \t]*(?P<v>[^\s$#][^\s]{7,400})[ \t]*\r?$"
-)
 # Lines below a name a value may stand on (blank lines and fences aside).
 _BELOW = 4
 # A run of a token's characters, standing alone (spaces or a bracket around it).
@@ -63,24 +57,6 @@ _BARE = re.compile(r"[ \t]*(?P<v>[^\s`\"'«»「」“”『』" + CJK + r"]{6,3
 # bracket only opening a remark (``<value> (that's the … key)``), not a call.
 _CODE_GAP = re.compile(
     r"[;={}\[\]|\"`)]|\w\(|(?<![^\W\d_])'|'(?![^\W\d_])|[:,][ \t]*['\"`]|['\"`][ \t]*[:,]"
-)
-_READ = re.compile(
-    r"(?m)^[ \t]*(?:\$[ \t]*)?read[ \t]+(?:-[a-zA-Z]*s[a-zA-Z]*[ \t]+)"
-    r"(?:-p[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\S+)[ \t]+)?"
-    r"(?P<name>[A-Za-z_]\w*)[ \t]*\r?\n[ \t]*(?P<v>[^\s$#][^\s]{5,300})[ \t]*\r?$"
-)
-_PIPED = re.compile(
-    r"\b(?:echo|printf)(?:[ \t]+-[a-z]+)*(?:[ \t]+(?P<f>['\"])%s(?P=f))?"
-    r"[ \t]+(?P<q>['\"]?)(?P<v>[^\s'\"|]{8,300})(?P=q)"
-    r"[ \t]*\|[ \t]*[\w./-]+[^\n|]{0,80}?"
-    r"(?:secret|login|token|password|passwd|credential|--data-file)"
-)
-# A value echoed into a file a credential's word names (``echo "<token>" > .token``;
-# its quotes escaped in a tool call's arguments).
-_REDIRECTED = re.compile(
-    r"\b(?:echo|printf)(?:[ \t]+-[a-z]+)*[ \t]+\\*(?P<q>['\"]?)(?P<v>[^\s'\"|\\<>]{8,300})"
-    r"\\*(?P=q)[ \t]*>>?[ \t]*[\w./~-]*?(?i:secret|token|passw|passwd|credential|\.key\b|key\b"
-    r"|pwd|\.pass\b)"
 )
 _PAIR = re.compile(
     r"(?P<a>['\"])(?P<name>[A-Za-z][\w.-]{2,80})(?P=a)"
@@ -96,13 +72,6 @@ _RUN = re.compile(
 )
 # A sentence word's strength, for the words names do not know (another language's).
 _STRENGTH = {"password": "password", "strong": "strong", "phrase": "phrase"}
-# The symbols a typed password holds that a name or a path does not.
-_TYPED = frozenset("!@#$%^&*?~+")
-# Words no chosen passphrase holds: a name's, a setting's, an environment's.
-_NOT_CHOSEN = frozenset(
-    "key keys secret secrets token tokens password passwords pass auth session local dev"
-    " test prod production staging default example sample changeme demo env config".split()
-)
 # Words a clause holds and a chosen passphrase does not: what a sentence about a
 # password says (its place, its state, what to do).
 _NOT_PHRASE = (
@@ -117,10 +86,8 @@ _NOT_PHRASE = (
     broken ok okay yes yeah install brew npm pip apt sudo docker git run
     """.split()
     )
-    | _NOT_CHOSEN
+    | NOT_CHOSEN
 )
-# What a value never holds: code's brackets and separators, a line number's arrow.
-_CODE_CHARS = re.compile(r"[()\[\]{}<>;,→]")
 # A line that assigns (API_KEY_RATE_LIMIT=60): a name's, read by the name family.
 _ASSIGNMENT = re.compile(r"[A-Za-z_][\w.-]*[ \t]*[=:]")
 _END = re.compile(r"[.!?](?=\s)|[。！？\n]")
@@ -130,8 +97,6 @@ _ALONE = re.compile(r"[ \t]*([`\"']?)(?P<v>[^\s`\"']{4,400})\1[ \t]*\r?")
 # A passphrase alone on its line or quoted: four to nine plain words.
 _PHRASE_ALONE = re.compile(r"[ \t]*([`\"']?)(?P<v>[a-z]{3,14}(?: [a-z]{3,14}){3,8})\1[ \t]*\r?")
 _FENCE = re.compile(r"[ \t]*(?:```|~~~)[\w+-]*[ \t]*\r?")
-_DIGITS = re.compile(r"\d{4,12}")
-_JOINED = re.compile(r"[A-Za-z][a-z]{2,13}(?P<sep>[ .-])[a-z]{3,14}(?:(?P=sep)[a-z]{3,14}){2,7}")
 # Words before a value, or between it and the name, that say it is something else.
 _ABOUT = sentences.ABOUT
 # The words for a PIN and an access code (what they take: digits), in a few languages.
@@ -180,20 +145,9 @@ def find(
         for start, end, strength in _names(text, lowered, found, pins)
         for span in _around(text, start, end, strength)
     ]
-    if "read -" in text:
-        spans += _silent_reads(text)
-    if "$ " in text:
-        spans += _printed(text)
-    if "|" in text and ("echo" in text or "printf" in text):
-        spans += _piped(text)
-    if ">" in text and ("echo" in text or "printf" in text):
-        spans += _redirected(text)
+    spans += given.find(text, lowered, found)
     if "'," in text or '",' in text or "' ," in text or '" ,' in text:
         spans += _pairs(text, places)  # (a quote closing before a comma: a row, a tuple)
-    if " / " in text:
-        spans += _logins(text)
-    if ":\n" in text:
-        spans += _listed(text, lowered, found)
     for span in spans:
         if span not in taken:
             taken.add(span)
@@ -219,120 +173,6 @@ def _near(
         pos = max(pos, hi)
 
 
-def _silent_reads(text: str) -> list[tuple[int, int]]:
-    """What is typed on the line after ``read -s NAME``: a secret read without echo."""
-    found = []
-    for m in _READ.finditer(text):
-        value = m.group("v")
-        if credential_name(m.group("name")) and not value.startswith("$") and len(set(value)) > 3:
-            found.append(m.span("v"))
-    return found
-
-
-def _piped(text: str) -> list[tuple[int, int]]:
-    """A value echoed into a command that stores or logs in with it (``printf '%s' '<v>'
-    | gcloud secrets versions add …``, ``echo "<token>" | podman login --password-stdin``)."""
-    found = []
-    for m in _at_words(_PIPED, text, ("echo", "printf")):
-        value = m.group("v")
-        if "=" not in value.rstrip("=") and _fits("password", value, quoted=True):
-            found.append(m.span("v"))
-    return found
-
-
-# A login given as its user, a slash and its password (``Login: rahul@shop.test /
-# Mönch1970``): after a login's or an account's word on the line.
-_LOGIN = re.compile(
-    r"(?i:\b(?:log ?in|sign[ -]?in|credentials?|creds|account)\b)[^\n]{0,40}?"
-    r"(?P<user>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[\w.-]{2,40})[ \t]+/[ \t]+(?P<v>[^\s/]{6,64})"
-)
-_LOGIN_END = ".,;:!?)]}"
-
-
-_LOGIN_WORD = re.compile(r"(?i:log ?in|sign[ -]?in|credential|creds|account)")
-
-
-def _logins(text: str) -> list[tuple[int, int]]:
-    """What a login's user, then `` / ``, gives: its password (each `` / `` is read with
-    the line before it, up to a login's word)."""
-    found: list[tuple[int, int]] = []
-    at = text.find(" / ")
-    while at >= 0:
-        lo = max(0, at - 100, text.rfind("\n", max(0, at - 100), at) + 1)
-        word = _LOGIN_WORD.search(text, lo, at)
-        m = _LOGIN.search(text, word.start(), min(len(text), at + 70)) if word else None
-        if m is not None and (m.start("v"), m.end("v")) not in found:
-            v = m.group("v")
-            value = v.rstrip(_LOGIN_END) if v[-1] in _LOGIN_END else v
-            if len(value) >= 6 and _fits("password", value, quoted=False):
-                found.append((m.start("v"), m.start("v") + len(value)))
-        at = text.find(" / ", at + 3)
-    return found
-
-
-# A list under a heading that says it lists logins or passwords ("my logins:", then
-# "• Tripletex – <password>"): each item's value after its name and a dash or a colon.
-_LISTED_WORDS = ("logins", "creds")  # (besides the credential words a text's pass found)
-_LISTED_TAIL = re.compile(r"[\w-]*\b[^\n]{0,40}:[ \t]*\r?\n")
-_LISTED_ITEM = re.compile(
-    r"[ \t]*[•*·-][ \t]+[^\n–—:]{1,40}?[ \t]+[–—:-][ \t]+(?P<v>\S{6,64})[ \t]*\r?$"
-)
-
-
-def _listed(text: str, lowered: str, words: Sequence[re.Match[str]]) -> list[tuple[int, int]]:
-    """The values of a list under a heading that says it lists logins or passwords
-    (``lowered``: ``text.lower()``; ``words``: the credential's words found in it)."""
-    found = []
-    heads = []
-    places = [(m.start(), m.end()) for m in words]
-    for word in _LISTED_WORDS:
-        at = lowered.find(word)
-        while at >= 0:
-            places.append((at, at + len(word)))
-            at = lowered.find(word, at + len(word))
-    for at, end in places:
-        near = at <= 60 or lowered.rfind("\n", at - 61, at) >= 0  # (the heading is short)
-        tail = _LISTED_TAIL.match(lowered, end) if near else None
-        if tail is not None and (at == 0 or not lowered[at - 1].isalnum()):
-            heads.append(tail.end())
-    for at in sorted(set(heads)):
-        for _ in range(20):
-            end = text.find("\n", at)
-            end = len(text) if end < 0 else end
-            if text[at:end].lstrip()[:1] not in ("•", "*", "·", "-"):
-                break  # (the list ends where a line is no item)
-            m = _LISTED_ITEM.match(text, at, end)
-            if m is not None and _fits("password", m.group("v"), quoted=False):
-                found.append(m.span("v"))
-            at = end + 1
-            if at >= len(text):
-                break
-    return found
-
-
-def _redirected(text: str) -> list[tuple[int, int]]:
-    """A value echoed into a file a credential's word names (``echo '<v>' > .token``)."""
-    return [
-        m.span("v")
-        for m in _at_words(_REDIRECTED, text, ("echo", "printf"))
-        if "=" not in m.group("v").rstrip("=") and _fits("password", m.group("v"), quoted=True)
-    ]
-
-
-def _at_words(
-    pattern: re.Pattern[str], text: str, words: tuple[str, ...]
-) -> Iterator[re.Match[str]]:
-    """``pattern``'s matches that start where one of ``words`` does (found with
-    ``str.find``: a regex tried at every place of a long text costs far more)."""
-    for word in words:
-        at = text.find(word)
-        while at >= 0:
-            m = pattern.match(text, at)
-            if m is not None:
-                yield m
-            at = text.find(word, at + len(word))
-
-
 def _pairs(text: str, places: Sequence[int] | None) -> list[tuple[int, int]]:
     """A quoted credential's name followed by its quoted value, in a row or a tuple
     (``VALUES ('cometchat', 'cometchat_auth_key', '<hex>')``, ``("api_key", "<v>")``),
@@ -341,7 +181,7 @@ def _pairs(text: str, places: Sequence[int] | None) -> list[tuple[int, int]]:
     for m in _near(_PAIR, text, places, 84, 400):
         strength = credential_name(m.group("name"))
         value = m.group("v")
-        if strength in ("strong", "password") and _fits(strength, value, quoted=True):
+        if strength in ("strong", "password") and fits_apart(strength, value, quoted=True):
             found.append(m.span("v"))
     return found
 
@@ -460,7 +300,7 @@ def _before(text: str, lo: int, word: int, strength: str) -> tuple[int, int] | N
         return None
     s, e = span
     value = text[s:e].rstrip(".,;:!?)")
-    if value.isalpha() or not _fits(strength, value, quoted=quoted):
+    if value.isalpha() or not fits_apart(strength, value, quoted=quoted):
         return None  # (a word first on its line, the most often: no value's shape)
     gap = text[e + (1 if quoted else 0) : word]
     e = s + len(value)
@@ -504,13 +344,13 @@ def _after(text: str, end: int, line_end: int, strength: str) -> tuple[int, int]
         group = next(g for g in "vgcd" if m.group(g) is not None)
         if text[end : m.start()].strip(" \t*") in (":", "=", "：", "=>"):
             break  # pin: "1234", password = '…': a name's form, the name family's
-        if not _about_between(text, end, m.start()) and _fits(
+        if not _about_between(text, end, m.start()) and fits_apart(
             strength, m.group(group), quoted=True
         ):
             return m.span(group)
     if strength in ("password", "phrase"):
         for m in _RUN.finditer(text, end, stop):
-            if not _about_between(text, end, m.start()) and _passphrase(m.group()):
+            if not _about_between(text, end, m.start()) and passphrase(m.group()):
                 return m.span()
     given = _GIVEN.match(text, end, stop)
     if given is None or _about_between(text, end, given.start()) or "=" in given.group():
@@ -524,7 +364,7 @@ def _after(text: str, end: int, line_end: int, strength: str) -> tuple[int, int]
         if token is not None:
             value = token.group().rstrip(".,;:!?")
             typed = len(value) >= 8 and sentences.shaped("password", value)
-            if typed or _fits("pin", value, quoted=False) or _passphrase(value):
+            if typed or fits_apart("pin", value, quoted=False) or passphrase(value):
                 return token.start(), token.start() + len(value)
     return None
 
@@ -559,7 +399,7 @@ def _given_on_line(rest: str, strength: str) -> bool:
     """Whether the rest of a name's line gives something: a value the family after the
     name reads, or any run a value could be (then the line is not a label)."""
     for token in re.findall(r"[^\s`\"'«»「」“”()\[\]{}<>,，。：:]{6,}", rest):
-        if any(c.isdigit() for c in token) or _fits(strength, token, quoted=False):
+        if any(c.isdigit() for c in token) or fits_apart(strength, token, quoted=False):
             return True
     return False
 
@@ -578,23 +418,11 @@ def _above(text: str, line_start: int, strength: str) -> tuple[int, int] | None:
             if m is None or _ASSIGNMENT.match(m.group("v")):
                 return None
             value = m.group("v")
-            if value.isdigit() or not _fits(strength, value, quoted=bool(m.group(1))):
+            if value.isdigit() or not fits_apart(strength, value, quoted=bool(m.group(1))):
                 return None
             return start + m.start("v"), start + m.end("v")
         end = start - 1
     return None
-
-
-def _printed(text: str) -> list[tuple[int, int]]:
-    """What a command prints on the line after it when its last argument names a
-    credential (``$ terraform output -raw hedera_private_key\n<hex>``)."""
-    found = []
-    for m in _PRINTED.finditer(text):
-        strength = credential_name(m.group("name"))
-        value = m.group("v")
-        if strength in ("strong", "password", "weak") and fits(strength, value, "", False):
-            found.append(m.span("v"))
-    return found
 
 
 # An answer given to a question that asks for a credential, a few lines under it
@@ -617,7 +445,7 @@ def _answered(text: str, at: int, strength: str) -> tuple[int, int] | None:
         if line.strip() and not line.lstrip().startswith(">"):
             m = _ANSWER.fullmatch(line)
             value = m.group("v") if m else ""
-            if m and _fits(strength, value, quoted=bool(m.group("q"))):
+            if m and fits_apart(strength, value, quoted=bool(m.group("q"))):
                 return at + m.start("v"), at + m.end("v")
             return None
         if end >= len(text):
@@ -641,70 +469,10 @@ def _below(text: str, at: int, strength: str) -> tuple[int, int] | None:
             quoted = bool(m.group(1))
             if value.isdigit() and not text[max(0, start - 200) : start].rstrip().endswith(":"):
                 return None  # (digits alone below a line that is no label: a line's number)
-            if not _ASSIGNMENT.match(value) and _fits(strength, value, quoted=quoted):
+            if not _ASSIGNMENT.match(value) and fits_apart(strength, value, quoted=quoted):
                 return at + m.start("v"), at + m.end("v")
             return None
         if end >= len(text):
             return None
         at = end + 1
     return None
-
-
-def _fits(strength: str, value: str, *, quoted: bool) -> bool:
-    """Whether ``value`` has a credential's shape for a name of ``strength``: a random
-    value, a service's prefix before one, a typed password after a password's name, a
-    passphrase of plain words after a password's or a phrase's; a PIN takes digits.
-    Never code's nor a path's: brackets, escapes, a query, a folder, letters beyond ASCII."""
-    if _CODE_CHARS.search(value) or value.endswith("/"):
-        return False
-    if not value.isascii() and not (
-        any(c.isdigit() or c in "!#$%&*+=?^~@._-" for c in value)
-        and all(c.isascii() or "LATIN" in unicodedata.name(c, "") for c in value)
-    ):
-        return False  # (a word of letters beyond ASCII, or another script's text; not
-        # a typed password with accented letters: Mönch1970)
-    if ("?" in value and "=" in value) or "\\" in value:
-        return False  # mail/sent?user_mail_id=…: a path and its query; an escape
-    if strength == "pin" or (strength == "password" and value.isdigit()):
-        return _DIGITS.fullmatch(value) is not None and len(set(value)) > 2
-    if any(c.isspace() for c in value):
-        return strength in ("password", "phrase") and _passphrase(value, least=5 if quoted else 4)
-    if strength not in ("password", "phrase"):
-        return len(value) >= 16 and sentences.shaped("strong", value)
-    if "://" in value or value.startswith(("/", "~/", "./", "$", "#", "@")):
-        return False
-    if len(value) >= 16 and sentences.shaped("strong", value):
-        return True  # (a UUID after a client secret's name too)
-    if len(value) >= 8 and sentences.shaped("password", value):
-        return True
-    if (
-        quoted
-        and len(value) >= 10
-        and _classes(value) >= 3
-        and any(c in _TYPED for c in value)
-        and fits("password", value, "", True)
-    ):
-        return True  # zmlcgr!_UVDviQ: a typed password, given apart, with no digit
-    return _passphrase(value)
-
-
-def _classes(value: str) -> int:
-    """How many of capitals, small letters, digits and symbols ``value`` holds."""
-    return (
-        any(map(str.isupper, value))
-        + any(map(str.islower, value))
-        + any(map(str.isdigit, value))
-        + any(not c.isalnum() for c in value)
-    )
-
-
-def _passphrase(value: str, least: int = 4) -> bool:
-    """Four to nine plain words joined by one separator (``maple-falcon-cachorro-chaton``,
-    ``Schmetterling.anchor.orchid.pebble``): a passphrase a person chose, not a name made
-    of words (``local-dev-session-secret``)."""
-    if _JOINED.fullmatch(value) is None:
-        return False
-    parts = re.split(r"[ .-]", value.lower())
-    if len(parts) < least or _NOT_CHOSEN.intersection(parts):
-        return False
-    return fits("phrase", value.lower(), "", True)

@@ -1,0 +1,195 @@
+"""Credentials a command, a login or a list gives, whatever words stand near them.
+
+* what ``read -s NAME`` reads: typed on the line after it, not echoed;
+* what a command prints on the line after it when its last argument names a credential
+  (``$ terraform output -raw hedera_private_key``);
+* a value echoed into a command that stores or logs in with it (``echo "<token>" |
+  podman login --password-stdin``), or into a file a credential's word names (``echo
+  "<token>" > .token``);
+* a login given as its user, a slash and its password (``Login: rahul@shop.test /
+  Mönch1970``);
+* the values of a list under a heading that says it lists logins or passwords.
+
+Each value must have the shape of one given apart from its name
+(:func:`~brain.home.secrets.apart.fits_apart`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from brain.home.secrets.apart import fits_apart
+from brain.home.secrets.names import credential_name, fits
+
+__all__ = ["find"]
+
+_READ = re.compile(
+    r"(?m)^[ \t]*(?:\$[ \t]*)?read[ \t]+(?:-[a-zA-Z]*s[a-zA-Z]*[ \t]+)"
+    r"(?:-p[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\S+)[ \t]+)?"
+    r"(?P<name>[A-Za-z_]\w*)[ \t]*\r?\n[ \t]*(?P<v>[^\s$#][^\s]{5,300})[ \t]*\r?$"
+)
+_PIPED = re.compile(
+    r"\b(?:echo|printf)(?:[ \t]+-[a-z]+)*(?:[ \t]+(?P<f>['\"])%s(?P=f))?"
+    r"[ \t]+(?P<q>['\"]?)(?P<v>[^\s'\"|]{8,300})(?P=q)"
+    r"[ \t]*\|[ \t]*[\w./-]+[^\n|]{0,80}?"
+    r"(?:secret|login|token|password|passwd|credential|--data-file)"
+)
+# A value echoed into a file a credential's word names (``echo "<token>" > .token``;
+# its quotes escaped in a tool call's arguments).
+_REDIRECTED = re.compile(
+    r"\b(?:echo|printf)(?:[ \t]+-[a-z]+)*[ \t]+\\*(?P<q>['\"]?)(?P<v>[^\s'\"|\\<>]{8,300})"
+    r"\\*(?P=q)[ \t]*>>?[ \t]*[\w./~-]*?(?i:secret|token|passw|passwd|credential|\.key\b|key\b"
+    r"|pwd|\.pass\b)"
+)
+# A command (after a prompt's $) whose last argument names what it prints on the next line.
+_PRINTED = re.compile(
+    r"(?m)^[ \t]*\$[ \t]+[^\n]*?[ \t/=](?P<name>[A-Za-z_][\w.-]{2,80})[ \t]*\r?\n"
+    r"[ \t]*(?P<v>[^\s$#][^\s]{7,400})[ \t]*\r?$"
+)
+
+
+def find(text: str, lowered: str, words: Sequence[re.Match[str]]) -> list[tuple[int, int]]:
+    """The spans of the values ``text`` gives so (``lowered``: ``text.lower()``;
+    ``words``: the credential's words :func:`~brain.home.secrets.sentences.words` found
+    in it)."""
+    spans: list[tuple[int, int]] = []
+    if "read -" in text:
+        spans += _silent_reads(text)
+    if "$ " in text:
+        spans += _printed(text)
+    if "|" in text and ("echo" in text or "printf" in text):
+        spans += _piped(text)
+    if ">" in text and ("echo" in text or "printf" in text):
+        spans += _redirected(text)
+    if " / " in text:
+        spans += _logins(text)
+    if ":\n" in text:
+        spans += _listed(text, lowered, words)
+    return spans
+
+
+def _silent_reads(text: str) -> list[tuple[int, int]]:
+    """What is typed on the line after ``read -s NAME``: a secret read without echo."""
+    found = []
+    for m in _READ.finditer(text):
+        value = m.group("v")
+        if credential_name(m.group("name")) and not value.startswith("$") and len(set(value)) > 3:
+            found.append(m.span("v"))
+    return found
+
+
+def _piped(text: str) -> list[tuple[int, int]]:
+    """A value echoed into a command that stores or logs in with it (``printf '%s' '<v>'
+    | gcloud secrets versions add …``, ``echo "<token>" | podman login --password-stdin``)."""
+    found = []
+    for m in _at_words(_PIPED, text, ("echo", "printf")):
+        value = m.group("v")
+        if "=" not in value.rstrip("=") and fits_apart("password", value, quoted=True):
+            found.append(m.span("v"))
+    return found
+
+
+# A login given as its user, a slash and its password (``Login: rahul@shop.test /
+# Mönch1970``): after a login's or an account's word on the line.
+_LOGIN = re.compile(
+    r"(?i:\b(?:log ?in|sign[ -]?in|credentials?|creds|account)\b)[^\n]{0,40}?"
+    r"(?P<user>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[\w.-]{2,40})[ \t]+/[ \t]+(?P<v>[^\s/]{6,64})"
+)
+_LOGIN_END = ".,;:!?)]}"
+
+
+_LOGIN_WORD = re.compile(r"(?i:log ?in|sign[ -]?in|credential|creds|account)")
+
+
+def _logins(text: str) -> list[tuple[int, int]]:
+    """What a login's user, then `` / ``, gives: its password (each `` / `` is read with
+    the line before it, up to a login's word)."""
+    found: list[tuple[int, int]] = []
+    at = text.find(" / ")
+    while at >= 0:
+        lo = max(0, at - 100, text.rfind("\n", max(0, at - 100), at) + 1)
+        word = _LOGIN_WORD.search(text, lo, at)
+        m = _LOGIN.search(text, word.start(), min(len(text), at + 70)) if word else None
+        if m is not None and (m.start("v"), m.end("v")) not in found:
+            v = m.group("v")
+            value = v.rstrip(_LOGIN_END) if v[-1] in _LOGIN_END else v
+            if len(value) >= 6 and fits_apart("password", value, quoted=False):
+                found.append((m.start("v"), m.start("v") + len(value)))
+        at = text.find(" / ", at + 3)
+    return found
+
+
+# A list under a heading that says it lists logins or passwords ("my logins:", then
+# "• Tripletex – <password>"): each item's value after its name and a dash or a colon.
+_LISTED_WORDS = ("logins", "creds")  # (besides the credential words a text's pass found)
+_LISTED_TAIL = re.compile(r"[\w-]*\b[^\n]{0,40}:[ \t]*\r?\n")
+_LISTED_ITEM = re.compile(
+    r"[ \t]*[•*·-][ \t]+[^\n–—:]{1,40}?[ \t]+[–—:-][ \t]+(?P<v>\S{6,64})[ \t]*\r?$"
+)
+
+
+def _listed(text: str, lowered: str, words: Sequence[re.Match[str]]) -> list[tuple[int, int]]:
+    """The values of a list under a heading that says it lists logins or passwords
+    (``lowered``: ``text.lower()``; ``words``: the credential's words found in it)."""
+    found = []
+    heads = []
+    places = [(m.start(), m.end()) for m in words]
+    for word in _LISTED_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            places.append((at, at + len(word)))
+            at = lowered.find(word, at + len(word))
+    for at, end in places:
+        near = at <= 60 or lowered.rfind("\n", at - 61, at) >= 0  # (the heading is short)
+        tail = _LISTED_TAIL.match(lowered, end) if near else None
+        if tail is not None and (at == 0 or not lowered[at - 1].isalnum()):
+            heads.append(tail.end())
+    for at in sorted(set(heads)):
+        for _ in range(20):
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            if text[at:end].lstrip()[:1] not in ("•", "*", "·", "-"):
+                break  # (the list ends where a line is no item)
+            m = _LISTED_ITEM.match(text, at, end)
+            if m is not None and fits_apart("password", m.group("v"), quoted=False):
+                found.append(m.span("v"))
+            at = end + 1
+            if at >= len(text):
+                break
+    return found
+
+
+def _redirected(text: str) -> list[tuple[int, int]]:
+    """A value echoed into a file a credential's word names (``echo '<v>' > .token``)."""
+    return [
+        m.span("v")
+        for m in _at_words(_REDIRECTED, text, ("echo", "printf"))
+        if "=" not in m.group("v").rstrip("=") and fits_apart("password", m.group("v"), quoted=True)
+    ]
+
+
+def _at_words(
+    pattern: re.Pattern[str], text: str, words: tuple[str, ...]
+) -> Iterator[re.Match[str]]:
+    """``pattern``'s matches that start where one of ``words`` does (found with
+    ``str.find``: a regex tried at every place of a long text costs far more)."""
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            m = pattern.match(text, at)
+            if m is not None:
+                yield m
+            at = text.find(word, at + len(word))
+
+
+def _printed(text: str) -> list[tuple[int, int]]:
+    """What a command prints on the line after it when its last argument names a
+    credential (``$ terraform output -raw hedera_private_key\n<hex>``)."""
+    found = []
+    for m in _PRINTED.finditer(text):
+        strength = credential_name(m.group("name"))
+        value = m.group("v")
+        if strength in ("strong", "password", "weak") and fits(strength, value, "", False):
+            found.append(m.span("v"))
+    return found
