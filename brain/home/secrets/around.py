@@ -32,7 +32,7 @@ name, a path, a line's number or a name made of words leave it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from brain.home.secrets import given, sentences
 from brain.home.secrets.apart import NOT_CHOSEN, fits_apart, passphrase
@@ -438,40 +438,45 @@ _ANSWER = re.compile(
 def _answered(text: str, at: int, strength: str) -> tuple[int, int] | None:
     """The value an answer gives a few lines under a question asking for a credential;
     the question's quoted thread (``> …`` lines) and blank lines are passed over."""
-    for _ in range(_BELOW + 3):
-        end = text.find("\n", at)
-        end = len(text) if end < 0 else end
-        line = text[at:end]
-        if line.strip() and not line.lstrip().startswith(">"):
-            m = _ANSWER.fullmatch(line)
-            value = m.group("v") if m else ""
-            if m and fits_apart(strength, value, quoted=bool(m.group("q"))):
-                return at + m.start("v"), at + m.end("v")
-            return None
-        if end >= len(text):
-            return None
-        at = end + 1
+    first = _first_line(text, at, _BELOW + 3, lambda line: line.lstrip().startswith(">"))
+    if first is None:
+        return None
+    at, line = first
+    m = _ANSWER.fullmatch(line)
+    if m and fits_apart(strength, m.group("v"), quoted=bool(m.group("q"))):
+        return at + m.start("v"), at + m.end("v")
     return None
 
 
 def _below(text: str, at: int, strength: str) -> tuple[int, int] | None:
     """The value alone on the first line from ``at`` that is neither blank nor a fence."""
     start = at - 1
-    for _ in range(_BELOW):
+    first = _first_line(text, at, _BELOW, lambda line: _FENCE.fullmatch(line) is not None)
+    if first is None:
+        return None
+    at, line = first
+    m = _ALONE.fullmatch(line) or _PHRASE_ALONE.fullmatch(line)
+    if m is None:
+        return None
+    value = m.group("v")
+    if value.isdigit() and not text[max(0, start - 200) : start].rstrip().endswith(":"):
+        return None  # (digits alone below a line that is no label: a line's number)
+    if not _ASSIGNMENT.match(value) and fits_apart(strength, value, quoted=bool(m.group(1))):
+        return at + m.start("v"), at + m.end("v")
+    return None
+
+
+def _first_line(
+    text: str, at: int, most: int, passed: Callable[[str], bool]
+) -> tuple[int, str] | None:
+    """Where the first line from ``at`` that is neither blank nor ``passed`` over starts,
+    and the line, within ``most`` lines."""
+    for _ in range(most):
         end = text.find("\n", at)
         end = len(text) if end < 0 else end
         line = text[at:end]
-        if line.strip() and not _FENCE.fullmatch(line):
-            m = _ALONE.fullmatch(line) or _PHRASE_ALONE.fullmatch(line)
-            if m is None:
-                return None
-            value = m.group("v")
-            quoted = bool(m.group(1))
-            if value.isdigit() and not text[max(0, start - 200) : start].rstrip().endswith(":"):
-                return None  # (digits alone below a line that is no label: a line's number)
-            if not _ASSIGNMENT.match(value) and fits_apart(strength, value, quoted=quoted):
-                return at + m.start("v"), at + m.end("v")
-            return None
+        if line.strip() and not passed(line):
+            return at, line
         if end >= len(text):
             return None
         at = end + 1
