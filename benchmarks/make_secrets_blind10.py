@@ -41,8 +41,10 @@ PINs and one-time codes, 59 URLs and connection strings whose secret is a path s
 query value or the password inside them (webhook URLs, calendar feed URLs, ``apikey=``
 queries, postgresql, mysql, amqps, mongodb+srv, rediss, sftp, ldaps, mssql, clickhouse and
 nats URLs), and 22 inside a larger string (a ``Basic`` header whose base64 is the secret, a
-session cookie, a service-bus connection string's ``AccessKey=``). 23 secrets carry
-non-ASCII letters (passwords, a few of them inside URLs).
+session cookie, a service-bus connection string's ``AccessKey=``). 24 secrets carry
+non-ASCII letters (passwords, a few of them inside URLs). A secret found inside any other
+entry's text (a four-digit PIN inside a trace id) is drawn again, since scoring looks for
+each secret in everything stored.
 
 Names: credential words first, last or in the middle, doubled underscores and a ``DB_``
 part (``STG_X_KAGI``, ``X_DB_PASSWD_RO``, ``X__AUTH__BEARER``), in many spellings
@@ -56,7 +58,7 @@ word near them: a CLI login's argument, an SDK ``Client("...")`` or ``init('...'
 argument, a wallet made from a mnemonic, a relay route's forwarding URL, a value on a sticky
 note or in a voice dictation.
 
-Forms: 126 in chat (95 in prose in 38 languages: Arabic, Bengali, Catalan, Chinese,
+Forms: 132 in chat (98 in prose in 38 languages: Arabic, Bengali, Catalan, Chinese,
 Croatian, Czech, Dutch, English, Estonian, Finnish, French, German, Greek, Hebrew, Hindi,
 Hungarian, Indonesian, Italian, Japanese, Korean, Lithuanian, Malay, Norwegian, Persian,
 Polish, Portuguese, Romanian, Russian, Spanish, Swahili, Swedish, Tagalog, Thai, Turkish,
@@ -64,7 +66,7 @@ Ukrainian, Urdu, Vietnamese, Yoruba; plus a typo'd message, a 401 after pasting,
 reply, a pasted Slack thread, a desk sticky note, a password-manager copy, a code fence, a
 laptop setup list, screenshot OCR, a handover email, a forwarded email, voice dictation, a
 pipe table, a support ticket, a Jira comment, asking how to rotate a key pushed to a gist),
-131 in config files (59 forms, mostly ones blind9's list does not name: .env and export
+125 in config files (59 forms, mostly ones blind9's list does not name: .env and export
 lines, docker-compose, a Kubernetes Secret's stringData, Helm values, tfvars, Ansible
 group_vars, TOML, INI, Java properties, Spring YAML, Quarkus, four-deep JSON, XML, plist,
 systemd, launchd, crontab, Dockerfile ARG, devcontainer.json, GitLab CI, CircleCI,
@@ -74,22 +76,22 @@ profiles, an Airflow connection URI, superset_config.py, Arduino secrets.h, Plat
 build flags, wpa_supplicant, OctoPrint, Node-RED and n8n credential exports, Minecraft
 server.properties, Unity, Unreal and Godot settings, telegraf, fluent-bit, vector,
 Mikrotik, Cisco IOS, .pgpass, .netrc, git credential store, .Renviron, a Jupyter %env,
-Tasmota, Klipper), 59 in shell sessions and CLI output (32 forms: a CLI login argument and
+Tasmota, Klipper), 61 in shell sessions and CLI output (32 forms: a CLI login argument and
 flag, a ``set -x`` trace, ``env | grep``, ``docker inspect``, a config-vars table, ``op
 read``, ``security -w``, ``pass show``, ``git remote -v``, ``redis-cli -a``, ``psql URL``,
 ``htpasswd -b``, ``openssl -pass``, ``zip -P``, ``7z -p``, ``gpg --passphrase``,
 ``nmcli``, ``mount -t cifs``, ``xfreerdp``, ``lftp -u``, ``helm --set``, ``terraform
 -var``, ``cargo login``, ``docker login``, ``wget --password``, PowerShell SecureString,
 cmd ``set``, nushell, a parameter-store JSON, a decoded Kubernetes secret, ``ansible -e``),
-62 in code (30 forms: Python SDK constructor, requests header and dict, JS fetch header and
+65 in code (30 forms: Python SDK constructor, requests header and dict, JS fetch header and
 SDK init, a TypeScript field, Go, Rust, Java, Kotlin, Swift, C#, PHP, Ruby Faraday,
 Elixir, Clojure, Lua, Perl, Dart, bash, SQL INSERT, a Terraform provider block, a C
 header, MATLAB, a Jenkinsfile ``withEnv``, Julia, Nim, Delphi, a wallet import, a relay
-route), 41 in logs, tables, diffs, HTTP and URLs (18 forms: syslog, journalctl, an Apache
+route), 38 in logs, tables, diffs, HTTP and URLs (18 forms: syslog, journalctl, an Apache
 access log, a Kubernetes event, a Sentry breadcrumb, a traceback's repr, markdown and CSV
 and ``column -t`` tables, a unified diff, ``git stash show -p``, a PR review comment, raw
 HTTP, a REST Client .http file, an Insomnia environment, a websocket URL, a URL in prose,
-Set-Cookie), and 31 in agent tool calls and results (14 forms: a tool_use Bash input, a
+Set-Cookie), and 29 in agent tool calls and results (14 forms: a tool_use Bash input, a
 tool_result file escaped once, function_call arguments escaped twice, an apply_patch
 envelope, an Aider search/replace block, a write_to_file tag, Edit old/new strings, Grep
 output, an MCP tools/call result, a hook's stdin JSON, a Task prompt, a transcript line
@@ -323,6 +325,8 @@ def _url_query(v: str) -> tuple[str, str]:
 
 def _url_userinfo(v: str) -> tuple[str, str]:
     s = password()
+    while any(ch in s for ch in "@#/?%:"):  # characters a URL would need escaped
+        s = password()
     scheme = R.choice(
         [
             "postgresql",
@@ -2374,13 +2378,13 @@ def _forms() -> list[tuple[str, set[str], object]]:
         n = sum(1 for x in out if x[0].startswith(f"chat prose ({lang}"))
         name = f"chat prose ({lang}{', ' + str(n + 1) if n else ''})"
         fn = (lambda t: lambda c: t.format(v=c["v"], c=c["cred"], V=c["V"], h=c["h"]))(tpl)
-        out.append((name, {T, P, U, "hook", "seed", "pin", "bytes"}, fn))
+        out.append((name, {T, P, U, "hook", "seed", "pin", "bytes", "inner"}, fn))
     for name, classes, fn in FORMS:
         cls = set(classes)
         if U in cls:
             cls.add("hook")
         if set(classes) == set(ALL3):
-            cls |= {"seed", "bytes"}
+            cls |= {"seed", "bytes", "inner"}
         if (name.startswith("chat") and name != "chat rotation question") or name in PIN_OK:
             cls.add("pin")
         out.append((name, cls, fn))
@@ -2413,6 +2417,8 @@ def cls_of(cred: str, base: str) -> str:
         return "hook"
     if cred == "device key":
         return "bytes"
+    if cred in ("basic auth header", "session cookie"):
+        return "inner"
     return base
 
 
@@ -2447,6 +2453,7 @@ def build() -> tuple[list[dict], list[dict]]:
     plan = [(v, cred_for(v)) for v in vendors]
     plan += [(v, c) for v, c in R.sample(plan, 450 - len(plan))]
     secrets: list[dict] = []
+    drawn: list[tuple] = []
     kinds: set[str] = set()
     for vendor, (cred, base, make, shape) in plan:
         cls = cls_of(cred, base)
@@ -2462,18 +2469,7 @@ def build() -> tuple[list[dict], list[dict]]:
             kind = f"{vendor} {cred} [{name}]"
             if kind in kinds:
                 continue
-            display, secret = make(vendor)
-            n = env_name(vendor, cred, base)
-            c = {
-                "v": vendor,
-                "cred": cred,
-                "V": display,
-                "N": n,
-                "h": host(vendor),
-                "cl": camel(n),
-                "kb": kebab(n),
-            }
-            text = fn(c)
+            text, secret = _draw(vendor, cred, base, make, fn)
             if secret in text:
                 break
         else:
@@ -2481,6 +2477,7 @@ def build() -> tuple[list[dict], list[dict]]:
         use[name] += 1
         kinds.add(kind)
         secrets.append({"kind": kind, "text": text, "secret": secret})
+        drawn.append((vendor, cred, base, make, fn))
         SHAPES[shape] += 1
     lookalikes = []
     sorts = list(LOOKALIKES)
@@ -2491,7 +2488,32 @@ def build() -> tuple[list[dict], list[dict]]:
         lookalikes.append(
             {"kind": f"{sort.replace('_', ' ')} {i // len(sorts) + 1}", "text": text, "keep": keep}
         )
+    _apart(secrets, drawn, lookalikes)
     return secrets, lookalikes
+
+
+def _draw(vendor: str, cred: str, base: str, make, fn) -> tuple[str, str]:
+    display, secret = make(vendor)
+    n = env_name(vendor, cred, base)
+    c = {"v": vendor, "cred": cred, "V": display, "N": n, "h": host(vendor), "cl": camel(n),
+         "kb": kebab(n)}  # fmt: skip
+    return fn(c), secret
+
+
+def _apart(secrets: list[dict], drawn: list[tuple], lookalikes: list[dict]) -> None:
+    """Draw again any secret found inside another entry's text (a four-digit PIN inside a
+    trace id, say): scoring looks for each secret in everything stored."""
+    for i, item in enumerate(secrets):
+        for _ in range(200):
+            others = [x["text"] for j, x in enumerate(secrets) if j != i]
+            others += [x["text"] for x in lookalikes]
+            if not any(item["secret"] in o for o in others):
+                break
+            text, secret = _draw(*drawn[i])
+            if secret in text:
+                item["text"], item["secret"] = text, secret
+        else:
+            raise SystemExit(f"{item['kind']} keeps turning up in other texts")
 
 
 def main() -> None:
