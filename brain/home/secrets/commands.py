@@ -2,13 +2,13 @@
 
 No name announces them; the program does: ``sqlplus user/<pw>@db``, ``rabbitmqctl
 add_user <name> <pw>``, ``net use … /user:<name> <pw>``, ``snmpwalk -c <community>``,
-``mosquitto_pub -P <pw>``, ``echo <key> > config/master.key``, a ``Cookie:`` header's
-random values, a ``Bearer`` token whole whatever it holds, a ``connect`` or credential
-call's password argument (``getConnection(url, user, "<pw>")``,
-``NetworkCredential("<user>", "<pw>")``), a string an HMAC is keyed with, and the value
-of a name/value pair whose name is a credential's (``"Name": "/prod/db_password", …
-"Value": "…"``, Kubernetes' ``- name: DB_PASSWORD`` / ``value: …``, Envoy's ``header:
-{key: x-api-key, value: …}``).
+``mosquitto_pub -P <pw>``, ``lftp -u <user>,<pw>``, ``xfreerdp /p:<pw>``, ``echo <key> >
+config/master.key``, a ``Cookie:`` header's random values, a ``Bearer`` token whole
+whatever it holds, a ``connect`` or credential call's password argument
+(``getConnection(url, user, "<pw>")``, ``NetworkCredential("<user>", "<pw>")``), a string
+an HMAC is keyed with, and the value of a name/value pair whose name is a credential's
+(``"Name": "/prod/db_password", … "Value": "…"``, Kubernetes' ``- name: DB_PASSWORD`` /
+``value: …``, Envoy's ``header: {key: x-api-key, value: …}``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from brain.home.secrets import slots
+from brain.home.secrets import forms, slots
 from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, fits
 from brain.home.secrets.rules import is_placeholder
@@ -45,6 +45,13 @@ _COMMANDS = (
         ("mosquitto_",),
         re.compile(r"mosquitto_\w+[ \t][^\n]{0,120}?[ \t]-P[ \t]+" + _ARG),
     ),
+    # (lftp -u user,password; FreeRDP's /p:password)
+    (
+        "lftp",
+        ("lftp",),
+        re.compile(r"lftp(?:[ \t][^\n]{0,120}?)?[ \t]-u[ \t]+[\"']?[^\s,\"']+," + _ARG),
+    ),
+    ("freerdp", ("freerdp",), re.compile(r"freerdp[^\n]{0,200}?[ \t]/p:" + _ARG)),
     (
         "echo",
         ("echo",),
@@ -147,6 +154,9 @@ def _search(
 
 def _add(m: re.Match[str], out: list[Span]) -> None:
     value = m.group("value")
+    if forms.diceware(value):  # a passphrase of words: wood-biology-almost-aunt
+        out.append(("credential_position", m.start("value"), m.end("value")))
+        return
     if (
         value.startswith(("$", "%", "<", "{"))
         or is_placeholder("", value, bare=True)

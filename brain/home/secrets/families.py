@@ -33,6 +33,7 @@ from brain.home.secrets import (
     allowances,
     around,
     commands,
+    cookies,
     forms,
     names,
     places,
@@ -234,6 +235,7 @@ def find(
             out[:] = [span for span in out if not allowances.upstream(text, span[1])]
     if low is not None:
         _sentences(text, low, out, hits)
+        cookies.find(text, low, out)
     tables.find(text, out)
     places.find(text, low, lowered, out, hits, hex64)
     if out:

@@ -28,6 +28,7 @@ from brain.home.secrets.shapes import (
     chosen_password,
     entropy,
     is_code,
+    lower_digits,
     mnemonic,
     random_token,
     short_random,
@@ -69,9 +70,17 @@ TRIGGER_WORDS = (
     *("psk", "salt", "macaroon"),
     # (the same words in other languages, as names in code and config give them)
     *("kennw", "senha", "contrase", "wachtw", "haslo", "heslo", "losen", "jelsz", "sifre"),
-    *("lozink", "geslo", "parola", "zugangs", "adgangs", "kodeord", "pincode"),
+    *("lozink", "geslo", "zugangs", "adgangs", "kodeord", "pincode"),
     *("klucz", "klic", "kljuc", "kulcs", "nyckel", "sleutel", "anahtar", "schluessel"),
     *("chave", "clave", "cheie", "chiave", "llave", "avain", "tkn"),
+    # (romanised: Vietnamese khóa, Japanese kagi, Malay and Indonesian kunci and kata
+    # sandi, Norwegian nøkkel, Danish nøgle, Chinese mìyào and mìmǎ, Russian klyuch and
+    # parol', Estonian võti, Latvian atslēga, Lithuanian raktas, French mot de passe)
+    *("khoa", "kagi", "kunci", "nokkel", "nogle", "miyao", "mima", "klyuch", "raktas"),
+    *("atslega", "katasandi", "motdepasse", "parol", "matkhau"),
+    # (a secret: German and Dutch geheim, Indonesian rahasia, Italian segreto, Portuguese
+    # segredo, Swedish hemlig, Polish sekret, Turkish gizli, Japanese himitsu)
+    *("geheim", "rahasia", "segre", "hemlig", "sekret", "gizli", "himitsu"),
 )
 _TRIGGER = folded("|".join(TRIGGER_WORDS))
 # Each word's length by its first three letters, which tell them apart (a test checks).
@@ -109,7 +118,10 @@ _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # A password's word in other languages: what a person chooses, as ``password``.
 _CHOSEN_WORDS = (
     r"passwort|kennwort|senha|contrasena|wachtwoord|haslo|heslo|passord|losenord|jelszo"
-    r"|sifre|lozinka|geslo|parola|zugangscode|adgangskode|kodeord|pincode"
+    r"|sifre|lozinka|geslo|parol[ae]?|parool|zugangscode|adgangskode|kodeord|pincode"
+    r"|katasandi|motdepasse|matkhau|salasana|mima"
+    # (a secret's word: what a person chooses, as secret is)
+    r"|geheim|rahasia|segreto|segredo|hemlig|sekret|gizli|himitsu"
 )
 _STRONG = re.compile(
     r"[a-z]*(?:password|passwd|passphrase|passcode|secret|token|apikey|credential|mnemonic|privatekey"
@@ -120,13 +132,16 @@ _STRONG_WORDS = frozenset(
     # a key's word in other languages, and a token's shortened: each a word of the name
     + tuple("klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave".split())
     + tuple("cheie chiave llave avain tkn tok".split())
+    + tuple("khoa kagi kunci nokkel nogle miyao klyuch raktas atslega".split())
 )
 # Words that name a credential only with a random value.
 # (``keys``: a list of them, Koa's KOA_KEYS; ``keyfile``: MongoDB's, its content)
 _WEAK = re.compile(
     r"[a-z]*key(?:s|file)?|auth|session|seed|cert|certificate|signature|sig|phrase|appid|dsn"
 )
-_RANDOM = re.compile(r"[a-z]*salt")  # only a random value: a salt is often a fixed label
+# Only a random value: a salt is often a fixed label; KAHOOT_PRIVATE a private value, but
+# private-property-in-object a package's name.
+_RANDOM = re.compile(r"[a-z]*salt|private")
 _CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds?|" + _CHOSEN_WORDS + ")")
 _KEY_KINDS = frozenset(
     "api private secret access auth signing master encryption license licence deploy service"
@@ -138,7 +153,7 @@ _KEY_KINDS = frozenset(
 # _KEY_KINDS, which also outweighs a map's word before it in _about.)
 _GUARD_KEY = frozenset(
     "salt network hmac cipher crypto aes wifi merchant partner shared root security"
-    " integration session".split()
+    " integration session device".split()
 )
 # Before "pass", words that make it a verb (``must pass``, ``tests pass``).
 _PASS_VERB = frozenset(
@@ -150,7 +165,7 @@ _NAME_PARTS = frozenset("session key token secret auth cookie cache storage".spl
 # Words that name no credential alone, only in a longer name (``API_KLUCZ``).
 _ALONE = frozenset(
     "key keys tok klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave cheie"
-    " chiave llave avain".split()
+    " chiave llave avain khoa kagi kunci nokkel nogle miyao klyuch raktas atslega".split()
 )
 # Before "sec", words that make it a secret's short form (not a second's).
 _SEC_KINDS = frozenset("client app api consumer shared webhook signing".split())
@@ -297,8 +312,8 @@ def _self_named(value: str) -> bool:
 
 def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
     """Whether ``value`` is a credential for a name of ``strength``."""
-    if strength == "phrase" and mnemonic(value):
-        return True
+    if mnemonic(value):
+        return True  # a seed phrase under any credential's name: WALLET_PASSWORD="word …"
     if is_placeholder("", value, bare=not quoted) or PUBLIC.match(value):
         return False
     if byte_list(value):
@@ -318,6 +333,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return True
     if strength in ("strong", "password") and short_random(value):
         return True  # API_KEY=Wj2NV9VqKrtmSJ: too short for a token's test, random all the same
+    if strength in ("strong", "password", "random") and lower_digits(value):
+        return True  # X_SLEUTEL=9mv9a4f3ijz058, SIGNING_SALT = '0ro0ja0oscyu8f
     if base32(value) or dashed_groups(value):
         return True  # an OTP's seed: J7QBVFATOGKRIYWP…; a stream key: tsnl-3sup-0kyz-…
     if strength == "random":
@@ -403,6 +420,8 @@ _VALUE = re.compile(
     # (CJK ends a bare value: seed=42，update_freq=2)
     r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\""" + CJK + "]+)"
 )
+# A seed phrase given bare: 12 to 25 small words to the line's end.
+_PHRASE = re.compile(r"[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,24}(?=[ \t]*(?:\r?\n|$))")
 # A name quoted with its = (grep -E '^JWT_SECRET='), then the quote closing it.
 _QUOTED_NAME = re.compile(r"(['\"])\^?[A-Za-z_][\w.-]*[ \t]*=\1$")
 _FLAG_VALUE = re.compile(r"[ \t]+(?=[^\s-])")
@@ -537,6 +556,10 @@ def _given(text: str, s: int, e: int, name: str, strength: str) -> tuple[int, in
             continue  # New_Pass = "New_Pass": an enum's entry names itself, it holds nothing
         if forms.a_name(text[vs:ve]) and (text[vs:ve].isupper() or credential_name(text[vs:ve])):
             continue  # os.getenv("STRIPE_WEBHOOK_SECRET"): a name, no value
+        if not quoted:
+            phrase = _PHRASE.match(text, vs)
+            if phrase is not None and mnemonic(phrase.group()):
+                return vs, phrase.end()  # SEED=word word …, bare: the whole phrase
         end = forms.scheme_end(text, vs, ve) if not quoted else ve
         if end > ve or fits(strength, text[vs:ve], text[ve : ve + 8], quoted):
             return vs, end

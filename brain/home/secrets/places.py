@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from brain.home.secrets import urls
 from brain.home.secrets.literals import finditer_at
 from brain.home.secrets.names import Span, credential_name, folded
 from brain.home.secrets.rules import is_placeholder
@@ -54,6 +55,8 @@ _URL = re.compile(r"https?://([\w.-]+)(/[^\s\"'<>`)\]\\]*)")
 _HOOK_SEGMENTS = frozenset(
     ("hooks", "hook", "webhook", "webhooks", "webhookb2", "incomingwebhook", "receiver")
 )
+# A private calendar's or feed's: whoever holds the URL reads it (/ical/<token>/…).
+_FEED_SEGMENTS = frozenset(("ical", "ics", "feed", "feeds", "calendar", "calendars"))
 _KEY_SEGMENT = re.compile(
     r"(?i:/(?:key|keys|token|apikey|api-key|api_key|secret))/(?P<value>[A-Za-z0-9_-]{16,})"
     r"(?![\w-])"
@@ -62,7 +65,7 @@ _QUERY_WEAK = frozenset(("key", "sig", "code"))  # Azure Functions' ?code=<key>
 # A file's extension ends a path's last segment: a download's name, not a key.
 _FILE_END = re.compile(
     r"\.(?:zip|msi|exe|tar|gz|tgz|xz|bz2|7z|dmg|pkg|deb|rpm|apk|jar|whl|iso|pdf|png|jpe?g"
-    r"|gif|svg|mp4|json|ya?ml|txt|md|csv|js|ts|py|sh|html?)$"
+    r"|gif|svg|mp4|json|ya?ml|txt|md|csv|js|ts|py|sh|html?|xml|ics|atom|rss)$"
 )
 # A webhook catcher's random host (``https://<random>.m.pipedream.net``): the host is
 # the endpoint's secret, as a hook's path is elsewhere.
@@ -197,14 +200,16 @@ def _urls(text: str, out: list[Span]) -> None:
         segments = list(re.finditer(r"[^/@]+", path))
         words = [seg.group().lower() for seg in segments]
         hook = "hook" in host or any(w in _HOOK_SEGMENTS for w in words)
-        if not (hook or any(w in host for w in _RPC_HOSTS)):
+        feed = not _FEED_SEGMENTS.isdisjoint(words)
+        if not (hook or feed or any(w in host for w in _RPC_HOSTS)):
             continue
         pos = m.start(2)
         for seg in segments:
             value = seg.group()
             if _FILE_END.search(value):
                 continue  # a file's name: /dist/v26.4.0/node-v26.4.0-win-x64.zip
-            if random_token(value, uuid=hook) or (hook and value.isdigit() and len(value) > 12):
+            opens = random_token(value, uuid=hook) or (hook and value.isdigit() and len(value) > 12)
+            if opens or (feed and urls.random_segment(value)):
                 out.append(("credential_position", pos + seg.start(), pos + seg.end()))
     for m in _HOOK_HOST.finditer(text):
         if any(w in m.group("rest").lower() for w in _HOOK_DOMAIN_WORDS):

@@ -123,7 +123,8 @@ class Finding(NamedTuple):
 _PRIORITY = {
     kind: i
     for i, kind in enumerate(
-        (*KINDS, "wallet_key", "mnemonic", "credential_position", "credential_name")
+        (*KINDS, "wallet_key", "mnemonic", "session_cookie", "credential_position")
+        + ("credential_name",)
         + ("random_token",)
     )
 }

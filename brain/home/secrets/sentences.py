@@ -29,6 +29,8 @@ from collections.abc import Iterator, Sequence
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
+    BYTE_LIST,
+    byte_list,
     doc_jwt,
     entropy,
     is_masked,
@@ -65,10 +67,17 @@ _KINDS = (
         r"|avain|kulcs|cheie|ključ)"
         + _INFLECTED
         + r"|khóa|ключ|токен|секрет|مفتاح|توكن|کلید|מפתח|טוקן|คีย์|โทเค็น|टोकन|कुंजी"
-        r"|密钥|密鑰|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿",
+        r"|密钥|密鑰|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿"
+        # (a salt that signs: random, as a key is; a salt alone is often a label)
+        r"|(?:signing|hmac|secret|webhook|api|password) salt",
     ),
-    ("phrase", r"mnemonic|seed phrase|recovery phrase|seed|助记词|シードフレーズ"),
+    (
+        "phrase",
+        r"mnemonic|(?:seed|recovery|backup|wallet) (?:phrase|words)|seed|助记词|シードフレーズ",
+    ),
     ("codes", r"recovery codes?|backup codes?|リカバリーコード|恢复码"),
+    # (a code that opens something, all digits: only a run of five to ten of them counts)
+    ("pin", r"pin(?: code)?|otp|(?:one-time|security|access|verification|2fa|door|alarm) code"),
     ("key", r"key"),
 )
 # (an English word stands as a word: not inside a name, jsonwebtoken, DB_PASSWORD or
@@ -105,6 +114,12 @@ _CODES = re.compile(
     r"(?:[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}[ \t,]+){2,}[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}"
 )
 _PHRASE = re.compile(r"[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23}")
+# A PIN or a one-time code: five to ten digits standing alone (not a version, a time, a
+# port after ":", an amount).
+_BYTES = re.compile(BYTE_LIST)
+_IN_CODE = re.compile(r"[;({}\[\]<>+*]")  # (")": the word's own brackets, "Zugang (pin):")
+_UNIT = re.compile(r"[ \t]?(?:ms|s|sec|secs|seconds?|min|minutes?|px|kb|mb|gb|bytes?|%)\b")
+_PIN = re.compile(r"(?<![\w.,:/$€£-])\d{5,10}(?![\w/%:-]|[.,]\d)")
 # Words just before a value (or between the credential's word and it) that say the value
 # is something else than the credential: its id, its hash, a commit, a build.
 ABOUT = frozenset(
@@ -154,7 +169,10 @@ _LATIN_WORDS = (
     *("api_key", "api-key", "apikey", "access key", "access_key", "access-key", "accesskey"),
     *("private key", "private_key", "private-key", "privatekey", "credential", "clave"),
     *("chave", "schlüssel", "clé", "mnemonic", "seed", "recovery code", "recovery phrase"),
-    *("backup code", "key"),
+    *("backup code", "key", "recovery words", "backup phrase", "backup words", "wallet"),
+    *("signing salt", "hmac salt", "secret salt", "webhook salt", "api salt"),
+    *("password salt", "pin", "otp", "one-time code", "security code", "access code"),
+    *("verification code", "2fa code", "door code", "alarm code"),
     *("nyckel", "sleutel", "klucz", "kunci", "anahtar", "nøgle", "nøkkel", "avain", "kulcs"),
     *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
 )
@@ -199,7 +217,8 @@ def find(
     credential's words, :func:`words`, when the caller has them)."""
     last = 0
     for m in words(lowered) if found is None else found:
-        if m.start() < last or (ASSIGNED.match(text, m.end()) and named(m)):
+        assigned = ASSIGNED.match(text, m.end())
+        if m.start() < last or (assigned and named(m) and not _bytes_after(text, m, assigned)):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
         if lowered[m.start() - 1 : m.start()] == "-" and _IN_FLAG.search(
@@ -214,8 +233,11 @@ def find(
         end = _window_end(text, m.end(), limit)
         if kind != "phrase" and end < limit and _DIGIT.search(text, m.end(), end) is None:
             continue
-        if kind == "key" and not _names_key(text, m.start(), m.end()):
-            continue
+        if kind == "key":
+            strength = _key_named(text, m.start())
+            if not strength:
+                continue
+            kind = strength  # a partner key, a merchant key: "strong", as a token is
         if kind in ("key", "strong") and _KEY_ID.search(text, max(0, m.start() - 40), m.start()):
             continue  # the GPG signing key is <its id>; the ssh key is <its file>
         for start, value_end in _values(text, m.end(), end, kind, m.start()):
@@ -223,11 +245,21 @@ def find(
             last = value_end
 
 
+def _bytes_after(text: str, m: re.Match[str], assigned: re.Match[str]) -> bool:
+    """Whether a bare key's word is given a key's bytes (``the device key: {163, 37, …}``),
+    which the name family, reading ``key`` alone as a map's, leaves."""
+    at = assigned.end()
+    while text[at : at + 1] in (" ", "\t"):
+        at += 1
+    return m.group() == "key" and _BYTES.match(text, at) is not None
+
+
 def named(m: re.Match[str]) -> bool:
     """Whether the credential's word ``m`` is one the name family reads as a name (an
     English word: ``password:``); another language's word before ``:`` is prose's label
     (``Här är Lago-nyckeln: <uuid>``), which only the sentence families read."""
-    return m.group().isascii() and _ENGLISH.fullmatch(m.group()) is not None
+    word = m.group()  # (words with a space between, "api key:", name nothing in code)
+    return word.isascii() and " " not in word and _ENGLISH.fullmatch(word) is not None
 
 
 def words(lowered: str, places: Sequence[int] | None = None) -> Iterator[re.Match[str]]:
@@ -279,12 +311,15 @@ def _window_end(text: str, at: int, limit: int) -> int:
     return limit
 
 
-def _names_key(text: str, s: int, e: int) -> bool:
-    """Whether the words before a bare ``key`` name a credential's (``merchant key``)."""
+def _key_named(text: str, s: int) -> str:
+    """How strongly the words before a bare ``key`` name a credential's: ``"strong"``
+    (``merchant key``, ``partner key``), ``"key"`` (a key a weaker word may name: ``the
+    key``), or ``""`` (``cache key``)."""
     lo = max(0, s - 60)
     line = max(lo, text.rfind("\n", lo, s) + 1)
     words = _NAME_WORDS.findall(text, line, s)[-3:]
-    return bool(words) and credential_name(" ".join([*words, "key"])) in ("strong", "weak")
+    strength = credential_name(" ".join([*words, "key"])) if words else ""
+    return {"strong": "strong", "weak": "key"}.get(strength, "")
 
 
 def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple[int, int]]:
@@ -293,6 +328,18 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         m = _PHRASE.search(text, after, end)
         if m and mnemonic(m.group()) and not _about(text, word, after, m.start()):
             return [m.span()]
+    if kind == "pin":  # the first number after the word, and no measure
+        first = _DIGIT.search(text, after, end)
+        m = _PIN.match(text, first.start(), end) if first else None
+        if m is None or _UNIT.match(text, m.end()) or _IN_CODE.search(text, after, m.start()):
+            return []  # (otp = Math.floor(100000 + …): code that makes one)
+        if _about(text, word, after, m.start()):
+            return []
+        return [m.span()]
+    if kind in ("key", "strong"):
+        m = _BYTES.search(text, after, end)
+        if m is not None and byte_list(m.group()) and not _about(text, word, after, m.start()):
+            found.append(m.span())  # a key's bytes: {163, 37, 136, …}
     if kind == "codes":
         m = _CODES.search(text, after, end)
         if m and sum(map(str.isdigit, m.group())) >= 4:

@@ -30,6 +30,7 @@ __all__ = [
     "entropy",
     "is_code",
     "is_masked",
+    "lower_digits",
     "made_up",
     "mnemonic",
     "random_token",
@@ -131,6 +132,27 @@ def short_random(value: str) -> bool:
     return bool(upper) and digits >= 2 and len(upper) >= 2 and max(map(len, upper)) < 4
 
 
+_LOWER_DIGITS = re.compile(r"[a-z0-9]{12,24}")
+
+
+def lower_digits(value: str) -> bool:
+    """Whether 12 to 24 small letters and digits are random: digits in three runs or
+    more among three runs of letters or more, no run of letters over five, over 3 bits a
+    character (``9mv9a4f3ijz058``, ``0ro0ja0oscyu8f``; not ``build2024r1``, ``abc123def456``).
+    Read only after a credential's word: a name's id is so as often."""
+    if _LOWER_DIGITS.fullmatch(value) is None:
+        return False
+    digits = _DIGIT_RUN.findall(value)
+    letters = _LETTER_RUN.findall(value)
+    return (
+        len(digits) >= 3
+        and len(letters) >= 3
+        and max(map(len, letters)) <= 5
+        and entropy(value) > 3.0
+    )
+
+
+_LETTER_RUN = re.compile(r"[a-z]+")
 _WORD_IN = re.compile(r"[A-Z]?[a-z]+")
 
 

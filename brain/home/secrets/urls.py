@@ -25,7 +25,7 @@ from brain.home.secrets import sentences
 from brain.home.secrets.names import Span, credential_name, name_before
 from brain.home.secrets.shapes import wordy
 
-__all__ = ["webhooks"]
+__all__ = ["random_segment", "webhooks"]
 
 _URL = re.compile(
     r"https?://(?P<host>[\w.-]+)(?::\d+)?(?P<path>/[^\s\"'`<>)\]」』?#,\\]*)?(?:\?[^\s\"'`<>)\]」』,\\]*)?"
@@ -68,19 +68,19 @@ def webhooks(text: str, lowered: str, out: list[Span], found: Sequence[re.Match[
         for value in _QUERY_VALUE.finditer(text, path_end, m.end()):
             param = value.group(1)
             if (_credential_param(param) or (param.lower() in _KEY_IDS and words)) and (
-                _random_segment(value.group(2))
+                random_segment(value.group(2))
             ):
                 out.append(("credential_name", *value.span(2)))
         if not _url_named(text, lowered, m, words):
             continue
         for label in _LABEL.finditer(m.group("host")):
-            if _UUID.fullmatch(label.group()) or _random_segment(label.group()):
+            if _UUID.fullmatch(label.group()) or random_segment(label.group()):
                 start = m.start("host") + label.start()
                 out.append(("credential_name", start, start + len(label.group())))
         for seg in _SEGMENT.finditer(text, m.start("path"), path_end) if m.group("path") else ():
             if _COMMIT_PLACE.search(text, m.start(), seg.start(1)):
                 break
-            if _random_segment(seg.group(1)):
+            if random_segment(seg.group(1)):
                 out.append(("credential_name", seg.start(1), path_end))
                 break
 
@@ -115,7 +115,7 @@ def _url_named(text: str, lowered: str, url: re.Match[str], words: Sequence[int]
     )
 
 
-def _random_segment(segment: str) -> bool:
+def random_segment(segment: str) -> bool:
     """Whether a URL's segment is random: a token's shape, or 16 letters and digits or
     more with two runs of digits (``yux739dzcga8k86d``); never a slug of words."""
     if len(segment) < 16 or _SLUG.search(segment) or _WORD_PART.search(segment):
