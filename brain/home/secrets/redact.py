@@ -385,6 +385,20 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         name = families.credential_name(families.name_before(text, start))
         if name in ("strong", "weak", "random"):
             return True  # INSTALLATION_TOKEN: 3000: a time to live; a token is no short number
+    if kind == "prose_secret" and value.rstrip(".").isalpha() and before.endswith(" and "):
+        return True  # "for user trust and interpretability.": prose's and, no login's pair
+    if _quoted(text, start, end) and _a_credential_word(value.split(" ", 1)[0]) and " " in value:
+        return True  # errors.password = 'Password is required': a message about it
+    if (
+        kind == "secret_assignment"
+        and value.isalpha()
+        and before.rstrip().endswith(":")
+        and not _PHRASE_NAME.search(before)
+        and not _quoted(text, start, end)
+        and _CLAUSE_GOES_ON.match(text, end)
+        and not _SPACED_APP_PASSWORD.match(text, start)
+    ):
+        return True  # "password: systemctl restart fails", "Password: Failed to restart"
     if _LONE_PASS.search(before) and not any(c.isdigit() for c in value):
         return True  # "--- PASS: TestName", "a final sanity pass: PR state"
     if _KEBAB_NAME.search(before) and _VERSION.fullmatch(value):
@@ -395,10 +409,21 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return True
     if families.about_credential(families.name_before(text, start)):
         return True  # Idempotency-Key: <uuid>, file_key: "<figma file>"
-    quoted = start > 0 and text[start - 1] in "\"'`" and text[end : end + 1] == text[start - 1]
+    quoted = _quoted(text, start, end)
     phrase = "pass" in before.lower()
     after = text[end : end + 8]
     return is_code(value, after, quoted=quoted, phrase=phrase, prose=kind == "prose_secret")
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    return start > 0 and text[start - 1] in "\"'`" and text[end : end + 1] == text[start - 1]
+
+
+# After a word a credential's name announced: two words more, the clause it began going
+# on (a password is seldom a word a sentence then continues from).
+_CLAUSE_GOES_ON = re.compile(r"[ \t]+[a-z]{2,}[ \t]+[a-z]{2,}\b")
+_PHRASE_NAME = re.compile(r"(?i)phrase|seed|mnemonic|words")  # a passphrase is words
+_SPACED_APP_PASSWORD = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}\b")  # Google's: lxna csgr uczy awhn
 
 
 def _in_arn_at(text: str, start: int) -> bool:

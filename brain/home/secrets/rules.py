@@ -430,6 +430,8 @@ PROSE: tuple[Shape, ...] = (
     # "log in as admin / Sup3rS3cretPw", "user admin, password Sup3r".
     Shape(
         "prose_secret",
+        # ("such as Hooks/TaskStart", "known as a/b": a comparison's as, no login's)
+        r"(?<!such)(?<!same)(?<!known)(?<!well)"
         r"[ \t](?:as|user(?:name)?|login)[ \t]+[\w.@-]{1,64}[ \t]*(?:/|,|(?<![\w-])and\b)[ \t]*"
         # (a third segment after it is a path's: "as Asset/WwiseEvent/<Name>.uasset")
         # (markup is no value: a JSON key, "score":, or a bold word, **Then**)

@@ -65,6 +65,14 @@ _THEIRS = frozenset(
 )
 _THEIRS_PAIRS = (("pkg", "mod"), (".cargo", "registry"))
 _READ_TOOLS = re.compile(r"^(?:read|read_?file|read_many_files|view|open_?file|cat)$", re.I)
+# An MCP server's tool that reads the machine's own files (the filesystem server's, Desktop
+# Commander's): a file read as Read's, judged by its path, when its call names one.
+_LOCAL_MCP_READS = re.compile(
+    r"^mcp__[\w-]+__(?:read_(?:text_|media_|multiple_)?files?|read_many_files|list_directory"
+    r"|directory_tree|search_files|get_file_info|view_file|open_file)$",
+    re.I,
+)
+_LOCAL_PATH = re.compile(r"(?:/|~/|\.{1,2}/|[A-Za-z]:[\\/])")
 _SHELL_TOOLS = re.compile(r"^(?:bash|shell|local_shell|exec_command|run_shell_command)$", re.I)
 _PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "filename", "file", "paths")
 _READERS = frozenset(
@@ -96,7 +104,7 @@ def read_paths(turn: Turn) -> list[str]:
     """The files a tool call turn reads, as written in the call."""
     if not turn.tool or (args := _call(turn)) is None:
         return []
-    if _READ_TOOLS.match(turn.tool):
+    if _READ_TOOLS.match(turn.tool) or _LOCAL_MCP_READS.match(turn.tool):
         return [p for key in _PATH_KEYS for p in _strings(args.get(key))]
     if _SHELL_TOOLS.match(turn.tool):
         command = " ".join(_strings(args.get("command") or args.get("cmd")))
@@ -174,12 +182,21 @@ class ForeignFiles:
         return any(foreign_path(p, self.cwd) for p in read_paths(turn))
 
 
+def _local_read(turn: Turn) -> bool:
+    """Whether ``turn`` is an MCP call reading a file of this machine by its path."""
+    if not _LOCAL_MCP_READS.match(turn.tool or "") or (args := _call(turn)) is None:
+        return False
+    paths = [p for key in _PATH_KEYS for p in _strings(args.get(key))]
+    return bool(paths) and all(_LOCAL_PATH.match(p) for p in paths)
+
+
 def reads_outside(turn: Turn) -> bool:
-    """Whether ``turn`` is a web or MCP tool's, or a shell call that fetches something."""
+    """Whether ``turn`` is a web or MCP tool's (not an MCP call reading a local file, which
+    is judged by its path as Read's is), or a shell call that fetches something."""
     if not turn.tool:
         return False
     if _OUTSIDE.search(turn.tool):
-        return True
+        return not _local_read(turn)
     # The call's own text (its JSON arguments), not what the command printed.
     call = turn.text.lstrip().startswith("{")
     return call and bool(_SHELL_TOOLS.match(turn.tool)) and bool(_FETCHES.search(turn.text))
@@ -207,19 +224,21 @@ def outside_turns(transcript: Transcript) -> frozenset[int]:
     its call by the tool's call id, else it is the tool turn after the call."""
     reads = ForeignFiles(transcript.project)
     calls: dict[str, bool] = {}
-    last = False
+    last = seen = False
     found: set[int] = set()
     for n, turn in enumerate(transcript.turns):
         if not turn.tool or turn.role != "tool":
-            last = False
+            last = seen = False
             continue
         first = turn.call not in calls if turn.call is not None else _call(turn) is not None
         if first:
-            last = reads_outside(turn) or reads.foreign(turn)
+            last, seen = reads_outside(turn) or reads.foreign(turn), True
             if turn.call is not None:
                 calls[turn.call] = last
             continue
         made = calls.get(turn.call, False) if turn.call is not None else last
-        if (made or _OUTSIDE.search(turn.tool)) and not _NOT_RUN.match(turn.text):
+        # (a result whose call was read is judged with it: an MCP read of a local file)
+        judged = turn.call in calls if turn.call is not None else seen
+        if (made or (not judged and _OUTSIDE.search(turn.tool))) and not _NOT_RUN.match(turn.text):
             found.add(n)
     return frozenset(found)
