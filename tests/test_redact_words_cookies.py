@@ -70,6 +70,18 @@ def test_a_credential_word_in_more_languages(name: str, strength: str) -> None:
         ("aqui está o signing salt do Acme: Kq8Zt2Lw9Xm4Pv7Rb3 usa esse", "Kq8Zt2Lw9Xm4"),
         ("the api key: Wq4Rt8Lm2Xz7 use it", "Wq4Rt8Lm2Xz7"),
         ("the wifi password: sunflower", "sunflower"),
+        # a note's password or PIN under its user's line
+        ("the note on my desk:\nuser: reception\n4417209\nthanks", "4417209"),
+        ("ALARM\nlogin: ops@shop.test\nKestrel#2291\n", "Kestrel#2291"),
+        # what a command reading a stored secret prints on the next line
+        ("$ pass show work/wiki\nmaple anchor violet drum\nurl: https://wiki.example.org", "maple"),
+        ("me@box:~$ gopass show -o team/db\nQx7#rTm2vLp9", "Qx7#rTm2vLp9"),
+        ("$ op read op://dev/db/password\nHx9#mPq2vLr8", "Hx9#mPq2vLr8"),
+        (
+            "$ kubectl get secret api -o jsonpath='{.data.key}' | base64 -d\n"
+            "Vb7Kq2Lm9Xz4Rt8Wp3Nc6Hd1Jf5Gs0Ty",
+            "Vb7Kq2Lm9Xz4",
+        ),
         ("log in as admin / Sup3rS3cretPw", "Sup3rS3cretPw"),
         ("hier der Alarm-Zugang (pin): 730194 – bitte nur lokal", "730194"),
         # a command's password argument: lftp's user,password; FreeRDP's /p:
@@ -101,6 +113,11 @@ def test_the_value_is_redacted_whole(text: str, value: str) -> None:
         "x _cfuvid=G6sMOjPGCIO2vJOvI8eNSQYoccWPj7vxAR60YGK6dgQ-1775154632.5-1.0; HttpOnly; Path=/",
         "the cache key list is [1, 5, 9, 200, 3, 7, 11, 13, 17, 19, 23, 29, 31]",
         "PRIVATE=true",
+        "user: bob\nenabled: true",
+        "user: bob\n2024\n",
+        "login: admin\nSuccessfully logged in",
+        "$ pass show work/wiki\nError: work/wiki is not in the password store.",
+        "$ kubectl get secrets\nNAME   TYPE   DATA   AGE",
         "Hook entrypoints such as Hooks/TaskStart run the pipeline",
         "Agent has no sudo/polkit password: systemctl restart fails and sudo hangs",
         "(jules) Password: Failed to restart pi-media-bot.service: Connection timed out",

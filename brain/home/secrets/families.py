@@ -35,6 +35,7 @@ from brain.home.secrets import (
     commands,
     cookies,
     forms,
+    given,
     names,
     places,
     prose,
@@ -236,6 +237,7 @@ def find(
     if low is not None:
         _sentences(text, low, out, hits)
         cookies.find(text, low, out)
+        out += [("credential_name", s, e) for s, e in given.kept(text, low)]
     tables.find(text, out)
     places.find(text, low, lowered, out, hits, hex64)
     if out:

@@ -6,6 +6,12 @@
 * a value echoed into a command that stores or logs in with it (``echo "<token>" |
   podman login --password-stdin``), or into a file a credential's word names (``echo
   "<token>" > .token``);
+* what a command that reads a stored secret prints on the line after it (``pass show
+  work/x``, ``gopass show``, ``op read op://…``, ``bw get password``, ``security
+  find-generic-password -w``, ``vault kv get -field=…``, ``gcloud secrets versions
+  access``, ``kubectl get secret … | base64 -d``);
+* a login's password alone on the line under its user (a note's ``user: frontdesk`` then
+  ``V0rt3x=?907``);
 * a login given as its user, a slash and its password (``Login: rahul@shop.test /
   Mönch1970``);
 * the values of a list under a heading that says it lists logins or passwords.
@@ -22,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from brain.home.secrets.apart import fits_apart
 from brain.home.secrets.names import credential_name, fits
 
-__all__ = ["find"]
+__all__ = ["find", "kept"]
 
 _READ = re.compile(
     r"(?m)^[ \t]*(?:\$[ \t]*)?read[ \t]+(?:-[a-zA-Z]*s[a-zA-Z]*[ \t]+)"
@@ -41,6 +47,28 @@ _REDIRECTED = re.compile(
     r"\b(?:echo|printf)(?:[ \t]+-[a-z]+)*[ \t]+\\*(?P<q>['\"]?)(?P<v>[^\s'\"|\\<>]{8,300})"
     r"\\*(?P=q)[ \t]*>>?[ \t]*[\w./~-]*?(?i:secret|token|passw|passwd|credential|\.key\b|key\b"
     r"|pwd|\.pass\b)"
+)
+# A command that prints a stored secret, at a line's start (after a prompt), then the line
+# it prints: the secret (a password store's first line is the password, spaces and all).
+_STORE_READ = re.compile(
+    r"(?m)^[ \t]*(?:[\w.@~:/-]*[$%#>][ \t]+)?(?:"
+    r"(?:pass|gopass)[ \t]+(?:show[ \t]+)?(?:-[a-z]+[ \t]+)*[\w@./+-]+"
+    r"|op[ \t]+read[ \t]+\S+|bw[ \t]+get[ \t]+password[ \t]+\S+"
+    r"|security[ \t]+find-(?:generic|internet)-password[^\n]*?[ \t]-w\b[^\n]*"
+    r"|vault[ \t]+kv[ \t]+get[ \t]+[^\n]*?-field[= ]\S+[^\n]*"
+    r"|gcloud[ \t]+secrets[ \t]+versions[ \t]+access[^\n]*"
+    r"|kubectl[ \t]+get[ \t]+secrets?[ \t][^\n]*\|[ \t]*base64[ \t]+(?:-d|--decode)\b[^\n]*"
+    r")[ \t]*\r?\n[ \t]*(?P<v>[^\s$#][^\n]{3,300}?)[ \t]*\r?$"
+)
+# A user on its line, then a value alone on the next: the user's password or PIN.
+_USER_ABOVE = re.compile(
+    r"(?im)^[ \t]*(?:user(?:name)?|login|e-?mail|account)[ \t]*[:=][ \t]*[\w.@+-]{2,64}[ \t]*\r?\n"
+    r"[ \t]*(?P<v>[^\s:=#/][^\s:=]{3,63})[ \t]*\r?$"
+)
+_STORE_WORDS = (
+    *("pass ", "op read", "bw get", "security find-", "vault kv", "gcloud secrets"),
+    "base64 -d",
+    "base64 --decode",
 )
 # A command (after a prompt's $) whose last argument names what it prints on the next line.
 _PRINTED = re.compile(
@@ -75,6 +103,41 @@ def _silent_reads(text: str) -> list[tuple[int, int]]:
     for m in _READ.finditer(text):
         value = m.group("v")
         if credential_name(m.group("name")) and not value.startswith("$") and len(set(value)) > 3:
+            found.append(m.span("v"))
+    return found
+
+
+def kept(text: str, lowered: str) -> list[tuple[int, int]]:
+    """The spans of what a password store prints and a note keeps under a user's line,
+    which no credential's word need stand near (``lowered``: ``text.lower()``): looked
+    for in every text, each behind its own words."""
+    spans: list[tuple[int, int]] = []
+    if "\n" not in text:
+        return spans
+    if "user" in lowered or "login" in lowered or "mail" in lowered or "account" in lowered:
+        spans += _users_above(text)
+    if any(word in lowered for word in _STORE_WORDS):
+        spans += _store_reads(text)
+    return spans
+
+
+def _users_above(text: str) -> list[tuple[int, int]]:
+    """A password or a PIN alone on the line under its user's."""
+    found = []
+    for m in _USER_ABOVE.finditer(text):
+        value = m.group("v")
+        digits = value.isdigit() and 5 <= len(value) <= 8
+        if digits or (not value.isdigit() and fits_apart("password", value, quoted=False)):
+            found.append(m.span("v"))
+    return found
+
+
+def _store_reads(text: str) -> list[tuple[int, int]]:
+    """What a command reading a stored secret prints: the line after it."""
+    found = []
+    for m in _STORE_READ.finditer(text):
+        value = m.group("v")
+        if fits_apart("password", value, quoted=True) or fits_apart("phrase", value, quoted=False):
             found.append(m.span("v"))
     return found
 
