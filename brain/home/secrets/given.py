@@ -51,25 +51,28 @@ _REDIRECTED = re.compile(
 # A command that prints a stored secret, at a line's start (after a prompt), then the line
 # it prints: the secret (a password store's first line is the password, spaces and all).
 _STORE_READ = re.compile(
-    r"(?m)^[ \t]*(?:[\w.@~:/-]*[$%#>][ \t]+)?(?:"
+    r"[ \t]*(?:[\w.@~:/-]*[$%#>][ \t]+)?(?:"
     r"(?:pass|gopass)[ \t]+(?:show[ \t]+)?(?:-[a-z]+[ \t]+)*[\w@./+-]+"
     r"|op[ \t]+read[ \t]+\S+|bw[ \t]+get[ \t]+password[ \t]+\S+"
     r"|security[ \t]+find-(?:generic|internet)-password[^\n]*?[ \t]-w\b[^\n]*"
     r"|vault[ \t]+kv[ \t]+get[ \t]+[^\n]*?-field[= ]\S+[^\n]*"
     r"|gcloud[ \t]+secrets[ \t]+versions[ \t]+access[^\n]*"
     r"|kubectl[ \t]+get[ \t]+secrets?[ \t][^\n]*\|[ \t]*base64[ \t]+(?:-d|--decode)\b[^\n]*"
-    r")[ \t]*\r?\n[ \t]*(?P<v>[^\s$#][^\n]{3,300}?)[ \t]*\r?$"
+    r")[ \t]*\r?\n[ \t]*(?P<v>[^\s$#][^\n]{3,300}?)[ \t]*\r?(?:\n|$)"
 )
-# A user on its line, then a value alone on the next: the user's password or PIN.
-_USER_ABOVE = re.compile(
-    r"(?im)^[ \t]*(?:user(?:name)?|login|e-?mail|account)[ \t]*[:=][ \t]*[\w.@+-]{2,64}[ \t]*\r?\n"
-    r"[ \t]*(?P<v>[^\s:=#/][^\s:=]{3,63})[ \t]*\r?$"
-)
+# Where such a command's line holds one of these (lower-cased), it is read from its start.
 _STORE_WORDS = (
-    *("pass ", "op read", "bw get", "security find-", "vault kv", "gcloud secrets"),
-    "base64 -d",
-    "base64 --decode",
+    *("pass show", "gopass", "$ pass ", "op read", "bw get", "security find-", "vault kv"),
+    "gcloud secrets",
+    *("base64 -d", "base64 --decode"),
 )
+# A user on its line, then a value alone on the next: the user's password or PIN (read in
+# the text lower-cased from the line's start: where a label's word stands).
+_USER_ABOVE = re.compile(
+    r"[ \t]*(?:user(?:name)?|login|e-?mail|account)[ \t]*[:=][ \t]*[\w.@+-]{2,64}[ \t]*\r?\n"
+    r"[ \t]*(?P<v>[^\s:=#/][^\s:=]{3,63})[ \t]*\r?(?:\n|$)"
+)
+_USER_WORDS = ("\nuser", "\nlogin", "\nemail", "\ne-mail", "\naccount")
 # A command (after a prompt's $) whose last argument names what it prints on the next line.
 _PRINTED = re.compile(
     r"(?m)^[ \t]*\$[ \t]+[^\n]*?[ \t/=](?P<name>[A-Za-z_][\w.-]{2,80})[ \t]*\r?\n"
@@ -109,37 +112,40 @@ def _silent_reads(text: str) -> list[tuple[int, int]]:
 
 def kept(text: str, lowered: str) -> list[tuple[int, int]]:
     """The spans of what a password store prints and a note keeps under a user's line,
-    which no credential's word need stand near (``lowered``: ``text.lower()``): looked
-    for in every text, each behind its own words."""
-    spans: list[tuple[int, int]] = []
+    which no credential's word need stand near (``lowered``: ``text.lower()``, the same
+    offsets): looked for in every text, from the lines its words stand on."""
     if "\n" not in text:
-        return spans
-    if "user" in lowered or "login" in lowered or "mail" in lowered or "account" in lowered:
-        spans += _users_above(text)
-    if any(word in lowered for word in _STORE_WORDS):
-        spans += _store_reads(text)
+        return []
+    spans = []
+    for line in _lines_of(lowered, _USER_WORDS):
+        m = _USER_ABOVE.match(lowered, line)
+        if m is not None:
+            value = text[m.start("v") : m.end("v")]
+            digits = value.isdigit() and 5 <= len(value) <= 8
+            if digits or (not value.isdigit() and fits_apart("password", value, quoted=False)):
+                spans.append(m.span("v"))
+    for line in _lines_of(lowered, _STORE_WORDS):
+        m = _STORE_READ.match(text, line)
+        if m is not None:
+            value = m.group("v")
+            if fits_apart("password", value, quoted=True) or fits_apart(
+                "phrase", value, quoted=False
+            ):
+                spans.append(m.span("v"))
     return spans
 
 
-def _users_above(text: str) -> list[tuple[int, int]]:
-    """A password or a PIN alone on the line under its user's."""
-    found = []
-    for m in _USER_ABOVE.finditer(text):
-        value = m.group("v")
-        digits = value.isdigit() and 5 <= len(value) <= 8
-        if digits or (not value.isdigit() and fits_apart("password", value, quoted=False)):
-            found.append(m.span("v"))
-    return found
-
-
-def _store_reads(text: str) -> list[tuple[int, int]]:
-    """What a command reading a stored secret prints: the line after it."""
-    found = []
-    for m in _STORE_READ.finditer(text):
-        value = m.group("v")
-        if fits_apart("password", value, quoted=True) or fits_apart("phrase", value, quoted=False):
-            found.append(m.span("v"))
-    return found
+def _lines_of(lowered: str, words: tuple[str, ...]) -> list[int]:
+    """The starts of the lines of ``lowered`` that hold one of ``words``, in order."""
+    starts: set[int] = set()
+    for word in words:
+        at = lowered.find(word)
+        while at >= 0:
+            starts.add(lowered.rfind("\n", 0, at + 1 if word[0] == "\n" else at) + 1)
+            at = lowered.find(word, at + len(word))
+        if word[0] == "\n" and lowered.startswith(word[1:]):
+            starts.add(0)  # (the text's first line)
+    return sorted(starts)
 
 
 def _piped(text: str) -> list[tuple[int, int]]:
