@@ -24,6 +24,9 @@ from brain.home.secrets.shapes import lower_digits
         ("parolReports", "password"),
         ("APP_GEHEIM", "password"),
         ("QUEUE_PRIVATE", "random"),
+        ("X-Fabrikam-Key", "strong"),  # a custom header named for a key carries one
+        ("x_key", "weak"),
+        ("X-Cache-Key", ""),
         ("kagi", ""),  # a key's word alone is a map's
         ("khoa", ""),
     ],
@@ -54,6 +57,15 @@ def test_a_credential_word_in_more_languages(name: str, strength: str) -> None:
             "hey, recovery words = acorn bishop candle dune ember fable grove heron inlet jolt"
             " kelp loom",
             "acorn bishop",
+        ),
+        # quotes escaped twice: a tool's result inside a transcript's line
+        (
+            '{"content": "{\\"content\\": \\"SHOP_APIKEY_RO=\\\\\\"Lq7Zw2Xk9Vb4Tm\\\\\\"\\"}"}',
+            "Lq7Zw2Xk9Vb4Tm",
+        ),
+        (
+            'Headers.Add("X-Fabrikam-Key", "6f1c2a9e-3b7d-4e21-9c05-d8a4b3e7f210");',
+            "6f1c2a9e",
         ),
         # a cookie given with its attributes, whatever its name
         ("Set-Cookie: shop_sid=Hq7Lw2Xz9Pk4Rt6Yb3Nm8Vc1; Path=/; HttpOnly", "Hq7Lw2Xz9Pk4"),

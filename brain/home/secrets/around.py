@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from brain.home.secrets import given, sentences
+from brain.home.secrets import sentences
 from brain.home.secrets.apart import NOT_CHOSEN, fits_apart, passphrase
 from brain.home.secrets.names import Span, about_credential, credential_name, name_before
 from brain.home.secrets.rules import CJK
@@ -145,7 +145,6 @@ def find(
         for start, end, strength in _names(text, lowered, found, pins)
         for span in _around(text, start, end, strength)
     ]
-    spans += given.find(text, lowered, found)
     if "'," in text or '",' in text or "' ," in text or '" ,' in text:
         spans += _pairs(text, places)  # (a quote closing before a comma: a row, a tuple)
     for span in spans:

@@ -237,7 +237,8 @@ def find(
     if low is not None:
         _sentences(text, low, out, hits)
         cookies.find(text, low, out)
-        out += [("credential_name", s, e) for s, e in given.kept(text, low)]
+        if hits is None or "kept words" in hits:
+            out += [("credential_name", s, e) for s, e in given.kept(text, low)]
     tables.find(text, out)
     places.find(text, low, lowered, out, hits, hex64)
     if out:
@@ -262,6 +263,12 @@ def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] 
     pins = around.pins(low)
     if found or places or pins or places is None:
         around.find(text, low, out, found, places, pins)
+    # (what a command, a login or a list gives: behind words of its own, none of them a
+    # sentence's, so looked for in every text)
+    taken = {(s, e) for _, s, e in out}
+    out += [
+        ("credential_name", *span) for span in given.find(text, low, found) if span not in taken
+    ]
     if places is None:
         tables.rows(text, out)
     elif found or places:
@@ -272,4 +279,11 @@ def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] 
 
 # The words :func:`find` needs the places of, by group (literals.py finds them in its
 # pass); each module names its own groups.
-WORDS = {**names.WORDS, **places.WORDS, **commands.WORDS, **slots.WORDS, **sentences.WORDS}
+WORDS = {
+    **names.WORDS,
+    **places.WORDS,
+    **commands.WORDS,
+    **slots.WORDS,
+    **sentences.WORDS,
+    **given.WORDS,
+}

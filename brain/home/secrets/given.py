@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from brain.home.secrets.apart import fits_apart
 from brain.home.secrets.names import credential_name, fits
 
-__all__ = ["find", "kept"]
+__all__ = ["WORDS", "find", "kept"]
 
 _READ = re.compile(
     r"(?m)^[ \t]*(?:\$[ \t]*)?read[ \t]+(?:-[a-zA-Z]*s[a-zA-Z]*[ \t]+)"
@@ -73,6 +73,8 @@ _USER_ABOVE = re.compile(
     r"[ \t]*(?P<v>[^\s:=#/][^\s:=]{3,63})[ \t]*\r?(?:\n|$)"
 )
 _USER_WORDS = ("\nuser", "\nlogin", "\nemail", "\ne-mail", "\naccount")
+# The words :func:`kept` waits for (literals.py's pass finds them in a long text).
+WORDS = {"kept words": _USER_WORDS + _STORE_WORDS}
 # A command (after a prompt's $) whose last argument names what it prints on the next line.
 _PRINTED = re.compile(
     r"(?m)^[ \t]*\$[ \t]+[^\n]*?[ \t/=](?P<name>[A-Za-z_][\w.-]{2,80})[ \t]*\r?\n"
@@ -113,8 +115,9 @@ def _silent_reads(text: str) -> list[tuple[int, int]]:
 def kept(text: str, lowered: str) -> list[tuple[int, int]]:
     """The spans of what a password store prints and a note keeps under a user's line,
     which no credential's word need stand near (``lowered``: ``text.lower()``, the same
-    offsets): looked for in every text, from the lines its words stand on."""
-    if "\n" not in text:
+    offsets): looked for in every text holding one of :data:`WORDS` (which the pass over
+    a long text finds with the others' words), from the lines its words stand on."""
+    if "\n" not in text or not any(word in lowered for word in WORDS["kept words"]):
         return []
     spans = []
     for line in _lines_of(lowered, _USER_WORDS):

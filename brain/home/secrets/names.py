@@ -288,6 +288,8 @@ def credential_name(name: str) -> str:
             found, at = "password", i  # mot_de_passe: French for password
         elif _RANDOM.fullmatch(word) and not found:
             found, at = "random", i
+    if found == "weak" and words[at] == "key" and at == len(words) - 1 and name[:2] in ("x-", "X-"):
+        found = "strong"  # X-Sumeria-Key: a custom header named for a key carries one
     if not found or (len(words) == 1 and words[0] in _ALONE):
         return ""  # a key alone is a map's, a test vector's, a keyboard's; a tok a lexer's
     if found == "strong" and _CHOSEN.match(words[at]) and words[at] != "passwords":
@@ -416,6 +418,8 @@ _ASSIGN = re.compile(
 _VALUE = re.compile(
     # a key's bytes, unquoted (network_key: [153, 4, …]): byte_list judges them
     r"(?P<list>" + BYTE_LIST + ")"
+    # (quotes escaped twice, a tool result inside a transcript's line: \\\"…\\\")
+    r'|\\\\\\"(?P<e2q>[^"\\\n]*)\\\\\\"'
     r"""|\\"(?P<edq>(?:[^"\\\n]|\\[^"\n])*)\\"|"(?P<dq>[^"\n]*)"|'(?P<sq>[^'\n]*)'"""
     # (CJK ends a bare value: seed=42，update_freq=2)
     r"""|`(?P<bq>[^`\n]*)`|(?P<bare>[^\s"'`,;()\[}\]<>\\""" + CJK + "]+)"
