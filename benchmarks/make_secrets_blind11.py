@@ -4,51 +4,53 @@ What its author read, and what not. Written from general knowledge of how vendor
 their keys, where people paste them into coding-agent chats and where agents' tool output
 shows them, with the standard library only. Not read: anything under ``brain/`` or
 ``tests/``, ``benchmarks/README.md``, the project README, the bodies of the other
-``make_secrets_blind*.py`` generators, any ``redact*`` benchmark, and any commit message
-or ``git log``. Read: ``benchmarks/secrets_holdout.py`` (the JSON format, how an item is
+``make_secrets_blind*.py`` generators, any ``redact*`` benchmark, and any commit message or
+``git log`` (``git log`` was run once, by mistake, printing only the hash of this corpus's
+own first commit). Read: ``benchmarks/secrets_holdout.py`` (the JSON format, how an item is
 loaded and scored); the top docstring of ``make_secrets_blind10.py`` only (line 1 to its
 closing quotes), for the output shape and as an example of how to describe a corpus; the
 top-level keys, the field names of the first secret and look-alike, and the first 300
 characters of the ``about`` string of each ``benchmarks/data/secrets_*.json`` (blind10's
 whole); and their ``kind`` names, written to a file with the `` [form]`` suffix stripped
-(4,532 names, none seen on screen: a script only searched them for candidate vendors).
-Seen in passing: the file names in ``benchmarks/`` and ``benchmarks/data/``, the subject of
+(4,532 names, none seen on screen: a script only searched them for candidate vendors). Seen
+in passing: the file names in ``benchmarks/`` and ``benchmarks/data/``, the subject of
 main's latest commit (printed by ``git worktree add``), the Makefile's ``lint`` target, the
 ruff and mypy sections of ``pyproject.toml``, and the project's style guide. Every vendor
 below was checked against those kind names (its whole name as a word, its letters run
 together when four or more, its first word as a word when four letters or more, and a
 one-word name as a word, anywhere in a kind): of 2,021 candidates, 1,037 were found there
 and dropped; of the 984 left, 262 were dropped by hand (common words such as Stone, Bold,
-Motion or Sterling, a second product of a vendor already kept, names I was unsure of, or
-simply to trim the list), so the 722 vendors listed are new by that check, and 345 of them
-are used (every wallet and bank app, the rest drawn at random). A product sold under a
-name other than its maker's may still share a maker with an earlier kind. The corpus was
-not scored, and nothing in brain was run on it; it was only checked to load with the
-fields ``load()`` reads, each secret being a verbatim substring of its text.
+Motion or Sterling, a second product of a vendor already kept, names its author was unsure
+of, or simply to trim the list), so the 722 vendors listed are new by that check, and 345 of
+them are used (every wallet, bank app, camera and lock maker, the rest drawn at random). A
+product sold under a name other than its maker's may still share a maker with an earlier
+kind. The corpus was not scored, and nothing in brain was run on it; it was only checked to
+load with the fields ``load()`` reads, each secret being a verbatim substring of its text.
 
 Counts (printed by ``main``): 450 secrets of 345 kinds in 288 embedding forms, and 160
 look-alikes (58 sorts) that must come out unchanged, each listing under ``keep`` the
 strings that must survive. 240 kinds appear once and 105 twice, in two different forms
 with fresh values. Every form is used at least once.
 
-Value shapes: 90 passwords as people type them (words, names, years, symbols, leetspeak,
-non-ASCII words such as Łódź, Ελλάδα or Москва), 52 short random alphanumerics with no
-prefix, 10 to 20 characters (32 over alphabets of 62, 36, upper-case 36 or base58 letters,
-20 mostly letters), 21 recovery codes (``1234-5678``, ``k3j9x-2mq8p``, eight digits), 12
-TOTP seeds in base32, 4 app passwords in four groups of four letters, 15 longer
-alphanumerics, 22 hex (lower or upper case, 32 to 64 long), 16 base64, 20 url-safe base64,
-3 WireGuard private keys, 11 UUIDs used as keys, 48 vendor-style prefixes made from the
+Value shapes: 88 passwords as people type them (words, names, years, symbols, leetspeak,
+non-ASCII words such as Łódź, Ελλάδα or Москва), 44 short random alphanumerics with no
+prefix, 10 to 20 characters (27 over alphabets of 62, 36, upper-case 36 or base58 letters,
+17 mostly letters), 14 recovery codes (``1234-5678``, ``k3j9x-2mq8p``, eight digits), 17
+TOTP seeds in base32, 7 app passwords in four groups of four letters, 5 longer
+alphanumerics, 19 hex (lower or upper case, 32 to 64 long), 17 base64, 23 url-safe base64,
+one WireGuard private key, 16 UUIDs used as keys, 41 vendor-style prefixes made from the
 vendor's name (``xx_live_...``, ``xx-pat-...``, ``sk.xx....``, ``xxv2_..._...``) with a
-random body, 6 JWT-like tokens, 35 other structured values (23 grouped license keys, 3
-``id:secret`` or ``id.secret`` pairs, 9 byte arrays in hex or decimal), 12 passphrases
-and 19 seed-word lists, 17 PINs, and 47 URLs and strings with the secret inside (16
-connection strings whose password is the secret: postgresql, mysql, mongodb+srv, rediss,
-amqps, mqtts, nats, cassandra, https; 13 webhook, ``api_key=`` query and calendar-feed
-URLs; RTSP camera, RTMP stream-key and SMTP URLs; ``Basic`` headers whose base64 is the
-secret; session cookies). A few forms store the value encoded (a Kubernetes secret's
-base64, a Docker ``config.json`` auth, a FileZilla base64 password), and then the encoded
-string is the secret. 20 secrets carry non-ASCII letters. A secret found inside any other
-entry's text fails the run.
+random body, 20 JWT-like tokens, 37 other structured values (26 grouped license keys, 4
+``id:secret`` or ``id.secret`` pairs, 7 byte arrays in hex or decimal), 21 passphrases
+and 20 seed-word lists, 13 PINs and door codes, and 47 URLs and strings with the secret
+inside (8 connection strings whose password is the secret: postgresql, mysql,
+mongodb+srv, rediss, amqps, mqtts, nats, cassandra, https; 13 webhook, ``api_key=`` query
+and calendar-feed URLs; 8 RTSP camera URLs, 5 RTMP stream-key URLs and 2 SMTP URLs whose
+password or key is the secret; 4 ``Basic`` values whose base64 is the secret; 7 session
+cookies). A few forms store the value encoded (a Kubernetes secret's base64, a Docker
+``config.json`` auth, a FileZilla base64 password), and then the encoded string is the
+secret. 17 secrets carry non-ASCII letters. A secret found inside any other entry's text
+fails the run.
 
 Names: credential words first, last or in the middle, with an environment part before,
 after or inside (``PROD_X_TOKEN``, ``X_TOKEN_RO``, ``X_V2_KEY``, ``TOKEN_X``,
@@ -65,59 +67,62 @@ languages (``NOEGLE``, ``ATSLEGA``, ``VOTI``, ``KLJUC``, ``CHEIE``, ``KLEIDI``, 
 mnemonic, a camera stream or webhook URL, a post-it photo, a WhatsApp or meeting
 transcript, a table cell under a system's name.
 
-Forms: 104 secrets in chat (49 forms: prose in 37 languages, Amharic, Arabic, Bengali,
+Forms: 105 secrets in chat (49 forms: prose in 37 languages, Amharic, Arabic, Bengali,
 Catalan, Chinese, Czech, Danish, Dutch, English, Finnish, French, German, Greek, Hebrew,
-Hindi, Hungarian, Indonesian, Italian, Japanese, Korean, Malay, Norwegian, Persian,
-Polish, Portuguese, Romanian, Russian, Serbian, Spanish, Swahili, Swedish, Tagalog, Tamil,
-Thai, Turkish, Ukrainian, Vietnamese; plus a typo'd message, a forwarded email, a pasted
-note, a WhatsApp export, a Teams quote, a calendar invite body, a meeting transcript, PDF
-handover text, a Discord code block, a voice memo, an unlabelled sticky note, a commit
-message), 136 in config files (99 forms, chosen to differ from blind10's list: vercel.json,
-netlify.toml, wrangler.toml, fly.toml, app.yaml, serverless.yml, kustomize, Pulumi,
-GitHub Actions, Azure Pipelines, Bitbucket Pipelines, Drone, Woodpecker, Travis,
-Codemagic, fastlane, xcconfig, local.properties, Expo, Vite, Nuxt, Angular, Rails
-credentials, wp-config, Magento, Joomla, Mastodon, Gitea, grafana.ini, Prometheus,
-Alertmanager, Logstash, Filebeat, HAProxy, tomcat-users.xml, JBoss, web.config,
-appsettings.json, dotnet user-secrets, a .reg export, FileZilla, WinSCP, KeePass CSV,
-Bitwarden JSON, browser password CSV, muttrc, msmtprc, mbsyncrc, ZNC, murmur.ini, Source
-server.cfg, Palworld, Factorio, ARK, Terraria, Project Zomboid, OBS websocket, Home
-Assistant secrets.yaml, ESPHome, Zigbee2MQTT, Frigate, go2rtc, Node-RED, OpenWrt,
-hostapd, NetworkManager, netplan, ddclient, WireGuard, an OpenVPN auth file, ipsec.secrets,
-evcc, TeslaMate, .npmrc, .pypirc, composer auth.json, .yarnrc.yml, NuGet.config, Maven
-settings.xml, sbt credentials, bundler config, .gitconfig insteadOf, rclone.conf, s3cfg,
-restic, Nomad, docker config.json, an ArgoCD repository secret, Bicep, CloudFormation,
-a Chef data bag, Nix, Traefik labels, a Postman environment, Bruno, a notebook cell,
-Streamer.bot, a Pterodactyl .env, a Mosquitto bridge), 72 in shell sessions and CLI
-output (47 forms: ``curl -u``, httpie, ``gh secret set``, ``fly secrets set``,
-``heroku config:set``, railway, ``kubectl create secret``, ``docker run -e``, podman
-secret, ``mysql -p``, ``sqlcmd -P``, ``sshpass -p``, smbclient, keytool, npm, poetry,
-twine, dotnet nuget, mvn ``-D``, history and zsh_history, ``ps aux``, ``/proc/*/environ``,
-``systemctl show``, crontab, ``kubectl get secret -o yaml``, vault, consul, etcdctl,
-redis ``CONFIG GET``, sqlite3, psql, jq, yq, PowerShell, setx, fish, tcsh, expect, tmux
-send-keys, a CLI login, ``docker compose config``, rsync, openssl, unrar, ssh-keygen,
-``aws configure set``), 53 in code (35 forms: Python setdefault, pydantic, dataclass, an
-SDK constructor, aiohttp, JS and Deno fallbacks, axios, a React prop, Go, Rust, Java
-``@Value``, Kotlin buildConfigField, Objective-C, C#, VB.NET, Ruby, Erlang, Haskell,
-Scala, Groovy, R, PowerShell, Zig, Crystal, SQL ``CREATE USER`` and ``ALTER ROLE``,
-GraphQL variables, a Terraform variable, a Dockerfile ENV, wallet restores in Python and
-JS, a requests URL, a Go DSN, a byte-literal key), 54 in logs, tables, diffs and HTTP (40
-forms: a Rails log, a Spring Boot property dump, urllib3 debug, an axios error, a JDBC
-stack trace, Airflow, Jenkins, a Docker build log, ``kubectl describe``, CloudWatch JSON,
-logfmt, a PostgreSQL statement log, redis MONITOR, tcpdump, mitmproxy, a HAR entry, Copy
-as cURL, box-drawing, TSV, HTML, org-mode, reStructuredText and Confluence tables, a YAML
-record list, a word diff, a format-patch email, conflict markers, a GitHub suggestion, an
-svn diff, HTTP/2 pseudo-headers, ``curl -v``, a WebSocket handshake, grpcurl metadata,
-SOAP UsernameToken, an OAuth token response, a form POST, ``Authorization: Basic``, a
-Cookie header, a URL in prose, a VLC log), and 31 in agent tool calls and results (18
-forms: a Read result with line numbers, a tool_result escaped once, function_call
-arguments escaped twice, a Gemini functionCall, an MCP tools/call request, a Cline
-execute_command, a str_replace_editor call, an OpenHands event, a SWE-agent step, Aider
-chat history, a PreToolUse hook's stdin, a WebFetch result, a sub-agent report, a
-transcript line escaped twice, a Codex exec command, a NotebookEdit, an agent's plan, a
-Goose tool call). Each secret's ``kind`` is ``<vendor> <credential> [<form>]``. PINs and
-seed words go only to forms that take any value (chat, tables, notes, password exports,
-Home Assistant secrets, agent output) and seed words also to wallet-restore code; header, login and registry forms take only keys and passwords; camera,
-DSN, webhook, Basic and Cookie forms take only their own shape of URL.
+Hindi, Hungarian, Indonesian, Italian, Japanese, Korean, Malay, Norwegian, Persian, Polish,
+Portuguese, Romanian, Russian, Serbian, Spanish, Swahili, Swedish, Tagalog, Tamil, Thai,
+Turkish, Ukrainian, Vietnamese; plus a typo'd message, a forwarded email, a pasted note, a
+WhatsApp export, a Teams quote, a calendar invite body, a meeting transcript, PDF handover
+text, a Discord code block, a voice memo, an unlabelled sticky note, a commit message), 147
+in config files (99 forms, chosen to differ from blind10's list: vercel.json, netlify.toml,
+wrangler.toml, fly.toml, app.yaml, serverless.yml, kustomize, Pulumi, GitHub Actions, Azure
+Pipelines, Bitbucket Pipelines, Drone, Woodpecker, Travis, Codemagic, fastlane, xcconfig,
+local.properties, Expo, Vite, Nuxt, Angular, Rails credentials, wp-config, Magento, Joomla,
+Mastodon, Gitea, grafana.ini, Prometheus, Alertmanager, Logstash, Filebeat, HAProxy,
+tomcat-users.xml, JBoss, web.config, appsettings.json, dotnet user-secrets, a .reg export,
+FileZilla, WinSCP, KeePass CSV, Bitwarden JSON, browser password CSV, muttrc, msmtprc,
+mbsyncrc, ZNC, murmur.ini, Source server.cfg, Palworld, Factorio, ARK, Terraria, Project
+Zomboid, OBS websocket, Home Assistant secrets.yaml, ESPHome, Zigbee2MQTT, Frigate, go2rtc,
+Node-RED, OpenWrt, hostapd, NetworkManager, netplan, ddclient, WireGuard, an OpenVPN auth
+file, ipsec.secrets, evcc, TeslaMate, .npmrc, .pypirc, composer auth.json, .yarnrc.yml,
+NuGet.config, Maven settings.xml, sbt credentials, bundler config, .gitconfig insteadOf,
+rclone.conf, s3cfg, restic, Nomad, docker config.json, an ArgoCD repository secret, Bicep,
+CloudFormation, a Chef data bag, Nix, Traefik labels, a Postman environment, Bruno, a
+notebook cell, Streamer.bot, a Pterodactyl .env, a Mosquitto bridge), 65 in shell sessions
+and CLI output (47 forms: ``curl -u``, httpie, ``gh secret set``, ``fly secrets set``,
+``heroku config:set``, railway, ``kubectl create secret``, ``docker run -e``, podman secret,
+``mysql -p``, ``sqlcmd -P``, ``sshpass -p``, smbclient, keytool, npm, poetry, twine, dotnet
+nuget, mvn ``-D``, history and zsh_history, ``ps aux``, ``/proc/*/environ``, ``systemctl
+show``, crontab, ``kubectl get secret -o yaml``, vault, consul, etcdctl, redis ``CONFIG
+GET``, sqlite3, psql, jq, yq, PowerShell, setx, fish, tcsh, expect, tmux send-keys, a CLI
+login, ``docker compose config``, rsync, openssl, unrar, ssh-keygen, ``aws configure set``),
+54 in code (35 forms: Python setdefault, pydantic, dataclass, an SDK constructor, aiohttp,
+JS and Deno fallbacks, axios, a React prop, Go, Rust, Java ``@Value``, Kotlin
+buildConfigField, Objective-C, C#, VB.NET, Ruby, Erlang, Haskell, Scala, Groovy, R,
+PowerShell, Zig, Crystal, SQL ``CREATE USER`` and ``ALTER ROLE``, GraphQL variables, a
+Terraform variable, a Dockerfile ENV, wallet restores in Python and JS, a requests URL, a Go
+DSN, a byte-array literal key), 53 in logs, tables, diffs and HTTP (40 forms: a Rails log, a
+Spring Boot property dump, urllib3 debug, an axios error, a JDBC stack trace, Airflow,
+Jenkins, a Docker build log, ``kubectl describe``, CloudWatch JSON, logfmt, a PostgreSQL
+statement log, redis MONITOR, tcpdump, mitmproxy, a HAR entry, Copy as cURL, box-drawing,
+TSV, HTML, org-mode, reStructuredText and Confluence tables, a YAML record list, a word
+diff, a format-patch email, conflict markers, a GitHub suggestion, an svn diff, HTTP/2
+pseudo-headers, ``curl -v``, a WebSocket handshake, grpcurl metadata, SOAP UsernameToken, an
+OAuth token response, a form POST, ``Authorization: Basic``, a Cookie header, a URL in
+prose, a VLC log), and 26 in agent tool calls and results (18 forms: a Read result with line
+numbers, a tool_result escaped once, function_call arguments escaped twice, a Gemini
+functionCall, an MCP tools/call request, a Cline execute_command, a str_replace_editor call,
+an OpenHands event, a SWE-agent step, Aider chat history, a PreToolUse hook's stdin, a
+WebFetch result, a sub-agent report, a transcript line escaped twice, a Codex exec command,
+a NotebookEdit, an agent's plan, a Goose tool call). Each secret's ``kind`` is ``<vendor>
+<credential> [<form>]``. PINs and seed words go only to forms that take any value (chat,
+tables, notes, password exports, Home Assistant secrets, agent output) and seed words also
+to wallet-restore code; header, login and registry forms take only keys and passwords;
+camera, DSN, webhook, Basic and Cookie forms take only their own shape of URL; game servers'
+files go only to game vendors, home and network devices' files only to device makers, mail
+clients only to mail and messaging accounts, package registries only to developer, business,
+data and AI tools; recovery codes, app passwords, license keys and TOTP seeds never go into
+a header, a registry login or a CLI login.
 
 Look-alikes, each with its ``keep`` list: commit SHAs near git words, rebase todo lines,
 package-lock, pnpm and SRI integrity, go.sum, Cargo.lock checksums, image digests, ARNs,
@@ -181,15 +186,18 @@ VENDORS = {
     "Zeus|Atomic Wallet|Coinomi|Blockstream Green|Suiet|Backpack|Typhon|Nova Wallet|"
     "TokenPocket|Ellipal|NGRAVE|Cypherock|SeedSigner|Krux|Satochip|Cobo Vault|D'CENT|Arculus|Prokey",
     "bank": "Cash App|Venmo|Zelle|Chime|N26|C6 Bank|Ualá|Brubank|Nequi|Daviplata|RappiPay",
-    "iot": "Sonoff|Amcrest|Hikvision|Dahua|Ezviz|Imou|Annke|Lorex|Swann|SimpliSafe|Ajax Systems|"
-    "Verisure|August Home|Schlage Encode|Tedee|Lockly|Ultraloq|Igloohome|Bosch Smart Home|"
-    "Homematic IP|Loxone|Fibaro|Aqara|Roborock|Dreame|Ecovacs|iRobot|Honeywell Resideo|Sensibo|"
-    "Mysa|Drayton Wiser|Chamberlain myQ|Orbit B-hyve|Eve Systems|Yeelight|Sengled|Tapo|Wemo|"
-    "Broadlink|SwitchBot|Sonos|Bluesound|Denon HEOS|Yamaha MusicCast|Kodi|Jackett|Domoticz|"
-    "ioBroker|Unraid|OpenMediaVault|pfSense|OpenWrt|Eero|Starlink|Pritunl|Firezone|ProtonVPN|"
-    "Surfshark|ExpressVPN|Rivian|Polestar|Kia Connect|Hyundai Bluelink|FordPass|BMW ConnectedDrive|"
-    "Skoda Connect|Wallbox|Easee|Zappi|ChargePoint|Ohme|Pod Point|SMA Sunny|GoodWe|Sungrow|"
+    "iot:cam": "Amcrest|Hikvision|Dahua|Ezviz|Imou|Annke|Lorex|Swann",
+    "iot:lock": "SimpliSafe|Ajax Systems|Verisure|August Home|Schlage Encode|Tedee|Lockly|"
+    "Ultraloq|Igloohome|Chamberlain myQ",
+    "iot:home": "Sonoff|Bosch Smart Home|Homematic IP|Loxone|Fibaro|Aqara|Roborock|Dreame|"
+    "Ecovacs|iRobot|Honeywell Resideo|Sensibo|Mysa|Drayton Wiser|Orbit B-hyve|Eve Systems|"
+    "Yeelight|Sengled|Tapo|Wemo|Broadlink|SwitchBot|Sonos|Bluesound|Denon HEOS|"
+    "Yamaha MusicCast|Kodi|Jackett|Domoticz|ioBroker|Unraid|OpenMediaVault|pfSense|OpenWrt|"
+    "Eero|Starlink|Wallbox|Easee|Zappi|ChargePoint|Ohme|Pod Point|SMA Sunny|GoodWe|Sungrow|"
     "IoTaWatt|Hologram|1NCE|Notehub|Kerlink|Multitech",
+    "iot:car": "Rivian|Polestar|Kia Connect|Hyundai Bluelink|FordPass|BMW ConnectedDrive|"
+    "Skoda Connect",
+    "iot:vpn": "Pritunl|Firezone|ProtonVPN|Surfshark|ExpressVPN",
     "acct": "EA App|Ubisoft Connect|GOG|Humble Bundle|Nintendo Account|Xbox Live|Odysee|Substack|"
     "GetResponse|AWeber|Sendy|Migadu|Fastmail|Tutanota|Posteo|Runbox|StartMail|GMX|Seznam|"
     "Interia|Mercari|Bukalapak|Flipkart|Meesho|Jumia|Takealot|Allegro|Zalando|Vinted|Depop|"
@@ -448,9 +456,9 @@ def backup_code() -> str:
                  f"{rnd(A36, 5)}-{rnd(A36, 5)}", f"{rnd(string.digits, 8)}"])  # fmt: skip
 
 
-TOKEN = [short_alnum, short_alnum, short_alnum, short_alnum, mostly_letters, mostly_letters,
+TOKEN = [short_alnum, short_alnum, short_alnum, short_alnum, mostly_letters, mostly_letters, mostly_letters,
          long_alnum, hexs, hexs, b64,
-         b64url, b64url, uid, uid, jwt, grouped, id_secret, byte_array, totp]  # fmt: skip
+         b64url, b64url, uid, uid, jwt, jwt, grouped, id_secret, byte_array, totp]  # fmt: skip
 
 # -- credentials per sort of vendor: (label, class, value maker) ------------------------
 
@@ -556,11 +564,17 @@ CREDS: dict[str, list[tuple[str, str, Callable[[str], object]]]] = {
                ("PIN", N, lambda v: pin()), ("recovery words", W, lambda v: seed_words())],
     "bank": [("password", P, lambda v: password()), ("PIN", N, lambda v: pin()),
              ("recovery code", K, lambda v: backup_code())],
-    "iot": [("admin password", P, lambda v: password()), ("device key", K, lambda v: pick([hexs, b64, short_alnum])()),
-            ("PIN", N, lambda v: pin()), ("local API token", K, key_value),
-            ("camera stream URL", U, rtsp_url), ("account password", P, lambda v: password()),
-            ("refresh token", K, lambda v: pick([jwt, long_alnum, b64url])()),
-            ("private key", K, wg_key)],
+    "iot:cam": [("admin password", P, lambda v: password()), ("camera stream URL", U, rtsp_url),
+                ("camera stream URL", U, rtsp_url), ("cloud account password", P, lambda v: password())],
+    "iot:lock": [("PIN", N, lambda v: pin()), ("door code", N, lambda v: pin()),
+                 ("account password", P, lambda v: password()), ("API token", K, key_value)],
+    "iot:home": [("admin password", P, lambda v: password()), ("device key", K, lambda v: pick([hexs, b64, short_alnum])()),
+                 ("local API token", K, key_value), ("account password", P, lambda v: password()),
+                 ("cloud API key", K, key_value)],
+    "iot:car": [("refresh token", K, lambda v: pick([jwt, long_alnum, b64url])()),
+                ("account password", P, lambda v: password()), ("PIN", N, lambda v: pin())],
+    "iot:vpn": [("private key", K, wg_key), ("account password", P, lambda v: password()),
+                ("auth token", K, key_value)],
     "acct": [("password", P, lambda v: password()), ("password", P, lambda v: password()),
              ("app password", K, app_password), ("recovery code", K, lambda v: backup_code()),
              ("2FA secret", K, lambda v: totp()), ("API token", K, key_value),
@@ -575,7 +589,7 @@ CREDS: dict[str, list[tuple[str, str, Callable[[str], object]]]] = {
              ("access key secret", K, key_value), ("admin token", K, key_value)],
     "msg": [("API key", K, key_value), ("auth token", K, key_value), ("SMTP password", P, lambda v: password()),
             ("SMTP URL", U, smtp_url), ("webhook URL", U, hook_url), ("SIP password", P, lambda v: password()),
-            ("bot token", K, key_value)],
+            ("bot token", K, key_value), ("basic auth", U, basic_header)],
     "game": [("RCON password", P, lambda v: password()), ("server password", P, lambda v: password()),
              ("admin password", P, lambda v: password()), ("API key", K, key_value),
              ("license key", K, lambda v: grouped()), ("server token", K, key_value),
@@ -995,7 +1009,7 @@ def _am(r):
     return f"receivers:\n- name: oncall\n  webhook_configs:\n  - url: '{r['x']}'\n    send_resolved: true"
 
 
-@cfg("Logstash output block")
+@cfg("Logstash output block", {K})
 def _logstash(r):
     return f'output {{\n  http {{\n    url => "https://ingest.{host(r["v"])}"\n    headers => {{ "{header(r["v"], r["cls"])}" => "{r["x"]}" }}\n  }}\n}}'
 
@@ -1822,13 +1836,13 @@ def _gosql(r):
     return f'db, err := sql.Open("pgx", "{r["x"]}")\nif err != nil {{\n\tlog.Fatal(err)\n}}'
 
 
-@code("Python byte literal key", {K})
+@code("byte-array literal key", {K})
 def _pybytes(r):
-    return (
-        f"SIGNING = bytes({r['x'].replace('{', '[').replace('}', ']')})"
-        if r["x"].startswith("{")
-        else f'HMAC_KEY = b"{r["x"]}"'
-    )
+    if r["x"].startswith("{"):  # a decimal array reads as a Java initializer
+        return f"private static final byte[] SIGNING = {r['x']};"
+    if r["x"].startswith("["):
+        return f"SIGNING = bytes({r['x']})"
+    return f'HMAC_KEY = b"{r["x"]}"'
 
 
 # -- forms: logs, tables, diffs, HTTP --------------------------------------------------------
@@ -1848,7 +1862,7 @@ def _spring(r):
     return f"2025-03-02 10:11:02.114  INFO 1 --- [main] o.s.b.c.c.ConfigDataEnvironment : {dotted(r['n'])}={r['x']}"
 
 
-@misc("urllib3 debug headers", {K, U})
+@misc("urllib3 debug headers", {K})
 def _urllib3(r):
     return f"DEBUG:urllib3.connectionpool:https://api.{host(r['v'])}:443 \"GET /v1/items HTTP/1.1\" 200 512\nsend: b'GET /v1/items HTTP/1.1\\r\\nHost: api.{host(r['v'])}\\r\\n{header(r['v'], r['cls'])}: {r['x']}\\r\\n'"
 
@@ -2665,12 +2679,37 @@ FORM_SHAPES = {
 }
 
 
-def choose_form(cls: str, unused: set[str], taken: set[str]) -> tuple[str, FormFn]:
+# Forms that belong to one sort of vendor: game servers' files to game vendors, home and
+# network devices' files to device makers, mail clients to mail accounts, package
+# registries to developer and business tools.
+_GAME = "murmur.ini|Source server.cfg rcon|PalWorldSettings.ini|Factorio server-settings.json|ARK GameUserSettings.ini|Terraria serverconfig.txt|Project Zomboid servertest.ini|OBS websocket config|Streamer.bot settings|Pterodactyl panel .env|ZNC config user"
+_IOT = "Home Assistant secrets.yaml|ESPHome device yaml|Zigbee2MQTT network_key|Frigate camera input|go2rtc streams|Node-RED settings.js|OpenWrt wireless config|hostapd.conf|NetworkManager .nmconnection|netplan wifi|ddclient.conf|WireGuard wg0.conf|OpenVPN auth-user-pass file|strongSwan ipsec.secrets|evcc.yaml|TeslaMate docker env|Mosquitto bridge conf|RTSP URL in VLC log"
+_MAIL = "muttrc|msmtprc|mbsyncrc"
+_REGISTRY = ".npmrc registry auth|.pypirc|composer auth.json|.yarnrc.yml npmAuthToken|NuGet.config ClearTextPassword|Maven settings.xml server|sbt credentials file|bundler config|.gitconfig url insteadOf|npm config set authToken|poetry config http-basic|twine upload -p|dotnet nuget add source -p"
+FORM_CATS = {
+    **dict.fromkeys(_GAME.split("|"), {"game"}),
+    **dict.fromkeys(_IOT.split("|"), {"iot"}),
+    **dict.fromkeys(_MAIL.split("|"), {"acct", "msg"}),
+    **dict.fromkeys(_REGISTRY.split("|"), {"dev", "ent", "ai", "data"}),
+}
+# Values a header, a registry or a CLI flag would never carry.
+NOT_TOKENS = {"backup_code", "app_password", "grouped", "totp"}
+TOKEN_FORMS = {n for n, g, *_ in FORMS if g in ("agent",)} | set(_REGISTRY.split("|"))
+TOKEN_FORMS |= {"httpie header", "axios default header", "urllib3 debug headers",
+                "axios error config dump", "mitmproxy flow detail", "HAR entry",
+                "browser Copy as cURL", "HTTP/2 pseudo-header dump", "curl -v request lines",
+                "WebSocket handshake", "gRPC metadata", "OAuth token response",
+                "CLI login positional argument", "Logstash output block"}  # fmt: skip
+TOKEN_FORMS -= {n for n, g, *_ in FORMS if g == "agent"}  # agents see anything
+
+
+def choose_form(cls: str, cat: str, unused: set[str], taken: set[str]) -> tuple[str, FormFn]:
     shape = SHAPE[0]
     fits = [(n, g, f) for n, g, c, f in FORMS if cls in c and n not in taken
-            and shape in FORM_SHAPES.get(n, {shape})]  # fmt: skip
+            and shape in FORM_SHAPES.get(n, {shape}) and cat.split(":")[0] in FORM_CATS.get(n, {cat.split(":")[0]})
+            and not (shape in NOT_TOKENS and n in TOKEN_FORMS)]  # fmt: skip
     fresh = [x for x in fits if x[0] in unused]
-    if special := [x for x in fresh if x[0] in FORM_SHAPES]:  # rare shapes take theirs first
+    if special := [x for x in fresh if x[0] in FORM_SHAPES or x[0] in FORM_CATS]:  # theirs first
         n, _, f = pick(special)
         return n, f
     if fresh and R.random() < 0.75:
@@ -2685,8 +2724,9 @@ def choose_form(cls: str, unused: set[str], taken: set[str]) -> tuple[str, FormF
 def build_secrets() -> list[dict[str, str]]:
     pool = [(v, cat) for cat, names in VENDORS.items() for v in names.split("|")]
     R.shuffle(pool)
-    # Every wallet and bank app, so that seed words and PINs are well represented.
-    pool.sort(key=lambda x: x[1] not in ("wallet", "bank"))
+    # Every wallet, bank app, camera and lock maker, so that seed words, PINs and camera
+    # streams are well represented.
+    pool.sort(key=lambda x: x[1] not in ("wallet", "bank", "iot:cam", "iot:lock"))
     chosen = pool[:N_KINDS]
     R.shuffle(chosen)
     plan = [(v, cat, pick(CREDS[cat])) for v, cat in chosen]
@@ -2699,7 +2739,7 @@ def build_secrets() -> list[dict[str, str]]:
         r = make_record(v, cat, cred)
         base = f"{v} {cred[0]}"
         taken = used_by_kind.setdefault(base, set())
-        name, fn = choose_form(r["cls"], unused, taken)
+        name, fn = choose_form(r["cls"], cat, unused, taken)
         taken.add(name)
         unused.discard(name)
         text = fn(r)
