@@ -32,48 +32,47 @@ look-alikes (58 sorts) that must come out unchanged, each listing under ``keep``
 strings that must survive. 240 kinds appear once and 105 twice, in two different forms
 with fresh values. Every form is used at least once.
 
-Value shapes: 88 passwords as people type them (words, names, years, symbols, leetspeak,
-non-ASCII words such as Łódź, Ελλάδα or Москва), 44 short random alphanumerics with no
-prefix, 10 to 20 characters (27 over alphabets of 62, 36, upper-case 36 or base58 letters,
-17 mostly letters), 14 recovery codes (``1234-5678``, ``k3j9x-2mq8p``, eight digits), 17
-TOTP seeds in base32, 7 app passwords in four groups of four letters, 5 longer
-alphanumerics, 19 hex (lower or upper case, 32 to 64 long), 17 base64, 23 url-safe base64,
-one WireGuard private key, 16 UUIDs used as keys, 41 vendor-style prefixes made from the
+Value shapes: 90 passwords as people type them (words, names, years, symbols, leetspeak,
+non-ASCII words such as Łódź, Ελλάδα or Москва), 49 short random alphanumerics with no
+prefix, 10 to 20 characters (24 over alphabets of 62, 36, upper-case 36 or base58 letters,
+25 mostly letters), 19 recovery codes (``1234-5678``, ``k3j9x-2mq8p``, eight digits), 12
+TOTP seeds in base32, 9 app passwords in four groups of four letters, 8 longer
+alphanumerics, 22 hex (lower or upper case, 32 to 64 long), 15 base64, 14 url-safe base64,
+one WireGuard private key, 14 UUIDs used as keys, 32 vendor-style prefixes made from the
 vendor's name (``xx_live_...``, ``xx-pat-...``, ``sk.xx....``, ``xxv2_..._...``) with a
-random body, 20 JWT-like tokens, 37 other structured values (26 grouped license keys, 4
-``id:secret`` or ``id.secret`` pairs, 7 byte arrays in hex or decimal), 21 passphrases
-and 20 seed-word lists, 13 PINs and door codes, and 47 URLs and strings with the secret
-inside (8 connection strings whose password is the secret: postgresql, mysql,
-mongodb+srv, rediss, amqps, mqtts, nats, cassandra, https; 13 webhook, ``api_key=`` query
-and calendar-feed URLs; 8 RTSP camera URLs, 5 RTMP stream-key URLs and 2 SMTP URLs whose
-password or key is the secret; 4 ``Basic`` values whose base64 is the secret; 7 session
-cookies). A few forms store the value encoded (a Kubernetes secret's base64, a Docker
+random body, 15 JWT-like tokens, 44 other structured values (27 grouped license keys, 6
+``id:secret`` or ``id.secret`` pairs, 11 byte arrays in hex or decimal), 10 passphrases
+and 22 seed-word lists, 20 PINs and door codes, and 54 URLs and strings with the secret
+inside (10 connection strings whose password is the secret: postgresql, mysql,
+mongodb+srv, rediss, amqps, mqtts, nats, cassandra, https; 22 webhook, ``api_key=`` query
+and calendar-feed URLs; 7 RTSP camera URLs, 7 RTMP stream-key URLs and 4 SMTP URLs whose
+password or key is the secret; 3 ``Basic`` values whose base64 is the secret; a session
+cookie). A few forms store the value encoded (a Kubernetes secret's base64, a Docker
 ``config.json`` auth, a FileZilla base64 password), and then the encoded string is the
-secret. 17 secrets carry non-ASCII letters. A secret found inside any other entry's text
+secret. 24 secrets carry non-ASCII letters. A secret found inside any other entry's text
 fails the run.
 
-Names: credential words first, last or in the middle, with an environment part before,
-after or inside (``PROD_X_TOKEN``, ``X_TOKEN_RO``, ``X_V2_KEY``, ``TOKEN_X``,
-``X__PASSWD``), in many spellings (``TKN``, ``CREDS``, ``PAT``, ``BEARER``, ``PASSCODE``,
-``LOGIN_PASS``, ``UNLOCK_CODE``, ``DOOR_CODE``, ``SEED_WORDS``, ``CONN_STR``) and
-languages (``NOEGLE``, ``ATSLEGA``, ``VOTI``, ``KLJUC``, ``CHEIE``, ``KLEIDI``, ``CHAVE``,
-``SUSI``, ``UFUNGUO``, ``LYKILL``, ``ALLWEDD``, ``GAKOA``, ``RAKTAS``, ``KULCS``,
-``TOKENI``, ``JETON``, ``GETTONE``, ``HESLO``, ``PAROL``, ``PAROLE``, ``SALASANA``,
-``ADGANGSKODE``, ``WACHTWOORD``, ``CONTRASINYA``, ``LOZINKA``, ``KENNWORT``,
-``MAT_KHAU``, ``AMHO``, ``MIMA``, ``PASUWADO``, ``PASSORD``, ``KODEORD``, ``SISMA``,
-``PASAHITZA``, ``FJALEKALIM``, ``PINKOODI``), as camelCase, kebab, dotted and
-``X-Vendor-Key`` header forms. Some values have no credential word near them: an SDK
-``Client("...")`` argument, a CLI login's positional argument, a wallet restored from a
-mnemonic, a camera stream or webhook URL, a post-it photo, a WhatsApp or meeting
-transcript, a table cell under a system's name.
+Names: credential words first, last or in the middle, with an environment part before, after
+or inside (``PROD_X_TOKEN``, ``X_TOKEN_RO``, ``X_V2_KEY``, ``TOKEN_X``, ``X__PASSWD``), in
+many spellings (``TKN``, ``CREDS``, ``PAT``, ``BEARER``, ``PASSCODE``, ``LOGIN_PASS``,
+``UNLOCK_CODE``, ``DOOR_CODE``, ``SEED_WORDS``, ``CONN_STR``) and languages (``NOEGLE``,
+``ATSLEGA``, ``VOTI``, ``KLJUC``, ``CHEIE``, ``KLEIDI``, ``CHAVE``, ``SUSI``, ``UFUNGUO``,
+``LYKILL``, ``ALLWEDD``, ``GAKOA``, ``RAKTAS``, ``KULCS``, ``TOKENI``, ``JETON``,
+``GETTONE``, ``HESLO``, ``PAROL``, ``PAROLE``, ``SALASANA``, ``ADGANGSKODE``,
+``WACHTWOORD``, ``CONTRASINYA``, ``LOZINKA``, ``KENNWORT``, ``MAT_KHAU``, ``AMHO``,
+``MIMA``, ``PASUWADO``, ``PASSORD``, ``KODEORD``, ``SISMA``, ``PASAHITZA``, ``FJALEKALIM``,
+``PINKOODI``), as camelCase, kebab, dotted and ``X-Vendor-Key`` header forms. Some values
+have no credential word near them: an SDK ``Client("...")`` argument, a CLI login's
+positional argument, a wallet restored from a mnemonic, a camera stream or webhook URL, a
+post-it photo, a WhatsApp or meeting transcript, a table cell under a system's name.
 
-Forms: 105 secrets in chat (49 forms: prose in 37 languages, Amharic, Arabic, Bengali,
+Forms: 95 secrets in chat (49 forms: prose in 37 languages, Amharic, Arabic, Bengali,
 Catalan, Chinese, Czech, Danish, Dutch, English, Finnish, French, German, Greek, Hebrew,
 Hindi, Hungarian, Indonesian, Italian, Japanese, Korean, Malay, Norwegian, Persian, Polish,
 Portuguese, Romanian, Russian, Serbian, Spanish, Swahili, Swedish, Tagalog, Tamil, Thai,
 Turkish, Ukrainian, Vietnamese; plus a typo'd message, a forwarded email, a pasted note, a
 WhatsApp export, a Teams quote, a calendar invite body, a meeting transcript, PDF handover
-text, a Discord code block, a voice memo, an unlabelled sticky note, a commit message), 147
+text, a Discord code block, a voice memo, an unlabelled sticky note, a commit message), 142
 in config files (99 forms, chosen to differ from blind10's list: vercel.json, netlify.toml,
 wrangler.toml, fly.toml, app.yaml, serverless.yml, kustomize, Pulumi, GitHub Actions, Azure
 Pipelines, Bitbucket Pipelines, Drone, Woodpecker, Travis, Codemagic, fastlane, xcconfig,
@@ -88,7 +87,7 @@ file, ipsec.secrets, evcc, TeslaMate, .npmrc, .pypirc, composer auth.json, .yarn
 NuGet.config, Maven settings.xml, sbt credentials, bundler config, .gitconfig insteadOf,
 rclone.conf, s3cfg, restic, Nomad, docker config.json, an ArgoCD repository secret, Bicep,
 CloudFormation, a Chef data bag, Nix, Traefik labels, a Postman environment, Bruno, a
-notebook cell, Streamer.bot, a Pterodactyl .env, a Mosquitto bridge), 65 in shell sessions
+notebook cell, Streamer.bot, a Pterodactyl .env, a Mosquitto bridge), 69 in shell sessions
 and CLI output (47 forms: ``curl -u``, httpie, ``gh secret set``, ``fly secrets set``,
 ``heroku config:set``, railway, ``kubectl create secret``, ``docker run -e``, podman secret,
 ``mysql -p``, ``sqlcmd -P``, ``sshpass -p``, smbclient, keytool, npm, poetry, twine, dotnet
@@ -96,12 +95,12 @@ nuget, mvn ``-D``, history and zsh_history, ``ps aux``, ``/proc/*/environ``, ``s
 show``, crontab, ``kubectl get secret -o yaml``, vault, consul, etcdctl, redis ``CONFIG
 GET``, sqlite3, psql, jq, yq, PowerShell, setx, fish, tcsh, expect, tmux send-keys, a CLI
 login, ``docker compose config``, rsync, openssl, unrar, ssh-keygen, ``aws configure set``),
-54 in code (35 forms: Python setdefault, pydantic, dataclass, an SDK constructor, aiohttp,
+58 in code (35 forms: Python setdefault, pydantic, dataclass, an SDK constructor, aiohttp,
 JS and Deno fallbacks, axios, a React prop, Go, Rust, Java ``@Value``, Kotlin
 buildConfigField, Objective-C, C#, VB.NET, Ruby, Erlang, Haskell, Scala, Groovy, R,
 PowerShell, Zig, Crystal, SQL ``CREATE USER`` and ``ALTER ROLE``, GraphQL variables, a
 Terraform variable, a Dockerfile ENV, wallet restores in Python and JS, a requests URL, a Go
-DSN, a byte-array literal key), 53 in logs, tables, diffs and HTTP (40 forms: a Rails log, a
+DSN, a byte-array literal key), 52 in logs, tables, diffs and HTTP (40 forms: a Rails log, a
 Spring Boot property dump, urllib3 debug, an axios error, a JDBC stack trace, Airflow,
 Jenkins, a Docker build log, ``kubectl describe``, CloudWatch JSON, logfmt, a PostgreSQL
 statement log, redis MONITOR, tcpdump, mitmproxy, a HAR entry, Copy as cURL, box-drawing,
@@ -109,7 +108,7 @@ TSV, HTML, org-mode, reStructuredText and Confluence tables, a YAML record list,
 diff, a format-patch email, conflict markers, a GitHub suggestion, an svn diff, HTTP/2
 pseudo-headers, ``curl -v``, a WebSocket handshake, grpcurl metadata, SOAP UsernameToken, an
 OAuth token response, a form POST, ``Authorization: Basic``, a Cookie header, a URL in
-prose, a VLC log), and 26 in agent tool calls and results (18 forms: a Read result with line
+prose, a VLC log), and 34 in agent tool calls and results (18 forms: a Read result with line
 numbers, a tool_result escaped once, function_call arguments escaped twice, a Gemini
 functionCall, an MCP tools/call request, a Cline execute_command, a str_replace_editor call,
 an OpenHands event, a SWE-agent step, Aider chat history, a PreToolUse hook's stdin, a
@@ -119,10 +118,11 @@ a NotebookEdit, an agent's plan, a Goose tool call). Each secret's ``kind`` is `
 tables, notes, password exports, Home Assistant secrets, agent output) and seed words also
 to wallet-restore code; header, login and registry forms take only keys and passwords;
 camera, DSN, webhook, Basic and Cookie forms take only their own shape of URL; game servers'
-files go only to game vendors, home and network devices' files only to device makers, mail
-clients only to mail and messaging accounts, package registries only to developer, business,
-data and AI tools; recovery codes, app passwords, license keys and TOTP seeds never go into
-a header, a registry login or a CLI login.
+files go only to game-server vendors, streaming tools' settings only to game and streaming
+services, home and network devices' files only to device makers, mail clients only to mail
+and messaging accounts, package registries only to developer, business, data and AI tools;
+recovery codes, app passwords, license keys and TOTP seeds never go into a header, a
+registry login or a CLI login.
 
 Look-alikes, each with its ``keep`` list: commit SHAs near git words, rebase todo lines,
 package-lock, pnpm and SRI integrity, go.sum, Cargo.lock checksums, image digests, ARNs,
@@ -235,16 +235,16 @@ VENDORS = {
     "Benchmark Email|iContact|CleverReach|Rapidmail|Newsletter2Go|Sarbacane|Mailpoet|FluentCRM|"
     "Groundhogg|Mautic|CleverTap|WebEngage|Ortto|Freshchat|360dialog|MessageMedia|Burst SMS|"
     "Cellcast|Kudosity|Mobivate",
-    "game": "Heroic Labs|Photon Engine|Normcore|Hathora|Edgegap|Colyseus|SpacetimeDB|Beamable|"
-    "AccelByte|LootLocker|Modio|Overwolf|Thunderstore|Pterodactyl|Pelican Panel|AMP Panel|TCAdmin|"
-    "Nitrado|Shockbyte|Apex Hosting|BisectHosting|PebbleHost|Aternos|Exaroton|Minehut|Multicraft|"
-    "Crafty Controller|PufferPanel|LinuxGSM|Valheim Server|Palworld Server|DayZ Server|Terraria|"
-    "Starbound|7 Days to Die|Garry's Mod|Counter-Strike 2|Insurgency|Arma Reforger|Unturned|"
-    "Mordhau|Enshrouded|V Rising|Vintage Story|Luanti|OpenTTD|Mindustry|Teeworlds|Xonotic|"
-    "Mumble|Ventrilo|Radmin VPN|Parsec|GeForce Now|Shadow PC|Boosteroid|RetroAchievements|"
-    "Chessable|Roll20|Owlbear Rodeo|Kanka|Speedrun.com|Challonge|Battlefy|start.gg|Toornament|"
-    "Esportal|Medal.tv|VDO.Ninja|Streamyard|Nightbot|Moobot|Fossabot|Wizebot|Firebot|"
-    "Lumia Stream|Loupedeck|Elgato",
+    "game:server": "Pterodactyl|Pelican Panel|AMP Panel|TCAdmin|Nitrado|Shockbyte|Apex Hosting|"
+    "BisectHosting|PebbleHost|Aternos|Exaroton|Minehut|Multicraft|Crafty Controller|PufferPanel|"
+    "LinuxGSM|Valheim Server|Palworld Server|DayZ Server|Terraria|Starbound|7 Days to Die|"
+    "Garry's Mod|Counter-Strike 2|Insurgency|Arma Reforger|Unturned|Mordhau|Enshrouded|V Rising|"
+    "Vintage Story|Luanti|OpenTTD|Mindustry|Teeworlds|Xonotic|Mumble|Ventrilo",
+    "game:svc": "Heroic Labs|Photon Engine|Normcore|Hathora|Edgegap|Colyseus|SpacetimeDB|Beamable|"
+    "AccelByte|LootLocker|Modio|Overwolf|Thunderstore|Radmin VPN|Parsec|GeForce Now|Shadow PC|"
+    "Boosteroid|RetroAchievements|Chessable|Roll20|Owlbear Rodeo|Kanka|Speedrun.com|Challonge|"
+    "Battlefy|start.gg|Toornament|Esportal|Medal.tv|VDO.Ninja|Streamyard|Nightbot|Moobot|"
+    "Fossabot|Wizebot|Firebot|Lumia Stream|Loupedeck|Elgato",
 }
 
 # -- values -----------------------------------------------------------------------------
@@ -590,10 +590,12 @@ CREDS: dict[str, list[tuple[str, str, Callable[[str], object]]]] = {
     "msg": [("API key", K, key_value), ("auth token", K, key_value), ("SMTP password", P, lambda v: password()),
             ("SMTP URL", U, smtp_url), ("webhook URL", U, hook_url), ("SIP password", P, lambda v: password()),
             ("bot token", K, key_value), ("basic auth", U, basic_header)],
-    "game": [("RCON password", P, lambda v: password()), ("server password", P, lambda v: password()),
-             ("admin password", P, lambda v: password()), ("API key", K, key_value),
-             ("license key", K, lambda v: grouped()), ("server token", K, key_value),
-             ("stream key", U, rtmp_url), ("bot OAuth token", K, key_value)],
+    "game:server": [("RCON password", P, lambda v: password()), ("server password", P, lambda v: password()),
+                    ("admin password", P, lambda v: password()), ("panel API key", K, key_value),
+                    ("license key", K, lambda v: grouped())],
+    "game:svc": [("API key", K, key_value), ("server token", K, key_value), ("stream key", U, rtmp_url),
+                 ("bot OAuth token", K, key_value), ("account password", P, lambda v: password()),
+                 ("license key", K, lambda v: grouped())],
 }  # fmt: skip
 
 # -- names: credential words in every position, many spellings and languages -------------
@@ -2679,15 +2681,17 @@ FORM_SHAPES = {
 }
 
 
-# Forms that belong to one sort of vendor: game servers' files to game vendors, home and
+# Forms that belong to one sort of vendor: game servers' files to game servers, home and
 # network devices' files to device makers, mail clients to mail accounts, package
 # registries to developer and business tools.
-_GAME = "murmur.ini|Source server.cfg rcon|PalWorldSettings.ini|Factorio server-settings.json|ARK GameUserSettings.ini|Terraria serverconfig.txt|Project Zomboid servertest.ini|OBS websocket config|Streamer.bot settings|Pterodactyl panel .env|ZNC config user"
+_GAME = "murmur.ini|Source server.cfg rcon|PalWorldSettings.ini|Factorio server-settings.json|ARK GameUserSettings.ini|Terraria serverconfig.txt|Project Zomboid servertest.ini|Pterodactyl panel .env|ZNC config user"
+_STREAM = "OBS websocket config|Streamer.bot settings"
 _IOT = "Home Assistant secrets.yaml|ESPHome device yaml|Zigbee2MQTT network_key|Frigate camera input|go2rtc streams|Node-RED settings.js|OpenWrt wireless config|hostapd.conf|NetworkManager .nmconnection|netplan wifi|ddclient.conf|WireGuard wg0.conf|OpenVPN auth-user-pass file|strongSwan ipsec.secrets|evcc.yaml|TeslaMate docker env|Mosquitto bridge conf|RTSP URL in VLC log"
 _MAIL = "muttrc|msmtprc|mbsyncrc"
 _REGISTRY = ".npmrc registry auth|.pypirc|composer auth.json|.yarnrc.yml npmAuthToken|NuGet.config ClearTextPassword|Maven settings.xml server|sbt credentials file|bundler config|.gitconfig url insteadOf|npm config set authToken|poetry config http-basic|twine upload -p|dotnet nuget add source -p"
 FORM_CATS = {
-    **dict.fromkeys(_GAME.split("|"), {"game"}),
+    **dict.fromkeys(_GAME.split("|"), {"game:server"}),
+    **dict.fromkeys(_STREAM.split("|"), {"game:svc"}),
     **dict.fromkeys(_IOT.split("|"), {"iot"}),
     **dict.fromkeys(_MAIL.split("|"), {"acct", "msg"}),
     **dict.fromkeys(_REGISTRY.split("|"), {"dev", "ent", "ai", "data"}),
@@ -2703,10 +2707,15 @@ TOKEN_FORMS |= {"httpie header", "axios default header", "urllib3 debug headers"
 TOKEN_FORMS -= {n for n, g, *_ in FORMS if g == "agent"}  # agents see anything
 
 
+def fits_vendor(form_name: str, cat: str) -> bool:
+    allowed = FORM_CATS.get(form_name)
+    return allowed is None or cat in allowed or cat.split(":")[0] in allowed
+
+
 def choose_form(cls: str, cat: str, unused: set[str], taken: set[str]) -> tuple[str, FormFn]:
     shape = SHAPE[0]
     fits = [(n, g, f) for n, g, c, f in FORMS if cls in c and n not in taken
-            and shape in FORM_SHAPES.get(n, {shape}) and cat.split(":")[0] in FORM_CATS.get(n, {cat.split(":")[0]})
+            and shape in FORM_SHAPES.get(n, {shape}) and fits_vendor(n, cat)
             and not (shape in NOT_TOKENS and n in TOKEN_FORMS)]  # fmt: skip
     fresh = [x for x in fits if x[0] in unused]
     if special := [x for x in fresh if x[0] in FORM_SHAPES or x[0] in FORM_CATS]:  # theirs first
@@ -2748,6 +2757,68 @@ def build_secrets() -> list[dict[str, str]]:
     return out
 
 
+SORTS = {
+    "arn": "IAM role ARN",
+    "asset": "asset hash",
+    "b58tx": "base58 transaction signature",
+    "b64text": "base64 of ordinary text",
+    "bloburl": "commit SHA in a GitHub URL",
+    "bool": "boolean named after a secret",
+    "cargo": "Cargo.lock checksum",
+    "certfp": "certificate fingerprint",
+    "chat": "chat about keys without one",
+    "checksum": "release checksum",
+    "cid": "IPFS CID",
+    "clsid": "COM CLSID",
+    "codename": "code naming a secret without its value",
+    "colour": "hex colours",
+    "commit": "commit SHA near git words",
+    "container": "container id",
+    "csp": "CSP hash source",
+    "cssmod": "CSS module class",
+    "describe": "git describe output",
+    "digest": "image digest",
+    "empty": "empty password field",
+    "etag": "ETag",
+    "fixture": "test fixture",
+    "gaid": "analytics measurement id",
+    "gosum": "go.sum hash",
+    "i18n": "i18n string about passwords",
+    "iban": "documentation IBAN",
+    "integrity": "lockfile integrity",
+    "isbn": "ISBN or DOI",
+    "k8suid": "Kubernetes uid",
+    "lfs": "Git LFS oid",
+    "mac": "MAC address",
+    "masked": "masked value",
+    "nix": "Nix store hash",
+    "order": "order and tracking numbers",
+    "pem": "PEM public key",
+    "pgp": "PGP fingerprint",
+    "placeholder": "placeholder",
+    "policy": "password policy",
+    "priceid": "billing price id",
+    "pubkey": "publishable key",
+    "rebase": "rebase todo SHAs",
+    "reqid": "request id",
+    "seed": "random seed in a config",
+    "serial": "serialVersionUID",
+    "slug": "slug with a hash",
+    "snowflake": "Discord snowflake",
+    "sshpub": "SSH public key",
+    "strength": "password-strength output",
+    "ticket": "ticket reference",
+    "tmux": "tmux session name",
+    "trace": "trace and span ids",
+    "ulid": "ULID",
+    "uuidpk": "UUID primary key",
+    "vaultref": "secret-manager reference",
+    "version": "version with build metadata",
+    "wallet": "public wallet address",
+    "ytid": "video id",
+}
+
+
 def build_lookalikes() -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     kinds: set[str] = set()
@@ -2755,7 +2826,7 @@ def build_lookalikes() -> list[dict[str, object]]:
     while len(out) < N_LOOKS:
         fn = order[len(out) % len(order)]
         form_, text, keep = fn()
-        sort = fn.__name__[3:]
+        sort = SORTS[fn.__name__[3:]]
         kind = f"{sort} [{form_}]"
         i = 2
         while kind in kinds:
