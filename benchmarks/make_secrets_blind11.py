@@ -41,13 +41,13 @@ alphanumerics, 22 hex (lower or upper case, 32 to 64 long), 15 base64, 14 url-sa
 one WireGuard private key, 14 UUIDs used as keys, 32 vendor-style prefixes made from the
 vendor's name (``xx_live_...``, ``xx-pat-...``, ``sk.xx....``, ``xxv2_..._...``) with a
 random body, 15 JWT-like tokens, 44 other structured values (27 grouped license keys, 6
-``id:secret`` or ``id.secret`` pairs, 11 byte arrays in hex or decimal), 10 passphrases
-and 22 seed-word lists, 20 PINs and door codes, and 54 URLs and strings with the secret
-inside (10 connection strings whose password is the secret: postgresql, mysql,
-mongodb+srv, rediss, amqps, mqtts, nats, cassandra, https; 22 webhook, ``api_key=`` query
-and calendar-feed URLs; 7 RTSP camera URLs, 7 RTMP stream-key URLs and 4 SMTP URLs whose
-password or key is the secret; 3 ``Basic`` values whose base64 is the secret; a session
-cookie). A few forms store the value encoded (a Kubernetes secret's base64, a Docker
+``id:secret`` or ``id.secret`` pairs, 11 byte arrays in hex or decimal), 10 passphrases and
+22 seed-word lists, 20 PINs and door codes, and 54 URLs and strings with the secret inside
+(10 connection strings whose password is the secret, their schemes drawn from postgresql,
+mysql, mongodb+srv, rediss, amqps, mqtts, nats, cassandra, https; 22 webhook, ``api_key=``
+query and calendar-feed URLs; 7 RTSP camera URLs, 7 RTMP stream-key URLs and 4 SMTP URLs
+whose password or key is the secret; 3 ``Basic`` values whose base64 is the secret; a
+session cookie). A few forms store the value encoded (a Kubernetes secret's base64, a Docker
 ``config.json`` auth, a FileZilla base64 password), and then the encoded string is the
 secret. 24 secrets carry non-ASCII letters. A secret found inside any other entry's text
 fails the run.
@@ -119,7 +119,7 @@ tables, notes, password exports, Home Assistant secrets, agent output) and seed 
 to wallet-restore code; header, login and registry forms take only keys and passwords;
 camera, DSN, webhook, Basic and Cookie forms take only their own shape of URL; game servers'
 files go only to game-server vendors, streaming tools' settings only to game and streaming
-services, home and network devices' files only to device makers, mail clients only to mail
+services, home and network devices' files only to device makers, mail clients only to consumer
 and messaging accounts, package registries only to developer, business, data and AI tools;
 recovery codes, app passwords, license keys and TOTP seeds never go into a header, a
 registry login or a CLI login.
@@ -2682,8 +2682,8 @@ FORM_SHAPES = {
 
 
 # Forms that belong to one sort of vendor: game servers' files to game servers, home and
-# network devices' files to device makers, mail clients to mail accounts, package
-# registries to developer and business tools.
+# network devices' files to device makers, mail clients to consumer and messaging accounts,
+# package registries to developer, business, data and AI tools.
 _GAME = "murmur.ini|Source server.cfg rcon|PalWorldSettings.ini|Factorio server-settings.json|ARK GameUserSettings.ini|Terraria serverconfig.txt|Project Zomboid servertest.ini|Pterodactyl panel .env|ZNC config user"
 _STREAM = "OBS websocket config|Streamer.bot settings"
 _IOT = "Home Assistant secrets.yaml|ESPHome device yaml|Zigbee2MQTT network_key|Frigate camera input|go2rtc streams|Node-RED settings.js|OpenWrt wireless config|hostapd.conf|NetworkManager .nmconnection|netplan wifi|ddclient.conf|WireGuard wg0.conf|OpenVPN auth-user-pass file|strongSwan ipsec.secrets|evcc.yaml|TeslaMate docker env|Mosquitto bridge conf|RTSP URL in VLC log"
