@@ -138,12 +138,14 @@ def test_the_runs_found_by_bytes_are_the_regexs_matches(parts: list[str]) -> Non
     assert families.runs(text) == [m.span() for m in families._RUN.finditer(text)]
 
 
-def test_the_credential_words_are_told_apart_by_their_first_three_letters() -> None:
-    # names._words_at reads a word's length from them where the automaton found one
+def test_no_credential_word_starts_another() -> None:
+    # names._words_at reads a word's length where the automaton found one: one a place
     from brain.home.secrets import names
 
-    assert len(names._BY_START) == len(names.TRIGGER_WORDS)
-    assert all(len(word) >= 3 for word in names.TRIGGER_WORDS)
+    words = names.TRIGGER_WORDS
+    assert not [(a, b) for a in words for b in words if a != b and b.startswith(a)]
+    assert all(len(word) >= 3 for word in words)
+    assert all(names._length_at(word, 0) == len(word) for word in words)
 
 
 # --- a name's value in other forms (secrets/forms.py) -------------------------------

@@ -24,6 +24,16 @@ from brain.home.secrets.shapes import lower_digits
         ("parolReports", "password"),
         ("APP_GEHEIM", "password"),
         ("QUEUE_PRIVATE", "random"),
+        ("FIREZONE_TOKENI_LIVE", "strong"),  # Finnish: tokeni (tokenizer is none)
+        ("tokenizer", ""),
+        ("billing.fjalekalim", "password"),
+        ("hevo_kleidi", "strong"),
+        ("Challongegakoa", "strong"),  # a key's word run together with the name
+        ("NEW_OPENTTD_LYKILL", "strong"),
+        ("CACTI_LIVE_SALASANA", "password"),  # (sal: salt's start too)
+        ("RO_VAULT_MAT_KHAU", "password"),
+        ("orders__susi", "strong"),
+        ("sismaPortal", "password"),
         ("X-Fabrikam-Key", "strong"),  # a custom header named for a key carries one
         ("x_key", "weak"),
         ("X-Cache-Key", ""),

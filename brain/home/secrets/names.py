@@ -64,6 +64,12 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 # compatibility), which would each cost a reading of the name around them, are told
 # apart after a match (``_NOT_A_NAME``).
 # (no word is another's start, so a place holds at most one: _words_at)
+# Of the words below, romanised: Vietnamese khóa, Japanese kagi and himitsu, Malay and
+# Indonesian kunci, kata sandi, kata laluan and rahasia, Norwegian nøkkel and hemmelig,
+# Danish nøgle, Chinese mìyào and mìmǎ, Russian klyuch and parol', Estonian võti, Latvian
+# atslēga, Lithuanian raktas and slaptažodis, Greek kleidí and kodikós, Basque gakoa and
+# pasahitza, Icelandic lykill and lykilorð, Albanian fjalëkalim, Korean amho and bimil,
+# Finnish salasana and salainen, French mot de passe and jeton.
 TRIGGER_WORDS = (
     *("token", "session", "auth", "key", "pass", "seed", "private", "secret", "pwd", "cred"),
     *("mnemonic", "bearer", "signature", "phrase", "appid", "cert", "pat", "team", "dsn"),
@@ -73,22 +79,25 @@ TRIGGER_WORDS = (
     *("lozink", "geslo", "zugangs", "adgangs", "kodeord", "pincode"),
     *("klucz", "klic", "kljuc", "kulcs", "nyckel", "sleutel", "anahtar", "schluessel"),
     *("chave", "clave", "cheie", "chiave", "llave", "avain", "tkn"),
-    # (romanised: Vietnamese khóa, Japanese kagi, Malay and Indonesian kunci and kata
-    # sandi, Norwegian nøkkel, Danish nøgle, Chinese mìyào and mìmǎ, Russian klyuch and
-    # parol', Estonian võti, Latvian atslēga, Lithuanian raktas, French mot de passe)
-    *("khoa", "kagi", "kunci", "nokkel", "nogle", "miyao", "mima", "klyuch", "raktas"),
-    *("atslega", "katasandi", "motdepasse", "parol", "matkhau"),
-    # (a secret: German and Dutch geheim, Indonesian rahasia, Italian segreto, Portuguese
-    # segredo, Swedish hemlig, Polish sekret, Turkish gizli, Japanese himitsu)
-    *("geheim", "rahasia", "segre", "hemlig", "sekret", "gizli", "himitsu"),
+    *("khoa", "kagi", "kunci", "nokkel", "nogle", "noegle", "miyao", "mima", "klyuch"),
+    *("raktas", "atslega", "kleidi", "gakoa", "lykil", "voti"),
+    *("katasandi", "katalaluan", "motdepasse", "parol", "matkhau", "salasana", "fjalekalim"),
+    *("slaptazod", "kodikos", "pasahitza", "amho", "bimil", "jeton", "susi", "sisma"),
+    *("allwedd", "khau"),
+    # (a secret: German and Dutch geheim, Italian segreto, Portuguese segredo, Swedish
+    # hemlig, Polish sekret, Turkish gizli)
+    *("geheim", "rahasia", "segre", "hemlig", "hemmelig", "salainen", "sekret", "gizli"),
+    "himitsu",
 )
 _TRIGGER = folded("|".join(TRIGGER_WORDS))
-# Each word's length by its first three letters, which tell them apart (a test checks).
-_BY_START = {word[:3]: len(word) for word in TRIGGER_WORDS}
+# The words by their first three letters, where the pass over a text found one start.
+_BY_START: dict[str, tuple[str, ...]] = {}
+for _word in TRIGGER_WORDS:
+    _BY_START[_word[:3]] = (*_BY_START.get(_word[:3], ()), _word)
 # The words a pass over the text finds for :func:`find`, by group (see literals.py).
 WORDS = {"name words": TRIGGER_WORDS}
 _NOT_A_NAME_WORDS = (
-    r"tokens|tokeni|tokene|sessions|author|authentic|keys\b|keyword|keyboard|passe[ds]"
+    r"tokens|tokeniz|tokenis|tokene|sessions|author|authentic|keys\b|keyword|keyboard|passe[ds]"
     r"|passing|passive|passage|seeds|seeded|seeding|certain|path|patte|patch|patie|patro"
     r"|patio|paten"
 )
@@ -119,9 +128,11 @@ _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _CHOSEN_WORDS = (
     r"passwort|kennwort|senha|contrasena|wachtwoord|haslo|heslo|passord|losenord|jelszo"
     r"|sifre|lozinka|geslo|parol[ae]?|parool|zugangscode|adgangskode|kodeord|pincode"
-    r"|katasandi|motdepasse|matkhau|salasana|mima"
+    r"|katasandi|katalaluan|motdepasse|matkhau|salasana|mima|fjalekalim|contrasenya"
+    r"|slaptazodis|kodikos|pasahitza|amho|bimilbeonho|lykilord|sisma"
     # (a secret's word: what a person chooses, as secret is)
-    r"|geheim|rahasia|segreto|segredo|hemlig|sekret|gizli|himitsu"
+    r"|geheim|geheimnis|rahasia|segreto|segredo|hemlig|hemmelig|salainen|sekret|gizli"
+    r"|himitsu|bimil"
 )
 _STRONG = re.compile(
     r"[a-z]*(?:password|passwd|passphrase|passcode|secret|token|apikey|credential|mnemonic|privatekey"
@@ -132,7 +143,14 @@ _STRONG_WORDS = frozenset(
     # a key's word in other languages, and a token's shortened: each a word of the name
     + tuple("klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave".split())
     + tuple("cheie chiave llave avain tkn tok".split())
-    + tuple("khoa kagi kunci nokkel nogle miyao klyuch raktas atslega".split())
+    + tuple("khoa kagi kunci nokkel nogle noegle miyao klyuch raktas atslega".split())
+    + tuple("kleidi gakoa lykill voti jeton tokeni susi allwedd".split())
+)
+# A key's word in another language ending a name run together (challongegakoa,
+# koppelsleutel): long and unlike any English word's end.
+_KEY_JOINED = re.compile(
+    r"[a-z]{3,}(?:sleutel|nyckel|nokkel|noegle|schluessel|anahtar|kleidi|gakoa|atslega"
+    r"|klyuch|lykill|raktas|miyao)"
 )
 # Words that name a credential only with a random value.
 # (``keys``: a list of them, Koa's KOA_KEYS; ``keyfile``: MongoDB's, its content)
@@ -165,7 +183,8 @@ _NAME_PARTS = frozenset("session key token secret auth cookie cache storage".spl
 # Words that name no credential alone, only in a longer name (``API_KLUCZ``).
 _ALONE = frozenset(
     "key keys tok klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave cheie"
-    " chiave llave avain khoa kagi kunci nokkel nogle miyao klyuch raktas atslega".split()
+    " chiave llave avain khoa kagi kunci nokkel nogle noegle miyao klyuch raktas atslega"
+    " kleidi gakoa lykill voti jeton susi allwedd".split()
 )
 # Before "sec", words that make it a secret's short form (not a second's).
 _SEC_KINDS = frozenset("client app api consumer shared webhook signing".split())
@@ -270,7 +289,7 @@ def credential_name(name: str) -> str:
     words = [w.lower() for w in _WORD.findall(name)]
     found, at = "", -1
     for i, word in enumerate(words):
-        if _STRONG.fullmatch(word) or word in _STRONG_WORDS:
+        if _STRONG.fullmatch(word) or word in _STRONG_WORDS or _KEY_JOINED.fullmatch(word):
             found, at = "strong", i
         elif (
             word in ("key", "keys")
@@ -286,6 +305,8 @@ def credential_name(name: str) -> str:
             found, at = "strong", i  # ClientSec: a client's secret, shortened
         elif word == "passe" and words[i - 2 : i] == ["mot", "de"] and found != "strong":
             found, at = "password", i  # mot_de_passe: French for password
+        elif word == "khau" and i and words[i - 1] == "mat" and found != "strong":
+            found, at = "password", i  # MAT_KHAU: Vietnamese mật khẩu, a password
         elif _RANDOM.fullmatch(word) and not found:
             found, at = "random", i
     if found == "weak" and words[at] == "key" and at == len(words) - 1 and name[:2] in ("x-", "X-"):
@@ -584,7 +605,7 @@ def _plural_in_name(text: str, s: int) -> bool:
 def _camel_break(text: str, s: int) -> bool:
     """Whether the credential's word at ``s`` ends where a capital starts the next word
     (``apiTokenSalt``: ``Token``, not ``tokens``)."""
-    end = s + _BY_START.get(text[s : s + 3].lower(), 0)
+    end = s + _length_at(text[s : s + 12].lower(), 0)
     return 0 < end < len(text) and text[end - 1].islower() and text[end].isupper()
 
 
@@ -596,8 +617,16 @@ def _words_at(low: str, places: list[int]) -> Iterator[tuple[int, int]]:
     end = 0
     for pos in places:
         if pos >= end:
-            end = pos + _BY_START[low[pos : pos + 3]]
+            end = pos + _length_at(low, pos)
             yield pos, end
+
+
+def _length_at(low: str, pos: int) -> int:
+    """The length of the credential's word that starts at ``pos`` in ``low`` (0: none)."""
+    for word in _BY_START.get(low[pos : pos + 3], ()):
+        if low.startswith(word, pos):
+            return len(word)
+    return 0
 
 
 def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | None:

@@ -55,7 +55,7 @@ _KINDS = (
         "password",
         r"password|passwd|passphrase|passcode|contraseña|contrasena|senha|passwort|mot de passe"
         r"|(?:kennwort|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|passord|adgangskode"
-        r"|parola|kata sandi|geslo|lozinka)"
+        r"|parola|kata sandi|geslo|lozinka|nenosiri|fjalëkalim|fjalekalim)"
         + _INFLECTED
         + r"|mật khẩu|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|סיסמה"
         r"|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน",
@@ -175,6 +175,7 @@ _LATIN_WORDS = (
     *("verification code", "2fa code", "door code", "alarm code"),
     *("nyckel", "sleutel", "klucz", "kunci", "anahtar", "nøgle", "nøkkel", "avain", "kulcs"),
     *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
+    *("nenosiri", "fjalëkalim", "fjalekalim"),
 )
 WORDS = {"sentence words": _LATIN_WORDS}
 # The words beyond latin-1, which the pass would look for one str.find each: one search.
