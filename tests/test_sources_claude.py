@@ -248,6 +248,7 @@ def test_shell_mode_and_ide_blocks_are_not_typed_and_every_count_agrees(tmp_path
         user("<bash-stdout>test_cart.py</bash-stdout><bash-stderr></bash-stderr>"),
         user("<ide_selection>The user selected lines 1-9 of cart.py</ide_selection>"),
         user("<ide_opened_file>The user opened cart.py</ide_opened_file>"),
+        user('<context ref="file:///src/cart.py">\ndef total(items): ...\n</context>'),
         user("Summary of the conversation so far.", isCompactSummary=True),
         user("Use fixtures for the cart, please."),
     ]

@@ -1015,6 +1015,30 @@ def test_a_tool_that_never_ran_read_nothing_from_outside() -> None:
     assert _why(served, "instruction", yolo, yolo + ".", [1, 1]) == HELD_OUTSIDE
 
 
+def test_a_coloured_error_is_quoted_by_its_words() -> None:
+    session = _said(
+        ("user", "why does ret x fail?"),
+        ("Bash", '{"command": "cargo run -- demo.obs"}\n'
+         "\x1b[1m\x1b[91merror\x1b[0m \x1b[92m(type checker)\x1b[0m\x1b[1m: Variable not "
+         "defined: x\x1b[0m"),
+    )  # fmt: skip
+    body = 'Returning a local failed with "(type checker) Variable not defined: x".'
+    assert _why(session, "lesson", "Locals vanish on return", body, [1, 3]) == ""
+
+
+def test_a_format_string_told_by_its_shape_is_the_sessions() -> None:
+    session = _said(
+        ("user", "The variable decodes aren't working"),
+        ("assistant", 'safe_decode needs candidates = [f"{prefix}_{s}"]; candidates += '
+         '[f"{prefix}_{int(f)}"] with f = float(raw)'),
+    )  # fmt: skip
+    body = "safe_decode wants `prefix_{int}` keys (or `prefix_{float}`), not raw codes."
+    assert _why(session, "lesson", "Decode prefixed keys", body, [1, 2]) == ""
+    # A command with a placeholder is still held to its words.
+    made_up = "Clean up with `shred-all {dir}` first."
+    assert _why(session, "lesson", "Clean up first", made_up, [1, 2]) == HELD_UNSUPPORTED
+
+
 def test_an_mcp_server_reading_a_local_file_reads_it_as_read_does() -> None:
     rules = (
         "Split files over 500 lines into modules under src/engine; never stub them out.\n"

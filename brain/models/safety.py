@@ -30,7 +30,10 @@ INJECTION = re.compile(
     r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)*(?:instructions|prompts?)\b"
     r"|\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)*"
     r"(?:your\s+|previous\s+|prior\s+|above\s+|earlier\s+|system\s+|other\s+)+rules\b"
-    r"|\bsystem prompt\b|\byou are now\b|\bnew instructions\b|\bjailbreak",
+    # (an app's own system prompt, which a person building one talks of, is none: "move the
+    # command list out of the system prompt")
+    r"|\b(?:your|reveal|print|show|leak|repeat|output|disclose|dump)\s+(?:\w+\s+){0,2}"
+    r"system prompts?\b|\byou are now\b|\bnew instructions\b|\bjailbreak",
     re.IGNORECASE,
 )
 _SECRET_WORDS = (

@@ -107,8 +107,15 @@ class Marks:
         return Marks(self.values - other.values, self.words - other.words)
 
 
+# A terminal's colour and cursor codes (ESC [ … m): a coloured error's words are its words.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
 def fold(text: str) -> str:
-    """``text`` as it is compared: Unicode-normalised (NFKC) and case-folded."""
+    """``text`` as it is compared: its terminal codes dropped, Unicode-normalised (NFKC)
+    and case-folded."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
     return unicodedata.normalize("NFKC", text).casefold()
 
 
@@ -214,12 +221,19 @@ def found_value(value: str, whole: str) -> bool:
         return True  # a command put together from its words the session shows apart
     if two := _TWO_NAMES.fullmatch(value):
         return all(name in text for name in two.groups())
+    if _TEMPLATE.search(value):
+        # A format string told as its shape (prefix_{float:.1f} for f"{prefix}_{f:.1f}"):
+        # each word of it is the session's, the braces standing for what goes there.
+        words = [w for w in _TEMPLATE_WORD.findall(value) if len(w) >= 3]
+        return bool(words) and all(_has_word(w, text) for w in words)
     if _SPACED_MARK.search(value) and _SPACED_MARK.sub(r"\1", value) in _unspaced(text):
         return True
     said = tokens(value)
     return len(said) >= 4 and near_quote(said, _tokens_of(text))
 
 
+_TEMPLATE = re.compile(r"\{[^{}\s]{1,40}(?:\}|$)")
+_TEMPLATE_WORD = re.compile(r"[^\W\d_]+")
 # A command: a program's name, then its words (a subcommand, flags, a file's name).
 _COMMAND = re.compile(r"[a-z][\w.-]*(?: [^\s\"'`]+)+")
 

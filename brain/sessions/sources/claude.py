@@ -70,6 +70,8 @@ _INJECTED_PREFIXES = (
     "<bash-stderr>",
     "<ide_selection>",
     "<ide_opened_file>",
+    # (the VS Code extension's file attached to a message: the file's text, not theirs)
+    "<context ref=",
     "[Request interrupted by user",
 )
 
