@@ -135,6 +135,7 @@ def test_the_value_is_redacted_whole(text: str, value: str) -> None:
         "x _cfuvid=G6sMOjPGCIO2vJOvI8eNSQYoccWPj7vxAR60YGK6dgQ-1775154632.5-1.0; HttpOnly; Path=/",
         "the cache key list is [1, 5, 9, 200, 3, 7, 11, 13, 17, 19, 23, 29, 31]",
         "PRIVATE=true",
+        'MNEMONIC="your twelve word mnemonic phrase here"',
         "user: bob\nenabled: true",
         "user: bob\n2024\n",
         "login: admin\nSuccessfully logged in",

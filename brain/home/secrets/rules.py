@@ -517,6 +517,7 @@ _PLACEHOLDER = lazy(
     | \d{1,3}                                        # a count: 1 token = 1 share
     | (?:[A-Za-z0-9]{1,12}[_-]){0,2}your[_-][\w-]*   # YOUR_API_KEY, xoxb-your-token
     | [\w-]*[_-]here                                # paste-token-here
+    | your(?:\s+[\w-]+){1,8}\s+here                  # your twelve word mnemonic here
     | (?:[A-Za-z0-9]{1,12}[_-]){1,2}(?:x{4,}|\*{3,}|\.{3,}|…)  # sk-xxxx…, ghp_...
     | op://\S+                                       # a 1Password reference
     | (?:vault|ssm|secretsmanager|awssm|gcpsm|azkv|keyvault|doppler|infisical)
