@@ -36,6 +36,7 @@ from brain.home.secrets import (
     cookies,
     forms,
     given,
+    handed,
     names,
     places,
     prose,
@@ -237,6 +238,7 @@ def find(
     if low is not None:
         _sentences(text, low, out, hits)
         cookies.find(text, low, out)
+        handed.find(text, out)
         if hits is None or "kept words" in hits:
             out += [("credential_name", s, e) for s, e in given.kept(text, low)]
     tables.find(text, out)

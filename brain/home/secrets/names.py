@@ -27,6 +27,7 @@ from brain.home.secrets.shapes import (
     byte_list,
     chosen_password,
     entropy,
+    interleaved,
     is_code,
     lower_digits,
     mnemonic,
@@ -356,6 +357,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return True
     if strength in ("strong", "password") and short_random(value):
         return True  # API_KEY=Wj2NV9VqKrtmSJ: too short for a token's test, random all the same
+    if strength in ("strong", "password") and interleaved(value):
+        return True  # SECRET_KEY = "ia87zyoyyoepu": letters and digits mixed as no name is
     if strength in ("strong", "password", "random") and lower_digits(value):
         return True  # X_SLEUTEL=9mv9a4f3ijz058, SIGNING_SALT = '0ro0ja0oscyu8f
     if base32(value) or dashed_groups(value):

@@ -124,7 +124,7 @@ _PRIORITY = {
     kind: i
     for i, kind in enumerate(
         (*KINDS, "wallet_key", "mnemonic", "session_cookie", "credential_position")
-        + ("credential_name",)
+        + ("credential_name", "handed_over")
         + ("random_token",)
     )
 }

@@ -29,12 +29,14 @@ __all__ = [
     "word_signed",
     "entropy",
     "is_code",
+    "interleaved",
     "is_masked",
     "lower_digits",
     "made_up",
     "mnemonic",
     "random_token",
     "short_random",
+    "unspoken",
     "wordy",
 ]
 
@@ -130,6 +132,59 @@ def short_random(value: str) -> bool:
             and not any(len(w) >= 4 for w in _words_in(value))
         )
     return bool(upper) and digits >= 2 and len(upper) >= 2 and max(map(len, upper)) < 4
+
+
+_INTERLEAVED = re.compile(r"[A-Za-z0-9]{10,40}")
+_CASE_TURN = re.compile(r"(?<=[a-z])[A-Z]|(?<=[A-Z])[a-z]")
+
+
+def interleaved(value: str) -> bool:
+    """Whether 10 to 40 letters and digits mix as no name does: digits between letters,
+    or one case turning into the other five times or more, and letters that pair as no
+    language's words do (:func:`unspoken`): ``ia87zyoyyoepu``, ``frFoSjkOBluy3``,
+    ``l0hiuwmkosrah6t``; not ``utf8mb4unicode``, ``sha256sum1``, ``s3bucketname``,
+    ``release2024``, ``oauth2client``. Read only after the name of a token, a secret or a
+    password: there a name's value is so only when it is one."""
+    if _INTERLEAVED.fullmatch(value) is None or entropy(value) <= 3.0:
+        return False
+    if not any(map(str.isdigit, value)) or sum(map(str.isalpha, value)) < 4:
+        return False
+    turns = len(_CASE_TURN.findall(value)) >= 5
+    return (turns or bool(_DIGIT_RUN.search(value.strip("0123456789")))) and unspoken(value)
+
+
+# The pairs of letters that make up one in 5,000 pairs or more of the words of Python's
+# own documentation (``pydoc_data.topics``; ``^`` a word's start, ``$`` its end): the
+# pairs words are made of: some 250 of the 676 pairs of two letters.
+_SPOKEN_PAIRS = frozenset(
+    (
+        "^a ^b ^c ^d ^e ^f ^g ^h ^i ^j ^k ^l ^m ^n ^o ^p ^r ^s ^t ^u ^v ^w ^x ^y ^z "
+        "a$ ab ac ad ag ai ak al am an ap ar as at au av ax ay b$ ba bc be bi bj bl "
+        "bo br bs bu by c$ ca cc ce ch ci ck cl co cr ct cu d$ da dd de di dl do ds "
+        "du e$ ea eb ec ed ee ef eg ei el em en ep eq er es et ev ew ex ey f$ fa fe "
+        "ff fi fl fo fr ft fu g$ ga ge gh gi gl gn gr gs gt gu h$ ha he hi ho hr ht "
+        "i$ ia ib ic id ie if ig il im in io ip ir is it iv iz j$ je k$ ke ki l$ la "
+        "ld le lf li ll lo ls lt lu ly m$ ma mb me mi mm mo mp ms mu n$ na nc nd ne "
+        "ng ni nl nm nn no ns nt nu nv ny o$ oa ob oc od oe of og oi ok ol om on oo "
+        "op or os ot ou ov ow p$ pa pd pe pi pl po pp pr pt py qu r$ ra rc rd re rg "
+        "ri rm rn ro rp rr rs rt ru rw ry s$ sa sc se sh si sl so sp ss st su sy t$ "
+        "ta tc te th ti tl tm to tr ts tt tu tw ty u$ ua ub uc ud ue ug ui ul um un "
+        "up ur us ut va ve vi vo w$ wa we wh wi wo x$ xa xc xe xi xp xt y$ yi yn yp "
+        "ys yt yw ze "
+    ).split()
+)
+_LETTERS_IN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def unspoken(value: str) -> bool:
+    """Whether one in seven pairs of letters in ``value``'s runs of letters (its camel
+    case's words) or more are pairs words seldom hold (``zy``, ``yy``, ``pb``)."""
+    pairs = [
+        a + b
+        for run in _LETTERS_IN.findall(value)
+        for a, b in zip("^" + run.lower(), run.lower() + "$", strict=True)
+    ]
+    return bool(pairs) and sum(p not in _SPOKEN_PAIRS for p in pairs) * 7 >= len(pairs)
 
 
 _LOWER_DIGITS = re.compile(r"[a-z0-9]{12,24}")

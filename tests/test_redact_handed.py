@@ -1,0 +1,99 @@
+"""A value handed over at a chat line's end with no credential's word, and a short value
+whose letters and digits mix as no name's do after a secret's name; and the lines of
+logs, tool output and prose that end so and hold none."""
+
+from __future__ import annotations
+
+import pytest
+
+from brain.home.secrets.redact import redact
+from brain.home.secrets.shapes import interleaved, unspoken
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "Freshping के लिए ये वाला use करो: PLQW3P35KK47VBKFXTRNJEXP4W",
+            "PLQW3P35KK47VBKFXTRNJEXP4W",
+        ),
+        ("Bukku는 이걸로 해줘: pbotgcwv2coqcgivozlv", "pbotgcwv2coqcgivozlv"),
+        ("از این برای IDnow استفاده کن: FLgoS4aGpzD", "FLgoS4aGpzD"),
+        ("TrainerRoad anahtar burada: hbtyevzdhwi4bc", "hbtyevzdhwi4bc"),
+        (
+            "DayZ Serverはこっちを使ってください → flclnbwhi5o7gavlehjbgx33gy1ox4q9ii6o6",
+            "flclnbwhi5o7",
+        ),
+        ("استخدم هذا لـ Aqara: N7dgam8JVKbukYbH9nen+190rgMUqy3sQUf3S79n3BfN", "N7dgam8JVKbukYbH"),
+        ("hier ist der Dolby.io-Schlüssel: aLyE60J9wz", "aLyE60J9wz"),
+        ("use this one for the mailer: kq3Vw9ZpT2xLm8, the old one expired", "kq3Vw9ZpT2xLm8"),
+        (
+            "dùng cái này cho Ubicloud nhé: "
+            "{98, 157, 9, 121, 84, 34, 170, 123, 92, 183, 0, 174, 255}",
+            "{98, 157, 9, 121, 84, 34, 170",
+        ),
+        ('SESAME_SECRET_KEY_HR_OLD = "ia87zyoyyoepu"', "ia87zyoyyoepu"),
+        ("CLAID_PAT_LIVE=frFoSjkOBluy3", "frFoSjkOBluy3"),
+    ],
+)
+def test_a_value_handed_over_is_redacted(text: str, secret: str) -> None:
+    out = redact(text)
+    assert secret not in out
+    assert "[REDACTED:" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fixed it in this commit: 3f9a2b1c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90",
+        "9:28:55 PM:   accountId: 6734cb9fb273cf296945e6d2",
+        "Output: billingAccountName: billingAccounts/01546F-81F551-1A63DC",
+        "# Mainnet: EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+        "the chat id: oc_3da0e6d80886aca9f0e6dbeeff8e59cf",
+        "    Serial Number: 68e91deb0d36702cfb82bb3ffa00b606f60",
+        "Now the file looks like: src/components/Header.tsx",
+        "Updated the dependency to: react-router-dom@6.22.3",
+        "Feature active: specs/042-foo-bar/",
+        "curl http://localhost:8080/cases/PV-2026-0451",
+        "llm/kernel/scatter_gather.py:100:        FP8_MODE=fp8_mode,",
+        "golang.org/x/text v0.16.0/go.mod h1:GhwF1Be+LQoKShO3cGOHzqOgRrGaYc9AvblQOmPVHnI=",
+        "The request for the new image: ghcr.io/acme/web:pdv-fix-20250924",
+        "We pinned the Python version to: python3.12-slim",
+        "Two pages are left to port: TreeViewBranchContent",
+        "The run finished, its trace: 4bf92f3577b34da6a3ce929d0e0e4736",
+        "- All previous tools remain: Validate/Rules/Bundle/Workspace/Install, Preferences",
+        "Account SID: ACd4a5d48b3343aeafcc7ed0ca4ed872fd",
+        "the parcel's tracking number: 1ZJWV6XG902RG13NYM",
+        "# an example only: dXNlcm5hbWU6cGFzc3dvcmQ=",
+    ],
+)
+def test_what_ends_a_line_so_and_is_no_credential_is_kept(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "mixed"),
+    [
+        ("ia87zyoyyoepu", True),
+        ("frFoSjkOBluy3", True),
+        ("l0hiuwmkosrah6t", True),
+        ("release2024", False),
+        ("Password1", False),
+        ("oauth2client", False),
+        ("utf8mb4unicode", False),
+        ("sha256sum1", False),
+        ("s3bucketname", False),
+        ("h264encoder", False),
+        ("k8sclusterA1", False),
+        ("myAppSecretV2", False),
+        ("abc123def456", False),
+    ],
+)
+def test_letters_and_digits_interleaved_as_no_name(value: str, mixed: bool) -> None:
+    assert interleaved(value) is mixed
+
+
+def test_letters_pair_as_words_do_or_not() -> None:
+    assert not unspoken("TreeViewBranchContent")
+    assert not unspoken("password")
+    assert unspoken("zyoyyoepu")
