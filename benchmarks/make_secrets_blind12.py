@@ -1,6 +1,158 @@
 """Write benchmarks/data/secrets_blind12.json: a twelfth blind corpus of fake credentials.
 
-Draft: see the final docstring for what its author read and the counts.
+What its author read, and what not. Written from general knowledge of how vendors shape
+their keys, where people paste them into coding-agent chats and where agents' tool output
+shows them, with the standard library only. Not read: anything under ``brain/`` or
+``tests/``, ``benchmarks/README.md``, the project README, the bodies of the other
+``make_secrets_blind*.py`` generators, any ``redact*`` benchmark, and any commit message.
+``git log`` was run once, by mistake (``git log -1 --format=%h``), printing only the hash of
+this corpus's own first commit. Read: ``benchmarks/secrets_holdout.py`` (the JSON format,
+how an item is loaded and scored); the top docstring of ``make_secrets_blind11.py`` only
+(line 1 to its closing quotes), for the output shape and as an example of how to describe a
+corpus; the top-level keys, the field names of the first secret and look-alike, the numbers
+of secrets and look-alikes, and the first 300 characters of the ``about`` string of each ``benchmarks/data/secrets_*.json``
+(blind11's whole, and the ``keep`` list of blind11's first look-alike, one commit hash); and
+their ``kind`` names, written to a file with the `` [form]`` suffix stripped (4,926 names,
+none seen on screen: a script only searched them for candidate vendors). Seen in passing:
+the file names in ``benchmarks/`` and ``benchmarks/data/``, the subject of main's latest
+commit (printed by ``git worktree add``), the Makefile's ``lint`` target, the last lines of
+``make install``'s log, and the project's style guide. Every vendor below was checked
+against those kind names (its whole name as a word, its letters run together when four or
+more, its first word as a word, or run together when four letters or more, anywhere in a
+kind): of 1,379 candidates, 867 were found there and dropped; of the 512 left, 5 were
+dropped by a stricter check (any later word of five letters or more, bar generic words such
+as Bank, Cloud or Sync, found as a word) and 69 by hand (common words such as Castle,
+Copper, Primer, Shine or Boost, a second product of a vendor already kept, a product of a
+vendor surely there already, or simply to trim the list), so the 438 vendors listed are
+new by that check, and 345
+of them are used (every bank, shop, device, wallet, game and self-hosted vendor, and 146
+software services drawn at random). A product sold under a name other than its maker's may
+still share a maker with an earlier kind. The corpus was not scored, and nothing in brain
+was run on it; it was only checked to load with the fields ``load()`` reads, each secret
+being a verbatim substring of its text.
+
+Counts (printed by ``main``): 450 secrets of 345 kinds in 264 embedding forms, and 160
+look-alikes (69 sorts) that must come out unchanged, each listing under ``keep`` the
+strings that must survive. 240 kinds appear once and 105 twice, in two different forms
+with fresh values. Every form is used at least once.
+
+Value shapes: 75 passwords as people type them (words, names, years, symbols, leetspeak,
+non-ASCII words such as Kraków, Ísafjörður, Περιστέρι or Жаворонок), 19 passphrases, 17
+seed-word lists of 12 or 24 words, 40 short random alphanumerics with no prefix, 10 to 20
+characters (over alphabets of 62, lower- or upper-case 36 or base58 letters; 22 of them
+mostly letters), 34 hex (lower or upper case, 32 to 64 long), 12 base64, 14 url-safe
+base64, 26 UUIDs used as keys, 18 vendor-style prefixes made from the vendor's name
+(``xx_live_...``, ``xxk_...``, ``xx-api-...``, ``sk-xx-...``, ``xx.v1....``) with a random
+body, 11 JWT-like tokens, 26 ``id:secret``, ``id.secret`` or ``id|secret`` pairs, 7
+grouped license keys, 5 byte arrays in decimal or hex, 11 TOTP seeds in base32, 11 app
+passwords in four groups of four letters, 18 recovery codes (``1234-5678``,
+``k3j9x-2mq8p``, eight digits), 47 PINs, TANs and door codes of 4 to 8 digits, and 59
+strings with the secret inside (22 connection strings whose password is the secret, their
+schemes drawn from postgres, mysql, mongodb, redis, amqp, mssql, clickhouse, couchdb,
+neo4j+s, sftp, ftp, smtps and ldaps; 14 webhook, ``?apikey=``, ``?token=`` and calendar-feed
+URLs whose token is the secret; 8 RTSP camera URLs whose password is the secret; 15
+``Bearer``, ``Token token=``, ``ApiKey`` or ``x_key=...;region=eu`` values). 27 secrets
+carry non-ASCII letters. A secret found inside any other entry's text fails the run.
+
+Names: credential words first, last or in the middle, with an environment part before,
+after or inside (``PROD_X_KEY``, ``X_RO_TOKEN``, ``X_KEY_EU``, ``TOKEN_X``, ``X__PASSWD``),
+in many spellings (``TKN``, ``CREDS``, ``BEARER``, ``SDK_KEY``, ``INGEST_KEY``,
+``PASSCODE``, ``GEHEIMZAHL``, ``RECOVERY_PHRASE``, ``CONN_STR``, ``AUTHZ``) and languages
+(``CLAVE``, ``CHIAVE``, ``SCHLUESSEL``, ``SLEUTEL``, ``KLUCZ``, ``KLIC``, ``ANAHTAR``,
+``KUNCI``, ``NYCKEL``, ``AVAIN``, ``NOGLE``, ``KLJUCH``, ``CLE_API``, ``JETON``, ``KULCS``,
+``RAKTAS``, ``ATSLEGA``, ``VOTME``, ``MIYAO``, ``PASSWORT``, ``CONTRASENA``, ``SENHA``,
+``MOT_DE_PASSE``, ``MDP``, ``PAROLA``, ``HASLO``, ``SIFRE``, ``KATA_SANDI``, ``LOSENORD``,
+``JELSZO``, ``GESLO``, ``LOZINKA``, ``PAROOL``, ``SLAPTAZODIS``, ``PASAHITZA``,
+``FRASE_SEMILLA``), as UPPER_SNAKE, snake, camelCase, PascalCase, kebab, dotted and
+``X-Vendor-Key`` header forms. Some values have no credential word near them: an SDK
+constructor's argument in Python or TypeScript, a CLI login's positional argument, a
+``wlan.connect`` call, an AutoHotkey hotstring, a wallet restored from its phrase, a camera
+or webhook URL, a macOS keychain, ``secret-tool``, ``pass`` or ``op read`` output, a note
+that gives only the vendor's name and the value.
+
+Forms (chosen to differ from blind11's list): 151 secrets in chat (62 forms: prose in 43
+languages, Arabic, Basque, Bengali, Bulgarian, Cantonese, Catalan, Chinese, Croatian,
+Czech, Dutch, English, Filipino, Finnish, French, Georgian, German, Greek, Hebrew, Hindi,
+Hungarian, Indonesian, Italian, Japanese, Kazakh, Korean, Lithuanian, Norwegian, Persian,
+Polish, Portuguese, Romanian, Russian, Slovak, Spanish, Swahili, Swedish, Thai, Turkish,
+Ukrainian, Urdu, Vietnamese, Welsh, Yoruba; plus a typo'd message, a reply quoting a
+ticket, an SMS, an iMessage paste, a Slack thread export, a Jira comment, a GitHub issue
+comment, a Telegram HTML export, an IRC log, a Matrix event, a standup note, the OCR of a
+screenshot, a handwritten note typed up, a Zendesk internal note, a Loom transcript, a
+mailing-list digest, a Reddit draft, a Signal note to self, a note with no label at all),
+108 in config files (78 forms: .envrc, a compose environment list, nested Helm values,
+Ansible group_vars and inventory, a Salt pillar, Hiera, terraform.tfvars, terragrunt,
+Vagrantfile, CircleCI, GitLab CI variables, a Jenkinsfile, Buildkite, Taskfile, Justfile,
+a Makefile, supervisord, a systemd unit, a launchd plist, pm2, an nginx header, Apache
+SetEnv, Symfony parameters.yml, Spring application.yml, Quarkus, HOCON, a pyproject tool
+section, pip.conf, .netrc, .pgpass, my.cnf, redis.conf, a pgbouncer userlist, odbc.ini, a
+Kafka JAAS line, kibana.yml, VS Code settings, JetBrains dataSources.xml, launch.json, an
+Insomnia export, an HTTPie session, a Discord bot's config.json, Minecraft
+server.properties, a CS autoexec.cfg, ts3server.ini, icecast.xml, Sonarr config.xml,
+qBittorrent.conf, Transmission settings.json, OctoPrint, moonraker.conf, Syncthing,
+Nextcloud config.php, Forgejo app.ini, Concourse credentials, Renovate hostRules,
+sonar-project.properties, gradle.properties, Godot export presets, electron-builder,
+a dart-define JSON, Supabase config.toml, .dev.vars, bunfig.toml, Leiningen profiles,
+pub-credentials.json, a gem credentials file, Helm repositories.yaml, wpa_supplicant.conf,
+Home Assistant configuration.yaml, a nested INI section, XML appSettings, a TOML array of
+tables, a deep YAML tree, JSON5, a KeePassXC XML export, a password manager CSV), 50 in
+shell sessions and CLI output (35 forms: a .bashrc export, ``env | grep``, Windows
+``set``, ``docker inspect``, ``kubectl set env``, ``helm --set``, ``terraform -var`` and
+``output -json``, ``az keyvault secret show``, ``gcloud secrets versions access``, ``pass
+show``, macOS ``security -w``, ``secret-tool``, ``git remote -v``, ``redis-cli -a``,
+``mongosh --password``, ``mc alias set``, ``ldapsearch -w``, ``ipmitool -P``,
+``mosquitto_pub -P``, ``nmcli`` and ``netsh wlan``, PowerShell ``Invoke-RestMethod``,
+``wget --password``, ``lftp -u``, ``cargo login``, ``npm config list``, fish, nushell,
+``setx``, a vendor CLI's login, ``docker exec env``, ``ansible-vault view``, ``sops -d``,
+``op read``), 52 in code (34 forms: PHP define, Perl, Lua, Dart, Swift, Elixir, Clojure,
+F#, OCaml, Julia, MATLAB, Nim, an Arduino sketch, MicroPython, a C define, C++, Go
+``os.Setenv``, a Rust const, Java Properties, Python keyring, a Python dict, Python and
+TypeScript SDK constructors, Apps Script, VBA, AutoHotkey, Hardhat accounts, ethers
+``fromPhrase``, Python bip39, Kotlin Ktor, an SQL settings INSERT, Jupyter ``%env``, Tcl,
+Pascal), 16 in logs (12 forms: an nginx access line, journalctl, a Sentry breadcrumb,
+pytest locals, a Node config dump, a Laravel log, a Django debug page, a GraphQL error
+echoing variables, ngrok inspect, Fiddler raw, an httpbin echo, a GitHub Actions step), 22
+in tables (9 forms: markdown, CSV, AsciiDoc, LaTeX, psql expanded, mysql ``\\G``, a pandas
+print, Jira wiki markup, kubectl custom columns), 8 in diffs (6 forms: a unified .env diff,
+``git show``, side by side, a JSON Patch, a terraform plan, ``hg diff``), 12 in HTTP and
+protocol traces (10 forms: a raw request header, a multipart field, a GraphQL body, a
+JSON-RPC call, an XML-RPC login, an FTP session, IMAP LOGIN, Redis RESP AUTH, a query
+string URL, a URL in prose), and 31 in agent tool calls and results (18 forms: a Claude
+Bash tool_use, an Edit's new_string, a Write whose content is JSON escaped once, a Grep
+result, a Cursor run_terminal_cmd, a Roo Code write_to_file, a Continue tool message, a
+Codex apply_patch, a PostToolUse hook's stdin, an MCP tools/call result, a LangChain
+ToolMessage, a Gemini functionResponse, OpenAI tool_calls arguments escaped twice, a JSONL
+line escaped twice, an OpenCode bash part, a Zed assistant's code block, an AutoGen
+message, a CrewAI final answer). Each secret's ``kind`` is ``<vendor> <credential>
+[<form>]``. PINs, recovery codes, seed words, TOTP seeds and app passwords, and a bank's
+or shop's password, go only to forms that take any value (chat, tables, notes, password
+stores and exports, keychains, agent output), seed words also to wallet-restore code;
+header, query-string, registry and SDK-constructor forms take only keys; login protocols
+(IMAP, FTP, XML-RPC, LDAP, IPMI), most database client files (my.cnf, .pgpass, pgbouncer,
+odbc.ini, JetBrains, kibana.yml), Wi-Fi, microcontroller, torrent-client, keystore and
+game-server files take only passwords; game-server files go only to game vendors; Wi-Fi,
+microcontroller and OctoPrint files only to device makers; Home Assistant, Moonraker, MQTT
+and IPMI to device makers and self-hosted apps; Sonarr, torrent-client, Syncthing and
+Nextcloud files only to self-hosted apps.
+
+Look-alikes, each with its ``keep`` list: a commit SHA in ``git cherry-pick``, ``git log
+--oneline`` and ``git bisect`` output, npm integrity, poetry.lock and ``--hash`` sha256s,
+go.sum, Cargo.lock checksums, an image digest and docker layer ids, ARNs and Azure resource
+ids, placeholders, masked values, SSH and PEM public keys, asset hashes and a Next.js build
+id, W3C traceparent and request ids, i18n strings about passwords, code naming secrets
+without values, base64 of ordinary text, tmux and screen session names, a test fixture,
+booleans named after secrets (``admin_session=true``), UUID primary keys, colours, CSS
+module classes, versions with build metadata, SHA256SUMS, ETags, PGP fingerprints, public
+wallet addresses, slugs, parcel tracking numbers, Kubernetes uids, container ids, secret
+manager references (1Password, vault, ``${VAR}``, Helm, ``/run/secrets``), an empty
+password field, DOIs, ULIDs, chat about keys without one, ``git describe``, MAC addresses,
+CSP hash sources, Git LFS pointers, IPFS CIDs, Nix store paths, certificate fingerprints,
+analytics ids, Discord snowflakes, video ids, COM CLSIDs, GitHub blob URLs, ML random
+seeds, a serialVersionUID, a password policy, a redacted log line, Xcode object ids, a
+.NET PublicKeyToken, a Unity meta guid, WebSocket handshake keys, a bitcoin txid, a
+Gravatar hash, a Terraform state lineage, Content-MD5, and a docs placeholder header.
+
+Run: ``python benchmarks/make_secrets_blind12.py``.
 """
 
 # The corpus's templates are long literal lines.
@@ -11,6 +163,7 @@ import base64
 import json
 import re
 import string
+import unicodedata
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,7 +220,10 @@ VENDORS = {
     YooMoney|Qiwi|Airtel Money|Safaricom|Ethio Telecom|DuitNow|Postcrossing|Lunchmoney|
     Remitly|iZettle|Deezer|Qobuz|Mixcloud|Audiomack|Letterboxd|Goodreads|Storygraph|Coros|
     MyAnimeList|Anilist|Kitsu|Simkl|Standard Notes|Anytype|Obsidian Sync|Logseq Sync""",
-    "iot": """Airthings|Brennenstuhl|Bticino|Foscam|Loxone|Roborock|Ubiquiti|Yeelight""",
+    "iot": """Airthings|Brennenstuhl|Bticino|Foscam|Loxone|Roborock|Ubiquiti|Yeelight|Gardena|
+    Hörmann|Danalock|Teltonika|Zyxel|Sagemcom|Mercusys|Cudy|GL.iNet|Uniview|Ecovacs|Viessmann|
+    Vaillant|Daikin|Wallbox|Zaptec|myStrom|Homematic|Sonoff|Broadlink|Gigaset|Devolo|Draytek|
+    Peplink|Grandstream|Yealink|Mobotix|Vivotek""",
     "crypto": """Umbrel|RaspiBlitz|Bisq|Hodl Hodl|CoinDCX|Paxful|Nexo|Blockfrost|Polygonscan|
     Snowtrace|Nansen|Shyft|BitPay|Amberdata|Blocknative|Arweave Bundlr|Bitpanda|Boerse Stuttgart""",
     "game": """Aternos|GPortal|Apex Hosting|BisectHosting|Playit.gg|Tebex|CraftingStore|Overwolf|
@@ -84,7 +240,8 @@ def rs(n: int, alphabet: str = ALNUM) -> str:
 
 
 def slug(vendor: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", vendor.lower()).strip("_")
+    plain = unicodedata.normalize("NFKD", vendor).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")
 
 
 def short() -> str:
@@ -281,7 +438,7 @@ CREDS = {
     "saas": [Cred("api key", K, (short, short, hexv, uid, b64url, short)),
              Cred("api token", K, (prefixed, b64, short, jwt)),
              Cred("webhook secret", K, (hexv, b64, prefixed, short)),
-             Cred("signing secret", K, (hexv, b64url, short)),
+             Cred("signing secret", K, (hexv, b64url, short, b64)),
              Cred("client secret", K, (b64url, short, idsecret)),
              Cred("access token", K, (jwt, jwt, prefixed, b64url)),
              Cred("admin password", P, (password,)),
@@ -292,7 +449,9 @@ CREDS = {
              Cred("totp seed", K, (base32,)),
              Cred("recovery code", N, (recovery,)),
              Cred("app password", P, (appgroups,)),
-             Cred("auth header", U, (inside,))],
+             Cred("auth header", U, (inside,)),
+             Cred("service account token", K, (jwt,)),
+             Cred("key id and secret", K, (idsecret,))],
     "ai": [Cred("api key", K, (prefixed, prefixed, short, hexv)),
            Cred("project key", K, (prefixed, uid))],
     "bank": [Cred("online banking password", P, (password,)),
@@ -303,8 +462,10 @@ CREDS = {
     "consumer": [Cred("password", P, (password,)),
                  Cred("app pin", N, (pin,)),
                  Cred("api token", K, (short, hexv)),
-                 Cred("recovery code", N, (recovery,))],
+                 Cred("recovery code", N, (recovery,)),
+                 Cred("recovery phrase", S, (seedwords,))],
     "iot": [Cred("device password", P, (password,)),
+            Cred("admin login password", P, (password, short)),
             Cred("camera stream url", U, (rtsp,)),
             Cred("local api token", K, (hexv, short, uid)),
             Cred("door code", N, (pin,))],
@@ -312,7 +473,7 @@ CREDS = {
                Cred("wallet recovery words", S, (seedwords,)),
                Cred("api secret", K, (b64, hexv, idsecret)),
                Cred("wallet password", P, (password, passphrase)),
-               Cred("project id key", K, (short, uid))],
+               Cred("project api key", K, (short, uid))],
     "game": [Cred("server password", P, (password,)),
              Cred("rcon password", P, (password, short)),
              Cred("api token", K, (short, hexv, b64url)),
@@ -344,7 +505,7 @@ WORDS_FOR = {
         "APP_KEY", "MASTER_KEY", "SERVICE_KEY", "INGEST_KEY", "WRITE_KEY", "ADMIN_TOKEN",
         "SDK_KEY", "PRIVATE_TOKEN", "CLAVE", "CHIAVE", "SCHLUESSEL", "SLEUTEL", "KLUCZ",
         "KLIC", "ANAHTAR", "KUNCI", "NYCKEL", "AVAIN", "NOGLE", "KLJUCH", "CLE_API", "JETON",
-        "TOKEN_ACCES", "KULCS", "RAKTAS", "ATSLEGA", "VOTME", "KAGI", "MIYAO", "YOSHI_KEY"),
+        "TOKEN_ACCES", "KULCS", "RAKTAS", "ATSLEGA", "VOTME", "MIYAO", "YOSHI_KEY"),
     P: ("PASSWORD", "PASS", "PASSWD", "PWD", "PW", "PASSWORT", "KENNWORT", "CONTRASENA",
         "SENHA", "MOT_DE_PASSE", "MDP", "PAROLA", "HASLO", "HESLO", "SIFRE", "KATA_SANDI",
         "LOSENORD", "SALASANA", "WACHTWOORD", "JELSZO", "PAROL", "MIMA", "AMHO", "PASSPHRASE",
@@ -425,7 +586,8 @@ class Ctx:
 
     @property
     def dom(self) -> str:
-        return self.s.replace("_", "") + R.choice((".com", ".io", ".app", ".dev", ".net"))
+        tld = (".com", ".io", ".app", ".dev", ".net")[len(self.s) % 5]
+        return self.s.replace("_", "") + tld
 
 
 def j1(x: object) -> str:
@@ -759,12 +921,12 @@ def _(c: Ctx) -> str:
     return f"machine api.{c.dom}\n  login ci-bot\n  password {c.v}\n"
 
 
-@form("config .pgpass", KP)
+@form("config .pgpass", "P")
 def _(c: Ctx) -> str:
     return f"db.internal:5432:*:{c.s}:{c.v}"
 
 
-@form("config my.cnf", KP)
+@form("config my.cnf", "P")
 def _(c: Ctx) -> str:
     return f'[client]\nuser={c.s[:10]}\npassword="{c.v}"\nhost=127.0.0.1\n'
 
@@ -774,12 +936,12 @@ def _(c: Ctx) -> str:
     return f"bind 127.0.0.1\nport 6379\nrequirepass {c.v}\n"
 
 
-@form("config pgbouncer userlist", KP)
+@form("config pgbouncer userlist", "P")
 def _(c: Ctx) -> str:
     return f'"{c.s}" "{c.v}"\n"stats" "md5a1b2"'
 
 
-@form("config odbc.ini", KP)
+@form("config odbc.ini", "P")
 def _(c: Ctx) -> str:
     return f"[{c.vendor}]\nDriver=PostgreSQL\nServer=10.0.0.8\nUID=report\nPWD={c.v}\n"
 
@@ -790,7 +952,7 @@ def _(c: Ctx) -> str:
             f'PlainLoginModule required username="{c.s}" password="{c.v}";\n')  # fmt: skip
 
 
-@form("config kibana.yml", KP)
+@form("config kibana.yml", "P")
 def _(c: Ctx) -> str:
     return f'server.host: 0.0.0.0\nelasticsearch.username: kibana_system\nelasticsearch.password: "{c.v}"\n'
 
@@ -800,7 +962,7 @@ def _(c: Ctx) -> str:
     return j1({"editor.tabSize": 2, f"{c.s}.{c.n('camel')}": c.v})
 
 
-@form("config JetBrains dataSources.xml", KP)
+@form("config JetBrains dataSources.xml", "P")
 def _(c: Ctx) -> str:
     return (f'<data-source name="{c.vendor}">\n  <user-name>app</user-name>\n'
             f'  <password>{c.v}</password>\n</data-source>')  # fmt: skip
@@ -826,22 +988,22 @@ def _(c: Ctx) -> str:
     return j1({"prefix": "!", c.n("camel"): c.v, "owner": "2913"})
 
 
-@form("config server.properties rcon", KP)
+@form("config server.properties rcon", "P")
 def _(c: Ctx) -> str:
     return f"motd=A {c.vendor} server\nenable-rcon=true\nrcon.port=25575\nrcon.password={c.v}\n"
 
 
-@form("config autoexec.cfg", KP)
+@form("config autoexec.cfg", "P")
 def _(c: Ctx) -> str:
     return f'hostname "{c.vendor} 5v5"\nrcon_password "{c.v}"\nsv_lan 0\n'
 
 
-@form("config ts3server.ini", KP)
+@form("config ts3server.ini", "P")
 def _(c: Ctx) -> str:
     return f"machine_id=\nserveradmin_password={c.v}\nquery_port=10011\n"
 
 
-@form("config icecast.xml", KP)
+@form("config icecast.xml", "P")
 def _(c: Ctx) -> str:
     return f"<authentication>\n  <source-password>{c.v}</source-password>\n</authentication>"
 
@@ -851,12 +1013,12 @@ def _(c: Ctx) -> str:
     return f"<Config>\n  <Port>8989</Port>\n  <ApiKey>{c.v}</ApiKey>\n</Config>"
 
 
-@form("config qBittorrent.conf", KP)
+@form("config qBittorrent.conf", "P")
 def _(c: Ctx) -> str:
     return f"[Preferences]\nWebUI\\Username=admin\nWebUI\\Password_Plain={c.v}\n"
 
 
-@form("config Transmission settings.json", KP)
+@form("config Transmission settings.json", "P")
 def _(c: Ctx) -> str:
     return j1({"rpc-enabled": True, "rpc-username": "tr", "rpc-password": c.v})
 
@@ -876,7 +1038,7 @@ def _(c: Ctx) -> str:
     return f'<gui enabled="true" tls="false">\n  <address>127.0.0.1:8384</address>\n  <apikey>{c.v}</apikey>\n</gui>'
 
 
-@form("config Nextcloud config.php", KP)
+@form("config Nextcloud config.php", "P")
 def _(c: Ctx) -> str:
     return f"<?php\n$CONFIG = array (\n  'dbuser' => 'nc',\n  'dbpassword' => '{c.v}',\n);"
 
@@ -906,7 +1068,7 @@ def _(c: Ctx) -> str:
     return f"org.gradle.jvmargs=-Xmx2g\n{c.n('camel')}={c.v}\n"
 
 
-@form("config Godot export_presets.cfg", KP)
+@form("config Godot export_presets.cfg", "P")
 def _(c: Ctx) -> str:
     return (
         f'[preset.0.options]\nkeystore/release_user="upload"\nkeystore/release_password="{c.v}"\n'
@@ -1091,12 +1253,12 @@ def _(c: Ctx) -> str:
     return f"mc alias set {c.s} https://s3.{c.dom} minio-{c.s[:4]} {c.v}"
 
 
-@form("shell ldapsearch -w", KP)
+@form("shell ldapsearch -w", "P")
 def _(c: Ctx) -> str:
     return f"ldapsearch -x -H ldaps://dc1 -D 'cn=svc,dc=corp' -w '{c.v}' '(uid=*)'"
 
 
-@form("shell ipmitool -P", KP)
+@form("shell ipmitool -P", "P")
 def _(c: Ctx) -> str:
     return f"ipmitool -I lanplus -H 10.9.0.4 -U ADMIN -P '{c.v}' power status"
 
@@ -1244,12 +1406,12 @@ def _(c: Ctx) -> str:
     return f'const {c.n("camel")} = "{c.v}"'
 
 
-@form("code Arduino sketch", KP)
+@form("code Arduino sketch", "P")
 def _(c: Ctx) -> str:
     return f'#include <WiFi.h>\nconst char* ssid = "shed";\nconst char* {c.n("snake")} = "{c.v}";'
 
 
-@form("code MicroPython", KP)
+@form("code MicroPython", "P")
 def _(c: Ctx) -> str:
     return (
         f"import network\nwlan = network.WLAN(network.STA_IF)\nwlan.connect('{c.vendor}', '{c.v}')"
@@ -1529,17 +1691,17 @@ def _(c: Ctx) -> str:
     )
 
 
-@form("http XML-RPC", KP)
+@form("http XML-RPC", "P")
 def _(c: Ctx) -> str:
     return f"<methodCall><methodName>login</methodName><params><param><value>ops</value></param><param><value>{c.v}</value></param></params></methodCall>"
 
 
-@form("http FTP session", KP)
+@form("http FTP session", "P")
 def _(c: Ctx) -> str:
     return f"220 ready\nUSER deploy\n331 Password required\nPASS {c.v}\n230 Logged on"
 
 
-@form("http IMAP LOGIN", KP)
+@form("http IMAP LOGIN", "P")
 def _(c: Ctx) -> str:
     return f'a1 LOGIN me@{c.dom} "{c.v}"\na1 OK LOGIN completed'
 
