@@ -238,7 +238,7 @@ def find(
     if low is not None:
         _sentences(text, low, out, hits)
         cookies.find(text, low, out)
-        handed.find(text, out)
+        handed.find(text, low, out)
         if hits is None or "kept words" in hits:
             out += [("credential_name", s, e) for s, e in given.kept(text, low)]
     tables.find(text, out)

@@ -13,16 +13,25 @@ a key's bytes, an OTP seed's base32, a key in dashed groups, base64 of 20 or mor
 ``+``, ``/`` or ``=``. Left: a UUID (an object's id as often), digits alone, a value
 after words that say it is an id, a hash, a version or a path, and a line that is
 code or config (a name, then ``:``: :mod:`~brain.home.secrets.names` reads those).
+
+When the words before the separator hold a credential's word in any language
+:mod:`~brain.home.secrets.sentences` knows (``ini kunci Postbank aku:``, ``вот ключ от
+Rozetka:``), the value may be what a person types: a password with a digit and a symbol
+or both cases, a passphrase (words joined, or ending in digits), a PIN of four to ten
+digits; unless words after the credential's say they are about it (``token count:``,
+``the key fact:``) or the word is a random seed's.
 """
 
 from __future__ import annotations
 
 import re
 
+from brain.home.secrets import forms, sentences
 from brain.home.secrets.names import Span, base32, dashed_groups
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
     byte_list,
+    chosen_password,
     entropy,
     interleaved,
     is_masked,
@@ -41,9 +50,11 @@ _HANDED = re.compile(
     r"[ \t]*(?:[,;–—][^\n]{0,60}|-[ \t][^\n]{0,60}|[.!]?)[ \t]*$",
     re.MULTILINE,
 )
-# A word of prose, in any script: three or more stand before the separator on the line.
+# A word of prose, in any script: three or more stand before the separator in its sentence.
 _WORD = re.compile(r"[^\W\d_][^\W_]*", re.UNICODE)
 _CJK = re.compile(f"[{CJK}]")
+# What ends a sentence: the words that hand a value over stand in the one it ends.
+_CLAUSE = re.compile(r"[.!?。！？](?:\s|$)|[。！？]")
 # What says the line is code or config, not prose: an assignment, a call, a quote.
 _CODE = re.compile(r"[=(){}\[\]\"'`<>$|\\]|^\s*[-*]?\s*[\w.-]+\s*$")
 # Words that say the value is something else.
@@ -62,22 +73,80 @@ _IDENTIFIER = re.compile(r"(?:[A-Za-z0-9]+_\w*|[a-z]+[A-Z]\w*)[ \t]*$")
 _PREFIXED_HEX = re.compile(r"[a-z]{1,5}_[0-9a-f]{16,}(?:_\w+)?")
 _BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{18,}={0,2}")
+# After a credential's word: one run of what a person types, or a phrase ending in
+# digits, to the line's end or a short clause after it.
+_NAMED = re.compile(
+    r"(?:[:：](?=[ \t])|(?<=[ \t])(?:->|→|=>))[ \t]+"
+    r"(?P<value>(?:[a-z]{3,10}[ \t]){2,11}[a-z]{3,10}\d{1,4}(?=[ \t]*(?:[,;.]|$))"
+    r"|[^\s,;`'\"()<>\[\]{}]{4,64}(?=[ \t]*(?:[,;.]|[ \t][^\W\d_]|$)))",
+    re.MULTILINE,
+)
+_PHRASE_DIGITS = re.compile(r"(?:[a-z]{3,10} ){2,11}[a-z]{3,10}\d{1,4}")
+_JOINED_WORDS = re.compile(r"(?:[A-Za-z]{3,10}[-._]){2,9}[A-Za-z]{3,10}\d{0,4}[^\w\s]?")
+# Words after a credential's that say the words are about it, or use it as an adjective.
+_ABOUT = re.compile(
+    r"\b(?:count|counts|limit|fact|point|size|length|usage|budget|window|type|format|name"
+    r"|field|column|number|step|index|expir\w*|valid\w*|rotat\w*|refresh\w*)\b"
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_FILE = re.compile(r"\.(?:py|js|ts|tsx|md|json|ya?ml|toml|txt|sh|go|rs|java|rb|html?|css|lock)$")
+_VERSION = re.compile(r"\d+\.\d+\.\d+|^v\d|@\d")
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
 
 
-def find(text: str, out: list[Span]) -> None:
-    """Add to ``out`` each value handed over at a line's end in ``text``."""
+def find(text: str, low: str, out: list[Span]) -> None:
+    """Add to ``out`` each value handed over at a line's end in ``text`` (``low``: the
+    text lower-cased, same offsets)."""
     for m in _HANDED.finditer(text):
-        start, end = m.span("value")
-        line = text.rfind("\n", 0, m.start()) + 1
-        before = text[line : m.start()]
-        if _CODE.search(before) or _words(before) < 3 or _ELSE.search(before):
-            continue
-        if _IDENTIFIER.search(before):
-            continue
+        start = m.start("value")
+        clause = _clause(text, m.start(), 3)
         value = m["value"].rstrip(".")
-        if _handed(value):
+        if clause is not None and _handed(value):
             out.append(("handed_over", start, start + len(value)))
+    for m in _NAMED.finditer(text):
+        start = m.start("value")
+        clause = _clause(text, m.start(), 2)
+        value = m["value"].rstrip(".")
+        if clause is None or not _typed(value):
+            continue
+        at = m.start() - len(clause)
+        found = list(sentences.words(low[at : m.start()]))
+        if not found:
+            continue
+        after = low[at + found[-1].end() : m.start()]  # "token count", "key fact"
+        if _ABOUT.search(after) or (value.isdigit() and "seed" in found[-1].group(0)):
+            continue
+        out.append(("handed_over", start, start + len(value)))
+
+
+def _clause(text: str, at: int, least: int) -> str | None:
+    """The words of prose before the separator at ``at``, in its sentence, when they are
+    ``least`` or more and no code, config or word saying the value is something else."""
+    before = text[text.rfind("\n", 0, at) + 1 : at]
+    clause = _CLAUSE.split(before)[-1]  # "Your parcel is on its way. Tracking:"
+    if _CODE.search(before) or _words(clause) < least or _ELSE.search(before):
+        return None
+    return None if _IDENTIFIER.search(before) else clause
+
+
+def _typed(value: str) -> bool:
+    """Whether ``value``, handed over after a credential's word (``Schlüssel``, ``ключ``,
+    ``kunci``), is what a person types or keeps as one: a password with a digit and a
+    symbol or both cases, a passphrase (words joined, or ending in digits), a PIN."""
+    if is_placeholder("", value, bare=True) or is_masked(value):
+        return False
+    if value.isdigit():
+        return 4 <= len(value) <= 10 and not _YEAR.fullmatch(value)
+    if " " in value:
+        return bool(_PHRASE_DIGITS.fullmatch(value))  # plume cobra granite saddle77
+    if value.startswith(("http", "www.", "/", "./", "~")) or _FILE.search(value):
+        return False
+    if forms.diceware(value) or _JOINED_WORDS.fullmatch(value):
+        return True  # urchin-zephyr-otter-umber-ferret-bramble, lantern.hollow.80?Chiara
+    digit = any(c.isdigit() for c in value)
+    mixed = value != value.lower() and value != value.upper()
+    symbol = any(not c.isalnum() for c in value)
+    return chosen_password(value) and digit and (mixed or symbol) and not _VERSION.search(value)
 
 
 def _words(text: str) -> int:
