@@ -238,7 +238,6 @@ def find(
     if low is not None:
         _sentences(text, low, out, hits)
         cookies.find(text, low, out)
-        handed.find(text, low, out)
         if hits is None or "kept words" in hits:
             out += [("credential_name", s, e) for s, e in given.kept(text, low)]
     tables.find(text, out)
@@ -262,6 +261,7 @@ def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] 
         found = list(sentences.words(low, places))
         if found:
             sentences.find(text, low, out, found)
+    handed.find(text, out, found)
     pins = around.pins(low)
     if found or places or pins or places is None:
         around.find(text, low, out, found, places, pins)

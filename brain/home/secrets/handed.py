@@ -24,9 +24,11 @@ digits; unless words after the credential's say they are about it (``token count
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Sequence
 
-from brain.home.secrets import forms, sentences
+from brain.home.secrets import forms
 from brain.home.secrets.names import Span, base32, dashed_groups
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
@@ -94,28 +96,33 @@ _VERSION = re.compile(r"\d+\.\d+\.\d+|^v\d|@\d")
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
 
 
-def find(text: str, low: str, out: list[Span]) -> None:
-    """Add to ``out`` each value handed over at a line's end in ``text`` (``low``: the
-    text lower-cased, same offsets)."""
+def find(text: str, out: list[Span], found: Sequence[re.Match[str]] = ()) -> None:
+    """Add to ``out`` each value handed over at a line's end in ``text`` (``found``: the
+    credentials' words :func:`~brain.home.secrets.sentences.words` found in it)."""
     for m in _HANDED.finditer(text):
-        start = m.start("value")
-        clause = _clause(text, m.start(), 3)
         value = m["value"].rstrip(".")
-        if clause is not None and _handed(value):
+        if _handed(value) and _clause(text, m.start(), 3) is not None:
+            start = m.start("value")
             out.append(("handed_over", start, start + len(value)))
+    if not found:
+        return
+    starts = [w.start() for w in found]
     for m in _NAMED.finditer(text):
-        start = m.start("value")
-        clause = _clause(text, m.start(), 2)
         value = m["value"].rstrip(".")
-        if clause is None or not _typed(value):
+        if not _typed(value):
+            continue
+        clause = _clause(text, m.start(), 2)
+        if clause is None:
             continue
         at = m.start() - len(clause)
-        found = list(sentences.words(low[at : m.start()]))
-        if not found:
+        i = bisect.bisect_left(starts, m.start()) - 1  # the last word before the separator
+        if i < 0 or starts[i] < at:
             continue
-        after = low[at + found[-1].end() : m.start()]  # "token count", "key fact"
-        if _ABOUT.search(after) or (value.isdigit() and "seed" in found[-1].group(0)):
+        word = found[i]
+        after = text[word.end() : m.start()].lower()  # "token count", "key fact"
+        if _ABOUT.search(after) or (value.isdigit() and "seed" in word.group(0)):
             continue
+        start = m.start("value")
         out.append(("handed_over", start, start + len(value)))
 
 
