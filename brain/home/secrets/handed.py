@@ -24,7 +24,6 @@ digits; unless words after the credential's say they are about it (``token count
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Sequence
 
@@ -46,8 +45,8 @@ __all__ = ["find"]
 # The separator, the value, and what may follow it to the line's end: a clause set off
 # by a comma or a dash (", the old one expired", " – der alte ist abgelaufen").
 _HANDED = re.compile(
-    r"(?:[:：](?=[ \t])|(?<=[ \t])(?:->|→|=>))[ \t]+"
-    r"(?P<value>[A-Za-z0-9+/_.-]{10,100}={0,2}"
+    r"(?:[:：](?=[ \t])|[-=]>(?<=[ \t][-=]>)|→(?<=[ \t]→))[ \t]+"
+    r"(?P<value>[A-Za-z0-9+/_.-]{10,100}+={0,2}+"
     r"|\{[0-9, xXa-fA-F]{30,400}\}|\[[0-9, xXa-fA-F]{30,500}\])"
     r"[ \t]*(?:[,;–—][^\n]{0,60}|-[ \t][^\n]{0,60}|[.!]?)[ \t]*$",
     re.MULTILINE,
@@ -106,23 +105,21 @@ def find(text: str, out: list[Span], found: Sequence[re.Match[str]] = ()) -> Non
             out.append(("handed_over", start, start + len(value)))
     if not found:
         return
-    starts = [w.start() for w in found]
-    for m in _NAMED.finditer(text):
-        value = m["value"].rstrip(".")
+    for word in found:
+        end = text.find("\n", word.end())
+        hit = _NAMED.search(text, word.end(), len(text) if end < 0 else end)
+        if hit is None or text.find("\n", word.end(), hit.start()) >= 0:
+            continue
+        value = hit["value"].rstrip(".")
         if not _typed(value):
             continue
-        clause = _clause(text, m.start(), 2)
-        if clause is None:
+        clause = _clause(text, hit.start(), 2)
+        if clause is None or word.start() < hit.start() - len(clause):
             continue
-        at = m.start() - len(clause)
-        i = bisect.bisect_left(starts, m.start()) - 1  # the last word before the separator
-        if i < 0 or starts[i] < at:
-            continue
-        word = found[i]
-        after = text[word.end() : m.start()].lower()  # "token count", "key fact"
+        after = text[word.end() : hit.start()].lower()  # "token count", "key fact"
         if _ABOUT.search(after) or (value.isdigit() and "seed" in word.group(0)):
             continue
-        start = m.start("value")
+        start = hit.start("value")
         out.append(("handed_over", start, start + len(value)))
 
 
@@ -140,6 +137,8 @@ def _typed(value: str) -> bool:
     """Whether ``value``, handed over after a credential's word (``Schlüssel``, ``ключ``,
     ``kunci``), is what a person types or keeps as one: a password with a digit and a
     symbol or both cases, a passphrase (words joined, or ending in digits), a PIN."""
+    if not any(c.isdigit() for c in value) and not _JOINED_WORDS.fullmatch(value):
+        return False  # (every typed shape but words joined holds a digit)
     if is_placeholder("", value, bare=True) or is_masked(value):
         return False
     if value.isdigit():
