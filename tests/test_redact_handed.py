@@ -111,3 +111,28 @@ def test_letters_pair_as_words_do_or_not() -> None:
     assert not unspoken("TreeViewBranchContent")
     assert not unspoken("password")
     assert unspoken("zyoyyoepu")
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('lockly_pin_stg: "508840"', "508840"),
+        ("src/settings.ts:14:  bnpParibasDevPin: '7823',", "7823"),
+        ('<add key="FOXPASS_LIVE_PW" value="Bailey-Winter70" />', "Bailey-Winter70"),
+    ],
+)
+def test_a_pin_and_a_pw_in_a_name(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GPIO_PIN = 13",
+        "pin_memory: 1024",
+        '  .send({ username: "admin", pin: "4821" });',  # a PIN's word alone: a test's field
+        "3QvZ5LPtijDKFrNdwHIC +PwLImswUEk L9SbziV2g2Wep776bF8p/1+dbohLpQsM865QdK4+ArmhBgdUy69Y",
+    ],
+)
+def test_pin_and_pw_inside_other_words_name_nothing(text: str) -> None:
+    assert redact(text) == text

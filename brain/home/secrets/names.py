@@ -74,10 +74,12 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 TRIGGER_WORDS = (
     *("token", "session", "auth", "key", "pass", "seed", "private", "secret", "pwd", "cred"),
     *("mnemonic", "bearer", "signature", "phrase", "appid", "cert", "pat", "team", "dsn"),
-    *("psk", "salt", "macaroon"),
+    *("psk", "salt", "macaroon", "pin"),
     # (the same words in other languages, as names in code and config give them)
     *("kennw", "senha", "contrase", "wachtw", "haslo", "heslo", "losen", "jelsz", "sifre"),
-    *("lozink", "geslo", "zugangs", "adgangs", "kodeord", "pincode"),
+    # ("pincode": found by "pin"; "pw", too short to look for, read in a name another
+    # word found: FOXPASS_LIVE_PW)
+    *("lozink", "geslo", "zugangs", "adgangs", "kodeord"),
     *("klucz", "klic", "kljuc", "kulcs", "nyckel", "sleutel", "anahtar", "schluessel"),
     *("chave", "clave", "cheie", "chiave", "llave", "avain", "tkn"),
     *("khoa", "kagi", "kunci", "nokkel", "nogle", "noegle", "miyao", "mima", "klyuch"),
@@ -140,7 +142,7 @@ _STRONG = re.compile(
     r"|bearer|macaroon|" + _CHOSEN_WORDS + r")s?"
 )
 _STRONG_WORDS = frozenset(
-    ("pwd", "pass", "pat", "creds", "cred", "passwords", "psk", "requirepass", "masterauth")
+    ("pwd", "pw", "pass", "pat", "creds", "cred", "passwords", "psk", "requirepass", "masterauth")
     # a key's word in other languages, and a token's shortened: each a word of the name
     + tuple("klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave".split())
     + tuple("cheie chiave llave avain tkn tok".split())
@@ -153,6 +155,18 @@ _KEY_JOINED = re.compile(
     r"[a-z]{3,}(?:sleutel|nyckel|nokkel|noegle|schluessel|anahtar|kleidi|gakoa|atslega"
     r"|klyuch|lykill|raktas|miyao)"
 )
+# Where "pw" and "pin" stand as a name's word: between separators, or a camel case's
+# last or first word (DB_PW, bnpParibasDevPin, pinCode); in a random run they are none
+# (…YPwSUPoC…, PwLImswUEk).
+_SHORT_WORD = re.compile(
+    r"(?i:(?:^|[-_.])(?:pw|pin)(?:$|[-_.\d]))|[a-z\d](?:Pw|Pin)$|^(?:pw|pin)[A-Z][a-z]"
+)
+# Around "pin": a board's pin or a memory's, not a PIN (LED_PIN, pin_memory).
+_HARDWARE_PIN = frozenset(
+    "led gpio cs sda scl tx rx reset button sensor relay motor servo pwm adc irq data clock"
+    " clk power enable en memory mem count num number size mode input output analog digital"
+    " board chip spi i2c uart interrupt".split()
+)
 # Words that name a credential only with a random value.
 # (``keys``: a list of them, Koa's KOA_KEYS; ``keyfile``: MongoDB's, its content)
 _WEAK = re.compile(
@@ -161,7 +175,7 @@ _WEAK = re.compile(
 # Only a random value: a salt is often a fixed label; KAHOOT_PRIVATE a private value, but
 # private-property-in-object a package's name.
 _RANDOM = re.compile(r"[a-z]*salt|private")
-_CHOSEN = re.compile(r"pass|pwd|[a-z]*(?:secret|credential|creds?|" + _CHOSEN_WORDS + ")")
+_CHOSEN = re.compile(r"pass|pwd?$|[a-z]*(?:secret|credential|creds?|" + _CHOSEN_WORDS + ")")
 _KEY_KINDS = frozenset(
     "api private secret access auth signing master encryption license licence deploy service"
     " admin"
@@ -183,7 +197,7 @@ _WORDS_NAME = re.compile(r"[a-z]+(?:[-_](?:[a-z]+|v?\d{1,3}))+")
 _NAME_PARTS = frozenset("session key token secret auth cookie cache storage".split())
 # Words that name no credential alone, only in a longer name (``API_KLUCZ``).
 _ALONE = frozenset(
-    "key keys tok klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave cheie"
+    "key keys tok pin klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave cheie"
     " chiave llave avain khoa kagi kunci nokkel nogle noegle miyao klyuch raktas atslega"
     " kleidi gakoa lykill voti jeton susi allwedd".split()
 )
@@ -284,10 +298,13 @@ def credential_name(name: str) -> str:
     credential: what a person chooses counts), ``"strong"`` (a token, an API or private
     key: a random value or a UUID), ``"weak"`` (a key, auth, a session: only a random
     value, or one typed as a secret), ``"random"`` (a salt: only a random value),
-    ``"phrase"`` (a seed phrase or mnemonic), or ``""``."""
+    ``"phrase"`` (a seed phrase or mnemonic), ``"pin"`` (a PIN: four to ten digits only),
+    or ``""``."""
     if name.lower() in _HEADERS:
         return "weak"
     words = [w.lower() for w in _WORD.findall(name)]
+    if ("pw" in words or "pin" in words) and not _SHORT_WORD.search(name):
+        words = [w for w in words if w not in ("pw", "pin")]  # FEBLx1zS…YPwSU: no name
     found, at = "", -1
     for i, word in enumerate(words):
         if _STRONG.fullmatch(word) or word in _STRONG_WORDS or _KEY_JOINED.fullmatch(word):
@@ -310,6 +327,8 @@ def credential_name(name: str) -> str:
             found, at = "password", i  # MAT_KHAU: Vietnamese mật khẩu, a password
         elif _RANDOM.fullmatch(word) and not found:
             found, at = "random", i
+        elif word == "pin" and not found and not _HARDWARE_PIN & {*words[:i], *words[i + 1 :]}:
+            found, at = "pin", i  # LOCKLY_PIN_STG, bnpParibasDevPin: only its digits
     if found == "weak" and words[at] == "key" and at == len(words) - 1 and name[:2] in ("x-", "X-"):
         found = "strong"  # X-Sumeria-Key: a custom header named for a key carries one
     if not found or (len(words) == 1 and words[0] in _ALONE):
@@ -336,6 +355,8 @@ def _self_named(value: str) -> bool:
 
 def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
     """Whether ``value`` is a credential for a name of ``strength``."""
+    if strength == "pin":
+        return value.isdigit() and 4 <= len(value) <= 10  # (a GPIO pin's number: 13)
     if mnemonic(value):
         return True  # a seed phrase under any credential's name: WALLET_PASSWORD="word …"
     if is_placeholder("", value, bare=not quoted) or PUBLIC.match(value):
