@@ -97,6 +97,8 @@ def test_a_value_around_its_name_is_redacted(text: str, secret: str) -> None:
         "3. 给足token预算\n\n要求CC给API版100万token",
         # a database's seed in prose
         "Seed the database with `RAILS_ENV=production` and run the seed task",
+        "it sounds like what gets executed is the kernel's copy of the user workspace, correct?",
+        "    strategies do\n      password :password do\n        identity_field :email",
     ],
 )
 def test_code_and_prose_near_credential_words_are_left(text: str) -> None:

@@ -435,7 +435,10 @@ PROSE: tuple[Shape, ...] = (
         r"[ \t](?:as|user(?:name)?|login)[ \t]+[\w.@-]{1,64}[ \t]*(?:/|,|(?<![\w-])and\b)[ \t]*"
         # (a third segment after it is a path's: "as Asset/WwiseEvent/<Name>.uasset")
         # (markup is no value: a JSON key, "score":, or a bold word, **Then**)
-        r"(?:(?:password|pw|pass)[ \t]+)?" + _SECRET + r"[^\s/,*-][^\s/,]{5,}+)(?![^\s/,]*/)"
+        # (a word that ends a question is none: "the user workspace, correct?")
+        r"(?:(?:password|pw|pass)[ \t]+)?(?![a-z]+[?!.]?(?:\s|$))"
+        + _SECRET
+        + r"[^\s/,*-][^\s/,]{5,}+)(?![^\s/,]*/)"
         r"(?<![:*])",
         tuple(sep + w for sep in " \t" for w in ("as", "user", "login")),
         "loose",
@@ -443,7 +446,8 @@ PROSE: tuple[Shape, ...] = (
     # .netrc / .pgpass style, or a label with no verb: "login bob password s3cret".
     Shape(
         "prose_secret",
-        r"(?<![=-])\bpassw(?:or)?d[ \t]+" + _SECRET + r"[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
+        # (not a symbol: Ash's "password :password do")
+        r"(?<![=-])\bpassw(?:or)?d[ \t]+(?!:)" + _SECRET + r"[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
         (r"\bpassword(?=[ \t])", r"\bpasswd(?=[ \t])"),
         "loose",
     ),
