@@ -55,8 +55,7 @@ from brain.pipeline.trust.words import (
     runs_of,
     tokens,
 )
-from brain.sessions.answers import ANSWERED, is_answer
-from brain.sessions.answers import TOOL as ASKED
+from brain.sessions.answers import ANSWERED, ASKING, answers_of, is_answer
 
 if TYPE_CHECKING:
     from brain.models.schema import Candidate, Extraction
@@ -234,7 +233,7 @@ class _Session:
         turns = [self.turns[n] for n in near]
         said = [t for t in turns if _typed(t) or (t.role == "assistant" and not t.injected)]
         if any(is_answer(t) for t in said):
-            said += [t for t in turns if t.tool == ASKED and not is_answer(t) and not t.injected]
+            said += [t for t in turns if t.tool in ASKING and not is_answer(t) and not t.injected]
         return "\n".join(t.text for t in said)
 
 
@@ -300,6 +299,8 @@ def _own_words(turn: Turn) -> str:
     (the questions are the assistant's)."""
     if not is_answer(turn):
         return turn.text
+    if answers := answers_of(turn):
+        return "\n".join(answers)  # Gemini's ask_user: {"answers": {"0": "…"}}
     return _ASKED_QUESTION.sub("\n", turn.text.removeprefix(ANSWERED))
 
 
@@ -312,7 +313,7 @@ def _others_words(turn: Turn) -> str:
         return "\n".join(line for line in turn.text.splitlines() if "?" in line or "？" in line)
     if is_answer(turn):
         return "\n".join(re.findall(r'"([^"\n]*)"\s*=\s*"', turn.text))
-    return turn.text if turn.tool == ASKED else ""
+    return turn.text if turn.tool in ASKING else ""
 
 
 def _from_outside(text: str, session: _Session, person: bool) -> bool:

@@ -51,6 +51,38 @@ _FETCHES = re.compile(
     r"\b(?:curl|wget|lynx|w3m|gh\s+(?:api|issue|pr|release|gist)|git\s+(?:clone|pull|fetch))\b"
 )
 
+# What git prints of its own when it pulls, fetches or clones: its errors, hints and
+# progress, the branches it updated, a diffstat, and the agent tool's frame around them
+# (Gemini CLI's "Output:", "Exit Code:"). A line of anything else (a server's
+# ``remote:`` message, a file's text) is the outside's.
+_GIT_OWN = re.compile(
+    r"\s*(?:(?:output|exit code|process group pgid|error|fatal|hint|warning|note)\b.*"
+    r"|(?:already up to date|updating [0-9a-f]+\.\.[0-9a-f]+|fast-forward|cloning into"
+    r"|receiving objects|resolving deltas|unpacking objects|counting objects|compressing"
+    r"|enumerating objects|total \d+|from \S+|successfully rebased|current branch"
+    r"|saved working directory|no local changes|cannot \w+ the current|dropped refs)\b.*"
+    r"|\*\s+(?:branch|\[new \w+\])\s.*|[+ ]?[0-9a-f]{7,}\.\.\.?[0-9a-f]{7,}\s.*"
+    r"|\S+\s+\|\s+\d+\s*[+-]*|\d+ files? changed.*|(?:create|delete) mode .*)?\s*",
+    re.IGNORECASE,
+)
+_GIT_FETCH = re.compile(r"\bgit\s+(?:clone|pull|fetch)\b")
+
+
+def _fetched_by_git_alone(turn: Turn) -> bool:
+    """Whether ``turn``, a shell call, fetches with git and nothing else (no ``curl``)."""
+    call = turn.text.lstrip().startswith("{")
+    if not (call and turn.tool and _SHELL_TOOLS.match(turn.tool)):
+        return False
+    return bool(_GIT_FETCH.search(turn.text)) and not _FETCHES.search(
+        _GIT_FETCH.sub(" ", turn.text)
+    )
+
+
+def _git_says_only_its_own(text: str) -> bool:
+    """Whether ``text``, a result, holds nothing but what git prints of its own."""
+    return all(_GIT_OWN.fullmatch(line) for line in text.splitlines())
+
+
 _THEIRS = frozenset(
     {
         "node_modules",
@@ -224,7 +256,8 @@ def outside_turns(transcript: Transcript) -> frozenset[int]:
     its call by the tool's call id, else it is the tool turn after the call."""
     reads = ForeignFiles(transcript.project)
     calls: dict[str, bool] = {}
-    last = seen = False
+    gits: dict[str, bool] = {}  # (calls that fetched with git alone)
+    last = seen = git = False
     found: set[int] = set()
     for n, turn in enumerate(transcript.turns):
         if not turn.tool or turn.role != "tool":
@@ -233,12 +266,17 @@ def outside_turns(transcript: Transcript) -> frozenset[int]:
         first = turn.call not in calls if turn.call is not None else _call(turn) is not None
         if first:
             last, seen = reads_outside(turn) or reads.foreign(turn), True
+            git = _fetched_by_git_alone(turn)
             if turn.call is not None:
                 calls[turn.call] = last
+                gits[turn.call] = git
             continue
         made = calls.get(turn.call, False) if turn.call is not None else last
         # (a result whose call was read is judged with it: an MCP read of a local file)
         judged = turn.call in calls if turn.call is not None else seen
+        by_git = gits.get(turn.call, False) if turn.call is not None else git
+        if made and by_git and _git_says_only_its_own(turn.text):
+            continue  # "error: cannot pull with rebase: You have unstaged changes."
         if (made or (not judged and _OUTSIDE.search(turn.tool))) and not _NOT_RUN.match(turn.text):
             found.add(n)
     return frozenset(found)

@@ -129,6 +129,9 @@ _PASTED = re.compile(
     # a log's line: a time or a date first, or a level ([21:47:08.543] …, 2025-08-11 …)
     r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]|\[?\d{4}-\d{2}-\d{2}[T\s\]]"
     r"|\[(?:info|debug|warn|warning|error|trace|fatal)\]"
+    # a program's diagnostic, by its name or its file and line (grep: warning: …,
+    # /home/me/.zprofile:20: no such file or directory: …, main.c:12:5: error: …)
+    r"|[\w./~-]+:\s*(?:warning|error|fatal|note)\s*:|[\w./~-]+:\d+(?::\d+)?:\s"
     # a compiler's gutter and pointer (14 |   url = …, --> schema.prisma:14), an object's
     # field as a program prints it (  email: 'a@b.c',)
     r"|\d+\s*\|\s|\|\s*$|-->\s|[\w$]+:\s*(?:'[^']*'|\"[^\"]*\"|\d+|true|false|null|undefined),?\s*$"
@@ -222,9 +225,22 @@ def _clauses(text: str, *, tails: bool = True) -> list[tuple[str, frozenset[str]
         negative = n in negated or _negative(head)
         if not tails and n not in negated and _NOT_TAIL.match(head):
             continue
-        found.append((head, _words(head), negative))
+        found.append((head, _words(_removed(head) if negative else head), negative))
         found += [(part, _words(part), not _negative(part)) for part in rest if tails]
     return [(clause, words, negative) for clause, words, negative in found if words]
+
+
+def _removed(clause: str) -> str:
+    """Of a clause whose only negation is a removal, what is removed: the words after the
+    verb. Taking a thing out says "no more of it", not "none of" what does the taking:
+    "the _preload_to_gpu deletes numpy cache" says nothing against ``_preload_to_gpu``."""
+    plain = _VALUE.sub(
+        lambda m: " " * len(m.group()), _REPLY_NO.sub(lambda m: " " * len(m.group()), clause)
+    )
+    said = list(_NEGATION.finditer(plain))
+    if not said or not all(_REMOVAL.fullmatch(m.group()) for m in said):
+        return clause
+    return clause[said[0].end() :]
 
 
 def _negated_lists(pieces: list[tuple[str, bool]]) -> set[int]:

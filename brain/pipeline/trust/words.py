@@ -55,6 +55,9 @@ VALUE_SHARE = 1 / 2  # of its values (commands, paths, flags, settings, numbers)
 _STEM = 5
 
 _CODE = re.compile(r"`([^`\n]{1,200})`")
+# A program's quotes, a backtick then an apostrophe (Nix's and GNU tools' "the module
+# argument `nixos-hardware' in …"): a word quoted, no code span's start.
+_GNU_QUOTE = re.compile(r"`([^`'\n]{1,80})'(?!\w)")
 # A value: a path, a flag, a setting, a dotted, underscored or hyphenated name, a number.
 _VALUE = re.compile(
     r"(?<![\w/.-])(?:"
@@ -128,7 +131,7 @@ def _value(raw: str) -> str:
 
 def marks(text: str) -> Marks:
     """The values and distinctive words of ``text`` (see the module's docstring)."""
-    folded = _fold(text)
+    folded = _GNU_QUOTE.sub(r"\1", _fold(text))
     values = {_value(v) for v in _CODE.findall(folded)}
     for value in _VALUE.findall(_CODE.sub(" ", folded)):
         if _CJK_PROSE.search(value):
