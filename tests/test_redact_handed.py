@@ -136,3 +136,8 @@ def test_a_pin_and_a_pw_in_a_name(text: str, secret: str) -> None:
 )
 def test_pin_and_pw_inside_other_words_name_nothing(text: str) -> None:
     assert redact(text) == text
+
+
+def test_a_password_after_a_spaced_colon_is_still_one() -> None:
+    text = "Host :5.78.113.107 Username :postgres Password :Mfcd62!!Mfcd62!!SaaS Port 5432"
+    assert "Mfcd62!!" not in redact(text)

@@ -447,7 +447,9 @@ PROSE: tuple[Shape, ...] = (
     Shape(
         "prose_secret",
         # (not a symbol: Ash's "password :password do")
-        r"(?<![=-])\bpassw(?:or)?d[ \t]+(?!:)" + _SECRET + r"[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
+        r"(?<![=-])\bpassw(?:or)?d[ \t]+(?!:[a-z_]\w*(?:\s|$))"
+        + _SECRET
+        + r"[^\s`\"',;)]{3,}[^\s`\"',;).!?:])",
         (r"\bpassword(?=[ \t])", r"\bpasswd(?=[ \t])"),
         "loose",
     ),
