@@ -57,7 +57,7 @@ _STEM = 5
 _CODE = re.compile(r"`([^`\n]{1,200})`")
 # A program's quotes, a backtick then an apostrophe (Nix's and GNU tools' "the module
 # argument `nixos-hardware' in …"): a word quoted, no code span's start.
-_GNU_QUOTE = re.compile(r"`([^`'\n]{1,80})'(?!\w)")
+_GNU_QUOTE = re.compile(r"`([^\W\d_][\w.@/+-]{0,79})'(?=[\s,;:)]|\.(?!\.)|$)")
 # A value: a path, a flag, a setting, a dotted, underscored or hyphenated name, a number.
 _VALUE = re.compile(
     r"(?<![\w/.-])(?:"
