@@ -141,3 +141,29 @@ def test_pin_and_pw_inside_other_words_name_nothing(text: str) -> None:
 def test_a_password_after_a_spaced_colon_is_still_one() -> None:
     text = "Host :5.78.113.107 Username :postgres Password :Mfcd62!!Mfcd62!!SaaS Port 5432"
     assert "Mfcd62!!" not in redact(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('os.Setenv("OPENCART_STG_MASTER_KEY", "IbyJOUaP20")', "IbyJOUaP20"),
+        ("setProperty('PAROL_AIRTHINGS', 'gzRFqVRMKEUU9pBm94e');", "gzRFqVRMKEUU9pBm94e"),
+        ('os.environ.setdefault("KEEPASSXC__APIKEY", "uwxr bpvi hnwx letk")', "uwxr bpvi"),
+    ],
+)
+def test_a_name_and_its_value_as_a_calls_arguments(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        't("password", "Password")',
+        'headers.set("X-Api-Key", apiKey)',
+        'os.getenv("API_TOKEN", "")',
+        'assertEqual("secret_key", "secret_key")',
+        'i18n.add("reset_password", "Reset your password")',
+    ],
+)
+def test_call_arguments_that_name_a_credential_and_give_none(text: str) -> None:
+    assert redact(text) == text

@@ -363,6 +363,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if byte_list(value):
         return True  # network_key: [153, 4, …]: a key's bytes, not code in braces
+    if strength in ("strong", "password") and _APP_PASSWORD.fullmatch(value):
+        return True  # KEEPASSXC__APIKEY = "uwxr bpvi hnwx letk": an app password's groups
     if strength != "password" and _self_named(value):
         return False  # sessionKey = 'app_session_v3': a name the value is stored under
     if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):
@@ -478,6 +480,13 @@ _TABLE_GAP = re.compile(r"[ \t]{2,}(?=\S)")
 _PROSE_OP = re.compile(r"[`'\"]?[ \t]+(?:to|is|as)[ \t]+(?=\S)")
 # A quoted name, then its quoted value: dotnet user-secrets set "Vault:Token" "s.…".
 _QUOTED_PAIR = re.compile(r"\\?[\"'][ \t]+(?=\\?[\"'])")
+# Google's and others' app passwords: four groups of four small letters.
+_APP_PASSWORD = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}")
+# A name a call takes as its first argument, its value the second, both quoted
+# (os.Setenv("X_KEY", "…"), setProperty('PAROL_X', '…'), os.environ.setdefault("X",
+# "…")); not an item of a list ('password_change', '2fa_enable').
+_CALL_ARGUMENT = re.compile(r"\([ \t]*\\?[\"']$")
+_CALL_PAIR = re.compile(r"\\?[\"'][ \t]*,[ \t]*(?=\\?[\"'])")
 # A name alone on its line, then its value, the line's last word (redis.conf's
 # ``requirepass <pw>``).
 _LINE_PAIR = re.compile(r"[ \t]+(?=[^\s\"'`]+[ \t]*(?:\n|$))")
@@ -681,4 +690,6 @@ def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | N
         if m is not None:
             return _value(text, m.end())
     m = _PROSE_OP.match(text, e) or _QUOTED_PAIR.match(text, e) or _PRINTED.match(text, e)
+    if m is None and _CALL_ARGUMENT.search(text, max(0, s - 12), s):
+        m = _CALL_PAIR.match(text, e)  # os.Setenv("X_MASTER_KEY", "…")
     return _value(text, m.end()) if m is not None else None
