@@ -92,3 +92,10 @@ def test_a_programs_quotes_open_no_code_span() -> None:
         "evaluating the module argument `nixos-hardware' in the flake failed: run `nix flake check`"
     )
     assert marks(said).values == {"nix flake check"}
+
+
+def test_code_spans_holding_an_apostrophe_stay_code_spans() -> None:
+    said = "Writing it via `@'...'@ | Set-Content -Encoding UTF8` made `quick_validate.py` fail"
+    assert "quick_validate.py" in marks(said).values
+    said = "the literal `replace('\\r\\n', ...)` came out as a line break; `write_file` broke"
+    assert "write_file" in marks(said).values
