@@ -99,6 +99,8 @@ def test_a_value_around_its_name_is_redacted(text: str, secret: str) -> None:
         "Seed the database with `RAILS_ENV=production` and run the seed task",
         "it sounds like what gets executed is the kernel's copy of the user workspace, correct?",
         "    strategies do\n      password :password do\n        identity_field :email",
+        'trigger the password reset feature on a regular user." Implemented as a rank helper'
+        " `Panel.Accounts.UserRole.at_least?/2`, with LiveView guards",
     ],
 )
 def test_code_and_prose_near_credential_words_are_left(text: str) -> None:

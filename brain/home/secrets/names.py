@@ -34,6 +34,7 @@ from brain.home.secrets.shapes import (
     random_token,
     short_random,
     stored_hash,
+    wordy,
 )
 
 __all__ = [
@@ -692,4 +693,9 @@ def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | N
     m = _PROSE_OP.match(text, e) or _QUOTED_PAIR.match(text, e) or _PRINTED.match(text, e)
     if m is None and _CALL_ARGUMENT.search(text, max(0, s - 12), s):
         m = _CALL_PAIR.match(text, e)  # os.Setenv("X_MASTER_KEY", "…")
+        given = _value(text, m.end()) if m is not None else None
+        value = text[given[0] : given[1]] if given is not None else ""
+        if wordy(value) and not _APP_PASSWORD.fullmatch(value):
+            return None  # .set("x-station-token", "Front-Desk-01"): a label
+        return given
     return _value(text, m.end()) if m is not None else None

@@ -210,6 +210,10 @@ def maybe(lowered: str) -> bool:
     return _MAYBE.search(lowered) is not None
 
 
+# The word after a credential's, in prose: "password reset", "token count".
+_NEXT_WORD = re.compile(r"[ \t]+([a-z]+)\b")
+
+
 def find(
     text: str, lowered: str, out: list[Span], found: Sequence[re.Match[str]] | None = None
 ) -> None:
@@ -222,6 +226,9 @@ def find(
         if m.start() < last or (assigned and named(m) and not _bytes_after(text, m, assigned)):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
+        after = _NEXT_WORD.match(lowered, m.end())
+        if after and about_credential(f"{m.group().strip()}_{after.group(1)}"):
+            continue  # "the password reset feature", "the token count": about it
         if lowered[m.start() - 1 : m.start()] == "-" and _IN_FLAG.search(
             lowered, max(0, m.start() - 80), m.start()
         ):
