@@ -116,6 +116,7 @@ from __future__ import annotations
 import re
 
 from brain.home.secrets.rules import CJK, is_placeholder
+from brain.home.secrets.shapes import BASE58 as _BASE58
 from brain.home.secrets.shapes import auth_method, is_code, stored_hash, word_signed
 
 __all__ = [
@@ -181,7 +182,6 @@ _WRONG = re.compile(
     r"(?i)(?:wrong|bad|invalid|incorrect)[_-]?(?:pass(?:word|wd)?|pwd|secret|token)\w{0,6}"
 )
 
-_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _PUBLIC_WORDS = re.compile(
     r"(?i:\b(?:mint|address|program(?:[ _-]?id)?|pubkey|public[ _-]?key|owner|authority"
     r"|account|wallet|recipient|destination|token[ _-]?account))\b[^\n]{0,24}$"

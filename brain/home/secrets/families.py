@@ -48,6 +48,7 @@ from brain.home.secrets import (
 )
 from brain.home.secrets.literals import runs
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
+from brain.home.secrets.shapes import BASE58 as _BASE58
 from brain.home.secrets.shapes import entropy, random_token, wordy
 
 __all__ = ["WORDS", "about_credential", "credential_name", "find", "name_before", "runs"]
@@ -56,7 +57,6 @@ __all__ = ["WORDS", "about_credential", "credential_name", "find", "name_before"
 
 _RUN = re.compile(r"[A-Za-z0-9_-]{32,}")  # its matches are found by literals.runs
 _HEX64 = re.compile(r"[0-9a-fA-F]{64}")
-_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")  # a wallet's or a program's address
 # Ids a service gives its objects (an API request, a message, a tool call...), each a
 # prefix and a random run; the run alone would pass for a token.
 _ID_PREFIX = re.compile(

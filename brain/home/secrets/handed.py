@@ -31,6 +31,9 @@ from brain.home.secrets import forms
 from brain.home.secrets.names import Span, base32, dashed_groups
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
+    BASE58 as _BASE58,
+)
+from brain.home.secrets.shapes import (
     byte_list,
     chosen_password,
     entropy,
@@ -60,7 +63,8 @@ _CLAUSE = re.compile(r"[.!?。！？](?:\s|$)|[。！？]")
 _CODE = re.compile(r"[=(){}\[\]\"'`<>$|\\]|^\s*[-*]?\s*[\w.-]+\s*$")
 # Words that say the value is something else.
 _ELSE = re.compile(
-    r"(?i)(?:(?<![a-z])ids?\b|(?-i:[a-z]I[dD]s?\b)|\b(?:uuid|serial|sid|number|no|example|sample|demo|test|hash|sha\d*|digest|checksum|commit|revision|rev|version|build"
+    r"(?i)(?:(?<![a-z])ids?\b|(?-i:[a-z]I[dD]s?\b)|\b(?:uuid|serial|sid|number|no|example"
+    r"|sample|demo|test|hash|sha\d*|digest|checksum|commit|revision|rev|version|build"
     r"|branch|tag|ref|path|file|folder|url|link|address|run|trace|span|request|job|order"
     r"|invoice|ticket|issue|error|image|container|pod|node|host"
     r"|hostname|region|zone|cluster|namespace|bucket|user(?:name)?|email"
@@ -72,7 +76,6 @@ _ELSE = re.compile(
 _IDENTIFIER = re.compile(r"(?:[A-Za-z0-9]+_\w*|[a-z]+[A-Z]\w*)[ \t]*$")
 # An object's id: a short prefix, then hex (``ou_1e7a16c5…``, ``oc_3da0e6d8…``).
 _PREFIXED_HEX = re.compile(r"[a-z]{1,5}_[0-9a-f]{16,}(?:_\w+)?")
-_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{18,}={0,2}")
 # After a credential's word: one run of what a person types, or a phrase ending in
 # digits, to the line's end or a short clause after it.
@@ -103,8 +106,6 @@ def find(text: str, out: list[Span], found: Sequence[re.Match[str]] = ()) -> Non
         if _handed(value) and _clause(text, m.start(), 3) is not None:
             start = m.start("value")
             out.append(("handed_over", start, start + len(value)))
-    if not found:
-        return
     for word in found:
         end = text.find("\n", word.end())
         hit = _NAMED.search(text, word.end(), len(text) if end < 0 else end)
@@ -149,10 +150,10 @@ def _typed(value: str) -> bool:
         return False
     if forms.diceware(value) or _JOINED_WORDS.fullmatch(value):
         return True  # urchin-zephyr-otter-umber-ferret-bramble, lantern.hollow.80?Chiara
-    digit = any(c.isdigit() for c in value)
+    # (a digit it holds: words joined aside, every shape asked one above)
     mixed = value != value.lower() and value != value.upper()
     symbol = any(not c.isalnum() for c in value)
-    return chosen_password(value) and digit and (mixed or symbol) and not _VERSION.search(value)
+    return chosen_password(value) and (mixed or symbol) and not _VERSION.search(value)
 
 
 def _words(text: str) -> int:

@@ -29,6 +29,9 @@ from collections.abc import Iterator, Sequence
 from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
+    BASE58 as _BASE58,
+)
+from brain.home.secrets.shapes import (
     BYTE_LIST,
     byte_list,
     doc_jwt,
@@ -156,7 +159,6 @@ _FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:\d")  # app.js:1470: a file's line
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")
 ASSIGNED = re.compile(r"s?[\"'`]?[ \t]*(?:[:=]|=>)")
 # A wallet's or a program's address (Solana's base58, 32 to 44): public.
-_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _SYMBOLS = frozenset("!#$%&*+=?^~@.-_")
 
 

@@ -22,6 +22,7 @@ import math
 import re
 
 __all__ = [
+    "BASE58",
     "BYTE_LIST",
     "byte_list",
     "chosen_password",
@@ -41,6 +42,8 @@ __all__ = [
 ]
 
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]{32,}")
+# A wallet's or a program's address (base58: no 0, O, I or l).
+BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _VOWELS = frozenset("aeiouy")

@@ -51,6 +51,7 @@ import binascii
 import re
 
 from brain.home.secrets.rules import CJK, is_placeholder
+from brain.home.secrets.shapes import BASE58 as _BASE58
 from brain.home.secrets.shapes import random_token
 
 __all__ = ["stand_in"]
@@ -103,7 +104,6 @@ _WRONG = re.compile(
 _BUILD_SECRET = re.compile(r"(?:--secret[ \t=]+|type=secret,)$")
 _SPEC = re.compile(r"(?:id|src|source|env|target|dst)=[\w./${}-]+")
 _ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
-_BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
 _PUBLIC_PLURAL = re.compile(
     r"(?i:\b(?:mint|address|pubkey|public[ _-]?key|program|account|wallet)e?s)\b[^\n]{0,24}$"
 )
