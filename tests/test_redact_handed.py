@@ -167,3 +167,49 @@ def test_a_name_and_its_value_as_a_calls_arguments(text: str, secret: str) -> No
 )
 def test_call_arguments_that_name_a_credential_and_give_none(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # a key's or a password's word in a language the name lists had only for names
+        ("dyma allwedd y llyfrgell: Llanfair#2291", "Llanfair#2291"),
+        ("štai banko raktas: 730215", "730215"),
+        ("tady je klíč k Fio: otter-basalt-meadow-quince41", "otter-basalt-meadow"),
+        ("ορίστε το κλειδί για Piraeus: nimbus falcon quartz mirth salvo", "nimbus falcon"),
+        ("აი Bank of Georgia-ის გასაღები: 55102938", "55102938"),
+        # a seed phrase, an app password, a code in groups, a key's id and its secret
+        ("här är nyckeln till Kraken: ochre lumen vortex briar tansy cobble", "ochre lumen"),
+        ("the mail app password: vqzt mhkw ybrc jdxe", "vqzt mhkw ybrc jdxe"),
+        ("aquí tens la clau de Holded: 7731-0924", "7731-0924"),
+        ("Shopware кілті: w8k2m0q9s1:Zt4PqL9sVb7Xc2Nd8Rf5Gh", "Zt4PqL9sVb7Xc2Nd8Rf5Gh"),
+        # no colon: the word that says what the credential is
+        ("le mdp du routeur c'est Fromage!88", "Fromage!88"),
+        ("lösenordet till wifi är 66120945", "66120945"),
+        ("mật khẩu Zalo là 4417-2290", "4417-2290"),
+        ("hasło do Allegro to kruk.lipa.wydma77 nie wrzucaj", "kruk.lipa.wydma77"),
+        ("Mercari のパスワードは sable quiver lantern mosaic21 です", "sable quiver"),
+    ],
+)
+def test_a_credential_named_in_a_sentence_in_any_language(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We need the key: produce better key numbers for the brief",
+        "The token: capture full error details in the router",
+        "Set the password to something only you know, then",
+        "the API key is 4096 bits long",
+        "the key is 2048 bits",
+        "The clause: the tenant keeps the keys",
+        "the password is stored in the vault",
+        "la clave: guardala en un lugar seguro",
+        "PostFinance: the migration finished at 2026-01-05",
+        "the password hashing cost: 12",
+        "Token: expired since yesterday",
+    ],
+)
+def test_sentences_about_a_credential_that_give_none(text: str) -> None:
+    assert redact(text) == text

@@ -17,19 +17,27 @@ code or config (a name, then ``:``: :mod:`~brain.home.secrets.names` reads those
 When the words before the separator hold a credential's word in any language
 :mod:`~brain.home.secrets.sentences` knows (``ini kunci Postbank aku:``, ``вот ключ от
 Rozetka:``), the value may be what a person types: a password with a digit and a symbol
-or both cases, a passphrase (words joined, or ending in digits), a PIN of four to ten
-digits; unless words after the credential's say they are about it (``token count:``,
-``the key fact:``) or the word is a random seed's.
+or both cases, a passphrase (words joined, or ending in digits, or four words or more
+none of which prose or Python's documentation uses: a seed phrase, an app password's
+``qefj aokt qcbp pyyz``), a PIN of four to ten digits, a recovery code's groups
+(``1285-5045``), a key's id and its secret joined; unless words after the credential's
+say they are about it (``token count:``, ``the key fact:``) or the word is a random
+seed's. With no colon on the line, the word that says what the credential is takes the
+colon's place, in the languages people write (``le mdp de X c'est <v>``, ``lösenordet
+till X är <v>``, ``Xのパスワードは <v> です``); a number so given must end its clause
+(``the key is 4096 bits`` gives a size).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 from brain.home.secrets import forms
 from brain.home.secrets.names import Span, base32, dashed_groups
 from brain.home.secrets.rules import CJK, is_placeholder
+from brain.home.secrets.sentences import key_named
 from brain.home.secrets.shapes import (
     BASE58 as _BASE58,
 )
@@ -72,27 +80,57 @@ _ELSE = re.compile(
     r"|offset|seed\s+for\s+tests?)\b)"
 )
 # A name of code or config just before the separator: ``billingAccountName:``,
-# ``chat_id:``; a line of prose names no key so.
-_IDENTIFIER = re.compile(r"(?:[A-Za-z0-9]+_\w*|[a-z]+[A-Z]\w*)[ \t]*$")
+# ``chat_id:``; a line of prose names no key so (a brand's capitals, PostFinance, aside).
+_IDENTIFIER = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]+_\w*|[a-z]+[A-Z]\w*)[ \t]*$")
 # An object's id: a short prefix, then hex (``ou_1e7a16c5…``, ``oc_3da0e6d8…``).
 _PREFIXED_HEX = re.compile(r"[a-z]{1,5}_[0-9a-f]{16,}(?:_\w+)?")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{18,}={0,2}")
 # After a credential's word: one run of what a person types, or a phrase ending in
 # digits, to the line's end or a short clause after it.
-_NAMED = re.compile(
-    r"(?:[:：](?=[ \t])|(?<=[ \t])(?:->|→|=>))[ \t]+"
-    r"(?P<value>(?:[a-z]{3,10}[ \t]){2,11}[a-z]{3,10}\d{1,4}(?=[ \t]*(?:[,;.]|$))"
-    r"|[^\s,;`'\"()<>\[\]{}]{4,64}(?=[ \t]*(?:[,;.]|[ \t][^\W\d_]|$)))",
+_VALUE_NAMED = (
+    r"(?P<value>(?:[a-z]{3,10}[ \t]){2,11}[a-z]{3,10}\d{1,4}(?=[ \t]*(?:[,;.]|$|[" + CJK + "]))"
+    r"|(?:[a-z]{3,10}[ \t]){3,24}[a-z]{3,10}(?=[ \t]*(?:[,;.]|$|[" + CJK + "]))"
+    r"|[^\s,;`'\"()<>\[\]{}]{4,64}(?=[ \t]*(?:[,;.]|[ \t][^\W\d_]|$)))"
+)
+_NAMED = re.compile(r"(?:[:：](?=[ \t])|(?<=[ \t])(?:->|→|=>))[ \t]+" + _VALUE_NAMED, re.MULTILINE)
+# Or, with no colon on the line, after the word that says what the credential is, in
+# the languages people write (``le mdp de X c'est <v>``, ``lösenordet till X är <v>``,
+# ``mật khẩu X là <v>``, ``hasło do X to <v>``, ``Xのパスワードは <v> です``).
+_NAMED_IS = re.compile(
+    r"(?:(?<=[ \t])(?:is|es|est|c'est|ist|är|er|on|to|je|jest|là|é|è|adalah|ialah|είναι"
+    r"|это|—)|は)[ \t]+" + _VALUE_NAMED,
     re.MULTILINE,
 )
 _PHRASE_DIGITS = re.compile(r"(?:[a-z]{3,10} ){2,11}[a-z]{3,10}\d{1,4}")
+# A phrase of four words or more with none of prose's own: a passphrase, a seed phrase,
+# an app password's four groups (``olive sorrel prairie walnut``, ``qefj aokt qcbp pyyz``).
+_PLAIN_PHRASE = re.compile(r"[a-z]{3,10}(?: [a-z]{3,10}){3,24}")
+_PROSE_WORDS = frozenset(
+    "the and for you your this that with not but are was were have has had from will can"
+    " one all our new old use used using should would could please just now here there"
+    " then them they its it's only also any each every some more most very too been being"
+    " into onto over under about after before again still yet what when where which who"
+    " why how did does done get got set see let make made need needs want try same other"
+    " than like via per off out works work working expired expires rotate rotated stored"
+    " saved found missing required invalid valid wrong right field value values instead"
+    " para que esta pero con los las del una por como pour est les des pas avec sur dans"
+    " und der die das ist nicht mit ein eine auf den dem von het een niet met voor van"
+    " per che non sono gli nel della".split()
+)
+_LETTERS = re.compile(r"\b[a-z]{3,10}\b")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
+_GROUPED = re.compile(r"[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){1,5}")
+# A key's id and its secret joined (``18561afk0en:bYxR78hy5Rs97MhVtstFQV9jKe1fP``).
+_PAIR = re.compile(r"[A-Za-z0-9_-]{4,40}[:|.](?P<secret>[A-Za-z0-9+/_=-]{16,})")
 _JOINED_WORDS = re.compile(r"(?:[A-Za-z]{3,10}[-._]){2,9}[A-Za-z]{3,10}\d{0,4}[^\w\s]?")
 # Words after a credential's that say the words are about it, or use it as an adjective.
 _ABOUT = re.compile(
     r"\b(?:count|counts|limit|fact|point|size|length|usage|budget|window|type|format|name"
     r"|field|column|number|step|index|expir\w*|valid\w*|rotat\w*|refresh\w*)\b"
 )
+_PUNCTUATION_AFTER = re.compile(r"[ \t]*(?:[,;.!]|$)", re.MULTILINE)
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_DATE = re.compile(r"(?:19|20)\d\d-\d\d")
 _FILE = re.compile(r"\.(?:py|js|ts|tsx|md|json|ya?ml|toml|txt|sh|go|rs|java|rb|html?|css|lock)$")
 _VERSION = re.compile(r"\d+\.\d+\.\d+|^v\d|@\d")
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]+")
@@ -108,8 +146,21 @@ def find(text: str, out: list[Span], found: Sequence[re.Match[str]] = ()) -> Non
             out.append(("handed_over", start, start + len(value)))
     for word in found:
         end = text.find("\n", word.end())
-        hit = _NAMED.search(text, word.end(), len(text) if end < 0 else end)
-        if hit is None or text.find("\n", word.end(), hit.start()) >= 0:
+        end = len(text) if end < 0 else end
+        hit = _NAMED.search(text, word.end(), end)
+        if (
+            hit is None
+            and text.find(":", word.end(), end) < 0
+            and (word.group() != "key" or key_named(text, word.start()) == "strong")
+        ):  # (a bare key said to be something is as often a file, an id, a size)
+            hit = _NAMED_IS.search(text, word.end(), end)
+            if (
+                hit is not None
+                and hit["value"].isdigit()
+                and not _PUNCTUATION_AFTER.match(text, hit.end())
+            ):
+                continue  # the key is 4096 bits: a number, not a PIN
+        if hit is None:
             continue
         value = hit["value"].rstrip(".")
         if not _typed(value):
@@ -138,14 +189,23 @@ def _typed(value: str) -> bool:
     """Whether ``value``, handed over after a credential's word (``Schlüssel``, ``ключ``,
     ``kunci``), is what a person types or keeps as one: a password with a digit and a
     symbol or both cases, a passphrase (words joined, or ending in digits), a PIN."""
+    if " " in value:  # plume cobra granite saddle77, olive sorrel prairie walnut
+        return bool(_PHRASE_DIGITS.fullmatch(value)) or (
+            _PLAIN_PHRASE.fullmatch(value) is not None and _unwritten(value.split())
+        )
     if not any(c.isdigit() for c in value) and not _JOINED_WORDS.fullmatch(value):
         return False  # (every typed shape but words joined holds a digit)
     if is_placeholder("", value, bare=True) or is_masked(value):
         return False
     if value.isdigit():
         return 4 <= len(value) <= 10 and not _YEAR.fullmatch(value)
-    if " " in value:
-        return bool(_PHRASE_DIGITS.fullmatch(value))  # plume cobra granite saddle77
+    if _UUID.fullmatch(value):
+        return False  # an object's id as often as a key
+    if _GROUPED.fullmatch(value) and not _DATE.match(value):
+        return True  # a recovery code's groups: 2ew25-j4unv, 1285-5045
+    pair = _PAIR.fullmatch(value)
+    if pair is not None and random_token(pair["secret"]):
+        return True
     if value.startswith(("http", "www.", "/", "./", "~")) or _FILE.search(value):
         return False
     if forms.diceware(value) or _JOINED_WORDS.fullmatch(value):
@@ -154,6 +214,26 @@ def _typed(value: str) -> bool:
     mixed = value != value.lower() and value != value.upper()
     symbol = any(not c.isalnum() for c in value)
     return chosen_password(value) and (mixed or symbol) and not _VERSION.search(value)
+
+
+def _unwritten(words: list[str]) -> bool:
+    """Whether ``words`` are a passphrase's or a seed's, not prose's: none of prose's own
+    little words, and fewer than one in three a word of Python's documentation (``capture
+    full error details`` is prose; ``olive sorrel prairie walnut``, ``qefj aokt qcbp`` no)."""
+    if not _PROSE_WORDS.isdisjoint(words):
+        return False
+    written = _documented()
+    return sum(w in written for w in words) * 3 < len(words)
+
+
+@functools.cache
+def _documented() -> frozenset[str]:
+    """The words of three to ten letters of Python's own documentation, some 3,000."""
+    try:
+        from pydoc_data.topics import topics
+    except ImportError:  # (a Python packaged without its documentation)
+        return frozenset()
+    return frozenset(_LETTERS.findall(" ".join(topics.values()).lower()))
 
 
 def _words(text: str) -> int:

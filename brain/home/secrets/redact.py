@@ -381,6 +381,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return True  # "undoToken": "uuid": a schema's type where the value goes
     if value in ("include", "omit", "same-origin"):
         return True  # fetch(url, { credentials: 'include' }): whether cookies go, not one
+    if value.isdigit() and _UNIT_AFTER.match(text, end):
+        return True  # "the API key is 4096 bits long", "the PIN is 6 digits": a size
     if value.isdigit() and len(value) < 8:
         name = families.credential_name(families.name_before(text, start))
         if name in ("strong", "weak", "random"):
@@ -413,6 +415,13 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
     phrase = "pass" in before.lower()
     after = text[end : end + 8]
     return is_code(value, after, quoted=quoted, phrase=phrase, prose=kind == "prose_secret")
+
+
+# A unit after a number: what the number measures (a size, a length, a time).
+_UNIT_AFTER = re.compile(
+    r"[ \t]*(?:bits?|bytes?|chars?|characters?|digits?|letters?|words?|long|days?|hours?"
+    r"|minutes?|seconds?|ms|tokens?)\b"
+)
 
 
 def _quoted(text: str, start: int, end: int) -> bool:

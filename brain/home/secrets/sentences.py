@@ -45,7 +45,18 @@ from brain.home.secrets.shapes import (
 )
 from brain.home.secrets.spoken import plain_password
 
-__all__ = ["ABOUT", "ABOUT_CJK", "ASSIGNED", "WORDS", "find", "maybe", "named", "shaped", "words"]
+__all__ = [
+    "ABOUT",
+    "ABOUT_CJK",
+    "ASSIGNED",
+    "WORDS",
+    "find",
+    "key_named",
+    "maybe",
+    "named",
+    "shaped",
+    "words",
+]
 
 # A word of a language that inflects it at its end (lösenordet, nyckeln, şifrem,
 # anahtarım, klucza, kuncinya): a few letters more are the same word.
@@ -60,7 +71,8 @@ _KINDS = (
         r"|(?:kennwort|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|passord|adgangskode"
         r"|parola|kata sandi|geslo|lozinka|nenosiri|fjalëkalim|fjalekalim)"
         + _INFLECTED
-        + r"|mật khẩu|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|סיסמה"
+        + r"|mật khẩu|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|비번|סיסמה"
+        r"|mdp|parool|lykilorð"
         r"|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน",
     ),
     (
@@ -70,6 +82,10 @@ _KINDS = (
         r"|avain|kulcs|cheie|ključ)"
         + _INFLECTED
         + r"|khóa|ключ|токен|секрет|مفتاح|توكن|کلید|מפתח|טוקן|คีย์|โทเค็น|टोकन|कुंजी"
+        # (words that inflect other than at their end, or that a letter more makes
+        # another word, clau of clause: as they stand)
+        r"|gakoa|raktas|atslēga|atslega|ufunguo|allwedd|clau|lykill|kľúč|klíč|кілт[іi]?"
+        r"|κλειδ[ιί]|გასაღებ|kọ́kọ́rọ́"
         r"|密钥|密鑰|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿"
         # (a salt that signs: random, as a key is; a salt alone is often a label)
         r"|(?:signing|hmac|secret|webhook|api|password) salt",
@@ -177,7 +193,8 @@ _LATIN_WORDS = (
     *("verification code", "2fa code", "door code", "alarm code"),
     *("nyckel", "sleutel", "klucz", "kunci", "anahtar", "nøgle", "nøkkel", "avain", "kulcs"),
     *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
-    *("nenosiri", "fjalëkalim", "fjalekalim"),
+    *("nenosiri", "fjalëkalim", "fjalekalim", "mdp", "parool", "lykilorð", "gakoa"),
+    *("raktas", "atslega", "ufunguo", "allwedd", "clau", "lykill"),
 )
 WORDS = {"sentence words": _LATIN_WORDS}
 # The words beyond latin-1, which the pass would look for one str.find each: one search.
@@ -186,6 +203,7 @@ _WIDE = re.compile(
     "|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน|ключ|токен|секрет|khóa|ključ|مفتاح|توكن|کلید"
     "|מפתח|טוקן|คีย์|โทเค็น|टोकन|कुंजी|密钥|密鑰|令牌|秘钥|トークン"
     "|シークレット|秘密鍵|キー|토큰|시크릿|助记词|シードフレーズ|リカバリーコード|恢复码"
+    "|비번|atslēga|kľúč|klíč|кілт|κλειδ|გასაღებ|kọ́kọ́rọ́"
 )
 
 
@@ -244,7 +262,7 @@ def find(
         if kind != "phrase" and end < limit and _DIGIT.search(text, m.end(), end) is None:
             continue
         if kind == "key":
-            strength = _key_named(text, m.start())
+            strength = key_named(text, m.start())
             if not strength:
                 continue
             kind = strength  # a partner key, a merchant key: "strong", as a token is
@@ -321,7 +339,7 @@ def _window_end(text: str, at: int, limit: int) -> int:
     return limit
 
 
-def _key_named(text: str, s: int) -> str:
+def key_named(text: str, s: int) -> str:
     """How strongly the words before a bare ``key`` name a credential's: ``"strong"``
     (``merchant key``, ``partner key``), ``"key"`` (a key a weaker word may name: ``the
     key``), or ``""`` (``cache key``)."""
