@@ -84,6 +84,29 @@ def test_a_credential_named_in_another_language_or_shortened(name: str, strength
             "test with Key 1hD7SJfLJvIq39fZAQXBM6m6mslxhFI0U+U/4yJQXPrAVxuZKvLgYAn5hM (staging)",
             "1hD7SJfLJvIq39fZAQXBM6m6",
         ),
+        # a record's name and its value in the forms of a patch, a plan, an output, a form
+        (
+            '[{"op": "add", "path": "/env/BRAINTREE_PRIVATE_KEY", '
+            '"value": "c6f0b1e9a2d84f7c93e5a1b0d2c4e6f8"}]',
+            "c6f0b1e9a2d84f7c",
+        ),
+        (
+            '      ~ loops_api_token = "old" -> "Zq81mW4xTe07LpRv93Hd"\n',
+            "Zq81mW4xTe07LpRv93Hd",
+        ),
+        (
+            '{"db_password": {"sensitive": true, "type": "string", "value": "Kestrel!4471"}}',
+            "Kestrel!4471",
+        ),
+        (
+            "-[ RECORD 1 ]---\nname  | smtp_passwort\nvalue | Heide&Moor1990",
+            "Heide&Moor1990",
+        ),
+        (
+            '--b\r\nContent-Disposition: form-data; name="client_secret"\r\n\r\n'
+            "Vq2Lw8Xe5Rt1Yz6Ma3Nb\r\n--b--",
+            "Vq2Lw8Xe5Rt1Yz6Ma3Nb",
+        ),
     ],
 )
 def test_the_value_is_marked(text: str, value: str) -> None:
@@ -109,6 +132,10 @@ def test_the_value_is_marked(text: str, value: str) -> None:
         # a thinking block's signature, read apart from its block
         "EqcCClsIDRgCKkAc0nJkkxCWA7Tb1P/gZLzmG7Gr9joH41q3KOE0k2SwLhThAS3x9X4Hd4KWz3Pb6YVF",
         "see src/components/HeaderNavigationBarComponentWithLongName/index.tsx",
+        '[{"op": "replace", "path": "/spec/replicas", "value": "3"}]',
+        '      ~ image = "nginx:1.24" -> "nginx:1.25"',
+        '{"build_sha": {"sensitive": false, "type": "string", "value": "9f3c2a1b7e"}}',
+        '--b\r\nContent-Disposition: form-data; name="token_count"\r\n\r\n4096\r\n--b--',
     ],
 )
 def test_what_looks_so_is_left(text: str) -> None:

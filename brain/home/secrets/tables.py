@@ -174,6 +174,52 @@ _PAIRED = (
             r"[ \t]*$"
         ),
     ),
+    # (a JSON Patch's operation: the path's last step names what its value sets)
+    (
+        "alue",
+        200,
+        re.compile(
+            rf"{_Q}path{_Q}[ \t]*:[ \t]*{_Q}[^\"\\\n]{{0,200}}/(?P<name>[^\"\\/\n]{{2,80}}){_Q}"
+            rf"[ \t]*,\s*{_Q}value{_Q}[ \t]*:[ \t]*{_Q}(?P<value>[^\"\\\n]{{4,400}}){_Q}"
+        ),
+    ),
+    # (Terraform's output -json: each output's name over its type and value)
+    (
+        "alue",
+        200,
+        re.compile(
+            rf"{_Q}(?P<name>[\w.-]{{2,80}}){_Q}[ \t]*:[ \t]*\{{[^{{}}\n]{{0,160}}?"
+            rf"{_Q}value{_Q}[ \t]*:[ \t]*{_Q}(?P<value>[^\"\\\n]{{4,400}}){_Q}"
+        ),
+    ),
+    # (psql's expanded display, \x: a record's name over its value)
+    (
+        "alue ",
+        80,
+        re.compile(
+            r"(?m)^(?:name|key)[ \t]*\|[ \t]*(?P<name>[\w.-]{2,80})[ \t]*\r?\n"
+            r"value[ \t]*\|[ \t]*(?P<value>\S{4,400})[ \t]*$"
+        ),
+    ),
+    # (a multipart form's field: its name in the part's header, its value after a blank line)
+    (
+        "form-data",
+        0,
+        re.compile(
+            r"form-data;[ \t]*name=\"(?P<name>[^\"\n]{2,80})\"[^\n]*\r?\n"
+            r"(?:[A-Za-z-]+:[^\n]*\r?\n)*\r?\n(?P<value>[^\s]{4,400})\r?$",
+            re.MULTILINE,
+        ),
+    ),
+    # (Terraform's plan: an attribute's old value, an arrow, its new one)
+    (
+        '" -> "',
+        120,
+        re.compile(
+            r'(?P<name>[\w.-]{2,80})[ \t]*=[ \t]*"[^"\n]{0,200}"[ \t]*->[ \t]*'
+            r'"(?P<value>[^"\n]{4,400})"'
+        ),
+    ),
     (
         "<td>",
         0,
@@ -244,7 +290,13 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
     if "  " in text and any(word in text for word in _LISTED):
         for listing in _LISTING.finditer(text):
             _listing(text, listing, out)
-    if "<key>" in text or "alue" in text or "<td>" in text or "- name:" in text:
+    if (
+        "<key>" in text
+        or "alue" in text
+        or "<td>" in text
+        or "- name:" in text
+        or ("form-data" in text or '" -> "' in text)
+    ):
         _pairs(text, out)
 
 
