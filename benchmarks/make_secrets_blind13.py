@@ -176,6 +176,9 @@ TOTP prompt, a password strength message, a docker volume name, an EAN barcode.
 Run: ``python benchmarks/make_secrets_blind13.py``.
 """
 
+# ruff: noqa: E501
+# (the templates are the texts themselves; wrapping them would change what they show)
+
 from __future__ import annotations
 
 import base64
@@ -245,7 +248,9 @@ def short_key(v):
 
 
 def alnum_key(v):
-    return rand(R.choice((24, 30, 32, 36, 40, 48)), pick((ALNUM, LOW36, ALNUM))), "long alphanumeric"
+    return rand(
+        R.choice((24, 30, 32, 36, 40, 48)), pick((ALNUM, LOW36, ALNUM))
+    ), "long alphanumeric"
 
 
 def hex_key(v):
@@ -289,20 +294,34 @@ def prefixed_key(v):
 
 
 def b64u(obj):
-    return base64.urlsafe_b64encode(json.dumps(obj, separators=(",", ":")).encode()).decode().rstrip("=")
+    return (
+        base64.urlsafe_b64encode(json.dumps(obj, separators=(",", ":")).encode())
+        .decode()
+        .rstrip("=")
+    )
 
 
 def jwt_key(v):
     head = {"alg": pick(("HS256", "RS256", "ES256", "HS512")), "typ": "JWT"}
-    body = {"sub": rand(12, LOW36), "iss": re.sub(r"[^a-z]", "", v.lower()) or "svc",
-            "iat": 1780000000 + R.randrange(10**7), pick(("scope", "role", "aud")): pick(("api", "admin", "ingest", "rw"))}
+    body = {
+        "sub": rand(12, LOW36),
+        "iss": re.sub(r"[^a-z]", "", v.lower()) or "svc",
+        "iat": 1780000000 + R.randrange(10**7),
+        pick(("scope", "role", "aud")): pick(("api", "admin", "ingest", "rw")),
+    }
     sig = base64.urlsafe_b64encode(bytes(R.randrange(256) for _ in range(32))).decode().rstrip("=")
     return f"{b64u(head)}.{b64u(body)}.{sig}", "JWT-like"
 
 
 def idsecret_key(v):
     style = R.randrange(4)
-    ident = pick((rand(8, string.digits), rand(16, LOW36), str(uuid.UUID(int=R.getrandbits(128), version=4))[:8]))
+    ident = pick(
+        (
+            rand(8, string.digits),
+            rand(16, LOW36),
+            str(uuid.UUID(int=R.getrandbits(128), version=4))[:8],
+        )
+    )
     sec = rand(R.choice((24, 32, 40)), pick((ALNUM, LOW36)))
     sep = (":", ".", "|", "/")[style]
     return f"{ident}{sep}{sec}", "id:secret pair"
@@ -324,40 +343,48 @@ def privkey_key(v):
     return "0x" + rand(64, "0123456789abcdef"), "hex"
 
 
-WORDS = ("harbor lantern maple thistle cobalt orchard velvet juniper falcon pebble meadow "
-         "saffron tundra quiver ember willow granite marble copper nutmeg biscuit pepper "
-         "rocket wander summit canyon glacier puzzle violet crimson tiger panda mango lemon "
-         "dragon castle river forest sunny winter spring autumn shadow silver golden purple "
-         "kitten puppy monkey turtle pirate wizard ninja rabbit donkey coffee cookie banana").split()
-NAMES = ("Maja Tomas Ingrid Sven Leila Omar Priya Arjun Mei Kenji Lucia Mateo Olga Dmitri "
-         "Aisha Kwame Zanele Ravi Nadia Pablo Greta Jonas Sanne Bram Elif Emre Anouk Timo "
-         "Nikos Eleni Bogdan Ilinca Mihai Katarzyna Piotr Dorota Hana Jakub Zsofia Levente").split()
-UNI_WORDS = ("Søndergård Þórsmörk Žirafa Łódź Çiçekçi Ärtsoppa Ñandú Gödöllő Šķērslis "
-             "Kōhai Brød Örnsköldsvik Ćevapi Ĳsselmeer Łabędź Fußball Mañana Être Škoda "
-             "Jyväskylä Tórshavn Čarodej Ålesund Ğüneş Säkkijärvi Dvořák Ñoño Ærø").split()
+WORDS = (
+    "harbor lantern maple thistle cobalt orchard velvet juniper falcon pebble meadow "
+    "saffron tundra quiver ember willow granite marble copper nutmeg biscuit pepper "
+    "rocket wander summit canyon glacier puzzle violet crimson tiger panda mango lemon "
+    "dragon castle river forest sunny winter spring autumn shadow silver golden purple "
+    "kitten puppy monkey turtle pirate wizard ninja rabbit donkey coffee cookie banana"
+).split()
+NAMES = (
+    "Maja Tomas Ingrid Sven Leila Omar Priya Arjun Mei Kenji Lucia Mateo Olga Dmitri "
+    "Aisha Kwame Zanele Ravi Nadia Pablo Greta Jonas Sanne Bram Elif Emre Anouk Timo "
+    "Nikos Eleni Bogdan Ilinca Mihai Katarzyna Piotr Dorota Hana Jakub Zsofia Levente"
+).split()
+UNI_WORDS = (
+    "Søndergård Þórsmörk Žirafa Łódź Çiçekçi Ärtsoppa Ñandú Gödöllő Šķērslis "
+    "Kōhai Brød Örnsköldsvik Ćevapi Ĳsselmeer Łabędź Fußball Mañana Être Škoda "
+    "Jyväskylä Tórshavn Čarodej Ålesund Ğüneş Säkkijärvi Dvořák Ñoño Ærø"
+).split()
 SYMS = "!#$%*+-._@?=^~,:"
-SEED_WORDS = ("abandon ability able about above absent absorb abstract absurd access accident "
-              "account accuse achieve acid acoustic acquire across act action actor actress "
-              "actual adapt add addict address adjust admit adult advance advice aerobic "
-              "affair afford afraid again age agent agree ahead aim air airport aisle alarm "
-              "album alcohol alert alien all alley allow almost alone alpha already also "
-              "alter always amateur amazing among amount amused analyst anchor ancient anger "
-              "angle angry animal ankle announce annual another answer antenna antique "
-              "anxiety any apart apology appear apple approve april arch arctic area arena "
-              "argue arm armed armor army around arrange arrest arrive arrow art artefact "
-              "artist artwork ask aspect assault asset assist assume asthma athlete atom "
-              "attack attend attitude attract auction audit august aunt author auto autumn "
-              "average avocado avoid awake aware away awesome awful awkward axis baby "
-              "bachelor bacon badge bag balance balcony ball bamboo banana banner bar "
-              "barely bargain barrel base basic basket battle beach bean beauty because "
-              "become beef before begin behave behind believe below belt bench benefit best "
-              "betray better between beyond bicycle bid bike bind biology bird birth bitter "
-              "black blade blame blanket blast bleak bless blind blood blossom blouse blue "
-              "blur blush board boat body boil bomb bone bonus book boost border boring "
-              "borrow boss bottom bounce box boy bracket brain brand brass brave bread "
-              "breeze brick bridge brief bright bring brisk broccoli broken bronze broom "
-              "brother brown brush bubble buddy budget buffalo build bulb bulk bullet "
-              "bundle bunker burden burger burst bus business busy butter buyer buzz").split()
+SEED_WORDS = (
+    "abandon ability able about above absent absorb abstract absurd access accident "
+    "account accuse achieve acid acoustic acquire across act action actor actress "
+    "actual adapt add addict address adjust admit adult advance advice aerobic "
+    "affair afford afraid again age agent agree ahead aim air airport aisle alarm "
+    "album alcohol alert alien all alley allow almost alone alpha already also "
+    "alter always amateur amazing among amount amused analyst anchor ancient anger "
+    "angle angry animal ankle announce annual another answer antenna antique "
+    "anxiety any apart apology appear apple approve april arch arctic area arena "
+    "argue arm armed armor army around arrange arrest arrive arrow art artefact "
+    "artist artwork ask aspect assault asset assist assume asthma athlete atom "
+    "attack attend attitude attract auction audit august aunt author auto autumn "
+    "average avocado avoid awake aware away awesome awful awkward axis baby "
+    "bachelor bacon badge bag balance balcony ball bamboo banana banner bar "
+    "barely bargain barrel base basic basket battle beach bean beauty because "
+    "become beef before begin behave behind believe below belt bench benefit best "
+    "betray better between beyond bicycle bid bike bind biology bird birth bitter "
+    "black blade blame blanket blast bleak bless blind blood blossom blouse blue "
+    "blur blush board boat body boil bomb bone bonus book boost border boring "
+    "borrow boss bottom bounce box boy bracket brain brand brass brave bread "
+    "breeze brick bridge brief bright bring brisk broccoli broken bronze broom "
+    "brother brown brush bubble buddy budget buffalo build bulb bulk bullet "
+    "bundle bunker burden burger burst bus business busy butter buyer buzz"
+).split()
 
 
 def typed_password(v):
@@ -375,9 +402,12 @@ def typed_password(v):
     if style == 4:
         return f"{pick(NAMES)}.{pick(NAMES)}{pick(SYMS)}{y % 100:02d}", "password"
     if style == 5:
-        return f"{pick(WORDS)}{pick(SYMS)}{pick(UNI_WORDS).lower()}{R.randint(1, 9)}", "password (non-ASCII)"
+        return (
+            f"{pick(WORDS)}{pick(SYMS)}{pick(UNI_WORDS).lower()}{R.randint(1, 9)}",
+            "password (non-ASCII)",
+        )
     if style == 6:
-        return rand(R.randint(10, 16), ALNUM + "!#%*+-_.@") , "password"
+        return rand(R.randint(10, 16), ALNUM + "!#%*+-_.@"), "password"
     return f"{pick(WORDS).upper()}{pick(WORDS)}{y}{pick(SYMS)}{pick(SYMS)}", "password"
 
 
@@ -425,64 +455,220 @@ def gift_code(v):
     return "-".join(rand(4, UP36) for _ in range(4)), "gift card code"
 
 
-KEY_SHAPES = [short_key, short_key, short_key, alnum_key, hex_key, b64_key, uuid_key,
-              prefixed_key, jwt_key, idsecret_key, grouped_key, bytes_key]
+KEY_SHAPES = [
+    short_key,
+    short_key,
+    short_key,
+    alnum_key,
+    hex_key,
+    b64_key,
+    uuid_key,
+    prefixed_key,
+    jwt_key,
+    idsecret_key,
+    grouped_key,
+    bytes_key,
+]
 PW_SHAPES = [typed_password, typed_password, typed_password, passphrase]
 # credential label, class (K key, P password, C code, S seed words), shapes
 CREDS = {
-    "S": [("API key", "K", KEY_SHAPES), ("secret key", "K", KEY_SHAPES),
-          ("access token", "K", [jwt_key, prefixed_key, alnum_key, short_key]),
-          ("client secret", "K", [alnum_key, b64_key, hex_key, short_key]),
-          ("webhook signing secret", "K", [b64_key, hex_key, prefixed_key]),
-          ("admin password", "P", PW_SHAPES), ("license key", "K", [grouped_key, uuid_key]),
-          ("service account password", "P", PW_SHAPES), ("recovery codes", "C", [recovery_code]),
-          ("app credentials", "K", [idsecret_key]), ("encryption key", "K", [bytes_key, b64_key, hex_key])],
-    "A": [("API key", "K", KEY_SHAPES), ("inference token", "K", [prefixed_key, alnum_key, short_key]),
-          ("project key", "K", [uuid_key, hex_key, short_key]), ("account password", "P", PW_SHAPES)],
-    "P": [("secret key", "K", [prefixed_key, alnum_key, hex_key]), ("merchant password", "P", PW_SHAPES),
-          ("API key and secret", "K", [idsecret_key]), ("webhook secret", "K", [b64_key, hex_key, short_key]),
-          ("card PIN", "C", [pin_code])],
-    "B": [("online banking password", "P", PW_SHAPES), ("card PIN", "C", [pin_code]),
-          ("app passcode", "C", [pin_code]), ("recovery code", "C", [recovery_code]),
-          ("login password", "P", PW_SHAPES), ("TAN", "C", [pin_code])],
-    "X": [("API secret", "K", [b64_key, hex_key, alnum_key]), ("API key", "K", [alnum_key, uuid_key, short_key]),
-          ("account password", "P", PW_SHAPES), ("2FA seed", "C", [totp_seed]),
-          ("withdrawal PIN", "C", [pin_code])],
-    "W": [("seed phrase", "S", [seed_words]), ("wallet password", "P", PW_SHAPES),
-          ("private key", "K", [privkey_key]), ("PIN", "C", [pin_code])],
-    "D": [("admin password", "P", PW_SHAPES), ("Wi-Fi password", "P", PW_SHAPES),
-          ("camera password", "P", PW_SHAPES), ("access code", "C", [access_code]),
-          ("cloud token", "K", [alnum_key, hex_key, short_key]), ("device PIN", "C", [pin_code])],
-    "H": [("API key", "K", [hex_key, alnum_key, short_key, uuid_key]), ("admin password", "P", PW_SHAPES),
-          ("secret key", "K", [b64_key, hex_key, alnum_key]), ("database password", "P", PW_SHAPES),
-          ("admin token", "K", [b64_key, alnum_key])],
-    "G": [("server password", "P", PW_SHAPES), ("RCON password", "P", PW_SHAPES),
-          ("account password", "P", PW_SHAPES), ("auth token", "K", [alnum_key, jwt_key, short_key]),
-          ("admin password", "P", PW_SHAPES)],
-    "M": [("account password", "P", PW_SHAPES), ("gift card code", "C", [gift_code]),
-          ("app password", "C", [app_password]), ("login PIN", "C", [pin_code])],
+    "S": [
+        ("API key", "K", KEY_SHAPES),
+        ("secret key", "K", KEY_SHAPES),
+        ("access token", "K", [jwt_key, prefixed_key, alnum_key, short_key]),
+        ("client secret", "K", [alnum_key, b64_key, hex_key, short_key]),
+        ("webhook signing secret", "K", [b64_key, hex_key, prefixed_key]),
+        ("admin password", "P", PW_SHAPES),
+        ("license key", "K", [grouped_key, uuid_key]),
+        ("service account password", "P", PW_SHAPES),
+        ("recovery codes", "C", [recovery_code]),
+        ("app credentials", "K", [idsecret_key]),
+        ("encryption key", "K", [bytes_key, b64_key, hex_key]),
+    ],
+    "A": [
+        ("API key", "K", KEY_SHAPES),
+        ("inference token", "K", [prefixed_key, alnum_key, short_key]),
+        ("project key", "K", [uuid_key, hex_key, short_key]),
+        ("account password", "P", PW_SHAPES),
+    ],
+    "P": [
+        ("secret key", "K", [prefixed_key, alnum_key, hex_key]),
+        ("merchant password", "P", PW_SHAPES),
+        ("API key and secret", "K", [idsecret_key]),
+        ("webhook secret", "K", [b64_key, hex_key, short_key]),
+        ("card PIN", "C", [pin_code]),
+    ],
+    "B": [
+        ("online banking password", "P", PW_SHAPES),
+        ("card PIN", "C", [pin_code]),
+        ("app passcode", "C", [pin_code]),
+        ("recovery code", "C", [recovery_code]),
+        ("login password", "P", PW_SHAPES),
+        ("TAN", "C", [pin_code]),
+    ],
+    "X": [
+        ("API secret", "K", [b64_key, hex_key, alnum_key]),
+        ("API key", "K", [alnum_key, uuid_key, short_key]),
+        ("account password", "P", PW_SHAPES),
+        ("2FA seed", "C", [totp_seed]),
+        ("withdrawal PIN", "C", [pin_code]),
+    ],
+    "W": [
+        ("seed phrase", "S", [seed_words]),
+        ("wallet password", "P", PW_SHAPES),
+        ("private key", "K", [privkey_key]),
+        ("PIN", "C", [pin_code]),
+    ],
+    "D": [
+        ("admin password", "P", PW_SHAPES),
+        ("Wi-Fi password", "P", PW_SHAPES),
+        ("camera password", "P", PW_SHAPES),
+        ("access code", "C", [access_code]),
+        ("cloud token", "K", [alnum_key, hex_key, short_key]),
+        ("device PIN", "C", [pin_code]),
+    ],
+    "H": [
+        ("API key", "K", [hex_key, alnum_key, short_key, uuid_key]),
+        ("admin password", "P", PW_SHAPES),
+        ("secret key", "K", [b64_key, hex_key, alnum_key]),
+        ("database password", "P", PW_SHAPES),
+        ("admin token", "K", [b64_key, alnum_key]),
+    ],
+    "G": [
+        ("server password", "P", PW_SHAPES),
+        ("RCON password", "P", PW_SHAPES),
+        ("account password", "P", PW_SHAPES),
+        ("auth token", "K", [alnum_key, jwt_key, short_key]),
+        ("admin password", "P", PW_SHAPES),
+    ],
+    "M": [
+        ("account password", "P", PW_SHAPES),
+        ("gift card code", "C", [gift_code]),
+        ("app password", "C", [app_password]),
+        ("login PIN", "C", [pin_code]),
+    ],
 }
 
 # -- names -----------------------------------------------------------------------------
 
 CRED_WORDS = {
-    "K": ["KEY", "API_KEY", "APIKEY", "TOKEN", "TKN", "SECRET", "ACCESS_TOKEN", "AUTH_TOKEN",
-          "SECRET_KEY", "CLIENT_SECRET", "PRIVATE_KEY", "BEARER", "CREDS", "SIGNING_SECRET",
-          "MASTER_KEY", "SERVICE_KEY", "ADMIN_KEY", "WRITE_KEY", "PAT", "ACCESS_KEY", "AUTH",
-          "APITOKEN", "SECRETKEY", "KEY_SECRET", "HMAC_SECRET", "SHARED_SECRET", "API_SECRET",
-          "CHAVE_API", "CLAU_API", "GAKOA", "NOKKEL", "RAHASIA", "SIR_ANAHTARI", "HIMITSU",
-          "MIYAO", "UFUNGUO", "SUSI", "ZUGANGSSCHLUESSEL", "GEHEIMNIS", "SEGRETO", "SECRETO",
-          "TAJNY_KLUC", "ATSLEGA_API", "TUNNUS", "KODIK", "JETON_ACCES", "LYKILL", "VOTI"],
-    "P": ["PASSWORD", "PASS", "PWD", "PASSWD", "PW", "PASSPHRASE", "LOGIN_PW", "ADMIN_PASS",
-          "USER_PASSWORD", "DB_PASS", "PASSORD", "ADGANGSKODE", "SALASANA", "WACHTWOORD",
-          "KENNWORT", "CONTRASENYA", "PALAVRA_PASSE", "PAROLE", "SALASONA", "HESLO",
-          "KATA_LALUAN", "MAT_KHAU", "LYKILORD", "FOCAL_FAIRE", "WAGWOORD", "NENOSIRI",
-          "BIMILBEONHO", "MIMA", "SANKETSHABD", "PAROL", "FJALEKALIM", "LOZINKA", "PASSWORT"],
-    "C": ["PIN", "PINCODE", "PIN_KODE", "CODE", "PASSCODE", "OTP_SEED", "TOTP_SECRET",
-          "BACKUP_CODES", "RECOVERY", "TAN", "KODE", "KOD", "CODIGO", "CODICE", "MFA_SEED",
-          "SICHERHEITSCODE", "TWOFA_SECRET", "PINKOODI", "TUNNUSLUKU"],
-    "S": ["SEED", "MNEMONIC", "SEED_PHRASE", "RECOVERY_WORDS", "FRASE_SEMENTE",
-          "PHRASE_SECRETE", "HERSTELZIN", "MNEMONIKA", "SIEMENLAUSE"],
+    "K": [
+        "KEY",
+        "API_KEY",
+        "APIKEY",
+        "TOKEN",
+        "TKN",
+        "SECRET",
+        "ACCESS_TOKEN",
+        "AUTH_TOKEN",
+        "SECRET_KEY",
+        "CLIENT_SECRET",
+        "PRIVATE_KEY",
+        "BEARER",
+        "CREDS",
+        "SIGNING_SECRET",
+        "MASTER_KEY",
+        "SERVICE_KEY",
+        "ADMIN_KEY",
+        "WRITE_KEY",
+        "PAT",
+        "ACCESS_KEY",
+        "AUTH",
+        "APITOKEN",
+        "SECRETKEY",
+        "KEY_SECRET",
+        "HMAC_SECRET",
+        "SHARED_SECRET",
+        "API_SECRET",
+        "CHAVE_API",
+        "CLAU_API",
+        "GAKOA",
+        "NOKKEL",
+        "RAHASIA",
+        "SIR_ANAHTARI",
+        "HIMITSU",
+        "MIYAO",
+        "UFUNGUO",
+        "SUSI",
+        "ZUGANGSSCHLUESSEL",
+        "GEHEIMNIS",
+        "SEGRETO",
+        "SECRETO",
+        "TAJNY_KLUC",
+        "ATSLEGA_API",
+        "TUNNUS",
+        "KODIK",
+        "JETON_ACCES",
+        "LYKILL",
+        "VOTI",
+    ],
+    "P": [
+        "PASSWORD",
+        "PASS",
+        "PWD",
+        "PASSWD",
+        "PW",
+        "PASSPHRASE",
+        "LOGIN_PW",
+        "ADMIN_PASS",
+        "USER_PASSWORD",
+        "DB_PASS",
+        "PASSORD",
+        "ADGANGSKODE",
+        "SALASANA",
+        "WACHTWOORD",
+        "KENNWORT",
+        "CONTRASENYA",
+        "PALAVRA_PASSE",
+        "PAROLE",
+        "SALASONA",
+        "HESLO",
+        "KATA_LALUAN",
+        "MAT_KHAU",
+        "LYKILORD",
+        "FOCAL_FAIRE",
+        "WAGWOORD",
+        "NENOSIRI",
+        "BIMILBEONHO",
+        "MIMA",
+        "SANKETSHABD",
+        "PAROL",
+        "FJALEKALIM",
+        "LOZINKA",
+        "PASSWORT",
+    ],
+    "C": [
+        "PIN",
+        "PINCODE",
+        "PIN_KODE",
+        "CODE",
+        "PASSCODE",
+        "OTP_SEED",
+        "TOTP_SECRET",
+        "BACKUP_CODES",
+        "RECOVERY",
+        "TAN",
+        "KODE",
+        "KOD",
+        "CODIGO",
+        "CODICE",
+        "MFA_SEED",
+        "SICHERHEITSCODE",
+        "TWOFA_SECRET",
+        "PINKOODI",
+        "TUNNUSLUKU",
+    ],
+    "S": [
+        "SEED",
+        "MNEMONIC",
+        "SEED_PHRASE",
+        "RECOVERY_WORDS",
+        "FRASE_SEMENTE",
+        "PHRASE_SECRETE",
+        "HERSTELZIN",
+        "MNEMONIKA",
+        "SIEMENLAUSE",
+    ],
 }
 ENVS = ["PROD", "STAGING", "DEV", "LIVE", "TEST", "EU", "US", "PRD", "QA", "UAT", "LOCAL", "APAC"]
 
@@ -490,7 +676,11 @@ ENVS = ["PROD", "STAGING", "DEV", "LIVE", "TEST", "EU", "US", "PRD", "QA", "UAT"
 def vendor_tokens(v):
     ascii_v = v.encode("ascii", "ignore").decode()
     words = re.findall(r"[A-Za-z0-9]+", ascii_v)
-    words = [w for w in words if w.lower() not in ("com", "io", "sh", "co", "dev", "ai", "app", "the", "of")]
+    words = [
+        w
+        for w in words
+        if w.lower() not in ("com", "io", "sh", "co", "dev", "ai", "app", "the", "of")
+    ]
     return [w.upper() for w in words[:2]] or ["SVC"]
 
 
@@ -525,8 +715,22 @@ def styles(tokens):
     }
 
 
-USERS = ["deploy", "svc_app", "admin", "ops", "reporting", "backup", "ci-bot", "etl_user",
-         "maja", "tomas.k", "root", "webapp", "grafana_ro", "sync"]
+USERS = [
+    "deploy",
+    "svc_app",
+    "admin",
+    "ops",
+    "reporting",
+    "backup",
+    "ci-bot",
+    "etl_user",
+    "maja",
+    "tomas.k",
+    "root",
+    "webapp",
+    "grafana_ro",
+    "sync",
+]
 TLDS = ["net", "io", "cloud", "eu", "com", "dev", "internal", "lan"]
 
 
@@ -535,26 +739,40 @@ def context(vendor, cred, cls, secret):
     slug = re.sub(r"[^a-z0-9]", "", vendor.lower().encode("ascii", "ignore").decode()) or "svc"
     c = styles(tokens)
     c.update(
-        v=vendor, cred=cred, s=secret, slug=slug, V=slug.upper(), u=pick(USERS),
+        v=vendor,
+        cred=cred,
+        s=secret,
+        slug=slug,
+        V=slug.upper(),
+        u=pick(USERS),
         h=f"{pick(('api', 'db', 'app', 'gw', 'edge', 'core'))}{R.randint(1, 9)}.{slug}.{pick(TLDS)}",
         mail=f"{pick(NAMES).lower()}@{slug}-{pick(('ops', 'team', 'corp', 'hq'))}.com",
         ip=f"10.{R.randint(0, 254)}.{R.randint(0, 254)}.{R.randint(2, 254)}",
         port=str(pick((5432, 3306, 6379, 8080, 8443, 9000, 27017, 5672))),
         d=f"2026-{R.randint(1, 11):02d}-{R.randint(1, 28):02d}",
         t=f"{R.randint(0, 23):02d}:{R.randint(0, 59):02d}:{R.randint(0, 59):02d}",
-        ts=str(1780000000 + R.randrange(10**7)), pid=str(R.randint(300, 65000)),
-        rid=rand(16, "0123456789abcdef"), sha=rand(7, "0123456789abcdef"),
-        who=pick(NAMES), n2=pick(NAMES), db=pick(("orders", "app", "analytics", "crm", "billing")),
+        ts=str(1780000000 + R.randrange(10**7)),
+        pid=str(R.randint(300, 65000)),
+        rid=rand(16, "0123456789abcdef"),
+        sha=rand(7, "0123456789abcdef"),
+        who=pick(NAMES),
+        n2=pick(NAMES),
+        db=pick(("orders", "app", "analytics", "crm", "billing")),
         typo=typo(cred),
     )
     return c
 
 
 def typo(cred):
-    swaps = {"password": pick(("pasword", "passwrod", "psasword", "passowrd")),
-             "key": pick(("kye", "ket", "keey")), "token": pick(("tokne", "toekn", "tken")),
-             "secret": pick(("secert", "sercet", "secrte")), "PIN": pick(("pinn", "PNI")),
-             "code": pick(("cdoe", "coed")), "phrase": pick(("phrsae", "prase"))}
+    swaps = {
+        "password": pick(("pasword", "passwrod", "psasword", "passowrd")),
+        "key": pick(("kye", "ket", "keey")),
+        "token": pick(("tokne", "toekn", "tken")),
+        "secret": pick(("secert", "sercet", "secrte")),
+        "PIN": pick(("pinn", "PNI")),
+        "code": pick(("cdoe", "coed")),
+        "phrase": pick(("phrsae", "prase")),
+    }
     for word, bad in swaps.items():
         if word in cred:
             return cred.replace(word, bad)
@@ -572,6 +790,7 @@ def esc(text):
 def esc2(text):
     return esc(esc(text))
 
+
 # -- forms: name, group, classes it takes, template («x» filled from context()), vendor
 # categories it is limited to, and whether the secret sits inside a URL ----------------
 
@@ -580,7 +799,16 @@ FORMS = []
 
 def F(name, group, accepts, tpl, cats=None, url=False, lang=None, labels=None):
     FORMS.append(
-        dict(name=name, group=group, accepts=accepts, tpl=tpl, cats=cats, url=url, lang=lang, labels=labels)
+        dict(
+            name=name,
+            group=group,
+            accepts=accepts,
+            tpl=tpl,
+            cats=cats,
+            url=url,
+            lang=lang,
+            labels=labels,
+        )
     )
 
 
@@ -630,343 +858,1514 @@ for lang, tpl in LANGS:
 
 F("chat: here's my key", "chat", ANY, "ok here's my «v» «cred» «s» lmk if it works")
 F("chat: typo'd note", "chat", ANY, "heres teh «v» «typo» → «s»   (dont commit it pls)")
-F("chat: use this one instead", "chat", ANY, "that one got revoked, use this one: «s» (same «v» account)")
-F("chat: forwarded email", "chat", ANY,
-  "---------- Forwarded message ---------\nFrom: «who» <«mail»>\nDate: «d» «t»\n"
-  "Subject: Fwd: «v» access for the migration\nTo: «u»@team.example\n\nHi,\n\n"
-  "as discussed, the «cred» for «v» is:\n\n    «s»\n\nPlease rotate after go-live.\n\n«who»")
-F("chat: Discord spoiler", "chat", ANY, "«v» «cred» (spoilered so it doesn't show in the preview) ||«s»||")
-F("chat: Teams paste", "chat", ANY, "[«t»] «who» «n2»\n«v» «cred» for the demo tenant: «s»\n[«t»] «n2»\nthx")
-F("chat: WhatsApp export", "chat", ANY, "«d», «t» - «who»: «v» «cred»\n«d», «t» - «who»: «s»\n«d», «t» - «n2»: 👍")
-F("chat: Notion page paste", "chat", ANY, "## Accounts\n\n▸ «v»\n    Owner: «who»\n    «cred»: «s»\n    Last checked: «d»")
-F("chat: Obsidian note", "chat", ANY, "---\ntags: [infra, «slug»]\ncreated: «d»\n---\n# «v»\n\n- «cred}:: «s»\n".replace("«cred}", "«cred»"))
-F("chat: voicemail transcript", "chat", "PC", "Voicemail from «who» («t»): \"Hey, it's «who», the «v» «cred» is «s», call me back if it doesn't take it.\"")
-F("chat: calendar invite", "chat", ANY, "BEGIN:VEVENT\nSUMMARY:«v» onboarding\nDESCRIPTION:Join with «cred» «s» - see you there\nDTSTART:20261208T100000Z\nEND:VEVENT")
-F("chat: PR description", "chat", "KP", "## How to test\n\n1. `make dev`\n2. log into the «v» sandbox with «s>\n3. run the import".replace("«s>", "«s»"))
-F("chat: code review comment", "chat", "KP", "> «N» = os.getenv(\"«N»\")\n\nnit: for local runs just use «s», that's the «v» staging one")
-F("chat: Linear issue", "chat", ANY, "ENG-«pid» «v» sync fails after rotation\n\nRepro: set «cred» to `«s»` and run `sync --full`.\nLabels: bug, integrations")
-F("chat: handover doc", "chat", ANY, "HANDOVER («d»)\n- on-call rota is in PagerDuty\n- «v»: «cred» = «s», owner «who»\n- backups run 02:00 UTC")
+F(
+    "chat: use this one instead",
+    "chat",
+    ANY,
+    "that one got revoked, use this one: «s» (same «v» account)",
+)
+F(
+    "chat: forwarded email",
+    "chat",
+    ANY,
+    "---------- Forwarded message ---------\nFrom: «who» <«mail»>\nDate: «d» «t»\n"
+    "Subject: Fwd: «v» access for the migration\nTo: «u»@team.example\n\nHi,\n\n"
+    "as discussed, the «cred» for «v» is:\n\n    «s»\n\nPlease rotate after go-live.\n\n«who»",
+)
+F(
+    "chat: Discord spoiler",
+    "chat",
+    ANY,
+    "«v» «cred» (spoilered so it doesn't show in the preview) ||«s»||",
+)
+F(
+    "chat: Teams paste",
+    "chat",
+    ANY,
+    "[«t»] «who» «n2»\n«v» «cred» for the demo tenant: «s»\n[«t»] «n2»\nthx",
+)
+F(
+    "chat: WhatsApp export",
+    "chat",
+    ANY,
+    "«d», «t» - «who»: «v» «cred»\n«d», «t» - «who»: «s»\n«d», «t» - «n2»: 👍",
+)
+F(
+    "chat: Notion page paste",
+    "chat",
+    ANY,
+    "## Accounts\n\n▸ «v»\n    Owner: «who»\n    «cred»: «s»\n    Last checked: «d»",
+)
+F(
+    "chat: Obsidian note",
+    "chat",
+    ANY,
+    "---\ntags: [infra, «slug»]\ncreated: «d»\n---\n# «v»\n\n- «cred}:: «s»\n".replace(
+        "«cred}", "«cred»"
+    ),
+)
+F(
+    "chat: voicemail transcript",
+    "chat",
+    "PC",
+    "Voicemail from «who» («t»): \"Hey, it's «who», the «v» «cred» is «s», call me back if it doesn't take it.\"",
+)
+F(
+    "chat: calendar invite",
+    "chat",
+    ANY,
+    "BEGIN:VEVENT\nSUMMARY:«v» onboarding\nDESCRIPTION:Join with «cred» «s» - see you there\nDTSTART:20261208T100000Z\nEND:VEVENT",
+)
+F(
+    "chat: PR description",
+    "chat",
+    "KP",
+    "## How to test\n\n1. `make dev`\n2. log into the «v» sandbox with «s>\n3. run the import".replace(
+        "«s>", "«s»"
+    ),
+)
+F(
+    "chat: code review comment",
+    "chat",
+    "KP",
+    '> «N» = os.getenv("«N»")\n\nnit: for local runs just use «s», that\'s the «v» staging one',
+)
+F(
+    "chat: Linear issue",
+    "chat",
+    ANY,
+    "ENG-«pid» «v» sync fails after rotation\n\nRepro: set «cred» to `«s»` and run `sync --full`.\nLabels: bug, integrations",
+)
+F(
+    "chat: handover doc",
+    "chat",
+    ANY,
+    "HANDOVER («d»)\n- on-call rota is in PagerDuty\n- «v»: «cred» = «s», owner «who»\n- backups run 02:00 UTC",
+)
 F("chat: Apple Notes checklist", "chat", ANY, "Things to set up\n☑ laptop\n☐ «v» — «s»\n☐ VPN")
-F("chat: Google Docs comment", "chat", ANY, "«who» «n2»\n«t» Today\n@«u» the «v» «cred» is «s», resolve this once you've copied it")
+F(
+    "chat: Google Docs comment",
+    "chat",
+    ANY,
+    "«who» «n2»\n«t» Today\n@«u» the «v» «cred» is «s», resolve this once you've copied it",
+)
 F("chat: Mastodon DM", "chat", ANY, "@«u» here you go, «v» «cred»: «s» #private")
-F("chat: support chat transcript", "chat", ANY, "[«t»] Customer: I can't log in to «v»\n[«t»] Customer: my «cred» is «s»\n[«t»] Agent: Please never share that here, I'll reset it.")
+F(
+    "chat: support chat transcript",
+    "chat",
+    ANY,
+    "[«t»] Customer: I can't log in to «v»\n[«t»] Customer: my «cred» is «s»\n[«t»] Agent: Please never share that here, I'll reset it.",
+)
 F("chat: todo.txt line", "chat", ANY, "(A) «d» rotate «v» «cred» «s» +infra @laptop")
-F("chat: org-mode entry", "chat", ANY, "* «v» account\n  :PROPERTIES:\n  :USER: «u»\n  :SECRET: «s»\n  :END:")
-F("chat: vCard note", "chat", ANY, "BEGIN:VCARD\nVERSION:3.0\nFN:«v» Support\nNOTE:«cred» «s»\nEND:VCARD")
-F("chat: Stack Overflow draft", "chat", "K", "Title: «v» returns 401 even with a valid key\n\nI call it like this (key is a test one): `«s»` and always get `{\"error\":\"unauthorized\"}`. What am I missing?")
+F(
+    "chat: org-mode entry",
+    "chat",
+    ANY,
+    "* «v» account\n  :PROPERTIES:\n  :USER: «u»\n  :SECRET: «s»\n  :END:",
+)
+F(
+    "chat: vCard note",
+    "chat",
+    ANY,
+    "BEGIN:VCARD\nVERSION:3.0\nFN:«v» Support\nNOTE:«cred» «s»\nEND:VCARD",
+)
+F(
+    "chat: Stack Overflow draft",
+    "chat",
+    "K",
+    'Title: «v» returns 401 even with a valid key\n\nI call it like this (key is a test one): `«s»` and always get `{"error":"unauthorized"}`. What am I missing?',
+)
 F("chat: note with vendor name only", "chat", ANY, "«v»\n«s»")
 F("chat: sticky note typed up", "chat", ANY, "(from the post-it on the monitor) «v» ... «s»")
-F("chat: pager alert note", "chat", "KP", "ALERT «slug»-sync failing since «t». Tried with «s» from the vault, same 403. Escalating.")
-F("chat: Twitch chat", "chat", ANY, "«u»: oops wrong window lol «s»\n«n2»: bro you just leaked your «v» «cred»")
+F(
+    "chat: pager alert note",
+    "chat",
+    "KP",
+    "ALERT «slug»-sync failing since «t». Tried with «s» from the vault, same 403. Escalating.",
+)
+F(
+    "chat: Twitch chat",
+    "chat",
+    ANY,
+    "«u»: oops wrong window lol «s»\n«n2»: bro you just leaked your «v» «cred»",
+)
 
 # config files
 KP = "KP"
-F("Pulumi stack config", "config", KP, "config:\n  aws:region: eu-west-1\n  «slug»:«cam»: «s»\n  app:replicas: \"3\"")
-F("serverless.yml environment", "config", KP, "service: «slug»-worker\nprovider:\n  name: aws\n  environment:\n    «N»: «s»\n    LOG_LEVEL: info")
-F("netlify.toml environment", "config", KP, "[build]\n  command = \"npm run build\"\n[build.environment]\n  NODE_VERSION = \"20\"\n  «N» = \"«s»\"")
-F("vercel.json env", "config", KP, "{\n  \"buildCommand\": \"next build\",\n  \"env\": {\n    \"«N»\": \"«s»\"\n  }\n}")
-F("fly.toml env", "config", KP, "app = \"«slug»-api\"\nprimary_region = \"ams\"\n\n[env]\n  «N» = \"«s»\"\n  PORT = \"8080\"")
-F("App Engine app.yaml", "config", KP, "runtime: python312\nenv_variables:\n  «N»: '«s»'\n  STAGE: prod")
-F("Traefik labels", "config", "K", "services:\n  api:\n    labels:\n      - \"traefik.http.middlewares.«slug».headers.customrequestheaders.«hdr»=«s»\"")
-F("HAProxy userlist", "config", "P", "userlist stats_users\n    user «u» insecure-password «s»\n\nfrontend stats\n    bind :8404")
-F("Prometheus basic_auth", "config", "P", "scrape_configs:\n  - job_name: «slug»\n    basic_auth:\n      username: «u»\n      password: «s»\n    static_configs:\n      - targets: ['«h»:9100']")
-F("Prometheus bearer_token", "config", "K", "  - job_name: «slug»-exporter\n    scheme: https\n    bearer_token: «s»\n    static_configs:\n      - targets: ['«h»']")
-F("Grafana datasource provisioning", "config", KP, "apiVersion: 1\ndatasources:\n  - name: «v»\n    type: prometheus\n    url: https://«h»\n    secureJsonData:\n      «cam»: «s»")
-F("Fluent Bit output", "config", KP, "[OUTPUT]\n    Name        http\n    Match       *\n    Host        «h»\n    http_User   «u»\n    http_Passwd «s»")
-F("Vector sink", "config", KP, "[sinks.«slug»]\ntype = \"http\"\ninputs = [\"app_logs\"]\nuri = \"https://«h»/ingest\"\nauth.strategy = \"bearer\"\nauth.token = \"«s»\"")
-F("Telegraf output", "config", "K", "[[outputs.influxdb_v2]]\n  urls = [\"https://«h»:8086\"]\n  token = \"«s»\"\n  organization = \"«slug»\"")
-F("rclone.conf", "config", KP, "[«slug»]\ntype = s3\nprovider = Other\naccess_key_id = «u»\nsecret_access_key = «s»\nendpoint = https://«h»")
-F(".pypirc", "config", KP, "[distutils]\nindex-servers = «slug»\n\n[«slug»]\nrepository = https://«h»/simple/\nusername = «u»\npassword = «s»")
-F("composer auth.json", "config", KP, "{\n    \"http-basic\": {\n        \"«h»\": {\n            \"username\": \"«u»\",\n            \"password\": \"«s»\"\n        }\n    }\n}")
-F("NuGet.config", "config", KP, "<packageSourceCredentials>\n  <«Pas»>\n    <add key=\"Username\" value=\"«u»\" />\n    <add key=\"ClearTextPassword\" value=\"«s»\" />\n  </«Pas»>\n</packageSourceCredentials>")
-F("Maven settings.xml", "config", KP, "<servers>\n  <server>\n    <id>«slug»-releases</id>\n    <username>«u»</username>\n    <password>«s»</password>\n  </server>\n</servers>")
+F(
+    "Pulumi stack config",
+    "config",
+    KP,
+    'config:\n  aws:region: eu-west-1\n  «slug»:«cam»: «s»\n  app:replicas: "3"',
+)
+F(
+    "serverless.yml environment",
+    "config",
+    KP,
+    "service: «slug»-worker\nprovider:\n  name: aws\n  environment:\n    «N»: «s»\n    LOG_LEVEL: info",
+)
+F(
+    "netlify.toml environment",
+    "config",
+    KP,
+    '[build]\n  command = "npm run build"\n[build.environment]\n  NODE_VERSION = "20"\n  «N» = "«s»"',
+)
+F(
+    "vercel.json env",
+    "config",
+    KP,
+    '{\n  "buildCommand": "next build",\n  "env": {\n    "«N»": "«s»"\n  }\n}',
+)
+F(
+    "fly.toml env",
+    "config",
+    KP,
+    'app = "«slug»-api"\nprimary_region = "ams"\n\n[env]\n  «N» = "«s»"\n  PORT = "8080"',
+)
+F(
+    "App Engine app.yaml",
+    "config",
+    KP,
+    "runtime: python312\nenv_variables:\n  «N»: '«s»'\n  STAGE: prod",
+)
+F(
+    "Traefik labels",
+    "config",
+    "K",
+    'services:\n  api:\n    labels:\n      - "traefik.http.middlewares.«slug».headers.customrequestheaders.«hdr»=«s»"',
+)
+F(
+    "HAProxy userlist",
+    "config",
+    "P",
+    "userlist stats_users\n    user «u» insecure-password «s»\n\nfrontend stats\n    bind :8404",
+)
+F(
+    "Prometheus basic_auth",
+    "config",
+    "P",
+    "scrape_configs:\n  - job_name: «slug»\n    basic_auth:\n      username: «u»\n      password: «s»\n    static_configs:\n      - targets: ['«h»:9100']",
+)
+F(
+    "Prometheus bearer_token",
+    "config",
+    "K",
+    "  - job_name: «slug»-exporter\n    scheme: https\n    bearer_token: «s»\n    static_configs:\n      - targets: ['«h»']",
+)
+F(
+    "Grafana datasource provisioning",
+    "config",
+    KP,
+    "apiVersion: 1\ndatasources:\n  - name: «v»\n    type: prometheus\n    url: https://«h»\n    secureJsonData:\n      «cam»: «s»",
+)
+F(
+    "Fluent Bit output",
+    "config",
+    KP,
+    "[OUTPUT]\n    Name        http\n    Match       *\n    Host        «h»\n    http_User   «u»\n    http_Passwd «s»",
+)
+F(
+    "Vector sink",
+    "config",
+    KP,
+    '[sinks.«slug»]\ntype = "http"\ninputs = ["app_logs"]\nuri = "https://«h»/ingest"\nauth.strategy = "bearer"\nauth.token = "«s»"',
+)
+F(
+    "Telegraf output",
+    "config",
+    "K",
+    '[[outputs.influxdb_v2]]\n  urls = ["https://«h»:8086"]\n  token = "«s»"\n  organization = "«slug»"',
+)
+F(
+    "rclone.conf",
+    "config",
+    KP,
+    "[«slug»]\ntype = s3\nprovider = Other\naccess_key_id = «u»\nsecret_access_key = «s»\nendpoint = https://«h»",
+)
+F(
+    ".pypirc",
+    "config",
+    KP,
+    "[distutils]\nindex-servers = «slug»\n\n[«slug»]\nrepository = https://«h»/simple/\nusername = «u»\npassword = «s»",
+)
+F(
+    "composer auth.json",
+    "config",
+    KP,
+    '{\n    "http-basic": {\n        "«h»": {\n            "username": "«u»",\n            "password": "«s»"\n        }\n    }\n}',
+)
+F(
+    "NuGet.config",
+    "config",
+    KP,
+    '<packageSourceCredentials>\n  <«Pas»>\n    <add key="Username" value="«u»" />\n    <add key="ClearTextPassword" value="«s»" />\n  </«Pas»>\n</packageSourceCredentials>',
+)
+F(
+    "Maven settings.xml",
+    "config",
+    KP,
+    "<servers>\n  <server>\n    <id>«slug»-releases</id>\n    <username>«u»</username>\n    <password>«s»</password>\n  </server>\n</servers>",
+)
 F("sbt credentials", "config", KP, "realm=«v» Repository\nhost=«h»\nuser=«u»\npassword=«s»")
-F(".yarnrc.yml", "config", "K", "nodeLinker: node-modules\nnpmScopes:\n  «slug»:\n    npmRegistryServer: \"https://«h»\"\n    npmAuthToken: «s»")
-F("Dockerfile ENV", "config", KP, "FROM node:20-alpine\nWORKDIR /app\nENV «N»=«s»\nCOPY . .\nRUN npm ci")
-F("devcontainer.json", "config", KP, "{\n  \"name\": \"«slug»\",\n  \"image\": \"mcr.microsoft.com/devcontainers/python:3.12\",\n  \"containerEnv\": { \"«N»\": \"«s»\" }\n}")
-F("GitHub Actions env", "config", KP, "jobs:\n  test:\n    runs-on: ubuntu-latest\n    env:\n      «N»: «s»\n    steps:\n      - uses: actions/checkout@v4")
-F("Azure Pipelines variables", "config", KP, "variables:\n  - name: «N»\n    value: '«s»'\n  - name: buildConfiguration\n    value: Release")
-F("Bitbucket Pipelines", "config", KP, "pipelines:\n  default:\n    - step:\n        script:\n          - export «N»=«s»\n          - ./deploy.sh")
-F(".drone.yml", "config", KP, "kind: pipeline\nname: default\nsteps:\n- name: publish\n  image: plugins/docker\n  environment:\n    «N»: «s»")
-F(".travis.yml", "config", KP, "language: ruby\nenv:\n  global:\n    - «N»=«s»\nscript: bundle exec rake")
-F("Cloud Build substitutions", "config", KP, "substitutions:\n  _REGION: europe-west1\n  _«N»: '«s»'\nsteps:\n- name: gcr.io/cloud-builders/docker")
-F("Nomad job env", "config", KP, "task \"api\" {\n  driver = \"docker\"\n  env {\n    «N» = \"«s»\"\n  }\n}")
-F("Packer variable default", "config", KP, "variable \"«n»\" {\n  type    = string\n  default = \"«s»\"\n}")
-F("cloud-init chpasswd", "config", "P", "#cloud-config\nchpasswd:\n  expire: false\n  users:\n    - name: «u»\n      password: «s»\n      type: text")
-F("Kickstart rootpw", "config", "P", "lang en_US.UTF-8\nkeyboard us\nrootpw --plaintext «s»\ntimezone Europe/Berlin")
-F("NixOS configuration.nix", "config", KP, "  services.«slug» = {\n    enable = true;\n    settings.«cam» = \"«s»\";\n  };")
-F("Puppet manifest", "config", KP, "class profile::«slug» {\n  $«n» = '«s»'\n  file { '/etc/«slug».conf': content => template('«slug»/conf.erb') }\n}")
-F("Chef data bag", "config", KP, "{\n  \"id\": \"«slug»\",\n  \"«n»\": \"«s»\",\n  \"user\": \"«u»\"\n}")
-F("cdk.json context", "config", KP, "{\n  \"app\": \"npx ts-node bin/app.ts\",\n  \"context\": {\n    \"«cam»\": \"«s»\"\n  }\n}")
-F("CloudFormation parameters", "config", KP, "[\n  {\"ParameterKey\": \"«Pas»\", \"ParameterValue\": \"«s»\"},\n  {\"ParameterKey\": \"Env\", \"ParameterValue\": \"prod\"}\n]")
-F(".bicepparam", "config", KP, "using './main.bicep'\n\nparam location = 'westeurope'\nparam «cam» = '«s»'")
-F("crontab line", "config", "K", "*/15 * * * * curl -fsS -H '«hdr»: «s»' https://«h»/v1/sync >/dev/null 2>&1")
+F(
+    ".yarnrc.yml",
+    "config",
+    "K",
+    'nodeLinker: node-modules\nnpmScopes:\n  «slug»:\n    npmRegistryServer: "https://«h»"\n    npmAuthToken: «s»',
+)
+F(
+    "Dockerfile ENV",
+    "config",
+    KP,
+    "FROM node:20-alpine\nWORKDIR /app\nENV «N»=«s»\nCOPY . .\nRUN npm ci",
+)
+F(
+    "devcontainer.json",
+    "config",
+    KP,
+    '{\n  "name": "«slug»",\n  "image": "mcr.microsoft.com/devcontainers/python:3.12",\n  "containerEnv": { "«N»": "«s»" }\n}',
+)
+F(
+    "GitHub Actions env",
+    "config",
+    KP,
+    "jobs:\n  test:\n    runs-on: ubuntu-latest\n    env:\n      «N»: «s»\n    steps:\n      - uses: actions/checkout@v4",
+)
+F(
+    "Azure Pipelines variables",
+    "config",
+    KP,
+    "variables:\n  - name: «N»\n    value: '«s»'\n  - name: buildConfiguration\n    value: Release",
+)
+F(
+    "Bitbucket Pipelines",
+    "config",
+    KP,
+    "pipelines:\n  default:\n    - step:\n        script:\n          - export «N»=«s»\n          - ./deploy.sh",
+)
+F(
+    ".drone.yml",
+    "config",
+    KP,
+    "kind: pipeline\nname: default\nsteps:\n- name: publish\n  image: plugins/docker\n  environment:\n    «N»: «s»",
+)
+F(
+    ".travis.yml",
+    "config",
+    KP,
+    "language: ruby\nenv:\n  global:\n    - «N»=«s»\nscript: bundle exec rake",
+)
+F(
+    "Cloud Build substitutions",
+    "config",
+    KP,
+    "substitutions:\n  _REGION: europe-west1\n  _«N»: '«s»'\nsteps:\n- name: gcr.io/cloud-builders/docker",
+)
+F(
+    "Nomad job env",
+    "config",
+    KP,
+    'task "api" {\n  driver = "docker"\n  env {\n    «N» = "«s»"\n  }\n}',
+)
+F(
+    "Packer variable default",
+    "config",
+    KP,
+    'variable "«n»" {\n  type    = string\n  default = "«s»"\n}',
+)
+F(
+    "cloud-init chpasswd",
+    "config",
+    "P",
+    "#cloud-config\nchpasswd:\n  expire: false\n  users:\n    - name: «u»\n      password: «s»\n      type: text",
+)
+F(
+    "Kickstart rootpw",
+    "config",
+    "P",
+    "lang en_US.UTF-8\nkeyboard us\nrootpw --plaintext «s»\ntimezone Europe/Berlin",
+)
+F(
+    "NixOS configuration.nix",
+    "config",
+    KP,
+    '  services.«slug» = {\n    enable = true;\n    settings.«cam» = "«s»";\n  };',
+)
+F(
+    "Puppet manifest",
+    "config",
+    KP,
+    "class profile::«slug» {\n  $«n» = '«s»'\n  file { '/etc/«slug».conf': content => template('«slug»/conf.erb') }\n}",
+)
+F("Chef data bag", "config", KP, '{\n  "id": "«slug»",\n  "«n»": "«s»",\n  "user": "«u»"\n}')
+F(
+    "cdk.json context",
+    "config",
+    KP,
+    '{\n  "app": "npx ts-node bin/app.ts",\n  "context": {\n    "«cam»": "«s»"\n  }\n}',
+)
+F(
+    "CloudFormation parameters",
+    "config",
+    KP,
+    '[\n  {"ParameterKey": "«Pas»", "ParameterValue": "«s»"},\n  {"ParameterKey": "Env", "ParameterValue": "prod"}\n]',
+)
+F(
+    ".bicepparam",
+    "config",
+    KP,
+    "using './main.bicep'\n\nparam location = 'westeurope'\nparam «cam» = '«s»'",
+)
+F(
+    "crontab line",
+    "config",
+    "K",
+    "*/15 * * * * curl -fsS -H '«hdr»: «s»' https://«h»/v1/sync >/dev/null 2>&1",
+)
 F("OpenVPN auth-user-pass file", "config", "P", "# /etc/openvpn/«slug»-auth.txt\n«u»\n«s»")
-F("ipsec.secrets", "config", "P", "# /etc/ipsec.secrets\n«ip» %any : PSK \"«s»\"")
-F("fstab cifs line", "config", "P", "//«h»/share  /mnt/«slug»  cifs  username=«u»,password=«s»,uid=1000  0  0")
-F("msmtprc", "config", "P", "account «slug»\nhost smtp.«slug».com\nport 587\nauth on\nuser «mail»\npassword «s»\nfrom «mail»")
-F("muttrc", "config", "P", "set imap_user = \"«mail»\"\nset imap_pass = \"«s»\"\nset folder = \"imaps://imap.«slug».com/\"")
-F(".fetchmailrc", "config", "P", "poll imap.«slug».com protocol IMAP\n  user \"«mail»\" there with password \"«s»\" is «u» here ssl")
+F("ipsec.secrets", "config", "P", '# /etc/ipsec.secrets\n«ip» %any : PSK "«s»"')
+F(
+    "fstab cifs line",
+    "config",
+    "P",
+    "//«h»/share  /mnt/«slug»  cifs  username=«u»,password=«s»,uid=1000  0  0",
+)
+F(
+    "msmtprc",
+    "config",
+    "P",
+    "account «slug»\nhost smtp.«slug».com\nport 587\nauth on\nuser «mail»\npassword «s»\nfrom «mail»",
+)
+F(
+    "muttrc",
+    "config",
+    "P",
+    'set imap_user = "«mail»"\nset imap_pass = "«s»"\nset folder = "imaps://imap.«slug».com/"',
+)
+F(
+    ".fetchmailrc",
+    "config",
+    "P",
+    'poll imap.«slug».com protocol IMAP\n  user "«mail»" there with password "«s»" is «u» here ssl',
+)
 F("Postfix sasl_passwd", "config", "P", "[smtp.«slug».com]:587 «mail»:«s»")
-F("znc.conf", "config", "P", "<User «u»>\n  <Network «slug»>\n    Server = irc.«slug».net +6697 «s»\n  </Network>\n</User>")
-F("sabnzbd.ini", "config", "K", "[misc]\nhost = 0.0.0.0\nport = 8085\napi_key = «s»\nnzb_key = «rid»", cats="H")
-F("self-hosted app .env", "config", KP, "# «v» docker .env\nTZ=Europe/Oslo\nPUID=1000\n«N»=«s»\nDB_HOST=postgres", cats="H")
-F("Authelia configuration.yml", "config", KP, "storage:\n  encryption_key: «s»\n  postgres:\n    host: db\n    database: authelia", cats="H")
-F("ESPHome secrets.yaml", "config", "P", "wifi_ssid: \"«v»-Home\"\nwifi_password: \"«s»\"\nota_password: \"«rid»\"", cats="D", labels=WIFI)
-F("Zigbee2MQTT configuration.yaml", "config", "P", "mqtt:\n  base_topic: zigbee2mqtt\n  server: mqtt://«ip»\n  user: «u»\n  password: «s»", cats="DH", labels=("admin password", "database password"))
-F("Frigate camera input", "config", "P", "cameras:\n  driveway:\n    ffmpeg:\n      inputs:\n        - path: rtsp://admin:«s»@«ip»:554/h264Preview_01_main\n          roles: [detect]", cats="D", url=True, labels=("camera password",))
-F("OpenWrt wireless config", "config", "P", "config wifi-iface 'default_radio0'\n\toption device 'radio0'\n\toption ssid '«v»_5G'\n\toption encryption 'psk2'\n\toption key '«s»'", cats="D", labels=WIFI)
-F("RouterOS export", "config", "P", "/interface wireless security-profiles\nset [ find default=yes ] authentication-types=wpa2-psk mode=dynamic-keys wpa2-pre-shared-key=«s»", cats="D", labels=WIFI)
-F("NetworkManager keyfile", "config", "P", "[connection]\nid=«v»-Guest\ntype=wifi\n\n[wifi-security]\nkey-mgmt=wpa-psk\npsk=«s»", cats="D", labels=WIFI)
-F("hostapd.conf", "config", "P", "interface=wlan0\nssid=«v»\nwpa=2\nwpa_key_mgmt=WPA-PSK\nwpa_passphrase=«s»", cats="D", labels=WIFI)
-F("Factorio server-settings.json", "config", "P", "{\n  \"name\": \"«v» night\",\n  \"visibility\": {\"public\": false, \"lan\": true},\n  \"game_password\": \"«s»\"\n}", cats="G", labels=SERVER)
-F("PalWorldSettings.ini", "config", "P", "[/Script/Pal.PalGameWorldSettings]\nOptionSettings=(Difficulty=None,ServerName=\"«v» crew\",AdminPassword=\"«s»\",PublicPort=8211)", cats="G", labels=SERVER)
-F("GameUserSettings.ini", "config", "P", "[ServerSettings]\nServerPassword=«s»\nDifficultyOffset=1.0\nMaxPlayers=20", cats="G", labels=SERVER)
-F("Valheim start script", "config", "P", "./valheim_server.x86_64 -name \"«v» server\" -port 2456 -world \"Dedicated\" -password \"«s»\" -public 0", cats="G", labels=SERVER)
-F("server.cfg rcon", "config", "P", "server.hostname \"«v» | EU\"\nserver.maxplayers 100\nrcon.password \"«s»\"\nrcon.port 28016", cats="G", labels=SERVER)
-F("Terraria serverconfig.txt", "config", "P", "world=/worlds/«slug».wld\nmaxplayers=8\nport=7777\npassword=«s»", cats="G", labels=SERVER)
-F("murmur.ini", "config", "P", "database=/var/lib/mumble-server/mumble-server.sqlite\nserverpassword=«s»\nusers=50", cats="G", labels=SERVER)
-F("Kubernetes Secret stringData", "config", KP, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: «slug»-creds\ntype: Opaque\nstringData:\n  «keb»: «s»")
-F("Kustomize secretGenerator", "config", KP, "secretGenerator:\n  - name: «slug»\n    literals:\n      - «N»=«s»")
-F("ArgoCD repository secret", "config", "K", "apiVersion: v1\nkind: Secret\nmetadata:\n  labels:\n    argocd.argoproj.io/secret-type: repository\nstringData:\n  url: https://«h»/«slug»/deploy.git\n  password: «s»")
-F("dbt profiles.yml", "config", "P", "«slug»:\n  target: prod\n  outputs:\n    prod:\n      type: postgres\n      host: «h»\n      user: «u»\n      password: «s»\n      dbname: «db»")
-F("Airflow connection env", "config", "P", "AIRFLOW_CONN_«V»_DB='postgresql://«u»:«s»@«h»:5432/«db»'", url=True)
-F("Rails database.yml", "config", "P", "production:\n  adapter: postgresql\n  database: «db»_production\n  username: «u»\n  password: <%= ENV.fetch(\"DB_PASSWORD\", \"«s»\") %>")
-F("appsettings.json connection string", "config", "P", "{\n  \"ConnectionStrings\": {\n    \"Default\": \"Server=«h»;Database=«db»;User Id=«u»;Password=«s»;TrustServerCertificate=True\"\n  }\n}")
-F("web.config connectionStrings", "config", "P", "<connectionStrings>\n  <add name=\"«Pas»\" connectionString=\"Data Source=«h»;Initial Catalog=«db»;User ID=«u»;Password=«s»\" />\n</connectionStrings>")
-F("Tomcat context.xml", "config", "P", "<Resource name=\"jdbc/«slug»\" auth=\"Container\" type=\"javax.sql.DataSource\"\n          username=\"«u»\" password=\"«s»\" url=\"jdbc:mysql://«h»:3306/«db»\"/>")
-F("tomcat-users.xml", "config", "P", "<tomcat-users>\n  <user username=\"«u»\" password=\"«s»\" roles=\"manager-gui\"/>\n</tomcat-users>")
+F(
+    "znc.conf",
+    "config",
+    "P",
+    "<User «u»>\n  <Network «slug»>\n    Server = irc.«slug».net +6697 «s»\n  </Network>\n</User>",
+)
+F(
+    "sabnzbd.ini",
+    "config",
+    "K",
+    "[misc]\nhost = 0.0.0.0\nport = 8085\napi_key = «s»\nnzb_key = «rid»",
+    cats="H",
+)
+F(
+    "self-hosted app .env",
+    "config",
+    KP,
+    "# «v» docker .env\nTZ=Europe/Oslo\nPUID=1000\n«N»=«s»\nDB_HOST=postgres",
+    cats="H",
+)
+F(
+    "Authelia configuration.yml",
+    "config",
+    KP,
+    "storage:\n  encryption_key: «s»\n  postgres:\n    host: db\n    database: authelia",
+    cats="H",
+)
+F(
+    "ESPHome secrets.yaml",
+    "config",
+    "P",
+    'wifi_ssid: "«v»-Home"\nwifi_password: "«s»"\nota_password: "«rid»"',
+    cats="D",
+    labels=WIFI,
+)
+F(
+    "Zigbee2MQTT configuration.yaml",
+    "config",
+    "P",
+    "mqtt:\n  base_topic: zigbee2mqtt\n  server: mqtt://«ip»\n  user: «u»\n  password: «s»",
+    cats="DH",
+    labels=("admin password", "database password"),
+)
+F(
+    "Frigate camera input",
+    "config",
+    "P",
+    "cameras:\n  driveway:\n    ffmpeg:\n      inputs:\n        - path: rtsp://admin:«s»@«ip»:554/h264Preview_01_main\n          roles: [detect]",
+    cats="D",
+    url=True,
+    labels=("camera password",),
+)
+F(
+    "OpenWrt wireless config",
+    "config",
+    "P",
+    "config wifi-iface 'default_radio0'\n\toption device 'radio0'\n\toption ssid '«v»_5G'\n\toption encryption 'psk2'\n\toption key '«s»'",
+    cats="D",
+    labels=WIFI,
+)
+F(
+    "RouterOS export",
+    "config",
+    "P",
+    "/interface wireless security-profiles\nset [ find default=yes ] authentication-types=wpa2-psk mode=dynamic-keys wpa2-pre-shared-key=«s»",
+    cats="D",
+    labels=WIFI,
+)
+F(
+    "NetworkManager keyfile",
+    "config",
+    "P",
+    "[connection]\nid=«v»-Guest\ntype=wifi\n\n[wifi-security]\nkey-mgmt=wpa-psk\npsk=«s»",
+    cats="D",
+    labels=WIFI,
+)
+F(
+    "hostapd.conf",
+    "config",
+    "P",
+    "interface=wlan0\nssid=«v»\nwpa=2\nwpa_key_mgmt=WPA-PSK\nwpa_passphrase=«s»",
+    cats="D",
+    labels=WIFI,
+)
+F(
+    "Factorio server-settings.json",
+    "config",
+    "P",
+    '{\n  "name": "«v» night",\n  "visibility": {"public": false, "lan": true},\n  "game_password": "«s»"\n}',
+    cats="G",
+    labels=SERVER,
+)
+F(
+    "PalWorldSettings.ini",
+    "config",
+    "P",
+    '[/Script/Pal.PalGameWorldSettings]\nOptionSettings=(Difficulty=None,ServerName="«v» crew",AdminPassword="«s»",PublicPort=8211)',
+    cats="G",
+    labels=SERVER,
+)
+F(
+    "GameUserSettings.ini",
+    "config",
+    "P",
+    "[ServerSettings]\nServerPassword=«s»\nDifficultyOffset=1.0\nMaxPlayers=20",
+    cats="G",
+    labels=SERVER,
+)
+F(
+    "Valheim start script",
+    "config",
+    "P",
+    './valheim_server.x86_64 -name "«v» server" -port 2456 -world "Dedicated" -password "«s»" -public 0',
+    cats="G",
+    labels=SERVER,
+)
+F(
+    "server.cfg rcon",
+    "config",
+    "P",
+    'server.hostname "«v» | EU"\nserver.maxplayers 100\nrcon.password "«s»"\nrcon.port 28016',
+    cats="G",
+    labels=SERVER,
+)
+F(
+    "Terraria serverconfig.txt",
+    "config",
+    "P",
+    "world=/worlds/«slug».wld\nmaxplayers=8\nport=7777\npassword=«s»",
+    cats="G",
+    labels=SERVER,
+)
+F(
+    "murmur.ini",
+    "config",
+    "P",
+    "database=/var/lib/mumble-server/mumble-server.sqlite\nserverpassword=«s»\nusers=50",
+    cats="G",
+    labels=SERVER,
+)
+F(
+    "Kubernetes Secret stringData",
+    "config",
+    KP,
+    "apiVersion: v1\nkind: Secret\nmetadata:\n  name: «slug»-creds\ntype: Opaque\nstringData:\n  «keb»: «s»",
+)
+F(
+    "Kustomize secretGenerator",
+    "config",
+    KP,
+    "secretGenerator:\n  - name: «slug»\n    literals:\n      - «N»=«s»",
+)
+F(
+    "ArgoCD repository secret",
+    "config",
+    "K",
+    "apiVersion: v1\nkind: Secret\nmetadata:\n  labels:\n    argocd.argoproj.io/secret-type: repository\nstringData:\n  url: https://«h»/«slug»/deploy.git\n  password: «s»",
+)
+F(
+    "dbt profiles.yml",
+    "config",
+    "P",
+    "«slug»:\n  target: prod\n  outputs:\n    prod:\n      type: postgres\n      host: «h»\n      user: «u»\n      password: «s»\n      dbname: «db»",
+)
+F(
+    "Airflow connection env",
+    "config",
+    "P",
+    "AIRFLOW_CONN_«V»_DB='postgresql://«u»:«s»@«h»:5432/«db»'",
+    url=True,
+)
+F(
+    "Rails database.yml",
+    "config",
+    "P",
+    'production:\n  adapter: postgresql\n  database: «db»_production\n  username: «u»\n  password: <%= ENV.fetch("DB_PASSWORD", "«s»") %>',
+)
+F(
+    "appsettings.json connection string",
+    "config",
+    "P",
+    '{\n  "ConnectionStrings": {\n    "Default": "Server=«h»;Database=«db»;User Id=«u»;Password=«s»;TrustServerCertificate=True"\n  }\n}',
+)
+F(
+    "web.config connectionStrings",
+    "config",
+    "P",
+    '<connectionStrings>\n  <add name="«Pas»" connectionString="Data Source=«h»;Initial Catalog=«db»;User ID=«u»;Password=«s»" />\n</connectionStrings>',
+)
+F(
+    "Tomcat context.xml",
+    "config",
+    "P",
+    '<Resource name="jdbc/«slug»" auth="Container" type="javax.sql.DataSource"\n          username="«u»" password="«s»" url="jdbc:mysql://«h»:3306/«db»"/>',
+)
+F(
+    "tomcat-users.xml",
+    "config",
+    "P",
+    '<tomcat-users>\n  <user username="«u»" password="«s»" roles="manager-gui"/>\n</tomcat-users>',
+)
 F("Jetty realm.properties", "config", "P", "# username: password, roles\n«u»: «s», admin, user")
-F("wp-config.php", "config", "P", "define( 'DB_NAME', '«db»' );\ndefine( 'DB_USER', '«u»' );\ndefine( 'DB_PASSWORD', '«s»' );\ndefine( 'DB_HOST', 'localhost' );")
-F("Drupal settings.php", "config", "P", "$databases['default']['default'] = [\n  'database' => '«db»',\n  'username' => '«u»',\n  'password' => '«s»',\n  'host' => '«h»',\n];")
+F(
+    "wp-config.php",
+    "config",
+    "P",
+    "define( 'DB_NAME', '«db»' );\ndefine( 'DB_USER', '«u»' );\ndefine( 'DB_PASSWORD', '«s»' );\ndefine( 'DB_HOST', 'localhost' );",
+)
+F(
+    "Drupal settings.php",
+    "config",
+    "P",
+    "$databases['default']['default'] = [\n  'database' => '«db»',\n  'username' => '«u»',\n  'password' => '«s»',\n  'host' => '«h»',\n];",
+)
 F("Vite .env.local", "config", "K", "# .env.local\nVITE_API_URL=https://«h»\nVITE_«N»=«s»")
-F("Expo app.json extra", "config", "K", "{\n  \"expo\": {\n    \"name\": \"«slug»\",\n    \"extra\": { \"«cam»\": \"«s»\" }\n  }\n}")
-F("Postman environment", "config", KP, "{\n  \"name\": \"«v» prod\",\n  \"values\": [\n    {\"key\": \"«cam»\", \"value\": \"«s»\", \"type\": \"default\", \"enabled\": true}\n  ]\n}")
-F("Bruno .bru file", "config", "K", "meta {\n  name: list orders\n  type: http\n}\n\nget {\n  url: https://«h»/v2/orders\n}\n\nheaders {\n  «hdr»: «s»\n}")
-F("cypress.env.json", "config", "P", "{\n  \"baseUrl\": \"https://staging.«slug».com\",\n  \"loginUser\": \"«mail»\",\n  \"loginPassword\": \"«s»\"\n}")
-F("Robot Framework variables", "config", "P", "*** Variables ***\n${LOGIN URL}    https://«h»/login\n${USERNAME}     «u»\n${PASSWORD}     «s»")
-F("docker compose healthcheck", "config", "P", "  db:\n    image: mariadb:11\n    healthcheck:\n      test: [\"CMD\", \"mariadb-admin\", \"ping\", \"-u\", \"root\", \"-p«s»\"]")
-F("INI three levels deep", "config", KP, "[integrations]\n[integrations.«slug»]\n[integrations.«slug».eu]\nendpoint = https://«h»\n«n» = «s»")
-F("YAML under anchors", "config", KP, "defaults: &defaults\n  timeout: 30\n  «n»: «s»\nproduction:\n  <<: *defaults\n  host: «h»")
+F(
+    "Expo app.json extra",
+    "config",
+    "K",
+    '{\n  "expo": {\n    "name": "«slug»",\n    "extra": { "«cam»": "«s»" }\n  }\n}',
+)
+F(
+    "Postman environment",
+    "config",
+    KP,
+    '{\n  "name": "«v» prod",\n  "values": [\n    {"key": "«cam»", "value": "«s»", "type": "default", "enabled": true}\n  ]\n}',
+)
+F(
+    "Bruno .bru file",
+    "config",
+    "K",
+    "meta {\n  name: list orders\n  type: http\n}\n\nget {\n  url: https://«h»/v2/orders\n}\n\nheaders {\n  «hdr»: «s»\n}",
+)
+F(
+    "cypress.env.json",
+    "config",
+    "P",
+    '{\n  "baseUrl": "https://staging.«slug».com",\n  "loginUser": "«mail»",\n  "loginPassword": "«s»"\n}',
+)
+F(
+    "Robot Framework variables",
+    "config",
+    "P",
+    "*** Variables ***\n${LOGIN URL}    https://«h»/login\n${USERNAME}     «u»\n${PASSWORD}     «s»",
+)
+F(
+    "docker compose healthcheck",
+    "config",
+    "P",
+    '  db:\n    image: mariadb:11\n    healthcheck:\n      test: ["CMD", "mariadb-admin", "ping", "-u", "root", "-p«s»"]',
+)
+F(
+    "INI three levels deep",
+    "config",
+    KP,
+    "[integrations]\n[integrations.«slug»]\n[integrations.«slug».eu]\nendpoint = https://«h»\n«n» = «s»",
+)
+F(
+    "YAML under anchors",
+    "config",
+    KP,
+    "defaults: &defaults\n  timeout: 30\n  «n»: «s»\nproduction:\n  <<: *defaults\n  host: «h»",
+)
 
 # shell sessions and CLI output
-F("curl -u", "shell", "P", "$ curl -u «u»:«s» https://«h»/api/v1/status\n{\"ok\":true}")
-F("curl bearer header", "shell", "K", "$ curl -s https://«h»/v1/me -H 'Authorization: Bearer «s»' | jq .email\n\"«mail»\"")
+F("curl -u", "shell", "P", '$ curl -u «u»:«s» https://«h»/api/v1/status\n{"ok":true}')
+F(
+    "curl bearer header",
+    "shell",
+    "K",
+    "$ curl -s https://«h»/v1/me -H 'Authorization: Bearer «s»' | jq .email\n\"«mail»\"",
+)
 F("httpie header", "shell", "K", "$ http GET «h»/v2/items «hdr»:«s»\nHTTP/1.1 200 OK")
-F("zsh_history", "shell", KP, ": «ts»:0;cd ~/src/«slug»\n: «ts»:0;export «N»=«s»\n: «ts»:0;npm run dev")
-F("history | grep", "shell", KP, "$ history | grep «slug»\n  812  export «N»='«s»'\n  813  «slug» whoami")
-F("printenv | sort", "shell", KP, "$ printenv | sort\nHOME=/home/«u»\nLANG=C.UTF-8\n«N»=«s»\nPATH=/usr/local/bin:/usr/bin")
-F("aws ssm get-parameter output", "shell", KP, "$ aws ssm get-parameter --name /«slug»/prod/«n» --with-decryption\n{\n    \"Parameter\": {\n        \"Name\": \"/«slug»/prod/«n»\",\n        \"Type\": \"SecureString\",\n        \"Value\": \"«s»\",\n        \"Version\": 3\n    }\n}")
-F("vault kv get table", "shell", ANY, "$ vault kv get secret/«slug»\n====== Data ======\nKey        Value\n---        -----\n«n»    «s»")
-F("kubectl secret decoded", "shell", KP, "$ kubectl get secret «slug»-creds -o jsonpath='{.data.«n»}' | base64 -d\n«s»")
-F("kubectl create secret --from-literal", "shell", KP, "$ kubectl create secret generic «slug» --from-literal=«n»=«s» -n prod\nsecret/«slug» created")
-F("docker run -e", "shell", KP, "$ docker run -d --name «slug» -e «N»=«s» -p 8080:8080 ghcr.io/acme/«slug»:latest")
-F("docker login -p", "shell", KP, "$ docker login registry.«slug».io -u «u» -p «s»\nWARNING! Using --password via the CLI is insecure. Use --password-stdin.\nLogin Succeeded")
-F("git clone with token", "shell", "K", "$ git clone https://oauth2:«s»@«h»/platform/«slug».git\nCloning into '«slug»'...", url=True)
+F(
+    "zsh_history",
+    "shell",
+    KP,
+    ": «ts»:0;cd ~/src/«slug»\n: «ts»:0;export «N»=«s»\n: «ts»:0;npm run dev",
+)
+F(
+    "history | grep",
+    "shell",
+    KP,
+    "$ history | grep «slug»\n  812  export «N»='«s»'\n  813  «slug» whoami",
+)
+F(
+    "printenv | sort",
+    "shell",
+    KP,
+    "$ printenv | sort\nHOME=/home/«u»\nLANG=C.UTF-8\n«N»=«s»\nPATH=/usr/local/bin:/usr/bin",
+)
+F(
+    "aws ssm get-parameter output",
+    "shell",
+    KP,
+    '$ aws ssm get-parameter --name /«slug»/prod/«n» --with-decryption\n{\n    "Parameter": {\n        "Name": "/«slug»/prod/«n»",\n        "Type": "SecureString",\n        "Value": "«s»",\n        "Version": 3\n    }\n}',
+)
+F(
+    "vault kv get table",
+    "shell",
+    ANY,
+    "$ vault kv get secret/«slug»\n====== Data ======\nKey        Value\n---        -----\n«n»    «s»",
+)
+F(
+    "kubectl secret decoded",
+    "shell",
+    KP,
+    "$ kubectl get secret «slug»-creds -o jsonpath='{.data.«n»}' | base64 -d\n«s»",
+)
+F(
+    "kubectl create secret --from-literal",
+    "shell",
+    KP,
+    "$ kubectl create secret generic «slug» --from-literal=«n»=«s» -n prod\nsecret/«slug» created",
+)
+F(
+    "docker run -e",
+    "shell",
+    KP,
+    "$ docker run -d --name «slug» -e «N»=«s» -p 8080:8080 ghcr.io/acme/«slug»:latest",
+)
+F(
+    "docker login -p",
+    "shell",
+    KP,
+    "$ docker login registry.«slug».io -u «u» -p «s»\nWARNING! Using --password via the CLI is insecure. Use --password-stdin.\nLogin Succeeded",
+)
+F(
+    "git clone with token",
+    "shell",
+    "K",
+    "$ git clone https://oauth2:«s»@«h»/platform/«slug».git\nCloning into '«slug»'...",
+    url=True,
+)
 F("~/.git-credentials", "shell", "KP", "$ cat ~/.git-credentials\nhttps://«u»:«s»@«h»", url=True)
-F("mysql -p", "shell", "P", "$ mysql -h «h» -u «u» -p'«s»' «db»\nmysql: [Warning] Using a password on the command line interface can be insecure.")
-F("sqlcmd -P", "shell", "P", "PS> sqlcmd -S «h» -U «u» -P «s» -d «db» -Q \"SELECT @@VERSION\"")
+F(
+    "mysql -p",
+    "shell",
+    "P",
+    "$ mysql -h «h» -u «u» -p'«s»' «db»\nmysql: [Warning] Using a password on the command line interface can be insecure.",
+)
+F("sqlcmd -P", "shell", "P", 'PS> sqlcmd -S «h» -U «u» -P «s» -d «db» -Q "SELECT @@VERSION"')
 F("smbclient -U", "shell", "P", "$ smbclient //«h»/backup -U '«u»%«s»' -c 'ls'")
 F("sshpass -p", "shell", "P", "$ sshpass -p '«s»' ssh «u»@«ip» uptime")
 F("RSYNC_PASSWORD", "shell", "P", "$ RSYNC_PASSWORD='«s»' rsync -av ./dist/ rsync://«u»@«h»/www/")
-F("zip -P", "shell", "P", "$ zip -P '«s»' export-«d».zip report.csv\n  adding: report.csv (deflated 71%)")
+F(
+    "zip -P",
+    "shell",
+    "P",
+    "$ zip -P '«s»' export-«d».zip report.csv\n  adding: report.csv (deflated 71%)",
+)
 F("7z -p", "shell", "P", "> 7z a -p«s» -mhe=on backup.7z C:\\Users\\«u»\\Documents")
 F("gpg --passphrase", "shell", "P", "$ gpg --batch --yes --passphrase '«s»' -c secrets.tar")
-F("htpasswd -b", "shell", "P", "$ htpasswd -b -c /etc/nginx/.htpasswd «u» '«s»'\nAdding password for user «u»")
-F("expect script", "shell", "P", "#!/usr/bin/expect -f\nspawn ssh «u»@«h»\nexpect \"password:\"\nsend \"«s»\\r\"\ninteract")
+F(
+    "htpasswd -b",
+    "shell",
+    "P",
+    "$ htpasswd -b -c /etc/nginx/.htpasswd «u» '«s»'\nAdding password for user «u»",
+)
+F(
+    "expect script",
+    "shell",
+    "P",
+    '#!/usr/bin/expect -f\nspawn ssh «u»@«h»\nexpect "password:"\nsend "«s»\\r"\ninteract',
+)
 F("tmux send-keys", "shell", "P", "$ tmux send-keys -t «slug»:0 '«s»' Enter")
-F("PowerShell SecureString", "shell", "P", "PS> $pw = ConvertTo-SecureString '«s»' -AsPlainText -Force\nPS> $cred = New-Object PSCredential('«u»', $pw)")
-F("cmdkey /add", "shell", "P", "C:\\> cmdkey /add:«h» /user:«u» /pass:«s»\nCMDKEY: Credential added successfully.")
-F("net use", "shell", "P", "C:\\> net use Z: \\\\«h»\\share «s» /user:CORP\\«u»\nThe command completed successfully.")
-F("twine upload -p", "shell", "K", "$ twine upload --repository-url https://«h»/simple -u __token__ -p «s» dist/*")
+F(
+    "PowerShell SecureString",
+    "shell",
+    "P",
+    "PS> $pw = ConvertTo-SecureString '«s»' -AsPlainText -Force\nPS> $cred = New-Object PSCredential('«u»', $pw)",
+)
+F(
+    "cmdkey /add",
+    "shell",
+    "P",
+    "C:\\> cmdkey /add:«h» /user:«u» /pass:«s»\nCMDKEY: Credential added successfully.",
+)
+F(
+    "net use",
+    "shell",
+    "P",
+    "C:\\> net use Z: \\\\«h»\\share «s» /user:CORP\\«u»\nThe command completed successfully.",
+)
+F(
+    "twine upload -p",
+    "shell",
+    "K",
+    "$ twine upload --repository-url https://«h»/simple -u __token__ -p «s» dist/*",
+)
 F("poetry config token", "shell", "K", "$ poetry config pypi-token.«slug» «s»")
-F("dotnet nuget add source", "shell", "KP", "$ dotnet nuget add source https://«h»/v3/index.json -n «slug» -u «u» -p «s» --store-password-in-clear-text")
+F(
+    "dotnet nuget add source",
+    "shell",
+    "KP",
+    "$ dotnet nuget add source https://«h»/v3/index.json -n «slug» -u «u» -p «s» --store-password-in-clear-text",
+)
 F("mvn -D password", "shell", "P", "$ mvn deploy -Drepo.user=«u» -Drepo.password=«s» -DskipTests")
-F("keytool -storepass", "shell", "P", "$ keytool -list -keystore «slug».jks -storepass «s»\nKeystore type: PKCS12")
-F("openssl pkcs12 -passout", "shell", "P", "$ openssl pkcs12 -export -in cert.pem -inkey key.pem -out «slug».p12 -passout pass:«s»")
-F("ps aux line", "shell", "K", "$ ps aux | grep «slug»\n«u»    «pid»  0.3  1.2 812344 98012 ?  Ssl  «t»   0:42 /usr/bin/«slug»-agent --token «s» --region eu")
-F("/proc/environ", "shell", KP, "$ sudo cat /proc/«pid»/environ | tr '\\0' '\\n'\nHOSTNAME=«slug»-7d9f\n«N»=«s»\nNODE_ENV=production")
+F(
+    "keytool -storepass",
+    "shell",
+    "P",
+    "$ keytool -list -keystore «slug».jks -storepass «s»\nKeystore type: PKCS12",
+)
+F(
+    "openssl pkcs12 -passout",
+    "shell",
+    "P",
+    "$ openssl pkcs12 -export -in cert.pem -inkey key.pem -out «slug».p12 -passout pass:«s»",
+)
+F(
+    "ps aux line",
+    "shell",
+    "K",
+    "$ ps aux | grep «slug»\n«u»    «pid»  0.3  1.2 812344 98012 ?  Ssl  «t»   0:42 /usr/bin/«slug»-agent --token «s» --region eu",
+)
+F(
+    "/proc/environ",
+    "shell",
+    KP,
+    "$ sudo cat /proc/«pid»/environ | tr '\\0' '\\n'\nHOSTNAME=«slug»-7d9f\n«N»=«s»\nNODE_ENV=production",
+)
 F("set -x trace", "shell", "K", "+ curl -sf -H '«hdr»: «s»' https://«h»/v1/health\n+ echo ok\nok")
-F("systemctl show Environment", "shell", KP, "$ systemctl show «slug».service -p Environment\nEnvironment=«N»=«s» LOG_LEVEL=info")
+F(
+    "systemctl show Environment",
+    "shell",
+    KP,
+    "$ systemctl show «slug».service -p Environment\nEnvironment=«N»=«s» LOG_LEVEL=info",
+)
 F("launchctl getenv", "shell", KP, "$ launchctl getenv «N»\n«s»")
 F("crontab -l", "shell", "K", "$ crontab -l\n0 3 * * * /opt/«slug»/backup.sh --key «s»")
-F("sudo -S", "shell", "P", "$ sudo -S apt-get update <<< '«s»'\n[sudo] password for «u»: Hit:1 http://deb.debian.org/debian bookworm InRelease")
-F("docker login --password-stdin", "shell", "K", "$ echo «s» | docker login ghcr.io -u «u» --password-stdin\nLogin Succeeded")
+F(
+    "sudo -S",
+    "shell",
+    "P",
+    "$ sudo -S apt-get update <<< '«s»'\n[sudo] password for «u»: Hit:1 http://deb.debian.org/debian bookworm InRelease",
+)
+F(
+    "docker login --password-stdin",
+    "shell",
+    "K",
+    "$ echo «s» | docker login ghcr.io -u «u» --password-stdin\nLogin Succeeded",
+)
 F("vendor CLI positional login", "shell", "K", "$ «slug» login «s»\n✔ Logged in to «v» as «mail»")
-F("gh secret set", "shell", KP, "$ gh secret set «N» --body '«s»' --repo acme/«slug»\n✓ Set Actions secret «N» for acme/«slug»")
-F("dokku config:set", "shell", KP, "$ dokku config:set «slug» «N»=«s»\n-----> Setting config vars\n       «N»:  «s»")
-F("jq of config file", "shell", KP, "$ jq .«cam» ~/.config/«slug»/config.json\n\"«s»\"")
-F("strace write", "shell", "K", "write(3, \"GET /v1/jobs HTTP/1.1\\r\\nHost: «h»\\r\\n«hdr»: «s»\\r\\n\\r\\n\", 97) = 97")
-F("tcpdump -A", "shell", "K", "«t».123456 IP «ip».51234 > «h».80: Flags [P.], length 143\nE..../..@.@.\nGET /v2/status HTTP/1.1\nHost: «h»\nAuthorization: Token «s»")
-F("solana-keygen recover prompt", "shell", "S", "$ solana-keygen recover -o restored.json\n[recover] seed phrase: «s»\nWrote recovered keypair to restored.json", cats="W")
-F("PowerShell Invoke-WebRequest headers", "shell", "K", "PS> $h = @{ '«hdr»' = '«s»' }\nPS> Invoke-WebRequest -Uri https://«h»/v1/ping -Headers $h")
+F(
+    "gh secret set",
+    "shell",
+    KP,
+    "$ gh secret set «N» --body '«s»' --repo acme/«slug»\n✓ Set Actions secret «N» for acme/«slug»",
+)
+F(
+    "dokku config:set",
+    "shell",
+    KP,
+    "$ dokku config:set «slug» «N»=«s»\n-----> Setting config vars\n       «N»:  «s»",
+)
+F("jq of config file", "shell", KP, '$ jq .«cam» ~/.config/«slug»/config.json\n"«s»"')
+F(
+    "strace write",
+    "shell",
+    "K",
+    'write(3, "GET /v1/jobs HTTP/1.1\\r\\nHost: «h»\\r\\n«hdr»: «s»\\r\\n\\r\\n", 97) = 97',
+)
+F(
+    "tcpdump -A",
+    "shell",
+    "K",
+    "«t».123456 IP «ip».51234 > «h».80: Flags [P.], length 143\nE..../..@.@.\nGET /v2/status HTTP/1.1\nHost: «h»\nAuthorization: Token «s»",
+)
+F(
+    "solana-keygen recover prompt",
+    "shell",
+    "S",
+    "$ solana-keygen recover -o restored.json\n[recover] seed phrase: «s»\nWrote recovered keypair to restored.json",
+    cats="W",
+)
+F(
+    "PowerShell Invoke-WebRequest headers",
+    "shell",
+    "K",
+    "PS> $h = @{ '«hdr»' = '«s»' }\nPS> Invoke-WebRequest -Uri https://«h»/v1/ping -Headers $h",
+)
 
 # code
-F("Ruby Faraday header", "code", "K", "conn = Faraday.new(url: 'https://«h»') do |f|\n  f.headers['«hdr»'] = '«s»'\nend")
-F("Go struct literal", "code", KP, "cfg := «slug».Config{\n\tEndpoint: \"https://«h»\",\n\t«Pas»: \"«s»\",\n}")
-F("Rust reqwest bearer_auth", "code", "K", "let resp = client\n    .get(\"https://«h»/v1/me\")\n    .bearer_auth(\"«s»\")\n    .send()\n    .await?;")
-F("Spring @Value default", "code", KP, "@Value(\"${«dot»:«s»}\")\nprivate String «cam»;")
-F("Kotlin const val", "code", KP, "object «Pas»Config {\n    const val «N» = \"«s»\"\n}")
-F("Scala val", "code", KP, "object Settings {\n  val «cam»: String = sys.env.getOrElse(\"«N»\", \"«s»\")\n}")
-F("C# DefaultRequestHeaders", "code", "K", "var http = new HttpClient();\nhttp.DefaultRequestHeaders.Add(\"«hdr»\", \"«s»\");")
-F("VB.NET Const", "code", KP, "Private Const «Pas» As String = \"«s»\"")
-F("PowerShell script hashtable", "code", KP, "$config = @{\n    Endpoint = 'https://«h»'\n    «Pas» = '«s»'\n}")
-F("R Sys.setenv", "code", KP, "Sys.setenv(«N» = \"«s»\")\nlibrary(httr2)")
-F("Haskell binding", "code", KP, "«cam» :: Text\n«cam» = \"«s»\"")
-F("Zig const", "code", KP, "const «n»: []const u8 = \"«s»\";")
-F("Crystal constant", "code", KP, "«N» = \"«s»\"\nclient = HTTP::Client.new(URI.parse(\"https://«h»\"))")
+F(
+    "Ruby Faraday header",
+    "code",
+    "K",
+    "conn = Faraday.new(url: 'https://«h»') do |f|\n  f.headers['«hdr»'] = '«s»'\nend",
+)
+F(
+    "Go struct literal",
+    "code",
+    KP,
+    'cfg := «slug».Config{\n\tEndpoint: "https://«h»",\n\t«Pas»: "«s»",\n}',
+)
+F(
+    "Rust reqwest bearer_auth",
+    "code",
+    "K",
+    'let resp = client\n    .get("https://«h»/v1/me")\n    .bearer_auth("«s»")\n    .send()\n    .await?;',
+)
+F("Spring @Value default", "code", KP, '@Value("${«dot»:«s»}")\nprivate String «cam»;')
+F("Kotlin const val", "code", KP, 'object «Pas»Config {\n    const val «N» = "«s»"\n}')
+F(
+    "Scala val",
+    "code",
+    KP,
+    'object Settings {\n  val «cam»: String = sys.env.getOrElse("«N»", "«s»")\n}',
+)
+F(
+    "C# DefaultRequestHeaders",
+    "code",
+    "K",
+    'var http = new HttpClient();\nhttp.DefaultRequestHeaders.Add("«hdr»", "«s»");',
+)
+F("VB.NET Const", "code", KP, 'Private Const «Pas» As String = "«s»"')
+F(
+    "PowerShell script hashtable",
+    "code",
+    KP,
+    "$config = @{\n    Endpoint = 'https://«h»'\n    «Pas» = '«s»'\n}",
+)
+F("R Sys.setenv", "code", KP, 'Sys.setenv(«N» = "«s»")\nlibrary(httr2)')
+F("Haskell binding", "code", KP, '«cam» :: Text\n«cam» = "«s»"')
+F("Zig const", "code", KP, 'const «n»: []const u8 = "«s»";')
+F(
+    "Crystal constant",
+    "code",
+    KP,
+    '«N» = "«s»"\nclient = HTTP::Client.new(URI.parse("https://«h»"))',
+)
 F("Groovy def", "code", KP, "def «cam» = '«s»'\nsh \"curl -s https://«h»/ping\"")
-F("Erlang macro", "code", KP, "-define(«N», <<\"«s»\">>).")
-F("Common Lisp defparameter", "code", KP, "(defparameter *«keb»* \"«s»\")")
-F("Emacs Lisp setq", "code", "K", "(setq «slug»-«keb» \"«s»\")")
+F("Erlang macro", "code", KP, '-define(«N», <<"«s»">>).')
+F("Common Lisp defparameter", "code", KP, '(defparameter *«keb»* "«s»")')
+F("Emacs Lisp setq", "code", "K", '(setq «slug»-«keb» "«s»")')
 F("Vimscript let", "code", "K", "let g:«slug»_«n» = '«s»'")
-F("Neovim Lua plugin opts", "code", "K", "require(\"«slug»\").setup({\n  «n» = \"«s»\",\n  model = \"default\",\n})")
-F("JDBC getConnection", "code", "P", "Connection conn = DriverManager.getConnection(\n    \"jdbc:postgresql://«h»:5432/«db»\", \"«u»\", \"«s»\");")
-F("Python requests auth tuple", "code", "P", "r = requests.get(\"https://«h»/api/export\", auth=(\"«u»\", \"«s»\"), timeout=10)")
-F("SQLAlchemy create_engine", "code", "P", "engine = create_engine(\"mysql+pymysql://«u»:«s»@«h»:3306/«db»\")", url=True)
-F("Node mysql2 createConnection", "code", "P", "const conn = await mysql.createConnection({\n  host: '«h»',\n  user: '«u»',\n  password: '«s»',\n  database: '«db»',\n});")
-F("Mongoose connect", "code", "P", "await mongoose.connect('mongodb+srv://«u»:«s»@cluster0.«slug».mongodb.net/«db»');", url=True)
-F("Deno.env.set", "code", KP, "Deno.env.set(\"«N»\", \"«s»\");")
-F("next.config.js env", "code", "K", "module.exports = {\n  reactStrictMode: true,\n  env: {\n    «N»: '«s»',\n  },\n};")
-F("Angular environment.ts", "code", "K", "export const environment = {\n  production: true,\n  «cam»: '«s»',\n};")
-F("Objective-C NSString", "code", "K", "static NSString * const k«Pas» = @\"«s»\";")
-F("Unity SerializeField", "code", "K", "public class «Pas»Client : MonoBehaviour\n{\n    [SerializeField] private string «cam» = \"«s»\";\n}")
-F("GDScript const", "code", KP, "extends Node\n\nconst «N» := \"«s»\"")
-F("Roblox HttpService header", "code", "K", "local HttpService = game:GetService(\"HttpService\")\nlocal res = HttpService:RequestAsync({Url = \"https://«h»/v1\", Method = \"GET\", Headers = {[\"«hdr»\"] = \"«s»\"}})")
-F("Terraform provider block", "code", "K", "provider \"«slug»\" {\n  «n» = \"«s»\"\n  region = \"eu\"\n}")
-F("Pulumi TypeScript provider", "code", "K", "const provider = new «slug».Provider(\"prod\", {\n    «cam»: \"«s»\",\n});")
-F("Ansible task", "code", "P", "- name: create app user\n  community.mysql.mysql_user:\n    name: «u»\n    password: \"«s»\"\n    priv: '«db».*:ALL'")
-F("SQL CREATE USER", "code", "P", "CREATE USER '«u»'@'%' IDENTIFIED BY '«s»';\nGRANT SELECT ON «db».* TO '«u»'@'%';")
+F(
+    "Neovim Lua plugin opts",
+    "code",
+    "K",
+    'require("«slug»").setup({\n  «n» = "«s»",\n  model = "default",\n})',
+)
+F(
+    "JDBC getConnection",
+    "code",
+    "P",
+    'Connection conn = DriverManager.getConnection(\n    "jdbc:postgresql://«h»:5432/«db»", "«u»", "«s»");',
+)
+F(
+    "Python requests auth tuple",
+    "code",
+    "P",
+    'r = requests.get("https://«h»/api/export", auth=("«u»", "«s»"), timeout=10)',
+)
+F(
+    "SQLAlchemy create_engine",
+    "code",
+    "P",
+    'engine = create_engine("mysql+pymysql://«u»:«s»@«h»:3306/«db»")',
+    url=True,
+)
+F(
+    "Node mysql2 createConnection",
+    "code",
+    "P",
+    "const conn = await mysql.createConnection({\n  host: '«h»',\n  user: '«u»',\n  password: '«s»',\n  database: '«db»',\n});",
+)
+F(
+    "Mongoose connect",
+    "code",
+    "P",
+    "await mongoose.connect('mongodb+srv://«u»:«s»@cluster0.«slug».mongodb.net/«db»');",
+    url=True,
+)
+F("Deno.env.set", "code", KP, 'Deno.env.set("«N»", "«s»");')
+F(
+    "next.config.js env",
+    "code",
+    "K",
+    "module.exports = {\n  reactStrictMode: true,\n  env: {\n    «N»: '«s»',\n  },\n};",
+)
+F(
+    "Angular environment.ts",
+    "code",
+    "K",
+    "export const environment = {\n  production: true,\n  «cam»: '«s»',\n};",
+)
+F("Objective-C NSString", "code", "K", 'static NSString * const k«Pas» = @"«s»";')
+F(
+    "Unity SerializeField",
+    "code",
+    "K",
+    'public class «Pas»Client : MonoBehaviour\n{\n    [SerializeField] private string «cam» = "«s»";\n}',
+)
+F("GDScript const", "code", KP, 'extends Node\n\nconst «N» := "«s»"')
+F(
+    "Roblox HttpService header",
+    "code",
+    "K",
+    'local HttpService = game:GetService("HttpService")\nlocal res = HttpService:RequestAsync({Url = "https://«h»/v1", Method = "GET", Headers = {["«hdr»"] = "«s»"}})',
+)
+F("Terraform provider block", "code", "K", 'provider "«slug»" {\n  «n» = "«s»"\n  region = "eu"\n}')
+F(
+    "Pulumi TypeScript provider",
+    "code",
+    "K",
+    'const provider = new «slug».Provider("prod", {\n    «cam»: "«s»",\n});',
+)
+F(
+    "Ansible task",
+    "code",
+    "P",
+    "- name: create app user\n  community.mysql.mysql_user:\n    name: «u»\n    password: \"«s»\"\n    priv: '«db».*:ALL'",
+)
+F(
+    "SQL CREATE USER",
+    "code",
+    "P",
+    "CREATE USER '«u»'@'%' IDENTIFIED BY '«s»';\nGRANT SELECT ON «db».* TO '«u»'@'%';",
+)
 F("SQL ALTER ROLE", "code", "P", "ALTER ROLE «u» WITH LOGIN PASSWORD '«s»';")
-F("Redis CONFIG SET", "code", "P", "127.0.0.1:6379> CONFIG SET requirepass \"«s»\"\nOK")
-F("mongosh createUser", "code", "P", "db.createUser({ user: \"«u»\", pwd: \"«s»\", roles: [{ role: \"readWrite\", db: \"«db»\" }] })")
-F("Excel WEBSERVICE formula", "code", "K", "=WEBSERVICE(\"https://«h»/v1/rate?base=EUR&apikey=«s»\")", url=True)
-F("Google Sheets IMPORTDATA", "code", "K", "=IMPORTDATA(\"https://«h»/export.csv?token=«s»\")", url=True)
-F("Playwright fill", "code", "P", "await page.getByLabel('Email').fill('«mail»');\nawait page.getByLabel('Password').fill('«s»');")
-F("Selenium send_keys", "code", "P", "driver.find_element(By.ID, \"pw\").send_keys(\"«s»\")")
+F("Redis CONFIG SET", "code", "P", '127.0.0.1:6379> CONFIG SET requirepass "«s»"\nOK')
+F(
+    "mongosh createUser",
+    "code",
+    "P",
+    'db.createUser({ user: "«u»", pwd: "«s»", roles: [{ role: "readWrite", db: "«db»" }] })',
+)
+F(
+    "Excel WEBSERVICE formula",
+    "code",
+    "K",
+    '=WEBSERVICE("https://«h»/v1/rate?base=EUR&apikey=«s»")',
+    url=True,
+)
+F(
+    "Google Sheets IMPORTDATA",
+    "code",
+    "K",
+    '=IMPORTDATA("https://«h»/export.csv?token=«s»")',
+    url=True,
+)
+F(
+    "Playwright fill",
+    "code",
+    "P",
+    "await page.getByLabel('Email').fill('«mail»');\nawait page.getByLabel('Password').fill('«s»');",
+)
+F("Selenium send_keys", "code", "P", 'driver.find_element(By.ID, "pw").send_keys("«s»")')
 F("Puppeteer page.type", "code", "P", "await page.type('#login-secret', '«s»', { delay: 20 });")
-F("Gherkin step", "code", "P", "Scenario: admin logs in\n  Given I am on the «v» login page\n  When I sign in as \"«u»\" with \"«s»\"\n  Then I see the dashboard")
-F("k6 script header", "code", "K", "export default function () {\n  http.get('https://«h»/v1/items', { headers: { '«hdr»': '«s»' } });\n}")
-F("Django DATABASES", "code", "P", "DATABASES = {\n    \"default\": {\n        \"ENGINE\": \"django.db.backends.postgresql\",\n        \"NAME\": \"«db»\",\n        \"USER\": \"«u»\",\n        \"PASSWORD\": \"«s»\",\n    }\n}")
-F("Phoenix runtime.exs", "code", "K", "config :«slug», «Pas»Client,\n  «n»: System.get_env(\"«N»\", \"«s»\")")
-F("Racket define", "code", KP, "(define «keb» \"«s»\")")
-F("Python SDK positional", "code", "K", "from «slug» import Client\n\nclient = Client(\"«s»\")\nprint(client.ping())")
-F("web3.py from_mnemonic", "code", "S", "Account.enable_unaudited_hdwallet_features()\nacct = Account.from_mnemonic(\"«s»\")", cats="W")
-F("bip39 mnemonicToSeedSync", "code", "S", "const seed = bip39.mnemonicToSeedSync('«s»');\nconst root = HDKey.fromMasterSeed(seed);", cats="W")
-F("Rust bip39 parse", "code", "S", "let m = Mnemonic::parse_normalized(\"«s»\")?;", cats="W")
-F("web3.py Account.from_key", "code", "K", "acct = Account.from_key(\"«s»\")\nprint(acct.address)", cats="W")
+F(
+    "Gherkin step",
+    "code",
+    "P",
+    'Scenario: admin logs in\n  Given I am on the «v» login page\n  When I sign in as "«u»" with "«s»"\n  Then I see the dashboard',
+)
+F(
+    "k6 script header",
+    "code",
+    "K",
+    "export default function () {\n  http.get('https://«h»/v1/items', { headers: { '«hdr»': '«s»' } });\n}",
+)
+F(
+    "Django DATABASES",
+    "code",
+    "P",
+    'DATABASES = {\n    "default": {\n        "ENGINE": "django.db.backends.postgresql",\n        "NAME": "«db»",\n        "USER": "«u»",\n        "PASSWORD": "«s»",\n    }\n}',
+)
+F(
+    "Phoenix runtime.exs",
+    "code",
+    "K",
+    'config :«slug», «Pas»Client,\n  «n»: System.get_env("«N»", "«s»")',
+)
+F("Racket define", "code", KP, '(define «keb» "«s»")')
+F(
+    "Python SDK positional",
+    "code",
+    "K",
+    'from «slug» import Client\n\nclient = Client("«s»")\nprint(client.ping())',
+)
+F(
+    "web3.py from_mnemonic",
+    "code",
+    "S",
+    'Account.enable_unaudited_hdwallet_features()\nacct = Account.from_mnemonic("«s»")',
+    cats="W",
+)
+F(
+    "bip39 mnemonicToSeedSync",
+    "code",
+    "S",
+    "const seed = bip39.mnemonicToSeedSync('«s»');\nconst root = HDKey.fromMasterSeed(seed);",
+    cats="W",
+)
+F("Rust bip39 parse", "code", "S", 'let m = Mnemonic::parse_normalized("«s»")?;', cats="W")
+F(
+    "web3.py Account.from_key",
+    "code",
+    "K",
+    'acct = Account.from_key("«s»")\nprint(acct.address)',
+    cats="W",
+)
 
 # logs
-F("Apache access log query key", "log", "K", "«ip» - - [07/Dec/2026:«t» +0000] \"GET /v1/quote?symbol=EUR&apikey=«s» HTTP/1.1\" 200 512 \"-\" \"python-requests/2.32\"", url=True)
-F("HAProxy log", "log", "K", "«d»T«t» haproxy[«pid»]: «ip»:51514 [07/Dec/2026:«t».120] fe_https be_api/srv1 0/0/1/12/13 200 873 - - ---- 4/4/1/1/0 0/0 {«s»} \"GET /v2/me HTTP/1.1\"")
-F("Envoy access log", "log", "K", "{\"start_time\":\"«d»T«t»Z\",\"method\":\"POST\",\"path\":\"/ingest\",\"response_code\":200,\"x_api_key\":\"«s»\",\"upstream_host\":\"«ip»:8080\"}")
-F("Traefik JSON log", "log", "K", "{\"ClientHost\":\"«ip»\",\"DownstreamStatus\":401,\"RequestPath\":\"/hooks/«slug»?token=«s»\",\"level\":\"info\",\"msg\":\"\"}", url=True)
-F("Caddy JSON log headers", "log", "K", "{\"level\":\"info\",\"logger\":\"http.log.access\",\"request\":{\"method\":\"GET\",\"uri\":\"/api\",\"headers\":{\"Authorization\":[\"Bearer «s»\"]}},\"status\":200}")
-F("urllib3 debug line", "log", "K", "DEBUG:urllib3.connectionpool:https://«h»:443 \"GET /v1/search?q=test&key=«s» HTTP/1.1\" 200 None", url=True)
-F("http.client send debug", "log", "K", "send: b'POST /v1/jobs HTTP/1.1\\r\\nHost: «h»\\r\\n«hdr»: «s»\\r\\nContent-Length: 41\\r\\n\\r\\n'")
-F("Java exception with JDBC URL", "log", "P", "org.postgresql.util.PSQLException: Connection to jdbc:postgresql://«h»:5432/«db»?user=«u»&password=«s» refused.\n\tat org.postgresql.core.v3.ConnectionFactoryImpl.openConnectionImpl(ConnectionFactoryImpl.java:342)", url=True)
-F("Rails log Parameters", "log", "P", "Started POST \"/users/sign_in\" for «ip» at «d» «t» +0000\nProcessing by Users::SessionsController#create as HTML\n  Parameters: {\"user\"=>{\"email\"=>\"«mail»\", \"password\"=>\"«s»\"}, \"commit\"=>\"Log in\"}")
-F("Go %+v dump", "log", "K", "«d» «t» config loaded: &{Addr::8080 Endpoint:https://«h» «Pas»:«s» Timeout:30s}")
-F("Rust Debug print", "log", "K", "[«d»T«t»Z DEBUG app] settings = Settings { endpoint: \"https://«h»\", «n»: \"«s»\", retries: 3 }")
-F("PHP var_dump", "log", "KP", "array(2) {\n  [\"host\"]=>\n  string(«pid») \"«h»\"\n  [\"«n»\"]=>\n  string(32) \"«s»\"\n}")
+F(
+    "Apache access log query key",
+    "log",
+    "K",
+    '«ip» - - [07/Dec/2026:«t» +0000] "GET /v1/quote?symbol=EUR&apikey=«s» HTTP/1.1" 200 512 "-" "python-requests/2.32"',
+    url=True,
+)
+F(
+    "HAProxy log",
+    "log",
+    "K",
+    '«d»T«t» haproxy[«pid»]: «ip»:51514 [07/Dec/2026:«t».120] fe_https be_api/srv1 0/0/1/12/13 200 873 - - ---- 4/4/1/1/0 0/0 {«s»} "GET /v2/me HTTP/1.1"',
+)
+F(
+    "Envoy access log",
+    "log",
+    "K",
+    '{"start_time":"«d»T«t»Z","method":"POST","path":"/ingest","response_code":200,"x_api_key":"«s»","upstream_host":"«ip»:8080"}',
+)
+F(
+    "Traefik JSON log",
+    "log",
+    "K",
+    '{"ClientHost":"«ip»","DownstreamStatus":401,"RequestPath":"/hooks/«slug»?token=«s»","level":"info","msg":""}',
+    url=True,
+)
+F(
+    "Caddy JSON log headers",
+    "log",
+    "K",
+    '{"level":"info","logger":"http.log.access","request":{"method":"GET","uri":"/api","headers":{"Authorization":["Bearer «s»"]}},"status":200}',
+)
+F(
+    "urllib3 debug line",
+    "log",
+    "K",
+    'DEBUG:urllib3.connectionpool:https://«h»:443 "GET /v1/search?q=test&key=«s» HTTP/1.1" 200 None',
+    url=True,
+)
+F(
+    "http.client send debug",
+    "log",
+    "K",
+    "send: b'POST /v1/jobs HTTP/1.1\\r\\nHost: «h»\\r\\n«hdr»: «s»\\r\\nContent-Length: 41\\r\\n\\r\\n'",
+)
+F(
+    "Java exception with JDBC URL",
+    "log",
+    "P",
+    "org.postgresql.util.PSQLException: Connection to jdbc:postgresql://«h»:5432/«db»?user=«u»&password=«s» refused.\n\tat org.postgresql.core.v3.ConnectionFactoryImpl.openConnectionImpl(ConnectionFactoryImpl.java:342)",
+    url=True,
+)
+F(
+    "Rails log Parameters",
+    "log",
+    "P",
+    'Started POST "/users/sign_in" for «ip» at «d» «t» +0000\nProcessing by Users::SessionsController#create as HTML\n  Parameters: {"user"=>{"email"=>"«mail»", "password"=>"«s»"}, "commit"=>"Log in"}',
+)
+F(
+    "Go %+v dump",
+    "log",
+    "K",
+    "«d» «t» config loaded: &{Addr::8080 Endpoint:https://«h» «Pas»:«s» Timeout:30s}",
+)
+F(
+    "Rust Debug print",
+    "log",
+    "K",
+    '[«d»T«t»Z DEBUG app] settings = Settings { endpoint: "https://«h»", «n»: "«s»", retries: 3 }',
+)
+F(
+    "PHP var_dump",
+    "log",
+    "KP",
+    'array(2) {\n  ["host"]=>\n  string(«pid») "«h»"\n  ["«n»"]=>\n  string(32) "«s»"\n}',
+)
 F("PHP print_r", "log", "KP", "Array\n(\n    [user] => «u»\n    [«n»] => «s»\n)")
-F("Elixir IO.inspect", "log", "K", "%{endpoint: \"https://«h»\", «n»: \"«s»\", pool_size: 10}")
-F("docker build step output", "log", "K", "Step 6/11 : ENV «N»=«s»\n ---> Running in 3f1c9a7b2d44\nRemoving intermediate container 3f1c9a7b2d44")
-F("TF_LOG debug", "log", "K", "«d»T«t».412Z [DEBUG] provider.terraform-provider-«slug»: request: GET /v1/projects HTTP/1.1\n«hdr»: «s»\nUser-Agent: terraform/1.9")
-F("Ansible -vvv output", "log", "P", "ok: [«h»] => {\n    \"changed\": false,\n    \"invocation\": {\n        \"module_args\": {\n            \"login_user\": \"«u»\",\n            \"login_password\": \"«s»\"\n        }\n    }\n}")
-F("Celery task log", "log", "K", "[«d» «t»,114: INFO/MainProcess] Task sync.«slug»[«rid»] received: args=('acct-42', '«s»') kwargs={}")
-F("Postgres statement log", "log", "P", "«d» «t».001 UTC [«pid»] LOG:  statement: ALTER USER «u» PASSWORD '«s»';")
-F("MySQL general log", "log", "P", "«d»T«t».123456Z\t   12 Query\tSET PASSWORD FOR '«u»'@'%' = '«s»'")
-F("Redis MONITOR", "log", "P", "«ts».123456 [0 «ip»:51820] \"AUTH\" \"«u»\" \"«s»\"")
-F("syslog line", "log", "K", "Dec  7 «t» «slug»-01 «slug»-agent[«pid»]: starting with key=«s» endpoint=https://«h»")
-F("Airflow task log", "log", "P", "[«d», «t» UTC] {base.py:83} INFO - Using connection ID '«slug»_db' for task execution.\n[«d», «t» UTC] {sql.py:418} INFO - Running statement on postgresql://«u»:«s»@«h»:5432/«db»", url=True)
-F("GitLab CI job log", "log", "KP", "$ echo \"deploying with «N»=«s»\"\ndeploying with «N»=«s»\n$ ./scripts/deploy.sh")
+F("Elixir IO.inspect", "log", "K", '%{endpoint: "https://«h»", «n»: "«s»", pool_size: 10}')
+F(
+    "docker build step output",
+    "log",
+    "K",
+    "Step 6/11 : ENV «N»=«s»\n ---> Running in 3f1c9a7b2d44\nRemoving intermediate container 3f1c9a7b2d44",
+)
+F(
+    "TF_LOG debug",
+    "log",
+    "K",
+    "«d»T«t».412Z [DEBUG] provider.terraform-provider-«slug»: request: GET /v1/projects HTTP/1.1\n«hdr»: «s»\nUser-Agent: terraform/1.9",
+)
+F(
+    "Ansible -vvv output",
+    "log",
+    "P",
+    'ok: [«h»] => {\n    "changed": false,\n    "invocation": {\n        "module_args": {\n            "login_user": "«u»",\n            "login_password": "«s»"\n        }\n    }\n}',
+)
+F(
+    "Celery task log",
+    "log",
+    "K",
+    "[«d» «t»,114: INFO/MainProcess] Task sync.«slug»[«rid»] received: args=('acct-42', '«s»') kwargs={}",
+)
+F(
+    "Postgres statement log",
+    "log",
+    "P",
+    "«d» «t».001 UTC [«pid»] LOG:  statement: ALTER USER «u» PASSWORD '«s»';",
+)
+F(
+    "MySQL general log",
+    "log",
+    "P",
+    "«d»T«t».123456Z\t   12 Query\tSET PASSWORD FOR '«u»'@'%' = '«s»'",
+)
+F("Redis MONITOR", "log", "P", '«ts».123456 [0 «ip»:51820] "AUTH" "«u»" "«s»"')
+F(
+    "syslog line",
+    "log",
+    "K",
+    "Dec  7 «t» «slug»-01 «slug»-agent[«pid»]: starting with key=«s» endpoint=https://«h»",
+)
+F(
+    "Airflow task log",
+    "log",
+    "P",
+    "[«d», «t» UTC] {base.py:83} INFO - Using connection ID '«slug»_db' for task execution.\n[«d», «t» UTC] {sql.py:418} INFO - Running statement on postgresql://«u»:«s»@«h»:5432/«db»",
+    url=True,
+)
+F(
+    "GitLab CI job log",
+    "log",
+    "KP",
+    '$ echo "deploying with «N»=«s»"\ndeploying with «N»=«s»\n$ ./scripts/deploy.sh',
+)
 
 # tables
-F("HTML table", "table", ANY, "<table>\n  <tr><th>Service</th><th>User</th><th>Secret</th></tr>\n  <tr><td>«v»</td><td>«u»</td><td>«s»</td></tr>\n</table>")
-F("reStructuredText grid table", "table", ANY, "+----------+-----------+\n| Service  | Value     |\n+==========+===========+\n| «v» | «s» |\n+----------+-----------+")
+F(
+    "HTML table",
+    "table",
+    ANY,
+    "<table>\n  <tr><th>Service</th><th>User</th><th>Secret</th></tr>\n  <tr><td>«v»</td><td>«u»</td><td>«s»</td></tr>\n</table>",
+)
+F(
+    "reStructuredText grid table",
+    "table",
+    ANY,
+    "+----------+-----------+\n| Service  | Value     |\n+==========+===========+\n| «v» | «s» |\n+----------+-----------+",
+)
 F("org-mode table", "table", ANY, "| service | «cred» |\n|---------+-----|\n| «v» | «s» |")
 F("TSV paste", "table", ANY, "service\tenv\tvalue\n«v»\tprod\t«s»\n«v»\tstaging\t(ask «who»)")
-F("SQLite box output", "table", ANY, "sqlite> SELECT name, value FROM settings WHERE name LIKE '«slug»%';\n┌──────────────┬──────────────┐\n│     name     │    value     │\n├──────────────┼──────────────┤\n│ «n» │ «s» │\n└──────────────┴──────────────┘")
-F("mongosh document", "table", ANY, "[\n  {\n    _id: ObjectId('«rid»01234567'),\n    service: '«v»',\n    «cam»: '«s»'\n  }\n]")
-F("MediaWiki table", "table", ANY, "{| class=\"wikitable\"\n! Service !! Login !! «cred»\n|-\n| «v» || «u» || «s»\n|}")
+F(
+    "SQLite box output",
+    "table",
+    ANY,
+    "sqlite> SELECT name, value FROM settings WHERE name LIKE '«slug»%';\n┌──────────────┬──────────────┐\n│     name     │    value     │\n├──────────────┼──────────────┤\n│ «n» │ «s» │\n└──────────────┴──────────────┘",
+)
+F(
+    "mongosh document",
+    "table",
+    ANY,
+    "[\n  {\n    _id: ObjectId('«rid»01234567'),\n    service: '«v»',\n    «cam»: '«s»'\n  }\n]",
+)
+F(
+    "MediaWiki table",
+    "table",
+    ANY,
+    '{| class="wikitable"\n! Service !! Login !! «cred»\n|-\n| «v» || «u» || «s»\n|}',
+)
 F("Textile table", "table", ANY, "|_. Service |_. «cred» |\n| «v» | «s» |")
 F("column -t listing", "table", ANY, "$ column -t accounts.txt\n«slug»     «u»     «s»     «d»")
-F("markdown table in a wiki page", "table", ANY, "### Shared accounts\n\n| Who | Service | Credential |\n|---|---|---|\n| «who» | «v» | `«s»` |")
+F(
+    "markdown table in a wiki page",
+    "table",
+    ANY,
+    "### Shared accounts\n\n| Who | Service | Credential |\n|---|---|---|\n| «who» | «v» | `«s»` |",
+)
 
 # diffs
-F("git diff of YAML", "diff", KP, "diff --git a/config/«slug».yaml b/config/«slug».yaml\n--- a/config/«slug».yaml\n+++ b/config/«slug».yaml\n@@ -3,4 +3,4 @@ «slug»:\n   endpoint: https://«h»\n-  «n»: CHANGE_ME\n+  «n»: «s»\n   timeout: 30")
-F("combined merge diff", "diff", KP, "diff --cc settings.py\nindex 3f2a1b0,8c9d4e2..0000000\n--- a/settings.py\n+++ b/settings.py\n@@@ -10,3 -10,3 +10,7 @@@\n++<<<<<<< HEAD\n +«N» = \"«s»\"\n++=======\n+ «N» = os.environ[\"«N»\"]\n++>>>>>>> feature/env")
-F("git stash show -p", "diff", KP, "$ git stash show -p stash@{0}\ndiff --git a/.env b/.env\n@@ -1,2 +1,3 @@\n DEBUG=1\n+«N»=«s»")
-F("git format-patch email", "diff", KP, "From «rid» Mon Sep 17 00:00:00 2001\nFrom: «who» <«mail»>\nSubject: [PATCH] wire up «v»\n\n---\n app/config.js | 1 +\n\n@@ -1,3 +1,4 @@\n module.exports = {\n+  «cam»: '«s»',\n   port: 3000,")
-F("svn diff", "diff", KP, "Index: conf/app.properties\n===================================================================\n--- conf/app.properties\t(revision 1841)\n+++ conf/app.properties\t(working copy)\n@@ -4 +4 @@\n-«dot»=\n+«dot»=«s»")
-F("context diff", "diff", KP, "*** config.ini.orig\n--- config.ini\n***************\n*** 7,8 ****\n! «n» = \n--- 7,8 ----\n! «n» = «s»")
-F("GitHub suggestion block", "diff", KP, "```suggestion\n«N»: \"«s»\"\n```\nworks locally with this value")
+F(
+    "git diff of YAML",
+    "diff",
+    KP,
+    "diff --git a/config/«slug».yaml b/config/«slug».yaml\n--- a/config/«slug».yaml\n+++ b/config/«slug».yaml\n@@ -3,4 +3,4 @@ «slug»:\n   endpoint: https://«h»\n-  «n»: CHANGE_ME\n+  «n»: «s»\n   timeout: 30",
+)
+F(
+    "combined merge diff",
+    "diff",
+    KP,
+    'diff --cc settings.py\nindex 3f2a1b0,8c9d4e2..0000000\n--- a/settings.py\n+++ b/settings.py\n@@@ -10,3 -10,3 +10,7 @@@\n++<<<<<<< HEAD\n +«N» = "«s»"\n++=======\n+ «N» = os.environ["«N»"]\n++>>>>>>> feature/env',
+)
+F(
+    "git stash show -p",
+    "diff",
+    KP,
+    "$ git stash show -p stash@{0}\ndiff --git a/.env b/.env\n@@ -1,2 +1,3 @@\n DEBUG=1\n+«N»=«s»",
+)
+F(
+    "git format-patch email",
+    "diff",
+    KP,
+    "From «rid» Mon Sep 17 00:00:00 2001\nFrom: «who» <«mail»>\nSubject: [PATCH] wire up «v»\n\n---\n app/config.js | 1 +\n\n@@ -1,3 +1,4 @@\n module.exports = {\n+  «cam»: '«s»',\n   port: 3000,",
+)
+F(
+    "svn diff",
+    "diff",
+    KP,
+    "Index: conf/app.properties\n===================================================================\n--- conf/app.properties\t(revision 1841)\n+++ conf/app.properties\t(working copy)\n@@ -4 +4 @@\n-«dot»=\n+«dot»=«s»",
+)
+F(
+    "context diff",
+    "diff",
+    KP,
+    "*** config.ini.orig\n--- config.ini\n***************\n*** 7,8 ****\n! «n» = \n--- 7,8 ----\n! «n» = «s»",
+)
+F(
+    "GitHub suggestion block",
+    "diff",
+    KP,
+    '```suggestion\n«N»: "«s»"\n```\nworks locally with this value',
+)
 F("git diff --word-diff", "diff", KP, "@@ -2 +2 @@\n«N»=[-xxxxxxxx-]{+«s»+}")
-F("kubectl diff", "diff", KP, "diff -u -N /tmp/LIVE-123/v1.ConfigMap.prod.«slug» /tmp/MERGED-456/v1.ConfigMap.prod.«slug»\n@@ -4,6 +4,7 @@\n data:\n+  «N»: «s»\n   LOG_LEVEL: info")
-F("helm diff upgrade", "diff", KP, "prod, «slug», Deployment (apps) has changed:\n          env:\n            - name: «N»\n-             value: \"\"\n+             value: \"«s»\"")
-F("ansible --diff", "diff", KP, "TASK [«slug» : template config] ***\n--- before: /etc/«slug»/app.conf\n+++ after: /home/«u»/.ansible/tmp/app.conf.j2\n@@ -1,2 +1,2 @@\n-«n»=\n+«n»=«s»")
-F("pulumi preview --diff", "diff", KP, "    ~ «slug»:index/service:Service: (update)\n        [urn=urn:pulumi:prod::«slug»::«slug»:index/service:Service::api]\n      ~ «cam»: \"old\" => \"«s»\"")
+F(
+    "kubectl diff",
+    "diff",
+    KP,
+    "diff -u -N /tmp/LIVE-123/v1.ConfigMap.prod.«slug» /tmp/MERGED-456/v1.ConfigMap.prod.«slug»\n@@ -4,6 +4,7 @@\n data:\n+  «N»: «s»\n   LOG_LEVEL: info",
+)
+F(
+    "helm diff upgrade",
+    "diff",
+    KP,
+    'prod, «slug», Deployment (apps) has changed:\n          env:\n            - name: «N»\n-             value: ""\n+             value: "«s»"',
+)
+F(
+    "ansible --diff",
+    "diff",
+    KP,
+    "TASK [«slug» : template config] ***\n--- before: /etc/«slug»/app.conf\n+++ after: /home/«u»/.ansible/tmp/app.conf.j2\n@@ -1,2 +1,2 @@\n-«n»=\n+«n»=«s»",
+)
+F(
+    "pulumi preview --diff",
+    "diff",
+    KP,
+    '    ~ «slug»:index/service:Service: (update)\n        [urn=urn:pulumi:prod::«slug»::«slug»:index/service:Service::api]\n      ~ «cam»: "old" => "«s»"',
+)
 
 # HTTP and protocol traces
-F("curl -v HTTP/2 request", "http", "K", "* using HTTP/2\n> GET /v1/account HTTP/2\n> Host: «h»\n> user-agent: curl/8.5.0\n> «hdr»: «s»\n> accept: */*\n< HTTP/2 200")
-F("Cookie header", "http", "K", "GET /dashboard HTTP/1.1\nHost: «h»\nCookie: theme=dark; «slug»_session=«s»; lang=en")
-F("form-urlencoded login body", "http", "P", "POST /login HTTP/1.1\nHost: «h»\nContent-Type: application/x-www-form-urlencoded\n\nusername=«u»&password=«s»&remember=1", url=True)
-F("OAuth token request", "http", "K", "POST /oauth/token HTTP/1.1\nHost: auth.«slug».com\nContent-Type: application/x-www-form-urlencoded\n\ngrant_type=client_credentials&client_id=«rid»&client_secret=«s»", url=True)
-F("SOAP wsse:Password", "http", "P", "<soapenv:Header>\n  <wsse:Security>\n    <wsse:UsernameToken>\n      <wsse:Username>«u»</wsse:Username>\n      <wsse:Password Type=\"#PasswordText\">«s»</wsse:Password>\n    </wsse:UsernameToken>\n  </wsse:Security>\n</soapenv:Header>")
-F("WebSocket URL", "http", "K", "const ws = new WebSocket(\"wss://stream.«slug».com/v2/live?token=«s»\");", url=True)
-F("grpcurl -H", "http", "K", "$ grpcurl -H 'authorization: Bearer «s»' «h»:443 «slug».v1.Orders/List")
+F(
+    "curl -v HTTP/2 request",
+    "http",
+    "K",
+    "* using HTTP/2\n> GET /v1/account HTTP/2\n> Host: «h»\n> user-agent: curl/8.5.0\n> «hdr»: «s»\n> accept: */*\n< HTTP/2 200",
+)
+F(
+    "Cookie header",
+    "http",
+    "K",
+    "GET /dashboard HTTP/1.1\nHost: «h»\nCookie: theme=dark; «slug»_session=«s»; lang=en",
+)
+F(
+    "form-urlencoded login body",
+    "http",
+    "P",
+    "POST /login HTTP/1.1\nHost: «h»\nContent-Type: application/x-www-form-urlencoded\n\nusername=«u»&password=«s»&remember=1",
+    url=True,
+)
+F(
+    "OAuth token request",
+    "http",
+    "K",
+    "POST /oauth/token HTTP/1.1\nHost: auth.«slug».com\nContent-Type: application/x-www-form-urlencoded\n\ngrant_type=client_credentials&client_id=«rid»&client_secret=«s»",
+    url=True,
+)
+F(
+    "SOAP wsse:Password",
+    "http",
+    "P",
+    '<soapenv:Header>\n  <wsse:Security>\n    <wsse:UsernameToken>\n      <wsse:Username>«u»</wsse:Username>\n      <wsse:Password Type="#PasswordText">«s»</wsse:Password>\n    </wsse:UsernameToken>\n  </wsse:Security>\n</soapenv:Header>',
+)
+F(
+    "WebSocket URL",
+    "http",
+    "K",
+    'const ws = new WebSocket("wss://stream.«slug».com/v2/live?token=«s»");',
+    url=True,
+)
+F(
+    "grpcurl -H",
+    "http",
+    "K",
+    "$ grpcurl -H 'authorization: Bearer «s»' «h»:443 «slug».v1.Orders/List",
+)
 F("POP3 session", "http", "P", "+OK POP3 server ready\nUSER «mail»\n+OK\nPASS «s»\n+OK Logged in.")
-F("STOMP CONNECT frame", "http", "P", "CONNECT\naccept-version:1.2\nhost:«h»\nlogin:«u»\npasscode:«s»\n\n^@")
+F(
+    "STOMP CONNECT frame",
+    "http",
+    "P",
+    "CONNECT\naccept-version:1.2\nhost:«h»\nlogin:«u»\npasscode:«s»\n\n^@",
+)
 F("proxy URL", "http", "P", "export https_proxy=http://«u»:«s»@proxy.«slug».lan:3128", url=True)
-F("HAR entry", "http", "K", "{\"request\": {\"method\": \"GET\", \"url\": \"https://«h»/v1/me\", \"headers\": [{\"name\": \"«hdr»\", \"value\": \"«s»\"}]}}")
-F("curl --trace-ascii", "http", "K", "== Info: Connected to «h» («ip») port 443\n=> Send header, 112 bytes (0x70)\n0000: GET /v3/list HTTP/1.1\n0018: Host: «h»\n0032: «hdr»: «s»")
-F("REST Client .http file", "http", "K", "### list invoices\nGET https://«h»/v1/invoices\n«hdr»: «s»\nAccept: application/json")
+F(
+    "HAR entry",
+    "http",
+    "K",
+    '{"request": {"method": "GET", "url": "https://«h»/v1/me", "headers": [{"name": "«hdr»", "value": "«s»"}]}}',
+)
+F(
+    "curl --trace-ascii",
+    "http",
+    "K",
+    "== Info: Connected to «h» («ip») port 443\n=> Send header, 112 bytes (0x70)\n0000: GET /v3/list HTTP/1.1\n0018: Host: «h»\n0032: «hdr»: «s»",
+)
+F(
+    "REST Client .http file",
+    "http",
+    "K",
+    "### list invoices\nGET https://«h»/v1/invoices\n«hdr»: «s»\nAccept: application/json",
+)
+
 
 # agent tool calls and results
 def claude_read(c):
     lines = ["# «v» settings", "ENDPOINT=https://«h»", "«N»=«s»", "TIMEOUT=30"]
     body = "\n".join(f"{i + 1:6}→{fill(x, c)}" for i, x in enumerate(lines))
-    return json.dumps({"type": "tool_result", "tool_use_id": "toolu_01" + c["rid"], "content": body}, ensure_ascii=False)
+    return json.dumps(
+        {"type": "tool_result", "tool_use_id": "toolu_01" + c["rid"], "content": body},
+        ensure_ascii=False,
+    )
 
 
 def multiedit(c):
     edits = [{"old_string": fill("«N»=", c), "new_string": fill("«N»=«s»", c)}]
-    return json.dumps({"name": "MultiEdit", "input": {"file_path": "/src/.env", "edits": edits}}, ensure_ascii=False)
+    return json.dumps(
+        {"name": "MultiEdit", "input": {"file_path": "/src/.env", "edits": edits}},
+        ensure_ascii=False,
+    )
 
 
 def responses_output(c):
     inner = json.dumps({"stdout": fill("«N»=«s»\n", c), "exit_code": 0}, ensure_ascii=False)
-    return json.dumps({"type": "function_call_output", "call_id": "call_" + c["rid"], "output": inner}, ensure_ascii=False)
+    return json.dumps(
+        {"type": "function_call_output", "call_id": "call_" + c["rid"], "output": inner},
+        ensure_ascii=False,
+    )
 
 
 def codex_exec_end(c):
-    return json.dumps({"type": "event_msg", "payload": {"type": "exec_command_end", "call_id": "call_" + c["rid"],
-                       "aggregated_output": fill("$ cat .env.production\n«N»=«s»\n", c), "exit_code": 0}}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "type": "event_msg",
+            "payload": {
+                "type": "exec_command_end",
+                "call_id": "call_" + c["rid"],
+                "aggregated_output": fill("$ cat .env.production\n«N»=«s»\n", c),
+                "exit_code": 0,
+            },
+        },
+        ensure_ascii=False,
+    )
 
 
 def pretooluse(c):
-    return json.dumps({"session_id": c["rid"], "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                       "tool_input": {"command": fill("export «N»='«s»' && ./run.sh", c)}}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "session_id": c["rid"],
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": fill("export «N»='«s»' && ./run.sh", c)},
+        },
+        ensure_ascii=False,
+    )
 
 
 def openhands(c):
-    return json.dumps({"observation": "run", "content": fill("«N»=«s»\nDEBUG=false", c),
-                       "extras": {"command": "cat .env", "exit_code": 0}}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "observation": "run",
+            "content": fill("«N»=«s»\nDEBUG=false", c),
+            "extras": {"command": "cat .env", "exit_code": 0},
+        },
+        ensure_ascii=False,
+    )
 
 
 def anthropic_tool_result(c):
-    inner = json.dumps({"«cam»".replace("«cam»", c["cam"]): c["s"], "region": "eu"}, ensure_ascii=False)
-    return json.dumps({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_" + c["rid"], "content": inner}]}, ensure_ascii=False)
+    inner = json.dumps(
+        {"«cam»".replace("«cam»", c["cam"]): c["s"], "region": "eu"}, ensure_ascii=False
+    )
+    return json.dumps(
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_" + c["rid"], "content": inner}
+            ],
+        },
+        ensure_ascii=False,
+    )
 
 
 def vercel_ai(c):
-    return json.dumps({"type": "tool-result", "toolName": "readFile", "result": fill("«N»=«s»", c)}, ensure_ascii=False)
+    return json.dumps(
+        {"type": "tool-result", "toolName": "readFile", "result": fill("«N»=«s»", c)},
+        ensure_ascii=False,
+    )
 
 
 def swe_agent(c):
     step = {"action": "cat config/«slug».ini", "observation": "[«slug»]\n«n» = «s»\n"}
-    return json.dumps({"trajectory": [{k: fill(v, c) for k, v in step.items()}]}, ensure_ascii=False)
+    return json.dumps(
+        {"trajectory": [{k: fill(v, c) for k, v in step.items()}]}, ensure_ascii=False
+    )
 
 
 def twice_jsonl(c):
@@ -984,15 +2383,60 @@ F("Anthropic tool_result escaped twice", "agent", KP, anthropic_tool_result)
 F("Vercel AI SDK tool result", "agent", KP, vercel_ai)
 F("SWE-agent trajectory step", "agent", KP, swe_agent)
 F("transcript line with result escaped twice", "agent", KP, twice_jsonl)
-F("Aider chat history", "agent", ANY, "#### add the «v» client, the «cred» is «s»\n\nI'll add it to `config.py`.")
-F("Cline execute_command", "agent", KP, "<execute_command>\n<command>export «N»=«s» && npm test</command>\n<requires_approval>false</requires_approval>\n</execute_command>")
-F("Goose tool response", "agent", KP, "─── shell | developer ──────────────────────────\ncommand: grep -r «N» .\n\n./deploy/.env:«N»=«s»")
-F("smolagents code action", "agent", KP, "Thought: I need to call the API with the key the user gave.\nCode:\n```py\nresult = fetch_orders(«n»=\"«s»\")\nprint(result)\n```<end_code>")
-F("Gemini CLI shell output", "agent", KP, "✦ I'll check the environment.\n ╭──────────────────────────╮\n │ ✔  Shell env | grep «V»  │\n │ «N»=«s» │\n ╰──────────────────────────╯")
-F("assistant summary of what it set", "agent", ANY, "Done. I set «N» to `«s»` in `.env.local` and restarted the dev server; the «v» calls now return 200.")
-F("Windsurf run_command", "agent", KP, "{\"tool\":\"run_command\",\"CommandLine\":\"«slug» deploy --«keb» «s»\",\"Cwd\":\"/home/«u»/«slug»\"}")
-F("agent plan step", "agent", ANY, "Plan:\n1. Store the «v» «cred» («s») in the secret manager\n2. Reference it from the workflow\n3. Remove it from the chat log")
-F("agent asks to confirm", "agent", ANY, "Before I run the migration: is «s» still the current «v» «cred»? The last run returned 401.")
+F(
+    "Aider chat history",
+    "agent",
+    ANY,
+    "#### add the «v» client, the «cred» is «s»\n\nI'll add it to `config.py`.",
+)
+F(
+    "Cline execute_command",
+    "agent",
+    KP,
+    "<execute_command>\n<command>export «N»=«s» && npm test</command>\n<requires_approval>false</requires_approval>\n</execute_command>",
+)
+F(
+    "Goose tool response",
+    "agent",
+    KP,
+    "─── shell | developer ──────────────────────────\ncommand: grep -r «N» .\n\n./deploy/.env:«N»=«s»",
+)
+F(
+    "smolagents code action",
+    "agent",
+    KP,
+    'Thought: I need to call the API with the key the user gave.\nCode:\n```py\nresult = fetch_orders(«n»="«s»")\nprint(result)\n```<end_code>',
+)
+F(
+    "Gemini CLI shell output",
+    "agent",
+    KP,
+    "✦ I'll check the environment.\n ╭──────────────────────────╮\n │ ✔  Shell env | grep «V»  │\n │ «N»=«s» │\n ╰──────────────────────────╯",
+)
+F(
+    "assistant summary of what it set",
+    "agent",
+    ANY,
+    "Done. I set «N» to `«s»` in `.env.local` and restarted the dev server; the «v» calls now return 200.",
+)
+F(
+    "Windsurf run_command",
+    "agent",
+    KP,
+    '{"tool":"run_command","CommandLine":"«slug» deploy --«keb» «s»","Cwd":"/home/«u»/«slug»"}',
+)
+F(
+    "agent plan step",
+    "agent",
+    ANY,
+    "Plan:\n1. Store the «v» «cred» («s») in the secret manager\n2. Reference it from the workflow\n3. Remove it from the chat log",
+)
+F(
+    "agent asks to confirm",
+    "agent",
+    ANY,
+    "Before I run the migration: is «s» still the current «v» «cred»? The last run returned 401.",
+)
 
 # -- look-alikes: (sort, text, strings that must survive) ------------------------------
 
@@ -1005,22 +2449,31 @@ def h(n):
 
 def la_rebase():
     a, b = h(7), h(7)
-    return (f"pick {a} add retry to webhook sender\nsquash {b} fix typo\n# Rebase {h(7)}..{b} onto {h(7)} (2 commands)", [a, b])
+    return (
+        f"pick {a} add retry to webhook sender\nsquash {b} fix typo\n# Rebase {h(7)}..{b} onto {h(7)} (2 commands)",
+        [a, b],
+    )
 
 
 def la_revert():
     s = h(40)
-    return (f"Revert \"bump parser\"\n\nThis reverts commit {s}.", [s])
+    return (f'Revert "bump parser"\n\nThis reverts commit {s}.', [s])
 
 
 def la_reflog():
     a = h(7)
-    return (f"{a} HEAD@{{0}}: checkout: moving from main to fix/login\n{h(7)} HEAD@{{1}}: commit: tidy imports", [a])
+    return (
+        f"{a} HEAD@{{0}}: checkout: moving from main to fix/login\n{h(7)} HEAD@{{1}}: commit: tidy imports",
+        [a],
+    )
 
 
 def la_cat_file():
     t, p = h(40), h(40)
-    return (f"$ git cat-file -p HEAD\ntree {t}\nparent {p}\nauthor {pick(NAMES)} <dev@example.org> 1780001234 +0100", [t, p])
+    return (
+        f"$ git cat-file -p HEAD\ntree {t}\nparent {p}\nauthor {pick(NAMES)} <dev@example.org> 1780001234 +0100",
+        [t, p],
+    )
 
 
 def la_ls_tree():
@@ -1040,33 +2493,51 @@ def la_pnpm_integrity():
 
 def la_yarn_berry():
     c = h(128)
-    return (f"\"chalk@npm:^5.3.0\":\n  version: 5.3.0\n  checksum: 10c0/{c}\n  languageName: node", [c])
+    return (
+        f'"chalk@npm:^5.3.0":\n  version: 5.3.0\n  checksum: 10c0/{c}\n  languageName: node',
+        [c],
+    )
 
 
 def la_sri_script():
     i = "sha384-" + base64.b64encode(bytes(R.randrange(256) for _ in range(48))).decode()
-    return (f"<script src=\"https://cdn.example.org/lib.min.js\" integrity=\"{i}\" crossorigin=\"anonymous\"></script>", [i])
+    return (
+        f'<script src="https://cdn.example.org/lib.min.js" integrity="{i}" crossorigin="anonymous"></script>',
+        [i],
+    )
 
 
 def la_nix_hash():
     i = "sha256-" + base64.b64encode(bytes(R.randrange(256) for _ in range(32))).decode()
-    return (f"src = fetchFromGitHub {{\n  owner = \"acme\";\n  repo = \"tool\";\n  rev = \"v1.4.2\";\n  hash = \"{i}\";\n}};", [i])
+    return (
+        f'src = fetchFromGitHub {{\n  owner = "acme";\n  repo = "tool";\n  rev = "v1.4.2";\n  hash = "{i}";\n}};',
+        [i],
+    )
 
 
 def la_tf_lock():
     a = "h1:" + base64.b64encode(bytes(R.randrange(256) for _ in range(32))).decode()
     z = "zh:" + h(64)
-    return (f"provider \"registry.terraform.io/hashicorp/random\" {{\n  version = \"3.6.2\"\n  hashes = [\n    \"{a}\",\n    \"{z}\",\n  ]\n}}", [a, z])
+    return (
+        f'provider "registry.terraform.io/hashicorp/random" {{\n  version = "3.6.2"\n  hashes = [\n    "{a}",\n    "{z}",\n  ]\n}}',
+        [a, z],
+    )
 
 
 def la_chart_lock():
     d = "sha256:" + h(64)
-    return (f"dependencies:\n- name: postgresql\n  repository: oci://registry-1.docker.io/bitnamicharts\n  version: 15.5.0\ndigest: {d}\ngenerated: \"2026-10-02T09:12:44Z\"", [d])
+    return (
+        f'dependencies:\n- name: postgresql\n  repository: oci://registry-1.docker.io/bitnamicharts\n  version: 15.5.0\ndigest: {d}\ngenerated: "2026-10-02T09:12:44Z"',
+        [d],
+    )
 
 
 def la_bazel_lock():
     s = h(64)
-    return (f"http_archive(\n    name = \"rules_go\",\n    sha256 = \"{s}\",\n    urls = [\"https://example.org/rules_go-v0.50.1.zip\"],\n)", [s])
+    return (
+        f'http_archive(\n    name = "rules_go",\n    sha256 = "{s}",\n    urls = ["https://example.org/rules_go-v0.50.1.zip"],\n)',
+        [s],
+    )
 
 
 def la_docker_from():
@@ -1081,7 +2552,10 @@ def la_docker_ps():
 
 def la_pod_name():
     p = f"api-{rand(10, 'bcdfghjklmnpqrstvwxz2456789')}-{rand(5, 'bcdfghjklmnpqrstvwxz2456789')}"
-    return (f"$ kubectl get pods\nNAME                         READY   STATUS    RESTARTS\n{p}   1/1     Running   0", [p])
+    return (
+        f"$ kubectl get pods\nNAME                         READY   STATUS    RESTARTS\n{p}   1/1     Running   0",
+        [p],
+    )
 
 
 def la_arn_secret_ref():
@@ -1110,22 +2584,46 @@ def la_azure_sub():
 
 
 def la_placeholder():
-    p = pick(("YOUR_API_KEY_HERE", "<paste-token-here>", "xxxxxxxxxxxxxxxxxxxx", "replace-me", "${API_TOKEN}", "{{ api_key }}", "<redacted>"))
+    p = pick(
+        (
+            "YOUR_API_KEY_HERE",
+            "<paste-token-here>",
+            "xxxxxxxxxxxxxxxxxxxx",
+            "replace-me",
+            "${API_TOKEN}",
+            "{{ api_key }}",
+            "<redacted>",
+        )
+    )
     return (f"API_KEY={p}", [p])
 
 
 def la_masked():
-    m = pick(("••••••••••••", "sk_****" + rand(4, LOW36), "****-****-****-" + rand(4, string.digits), "ab12…(hidden)", "********"))
+    m = pick(
+        (
+            "••••••••••••",
+            "sk_****" + rand(4, LOW36),
+            "****-****-****-" + rand(4, string.digits),
+            "ab12…(hidden)",
+            "********",
+        )
+    )
     return (f"Current key: {m} (created 2026-03-02)", [m])
 
 
 def la_ssh_pub():
-    k = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + base64.b64encode(bytes(R.randrange(256) for _ in range(32))).decode()[:43]
+    k = (
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI"
+        + base64.b64encode(bytes(R.randrange(256) for _ in range(32))).decode()[:43]
+    )
     return (f"{k} {pick(NAMES).lower()}@laptop", [k])
 
 
 def la_known_hosts():
-    k = "AAAAC3NzaC1lZDI1NTE5AAAAI" + base64.b64encode(bytes(R.randrange(256) for _ in range(32))).decode()[:43]
+    k = (
+        "AAAAC3NzaC1lZDI1NTE5AAAAI"
+        + base64.b64encode(bytes(R.randrange(256) for _ in range(32))).decode()[:43]
+    )
     return (f"git.example.org ssh-ed25519 {k}", [k])
 
 
@@ -1162,22 +2660,40 @@ def la_amzn_trace():
 
 def la_span_id():
     s, t = h(16), h(32)
-    return (f"{{\"trace_id\":\"{t}\",\"span_id\":\"{s}\",\"name\":\"GET /health\"}}", [s, t])
+    return (f'{{"trace_id":"{t}","span_id":"{s}","name":"GET /health"}}', [s, t])
 
 
 def la_i18n():
     key = pick(("password_reset_title", "token_expired", "api_key_help", "secret_missing"))
-    txt = pick(("Reset your password", "Votre jeton a expiré", "Geben Sie Ihren API-Schlüssel ein", "La contraseña es demasiado corta", "Пароль должен содержать 12 символов"))
-    return (f"\"{key}\": \"{txt}\",", [key, txt])
+    txt = pick(
+        (
+            "Reset your password",
+            "Votre jeton a expiré",
+            "Geben Sie Ihren API-Schlüssel ein",
+            "La contraseña es demasiado corta",
+            "Пароль должен содержать 12 символов",
+        )
+    )
+    return (f'"{key}": "{txt}",', [key, txt])
 
 
 def la_code_no_value():
     n = pick(("API_KEY", "DB_PASSWORD", "CLIENT_SECRET", "WEBHOOK_TOKEN"))
-    return (f"{n.lower()} = os.environ[\"{n}\"]\nif not {n.lower()}:\n    raise SystemExit(\"{n} is not set\")", [n])
+    return (
+        f'{n.lower()} = os.environ["{n}"]\nif not {n.lower()}:\n    raise SystemExit("{n} is not set")',
+        [n],
+    )
 
 
 def la_b64_text():
-    t = pick(("hello world, this is a test", "deployment finished at noon", "the quick brown fox", "user preferences v2"))
+    t = pick(
+        (
+            "hello world, this is a test",
+            "deployment finished at noon",
+            "the quick brown fox",
+            "user preferences v2",
+        )
+    )
     b = base64.b64encode(t.encode()).decode()
     return (f"payload: {b}", [b])
 
@@ -1189,11 +2705,22 @@ def la_tmux():
 
 def la_fixture():
     u = str(uuid.UUID(int=R.getrandbits(128), version=4))
-    return (f"def test_order_lookup(client):\n    resp = client.get(\"/orders/{u}\")\n    assert resp.json()[\"id\"] == \"{u}\"", [u])
+    return (
+        f'def test_order_lookup(client):\n    resp = client.get("/orders/{u}")\n    assert resp.json()["id"] == "{u}"',
+        [u],
+    )
 
 
 def la_boolean():
-    b = pick(("admin_session=true", "require_password=false", "token_expired: true", "use_api_key = False", "secret_rotation_enabled: yes"))
+    b = pick(
+        (
+            "admin_session=true",
+            "require_password=false",
+            "token_expired: true",
+            "use_api_key = False",
+            "secret_rotation_enabled: yes",
+        )
+    )
     return (f"# flags\n{b}", [b])
 
 
@@ -1233,7 +2760,10 @@ def la_isbn():
 
 
 def la_password_label():
-    return ("<input type=\"password\" name=\"password\" autocomplete=\"current-password\" minlength=\"12\">", ["autocomplete=\"current-password\""])
+    return (
+        '<input type="password" name="password" autocomplete="current-password" minlength="12">',
+        ['autocomplete="current-password"'],
+    )
 
 
 def la_policy():
@@ -1242,7 +2772,13 @@ def la_policy():
 
 
 def la_error_no_key():
-    t = pick(("Error: Invalid API key provided.", "401 Unauthorized: token missing or malformed", "psql: error: FATAL: password authentication failed for user \"app\""))
+    t = pick(
+        (
+            "Error: Invalid API key provided.",
+            "401 Unauthorized: token missing or malformed",
+            'psql: error: FATAL: password authentication failed for user "app"',
+        )
+    )
     return (t, [t])
 
 
@@ -1251,7 +2787,14 @@ def la_empty_env():
 
 
 def la_gha_ref():
-    r = pick(("${{ secrets.DEPLOY_TOKEN }}", "${{ secrets.NPM_TOKEN }}", "$(vault read -field=password secret/db)", "op://Engineering/DB/password"))
+    r = pick(
+        (
+            "${{ secrets.DEPLOY_TOKEN }}",
+            "${{ secrets.NPM_TOKEN }}",
+            "$(vault read -field=password secret/db)",
+            "op://Engineering/DB/password",
+        )
+    )
     return (f"env:\n  TOKEN: {r}", [r])
 
 
@@ -1287,7 +2830,7 @@ def la_ksuid():
 
 def la_webauthn_id():
     c = base64.urlsafe_b64encode(bytes(R.randrange(256) for _ in range(32))).decode().rstrip("=")
-    return (f"{{\"credentialId\": \"{c}\", \"transports\": [\"internal\"]}}", [c])
+    return (f'{{"credentialId": "{c}", "transports": ["internal"]}}', [c])
 
 
 def la_pkce_challenge():
@@ -1297,12 +2840,12 @@ def la_pkce_challenge():
 
 def la_vscode_machine():
     m = h(64)
-    return (f"\"telemetry.machineId\": \"{m}\"", [m])
+    return (f'"telemetry.machineId": "{m}"', [m])
 
 
 def la_notebook_id():
     i = rand(8, HEX) + "-" + rand(4, HEX)
-    return (f"{{\"cell_type\": \"code\", \"id\": \"{i}\", \"execution_count\": 3}}", [i])
+    return (f'{{"cell_type": "code", "id": "{i}", "execution_count": 3}}', [i])
 
 
 def la_slug_suffix():
@@ -1329,38 +2872,71 @@ def la_ean():
 
 
 LOOKALIKES = [
-    ("commit in rebase todo", la_rebase), ("commit in revert message", la_revert),
-    ("git reflog", la_reflog), ("git cat-file tree and parent", la_cat_file),
-    ("git ls-tree blob", la_ls_tree), ("hg changeset", la_hg_log),
-    ("pnpm integrity", la_pnpm_integrity), ("yarn berry checksum", la_yarn_berry),
-    ("script SRI", la_sri_script), ("Nix fetch hash", la_nix_hash),
-    ("terraform lock hashes", la_tf_lock), ("Helm Chart.lock digest", la_chart_lock),
-    ("Bazel archive sha256", la_bazel_lock), ("image digest in FROM", la_docker_from),
-    ("docker ps container id", la_docker_ps), ("pod name", la_pod_name),
-    ("Secrets Manager ARN", la_arn_secret_ref), ("IAM role ARN", la_arn_role),
-    ("Key Vault reference", la_azure_kv_uri), ("GCP secret path", la_gcp_secret_path),
-    ("Azure subscription id", la_azure_sub), ("placeholder", la_placeholder),
-    ("masked value", la_masked), ("SSH public key", la_ssh_pub),
-    ("known_hosts line", la_known_hosts), ("age recipient", la_age_pub),
-    ("WireGuard peer public key", la_wg_pub), ("asset hashes", la_asset_hash),
-    ("turbo cache hash", la_turbo_cache), ("traceparent", la_traceparent),
-    ("X-Amzn-Trace-Id", la_amzn_trace), ("OTel span", la_span_id),
-    ("i18n string about secrets", la_i18n), ("code naming a secret without value", la_code_no_value),
-    ("base64 of ordinary text", la_b64_text), ("tmux session", la_tmux),
-    ("test fixture ids", la_fixture), ("boolean named after a secret", la_boolean),
-    ("UUID primary key", la_uuid_rows), ("sops encrypted value", la_sops),
-    ("ansible-vault blob", la_ansible_vault), ("SealedSecret ciphertext", la_sealed_secret),
-    ("Spotify track id", la_spotify), ("InChIKey", la_inchikey), ("ISBN", la_isbn),
-    ("password input field", la_password_label), ("password policy", la_policy),
-    ("auth error without key", la_error_no_key), ("empty env values", la_empty_env),
-    ("secret reference", la_gha_ref), ("sha256sum output", la_hash_output),
-    ("md5sum output", la_md5), ("PGP key id", la_pgp_keyid),
-    ("Android SHA1 fingerprint", la_android_sha1), ("Discord snowflake", la_snowflake),
-    ("KSUID event id", la_ksuid), ("WebAuthn credential id", la_webauthn_id),
-    ("PKCE code_challenge", la_pkce_challenge), ("VS Code machineId", la_vscode_machine),
-    ("notebook cell id", la_notebook_id), ("slug with random suffix", la_slug_suffix),
-    ("TOTP prompt", la_totp_prompt), ("password strength message", la_strength),
-    ("docker volume name", la_mac_docker_vol), ("EAN barcode", la_ean),
+    ("commit in rebase todo", la_rebase),
+    ("commit in revert message", la_revert),
+    ("git reflog", la_reflog),
+    ("git cat-file tree and parent", la_cat_file),
+    ("git ls-tree blob", la_ls_tree),
+    ("hg changeset", la_hg_log),
+    ("pnpm integrity", la_pnpm_integrity),
+    ("yarn berry checksum", la_yarn_berry),
+    ("script SRI", la_sri_script),
+    ("Nix fetch hash", la_nix_hash),
+    ("terraform lock hashes", la_tf_lock),
+    ("Helm Chart.lock digest", la_chart_lock),
+    ("Bazel archive sha256", la_bazel_lock),
+    ("image digest in FROM", la_docker_from),
+    ("docker ps container id", la_docker_ps),
+    ("pod name", la_pod_name),
+    ("Secrets Manager ARN", la_arn_secret_ref),
+    ("IAM role ARN", la_arn_role),
+    ("Key Vault reference", la_azure_kv_uri),
+    ("GCP secret path", la_gcp_secret_path),
+    ("Azure subscription id", la_azure_sub),
+    ("placeholder", la_placeholder),
+    ("masked value", la_masked),
+    ("SSH public key", la_ssh_pub),
+    ("known_hosts line", la_known_hosts),
+    ("age recipient", la_age_pub),
+    ("WireGuard peer public key", la_wg_pub),
+    ("asset hashes", la_asset_hash),
+    ("turbo cache hash", la_turbo_cache),
+    ("traceparent", la_traceparent),
+    ("X-Amzn-Trace-Id", la_amzn_trace),
+    ("OTel span", la_span_id),
+    ("i18n string about secrets", la_i18n),
+    ("code naming a secret without value", la_code_no_value),
+    ("base64 of ordinary text", la_b64_text),
+    ("tmux session", la_tmux),
+    ("test fixture ids", la_fixture),
+    ("boolean named after a secret", la_boolean),
+    ("UUID primary key", la_uuid_rows),
+    ("sops encrypted value", la_sops),
+    ("ansible-vault blob", la_ansible_vault),
+    ("SealedSecret ciphertext", la_sealed_secret),
+    ("Spotify track id", la_spotify),
+    ("InChIKey", la_inchikey),
+    ("ISBN", la_isbn),
+    ("password input field", la_password_label),
+    ("password policy", la_policy),
+    ("auth error without key", la_error_no_key),
+    ("empty env values", la_empty_env),
+    ("secret reference", la_gha_ref),
+    ("sha256sum output", la_hash_output),
+    ("md5sum output", la_md5),
+    ("PGP key id", la_pgp_keyid),
+    ("Android SHA1 fingerprint", la_android_sha1),
+    ("Discord snowflake", la_snowflake),
+    ("KSUID event id", la_ksuid),
+    ("WebAuthn credential id", la_webauthn_id),
+    ("PKCE code_challenge", la_pkce_challenge),
+    ("VS Code machineId", la_vscode_machine),
+    ("notebook cell id", la_notebook_id),
+    ("slug with random suffix", la_slug_suffix),
+    ("TOTP prompt", la_totp_prompt),
+    ("password strength message", la_strength),
+    ("docker volume name", la_mac_docker_vol),
+    ("EAN barcode", la_ean),
 ]
 
 # -- assembly --------------------------------------------------------------------------
@@ -1371,8 +2947,14 @@ REPEATS = 105  # kinds that appear a second time, in another form, with a fresh 
 N_LOOKALIKES = 160
 URL_SAFE = re.compile(r"[A-Za-z0-9._~-]+")
 # Banks' and shops' passwords and codes go only to forms that take any value, or these.
-ANY_VALUE_EXTRA = {"Playwright fill", "Selenium send_keys", "Puppeteer page.type", "Gherkin step",
-                   "cypress.env.json", "Robot Framework variables"}
+ANY_VALUE_EXTRA = {
+    "Playwright fill",
+    "Selenium send_keys",
+    "Puppeteer page.type",
+    "Gherkin step",
+    "cypress.env.json",
+    "Robot Framework variables",
+}
 
 
 def kinds():
@@ -1401,9 +2983,12 @@ def fits(form, kind):
         return False
     if cat in "BM" and form["accepts"] != ANY and form["name"] not in ANY_VALUE_EXTRA:
         return False
-    if cls == "S" and form["accepts"] == ANY and form["group"] not in ("chat", "table", "agent", "shell"):
-        return False
-    return True
+    # seed words go to prose, tables, agent output and shells, not to a config's value
+    return not (
+        cls == "S"
+        and form["accepts"] == ANY
+        and form["group"] not in ("chat", "table", "agent", "shell")
+    )
 
 
 def value_for(form, kind):
@@ -1431,8 +3016,16 @@ def make_secret(form, kind):
     text = render(form, kind, value)
     assert value in text, (form["name"], value)
     v, cat, (label, cls, _) = kind
-    return {"kind": f"{v} {label} [{form['name']}]", "text": text, "secret": value,
-            "_form": form["name"], "_group": form["group"], "_shape": shape, "_kind": (v, label), "_ref": (form, kind)}
+    return {
+        "kind": f"{v} {label} [{form['name']}]",
+        "text": text,
+        "secret": value,
+        "_form": form["name"],
+        "_group": form["group"],
+        "_shape": shape,
+        "_kind": (v, label),
+        "_ref": (form, kind),
+    }
 
 
 def build_secrets():
@@ -1496,9 +3089,11 @@ def clash(items, lookalikes):
     texts = [i["text"] for i in items] + [x["text"] for x in lookalikes]
     bad = []
     for n, item in enumerate(items):
-        if len(item["secret"]) < 6 and item["secret"] in "".join(t for j, t in enumerate(texts) if j != n):
-            bad.append(n)
-        elif any(item["secret"] in t for j, t in enumerate(texts) if j != n):
+        if (
+            len(item["secret"]) < 6
+            and item["secret"] in "".join(t for j, t in enumerate(texts) if j != n)
+            or any(item["secret"] in t for j, t in enumerate(texts) if j != n)
+        ):
             bad.append(n)
     return bad
 
@@ -1539,12 +3134,16 @@ def main():
         f"{len(sorts)} sorts, each listing under keep the strings that must survive. Every value "
         "is synthetic. Not scored before it was committed."
     )
-    doc = {"about": about,
-           "secrets": [{k: v for k, v in i.items() if not k.startswith("_")} for i in items],
-           "lookalikes": lookalikes}
+    doc = {
+        "about": about,
+        "secrets": [{k: v for k, v in i.items() if not k.startswith("_")} for i in items],
+        "lookalikes": lookalikes,
+    }
     OUT.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(items)} secrets of {len(kinds_seen)} kinds in {len(forms)} forms "
-          f"(of {len(FORMS)} written); {len(lookalikes)} look-alikes of {len(sorts)} sorts")
+    print(
+        f"{len(items)} secrets of {len(kinds_seen)} kinds in {len(forms)} forms "
+        f"(of {len(FORMS)} written); {len(lookalikes)} look-alikes of {len(sorts)} sorts"
+    )
     print("kinds once / twice:", Counter(kinds_seen.values()))
     print("by group (secrets, forms):", {g: (groups[g], group_forms[g]) for g in groups})
     print(f"chat languages ({len(langs)}):", ", ".join(langs))
