@@ -33,27 +33,27 @@ load with the fields ``load()`` reads, each secret being a verbatim substring of
 Counts (printed by ``main``): 456 secrets of 351 kinds in 329 embedding forms, and 160
 look-alikes (65 sorts) that must come out unchanged, each listing under ``keep`` the
 strings that must survive. 246 kinds appear once and 105 twice, in two different forms
-with fresh values; 12 vendors hand out two kinds and each wallet up to two. Every form
+with fresh values; 12 vendors hand out two kinds, and so does each of the 4 wallets. Every form
 is used at least once. A secret found inside any other entry's text gets a fresh value,
 and the run fails if one is still found.
 
-Value shapes: 94 passwords as people type them (words, names, years, symbols, leetspeak,
-random 10 to 16 characters) and 15 more with non-ASCII words (Søndergård, Łódź,
-Ĳsselmeer, Šķērslis, Ærø, Jyväskylä...), 36 passphrases of 4 to 6 words, 6 seed-word
-lists of 12 or 24 words, 33 short random alphanumerics with no prefix, 10 to 20
-characters (alphabets of 62, lower- or upper-case 36, base58; 12 of them mostly letters),
-35 longer alphanumerics, 35 hex (lower or upper case, 32 to 64 long, and wallet private
-keys with ``0x``), 13 base64, 13 url-safe base64, 14 UUIDs used as keys, 18 vendor-style
+Value shapes: 85 passwords as people type them (words, names, years, symbols, leetspeak,
+random 10 to 16 characters) and 18 more with non-ASCII words (Søndergård, Łódź,
+Ĳsselmeer, Šķērslis, Ærø, Jyväskylä...), 36 passphrases of 4 to 6 words, 7 seed-word
+lists of 12 or 24 words, 34 short random alphanumerics with no prefix, 10 to 20
+characters (alphabets of 62, lower- or upper-case 36, base58; 18 of them mostly letters),
+31 longer alphanumerics, 34 hex (lower or upper case, 32 to 64 long, and wallet private
+keys with ``0x``), 13 base64, 15 url-safe base64, 8 UUIDs used as keys, 17 vendor-style
 prefixes made from the vendor's name (``xx_prod_``, ``xxtok_``, ``XX-ABCD1234-...``,
-``xx-sec-``, ``xx_sa_123456_``, ``xxu_``, ``xx.abcd1234.``, ``xx_ab1_``, ``xxkey-``), 9
-JWT-like tokens, 15 ``id:secret``, ``id.secret``, ``id|secret`` and ``id/secret`` pairs, 5
-grouped license keys, 3 byte arrays in decimal or hex, 4 TOTP seeds in base32, 17 app
-passwords in four groups of four letters, 18 recovery codes (one, or four
-``xxxx-xxxx``), 8 gift card codes, 53 PINs, TANs and passcodes of 4 to 6 digits and 12
+``xx-sec-``, ``xx_sa_123456_``, ``xxu_``, ``xx.abcd1234.``, ``xx_ab1_``, ``xxkey-``), 10
+JWT-like tokens, 13 ``id:secret``, ``id.secret``, ``id|secret`` and ``id/secret`` pairs, 10
+grouped license keys, 10 byte arrays in decimal or hex, 5 TOTP seeds in base32, 16 app
+passwords in four groups of four letters, 19 recovery codes (one, or four
+``xxxx-xxxx``), 8 gift card codes, 49 PINs, TANs and passcodes of 4 to 6 digits and 18
 codes of 8 digits. Secrets sit inside larger strings in the forms: connection strings and
 ``Server=...;Password=...`` strings, RTSP, proxy, git-credential and clone URLs, query
 strings (``apikey=``, ``key=``, ``token=``, ``client_secret=``, ``password=``), Bearer and
-``Token`` headers, cookies, ``user%pass``, ``pass:`` and ``-p`` flags. 22 secrets carry
+``Token`` headers, cookies, ``user%pass``, ``pass:`` and ``-p`` flags. 26 secrets carry
 non-ASCII letters.
 
 Names: credential words first, last or in the middle, with an environment part before,
@@ -74,7 +74,7 @@ a vendor CLI's ``login`` argument, ``ps aux`` and ``column -t`` lines, a sticky 
 note with only the vendor's name, RTSP and proxy URLs, a ``strace`` or ``tcpdump`` dump,
 ``launchctl getenv`` output, a game's start script, a wallet restored from its phrase.
 
-Forms (chosen to differ from blind12's list), 329 in all: 117 secrets in chat (61 forms:
+Forms (chosen to differ from blind12's list), 329 in all: 125 secrets in chat (61 forms:
 prose in 34 languages, Afrikaans, Albanian, Amharic, Armenian, Azerbaijani, Belarusian,
 Danish, Esperanto, Estonian, Galician, Gujarati, Hausa, Icelandic, Irish, Javanese,
 Kannada, Khmer, Latvian, Luxembourgish, Macedonian, Malay, Maltese, Marathi, Mongolian,
@@ -85,7 +85,7 @@ transcript, a calendar invite, a PR description, a code review comment, a Linear
 handover doc, an Apple Notes checklist, a Google Docs comment, a Mastodon DM, a support
 chat transcript, a todo.txt line, an org-mode entry, a vCard note, a Stack Overflow draft,
 a note with only the vendor's name, a sticky note typed up, a pager alert note, Twitch
-chat), 103 in config files (87 forms, among them a Pulumi stack, serverless.yml,
+chat), 106 in config files (87 forms, among them a Pulumi stack, serverless.yml,
 netlify.toml, vercel.json, fly.toml, App Engine app.yaml, Traefik labels, an HAProxy
 userlist, Prometheus basic_auth and bearer_token, Grafana provisioning, Fluent Bit,
 Vector, Telegraf, rclone.conf, .pypirc, composer auth.json, NuGet.config, Maven
@@ -102,7 +102,7 @@ profiles.yml, an Airflow connection, Rails database.yml, appsettings.json, web.c
 Tomcat context.xml and tomcat-users.xml, Jetty realm.properties, wp-config.php, Drupal
 settings.php, Vite .env.local, Expo app.json, a Postman environment, a Bruno file,
 cypress.env.json, Robot Framework variables, a compose healthcheck, an INI three levels
-deep, YAML with anchors), 63 in shell sessions and CLI output (50 forms: ``curl -u`` and
+deep, YAML with anchors), 58 in shell sessions and CLI output (50 forms: ``curl -u`` and
 a bearer header, HTTPie, zsh_history, ``history | grep``, ``printenv``, ``aws ssm
 get-parameter``, ``vault kv get``, a decoded ``kubectl`` secret, ``kubectl create secret
 --from-literal``, ``docker run -e``, ``docker login -p`` and ``--password-stdin``, ``git
@@ -113,7 +113,7 @@ Invoke-WebRequest, ``cmdkey``, ``net use``, ``twine``, ``poetry config``, ``dotn
 add source``, ``mvn -D``, ``keytool``, ``openssl pkcs12``, ``ps aux``, ``/proc/environ``,
 a ``set -x`` trace, ``systemctl show``, ``launchctl getenv``, ``crontab -l``, ``sudo -S``,
 a vendor CLI login, ``gh secret set``, ``dokku config:set``, ``jq``, ``strace``,
-``tcpdump -A``, ``solana-keygen recover``), 64 in code (53 forms: Ruby Faraday, a Go
+``tcpdump -A``, ``solana-keygen recover``), 61 in code (53 forms: Ruby Faraday, a Go
 struct literal, Rust reqwest, Spring ``@Value``, Kotlin, Scala, C#, VB.NET, a PowerShell
 hashtable, R, Haskell, Zig, Crystal, Groovy, Erlang, Common Lisp, Emacs Lisp, Vimscript,
 a Neovim plugin's setup, JDBC, Python requests, SQLAlchemy, Node mysql2, Mongoose, Deno,
@@ -121,21 +121,21 @@ next.config.js, Angular, Objective-C, Unity, GDScript, Roblox, a Terraform provi
 Pulumi, an Ansible task, SQL ``CREATE USER`` and ``ALTER ROLE``, Redis ``CONFIG SET``,
 mongosh ``createUser``, Excel ``WEBSERVICE``, Sheets ``IMPORTDATA``, Playwright, Selenium,
 Puppeteer, Gherkin, k6, Django, Phoenix, Racket, a Python SDK's positional argument,
-web3.py ``from_mnemonic`` and ``from_key``, ``bip39.mnemonicToSeedSync``, Rust bip39), 30
+web3.py ``from_mnemonic`` and ``from_key``, ``bip39.mnemonicToSeedSync``, Rust bip39), 28
 in logs (24 forms: an Apache access line, HAProxy, Envoy, Traefik, Caddy, urllib3 debug,
 http.client ``send:``, a Java exception with a JDBC URL, Rails parameters, a Go ``%+v``
 dump, a Rust Debug print, PHP ``var_dump`` and ``print_r``, Elixir ``IO.inspect``, a
 docker build step, ``TF_LOG``, Ansible ``-vvv``, Celery, a Postgres statement log, a
-MySQL general log, Redis MONITOR, syslog, Airflow, a GitLab CI job log), 19 in tables
+MySQL general log, Redis MONITOR, syslog, Airflow, a GitLab CI job log), 21 in tables
 (10 forms: HTML, reStructuredText grid, org-mode, TSV, SQLite box, a mongosh document,
-MediaWiki, Textile, ``column -t``, a markdown table in a wiki page), 17 in diffs (12
+MediaWiki, Textile, ``column -t``, a markdown table in a wiki page), 15 in diffs (12
 forms: a YAML git diff, a combined merge diff, ``git stash show -p``, a format-patch
 email, ``svn diff``, a context diff, a GitHub suggestion, ``--word-diff``, ``kubectl
-diff``, ``helm diff``, ``ansible --diff``, ``pulumi preview --diff``), 16 in HTTP and
+diff``, ``helm diff``, ``ansible --diff``, ``pulumi preview --diff``), 14 in HTTP and
 protocol traces (13 forms: ``curl -v`` HTTP/2, a Cookie header, a form-urlencoded login,
 an OAuth client-credentials body, a SOAP ``wsse:Password``, a WebSocket URL,
 ``grpcurl -H``, a POP3 session, a STOMP CONNECT frame, a proxy URL, a HAR entry, ``curl
---trace-ascii``, a REST Client ``.http`` file), and 27 in agent tool calls and results
+--trace-ascii``, a REST Client ``.http`` file), and 28 in agent tool calls and results
 (19 forms: a Claude Read result with line numbers, a MultiEdit input, an OpenAI Responses
 ``function_call_output`` and an Anthropic ``tool_result`` whose content is JSON (the value
 escaped twice), a Codex ``exec_command_end`` event, a PreToolUse hook's input, an
@@ -152,8 +152,11 @@ seed words also to wallet-restore code and ``solana-keygen``; header, query-stri
 registry and SDK forms take only keys; login protocols, database client files, mail
 clients, VPN and share files take only passwords; Wi-Fi files take only device makers'
 Wi-Fi passwords, Frigate only their camera passwords; game-server files only games' server,
-RCON or admin passwords; the self-hosted ``.env``, sabnzbd and Authelia forms only
-self-hosted apps. Values that must sit in a URL are drawn until they need no escaping.
+RCON or admin passwords, and games' passwords elsewhere only to forms that take any
+value; device makers' passwords go only to prose, device files and a few ways of logging
+in to a box (``curl -u``, ``sshpass``, expect, ``smbclient``, an fstab line, Python
+requests, Playwright, ``htpasswd``, ``tmux send-keys``); the self-hosted ``.env``,
+sabnzbd and Authelia forms only self-hosted apps. Values that must sit in a URL are drawn until they need no escaping.
 
 Look-alikes, each with its ``keep`` list (65 sorts): commits in a rebase todo, a revert
 message, ``git reflog``, ``git cat-file`` and ``git ls-tree``, an hg changeset, pnpm
@@ -2947,6 +2950,18 @@ REPEATS = 105  # kinds that appear a second time, in another form, with a fresh 
 N_LOOKALIKES = 160
 URL_SAFE = re.compile(r"[A-Za-z0-9._~-]+")
 # Banks' and shops' passwords and codes go only to forms that take any value, or these.
+# Device makers' passwords go to prose, device files, or these ways of logging in to a box.
+DEVICE_EXTRA = {
+    "curl -u",
+    "sshpass -p",
+    "expect script",
+    "Python requests auth tuple",
+    "smbclient -U",
+    "fstab cifs line",
+    "Playwright fill",
+    "htpasswd -b",
+    "tmux send-keys",
+}
 ANY_VALUE_EXTRA = {
     "Playwright fill",
     "Selenium send_keys",
@@ -2983,6 +2998,10 @@ def fits(form, kind):
         return False
     if cat in "BM" and form["accepts"] != ANY and form["name"] not in ANY_VALUE_EXTRA:
         return False
+    if cat == "G" and cls == "P" and form["accepts"] != ANY and not form["cats"]:
+        return False  # a game's password goes to prose or to a game-server file
+    if cat == "D" and cls == "P" and form["accepts"] != ANY and not form["cats"]:
+        return form["name"] in DEVICE_EXTRA
     # seed words go to prose, tables, agent output and shells, not to a config's value
     return not (
         cls == "S"
