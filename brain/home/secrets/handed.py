@@ -30,7 +30,6 @@ till X är <v>``, ``Xのパスワードは <v> です``); a number so given must
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
@@ -49,6 +48,7 @@ from brain.home.secrets.shapes import (
     is_masked,
     random_token,
     short_random,
+    unwritten,
 )
 
 __all__ = ["find"]
@@ -105,19 +105,6 @@ _PHRASE_DIGITS = re.compile(r"(?:[a-z]{3,10} ){2,11}[a-z]{3,10}\d{1,4}")
 # A phrase of four words or more with none of prose's own: a passphrase, a seed phrase,
 # an app password's four groups (``olive sorrel prairie walnut``, ``qefj aokt qcbp pyyz``).
 _PLAIN_PHRASE = re.compile(r"[a-z]{3,10}(?: [a-z]{3,10}){3,24}")
-_PROSE_WORDS = frozenset(
-    "the and for you your this that with not but are was were have has had from will can"
-    " one all our new old use used using should would could please just now here there"
-    " then them they its it's only also any each every some more most very too been being"
-    " into onto over under about after before again still yet what when where which who"
-    " why how did does done get got set see let make made need needs want try same other"
-    " than like via per off out works work working expired expires rotate rotated stored"
-    " saved found missing required invalid valid wrong right field value values instead"
-    " para que esta pero con los las del una por como pour est les des pas avec sur dans"
-    " und der die das ist nicht mit ein eine auf den dem von het een niet met voor van"
-    " per che non sono gli nel della".split()
-)
-_LETTERS = re.compile(r"\b[a-z]{3,10}\b")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
 _GROUPED = re.compile(r"[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){1,5}")
 # A key's id and its secret joined (``18561afk0en:bYxR78hy5Rs97MhVtstFQV9jKe1fP``).
@@ -191,7 +178,7 @@ def _typed(value: str) -> bool:
     symbol or both cases, a passphrase (words joined, or ending in digits), a PIN."""
     if " " in value:  # plume cobra granite saddle77, olive sorrel prairie walnut
         return bool(_PHRASE_DIGITS.fullmatch(value)) or (
-            _PLAIN_PHRASE.fullmatch(value) is not None and _unwritten(value.split())
+            _PLAIN_PHRASE.fullmatch(value) is not None and unwritten(value.split())
         )
     if not any(c.isdigit() for c in value) and not _JOINED_WORDS.fullmatch(value):
         return False  # (every typed shape but words joined holds a digit)
@@ -214,26 +201,6 @@ def _typed(value: str) -> bool:
     mixed = value != value.lower() and value != value.upper()
     symbol = any(not c.isalnum() for c in value)
     return chosen_password(value) and (mixed or symbol) and not _VERSION.search(value)
-
-
-def _unwritten(words: list[str]) -> bool:
-    """Whether ``words`` are a passphrase's or a seed's, not prose's: none of prose's own
-    little words, and fewer than one in three a word of Python's documentation (``capture
-    full error details`` is prose; ``olive sorrel prairie walnut``, ``qefj aokt qcbp`` no)."""
-    if not _PROSE_WORDS.isdisjoint(words):
-        return False
-    written = _documented()
-    return sum(w in written for w in words) * 3 < len(words)
-
-
-@functools.cache
-def _documented() -> frozenset[str]:
-    """The words of three to ten letters of Python's own documentation, some 3,000."""
-    try:
-        from pydoc_data.topics import topics
-    except ImportError:  # (a Python packaged without its documentation)
-        return frozenset()
-    return frozenset(_LETTERS.findall(" ".join(topics.values()).lower()))
 
 
 def _words(text: str) -> int:

@@ -31,6 +31,7 @@ from brain.home.secrets.shapes import (
     is_code,
     lower_digits,
     mnemonic,
+    passphrase,
     random_token,
     short_random,
     stored_hash,
@@ -81,17 +82,17 @@ TRIGGER_WORDS = (
     # ("pincode": found by "pin"; "pw", too short to look for, read in a name another
     # word found: FOXPASS_LIVE_PW)
     *("lozink", "geslo", "zugangs", "adgangs", "kodeord"),
-    *("klucz", "klic", "kljuc", "kulcs", "nyckel", "sleutel", "anahtar", "schluessel"),
+    *("kluc", "klic", "kljuc", "kulcs", "nyckel", "sleutel", "anahtar", "schluessel"),
     *("chave", "clave", "cheie", "chiave", "llave", "avain", "tkn"),
     *("khoa", "kagi", "kunci", "nokkel", "nogle", "noegle", "miyao", "mima", "klyuch"),
     *("raktas", "atslega", "kleidi", "gakoa", "lykil", "voti"),
     *("katasandi", "katalaluan", "motdepasse", "parol", "matkhau", "salasana", "fjalekalim"),
     *("slaptazod", "kodikos", "pasahitza", "amho", "bimil", "jeton", "susi", "sisma"),
-    *("allwedd", "khau"),
+    *("allwedd", "khau", "ufung", "clau", "sicherh"),
     # (a secret: German and Dutch geheim, Italian segreto, Portuguese segredo, Swedish
     # hemlig, Polish sekret, Turkish gizli)
     *("geheim", "rahasia", "segre", "hemlig", "hemmelig", "salainen", "sekret", "gizli"),
-    "himitsu",
+    *("himitsu", "tajn", "titok", "salais", "rahsia"),
 )
 _TRIGGER = folded("|".join(TRIGGER_WORDS))
 # The words by their first three letters, where the pass over a text found one start.
@@ -103,7 +104,7 @@ WORDS = {"name words": TRIGGER_WORDS}
 _NOT_A_NAME_WORDS = (
     r"tokens|tokeniz|tokenis|tokene|sessions|author|authentic|keys\b|keyword|keyboard|passe[ds]"
     r"|passing|passive|passage|seeds|seeded|seeding|certain|path|patte|patch|patie|patro"
-    r"|patio|paten"
+    r"|patio|paten|claud|clause"
 )
 _NOT_A_NAME = re.compile(_NOT_A_NAME_WORDS, re.IGNORECASE)
 # The same in a text lower-cased, holding no character (?i) takes for an ASCII letter
@@ -137,6 +138,9 @@ _CHOSEN_WORDS = (
     # (a secret's word: what a person chooses, as secret is)
     r"|geheim|geheimnis|rahasia|segreto|segredo|hemlig|hemmelig|salainen|sekret|gizli"
     r"|himitsu|bimil"
+    # (Spanish secreto, Czech, Slovak and Polish tajný, Hungarian titok, Finnish
+    # salaisuus, Malay rahsia; German Sicherheitscode and Geheimzahl, a PIN)
+    r"|secreto|tajn[yaeiý]|tajemstvi|titok|salaisuus|rahsia|sicherheitscode|geheimzahl"
 )
 _STRONG = re.compile(
     r"[a-z]*(?:password|passwd|passphrase|passcode|secret|token|apikey|credential|mnemonic|privatekey"
@@ -149,6 +153,8 @@ _STRONG_WORDS = frozenset(
     + tuple("cheie chiave llave avain tkn tok".split())
     + tuple("khoa kagi kunci nokkel nogle noegle miyao klyuch raktas atslega".split())
     + tuple("kleidi gakoa lykill voti jeton tokeni susi allwedd".split())
+    # (Catalan clau, Slovak kľúč, Swahili ufunguo, Turkish anahtarı, French clé)
+    + tuple("clau kluc ufunguo anahtari cle".split())
 )
 # A key's word in another language ending a name run together (challongegakoa,
 # koppelsleutel): long and unlike any English word's end.
@@ -200,7 +206,7 @@ _NAME_PARTS = frozenset("session key token secret auth cookie cache storage".spl
 _ALONE = frozenset(
     "key keys tok pin klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave cheie"
     " chiave llave avain khoa kagi kunci nokkel nogle noegle miyao klyuch raktas atslega"
-    " kleidi gakoa lykill voti jeton susi allwedd".split()
+    " kleidi gakoa lykill voti jeton susi allwedd clau kluc ufunguo anahtari cle".split()
 )
 # Before "sec", words that make it a secret's short form (not a second's).
 _SEC_KINDS = frozenset("client app api consumer shared webhook signing".split())
@@ -366,6 +372,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return True  # network_key: [153, 4, …]: a key's bytes, not code in braces
     if strength in ("strong", "password") and _APP_PASSWORD.fullmatch(value):
         return True  # KEEPASSXC__APIKEY = "uwxr bpvi hnwx letk": an app password's groups
+    if strength in ("strong", "password", "phrase") and passphrase(value):
+        return True  # password: spring.rabbit.willow.kōhai.copper: words no name is made of
     if strength != "password" and _self_named(value):
         return False  # sessionKey = 'app_session_v3': a name the value is stored under
     if is_code(value, after, quoted=quoted, phrase=strength == "phrase"):

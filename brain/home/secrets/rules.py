@@ -329,7 +329,8 @@ def _flag_shape(commands: tuple[str, ...], flag: str) -> Shape:
         value += r"(?![*/])[^\s'\"]{4,}|'[^'\n]+'|\"[^\"\n]+\")"
         return Shape("cli_password", name + value, ("net user",))
     if flag == "-U":  # smbclient -U user%password
-        value = rest + r"[ \t]-U[ \t]*['\"]?[^\s%'\"]+%" + _SECRET + r"[^\s'\"]+)"
+        value = rest + r"[ \t]-U[ \t]*(?P<q>['\"])?[^\s%'\"]+%" + _SECRET
+        value += r"(?(q)[^'\"\n]+|[^\s'\"]+))"  # (quoted: to its quote, spaces and all)
         return Shape("cli_password", name + value, commands)
     value = rest + r"[ \t](?-i:" + flag + r")(?:[ \t]+|=)?(?:pass:)?" + _SECRET + _ONE_ARG
     return Shape("cli_password", name + value, commands, "loose")

@@ -17,6 +17,7 @@ rules (:func:`is_code`) share these tests:
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import math
 import re
@@ -38,6 +39,8 @@ __all__ = [
     "random_token",
     "short_random",
     "unspoken",
+    "passphrase",
+    "unwritten",
     "wordy",
 ]
 
@@ -315,6 +318,8 @@ def is_code(
     bare = _ESCAPES.sub("", value.strip("`\"' \t\r\n·"))  # (· : a space shown)
     if not bare or is_masked(bare) or bare[:1] in ",;)]}" or ("{" in bare and "}" in bare):
         return True  # masked, or the quote closing the name's own string: print('token:', x)
+    if passphrase(bare):
+        return False  # crimson-velvet-autumn-summit: words no code or prose is made of
     if bare.count(" ") >= 2 and not phrase and not any(c.isdigit() for c in bare):
         return True  # a phrase: "not found via XHR intercept"
     if not phrase and _KEBAB.fullmatch(bare):
@@ -511,3 +516,58 @@ _METHOD = re.compile(
 def auth_method(value: str) -> bool:
     """Whether ``value`` names a hash or an authentication method (``scram-sha-256``)."""
     return _METHOD.fullmatch(value.strip("\"'")) is not None
+
+
+# Little words of prose (English and the languages people most write beside it) and of
+# a name's path, which no passphrase holds.
+_PROSE_WORDS = frozenset(
+    "the and for you your this that with not but are was were have has had from will can"
+    " one all our new old use used using should would could please just now here there"
+    " then them they its it's only also any each every some more most very too been being"
+    " into onto over under about after before again still yet what when where which who"
+    " why how did does done get got set see let make made need needs want try same other"
+    " than like via per off out works work working expired expires rotate rotated stored"
+    " saved found missing required invalid valid wrong right field value values instead"
+    " para que esta pero con los las del una por como pour est les des pas avec sur dans"
+    " und der die das ist nicht mit ein eine auf den dem von het een niet met voor van"
+    " per che non sono gli nel della"
+    # (and code's, in a name's path: config.database.main.password)
+    " config settings env process secret secrets password token key keys prod dev staging"
+    " test main default value vault app api auth db database".split()
+)
+_DOCUMENTED_WORD = re.compile(r"\b[a-z]{3,10}\b")
+
+
+def unwritten(words: list[str]) -> bool:
+    """Whether ``words`` are a passphrase's or a seed's, not prose's or a name's: none of
+    prose's little words, and fewer than one in three a word of Python's documentation
+    (``capture full error details`` is prose; ``olive sorrel prairie walnut``, ``qefj aokt
+    qcbp pyyz`` are not)."""
+    if not _PROSE_WORDS.isdisjoint(words):
+        return False
+    written = _documented()
+    return sum(w in written for w in words) * 3 < len(words)
+
+
+@functools.cache
+def _documented() -> frozenset[str]:
+    """The words of three to ten letters of Python's own documentation, some 2,500."""
+    try:
+        from pydoc_data.topics import topics
+    except ImportError:  # (a Python packaged without its documentation)
+        return frozenset()
+    return frozenset(_DOCUMENTED_WORD.findall(" ".join(topics.values()).lower()))
+
+
+# Four words or more, in any script, joined by one separator, perhaps digits after.
+_JOINED = re.compile(
+    r"[^\W\d_]{3,12}(?P<sep>[-_. ,+])[^\W\d_]{3,12}(?:(?P=sep)[^\W\d_]{3,12}){2,22}\d{0,4}"
+)
+
+
+def passphrase(value: str) -> bool:
+    """Whether ``value`` is a passphrase: four words or more joined, none of them prose's
+    or a name's own and few of them code's (``cookie-puzzle-canyon-forest``; not
+    ``config.database.main.password``, ``release-notes-for-users``)."""
+    m = _JOINED.fullmatch(value)
+    return m is not None and unwritten(value.rstrip("0123456789").lower().split(m["sep"]))

@@ -119,6 +119,11 @@ _ALIGNED = re.compile(
     r"(?P<body>(?:[ \t]*\S+[ \t]+[^\n]+(?:\n|$))+)",
     re.IGNORECASE,
 )
+# A row whose value is a list of recovery codes in groups (``7wk5-5t5g eaen-fc0j …``).
+_CODES_ROW = re.compile(
+    r"[ \t]*(\S+)[ \t]+([A-Za-z0-9]{3,8}-[A-Za-z0-9]{3,8}"
+    r"(?:[ \t,]+[A-Za-z0-9]{3,8}-[A-Za-z0-9]{3,8})+)[ \t]*\r?\n?$"
+)
 # A CLI's listing with a header of capital words, two spaces or more apart (``NAME
 # CREATED  VALUE``), under a command that lists secrets, keys or tokens.
 _LISTING = re.compile(
@@ -281,7 +286,7 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
         for aligned in _ALIGNED.finditer(text):
             at = aligned.start("body")
             for row in aligned.group("body").splitlines(keepends=True):
-                m = re.match(r"[ \t]*(\S+)[ \t]+(\S+)[ \t]*\r?\n?$", row)
+                m = re.match(r"[ \t]*(\S+)[ \t]+(\S+)[ \t]*\r?\n?$", row) or _CODES_ROW.match(row)
                 if m:
                     strength = credential_name(m.group(1))
                     if strength and fits(strength, m.group(2), "", False):
