@@ -140,3 +140,36 @@ def test_the_value_is_marked(text: str, value: str) -> None:
 )
 def test_what_looks_so_is_left(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("billing_secreto = 7e1f0c9a2b4d6e8f0a1c3e5b7d9f1a2c", "7e1f0c9a2b4d6e8f"),
+        ("ORDERS_TAJNY_KLUC=9a8b7c6d5e4f3a2b1c0d9e8f", "9a8b7c6d5e4f3a2b"),
+        ('"STG_MAILER_CLAU_API": "Tq7wZk2LmN9xVb4Rc"', "Tq7wZk2LmN9xVb4Rc"),
+        ("lager_sicherheitscode: 418293", "418293"),
+        # a passphrase under a password's or a key's name, in any script
+        ("      password: lantern.otter.brisk.tulip.harbor", "lantern.otter.brisk"),
+        ("wpa-psk=quokka-mango-tundra-violet", "quokka-mango-tundra"),
+        ("DB_PASS='ember_žirafa_nimbus_quill'", "ember_žirafa_nimbus_quill"),
+        ("$ sshpass -p 'walrus.cobalt.fennel.thistle' ssh pi@10.0.0.7", "walrus.cobalt"),
+        ('auth=("svc", "saffron-beacon-marlin-dune")', "saffron-beacon-marlin-dune"),
+    ],
+)
+def test_a_name_in_another_language_and_a_passphrase_are_marked(text: str, value: str) -> None:
+    assert value not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: config.database.main.password",
+        "secret_key: my-app-secret-key-name",
+        'import Header from "./components/header-nav-bar-item"',
+        'CLAUDE_MODEL = "claude-sonnet-4-5"',
+        "the clause: the tenant keeps the keys",
+    ],
+)
+def test_words_joined_as_code_joins_them_are_left(text: str) -> None:
+    assert redact(text) == text

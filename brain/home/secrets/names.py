@@ -139,8 +139,8 @@ _CHOSEN_WORDS = (
     r"|geheim|geheimnis|rahasia|segreto|segredo|hemlig|hemmelig|salainen|sekret|gizli"
     r"|himitsu|bimil"
     # (Spanish secreto, Czech, Slovak and Polish tajný, Hungarian titok, Finnish
-    # salaisuus, Malay rahsia; German Sicherheitscode and Geheimzahl, a PIN)
-    r"|secreto|tajn[yaeiý]|tajemstvi|titok|salaisuus|rahsia|sicherheitscode|geheimzahl"
+    # salaisuus, Malay rahsia)
+    r"|secreto|tajn[yaeiý]|tajemstvi|titok|salaisuus|rahsia"
 )
 _STRONG = re.compile(
     r"[a-z]*(?:password|passwd|passphrase|passcode|secret|token|apikey|credential|mnemonic|privatekey"
@@ -167,6 +167,11 @@ _KEY_JOINED = re.compile(
 # (…YPwSUPoC…, PwLImswUEk).
 _SHORT_WORD = re.compile(
     r"(?i:(?:^|[-_.])(?:pw|pin)(?:$|[-_.\d]))|[a-z\d](?:Pw|Pin)$|^(?:pw|pin)[A-Z][a-z]"
+)
+_PIN_WORDS = frozenset(("sicherheitscode", "geheimzahl"))
+# Recovery codes in groups, one or several: a code's word gives them (``7wk5-5t5g eaen-fc0j``).
+_CODE_GROUPS = re.compile(
+    r"(?=[^\s]*\d)[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6}(?:[ \t,]+[A-Za-z0-9]{4,6}-[A-Za-z0-9]{4,6})*"
 )
 # Around "pin": a board's pin or a memory's, not a PIN (LED_PIN, pin_memory).
 _HARDWARE_PIN = frozenset(
@@ -334,6 +339,8 @@ def credential_name(name: str) -> str:
             found, at = "password", i  # MAT_KHAU: Vietnamese mật khẩu, a password
         elif _RANDOM.fullmatch(word) and not found:
             found, at = "random", i
+        elif word in _PIN_WORDS and not found:
+            found, at = "pin", i  # German Sicherheitscode, Geheimzahl: a PIN's digits
         elif word == "pin" and not found and not _HARDWARE_PIN & {*words[:i], *words[i + 1 :]}:
             found, at = "pin", i  # LOCKLY_PIN_STG, bnpParibasDevPin: only its digits
     if found == "weak" and words[at] == "key" and at == len(words) - 1 and name[:2] in ("x-", "X-"):
@@ -362,8 +369,10 @@ def _self_named(value: str) -> bool:
 
 def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
     """Whether ``value`` is a credential for a name of ``strength``."""
-    if strength == "pin":
-        return value.isdigit() and 4 <= len(value) <= 10  # (a GPIO pin's number: 13)
+    if strength == "pin":  # (a GPIO pin's number: 13; a code's groups: 7wk5-5t5g eaen-fc0j)
+        return (value.isdigit() and 4 <= len(value) <= 10) or _CODE_GROUPS.fullmatch(
+            value
+        ) is not None
     if mnemonic(value):
         return True  # a seed phrase under any credential's name: WALLET_PASSWORD="word …"
     if is_placeholder("", value, bare=not quoted) or PUBLIC.match(value):
