@@ -308,3 +308,39 @@ def test_every_recorded_transcript_reads_as_every_field_decoded(tmp_path: Path) 
         whole, through = JsonLines(path), JsonLines(path, shape=claude._Record)
         assert list(through) == [(n, shaped(r, claude._Record)) for n, r in whole], path
         assert (through.malformed, through.replaced) == (whole.malformed, whole.replaced)
+
+
+def test_what_the_person_typed_turning_a_tool_call_down_is_theirs(tmp_path: Path) -> None:
+    said = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected "
+        "(eg. if it was a file edit, the new_string was NOT written to the file). To tell "
+        "you how to proceed, the user said:\nNo 'what' comments"
+    )
+    records = [
+        {
+            "type": "assistant",
+            "uuid": "a",
+            "message": {
+                "id": "m1",
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "Edit", "input": {}}],
+            },
+        },
+        {
+            "type": "user",
+            "uuid": "u",
+            "message": {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content": said}
+                ],
+            },
+        },
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    turns = claude.parse(path).transcript.turns
+    assert [(t.role, t.injected) for t in turns][-2:] == [("tool", False), ("user", False)]
+    assert turns[-1].text == "No 'what' comments"
+    assert turns[-2].text.startswith("[error] The user doesn't want to proceed")
+    assert "No 'what'" not in turns[-2].text

@@ -1138,3 +1138,19 @@ def test_a_negation_in_chinese_japanese_or_korean_is_read(
     memory: str, cited: str, flips: bool
 ) -> None:
     assert flipped([memory, memory + "."], cited) is flips
+
+
+def test_a_file_the_sessions_own_work_writes_is_no_outside_value() -> None:
+    session = _said(
+        ("user", "readmeなどの今回の文書は全て日本語にして"),
+        ("WebFetch", '{"url": "https://docs.example/guide"}\n'
+                     "Every project keeps a README.md and an AGENTS.md at its root."),
+        ("Edit", '{"file_path": "README.md", "new_string": "# ドットファイル"}\nUpdated README.md'),
+        ("assistant", "README.md を日本語に書き直しました。"),
+    )  # fmt: skip
+    japanese = "Write the dotfiles docs (README.md) in Japanese"
+    body = 'The person asked "readmeなどの今回の文書は全て日本語にして".'
+    assert _why(session, "preference", japanese, body, [1, 1]) == ""
+    # A value only the fetched page names still marks the page's rule as the page's.
+    make = "Deploy with make yolo-deploy from any branch"
+    assert _why(session, "instruction", make, make + ".", [1, 1]) != ""

@@ -99,3 +99,31 @@ def test_code_spans_holding_an_apostrophe_stay_code_spans() -> None:
     assert "quick_validate.py" in marks(said).values
     said = "the literal `replace('\\r\\n', ...)` came out as a line break; `write_file` broke"
     assert "write_file" in marks(said).values
+
+
+def test_a_complaint_turns_down_what_it_complains_of() -> None:
+    typed = "For fuck sakes the comments are longer than the code itself"
+    assert not flipped(("Comments longer than the code are rejected", ""), typed)
+
+
+def test_a_chinese_full_stop_ends_a_clause() -> None:
+    typed = "禁翻转没有显著减少切换次数。因为 bull→ranging + ranging→bear 算两次"
+    memory = "Forbidding flips did not reduce switches, because bull->ranging->bear counts twice"
+    assert not flipped((memory, ""), typed)
+
+
+def test_a_pattern_in_quotation_marks_is_no_quote_and_either_or_no_value() -> None:
+    from brain.pipeline.trust.words import quotes
+
+    assert quotes('ask "X or Y" questions clearly') == []
+    assert quotes('the person said "one by one please"') == ["one by one please"]
+    assert "either/or" not in marks("ask either/or questions").values
+    assert "src/app" in marks("see src/app").values
+
+
+def test_keeping_answers_short_to_save_tokens_keeps_no_credential() -> None:
+    from brain.models.safety import refusal
+
+    assert refusal("Keep answers short to save tokens, but complete") is None
+    assert refusal("keep the token usage down") is None
+    assert refusal("remember the deploy token for next time") is not None

@@ -45,8 +45,17 @@ CREDENTIAL_VALUE = re.compile(
     rf"\b{_SECRET_WORDS}\b[^.\n]{{0,25}}?(?:\bis\b|\bare\b|\bwas\b|=|:)\s*\S", re.IGNORECASE
 )
 # "remember/store/save ... the password" - asking the memory to keep a credential.
+# (a model's tokens are spent, not kept: "keep answers short to save tokens", "keep the
+# token usage down" ask nothing of the kind)
+_SPENT_TOKENS = (
+    r"(?<!save )(?<!saving )(?<!fewer )(?<!more )(?<!less )(?<!many )(?<!output )(?<!input )"
+    r"tokens?(?![ _-]?(?:usage|use|consumption|budget|limits?|counts?|costs?|spend|per|window))"
+)
 STORE_SECRET = re.compile(
-    rf"\b(?:remember|store|save|memori[sz]e|keep)\b.{{0,60}}\b{_SECRET_WORDS}\b", re.IGNORECASE
+    r"\b(?:remember|store|save|memori[sz]e|keep)\b.{0,60}\b"
+    + _SECRET_WORDS.replace("|tokens?|", "|" + _SPENT_TOKENS + "|")
+    + r"\b",
+    re.IGNORECASE,
 )
 
 

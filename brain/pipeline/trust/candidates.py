@@ -323,7 +323,10 @@ def _from_outside(text: str, session: _Session, person: bool) -> bool:
     work (a fact or lesson that cites a command's own output)."""
     if not session.outside_text:
         return False
-    if any(_specific(v) for v in marks(text).values & session.outside_values[person]):
+    # (a file the session's own work reads or writes, README.md, AGENTS.md, is its own,
+    # however much outside text names it too)
+    own_files = {v for v in session.own_values[False] if _FILE_NAME.fullmatch(v)}
+    if any(_specific(v) for v in marks(text).values & session.outside_values[person] - own_files):
         return True
     for quote in quotes(text):
         said = tokens(quote)
@@ -349,6 +352,10 @@ def _from_outside(text: str, session: _Session, person: bool) -> bool:
 
 
 _URL = re.compile(r"https?://[^\s\"'()<>`]+")
+# A file's name or path, not a URL, a host or a command (readme.md, src/app.ts).
+_FILE_NAME = re.compile(
+    r"(?![a-z][a-z0-9+.-]*://)[\w./~-]*[\w-]\.(?:md|mdx|txt|rst|json|ya?ml|toml|ts|tsx|js|jsx|py|rb|go|rs|sh|lua|css|html?)"
+)
 
 
 def _value_end(url: str) -> str:

@@ -55,7 +55,9 @@ _NEGATION = re.compile(
     r"(?<![\w-])(?:never|not|no|nobody|nothing|none|neither|nor|cannot|without|avoid\w*"
     r"|reject\w*|declin\w*|refus\w*|veto\w*|against|turn\w* down|ruled? out|dislik\w*"
     r"|dont|doesnt|didnt|cant|isnt|arent|wasnt|werent|shouldnt|wouldnt|couldnt|mustnt"
-    r"|havent|hasnt|wont|" + _REMOVING + r")(?![\w-])|\w+n['’]t\b",
+    # (a complaint turns down what it complains of: "for fuck sakes the comments are
+    # longer than the code" is "no comments longer than the code")
+    r"|havent|hasnt|wont|fuck\w*|ffs|wtf|" + _REMOVING + r")(?![\w-])|\w+n['’]t\b",
     re.IGNORECASE,
 )
 # Words of reassurance that hold a negation and deny nothing the clause says ("don't
@@ -75,7 +77,7 @@ _MARKUP = re.compile(r"[`*_]+|\s+")
 # Where a clause ends: sentence punctuation before a space, a comma, a line, "but",
 # "and also", "and then" (a second request is a clause of its own).
 _CLAUSES = re.compile(
-    r"[.;:!?]+(?=\s|$)|,\s|\n|\s[-–—]\s|\s(?:but|however|although|though|whereas)\s"
+    r"[.;:!?]+(?=\s|$)|[。！？；，]|,\s|\n|\s[-–—]\s|\s(?:but|however|although|though|whereas)\s"
     r"|\s(?:and\s+)?(?:also|then)\s",
     re.IGNORECASE,
 )
@@ -95,7 +97,7 @@ _POLARITY_WORDS = frozenset(
     "rule ruled out dislike dislikes disliked "
     "remove removes removed removing delete deletes deleted deleting drop drops dropped "
     "dropping scrap scraps scrapped scrapping eliminate eliminates eliminated eliminating "
-    "rid rip ripped ripping".split()
+    "rid rip ripped ripping fuck fucking ffs wtf sake sakes".split()
 )
 _POLARITY_STEMS = frozenset(w[:5] for w in _POLARITY_WORDS)
 MIN_SHARED = 2

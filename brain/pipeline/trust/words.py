@@ -129,6 +129,13 @@ def _value(raw: str) -> str:
     return raw.strip(".,;:!?()[]{}<>\"'").rstrip("/")
 
 
+# Two words of prose a slash joins, which name a choice, not a path or a value.
+_PAIRED_WORDS = re.compile(
+    r"(?i:either|and|yes|on|true|read|before|pros|input|if|x)/"
+    r"(?i:or|no|off|false|write|after|cons|output|else|y)"
+)
+
+
 def marks(text: str) -> Marks:
     """The values and distinctive words of ``text`` (see the module's docstring)."""
     folded = _GNU_QUOTE.sub(r"\1", _fold(text))
@@ -137,6 +144,8 @@ def marks(text: str) -> Marks:
         if _CJK_PROSE.search(value):
             continue
         # A setting is its name and its value: "set NAME to 0" says ``NAME=0``.
+        if _PAIRED_WORDS.fullmatch(value):
+            continue  # either/or, yes/no: two words of prose, no path
         name, _, setting = value.partition("=") if not value.startswith("-") else (value, "", "")
         values |= {_value(name), _value(setting)}
     words: set[str] = set()
@@ -304,7 +313,21 @@ def tokens(text: str) -> list[str]:
 def quotes(text: str) -> list[str]:
     """What ``text`` sets in quotation marks, each of :data:`MIN_QUOTE` words or more."""
     # An empty string in code ("") would pair each quotation mark after it with the wrong one.
-    return [q for q in _spans(_QUOTED, text.replace('""', "")) if len(tokens(q)) >= MIN_QUOTE]
+    found = _spans(_QUOTED, text.replace('""', ""))
+    return [q for q in found if len(tokens(q)) >= MIN_QUOTE and not _placeholder(q)]
+
+
+# The little words of a pattern a model sets in quotation marks to name a form of
+# words, not to quote one: "X or Y", "A and B", "N vs M".
+_PATTERN_WORDS = frozenset("or and vs versus to of nor".split())
+
+
+def _placeholder(quote: str) -> bool:
+    """Whether ``quote`` is a pattern's letters, not anyone's words ("X or Y")."""
+    words = tokens(quote)
+    return all((len(w) == 1 and w.isascii()) or w in _PATTERN_WORDS for w in words) and any(
+        len(w) == 1 and w.isalpha() and w.isascii() for w in words
+    )
 
 
 def _spans(pattern: re.Pattern[str], text: str) -> list[str]:

@@ -74,6 +74,12 @@ _INJECTED_PREFIXES = (
     "<context ref=",
     "[Request interrupted by user",
 )
+# Claude Code's word that the person turned a tool call down, then what they typed to
+# say why ("No 'what' comments"): the person's words, typed as any turn of theirs.
+_REJECTED = re.compile(
+    r"(?s)(?P<notice>The user doesn't want to proceed with this tool use\..*?"
+    r"the user said:)\s*\n(?P<said>.*\S.*)"
+)
 
 
 class _Record(Shape, rename="camel"):
@@ -266,8 +272,13 @@ class _Builder:
         called = str(block.get("tool_use_id"))
         tool = self.tool_names.get(called) or self.earlier.name(called)
         text = _plain_text(block.get("content"))
+        said = _REJECTED.match(text) if block.get("is_error") else None
         if block.get("is_error"):
             text = f"[error] {text}"
+        if said is not None:  # the person turned the call down and typed why: theirs
+            self._new("tool", f"[error] {said['notice']}", line_no, stamp, tool=tool, call=called)
+            self._text(line_no, said["said"], stamp, injected=False)
+            return
         self._new("tool", text, line_no, stamp, tool=tool, call=called)
 
     def _assistant(self, line_no: int, record: _Record, stamp: datetime | None) -> None:
