@@ -173,3 +173,34 @@ def test_a_name_in_another_language_and_a_passphrase_are_marked(text: str, value
 )
 def test_words_joined_as_code_joins_them_are_left(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('(setq gptel-api-token "Hq2vLm8xRt4Wn7Kc9Zp3")', "Hq2vLm8xRt4Wn7Kc9Zp3"),
+        ('(def smtp-password "Tallinn!2290")', "Tallinn!2290"),
+        ('      ~ mailerApiSecret: "old" => "9c1e4f7a2b8d5e0f3a6c9b2d"', "9c1e4f7a2b8d5e0f"),
+        ("Þetta er app password minn: qzvk rmtb yxcl wphd notaðu það", "qzvk rmtb yxcl wphd"),
+    ],
+)
+def test_a_lisp_binding_a_preview_and_a_phrase_before_another_script(text: str, value: str) -> None:
+    assert value not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(setq auth-source-debug t)",
+        '(the token "count")',
+        '      ~ replicas: "2" => "3"',
+        "the password: use the other one please",
+    ],
+)
+def test_lisp_and_previews_that_give_no_credential(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_calls_quoted_argument_after_a_word_in_capitals_is_no_lisp_binding() -> None:
+    text = 'target_link_options(${TARGET} PRIVATE "-Wl,-z,max-page-size=16384")'
+    assert redact(text) == text

@@ -95,8 +95,13 @@ _WRAPPED = re.compile(
 _SPACED = re.compile(
     r"""[ \t]+(?P<kind>\d[ \t]+)?"""
     r"""(?:(?P<q>["'])(?P<qv>[^"'\n]{4,})(?P=q)|(?P<bv>[^\s"'`<>|&;]{6,}))"""
-    # (a directive's end: nginx's "…" always;)
-    r"""[ \t]*(?:always[ \t]*)?;?[ \t]*\r?(?:\n|$)"""
+    # (a directive's end: nginx's "…" always;; a Lisp form's: (setq x-token "…"))
+    r"""[ \t]*(?:always[ \t]*)?(?:;|(?P<close>\)+))?[ \t]*\r?(?:\n|$)"""
+)
+# A Lisp form that binds a name to a value: (setq x "…"), (def x "…"), (defvar x "…").
+_LISP_BINDING = re.compile(
+    r"\((?:setq(?:-default)?|setf|def|defvar|defparameter|defconst|defconstant|defcustom"
+    r"|defonce|define)[ \t]+$"
 )
 # A directive that sets a header, before the header's name on its line (nginx's
 # proxy_set_header and add_header, Apache's RequestHeader set, HAProxy's
@@ -169,6 +174,8 @@ def _spaced_name(text: str, s: int, e: int, m: re.Match[str]) -> bool:
     is quoted or typed, and a directive, a command or a field stands before the name on
     its line (a name that starts its line is the name family's own)."""
     before = text[_line_start(text, s) : s]
+    if m.group("close") is not None and not _LISP_BINDING.search(before):
+        return False  # PRIVATE "-Wl,-z,…"): a call's arguments, not a Lisp form's binding
     if not before.strip():
         return m.group("q") is not None  # (a bare value there is the name family's own)
     if before.rstrip()[-1:] in "=(,[{":

@@ -87,9 +87,12 @@ _PREFIXED_HEX = re.compile(r"[a-z]{1,5}_[0-9a-f]{16,}(?:_\w+)?")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{18,}={0,2}")
 # After a credential's word: one run of what a person types, or a phrase ending in
 # digits, to the line's end or a short clause after it.
+# (a phrase ends the line or a clause, or stands before a word in another script: "…
+# qyql notaðu þetta", "… abib ಇದನ್ನು ಬಳಸಿ")
+_PHRASE_END = r"[ \t]*(?:[,;.]|$|[" + CJK + r"])|[ \t]+[a-z]*[^\s\x00-\x7f]"
 _VALUE_NAMED = (
-    r"(?P<value>(?:[a-z]{3,10}[ \t]){2,11}[a-z]{3,10}\d{1,4}(?=[ \t]*(?:[,;.]|$|[" + CJK + "]))"
-    r"|(?:[a-z]{3,10}[ \t]){3,24}[a-z]{3,10}(?=[ \t]*(?:[,;.]|$|[" + CJK + "]))"
+    r"(?P<value>(?:[a-z]{3,10}[ \t]){2,11}[a-z]{3,10}\d{1,4}(?=" + _PHRASE_END + ")"
+    r"|(?:[a-z]{3,10}[ \t]){3,24}[a-z]{3,10}(?=" + _PHRASE_END + ")"
     r"|[^\s,;`'\"()<>\[\]{}]{4,64}(?=[ \t]*(?:[,;.]|[ \t][^\W\d_]|$)))"
 )
 _NAMED = re.compile(r"(?:[:：](?=[ \t])|(?<=[ \t])(?:->|→|=>))[ \t]+" + _VALUE_NAMED, re.MULTILINE)

@@ -96,7 +96,11 @@ _KINDS = (
     ),
     ("codes", r"recovery codes?|backup codes?|リカバリーコード|恢复码"),
     # (a code that opens something, all digits: only a run of five to ten of them counts)
-    ("pin", r"pin(?: code)?|otp|(?:one-time|security|access|verification|2fa|door|alarm) code"),
+    (
+        "pin",
+        r"pin(?: code)?|otp|(?:one-time|security|access|verification|2fa|door|alarm) code"
+        r"|gift card code|voucher code|redeem code",
+    ),
     ("key", r"key"),
 )
 # (an English word stands as a word: not inside a name, jsonwebtoken, DB_PASSWORD or
@@ -190,7 +194,8 @@ _LATIN_WORDS = (
     *("backup code", "key", "recovery words", "backup phrase", "backup words", "wallet"),
     *("signing salt", "hmac salt", "secret salt", "webhook salt", "api salt"),
     *("password salt", "pin", "otp", "one-time code", "security code", "access code"),
-    *("verification code", "2fa code", "door code", "alarm code"),
+    *("verification code", "2fa code", "door code", "alarm code", "gift card code"),
+    *("voucher code", "redeem code"),
     *("nyckel", "sleutel", "klucz", "kunci", "anahtar", "nøgle", "nøkkel", "avain", "kulcs"),
     *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
     *("nenosiri", "fjalëkalim", "fjalekalim", "mdp", "parool", "lykilorð", "gakoa"),

@@ -225,6 +225,15 @@ _PAIRED = (
             r'"(?P<value>[^"\n]{4,400})"'
         ),
     ),
+    # (Pulumi's preview: the same, after a colon, with a fat arrow)
+    (
+        '" => "',
+        120,
+        re.compile(
+            r'(?P<name>[\w.-]{2,80})[ \t]*:[ \t]*"[^"\n]{0,200}"[ \t]*=>[ \t]*'
+            r'"(?P<value>[^"\n]{4,400})"'
+        ),
+    ),
     (
         "<td>",
         0,
@@ -300,7 +309,7 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
         or "alue" in text
         or "<td>" in text
         or "- name:" in text
-        or ("form-data" in text or '" -> "' in text)
+        or ("form-data" in text or '" -> "' in text or '" => "' in text)
     ):
         _pairs(text, out)
 
