@@ -213,3 +213,14 @@ def test_a_credential_named_in_a_sentence_in_any_language(text: str, secret: str
 )
 def test_sentences_about_a_credential_that_give_none(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## AT-UC17-07 — Authorization: Non-Editor Cannot Edit Schedule",
+        "https://app.example.com/chats/1?tab=x&sendbird_user_id=6f2e9b1a4c7d0e3f5a8b1c4d7e0f3a6b9c2d5e8f",
+    ],
+)
+def test_a_titles_words_and_a_users_id_are_no_credentials(text: str) -> None:
+    assert redact(text) == text

@@ -354,13 +354,16 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return True  # the tail of $2b$12$…: a stored hash, not a password
     if kind == "pgpass":
         return allowances.not_pgpass(text, start)  # [16:41:50.093][build.sh:2899:setup]
+    if _ID_BEFORE.search(text, max(0, start - 40), start):
+        return True  # ?sendbird_user_id=<hex>: a user's id, whatever rule's name it holds
     if kind not in _ANNOUNCED and kind != "curl_auth_header":
         return False
     if kind in ("auth_header", "curl_auth_header"):
         # Bearer test, Bearer not-a-real-token, authorization=auth_header: words or a
         # variable's name, not a token
         return (value.isalpha() and len(value) <= 12) or re.fullmatch(
-            r"[a-z]+(?:[-_][a-z]+)+|[a-z][a-z0-9+.-]*://",  # https:// before a marker
+            # (and a title's words: "Authorization: Non-Editor Cannot Edit Schedule")
+            r"[a-z]+(?:[-_][a-z]+)+|[A-Z][a-z]+(?:-[A-Z][a-z]+)+|[a-z][a-z0-9+.-]*://",
             value,
         ) is not None
     if allowances.no_credential(text, start, end):
@@ -421,6 +424,13 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
 _UNIT_AFTER = re.compile(
     r"[ \t]*(?:bits?|bytes?|chars?|characters?|digits?|letters?|words?|long|days?|hours?"
     r"|minutes?|seconds?|ms|tokens?)\b"
+)
+
+
+# A name that says the value after it is a user's, an account's or a channel's id.
+_ID_BEFORE = re.compile(
+    r"(?i:user|account|channel|member|customer|group|team|org|message)[_-]?ids?[\"']?"
+    r"[ \t]*[:=][ \t]*[\"']?$"
 )
 
 
