@@ -204,3 +204,29 @@ def test_lisp_and_previews_that_give_no_credential(text: str) -> None:
 def test_a_calls_quoted_argument_after_a_word_in_capitals_is_no_lisp_binding() -> None:
     text = 'target_link_options(${TARGET} PRIVATE "-Wl,-z,max-page-size=16384")'
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('echo "Harbor!7731" | sudo -S systemctl restart nginx', "Harbor!7731"),
+        ("sudo -S apt-get install -y jq <<< 'Lantern.Quill*42'", "Lantern.Quill*42"),
+        ("rootpw --plaintext ochre-lumen-vortex-briar", "ochre-lumen-vortex-briar"),
+        ("220 ready\nUSER deploy\n331 Password required\nPASS Fjord#2291\n230 OK", "Fjord#2291"),
+    ],
+)
+def test_a_password_sudo_reads_a_kickstart_root_and_an_ftp_pass(text: str, value: str) -> None:
+    assert value not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo $SUDO_PASSWORD | sudo -S ls",
+        "echo hello | sudo -S tee /etc/motd",
+        "rootpw --iscrypted $6$rounds=4096$abc",
+        "PASS: 12 tests\nFAIL: 0",
+    ],
+)
+def test_sudo_and_pass_lines_that_give_none(text: str) -> None:
+    assert redact(text) == text

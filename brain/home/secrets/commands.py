@@ -52,6 +52,25 @@ _COMMANDS = (
         re.compile(r"lftp(?:[ \t][^\n]{0,120}?)?[ \t]-u[ \t]+[\"']?[^\s,\"']+," + _ARG),
     ),
     ("freerdp", ("freerdp",), re.compile(r"freerdp[^\n]{0,200}?[ \t]/p:" + _ARG)),
+    # (sudo's password on its standard input: echo "<pw>" | sudo -S, sudo -S … <<< '<pw>')
+    (
+        "sudo -s",
+        ("echo", "printf"),
+        re.compile(
+            r"(?:echo(?:[ \t]+-[ne]+)?|printf(?:[ \t]+'%s\\n')?)[ \t]+"
+            + _ARG
+            + r"[ \t]*\|[ \t]*sudo[ \t]+-S\b"
+        ),
+    ),
+    ("<<<", ("sudo",), re.compile(r"sudo[ \t]+-S\b[^\n|;&]{0,200}?<<<[ \t]*" + _ARG)),
+    # (a Kickstart file's root password in plain text; an FTP, POP3 or IMAP session's PASS
+    # after its USER)
+    ("rootpw", ("rootpw",), re.compile(r"rootpw[ \t]+--plaintext[ \t]+" + _ARG)),
+    (
+        "\npass ",
+        ("user ",),
+        re.compile(r"(?m)^USER[ \t]+\S+[ \t]*\r?\n(?:[^\n]*\n){0,2}?PASS[ \t]+" + _ARG),
+    ),
     (
         "echo",
         ("echo",),
