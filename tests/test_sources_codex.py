@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -156,3 +157,32 @@ def test_zst_parses_like_the_plain_file_and_resumes(tmp_path: Path) -> None:
     assert packed.offset == SIMONW.stat().st_size  # decompressed bytes
     again = codex.parse(cold, start=packed.offset)
     assert again.transcript.turns == () and again.offset == packed.offset
+
+
+def test_a_spec_kit_commands_template_is_not_what_the_person_typed(tmp_path: Path) -> None:
+    template = (
+        "You **MUST** consider the user input before proceeding (if not empty).\n\n"
+        "## Outline\n\n" + "Create a new feature branch before writing the spec. " * 12
+    )
+    said = "UC-17: tighten FR wording only, no new scope"
+    text = f"\n## User Input\n\n```text\n{said}\n```\n\n{template}"
+    record = {
+        "timestamp": "2026-02-03T04:32:15.650Z",
+        "type": "response_item",
+        "payload": {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": text}],
+        },
+    }
+    path = tmp_path / "rollout-2026-02-03T04-32-15-019c21c5-96df-7190-8b06-bf33093260dc.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    turns = codex.parse(path).transcript.turns
+    typed = [t.text for t in turns if t.role == "user" and not t.injected]
+    assert typed == [said]
+    assert any(t.injected and "Create a new feature branch" in t.text for t in turns)
+    # A person's own message with such a heading and a few words after it is theirs.
+    short = "## User Input\n\n```text\nuse uv\n```\n\nthanks"
+    record["payload"]["content"][0]["text"] = short  # type: ignore[index]
+    path.write_text(json.dumps(record) + "\n")
+    assert [t.text for t in codex.parse(path).transcript.turns] == [short]

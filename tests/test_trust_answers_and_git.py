@@ -127,3 +127,11 @@ def test_keeping_answers_short_to_save_tokens_keeps_no_credential() -> None:
     assert refusal("Keep answers short to save tokens, but complete") is None
     assert refusal("keep the token usage down") is None
     assert refusal("remember the deploy token for next time") is not None
+
+
+def test_an_order_after_a_no_list_is_no_item_of_it() -> None:
+    typed = "No scope changes beyond spec. Keep existing FRs; don't add new ones unless needed"
+    memory = "Refinement passes are wording-only: no new scope, keep existing FRs, IDs and order"
+    assert not flipped((memory, ""), typed)
+    # A list a "no" opens is still negative to its closing word.
+    assert flipped(("Use frameworks, build tools and npm", ""), "no frameworks, build tools or npm")

@@ -123,6 +123,13 @@ _ASKS_BACK = re.compile(
 )
 _SMALL_NUMBER = re.compile(r"\d{1,2}")
 _LIST_ITEM = 8  # words of an item of such a list
+# A clause that opens with a verb telling what to do is an order of its own, not an item
+# of the list before it.
+_IMPERATIVE = re.compile(
+    r"\s*(?:keep|use|run|add|make|write|edit|update|create|ask|show|put|move|leave|follow"
+    r"|check|test|stay|prefer|let|just|always|only|instead)\b",
+    re.IGNORECASE,
+)
 _LAST_ITEM = re.compile(r"\b(?:or|and|nor)\b|\)\W*$", re.IGNORECASE)
 # A line the person pasted from a program, not one they wrote: an error, a stack frame.
 _PASTED = re.compile(
@@ -255,8 +262,8 @@ def _negated_lists(pieces: list[tuple[str, bool]]) -> set[int]:
         items = []
         for m in range(n + 1, len(pieces)):
             item, more = pieces[m]
-            if _negative(item) or len(tokens(item)) > _LIST_ITEM:
-                break
+            if _negative(item) or len(tokens(item)) > _LIST_ITEM or _IMPERATIVE.match(item):
+                break  # ("no new scope, keep existing FRs": an order of its own, no item)
             items.append(m)
             if _LAST_ITEM.search(item):
                 negated.update(items)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from brain.sessions import expansions
 from brain.sessions.sources import locations
 from brain.sessions.sources.base import (
     EarlierCalls,
@@ -143,11 +144,17 @@ class _Builder:
             self._add("user", payload["message"], line_no, stamp, summary=True)
 
     def turns(self) -> tuple[Turn, ...]:
-        kept = [
-            turn
-            for index, turn in enumerate(self.turns_)
-            if index not in self.from_events or _key(turn.role, turn.text) not in self.item_keys
-        ]
+        kept: list[Turn] = []
+        for index, turn in enumerate(self.turns_):
+            if index in self.from_events and _key(turn.role, turn.text) in self.item_keys:
+                continue
+            cut = (
+                expansions.pieces(turn.text) if turn.role == "user" and not turn.injected else None
+            )
+            if cut is None:
+                kept.append(turn)
+            else:  # a command's template around the person's words: the words are theirs
+                kept += [replace(turn, text=piece, injected=injected) for piece, injected in cut]
         return tuple(kept)
 
     def _meta(self, payload: dict[str, Any]) -> None:
