@@ -344,3 +344,24 @@ def test_what_the_person_typed_turning_a_tool_call_down_is_theirs(tmp_path: Path
     assert turns[-1].text == "No 'what' comments"
     assert turns[-2].text.startswith("[error] The user doesn't want to proceed")
     assert "No 'what'" not in turns[-2].text
+
+
+def test_claude_codes_own_api_error_is_no_assistant_turn(tmp_path: Path) -> None:
+    records = [
+        {"type": "user", "uuid": "u", "message": {"role": "user", "content": "refactor the chat"}},
+        {
+            "type": "assistant",
+            "uuid": "a",
+            "error": "invalid_request",
+            "isApiErrorMessage": True,
+            "message": {
+                "id": "m1",
+                "model": "<synthetic>",
+                "role": "assistant",
+                "content": [{"type": "text", "text": "Prompt is too long"}],
+            },
+        },
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert [t.text for t in claude.parse(path).transcript.turns] == ["refactor the chat"]

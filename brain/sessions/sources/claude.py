@@ -97,6 +97,7 @@ class _Record(Shape, rename="camel"):
     message: Any = None
     is_compact_summary: Any = None
     is_meta: Any = None
+    is_api_error_message: Any = None
     attachment: Any = None
     custom_title: Any = None
     ai_title: Any = None
@@ -283,8 +284,8 @@ class _Builder:
 
     def _assistant(self, line_no: int, record: _Record, stamp: datetime | None) -> None:
         message = record.message
-        if not isinstance(message, dict):
-            return
+        if not isinstance(message, dict) or record.is_api_error_message is True:
+            return  # (Claude Code's own word that a request failed: "Prompt is too long")
         content = message.get("content")
         blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
         message_id = message.get("id") if isinstance(message.get("id"), str) else None
