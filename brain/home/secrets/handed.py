@@ -41,6 +41,7 @@ from brain.home.secrets.shapes import (
     BASE58 as _BASE58,
 )
 from brain.home.secrets.shapes import (
+    UUID,
     byte_list,
     chosen_password,
     entropy,
@@ -108,7 +109,6 @@ _PHRASE_DIGITS = re.compile(r"(?:[a-z]{3,10} ){2,11}[a-z]{3,10}\d{1,4}")
 # A phrase of four words or more with none of prose's own: a passphrase, a seed phrase,
 # an app password's four groups (``olive sorrel prairie walnut``, ``qefj aokt qcbp pyyz``).
 _PLAIN_PHRASE = re.compile(r"[a-z]{3,10}(?: [a-z]{3,10}){3,24}")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
 _GROUPED = re.compile(r"[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){1,5}")
 # A key's id and its secret joined (``18561afk0en:bYxR78hy5Rs97MhVtstFQV9jKe1fP``).
 _PAIR = re.compile(r"[A-Za-z0-9_-]{4,40}[:|.](?P<secret>[A-Za-z0-9+/_=-]{16,})")
@@ -189,7 +189,7 @@ def _typed(value: str) -> bool:
         return False
     if value.isdigit():
         return 4 <= len(value) <= 10 and not _YEAR.fullmatch(value)
-    if _UUID.fullmatch(value):
+    if UUID.fullmatch(value):
         return False  # an object's id as often as a key
     if _GROUPED.fullmatch(value) and not _DATE.match(value):
         return True  # a recovery code's groups: 2ew25-j4unv, 1285-5045

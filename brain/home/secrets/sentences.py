@@ -33,6 +33,7 @@ from brain.home.secrets.shapes import (
 )
 from brain.home.secrets.shapes import (
     BYTE_LIST,
+    UUID,
     byte_list,
     doc_jwt,
     entropy,
@@ -127,7 +128,6 @@ _VALUE = re.compile(
 _TRAILING = ".,;:!?)]}>"
 _CODE_CHARS = re.compile(r"[;(){}=<>]")
 _HEX = re.compile(r"[0-9a-fA-F]{16,128}")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
 _PREFIXED = re.compile(r"[A-Za-z][A-Za-z0-9]{1,11}[_-](?P<body>[A-Za-z0-9+/=_-]{16,})")
 _MIXED = re.compile(r"[A-Za-z0-9]{16,64}")
 _SMALL_RUN = re.compile(r"[a-z]{5}")
@@ -471,7 +471,7 @@ def _random(value: str, *, uuid: bool) -> bool:
     if _HEX.fullmatch(value):
         digits = sum(map(str.isdigit, value))
         return 2 <= digits < len(value) - 1 and entropy(value) > 3.0
-    if _UUID.fullmatch(value):
+    if UUID.fullmatch(value):
         return uuid
     if _LOWER_ALNUM.fullmatch(value):
         return len(_DIGIT_RUNS.findall(value)) >= 3 and entropy(value) > 3.3

@@ -24,6 +24,7 @@ import re
 
 __all__ = [
     "BASE58",
+    "UUID",
     "BYTE_LIST",
     "byte_list",
     "chosen_password",
@@ -47,7 +48,8 @@ __all__ = [
 _HEX = re.compile(r"(?:0x)?[0-9a-fA-F]{32,}")
 # A wallet's or a program's address (base58: no 0, O, I or l).
 BASE58 = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+# A UUID: an object's id as often as a key (the families that tell them apart share it).
+UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _VOWELS = frozenset("aeiouy")
 
@@ -99,7 +101,7 @@ def random_token(value: str, *, uuid: bool = False) -> bool:
     not made of words."""
     if _HEX.fullmatch(value):
         return entropy(value) > 3.0  # not a test vector (0b0b0b…, 000102…0f)
-    if _UUID.fullmatch(value):
+    if UUID.fullmatch(value):
         return uuid
     if len(value) < 16 or value[:1] in "/~." or is_masked(value) or "${" in value:
         return False  # a path, a mask, a template: `${dateTo}T00:00:00.000Z`
