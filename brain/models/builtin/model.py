@@ -9,7 +9,7 @@ from brain.home.scope import project_name
 from brain.home.secrets.redact import redact
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
-from brain.models.builtin import agreed, answered, asked, choice, recorded, runbook
+from brain.models.builtin import answered, asked, recorded, runbook
 from brain.models.builtin.memo import redact_once
 from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
 from brain.models.builtin.said import candidates, human_turns, one_line
@@ -98,22 +98,18 @@ def extract(transcript: Transcript) -> Extraction:
     tags = (f"project:{project}",) if project else ()
     best = _said(transcript, tags)
     tier = dict.fromkeys(best, 0)
-    # What the exchange settled: an option chosen, a question answered, a note asked for.
-    for read in (choice.choices, answered.answered, recorded.recorded, asked.asked):
+    # What the exchange settled: the person's answers to the assistant's questions, a note
+    # they asked to have kept.
+    for read in (answered.answered, recorded.recorded, asked.asked):
         for memory in read(transcript, tags):
-            tier.setdefault(memory.key, 1)
-            best.setdefault(memory.key, memory)
-    heard = {line for memory in best.values() for line in memory.evidence}
-    for turn, memory in agreed.agreed(transcript, tags):
-        if turn.lines not in heard:  # a rule already heard in that turn says it
             tier.setdefault(memory.key, 1)
             best.setdefault(memory.key, memory)
     for memory in runbook.runbook(transcript, tags):
         tier.setdefault(memory.key, 2)
         best.setdefault(memory.key, memory)
     seen = {key: n for n, key in enumerate(best)}
-    # What the person said ranks before what they chose among the assistant's options,
-    # answered or made the assistant concede, and all before what the tools showed (a
+    # What the person said ranks before what they answered, and both before what the
+    # tools showed (a
     # command that ran in ten turns is one fact, not ten times surer than a wish said once);
     # within each, said in more turns ranks first: a person repeating a rule is the surest
     # sign it lasts.

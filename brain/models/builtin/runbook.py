@@ -1,15 +1,15 @@
-"""What the tools did: the project's runbook and its lessons, mined from shell calls.
+"""What the tools did: the project's runbook, mined from shell calls.
 
 A session's shell calls are paired with their results (in order, per tool). A call that
 builds, tests, type-checks, lints or runs the project through a known runner (npm, pnpm,
 cargo, pytest, make, mix ...) and passed in two turns or more, and never failed, becomes a
 ``fact`` named by what it does: "Tests: `cargo test --workspace`", "Typecheck: `tsc
---noEmit`", with the package manager it implies and the lines it ran on. A command that
-failed, then passed after a command ran in between, becomes a ``lesson`` naming the first
-error line and what changed in between (an edit alone states no fix: what it changed is not
-said); only the first pass after the failure is read, so commands run after a pass that
-followed edits alone are not its fix. One success is not a runbook and one failure is not a
-lesson; a command or an error line carrying a secret is never kept.
+--noEmit`", with the package manager it implies and the lines it ran on. A command any agent
+runs first unasked (``npm run build``, ``npm test``, ``pnpm dev``, ``cargo build``, ``go build
+./...``, ``ruff check .``: a runner, at most ``run``, one word, at most ``.`` or ``./...``)
+tells the next session nothing it would not try anyway, and is not kept. One success is not a
+runbook; a command carrying a secret is never kept. A failure that passed later is no
+lesson here: what fixed it is rarely what ran in between.
 
 Only a command as typed is read. Its leading ``cd DIR &&``, a ``2>&1`` and a ``< /dev/null``
 change nothing it does, and its output cut for display (``| tail -5``, ``| head -50``) is
@@ -61,12 +61,6 @@ _CD = re.compile(r"^(?:cd\s+\S+\s*(?:&&|;)\s*)+")
 _RUNNER = re.compile(rf"^(?:{'|'.join(RUNNERS)})\b")
 _KINDS = tuple((kind, re.compile(rf"\b(?:{'|'.join(words)})\b")) for kind, words in KINDS)
 _MANAGER = re.compile(rf"^({'|'.join(MANAGERS)})")
-_BOILERPLATE = re.compile(
-    r"\x1b\[[0-9;]*m|^\[error\]\s*|^(?:process exited with code|exit code:?)\s*\d+\s*", re.I
-)
-_CHROME = re.compile(r"(?:wall time|chunk id|original token count|output)\b:?", re.I)
-_ERROR_WORD = re.compile(r"error|fail|cannot|can't|not found|unable|exception|invalid", re.I)
-_EDITS = re.compile(r"edit|write|patch|replace|create", re.IGNORECASE)
 _MIN_SUCCESSES = 2
 # A run that picks one test or throws its output away checks the moment's change, not
 # how the project is tested: `go test -run TestX`, `pytest -k name`, `pytest a.py::t`.
@@ -77,13 +71,8 @@ _ONE_OFF = re.compile(
 _NAMED_FILES = re.compile(
     r"\s\S+\.(?:[jt]sx?|mjs|py|go|rs|rb|exs?|java|kt|cs|php|swift|mdx?|css|scss|html)\b"
 )
-# A failure of the shell or the runner's own command line, not of the project: a wrong
-# directory, a mistyped or missing program, an unknown subcommand.
-_SLIP = re.compile(
-    r"\bcd: .*no such file|command not found|not recognized as (?:an internal|the name)"
-    r"|unrecognized (?:subcommand|command|option)|unknown (?:command|option|flag)",
-    re.IGNORECASE,
-)
+# A command any agent runs unasked: a runner, "run" at most, one word, "." or "./..." at most.
+_DEFAULT = re.compile(rf"^(?:{'|'.join(RUNNERS)})(?:\s+run)?\s+[\w:-]+(?:\s+\.(?:/\.\.\.)?)?$")
 
 
 @dataclass
@@ -92,10 +81,7 @@ class _Run:
 
     command: str
     passed: list[tuple[int, int]] = field(default_factory=list)
-    failed_at: int | None = None
-    error: str = ""
-    lesson: Candidate | None = None
-    settled: bool = False  # it passed since it failed: that pass says what fixed it
+    failed: bool = False
 
 
 def _command(text: str) -> str | None:
@@ -144,26 +130,9 @@ def _outcome(text: str) -> bool | None:
     return True if _PASSED.search(text[:400]) or text.strip() else None
 
 
-def _error_line(text: str) -> str:
-    """The line of a failed result that says what went wrong (the first such, else any)."""
-    lines = [
-        _BOILERPLATE.sub("", _BOILERPLATE.sub("", line)).strip() for line in text.splitlines()[:80]
-    ]
-    # A runner echoes the script it runs ("$ biome check ...", "> tsc -b"): not the error.
-    lines = [
-        line for line in lines if line and not _CHROME.match(line) and line[:2] not in ("$ ", "> ")
-    ]
-    said = next((line for line in lines if _ERROR_WORD.search(line)), lines[0] if lines else "")
-    return one_line(redact(said))[:100]  # redacted whole, then cut
-
-
-def _calls(transcript: Transcript) -> Iterator[tuple[str, Turn, str, list[str]]]:
-    """Each shell command with its call turn, its result's text, and what ran before it.
-
-    The list of what ran before is one list that grows: read it when it is yielded.
-    """
+def _calls(transcript: Transcript) -> Iterator[tuple[str, Turn, str]]:
+    """Each shell command with its call turn and its result's text."""
     pending: dict[str, list[tuple[str, Turn]]] = {}
-    before: list[str] = []
     for turn in transcript.turns:
         if turn.role != "tool":
             continue
@@ -175,10 +144,7 @@ def _calls(transcript: Transcript) -> Iterator[tuple[str, Turn, str, list[str]]]
             pending.setdefault(turn.tool or "", []).append((command, turn))
         elif queue := pending.get(turn.tool or ""):
             command, call = queue.pop(0)
-            yield command, call, turn.text, before
-            before.append(_as_typed(command) or command)
-        elif turn.tool and _EDITS.search(turn.tool):
-            before.append(f"edit:{turn.tool}")
+            yield command, call, turn.text
 
 
 def _parts(command: str) -> list[str]:
@@ -192,35 +158,9 @@ def _kind(command: str) -> str | None:
     return None
 
 
-def _lesson(run: _Run, fixes: list[str], tags: tuple[str, ...], line: tuple[int, int]) -> None:
-    useful = (f for f in fixes if f != run.command and (f.startswith("edit:") or _parts(f)))
-    changed = list(dict.fromkeys(useful))[-2:]
-    # A server that would not start is about the moment (a port in use), not the project.
-    if not changed or not run.error or _kind(run.command) == "Run" or _SLIP.search(run.error):
-        return
-    # An edit alone states no fix: what it changed is not said, and "it passed after an
-    # edit" is only what happened while the work went on.
-    if all(c.startswith("edit:") for c in changed):
-        return
-    what = ", ".join("an edit" if c.startswith("edit:") else f"`{c}`" for c in changed)
-    description = one_line(f"`{run.command}` failed ({run.error}); it passed after {what}")
-    body = f"`{run.command}` failed with: {run.error}\nIt passed again after {what}."
-    if unsafe(description + body):
-        return
-    run.lesson = Candidate(
-        key=key_of(f"lesson {run.command}"),
-        type="lesson",
-        description=redact(description),
-        body=redact(body),
-        tags=(*tags, "runbook"),
-        confidence=0.6,
-        evidence=(line,) if line != (0, 0) else (),
-    )
-
-
-def _history(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, _Run]:
+def _history(transcript: Transcript) -> dict[str, _Run]:
     runs: dict[str, _Run] = {}
-    for command, call, result, before in _calls(transcript):
+    for command, call, result in _calls(transcript):
         typed, passed = _as_typed(command), _outcome(result)
         if typed is None or not _parts(typed) or passed is None or _ONE_OFF.search(typed):
             continue
@@ -228,31 +168,21 @@ def _history(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, _Run]:
             continue
         run = runs.setdefault(typed, _Run(typed))
         if passed:
-            # Only the first pass after the failure says what fixed it: when that pass
-            # followed edits alone, a later pass after other commands too does not make
-            # those commands the fix.
-            if run.failed_at is not None and not run.settled:
-                _lesson(run, before[run.failed_at :], tags, call.lines)
-                run.settled = True
             run.passed.append(call.lines)
-        elif run.failed_at is None:
-            run.failed_at, run.error = len(before) + 1, _error_line(result)
+        else:
+            run.failed = True
     return runs
 
 
 def runbook(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
-    """The commands that built, tested, type-checked, linted or ran the project, and their
-    lessons."""
-    runs = _history(transcript, tags)
+    """The commands that built, tested, type-checked, linted or ran the project."""
     seen: set[str] = set()
-    for run in runs.values():
-        if run.lesson is not None:
-            yield run.lesson
-        if len(run.passed) < _MIN_SUCCESSES or run.failed_at is not None:
+    for run in _history(transcript).values():
+        if len(run.passed) < _MIN_SUCCESSES or run.failed:
             continue  # a runbook line is a command whose every run passed
         for part in _parts(run.command):
             kind = _kind(part)
-            if kind is None or part in seen or unsafe(part):
+            if kind is None or part in seen or unsafe(part) or _DEFAULT.match(part):
                 continue
             seen.add(part)
             manager = _MANAGER.match(part)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["pasted_error", "reports_status"]
+__all__ = ["reports_status"]
 
 # Words a spoken line opens with that say nothing: "ok,", "hmm", "but".
 _LEAD = r"^\W*(?:(?:ok(?:ay)?|so|but|and|hmm+|well|yes|yeah|no|ah+|oh+|sorry)[,.!]?\s+)*"
@@ -79,7 +79,7 @@ _ERROR = re.compile(
 )
 
 
-def pasted_error(line: str) -> bool:
+def _pasted_error(line: str) -> bool:
     """Whether ``line`` opens with an error message as a tool prints it."""
     return bool(_ERROR.match(line))
 
@@ -87,7 +87,7 @@ def pasted_error(line: str) -> bool:
 def reports_status(line: str) -> bool:
     """Whether ``line`` reports the state of the work at this moment rather than stating
     something that lasts (see the module's docstring)."""
-    if pasted_error(line) or any(p.search(line) for p in (_COMPARED, _FIXED_NOW, _GUESS)):
+    if _pasted_error(line) or any(p.search(line) for p in (_COMPARED, _FIXED_NOW, _GUESS)):
         return True
     # What the person sees, or asks to have looked at, reports the moment unless the line
     # gives its reason or a rule: "option 1 doesn't work since the hash can change",
