@@ -41,10 +41,14 @@ def test_stated_preference() -> None:
     assert memory.evidence == ((1, 2),)
 
 
-def test_dislike_is_a_preference_but_this_is_not() -> None:
-    memory = _only("I don't like long functions with flag arguments.")
-    assert memory.description == "Dislikes long functions with flag arguments"
-    assert extract(_session("I like this, commit it.", "I love it!")).memories == ()
+def test_a_preference_is_kept_but_a_taste_is_not() -> None:
+    memory = _only("I prefer short functions without flag arguments.")
+    assert memory.description == "Prefers short functions without flag arguments"
+    # "I like X", "I don't like X" mostly react to what was just shown ("I like Mission
+    # Control", a name offered; "I don't like turn") and rarely say about what.
+    for taste in ("I like this, commit it.", "I love it!", "I like Mission Control."):
+        assert extract(_session(taste)).memories == ()
+    assert extract(_session("I don't like long functions with flag arguments.")).memories == ()
 
 
 def test_correction_names_both_sides() -> None:

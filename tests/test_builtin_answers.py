@@ -20,13 +20,13 @@ def _heard(tmp_path: Path, reply: str, asked: str = PROPOSAL) -> list[tuple[str,
     return [(m.type, m.description, m.body) for m in memories]
 
 
-def test_a_rejection_with_a_question_tacked_on_is_heard(tmp_path: Path) -> None:
-    assert _heard(tmp_path, "I don't like turn, any other suggestions?") == [
-        ("preference", "Dislikes turn", "I don't like turn, any other suggestions?")
+def test_a_preference_with_a_question_tacked_on_is_heard(tmp_path: Path) -> None:
+    assert _heard(tmp_path, "I prefer spin, any other suggestions?") == [
+        ("preference", "Prefers spin", "I prefer spin, any other suggestions?")
     ]
     # a question that is the whole sentence still states nothing
-    assert _heard(tmp_path, "do you like turn, or any other suggestions?") == []
-    assert _heard(tmp_path, "I don't like turn, what do you mean by it, and why?") == []
+    assert _heard(tmp_path, "do you prefer spin, or any other suggestions?") == []
+    assert _heard(tmp_path, "I prefer spin, what do you mean by it, and why?") == []
 
 
 def test_a_rule_after_but_is_its_own_statement(tmp_path: Path) -> None:

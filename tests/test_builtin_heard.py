@@ -53,23 +53,33 @@ def test_corrections(text: str, want: str) -> None:
     assert heard[0][1].startswith(want)
 
 
-def test_shouted_rule_is_kept_and_a_bare_dont_needs_saying_twice() -> None:
+def test_shouted_rule_is_kept_and_a_bare_dont_is_not_even_said_twice() -> None:
     assert _said("IMPORTANT: do NOT start the dev server.") == [
         ("instruction", "Do NOT start the dev server")
     ]
     assert _said("don't change the tests for now") == []
-    assert _said("don't change the public API", "ok and don't change the public API") == [
-        ("instruction", "Don't change the public API")
+    # Said again, a bare request is as often still the task at hand ("We should also
+    # suppress the 404", typed twice while fixing one page).
+    assert _said("don't change the public API", "ok and don't change the public API") == []
+    assert _said("don't ever change the public API") == [
+        ("instruction", "Don't ever change the public API")
     ]
 
 
-def test_a_soft_wish_without_a_lasting_word_needs_saying_twice() -> None:
+@pytest.mark.parametrize(
+    "code", ["WHERE internal_name IS NOT NULL", "G_EMO_Active := (NOT bEmoInput) OR bPcEmoReq"]
+)
+def test_capitals_in_code_or_a_query_are_no_shout(code: str) -> None:
+    assert _said(code) == []
+
+
+def test_a_soft_wish_without_a_lasting_word_is_not_kept() -> None:
     assert _said("It should not look like a modal.") == []
-    assert _said("It should not look like a modal.", "It should not look like a modal!") == [
-        ("instruction", "It should not look like a modal")
+    assert _said("It should not look like a modal.", "It should not look like a modal!") == []
+    assert _said("It should never look like a modal.") == [
+        ("instruction", "It should never look like a modal")
     ]
-    assert _said("No, just use httpx.") == []
-    assert _said("No, just use httpx.", "no, just use httpx") == [("correction", "Use httpx")]
+    assert _said("No, just use httpx.", "no, just use httpx") == []
 
 
 def test_task_requests_and_questions_stay_out() -> None:
@@ -216,13 +226,14 @@ After:
 """
 
 
-def test_a_spec_keeps_its_shouted_rules_and_its_bullets_only_when_repeated() -> None:
-    assert _said(_SPEC) == [
+def test_a_spec_keeps_its_shouted_rules_not_its_bullets() -> None:
+    shouted = [
         ("instruction", "NEVER let an image crash the page"),
         ("instruction", "Do NOT start the dev server"),
     ]
-    again = _said("go on", _SPEC.replace("Fix image loading", "Add tickets"), _SPEC)
-    assert ("instruction", "Always falls back to a local image") in again
+    assert _said(_SPEC) == shouted
+    # Its bullets describe the thing to build, pasted again or not.
+    assert _said("go on", _SPEC.replace("Fix image loading", "Add tickets"), _SPEC) == shouted
 
 
 def test_a_pasted_document_counts_only_for_what_is_said_again() -> None:

@@ -165,10 +165,11 @@ def test_more_ways_people_state_what_lasts(text: str, want: tuple[str, str] | No
     assert _heard(text) == [want]
 
 
-def test_a_bare_use_as_needs_saying_twice() -> None:
+def test_a_bare_use_as_is_not_kept_said_once_or_twice() -> None:
     assert _heard("continue but use haiku for subagents") == []
-    assert _heard("continue but use haiku for subagents", "ok, use haiku for subagents") == [
-        ("instruction", "Use haiku for subagents")
+    assert _heard("continue but use haiku for subagents", "ok, use haiku for subagents") == []
+    assert _heard("always use haiku for subagents") == [
+        ("instruction", "Always use haiku for subagents")
     ]
 
 
@@ -394,7 +395,6 @@ def test_what_is_important_is_an_instruction() -> None:
     [
         ("以后都用 pnpm，不要用 npm。", ("instruction", "以后都用 pnpm，不要用 npm")),
         ("以后所有流程图都要有判断节点", ("instruction", "以后所有流程图都要有判断节点")),
-        ("提交前必须跑 pnpm test。", ("instruction", "提交前必须跑 pnpm test")),
         ("所有的注释都不要写中文", ("instruction", "所有的注释都不要写中文")),
         ("请记住我喜欢用 Markdown 写文档", ("fact", "请记住我喜欢用 Markdown 写文档")),
         ("必ず日本語で回答してください。", ("instruction", "必ず日本語で回答してください")),
@@ -427,13 +427,18 @@ def test_chinese_or_japanese_without_an_explicit_lasting_form_is_not_kept(text: 
     assert _heard(text) == []
 
 
-def test_a_request_not_to_do_something_typed_in_two_turns_is_kept() -> None:
-    said = "コミットメッセージに絵文字を使わないでください。"
-    memories = extract(_session(("user", said), ("user", "ok"), ("user", said))).memories
-    assert [(m.type, m.description, m.evidence) for m in memories] == [
-        ("instruction", said.rstrip("。"), ((1, 1), (3, 3)))
-    ]
-    assert memories[0].key.startswith("rule-")
+def test_a_must_or_a_request_not_to_do_something_lasts_only_with_a_word_that_says_so() -> None:
+    for said in (
+        "コミットメッセージに絵文字を使わないでください。",  # twice: still no lasting word
+        "提交前必须跑 pnpm test。",
+        "背景约束（必须遵守）：",  # a spec's heading
+        "性别：男/女",  # 别 inside 性别 ("gender") asks nothing
+    ):
+        assert extract(_session(("user", said), ("user", "ok"), ("user", said))).memories == ()
+    said = "所有提交都必须跑 pnpm test。"
+    memories = extract(_session(("user", said))).memories
+    assert [(m.type, m.description) for m in memories] == [("instruction", said.rstrip("。"))]
+    assert memories[0].key.startswith("pnpm-test-")
 
 
 def _answering(suggestion: str, reply: str) -> list[tuple[str, str]]:

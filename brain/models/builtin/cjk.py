@@ -5,13 +5,14 @@ Japanese a rule is rarely said in a fixed phrase, and there are no spaces to cut
 description at, so this module keeps only what says outright that it lasts, as the whole
 sentence the person typed (cut at 。！？; and line ends, never inside):
 
-- a strong form, kept when said once (``CJK_LASTING`` in :mod:`brain.models.builtin.tables`):
-  以后 or 今后 opening the sentence, 以后都 / 以后不要 / 永远不要 / 一律 / 务必 / 始终 /
-  必须 / 禁止 ..., 常に / 必ず / 今後は / これからは / 毎回 / 絶対に ...; and 记住 / 长期记 /
-  覚えて, what to remember, kept as a fact;
-- a request not to do something (``CJK_ASKING``: 不要 / 别, しないで / ないでください), kept
-  when the same sentence holds a word that makes it last (``CJK_DURABLE``: 所有 / 每次 / 任何,
-  全て / いつも ...) or the person typed it in two turns.
+- a form that says the rule lasts (``CJK_LASTING`` in :mod:`brain.models.builtin.tables`):
+  以后 or 今后 opening the sentence, 以后都 / 以后不要 / 永远不要 / 始终 / 每次都要 ...,
+  常に / 必ず / 今後は / これからは / 毎回 ...; and 记住 / 长期记 / 覚えて, what to remember, kept as
+  a fact;
+- a must or a request not to do something (``CJK_OBLIGED``: 必须 / 禁止 / 务必 / 不允许,
+  絶対に; ``CJK_ASKING``: 不要 / 别, しないで / ないでください), kept only when the same
+  sentence holds a word that makes it last (``CJK_DURABLE``: 所有 / 每次 / 任何, 全て / いつも
+  ...): without one it is as often a step of the task or a line of a spec.
 
 A complaint ("你总是改来改去": "you always keep changing it") and a sentence about the moment
 (现在 / 今天 / 这次, 今回 / 今日) state no rule, nor does a question. Everything else a person
@@ -36,6 +37,7 @@ from brain.models.builtin.tables import (
     CJK_DURABLE,
     CJK_LASTING,
     CJK_NOT_A_RULE,
+    CJK_OBLIGED,
     CJK_REMEMBER,
 )
 from brain.models.schema import MemoryType
@@ -45,7 +47,7 @@ __all__ = ["has_cjk", "key_for", "rules", "unspaced"]
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _SENTENCE = re.compile(r"(?<=[。！？!?；;])|\n")
 _LASTING = re.compile("|".join(CJK_LASTING))
-_ASKING = re.compile("|".join(CJK_ASKING))
+_ASKING = re.compile("|".join((*CJK_OBLIGED, *CJK_ASKING)))
 _DURABLE = re.compile("|".join(CJK_DURABLE))
 _NOT_A_RULE = re.compile("|".join(CJK_NOT_A_RULE))
 _REMEMBER = re.compile("|".join(CJK_REMEMBER))
@@ -89,11 +91,9 @@ def _repeats(sentence: str, heard: Callable[[], str] | None) -> bool:
     return any(len(span := unspaced(q)) >= _QUOTED_CHARS and span in said for q in quoted)
 
 
-def rules(
-    text: str, heard: Callable[[], str] | None = None
-) -> Iterator[tuple[str, MemoryType, bool]]:
+def rules(text: str, heard: Callable[[], str] | None = None) -> Iterator[tuple[str, MemoryType]]:
     """Each sentence of ``text`` in Chinese or Japanese that states a lasting rule (or a
-    fact to remember), its kind, and whether it counts only when typed in two turns.
+    fact to remember), and its kind.
 
     Args:
         text: what the person typed.
@@ -109,12 +109,11 @@ def rules(
         if sentence.endswith(_ASKED) or _NOT_A_RULE.search(sentence):
             continue  # a question, a complaint, or about the moment
         lasting = bool(_LASTING.search(sentence))
-        if not (lasting or _ASKING.search(sentence)) or _repeats(sentence, heard):
-            continue  # no rule, or the assistant's words pasted back or quoted
-        if lasting:
-            yield sentence, "fact" if _REMEMBER.search(sentence) else "instruction", False
-        else:
-            yield sentence, "instruction", not _DURABLE.search(sentence)
+        if not (lasting or (_ASKING.search(sentence) and _DURABLE.search(sentence))):
+            continue  # no rule, or a must of the moment
+        if _repeats(sentence, heard):
+            continue  # the assistant's words pasted back or quoted
+        yield sentence, "fact" if _REMEMBER.search(sentence) else "instruction"
 
 
 def key_for(sentence: str) -> str:

@@ -65,20 +65,14 @@ def _read_whole(turn: Turn) -> bool:
 def _said(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, Candidate]:
     """The person's statements, one per key: first wording, all evidence, surest confidence."""
     best: dict[str, Candidate] = {}
-    needs_repeat: set[str] = set()
-    for twice, memory in candidates(transcript, tags):
+    for memory in candidates(transcript, tags):
         kept = best.get(memory.key)
         if kept is None:
             best[memory.key] = memory
-            if twice:
-                needs_repeat.add(memory.key)
         else:
             evidence = tuple(dict.fromkeys(kept.evidence + memory.evidence))
             confidence = max(kept.confidence, memory.confidence)
             best[memory.key] = replace(kept, evidence=evidence, confidence=confidence)
-    for key in needs_repeat:
-        if len(best[key].evidence) < 2:
-            del best[key]
     return best
 
 

@@ -41,7 +41,7 @@ password ...") is skipped whole; a statement carrying a secret is dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import cast
 
 from brain.home.records import slugify
@@ -54,7 +54,6 @@ from brain.models.builtin.tables import (
     PHRASINGS,
     REPEAT_ONLY,
     SWITCHES,
-    TASTES,
 )
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate, MemoryType
@@ -118,7 +117,9 @@ _CLAUSE = re.compile(
     r"|,\s+(?=(?:that's|that is|this is) why we\b|(?:we|you|I)\s+(?:always|never)\b)",
     re.IGNORECASE,
 )
-_SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\b")
+# A word shouted in prose: "do NOT start the dev server", "NEVER commit"; not code's or a
+# query's ("IS NOT NULL", "NOT g_PC_Ready", "(NOT bEmoInput) OR").
+_SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\s+[a-z]+\b(?![_(])")
 # Words that make a wish outlast the task: "we have to keep it consistent", "make sure
 # every page ...". Without one, a soft rule needs saying twice.
 _DURABLE = re.compile(
@@ -249,6 +250,9 @@ def unhomed(text: str) -> str:
     return _HOME.sub("~", text)
 
 
+_CUT = "..."  # what ends a description :func:`one_line` had to cut
+
+
 def one_line(text: str) -> str:
     """``text`` on one line, capitalised, without a spoken lead-in ("Hmmm, ", "Ok so ")
     or bold marks, trailing punctuation dropped, capped at 120 characters."""
@@ -257,7 +261,7 @@ def one_line(text: str) -> str:
     if len(text) <= DESCRIPTION_CHARS:
         return text[:1].upper() + text[1:]
     cut = text[: DESCRIPTION_CHARS - 3].rsplit(" ", 1)[0]
-    return cut[:1].upper() + cut[1:] + "..."
+    return cut[:1].upper() + cut[1:] + _CUT
 
 
 def _describe(name: str, match: re.Match[str]) -> str | None:
@@ -266,9 +270,11 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
     if _ASKS.search(what):
         return None  # a question typed without its "?": "... do you think that's much code"
     if name == "prefer":
-        if _DEICTIC.match(what):
-            return None  # "I like this" is about the moment, not a durable taste
-        return one_line(f"{TASTES[match.group('verb').lower()]} {what}")
+        if _DEICTIC.match(what) or match.group("verb").lower() != "prefer":
+            # "I like this" is about the moment; "I like Mission Control", "I hate that
+            # layout" react to what was shown, and rarely say about what
+            return None
+        return one_line(f"Prefers {what}")
     if name == "not_but" and _DEICTIC.match(match.group("not")):
         return None  # "not that file, the other one" points at the screen
     if name in ("no_use", "dont_use", "use_instead", "not_but"):
@@ -369,12 +375,11 @@ def _body(sentence: str, before: str, clause: str) -> str:
     return redact(unhomed(said))
 
 
-def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[bool, Candidate]]:
-    """Every statement a rule keeps, in the order said, and whether it must be said twice."""
+def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candidate]:
+    """Every statement a rule keeps, in the order said: each one said outright to last."""
     typed = {id(t) for t in human_turns(transcript)}
     heard: list[str] = []  # what the assistant said so far, which a quote may repeat
     heard_unspaced, heard_text = _Heard(heard, cjk.unspaced), _Heard(heard)
-    documents: set[str] = set()  # what a pasted document said, which another paste repeats
     for turn in transcript.turns:
         if id(turn) not in typed:
             if turn.role == "assistant" and not turn.injected:
@@ -384,46 +389,31 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[tuple[
         text = _TAGGED.sub("\n", turn.text).replace("’", "'")
         if INJECTION.search(text) or STORE_SECRET.search(text):
             continue  # a turn that tries to steer the memory is not trusted at all
-        # A pasted document or a long prompt (often written for agents, full of "NEVER")
-        # counts only for what the person says again in another turn.
-        pasted, structured = _looks_pasted(text), _looks_structured(text)
+        # A pasted document or a long prompt (often written for agents, full of "NEVER", or
+        # a prompt file a command expands into each turn it runs in) is not the person
+        # stating a rule in their own words.
+        if _looks_pasted(text):
+            continue
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
         if cjk.has_cjk(text):
-            found = _cjk_rules(text, evidence, tags, pasted, heard_unspaced)
-            yield from _once_per_document(found, pasted, documents)
-        yield from _once_per_document(
-            _rules_said(text, evidence, tags, pasted, structured, heard, heard_text),
-            pasted,
-            documents,
-        )
-
-
-def _once_per_document(
-    found: Iterable[tuple[bool, Candidate]], pasted: bool, documents: set[str]
-) -> Iterator[tuple[bool, Candidate]]:
-    """``found``, less what a pasted document says that an earlier pasted one said: a
-    document pasted again, or a prompt file a command expands into each turn it runs in
-    ("You **MUST** consider the user input before proceeding", every ``/speckit`` step), is
-    one document said once, not the person saying it twice; only their own turn repeats it."""
-    for twice, memory in found:
-        if pasted:
-            if memory.key in documents:
-                continue
-            documents.add(memory.key)
-        yield twice, memory
+            yield from _cjk_rules(text, evidence, tags, heard_unspaced)
+        yield from _rules_said(text, evidence, tags, _looks_structured(text), heard, heard_text)
 
 
 def _rules_said(
     text: str,
     evidence: tuple[tuple[int, int], ...],
     tags: tuple[str, ...],
-    pasted: bool,
     structured: bool,
     heard: list[str],
     heard_text: Callable[[], str],
-) -> Iterator[tuple[bool, Candidate]]:
-    """The statements of one typed turn's ``text`` that a rule keeps, in the order said,
-    and whether each must be said twice."""
+) -> Iterator[Candidate]:
+    """The statements of one typed turn's ``text`` that a rule keeps, in the order said.
+
+    A soft phrasing (``REPEAT_ONLY``: "don't ...", "you should ...", "I want ...") is kept
+    only with a word that makes it last, however often it is said: said again, it is
+    usually still about the task at hand. In a task written as a spec only what the person
+    shouted stands as a rule."""
     quoting = "\n".join(heard) if ">" in text else ""
     for clause, sentence, before in _statements(text, quoting):
         hit = _match(clause)
@@ -434,26 +424,22 @@ def _rules_said(
         if _said_back(sentence, heard_text):
             continue  # the assistant's words, pasted back
         name, found, kind, confidence = hit
-        described = _describe(name, found)
-        if described is None:
+        if (structured and not _SHOUT.search(clause)) or (
+            name in REPEAT_ONLY and not _DURABLE.search(sentence)
+        ):
             continue
+        described = _describe(name, found)
+        if described is None or described.endswith(_CUT):
+            continue  # no rule, or one too long to say in a line: not one rule
         description = redact(unhomed(described))  # the key is derived from redacted text only
-        twice = (
-            pasted
-            or (structured and not _SHOUT.search(clause))
-            or (name in REPEAT_ONLY and not _DURABLE.search(sentence))
-        )
-        yield (
-            twice,
-            Candidate(
-                key=key_of(description),
-                type=kind,
-                description=description,
-                body=_body(sentence, before, clause),
-                tags=tags,
-                confidence=confidence,
-                evidence=evidence,
-            ),
+        yield Candidate(
+            key=key_of(description),
+            type=kind,
+            description=description,
+            body=_body(sentence, before, clause),
+            tags=tags,
+            confidence=confidence,
+            evidence=evidence,
         )
 
 
@@ -484,24 +470,21 @@ def _cjk_rules(
     text: str,
     evidence: tuple[tuple[int, int], ...],
     tags: tuple[str, ...],
-    pasted: bool,
     heard: Callable[[], str],
-) -> Iterator[tuple[bool, Candidate]]:
+) -> Iterator[Candidate]:
     """The rules said outright in Chinese or Japanese (:mod:`brain.models.builtin.cjk`),
-    each the whole sentence typed; none the assistant said (``heard``) first."""
-    for sentence, kind, twice in cjk.rules(text, heard):
-        if not safe_to_keep(sentence):
-            continue
+    each the whole sentence typed; none the assistant said (``heard``) first, none too long
+    to say in a line."""
+    for sentence, kind in cjk.rules(text, heard):
         said = redact(unhomed(sentence.rstrip("。！；;")))
-        yield (
-            twice or pasted,
-            Candidate(
-                key=cjk.key_for(said),
-                type=kind,
-                description=one_line(said),
-                body=said,
-                tags=tags,
-                confidence=0.6,
-                evidence=evidence,
-            ),
+        if not safe_to_keep(sentence) or (description := one_line(said)).endswith(_CUT):
+            continue
+        yield Candidate(
+            key=cjk.key_for(said),
+            type=kind,
+            description=description,
+            body=said,
+            tags=tags,
+            confidence=0.6,
+            evidence=evidence,
         )

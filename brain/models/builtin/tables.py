@@ -20,6 +20,7 @@ __all__ = [
     "CJK_ASKING",
     "CJK_DURABLE",
     "CJK_LASTING",
+    "CJK_OBLIGED",
     "CJK_NOT_A_RULE",
     "CJK_REMEMBER",
     "FAILED_SIGNS",
@@ -33,7 +34,6 @@ __all__ = [
     "REPEAT_ONLY",
     "RUNNERS",
     "SWITCHES",
-    "TASTES",
 ]
 
 LEAD = (
@@ -228,12 +228,6 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "named_means": ("`", '"', "--"), "proposes_instead": ("instead",),
 }
 
-# How a description names a taste: "I prefer X" is "Prefers X".
-TASTES = {
-    "prefer": "Prefers", "like": "Likes", "love": "Likes", "hate": "Dislikes",
-    "dislike": "Dislikes", "don't like": "Dislikes", "do not like": "Dislikes",
-    "can't stand": "Dislikes",
-}
 # How a description names a switch a person chose: "let's turn on X" is "Turn on X".
 SWITCHES = {"turn on": "Turn on", "turn off": "Turn off", "enable": "Enable", "disable": "Disable"}
 # Words a key is not made of.
@@ -281,17 +275,24 @@ MANAGERS = (
     "dotnet", "bundle",
 )
 # Chinese and Japanese. A form that says outright that a rule lasts (patterns): "from now
-# on" at the start of a sentence (以后 / 今后, not 以后再 "later"), "remember" ...
+# on" at the start of a sentence (以后 / 今后, not 以后再 "later"), "always", "every time",
+# "never", "remember" ...
 CJK_LASTING = (
     r"^(?:请\s*)?(?:记住[，,：:]?\s*)?(?:以后|今后|往后|从今以后|从现在开始)(?!再)", "以后都",
-    "以后一律", "以后不要", "以后别", "以后不能", "永远不要", "永远别", "一律", "务必", "始终",
-    "总是要", "每次都要", "必须", "禁止", "绝对不要", "千万不要", "不允许", "不准", "记住",
-    "长期记", "常に", "必ず", "今後は", "これからは", "毎回", "絶対に", "決して", "覚えて",
+    "以后一律", "以后不要", "以后别", "以后不能", "永远不要", "永远别", "始终", "总是要",
+    "每次都要", "记住", "长期记", "常に", "必ず", "今後は", "これからは", "毎回", "覚えて",
+)
+# A must or a must-not, which is as often a step of the task at hand or a line of a spec
+# ("必须提供清晰 README", "背景约束（必须遵守）"): like a request not to do something, it
+# lasts only with a word of CJK_DURABLE.
+CJK_OBLIGED = (
+    "一律", "务必", "必须", "禁止", "绝对不要", "千万不要", "不允许", "不准", "絶対に", "決して",
 )
 # Of these, a fact to remember rather than a rule to follow.
 CJK_REMEMBER = ("记住", "长期记", "覚えて")
-# A request not to do something, which lasts only with a word below, or typed in two turns.
-CJK_ASKING = ("不要", "别", "しないで", "ないでください")
+# A request not to do something, which lasts only with a word below. 别 inside a word is
+# none (性别 "gender", 区别 "difference", 特别 "especially", 分别, 类别, 识别, 告别, 个别).
+CJK_ASKING = ("不要", "(?<![性区特分类识告个级差辨])别", "しないで", "ないでください")
 CJK_DURABLE = ("所有", "每次", "任何", "统一", "全部", "全て", "すべて", "いつも", "どの")
 # A complaint or a sentence about the moment: no rule.
 CJK_NOT_A_RULE = (
