@@ -7,8 +7,8 @@ sentence the person typed (cut at 。！？; and line ends, never inside):
 
 - a form that says the rule lasts (``CJK_LASTING`` in :mod:`brain.models.builtin.tables`):
   以后 or 今后 opening the sentence, 以后都 / 以后不要 / 永远不要 / 始终 / 每次都要 ...,
-  常に / 必ず / 今後は / これからは / 毎回 ...; and 记住 / 长期记 / 覚えて, what to remember, kept as
-  a fact;
+  常に / 必ず / 今後は / これからは / 毎回 ...; and 记住 / 长期记 / 覚えて, what to
+  remember, kept as a fact;
 - a must or a request not to do something (``CJK_OBLIGED``: 必须 / 禁止 / 务必 / 不允许,
   絶対に; ``CJK_ASKING``: 不要 / 别, しないで / ないでください), kept only when the same
   sentence holds a word that makes it last (``CJK_DURABLE``: 所有 / 每次 / 任何, 全て / いつも
