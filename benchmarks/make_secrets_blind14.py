@@ -222,6 +222,12 @@ NONASCII = (
     "Dürüm Köttbullar Jägermeister Señorita Crème Façade Ljubljanač"
 ).split()
 SYMS = "!#$%&*+-=?@^_.~"
+MEMORABLE = (
+    "Kittiwake Marzipan Galoshes Periwinkle Snickerdoodle Thunderbird Wanderlust Zeppelin "
+    "Blancmange Bumblebee Cuttlefish Dandelion Gooseberry Hullabaloo Kerfuffle Lollipop "
+    "Mistletoe Pumpernickel Quicksilver Rhubarb Samovar Whirligig Smörgåsbord Schadenfreude "
+    "Bärlauch Kiełbasa Jalapeño Pfannkuchen Hjärtsmärta Ostrakon"
+).split()
 
 
 def pick(s: str, n: int) -> str:
@@ -339,10 +345,10 @@ def human_pw() -> str:
         return f"{w.capitalize()}{R.randint(1960, 2026)}{R.choice(SYMS)}"
     if k < 0.35:
         return f"{R.choice(NAMES)}{R.choice(SYMS)}{R.randint(1, 99):02d}{R.choice(WORDS)}"
-    if k < 0.5:
+    if k < 0.45:
         leet = w.replace("a", "4").replace("e", "3").replace("o", "0").replace("i", "1")
         return f"{leet.capitalize()}{R.choice(SYMS)}{pick(DIG, 3)}{R.choice(WORDS).upper()}"
-    if k < 0.65:
+    if k < 0.67:
         return f"{R.choice(NONASCII)}{R.choice(SYMS)}{R.randint(10, 9999)}{R.choice(NAMES)}"
     if k < 0.8:
         return pick(AN + "!#%*@", R.randint(10, 16))
@@ -393,6 +399,9 @@ def privkey() -> str:
 KEYS: tuple[Callable[[str], str], ...] = (
     lambda v: short_rand(),
     lambda v: short_rand(),
+    lambda v: short_rand(),
+    lambda v: short_rand(),
+    lambda v: jwtv(),
     lambda v: long_rand(),
     lambda v: hexv(),
     lambda v: b64v(),
@@ -421,6 +430,8 @@ CREDS: dict[str, list[tuple[str, str, tuple[Callable[[str], str], ...]]]] = {
         ("service account key", "key", (lambda v: b64v(), lambda v: bytesv(), lambda v: jwtv())),
         ("license key", "code", (lambda v: grouped(),)),
         ("account password", "pw", PWS),
+        ("service user password", "pw", PWS + (lambda v: long_rand(),)),
+        ("SMTP relay password", "pw", (lambda v: long_rand(), lambda v: short_rand())),
     ],
     "ai": [
         ("API key", "key", KEYS),
@@ -438,18 +449,18 @@ CREDS: dict[str, list[tuple[str, str, tuple[Callable[[str], str], ...]]]] = {
         ("card PIN", "num", (lambda v: pinv(),)),
         ("TAN", "num", (lambda v: pinv(), lambda v: code8())),
         ("telephone banking passcode", "num", (lambda v: pinv(), lambda v: code8())),
-        ("memorable word", "pw", (lambda v: R.choice(WORDS + NONASCII),)),
+        ("memorable word", "pw", (lambda v: R.choice(MEMORABLE),)),
         ("login passphrase", "words", (lambda v: passphrase(),)),
     ],
     "broker": [
         ("API secret", "key", (lambda v: hexv(), lambda v: b64v(), lambda v: long_rand())),
         ("API key", "key", KEYS),
         ("trading password", "pw", PWS),
-        ("2FA seed", "key", (lambda v: totpv(),)),
+        ("2FA seed", "code", (lambda v: totpv(),)),
     ],
     "wallet": [
         ("seed phrase", "words", (lambda v: seedwords(),)),
-        ("private key", "key", (lambda v: privkey(), lambda v: pick(B58, 88))),
+        ("private key", "key", (lambda v: privkey(), lambda v: privkey(), lambda v: pick(B58, 88))),
         ("spending password", "pw", PWS),
     ],
     "device": [
@@ -599,7 +610,11 @@ def K(s: dict) -> bool:
 
 
 def P(s: dict) -> bool:
-    return s["cls"] == "pw" and s["cat"] in ("saas", "ai", "pay", "broker", "selfhost")
+    return (
+        s["cls"] == "pw"
+        and s["cat"] in ("saas", "ai", "pay", "broker", "selfhost")
+        and s["c"] not in ("account password", "trading password")
+    )
 
 
 def KP(s: dict) -> bool:
@@ -652,6 +667,8 @@ def SELF(s: dict) -> bool:
 
 def PERSON(s: dict) -> bool:
     """A person's own login: banks, shops, telecoms, government and school accounts."""
+    if s["c"] in ("account password", "trading password"):
+        return True
     return s["cat"] in ("bank", "shop", "telecom", "gov", "edu", "game") and s["cls"] == "pw"
 
 
@@ -2286,6 +2303,35 @@ def _f(s: dict) -> str:
     return f'$ cast wallet import dev --mnemonic "{s["x"]}"\nEnter password:'
 
 
+@form(
+    "config: ADO.NET connection string in user-secrets",
+    "config",
+    lambda s: P(s) and ";" not in s["x"],
+)
+def _f(s: dict) -> str:
+    cs = f"Server=tcp:sql-{s['sl']}.database.windows.net,1433;User ID={s['user']};Password={s['x']};Encrypt=True"
+    return json.dumps({"ConnectionStrings:Default": cs}, indent=2, ensure_ascii=False)
+
+
+@form("config: Celery broker_url with amqp credentials", "config", lambda s: P(s) and URLSAFE(s))
+def _f(s: dict) -> str:
+    return f"broker_url = 'amqp://{s['user'].split('@')[0]}:{s['x']}@mq.{s['sl']}.internal:5672/prod'\nresult_backend = 'rpc://'"
+
+
+@form(
+    "config: Sidekiq REDIS_URL in .env.production",
+    "config",
+    lambda s: (P(s) or K(s)) and URLSAFE(s),
+)
+def _f(s: dict) -> str:
+    return f"RAILS_ENV=production\nREDIS_URL=rediss://default:{s['x']}@cache-{s['sl']}.upstash.example:6379/0"
+
+
+@form("code: pymongo MongoClient URI", "code", lambda s: P(s) and URLSAFE(s))
+def _f(s: dict) -> str:
+    return f'client = MongoClient("mongodb+srv://{s["user"].split("@")[0]}:{s["x"]}@cluster0.{s["sl"]}.mongodb.net/?retryWrites=true")'
+
+
 # -- look-alikes: strings that look random but are not secrets, and must come out unchanged
 
 HEXD = "0123456789abcdef"
@@ -2802,8 +2848,8 @@ def _l() -> tuple[str, list[str]]:
 
 # How many vendors to draw from each category, and how many of them hand out two kinds.
 PLAN = {
-    "saas": 58, "ai": 22, "pay": 18, "bank": 38, "broker": 24, "wallet": 8, "device": 34,
-    "selfhost": 32, "game": 30, "shop": 24, "telecom": 18, "gov": 16, "edu": 14,
+    "saas": 62, "ai": 24, "pay": 18, "bank": 34, "broker": 22, "wallet": 8, "device": 34,
+    "selfhost": 36, "game": 28, "shop": 22, "telecom": 14, "gov": 14, "edu": 14,
 }  # fmt: skip
 TWO_KINDS = 20  # vendors with a second credential
 SECOND_FORM = 96  # kinds shown twice, in two forms, with fresh values
@@ -2848,13 +2894,13 @@ def choose_kinds() -> list[tuple[str, str, tuple]]:
     return kinds
 
 
-def assign(secrets: list[dict]) -> None:
-    """Give every secret a form it may take: first each form one secret (the pickiest
-    forms first), then the rest to the least used forms."""
-    used: Counter[str] = Counter()
+def assign(secrets: list[dict], used: Counter[str]) -> None:
+    """Give every secret a form it may take: first each form not used yet one secret (the
+    pickiest forms first), then the rest to the least used forms."""
     fits = {id(s): [f for f in FORMS if f[2](s)] for s in secrets}
     open_ = list(secrets)
-    for f in sorted(FORMS, key=lambda f: sum(f[2](s) for s in secrets)):
+    unused = [f for f in FORMS if not used[f[0]]]
+    for f in sorted(unused, key=lambda f: (sum(f[2](s) for s in secrets), R.random())):
         cands = [s for s in open_ if f[2](s) and f[0] not in s.get("taken", ())]
         if not cands:
             continue
@@ -2882,13 +2928,14 @@ def build() -> tuple[list[dict], list[dict]]:
     kinds = choose_kinds()
     secrets = [new_secret(*k) for k in kinds]
     firsts = list(secrets)
-    assign(secrets)
+    used: Counter[str] = Counter()
+    assign(secrets, used)
     seconds = []
     for s in R.sample(firsts, SECOND_FORM):
         t = new_secret(s["v"], s["cat"], next(c for c in CREDS[s["cat"]] if c[0] == s["c"]))
         t["taken"] = (s["form"][0],)
         seconds.append(t)
-    assign(seconds)
+    assign(seconds, used)
     secrets += seconds
     for s in secrets:
         s["text"] = render(s)
@@ -2912,7 +2959,7 @@ def build() -> tuple[list[dict], list[dict]]:
             s["x"] = R.choice(dict((c[0], c[2]) for c in CREDS[s["cat"]])[s["c"]])(s["v"])
             s["text"] = render(s)
     else:
-        raise AssertionError("a secret still appears in another entry")
+        raise AssertionError(f"still found elsewhere: {[s['x'] for s in clash]}")
     return secrets, lookalikes
 
 
