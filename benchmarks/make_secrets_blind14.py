@@ -411,6 +411,7 @@ KEYS: tuple[Callable[[str], str], ...] = (
     prefixed,
     lambda v: jwtv(),
     lambda v: pairv(),
+    lambda v: pairv(),
 )
 PWS: tuple[Callable[[str], str], ...] = (
     lambda v: human_pw(),
@@ -425,7 +426,11 @@ CREDS: dict[str, list[tuple[str, str, tuple[Callable[[str], str], ...]]]] = {
         ("access token", "key", KEYS),
         ("webhook signing secret", "key", (lambda v: b64v(), lambda v: hexv(), prefixed)),
         ("admin token", "key", KEYS),
-        ("client secret", "key", (lambda v: long_rand(), lambda v: urlb64v(), prefixed)),
+        (
+            "client secret",
+            "key",
+            (lambda v: long_rand(), lambda v: urlb64v(), prefixed, lambda v: pairv()),
+        ),
         ("ingest token", "key", (lambda v: uuidv(), lambda v: hexv(), prefixed)),
         ("service account key", "key", (lambda v: b64v(), lambda v: bytesv(), lambda v: jwtv())),
         ("license key", "code", (lambda v: grouped(),)),
@@ -453,7 +458,11 @@ CREDS: dict[str, list[tuple[str, str, tuple[Callable[[str], str], ...]]]] = {
         ("login passphrase", "words", (lambda v: passphrase(),)),
     ],
     "broker": [
-        ("API secret", "key", (lambda v: hexv(), lambda v: b64v(), lambda v: long_rand())),
+        (
+            "API secret",
+            "key",
+            (lambda v: hexv(), lambda v: b64v(), lambda v: long_rand(), lambda v: pairv()),
+        ),
         ("API key", "key", KEYS),
         ("trading password", "pw", PWS),
         ("2FA seed", "code", (lambda v: totpv(),)),
@@ -466,13 +475,21 @@ CREDS: dict[str, list[tuple[str, str, tuple[Callable[[str], str], ...]]]] = {
     "device": [
         ("admin password", "pw", PWS),
         ("Wi-Fi password", "pw", PWS + (lambda v: short_rand(),)),
-        ("device key", "key", (lambda v: hexv(), lambda v: short_rand(), lambda v: uuidv())),
+        (
+            "device key",
+            "key",
+            (lambda v: hexv(), lambda v: short_rand(), lambda v: uuidv(), lambda v: bytesv()),
+        ),
         ("camera password", "pw", PWS),
     ],
     "selfhost": [
         ("admin password", "pw", PWS),
         ("API key", "key", (lambda v: hexv(), lambda v: long_rand(), lambda v: uuidv())),
-        ("secret key", "key", (lambda v: b64v(), lambda v: urlb64v(), lambda v: long_rand())),
+        (
+            "secret key",
+            "key",
+            (lambda v: b64v(), lambda v: urlb64v(), lambda v: long_rand(), lambda v: bytesv()),
+        ),
         ("database password", "pw", PWS + (lambda v: long_rand(),)),
     ],
     "game": [
@@ -646,7 +663,7 @@ def WIFI(s: dict) -> bool:
 
 
 def DEVPW(s: dict) -> bool:
-    return s["cat"] == "device" and s["cls"] == "pw"
+    return s["cat"] == "device" and s["c"] == "admin password"
 
 
 def GAMEPW(s: dict) -> bool:
@@ -2894,14 +2911,22 @@ def choose_kinds() -> list[tuple[str, str, tuple]]:
     return kinds
 
 
+def fits_form(f: Form, s: dict) -> bool:
+    """A form's own rule, and one for all: a byte array is written in code, config or
+    prose, never typed into a header, a command line or a log line."""
+    if s["x"][:1] in "[{" and f[1] in ("http", "shell", "log"):
+        return False
+    return f[2](s)
+
+
 def assign(secrets: list[dict], used: Counter[str]) -> None:
     """Give every secret a form it may take: first each form not used yet one secret (the
     pickiest forms first), then the rest to the least used forms."""
-    fits = {id(s): [f for f in FORMS if f[2](s)] for s in secrets}
+    fits = {id(s): [f for f in FORMS if fits_form(f, s)] for s in secrets}
     open_ = list(secrets)
     unused = [f for f in FORMS if not used[f[0]]]
-    for f in sorted(unused, key=lambda f: (sum(f[2](s) for s in secrets), R.random())):
-        cands = [s for s in open_ if f[2](s) and f[0] not in s.get("taken", ())]
+    for f in sorted(unused, key=lambda f: (sum(fits_form(f, s) for s in secrets), R.random())):
+        cands = [s for s in open_ if fits_form(f, s) and f[0] not in s.get("taken", ())]
         if not cands:
             continue
         s = min(cands, key=lambda s: (len(fits[id(s)]), R.random()))
