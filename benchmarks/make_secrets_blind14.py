@@ -1,4 +1,192 @@
-"""DOCSTRING"""
+"""Write benchmarks/data/secrets_blind14.json: a fourteenth blind corpus of fake credentials.
+
+What its author read, and what not. Written from general knowledge of how vendors shape
+their keys, where people paste them into coding-agent chats and where agents' tool output
+shows them, with the standard library only. Not read: anything under ``brain/`` or
+``tests/``, ``benchmarks/README.md``, the project README, the bodies of the other
+``make_secrets_blind*.py`` generators, any ``redact*`` benchmark; ``git log`` was not run
+and no commit message was looked up, but ``git worktree add`` printed the subject of
+main's latest commit (one line, about one UUID pattern in a shapes module) when this
+worktree was made. Read: ``benchmarks/secrets_holdout.py`` (the whole file: the JSON
+format, how an item is loaded and scored); the top docstring of ``make_secrets_blind13.py``
+only (line 1 to its closing quotes), for the output shape and as an example of how to
+describe a corpus; for each ``benchmarks/data/secrets_*.json`` its top-level keys, the
+field names of its first secret and look-alike, its numbers of secrets and look-alikes and
+the first 200 characters of its ``about`` string; and their ``kind`` names, written by a
+script to a file with the `` [form]`` suffix stripped (5,884 names, none seen on screen: a
+script only searched them for candidate vendors). Seen in passing: the file names in
+``benchmarks/`` and ``benchmarks/data/``, the Makefile's ``lint`` target, the ``[tool.ruff]`` part of
+``pyproject.toml``, the last lines of ``make install``'s log, and the project's style guide
+(``/work/shared/STYLE.md``, its first 60 lines). Every vendor was checked against those
+kind names by a script (its whole name as a word, its letters and digits run together when
+four or more, anywhere in a kind run together, its first word as a word, or run together
+when four letters or more): of 2,939 candidates, 1,577 were found there and dropped; of
+the 1,362 left, 177 were dropped by hand (common words such as Copper, Basin, Reflect,
+Shine, Current, Target, Globe or Cricket, a second name of one maker, a name listed in two
+categories), so the 1,185 vendors listed in ``VENDORS`` are new by that check, and 330 of
+them are used (drawn at random per category: 62 software services, 24 AI and ML APIs, 18
+payment and billing APIs, 34 banks, 22 brokers and exchanges, all 8 wallets left, 34 device
+makers, 36 self-hosted apps, 28 games and game companies, 22 shops, 14 telecoms, 14
+government logins, 14 schools' and learning services). A product sold under another name
+than its maker's may still share a maker with an earlier kind. The corpus was not scored,
+and nothing in brain was run on it; it was only checked to load with the fields ``load()``
+reads, each secret being a verbatim substring of its text.
+
+Counts (printed by ``main``): 454 secrets of 358 kinds in 308 embedding forms, and 160
+look-alikes (61 sorts) that must come out unchanged, each listing under ``keep`` the
+strings that must survive. 262 kinds appear once and 96 twice, in two different forms with
+fresh values; 20 vendors hand out two kinds, and so does each of the 8 wallets (its seed
+phrase and its private key). Every form is used at least once. A secret found inside any
+other entry's text gets a fresh value, and the run fails if one is still found.
+
+Value shapes (as a script sorted the written values afterwards): 63 passwords as people
+type them (words, names, dates, years, symbols, leetspeak, random with symbols, long random
+service passwords), 19 more with non-ASCII words
+(Ñandú, Çiçek, Größe, Smørbrød, Żubrówka, Ljubljanač...), 40 random 10 to 20 character
+passwords, 4 memorable words, 40 passphrases of 4 to 6 words (some with a number), 11
+seed-word lists of 12 or 24 words; among keys, 21 short random alphanumerics with no
+prefix, 10 to 20 characters (alphabets of 62, lower- or upper-case 36, base58, or mostly
+letters with one or two digits: 38 of the 64 values of that shape in the corpus, passwords
+included, are mostly letters), 25 longer alphanumerics, 32 hex (lower or upper case, 32 to
+64 long), 5 wallet keys in ``0x`` hex and 6 in base58, 12 base64, 14 url-safe base64, 19
+UUIDs used as keys, 11 vendor-style prefixes made from the vendor's name (``xx_sk_``,
+``xxpat_``, ``XX-ABC123-...``, ``xx-live-``, ``xx_prd_``, ``xxk1.``, ``xx_v2_``,
+``XX12:``, ``xx.<hex>.``), 6 JWT-like tokens, 15 ``id:secret``, ``id.secret``,
+``id|secret``, ``id/secret`` and ``id$secret`` pairs, 20 grouped license and recovery keys,
+11 byte arrays in decimal or hex, 7 TOTP seeds in base32 (some in groups of four), 7 app
+passwords in four groups of four letters, 9 recovery codes (one, or four ``xxxx-xxxx``), 13
+gift card codes, 32 PINs of 4 to 6 digits and 12 codes of 8 digits (TANs, PUKs, passcodes, backup codes).
+Secrets sit inside larger strings in many forms: ``amqp://``, ``rediss://``,
+``mongodb+srv://``, ``postgresql://``, RTSP, pip index and git remote URLs, a GORM DSN, an
+ADO.NET connection string, ``user/pass@`` for sqlplus, ``user,pass`` for lftp,
+``user:pass`` for skopeo and libcurl, query strings (``access_token=``, ``key=``,
+``refresh_token=``), Bearer and Token headers, a RESP ``AUTH`` frame, ``pass:`` for
+openssl. 19 secrets carry non-ASCII letters.
+
+Names: credential words first, last or in the middle, with an environment part before,
+after or inside (``X_PROD_TOKEN``, ``QA_X_PASSWORD``, ``TOKEN_X_EU``, ``X_API_KEY_2``,
+``XAPIKEY``), in many spellings (``TKN``, ``AUTHKEY``, ``APPKEY``, ``APP_SECRET``,
+``SIGNING_SECRET``, ``PRIVATE_TOKEN``, ``BEARER``, ``X_KEY``, ``PASSWD``, ``PWD``, ``PW``,
+``ROOT_PASS``, ``ADMIN_PW``, ``LOGIN_PASS``, ``PINCODE``, ``PASSCODE``, ``PUK``, ``NIP``,
+``MNEMONIC``, ``SEED_WORDS``, ``RECOVERY_PHRASE``, ``BACKUP_CODE``, ``VOUCHER``,
+``SERIAL``) and languages (``NYCKEL``, ``SLEUTEL``, ``CHIAVE_API``, ``CHEIE``, ``KULCS``,
+``AVAIN``, ``KLIC``, ``KLJUC``, ``RAKTAS``, ``VOTI``, ``ANAHTAR``, ``KUNCI``, ``ALLWEDD``,
+``GILTZA``, ``KLEIDI``, ``KHOA``, ``LLAVE``, ``CLE_API``, ``LOSENORD``, ``JELSZO``,
+``PAROLA``, ``HASLO``, ``SLAPTAZODIS``, ``PAROOL``, ``GESLO``, ``LOZINKA``, ``SIFRE``,
+``KATA_SANDI``, ``MOT_DE_PASSE``, ``CONTRASENA``, ``SENHA``, ``CYFRINAIR``,
+``PASAHITZA``, ``KODEORD``, ``KOD``, ``KODI``, ``FRAZA``, ``SIEMEN``), as UPPER_SNAKE,
+snake, camelCase, PascalCase, kebab, dotted and ``X-Vendor-Key`` header forms. Some values
+have no credential word near them: an SDK client's positional argument, a vendor CLI's
+``login`` argument, a shell alias, a note with only the vendor's name, ``lftp -u``,
+``skopeo --src-creds``, ``mc alias set``, ``sqlplus user/pass@``, an RTSP URL, a GORM DSN,
+an AutoHotkey hotstring, an AppleScript keystroke, ``screen -X stuff``, a ``secret-tool``
+or ``op read`` result, a psql or DuckDB row, a haiku-style reminder, a wallet restored from
+its phrase or key.
+
+Forms (chosen to differ from blind13's list), 308 in all: 137 secrets in chat (60 forms:
+prose in 38 languages, Arabic, Basque, Bengali, Brazilian Portuguese, Breton, Bulgarian,
+Catalan, Croatian, Czech, Faroese, Finnish, Georgian, Greek, Haitian Creole, Hebrew,
+Hungarian, Indonesian, Japanese, Kazakh, Korean, Lithuanian, Malayalam, Norwegian Nynorsk,
+Persian, Polish, Romanian, Slovak, Swahili, Tagalog, Thai, Turkish, Ukrainian, Urdu,
+Vietnamese, Welsh, West Frisian, Xhosa, Yoruba, each naming the credential in English as
+people mix; plus a Slack thread reply, a typo'd one-liner ("secert", "tokne", "pasword"),
+a Signal note to self, a Telegram saved message, an iMessage export line, a Jira comment, a
+Trello card, a Matrix message, an IRC log line, an SMS forwarded into chat, a forwarded
+email with a signature, a standup bullet, a retro note, a prompt asking the agent to use a
+value, a note with only the vendor and the value, meeting notes, a Confluence page, a
+GitHub issue body, a Loom transcript, a Basecamp message, a Jupyter markdown cell, a
+haiku-style reminder), 11 in notes (5 forms: a KeePass XML entry, a Bitwarden JSON export
+item, a password notebook typed up, an Evernote checklist, a back-of-envelope list), 86 in
+config files (77 forms, among them ``.npmrc`` scoped tokens, ``pip.conf``, Cargo
+``credentials.toml``, ``gradle.properties``, Android ``local.properties``, Gradle
+``signingConfigs``, an ``.xcconfig``, a plist, a Windows ``.reg`` export, a systemd unit,
+supervisord, a pm2 ecosystem file, ``.envrc``, ``mise.toml``, a Justfile, a Taskfile, a
+Makefile, a Vagrantfile, an Ansible inventory and group_vars, a Salt pillar,
+``terraform.tfvars``, ``terragrunt.hcl``, Helm values, Skaffold, a compose environment
+list, Spring and Quarkus properties, Laravel and Symfony ``.env`` files, Nuxt
+runtimeConfig, ``wrangler.toml``, ``render.yaml``, Kamal, Heroku ``app.json``, a
+DigitalOcean app spec, VS Code settings, JetBrains ``dataSources.local.xml``, DBeaver,
+``~/.pgpass``, ``my.cnf``, ``redis.conf``, a pgbouncer userlist, ``rabbitmq.conf``, a
+mosquitto bridge, Home Assistant ``secrets.yaml``, Transmission, an *arr ``config.xml``,
+``wpa_supplicant.conf``, a Samba credentials file, ``chap-secrets``, ``ddclient.conf``,
+``snmpd.conf``, FreeRADIUS, Asterisk ``pjsip.conf``, Kodi, Minecraft
+``server.properties``, a Don't Starve-style ``cluster.ini``, a Source ``server.cfg``, an
+Unreal ``Game.ini``, a ``serversettings.xml``, a truck sim ``server_config.sii``, a
+Teeworlds ``autoexec.cfg``, dotted INI sections four deep, JSON5, HOCON, EDN, CUE, Dhall,
+``appSettings``, Firebase ``.runtimeconfig.json``, Godot export presets, a self-hosted
+app's ``config.yml``, a file under ``/run/secrets``, ADO.NET user-secrets, a Celery
+``broker_url``, a Sidekiq ``REDIS_URL``), 69 in shell sessions and CLI output (52 forms:
+``env | grep``, ``fly secrets set``, ``wrangler secret put``, ``railway variables``,
+``kubectl set env``, ``docker compose config``, ``npm config set``, ``gcloud secrets
+versions access``, ``az keyvault secret show``, ``doppler secrets get``, ``op read``,
+``pass show``, ``security find-generic-password``, ``secret-tool``, ``bw get``, ``nmcli``,
+``netsh wlan``, ``redis-cli -a``, ``mosquitto_pub -P``, ``lftp -u``, ``wget
+--password``, ``aria2c --rpc-secret``, restic, borg, ``openssl enc``, ``qpdf``, ffmpeg
+RTSP, ``ipmitool -P``, ``sqlplus``, ``git remote -v``, ``pip install --index-url``,
+``cargo login``, ``composer config http-basic``, ``helm repo add``, ``skopeo``, ``mc alias
+set``, ``aws configure set``, ``auth init -t``, a vendor CLI login, a shell alias, fish,
+Nushell, Windows ``set``, ``Invoke-RestMethod``, a heredoc into ``.env``, ``sudo tee``,
+``screen -X stuff``, ``mysqldump``, ``influx -t``, ``rclone config create``, ``forge
+script --private-key``, ``cast wallet import --mnemonic``), 57 in code (47 forms: Swift,
+Dart, Elixir ``runtime.exs``, Clojure, F#, OCaml, Nim, Julia, MATLAB, Perl LWP, OpenResty,
+Tcl, AutoHotkey, AppleScript, VBA, Apps Script, Jupyter ``%env``, Ktor, OkHttp, libcurl,
+cpr, Go ``Header.Set``, TypeScript fetch, React Native, Vue, an SDK's positional argument,
+ethers ``Wallet`` and ``fromPhrase``, viem, hardhat, python-mnemonic, bip_utils, Prisma,
+Drizzle, Knex, Hibernate, GORM, R DBI, Spark, a Snowflake-style connector, pymongo,
+Nightwatch, WebdriverIO, TestCafe, a Bash function, an Arduino sketch, MicroPython), 17 in
+logs (15 forms: Spring Boot's generated password, pino, logfmt, Serilog, Laravel,
+journalctl, a Kubernetes event, an npm debug log, a rich traceback's locals, a Go panic,
+auditd EXECVE, a Windows event command line, Jenkins, Home Assistant, a Sentry
+breadcrumb), 26 in tables (11 forms: LastPass and Chrome password CSV exports, AsciiDoc,
+LaTeX, psql, DuckDB, pandas, Jira wiki, Notion CSV, a Rich table, a markdown handover
+table), 8 in diffs (8 forms: merge conflict markers, a ``git add -p`` hunk, ``diff -y``, a
+``.rej`` file, ``hg diff``, ``jj diff``, a ``terraform plan`` change, ``git show``), 15 in
+HTTP and protocol traces (15 forms: a raw request with a vendor header, a GraphQL body, a
+JSON-RPC call, IMAP ``LOGIN``, FTP ``PASS``, Redis RESP ``AUTH``, ``ldapsearch -w``, a
+mitmproxy flow, a Burp request, DevTools "Copy as fetch", "Copy as cURL (cmd)", ``xh``, an
+OAuth refresh body, a Hoppscotch export, an MQTT CONNECT), and 28 in agent tool calls and
+results (18 forms: a Claude Code Bash ``tool_use``, a transcript line whose ``cat .env``
+result is escaped twice, an MCP ``tools/call`` request and tool result, Edit
+``old_string``/``new_string``, Write content, a Grep result, a TodoWrite item, a Task
+prompt, a LangChain AgentExecutor log, CrewAI output, an OpenCode tool part, a Roo Code
+``write_to_file``, a Cursor terminal block, a WebFetch result, NotebookEdit, an assistant
+asking which value to keep, a JSONL event whose output is JSON escaped twice). Each
+secret's ``kind`` is ``<vendor> <credential> [<form>]``. PINs, TANs, PUKs, codes, gift and
+recovery codes, app passwords, TOTP seeds, seed words and every bank's, shop's,
+telecom's and government login's credential go only to forms that take any value (chat,
+notes, tables, password-manager and keychain lookups, agent prose); people's own account
+passwords (banks, shops, telecoms, government, schools, games, and services' account and
+trading passwords) also to login-page test code, AutoHotkey, AppleScript and ``qpdf``;
+keys never to password-only forms nor passwords to header forms; database, message-queue
+and server-login forms take only services' and self-hosted apps' passwords (a few, such as
+``ipmitool``, FTP, Samba or ``chap-secrets``, also devices' admin passwords); Wi-Fi forms only device makers' Wi-Fi passwords; game server files
+only games' server and RCON passwords; device login forms only devices' admin passwords,
+RTSP only camera passwords; wallet code only wallets' keys and phrases; a byte array never
+goes to a header, a command line or a log line. Forms that put the value in a URL take
+only values that need no escaping, XML forms none with ``&<>"'``, and forms that leave
+the value unquoted on a command line none with spaces, quotes or ``$``.
+
+Look-alikes, each with its ``keep`` list (61 sorts): a ``git bisect`` log, ``git blame``
+lines, ``git describe``, a GitHub compare URL, ``git cherry-pick`` output, a changelog's
+short hashes, a CI status with a commit, package-lock integrity, a Cargo.lock checksum, a
+go.sum ``h1:`` hash, a uv.lock wheel hash, a composer.lock dist reference, a ``kubectl
+describe`` image ID, OCI manifest digests, ``docker history`` layer ids, a KMS key ARN, a
+Lambda ARN, an Azure resource id, placeholders, masked values, an SSH ed25519 public key,
+a PEM public key, a minisign public key, an Ethereum address in a receipt, webpack and
+Vite asset hashes, B3 trace headers, CF-Ray and ``x-amz-request-id``,
+``X-Cloud-Trace-Context``, ``X-Request-Id``, i18n strings about passwords and keys, code
+reading a secret from the environment, a ``secretKeyRef``, base64 of ordinary text, a
+data URI, tmux and screen session names, test fixture values, booleans named after secrets
+(``admin_session=true``), an IPFS CID, a magnet info hash, terraform state ids, payment
+object ids (``cus_``, ``pi_``), analytics measurement ids, YouTube and tweet ids, a
+SHA256SUMS file, a webhook signature header, a CSP nonce, an ETag, an S3 version id, a pod
+name, a Nix store path, a certificate fingerprint and serial, environment references
+without values, secret-manager references, a device serial on a label, parcel tracking and
+order numbers, a password policy regex, log lines about tokens without values, Jupyter
+cell ids, an OpenAPI security scheme, UUID primary keys, a preview URL's random slug.
+
+Run: ``python benchmarks/make_secrets_blind14.py``.
+"""
 
 # ruff: noqa: E501
 # (Each form is one template on one line, so it reads as the text it makes.)
@@ -1799,9 +1987,9 @@ def _f(s: dict) -> str:
     return f"conn = connect(user='{s['user']}', password='{s['x']}', account='{s['sl']}-eu1')"
 
 
-@form("code: Playwright fill on a login page", "code", lambda s: PERSON(s) and "'" not in s["x"])
+@form("code: Nightwatch login steps", "code", lambda s: PERSON(s) and "'" not in s["x"])
 def _f(s: dict) -> str:
-    return f"await page.fill('#user', '{s['user']}');\nawait page.fill('#pass', '{s['x']}');\nawait page.click('text=Log in');"
+    return f"browser\n  .setValue('input[name=user]', '{s['user']}')\n  .setValue('input[name=pass]', '{s['x']}')\n  .click('button[type=submit]');"
 
 
 @form("code: WebdriverIO setValue", "code", lambda s: PERSON(s) and "'" not in s["x"])
