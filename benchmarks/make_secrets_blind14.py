@@ -858,7 +858,7 @@ def GAMEPW(s: dict) -> bool:
     return s["cat"] == "game" and s["c"] in ("server password", "RCON password")
 
 
-def SEED(s: dict) -> bool:
+def SEEDWORDS(s: dict) -> bool:
     return s["c"] == "seed phrase"
 
 
@@ -1940,7 +1940,7 @@ def _f(s: dict) -> str:
     return f'const wallet = new ethers.Wallet("{s["x"]}", provider);'
 
 
-@form("code: python-mnemonic to_seed", "code", SEED)
+@form("code: python-mnemonic to_seed", "code", SEEDWORDS)
 def _f(s: dict) -> str:
     return f'from mnemonic import Mnemonic\nseed = Mnemonic("english").to_seed("{s["x"]}")'
 
@@ -2493,17 +2493,17 @@ def _f(s: dict) -> str:
     return f"$ forge script script/Deploy.s.sol --rpc-url $RPC --private-key {s['x']} --broadcast"
 
 
-@form("code: ethers Wallet.fromPhrase", "code", SEED)
+@form("code: ethers Wallet.fromPhrase", "code", SEEDWORDS)
 def _f(s: dict) -> str:
     return f'const w = ethers.Wallet.fromPhrase("{s["x"]}");'
 
 
-@form("code: bip_utils Bip39SeedGenerator", "code", SEED)
+@form("code: bip_utils Bip39SeedGenerator", "code", SEEDWORDS)
 def _f(s: dict) -> str:
     return f'seed = Bip39SeedGenerator("{s["x"]}").Generate()'
 
 
-@form("shell: cast wallet import --mnemonic", "shell", SEED)
+@form("shell: cast wallet import --mnemonic", "shell", SEEDWORDS)
 def _f(s: dict) -> str:
     return f'$ cast wallet import dev --mnemonic "{s["x"]}"\nEnter password:'
 
