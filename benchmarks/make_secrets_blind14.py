@@ -4,10 +4,13 @@ What its author read, and what not. Written from general knowledge of how vendor
 their keys, where people paste them into coding-agent chats and where agents' tool output
 shows them, with the standard library only. Not read: anything under ``brain/`` or
 ``tests/``, ``benchmarks/README.md``, the project README, the bodies of the other
-``make_secrets_blind*.py`` generators, any ``redact*`` benchmark; ``git log`` was not run
-and no commit message was looked up, but ``git worktree add`` printed the subject of
-main's latest commit (one line, about one UUID pattern in a shapes module) when this
-worktree was made. Read: ``benchmarks/secrets_holdout.py`` (the whole file: the JSON
+``make_secrets_blind*.py`` generators, any ``redact*`` benchmark; no commit message was
+looked up (``git log`` ran once, by a slip, as ``git log --oneline -0``, which lists no
+commit, its output discarded), but ``git worktree add`` printed the subject of main's
+latest commit (one line, about one UUID pattern in a shapes module) when this worktree was
+made. After the corpus was written, a lint run after rebasing on main printed five lines
+of a docstring in ``brain/models/builtin/cjk.py`` (Chinese and Japanese phrasings of a
+lasting rule, nothing about secrets); nothing was changed after that. Read: ``benchmarks/secrets_holdout.py`` (the whole file: the JSON
 format, how an item is loaded and scored); the top docstring of ``make_secrets_blind13.py``
 only (line 1 to its closing quotes), for the output shape and as an example of how to
 describe a corpus; for each ``benchmarks/data/secrets_*.json`` its top-level keys, the
