@@ -63,9 +63,11 @@ def test_a_named_thing_failing_now_is_not_a_fact(tmp_path: Path) -> None:
 
 
 def test_two_dots_between_words_end_a_sentence(tmp_path: Path) -> None:
-    reply = "ok and I don't want to remove any details..we just move them to docs/usage.md"
+    reply = "ok and I don't want to remove details anymore..we just move them to docs/usage.md"
     heard = _heard(tmp_path, reply)
-    assert [(k, d) for k, d, _ in heard] == [("preference", "I don't want to remove any details")]
+    assert [(k, d) for k, d, _ in heard] == [
+        ("preference", "I don't want to remove details anymore")
+    ]
 
 
 def test_what_the_person_thinks_is_not_needed_is_a_decision(tmp_path: Path) -> None:
@@ -93,8 +95,7 @@ def test_another_way_proposed_instead_is_a_correction(tmp_path: Path) -> None:
 
 def test_a_review_finding_pasted_in_is_not_the_persons_rule(tmp_path: Path) -> None:
     finding = (
-        "Tools passed as one string\n\nHigh Severity\n\n"
-        "The tools should be appended as individual args instead."
+        "Tools passed as one string\n\nHigh Severity\n\nAlways append the tools as individual args."
     )
     assert _heard(tmp_path, finding) == []
     assert len(_heard(tmp_path, finding.replace("High Severity", "My notes"))) == 1

@@ -86,6 +86,8 @@ def test_task_requests_and_questions_stay_out() -> None:
     assert (
         _said(
             "help me apply for the grant",
+            "do not stash anything, read the files you need",
+            "Do not break any existing passing tests.",
             "Describe your idea in one sentence. must be less than 150 char",
             "we need to fix the login bug",
             "should we always use pnpm?",
@@ -189,7 +191,6 @@ def test_reasons_deliberate_choices_and_wishes_with_a_lasting_word(
             "the prompts are small and they should not run in CI anyway",
             ("instruction", "They should not run in CI anyway"),
         ),
-        ("do not stash anything, read the files you need", None),
     ],
 )
 def test_renames_requirements_and_wishes_with_a_lasting_word(
@@ -346,3 +347,26 @@ def test_what_failed_every_time_or_ran_once_or_carries_a_secret_is_not_kept() ->
         ("API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 npm test", "Exit code: 0\nok"),
     )
     assert extract(session).memories == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what code does, split off at "but never": no order
+        "In handler.go, the Logout handler clears the cookie but never invalidates the session",
+        # an order about what is on the screen
+        "Don't just constrain this to the exec summary, use this context across the whole doc",
+        # a command's prompt file, inlined whole: its front matter says so
+        "---\ndescription: Create or update the project constitution.\n---\n\n"
+        "Always operate on the existing `.specify/memory/constitution.md` file.",
+        # too long to say in a line: cut, it would say half
+        "Never run the seed script against the staging database because the fixtures it loads "
+        "overwrite the customer records that the support team relies on for their reproductions",
+        # 常に inside 正常に ("normally"); a line cut inside its brackets; "don't start yet"
+        "Vercel上でOCR機能が正常に動作するアーキテクチャへ変更する",
+        "改为过滤器：始终跑 proc，regime 只控制仓位大小/信心度（ranging→降低",
+        "先别开始啊，我先把所有数据弄齐了再分析",
+    ],
+)
+def test_what_the_built_in_model_is_not_sure_of_stays_out(text: str) -> None:
+    assert _said(text) == []

@@ -59,6 +59,7 @@ _MAX_CHARS = 200
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 # A span the person quoted: in quotation marks of either script, or in straight quotes.
 _QUOTED = re.compile(r"“([^”]+)”|「([^」]+)」|『([^』]+)』|\"([^\"]+)\"")
+_BRACKETS = (("（", "）"), ("(", ")"), ("「", "」"), ("【", "】"))
 _UNSPACED = re.compile(r"[\s*_`>]+")
 _ENDING = "。．.！!？?；;：:，,、"
 _QUOTED_CHARS = 4  # a quoted span this short ("好的") may be anyone's words
@@ -91,6 +92,11 @@ def _repeats(sentence: str, heard: Callable[[], str] | None) -> bool:
     return any(len(span := unspaced(q)) >= _QUOTED_CHARS and span in said for q in quoted)
 
 
+def _unclosed(sentence: str) -> bool:
+    """Whether a bracket opens in ``sentence`` and never closes: a line cut inside it."""
+    return any(sentence.count(o) > sentence.count(c) for o, c in _BRACKETS)
+
+
 def rules(text: str, heard: Callable[[], str] | None = None) -> Iterator[tuple[str, MemoryType]]:
     """Each sentence of ``text`` in Chinese or Japanese that states a lasting rule (or a
     fact to remember), and its kind.
@@ -106,8 +112,8 @@ def rules(text: str, heard: Callable[[], str] | None = None) -> Iterator[tuple[s
         sentence = _LEAD.sub("", sentence)
         if not (_MIN_CHARS <= len(sentence) <= _MAX_CHARS) or not _CJK.search(sentence):
             continue
-        if sentence.endswith(_ASKED) or _NOT_A_RULE.search(sentence):
-            continue  # a question, a complaint, or about the moment
+        if sentence.endswith(_ASKED) or _NOT_A_RULE.search(sentence) or _unclosed(sentence):
+            continue  # a question, a complaint, about the moment, or cut at a line's end
         lasting = bool(_LASTING.search(sentence))
         if not (lasting or (_ASKING.search(sentence) and _DURABLE.search(sentence))):
             continue  # no rule, or a must of the moment

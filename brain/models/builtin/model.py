@@ -12,7 +12,7 @@ from brain.models.budget import Budget, Estimate
 from brain.models.builtin import answered, asked, recorded, runbook
 from brain.models.builtin.memo import redact_once
 from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
-from brain.models.builtin.said import candidates, human_turns, one_line
+from brain.models.builtin.said import CUT, candidates, human_turns, one_line
 from brain.models.safety import states_credential, unsafe
 from brain.models.schema import MAX_MEMORIES, Candidate, Consolidation, Extraction
 from brain.sessions.sources.base import Transcript, Turn
@@ -101,6 +101,8 @@ def extract(transcript: Transcript) -> Extraction:
     for memory in runbook.runbook(transcript, tags):
         tier.setdefault(memory.key, 2)
         best.setdefault(memory.key, memory)
+    # What is too long to say in a line is not one rule, nor one answer: cut, it says half.
+    best = {key: memory for key, memory in best.items() if not memory.description.endswith(CUT)}
     seen = {key: n for n, key in enumerate(best)}
     # What the person said ranks before what they answered, and both before what the
     # tools showed (a

@@ -61,6 +61,7 @@ from brain.sessions.conversation import typed_turns
 from brain.sessions.sources.base import Transcript, Turn
 
 __all__ = [
+    "CUT",
     "NEEDS",
     "REPEAT_ONLY",
     "RULES",
@@ -117,15 +118,22 @@ _CLAUSE = re.compile(
     r"|,\s+(?=(?:that's|that is|this is) why we\b|(?:we|you|I)\s+(?:always|never)\b)",
     re.IGNORECASE,
 )
+# "never invalidates", "always returns": what a thing does, not what to do ("always
+# pass", "never focus" are orders).
+_DESCRIBES = re.compile(r"(?:always|never)\s+[a-z]+[^su\W]s\b", re.IGNORECASE)
+# An order about what is on the screen: "use this context", "keep that one".
+_POINTED = re.compile(r"(?:\w+\s+)?(?:this|that|these|those|it|them)\b", re.IGNORECASE)
 # A word shouted in prose: "do NOT start the dev server", "NEVER commit"; not code's or a
 # query's ("IS NOT NULL", "NOT g_PC_Ready", "(NOT bEmoInput) OR").
 _SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\s+[a-z]+\b(?![_(])")
 # Words that make a wish outlast the task: "we have to keep it consistent", "make sure
 # every page ...". Without one, a soft rule needs saying twice.
 _DURABLE = re.compile(
-    r"\b(?:always|never|every|each|any|all|consistent(?:ly)?|from now on|going forward"
-    r"|by default|as (?:a|the) default|in this (?:repo|repository|project|codebase)|across"
-    r"|constantly|anyway|explicitly|deliberately|at all|anything(?!\s+else)|no longer|any ?more)\b"
+    # Not "any", "all" or "in this repo": "do not break any existing tests", "don't make
+    # any changes yet" set the bounds of the task at hand.
+    r"\b(?:always|never|every|each time|consisten(?:t|tly|cy)|from now on|going forward"
+    r"|by default|as (?:a|the) default|constantly|anyway|deliberately|at all|no longer"
+    r"|any ?more)\b"
     # A wish given with its reason outlasts the task: "... since they consume tokens".
     r"|\b(?:since|because)\s+(?:they|it|that|this|we|the)\b"
     # ... or its purpose: "... so we don't need Phoenix", "... to avoid these issues".
@@ -133,6 +141,8 @@ _DURABLE = re.compile(
     re.IGNORECASE,
 )
 _HOME = re.compile(r"(?<![\w.])(?:/Users|/home|[A-Z]:\\Users)[/\\][^/\\\s'\"`]+")
+# A command's prompt file, pasted or inlined whole: it opens with its front matter.
+_FRONT_MATTER = re.compile(r"\s*---\n(?:[\w-]+:.*\n){1,12}---\n")
 _SEVERITY = re.compile(r"^\s*(?:low|medium|high|critical)\s+severity\s*$", re.I | re.M)
 # A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
 _SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
@@ -204,15 +214,20 @@ def _statements(text: str, heard: str = "") -> Iterator[tuple[str, str, str]]:
 
 
 def _looks_pasted(text: str) -> bool:
-    """A long turn with markdown headings is a pasted document or a tool's prompt, and a
-    turn with a severity line ("High Severity") is a review bot's finding pasted in.
+    """A long turn with markdown headings is a pasted document or a tool's prompt, a turn
+    opening with front matter (``---``, ``description: ...``, ``---``) is a command's prompt
+    file, and a turn with a severity line ("High Severity") is a review bot's finding.
 
     Rules written for agents (CLAUDE.md, a compaction prompt) say "NEVER ..." all
     the time, and a finding says what "should be" done; they are not the person stating
     a preference in their own words.
     """
     headings = sum(1 for line in text.splitlines() if line.lstrip().startswith("#"))
-    return len(text) > _MAX_TYPED_CHARS or headings >= 2 or bool(_SEVERITY.search(text))
+    return (
+        len(text) > _MAX_TYPED_CHARS
+        or headings >= 2
+        or bool(_SEVERITY.search(text) or _FRONT_MATTER.match(text))
+    )
 
 
 def _looks_structured(text: str) -> bool:
@@ -250,7 +265,7 @@ def unhomed(text: str) -> str:
     return _HOME.sub("~", text)
 
 
-_CUT = "..."  # what ends a description :func:`one_line` had to cut
+CUT = "..."  # what ends a description :func:`one_line` had to cut
 
 
 def one_line(text: str) -> str:
@@ -261,7 +276,7 @@ def one_line(text: str) -> str:
     if len(text) <= DESCRIPTION_CHARS:
         return text[:1].upper() + text[1:]
     cut = text[: DESCRIPTION_CHARS - 3].rsplit(" ", 1)[0]
-    return cut[:1].upper() + cut[1:] + _CUT
+    return cut[:1].upper() + cut[1:] + CUT
 
 
 def _describe(name: str, match: re.Match[str]) -> str | None:
@@ -269,6 +284,10 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
     what = match.group("what").strip()
     if _ASKS.search(what):
         return None  # a question typed without its "?": "... do you think that's much code"
+    if name == "always" and _DESCRIBES.match(what):
+        return None  # "... but never invalidates the session" says what code does
+    if name in ("dont_but", "use_instead", "not_but") and _POINTED.match(what):
+        return None  # "use this context across the whole doc" points at the screen
     if name == "prefer":
         if _DEICTIC.match(what) or match.group("verb").lower() != "prefer":
             # "I like this" is about the moment; "I like Mission Control", "I hate that
@@ -304,7 +323,8 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
     if name == "important":
         return one_line(f"Important: {what}")
     if name == "fine_to":
-        return None if _MOMENT.search(what) else one_line(f"Fine to {what}")
+        # "it's fine to apply them to a different snapshot" says nothing of what
+        return None if _MOMENT.search(what) or _POINTED.match(what) else one_line(f"Fine to {what}")
     if name == "on_purpose":
         return one_line(_WHY_WE.sub("We ", what))
     if name == "rather":
@@ -429,8 +449,8 @@ def _rules_said(
         ):
             continue
         described = _describe(name, found)
-        if described is None or described.endswith(_CUT):
-            continue  # no rule, or one too long to say in a line: not one rule
+        if described is None:
+            continue
         description = redact(unhomed(described))  # the key is derived from redacted text only
         yield Candidate(
             key=key_of(description),
@@ -473,16 +493,15 @@ def _cjk_rules(
     heard: Callable[[], str],
 ) -> Iterator[Candidate]:
     """The rules said outright in Chinese or Japanese (:mod:`brain.models.builtin.cjk`),
-    each the whole sentence typed; none the assistant said (``heard``) first, none too long
-    to say in a line."""
+    each the whole sentence typed; none the assistant said (``heard``) first."""
     for sentence, kind in cjk.rules(text, heard):
         said = redact(unhomed(sentence.rstrip("。！；;")))
-        if not safe_to_keep(sentence) or (description := one_line(said)).endswith(_CUT):
+        if not safe_to_keep(sentence):
             continue
         yield Candidate(
             key=cjk.key_for(said),
             type=kind,
-            description=description,
+            description=one_line(said),
             body=said,
             tags=tags,
             confidence=0.6,

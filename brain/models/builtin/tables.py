@@ -209,7 +209,7 @@ PHRASINGS: tuple[tuple[str, str, float, str], ...] = (
 REPEAT_ONLY = frozenset(
     {
         "dont", "obliged", "must_not", "make_sure", "no_just_use", "we_want", "i_want",
-        "needs_to_be", "use_as",
+        "needs_to_be", "use_as", "great_if", "proposes_instead",
     }
 )
 # A word a statement must hold for a rule to be tried (lower case): most statements hold
@@ -280,7 +280,7 @@ MANAGERS = (
 CJK_LASTING = (
     r"^(?:请\s*)?(?:记住[，,：:]?\s*)?(?:以后|今后|往后|从今以后|从现在开始)(?!再)", "以后都",
     "以后一律", "以后不要", "以后别", "以后不能", "永远不要", "永远别", "始终", "总是要",
-    "每次都要", "记住", "长期记", "常に", "必ず", "今後は", "これからは", "毎回", "覚えて",
+    "每次都要", "记住", "长期记", "(?<!正)常に", "必ず", "今後は", "これからは", "毎回", "覚えて",
 )
 # A must or a must-not, which is as often a step of the task at hand or a line of a spec
 # ("必须提供清晰 README", "背景约束（必须遵守）"): like a request not to do something, it
@@ -296,7 +296,8 @@ CJK_ASKING = ("不要", "(?<![性区特分类识告个级差辨])别", "しな�
 CJK_DURABLE = ("所有", "每次", "任何", "统一", "全部", "全て", "すべて", "いつも", "どの")
 # A complaint or a sentence about the moment: no rule.
 CJK_NOT_A_RULE = (
-    "你总是", "你老是", "你又", "现在", "今天", "这次", "刚才", "今回", "今日", "さっき",
+    "你总是", "你老是", "你又", "现在", "今天", "这次", "刚才", "今回", "今日", "さっき", "先别",
+    "先不要", "暂时", "暂不",
     "不要长期记", "不要记", "别记",
 )
 # fmt: on
