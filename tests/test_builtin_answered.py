@@ -131,6 +131,14 @@ def test_answers_that_decide_nothing_are_passed_over(tmp_path: Path) -> None:
     plan = {**NEXT, "question": "Phase 4 already has a plan. What do you want to do?"}
     answered = _answers((plan["question"], "More"))
     assert _memories(_session(tmp_path, [plan], answered)) == []
+    for asked in (
+        "Which worktree should be removed?",
+        "要移除哪個 worktree？",
+        "Worktree 缺少 husky 設置，無法執行 pre-commit hook。如何處理？",
+    ):
+        housekeeping = {**NEXT, "question": asked}
+        answered = _answers((asked, "More"))
+        assert _memories(_session(tmp_path, [housekeeping], answered)) == [], asked
 
 
 def test_a_question_without_an_answer_or_a_refused_call_gives_nothing(tmp_path: Path) -> None:

@@ -11,7 +11,9 @@ where the assistant plans with the person, most decisions are made this way.
 Each answer that settles something about the project is one memory: the question and
 the answer as its description, the chosen option's description in its body, the call
 and its result as evidence. Passed over: a question about the work's next step ("move to
-the next area?", "shall I proceed?", "このまま進めてよいですか"), an answer that hands
+the next area?", "shall I proceed?", "このまま進めてよいですか"), about the checkout's
+housekeeping or an obstacle met on the way ("which worktree to remove?", "the worktree has
+no husky: how to handle it?"), an answer that hands
 the choice back ("You decide", "ベストプラクティス"), asks back, or only says to go on
 ("Yes, continue"), and a typed note too short to say anything alone.
 """
@@ -46,8 +48,10 @@ _ABOUT_THE_WORK = re.compile(
     r"|what (?:would you like|do you want) (?:me )?to do|how (?:would you like|do you want) to"
     r" proceed|which (?:epic|task|ticket|issue)|more questions"
     # what to work on first: "which direction interests you most", "what matters most to you"
-    r"|interests? you(?: most)?|matters? most to you|(?:focus|prioriti[sz]e) (?:on )?first)\b"
-    r"|進め|続け|次に|次の|どのエピック|どのタスク|继续|下一步",
+    r"|interests? you(?: most)?|matters? most to you|(?:focus|prioriti[sz]e) (?:on )?first"
+    # the checkout's housekeeping, or an obstacle met on the way ("how to handle this?")
+    r"|worktrees?|pre-commit hook|stash|how (?:should (?:I|we)|to) handle)\b"
+    r"|進め|続け|次に|次の|どのエピック|どのタスク|继续|下一步|如何[處处]理|怎么处理|どう対応",
     re.IGNORECASE,
 )
 # An answer that decides nothing: the choice handed back, a go-ahead, a question back.
