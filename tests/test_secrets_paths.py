@@ -247,12 +247,13 @@ def test_an_mcp_remember_with_a_credential_for_key_is_refused(brain: Brain, home
 # -- the built-in model redacts before it cuts -------------------------------------------
 
 
-@pytest.mark.parametrize("pad", [13, 15, 16])
+@pytest.mark.parametrize("pad", [0, 13, 15, 16])
 def test_the_builtin_model_redacts_a_value_before_it_cuts_the_text(
     brain: Brain, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pad: int
 ) -> None:
-    """The description is cut at a space near 120 characters; cut inside the quoted
-    value, ``WP_APP_PASSWORD="Abcd EFgh 1234...`` lost the quote that made it one."""
+    """A statement is cut at a space near 120 characters to describe it; cut inside the
+    quoted value, ``WP_APP_PASSWORD="Abcd EFgh 1234...`` lost the quote that made it one.
+    A statement too long for a line is not kept, and its value is nowhere either way."""
     from datetime import UTC, datetime, timedelta
 
     from brain.evals import write_session
@@ -266,7 +267,8 @@ def test_the_builtin_model_redacts_a_value_before_it_cuts_the_text(
     monkeypatch.setenv("BRAIN_EXTRACT_MODEL", "builtin")
     extract(Brain.open(home), now=when + timedelta(hours=3))
     seen = whole_home(home)
-    assert "deploy now now" in seen  # the memory was kept, its value gone
+    # kept when it fits a line, its value gone; too long for one, not kept
+    assert ("Always deploy with" in seen) == (pad == 0)
     assert [p for p in WP.split(" 1234 ") if p in seen] == []
 
 

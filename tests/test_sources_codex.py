@@ -188,27 +188,19 @@ def test_a_spec_kit_commands_template_is_not_what_the_person_typed(tmp_path: Pat
     assert [t.text for t in codex.parse(path).transcript.turns] == [short]
 
 
-def test_a_user_item_the_person_never_typed_is_codexs_own(tmp_path: Path) -> None:
+def test_codexs_own_warning_in_the_users_role_is_not_typed(tmp_path: Path) -> None:
     def item(text: str) -> dict[str, object]:
         content = [{"type": "input_text", "text": text}]
-        return {
-            "type": "response_item",
-            "payload": {"type": "message", "role": "user", "content": content},
-        }
-
-    def typed(text: str) -> dict[str, object]:
-        return {"type": "event_msg", "payload": {"type": "user_message", "message": text}}
+        message = {"type": "message", "role": "user", "content": content}
+        return {"type": "response_item", "payload": message}
 
     warning = (
         "Warning: apply_patch was requested via exec_command. "
         "Use the apply_patch tool instead of exec_command."
     )
-    records = [item("keep the CLI flags stable"), typed("keep the CLI flags stable"), item(warning)]
+    records = [item("keep the CLI flags stable"), item(warning)]
     path = tmp_path / "rollout-2026-03-26T13-38-12-019d29b9-24ab-7bc3-9fb4-aab0924487f9.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     turns = codex.parse(path).transcript.turns
     assert [t.text for t in turns if not t.injected] == ["keep the CLI flags stable"]
     assert [t.text for t in turns if t.injected] == [warning]
-    # A rollout with no typed copies at all (older builds) keeps its user items typed.
-    path.write_text("".join(json.dumps(r) + "\n" for r in records[::2]))
-    assert not any(t.injected for t in codex.parse(path).transcript.turns)

@@ -57,6 +57,8 @@ _INJECTED_PREFIXES = (
     "<permissions instructions>",
     "<INSTRUCTIONS>",
     "<turn_aborted>",
+    # Codex's own word to the model, written in the user's role: no one typed it.
+    "Warning: apply_patch was requested via exec_command.",
 )
 _CITATION = re.compile(r"<oai-mem-citation>.*?</oai-mem-citation>", re.S)
 _SESSION_ID = locations.CODEX_SESSION_ID
@@ -110,10 +112,7 @@ class _Builder:
 
     ``response_item`` messages are the conversation. ``event_msg`` user/agent
     messages are UI copies of them: they are kept only when no ``response_item``
-    carries the same role and text (some builds and truncated files lack one). Where a
-    rollout has such copies of what the person typed, a user ``response_item`` with none
-    is Codex's own ("Warning: apply_patch was requested via exec_command. Use the
-    apply_patch tool instead ..."), injected, not typed.
+    carries the same role and text (some builds and truncated files lack one).
     """
 
     limit: int
@@ -121,8 +120,6 @@ class _Builder:
     turns_: list[Turn] = field(default_factory=list)
     from_events: set[int] = field(default_factory=set)
     item_keys: set[bytes] = field(default_factory=set)
-    typed_keys: set[bytes] = field(default_factory=set)  # user_message events' texts
-    user_items: dict[int, bytes] = field(default_factory=dict)  # turn index: its text's key
     tool_names: dict[str, str] = field(default_factory=dict)
     session_id: str | None = None
     facts: SessionFacts = field(default_factory=SessionFacts)
@@ -153,8 +150,6 @@ class _Builder:
         for index, turn in enumerate(self.turns_):
             if index in self.from_events and _key(turn.role, turn.text) in self.item_keys:
                 continue
-            if self._untyped(index):
-                turn = replace(turn, injected=True)
             cut = (
                 expansions.pieces(turn.text) if turn.role == "user" and not turn.injected else None
             )
@@ -163,11 +158,6 @@ class _Builder:
             else:  # a command's template around the person's words: the words are theirs
                 kept += [replace(turn, text=piece, injected=injected) for piece, injected in cut]
         return tuple(kept)
-
-    def _untyped(self, index: int) -> bool:
-        """Whether turn ``index`` is a user item the person's typed copies do not hold."""
-        key = self.user_items.get(index)
-        return key is not None and bool(self.typed_keys) and key not in self.typed_keys
 
     def _meta(self, payload: dict[str, Any]) -> None:
         # A rollout may repeat session_meta (resume, fork); the first one names it.
@@ -197,11 +187,9 @@ class _Builder:
                 self.item_keys.add(_key("assistant", _CITATION.sub("", text).strip()))
                 self._add("assistant", text, line_no, stamp)
             elif role in ("user", "developer", "system"):
-                key = _key("user", text.strip())
-                self.item_keys.add(key)
+                self.item_keys.add(_key("user", text.strip()))
                 injected = role != "user" or text.lstrip().startswith(_INJECTED_PREFIXES)
-                if self._add("user", text, line_no, stamp, injected=injected) and not injected:
-                    self.user_items[len(self.turns_) - 1] = key
+                self._add("user", text, line_no, stamp, injected=injected)
         elif kind in _CALLS:
             tool, call_id = str(payload.get("name") or kind), as_str(payload.get("call_id"))
             self.tool_names[str(call_id)] = tool
@@ -219,8 +207,6 @@ class _Builder:
         if kind not in ("user_message", "agent_message") or not isinstance(message, str):
             return
         role: Role = "user" if kind == "user_message" else "assistant"
-        if role == "user":
-            self.typed_keys.add(_key("user", message.strip()))
         if self._add(role, message, line_no, stamp):
             self.from_events.add(len(self.turns_) - 1)
 
