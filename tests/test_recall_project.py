@@ -28,14 +28,14 @@ def two_projects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Brain
     sessions = [
         claude_transcript(
             tmp_path / "shop.jsonl",
-            ("user", "How do we deploy the storefront?"),
-            ("assistant", "The storefront deploy runs make release on the build host."),
+            ("user", "Always deploy the storefront with make release on the build host."),
+            ("assistant", "Noted: make release on the build host."),
             cwd=str(src / "shop" / "web"),
         ),
         claude_transcript(
             tmp_path / "blog.jsonl",
-            ("user", "How do we deploy the blog?"),
-            ("assistant", "The blog deploy is a push to the pages branch."),
+            ("user", "Always deploy the blog with a push to the pages branch."),
+            ("assistant", "Noted: a push to the pages branch."),
             cwd=str(src / "blog"),
         ),
     ]  # fmt: skip
