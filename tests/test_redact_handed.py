@@ -220,7 +220,13 @@ def test_sentences_about_a_credential_that_give_none(text: str) -> None:
     [
         "## AT-UC17-07 — Authorization: Non-Editor Cannot Edit Schedule",
         "https://app.example.com/chats/1?tab=x&sendbird_user_id=6f2e9b1a4c7d0e3f5a8b1c4d7e0f3a6b9c2d5e8f",
+        'the code talks to it with api_key "EMPTY" and model deepseek-ai/DeepSeek-R1-0528-Qwen3-8B',
     ],
 )
-def test_a_titles_words_and_a_users_id_are_no_credentials(text: str) -> None:
+def test_a_titles_words_a_users_id_and_a_models_name_are_no_credentials(text: str) -> None:
     assert redact(text) == text
+
+
+def test_a_key_for_a_model_is_still_one() -> None:
+    said = "the API key for model llama-3 is 9f8e7d6c5b4a39281706f5e4d3c2b1a0, use it"
+    assert "9f8e7d6c5b4a" not in redact(said)

@@ -410,6 +410,8 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return True  # cohere-api-key:latest names a version of a stored secret
     if _PWD.search(before) and ("\\" in value or "/" in value):
         return True  # a working directory
+    if kind == "prose_secret" and _MODEL_BEFORE.search(before):
+        return True  # api_key "EMPTY" and model deepseek-ai/DeepSeek-R1-0528-Qwen3-8B
     if _ID_NAME.search(before) or (rule.check == "strict" and wordy(value)):
         return True
     if families.about_credential(families.name_before(text, start)):
@@ -428,6 +430,8 @@ _UNIT_AFTER = re.compile(
 
 
 # A name that says the value after it is a user's, an account's or a channel's id.
+# The word right before a value naming it a model: its name, however random it looks.
+_MODEL_BEFORE = re.compile(r"(?i)\bmodel[ \t]*[:=]?[ \t]*[\"'`]?$")
 _ID_BEFORE = re.compile(
     r"(?i:user|account|channel|member|customer|group|team|org|message)[_-]?ids?[\"']?"
     r"[ \t]*[:=][ \t]*[\"']?$"

@@ -150,7 +150,7 @@ ABOUT = frozenset(
     " build builds run pr issue ticket request trace span job pipeline image tag release"
     " length count expiry expires prefix suffix name file path url endpoint header field"
     " block tx transaction address wallet contract cid etag revision rev mint mints pubkey"
-    " program scan scanning scanner workflow check checks test tests".split()
+    " program scan scanning scanner workflow check checks test tests model models".split()
 )
 ABOUT_CJK = (
     "提交",
