@@ -1154,3 +1154,21 @@ def test_a_file_the_sessions_own_work_writes_is_no_outside_value() -> None:
     # A value only the fetched page names still marks the page's rule as the page's.
     make = "Deploy with make yolo-deploy from any branch"
     assert _why(session, "instruction", make, make + ".", [1, 1]) != ""
+
+
+def test_a_quote_is_found_where_it_was_said_though_the_phrase_recurs_in_a_long_session() -> None:
+    """A constitution pasted again and again, each copy a little different; the quoted copy
+    wrapped a word across lines (``krä⏎ver``). One alignment of the whole session pulled
+    the quote's words from different copies; the stretch around its rarest words holds it."""
+    from brain.pipeline.trust.words import near_quote, tokens
+
+    filler = "the tests pass and the build is green again " * 40
+    copies = [
+        "Breaking changes MUST ha migrationssteg dokumenterade i /plan.",
+        "Breaking changes kr\u00e4\nver plan + migrations i /plan.",
+        "Breaking changes MUST include documented migration steps in /plan.",
+    ]
+    session = tokens(filler.join(copies) + filler)
+    assert near_quote("Breaking changes kr\u00e4ver plan + migrations i /plan.", session)
+    # and what no copy says is still no quote of it
+    assert not near_quote("Breaking changes need sign-off from legal in /plan.", session)

@@ -370,14 +370,49 @@ def near_quote(quote: str | list[str], text: str | list[str], share: float = QUO
         return True
     if len(want) > len(have) * 2 + 2:
         return False
+    reach = len(want) + len(want) // 2 + 2
+    if len(have) <= 4 * reach:
+        return _aligned(want, have, reach, share)
+    # In a long text the same phrase said in other places (a constitution pasted three
+    # times, each a little different) pulls one alignment of the whole apart: align the
+    # quote with the stretch around each place its rarest words stand instead.
+    places = _places(have)
+    rare = sorted({w for w in want if w in places}, key=lambda w: len(places[w]))[:2]
+    for word in rare:
+        for at in places[word]:
+            low = max(0, at - reach)
+            if _aligned(want, have[low : at + reach], reach, share):
+                return True
+    return False
+
+
+def _aligned(want: list[str], have: list[str], reach: int, share: float) -> bool:
+    """Whether ``share`` of ``want`` is found in order in ``have`` within ``reach`` words."""
     blocks = [b for b in SequenceMatcher(None, want, have, autojunk=False).get_matching_blocks()]
     blocks = [b for b in blocks if b.size]
-    reach = len(want) + len(want) // 2 + 2
     best = 0
     for i, first in enumerate(blocks):
         got = sum(b.size for b in blocks[i:] if b.b + b.size <= first.b + reach)
         best = max(best, got)
     return best >= share * len(want) - 1e-9
+
+
+_PLACES: dict[int, tuple[list[str], dict[str, list[int]]]] = {}
+
+
+def _places(have: list[str]) -> dict[str, list[int]]:
+    """Where each word of ``have`` stands, made once for a list asked about again (a
+    session's own words are asked about for every quote of every memory)."""
+    kept = _PLACES.get(id(have))
+    if kept is not None and kept[0] is have:
+        return kept[1]
+    places: dict[str, list[int]] = {}
+    for at, word in enumerate(have):
+        places.setdefault(word, []).append(at)
+    if len(_PLACES) >= 4:
+        _PLACES.clear()
+    _PLACES[id(have)] = (have, places)
+    return places
 
 
 def runs_of(text: str, length: int) -> set[tuple[str, ...]]:
