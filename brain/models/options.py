@@ -12,7 +12,7 @@ import os
 from typing import NamedTuple
 
 __all__ = [
-    "BLIND_FOUND",
+    "BLIND_WROTE",
     "BUILTIN_FINDS",
     "PROGRAMS",
     "ModelOption",
@@ -39,10 +39,13 @@ PROGRAMS = {
 # shaped on (benchmarks/README.md, the blind scores of holdout6, holdout7, holdout8 and
 # holdout9): of the memories a careful reader keeps, 1 of 35, 15 of 43, 7 of 69 and 2 of 36.
 # README, 'brain init' and 'brain status' all say this one figure.
-BLIND_FOUND = ((1, 35), (15, 43), (7, 69), (2, 36))
+# The built-in model on the newest sessions it was never tuned on (benchmarks/README.md):
+# the sessions, the memories it wrote, those a careful reader keeps, and a model's count.
+BLIND_WROTE = (10, 11, 1, 31)
+_SESSIONS, _WROTE, _KEPT, _MODEL = BLIND_WROTE
 BUILTIN_FINDS = (
-    f"finds {sum(f for f, _ in BLIND_FOUND)} of the {sum(n for _, n in BLIND_FOUND)} "
-    "memories a careful reader keeps in sessions it was never tuned on"
+    f"in {_SESSIONS} sessions it was never tuned on it wrote {_WROTE} memories, {_KEPT} a "
+    f"careful reader keeps (a model wrote {_MODEL})"
 )
 
 # A key in the environment and a model of that provider worth starting with.
