@@ -393,8 +393,8 @@ def test_init_and_status_offer_the_models_found_and_turn_none_on(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     said = cli("init").stdout.splitlines()
     assert said[1:] == [
-        "learning: builtin (offline rules): finds 25 of the 183 memories a careful reader keeps "
-        "in sessions it was never tuned on; "
+        "learning: builtin (offline rules): in 10 sessions it was never tuned on it wrote 11 "
+        "memories, 1 a careful reader keeps (a model wrote 31); "
         "'brain setup codex --learn' uses your agent's own login",
         "models you could use (each spends your quota; none is on until you set it):",
         "  codex               'codex' is on PATH (uses its login): brain setup codex --learn",

@@ -18,8 +18,9 @@ def test_init_creates_the_layout_and_one_commit(home: Path) -> None:
     result = cli("init")
     assert result.exit_code == 0
     assert result.stdout.startswith(
-        f"created a brain home in {home}\nlearning: builtin (offline rules): finds 25 of the 183 "
-        "memories a careful reader keeps in sessions it was never tuned on; 'brain setup TOOL "
+        f"created a brain home in {home}\nlearning: builtin (offline rules): in 10 sessions it "
+        "was never tuned on it wrote 11 memories, 1 a careful reader keeps (a model wrote 31); "
+        "'brain setup TOOL "
         "--learn' (claude-code, codex or gemini) uses your agent's own login\nmodels you could use"
     )
     for name in ("brain.yaml", "journal.jsonl", ".gitignore", ".gitattributes"):
