@@ -99,6 +99,18 @@ def test_a_credential_word_in_more_languages(name: str, strength: str) -> None:
         ("$ pass show work/wiki\nmaple anchor violet drum\nurl: https://wiki.example.org", "maple"),
         ("me@box:~$ gopass show -o team/db\nQx7#rTm2vLp9", "Qx7#rTm2vLp9"),
         ("$ op read op://dev/db/password\nHx9#mPq2vLr8", "Hx9#mPq2vLr8"),
+        # ... whatever its shape: the store says it is a secret
+        ("$ pass show stc/wiremu59\n3333\nurl: https://stc.example", "3333"),
+        ("$ secret-tool lookup service shop\nig0x-s9zv", "ig0x-s9zv"),
+        ("$ doppler secrets get SHOP_KEY --plain\nW6HDBJYH44K2P9G", "W6HDBJYH44K2P9G"),
+        ("$ keyring get system alice\narrow thistle lotus thunder paddle crater", "thistle"),
+        # what a browser test types into a password's, a PIN's or a token's field
+        ("await page.fill('#password', 'cometdagny0610^');", "cometdagny0610^"),
+        ("cy.get('input[name=pass]').type('avdx xvfl bmlt atou')", "avdx xvfl"),
+        ("await t.typeText('#password', 'dune banner coral canal').click('#login');", "dune"),
+        ("await $('input[type=password]').setValue('DKV6TNSKPSBWMOZ7FJE');", "DKV6TNSKPS"),
+        ("await page.getByLabel('PIN').fill('4821')", "4821"),
+        ("fill_in 'Password', with: 'hunter2hunter'", "hunter2hunter"),
         (
             "$ kubectl get secret api -o jsonpath='{.data.key}' | base64 -d\n"
             "Vb7Kq2Lm9Xz4Rt8Wp3Nc6Hd1Jf5Gs0Ty",
@@ -140,6 +152,13 @@ def test_the_value_is_redacted_whole(text: str, value: str) -> None:
         "user: bob\n2024\n",
         "login: admin\nSuccessfully logged in",
         "$ pass show work/wiki\nError: work/wiki is not in the password store.",
+        "$ secret-tool lookup service shop\nNo such secret",
+        "await page.fill('#password', process.env.E2E_PASSWORD)",
+        "await page.fill('#password', '<password>')",
+        "await page.fill('#password', '${PASSWORD}')",
+        "await page.fill('#passenger-name', 'Jane Doe Smith')",
+        "await page.fill('#email', 'user@example.com')",
+        "cy.get('#pinned-tab').type('release notes 2024')",
         "$ kubectl get secrets\nNAME   TYPE   DATA   AGE",
         "Hook entrypoints such as Hooks/TaskStart run the pipeline",
         "Agent has no sudo/polkit password: systemctl restart fails and sudo hangs",

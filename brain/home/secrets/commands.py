@@ -8,7 +8,11 @@ whatever it holds, a ``connect`` or credential call's password argument
 (``getConnection(url, user, "<pw>")``, ``NetworkCredential("<user>", "<pw>")``), a string
 an HMAC is keyed with, and the value of a name/value pair whose name is a credential's
 (``"Name": "/prod/db_password", … "Value": "…"``, Kubernetes' ``- name: DB_PASSWORD`` /
-``value: …``, Envoy's ``header: {key: x-api-key, value: …}``).
+``value: …``, Envoy's ``header: {key: x-api-key, value: …}``), and what a browser test types
+into a field its selector names a password's, a PIN's, a token's or a key's
+(``page.fill('#password', '…')``, ``cy.get('input[name=pass]').type('…')``,
+``t.typeText('#password', '…')``, ``$('input[type=password]').setValue('…')``,
+``fill_in 'Password', with: '…'``).
 """
 
 from __future__ import annotations
@@ -108,6 +112,33 @@ _CONNECT_WORDS = ("connect", "credential", "password")
 _STRING = re.compile(
     r"""[ \t\n]*(?:@|[bru]|new[ \t]+String\()?(?P<q>["'])(?P<value>[^"'\n]*)(?P=q)[ \t)]*"""
 )
+# A field a selector names for a credential: ``#password``, ``input[name=pass]``,
+# ``getByLabel('PIN')``, ``[data-test=apiKeyInput]``; not ``#passenger`` or ``#pinned``.
+_FIELD = re.compile(
+    r"(?<![A-Za-z])(?i:pass(?:word|wd|code|phrase)?|pwd|pin|otp|secret|token|api[-_]?key)"
+    r"(?![a-z])"
+)
+_TYPES = r"(?:fill|type|typeText|setValue|addValue|fillField|sendKeys|send_keys|setText)"
+_Q = r"(?P<{0}>['\"`])(?P<{1}>[^'\"`\n]{{1,200}})(?P={0})"
+# A call given the field and the text: page.fill('#password', '…'), t.typeText(sel, '…').
+_TYPED_INTO = re.compile(
+    rf"(?<![\w$]){_TYPES}[ \t]*\([ \t]*{_Q.format('q1', 'field')}[ \t]*,[ \t]*"
+    + _Q.format("q2", "value")
+    + r"|\bfill_in[ \t(]+"
+    + _Q.format("q3", "field2")
+    + r"[ \t]*,[ \t]*with:[ \t]*"
+    + _Q.format("q4", "value2")
+)
+# A locator, then the text typed into it: cy.get('#password').type('…'),
+# $('input[type=password]').setValue('…'), find_element(By.ID, "pin").send_keys("…").
+_TYPED_AFTER = re.compile(
+    r"(?:\$|\bget\w*|\blocator|\bfind_?[eE]lement\w*|\bquerySelector|\belement)[ \t]*"
+    r"\((?P<field>[^()\n]{1,160})\)[ \t]*(?:\.[ \t]*clear\(\)[ \t]*)?\.[ \t]*"
+    + _TYPES
+    + r"[ \t]*\([ \t]*"
+    + _Q.format("q", "value")
+)
+_FIELD_WORDS = ("fill", "type", "setvalue", "addvalue", "sendkeys", "send_keys", "settext")
 _HMAC = re.compile(r"(?i:hmac)[\w.:]*[ \t]*\((?P<args>[^\n]{0,300})")
 _QUOTED = re.compile(r"""(?P<q>["'])(?P<value>[^"'\n]{16,})(?P=q)""")
 _NAME_FIELD = re.compile(r"""(?i:\bname)["']?[ \t]*[:=][ \t]*["']?(?P<name>[^"'\n,]{3,120})["']?""")
@@ -157,6 +188,8 @@ def find(
         _calls(text, has, out, hits)
     if has("value") and has("name"):
         _pairs(text, out, hits)
+    if has("fields") if hits is not None else any(map(has, _FIELD_WORDS)):
+        _typed(text, out)
     if has("value") and has("header"):
         _header_pairs(text, out, hits)
 
@@ -231,6 +264,20 @@ def _calls(
                     out.append(("credential_position", at + arg.start(2), at + arg.end(2)))
 
 
+def _typed(text: str, out: list[Span]) -> None:
+    """What a browser test types into a field its selector names a credential's."""
+    for pattern in (_TYPED_INTO, _TYPED_AFTER):
+        for m in pattern.finditer(text):
+            field = "field" if m.group("field") is not None else "field2"
+            value = "value" if m.group("value") is not None else "value2"
+            typed = m.group(value)
+            if not _FIELD.search(m.group(field)) or len(typed) < 4 or " " * 3 in typed:
+                continue
+            if is_placeholder("", typed, bare=True) or is_masked(typed) or "${" in typed:
+                continue  # '<password>', '********', `${process.env.PW}`
+            out.append(("credential_position", m.start(value), m.end(value)))
+
+
 def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> None:
     """A name/value pair whose name (its last path segment) names a credential."""
     for m in _search(_NAME_FIELD, text, hits, "name"):
@@ -277,6 +324,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{f"{gate} starts": starts for gate, starts, _ in _COMMANDS},
     **{word: (word,) for word in ("cookie", "bearer", "hmac", "value", "name", "header")},
     **{word: (word,) for word in ("auth", "config")},
+    "fields": _FIELD_WORDS,
     "connect words": _CONNECT_WORDS,
     "connect starts": _CONNECT_STARTS,
 }

@@ -9,7 +9,10 @@
 * what a command that reads a stored secret prints on the line after it (``pass show
   work/x``, ``gopass show``, ``op read op://…``, ``bw get password``, ``security
   find-generic-password -w``, ``vault kv get -field=…``, ``gcloud secrets versions
-  access``, ``kubectl get secret … | base64 -d``);
+  access``, ``kubectl get secret … | base64 -d``, ``secret-tool lookup``, ``doppler
+  secrets get … --plain``, ``lpass show --password``, ``keyring get``, ``aws
+  secretsmanager get-secret-value … --output text``), whatever its shape but the
+  store's own message: the store says it is a secret;
 * a login's password alone on the line under its user (a note's ``user: frontdesk`` then
   ``V0rt3x=?907``);
 * a login given as its user, a slash and its password (``Login: rahul@shop.test /
@@ -58,13 +61,22 @@ _STORE_READ = re.compile(
     r"|vault[ \t]+kv[ \t]+get[ \t]+[^\n]*?-field[= ]\S+[^\n]*"
     r"|gcloud[ \t]+secrets[ \t]+versions[ \t]+access[^\n]*"
     r"|kubectl[ \t]+get[ \t]+secrets?[ \t][^\n]*\|[ \t]*base64[ \t]+(?:-d|--decode)\b[^\n]*"
+    r"|secret-tool[ \t]+lookup[^\n]*|doppler[ \t]+secrets[ \t]+get[^\n]*?[ \t]--plain\b[^\n]*"
+    r"|lpass[ \t]+show[ \t]+(?:--password|-p)\b[^\n]*|keyring[ \t]+get[ \t][^\n]*"
+    r"|aws[ \t]+secretsmanager[ \t]+get-secret-value[^\n]*?--output[ \t]+text\b[^\n]*"
     r")[ \t]*\r?\n[ \t]*(?P<v>[^\s$#][^\n]{3,300}?)[ \t]*\r?(?:\n|$)"
+)
+_WORDS_ONLY = re.compile(r"[a-z]{3,12}(?:[ \t]+[a-z]{3,12}){3,23}")
+# What a store prints that is no secret: its own message (an error, a usage line).
+_STORE_SAYS = re.compile(
+    r"(?i)\b(?:error|not found|no such|is not in|usage|denied|failed|unknown|invalid|warning"
+    r"|enter|passphrase for)\b"
 )
 # Where such a command's line holds one of these (lower-cased), it is read from its start.
 _STORE_WORDS = (
     *("pass show", "gopass", "$ pass ", "op read", "bw get", "security find-", "vault kv"),
-    "gcloud secrets",
-    *("base64 -d", "base64 --decode"),
+    *("gcloud secrets", "secret-tool", "doppler secrets", "lpass show", "keyring get"),
+    *("base64 -d", "base64 --decode", "secretsmanager"),
 )
 # A user on its line, then a value alone on the next: the user's password or PIN (read in
 # the text lower-cased from the line's start: where a label's word stands).
@@ -129,13 +141,26 @@ def kept(text: str, lowered: str) -> list[tuple[int, int]]:
                 spans.append(m.span("v"))
     for line in _lines_of(lowered, _STORE_WORDS):
         m = _STORE_READ.match(text, line)
-        if m is not None:
-            value = m.group("v")
-            if fits_apart("password", value, quoted=True) or fits_apart(
-                "phrase", value, quoted=False
-            ):
-                spans.append(m.span("v"))
+        if m is not None and _stored(m.group("v")):
+            spans.append(m.span("v"))
     return spans
+
+
+def _stored(value: str) -> bool:
+    """Whether ``value``, printed by a command that reads a stored secret, is the secret:
+    the store says what it is, so a short one counts (``3333``, ``ig0x-s9zv``,
+    ``W6HDBJYH44K2P9G``), unless it is the store's own message or holds no random part."""
+    if fits_apart("password", value, quoted=True) or fits_apart("phrase", value, quoted=False):
+        return True
+    if _STORE_SAYS.search(value) or len(value) < 4:
+        return False
+    if any(c.isspace() for c in value):
+        return _WORDS_ONLY.fullmatch(value) is not None  # a seed phrase, a passphrase
+    if value.isdigit():
+        return len(value) <= 12  # a PIN, a TAN
+    if "://" in value or value.startswith(("/", "~", "{", "[", "<")):
+        return False
+    return any(c.isdigit() for c in value) or (value.lower() != value and value.upper() != value)
 
 
 def _lines_of(lowered: str, words: tuple[str, ...]) -> list[int]:

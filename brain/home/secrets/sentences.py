@@ -417,6 +417,10 @@ def _about(text: str, word: int, after: int, start: int) -> bool:
     return any(w in ABOUT for w in words) or text[start - 1 : start] == "#"
 
 
+# Code reading a value from the environment, not the value.
+_ENV_READ = re.compile(r"(?:process\.env|import\.meta\.env|os\.environ|System\.getenv|Deno\.env)\b")
+
+
 def shaped(kind: str, value: str, word: str = "token") -> bool:
     """Whether ``value`` has a credential's shape for a word of ``kind`` (``word``: the
     credential's word itself, when known: after a password's or a secret's, a run in a
@@ -426,6 +430,8 @@ def shaped(kind: str, value: str, word: str = "token") -> bool:
     # (then what has the shape and is none: the costlier tests, on the few values left)
     if "://" in value or value.startswith(("/", "~/", "./", "$")) or value.count("/") > 2:
         return False
+    if _ENV_READ.match(value):
+        return False  # page.fill('#password', process.env.E2E_PASSWORD): where it is read
     if value.count(":") > 1 or _FILE_LINE.search(value):
         return False  # arn:aws:kms:…:key/<uuid>, urn:…: a resource's name
     if "\\" in value or _FILE_END.search(value):
