@@ -104,6 +104,10 @@ def test_a_credential_word_in_more_languages(name: str, strength: str) -> None:
         ("$ secret-tool lookup service shop\nig0x-s9zv", "ig0x-s9zv"),
         ("$ doppler secrets get SHOP_KEY --plain\nW6HDBJYH44K2P9G", "W6HDBJYH44K2P9G"),
         ("$ keyring get system alice\narrow thistle lotus thunder paddle crater", "thistle"),
+        # a bank's TAN and a SIM's PUK, written in capitals, in any language around them
+        ("Tu je TAN pre NLB: 9115, prosím nezdieľaj", "9115"),
+        ("Ось TAN для Luminor: 438105 дякую", "438105"),
+        ("[21:51] <marisol> Smartfren SIM PUK = 03090250", "03090250"),
         # what a browser test types into a password's, a PIN's or a token's field
         ("await page.fill('#password', 'cometdagny0610^');", "cometdagny0610^"),
         ("cy.get('input[name=pass]').type('avdx xvfl bmlt atou')", "avdx xvfl"),
@@ -159,6 +163,8 @@ def test_the_value_is_redacted_whole(text: str, value: str) -> None:
         "await page.fill('#passenger-name', 'Jane Doe Smith')",
         "await page.fill('#email', 'user@example.com')",
         "cy.get('#pinned-tab').type('release notes 2024')",
+        "y = tan(x) * 12345",
+        "the sofa is tan: 12345 units sold",
         "$ kubectl get secrets\nNAME   TYPE   DATA   AGE",
         "Hook entrypoints such as Hooks/TaskStart run the pipeline",
         "Agent has no sudo/polkit password: systemctl restart fails and sudo hangs",

@@ -258,7 +258,7 @@ def _sentences(text: str, low: str, out: list[Span], hits: dict[str, list[int]] 
     places = None if hits is None else hits.get("sentence words", [])
     found: list[re.Match[str]] = []
     if sentences.maybe(low) if hits is None else "sentence words" in hits or not low.isascii():
-        found = list(sentences.words(low, places))
+        found = [m for m in sentences.words(low, places) if sentences.written(text, m)]
         if found:
             sentences.find(text, low, out, found)
     handed.find(text, out, found)

@@ -57,6 +57,7 @@ __all__ = [
     "named",
     "shaped",
     "words",
+    "written",
 ]
 
 # A word of a language that inflects it at its end (lösenordet, nyckeln, şifrem,
@@ -100,7 +101,10 @@ _KINDS = (
     (
         "pin",
         r"pin(?: code)?|otp|(?:one-time|security|access|verification|2fa|door|alarm) code"
-        r"|gift card code|voucher code|redeem code",
+        r"|gift card code|voucher code|redeem code"
+        # (a bank's transaction number, a SIM's unblocking key: in capitals only, as they
+        # are written; tan(x) and a tan colour are other words)
+        r"|tan|puk",
     ),
     ("key", r"key"),
 )
@@ -117,6 +121,7 @@ _ENGLISH = re.compile(
     r"|mnemonic|seed(?: phrase)?|recovery (?:phrase|codes?)|backup codes?"
 )
 # A sentence's end: its value is looked for to the end of the next one.
+_CAPITALS_ONLY = frozenset(("tan", "puk"))
 _END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n")
 _MOST = 320
 # A value: a run of what tokens are made of (CJK and sentence punctuation end it).
@@ -195,7 +200,7 @@ _LATIN_WORDS = (
     *("signing salt", "hmac salt", "secret salt", "webhook salt", "api salt"),
     *("password salt", "pin", "otp", "one-time code", "security code", "access code"),
     *("verification code", "2fa code", "door code", "alarm code", "gift card code"),
-    *("voucher code", "redeem code"),
+    *("voucher code", "redeem code", "tan", "puk"),
     *("nyckel", "sleutel", "klucz", "kunci", "anahtar", "nøgle", "nøkkel", "avain", "kulcs"),
     *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
     *("nenosiri", "fjalëkalim", "fjalekalim", "mdp", "parool", "lykilorð", "gakoa"),
@@ -230,6 +235,12 @@ _WIDE_LEAD_BYTES = bytes(0x80 if b in _WIDE_LEADS else 0 for b in range(256))
 _MAYBE = re.compile("|".join(map(re.escape, _LATIN_WORDS)) + "|" + _WIDE.pattern)
 
 
+def written(text: str, m: re.Match[str]) -> bool:
+    """Whether the credential's word ``m`` (found in ``text`` lower-cased) is one as it is
+    written: TAN and PUK only in capitals (``tan(x)``, a tan sofa are other words)."""
+    return m.group() not in _CAPITALS_ONLY or text[m.start() : m.end()].isupper()
+
+
 def maybe(lowered: str) -> bool:
     """Whether ``lowered`` (a text lower-cased) may hold a sentence naming a credential."""
     return _MAYBE.search(lowered) is not None
@@ -251,6 +262,8 @@ def find(
         if m.start() < last or (assigned and named(m) and not _bytes_after(text, m, assigned)):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
+        if not written(text, m):
+            continue
         after = _NEXT_WORD.match(lowered, m.end())
         if after and about_credential(f"{m.group().strip()}_{after.group(1)}"):
             continue  # "the password reset feature", "the token count": about it
