@@ -133,12 +133,17 @@ _TYPED_INTO = re.compile(
 # $('input[type=password]').setValue('…'), find_element(By.ID, "pin").send_keys("…").
 _TYPED_AFTER = re.compile(
     r"(?:\$|\bget\w*|\blocator|\bfind_?[eE]lement\w*|\bquerySelector|\belement)[ \t]*"
-    r"\((?P<field>[^()\n]{1,160})\)[ \t]*(?:\.[ \t]*clear\(\)[ \t]*)?\.[ \t]*"
+    r"\((?P<field>[^()\n]{1,160})\)[ \t]*(?:\.[ \t]*clear\(\)[ \t]*)?\.[ \t]*(?P<call>"
     + _TYPES
-    + r"[ \t]*\([ \t]*"
+    + r")[ \t]*\([ \t]*"
     + _Q.format("q", "value")
 )
-_FIELD_WORDS = ("fill", "type", "setvalue", "addvalue", "sendkeys", "send_keys", "settext")
+# Where such a call starts (lower-cased): the few places the patterns above are tried.
+_FIELD_WORDS = (
+    *("fill(", "type(", "typetext(", "setvalue(", "addvalue(", "fillfield("),
+    *("sendkeys(", "send_keys(", "settext(", "fill_in"),
+)
+_REACH = 200  # characters a locator may stand before the call that types into it
 _HMAC = re.compile(r"(?i:hmac)[\w.:]*[ \t]*\((?P<args>[^\n]{0,300})")
 _QUOTED = re.compile(r"""(?P<q>["'])(?P<value>[^"'\n]{16,})(?P=q)""")
 _NAME_FIELD = re.compile(r"""(?i:\bname)["']?[ \t]*[:=][ \t]*["']?(?P<name>[^"'\n,]{3,120})["']?""")
@@ -189,7 +194,7 @@ def find(
     if has("value") and has("name"):
         _pairs(text, out, hits)
     if has("fields") if hits is not None else any(map(has, _FIELD_WORDS)):
-        _typed(text, out)
+        _typed(text, lowered, out)
     if has("value") and has("header"):
         _header_pairs(text, out, hits)
 
@@ -264,18 +269,30 @@ def _calls(
                     out.append(("credential_position", at + arg.start(2), at + arg.end(2)))
 
 
-def _typed(text: str, out: list[Span]) -> None:
-    """What a browser test types into a field its selector names a credential's."""
-    for pattern in (_TYPED_INTO, _TYPED_AFTER):
-        for m in pattern.finditer(text):
-            field = "field" if m.group("field") is not None else "field2"
-            value = "value" if m.group("value") is not None else "value2"
-            typed = m.group(value)
-            if not _FIELD.search(m.group(field)) or len(typed) < 4 or " " * 3 in typed:
-                continue
-            if is_placeholder("", typed, bare=True) or is_masked(typed) or "${" in typed:
-                continue  # '<password>', '********', `${process.env.PW}`
-            out.append(("credential_position", m.start(value), m.end(value)))
+def _typed(text: str, lowered: str, out: list[Span]) -> None:
+    """What a browser test types into a field its selector names a credential's (tried
+    where a typing call starts, ``lowered``: ``text.lower()``, the same offsets)."""
+    for word in _FIELD_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            m = _TYPED_INTO.match(text, at)
+            if m is not None:
+                _typed_value(m, out)
+            for m in _TYPED_AFTER.finditer(text, max(0, at - _REACH), at + _REACH):
+                if m.start("call") == at:
+                    _typed_value(m, out)
+            at = lowered.find(word, at + len(word))
+
+
+def _typed_value(m: re.Match[str], out: list[Span]) -> None:
+    field = "field" if m.group("field") is not None else "field2"
+    value = "value" if m.group("value") is not None else "value2"
+    typed = m.group(value)
+    if not _FIELD.search(m.group(field)) or len(typed) < 4 or " " * 3 in typed:
+        return
+    if is_placeholder("", typed, bare=True) or is_masked(typed) or "${" in typed:
+        return  # '<password>', '********', `${process.env.PW}`
+    out.append(("credential_position", m.start(value), m.end(value)))
 
 
 def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> None:
