@@ -230,3 +230,15 @@ def test_a_titles_words_a_users_id_and_a_models_name_are_no_credentials(text: st
 def test_a_key_for_a_model_is_still_one() -> None:
     said = "the API key for model llama-3 is 9f8e7d6c5b4a39281706f5e4d3c2b1a0, use it"
     assert "9f8e7d6c5b4a" not in redact(said)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " ❯ JWTPro.login src/JWTPro.ts:213:24\n ❯ tests/functional/auth.test.ts:22:24",
+        "11237,Afghanistan vs. Bangladesh,afghanistan-vs-bangladesh,"
+        "2024-06-24T20:01:21.287876Z,2024-06-24T12:00:00Z,502814,Afghanistan vs. Bangladesh",
+    ],
+)
+def test_a_stack_frame_and_a_csv_rows_times_are_no_credentials(text: str) -> None:
+    assert redact(text) == text

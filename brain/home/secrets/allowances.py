@@ -323,7 +323,10 @@ def _prompt_output(value: str, before: str, after: str) -> bool:
 
 # The fields pgpass's rule read before a password: a clock time's (16:41:50.093]…), or
 # a script's name and a line number before a function's name and its bracket.
-_CLOCK = re.compile(r"(?<![\w.*:-])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[^\s:\"]*:[^\s:\"]+:$")
+# (an ISO 8601 time's too, after its date's T: 2024-06-24T20:01:21.287876Z)
+_CLOCK = re.compile(
+    r"(?:(?<![\w.*:-])|(?<=\dT))\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[^\s:\"]*:[^\s:\"]+:$"
+)
 _FRAME = re.compile(r"\.[A-Za-z]{1,4}:\d+:$")
 _FUNCTION = re.compile(r"[A-Za-z_]\w*\]")
 

@@ -41,8 +41,9 @@ _LOGIN_COMMANDS = (
     *("set-token", "auth:token", "--token", "--auth-token", "--api-key", "--apikey"),
 )
 _LOGIN = folded(rf"(?:{'|'.join(_LOGIN_COMMANDS)})(?=[ \t=])")
+# (nor a method's: "❯ JWTPro.login src/JWTPro.ts:213:24", a stack's frame)
 _NOT_BEFORE_COMMAND = frozenset(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_\"'-"
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_\"'-."
 )
 _ECHO = re.compile(
     r"echo[ \t]+(?:-n[ \t]+)?[\"']?(?P<value>[^\s\"'|]{16,})[\"']?[ \t]*\|[^|\n]{0,80}"
