@@ -135,6 +135,9 @@ def test_answers_that_decide_nothing_are_passed_over(tmp_path: Path) -> None:
         "Which worktree should be removed?",
         "要移除哪個 worktree？",
         "Worktree 缺少 husky 設置，無法執行 pre-commit hook。如何處理？",
+        "What are you doing RIGHT NOW to make money from trading or betting?",
+        "What evidence do you have that this can make real money?",
+        "What's your trading strategy? What gives you an edge over other traders?",
     ):
         housekeeping = {**NEXT, "question": asked}
         answered = _answers((asked, "More"))

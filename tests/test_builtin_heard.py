@@ -359,6 +359,9 @@ def test_what_failed_every_time_or_ran_once_or_carries_a_secret_is_not_kept() ->
         # a command's prompt file, inlined whole: its front matter says so
         "---\ndescription: Create or update the project constitution.\n---\n\n"
         "Always operate on the existing `.specify/memory/constitution.md` file.",
+        # ... or pasted after the person's own lines, its placeholder unfilled
+        "PRINCIPLE_5_TEXT = features go via /specify\n---\ndescription: Generate tasks.md.\n"
+        "---\n\nUser input:\n\n$ARGUMENTS\n\n- Always read plan.md for tech stack and libraries",
         # too long to say in a line: cut, it would say half
         "Never run the seed script against the staging database because the fixtures it loads "
         "overwrite the customer records that the support team relies on for their reproductions",

@@ -13,7 +13,9 @@ the answer as its description, the chosen option's description in its body, the 
 and its result as evidence. Passed over: a question about the work's next step ("move to
 the next area?", "shall I proceed?", "このまま進めてよいですか"), about the checkout's
 housekeeping or an obstacle met on the way ("which worktree to remove?", "the worktree has
-no husky: how to handle it?"), an answer that hands
+no husky: how to handle it?"), an interview's question about where the person stands
+today ("What are you doing RIGHT NOW to make money?", "What evidence do you have?"), an
+answer that hands
 the choice back ("You decide", "ベストプラクティス"), asks back, or only says to go on
 ("Yes, continue"), and a typed note too short to say anything alone.
 """
@@ -50,7 +52,12 @@ _ABOUT_THE_WORK = re.compile(
     # what to work on first: "which direction interests you most", "what matters most to you"
     r"|interests? you(?: most)?|matters? most to you|(?:focus|prioriti[sz]e) (?:on )?first"
     # the checkout's housekeeping, or an obstacle met on the way ("how to handle this?")
-    r"|worktrees?|pre-commit hook|stash|how (?:should (?:I|we)|to) handle)\b"
+    r"|worktrees?|pre-commit hook|stash|how (?:should (?:I|we)|to) handle"
+    # where the person stands today, an interview's question, not the project's: "what are
+    # you doing right now to ...", "what evidence do you have", "what's your strategy?"
+    r"|right now|are you (?:doing|currently)|do you (?:currently )?have|have you (?:ever|tried)"
+    r"|what(?:'s| is) your (?:\w+ ){0,2}(?:strategy|experience|background|edge|situation)"
+    r"|evidence)\b"
     r"|進め|続け|次に|次の|どのエピック|どのタスク|继续|下一步|如何[處处]理|怎么处理|どう対応",
     re.IGNORECASE,
 )

@@ -141,8 +141,9 @@ _DURABLE = re.compile(
     re.IGNORECASE,
 )
 _HOME = re.compile(r"(?<![\w.])(?:/Users|/home|[A-Z]:\\Users)[/\\][^/\\\s'\"`]+")
-# A command's prompt file, pasted or inlined whole: it opens with its front matter.
-_FRONT_MATTER = re.compile(r"\s*---\n(?:[\w-]+:.*\n){1,12}---\n")
+# A command's prompt file, pasted or inlined: its front matter, at the turn's start or
+# after the person's own lines, or its placeholder for the person's words left unfilled.
+_FRONT_MATTER = re.compile(r"(?m)^---\n(?:[\w-]+:.*\n){1,12}---$|\$ARGUMENTS\b")
 _SEVERITY = re.compile(r"^\s*(?:low|medium|high|critical)\s+severity\s*$", re.I | re.M)
 # A line that rules a spec into sections: "-----", "TASK:", "PHASE 2 - REGISTER BUTTON".
 _SECTION = re.compile(r"^\s*(?:[-=_*]{5,}|[A-Z][A-Z0-9 ]{2,}(?:\s+[-—–]\s+[A-Z0-9 ]+)?:?)\s*$")
@@ -215,8 +216,9 @@ def _statements(text: str, heard: str = "") -> Iterator[tuple[str, str, str]]:
 
 def _looks_pasted(text: str) -> bool:
     """A long turn with markdown headings is a pasted document or a tool's prompt, a turn
-    opening with front matter (``---``, ``description: ...``, ``---``) is a command's prompt
-    file, and a turn with a severity line ("High Severity") is a review bot's finding.
+    holding front matter (``---``, ``description: ...``, ``---``) or ``$ARGUMENTS`` holds
+    a command's prompt file, and a turn with a severity line ("High Severity") is a
+    review bot's finding.
 
     Rules written for agents (CLAUDE.md, a compaction prompt) say "NEVER ..." all
     the time, and a finding says what "should be" done; they are not the person stating
@@ -226,7 +228,7 @@ def _looks_pasted(text: str) -> bool:
     return (
         len(text) > _MAX_TYPED_CHARS
         or headings >= 2
-        or bool(_SEVERITY.search(text) or _FRONT_MATTER.match(text))
+        or bool(_SEVERITY.search(text) or _FRONT_MATTER.search(text))
     )
 
 
