@@ -104,6 +104,9 @@ def test_a_credential_word_in_more_languages(name: str, strength: str) -> None:
         ("$ secret-tool lookup service shop\nig0x-s9zv", "ig0x-s9zv"),
         ("$ doppler secrets get SHOP_KEY --plain\nW6HDBJYH44K2P9G", "W6HDBJYH44K2P9G"),
         ("$ keyring get system alice\narrow thistle lotus thunder paddle crater", "thistle"),
+        # a Confluence or Jira wiki table's credential column, or a value row under it
+        ("h2. Setup\n||Item||Value||\n|account password|thunder_eilidh2105_|\n", "thunder"),
+        ("||System||Credential||\n|Longbridge|crystal.linen.badger.galaxy.oasis|", "crystal"),
         # a bank's TAN and a SIM's PUK, written in capitals, in any language around them
         ("Tu je TAN pre NLB: 9115, prosím nezdieľaj", "9115"),
         ("Ось TAN для Luminor: 438105 дякую", "438105"),
@@ -164,6 +167,7 @@ def test_the_value_is_redacted_whole(text: str, value: str) -> None:
         "await page.fill('#email', 'user@example.com')",
         "cy.get('#pinned-tab').type('release notes 2024')",
         "y = tan(x) * 12345",
+        "||Item||Value||\n|Contact|Bogdana|\n|region|eu-west-1|",
         "the sofa is tan: 12345 units sold",
         "$ kubectl get secrets\nNAME   TYPE   DATA   AGE",
         "Hook entrypoints such as Hooks/TaskStart run the pipeline",

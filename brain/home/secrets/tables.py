@@ -2,7 +2,8 @@
 
 ``| Service | User | Secret | Notes |`` then ``|---|…``: each row's third cell is a
 secret, whatever the row's other cells say; a CLI's table (``+----+`` borders, ``| KEY |
-VALUE |``) the same. A ``Value`` column (``Wert``, ``Valor``, ``Valeur``, ``值``, ``値``)
+VALUE |``) and a Confluence or Jira wiki table (``||Service||Secret||`` then ``|…|…|``)
+the same. A ``Value`` column (``Wert``, ``Valor``, ``Valeur``, ``值``, ``値``)
 gives a credential in a row whose first cell names one (``| api_token | … |``). Each cell
 must pass the test of its header's strength (:func:`~brain.home.secrets.names.fits`): a
 ``Password`` or ``Secret`` column takes what a person would type, a ``Key`` column only
@@ -26,6 +27,12 @@ _TABLE = re.compile(
     r"(?P<body>(?:[ \t]*[|+][^\n]*(?:\n|$))+)"
 )
 _RULE = re.compile(r"[ \t]*[|+][-:=| +]*")
+# Confluence's and Jira's wiki table: a header between double bars, rows between single
+# ones, no rule under it (``||Item||Value||`` then ``|account password|…|``).
+_WIKI = re.compile(
+    r"(?m)^[ \t]*\|\|(?P<head>[^\n]*?)\|\|[ \t]*\r?\n"
+    r"(?P<body>(?:[ \t]*\|(?!\|)[^\n]*(?:\n|$))+)"
+)
 _VALUE_HEADERS = frozenset("value values wert valor valeur valore 值 値 값".split())
 
 
@@ -39,24 +46,34 @@ _PSQL = re.compile(
 def find(text: str, out: list[Span]) -> None:
     """Add to ``out`` each credential in a column of a table in ``text`` whose header
     names a credential."""
-    if "|" not in text or "--" not in text:
+    if "|" not in text:
+        return
+    if "||" in text:
+        for table in _WIKI.finditer(text):
+            _table(text, table, table.group("head").split("||"), out)
+    if "--" not in text:
         return
     if "-+-" in text:
         for table in _PSQL.finditer(text):
             _psql(table, out)
     for table in _TABLE.finditer(text):
-        heads = [cell.strip().strip("*`").strip() for cell in table.group("head").split("|")]
-        columns = {
-            i: credential_name(head) or ("value" if head.lower() in _VALUE_HEADERS else "")
-            for i, head in enumerate(heads)
-        }
-        if not any(columns.values()):
-            continue
-        at = table.start("body")
-        for line in table.group("body").splitlines(keepends=True):
-            if not _RULE.fullmatch(line.rstrip("\r\n")):
-                _row(text, at, line, heads, columns, out)
-            at += len(line)
+        _table(text, table, table.group("head").split("|"), out)
+
+
+def _table(text: str, table: re.Match[str], head: list[str], out: list[Span]) -> None:
+    """The credentials in the rows of ``table``, by the columns its header ``head`` names."""
+    heads = [cell.strip().strip("*`").strip() for cell in head]
+    columns = {
+        i: credential_name(h) or ("value" if h.lower() in _VALUE_HEADERS else "")
+        for i, h in enumerate(heads)
+    }
+    if not any(columns.values()):
+        return
+    at = table.start("body")
+    for line in table.group("body").splitlines(keepends=True):
+        if not _RULE.fullmatch(line.rstrip("\r\n")):
+            _row(text, at, line, heads, columns, out)
+        at += len(line)
 
 
 def _psql(table: re.Match[str], out: list[Span]) -> None:
