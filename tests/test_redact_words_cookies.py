@@ -104,6 +104,13 @@ def test_a_credential_word_in_more_languages(name: str, strength: str) -> None:
         ("$ secret-tool lookup service shop\nig0x-s9zv", "ig0x-s9zv"),
         ("$ doppler secrets get SHOP_KEY --plain\nW6HDBJYH44K2P9G", "W6HDBJYH44K2P9G"),
         ("$ keyring get system alice\narrow thistle lotus thunder paddle crater", "thistle"),
+        # a credential's word typed in a hurry; a value handed over to be used as one
+        ("iRobot secert 0ci2eK6fRO pls dont commit it", "0ci2eK6fRO"),
+        ("the db pasword is Hunter2024!x", "Hunter2024"),
+        (
+            "update the integration? use Summit2008* as the RCON password, the old one is dead",
+            "Summit2008",
+        ),
         # a Confluence or Jira wiki table's credential column, or a value row under it
         ("h2. Setup\n||Item||Value||\n|account password|thunder_eilidh2105_|\n", "thunder"),
         ("||System||Credential||\n|Longbridge|crystal.linen.badger.galaxy.oasis|", "crystal"),
@@ -168,6 +175,8 @@ def test_the_value_is_redacted_whole(text: str, value: str) -> None:
         "cy.get('#pinned-tab').type('release notes 2024')",
         "y = tan(x) * 12345",
         "||Item||Value||\n|Contact|Bogdana|\n|region|eu-west-1|",
+        "use pnpm as the package manager",
+        "use redis-7.2 as the cache for the session token store",
         "the sofa is tan: 12345 units sold",
         "$ kubectl get secrets\nNAME   TYPE   DATA   AGE",
         "Hook entrypoints such as Hooks/TaskStart run the pipeline",

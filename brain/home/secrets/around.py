@@ -9,8 +9,9 @@ on a line below, bare or in a code block (``Pagar.me secret key 새로 발급받
 or the value alone above a line that names it. Around each credential's word:
 
 * **before**: on the word's line, the nearest value before it that stands apart: in
-  quotes, a code span, guillemets or corner brackets, first on its line, or a random run
-  before a remark (``<token> (that's the … key)``); with at most :data:`_GAP_WORDS` words
+  quotes, a code span, guillemets or corner brackets, first on its line, handed over to be
+  used as it (``use Summit2008* as the RCON password``), or a random run before a remark
+  (``<token> (that's the … key)``); with at most :data:`_GAP_WORDS` words
   and no sentence's end nor code between it and the name;
 * **after**: a value given apart (quoted), a passphrase of words joined by dots or dashes,
   or said in plain words after a password's "is"; a PIN's digits after its word;
@@ -122,6 +123,11 @@ _WORDS_SAID = re.compile(r"\S+")
 # Right after a password's word, what says its value comes: "is", ":" and the like.
 _SAYS = re.compile(r"[ \t]*(?:is|é|è|är|er|ist|es|est|:|：|=)[ \t]*")
 _SPOKEN = re.compile(r"[a-z]{3,10}\d{0,3}(?:[ \t]+[a-z]{3,10}\d{0,3}){2,7}")
+# A value handed over by a request, then what to use it as: "use <v> as the … password".
+_USED_AS = re.compile(
+    r"\b(?i:use|try|set|put)[ \t]+(?P<v>[^\s`\"']{6,120})[ \t]+(?i:as)[ \t]+"
+    r"(?:(?i:the|my|our|your|an?)[ \t]+)?(?:[\w-]+[ \t]+){0,3}$"
+)
 # What closes a value standing apart before a name (a bare one starts its line).
 _CLOSERS = re.compile(r"[`\"'»」”』]")
 _OPENING = {"`": "`", '"': '"', "'": "'", "»": "«", "」": "「", "”": "“", "』": "『"}
@@ -278,6 +284,12 @@ def _before(text: str, lo: int, word: int, strength: str) -> tuple[int, int] | N
     near = max(lo, word - _GAP - 1)
     span = _quoted_before(text, lo, near, word)
     quoted = span is not None
+    if span is None:
+        # what a request hands over to be used as the credential: "use Summit2008* as the
+        # RCON password", "set hunter2hunter as the db password"
+        used = _USED_AS.search(text, max(lo, near - 300), word)
+        if used is not None:
+            span = used.span("v")
     if span is None and (lo == 0 or text[lo - 1] == "\n"):
         bare = _BARE.match(text, lo, word)
         if bare is not None and bare.end("v") >= near:

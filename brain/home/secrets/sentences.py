@@ -70,6 +70,8 @@ _KINDS = (
     (
         "password",
         r"password|passwd|passphrase|passcode|contraseña|contrasena|senha|passwort|mot de passe"
+        # (typed in a hurry: the letters swapped or one left out)
+        r"|pasword|passwrod|passowrd|pssword|paswd"
         r"|(?:kennwort|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|passord|adgangskode"
         r"|parola|kata sandi|geslo|lozinka|nenosiri|fjalëkalim|fjalekalim)"
         + _INFLECTED
@@ -80,6 +82,7 @@ _KINDS = (
     (
         "strong",
         r"token|secret|api[ _-]?key|access[ _-]?key|private[ _-]?key|credential|clé"
+        r"|secert|sercet|secrte|tokne|toekn|apikye"
         r"|(?:clave|chave|chiave|schlüssel|nyckel|sleutel|klucz|kunci|anahtar|nøgle|nøkkel"
         r"|avain|kulcs|cheie|ključ)"
         + _INFLECTED
@@ -201,6 +204,8 @@ _LATIN_WORDS = (
     *("password salt", "pin", "otp", "one-time code", "security code", "access code"),
     *("verification code", "2fa code", "door code", "alarm code", "gift card code"),
     *("voucher code", "redeem code", "tan", "puk"),
+    *("pasword", "passwrod", "passowrd", "pssword", "paswd", "secert", "sercet", "secrte"),
+    *("tokne", "toekn", "apikye"),
     *("nyckel", "sleutel", "klucz", "kunci", "anahtar", "nøgle", "nøkkel", "avain", "kulcs"),
     *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
     *("nenosiri", "fjalëkalim", "fjalekalim", "mdp", "parool", "lykilorð", "gakoa"),
