@@ -287,7 +287,8 @@ def _before(text: str, lo: int, word: int, strength: str) -> tuple[int, int] | N
     if span is None:
         # what a request hands over to be used as the credential: "use Summit2008* as the
         # RCON password", "set hunter2hunter as the db password"
-        used = _USED_AS.search(text, max(lo, near - 300), word)
+        said = text[max(lo, word - 48) : word].lower()
+        used = _USED_AS.search(text, max(lo, near - 300), word) if " as " in said else None
         if used is not None:
             span = used.span("v")
     if span is None and (lo == 0 or text[lo - 1] == "\n"):
