@@ -31,25 +31,28 @@ def test_the_main_job_offline(samples: None, home: Path) -> None:
     harvested = cli_json("harvest")
     assert len(harvested["sessions"]) == 2
     extracted = cli_json("extract")
-    assert extracted["message"] == "extract: 2 sessions, 6 raw memories"
+    assert extracted["message"] == "extract: 2 sessions, 5 raw memories"
     assert len(extracted["sessions"]) == 2
     consolidated = cli("consolidate", "--force")
     assert consolidated.exit_code == 0, consolidated.stderr
     messages = git(home, "log", "--format=%s").splitlines()
     assert messages[:3] == [
-        "consolidate: 6 added, 0 superseded, 0 archived",
-        "extract: 2 sessions, 6 raw memories",
+        "consolidate: 5 added, 0 superseded, 0 archived",
+        "extract: 2 sessions, 5 raw memories",
         "harvest: 2 new sessions, 0 grown (claude 1, codex 1)",
     ]
     hits = cli_json("recall", "which", "package", "manager", "for", "the", "frontend?")
-    assert hits[0]["key"] == "use-pnpm-instead-npm-frontend-npm-webshop"
+    assert hits[0]["key"] == "use-pnpm-not-npm-frontend-npm-webshop"
     assert cli_json("recall", "can", "I", "push", "to", "main")[0]["key"] == (
         "never-push-directly-main-here-api-gateway"
     )
     context = cli("context", "--project", "/home/dev/webshop")
     assert context.exit_code == 0
-    assert "Use pnpm instead of npm for the frontend" in context.stdout
+    assert "Use pnpm, not npm, for the frontend" in context.stdout
     assert "This project: webshop" in context.stdout
+    # every record is named in the project's part: the index says so, not "no records yet"
+    assert "(each record is named above)" in context.stdout
+    assert "no records yet" not in context.stdout
     summary = (home / "memory_summary.md").read_text()
     assert "Prefers pytest over unittest" in summary
     # A second harvest finds nothing new and commits nothing.
@@ -85,10 +88,10 @@ def test_the_same_job_through_the_python_api(samples: None, home: Path) -> None:
 
     brain, _ = Brain.init(home)
     assert len(brain.harvest().sessions) == 2
-    assert brain.extract().message == "extract: 2 sessions, 6 raw memories"
+    assert brain.extract().message == "extract: 2 sessions, 5 raw memories"
     assert brain.consolidate(force=True).commit is not None
     assert brain.recall("package manager frontend").hits[0].key == (
-        "use-pnpm-instead-npm-frontend-npm-webshop"
+        "use-pnpm-not-npm-frontend-npm-webshop"
     )
     assert "This project: webshop" in context(brain, project=Path("/home/dev/webshop")).text
     assert [run.kind for run in brain.runs()] == ["consolidate", "extract"]

@@ -55,6 +55,7 @@ memories/<key>.md:<first line>-<last line>|note=[what it told you]
 OFF_NOTE = "memory use is off (use_memories: false in brain.yaml); no context given"
 _DESCRIPTION_MAX = 160
 NONE_CONSOLIDATED = "(none consolidated yet: what recent sessions taught is listed above)"
+ALL_NAMED = "(each record is named above)"
 NO_RECORDS = (
     "(no records yet: brain learns from each session when it ends; `brain recall QUERY` "
     "searches what it has)"
@@ -539,7 +540,9 @@ def context(
     told = list(sayer.said)
     indexed = _index_lines(entries, visible, stale, set(told))
     lines = [line for _, line in indexed]
-    empty = NO_RECORDS if learned is None else NONE_CONSOLIDATED
+    # Records the summary or the project's part named are not listed again: none left is
+    # not "no records yet".
+    empty = ALL_NAMED if told else NO_RECORDS if learned is None else NONE_CONSOLIDATED
     index, shown = _index_part(lines, config.context_max_entries, room(None), empty)
     parts = [*parts, index, citation]
     text = _fence([_Part(p.name, _as_data(p.text), p.truncated) for p in parts])
