@@ -17,7 +17,7 @@ CLAUDE_TURNS = [
     ("user", "Set up the checkout tests. I prefer pytest over unittest for everything in this repo."),
     ("assistant", "I'll convert the checkout tests to pytest and add fixtures for the cart."),
     ("tool", ("Bash", {"command": "pytest -q tests/checkout"}, "4 passed in 0.31s")),
-    ("user", "No, use pnpm not npm for the frontend: npm rewrites our lockfile."),
+    ("user", "From now on use pnpm, not npm, for the frontend: npm rewrites our lockfile."),
     ("assistant", "Understood, I'll run pnpm install in web/ instead."),
     ("user", "We decided to keep sessions in Postgres instead of Redis because ops only "
              "supports one datastore."),

@@ -1,5 +1,5 @@
 """The built-in model hears what a person says back to the assistant: a rejection with a
-question tacked on, a rule after "but", what a named thing is."""
+question tacked on, a rule after "but"; what a reply settles is left to a model."""
 
 from __future__ import annotations
 
@@ -42,55 +42,24 @@ def test_a_rule_after_but_is_its_own_statement(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("reply", "want"),
+    "reply",
     [
-        (
-            '1: yes, 2: yes, basically "--all-refs" is best effort, `--tags` means all tags',
-            '"--all-refs" is best effort, `--tags` means all tags',
-        ),
-        (
-            "--all-refs on first sync wouldn't work for pull refs when the target is GitHub",
-            "--all-refs on first sync wouldn't work for pull refs when the target is GitHub",
-        ),
+        '1: yes, 2: yes, basically "--all-refs" is best effort, `--tags` means all tags',
+        "ok and I don't want to remove details anymore..we just move them to docs/usage.md",
+        "I'd like to change this: I don't think we need suffixes, we just use one branch.",
+        "yes. the overriding directive is to not get in the way of the user, log instead",
+        "For consistency with the other timestamps, consider using time.Now().UTC() instead.",
     ],
 )
-def test_what_a_named_thing_is_or_does_is_a_fact(tmp_path: Path, reply: str, want: str) -> None:
-    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [("fact", want)]
-
-
-def test_a_named_thing_failing_now_is_not_a_fact(tmp_path: Path) -> None:
-    assert _heard(tmp_path, "`make test` is failing again on my machine") == []
+def test_what_a_reply_settles_is_left_to_a_model(tmp_path: Path, reply: str) -> None:
+    """A fact about a flag, a wish, what is not needed, a principle, another way: each
+    answers the proposal at hand as often as it states what lasts."""
+    assert _heard(tmp_path, reply) == []
 
 
 def test_two_dots_between_words_end_a_sentence(tmp_path: Path) -> None:
-    reply = "ok and I don't want to remove details anymore..we just move them to docs/usage.md"
-    heard = _heard(tmp_path, reply)
-    assert [(k, d) for k, d, _ in heard] == [
-        ("preference", "I don't want to remove details anymore")
-    ]
-
-
-def test_what_the_person_thinks_is_not_needed_is_a_decision(tmp_path: Path) -> None:
-    reply = "I'd like to change this: I don't think we need suffixes, we just use one branch."
-    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [
-        ("decision", "I don't think we need suffixes, we just use one branch")
-    ]
-    assert _heard(tmp_path, "I don't think we need that, revert it") == []
-
-
-def test_a_principle_stated_after_a_bare_yes(tmp_path: Path) -> None:
-    reply = "yes. the overriding directive is to not get in the way of the user, log instead"
-    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [
-        ("instruction", "To not get in the way of the user, log instead")
-    ]
-    assert _heard(tmp_path, "yes. the plan is to fix it after lunch") == []
-
-
-def test_another_way_proposed_instead_is_a_correction(tmp_path: Path) -> None:
-    reply = "For consistency with the other timestamps, consider using time.Now().UTC() instead."
-    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [("correction", reply.rstrip("."))]
-    # described, not proposed: what the code does instead of something else
-    assert _heard(tmp_path, "The README uses go run instead of the installed binary.") == []
+    reply = "ok and from now on keep every detail..we just move them to docs/usage.md"
+    assert [(k, d) for k, d, _ in _heard(tmp_path, reply)] == [("instruction", "Keep every detail")]
 
 
 def test_a_review_finding_pasted_in_is_not_the_persons_rule(tmp_path: Path) -> None:
@@ -112,6 +81,6 @@ def test_a_home_folder_in_a_rule_is_written_as_a_tilde(tmp_path: Path) -> None:
 
 
 def test_a_typographic_apostrophe_reads_as_a_plain_one(tmp_path: Path) -> None:
-    assert [(k, d) for k, d, _ in _heard(tmp_path, "Don’t use requests, use httpx.")] == [
-        ("correction", "Use httpx instead of requests")
+    assert [(k, d) for k, d, _ in _heard(tmp_path, "Don’t ever use requests.")] == [
+        ("instruction", "Don't ever use requests")
     ]

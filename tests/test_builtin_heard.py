@@ -1,8 +1,6 @@
-"""The built-in model hears how people talk, and reads what the tools did."""
+"""The built-in model hears how people say a rule lasts, and nothing else."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 
@@ -23,40 +21,8 @@ def test_leading_phrase_and_clause_after_a_semicolon() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [
-        ("For this project, never commit generated files.", "Never commit generated files"),
-        ("Run the linter — and always run it before pushing.", "Always run it before pushing"),
-        ("Fix the typo and never touch the vendored code.", "Never touch the vendored code"),
-        ("Every time you change the schema, bump the version.", None),
-        ("We have to keep it consistent with the settings page.", None),
-    ],
-)
-def test_rules_heard_inside_ordinary_sentences(text: str, want: str | None) -> None:
-    heard = _said(text)
-    assert len(heard) == 1, heard
-    assert heard[0][0] == "instruction"
-    assert want is None or heard[0][1] == want
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [
-        ("not npm, pnpm", "Use pnpm instead of npm"),
-        ("Don't mock the database, use a real one in tmp_path.", "Use a real one in tmp_path"),
-    ],
-)
-def test_corrections(text: str, want: str) -> None:
-    heard = _said(text)
-    assert [kind for kind, _ in heard] == ["correction"]
-    assert heard[0][1].startswith(want)
-
-
-def test_shouted_rule_is_kept_and_a_bare_dont_is_not_even_said_twice() -> None:
-    assert _said("IMPORTANT: do NOT start the dev server.") == [
-        ("instruction", "Do NOT start the dev server")
-    ]
+def test_a_shouted_or_bare_dont_is_not_kept_even_said_twice() -> None:
+    assert _said("IMPORTANT: do NOT start the dev server.") == []
     assert _said("don't change the tests for now") == []
     # Said again, a bare request is as often still the task at hand ("We should also
     # suppress the 404", typed twice while fixing one page).
@@ -64,141 +30,6 @@ def test_shouted_rule_is_kept_and_a_bare_dont_is_not_even_said_twice() -> None:
     assert _said("don't ever change the public API") == [
         ("instruction", "Don't ever change the public API")
     ]
-
-
-@pytest.mark.parametrize(
-    "code", ["WHERE internal_name IS NOT NULL", "G_EMO_Active := (NOT bEmoInput) OR bPcEmoReq"]
-)
-def test_capitals_in_code_or_a_query_are_no_shout(code: str) -> None:
-    assert _said(code) == []
-
-
-def test_a_soft_wish_without_a_lasting_word_is_not_kept() -> None:
-    assert _said("It should not look like a modal.") == []
-    assert _said("It should not look like a modal.", "It should not look like a modal!") == []
-    assert _said("It should never look like a modal.") == [
-        ("instruction", "It should never look like a modal")
-    ]
-    assert _said("No, just use httpx.", "no, just use httpx") == []
-
-
-def test_task_requests_and_questions_stay_out() -> None:
-    assert (
-        _said(
-            "help me apply for the grant",
-            "do not stash anything, read the files you need",
-            "Do not break any existing passing tests.",
-            "Describe your idea in one sentence. must be less than 150 char",
-            "we need to fix the login bug",
-            "should we always use pnpm?",
-            "make it faster",
-            "you should add a test for this",
-            "make sure the build passes",
-            "the button should not be disabled",
-            "do NOT commit yet",
-            "this is NOT working",
-            "not that file, the other one",
-            "every time you run it, it fails",
-        )
-        == []
-    )
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [
-        (
-            "Sometimes I say period when I dictate and I'd rather it not spell those out.",
-            ("preference", "Would rather it not spell those out"),
-        ),
-        ("let's do maxrecordings = 30", ("decision", "Set maxrecordings = 30")),
-        ("And let's turn on togglemode", ("decision", "Turn on togglemode")),
-        ("Yes let's do small.en", ("decision", "Use small.en")),
-        (
-            "is it truly random? it's important, i need to be able to reason about it",
-            ("instruction", "Important: i need to be able to reason about it"),
-        ),
-    ],
-)
-def test_softer_wishes_and_choices_that_name_a_setting(text: str, want: tuple[str, str]) -> None:
-    assert _said(text) == [want]
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [
-        (
-            "right? (we use go-git explicitly in other places to not need a checkout)",
-            ("decision", "We use go-git explicitly in other places to not need a checkout"),
-        ),
-        (
-            "Option 1 fails since hashes change, that's why we add the trailer to commits.",
-            ("decision", "We add the trailer to commits"),
-        ),
-        (
-            "yeah let's update it but make sure you ask before the e2e tests since they cost",
-            ("instruction", "Make sure you ask before the e2e tests since they cost"),
-        ),
-        (
-            "I'd prefer small commits over big ones.",
-            ("preference", "Would rather small commits over big ones"),
-        ),
-        (
-            "I think we don't want to add new hook types constantly.",
-            ("preference", "We don't want to add new hook types constantly"),
-        ),
-    ],
-)
-def test_reasons_deliberate_choices_and_wishes_with_a_lasting_word(
-    text: str, want: tuple[str, str]
-) -> None:
-    assert _said(text) == [want]
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [
-        (
-            'First and foremost, this skill is now called "What Happened", not wat anymore.',
-            # the lead-in is dropped from the description, kept in the body
-            ("fact", 'This skill is now called "What Happened", not wat anymore'),
-        ),
-        (
-            "b. also a requirement is I can still use other skills in this process.",
-            ("instruction", "I can still use other skills in this process"),
-        ),
-        (
-            "That's not what I asked. What I said was run `git add && git commit` in one go.",
-            ("correction", "Run `git add && git commit` in one go"),
-        ),
-        (
-            ".collab should live in .entire folder",
-            ("instruction", ".collab should live in .entire folder"),
-        ),
-        (
-            "target is read only, we always overwrite",
-            ("instruction", "Always overwrite"),
-        ),
-        (
-            "I want replicate to not use materialize at all",
-            ("preference", "I want replicate to not use materialize at all"),
-        ),
-        (
-            "I think it's fine to run the tests in parallel",
-            ("preference", "Fine to run the tests in parallel"),
-        ),
-        (
-            "the prompts are small and they should not run in CI anyway",
-            ("instruction", "They should not run in CI anyway"),
-        ),
-    ],
-)
-def test_renames_requirements_and_wishes_with_a_lasting_word(
-    text: str, want: tuple[str, str] | None
-) -> None:
-    heard = _said(text)
-    assert len(heard) == 1, heard
-    assert want is None or heard[0] == want
 
 
 def test_wishes_about_the_moment_stay_out() -> None:
@@ -227,14 +58,10 @@ After:
 """
 
 
-def test_a_spec_keeps_its_shouted_rules_not_its_bullets() -> None:
-    shouted = [
-        ("instruction", "NEVER let an image crash the page"),
-        ("instruction", "Do NOT start the dev server"),
-    ]
-    assert _said(_SPEC) == shouted
+def test_a_spec_keeps_nothing_shouted_or_not() -> None:
     # Its bullets describe the thing to build, pasted again or not.
-    assert _said("go on", _SPEC.replace("Fix image loading", "Add tickets"), _SPEC) == shouted
+    assert _said(_SPEC) == []
+    assert _said("go on", _SPEC.replace("Fix image loading", "Add tickets"), _SPEC) == []
 
 
 def test_a_pasted_document_counts_only_for_what_is_said_again() -> None:
@@ -273,82 +100,6 @@ def test_text_an_agent_wraps_into_a_typed_turn_is_not_the_person() -> None:
     assert _said(wrapped) == []
 
 
-# what the tools did ---------------------------------------------------------------
-
-
-def _shell(*steps: tuple[str, str], tool: str = "Bash") -> Transcript:
-    """A session of shell calls: each step a command and its result's text."""
-    turns: list[Turn] = [Turn("user", "go", lines=(1, 1))]
-    for command, result in steps:
-        n = len(turns) + 1
-        if command.startswith("edit "):
-            edit = json.dumps({"file_path": command[5:]})
-            turns.append(Turn("tool", edit, tool="Edit", lines=(n, n)))
-            continue
-        turns.append(Turn("tool", json.dumps({"command": command}), tool=tool, lines=(n, n)))
-        turns.append(Turn("tool", result, tool=tool, lines=(n + 1, n + 1)))
-    return Transcript("codex", "s", "/x.jsonl", "/src/shop", turns=tuple(turns))
-
-
-def test_a_command_that_passed_twice_is_the_runbook_with_its_evidence() -> None:
-    session = _shell(
-        ("cd web && pnpm test --coverage 2>&1 | tail -5", "Exit code: 0\n12 passed"),
-        ("git status", "Exit code: 0\nclean"),
-        ("pnpm test --coverage", "Exit code: 0\n12 passed"),
-        ("pnpm build --prod", "Exit code: 0\nbuilt"),  # once: not a runbook yet
-    )
-    (memory,) = extract(session).memories
-    assert (memory.type, memory.description) == ("fact", "Tests: `pnpm test --coverage`")
-    assert "Package manager: pnpm" in memory.body
-    assert memory.evidence == ((2, 2), (6, 6))
-    assert memory.tags == ("project:shop", "runbook")
-
-
-@pytest.mark.parametrize(
-    "command", ["pnpm test", "npm run build", "cargo build", "go build ./...", "ruff check ."]
-)
-def test_a_command_any_agent_runs_unasked_is_not_the_runbook(command: str) -> None:
-    session = _shell((command, "Exit code: 0\nok"), (command, "Exit code: 0\nok"))
-    assert extract(session).memories == ()
-
-
-def test_a_failure_that_passed_later_is_no_lesson() -> None:
-    """What ran between a failure and a pass is rarely what fixed it: the built-in model
-    keeps no lesson from it, and the command that failed is no runbook line either."""
-    session = _shell(
-        (
-            "npx hardhat compile --force",
-            "[error] Exit code 1\nError HH19: Hardhat only supports ESM",
-        ),
-        ("npm install --save-dev hardhat@^2.22.0", "Exit code: 0\nadded 61 packages"),
-        ("edit hardhat.config.js", ""),
-        ("npx hardhat compile --force", "Compiled 6 Solidity files successfully"),
-        ("npx hardhat compile --force", "Compiled 6 Solidity files successfully"),
-    )
-    assert extract(session).memories == ()
-
-
-def test_a_run_of_one_chosen_test_is_not_the_runbook() -> None:
-    steps = [
-        ("go test ./... -run TestInstallHooks", "ok  pkg 0.3s\nexit code: 0"),
-        ("pytest tests/test_a.py::test_one", "1 passed\nexit code: 0"),
-        ("go test -c ./e2e/... -o /dev/null", "exit code: 0"),
-    ]
-    assert list(extract(_shell(*steps, *steps)).memories) == []
-
-
-def test_what_failed_every_time_or_ran_once_or_carries_a_secret_is_not_kept() -> None:
-    session = _shell(
-        ("cargo test", "Exit code: 101\ntest result: FAILED. 1 failed"),
-        ("cargo test", "Exit code: 101\ntest result: FAILED. 1 failed"),
-        ("ls -la", "Exit code: 0\nx"),
-        ("ls -la", "Exit code: 0\nx"),
-        ("API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 npm test", "Exit code: 0\nok"),
-        ("API_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 npm test", "Exit code: 0\nok"),
-    )
-    assert extract(session).memories == ()
-
-
 @pytest.mark.parametrize(
     "text",
     [
@@ -373,3 +124,13 @@ def test_what_failed_every_time_or_ran_once_or_carries_a_secret_is_not_kept() ->
 )
 def test_what_the_built_in_model_is_not_sure_of_stays_out(text: str) -> None:
     assert _said(text) == []
+
+
+def test_a_rule_inside_a_long_message_is_a_documents_not_the_persons() -> None:
+    """A prompt file inlined without its front matter ("Always read plan.md for the tech
+    stack"), a pasted spec: a person states a rule in a message of their own."""
+    context = "The plan covers the login page, the session store and the tests. " * 40
+    assert _said(context + "\nAlways read plan.md for the tech stack.") == []
+    assert _said("Always read plan.md for the tech stack.") == [
+        ("instruction", "Always read plan.md for the tech stack")
+    ]

@@ -25,47 +25,6 @@ def _session(*steps: tuple[str, str]) -> Transcript:
     return Transcript("claude", "s", "/x.jsonl", "/home/ana/shop", turns=tuple(turns))
 
 
-def test_a_wish_said_once_outranks_commands_that_ran_in_many_turns() -> None:
-    runs = [
-        (command, "Exit code: 0\nok")
-        for command in (
-            "npm test -- --ci",
-            "npm run build -- --prod",
-            "npm run lint -- --fix",
-            "npx tsc -b",
-            "go build -race ./...",
-        )
-    ]
-    session = _session(*runs, ("user", "Do not rebuild the website on every run."), *runs)
-    described = [m.description for m in extract(session).memories]
-    assert len(described) == 5
-    assert described[0] == "Do not rebuild the website on every run"
-    assert "Tests: `npm test -- --ci`" in described
-
-
-def test_output_filters_are_not_the_command() -> None:
-    command = "go test -race ./..."
-    session = _session(
-        (f"{command} 2>&1 | grep -v '^ok'", "Exit code: 0\n"),  # filtered: not a run of it
-        (command, "Exit code: 0\nok"),
-    )
-    assert extract(session).memories == ()
-    again = _session((command, "Exit code: 0\nok"), (command, "Exit code: 0\nok"))
-    described = [(m.type, m.description) for m in extract(again).memories]
-    assert described == [("fact", f"Tests: `{command}`")]
-
-
-def test_a_test_or_lint_run_named_at_source_files_is_not_the_runbook() -> None:
-    runs = [
-        ("bun test apps/web/src/sync-status.test.ts", "Exit code: 0\n3 pass"),
-        ("bunx biome check packages/core/src/results.ts", "Exit code: 0\nok"),
-        ("npx markdownlint-cli2 docs/colors.mdx", "Exit code: 0\nok"),
-        ("go build main.go", "Exit code: 0\n"),  # a build of one file is still the build
-    ]
-    described = [m.description for m in extract(_session(*runs, *runs)).memories]
-    assert described == ["Build: `go build main.go`"]
-
-
 def _heard(*texts: str) -> list[tuple[str, str]]:
     memories = extract(_session(*(("user", text) for text in texts))).memories
     return [(m.type, m.description) for m in memories]
@@ -75,52 +34,12 @@ def _heard(*texts: str) -> list[tuple[str, str]]:
     ("text", "want"),
     [
         ("I actually prefer tabs over spaces.", ("preference", "Prefers tabs over spaces")),
-        ("I'm all in favour of one config file.", ("preference", "Favours one config file")),
-        (
-            "So maybe it's better to start with sqlite than postgres",
-            ("decision", "Better to start with sqlite than postgres"),
-        ),
-        (
-            "uv would be a better choice since it locks the environment",
-            ("decision", "Uv would be a better choice because it locks the environment"),
-        ),
-        (
-            "and we don't need backward compatibility for the old format",
-            ("decision", "We don't need backward compatibility for the old format"),
-        ),
-        (
-            "We no longer need the legacy runs folder.",
-            ("decision", "We no longer need the legacy runs folder"),
-        ),
-        (
-            "internal refactors are never breaking changes, only config behaviour is.",
-            (
-                "instruction",
-                "Internal refactors are never breaking changes, only config behaviour is",
-            ),
-        ),
-        (
-            "`max_retries` should stay at three for the sync job",
-            ("instruction", "`max_retries` should stay at three for the sync job"),
-        ),
         (
             "anything behind a feature flag can be removed, maybe document this as a learning.",
             ("lesson", "Anything behind a feature flag can be removed"),
         ),
         (
-            "review the migration with Opus instead",
-            ("correction", "Review the migration with Opus"),
-        ),
-        (
-            "It's allowed to read the user's shell config, that is deliberate.",
-            ("preference", "Fine to read the user's shell config, that is deliberate"),
-        ),
-        (
-            "the eval package has been replaced by the sdk package",
-            ("fact", "The eval package has been replaced by the sdk package"),
-        ),
-        (
-            "merge the fixes in, do not run the whole suite every time, only on HEAD.",
+            "From now on, do not run the whole suite every time, only on HEAD.",
             ("instruction", "Do not run the whole suite every time, only on HEAD"),
         ),
         (
@@ -128,41 +47,52 @@ def _heard(*texts: str) -> list[tuple[str, str]]:
             ("preference", "Prefers a dark theme for code blocks"),
         ),
         (
-            "move the reports to results we no longer need the reports folder",
-            ("decision", "We no longer need the reports folder"),
-        ),
-        (
-            "if the renderer only takes data, there's no reason to keep a JSON output",
-            ("decision", "There's no reason to keep a JSON output"),
-        ),
-        (
-            "also check is not the right subcommand since the scope is portability",
-            ("decision", "Check is not the right subcommand because the scope is portability"),
-        ),
-        (
-            "I think it's fine to run the e2e tests in parallel, can you revert that?",
-            ("preference", "Fine to run the e2e tests in parallel"),
-        ),
-        (
-            "I just want an otel collector so we don't need Phoenix.",
-            ("preference", "I just want an otel collector so we don't need Phoenix"),
-        ),
-        ("drop the old eval package as that's replaced by the sdk", None),
-        (
             "For each new file, always add a licence header.",
             ("instruction", "For each new file, always add a licence header"),
         ),
         (
-            "Looks good. It would be great if the sync never committed on its own.",
-            ("preference", "Would like it if the sync never committed on its own"),
+            "Remember that the staging database is shared with QA.",
+            ("fact", "The staging database is shared with QA"),
+        ),
+        (
+            "Every time you change the schema, run the migration check.",
+            ("instruction", "Every time you change the schema, run the migration check"),
         ),
     ],
 )
-def test_more_ways_people_state_what_lasts(text: str, want: tuple[str, str] | None) -> None:
-    if want is None:  # kept, whatever its wording
-        assert len(_heard(text)) == 1
-        return
+def test_what_a_person_says_outright_is_meant_to_last(text: str, want: tuple[str, str]) -> None:
     assert _heard(text) == [want]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # each of these a careful reader sometimes keeps and as often drops: left to a model
+        "I'm all in favour of one config file.",
+        "So maybe it's better to start with sqlite than postgres",
+        "uv would be a better choice since it locks the environment",
+        "and we don't need backward compatibility for the old format",
+        "We no longer need the legacy runs folder.",
+        "`max_retries` should stay at three for the sync job",
+        "review the migration with Opus instead",
+        "no, use uv not pip",
+        "not npm, pnpm",
+        "Don't mock the database, use a real one in tmp_path.",
+        "It's allowed to read the user's shell config, that is deliberate.",
+        "the eval package has been replaced by the sdk package",
+        "I think it's fine to run the e2e tests in parallel, can you revert that?",
+        "I just want an otel collector so we don't need Phoenix.",
+        "Looks good. It would be great if the sync never committed on its own.",
+        "We decided to keep sessions in Postgres because ops supports one datastore.",
+        "It's important that the API stays backwards compatible.",
+        "We have to keep it consistent with the settings page.",
+        "do NOT start the dev server",
+        "I like Mission Control",
+        "let's do maxrecordings = 30",
+    ],
+)
+def test_what_rules_cannot_tell_lasts_is_left_to_a_model(text: str) -> None:
+    assert _heard(text) == []
 
 
 def test_a_bare_use_as_is_not_kept_said_once_or_twice() -> None:
@@ -223,113 +153,11 @@ def test_a_statement_about_a_pronoun_carries_the_sentence_before_it() -> None:
     assert alone.body == "Never edit docs/api by hand."
 
 
-# a runbook line is a command as typed whose every run passed ------------------------------
-
-
-def test_a_filtered_command_is_not_the_command_nor_one_with_another_filter() -> None:
-    """Two runs of a type check, each piped through a different filter, the first showing
-    an error: not "passed 2 times", and not one command."""
-    session = _session(
-        (
-            "bun tsc --noEmit -p apps/web/tsconfig.json 2>&1 | grep -E 'error' | head -20",
-            "apps/web/src/page.tsx(12,7): error TS2339: Property 'id' does not exist",
-        ),
-        (
-            "bun tsc --noEmit -p apps/web/tsconfig.json 2>&1 | grep -c error | head -1",
-            "0",
-        ),
-    )
-    assert extract(session).memories == ()
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        "npm test || true",
-        "npm test; echo done",
-        "npm run build > /tmp/build.log",
-        "npm run dev &",
-        "for p in a b; do npm test; done",
-        "npm test 2>&1 | grep -v '^ok'",
-    ],
-)
-def test_a_command_whose_failure_or_output_is_hidden_is_not_the_runbook(command: str) -> None:
-    assert extract(_session((command, "Exit code: 0\nok"), (command, "ok"))).memories == ()
-
-
-def test_output_cut_for_display_is_still_the_commands_own() -> None:
-    session = _session(
-        ("cd web && npm test -- --ci 2>&1 | tail -5", "Exit code: 0\nTests: 12 passed"),
-        ("npm test -- --ci < /dev/null", "Exit code: 0\nTests: 12 passed"),
-    )
-    (memory,) = extract(session).memories
-    assert memory.description == "Tests: `npm test -- --ci`"
-
-
-@pytest.mark.parametrize(
-    "result",
-    [
-        "src/a.ts(3,4): error TS2339: Property 'x' does not exist on type 'Y'.",
-        " FAIL  src/cart.test.ts\n  ● adds an item",
-        "Error: Cannot find module './config'",
-        "TypeError: undefined is not a function",
-        "npm ERR! code ELIFECYCLE",
-        "Process exited with code 2",
-    ],
-)
-def test_a_command_that_failed_once_is_not_the_runbook(result: str) -> None:
-    session = _session(
-        ("npm run check:all", "Exit code: 0\nok"),
-        ("npm test -- --ci", result),
-        ("npm test -- --ci", "Exit code: 0\nTests: 12 passed"),
-        ("npm test -- --ci", "Exit code: 0\nTests: 12 passed"),
-    )
-    assert [m.type for m in extract(session).memories] == []
-
-
-def test_a_call_the_person_refused_is_no_failure_of_the_command() -> None:
-    refused = (
-        "[error] The user doesn't want to proceed with this tool use. The tool use was "
-        "rejected (eg. if it was a file edit, the new_string was NOT written to the file)."
-    )
-    runs = [("npm run build -- --prod", "Exit code: 0\nbuilt")] * 2
-    for first, kept in (("Exit code 1\nnpm ERR! code ERESOLVE", 0), (refused, 1)):
-        session = _session(("npm run build -- --prod", first), *runs)
-        assert len(extract(session).memories) == kept, first  # a failure is one, a refusal none
-
-
-def test_a_passing_summary_that_counts_no_failure_is_a_pass() -> None:
-    ok = "test result: ok. 5 passed; 0 failed; 0 ignored"
-    runs = (("cargo test --workspace", ok), ("cargo test --workspace", ok))
-    (memory,) = extract(_session(*runs)).memories
-    assert memory.description == "Tests: `cargo test --workspace`"
-
-
-@pytest.mark.parametrize(
-    ("command", "named"),
-    [
-        ("bun tsc --noEmit -p apps/web/tsconfig.json", "Typecheck"),
-        ("npx tsc --noEmit", "Typecheck"),
-        ("uv run mypy brain", "Typecheck"),
-        ("pnpm typecheck --pretty", "Typecheck"),
-        ("cargo check --workspace", "Typecheck"),
-        ("npm run lint -- --max-warnings 0", "Lint"),
-        ("cargo clippy -- -D warnings", "Lint"),
-        ("uv run ruff check .", "Lint"),
-        ("npm run build -w web", "Build"),
-        ("pnpm dev --port 5173", "Run"),
-        ("go test -race ./...", "Tests"),
-    ],
-)
-def test_a_runbook_line_is_named_by_what_the_command_does(command: str, named: str) -> None:
-    runs = [(command, "Exit code: 0\nok")] * 2
-    (memory,) = extract(_session(*runs)).memories
-    assert memory.description == f"{named}: `{command}`"
-
-
-def test_a_command_no_kind_names_is_not_named_at_all() -> None:
-    runs = [("npm run check", "Exit code: 0\nok")] * 2
-    assert extract(_session(*runs)).memories == ()
+def test_commands_that_passed_are_no_memory() -> None:
+    """What builds and tests a project is for a model to judge: rules kept the command any
+    agent runs unasked as often as the one a project needs."""
+    runs = [("npm test -- --ci", "Exit code: 0\nTests: 12 passed")] * 3
+    assert extract(_session(*runs, ("cargo test --workspace", "test result: ok."))).memories == ()
 
 
 # a proposal is a whole statement the person made ------------------------------------------
@@ -348,7 +176,7 @@ def test_words_after_a_dash_in_a_description_of_code_are_no_rule(text: str) -> N
 
 
 def test_a_rule_said_after_a_dash_is_kept_as_the_whole_sentence() -> None:
-    text = "We probably should NOT file issues in this way - we ought to check guidelines first."
+    text = "Never file issues in this way - we ought to check guidelines first."
     assert _heard(text) == [("instruction", text.rstrip("."))]
 
 
@@ -381,12 +209,6 @@ def test_a_quote_of_the_assistant_is_not_the_persons_rule() -> None:
     assert extract(session).memories == ()
 
 
-def test_what_is_important_is_an_instruction() -> None:
-    assert _heard("It's important that the tests run offline.") == [
-        ("instruction", "Important: the tests run offline")
-    ]
-
-
 # typed in Chinese or Japanese: the few explicit forms, as the whole sentence ---------------
 
 
@@ -395,9 +217,7 @@ def test_what_is_important_is_an_instruction() -> None:
     [
         ("以后都用 pnpm，不要用 npm。", ("instruction", "以后都用 pnpm，不要用 npm")),
         ("以后所有流程图都要有判断节点", ("instruction", "以后所有流程图都要有判断节点")),
-        ("所有的注释都不要写中文", ("instruction", "所有的注释都不要写中文")),
         ("请记住我喜欢用 Markdown 写文档", ("fact", "请记住我喜欢用 Markdown 写文档")),
-        ("必ず日本語で回答してください。", ("instruction", "必ず日本語で回答してください")),
         (
             "今後は migration を編集しないで、新しく追加してください",
             ("instruction", "今後は migration を編集しないで、新しく追加してください"),
@@ -427,15 +247,20 @@ def test_chinese_or_japanese_without_an_explicit_lasting_form_is_not_kept(text: 
     assert _heard(text) == []
 
 
-def test_a_must_or_a_request_not_to_do_something_lasts_only_with_a_word_that_says_so() -> None:
+def test_a_must_or_a_request_not_to_do_something_is_left_to_a_model() -> None:
+    """Even beside 所有 ("all") or 每次 ("every time"), a must (必须) or a "don't" (不要) is
+    as often a step of the task or a spec's line; 必ず is "be sure to"."""
     for said in (
-        "コミットメッセージに絵文字を使わないでください。",  # twice: still no lasting word
+        "コミットメッセージに絵文字を使わないでください。",  # said twice: still no lasting form
         "提交前必须跑 pnpm test。",
+        "所有提交都必须跑 pnpm test。",
+        "所有的注释都不要写中文",
+        "必ず日本語で回答してください。",
         "背景约束（必须遵守）：",  # a spec's heading
         "性别：男/女",  # 别 inside 性别 ("gender") asks nothing
     ):
         assert extract(_session(("user", said), ("user", "ok"), ("user", said))).memories == ()
-    said = "所有提交都必须跑 pnpm test。"
+    said = "以后每次提交都必须跑 pnpm test。"
     memories = extract(_session(("user", said))).memories
     assert [(m.type, m.description) for m in memories] == [("instruction", said.rstrip("。"))]
     assert memories[0].key.startswith("pnpm-test-")

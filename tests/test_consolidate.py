@@ -85,7 +85,7 @@ def test_builtin_run_writes_records_views_and_one_commit(brain: Brain, tmp_path:
         "s1",
         [
             "I prefer pytest fixtures over setUp methods.",
-            "We decided to use SQLite for the cache because it must work offline.",
+            "Remember that the cache lives in SQLite because it must work offline.",
         ],
     )
     brain.remember("Always sign commits with the work key.", key="sign-commits")
@@ -108,7 +108,7 @@ def test_builtin_run_writes_records_views_and_one_commit(brain: Brain, tmp_path:
     shop = memory.split("## shop", 1)[1]
     assert "### User preferences\n\n- Prefers pytest fixtures over setUp methods" in shop
     assert "(`prefers-pytest-fixtures-over-setup-methods-shop`; from brain:s1)" in shop
-    assert "### Reusable knowledge\n\n- Use SQLite for the cache" in shop
+    assert "### Reusable knowledge\n\n- The cache lives in SQLite" in shop
     summary = (brain.path / "memory_summary.md").read_text()
     for heading in ("## User profile", "## General tips", "## What's in memory"):
         assert heading in summary

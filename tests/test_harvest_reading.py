@@ -14,6 +14,7 @@ from brain.api import Brain
 from brain.home.results import to_jsonable
 from brain.sessions.harvest import harvest
 from brain.sessions.reading import ReadAhead, ReadFailedError, Reading, read
+from tests.helpers import claude_transcript
 from tests.test_harvest_trees import (
     FIXTURES,
     NOW,
@@ -164,7 +165,12 @@ def test_phase_1_answers_where_it_reads_as_it_would_here(tmp_path: Path) -> None
 
     brain = Brain.init(tmp_path / "home")[0]
     model = get_model("builtin")
-    files = history()
+    # and one session whose person says a rule outright, which the built-in model keeps
+    said = user_home() / ".claude" / "projects" / "-home-p-project-0" / "said.jsonl"
+    files = [
+        *history(),
+        age(claude_transcript(said, ("user", "Never push to main.")), timedelta(1)),
+    ]
     wanted = [("claude", p, 0, 1) for p in files]
     ahead = ReadAhead(wanted, turns=lambda: True, workers=2, then=(_answer, (brain.path, model)))
     try:

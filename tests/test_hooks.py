@@ -222,14 +222,14 @@ def test_session_end_learns_from_the_session_that_just_ended(brain: Brain, tmp_p
     while "after-session done" not in log.read_text() and time.monotonic() < deadline:
         time.sleep(0.2)
     text = log.read_text()
-    assert "brain extract: ok: extract: 1 session, 4 raw memories" in text, text
-    assert "brain consolidate: ok: consolidate: 4 added" in text, text
+    assert "brain extract: ok: extract: 1 session, 3 raw memories" in text, text
+    assert "brain consolidate: ok: consolidate: 3 added" in text, text
     keys = {p.stem for p in (brain.path / "memories").glob("*.md")}
-    assert "use-pnpm-instead-npm-frontend-npm-webshop" in keys
+    assert "use-pnpm-not-npm-frontend-npm-webshop" in keys
     # Two commits for the session: harvest and extract folded, then consolidate.
     subjects = git(brain.path, "log", "-3", "--format=%s").splitlines()
-    assert subjects[0].startswith("consolidate: 4 added")
-    assert subjects[1].startswith("extract: 1 session, 4 raw memories; harvest: 1 new session")
+    assert subjects[0].startswith("consolidate: 3 added")
+    assert subjects[1].startswith("extract: 1 session, 3 raw memories; harvest: 1 new session")
     assert subjects[2].startswith("config")
 
 
@@ -241,9 +241,9 @@ def test_after_session_log_says_consolidate_was_skipped_under_its_threshold(
     transcript.write_text((sample / "-home-dev-webshop" / "checkout-tests.jsonl").read_text())
     done = run_brain("hook", "after-session", "--path", str(transcript), timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "brain extract: ok: extract: 1 session, 4 raw memories" in done.stderr
+    assert "brain extract: ok: extract: 1 session, 3 raw memories" in done.stderr
     assert (
-        "brain consolidate: skipped: 4 raw memories pending, threshold 5; use --force\n"
+        "brain consolidate: skipped: 3 raw memories pending, threshold 5; use --force\n"
         in done.stderr
     )
 

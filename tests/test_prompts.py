@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import jinja2
@@ -109,8 +110,9 @@ def test_extract_prompt_shows_the_records_kept_and_whether_the_session_read_outs
 
 
 def test_consolidate_prompt_renders_records_and_candidates() -> None:
-    raw = list(extract(TRANSCRIPT).memories)
-    assert raw, "the builtin model should find the correction"
+    said = Turn(role="user", text="From now on, use uv not pip.", lines=(2, 2))
+    raw = list(extract(replace(TRANSCRIPT, turns=(said,))).memories)
+    assert raw, "the builtin model should find the rule"
     existing = [
         ExistingRecord(
             key="package-manager",
@@ -129,8 +131,8 @@ def test_consolidate_prompt_renders_records_and_candidates() -> None:
         rollouts=[("codex:019910a2", "# Fix webhook retries\n\nTask: fix the retries.")],
     )
     assert "### package-manager (preference; project:damage-control)\nUses pip" in text
-    assert f"### {raw[0].key} (correction; project:damage-control)" in text
-    assert "confidence 0.75" not in text  # phase 1's confidence is not what bears it out
+    assert f"### {raw[0].key} (instruction; project:damage-control)" in text
+    assert "confidence 0.9" not in text  # phase 1's confidence is not what bears it out
     assert "Learned in 3 sessions; its record used 2 times, last 2026-08-20T10:00:00Z." in text
     assert "## The sessions they came from (1)\n\n### codex:019910a2" in text
     assert "## Existing records (1)" in text and "## New raw memories (1)" in text

@@ -659,29 +659,6 @@ def test_a_value_that_ends_a_json_string_is_redacted_in_the_index(
     assert "quillmoss" not in found.stdout and "quillmoss" not in whole_home(home)
 
 
-@pytest.mark.parametrize("pad", [0, 46, 58, 70])
-def test_the_runbook_redacts_a_command_read_out_of_its_json_before_it_cuts_it(pad: int) -> None:
-    """A runbook line's description would be cut near 120 characters; escaped in the
-    call's JSON the command's values were not redacted on the way in. A line too long to
-    describe is not kept; the value is nowhere either way."""
-    from brain.models.builtin.model import extract
-    from brain.sessions.sources.base import Transcript, Turn
-
-    command = f'npm run build -- --mode {"x" * pad} --app-password "{WP}"'
-    call = json.dumps({"command": command})
-    turns = (
-        Turn("user", "Build it please.", lines=(1, 1)),
-        Turn("tool", call, tool="Bash", lines=(2, 2)),
-        Turn("tool", "built in 2s", tool="Bash", lines=(3, 3)),
-        Turn("tool", call, tool="Bash", lines=(4, 4)),
-        Turn("tool", "built in 2s", tool="Bash", lines=(5, 5)),
-    )
-    found = extract(Transcript("claude", "s1", "/x", project="/src/app", turns=turns))
-    said = " ".join(f"{m.key} {m.description} {m.body}" for m in found.memories)
-    assert ("npm run build -- --mode" in said) == (pad == 0)
-    assert [p for p in ("Abcd", "EFgh", "ijKL") if p in said] == []
-
-
 def test_gitignore_rules_are_no_injection_and_an_injection_is_still_one() -> None:
     from brain.models.safety import unsafe
 

@@ -4,8 +4,7 @@ Claude Code's ``AskUserQuestion`` tool puts questions with options to the person
 records what they chose (or typed) as its result: ``User has answered your questions:
 "Q"="A", ... You can now continue with the user's answers in mind.`` Only the tool writes
 that result, from what the person did, so it is the person's word as much as a turn
-they typed: the trust check (:mod:`brain.pipeline.trust.candidates`) counts it so, and the built-in
-model reads decisions from it (:mod:`brain.models.builtin.answered`). Gemini CLI's
+they typed: the trust check (:mod:`brain.pipeline.trust.candidates`) counts it so. Gemini CLI's
 ``ask_user`` tool records the same as JSON, ``{"answers": {"0": "…"}}``, the questions
 in its call.
 """
@@ -36,8 +35,8 @@ def is_answer(turn: Turn) -> bool:
 
 
 def answers_of(turn: Turn) -> list[str]:
-    """The person's answers in ``turn``, a Gemini ``ask_user`` result (Claude Code's are
-    read from its text: see :mod:`brain.models.builtin.answered`)."""
+    """The person's answers in ``turn``, a Gemini ``ask_user`` result (Claude Code's stand
+    in its text, ``"Q"="A"``, and are read as they are written)."""
     return _gemini_answers(turn.text) if turn.tool == GEMINI_TOOL else []
 
 

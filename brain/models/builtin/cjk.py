@@ -7,12 +7,12 @@ sentence the person typed (cut at 。！？; and line ends, never inside):
 
 - a form that says the rule lasts (``CJK_LASTING`` in :mod:`brain.models.builtin.tables`):
   以后 or 今后 opening the sentence, 以后都 / 以后不要 / 永远不要 / 始终 / 每次都要 ...,
-  常に / 必ず / 今後は / これからは / 毎回 ...; and 记住 / 长期记 / 覚えて, what to
-  remember, kept as a fact;
-- a must or a request not to do something (``CJK_OBLIGED``: 必须 / 禁止 / 务必 / 不允许,
-  絶対に; ``CJK_ASKING``: 不要 / 别, しないで / ないでください), kept only when the same
-  sentence holds a word that makes it last (``CJK_DURABLE``: 所有 / 每次 / 任何, 全て / いつも
-  ...): without one it is as often a step of the task or a line of a spec.
+  常に / 今後は / これからは / 毎回 ...; and 记住 / 长期记 / 覚えて, what to remember, kept
+  as a fact.
+
+A must or a request not to do something (必须 / 禁止 / 不要, 絶対に / しないで), even with
+所有 or 每次 beside it, is as often a step of the task or a line of a spec, and is left to
+a model, as is 必ず ("be sure to").
 
 A complaint ("你总是改来改去": "you always keep changing it") and a sentence about the moment
 (现在 / 今天 / 这次, 今回 / 今日) state no rule, nor does a question. Everything else a person
@@ -32,14 +32,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterator
 
-from brain.models.builtin.tables import (
-    CJK_ASKING,
-    CJK_DURABLE,
-    CJK_LASTING,
-    CJK_NOT_A_RULE,
-    CJK_OBLIGED,
-    CJK_REMEMBER,
-)
+from brain.models.builtin.tables import CJK_LASTING, CJK_NOT_A_RULE, CJK_REMEMBER
 from brain.models.schema import MemoryType
 
 __all__ = ["has_cjk", "key_for", "rules", "unspaced"]
@@ -47,8 +40,6 @@ __all__ = ["has_cjk", "key_for", "rules", "unspaced"]
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _SENTENCE = re.compile(r"(?<=[。！？!?；;])|\n")
 _LASTING = re.compile("|".join(CJK_LASTING))
-_ASKING = re.compile("|".join((*CJK_OBLIGED, *CJK_ASKING)))
-_DURABLE = re.compile("|".join(CJK_DURABLE))
 _NOT_A_RULE = re.compile("|".join(CJK_NOT_A_RULE))
 _REMEMBER = re.compile("|".join(CJK_REMEMBER))
 # A list marker or a label the sentence starts with ("1、", "（2）", "【问题回复】").
@@ -114,9 +105,8 @@ def rules(text: str, heard: Callable[[], str] | None = None) -> Iterator[tuple[s
             continue
         if sentence.endswith(_ASKED) or _NOT_A_RULE.search(sentence) or _unclosed(sentence):
             continue  # a question, a complaint, about the moment, or cut at a line's end
-        lasting = bool(_LASTING.search(sentence))
-        if not (lasting or (_ASKING.search(sentence) and _DURABLE.search(sentence))):
-            continue  # no rule, or a must of the moment
+        if not _LASTING.search(sentence):
+            continue  # no rule, or one that does not say it lasts
         if _repeats(sentence, heard):
             continue  # the assistant's words pasted back or quoted
         yield sentence, "fact" if _REMEMBER.search(sentence) else "instruction"

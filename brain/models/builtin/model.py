@@ -9,7 +9,7 @@ from brain.home.scope import project_name
 from brain.home.secrets.redact import redact
 from brain.models.base import ConsolidateTask, ExtractTask, ModelSettings, Task
 from brain.models.budget import Budget, Estimate
-from brain.models.builtin import answered, asked, recorded, runbook
+from brain.models.builtin import recorded
 from brain.models.builtin.memo import redact_once
 from brain.models.builtin.merge import DUPLICATE_JACCARD, consolidate, jaccard
 from brain.models.builtin.said import CUT, candidates, human_turns, one_line
@@ -37,9 +37,8 @@ def _summary(transcript: Transcript) -> str:
     )
 
 
-# A tool's output longer than this is left to the runbook, the one reader that quotes
-# one, and only its error line, which it redacts whole before cutting: redacting every
-# long output here made the built-in model five times slower.
+# A tool's output longer than this is not redacted here: no reader quotes one, and
+# redacting every long output made the built-in model five times slower.
 _OUTPUT_CHARS = 2_000
 
 
@@ -77,14 +76,14 @@ def _said(transcript: Transcript, tags: tuple[str, ...]) -> dict[str, Candidate]
 
 
 def extract(transcript: Transcript) -> Extraction:
-    """Phase 1 by rules: durable statements a person typed and the session's runbook.
+    """Phase 1 by rules: what the person said outright is meant to last.
 
     Args:
         transcript: one normalised session.
 
     Returns:
-        At most five candidates (usually none): what the person said before what the
-        tools showed, each those said in most turns, then the surest, kept in the order
+        At most five candidates (usually none): the rules the person stated, then what they
+        asked to have written down, each those said in most turns first, kept in the order
         seen; and a one-line summary of the session.
     """
     transcript = redacted(transcript)
@@ -92,23 +91,14 @@ def extract(transcript: Transcript) -> Extraction:
     tags = (f"project:{project}",) if project else ()
     best = _said(transcript, tags)
     tier = dict.fromkeys(best, 0)
-    # What the exchange settled: the person's answers to the assistant's questions, a note
-    # they asked to have kept.
-    for read in (answered.answered, recorded.recorded, asked.asked):
-        for memory in read(transcript, tags):
-            tier.setdefault(memory.key, 1)
-            best.setdefault(memory.key, memory)
-    for memory in runbook.runbook(transcript, tags):
-        tier.setdefault(memory.key, 2)
+    # A note the person asked to have kept ("add this to CLAUDE.md so you remember it").
+    for memory in recorded.recorded(transcript, tags):
+        tier.setdefault(memory.key, 1)
         best.setdefault(memory.key, memory)
-    # What is too long to say in a line is not one rule, nor one answer: cut, it says half.
+    # What is too long to say in a line is not one rule: cut, it says half.
     best = {key: memory for key, memory in best.items() if not memory.description.endswith(CUT)}
     seen = {key: n for n, key in enumerate(best)}
-    # What the person said ranks before what they answered, and both before what the
-    # tools showed (a
-    # command that ran in ten turns is one fact, not ten times surer than a wish said once);
-    # within each, said in more turns ranks first: a person repeating a rule is the surest
-    # sign it lasts.
+    # A person repeating a rule is the surest sign it lasts.
     top = sorted(
         best.values(),
         key=lambda m: (tier[m.key], -len(m.evidence), -m.confidence),

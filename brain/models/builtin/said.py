@@ -1,4 +1,4 @@
-"""What a person said that is worth keeping: the built-in model's statement rules.
+"""What a person said outright is meant to last: the built-in model's statement rules.
 
 Only what a person typed is read (user turns that are neither injected context nor
 compaction summaries, with any ``<tag>...</tag>`` block an agent wraps into the turn
@@ -7,32 +7,23 @@ it repeats what the assistant said. A turn is cut into statements at sentence en
 ".." typed between two words), at ``;``, and at "and" or "but" before a new rule ("... and
 always ...", "... but always write X"), never at a dash: what follows a dash stays in its
 sentence ("returns a string — always text" describes code); a leading "In this repo", "For
-this project" or "Here" is read past, and so is a short question tacked on after a comma ("I
-don't like turn, any other suggestions?"). A statement is kept when it matches one of a few
-explicit phrasings of something durable (``PHRASINGS`` in
-:mod:`brain.models.builtin.tables`): preferences ("I prefer X", "I'm in favour of X"),
-standing rules ("always/never ...", "every time ...", "from now on ...", "X are never Y",
-"`max_size` should stay ..."), corrections ("no, use X", "not X, Y", "don't X, Y", "review
-it with X instead", "we could X instead"), obligations ("we have to ...", "it must never
-..."), decisions with their reason or against another choice ("it's better to X than Y", "X
-would be a better name since ..."), what is no longer needed ("we don't need backward
-compatibility", "I don't think we need suffixes"), choices that name a setting ("let's do
-maxrecordings = 30", "let's turn on togglemode"), deliberate ones ("we use go-git explicitly
-...", "that's why we ..."), renames and replacements ("X is now called Y", "X was replaced
-by Y"), what a named thing is or does ('"--all-refs" is best effort', "`--tags` means all
-tags"), requirements, "I'd rather/prefer ...", "it's important ...", "it's fine/allowed to
-...", a principle ("the overriding directive is to ..."), "remember that ...", "lesson
-learned: ...", what the person asks to be written down ("..., document this as a learning"),
-and words a person shouted in capitals ("do NOT start the dev server", but not "this is NOT
-working"). A sentence that muses ("theoretically, the easiest would be to ...") states no
-rule. The softer phrasings (a bare "don't ...", "you should ...", "make sure ...", "it
-should not ...", "no, just use X", "use X for Y") are kept only when a word makes them last
-("always", "every", "consistent", "no longer", a reason such as "so we don't ..." ...) or
-the person said them in two turns: said once, they are usually about the task at hand. So is
-everything in a pasted document, which counts once however often it is pasted again or a
-command expands it (a prompt file's "You **MUST** ..." in every ``/speckit`` step), and in a
-task written as a spec (ruled sections, "TASK:") all but its shouted rules. When a session
-holds more than the cap, what was said in most turns goes first.
+this project" or "Here" is read past, and so is a short question tacked on after a comma.
+
+A statement is kept only when it says outright that it lasts (``PHRASINGS`` in
+:mod:`brain.models.builtin.tables`): "from now on ...", "going forward ...", "remember that
+...", "always ..." / "never ..." / "don't ever ...", "every time you X, Y", "I prefer X",
+"my preference is X", "lesson learned: ...", and "..., document this as a learning". What
+a thing always does ("it never invalidates the session") is a description, not an order.
+Everything else a person means (a correction, a decision and its reason, a wish, a "don't"
+about the task at hand, the answer to a question) is left to a model: said once, in words
+rules can read, it is as often about the task at hand as it is a rule that lasts, and a
+memory that is wrong costs more than one that is missing.
+
+Nor is a rule read where the person is not speaking in their own words: a pasted document
+or a prompt file (a long turn, markdown headings, front matter, ``$ARGUMENTS``), a review
+bot's finding, a task written as a spec (ruled sections, "TASK:"), or a sentence the
+assistant said first and the person pasted back. A sentence that muses ("theoretically,
+the easiest would be to always ...") or asks states no rule.
 
 A turn that tries to steer the memory ("ignore previous instructions", "remember the
 password ...") is skipped whole; a statement carrying a secret is dropped.
@@ -47,14 +38,7 @@ from typing import cast
 from brain.home.records import slugify
 from brain.home.secrets.redact import redact
 from brain.models.builtin import cjk
-from brain.models.builtin.tables import (
-    KEY_STOP,
-    LEAD,
-    NEEDS,
-    PHRASINGS,
-    REPEAT_ONLY,
-    SWITCHES,
-)
+from brain.models.builtin.tables import KEY_STOP, LEAD, NEEDS, PHRASINGS
 from brain.models.safety import INJECTION, STORE_SECRET, states_credential, unsafe
 from brain.models.schema import Candidate, MemoryType
 from brain.sessions.conversation import typed_turns
@@ -63,7 +47,6 @@ from brain.sessions.sources.base import Transcript, Turn
 __all__ = [
     "CUT",
     "NEEDS",
-    "REPEAT_ONLY",
     "RULES",
     "candidates",
     "human_turns",
@@ -74,7 +57,9 @@ __all__ = [
 
 DESCRIPTION_CHARS = 120
 _MAX_STATEMENT_CHARS = 400
-_MAX_TYPED_CHARS = 8000
+# A person states a rule in a message of their own; a turn longer than this holds a
+# document or a prompt file they pasted, whose "Always ..." is written for agents.
+_MAX_TYPED_CHARS = 2000
 
 _DEICTIC = re.compile(
     r"^(?:this|that|it|these|those|what|where|how|when|the way you|your|them|option\s+\w+"
@@ -121,25 +106,6 @@ _CLAUSE = re.compile(
 # "never invalidates", "always returns": what a thing does, not what to do ("always
 # pass", "never focus" are orders).
 _DESCRIBES = re.compile(r"(?:always|never)\s+[a-z]+[^su\W]s\b", re.IGNORECASE)
-# An order about what is on the screen: "use this context", "keep that one".
-_POINTED = re.compile(r"(?:\w+\s+)?(?:this|that|these|those|it|them)\b", re.IGNORECASE)
-# A word shouted in prose: "do NOT start the dev server", "NEVER commit"; not code's or a
-# query's ("IS NOT NULL", "NOT g_PC_Ready", "(NOT bEmoInput) OR").
-_SHOUT = re.compile(r"\b(?:NOT|NEVER|ALWAYS|MUST)\s+[a-z]+\b(?![_(])")
-# Words that make a wish outlast the task: "we have to keep it consistent", "make sure
-# every page ...". Without one, a soft rule needs saying twice.
-_DURABLE = re.compile(
-    # Not "any", "all" or "in this repo": "do not break any existing tests", "don't make
-    # any changes yet" set the bounds of the task at hand.
-    r"\b(?:always|never|every|each time|consisten(?:t|tly|cy)|from now on|going forward"
-    r"|by default|as (?:a|the) default|constantly|anyway|deliberately|at all|no longer"
-    r"|any ?more)\b"
-    # A wish given with its reason outlasts the task: "... since they consume tokens".
-    r"|\b(?:since|because)\s+(?:they|it|that|this|we|the)\b"
-    # ... or its purpose: "... so we don't need Phoenix", "... to avoid these issues".
-    r"|\b(?:so (?:that )?(?:we|I) (?:don't|do not|can|won't)|to avoid|otherwise|that way)\b",
-    re.IGNORECASE,
-)
 _HOME = re.compile(r"(?<![\w.])(?:/Users|/home|[A-Z]:\\Users)[/\\][^/\\\s'\"`]+")
 # A command's prompt file, pasted or inlined: its front matter, at the turn's start or
 # after the person's own lines, or its placeholder for the person's words left unfilled.
@@ -166,18 +132,9 @@ _LEANS = re.compile(
     r"|them|there|same|the same)\b",
     re.IGNORECASE,
 )
-_POINTS = re.compile(r"\b(?:this|that|it|them|those|these)[.!]?$", re.IGNORECASE)
 # A sentence that muses rather than rules ("the easiest thing, theoretically, would be to
 # ... always use the parent color"): what it says is a thought to test, not a rule.
 _HEDGE = re.compile(r"\b(?:theoretically|in theory|hypothetically|would be to)\b", re.I)
-# A way to do something proposed rather than described: "we could ...", "let's ...".
-_PROPOSES = re.compile(r"\b(?:let'?s|consider|could|should|would|we'll|I'd)\b", re.I)
-# A shouted sentence about the moment ("this is NOT working", "do NOT commit yet").
-_MOMENT = re.compile(r"^(?:this|that|it)\b|\b(?:yet|now|today|working|works|again)\b", re.I)
-
-_WHY_WE = re.compile(r"^(?:that's|that is|this is) why we\s+", re.IGNORECASE)
-# A word that names a setting or a version rather than a step: small.en, max_size, maxSize.
-_SETTING_WORD = re.compile(r"\b\w+[._]\w+\b|\b[a-z]+[A-Z]\w*\b")
 Rule = tuple[str, "re.Pattern[str]", MemoryType, float]
 # The phrasings, compiled once: each must match a statement from its start, after a lead.
 RULES: tuple[Rule, ...] = tuple(
@@ -235,8 +192,7 @@ def _looks_pasted(text: str) -> bool:
 def _looks_structured(text: str) -> bool:
     """A task written as a spec: ruled sections ("-----", "TASK:", "PHASE 2").
 
-    Its bullets describe the thing to build ("- always falls back to a local image"),
-    so only what the person shouted in it stands as a rule when said once.
+    Its bullets describe the thing to build ("- always falls back to a local image").
     """
     return sum(1 for line in text.splitlines() if _SECTION.match(line)) >= 2
 
@@ -288,77 +244,12 @@ def _describe(name: str, match: re.Match[str]) -> str | None:
         return None  # a question typed without its "?": "... do you think that's much code"
     if name == "always" and _DESCRIBES.match(what):
         return None  # "... but never invalidates the session" says what code does
-    if name in ("dont_but", "use_instead", "not_but") and _POINTED.match(what):
-        return None  # "use this context across the whole doc" points at the screen
-    if name == "prefer":
-        if _DEICTIC.match(what) or match.group("verb").lower() != "prefer":
-            # "I like this" is about the moment; "I like Mission Control", "I hate that
-            # layout" react to what was shown, and rarely say about what
-            return None
-        return one_line(f"Prefers {what}")
-    if name == "not_but" and _DEICTIC.match(match.group("not")):
-        return None  # "not that file, the other one" points at the screen
-    if name in ("no_use", "dont_use", "use_instead", "not_but"):
-        return one_line(f"Use {what.rstrip(' .')} instead of {match.group('not')}")
-    if name == "dont_but":
-        return one_line(f"{what.rstrip(' .')}, not {match.group('not')}")
-    if name == "no_just_use":
-        return one_line(f"Use {what}")
-    if name in ("favour", "better") and (
-        _DEICTIC.match(what) or (name == "better" and _DEICTIC.match(match.group("not")))
-    ):
-        return None  # "it's better to do this than that" points at the screen
-    if name == "better":
-        return one_line(f"Better to {what.rstrip(' .')} than {match.group('not')}")
-    if name == "great_if":
-        # "it would be nice to see that" points at the screen
-        return None if _POINTS.search(what) else one_line(f"Would like it {what}")
-    if name == "favour":
-        return one_line(f"Favours {what}")
-    needed = re.split(r"\b(?:need|reason)\b(?:\s+to\b)?\s*", what, maxsplit=1)[-1]
-    if name == "no_need" and (_MOMENT.search(what) or _DEICTIC.match(needed)):
-        return None  # "we don't need that now" is about the moment
-    if name in ("decision", "lets", "better_since", "right_thing"):
-        return one_line(f"{what} because {match.group('why').strip()}")
-    if name == "lets_set":
-        return _setting(match.group("verb").lower(), what)
-    if name == "important":
-        return one_line(f"Important: {what}")
-    if name == "fine_to":
-        # "it's fine to apply them to a different snapshot" says nothing of what
-        return None if _MOMENT.search(what) or _POINTED.match(what) else one_line(f"Fine to {what}")
-    if name == "on_purpose":
-        return one_line(_WHY_WE.sub("We ", what))
-    if name == "rather":
-        return one_line(f"Would rather {what}")
-    if name == "my_pref":
-        return one_line(f"Prefers {what}")
-    if name in ("always", "dont") and match.group("cond"):
+    if name in ("prefer", "my_pref"):
+        # "I prefer this" is about what is on the screen
+        return None if _DEICTIC.match(what) else one_line(f"Prefers {what}")
+    if name == "always" and match.group("cond"):
         return one_line(f"{match.group('cond')}, {what}")
-    if name == "proposes_instead" and not _PROPOSES.search(what.split("instead")[0]):
-        return None  # "Tools passed as a string instead of args" describes; it proposes nothing
-    if name == "named_means" and _MOMENT.search(what):
-        return None  # "`make test` is failing again" is about the moment
-    if name == "shout" and (not _SHOUT.search(what) or _MOMENT.search(what)):
-        return None  # capitals in the lead ("IMPORTANT:") or about the moment
     return one_line(what)
-
-
-def _setting(verb: str, what: str) -> str | None:
-    """A choice that names a value: "let's do maxrecordings = 30", "let's turn on togglemode".
-
-    "let's do step 2" or "let's use this" name nothing that outlasts the task, so the
-    choice must name a setting (``name = value``, ``small.en``, ``snake_case``,
-    ``camelCase``) or switch something on or off.
-    """
-    what = what.strip().rstrip(" .!")
-    if _DEICTIC.match(what) or len(what.split()) > 6:
-        return None
-    if "=" in what:
-        return one_line(f"Set {what}")
-    if verb in SWITCHES:
-        return one_line(f"{SWITCHES[verb]} {what}") if len(what.split()) <= 3 else None
-    return one_line(f"Use {what}") if _SETTING_WORD.search(what) else None
 
 
 def key_of(description: str) -> str:
@@ -380,9 +271,8 @@ def _match(sentence: str) -> tuple[str, re.Match[str], MemoryType, float] | None
         if needs is not None and not any(word in lower for word in needs):
             continue
         found = pattern.match(sentence)
-        # "use uv not pip", "let's use click because ..." and "I don't like turn" name
-        # their subject in one word; the other rules need a phrase.
-        least = 1 if kind in ("correction", "decision") or name == "prefer" else 2
+        # "I prefer uv" names its subject in one word; the other rules need a phrase.
+        least = 1 if name in ("prefer", "my_pref") else 2
         if found and len(found.group("what").split()) >= least:
             return name, found, kind, confidence
     return None
@@ -413,29 +303,24 @@ def candidates(transcript: Transcript, tags: tuple[str, ...]) -> Iterator[Candid
             continue  # a turn that tries to steer the memory is not trusted at all
         # A pasted document or a long prompt (often written for agents, full of "NEVER", or
         # a prompt file a command expands into each turn it runs in) is not the person
-        # stating a rule in their own words.
-        if _looks_pasted(text):
+        # stating a rule in their own words; nor is a task written as a spec, whose bullets
+        # describe the thing to build.
+        if _looks_pasted(text) or _looks_structured(text):
             continue
         evidence = (turn.lines,) if turn.lines != (0, 0) else ()
         if cjk.has_cjk(text):
             yield from _cjk_rules(text, evidence, tags, heard_unspaced)
-        yield from _rules_said(text, evidence, tags, _looks_structured(text), heard, heard_text)
+        yield from _rules_said(text, evidence, tags, heard, heard_text)
 
 
 def _rules_said(
     text: str,
     evidence: tuple[tuple[int, int], ...],
     tags: tuple[str, ...],
-    structured: bool,
     heard: list[str],
     heard_text: Callable[[], str],
 ) -> Iterator[Candidate]:
-    """The statements of one typed turn's ``text`` that a rule keeps, in the order said.
-
-    A soft phrasing (``REPEAT_ONLY``: "don't ...", "you should ...", "I want ...") is kept
-    only with a word that makes it last, however often it is said: said again, it is
-    usually still about the task at hand. In a task written as a spec only what the person
-    shouted stands as a rule."""
+    """The statements of one typed turn's ``text`` that a rule keeps, in the order said."""
     quoting = "\n".join(heard) if ">" in text else ""
     for clause, sentence, before in _statements(text, quoting):
         hit = _match(clause)
@@ -446,10 +331,6 @@ def _rules_said(
         if _said_back(sentence, heard_text):
             continue  # the assistant's words, pasted back
         name, found, kind, confidence = hit
-        if (structured and not _SHOUT.search(clause)) or (
-            name in REPEAT_ONLY and not _DURABLE.search(sentence)
-        ):
-            continue
         described = _describe(name, found)
         if described is None:
             continue
