@@ -462,3 +462,17 @@ def test_what_a_run_killed_before_its_commit_left_is_dropped(
     assert "ghost-memory" not in (home / "raw_memories.md").read_text()
     assert "# half written" not in (home / summary_rel(ref)).read_text()
     assert status(home) == ""
+
+
+def test_a_key_that_reads_as_a_credential_once_its_project_is_added_is_derived_again(
+    brain: Brain, tmp_path: Path
+) -> None:
+    """``never-use-net-user-ana`` is a fine key; ``...-net-user-ana-shop`` reads as the
+    password ``shop`` given to ``net user ana``. The run writes the memory under a key
+    brain derives, instead of failing whole."""
+    session(brain, tmp_path, "s1", ["Never use net user ana."])
+    result = extract(brain, now=LATER)
+    assert result.message == "extract: 1 session, 1 raw memory"
+    (memory,) = read_raw(brain)
+    assert memory.key.endswith("-shop") and "net-user-ana-shop" not in memory.key
+    assert memory.description == "Never use net user ana"

@@ -21,6 +21,7 @@ from brain.errors import BrainError
 from brain.home.files import atomic_write
 from brain.home.records import iso, new_id, utcnow
 from brain.home.scope import scoped_key, with_project
+from brain.home.secrets.keysecrets import derive_key, key_holds_secret
 from brain.home.secrets.redact import redact
 from brain.models.base import Model, ModelError, ModelSettings
 from brain.models.budget import Budget, spent
@@ -335,9 +336,14 @@ def _raw(
     # one project's rule can never be written under another's name, nor as everyone's
     # (a session of no known project is filed under an unknown one).
     project = redact(filed_under(ref))
+    key = scoped_key(memory.key, project)
+    if key_holds_secret(key):
+        # The project's name after the key's last words may read as their value
+        # ("net-user-ana" then "-shop": a password given to `net user ana`).
+        key = derive_key(memory.description, project)
     return RawMemory(
         id=new_id(),
-        key=scoped_key(memory.key, project),
+        key=key,
         type=memory.type,
         description=redact(memory.description),
         body=redact(memory.body),
