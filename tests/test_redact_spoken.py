@@ -133,3 +133,34 @@ def test_a_private_key_cut_off_after_its_header_is_still_redacted() -> None:
         "MIIEowIBAAKCAQEA3Tz2"
     )
     assert "MIIEowIBAAKCAQEA" not in redact(headers)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an ISO time cut at its colons reads as pgpass's user, database and password
+        "codex-tui.log:126:\x1b[2m2025-09-17T04:34:42.617484Z\x1b[0m \x1b[32m INFO\x1b[0m x",
+        "codex-tui.log:126:2025-09-17 04:34:42,617 INFO started",
+        # an EVM contract's address is public, whatever its name says
+        'MANA_TOKEN       = "0xa1c57f48f0deb89f569dfbe6e2b7f46d33606fd4"',
+        "[MANA](https://polygonscan.com/token/0xa1c57f48f0deb89f569dfbe6e2b7f46d33606fd4)",
+        # a query parameter named in prose, and a score's threshold
+        "the keyed URL is path-based (not a ?apikey= query string)",
+        '  "thresholds": {\n    "pass": 7.0,\n    "review": 5.0\n  }',
+    ],
+)
+def test_what_real_sessions_showed_is_no_credential(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("db.example.com:5432:app:alice:s3cretPw9", "s3cretPw9"),
+        ('PRIVATE_KEY="0x' + "ab12" * 16 + '"', "ab12" * 16),
+        ("POLYGON_RPC_URL=https://polygon-rpc.com/?apikey=Zx81kQ9aPw7LmN2b", "Zx81kQ9aPw7LmN2b"),
+        ('"pin": 7201', "7201"),
+    ],
+)
+def test_beside_them_a_credential_is_still_one(text: str, secret: str) -> None:
+    assert secret not in redact(text)

@@ -182,6 +182,12 @@ _WRONG = re.compile(
     r"(?i)(?:wrong|bad|invalid|incorrect)[_-]?(?:pass(?:word|wd)?|pwd|secret|token)\w{0,6}"
 )
 
+# A parameter named in prose ("not a ?apikey= query string"): in a URL no space follows
+# its "=".
+_QUERY_NAMED = re.compile(r"[?&][\w.-]+=[ \t]+$")
+# A number with a fraction, unquoted ("pass": 7.0, a score's threshold): no password.
+_DECIMAL = re.compile(r"\d+\.\d+")
+
 _PUBLIC_WORDS = re.compile(
     r"(?i:\b(?:mint|address|program(?:[ _-]?id)?|pubkey|public[ _-]?key|owner|authority"
     r"|account|wallet|recipient|destination|token[ _-]?account))\b[^\n]{0,24}$"
@@ -195,7 +201,8 @@ def no_credential(text: str, start: int, end: int) -> bool:
     versioned name, a name said to be missing, a quoted phrase, a wrong or one-letter
     password, a query's number, its own name, a path on disk, a call, an import's name,
     CJK prose, half of a bold phrase, a Tailscale public key, a possessive or a label
-    in prose, or what follows a name quoted as a pattern (see the module docstring)."""
+    in prose, what follows a name quoted as a pattern, a query parameter named in prose,
+    or an unquoted number with a fraction (see the module docstring)."""
     value = text[start:end]
     before = text[max(0, start - 80) : start]
     after = text[end : end + 40]
@@ -230,6 +237,8 @@ def no_credential(text: str, start: int, end: int) -> bool:
         or _PROSE_WORD.fullmatch(value) is not None
         or (value.isascii() and value.isalpha() and _CJK_CHAR.match(text, end) is not None)
         or _QUOTED_NAME.search(before) is not None
+        or _QUERY_NAMED.search(before) is not None
+        or _DECIMAL.fullmatch(value) is not None
     )
 
 
@@ -328,17 +337,22 @@ _CLOCK = re.compile(
     r"(?:(?<![\w.*:-])|(?<=\dT))\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[^\s:\"]*:[^\s:\"]+:$"
 )
 _FRAME = re.compile(r"\.[A-Za-z]{1,4}:\d+:$")
+# An ISO 8601 time cut at its colons: its hour and minute read as user and database, its
+# seconds as the password (log.txt:126:2025-09-17T04:34:42.617484Z).
+_SPLIT_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:$")
 _FUNCTION = re.compile(r"[A-Za-z_]\w*\]")
 
 
 def not_pgpass(text: str, start: int) -> bool:
     """Whether what pgpass's rule found at ``start`` (its password field) is a log line's:
-    a clock time read as host and port, ``script.sh:2899:function]``, a script's line
-    and function, read as database, user and password, or a URL's ``host:port/path``
-    after grep's ``file:line:``."""
+    a clock time read as host and port, an ISO time's seconds read as the password,
+    ``script.sh:2899:function]``, a script's line and function, read as database, user
+    and password, or a URL's ``host:port/path`` after grep's ``file:line:``."""
     before = text[max(0, start - 300) : start]
     before = before[before.rfind("\n") + 1 :]
     if _CLOCK.search(before) is not None:
+        return True
+    if _SPLIT_TIME.search(before) is not None and text[start : start + 2].isdigit():
         return True
     if "://" in before:
         return True  # file:34:ISSUER=http://localhost:9000/adfs: a URL's port and path

@@ -1,6 +1,6 @@
 """What a rule finds that holds no credential by what it is, whichever rule found it.
 
-Three families look like credentials and are none, by principle:
+Four families look like credentials and are none, by principle:
 
 * **ciphertext in its envelope**: a SOPS value ``ENC[AES256_GCM,data:…,iv:…,tag:…]``,
   jasypt's ``ENC(…)``, Vault transit's ``vault:v1:…``, Spring Cloud Config's
@@ -13,6 +13,9 @@ Three families look like credentials and are none, by principle:
   key in a script tag's ``src`` (a maps SDK's ``?appkey=``), a variable a framework
   ships to the browser by its prefix (``NEXT_PUBLIC_FIREBASE_API_KEY``), its name
   naming no secret and its value no secret key's prefix.
+* **a public address**: an EVM account's or contract's ``0x`` and 40 hex digits (a
+  token's contract under ``MANA_TOKEN``, in an explorer's ``/token/0x…``): a private key
+  is 64 hex digits.
 
 And what stands in for a credential, or holds none, in its place: a stub or a
 placeholder that says so, a provider's prefix then ``abc123``, a build secret's spec, a
@@ -41,6 +44,7 @@ class _Span(Protocol):
 _F = TypeVar("_F", bound=_Span)
 _ENVELOPE_OPEN = re.compile(r"ENC\[[A-Z0-9_]+,|ENC\(")
 _ENVELOPE_VALUE = re.compile(r"vault:v\d+:|\{cipher\}|\$ANSIBLE_VAULT;")
+_EVM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 _CACHE_VALUE = re.compile(r"[A-Za-z][\w.]*(?:-[\w.]+)*-[0-9a-f]{40,64}")
 # Prefixes vendors give the keys they publish (not ClickUp's personal pk_<digits>_…).
 _PUBLIC = re.compile(r"phc_|pk_(?:live|test)_|pk\.eyJ|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{20}")
@@ -60,8 +64,8 @@ _SCRIPT_SRC = re.compile(r"(?i:<script\b[^>]*\bsrc=)[\"']?[^\"'\s>]*$")
 
 
 def kept(text: str, findings: Iterable[_F]) -> list[_F]:
-    """``findings`` in ``text`` but those that are ciphertext, a cache's key or a key
-    published as such."""
+    """``findings`` in ``text`` but those that are ciphertext, a cache's key, a public
+    address or a key published as such."""
     return [f for f in findings if not _no_credential(text, f.start, f.end)]
 
 
@@ -78,6 +82,8 @@ def _no_credential(text: str, start: int, end: int) -> bool:
     if _in_envelope(before) or _ENVELOPE_VALUE.match(value):
         return True
     if "cache" in before.lower() and _CACHE_VALUE.fullmatch(value):
+        return True
+    if _EVM_ADDRESS.fullmatch(value.strip("\"'`")):
         return True
     if _PUBLISHED.search(line) or _SCRIPT_SRC.search(before):
         return True

@@ -238,8 +238,31 @@ def clean(text: str, limit: int) -> str:
     if "base64," in text:
         text = _DATA_URL.sub("[data URL removed]", text)
     if len(text) >= 512 and _may_hold_run(text):
-        text = _BASE64_RUN.sub("[base64 removed]", text)
+        text = _without_runs(text)
     return cap(text, limit)
+
+
+# What a token is written in: base64's and base64url's alphabets, and a JWT's dots.
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.-")
+
+
+def _without_runs(text: str) -> str:
+    """``text`` with each :data:`_BASE64_RUN` removed with the whole token it stands in: a
+    JWT's long payload removed alone would leave its header and its signature, half a
+    credential that redaction no longer knows as one."""
+    out, last = [], 0
+    for run in _BASE64_RUN.finditer(text):
+        start, end = run.span()
+        if start < last:
+            continue
+        while start > last and text[start - 1] in _TOKEN_CHARS:
+            start -= 1
+        while end < len(text) and text[end] in _TOKEN_CHARS:
+            end += 1
+        out += [text[last:start], "[base64 removed]"]
+        last = end
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _may_hold_run(text: str) -> bool:
