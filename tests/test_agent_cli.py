@@ -16,6 +16,7 @@ from brain.models.agent_cli import AgentCliModel
 from brain.models.agent_cli_flags import PREPARE, Call, strict_schema
 from brain.models.base import ExtractTask, ModelError, ModelOutputError, ModelSettings
 from brain.models.budget import Budget, BudgetExceeded
+from brain.models.options import BUILTIN_FINDS
 from brain.models.registry import get_model
 from brain.models.schema import Extraction, answer_schema
 from brain.sessions.internal import INTERNAL_ENV, INTERNAL_MARK
@@ -393,8 +394,7 @@ def test_init_and_status_offer_the_models_found_and_turn_none_on(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     said = cli("init").stdout.splitlines()
     assert said[1:] == [
-        "learning: builtin (offline rules): in 10 sessions it was never tuned on it wrote 11 "
-        "memories, 1 a careful reader keeps (a model wrote 31); "
+        f"learning: builtin (offline rules): {BUILTIN_FINDS}; "
         "'brain setup codex --learn' uses your agent's own login",
         "models you could use (each spends your quota; none is on until you set it):",
         "  codex               'codex' is on PATH (uses its login): brain setup codex --learn",

@@ -11,6 +11,7 @@ import pytest
 from brain.api import Brain
 from brain.home.home import NotAHomeError
 from brain.home.paths import resolve_home
+from brain.models.options import BUILTIN_FINDS
 from tests.helpers import cli, commit_count, git, status
 
 
@@ -18,8 +19,7 @@ def test_init_creates_the_layout_and_one_commit(home: Path) -> None:
     result = cli("init")
     assert result.exit_code == 0
     assert result.stdout.startswith(
-        f"created a brain home in {home}\nlearning: builtin (offline rules): in 10 sessions it "
-        "was never tuned on it wrote 11 memories, 1 a careful reader keeps (a model wrote 31); "
+        f"created a brain home in {home}\nlearning: builtin (offline rules): {BUILTIN_FINDS}; "
         "'brain setup TOOL "
         "--learn' (claude-code, codex or gemini) uses your agent's own login\nmodels you could use"
     )

@@ -23,8 +23,7 @@ from tests.helpers import cli, cli_json, commit_count, status
 fake_model = fakemodel.fake_model
 ROOT = Path(__file__).resolve().parents[1]
 BUILTIN_LINE = (
-    "learning: builtin (offline rules): in 10 sessions it was never tuned on it wrote 11 "
-    "memories, 1 a careful reader keeps (a model wrote 31); "
+    f"learning: builtin (offline rules): {BUILTIN_FINDS}; "
     "'brain setup claude-code --learn' uses your agent's own login"
 )
 MODELS = {
