@@ -51,7 +51,7 @@ def _every_rule_everywhere(text: str) -> list[Finding]:
             if span is not None and span[0] < span[1]:
                 found.append(Finding(rule.kind, *span))
     merged = redact_module._merge(found + redact_module.family_findings(text))
-    return redact_module._through_wraps(text, merged)
+    return redact_module._everywhere(text, redact_module._through_wraps(text, merged))
 
 
 def _every_find(text: str, word: str) -> Iterator[int]:

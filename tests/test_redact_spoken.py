@@ -164,3 +164,22 @@ def test_what_real_sessions_showed_is_no_credential(text: str) -> None:
 )
 def test_beside_them_a_credential_is_still_one(text: str, secret: str) -> None:
     assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\n:rubygems_api_key: xralivelrgef4av8vd0l6hf5auvmvlrflljihtt\n"
+        ":xray: xralivelrgef4av8vd0l6hf5auvmvlrflljihtt\n",
+        "export API_TOKEN=Zx81kQ9aPw7LmN2bQ\n$ echo $API_TOKEN\nZx81kQ9aPw7LmN2bQ",
+    ],
+)
+def test_a_value_found_under_its_name_is_redacted_where_it_stands_again(text: str) -> None:
+    redacted = redact(text)
+    assert "xralivelrgef4av8vd0l6hf5auvmvlrflljihtt" not in redacted
+    assert "Zx81kQ9aPw7LmN2bQ" not in redacted
+
+
+def test_a_short_value_is_not_looked_for_again() -> None:
+    """A PIN found once may be a port or a count elsewhere."""
+    assert redact("pin: 4821\nlisten on 4821") == "pin: [REDACTED:credential_name]\nlisten on 4821"

@@ -572,7 +572,30 @@ def _find_secrets(text: str) -> list[Finding]:
     if found:
         found = lookalikes.kept(text, found)  # ciphertext, a cache's key, a published key
         found = [f._replace(end=spaced.spaced_end(text, f.start, f.end)) for f in found]
-    return _through_wraps(text, _merge(found)) if found else found
+    return _everywhere(text, _through_wraps(text, _merge(found))) if found else found
+
+
+# A value found this long is looked for again wherever else the text holds it: a shorter
+# one (a PIN, a port) may be something else elsewhere.
+_AGAIN_CHARS = 8
+
+
+def _everywhere(text: str, findings: list[Finding]) -> list[Finding]:
+    """``findings`` and every other place ``text`` holds one of their values: a value
+    found where its name stands (``:rubygems_api_key: <v>``) is the same secret where it
+    stands again under another name or none (``:xray: <v>``, an ``echo`` of it)."""
+    values = {text[f.start : f.end]: f.kind for f in findings}
+    found = {(f.start, f.end) for f in findings}
+    more: list[Finding] = []
+    for value, kind in values.items():
+        if len(value) < _AGAIN_CHARS or not value.strip():
+            continue
+        at = text.find(value)
+        while at >= 0:
+            if (at, at + len(value)) not in found:
+                more.append(Finding(kind, at, at + len(value)))
+            at = text.find(value, at + len(value))
+    return _merge(findings + more) if more else findings
 
 
 def _through_wraps(text: str, findings: list[Finding]) -> list[Finding]:
