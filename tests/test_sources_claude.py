@@ -365,3 +365,16 @@ def test_claude_codes_own_api_error_is_no_assistant_turn(tmp_path: Path) -> None
     path = tmp_path / "s.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert [t.text for t in claude.parse(path).transcript.turns] == ["refactor the chat"]
+
+
+def test_a_cwd_with_its_home_written_as_a_tilde_is_still_the_project(tmp_path: Path) -> None:
+    """A session copied out of ~/.claude with the home hidden (``"cwd": "~/src/shop"``)
+    names the same folder here: its memories stay in its project."""
+    path = tmp_path / "s.jsonl"
+    record = {"type": "user", "uuid": "u1", "cwd": "~/src/shop", "message": {"content": "hi"}}
+    path.write_text(json.dumps(record) + "\n")
+    transcript = claude.parse(path).transcript
+    assert transcript.project == str(Path.home() / "src" / "shop")
+    record["cwd"] = "shop"  # a bare name is no folder
+    path.write_text(json.dumps(record) + "\n")
+    assert claude.parse(path).transcript.project is None

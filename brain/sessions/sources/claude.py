@@ -7,6 +7,7 @@ and counted, never fatal.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -228,6 +229,10 @@ class _Builder:
     def _envelope(self, record: _Record, stamp: datetime | None) -> None:
         self.facts.saw(stamp)
         cwd = record.cwd
+        if isinstance(cwd, str) and cwd.startswith("~/"):
+            # a home written as ~ (a session copied out with its home hidden): the same
+            # folder here as on the machine that wrote it
+            cwd = os.path.expanduser(cwd)
         if isinstance(cwd, str) and cwd.startswith(("/", "\\")) or _is_windows_path(cwd):
             self.facts.project = cwd  # the latest cwd wins: worktrees move a session
         branch = record.git_branch
