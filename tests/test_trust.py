@@ -190,6 +190,15 @@ def test_a_memory_its_cited_line_says_the_other_way_round_is_held(
 
 FLIPS = [
     ("Always push directly to main", "Never push directly to main, open a pull request."),
+    # a negation before a condition is the main part's
+    (
+        "Deploy to production when the smoke tests fail",
+        "Never deploy to production when the smoke tests fail.",
+    ),
+    (
+        "Skip the database migrations when deploying",
+        "When deploying never skip the database migrations.",
+    ),
     ("Never run make lint before a commit", "Run make lint before you commit anything."),
     ("Don't run make lint before commits", "Run make lint before you commit anything."),
     ("Always commit with --no-verify", "never commit with --no-verify"),
@@ -248,6 +257,17 @@ SAME_WAY = [
      "Remove any live tile resizing, expanding, or draggable canvases from the dashboard."),
     ("Keep the generated lockfile in the repository",
      "don't delete the generated lockfile from the repository"),
+    # A negation in a condition, a purpose or a reason after the main part is that part's.
+    ("Fall back to hand-written native JSON Schema only where conversion can't keep "
+     "equal validation",
+     "if there's issues with converting those validations we might be better with native "
+     "json schemas/validations"),
+    ("Review every updated template with me before applying them",
+     "Review all updated with me before applying them to ensure no old or invalid items "
+     "are changed"),
+    # "against" after a word of comparing compares
+    ("Compare the rules against the specs before editing",
+     "compare the current rules with the specs before editing"),
 ]  # fmt: skip
 
 
@@ -1172,3 +1192,15 @@ def test_a_quote_is_found_where_it_was_said_though_the_phrase_recurs_in_a_long_s
     assert near_quote("Breaking changes kr\u00e4ver plan + migrations i /plan.", session)
     # and what no copy says is still no quote of it
     assert not near_quote("Breaking changes need sign-off from legal in /plan.", session)
+
+
+def test_a_lesson_cited_over_the_stretch_it_was_learnt_in_is_evidence() -> None:
+    """A fix cited over the 22 of 78 turns it took is no range over most of the session;
+    one over more than half of it says nothing about anything."""
+    from brain.pipeline.trust.candidates import narrow
+    from brain.sessions.sources.base import Transcript, Turn
+
+    turns = tuple(Turn("tool", f"step {n}", tool="shell", lines=(n, n)) for n in range(1, 79))
+    transcript = Transcript("gemini", "s", "/x.json", "/p", turns=turns)
+    assert narrow([(5, 26)], transcript) == [(5, 26)]
+    assert narrow([(1, 60)], transcript) == []

@@ -29,7 +29,10 @@ not the person's, and are not read.
 What counts as a clause's words is its values (:func:`brain.pipeline.trust.words.marks`,
 numbers of one or two digits aside) and its word roots ("added" and "add" are one), without
 the words that carry polarity (``always``, ``never``, ``must``, ``avoid``, ``prefer`` ...).
-A negation inside a value is no negation: ``--no-verify`` is a flag's name.
+A negation inside a value is no negation: ``--no-verify`` is a flag's name. Nor is one
+in a condition, a purpose or a reason after the clause's main part ("fall back to X only
+where conversion can't keep it", "review it first to ensure no item is lost"): it is that
+part's, and says nothing of which way the main part points.
 """
 
 from __future__ import annotations
@@ -189,8 +192,32 @@ _NEGATION_CJK = re.compile(
 )
 
 
+# Where a clause's main part ends and a condition, a purpose or a reason of its own begins
+# ("fall back to X only where conversion can't keep it", "review it before applying, to
+# ensure no item is lost"): a negation after it is the subordinate part's, and says
+# nothing of which way the main part points. Only after a word of the main part: in
+# "when deploying never skip the tests" the main part comes after it.
+_SUBORDINATE = re.compile(
+    r"(?<=\w)\W+(?:(?:only\s+)?(?:if|when|whenever|where|wherever|unless|once)|in\s+case"
+    r"|so\s+that|as\s+long\s+as|because|since|to\s+(?:ensure|make\s+sure))\b",
+    re.IGNORECASE,
+)
+
+
+# "Against" after a word of comparing compares ("a comparison of the rules against the
+# specs", "test it against staging"): it turns nothing down.
+_COMPARED = re.compile(
+    r"\b((?:compar|check|test|validat|verif|measur|benchmark|match|diff|lint|run)\w*"
+    r"(?:\s+\S+){0,6}?\s+)against\b",
+    re.IGNORECASE,
+)
+
+
 def _negative(clause: str) -> bool:
-    clause = _NO_MATTER.sub(" ", clause)
+    clause = _COMPARED.sub(r"\1with", _NO_MATTER.sub(" ", clause))
+    sub = _SUBORDINATE.search(clause)
+    if sub is not None:
+        clause = clause[: sub.start()]
     if _NEGATION_CJK.search(clause):
         return True
     said = [w.casefold() for w in _NEGATION.findall(_VALUE.sub(" ", _REPLY_NO.sub(" ", clause)))]
