@@ -183,3 +183,32 @@ def test_a_value_found_under_its_name_is_redacted_where_it_stands_again(text: st
 def test_a_short_value_is_not_looked_for_again() -> None:
     """A PIN found once may be a port or a count elsewhere."""
     assert redact("pin: 4821\nlisten on 4821") == "pin: [REDACTED:credential_name]\nlisten on 4821"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('<wsse:Password Type="...#PasswordText">castle_pebble_melon_birch</wsse:Password>',
+         "castle_pebble_melon_birch"),
+        ("<AdministratorPassword>\n  <Value>B37yflZ#QxI1</Value>\n</AdministratorPassword>",
+         "B37yflZ#QxI1"),
+        ('KRA_SECRET_KEY_2: "rrJhjXdrgBAcyQoe"', "rrJhjXdrgBAcyQoe"),
+    ],
+)  # fmt: skip
+def test_an_xml_credential_with_attributes_or_a_value_child_and_letters_alone(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<span class="password strength">weak</span>',
+        '<label for="password">Password</label>',
+        'API_TOKEN_NAME = "getUserProfileById"',
+        "TOKEN_PARSER = XMLHttpRequest",
+    ],
+)
+def test_markup_and_names_beside_them_stay(text: str) -> None:
+    assert redact(text) == text

@@ -30,6 +30,7 @@ from brain.home.secrets.shapes import (
     interleaved,
     is_code,
     lower_digits,
+    mixed_letters,
     mnemonic,
     passphrase,
     random_token,
@@ -398,6 +399,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return True
     if strength in ("strong", "password") and short_random(value):
         return True  # API_KEY=Wj2NV9VqKrtmSJ: too short for a token's test, random all the same
+    if strength in ("strong", "password") and mixed_letters(value):
+        return True  # KRA_SECRET_KEY_2: "rrJhjXdrgBAcyQoe": letters alone, as random
     if strength in ("strong", "password") and interleaved(value):
         return True  # SECRET_KEY = "ia87zyoyyoepu": letters and digits mixed as no name is
     if strength in ("strong", "password", "random") and lower_digits(value):

@@ -204,12 +204,17 @@ IN_CONTEXT: tuple[Shape, ...] = (
         r"-----begin openvpn static key v\d-----" + _SECRET + r"[0-9a-f\s]{32,})",
         ("-----begin openvpn",),
     ),
-    # An XML element named for a credential: <password>…</password>, <db.secret>…
+    # An XML element named for a credential: <password>…</password>, <db.secret>…, with
+    # attributes (<wsse:Password Type="…#PasswordText">…), or its text in a <Value> child
+    # (autounattend.xml's <AdministratorPassword><Value>…).
     Shape(
         "secret_assignment",
-        r"(?:password|passwd|secret|token|api[_-]?key|credentials?)>" + _SECRET + r"[^<\n]{3,})</",
-        tuple(w + ">" for w in ("password", "passwd", "secret", "token", "credential"))
-        + (r"api[_-]?key>",),
+        r"(?<=[<:.\w-])(?:password|passwd|secret|token|api[_-]?key|credentials?)"
+        r"(?:[ \t]+[\w:.-]+=(?:\"[^\"\n]*\"|'[^'\n]*'))*[ \t]*>(?:\s*<value>)?"
+        + _SECRET
+        + r"[^<\n]{3,})</",
+        tuple(w + e for w in ("password", "passwd", "secret", "token", "credential") for e in "> ")
+        + (r"api[_-]?key[> ]",),
     ),
     # PHP's define('DB_PASSWORD', '…'), WordPress's AUTH_KEY and salts.
     Shape(

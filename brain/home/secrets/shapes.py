@@ -36,6 +36,7 @@ __all__ = [
     "is_masked",
     "lower_digits",
     "made_up",
+    "mixed_letters",
     "mnemonic",
     "random_token",
     "short_random",
@@ -252,6 +253,26 @@ def _random_letters(value: str) -> bool:
         and upper + lower >= len(value) - 2
         and entropy(value) > 4.0
         and not wordy(value)
+    )
+
+
+_LETTERS = re.compile(r"[A-Za-z]{12,19}")
+_CASE_RUN = re.compile(r"[A-Z]+|[a-z]+")
+
+
+def mixed_letters(value: str) -> bool:
+    """Whether 12 to 19 letters alone, too few for :func:`_random_letters`, are random
+    all the same: both cases, the case changing at least every third letter, no word of
+    four letters in them (``rrJhjXdrgBAcyQoe``; not ``getUserProfileById``,
+    ``XMLHttpRequest``). Read only after a credential's word: alone, names are so."""
+    if not _LETTERS.fullmatch(value):
+        return False
+    runs = _CASE_RUN.findall(value)
+    return (
+        len(runs) >= len(value) / 3
+        and sum(map(str.isupper, value)) >= 3
+        and sum(map(str.islower, value)) >= 3
+        and not any(len(w) >= 4 for w in _words_in(value))
     )
 
 
