@@ -212,3 +212,29 @@ def test_an_xml_credential_with_attributes_or_a_value_child_and_letters_alone(
 )
 def test_markup_and_names_beside_them_stay(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('smtp.login("omar@proton.me", "xzyt tncr nlgs wqwl")', "xzyt tncr nlgs wqwl"),
+        ('client.username_pw_set("svc_allthi", "ελιά_Yuki64")', "ελιά_Yuki64"),
+        ('val auth = Credentials.basic("deploy", "Čokoláda_1601")', "Čokoláda_1601"),
+        ('.basicAuthentication("chen", "I$l@ndblo$$0m23")', "I$l@ndblo$$0m23"),
+        ('client.authenticate("bot", "Zq8!vLp2#wXr")', "Zq8!vLp2#wXr"),
+    ],
+)
+def test_a_call_that_takes_a_user_and_a_password_by_its_name(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'basicLayout("x", "Main-Page1")',
+        'authorName("Jane", "Doe-Smith1")',
+        'setPassword("f", "a label")',
+    ],
+)
+def test_a_call_whose_name_only_begins_so_takes_no_password(text: str) -> None:
+    assert redact(text) == text

@@ -100,7 +100,16 @@ _TAKES_KEY = re.compile(
 _REGEX_SYNTAX = re.compile(r"\(\?[=!<:]|\[[^\]\s]*-[^\]\s]*\]|\\[dwsbDWSB]")
 # Two strings in a call, the second the password; the call is read before the "(".
 _TUPLE = re.compile(r"\([ \t]*[\"'][^\"'\n]*[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\"'\n]{4,})[\"']")
-_TAKES_PAIR = re.compile(r"(?:\bauth|_auth|BasicAuth|\.login)[ \t]*(?:=[ \t]*)?$")
+# A call that takes a user and a password by its name: auth=(…), HTTPBasicAuth(…),
+# smtp.login(…), Credentials.basic(…), .basicAuthentication(…), username_pw_set(…).
+_TAKES_PAIR = re.compile(
+    r"(?i:\bauth(?:enticate|orize)?|_auth|basic(?:_?auth\w*)?|\.log(?:in|on)|sign_?in|pw_set"
+    r"|set_?password)"
+    r"[ \t]*(?:=[ \t]*)?$"
+)
+_PAIR_WORDS = ("auth", ".login", ".logon", "basic", "signin", "sign_in", "pw_set", "password")
+# An app password as a mail provider gives it: four groups of four letters.
+_APP_PASSWORD = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}")
 _CURL_USER = re.compile(r"-(?:u|-user)[ \t]+[\"']?:(?P<value>[^\s\"'@]{8,})")
 _WALLET = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A-Za-z])")
 _WALLET_CONTEXT = folded(
@@ -233,7 +242,7 @@ def _calls(text: str, low: str, out: list[Span], hits: _Hits) -> None:
             out.append(("credential_position", m.start("value"), m.end("value")))
     # (most calls are no tuple auth, no curl -u and no gh secret set: gated by their words,
     # which a pass over the text found when it ran: then each is not searched for again)
-    if "tuple auth" in hits if hits is not None else "auth" in low or ".login" in low:
+    if "tuple auth" in hits if hits is not None else any(w in low for w in _PAIR_WORDS):
         _passwords(_TUPLE, text, out)
     if "curl user" in hits if hits is not None else "-u" in low:
         _passwords(_CURL_USER, text, out)
@@ -249,7 +258,9 @@ def _passwords(pattern: re.Pattern[str], text: str, out: list[Span]) -> None:
         if pattern is _CURL_USER and m.start() and text[m.start() - 1] not in " \t\n":
             continue
         value = m.group("value")
-        if not is_code(value, "", quoted=True) and (chosen_password(value) or random_token(value)):
+        if is_code(value, "", quoted=True):
+            continue
+        if chosen_password(value) or random_token(value) or _APP_PASSWORD.fullmatch(value):
             out.append(("credential_position", m.start("value"), m.end("value")))
 
 
@@ -349,7 +360,7 @@ _LOGIN_WORDS = ("login", "install", "authoriz", "token", "api-key", "apikey", "e
 # The words a pass over the text finds for :func:`find`, by group (see literals.py).
 WORDS = {
     # (the words _calls waits for: a tuple auth's, curl's -u, gh secret set)
-    "tuple auth": ("auth", ".login"),
+    "tuple auth": _PAIR_WORDS,
     "curl user": ("-u",),
     "secret set": ("secret set",),
     "echoes": ("echo",),
