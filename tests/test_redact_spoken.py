@@ -234,6 +234,8 @@ def test_a_call_that_takes_a_user_and_a_password_by_its_name(text: str, secret: 
         'basicLayout("x", "Main-Page1")',
         'authorName("Jane", "Doe-Smith1")',
         'setPassword("f", "a label")',
+        # a role check, not a login
+        "preHandler: [app.authenticate, authorize('admin', 'super_admin')],",
     ],
 )
 def test_a_call_whose_name_only_begins_so_takes_no_password(text: str) -> None:

@@ -103,7 +103,7 @@ _TUPLE = re.compile(r"\([ \t]*[\"'][^\"'\n]*[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\
 # A call that takes a user and a password by its name: auth=(…), HTTPBasicAuth(…),
 # smtp.login(…), Credentials.basic(…), .basicAuthentication(…), username_pw_set(…).
 _TAKES_PAIR = re.compile(
-    r"(?i:\bauth(?:enticate|orize)?|_auth|basic(?:_?auth\w*)?|\.log(?:in|on)|sign_?in|pw_set"
+    r"(?i:\bauth(?:enticate)?|_auth|basic(?:_?auth\w*)?|\.log(?:in|on)|sign_?in|pw_set"
     r"|set_?password)"
     r"[ \t]*(?:=[ \t]*)?$"
 )
