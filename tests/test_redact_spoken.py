@@ -240,3 +240,31 @@ def test_a_call_that_takes_a_user_and_a_password_by_its_name(text: str, secret: 
 )
 def test_a_call_whose_name_only_begins_so_takes_no_password(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Here is the login password for Lietuvos eID: oskar2307. Do not share.", "oskar2307"),
+        ("Hier is de login password voor Lietuvos eID: oskar2307. Niet delen.", "oskar2307"),
+        ("the account password is: maple9304", "maple9304"),
+        ("Lufthansa account password энэ байна: maple9304.", "maple9304"),
+        ("Avorion server password budur: pebblebase94 — repo-ya qoyma.", "pebblebase94"),
+    ],
+)
+def test_a_password_a_sentence_gives_after_a_colon(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The password policy for users: minimum8 chars",
+        "Reset password for user 42: expired",
+        "return _pbkdf2(sha256, password, salt, { c: PBKDF2_FACTOR, dkLen: 32 });",
+        "the admin password for staging: rotated yesterday",
+        "the password for staging: stored-in-vault",
+    ],
+)
+def test_what_follows_a_colon_after_a_password_word_and_is_none(text: str) -> None:
+    assert redact(text) == text

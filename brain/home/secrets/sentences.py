@@ -35,6 +35,7 @@ from brain.home.secrets.shapes import (
     BYTE_LIST,
     UUID,
     byte_list,
+    chosen_password,
     doc_jwt,
     entropy,
     is_masked,
@@ -404,7 +405,10 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         whole = m.group()
         kept = whole[-1:] in "?!" and value != whole and not _CODE_CHARS.search(whole)
         said = text[word:after].lower()
-        if (len(value) < least or not shaped(kind, value, said)) and not (
+        given = kind == "password" and _GIVEN.fullmatch(text, after, m.start()) is not None
+        if given and _given_password(value):
+            pass  # "the login password for X: oskar2307": given after a colon, as a name's
+        elif (len(value) < least or not shaped(kind, value, said)) and not (
             kept and len(whole) >= least and shaped(kind, whole, said)
         ):
             continue  # (a typed password may end in "?" or "!": Naruto2004?)
@@ -417,6 +421,19 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
             continue
         found.append((m.start(), m.start() + len(value)))
     return found
+
+
+# What a sentence says between a password's word and its value, when it gives it after a
+# colon: a service's name, a word or two in the chat's language ("the login password for
+# Lietuvos eID:", "account password энэ байна:", "password-ը՝"), no sentence's end.
+_GIVEN = re.compile(r"[^.!?。\n:：՝=\\{}()\[\];<>]{0,48}[:：՝][ \t]*")
+
+
+def _given_password(value: str) -> bool:
+    """Whether ``value``, given after a colon in a sentence naming a password, is one: as
+    after ``password:`` itself, six characters or more with a digit, a symbol or mixed
+    case, not a word that says how or where it is."""
+    return chosen_password(value) and plain_password(value, after_verb=False)
 
 
 def _about(text: str, word: int, after: int, start: int) -> bool:
