@@ -268,3 +268,11 @@ def test_a_password_a_sentence_gives_after_a_colon(text: str, secret: str) -> No
 )
 def test_what_follows_a_colon_after_a_password_word_and_is_none(text: str) -> None:
     assert redact(text) == text
+
+
+def test_a_password_that_is_a_word_is_not_looked_for_again() -> None:
+    text = (
+        'URL: "postgres://fitcommerce:fitcommerce@localhost:5432/app"\n'
+        'import "fitcommerce/backend/internal/auth"'
+    )
+    assert redact(text).endswith('import "fitcommerce/backend/internal/auth"')

@@ -583,18 +583,22 @@ _AGAIN_CHARS = 8
 def _everywhere(text: str, findings: list[Finding]) -> list[Finding]:
     """``findings`` and every other place ``text`` holds one of their values: a value
     found where its name stands (``:rubygems_api_key: <v>``) is the same secret where it
-    stands again under another name or none (``:xray: <v>``, an ``echo`` of it)."""
+    stands again under another name or none (``:xray: <v>``, an ``echo`` of it). Not a
+    value of letters alone: a database's password that is its user's and project's name
+    (``postgres://fitcommerce:fitcommerce@…``) is not redacted in every import path."""
     values = {text[f.start : f.end]: f.kind for f in findings}
     found = {(f.start, f.end) for f in findings}
     more: list[Finding] = []
     for value, kind in values.items():
-        if len(value) < _AGAIN_CHARS or not value.strip():
-            continue
+        if len(value) < _AGAIN_CHARS or value.isalpha() or not value.strip():
+            continue  # (a password that is a word, "fitcommerce", is the project's name too)
         at = text.find(value)
         while at >= 0:
-            if (at, at + len(value)) not in found:
-                more.append(Finding(kind, at, at + len(value)))
-            at = text.find(value, at + len(value))
+            end = at + len(value)
+            alone = not (text[at - 1 : at].isalnum() or text[end : end + 1].isalnum())
+            if alone and (at, end) not in found:
+                more.append(Finding(kind, at, end))
+            at = text.find(value, end)
     return _merge(findings + more) if more else findings
 
 
