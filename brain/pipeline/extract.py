@@ -336,16 +336,17 @@ def _raw(
     # one project's rule can never be written under another's name, nor as everyone's
     # (a session of no known project is filed under an unknown one).
     project = redact(filed_under(ref))
+    description = redact(memory.description)
     key = scoped_key(memory.key, project)
     if key_holds_secret(key):
         # The project's name after the key's last words may read as their value
         # ("net-user-ana" then "-shop": a password given to `net user ana`).
-        key = derive_key(memory.description, project)
+        key = derive_key(description, project)
     return RawMemory(
         id=new_id(),
         key=key,
         type=memory.type,
-        description=redact(memory.description),
+        description=description,
         body=redact(memory.body),
         tags=with_project((redact(t) for t in memory.tags), project),
         confidence=memory.confidence,

@@ -40,6 +40,7 @@ from brain.home.secrets.shapes import (
 )
 
 __all__ = [
+    "APP_PASSWORD",
     "PUBLIC",
     "a_credential_word_at",
     "TRIGGER_WORDS",
@@ -380,7 +381,7 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if byte_list(value):
         return True  # network_key: [153, 4, …]: a key's bytes, not code in braces
-    if strength in ("strong", "password") and _APP_PASSWORD.fullmatch(value):
+    if strength in ("strong", "password") and APP_PASSWORD.fullmatch(value):
         return True  # KEEPASSXC__APIKEY = "uwxr bpvi hnwx letk": an app password's groups
     if strength in ("strong", "password", "phrase") and passphrase(value):
         return True  # password: spring.rabbit.willow.kōhai.copper: words no name is made of
@@ -502,7 +503,7 @@ _PROSE_OP = re.compile(r"[`'\"]?[ \t]+(?:to|is|as)[ \t]+(?=\S)")
 # A quoted name, then its quoted value: dotnet user-secrets set "Vault:Token" "s.…".
 _QUOTED_PAIR = re.compile(r"\\?[\"'][ \t]+(?=\\?[\"'])")
 # Google's and others' app passwords: four groups of four small letters.
-_APP_PASSWORD = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}")
+APP_PASSWORD = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}")
 # A name a call takes as its first argument, its value the second, both quoted
 # (os.Setenv("X_KEY", "…"), setProperty('PAROL_X', '…'), os.environ.setdefault("X",
 # "…")); not an item of a list ('password_change', '2fa_enable').
@@ -715,7 +716,7 @@ def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | N
         m = _CALL_PAIR.match(text, e)  # os.Setenv("X_MASTER_KEY", "…")
         given = _value(text, m.end()) if m is not None else None
         value = text[given[0] : given[1]] if given is not None else ""
-        if wordy(value) and not _APP_PASSWORD.fullmatch(value):
+        if wordy(value) and not APP_PASSWORD.fullmatch(value):
             return None  # .set("x-station-token", "Front-Desk-01"): a label
         return given
     return _value(text, m.end()) if m is not None else None

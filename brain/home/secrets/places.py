@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from brain.home.secrets import urls
 from brain.home.secrets.literals import finditer_at
-from brain.home.secrets.names import Span, credential_name, folded
+from brain.home.secrets.names import APP_PASSWORD, Span, credential_name, folded
 from brain.home.secrets.rules import is_placeholder
 from brain.home.secrets.shapes import (
     chosen_password,
@@ -108,8 +108,6 @@ _TAKES_PAIR = re.compile(
     r"[ \t]*(?:=[ \t]*)?$"
 )
 _PAIR_WORDS = ("auth", ".login", ".logon", "basic", "signin", "sign_in", "pw_set", "password")
-# An app password as a mail provider gives it: four groups of four letters.
-_APP_PASSWORD = re.compile(r"[a-z]{4}(?: [a-z]{4}){3}")
 _CURL_USER = re.compile(r"-(?:u|-user)[ \t]+[\"']?:(?P<value>[^\s\"'@]{8,})")
 _WALLET = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A-Za-z])")
 _WALLET_CONTEXT = folded(
@@ -260,7 +258,7 @@ def _passwords(pattern: re.Pattern[str], text: str, out: list[Span]) -> None:
         value = m.group("value")
         if is_code(value, "", quoted=True):
             continue
-        if chosen_password(value) or random_token(value) or _APP_PASSWORD.fullmatch(value):
+        if chosen_password(value) or random_token(value) or APP_PASSWORD.fullmatch(value):
             out.append(("credential_position", m.start("value"), m.end("value")))
 
 
