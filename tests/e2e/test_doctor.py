@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -163,7 +164,13 @@ def test_doctor_reports_a_hook_run_that_failed(
     assert brain("init").returncode == 0
     assert brain("setup", tool).returncode == 0
     (home / "brain.yaml").write_text("no_such_setting: 1\n")  # every command now refuses
-    agent.run("hello", project)  # the hook fails open: the session runs
+    ran = agent.run("hello", project)  # the hook fails open: the session runs
+    # The tool may end before its hook's process has written its last line.
+    last = home / ".brain" / "logs" / f"last-hook-{tool}.txt"
+    deadline = time.monotonic() + 30
+    while "session-start" not in (last.read_text() if last.exists() else ""):
+        assert time.monotonic() < deadline, f"no session-start hook ran:\n{ran.stderr}"
+        time.sleep(0.2)
 
     done = brain("doctor", tool)
     assert done.returncode == 1, done.stdout
