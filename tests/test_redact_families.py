@@ -138,12 +138,15 @@ def test_the_runs_found_by_bytes_are_the_regexs_matches(parts: list[str]) -> Non
     assert families.runs(text) == [m.span() for m in families._RUN.finditer(text)]
 
 
-def test_no_credential_word_starts_another() -> None:
-    # names._words_at reads a word's length where the automaton found one: one a place
+def test_a_credential_word_that_starts_another_comes_after_it() -> None:
+    # names._words_at reads a word's length where the automaton found one: one a place,
+    # the longer where two start there (the regex's alternation tries them in order too)
     from brain.home.secrets import names
 
     words = names.TRIGGER_WORDS
-    assert not [(a, b) for a in words for b in words if a != b and b.startswith(a)]
+    starts = [(a, b) for a in words for b in words if a != b and b.startswith(a)]
+    assert starts == [("tok", "token")]
+    assert all(words.index(a) > words.index(b) for a, b in starts)
     assert all(len(word) >= 3 for word in words)
     assert all(names._length_at(word, 0) == len(word) for word in words)
 

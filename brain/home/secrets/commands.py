@@ -70,6 +70,36 @@ _COMMANDS = (
     # (a Kickstart file's root password in plain text; an FTP, POP3 or IMAP session's PASS
     # after its USER)
     ("rootpw", ("rootpw",), re.compile(r"rootpw[ \t]+--plaintext[ \t]+" + _ARG)),
+    # (Robot Framework's keyword that types a password: its locator, then the text)
+    (
+        "input password",
+        ("input password",),
+        re.compile(
+            r"(?i:input[ \t]password)(?:[ \t]{2,}|\t)\S+(?:[ \t]{2,}|\t)(?P<value>\S{4,200})"
+        ),
+    ),
+    # (a Wi-Fi network's QR code: WIFI:T:WPA;S:<name>;P:<password>;;)
+    (
+        "wifi:",
+        ("wifi:",),
+        re.compile(r"WIFI:[^\n]{0,200}?(?<=[:;])P:(?P<value>(?:\\.|[^;\\\n]){4,200});"),
+    ),
+    # (express-basic-auth's users: { 'user': '<password>' })
+    (
+        "users",
+        ("users",),
+        re.compile(r"users[\"']?[ \t]*:[ \t]*\{[ \t]*[\"'][^\"'\n]{1,64}[\"'][ \t]*:[ \t]*" + _ARG),
+    ),
+    # (an expect script's answer to a password's prompt: expect "password:" / send "…\r")
+    (
+        "expect",
+        ("expect",),
+        re.compile(
+            r"expect[ \t]+(?:-\w+[ \t]+)*[^\n]{0,60}?(?i:password|passphrase|passcode|pin)"
+            r"[^\n]{0,30}\r?\n[ \t]*send[ \t]+(?:--[ \t]+)?[\"{](?P<value>[^\"}\s\\]{4,200})"
+            r"(?:\\[rn])?[\"}]"
+        ),
+    ),
     (
         "\npass ",
         ("user ",),
@@ -102,13 +132,15 @@ _BEARER = re.compile(r"(?i:bearer)[ \t]+(?P<value>[^\s\"'`,;)]{12,})")
 # A call that takes a password: which string argument it is (1-based).
 _CONNECT = re.compile(
     r"(?P<call>getConnection|connect|NetworkCredential|PasswordAuthentication|UsernamePassword"
-    r"\w*|Credentials?)[ \t]*\([ \t]*\n?[ \t]*"
+    r"\w*|Credentials?|PDO|mysqli)[ \t]*\([ \t]*\n?[ \t]*"
 )
 _CONNECT_STARTS = (
     *("getconnection", "connect", "networkcredential", "passwordauthentication"),
-    *("usernamepassword", "credential"),
+    *("usernamepassword", "credential", "pdo(", "mysqli("),
 )
-_CONNECT_WORDS = ("connect", "credential", "password")
+# The calls whose third string is the password (a DSN or a host, a user, then it).
+_THIRD = frozenset(("getConnection", "connect", "PDO", "mysqli"))
+_CONNECT_WORDS = ("connect", "credential", "password", "pdo(", "mysqli(")
 _STRING = re.compile(
     r"""[ \t\n]*(?:@|[bru]|new[ \t]+String\()?(?P<q>["'])(?P<value>[^"'\n]*)(?P=q)[ \t)]*"""
 )
@@ -248,7 +280,7 @@ def _calls(
 ) -> None:
     if has("connect words") if hits is not None else any(has(w) for w in _CONNECT_WORDS):
         for m in _search(_CONNECT, text, hits, "connect starts"):
-            nth = 3 if m.group("call") in ("getConnection", "connect") else 2
+            nth = 3 if m.group("call") in _THIRD else 2
             pos, args = m.end(), list[re.Match[str]]()
             while len(args) < nth:
                 arg = _STRING.match(text, pos)

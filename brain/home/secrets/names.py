@@ -68,7 +68,8 @@ def folded(pattern: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 # transcript is full of that hold one (tokens, sessions, author, passed, keyword,
 # compatibility), which would each cost a reading of the name around them, are told
 # apart after a match (``_NOT_A_NAME``).
-# (no word is another's start, so a place holds at most one: _words_at)
+# (no word is another's start but token's, tok's, which is read as the longer: so a
+# place holds at most one: _words_at)
 # Of the words below, romanised: Vietnamese khóa, Japanese kagi and himitsu, Malay and
 # Indonesian kunci, kata sandi, kata laluan and rahasia, Norwegian nøkkel and hemmelig,
 # Danish nøgle, Chinese mìyào and mìmǎ, Russian klyuch and parol', Estonian võti, Latvian
@@ -90,7 +91,10 @@ TRIGGER_WORDS = (
     *("raktas", "atslega", "kleidi", "gakoa", "lykil", "voti"),
     *("katasandi", "katalaluan", "motdepasse", "parol", "matkhau", "salasana", "fjalekalim"),
     *("slaptazod", "kodikos", "pasahitza", "amho", "bimil", "jeton", "susi", "sisma"),
-    *("allwedd", "khau", "ufung", "clau", "sicherh"),
+    *("allwedd", "khau", "ufung", "clau", "sicherh", "laluan", "sandi"),
+    # (a token shortened, TOK_X, x.tok.new: after "token", which starts the same, so a
+    # place of both is read as the longer)
+    "tok",
     # (a secret: German and Dutch geheim, Italian segreto, Portuguese segredo, Swedish
     # hemlig, Polish sekret, Turkish gizli)
     *("geheim", "rahasia", "segre", "hemlig", "hemmelig", "salainen", "sekret", "gizli"),
@@ -154,7 +158,7 @@ _STRONG_WORDS = frozenset(
     + tuple("klucz klic kljuc kulcs nyckel sleutel anahtar schluessel chave clave".split())
     + tuple("cheie chiave llave avain tkn tok".split())
     + tuple("khoa kagi kunci nokkel nogle noegle miyao klyuch raktas atslega".split())
-    + tuple("kleidi gakoa lykill voti jeton tokeni susi allwedd".split())
+    + tuple("kleidi gakoa lykill voti jeton tokeni susi allwedd keypair".split())
     # (Catalan clau, Slovak kľúč, Swahili ufunguo, Turkish anahtarı, French clé)
     + tuple("clau kluc ufunguo anahtari cle".split())
 )
@@ -339,6 +343,8 @@ def credential_name(name: str) -> str:
             found, at = "password", i  # mot_de_passe: French for password
         elif word == "khau" and i and words[i - 1] == "mat" and found != "strong":
             found, at = "password", i  # MAT_KHAU: Vietnamese mật khẩu, a password
+        elif word in ("laluan", "sandi") and i and words[i - 1] == "kata" and found != "strong":
+            found, at = "password", i  # KATA_LALUAN, KATA_SANDI: Malay's and Indonesian's
         elif _RANDOM.fullmatch(word) and not found:
             found, at = "random", i
         elif word in _PIN_WORDS and not found:
@@ -398,6 +404,8 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
         return False
     if random_token(value, uuid=strength in ("strong", "password")) or forms.upper_random(value):
         return True
+    if strength in ("strong", "password") and _prefixed_random(value):
+        return True  # BANDHAN_KEY = "BAN_ETOBNQXWLX9SLVHNZKO7BL8RKT905G5UMNR7"
     if strength in ("strong", "password") and short_random(value):
         return True  # API_KEY=Wj2NV9VqKrtmSJ: too short for a token's test, random all the same
     if strength in ("strong", "password") and mixed_letters(value):
@@ -419,6 +427,17 @@ def fits(strength: str, value: str, after: str, quoted: bool) -> bool:
     if _WINDOWS_PATH.match(value):
         return False
     return chosen_password(value)
+
+
+# A vendor's short prefix, then the random part (``BAN_…``, ``acme-…``).
+_PREFIXED = re.compile(r"[A-Za-z]{2,8}[_-](?P<body>[A-Za-z0-9]{20,})")
+
+
+def _prefixed_random(value: str) -> bool:
+    """Whether ``value`` is a short prefix, then a random run the tests take alone
+    (the prefix's letters read as a word would make the whole seem made of words)."""
+    m = _PREFIXED.fullmatch(value)
+    return m is not None and (random_token(m["body"]) or forms.upper_random(m["body"]))
 
 
 def _typed_secret(value: str) -> bool:
@@ -478,7 +497,7 @@ _FILE = re.compile(r"\.(?:pem|key|json|txt|ya?ml|env|crt|p12|pfx|cer|gpg|asc|pub
 _ASSIGN = re.compile(
     # (Make's ?=, += and != assign too: += and != only where Make's names stand, at a
     # line's start, not in code's ``token += c`` or ``if token != x``)
-    r"(?P<close>\\?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|\?=|[+!]=(?=[ \t])|=(?!=)|:(?![:/\w])"
+    r"(?P<close>(?:\\{1,3})?[\"'`][\])]?)?[ \t]*(?P<op>:=|=>|\?=|[+!]=(?=[ \t])|=(?!=)|:(?![:/\w])"
     r"|(?<=[ \t])\|(?=[ \t])"
     # (a declaration's type between: Visual Basic's Const X As String = "…"; Rust's
     # default for a variable not set: env::var("X_TOKEN").unwrap_or("…"))

@@ -306,6 +306,8 @@ IN_CONTEXT: tuple[Shape, ...] = (
 # argument, or glued to the flag (``-pSECRET``, ``-pass pass:SECRET``).
 _FLAGS = (
     (("redis-cli",), r"-a|--pass"),
+    (("mcrcon",), "-p"),  # (its -P is a port)
+    (("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmptrap"), "-A|-X"),  # v3's two
     (("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"), "-w"),
     (("zip", "unzip", "zipcloak"), "-P"),
     (("7z", "7za"), "-p"),

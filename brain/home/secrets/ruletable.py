@@ -219,10 +219,13 @@ RULES: tuple[Rule, ...] = (
     # Command-line flags: --password hunter2, --api-key=... is the rule above.
     Rule(
         "secret_assignment",
-        _lazy(r"--(?:[a-z]+-)*(?P<key>password|passwd|pass|token|secret|api-key) +" + _VALUE),
+        _lazy(
+            r"--(?:[a-z]+-)*(?P<key>password|passwd|passphrase|pass|token|secret|api-key) +"
+            + _VALUE
+        ),
         check="loose",  # "instead of --password so the value ..." is prose
         # what every match holds: a "-" before the word, which a turn's "--" seldom is
-        heads=(r"-(?:password|passwd|pass|token|secret|api-key) +",),
+        heads=(r"-(?:password|passwd|passphrase|pass|token|secret|api-key) +",),
     ),
 )
 

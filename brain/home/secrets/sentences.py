@@ -145,7 +145,16 @@ _DIGIT_RUNS = re.compile(r"\d+")
 _CODES = re.compile(
     r"(?:[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}[ \t,]+){2,}[A-Za-z0-9]{4,8}-[A-Za-z0-9]{4,8}"
 )
+# One code of three groups or more (``FA7AZ-OTX1N-3FE6M-0YII5-BCWXE``), or codes of digits
+# (``52259411 67307520 19563713``).
+_ONE_CODE = re.compile(r"[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){2,9}")
+_DIGIT_CODES = re.compile(r"(?<![\d.,:/-])\d{3,10}(?:[ \t-]\d{3,10}){1,15}(?![\d:/%-]|[.,]\d)")
 _PHRASE = re.compile(r"[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23}")
+# An OTP's seed in groups of four (``n3co k7de fz2q x4s6 qdaa y33t pm``): base32.
+_SEED_GROUPS = re.compile(
+    r"(?<![\w-])(?:[a-z2-7]{4}(?:[ \t][a-z2-7]{4}){3,15}(?:[ \t][a-z2-7]{1,4})?"
+    r"|[A-Z2-7]{4}(?:[ \t][A-Z2-7]{4}){3,15}(?:[ \t][A-Z2-7]{1,4})?)(?![\w-])"
+)
 # A PIN or a one-time code: five to ten digits standing alone (not a version, a time, a
 # port after ":", an amount).
 _BYTES = re.compile(BYTE_LIST)
@@ -380,9 +389,22 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         m = _PHRASE.search(text, after, end)
         if m and mnemonic(m.group()) and not _about(text, word, after, m.start()):
             return [m.span()]
+        m = _SEED_GROUPS.search(text, after, end)
+        if m and _seed_groups(m.group()) and not _about(text, word, after, m.start()):
+            return [m.span()]  # an OTP's seed, grouped as an app shows it
     if kind == "pin":  # the first number after the word, and no measure
         first = _DIGIT.search(text, after, end)
+        codes = _codes_at(text, first.start(), end) if first else None
+        if codes is not None and not _about(text, word, after, codes[0]):
+            return [codes]  # a gift card's or a voucher's code, in groups
         m = _PIN.match(text, first.start(), end) if first else None
+        if (
+            m is None
+            and first is not None
+            and text[word : word + 3].lower() == "pin"
+            and _QUOTE_OR_SET.search(text, after, first.start()) is None
+        ):  # a PIN of four digits said in prose (in code, pin: "4821" is a test's)
+            m = _FOUR.match(text, first.start(), end)
         if m is None or _UNIT.match(text, m.end()) or _IN_CODE.search(text, after, m.start()):
             return []  # (otp = Math.floor(100000 + …): code that makes one)
         if _about(text, word, after, m.start()):
@@ -396,6 +418,14 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         m = _CODES.search(text, after, end)
         if m and sum(map(str.isdigit, m.group())) >= 4:
             return [m.span()]
+        first = _DIGIT.search(text, after, end)
+        codes = _codes_at(text, first.start(), end) if first else None
+        if codes is None and first is not None:  # one code, random: SN6PNX9DLK
+            one = _VALUE.search(text, after, end)
+            if one is not None and short_random(one.group().rstrip(_TRAILING)):
+                codes = (one.start(), one.start() + len(one.group().rstrip(_TRAILING)))
+        if codes is not None and not _about(text, word, after, codes[0]):
+            return [codes]
     for m in _VALUE.finditer(text, after, end):
         quote = text[m.start() - 1 : m.start()]
         quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
@@ -427,6 +457,34 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
 # colon: a service's name, a word or two in the chat's language ("the login password for
 # Lietuvos eID:", "account password энэ байна:", "password-ը՝"), no sentence's end.
 _GIVEN = re.compile(r"[^.!?。\n:：՝=\\{}()\[\];<>]{0,48}[:：՝][ \t]*")
+
+
+_QUOTE_OR_SET = re.compile(r"[\"'`=]")
+_FOUR = re.compile(r"(?<![\w.,:/$€£-])(?!(?:19|20)\d\d\b)\d{4}(?![\w/%:-]|[.,]\d)")
+
+
+def _codes_at(text: str, at: int, end: int) -> tuple[int, int] | None:
+    """The span of codes in groups starting near ``at`` (the first digit after a code's
+    word): groups of digits, or one code of three dashed groups or more holding digits
+    and letters (``87NK-RP7N-KNG5``)."""
+    line = max(text.rfind(" ", 0, at), text.rfind("\t", 0, at), text.rfind(":", 0, at)) + 1
+    start = max(line, at - 8) if line <= at else at
+    m = _DIGIT_CODES.search(text, start, end)
+    if m is not None and m.start() <= at:
+        return m.span()
+    m = _ONE_CODE.search(text, start, end)
+    if m is not None and m.start() <= at:
+        value = m.group()
+        if sum(map(str.isdigit, value)) >= 2 and sum(map(str.isalpha, value)) >= 2:
+            return m.span()
+    return None
+
+
+def _seed_groups(value: str) -> bool:
+    """Whether groups of four base32 characters are an OTP's seed: digits among the
+    letters, and not words."""
+    letters = value.replace(" ", "").replace("\t", "")
+    return sum(map(str.isdigit, letters)) >= 3 and not wordy(letters)
 
 
 def _given_password(value: str) -> bool:

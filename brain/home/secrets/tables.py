@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from brain.home.secrets.names import Span, credential_name, fits
 
-__all__ = ["find", "rows"]
+__all__ = ["boxed", "cell_fits", "find", "rows", "spaced"]
 
 # A header row, the rule under it (markdown's |---| or a CLI's +----+), then its rows;
 # a CLI's border may stand above the header.
@@ -34,6 +34,24 @@ _WIKI = re.compile(
     r"(?P<body>(?:[ \t]*\|(?!\|)[^\n]*(?:\n|$))+)"
 )
 _VALUE_HEADERS = frozenset("value values wert valor valeur valore 值 値 값".split())
+# A cell a table's credential column holds that no name's test takes alone: a PIN or a
+# TAN (digits), a list of recovery codes (``75034950 88282379 80378323``).
+_DIGITS = re.compile(r"\d{4,10}")
+_DIGIT_GROUPS = re.compile(r"\d{4,10}(?:[ \t,]+\d{4,10}){1,15}")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def cell_fits(strength: str, value: str, quoted: bool = False) -> bool:
+    """Whether ``value``, a cell of a column whose header names a credential of
+    ``strength``, is one: what :func:`~brain.home.secrets.names.fits` takes, or digits
+    (a PIN, a TAN, recovery codes) under a password's or a secret's header."""
+    if fits(strength, value, "", quoted):
+        return True
+    if strength != "password":
+        return False
+    return bool(_DIGITS.fullmatch(value) and not _YEAR.fullmatch(value)) or bool(
+        _DIGIT_GROUPS.fullmatch(value)
+    )
 
 
 # psql's table: a header of names between bars, a rule of dashes crossed by "+", rows.
@@ -46,6 +64,7 @@ _PSQL = re.compile(
 def find(text: str, out: list[Span]) -> None:
     """Add to ``out`` each credential in a column of a table in ``text`` whose header
     names a credential."""
+    boxed(text, out)
     if "|" not in text:
         return
     if "||" in text:
@@ -88,7 +107,7 @@ def _psql(table: re.Match[str], out: list[Span]) -> None:
         pos = at
         for strength, cell in zip(columns, cells, strict=False):
             value = cell.strip()
-            if strength and value and " " not in value and fits(strength, value, "", False):
+            if strength and value and " " not in value and cell_fits(strength, value):
                 start = pos + cell.index(value)
                 out.append(("credential_name", start, start + len(value)))
             pos += len(cell) + 1
@@ -114,7 +133,7 @@ def _row(
             lead = cell.index(value)
             quoted = len(value) > 2 and value[0] == value[-1] and value[0] in "`\"'"
             inner_value = value[1:-1] if quoted else value
-            if inner_value and fits(strength, inner_value, "", quoted):
+            if inner_value and cell_fits(strength, inner_value, quoted):
                 s = start + lead + (1 if quoted else 0)
                 out.append(("credential_name", s, s + len(inner_value)))
         start += len(cell) + 1
@@ -122,12 +141,15 @@ def _row(
 
 # A CSV's or a TSV's header, then its rows: a column whose header names a credential
 # gives one in each row (``service,environment,owner,secret``, ``system\tlogin\tpassword``).
+# (a header's names may be quoted, as a browser's export writes them, or name two things:
+# ``Passwort/Key``; a semicolon separates where a comma is a decimal point)
+_HEAD_CELL = r'"?[A-Za-z_][\w ./-]*"?'
 _SEPARATED = {
     sep: re.compile(
-        rf"(?m)^(?P<head>[A-Za-z_][\w .-]*(?:{sep}[A-Za-z_][\w .-]*){{1,30}})\r?\n"
+        rf"(?m)^(?P<head>{_HEAD_CELL}(?:{sep}{_HEAD_CELL}){{1,30}})\r?\n"
         rf"(?P<body>(?:[^\n]*{sep}[^\n]*(?:\n|$))+)"
     )
-    for sep in (",", "\t")
+    for sep in (",", "\t", ";")
 }
 # A CLI's table of names and values: ``Key  Value`` over ``---  -----`` (Vault's ``kv
 # get``, many others), each row a name then its value.
@@ -251,6 +273,15 @@ _PAIRED = (
             r'"(?P<value>[^"\n]{4,400})"'
         ),
     ),
+    # (Redis's HGETALL, CONFIG GET: a field's name, then its value, numbered lines each)
+    (
+        ') "',
+        8,
+        re.compile(
+            r"(?m)^[ \t]*\d+\)[ \t]+\"(?P<name>[^\"\n]{2,80})\"[ \t]*\r?\n"
+            r"[ \t]*\d+\)[ \t]+\"(?P<value>[^\"\n]{4,400})\"[ \t]*$"
+        ),
+    ),
     (
         "<td>",
         0,
@@ -327,15 +358,16 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
         or "<td>" in text
         or "- name:" in text
         or ("form-data" in text or '" -> "' in text or '" => "' in text)
+        or ') "' in text
     ):
         _pairs(text, out)
+    spaced(text, out)
 
 
 def _separated(text: str, table: re.Match[str], sep: str, out: list[Span]) -> None:
-    heads = table.group("head").split(sep)
+    heads = [h.strip().strip('"') for h in table.group("head").split(sep)]
     strengths = [
-        credential_name(h.strip()) or ("value" if h.strip().lower() in _VALUE_HEADERS else "")
-        for h in heads
+        credential_name(h) or ("value" if h.lower() in _VALUE_HEADERS else "") for h in heads
     ]
     if not any(strengths):
         return
@@ -349,8 +381,7 @@ def _separated(text: str, table: re.Match[str], sep: str, out: list[Span]) -> No
                     named = (credential_name(c.strip()) for c in reversed(cells[:i]))
                     strength = next((n for n in named if n), "")
                 value = cell.strip().strip("\"'")
-                digits = strength == "password" and value.isdigit() and len(value) >= 6
-                if strength and value and (digits or fits(strength, value, "", False)):
+                if strength and value and cell_fits(strength, value):
                     s = pos + cell.index(value)
                     out.append(("credential_name", s, s + len(value)))
                 pos += len(cell) + 1
@@ -378,3 +409,86 @@ def _listing(text: str, table: re.Match[str], out: list[Span]) -> None:
                 s = at + line.index(cell, start)
                 out.append(("credential_name", s, s + len(cell)))
         at += len(line)
+
+
+# A table drawn with box characters (polars', rich's, tabulate's): cells between bars,
+# rules of lines and crossings between rows; a header is the first row after other text.
+_BOX_BAR = re.compile(r"[│┆┃║┊╎]")
+_BOX_RULE = re.compile(r"[ \t─━═┄┅┈┉╌╍┼╪╫╬┬┴├┤┌┐└┘╞╡╟╢╔╗╚╝╠╣╦╩╤╧╥╨╭╮╯╰+-]+")
+# A table whose columns are set apart by two spaces or more (``column -t``'s output, a
+# CLI's listing): a header of names, then rows with as many cells.
+_SPACED = re.compile(
+    r"(?m)^[ \t]*(?P<head>[A-Za-z_][\w./-]{0,40}(?:[ \t]{2,}[A-Za-z_][\w./-]{0,40}){1,12})"
+    r"[ \t]*\r?\n"
+)
+_SPACES = re.compile(r"[ \t]{2,}")
+
+
+def _cells(text: str, at: int, cells: list[str], strengths: list[str], out: list[Span]) -> None:
+    """The credentials among ``cells``, a row whose first cell starts at ``at``, by the
+    ``strengths`` of its columns' headers (a ``value`` column: the row's name's)."""
+    for i, (strength, cell) in enumerate(zip(strengths, cells, strict=False)):
+        if strength == "value":  # the nearest cell before naming a credential
+            named = (credential_name(c.strip().strip("`*")) for c in reversed(cells[:i]))
+            strength = next((n for n in named if n), "")
+        value = cell.strip()
+        quoted = len(value) > 2 and value[0] == value[-1] and value[0] in "`\"'"
+        inner = value[1:-1] if quoted else value
+        if strength and inner and cell_fits(strength, inner, quoted):
+            start = at + cell.index(value) + (1 if quoted else 0)
+            out.append(("credential_name", start, start + len(inner)))
+        at += len(cell) + 1
+
+
+def _strengths(cells: list[str]) -> list[str]:
+    return [
+        credential_name(c) or ("value" if c.lower() in _VALUE_HEADERS else "")
+        for c in (cell.strip().strip("`*") for cell in cells)
+    ]
+
+
+def boxed(text: str, out: list[Span]) -> None:
+    """Add to ``out`` each credential in a column of a box-drawn table whose header
+    names a credential."""
+    if _BOX_BAR.search(text) is None:
+        return
+    at, strengths = 0, None
+    for line in text.splitlines(keepends=True):
+        row = line.rstrip("\r\n")
+        if _BOX_BAR.search(row) is not None:
+            cells = _BOX_BAR.split(row)
+            if strengths is None or len(cells) != len(strengths):
+                strengths = _strengths(cells)  # (a header, or a table of its own)
+            elif any(strengths):
+                _cells(text, at, cells, strengths, out)
+        elif not (row.strip() and _BOX_RULE.fullmatch(row)):
+            strengths = None
+        at += len(line)
+
+
+def spaced(text: str, out: list[Span]) -> None:
+    """Add to ``out`` each credential in a column of a table set apart by spaces whose
+    header names a credential."""
+    if "  " not in text:
+        return
+    for head in _SPACED.finditer(text):
+        names = _SPACES.split(head.group("head"))
+        strengths = [s if s in ("password", "strong", "pin") else "" for s in _strengths(names)]
+        if not any(strengths):
+            continue  # (a key's or a session's column: as often an id's)
+        at = head.end()
+        while at < len(text):
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end + 1
+            row = text[at:end].rstrip("\r\n")
+            lead = len(row) - len(row.lstrip())
+            cells = _SPACES.split(row.strip())
+            if len(cells) != len(names) or not row.strip():
+                break
+            pos = at + lead
+            for strength, cell in zip(strengths, cells, strict=True):
+                cell_at = text.index(cell, pos)
+                if strength and cell_fits(strength, cell):
+                    out.append(("credential_name", cell_at, cell_at + len(cell)))
+                pos = cell_at + len(cell)
+            at = end
