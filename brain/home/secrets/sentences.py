@@ -147,7 +147,7 @@ _CODES = re.compile(
 )
 # One code of three groups or more (``FA7AZ-OTX1N-3FE6M-0YII5-BCWXE``), or codes of digits
 # (``52259411 67307520 19563713``).
-_ONE_CODE = re.compile(r"[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){2,9}")
+_ONE_CODE = re.compile(r"(?<![\w-])[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){2,9}(?![\w-])")
 _DIGIT_CODES = re.compile(r"(?<![\d.,:/-])\d{3,10}(?:[ \t-]\d{3,10}){1,15}(?![\d:/%-]|[.,]\d)")
 _PHRASE = re.compile(r"[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23}")
 # An OTP's seed in groups of four (``n3co k7de fz2q x4s6 qdaa y33t pm``): base32.
@@ -459,6 +459,7 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
 _GIVEN = re.compile(r"[^.!?。\n:：՝=\\{}()\[\];<>]{0,48}[:：՝][ \t]*")
 
 
+_DATE = re.compile(r"(?:19|20)\d\d-\d\d")
 _QUOTE_OR_SET = re.compile(r"[\"'`=]")
 _FOUR = re.compile(r"(?<![\w.,:/$€£-])(?!(?:19|20)\d\d\b)\d{4}(?![\w/%:-]|[.,]\d)")
 
@@ -475,7 +476,11 @@ def _codes_at(text: str, at: int, end: int) -> tuple[int, int] | None:
     m = _ONE_CODE.search(text, start, end)
     if m is not None and m.start() <= at:
         value = m.group()
-        if sum(map(str.isdigit, value)) >= 2 and sum(map(str.isalpha, value)) >= 2:
+        if (
+            sum(map(str.isdigit, value)) >= 2
+            and sum(map(str.isalpha, value)) >= 2
+            and not _DATE.match(value)
+        ):
             return m.span()
     return None
 

@@ -416,9 +416,9 @@ def _listing(text: str, table: re.Match[str], out: list[Span]) -> None:
 _BOX_BAR = re.compile(r"[│┆┃║┊╎]")
 _BOX_RULE = re.compile(r"[ \t─━═┄┅┈┉╌╍┼╪╫╬┬┴├┤┌┐└┘╞╡╟╢╔╗╚╝╠╣╦╩╤╧╥╨╭╮╯╰+-]+")
 # A table whose columns are set apart by two spaces or more (``column -t``'s output, a
-# CLI's listing): a header of names, then rows with as many cells.
+# CLI's listing): a header of names, then rows with as many cells, none indented.
 _SPACED = re.compile(
-    r"(?m)^[ \t]*(?P<head>[A-Za-z_][\w./-]{0,40}(?:[ \t]{2,}[A-Za-z_][\w./-]{0,40}){1,12})"
+    r"(?m)^(?P<head>[A-Za-z_][\w./-]{0,40}(?:[ \t]{2,}[A-Za-z_][\w./-]{0,40}){1,12})"
     r"[ \t]*\r?\n"
 )
 _SPACES = re.compile(r"[ \t]{2,}")
@@ -481,14 +481,14 @@ def spaced(text: str, out: list[Span]) -> None:
             end = text.find("\n", at)
             end = len(text) if end < 0 else end + 1
             row = text[at:end].rstrip("\r\n")
-            lead = len(row) - len(row.lstrip())
-            cells = _SPACES.split(row.strip())
-            if len(cells) != len(names) or not row.strip():
-                break
-            pos = at + lead
+            cells = _SPACES.split(row.rstrip())
+            if len(cells) != len(names) or not row.strip() or row[0] in " \t":
+                break  # (an indented block of aligned names is code's: a struct's fields)
+            pos = at
             for strength, cell in zip(strengths, cells, strict=True):
                 cell_at = text.index(cell, pos)
-                if strength and cell_fits(strength, cell):
+                if strength and not cell.isalpha() and cell_fits(strength, cell):
+                    # (letters alone: a name set beside a type, TLSCertFile  string)
                     out.append(("credential_name", cell_at, cell_at + len(cell)))
                 pos = cell_at + len(cell)
             at = end
