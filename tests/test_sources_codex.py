@@ -8,7 +8,7 @@ from pathlib import Path
 
 import zstandard
 
-from brain.sessions.sources import codex
+from brain.sessions.sources import codex, sniff
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts" / "codex"
 SYNTHETIC = (
@@ -204,3 +204,46 @@ def test_codexs_own_warning_in_the_users_role_is_not_typed(tmp_path: Path) -> No
     turns = codex.parse(path).transcript.turns
     assert [t.text for t in turns if not t.injected] == ["keep the CLI flags stable"]
     assert [t.text for t in turns if t.injected] == [warning]
+
+
+def test_a_rollout_of_the_older_form_is_read(tmp_path: Path) -> None:
+    # Codex until the autumn of 2025: the session's own first line, bare items between
+    # record_type lines, the working folder only in the environment context.
+    lines = [
+        {"id": "d916f056-bee1-4299-b4ab-15a8c65220f4", "timestamp": "2025-09-11T15:57:10.103Z",
+         "instructions": None, "git": {"branch": "main"}},
+        {"record_type": "state"},
+        {"type": "message", "role": "user", "content": [{"type": "input_text",
+         "text": "<environment_context>\n  <cwd>c:\\Users\\PC\\Vitrine</cwd>\n"
+                 "</environment_context>"}]},
+        {"type": "message", "role": "user",
+         "content": [{"type": "input_text", "text": "x = twitter, keep that name"}]},
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"},
+        {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"ls\"]}",
+         "call_id": "call_1"},
+        {"type": "function_call_output", "call_id": "call_1",
+         "output": "{\"output\":\"backend.js\\n\",\"metadata\":{\"exit_code\":0}}"},
+        {"record_type": "state"},
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Renamed."}]},
+    ]  # fmt: skip
+    path = tmp_path / "rollout-2025-09-11T12-57-10-d916f056-bee1-4299-b4ab-15a8c65220f4.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+    assert sniff.sniff(path) == "codex"
+    result = codex.parse(path)
+    t = result.transcript
+    assert [(turn.role, turn.injected, turn.tool) for turn in t.turns] == [
+        ("user", True, None),
+        ("user", False, None),
+        ("tool", False, "shell"),
+        ("tool", False, "shell"),
+        ("assistant", False, None),
+    ]
+    assert t.turns[1].text == "x = twitter, keep that name" and t.turns[1].lines == (4, 4)
+    assert t.turns[3].text.strip() == "backend.js"
+    assert t.session_id == "d916f056-bee1-4299-b4ab-15a8c65220f4"
+    assert t.project == "c:\\Users\\PC\\Vitrine"
+    assert t.git_branch == "main"
+    assert result.unknown == 0
+    assert t.started is not None and t.started.isoformat() == "2025-09-11T15:57:10.103000+00:00"

@@ -61,6 +61,12 @@ _INJECTED_PREFIXES = (
     "Warning: apply_patch was requested via exec_command.",
 )
 _CITATION = re.compile(r"<oai-mem-citation>.*?</oai-mem-citation>", re.S)
+# Rollouts Codex wrote until the autumn of 2025: a first line of the session's own
+# (``{"id", "timestamp", "instructions", "git"}``), then each response item bare, not
+# wrapped in ``{"type": "response_item", "payload"}``, between ``{"record_type":
+# "state"}`` lines; the working folder only in the environment context it sends.
+_BARE_ITEMS = frozenset({"message", "reasoning", *_CALLS, *_OUTPUTS})
+_CWD = re.compile(r"<cwd>([^<\n]+)</cwd>")
 _SESSION_ID = locations.CODEX_SESSION_ID
 
 
@@ -100,6 +106,8 @@ def parse(path: Path, *, start: int = 0, max_field_chars: int = 20_000) -> Parse
 def _calls(record: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """The (call id, tool name) of a rollout line that calls a tool."""
     payload = record.get("payload")
+    if "payload" not in record and record.get("type") in _CALLS:
+        payload, record = record, {"type": "response_item"}  # (an older rollout's, bare)
     if record.get("type") == "response_item" and isinstance(payload, dict):
         kind = as_str(payload.get("type"))
         if kind in _CALLS:
@@ -129,6 +137,8 @@ class _Builder:
         payload = record.get("payload")
         stamp = parse_timestamp(record.get("timestamp"))
         self.facts.saw(stamp)  # any record, even an unknown one, shows activity
+        if "payload" not in record and self._older(line_no, record, kind):
+            return
         if kind not in _KNOWN_TYPES:
             self.facts.unknown += 1
             return
@@ -158,6 +168,23 @@ class _Builder:
             else:  # a command's template around the person's words: the words are theirs
                 kept += [replace(turn, text=piece, injected=injected) for piece, injected in cut]
         return tuple(kept)
+
+    def _older(self, line_no: int, record: dict[str, Any], kind: str | None) -> bool:
+        """Read a line of an older rollout's (see :data:`_BARE_ITEMS`); False when the
+        line is none."""
+        if kind in _BARE_ITEMS:
+            self._item(line_no, record, parse_timestamp(record.get("timestamp")))
+            if self.facts.project is None and kind == "message":
+                cwd = _CWD.search(_content_text(record.get("content")))
+                if cwd is not None and _is_path(cwd.group(1).strip()):
+                    self.facts.project = cwd.group(1).strip()
+            return True
+        if kind is None and record.get("record_type") == "state":
+            return True
+        if kind is None and line_no == 1 and "instructions" in record:
+            self._meta(record)  # (its id, its git branch)
+            return True
+        return False
 
     def _meta(self, payload: dict[str, Any]) -> None:
         # A rollout may repeat session_meta (resume, fork); the first one names it.

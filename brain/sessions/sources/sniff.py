@@ -5,7 +5,9 @@ anywhere (``codex-session.jsonl``, ``chat.json``): its name and folder say littl
 each format's first records say what it is:
 
 * brain's own format: a ``header`` line with ``"format": "brain-transcript"``;
-* Codex CLI: ``{"timestamp", "type": "session_meta" | "response_item" | ..., "payload"}``;
+* Codex CLI: ``{"timestamp", "type": "session_meta" | "response_item" | ..., "payload"}``,
+  or, until the autumn of 2025, a first line ``{"id", "timestamp", "instructions"}`` and
+  ``{"record_type": "state"}`` lines between bare items;
 * Gemini CLI: a metadata line with ``sessionId`` and ``projectHash``, ``$set`` and
   ``$rewindTo`` edits, or messages ``{"id", "type": "user" | "gemini", "content"}``; a chat
   saved before JSONL is one pretty-printed JSON document holding the same keys;
@@ -139,6 +141,8 @@ def _judge(record: dict[str, Any]) -> str | None:
         return "brain"
     if kind in _CODEX_TYPES and isinstance(record.get("payload"), dict):
         return "codex"
+    if _older_codex(record):
+        return "codex"
     if isinstance(kind, str) and _COPILOT_TYPE.match(kind) and isinstance(record.get("data"), dict):
         return "copilot"
     if isinstance(record.get("projectHash"), str) and isinstance(record.get("sessionId"), str):
@@ -163,6 +167,19 @@ def _judge(record: dict[str, Any]) -> str | None:
     if kind == "file-history-snapshot":
         return "claude"
     return None
+
+
+def _older_codex(record: dict[str, Any]) -> bool:
+    """A line of a Codex rollout written until the autumn of 2025: its first, the
+    session's id, time and instructions, or a ``record_type`` line between its items."""
+    if record.get("record_type") == "state" and len(record) == 1:
+        return True
+    return (
+        "instructions" in record
+        and isinstance(record.get("id"), str)
+        and isinstance(record.get("timestamp"), str)
+        and "type" not in record
+    )
 
 
 def _qwen(record: dict[str, Any]) -> bool:
