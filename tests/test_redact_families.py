@@ -783,3 +783,35 @@ def test_a_sentence_credential_s_word_leaves_a_value_another_name_gives() -> Non
         assert redact(text) == text
     rotated = "the stripe secret key got rotated, new one is 5d0c8e2a91f44b7ea3c60e8f2b4d6a19"
     assert "5d0c8e2a91f44b7ea3c60e8f2b4d6a19" not in redact(rotated)
+
+
+# --- a seed phrase anywhere (secrets/phrases.py) ----------------------------------
+
+PHRASE = "beauty cycle catalog armed accident celery company coach alarm boring angry budget"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"BitBox02-ന്റെ API കീ {PHRASE} ആണ്, .env-ൽ ചേർക്കൂ.",
+        f"Shared in this space: Feather Wallet → {PHRASE} (expires end of sprint)",
+        f"{{noformat}}\n{PHRASE}\n{{noformat}}",
+        f"the 12 words, in order: {PHRASE}",
+    ],
+)
+def test_twelve_words_of_bip39s_list_in_a_row_are_a_seed_phrase(text: str) -> None:
+    assert redact(text) == text.replace(PHRASE, "[REDACTED:seed_phrase]")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # (prose runs twelve short words too, but needs words the list leaves out)
+        "apply the quick config fixes now and then build the fixed version from source with all",
+        "bit more time because that output will make the adoption call much less",
+        # (eleven of the list's words are no phrase)
+        "beauty cycle catalog armed accident celery company coach alarm boring angry",
+    ],
+)
+def test_prose_and_short_runs_of_the_lists_words_are_left(text: str) -> None:
+    assert redact(text) == text

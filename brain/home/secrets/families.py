@@ -38,6 +38,7 @@ from brain.home.secrets import (
     given,
     handed,
     names,
+    phrases,
     places,
     prose,
     sentences,
@@ -249,6 +250,7 @@ def find(
     slots.find(text, lowered, out, hits)
     if spans:
         _anywhere(text, spans, out)
+    phrases.find(text, out)
     return out
 
 

@@ -1,0 +1,56 @@
+"""A seed phrase anywhere: twelve words or more in a row, every one on BIP-39's list.
+
+A wallet's recovery phrase is the wallet. People paste it with no name before it, or
+after words in a language no rule reads (``BitBox02-ന്റെ API കീ <words> ആണ്``), or under a
+share's heading (``Feather Wallet → <words>``). Prose never runs twelve words of that
+list in a row: it needs words the list leaves out (the, a, to, of, is, and, in, it,
+that, for, you…), so a run of them is a phrase however it is announced. The list is
+BIP-39's English one, from the ``mnemonic`` package (Trezor's reference
+implementation); its checksum is not asked for, since a phrase copied by hand or made
+up for a test may lack it and is no less meant as one.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from brain.home.secrets.names import Span
+
+__all__ = ["find", "wordlist"]
+
+# Lower-case words of BIP-39's lengths (three to eight letters), twelve or more,
+# one space or tab apart.
+_RUN = re.compile(r"(?<![\w'’-])[a-z]{3,8}(?:[ \t][a-z]{3,8}){11,}(?![\w'’-])")
+_WORD = re.compile(r"[a-z]+")
+_LEAST = 12
+
+
+@cache
+def wordlist() -> frozenset[str]:
+    """BIP-39's English words (empty without the ``mnemonic`` package: this family off)."""
+    try:
+        from mnemonic import Mnemonic
+    except ImportError:  # pragma: no cover - a dependency of brain's
+        return frozenset()
+    return frozenset(Mnemonic("english").wordlist)
+
+
+def find(text: str, out: list[Span]) -> None:
+    """Add to ``out`` each run of twelve BIP-39 words or more in ``text``."""
+    words = None
+    for run in _RUN.finditer(text):
+        words = words or wordlist()
+        first = last = None  # the current stretch of the list's words
+        count = 0
+        for word in _WORD.finditer(run.group()):
+            if word.group() in words:
+                if first is None:
+                    first, count = word, 0
+                last, count = word, count + 1
+                continue
+            if first is not None and last is not None and count >= _LEAST:
+                out.append(("seed_phrase", run.start() + first.start(), run.start() + last.end()))
+            first, count = None, 0
+        if first is not None and last is not None and count >= _LEAST:
+            out.append(("seed_phrase", run.start() + first.start(), run.start() + last.end()))
