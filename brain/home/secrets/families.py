@@ -70,7 +70,9 @@ _PUBLIC_WORDS = (
     r"(?i:address|program|pubkey|public|mint|version|\bid\b|_id|(?-i:[a-z]Id\b)|uuid|hash|sha"
     r"|digest|etag|checksum"
     r"|commit|integrity|base64|nonce|cid|ipfs|fingerprint|file|video|drive|folder|doc"
-    r"|sheet|channel|playlist|verification)"
+    r"|sheet|channel|playlist|verification"
+    # (a chain's transaction and its signature: public, base58 as a key's 64 bytes are)
+    r"|signature|\bsig\b|\btx\b|txid|txhash|transaction)"
 )
 _PUBLIC_BEFORE = re.compile(_PUBLIC_WORDS + r"[^\n]{0,24}$")
 _PUBLIC_WORD = re.compile(_PUBLIC_WORDS)

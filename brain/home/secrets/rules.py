@@ -530,7 +530,9 @@ _PLACEHOLDER = lazy(
     | bad | wrong | invalid | incorrect | bogus | garbage | nope  # a test's rejected value
     | \d{1,3}                                        # a count: 1 token = 1 share
     | (?:[A-Za-z0-9]{1,12}[_-]){0,2}your[_-][\w-]*   # YOUR_API_KEY, xoxb-your-token
-    | [\w-]*[_-]here                                # paste-token-here
+    | [\w-]*[_-](?:here|aqui|aquí|ici|hier|qui)       # paste-token-here, TU_TOKEN_AQUI
+    | (?-i:my[_-]?(?:secret|password|passwd|pass|token|key|api[_-]?key))  # a test's mysecret
+    | read | write | read-all | write-all            # a permission: id-token: write
     | your(?:\s+[\w-]+){1,8}\s+here                  # your twelve word mnemonic here
     | (?:[A-Za-z0-9]{1,12}[_-]){1,2}(?:x{4,}|\*{3,}|\.{3,}|…)  # sk-xxxx…, ghp_...
     | op://\S+                                       # a 1Password reference

@@ -263,6 +263,7 @@ def maybe(lowered: str) -> bool:
 
 # The word after a credential's, in prose: "password reset", "token count".
 _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)\b")
+_MEMBER = re.compile(r"\??\.[A-Za-z_$]")
 
 
 def find(
@@ -277,8 +278,8 @@ def find(
         if m.start() < last or (assigned and named(m) and not _bytes_after(text, m, assigned)):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
-        if not written(text, m):
-            continue
+        if not written(text, m) or _MEMBER.match(text, m.end()):
+            continue  # (token.stats5m: code reading an object's field)
         after = _NEXT_WORD.match(lowered, m.end())
         if after and about_credential(f"{m.group().strip()}_{after.group(1)}"):
             continue  # "the password reset feature", "the token count": about it

@@ -45,6 +45,8 @@ def cell_fits(strength: str, value: str, quoted: bool = False) -> bool:
     """Whether ``value``, a cell of a column whose header names a credential of
     ``strength``, is one: what :func:`~brain.home.secrets.names.fits` takes, or digits
     (a PIN, a TAN, recovery codes) under a password's or a secret's header."""
+    if strength == "weak" and " " in value:
+        return False  # a key's column: a name and a note (read-only-guard (FR-006))
     if fits(strength, value, "", quoted):
         return True
     if strength != "password":
