@@ -43,6 +43,7 @@ __all__ = [
     "APP_PASSWORD",
     "PUBLIC",
     "a_credential_word_at",
+    "base32",
     "TRIGGER_WORDS",
     "WORDS",
     "about_credential",

@@ -26,7 +26,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from brain.home.secrets.names import PUBLIC, Span, about_credential, credential_name, name_before
+from brain.home.secrets import forms
+from brain.home.secrets.names import (
+    PUBLIC,
+    Span,
+    about_credential,
+    base32,
+    credential_name,
+    name_before,
+)
 from brain.home.secrets.rules import CJK, is_placeholder
 from brain.home.secrets.shapes import (
     BASE58 as _BASE58,
@@ -74,11 +82,14 @@ _KINDS = (
         # (typed in a hurry: the letters swapped or one left out)
         r"|pasword|passwrod|passowrd|pssword|paswd"
         r"|(?:kennwort|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|passord|adgangskode"
-        r"|parola|kata sandi|geslo|lozinka|nenosiri|fjalëkalim|fjalekalim)"
+        r"|parola|kata sandi|kata laluan|geslo|lozinka|nenosiri|fjalëkalim|fjalekalim"
+        r"|cyfrinair|slaptažodis|slaptazodis)"
         + _INFLECTED
-        + r"|mật khẩu|пароль|密码|密碼|口令|パスワード|暗証番号|비밀번호|비번|סיסמה"
+        + r"|mật khẩu|пароль|парола|лозинка|құпиясөз|құпия сөз|нууц үг|密码|密碼|口令|パスワード"
+        r"|暗証番号|비밀번호|비번|סיסמה|κωδικ|პაროლ|գաղտնաբառ"
         r"|mdp|parool|lykilorð"
-        r"|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน",
+        r"|كلمة المرور|كلمة السر|رمز عبور|گذرواژه|پاس ورڈ|पासवर्ड|পাসওয়ার্ড|கடவுச்சொல்"
+        r"|మీ పాస్‌వర్డ్|పాస్‌వర్డ్|මුරපදය|ពាក្យសម្ងាត់|የይለፍ ቃል|รหัสผ่าน",
     ),
     (
         "strong",
@@ -92,7 +103,7 @@ _KINDS = (
         # another word, clau of clause: as they stand)
         r"|gakoa|raktas|atslēga|atslega|ufunguo|allwedd|clau|lykill|kľúč|klíč|кілт[іi]?"
         r"|κλειδ[ιί]|გასაღებ|kọ́kọ́rọ́"
-        r"|密钥|密鑰|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿"
+        r"|密钥|密鑰|金鑰|金钥|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿"
         # (a salt that signs: random, as a key is; a salt alone is often a label)
         r"|(?:signing|hmac|secret|webhook|api|password) salt",
     ),
@@ -220,6 +231,7 @@ _LATIN_WORDS = (
     *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
     *("nenosiri", "fjalëkalim", "fjalekalim", "mdp", "parool", "lykilorð", "gakoa"),
     *("raktas", "atslega", "ufunguo", "allwedd", "clau", "lykill"),
+    *("kata laluan", "cyfrinair", "slaptazodis"),
 )
 WORDS = {"sentence words": _LATIN_WORDS}
 # The words beyond latin-1, which the pass would look for one str.find each: one search.
@@ -229,6 +241,8 @@ _WIDE = re.compile(
     "|מפתח|טוקן|คีย์|โทเค็น|टोकन|कुंजी|密钥|密鑰|令牌|秘钥|トークン"
     "|シークレット|秘密鍵|キー|토큰|시크릿|助记词|シードフレーズ|リカバリーコード|恢复码"
     "|비번|atslēga|kľúč|klíč|кілт|κλειδ|გასაღებ|kọ́kọ́rọ́"
+    "|парола|лозинка|құпиясөз|құпия сөз|нууц үг|κωδικ|პაროლ|գաղտնաբառ|slaptažodis|金鑰|金钥"
+    "|پاس ورڈ|পাসওয়ার্ড|கடவுச்சொல்|పాస్‌వర్డ్|මුරපදය|ពាក្យសម្ងាត់|የይለፍ ቃል"
 )
 
 
@@ -427,6 +441,17 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
                 codes = (one.start(), one.start() + len(one.group().rstrip(_TRAILING)))
         if codes is not None and not _about(text, word, after, codes[0]):
             return [codes]
+    if kind == "password":  # a password of digits alone: six to ten of them
+        first = _DIGIT.search(text, after, end)
+        m = _PIN.match(text, first.start(), end) if first else None
+        if (
+            m is not None
+            and len(m.group()) >= 6
+            and not _UNIT.match(text, m.end())
+            and not _IN_CODE.search(text, after, m.start())
+            and not _about(text, word, after, m.start())
+        ):
+            found.append(m.span())
     for m in _VALUE.finditer(text, after, end):
         quote = text[m.start() - 1 : m.start()]
         quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
@@ -560,8 +585,12 @@ def _shape(kind: str, value: str) -> bool:
     m = _PREFIXED.fullmatch(value)
     if m and "_" not in m.group("body") and _random(m.group("body"), uuid=False):
         return True  # a service's prefix before a random body: ptr_…, EU_…
+    if forms.upper_random(value) or base32(value):
+        return True  # an OTP's seed, a key of capitals and digits: FQVGVIPPN7ZHQ7XCIHJB…
     if kind != "password":
         return False
+    if _JOINED.fullmatch(value):
+        return True  # words joined, then digits: garnet.summit!14, fig-willow-2006
     return (  # a typed password: capitals, small letters, digits and a symbol
         len(value) >= 8
         and any(map(str.isupper, value))
@@ -570,6 +599,10 @@ def _shape(kind: str, value: str) -> bool:
         and any(c in _SYMBOLS for c in value)
         and plain_password(value, after_verb=True)
     )
+
+
+# Words a person joins into a password, ending in digits (and a symbol perhaps).
+_JOINED = re.compile(r"(?:[A-Za-z]{3,10}[-._]){1,9}[A-Za-z]{3,10}[!?#@$%&*]?\d{1,4}[!?#@$%&*]?")
 
 
 def _random(value: str, *, uuid: bool) -> bool:
