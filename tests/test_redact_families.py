@@ -815,3 +815,13 @@ def test_twelve_words_of_bip39s_list_in_a_row_are_a_seed_phrase(text: str) -> No
 )
 def test_prose_and_short_runs_of_the_lists_words_are_left(text: str) -> None:
     assert redact(text) == text
+
+
+def test_a_token_of_dotted_parts_is_redacted_whole_where_a_typo_cuts_its_name_off() -> None:
+    # (a bot's token typed with a CJK numeral in its first part: the rule reading
+    # "token = <value>" stops there, and the rest was left whole)
+    token = "ODg4OTAxNDQ3MDU3NDIwMA.GForIk." + "7cCYxoIHfUaXlzy8EyrFlaim4yP-E2gYh6gVkg"
+    assert redact(f"# real token = MTM二{token}") == "# real token = MTM二[REDACTED:random_token]"
+    # (dotted names in code are no token: their parts are words)
+    text = "see com.example.app.MainActivity.onCreateSavedInstanceStateBundle"
+    assert redact(text) == text

@@ -97,20 +97,50 @@ def _anywhere(text: str, spans: list[tuple[int, int]], out: list[Span]) -> None:
                 last = whole[1]
             continue
         value = text[start:end]
+        if start and text[start - 1] == "." and len(value) <= 128:
+            dotted = _dotted_at(text, start, end)
+            if dotted is not None and _random_run(text, start, end):
+                out.append(("random_token", *dotted))  # a token of dotted parts, whole
+                last = dotted[1]
+            continue
         if len(value) > 128 or (start and text[start - 1] in _TOKEN_CHARS):
             continue
         if end < len(text) and text[end] in _TOKEN_CHARS:
             continue
-        capitals = not _HEX_ONLY.fullmatch(value) and forms.upper_random(value)
-        if not (_mixed(value) or capitals) or _BASE58.fullmatch(value) or _ID_PREFIX.match(value):
-            continue
-        if value.startswith(("eyJ", "AAAA")) or entropy(value) < 4.3 or wordy(value):
-            continue  # a JWT's header, an SSH public key's blob
-        if _public_before(text, start) or PUBLIC.match(value):
-            continue
-        if _in_public_block(text, start) or allowances.an_id(text, start):
-            continue  # a certificate; docs.google.com/spreadsheets/d/<id>
-        out.append(("random_token", start, end))
+        if _random_run(text, start, end):
+            out.append(("random_token", start, end))
+
+
+def _random_run(text: str, start: int, end: int) -> bool:
+    """Whether the run at ``start:end`` is random as a secret is, and nothing says it is
+    an id, a hash or public."""
+    value = text[start:end]
+    capitals = not _HEX_ONLY.fullmatch(value) and forms.upper_random(value)
+    if not (_mixed(value) or capitals) or _BASE58.fullmatch(value) or _ID_PREFIX.match(value):
+        return False
+    if value.startswith(("eyJ", "AAAA")) or entropy(value) < 4.3 or wordy(value):
+        return False  # a JWT's header, an SSH public key's blob
+    if _public_before(text, start) or PUBLIC.match(value):
+        return False
+    # (a certificate; docs.google.com/spreadsheets/d/<id>)
+    return not (_in_public_block(text, start) or allowances.an_id(text, start))
+
+
+# A token of dotted parts (a bot's token: its id, a time, then the random part), whole.
+_DOTTED = re.compile(r"[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+_DOTTED_BACK = re.compile(r"[A-Za-z0-9_.-]*$")
+
+
+def _dotted_at(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the dotted token whose last part is the run at ``start:end``."""
+    back = _DOTTED_BACK.search(text, max(0, start - 200), start)
+    first = back.start() if back else start
+    m = _DOTTED.fullmatch(text, first, end)
+    if m is None or (end < len(text) and text[end] in _TOKEN_CHARS):
+        return None
+    if text.startswith("eyJ", first):
+        return None  # a JWT: its own rule knows a documentation's example
+    return first, end
 
 
 _BASE64_BACK = re.compile(r"[A-Za-z0-9+/]*$")
