@@ -277,7 +277,8 @@ def maybe(lowered: str) -> bool:
 
 # The word after a credential's, in prose: "password reset", "token count".
 _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)\b")
-_MEMBER = re.compile(r"\??\.[A-Za-z_$]")
+# Code reading an object's field: token.stats5m.numBuys.
+_FIELD_READ = re.compile(r"[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+")
 
 
 def find(
@@ -292,8 +293,8 @@ def find(
         if m.start() < last or (assigned and named(m) and not _bytes_after(text, m, assigned)):
             continue  # "password": "…", token=…: a name in code's form, the name family's
         kind = m.lastgroup or ""
-        if not written(text, m) or _MEMBER.match(text, m.end()):
-            continue  # (token.stats5m: code reading an object's field)
+        if not written(text, m):
+            continue
         after = _NEXT_WORD.match(lowered, m.end())
         if after and about_credential(f"{m.group().strip()}_{after.group(1)}"):
             continue  # "the password reset feature", "the token count": about it
@@ -470,6 +471,8 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
             continue  # (a typed password may end in "?" or "!": Naruto2004?)
         if kept and not shaped(kind, value, said):
             value = whole
+        if not quoted and _FIELD_READ.fullmatch(value):
+            continue  # token.stats5m ? token.stats5m.numBuys : null
         eq = value.find("=")
         if 0 < eq < len(value.rstrip("=")) and about_credential(value[:eq]):
             continue  # a setting of its own: key_h_idempotency_key=<uuid>
