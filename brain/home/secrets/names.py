@@ -96,6 +96,9 @@ TRIGGER_WORDS = (
     # (a token shortened, TOK_X, x.tok.new: after "token", which starts the same, so a
     # place of both is read as the longer)
     "tok",
+    # (a password shortened, too short to look for alone: a word of a name, its
+    # separator with it, ING_PW_TEST, pw_for_flume, x-ais-pw)
+    *("_pw", "-pw", "pw_", "pw-"),
     # (a secret: German and Dutch geheim, Italian segreto, Portuguese segredo, Swedish
     # hemlig, Polish sekret, Turkish gizli)
     *("geheim", "rahasia", "segre", "hemlig", "hemmelig", "salainen", "sekret", "gizli"),

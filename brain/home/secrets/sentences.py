@@ -471,8 +471,8 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
             continue  # (a typed password may end in "?" or "!": Naruto2004?)
         if kept and not shaped(kind, value, said):
             value = whole
-        if not quoted and _FIELD_READ.fullmatch(value):
-            continue  # token.stats5m ? token.stats5m.numBuys : null
+        if not quoted and _FIELD_READ.fullmatch(value) and value.lower().startswith(said):
+            continue  # token.stats5m ? token.stats5m.numBuys : null: the word's own fields
         eq = value.find("=")
         if 0 < eq < len(value.rstrip("=")) and about_credential(value[:eq]):
             continue  # a setting of its own: key_h_idempotency_key=<uuid>
