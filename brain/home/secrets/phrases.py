@@ -21,7 +21,10 @@ __all__ = ["find", "wordlist"]
 
 # Lower-case words of BIP-39's lengths (three to eight letters), twelve or more,
 # one space or tab apart.
-_RUN = re.compile(r"(?<![\w'’-])[a-z]{3,8}(?:[ \t][a-z]{3,8}){11,}(?![\w'’-])")
+# (possessive: a word's letters are never given back, which makes the search cheap; a
+# run's last word may then be a longer word's start, told below)
+_RUN = re.compile(r"(?<![\w'’-])[a-z]{3,8}+(?:[ \t][a-z]{3,8}+){11,}+")
+_WORD_CHAR = re.compile(r"[\w'’-]")
 _WORD = re.compile(r"[a-z]+")
 _LEAST = 12
 
@@ -43,8 +46,9 @@ def find(text: str, out: list[Span]) -> None:
         words = words or wordlist()
         first = last = None  # the current stretch of the list's words
         count = 0
+        cut = run.end() < len(text) and _WORD_CHAR.match(text, run.end()) is not None
         for word in _WORD.finditer(run.group()):
-            if word.group() in words:
+            if word.group() in words and not (cut and word.end() == len(run.group())):
                 if first is None:
                     first, count = word, 0
                 last, count = word, count + 1
