@@ -51,8 +51,13 @@ _SPENT_TOKENS = (
     r"(?<!save )(?<!saving )(?<!fewer )(?<!more )(?<!less )(?<!many )(?<!output )(?<!input )"
     r"tokens?(?![ _-]?(?:usage|use|consumption|budget|limits?|counts?|costs?|spend|per|window))"
 )
+# The credential is the verb's object: a determiner and two words at most between them,
+# no clause boundary ("keep the test config and debug the token check" keeps no token; a
+# key's slug, keep-test-env-token, asks nothing).
 STORE_SECRET = re.compile(
-    r"\b(?:remember|store|save|memori[sz]e|keep)\b.{0,60}\b"
+    r"\b(?:remember|store|save|memori[sz]e|keep)[ \t]+"
+    r"(?:(?:this|that|these|those|the|my|our|your|his|her|its|their|a|an|new)[ \t]+)?"
+    r"(?:[\w.-]+[ \t]+){0,2}"
     + _SECRET_WORDS.replace("|tokens?|", "|" + _SPENT_TOKENS + "|")
     + r"\b",
     re.IGNORECASE,

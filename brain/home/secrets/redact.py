@@ -358,6 +358,14 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return True  # ?sendbird_user_id=<hex>: a user's id, whatever rule's name it holds
     if kind not in _ANNOUNCED and kind != "curl_auth_header":
         return False
+    if (
+        kind == "secret_assignment"
+        and value.isalpha()
+        and value.islower()
+        and len(value) <= 10
+        and families.credential_name(families.name_before(text, start)) in ("strong", "weak")
+    ):
+        return True  # "Contrato do token = mint": a token or a key is random, not a word
     if kind in ("auth_header", "curl_auth_header"):
         # Bearer test, Bearer not-a-real-token, authorization=auth_header: words or a
         # variable's name, not a token
