@@ -973,6 +973,29 @@ def test_prose_a_memory_joins_in_another_language_than_the_sessions_is_no_value(
     assert _why(english, "preference", prose, english_body, [1, 1]) == HELD_UNSUPPORTED
 
 
+def test_an_english_memory_of_a_person_typing_another_latin_language_words_it_anew() -> None:
+    # Spanish in Latin letters: the memory's own compounds ("step-by-step") are its
+    # words, not values it copied; a path it names must still be in the session.
+    typed = (
+        "no se abrir la pagina me podrias ayudar a abrirla como si fuera un usuario final "
+        "recuerda que no tengo conocimiento, no he podido encontrarla en el repositorio "
+        "dime como la abro en github dame la ruta especifica paso a paso por favor"
+    )
+    spanish = _said(("user", typed), ("assistant", "Claro, aquí tienes los pasos."))
+    rule = "A beginner: explain every step plainly, step-by-step, like for a novice"
+    body = rule + ': "dame la ruta especifica paso a paso".'
+    assert _why(spanish, "preference", rule, body, [0, 0]) == ""
+    invented = body + " Use scripts/open_page.ps1."
+    assert _why(spanish, "preference", rule, invented, [0, 0]) == HELD_UNSUPPORTED
+    english = _said(
+        ("user", "I can't open the page, can you help me open it as an end user? I have no "
+                 "experience with this and I could not find it in the repository, so please "
+                 "tell me the specific route to follow and what to click, thanks"),
+        ("assistant", "Sure, here are the steps."),
+    )  # fmt: skip
+    assert _why(english, "preference", rule, rule, [0, 0]) == HELD_UNSUPPORTED
+
+
 def test_a_quote_of_the_person_in_single_quotes_attributes_it_in_any_spelling() -> None:
     # Japanese typed in romaji runs its words together: no clause of three words to find.
     session = _said(

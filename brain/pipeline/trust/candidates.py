@@ -94,6 +94,15 @@ _COPIED_RUN = 5
 # Of a memory's values, how many may be missing from the session: one in four (a model
 # writes "3" for "three", drops a version's patch number).
 _VALUE_SLACK = 4
+# English's own small words, which any English text is full of and other languages
+# written in Latin letters seldom hold; below this share of a person's words, of this
+# many at least, they typed another language.
+_ENGLISH_SMALL_WORDS = frozenset(
+    "the and of to is are was it that this for with you we be not can please what how why"
+    " but if then have has will should would there they".split()
+)
+_ENGLISH_SHARE = 0.04
+_LANGUAGE_WORDS = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +167,17 @@ class _Session:
         latin = sum(1 for w in said if all(c.isascii() or "LATIN" in unicodedata.name(c, "")
                                            for c in w if c.isalpha()))  # fmt: skip
         return latin * 2 < len(said)
+
+    @cached_property
+    def other_language(self) -> bool:
+        """Whether the person typed in a language other than English, in Latin letters
+        (Spanish, Portuguese, German ...): few of English's own small words among theirs.
+        An English memory then words it anew too, its compounds ("step-by-step") its own."""
+        said = [w for w in self.own_tokens[True] if w.isascii() and w.isalpha()]
+        if len(said) < _LANGUAGE_WORDS:
+            return False
+        english = sum(1 for w in said if w in _ENGLISH_SMALL_WORDS)
+        return english < len(said) * _ENGLISH_SHARE
 
     @cached_property
     def outside_runs(self) -> set[tuple[str, ...]]:
@@ -382,7 +402,7 @@ def _said_somewhere(text: str, session: _Session) -> bool:
     if any(not near_quote(q, session.own_tokens[False]) for q in quoted):
         return False
     values = [v for v in marks(text).values if not (v.isdigit() and len(v) == 1)]
-    if session.other_script or any(_other_script(q) for q in quoted):
+    if session.other_script or session.other_language or any(_other_script(q) for q in quoted):
         values = [v for v in values if not joined_words(v)]
     missing = sum(1 for v in values if not found_value(v, session.whole))
     return missing <= len(values) // _VALUE_SLACK
