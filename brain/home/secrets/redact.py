@@ -364,6 +364,7 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         and value.islower()
         and len(value) <= 10
         and families.credential_name(families.name_before(text, start)) in ("strong", "weak")
+        and not _SPACED_APP_PASSWORD.match(text, start)  # jvxx omoh uxqj dnxx: one, spaced
     ):
         return True  # "Contrato do token = mint": a token or a key is random, not a word
     if kind in ("auth_header", "curl_auth_header"):

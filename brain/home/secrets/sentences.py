@@ -51,6 +51,7 @@ from brain.home.secrets.shapes import (
     mnemonic,
     random_token,
     short_random,
+    unwritten,
     wordy,
 )
 from brain.home.secrets.spoken import plain_password
@@ -83,7 +84,7 @@ _KINDS = (
         r"|pasword|passwrod|passowrd|pssword|paswd"
         r"|(?:kennwort|wachtwoord|lösenord|salasana|heslo|jelszó|hasło|şifre|passord|adgangskode"
         r"|parola|kata sandi|kata laluan|geslo|lozinka|nenosiri|fjalëkalim|fjalekalim"
-        r"|cyfrinair|slaptažodis|slaptazodis)"
+        r"|cyfrinair|slaptažodis|slaptazodis|contrasenya|jelszav|okwuntughe|aṣínà)"
         + _INFLECTED
         + r"|mật khẩu|пароль|парола|лозинка|құпиясөз|құпия сөз|нууц үг|密码|密碼|口令|パスワード"
         r"|暗証番号|비밀번호|비번|סיסמה|κωδικ|პაროლ|գաղտնաբառ"
@@ -103,7 +104,7 @@ _KINDS = (
         # another word, clau of clause: as they stand)
         r"|gakoa|raktas|atslēga|atslega|ufunguo|allwedd|clau|lykill|kľúč|klíč|кілт[іi]?"
         r"|κλειδ[ιί]|გასაღებ|kọ́kọ́rọ́"
-        r"|密钥|密鑰|金鑰|金钥|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿"
+        r"|密钥|密鑰|金鑰|金钥|令牌|秘钥|トークン|シークレット|秘密鍵|キー|토큰|시크릿|api کی"
         # (a salt that signs: random, as a key is; a salt alone is often a label)
         r"|(?:signing|hmac|secret|webhook|api|password) salt",
     ),
@@ -125,8 +126,10 @@ _KINDS = (
 )
 # (an English word stands as a word: not inside a name, jsonwebtoken, DB_PASSWORD or
 # --export-secret-keys, which are code's, read by the name family)
+# (a word of a script that sets no space between words stands after Latin letters too:
+# "NordLayerのAPIキーは")
 _WORD = re.compile(
-    r"(?<![a-z0-9_.])(?:"
+    r"(?:(?<![a-z0-9_.])|(?=[^\x00-\x7f]))(?:"
     + "|".join(f"(?P<{kind}>{words})" for kind, words in _KINDS)
     + r")(?!s?[a-z0-9_-])"
 )
@@ -231,7 +234,7 @@ _LATIN_WORDS = (
     *("cheie", "passord", "adgangskode", "parola", "kata sandi", "geslo", "lozinka"),
     *("nenosiri", "fjalëkalim", "fjalekalim", "mdp", "parool", "lykilorð", "gakoa"),
     *("raktas", "atslega", "ufunguo", "allwedd", "clau", "lykill"),
-    *("kata laluan", "cyfrinair", "slaptazodis"),
+    *("kata laluan", "cyfrinair", "slaptazodis", "contrasenya", "jelszav", "okwuntughe"),
 )
 WORDS = {"sentence words": _LATIN_WORDS}
 # The words beyond latin-1, which the pass would look for one str.find each: one search.
@@ -242,7 +245,7 @@ _WIDE = re.compile(
     "|シークレット|秘密鍵|キー|토큰|시크릿|助记词|シードフレーズ|リカバリーコード|恢复码"
     "|비번|atslēga|kľúč|klíč|кілт|κλειδ|გასაღებ|kọ́kọ́rọ́"
     "|парола|лозинка|құпиясөз|құпия сөз|нууц үг|κωδικ|პაროლ|գաղտնաբառ|slaptažodis|金鑰|金钥"
-    "|پاس ورڈ|পাসওয়ার্ড|கடவுச்சொல்|పాస్‌వర్డ్|මුරපදය|ពាក្យសម្ងាត់|የይለፍ ቃል"
+    "|پاس ورڈ|পাসওয়ার্ড|கடவுச்சொல்|పాస్‌వర్డ్|මුරපදය|ពាក្យសម្ងាត់|የይለፍ ቃል|aṣínà|api کی"
 )
 
 
@@ -303,12 +306,21 @@ def find(
         ):
             continue  # --export-secret-keys: a flag's name (API-Schlüssel is prose's)
         limit = _line_end(text, m.end())
-        if kind != "phrase" and _DIGIT.search(text, m.end(), limit) is None:
+        if (
+            kind != "phrase"
+            and _DIGIT.search(text, m.end(), limit) is None
+            and not (kind == "password" and _PASSPHRASE.search(text, m.end(), limit))
+        ):
             continue  # (every value looked for but a seed phrase holds a digit: most
             # sentences naming a credential give none, even to the line's end, and are
             # passed over here, before their sentences' ends are looked for)
         end = _window_end(text, m.end(), limit)
-        if kind != "phrase" and end < limit and _DIGIT.search(text, m.end(), end) is None:
+        if (
+            kind != "phrase"
+            and end < limit
+            and _DIGIT.search(text, m.end(), end) is None
+            and not (kind == "password" and _PASSPHRASE.search(text, m.end(), end))
+        ):
             continue
         if kind == "key":
             strength = key_named(text, m.start())
@@ -442,6 +454,21 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
                 codes = (one.start(), one.start() + len(one.group().rstrip(_TRAILING)))
         if codes is not None and not _about(text, word, after, codes[0]):
             return [codes]
+    if kind == "password":  # codes in groups, or a passphrase of words no prose holds
+        m = _CODE_PAIRS.search(text, after, end)
+        if m is not None and not _about(text, word, after, m.start()):
+            groups = re.split(r"[-\s,]+", m.group())
+            if all(any(map(str.isdigit, g)) for g in groups) and any(
+                any(map(str.isalpha, g)) for g in groups
+            ):  # (every group a digit, some a letter: tool-1007 is a name)
+                return [m.span()]
+        m = _PASSPHRASE.search(text, after, end)
+        if (
+            m is not None
+            and unwritten(m.group().split())
+            and not _about(text, word, after, m.start())
+        ):
+            return [m.span()]
     if kind == "password":  # a password of digits alone: six to ten of them
         first = _DIGIT.search(text, after, end)
         m = _PIN.match(text, first.start(), end) if first else None
@@ -489,6 +516,16 @@ _GIVEN = re.compile(r"[^.!?。\n:：՝=\\{}()\[\];<>]{0,48}[:：՝][ \t]*")
 
 
 _DATE = re.compile(r"(?:19|20)\d\d-\d\d")
+# Codes of two groups each (9b60-dbc1, 613e-9b04 79d0-d6ec …), and a passphrase of four
+# to eight small words standing alone (robin cedar wombat ember ivory meadow).
+_CODE_PAIRS = re.compile(
+    r"(?<![\w\\/-])[A-Za-z0-9]{3,8}-[A-Za-z0-9]{3,8}(?:[ \t,]+[A-Za-z0-9]{3,8}-[A-Za-z0-9]{3,8})*"
+    r"(?![\w-])"
+)
+_PASSPHRASE = re.compile(
+    r"(?<![\w-])[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,7}(?=[ \t]*(?:[,;.!?]|$|[^\x00-\x7f]))",
+    re.MULTILINE,
+)
 _QUOTE_OR_SET = re.compile(r"[\"'`=]")
 _FOUR = re.compile(r"(?<![\w.,:/$€£-])(?!(?:19|20)\d\d\b)\d{4}(?![\w/%:-]|[.,]\d)")
 
