@@ -825,3 +825,43 @@ def test_a_token_of_dotted_parts_is_redacted_whole_where_a_typo_cuts_its_name_of
     # (dotted names in code are no token: their parts are words)
     text = "see com.example.app.MainActivity.onCreateSavedInstanceStateBundle"
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # (a password's word in the chat's own language, its value after it)
+        ("Ο κωδικός για το Gitea είναι Harbor_22.04.2019, βάλ' το στο .env.", "Harbor_22.04.2019"),
+        ("Y cyfrinair ar gyfer Gitea yw 884213, rho fe yn y ffeil .env.", "884213"),
+        ("Gitea slaptažodis yra Lantern_77!, įrašyk į .env failą.", "Lantern_77"),
+        ("GiteaのAPIキーは Tq4nVb8ZkPw2LmXc9RsYhJ3dFgKe6UaN です。",
+         "Tq4nVb8ZkPw2LmXc9RsYhJ3dFgKe6UaN"),
+        ("Gitea 的密碼是 otter maple quartz lantern fjord，幫我放進 .env 裡。",
+         "otter maple quartz lantern fjord"),
+        ("Gitea salasana on 7c1e-4b9a 2d0f-8e31, laita se .env-tiedostoon.", "7c1e-4b9a 2d0f-8e31"),
+        # (codes and PINs in groups after their word)
+        ("the Gitea recovery code: 40918273 55120934 77013265, keep it safe",
+         "40918273 55120934 77013265"),
+        ("Gitea 的 device PIN 是 4821，别提交。", "4821"),
+        ("here is the TOTP seed for Gitea: k3xq 7mwd p2fa z5nc rv4t, thanks",
+         "k3xq 7mwd p2fa z5nc rv4t"),
+    ],
+)  # fmt: skip
+def test_a_credential_said_in_a_sentence_in_any_language_is_redacted(text: str, value: str) -> None:
+    out = redact(text)
+    assert value not in out and "[REDACTED:" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is stored in the vault under prod keys.",
+        "the password was never set for C:\\Users\\Admin\\AppData\\Local\\tool-1007",
+        "pin the version to 1.2.3 and the LED to pin 13",
+        "the recovery code flow shipped in 2024 with 3 steps",
+        "stats5m_numBuys: token.stats5m ? token.stats5m.numBuys : null,",
+        "Contrato do token = mint",
+    ],
+)
+def test_prose_and_code_near_a_credentials_word_are_left(text: str) -> None:
+    assert redact(text) == text
