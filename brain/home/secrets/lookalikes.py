@@ -45,6 +45,13 @@ _F = TypeVar("_F", bound=_Span)
 _ENVELOPE_OPEN = re.compile(r"ENC\[[A-Z0-9_]+,|ENC\(")
 _ENVELOPE_VALUE = re.compile(r"vault:v\d+:|\{cipher\}|\$ANSIBLE_VAULT;")
 _EVM_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+# Ids published to be shared: a Syncthing device's (eight groups of seven in base32), a
+# nostr public key or note (bech32's npub1 / note1 / nprofile1), a mail's Message-ID
+# (<…@host>, what a reply names).
+_SHARED_ID = re.compile(
+    r"[A-Z2-7]{7}(?:-[A-Z2-7]{7}){7}|(?:npub|note|nprofile|nevent)1[02-9ac-hj-np-z]{20,}"
+)
+_MESSAGE_ID = re.compile(r"<[^<>\s@]{8,}@[\w.-]+\.[a-z]{2,}>")
 _CACHE_VALUE = re.compile(r"[A-Za-z][\w.]*(?:-[\w.]+)*-[0-9a-f]{40,64}")
 # Prefixes vendors give the keys they publish (not ClickUp's personal pk_<digits>_…).
 _PUBLIC = re.compile(r"phc_|pk_(?:live|test)_|pk\.eyJ|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{20}")
@@ -83,8 +90,10 @@ def _no_credential(text: str, start: int, end: int) -> bool:
         return True
     if "cache" in before.lower() and _CACHE_VALUE.fullmatch(value):
         return True
-    if _EVM_ADDRESS.fullmatch(value.strip("\"'`")):
+    if _EVM_ADDRESS.fullmatch(value.strip("\"'`")) or _SHARED_ID.fullmatch(value):
         return True
+    if text[start - 1 : start] == "<" and _MESSAGE_ID.match(text, start - 1):
+        return True  # In-Reply-To: <CAKY3x…@mail.gmail.com>
     if _PUBLISHED.search(line) or _SCRIPT_SRC.search(before):
         return True
     if _in_browser(name_before(text, start), value):
