@@ -865,3 +865,15 @@ def test_a_credential_said_in_a_sentence_in_any_language_is_redacted(text: str, 
 )
 def test_prose_and_code_near_a_credentials_word_are_left(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Syncthing: MFZWI3D-BONSGYC-YLTMRWG-C43ENR5-QXGZDMM-FZWI3DP-ONSGYCY-LTMRWGC",
+        "follow us on nostr: npub1sg6plzptd64u62a878hep2kev88swjh3tw00gjsfl8f237lmu63q0uf63m",
+        "In-Reply-To: <CAHk3xTwvAr8rHy04pv_NVVuwxPEgkP40QKIJsVVZq@mail.gmail.com>",
+    ],
+)
+def test_ids_published_to_be_shared_are_left(text: str) -> None:
+    assert redact(text) == text
