@@ -122,8 +122,9 @@ _AUTH = re.compile(
 )
 # A tool's ``config set NAME VALUE`` (``config:set``, Redis's ``CONFIG SET``, ``npm
 # config set``): a name holding a credential's word gives the value after it.
+# (and a host's environment variable set so: netlify env:set NAME VALUE, heroku config:set)
 _CONFIG_SET = re.compile(
-    r"(?i:config)(?::|[ \t]+)(?i:set)[ \t]+(?:--?[\w-]+[ \t]+)*"
+    r"(?i:config|env)(?::|[ \t]+)(?i:set)[ \t]+(?:--?[\w-]+[ \t]+)*"
     r"(?P<name>[\w./:@-]{2,100})[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{6,400})(?P=q)"
 )
 _COOKIE = re.compile(r"(?i:cookie)[\"']?[ \t]*[:=][ \t]*[^\n]{0,2000}")
@@ -220,6 +221,9 @@ def find(
             _add(m, out)
     if has("config"):
         for m in _search(_CONFIG_SET, text, hits, "config"):
+            _config_set(m, out)
+    if has("env:set"):
+        for m in _search(_CONFIG_SET, text, hits, "env:set"):
             _config_set(m, out)
     if "(" in text:
         _calls(text, has, out, hits)
@@ -327,8 +331,32 @@ def _typed_value(m: re.Match[str], out: list[Span]) -> None:
     out.append(("credential_position", m.start(value), m.end(value)))
 
 
+# A secret store's command given the secret's name and its value as flags (``aws ssm
+# put-parameter --name /prod/x/db_password --value '…'``, ``az keyvault secret set
+# --name x-pwd --value "…"``).
+_NAME_FLAG = re.compile(r"--name(?:[ \t]+|=)[\"']?(?P<name>[^\s\"']{3,120})")
+_VALUE_FLAG = re.compile(
+    r"--value(?:[ \t]+|=)(?P<q>[\"']?)(?P<value>(?(q)[^\"'\n]+|[^\s\"']+))(?P=q)"
+)
+
+
+def _flag_pairs(text: str, out: list[Span]) -> None:
+    for m in _NAME_FLAG.finditer(text):
+        strength = credential_name(m.group("name").rstrip("/").rsplit("/", 1)[-1])
+        if not strength:
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        line_end = len(text) if line_end < 0 else line_end
+        v = _VALUE_FLAG.search(text, line_start, line_end)
+        if v is not None and fits(strength, v.group("value"), "", bool(v.group("q"))):
+            out.append(("credential_name", *v.span("value")))
+
+
 def _pairs(text: str, out: list[Span], hits: dict[str, list[int]] | None) -> None:
     """A name/value pair whose name (its last path segment) names a credential."""
+    if "--name" in text and "--value" in text:
+        _flag_pairs(text, out)
     for m in _search(_NAME_FIELD, text, hits, "name"):
         name = m.group("name").strip().rstrip("/").rsplit("/", 1)[-1]
         # (a cookie's name saying it holds a session: its value, when random)
@@ -372,7 +400,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     **{gate: (gate,) for gate, _, _ in _COMMANDS},
     **{f"{gate} starts": starts for gate, starts, _ in _COMMANDS},
     **{word: (word,) for word in ("cookie", "bearer", "hmac", "value", "name", "header")},
-    **{word: (word,) for word in ("auth", "config")},
+    **{word: (word,) for word in ("auth", "config", "env:set")},
     "fields": _FIELD_WORDS,
     "connect words": _CONNECT_WORDS,
     "connect starts": _CONNECT_STARTS,

@@ -228,7 +228,7 @@ IN_CONTEXT: tuple[Shape, ...] = (
         "cli_password",
         r"(?:identified[ \t]+by|(?:with|encrypted)[ \t]+password|password[ \t]+for[ \t]+\S+"
         r"[ \t]*=[ \t]*password\(|(?:alter|create)[ \t]+(?:user|role)[ \t]+[\w\"@%.-]+"
-        r"[ \t]+password)[ \t]*'" + _SECRET + r"[^'\n]{3,})'",
+        r"[ \t]+password)[ \t]*(?:=[ \t]*)?N?(?P<q>['\"])" + _SECRET + r"[^'\"\n]{3,})(?P=q)",
         (
             r"alter(?=[ \t]+(?:user|role)[ \t])",
             r"create(?=[ \t]+(?:user|role)[ \t])",
