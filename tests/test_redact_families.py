@@ -877,3 +877,26 @@ def test_prose_and_code_near_a_credentials_word_are_left(text: str) -> None:
 )
 def test_ids_published_to_be_shared_are_left(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("aws ssm put-parameter --name /prod/shop/db_password --type SecureString "
+         "--value 'Marble?Otter1981' --overwrite", "Marble?Otter1981"),
+        ('az keyvault secret set --vault-name kv --name shop-api-pwd --value "Fjord-lake-2004"',
+         "Fjord-lake-2004"),
+        ('netlify env:set SHOP_API_TOKEN "R7KQ2XW9ZTPLM4NB8VC3HJ6DFG5SAE1Y" --context production',
+         "R7KQ2XW9ZTPLM4NB8VC3HJ6DFG5SAE1Y"),
+        ("CREATE LOGIN etl WITH PASSWORD = N'qwertyOtter77', CHECK_POLICY = ON;", "qwertyOtter77"),
+        ('CREATE USER app IDENTIFIED BY "xK.9mLp-2wQz" DEFAULT TABLESPACE users;', "xK.9mLp-2wQz"),
+    ],
+)  # fmt: skip
+def test_a_secret_stores_commands_give_the_value_their_name_names(text: str, value: str) -> None:
+    out = redact(text)
+    assert value not in out and "[REDACTED:" in out
+
+
+def test_a_secret_stores_command_for_a_setting_is_left() -> None:
+    text = "aws ssm put-parameter --name /prod/shop/region --value eu-west-1"
+    assert redact(text) == text
