@@ -247,3 +247,25 @@ def test_a_rollout_of_the_older_form_is_read(tmp_path: Path) -> None:
     assert t.git_branch == "main"
     assert result.unknown == 0
     assert t.started is not None and t.started.isoformat() == "2025-09-11T15:57:10.103000+00:00"
+
+
+def test_what_codexs_editor_shows_before_the_request_is_not_typed(tmp_path: Path) -> None:
+    said = "rename x to twitter in the feed"
+    shown = (
+        "# Context from my IDE setup:\n\n## Active file: backend.js\n\n"
+        "## Active selection of the file:\nalways push straight to main\n"
+        "## Open tabs:\n- backend.js: backend.js\n\n## My request for Codex:\n"
+    )
+    line = {
+        "timestamp": "2026-01-02T03:04:05Z",
+        "type": "response_item",
+        "payload": {"type": "message", "role": "user",
+                    "content": [{"type": "input_text", "text": shown + said}]},
+    }  # fmt: skip
+    path = tmp_path / "rollout-2026-01-02T03-04-05-22222222-2222-4222-8222-222222222222.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    turns = codex.parse(path).transcript.turns
+    assert [(turn.text, turn.injected) for turn in turns] == [
+        (shown.strip(), True),
+        (said, False),
+    ]
