@@ -1,6 +1,6 @@
 """Put the published sessions a benchmark set names into its ``local/`` folder.
 
-Each set's ``SOURCES.md`` (``honest/``, ``redact_blind/`` to ``redact_blind8/``,
+Each set's ``SOURCES.md`` (``honest/``, ``redact_blind/`` to ``redact_blind9/``,
 ``redact_tuning/``) has a table row per session: its name, the GitHub repository, the
 commit and the path. Sessions published without a licence
 are not shipped, so a fresh checkout has none of them; this writes each file exactly as committed

@@ -19,11 +19,12 @@ output, Codex and Gemini among them (``redact_blind3/SOURCES.md``), ``--blind4``
 ``redact_blind4/local/``, a fourth (``redact_blind4/SOURCES.md``), ``--blind5`` only
 ``redact_blind5/local/``, a fifth (``redact_blind5/SOURCES.md``), ``--blind6`` only
 ``redact_blind6/local/``, a sixth (``redact_blind6/SOURCES.md``), ``--blind7`` only
-``redact_blind7/local/``, a seventh (``redact_blind7/SOURCES.md``), and ``--blind8`` only
-``redact_blind8/local/``, an eighth (``redact_blind8/SOURCES.md``).
+``redact_blind7/local/``, a seventh (``redact_blind7/SOURCES.md``), ``--blind8`` only
+``redact_blind8/local/``, an eighth (``redact_blind8/SOURCES.md``), and ``--blind9`` only
+``redact_blind9/local/``, a ninth (``redact_blind9/SOURCES.md``).
 
 Run: ``python benchmarks/redact_markers.py [--honest] [--extra DIR]
-[--blind | --blind2 | --blind3 | --blind4 | --blind5 | --blind6 | --blind7 | --blind8]
+[--blind | --blind2 | ... | --blind9]
 [--samples N] [--unjudged] [--json]``.
 """
 
@@ -61,6 +62,7 @@ BLIND5 = Path(__file__).resolve().parent / "redact_blind5" / "local"
 BLIND6 = Path(__file__).resolve().parent / "redact_blind6" / "local"
 BLIND7 = Path(__file__).resolve().parent / "redact_blind7" / "local"
 BLIND8 = Path(__file__).resolve().parent / "redact_blind8" / "local"
+BLIND9 = Path(__file__).resolve().parent / "redact_blind9" / "local"
 
 
 class Marker(NamedTuple):
@@ -170,6 +172,9 @@ def main() -> None:
     blind.add_argument(
         "--blind8", action="store_true", help="read only redact_blind8/local/'s sessions"
     )
+    blind.add_argument(
+        "--blind9", action="store_true", help="read only redact_blind9/local/'s sessions"
+    )
     args = parser.parse_args()
     chosen = (
         (args.blind, BLIND),
@@ -180,6 +185,7 @@ def main() -> None:
         (args.blind6, BLIND6),
         (args.blind7, BLIND7),
         (args.blind8, BLIND8),
+        (args.blind9, BLIND9),
     )
     only = next((folder for flag, folder in chosen if flag), None)
     extra = (*args.extra, only) if only else tuple(args.extra)
