@@ -402,9 +402,12 @@ def _said_somewhere(text: str, session: _Session) -> bool:
     if any(not near_quote(q, session.own_tokens[False]) for q in quoted):
         return False
     values = [v for v in marks(text).values if not (v.isdigit() and len(v) == 1)]
-    if session.other_script or session.other_language or any(_other_script(q) for q in quoted):
-        values = [v for v in values if not joined_words(v)]
-    missing = sum(1 for v in values if not found_value(v, session.whole))
+    anew = session.other_script or session.other_language or any(_other_script(q) for q in quoted)
+    # (words it joined itself are its own: neither found nor missing, and the slack is
+    # the same as if they were found)
+    missing = sum(
+        1 for v in values if not (anew and joined_words(v)) and not found_value(v, session.whole)
+    )
     return missing <= len(values) // _VALUE_SLACK
 
 
