@@ -900,3 +900,19 @@ def test_a_secret_stores_commands_give_the_value_their_name_names(text: str, val
 def test_a_secret_stores_command_for_a_setting_is_left() -> None:
     text = "aws ssm put-parameter --name /prod/shop/region --value eu-west-1"
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # (a placeholder cut from the next line at an escaped line break, a comment after it)
+        r"POSTGRES_USER=app\nPOSTGRES_PASSWORD=your_secure_postgres_password_here\nPOSTGRES_DB=app",
+        r"# SMTP_PASSWORD=your_smtp_password\n# EMAIL_FROM=noreply@example.com",
+        # (variables in a URL's userinfo, a variable before an escaped quote, a folder)
+        "DATABASE_URL: postgresql://${POSTGRES_USER:-app}:${POSTGRES_PASSWORD}@db:5432/app",
+        'curl -H \\"xc-token: $TOKEN\\" http://localhost:8080/api',
+        "- MCP credentials: ~/.claude/mcp/gdrive/",
+    ],
+)
+def test_placeholders_variables_and_paths_where_a_credential_goes_are_left(text: str) -> None:
+    assert redact(text) == text

@@ -149,7 +149,10 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     """The span to redact for one match, or None when the match is not a secret."""
     span = _rule_span(rule, match)
     if span is not None and rule.kind == "secret_assignment":
-        span = _before_next(match.string, *span)
+        cut = _before_next(match.string, *span)
+        if cut is not None and cut != span and is_placeholder("", match.string[cut[0] : cut[1]]):
+            return None  # PASSWORD=your_password_here\nNEXT=…: the placeholder, cut from the next
+        span = cut
     if span is None or span[0] >= span[1] or _not_secret(rule, match.string, *span):
         return None
     return span
@@ -166,8 +169,8 @@ def _before_next(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 # Inside a value, where the next setting starts: an escaped line break, then a name and
-# "=" or the value's end; a query's "&", then a name and "=".
-_NEXT_SETTING = re.compile(r"\\[nrt](?=[A-Za-z_][A-Za-z0-9_]*=|[\\'\"]|$)|&(?=[A-Za-z_]\w*=)")
+# "=", a comment, a space or the value's end; a query's "&", then a name and "=".
+_NEXT_SETTING = re.compile(r"\\[nrt](?=[A-Za-z_][A-Za-z0-9_]*=|[\\'\"#\s]|$)|&(?=[A-Za-z_]\w*=)")
 
 
 # Accounts' names a sentence may join with "/" after "as" (root/Administrator).
@@ -334,6 +337,10 @@ def _raw_findings(
     return found
 
 
+# A folder's or a file's path where a credential's name announced a value (~/, ./, /).
+_A_PATH = re.compile(r"(?:~|\.{1,2})?/[\w.@-]+(?:/[\w.@-]*)+")
+
+
 def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
     """Whether what a rule found is no secret after all: code where a name announced a
     value (``idToken: string``, ``Pwd: homeDir + "/"``, ``--- PASS: TestName (0.00s)``),
@@ -356,8 +363,12 @@ def _not_secret(rule: Rule, text: str, start: int, end: int) -> bool:
         return allowances.not_pgpass(text, start)  # [16:41:50.093][build.sh:2899:setup]
     if _ID_BEFORE.search(text, max(0, start - 40), start):
         return True  # ?sendbird_user_id=<hex>: a user's id, whatever rule's name it holds
+    if kind == "url_credentials" and ("${" in value or value.endswith("}")):
+        return True  # postgresql://${POSTGRES_USER:-app}:${POSTGRES_PASSWORD}@: variables
     if kind not in _ANNOUNCED and kind != "curl_auth_header":
         return False
+    if _A_PATH.fullmatch(value):
+        return True  # "MCP credentials: ~/.claude/mcp/gdrive/": where they are kept
     if (
         kind == "secret_assignment"
         and value.isalpha()
