@@ -861,6 +861,10 @@ def test_a_credential_said_in_a_sentence_in_any_language_is_redacted(text: str, 
         "the recovery code flow shipped in 2024 with 3 steps",
         "stats5m_numBuys: token.stats5m ? token.stats5m.numBuys : null,",
         "Contrato do token = mint",
+        # (an account with no password in a listing; an algorithm; words no verb gives)
+        "drwxr-xr-x 1 Admin（无密码） 197121   0 May 21 14:21 .",
+        "Acceso: contraseña → cookie HttpOnly HMAC-SHA256, 24h expiración",
+        "the password is read from the environment first to avoid keyring permission prompts.",
     ],
 )
 def test_prose_and_code_near_a_credentials_word_are_left(text: str) -> None:

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 
 from brain.home.secrets import forms
 from brain.home.secrets.names import (
+    APP_PASSWORD,
     PUBLIC,
     Span,
     about_credential,
@@ -465,15 +466,21 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
         m = _PASSPHRASE.search(text, after, end)
         if (
             m is not None
+            and (
+                _GIVES_PHRASE.search(text, max(after, m.start() - 12), m.start())
+                or APP_PASSWORD.fullmatch(m.group()) is not None
+            )
             and unwritten(m.group().split())
             and not _about(text, word, after, m.start())
         ):
             return [m.span()]
-    if kind == "password":  # a password of digits alone: six to ten of them
+    if kind == "password" and not _NO_PASSWORD.search(text, max(0, word - 8), word):
+        # a password of digits alone: six to ten of them, after no bracket closing
         first = _DIGIT.search(text, after, end)
         m = _PIN.match(text, first.start(), end) if first else None
         if (
             m is not None
+            and not _CLOSED.search(text, after, m.start())
             and len(m.group()) >= 6
             and not _UNIT.match(text, m.end())
             and not _IN_CODE.search(text, after, m.start())
@@ -526,6 +533,15 @@ _PASSPHRASE = re.compile(
     r"(?<![\w-])[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,7}(?=[ \t]*(?:[,;.!?]|$|[^\x00-\x7f]))",
     re.MULTILINE,
 )
+# What gives a passphrase right before it: a colon or an equals sign, a verb of giving,
+# a word in a script other than Latin (היא, 是, は).
+_GIVES_PHRASE = re.compile(
+    r"(?:[:：=]|(?<![\w])(?:is|es|est|ist|är|er|on|je|yw|ni|bụ|adalah|là|é|è|era|was)"
+    r"|[^\x00-\x7f\s])[ \t]*$"
+)
+# "no password" said of an account (Admin（无密码）, without password): nothing follows it.
+_NO_PASSWORD = re.compile(r"(?:无|沒有|没有|no |without |sin |sans |ohne |senza )$", re.IGNORECASE)
+_CLOSED = re.compile(r"[)）\]}]")
 _QUOTE_OR_SET = re.compile(r"[\"'`=]")
 _FOUR = re.compile(r"(?<![\w.,:/$€£-])(?!(?:19|20)\d\d\b)\d{4}(?![\w/%:-]|[.,]\d)")
 
@@ -642,7 +658,9 @@ def _shape(kind: str, value: str) -> bool:
 
 
 # Words a person joins into a password, ending in digits (and a symbol perhaps).
-_JOINED = re.compile(r"(?:[A-Za-z]{3,10}[-._]){1,9}[A-Za-z]{3,10}[!?#@$%&*]?\d{1,4}[!?#@$%&*]?")
+_JOINED = re.compile(
+    r"(?=[^a-z]*[a-z])(?:[A-Za-z]{3,10}[-._]){1,9}[A-Za-z]{3,10}[!?#@$%&*]?\d{1,4}[!?#@$%&*]?"
+)  # (small letters among them: HMAC-SHA256 names an algorithm)
 
 
 def _random(value: str, *, uuid: bool) -> bool:
