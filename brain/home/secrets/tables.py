@@ -489,7 +489,12 @@ def spaced(text: str, out: list[Span]) -> None:
             pos = at
             for strength, cell in zip(strengths, cells, strict=True):
                 cell_at = text.index(cell, pos)
-                if strength and not cell.isalpha() and cell_fits(strength, cell):
+                if (
+                    strength
+                    and not cell.isalpha()
+                    and not credential_name(cell)  # (a name: E   s3_secret_key, pytest's)
+                    and cell_fits(strength, cell)
+                ):
                     # (letters alone: a name set beside a type, TLSCertFile  string)
                     out.append(("credential_name", cell_at, cell_at + len(cell)))
                 pos = cell_at + len(cell)
