@@ -145,6 +145,8 @@ _CONNECT_WORDS = ("connect", "credential", "password", "pdo(", "mysqli(")
 _STRING = re.compile(
     r"""[ \t\n]*(?:@|[bru]|new[ \t]+String\()?(?P<q>["'])(?P<value>[^"'\n]*)(?P=q)[ \t)]*"""
 )
+# A variable passed where a string could stand ($dsn, self.url, DB_URL).
+_VARIABLE_ARG = re.compile(r"[ \t\n]*[$@]?[A-Za-z_][\w.]*(?:->[\w]+)?[ \t]*")
 # A field a selector names for a credential: ``#password``, ``input[name=pass]``,
 # ``getByLabel('PIN')``, ``[data-test=apiKeyInput]``; not ``#passenger`` or ``#pinned``.
 _FIELD = re.compile(
@@ -285,18 +287,24 @@ def _calls(
     if has("connect words") if hits is not None else any(has(w) for w in _CONNECT_WORDS):
         for m in _search(_CONNECT, text, hits, "connect starts"):
             nth = 3 if m.group("call") in _THIRD else 2
-            pos, args = m.end(), list[re.Match[str]]()
+            pos, args = m.end(), list[re.Match[str] | None]()
             while len(args) < nth:
                 arg = _STRING.match(text, pos)
-                if arg is None:
-                    break
-                args.append(arg)
-                pos = arg.end()
+                if arg is None:  # (a variable holds an argument before it: $dsn)
+                    bare = _VARIABLE_ARG.match(text, pos)
+                    if bare is None or len(args) == nth - 1:
+                        break
+                    args.append(None)
+                    pos = bare.end()
+                else:
+                    args.append(arg)
+                    pos = arg.end()
                 if text[pos : pos + 1] != ",":
                     break
                 pos += 1
-            if len(args) == nth:
-                _add(args[-1], out)
+            last = args[-1] if len(args) == nth else None
+            if last is not None:
+                _add(last, out)
     if has("hmac"):
         for m in _search(_HMAC, text, hits, "hmac"):
             at = m.start("args")

@@ -176,7 +176,8 @@ _KEY_JOINED = re.compile(
 # last or first word (DB_PW, bnpParibasDevPin, pinCode); in a random run they are none
 # (…YPwSUPoC…, PwLImswUEk).
 _SHORT_WORD = re.compile(
-    r"(?i:(?:^|[-_.])(?:pw|pin)(?:$|[-_.\d]))|[a-z\d](?:Pw|Pin)$|^(?:pw|pin)[A-Z][a-z]"
+    r"(?i:(?:^|[-_.])(?:pw|pin)(?:$|[-_.\d]))|[a-z\d](?:Pw|Pin)(?:$|[A-Z][a-z])"
+    r"|^(?:pw|pin)[A-Z][a-z]"
 )
 _PIN_WORDS = frozenset(("sicherheitscode", "geheimzahl"))
 # Recovery codes in groups, one or several: a code's word gives them (``7wk5-5t5g eaen-fc0j``).
@@ -739,7 +740,11 @@ def _assigned(text: str, s: int, e: int, name: str) -> tuple[int, int, bool] | N
         m = _CALL_PAIR.match(text, e)  # os.Setenv("X_MASTER_KEY", "…")
         given = _value(text, m.end()) if m is not None else None
         value = text[given[0] : given[1]] if given is not None else ""
-        if wordy(value) and not APP_PASSWORD.fullmatch(value):
-            return None  # .set("x-station-token", "Front-Desk-01"): a label
+        if (
+            wordy(value)
+            and not APP_PASSWORD.fullmatch(value)
+            and credential_name(name) != "password"
+        ):
+            return None  # .set("x-station-token", "Front-Desk-01"): a label (a password is words)
         return given
     return _value(text, m.end()) if m is not None else None

@@ -473,7 +473,7 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
             and unwritten(m.group().split())
             and not _about(text, word, after, m.start())
         ):
-            return [m.span()]
+            found.append(m.span())  # (and a password of one word may stand before it)
     if kind == "password" and not _NO_PASSWORD.search(text, max(0, word - 8), word):
         # a password of digits alone: six to ten of them, after no bracket closing
         first = _DIGIT.search(text, after, end)
@@ -537,7 +537,7 @@ _PASSPHRASE = re.compile(
 # a word in a script other than Latin (היא, 是, は).
 _GIVES_PHRASE = re.compile(
     r"(?:[:：=]|(?<![\w])(?:is|es|est|ist|är|er|on|je|yw|ni|bụ|adalah|là|é|è|era|was)"
-    r"|[^\x00-\x7f\s])[ \t]*$"
+    r"|(?![\x00-\x7f])[^\W\d_])[ \t]*$"
 )
 # "no password" said of an account (Admin（无密码）, without password): nothing follows it.
 _NO_PASSWORD = re.compile(r"(?:无|沒有|没有|no |without |sin |sans |ohne |senza )$", re.IGNORECASE)

@@ -275,6 +275,15 @@ _PAIRED = (
             r'"(?P<value>[^"\n]{4,400})"'
         ),
     ),
+    # (Swift's URLRequest: the header's value, then its name)
+    (
+        "forHTTPHeaderField",
+        120,
+        re.compile(
+            r"setValue\([ \t]*\"(?P<value>[^\"\n]{4,400})\"[ \t]*,[ \t]*forHTTPHeaderField:[ \t]*"
+            r"\"(?P<name>[^\"\n]{2,80})\""
+        ),
+    ),
     # (Redis's HGETALL, CONFIG GET: a field's name, then its value, numbered lines each)
     (
         ') "',
@@ -361,6 +370,7 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
         or "- name:" in text
         or ("form-data" in text or '" -> "' in text or '" => "' in text)
         or ') "' in text
+        or "forHTTPHeaderField" in text
     ):
         _pairs(text, out)
     spaced(text, out)
