@@ -809,8 +809,9 @@ def test_twelve_words_of_bip39s_list_in_a_row_are_a_seed_phrase(text: str) -> No
         # (prose runs twelve short words too, but needs words the list leaves out)
         "apply the quick config fixes now and then build the fixed version from source with all",
         "bit more time because that output will make the adoption call much less",
-        # (eleven of the list's words are no phrase)
+        # (eleven of the list's words are no phrase, nor one word said over and over)
         "beauty cycle catalog armed accident celery company coach alarm boring angry",
+        "word " * 30,
     ],
 )
 def test_prose_and_short_runs_of_the_lists_words_are_left(text: str) -> None:

@@ -27,6 +27,7 @@ _RUN = re.compile(r"(?<![\w'’-])[a-z]{3,8}+(?:[ \t][a-z]{3,8}+){11,}+")
 _WORD_CHAR = re.compile(r"[\w'’-]")
 _WORD = re.compile(r"[a-z]+")
 _LEAST = 12
+_DIFFERENT = 0.75  # the share of a phrase's words that differ, at least
 
 
 @cache
@@ -40,21 +41,22 @@ def wordlist() -> frozenset[str]:
 
 
 def find(text: str, out: list[Span]) -> None:
-    """Add to ``out`` each run of twelve BIP-39 words or more in ``text``."""
+    """Add to ``out`` each run of twelve BIP-39 words or more in ``text``, most of them
+    different (a phrase is drawn at random: "word word word …" filling a test is none)."""
     words = None
     for run in _RUN.finditer(text):
         words = words or wordlist()
-        first = last = None  # the current stretch of the list's words
-        count = 0
+        stretch: list[re.Match[str]] = []  # the current stretch of the list's words
         cut = run.end() < len(text) and _WORD_CHAR.match(text, run.end()) is not None
         for word in _WORD.finditer(run.group()):
             if word.group() in words and not (cut and word.end() == len(run.group())):
-                if first is None:
-                    first, count = word, 0
-                last, count = word, count + 1
+                stretch.append(word)
                 continue
-            if first is not None and last is not None and count >= _LEAST:
-                out.append(("seed_phrase", run.start() + first.start(), run.start() + last.end()))
-            first, count = None, 0
-        if first is not None and last is not None and count >= _LEAST:
-            out.append(("seed_phrase", run.start() + first.start(), run.start() + last.end()))
+            _add(run.start(), stretch, out)
+            stretch = []
+        _add(run.start(), stretch, out)
+
+
+def _add(at: int, stretch: list[re.Match[str]], out: list[Span]) -> None:
+    if len(stretch) >= _LEAST and len({w.group() for w in stretch}) >= len(stretch) * _DIFFERENT:
+        out.append(("seed_phrase", at + stretch[0].start(), at + stretch[-1].end()))
