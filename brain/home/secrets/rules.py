@@ -307,6 +307,7 @@ IN_CONTEXT: tuple[Shape, ...] = (
 _FLAGS = (
     (("redis-cli",), r"-a|--pass"),
     (("mcrcon",), "-p"),  # (its -P is a port)
+    (("cqlsh",), "-p|--password"),
     (("snmpwalk", "snmpget", "snmpset", "snmpbulkwalk", "snmptrap"), "-A|-X"),  # v3's two
     (("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd"), "-w"),
     (("zip", "unzip", "zipcloak"), "-P"),
