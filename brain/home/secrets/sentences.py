@@ -455,38 +455,11 @@ def _values(text: str, after: int, end: int, kind: str, word: int) -> list[tuple
                 codes = (one.start(), one.start() + len(one.group().rstrip(_TRAILING)))
         if codes is not None and not _about(text, word, after, codes[0]):
             return [codes]
-    if kind == "password":  # codes in groups, or a passphrase of words no prose holds
-        m = _CODE_PAIRS.search(text, after, end)
-        if m is not None and not _about(text, word, after, m.start()):
-            groups = re.split(r"[-\s,]+", m.group())
-            if all(any(map(str.isdigit, g)) for g in groups) and any(
-                any(map(str.isalpha, g)) for g in groups
-            ):  # (every group a digit, some a letter: tool-1007 is a name)
-                return [m.span()]
-        m = _PASSPHRASE.search(text, after, end)
-        if (
-            m is not None
-            and (
-                _GIVES_PHRASE.search(text, max(after, m.start() - 12), m.start())
-                or APP_PASSWORD.fullmatch(m.group()) is not None
-            )
-            and unwritten(m.group().split())
-            and not _about(text, word, after, m.start())
-        ):
-            found.append(m.span())  # (and a password of one word may stand before it)
-    if kind == "password" and not _NO_PASSWORD.search(text, max(0, word - 8), word):
-        # a password of digits alone: six to ten of them, after no bracket closing
-        first = _DIGIT.search(text, after, end)
-        m = _PIN.match(text, first.start(), end) if first else None
-        if (
-            m is not None
-            and not _CLOSED.search(text, after, m.start())
-            and len(m.group()) >= 6
-            and not _UNIT.match(text, m.end())
-            and not _IN_CODE.search(text, after, m.start())
-            and not _about(text, word, after, m.start())
-        ):
-            found.append(m.span())
+    if kind == "password":  # codes in groups; a passphrase of words no prose holds; digits
+        codes = _code_pairs(text, word, after, end)
+        if codes is not None:
+            return [codes]
+        found += _phrase_or_digits(text, word, after, end)
     for m in _VALUE.finditer(text, after, end):
         quote = text[m.start() - 1 : m.start()]
         quoted = quote in ("'", '"', "`") and text[m.end() : m.end() + 1] == quote
@@ -544,6 +517,51 @@ _NO_PASSWORD = re.compile(r"(?:无|沒有|没有|no |without |sin |sans |ohne |s
 _CLOSED = re.compile(r"[)）\]}]")
 _QUOTE_OR_SET = re.compile(r"[\"'`=]")
 _FOUR = re.compile(r"(?<![\w.,:/$€£-])(?!(?:19|20)\d\d\b)\d{4}(?![\w/%:-]|[.,]\d)")
+
+
+def _code_pairs(text: str, word: int, after: int, end: int) -> tuple[int, int] | None:
+    """Codes in groups of two after a password's word (``9b60-dbc1 79d0-d6ec``): every
+    group holds a digit and some a letter (``tool-1007`` is a name)."""
+    m = _CODE_PAIRS.search(text, after, end)
+    if m is None or _about(text, word, after, m.start()):
+        return None
+    groups = re.split(r"[-\s,]+", m.group())
+    if all(any(map(str.isdigit, g)) for g in groups) and any(
+        any(map(str.isalpha, g)) for g in groups
+    ):
+        return m.span()
+    return None
+
+
+def _phrase_or_digits(text: str, word: int, after: int, end: int) -> list[tuple[int, int]]:
+    """After a password's word: a passphrase something gives right before it (a colon, a
+    verb, a word of the chat's script) or in an app password's groups; and a password of
+    six to ten digits, after no bracket closing and where no "no password" is said."""
+    found: list[tuple[int, int]] = []
+    m = _PASSPHRASE.search(text, after, end)
+    if (
+        m is not None
+        and (
+            _GIVES_PHRASE.search(text, max(after, m.start() - 12), m.start())
+            or APP_PASSWORD.fullmatch(m.group()) is not None
+        )
+        and unwritten(m.group().split())
+        and not _about(text, word, after, m.start())
+    ):
+        found.append(m.span())  # (and a password of one word may stand before it)
+    first = _DIGIT.search(text, after, end)
+    m = _PIN.match(text, first.start(), end) if first else None
+    if (
+        m is not None
+        and not _NO_PASSWORD.search(text, max(0, word - 8), word)
+        and not _CLOSED.search(text, after, m.start())
+        and len(m.group()) >= 6
+        and not _UNIT.match(text, m.end())
+        and not _IN_CODE.search(text, after, m.start())
+        and not _about(text, word, after, m.start())
+    ):
+        found.append(m.span())
+    return found
 
 
 def _codes_at(text: str, at: int, end: int) -> tuple[int, int] | None:

@@ -83,17 +83,13 @@ def find(text: str, out: list[Span]) -> None:
 
 def _table(text: str, table: re.Match[str], head: list[str], out: list[Span]) -> None:
     """The credentials in the rows of ``table``, by the columns its header ``head`` names."""
-    heads = [cell.strip().strip("*`").strip() for cell in head]
-    columns = {
-        i: credential_name(h) or ("value" if h.lower() in _VALUE_HEADERS else "")
-        for i, h in enumerate(heads)
-    }
-    if not any(columns.values()):
+    strengths = _strengths(head)
+    if not any(strengths):
         return
     at = table.start("body")
     for line in table.group("body").splitlines(keepends=True):
         if not _RULE.fullmatch(line.rstrip("\r\n")):
-            _row(text, at, line, heads, columns, out)
+            _row(text, at, line, strengths, out)
         at += len(line)
 
 
@@ -116,29 +112,12 @@ def _psql(table: re.Match[str], out: list[Span]) -> None:
         at += len(line)
 
 
-def _row(
-    text: str, at: int, line: str, heads: list[str], columns: dict[int, str], out: list[Span]
-) -> None:
+def _row(text: str, at: int, line: str, strengths: list[str], out: list[Span]) -> None:
     """The credentials in one row starting at ``at``: the cells of credential columns."""
     inner = line.rstrip("\r\n").rstrip()
-    start = at + len(inner) - len(inner.lstrip()) + 1  # past the row's first bar
     cells = inner.strip()[1:].split("|")
-    if len(cells) < len(heads):
-        return
-    for i, cell in enumerate(cells[: len(heads)]):
-        strength = columns.get(i, "")
-        if strength == "value":  # the nearest cell before naming a credential
-            names = [credential_name(c.strip().strip("`*")) for c in cells[:i]]
-            strength = next((n for n in reversed(names) if n), "")
-        value = cell.strip()
-        if strength and value:
-            lead = cell.index(value)
-            quoted = len(value) > 2 and value[0] == value[-1] and value[0] in "`\"'"
-            inner_value = value[1:-1] if quoted else value
-            if inner_value and cell_fits(strength, inner_value, quoted):
-                s = start + lead + (1 if quoted else 0)
-                out.append(("credential_name", s, s + len(inner_value)))
-        start += len(cell) + 1
+    if len(cells) >= len(strengths):  # (past the row's first bar)
+        _cells(text, at + len(inner) - len(inner.lstrip()) + 1, cells, strengths, out)
 
 
 # A CSV's or a TSV's header, then its rows: a column whose header names a credential
@@ -363,16 +342,7 @@ def rows(text: str, out: list[Span], places: Sequence[int] | None = None) -> Non
     if "  " in text and any(word in text for word in _LISTED):
         for listing in _LISTING.finditer(text):
             _listing(text, listing, out)
-    if (
-        "<key>" in text
-        or "alue" in text
-        or "<td>" in text
-        or "- name:" in text
-        or ("form-data" in text or '" -> "' in text or '" => "' in text)
-        or ') "' in text
-        or "forHTTPHeaderField" in text
-    ):
-        _pairs(text, out)
+    _pairs(text, out)  # (each form looked for where its lead string stands)
     spaced(text, out)
 
 
@@ -453,9 +423,10 @@ def _cells(text: str, at: int, cells: list[str], strengths: list[str], out: list
 
 
 def _strengths(cells: list[str]) -> list[str]:
+    """What each header cell names: a credential's strength, ``value`` or nothing."""
     return [
         credential_name(c) or ("value" if c.lower() in _VALUE_HEADERS else "")
-        for c in (cell.strip().strip("`*") for cell in cells)
+        for c in (cell.strip().strip("`*").strip() for cell in cells)
     ]
 
 
