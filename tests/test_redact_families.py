@@ -921,3 +921,21 @@ def test_a_secret_stores_command_for_a_setting_is_left() -> None:
 )
 def test_placeholders_variables_and_paths_where_a_credential_goes_are_left(text: str) -> None:
     assert redact(text) == text
+
+
+def test_without_the_word_list_a_seed_phrase_is_left_and_nothing_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (mnemonic is a dependency; were it missing, the family is off, not an error)
+    import sys
+
+    from brain.home.secrets import phrases
+
+    monkeypatch.setitem(sys.modules, "mnemonic", None)
+    phrases.wordlist.cache_clear()
+    try:
+        text = f"Shared in this space: Feather Wallet → {PHRASE}"
+        assert redact(text) == text
+        assert redact("API_TOKEN=ghp_" + "a1B2" * 9) != "API_TOKEN=ghp_" + "a1B2" * 9
+    finally:
+        phrases.wordlist.cache_clear()

@@ -27,6 +27,7 @@ _RUN = re.compile(r"(?<![\w'’-])[a-z]{3,8}+(?:[ \t][a-z]{3,8}+){11,}+")
 _WORD_CHAR = re.compile(r"[\w'’-]")
 _WORD = re.compile(r"[a-z]+")
 _LEAST = 12
+_SHORTEST = _LEAST * 3 + _LEAST - 1  # twelve words of three letters, a space between
 _DIFFERENT = 0.75  # the share of a phrase's words that differ, at least
 
 
@@ -35,7 +36,7 @@ def wordlist() -> frozenset[str]:
     """BIP-39's English words (empty without the ``mnemonic`` package: this family off)."""
     try:
         from mnemonic import Mnemonic
-    except ImportError:  # pragma: no cover - a dependency of brain's
+    except ImportError:  # a dependency of brain's: missing, the family is off
         return frozenset()
     return frozenset(Mnemonic("english").wordlist)
 
@@ -43,6 +44,8 @@ def wordlist() -> frozenset[str]:
 def find(text: str, out: list[Span]) -> None:
     """Add to ``out`` each run of twelve BIP-39 words or more in ``text``, most of them
     different (a phrase is drawn at random: "word word word …" filling a test is none)."""
+    if len(text) < _SHORTEST or text.count(" ") + text.count("\t") < _LEAST - 1:
+        return  # (too short to hold twelve words: most of a harvest's turns)
     words = None
     for run in _RUN.finditer(text):
         words = words or wordlist()
